@@ -1,0 +1,3 @@
+export default function ChatPage() {
+  return <div className="p-8">Chat</div>;
+}

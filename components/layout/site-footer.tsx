@@ -1,0 +1,23 @@
+import Link from "next/link";
+import { siteConfig } from "@/config/site";
+
+/** Shared footer of spec §2: product name, Terms of Service, Contact mail link. */
+export function SiteFooter({ contactEmail }: { contactEmail: string }) {
+  return (
+    <footer className="border-t border-ink-100 bg-ink-50">
+      <div className="mx-auto flex max-w-6xl flex-col items-center justify-between gap-3 px-4 py-6 text-sm text-ink-600 sm:flex-row sm:px-6">
+        <p>
+          © {siteConfig.name}
+        </p>
+        <nav aria-label="Footer" className="flex items-center gap-5">
+          <Link href={siteConfig.routes.terms} className="hover:text-ink-950 hover:underline">
+            Terms of Service
+          </Link>
+          <a href={`mailto:${contactEmail}`} className="hover:text-ink-950 hover:underline">
+            Contact
+          </a>
+        </nav>
+      </div>
+    </footer>
+  );
+}

@@ -1,0 +1,64 @@
+import { defineConfig, devices } from "@playwright/test";
+
+/**
+ * End-to-end tests in Debian's Chromium (Playwright cannot download its own browser here).
+ * Two servers start for the run: the fake OpenAI-compatible LLM server of tests/helpers, and the
+ * production build of the app (`npm test` builds it first) on an isolated, fresh data folder.
+ */
+const APP_PORT = Number(process.env.E2E_APP_PORT ?? 3100);
+const LLM_PORT = Number(process.env.E2E_LLM_PORT ?? 4010);
+export const E2E_DATA_DIR = process.env.E2E_DATA_DIR ?? ".data-e2e";
+
+export default defineConfig({
+  testDir: "./e2e",
+  outputDir: "test-results",
+  fullyParallel: false,
+  workers: 1,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  reporter: process.env.CI ? [["list"]] : [["list"]],
+  use: {
+    baseURL: `http://127.0.0.1:${APP_PORT}`,
+    trace: "retain-on-failure",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--headless",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    },
+  },
+  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], viewport: { width: 1280, height: 800 } } }],
+  webServer: [
+    {
+      command: `npx tsx tests/helpers/fake-llm-server.ts --port ${LLM_PORT}`,
+      url: `http://127.0.0.1:${LLM_PORT}/health`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
+      command: `rm -rf ${E2E_DATA_DIR} && npx next start -p ${APP_PORT} -H 127.0.0.1`,
+      url: `http://127.0.0.1:${APP_PORT}/`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      env: {
+        NODE_ENV: "production",
+        NEXT_TELEMETRY_DISABLED: "1",
+        APP_URL: `http://127.0.0.1:${APP_PORT}`,
+        DATA_DIR: E2E_DATA_DIR,
+        // A fixed test key: production refuses to start without one.
+        ENCRYPTION_MASTER_KEY: "dGVzdC1rZXktZm9yLWUyZS1vbmx5LTMyLWJ5dGVzISE=",
+        LLM_BASE_URL: `http://127.0.0.1:${LLM_PORT}/v1`,
+        LLM_API_KEY: "test",
+        DATABASE_URL: "",
+      },
+    },
+  ],
+});

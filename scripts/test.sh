@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The one test command (README, .ci/run): unit and route tests, database tests on PGlite and, when
+# TEST_POSTGRES_URL is set, again on PostgreSQL; then a production build and the end-to-end tests
+# in Debian's Chromium.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export NEXT_TELEMETRY_DISABLED=1
+
+if [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null; then
+    echo "Installing Chromium from Debian's packages for the end-to-end tests..."
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    echo "Chromium is missing: install it (sudo apt-get install -y chromium) or set CHROMIUM_PATH." >&2
+    exit 1
+  fi
+fi
+
+echo "== Unit, route and database tests (embedded PGlite) =="
+npx vitest run
+
+if [ -n "${TEST_POSTGRES_URL:-}" ]; then
+  echo "== Database tests against PostgreSQL =="
+  DATABASE_URL="$TEST_POSTGRES_URL" npx vitest run tests/db
+fi
+
+echo "== Production build =="
+npx next build
+
+echo "== End-to-end tests in Chromium =="
+npx playwright test
