@@ -1,0 +1,283 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { getDb } from "@/lib/db/client";
+import { loadDataKey } from "@/lib/db/data-keys";
+import { ChatNotFoundError, InvalidCursorError, InvalidInputError } from "@/lib/db/errors";
+import { DecryptionError, decryptFieldText, encryptField, wipe } from "@/lib/crypto";
+
+/**
+ * Data access for saved chats: the one home for reading and writing users' history.
+ * Titles, message text and attachments are encrypted under the user's data key before they reach
+ * the database and decrypted on the way out (lib/crypto.ts); the key is unwrapped once per call.
+ * Every function scopes by `userId`: another user's chat behaves exactly like a missing one.
+ */
+
+export { ensureDataKey, rotateDataKeys, type RotationResult } from "@/lib/db/data-keys";
+export { ChatNotFoundError, InvalidCursorError, InvalidInputError, UserUnavailableError } from "@/lib/db/errors";
+
+/** Message roles (spec §3). */
+export const ROLES = ["user", "assistant", "system"] as const;
+export type Role = (typeof ROLES)[number];
+
+/** Extracted text of a PDF sent with a user message. */
+export interface Attachment {
+  name: string;
+  text: string;
+}
+
+export interface NewMessage {
+  role: Role;
+  content: string;
+  attachment?: Attachment;
+}
+
+export interface ChatMessage extends NewMessage {
+  /** 0-based order within the chat. */
+  position: number;
+  createdAt: Date;
+}
+
+export interface ChatSummary {
+  chatId: string;
+  /** null: show "Untitled Chat" (spec §2). */
+  title: string | null;
+  lastUpdated: Date;
+}
+
+export interface ChatDetail extends ChatSummary {
+  messages: ChatMessage[];
+}
+
+/** Upper bound of `listChats`'s `limit`. */
+export const MAX_PAGE_SIZE = 100;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function checkMessages(messages: NewMessage[]): void {
+  for (const m of messages) {
+    if (!(ROLES as readonly string[]).includes(m.role)) throw new InvalidInputError("Unknown message role.");
+    if (typeof m.content !== "string") throw new InvalidInputError("Message content must be a string.");
+    if (m.attachment && (typeof m.attachment.name !== "string" || typeof m.attachment.text !== "string")) {
+      throw new InvalidInputError("An attachment needs a name and a text.");
+    }
+  }
+}
+
+function encryptMessages(dataKey: Uint8Array, userId: string, chatId: string, messages: NewMessage[], first: number) {
+  return messages.map((m, i) => {
+    const ctx = { userId, chatId, position: first + i, role: m.role };
+    return {
+      position: first + i,
+      role: m.role,
+      contentCiphertext: encryptField(dataKey, { ...ctx, field: "content" }, m.content),
+      attachmentCiphertext: m.attachment
+        ? encryptField(dataKey, { ...ctx, field: "attachment" }, JSON.stringify({ name: m.attachment.name, text: m.attachment.text }))
+        : null,
+    };
+  });
+}
+
+function decryptTitle(dataKey: Uint8Array | null, userId: string, chatId: string, ciphertext: Uint8Array | null) {
+  if (ciphertext === null) return null;
+  if (!dataKey) throw new DecryptionError("Could not decrypt title: the data key is gone.");
+  return decryptFieldText(dataKey, { field: "title", userId, chatId }, ciphertext);
+}
+
+/**
+ * Save a new chat with its first messages (positions 0..n-1), creating the user's data key if needed.
+ * @returns the new chat id (UUID) and its lastUpdated.
+ * @throws InvalidInputError (unknown role...), UserUnavailableError (missing or deleted user).
+ */
+export async function createChat(input: {
+  userId: string;
+  messages: NewMessage[];
+  title?: string | null;
+}): Promise<{ chatId: string; lastUpdated: Date }> {
+  checkMessages(input.messages);
+  const db = await getDb();
+  const dataKey = await loadDataKey(db, input.userId, { create: true });
+  try {
+    // The id is chosen here because the ciphertexts' associated data binds it.
+    const chatId = randomUUID();
+    const lastUpdated = new Date();
+    await db.chat.create({
+      data: {
+        id: chatId,
+        userId: input.userId,
+        titleCiphertext:
+          input.title == null ? null : encryptField(dataKey, { field: "title", userId: input.userId, chatId }, input.title),
+        createdAt: lastUpdated,
+        lastUpdated,
+        messages: { createMany: { data: encryptMessages(dataKey, input.userId, chatId, input.messages, 0) } },
+      },
+    });
+    return { chatId, lastUpdated };
+  } finally {
+    wipe(dataKey);
+  }
+}
+
+/**
+ * Append messages after the chat's last position and bump lastUpdated. Concurrent appends to one
+ * chat are serialised by a row lock.
+ * @throws ChatNotFoundError when the chat does not exist or is not the user's; InvalidInputError.
+ */
+export async function appendMessages(input: {
+  userId: string;
+  chatId: string;
+  messages: NewMessage[];
+}): Promise<{ lastUpdated: Date }> {
+  const { userId, chatId, messages } = input;
+  checkMessages(messages);
+  if (!messages.length) throw new InvalidInputError("Nothing to append.");
+  if (!UUID.test(chatId)) throw new ChatNotFoundError();
+  const db = await getDb();
+  const dataKey = await loadDataKey(db, userId);
+  if (!dataKey) throw new ChatNotFoundError();
+  try {
+    const lastUpdated = new Date();
+    // PGlite has one connection: inside the transaction only `tx` may be used.
+    await db.$transaction(async (tx) => {
+      const owned = await tx.$queryRaw<{ id: string }[]>`
+        SELECT id FROM chats WHERE id = ${chatId}::uuid AND user_id = ${userId} FOR UPDATE`;
+      if (!owned.length) throw new ChatNotFoundError();
+      const last = await tx.message.aggregate({ where: { chatId }, _max: { position: true } });
+      const first = (last._max.position ?? -1) + 1;
+      const rows = encryptMessages(dataKey, userId, chatId, messages, first).map((m) => ({ ...m, chatId }));
+      await tx.message.createMany({ data: rows });
+      await tx.chat.update({ where: { id: chatId }, data: { lastUpdated } });
+    });
+    return { lastUpdated };
+  } finally {
+    wipe(dataKey);
+  }
+}
+
+/**
+ * One chat with all its messages, decrypted, in position order.
+ * @throws ChatNotFoundError (missing or another user's), DecryptionError (altered or moved data).
+ */
+export async function getChat(input: { userId: string; chatId: string }): Promise<ChatDetail> {
+  const { userId, chatId } = input;
+  if (!UUID.test(chatId)) throw new ChatNotFoundError();
+  const db = await getDb();
+  const chat = await db.chat.findFirst({
+    where: { id: chatId, userId },
+    include: { messages: { orderBy: { position: "asc" } } },
+  });
+  if (!chat) throw new ChatNotFoundError();
+  const dataKey = await loadDataKey(db, userId);
+  try {
+    if (!dataKey) throw new DecryptionError("Could not decrypt chat: the data key is gone.");
+    return {
+      chatId,
+      title: decryptTitle(dataKey, userId, chatId, chat.titleCiphertext),
+      lastUpdated: chat.lastUpdated,
+      messages: chat.messages.map((row) => {
+        const base = { userId, chatId, position: row.position, role: row.role };
+        const message: ChatMessage = {
+          position: row.position,
+          role: row.role as Role,
+          content: decryptFieldText(dataKey, { ...base, field: "content" }, row.contentCiphertext),
+          createdAt: row.createdAt,
+        };
+        if (row.attachmentCiphertext) {
+          message.attachment = parseAttachment(
+            decryptFieldText(dataKey, { ...base, field: "attachment" }, row.attachmentCiphertext),
+          );
+        }
+        return message;
+      }),
+    };
+  } finally {
+    if (dataKey) wipe(dataKey);
+  }
+}
+
+function parseAttachment(json: string): Attachment {
+  const value: unknown = JSON.parse(json);
+  const { name, text } = (value ?? {}) as Partial<Attachment>;
+  if (typeof name !== "string" || typeof text !== "string") throw new DecryptionError("Malformed attachment.");
+  return { name, text };
+}
+
+function encodeCursor(lastUpdated: Date, chatId: string): string {
+  return Buffer.from(`${lastUpdated.getTime()}.${chatId}`).toString("base64url");
+}
+
+function decodeCursor(cursor: string): { lastUpdated: Date; chatId: string } {
+  const match = /^(\d{1,15})\.([0-9a-f-]{36})$/i.exec(Buffer.from(cursor, "base64url").toString());
+  if (!match || !UUID.test(match[2]!)) throw new InvalidCursorError();
+  return { lastUpdated: new Date(Number(match[1])), chatId: match[2]! };
+}
+
+/**
+ * A page of the user's chats, newest first (lastUpdated desc, then id desc), titles decrypted.
+ * Keyset pagination: pass `nextCursor` back as `cursor`; null means the last page.
+ * @param limit 1..MAX_PAGE_SIZE.
+ * @throws InvalidInputError (limit), InvalidCursorError, DecryptionError.
+ */
+export async function listChats(input: {
+  userId: string;
+  limit: number;
+  cursor?: string | null;
+}): Promise<{ chats: ChatSummary[]; nextCursor: string | null }> {
+  const { userId, limit } = input;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
+    throw new InvalidInputError(`limit must be an integer from 1 to ${MAX_PAGE_SIZE}.`);
+  }
+  const after = input.cursor ? decodeCursor(input.cursor) : null;
+  const db = await getDb();
+  const rows = await db.chat.findMany({
+    where: {
+      userId,
+      ...(after && {
+        OR: [
+          { lastUpdated: { lt: after.lastUpdated } },
+          { lastUpdated: after.lastUpdated, id: { lt: after.chatId } },
+        ],
+      }),
+    },
+    orderBy: [{ lastUpdated: "desc" }, { id: "desc" }],
+    take: limit + 1,
+    select: { id: true, titleCiphertext: true, lastUpdated: true },
+  });
+  const page = rows.slice(0, limit);
+  const dataKey = page.some((r) => r.titleCiphertext) ? await loadDataKey(db, userId) : null;
+  try {
+    const chats = page.map((r) => ({
+      chatId: r.id,
+      title: decryptTitle(dataKey, userId, r.id, r.titleCiphertext),
+      lastUpdated: r.lastUpdated,
+    }));
+    const last = page[page.length - 1];
+    return { chats, nextCursor: rows.length > limit && last ? encodeCursor(last.lastUpdated, last.id) : null };
+  } finally {
+    if (dataKey) wipe(dataKey);
+  }
+}
+
+/** Delete one of the user's chats with its messages. @returns false when missing or another user's. */
+export async function deleteChat(input: { userId: string; chatId: string }): Promise<boolean> {
+  if (!UUID.test(input.chatId)) return false;
+  const db = await getDb();
+  const { count } = await db.chat.deleteMany({ where: { id: input.chatId, userId: input.userId } });
+  return count > 0;
+}
+
+/**
+ * Account deletion by crypto-shredding, in one transaction: delete the user's data key (so ciphertext
+ * left behind, in dead tuples, WAL or a later dump, can no longer be decrypted) and all their chats,
+ * and set `deletedAt` (kept if already set). The user row stays so the app can show "Account Deleted"
+ * (spec §2). Backups taken before still hold the wrapped key until they expire.
+ * @returns how many chats were deleted.
+ */
+export async function shredUserData(userId: string): Promise<{ chatsDeleted: number }> {
+  const db = await getDb();
+  const [, chats] = await db.$transaction([
+    db.dataKey.deleteMany({ where: { userId } }),
+    db.chat.deleteMany({ where: { userId } }),
+    db.user.updateMany({ where: { id: userId, deletedAt: null }, data: { deletedAt: new Date() } }),
+  ]);
+  return { chatsDeleted: chats.count };
+}
