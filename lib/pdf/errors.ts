@@ -1,0 +1,71 @@
+/**
+ * Typed attachment failures, each with a fixed user-facing message (safe to show and to log: it never
+ * contains the file's name or content).
+ */
+
+export type PdfErrorCode =
+  /** Not a PDF: wrong type or no %PDF- header (spec §5 wording). */
+  | "not_pdf"
+  /** Larger than PDF_MAX_BYTES. */
+  | "too_large"
+  /** Needs a password to open. */
+  | "encrypted"
+  /** Damaged, truncated or otherwise unparsable. */
+  | "unreadable"
+  /** Parsed, but no text layer (scanned or image-only pages). */
+  | "no_text"
+  /** Parsing took longer than PDF_PARSE_TIMEOUT_MS. */
+  | "timeout"
+  /** The attachment's content is not a base64 data URL (spec §5 "Failed to read file"). */
+  | "invalid_data_url";
+
+/** Spec §5, verbatim. */
+export const NOT_PDF_MESSAGE = "Sorry, this filetype is not supported in this demo yet. Try a PDF.";
+/** Spec §5, verbatim. */
+export const READ_FAILURE_MESSAGE = "Failed to read file";
+
+/** "10 MB", "2.5 MB" (binary megabytes, at most one decimal); below 1 MB "20 KB". */
+export function formatMegabytes(bytes: number): string {
+  if (bytes < 1024 * 1024) return `${Math.max(1, Math.round(bytes / 1024))} KB`;
+  const mb = Math.round((bytes / (1024 * 1024)) * 10) / 10;
+  return `${mb} MB`;
+}
+
+function messageFor(code: PdfErrorCode, maxBytes?: number): string {
+  switch (code) {
+    case "not_pdf":
+      return NOT_PDF_MESSAGE;
+    case "too_large":
+      return maxBytes === undefined
+        ? "This PDF is too large."
+        : `This PDF is too large. The limit is ${formatMegabytes(maxBytes)}.`;
+    case "encrypted":
+      return "This PDF is password-protected. Remove the password and try again.";
+    case "unreadable":
+      return "This PDF could not be read. It may be damaged.";
+    case "no_text":
+      return "This PDF has no selectable text (it may be a scanned image), so there is nothing to read. Try a PDF with text.";
+    case "timeout":
+      return "This PDF took too long to read. Try a smaller PDF.";
+    case "invalid_data_url":
+      return READ_FAILURE_MESSAGE;
+  }
+}
+
+export class PdfError extends Error {
+  readonly code: PdfErrorCode;
+  /** The byte limit that was exceeded, for too_large. */
+  readonly maxBytes?: number;
+
+  constructor(code: PdfErrorCode, options: { maxBytes?: number } = {}) {
+    super(messageFor(code, options.maxBytes));
+    this.name = "PdfError";
+    this.code = code;
+    this.maxBytes = options.maxBytes;
+  }
+}
+
+/** True for a PdfError, optionally with the given code. */
+export function isPdfError(err: unknown, code?: PdfErrorCode): err is PdfError {
+  return err instanceof PdfError && (code === undefined || err.code === code);
+}
