@@ -1,0 +1,184 @@
+/**
+ * The streaming loop shared by the Groq and OpenAI-compatible providers: both SDKs return an async
+ * iterable of OpenAI-style `chat.completion.chunk` objects and throw the same family of errors.
+ *
+ * Timing rule (LLM_TIMEOUT_MS): a single idle timer, armed before the request and re-armed on every
+ * chunk (reasoning chunks count: the upstream is alive), paused while the consumer holds a delta so a
+ * slow reader is not blamed on the provider.
+ */
+import { LlmError, kindForStatus, safeErrorCode, type LlmErrorKind } from "./errors";
+import type { LlmEvent, LlmMessage, LlmUsage } from "./types";
+
+/** The fields we read from a chunk; both SDKs' chunk types satisfy it. */
+export interface ChunkLike {
+  choices?: Array<{
+    delta?: { content?: string | null } | null;
+    finish_reason?: string | null;
+  }>;
+  usage?: UsageLike | null;
+  /** Groq reports usage here on the last chunk. */
+  x_groq?: { usage?: UsageLike | null } | null;
+}
+
+interface UsageLike {
+  prompt_tokens?: number | null;
+  completion_tokens?: number | null;
+}
+
+/** The SDK's error classes, so errors are recognised by class rather than by message. */
+export interface SdkErrorClasses {
+  APIError: abstract new (...args: never[]) => Error;
+  APIConnectionError: abstract new (...args: never[]) => Error;
+  APIConnectionTimeoutError: abstract new (...args: never[]) => Error;
+  APIUserAbortError: abstract new (...args: never[]) => Error;
+}
+
+export interface ProtocolStreamOptions {
+  /** Provider name for error details ("groq", "openai-compatible"). */
+  provider: string;
+  /** LLM_TIMEOUT_MS: longest wait for the next chunk, including the first. */
+  timeoutMs: number;
+  signal?: AbortSignal;
+  messages: LlmMessage[];
+  errors: SdkErrorClasses;
+  /** Start the request; must pass `signal` to the SDK so aborting it cancels the HTTP request. */
+  open: (signal: AbortSignal) => Promise<AsyncIterable<ChunkLike>>;
+}
+
+/**
+ * Run one streamed completion and translate it into LlmEvents.
+ * @throws LlmError of every kind listed in errors.ts
+ */
+export async function* streamOpenAiProtocol(opts: ProtocolStreamOptions): AsyncGenerator<LlmEvent> {
+  const { signal, timeoutMs, provider } = opts;
+  if (signal?.aborted) throw new LlmError("aborted", { provider });
+
+  const controller = new AbortController();
+  let stopReason: "timeout" | "aborted" | undefined;
+  const onCallerAbort = () => {
+    stopReason ??= "aborted";
+    controller.abort();
+  };
+  signal?.addEventListener("abort", onCallerAbort, { once: true });
+
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const arm = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      stopReason ??= "timeout";
+      controller.abort();
+    }, timeoutMs);
+  };
+  const pause = () => clearTimeout(timer);
+
+  let opened = false;
+  let finished = false;
+  let completed = false;
+  let usage: LlmUsage | undefined;
+  let completionChars = 0;
+
+  const fail = (err: unknown): LlmError => {
+    if (stopReason) return new LlmError(stopReason, { provider });
+    return classifySdkError(err, opts.errors, opened, provider);
+  };
+
+  try {
+    arm();
+    let stream: AsyncIterable<ChunkLike>;
+    try {
+      stream = await opts.open(controller.signal);
+    } catch (err) {
+      throw fail(err);
+    }
+    opened = true;
+    try {
+      for await (const chunk of stream) {
+        arm();
+        const reported = chunk.usage ?? chunk.x_groq?.usage;
+        if (reported) usage = toUsage(reported);
+        for (const choice of chunk.choices ?? []) {
+          if (choice.finish_reason) finished = true;
+          const text = choice.delta?.content;
+          if (text) {
+            completionChars += text.length;
+            pause();
+            yield { type: "delta", text };
+            if (stopReason) break;
+            arm();
+          }
+        }
+      }
+    } catch (err) {
+      throw fail(err);
+    }
+    // Both SDKs end the iteration quietly when their request is aborted, so check why it ended.
+    if (stopReason) throw new LlmError(stopReason, { provider });
+    if (!finished) throw new LlmError("interrupted", { provider });
+    completed = true;
+    yield {
+      type: "usage",
+      usage: usage ?? {
+        promptTokens: estimateTokens(opts.messages.reduce((n, m) => n + m.content.length, 0)),
+        completionTokens: estimateTokens(completionChars),
+        estimated: true,
+      },
+    };
+  } finally {
+    pause();
+    signal?.removeEventListener("abort", onCallerAbort);
+    // The consumer stopped early (break/return) or we failed: release the upstream connection.
+    if (!completed) controller.abort();
+  }
+}
+
+function toUsage(u: UsageLike): LlmUsage {
+  return { promptTokens: u.prompt_tokens ?? 0, completionTokens: u.completion_tokens ?? 0 };
+}
+
+function estimateTokens(chars: number): number {
+  return Math.ceil(chars / 4);
+}
+
+/**
+ * Translate an SDK error into an LlmError without copying the upstream's message.
+ * `opened`: the HTTP response had started, so a broken connection means an interrupted stream.
+ */
+export function classifySdkError(
+  err: unknown,
+  classes: SdkErrorClasses,
+  opened: boolean,
+  provider: string,
+): LlmError {
+  if (err instanceof LlmError) return err;
+  if (err instanceof classes.APIUserAbortError) return new LlmError("aborted", { provider });
+  if (err instanceof classes.APIConnectionTimeoutError) return new LlmError("timeout", { provider });
+  const brokenKind: LlmErrorKind = opened ? "interrupted" : "unavailable";
+  if (err instanceof classes.APIConnectionError) return new LlmError(brokenKind, { provider });
+  if (err instanceof classes.APIError) {
+    const apiErr = err as Error & { status?: unknown; error?: unknown; code?: unknown; headers?: unknown };
+    const body = (apiErr.error ?? {}) as { code?: unknown; type?: unknown; error?: { code?: unknown } };
+    const code = safeErrorCode(apiErr.code) ?? safeErrorCode(body.code) ?? safeErrorCode(body.error?.code);
+    if (typeof apiErr.status === "number") {
+      return new LlmError(kindForStatus(apiErr.status), {
+        provider,
+        status: apiErr.status,
+        code,
+        retryAfterSeconds: retryAfter(apiErr.headers),
+      });
+    }
+    // An error event inside the SSE stream (no HTTP status).
+    return new LlmError(brokenKind, { provider, code });
+  }
+  // Undici's "terminated" TypeError, a JSON parse error on a half-sent chunk, and the like.
+  return new LlmError(brokenKind, { provider });
+}
+
+function retryAfter(headers: unknown): number | undefined {
+  if (!headers || typeof (headers as Headers).get !== "function") return undefined;
+  const raw = (headers as Headers).get("retry-after");
+  if (!raw) return undefined;
+  const seconds = Number(raw);
+  if (Number.isFinite(seconds) && seconds >= 0) return Math.ceil(seconds);
+  const date = Date.parse(raw);
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000));
+}

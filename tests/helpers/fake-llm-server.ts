@@ -1,0 +1,367 @@
+/**
+ * A fake OpenAI-compatible chat-completions server for tests: plain node:http, no dependencies, so
+ * the real groq-sdk and openai clients (and the app in the end-to-end tests) can talk to it.
+ *
+ * Routes
+ *   POST /v1/chat/completions          OpenAI-compatible path (LLM_BASE_URL=http://127.0.0.1:PORT/v1)
+ *   POST /openai/v1/chat/completions   groq-sdk's path (GROQ_BASE_URL=http://127.0.0.1:PORT)
+ *   GET  /v1/models                    the models seen so far plus "fake-model"
+ *   GET  /health                       {"ok":true}
+ *   GET  /__requests                   the recorded requests as JSON (for Playwright, which runs this
+ *                                      server as a separate process); DELETE /__requests clears them
+ *
+ * Answers: JSON when `stream` is false; otherwise SSE `data: {...}\n\n` chunks ending with
+ * `data: [DONE]`. Usage is reported the way each provider does: on the /openai/v1 path (Groq) in
+ * `x_groq.usage` of the last chunk; on /v1 in a final `choices: []` chunk when the request asks for
+ * `stream_options.include_usage` (OpenAI).
+ *
+ * Default answer (deterministic): `You asked: <last user text>.` and, when the last user message
+ * carries a `<document ...>...</document>` block (lib/llm/prompt.ts), ` The document begins:
+ * <first 100 characters, whitespace collapsed>`. Streamed in chunks of 3 words, 20 ms apart.
+ *
+ * Trigger words in the last user message select a failure (so browser tests can cause them):
+ *   [[fake:429]]        HTTP 429, OpenAI-style error body (code rate_limit_exceeded), Retry-After: 1
+ *   [[fake:500]]        HTTP 500, error body
+ *   [[fake:400]]        HTTP 400, error code model_decommissioned
+ *   [[fake:hang]]       accepts the request and sends nothing (not even headers) for up to 120 s
+ *   [[fake:stall]]      sends headers and one delta, then nothing for up to 120 s
+ *   [[fake:cut]]        sends two deltas, then destroys the socket (no finish_reason, no [DONE])
+ *   [[fake:error-event]] sends one delta, then an SSE `data: {"error": ...}` event and [DONE]
+ *   [[fake:slow]]       20 deltas ("Slow part N. "), one every 300 ms (6 s in all): for the Stop button
+ * `setScenario()` forces a scenario for every request until it is set back to null.
+ *
+ * Run as a script (Playwright's webServer does): `npx tsx tests/helpers/fake-llm-server.ts --port 4010`
+ */
+import http from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+
+export type FakeScenario = "default" | "429" | "500" | "400" | "hang" | "stall" | "cut" | "error-event" | "slow";
+
+const SCENARIOS: readonly FakeScenario[] = ["429", "500", "400", "hang", "stall", "cut", "error-event", "slow"];
+
+export interface RecordedRequest {
+  path: string;
+  model: string;
+  messages: { role: string; content: string }[];
+  stream: boolean;
+  streamOptions?: unknown;
+  /** Lower-cased request headers without authorization and cookie. */
+  headers: Record<string, string>;
+  /** Whether an Authorization header was sent (its value is not recorded). */
+  hasAuthorization: boolean;
+  scenario: FakeScenario;
+  /** Set when the connection closed before the response was complete (client went away, cut, hang). */
+  closedEarly: boolean;
+}
+
+export interface FakeLlmServer {
+  url: string;
+  port: number;
+  requests: RecordedRequest[];
+  setScenario(scenario: FakeScenario | null): void;
+  close(): Promise<void>;
+}
+
+const HANG_MS = 120_000;
+const DEFAULT_DELAY_MS = 20;
+const SLOW_DELAY_MS = 300;
+const SLOW_DELTAS = 20;
+const DOC_EXCERPT_CHARS = 100;
+
+interface ChatBody {
+  model?: unknown;
+  messages?: unknown;
+  stream?: unknown;
+  stream_options?: unknown;
+}
+
+/** The scenario named by a trigger word in `text`, or "default". */
+export function scenarioFromText(text: string): FakeScenario {
+  const match = /\[\[fake:([a-z0-9-]+)\]\]/.exec(text);
+  const name = match?.[1] as FakeScenario | undefined;
+  return name && SCENARIOS.includes(name) ? name : "default";
+}
+
+/** The deterministic default answer for a conversation (exported so tests can compare). */
+export function fakeAnswer(messages: readonly { role: string; content: string }[]): string {
+  const last = [...messages].reverse().find((m) => m.role === "user")?.content ?? "";
+  const doc = /^<document\b[^>]*>\n([\s\S]*?)\n<\/document>(?:\n\[Note: [^\n]*\])?(?:\n\n|$)/.exec(last);
+  const question = (doc ? last.slice(doc[0].length) : last).trim();
+  let answer = `You asked: ${question}${/[.?!]$/.test(question) ? "" : "."}`;
+  if (doc) {
+    const excerpt = (doc[1] ?? "").replace(/\s+/g, " ").trim().slice(0, DOC_EXCERPT_CHARS);
+    answer += ` The document begins: ${excerpt}`;
+  }
+  return answer;
+}
+
+/** Start the server on 127.0.0.1 (port 0 = any free port). */
+export async function startFakeLlmServer(options: { port?: number } = {}): Promise<FakeLlmServer> {
+  const requests: RecordedRequest[] = [];
+  const sockets = new Set<Socket>();
+  const timers = new Set<ReturnType<typeof setTimeout>>();
+  let forced: FakeScenario | null = null;
+
+  const wait = (ms: number, res: http.ServerResponse) =>
+    new Promise<boolean>((resolve) => {
+      if (res.destroyed) return resolve(false);
+      const onClose = () => {
+        clearTimeout(timer);
+        timers.delete(timer);
+        resolve(false);
+      };
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        res.off("close", onClose);
+        resolve(!res.destroyed);
+      }, ms);
+      timers.add(timer);
+      res.once("close", onClose);
+    });
+
+  const server = http.createServer((req, res) => {
+    void handle(req, res).catch(() => {
+      if (!res.headersSent) sendJson(res, 500, errorBody("internal fake server error", "server_error", null));
+      else res.destroy();
+    });
+  });
+
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const path = (req.url ?? "/").split("?")[0] ?? "/";
+    if (req.method === "GET" && path === "/health") return sendJson(res, 200, { ok: true });
+    if (req.method === "GET" && path === "/__requests") return sendJson(res, 200, requests);
+    if (req.method === "DELETE" && path === "/__requests") {
+      requests.length = 0;
+      return sendJson(res, 200, { ok: true });
+    }
+    if (req.method === "GET" && (path === "/v1/models" || path === "/openai/v1/models")) {
+      const ids = new Set(["fake-model", ...requests.map((r) => r.model)]);
+      return sendJson(res, 200, { object: "list", data: [...ids].map((id) => ({ id, object: "model", owned_by: "fake" })) });
+    }
+    const isGroq = path === "/openai/v1/chat/completions";
+    if (req.method !== "POST" || (!isGroq && path !== "/v1/chat/completions")) {
+      return sendJson(res, 404, errorBody(`Unknown route ${req.method} ${path}`, "invalid_request_error", "not_found"));
+    }
+
+    let body: ChatBody;
+    try {
+      body = JSON.parse(await readBody(req)) as ChatBody;
+    } catch {
+      return sendJson(res, 400, errorBody("Request body is not JSON.", "invalid_request_error", null));
+    }
+    const messages = Array.isArray(body.messages)
+      ? (body.messages as { role?: unknown; content?: unknown }[]).map((m) => ({
+          role: String(m.role),
+          content: typeof m.content === "string" ? m.content : JSON.stringify(m.content),
+        }))
+      : [];
+    const model = typeof body.model === "string" ? body.model : "";
+    const stream = body.stream === true;
+    const lastUser = [...messages].reverse().find((m) => m.role === "user")?.content ?? "";
+    const scenario = forced ?? scenarioFromText(lastUser);
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(req.headers)) {
+      if (k === "authorization" || k === "cookie" || v === undefined) continue;
+      headers[k] = Array.isArray(v) ? v.join(", ") : v;
+    }
+    const record: RecordedRequest = {
+      path,
+      model,
+      messages,
+      stream,
+      streamOptions: body.stream_options,
+      headers,
+      hasAuthorization: typeof req.headers.authorization === "string",
+      scenario,
+      closedEarly: false,
+    };
+    requests.push(record);
+    res.once("close", () => {
+      if (!res.writableFinished) record.closedEarly = true;
+    });
+
+    if (!model || messages.length === 0) {
+      return sendJson(res, 400, errorBody("model and messages are required.", "invalid_request_error", null));
+    }
+    switch (scenario) {
+      case "429":
+        res.setHeader("retry-after", "1");
+        return sendJson(
+          res,
+          429,
+          errorBody("Rate limit reached for model (fake).", "requests", "rate_limit_exceeded"),
+        );
+      case "500":
+        return sendJson(res, 500, errorBody("The server had an error (fake).", "server_error", null));
+      case "400":
+        return sendJson(
+          res,
+          400,
+          errorBody("The model has been decommissioned (fake).", "invalid_request_error", "model_decommissioned"),
+        );
+      case "hang":
+        await wait(HANG_MS, res);
+        res.destroy();
+        return;
+    }
+
+    const ctx = new StreamContext(model, isGroq);
+    const promptTokens = Math.ceil(messages.reduce((n, m) => n + m.content.length, 0) / 4);
+
+    if (!stream) {
+      const content = scenario === "slow" ? slowParts().join("") : fakeAnswer(messages);
+      return sendJson(res, 200, {
+        id: ctx.id,
+        object: "chat.completion",
+        created: ctx.created,
+        model,
+        choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
+        usage: usageOf(promptTokens, content),
+      });
+    }
+
+    res.writeHead(200, {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache",
+      connection: "keep-alive",
+    });
+    const send = (data: unknown) => res.write(`data: ${JSON.stringify(data)}\n\n`);
+    send(ctx.chunk({ role: "assistant", content: "" }));
+
+    if (scenario === "stall") {
+      send(ctx.chunk({ content: "Thinking" }));
+      await wait(HANG_MS, res);
+      res.destroy();
+      return;
+    }
+    if (scenario === "cut") {
+      send(ctx.chunk({ content: "This answer " }));
+      await wait(DEFAULT_DELAY_MS, res);
+      send(ctx.chunk({ content: "will be cut" }));
+      await wait(DEFAULT_DELAY_MS, res);
+      res.socket?.destroy();
+      return;
+    }
+    if (scenario === "error-event") {
+      send(ctx.chunk({ content: "Partial " }));
+      send(errorBody("Upstream failed mid-stream (fake).", "server_error", "internal_error"));
+      res.end("data: [DONE]\n\n");
+      return;
+    }
+
+    const parts = scenario === "slow" ? slowParts() : words(fakeAnswer(messages), 3);
+    const delay = scenario === "slow" ? SLOW_DELAY_MS : DEFAULT_DELAY_MS;
+    for (const part of parts) {
+      if (!(await wait(delay, res))) return;
+      send(ctx.chunk({ content: part }));
+    }
+    const usage = usageOf(promptTokens, parts.join(""));
+    send(ctx.chunk({}, "stop", isGroq ? usage : undefined));
+    const includeUsage = (body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
+    if (!isGroq && includeUsage) send(ctx.usageChunk(usage));
+    res.end("data: [DONE]\n\n");
+  }
+
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, "127.0.0.1", () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    requests,
+    setScenario(scenario) {
+      forced = scenario;
+    },
+    close() {
+      for (const t of timers) clearTimeout(t);
+      timers.clear();
+      for (const s of sockets) s.destroy();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+class StreamContext {
+  readonly id = `chatcmpl-fake-${Math.random().toString(36).slice(2, 10)}`;
+  readonly created = Math.floor(Date.now() / 1000);
+  constructor(
+    private readonly model: string,
+    private readonly groq: boolean,
+  ) {}
+
+  chunk(delta: Record<string, unknown>, finishReason: string | null = null, groqUsage?: object) {
+    return {
+      id: this.id,
+      object: "chat.completion.chunk",
+      created: this.created,
+      model: this.model,
+      choices: [{ index: 0, delta, finish_reason: finishReason }],
+      ...(this.groq && groqUsage ? { x_groq: { id: `req_fake`, usage: groqUsage } } : {}),
+    };
+  }
+
+  usageChunk(usage: object) {
+    return { id: this.id, object: "chat.completion.chunk", created: this.created, model: this.model, choices: [], usage };
+  }
+}
+
+function usageOf(promptTokens: number, completion: string) {
+  const completionTokens = Math.ceil(completion.length / 4);
+  return { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
+}
+
+function errorBody(message: string, type: string, code: string | null) {
+  return { error: { message, type, param: null, code } };
+}
+
+function slowParts(): string[] {
+  return Array.from({ length: SLOW_DELTAS }, (_, i) => `Slow part ${i + 1}. `);
+}
+
+function words(text: string, n: number): string[] {
+  const tokens = text.match(/\S+\s*/g) ?? [text];
+  const parts: string[] = [];
+  for (let i = 0; i < tokens.length; i += n) parts.push(tokens.slice(i, i + n).join(""));
+  return parts;
+}
+
+function sendJson(res: http.ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+  res.end(text);
+}
+
+function readBody(req: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+async function runAsScript(): Promise<void> {
+  const flag = process.argv.indexOf("--port");
+  const port = flag >= 0 ? Number(process.argv[flag + 1]) : 4010;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error("--port must be a port number");
+  const server = await startFakeLlmServer({ port });
+  console.log(`Fake LLM server listening on ${server.url} (POST /v1/chat/completions, /openai/v1/chat/completions)`);
+  const stop = () => void server.close().then(() => process.exit(0));
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
+
+if (/fake-llm-server\.[cm]?[jt]s$/.test(process.argv[1] ?? "")) {
+  runAsScript().catch((err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  });
+}
