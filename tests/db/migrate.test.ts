@@ -1,0 +1,161 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { createHash } from "node:crypto";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { PGlite } from "@electric-sql/pglite";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closeDb, getDb, openDb } from "@/lib/db/client";
+import { MigrationError } from "@/lib/db/errors";
+import { applyMigrations, listMigrations, MIGRATIONS_DIR, type SqlRunner } from "@/lib/db/migrate";
+import { setupTestDb, withScratchPostgres, type TestDb } from "./setup-db";
+
+let t: TestDb;
+beforeAll(async () => {
+  t = await setupTestDb();
+});
+afterAll(async () => {
+  await t?.cleanup();
+});
+
+const local = listMigrations();
+
+describe("migrations", () => {
+  it("finds the migration folders in order", () => {
+    expect(local.length).toBeGreaterThanOrEqual(1);
+    expect(local.map((m) => m.name)).toEqual([...local.map((m) => m.name)].sort());
+    for (const m of local) expect(m.name).toMatch(/^\d{14}_[a-z0-9_]+$/);
+  });
+
+  it("records each migration in _prisma_migrations the way Prisma does", async () => {
+    const rows = await t.db.$queryRawUnsafe<
+      {
+        id: string;
+        checksum: string;
+        migration_name: string;
+        logs: string | null;
+        started_at: Date;
+        finished_at: Date | null;
+        rolled_back_at: Date | null;
+        applied_steps_count: number;
+      }[]
+    >(`SELECT * FROM "_prisma_migrations" ORDER BY migration_name`);
+    expect(rows.map((r) => r.migration_name)).toEqual(local.map((m) => m.name));
+    for (const [i, row] of rows.entries()) {
+      const file = fs.readFileSync(path.join(MIGRATIONS_DIR, row.migration_name, "migration.sql"));
+      expect(row.checksum).toBe(createHash("sha256").update(file).digest("hex"));
+      expect(row.checksum).toBe(local[i]!.checksum);
+      expect(row.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(row.applied_steps_count).toBe(1);
+      expect(row.logs).toBeNull();
+      expect(row.rolled_back_at).toBeNull();
+      expect(row.finished_at!.getTime()).toBeGreaterThanOrEqual(row.started_at.getTime());
+    }
+    // The table's shape is Prisma's (prisma-engines, PostgreSQL).
+    const columns = await t.db.$queryRawUnsafe<{ c: string }[]>(
+      `SELECT column_name || ' ' || data_type || ' ' || coalesce(character_maximum_length::text, '-') || ' ' ||
+              is_nullable || ' ' || coalesce(column_default, '-') AS c
+       FROM information_schema.columns WHERE table_name = '_prisma_migrations' ORDER BY ordinal_position`,
+    );
+    expect(columns.map((r) => r.c)).toEqual([
+      "id character varying 36 NO -",
+      "checksum character varying 64 NO -",
+      "finished_at timestamp with time zone - YES -",
+      "migration_name character varying 255 NO -",
+      "logs text - YES -",
+      "rolled_back_at timestamp with time zone - YES -",
+      "started_at timestamp with time zone - NO now()",
+      "applied_steps_count integer - NO 0",
+    ]);
+  });
+
+  it("applies nothing on a second start", async () => {
+    await closeDb();
+    const again = await openDb(t.target);
+    try {
+      expect(again.appliedMigrations).toEqual([]);
+      expect(await again.db.$queryRawUnsafe(`SELECT count(*)::int AS n FROM "_prisma_migrations"`)).toEqual([
+        { n: local.length },
+      ]);
+    } finally {
+      await again.close();
+    }
+    t.db = await getDb();
+  });
+
+  it("satisfies Prisma's own engine: history in sync, `migrate deploy` has nothing to apply", async () => {
+    await closeDb(); // PGlite: one process at a time
+    const where = t.target.kind === "pglite" ? t.target.dataDir : t.target.url;
+    const { stdout } = await promisify(execFile)("npx", [
+      "tsx",
+      "--conditions=react-server",
+      "tests/db/prisma-history.ts",
+      where,
+    ]);
+    const report = JSON.parse(stdout.trim().split("\n").pop()!);
+    expect(report).toEqual({
+      diagnose: { editedMigrationNames: [], failedMigrationNames: [], hasMigrationsTable: true, history: null },
+      deploy: { appliedMigrationNames: [] },
+    });
+    t.db = await getDb();
+  });
+
+  it.runIf(!!process.env.DATABASE_URL)("lets concurrent starts on PostgreSQL migrate exactly once", async () => {
+    await withScratchPostgres(process.env.DATABASE_URL!, async (url) => {
+      const handles = await Promise.all([1, 2, 3].map(() => openDb({ kind: "postgres", url })));
+      try {
+        expect(handles.map((h) => h.appliedMigrations.length).sort()).toEqual([0, 0, local.length]);
+        const [first] = handles;
+        expect(await first!.db.$queryRawUnsafe(`SELECT count(*)::int AS n FROM "_prisma_migrations"`)).toEqual([
+          { n: local.length },
+        ]);
+      } finally {
+        await Promise.all(handles.map((h) => h.close()));
+      }
+    });
+  });
+});
+
+describe("the migration runner on failures", () => {
+  let pglite: PGlite;
+  let runner: SqlRunner;
+  let dir: string;
+  beforeAll(async () => {
+    pglite = new PGlite();
+    runner = {
+      query: async (sql, params) => (await pglite.query<never>(sql, params)).rows,
+      exec: async (sql) => void (await pglite.exec(sql)),
+    };
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "hush-migrations-"));
+    fs.cpSync(MIGRATIONS_DIR, dir, { recursive: true });
+  });
+  afterAll(async () => {
+    await pglite.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("rolls back a failing migration entirely and records nothing for it", async () => {
+    const bad = path.join(dir, "99990101000000_broken");
+    fs.mkdirSync(bad);
+    fs.writeFileSync(path.join(bad, "migration.sql"), "CREATE TABLE half_done (id int);\nSELECT * FROM no_such_table;\n");
+    await expect(applyMigrations(runner, { dir })).rejects.toThrow(/99990101000000_broken failed/);
+    const tables = await runner.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_tables WHERE tablename = 'half_done'`);
+    expect(tables).toEqual([{ n: 0 }]);
+    const names = await runner.query<{ migration_name: string }>(`SELECT migration_name FROM "_prisma_migrations"`);
+    expect(names.map((r) => r.migration_name)).toEqual(local.map((m) => m.name));
+    // Fixed file: applies on the next start.
+    fs.writeFileSync(path.join(bad, "migration.sql"), "CREATE TABLE half_done (id int);\n");
+    expect(await applyMigrations(runner, { dir })).toEqual(["99990101000000_broken"]);
+    expect(await applyMigrations(runner, { dir })).toEqual([]);
+  });
+
+  it("refuses to continue past a migration Prisma recorded as failed", async () => {
+    await runner.query(
+      `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at, applied_steps_count)
+       VALUES ('00000000-0000-4000-8000-000000000001', 'x', '99990202000000_failed_elsewhere', now(), 0)`,
+    );
+    await expect(applyMigrations(runner, { dir })).rejects.toBeInstanceOf(MigrationError);
+    await expect(applyMigrations(runner, { dir })).rejects.toThrow(/99990202000000_failed_elsewhere failed earlier/);
+  });
+});

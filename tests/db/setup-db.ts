@@ -1,0 +1,113 @@
+/**
+ * A fresh, isolated database for one test file, reached through the app's own path (getConfig ->
+ * getDb, migrations included):
+ * - default: embedded PGlite in a new temporary DATA_DIR, removed afterwards;
+ * - DATABASE_URL set (`DATABASE_URL=postgresql://root@127.0.0.1:5432/test npx vitest run tests/db`):
+ *   a new database hush_t_<random> created on that server through `pg` and dropped afterwards, so
+ *   runs and files never collide.
+ * Each file also gets its own random ENCRYPTION_MASTER_KEY. `cleanup()` restores process.env.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { resetConfigForTests, getConfig } from "@/lib/config";
+import { closeDb, getDb, type DatabaseTarget, type PrismaClient } from "@/lib/db/client";
+
+const ENV_KEYS = ["DATA_DIR", "DATABASE_URL", "ENCRYPTION_MASTER_KEY", "ENCRYPTION_MASTER_KEY_PREVIOUS"] as const;
+
+export interface TestDb {
+  db: PrismaClient;
+  target: DatabaseTarget;
+  dataDir: string;
+  /** The master key this file runs with (base64). */
+  masterKey: string;
+  /** process.env values to hand a child process (scripts) so it opens the same database. */
+  childEnv(): NodeJS.ProcessEnv;
+  cleanup(): Promise<void>;
+}
+
+export function randomMasterKey(): string {
+  return randomBytes(32).toString("base64");
+}
+
+/** Point the app's config at a fresh database and open it. */
+export async function setupTestDb(): Promise<TestDb> {
+  const saved = Object.fromEntries(ENV_KEYS.map((k) => [k, process.env[k]]));
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hush-db-test-"));
+  const serverUrl = process.env.DATABASE_URL;
+  let dbName: string | undefined;
+  if (serverUrl) {
+    dbName = `hush_t_${randomBytes(6).toString("hex")}`;
+    await withAdmin(serverUrl, (c) => c.query(`CREATE DATABASE ${dbName}`));
+    const url = new URL(serverUrl);
+    url.pathname = `/${dbName}`;
+    process.env.DATABASE_URL = url.toString();
+  }
+  const masterKey = randomMasterKey();
+  process.env.DATA_DIR = dataDir;
+  process.env.ENCRYPTION_MASTER_KEY = masterKey;
+  delete process.env.ENCRYPTION_MASTER_KEY_PREVIOUS;
+  resetConfigForTests();
+  const db = await getDb();
+  return {
+    db,
+    target: getConfig().database,
+    dataDir,
+    masterKey,
+    childEnv: () => ({ ...process.env }),
+    cleanup: async () => {
+      await closeDb();
+      if (serverUrl && dbName) {
+        await withAdmin(serverUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`));
+      }
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      for (const k of ENV_KEYS) {
+        if (saved[k] === undefined) delete process.env[k];
+        else process.env[k] = saved[k];
+      }
+      resetConfigForTests();
+    },
+  };
+}
+
+/**
+ * An extra empty PostgreSQL database on the DATABASE_URL server for the duration of `fn`
+ * (tests that need an unmigrated database). Only when the suite runs against PostgreSQL.
+ */
+export async function withScratchPostgres<T>(serverUrl: string, fn: (url: string) => Promise<T>): Promise<T> {
+  const name = `hush_t_${randomBytes(6).toString("hex")}`;
+  await withAdmin(serverUrl, (c) => c.query(`CREATE DATABASE ${name}`));
+  try {
+    const url = new URL(serverUrl);
+    url.pathname = `/${name}`;
+    return await fn(url.toString());
+  } finally {
+    await withAdmin(serverUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+  }
+}
+
+async function withAdmin<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Switch the master keys the app uses (the open database stays). */
+export function useMasterKeys(current: string, previous?: string): void {
+  process.env.ENCRYPTION_MASTER_KEY = current;
+  if (previous) process.env.ENCRYPTION_MASTER_KEY_PREVIOUS = previous;
+  else delete process.env.ENCRYPTION_MASTER_KEY_PREVIOUS;
+  resetConfigForTests();
+}
+
+/** Create a user row and return its id. */
+export async function createUser(db: PrismaClient, email?: string): Promise<string> {
+  const user = await db.user.create({ data: { email: email ?? `${randomBytes(6).toString("hex")}@example.test` } });
+  return user.id;
+}
