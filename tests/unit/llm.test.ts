@@ -38,7 +38,8 @@ afterEach(() => {
 
 function useEnv(env: Record<string, string>): LlmProvider {
   for (const key of ENV_KEYS) delete process.env[key];
-  Object.assign(process.env, { LLM_TIMEOUT_MS: "500" }, env);
+  // Generous by default so a loaded CI machine cannot fake a timeout; the timeout tests lower it.
+  Object.assign(process.env, { LLM_TIMEOUT_MS: "10000" }, env);
   resetConfigForTests();
   return getLlmProvider();
 }
@@ -168,7 +169,7 @@ describe.each(providers)("$kind provider", ({ kind, path, env }) => {
   });
 
   it("times out when no token arrives at all", async () => {
-    const provider = useEnv(env());
+    const provider = useEnv({ ...env(), LLM_TIMEOUT_MS: "1000" });
     server.setScenario("hang");
     const { events, error } = await collect(provider.stream({ model: "m", messages: messages() }));
     expectLlmError(error, "timeout");
@@ -177,7 +178,7 @@ describe.each(providers)("$kind provider", ({ kind, path, env }) => {
   });
 
   it("times out when tokens stop arriving mid-stream", async () => {
-    const provider = useEnv(env());
+    const provider = useEnv({ ...env(), LLM_TIMEOUT_MS: "1000" });
     server.setScenario("stall");
     const { text, error } = await collect(provider.stream({ model: "m", messages: messages() }));
     expectLlmError(error, "timeout");
@@ -202,7 +203,7 @@ describe.each(providers)("$kind provider", ({ kind, path, env }) => {
   });
 
   it("stops with aborted when the caller's signal fires mid-stream", async () => {
-    const provider = useEnv({ ...env(), LLM_TIMEOUT_MS: "5000" });
+    const provider = useEnv(env());
     server.setScenario("slow");
     const controller = new AbortController();
     const { events, error } = await collect(
@@ -215,7 +216,7 @@ describe.each(providers)("$kind provider", ({ kind, path, env }) => {
   });
 
   it("stops with aborted before any token when the signal fires while waiting", async () => {
-    const provider = useEnv({ ...env(), LLM_TIMEOUT_MS: "5000" });
+    const provider = useEnv(env());
     server.setScenario("hang");
     const controller = new AbortController();
     const run = collect(provider.stream({ model: "m", messages: messages(), signal: controller.signal }));
@@ -241,7 +242,7 @@ describe.each(providers)("$kind provider", ({ kind, path, env }) => {
   });
 
   it("cancels the upstream request when the consumer stops reading", async () => {
-    const provider = useEnv({ ...env(), LLM_TIMEOUT_MS: "5000" });
+    const provider = useEnv(env());
     server.setScenario("slow");
     for await (const event of provider.stream({ model: "m", messages: messages() })) {
       expect(event).toEqual({ type: "delta", text: "Slow part 1. " });
