@@ -57,6 +57,7 @@ export default defineConfig({
         ENCRYPTION_MASTER_KEY: "dGVzdC1rZXktZm9yLWUyZS1vbmx5LTMyLWJ5dGVzISE=",
         LLM_BASE_URL: `http://127.0.0.1:${LLM_PORT}/v1`,
         LLM_API_KEY: "test",
+        LLM_TIMEOUT_MS: "5000",
         DATABASE_URL: "",
       },
     },

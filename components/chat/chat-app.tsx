@@ -1,0 +1,167 @@
+"use client";
+
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useRef, useState } from "react";
+import { ChatSendError, sendChat, type StagedFile } from "@/lib/chat/client";
+import { sendErrorOutcome } from "@/lib/chat/send-errors";
+import { Composer } from "./composer";
+import { MessageList } from "./message-list";
+import { ModelPicker } from "./model-picker";
+import type { ModelChoice, UiMessage } from "./types";
+
+interface ChatAppProps {
+  models: ModelChoice[];
+  defaultModel: string;
+  /** Largest PDF accepted, in bytes (PDF_MAX_BYTES), checked here before reading the file. */
+  maxFileBytes: number;
+  /** Set when the server answers with its built-in development responder instead of a real model. */
+  providerNotice: string | null;
+}
+
+interface ChatError {
+  text: string;
+  link: { href: string; label: string } | null;
+}
+
+const UNSUPPORTED_FILE = "Sorry, this filetype is not supported in this demo yet. Try a PDF.";
+
+/**
+ * The chat main area (spec §2 /chat, §4 Chat and Attachment): model picker, empty-state heading,
+ * messages, composer and the mistakes footer. A send shows the user's message at once; on failure the
+ * conversation goes back to how it was and the typed text and staged PDF are put back (nothing lost).
+ */
+export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: ChatAppProps) {
+  const router = useRouter();
+  const [messages, setMessages] = useState<UiMessage[]>([]);
+  const [chatId, setChatId] = useState<string | null>(null);
+  const [input, setInput] = useState("");
+  const [staged, setStaged] = useState<StagedFile | null>(null);
+  const [model, setModel] = useState(defaultModel);
+  const [streamingText, setStreamingText] = useState<string | null>(null);
+  const [error, setError] = useState<ChatError | null>(null);
+  const abort = useRef<AbortController | null>(null);
+  const busy = streamingText !== null;
+
+  const pickFile = (file: File) => {
+    setError(null);
+    if (file.type !== "application/pdf") {
+      setError({ text: UNSUPPORTED_FILE, link: null });
+      return;
+    }
+    if (file.size > maxFileBytes) {
+      setError({ text: `This PDF is too large (limit ${Math.floor(maxFileBytes / (1024 * 1024))} MB).`, link: null });
+      return;
+    }
+    const reader = new FileReader();
+    reader.onload = () => setStaged({ name: file.name, type: file.type, content: String(reader.result), size: file.size });
+    reader.onerror = () => setError({ text: "Failed to read file", link: null });
+    reader.readAsDataURL(file);
+  };
+
+  const send = async () => {
+    const text = input.trim();
+    if (!text || busy) return;
+    const before = messages;
+    const file = staged;
+    const outgoing: UiMessage[] = [...messages, { role: "user", content: text, attachmentName: file?.name }];
+    setMessages(outgoing);
+    setInput("");
+    setStaged(null);
+    setError(null);
+    setStreamingText("");
+
+    const controller = new AbortController();
+    abort.current = controller;
+    let partial = "";
+    try {
+      const result = await sendChat({
+        endpoint: "/api/ns/chat",
+        messages: outgoing.map(({ role, content }) => ({ role, content })),
+        model,
+        file,
+        chatId,
+        saveChat: false,
+        signal: controller.signal,
+        onDelta: (piece) => {
+          partial += piece;
+          setStreamingText(partial);
+        },
+      });
+      // Spec §4: after a successful send, keep the chat id and take the server's messages.
+      const lastUser = result.messages.findLastIndex((m) => m.role === "user");
+      setMessages(
+        result.messages.map((m, i) =>
+          i === lastUser ? { ...m, attachmentName: file?.name, notice: result.attachment?.notice ?? null } : { ...before[i], ...m },
+        ),
+      );
+      setChatId(result.chat_id);
+    } catch (err) {
+      if (controller.signal.aborted) {
+        // Stopped by the user: keep what arrived, as a finished (shortened) answer.
+        if (partial) setMessages([...outgoing, { role: "assistant", content: partial }]);
+        return;
+      }
+      setMessages(before);
+      setStaged(file);
+      setInput((current) => (current === "" ? text : current));
+      const status = err instanceof ChatSendError ? err.status : 0;
+      const outcome = sendErrorOutcome(status, err instanceof Error ? err.message : "", false);
+      if (outcome.kind === "redirect") router.push(outcome.href);
+      else setError({ text: outcome.text, link: outcome.link });
+    } finally {
+      abort.current = null;
+      setStreamingText(null);
+    }
+  };
+
+  const empty = messages.filter((m) => m.role !== "system").length === 0 && !staged && !busy;
+
+  return (
+    <div className="flex h-[calc(100dvh-4rem)] min-h-96 flex-col bg-white">
+      <div className="flex items-center justify-between gap-2 border-b border-ink-100 px-3 py-2 sm:px-4">
+        <ModelPicker models={models} value={model} onChange={setModel} onNeedsPro={() => router.push("/pricing")} plan="Free" />
+        {providerNotice && (
+          <span className="truncate rounded-full bg-amber-50 px-3 py-1 text-xs font-medium text-amber-800 ring-1 ring-amber-200" title={providerNotice}>
+            {providerNotice}
+          </span>
+        )}
+      </div>
+
+      {empty ? (
+        <div className="flex flex-1 flex-col items-center justify-center gap-2 px-6 text-center">
+          <h1 className="text-3xl font-semibold tracking-tight text-ink-950 sm:text-4xl">How can I help?</h1>
+          <p className="text-ink-600">Private. Encrypted. Ready to chat.</p>
+        </div>
+      ) : (
+        <MessageList messages={messages} stagedName={staged?.name ?? null} onRemoveStaged={() => setStaged(null)} streamingText={streamingText} />
+      )}
+
+      {error && (
+        <div role="alert" className="mx-auto mb-2 w-full max-w-3xl px-4 sm:px-6">
+          <p className="rounded-xl border border-red-200 bg-red-50 px-4 py-2.5 text-sm text-red-800">
+            {error.text}
+            {error.link && (
+              <>
+                {" "}
+                <Link href={error.link.href} className="font-semibold underline">
+                  {error.link.label}
+                </Link>
+              </>
+            )}
+          </p>
+        </div>
+      )}
+
+      <Composer
+        value={input}
+        onChange={setInput}
+        onSend={send}
+        onStop={() => abort.current?.abort()}
+        onPickFile={pickFile}
+        busy={busy}
+      />
+      <p className="px-4 pb-3 text-center text-xs text-ink-500">Hush may produce mistakes. Please verify information.</p>
+    </div>
+  );
+}

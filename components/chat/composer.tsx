@@ -1,0 +1,129 @@
+"use client";
+
+import { useRef, type ClipboardEvent, type KeyboardEvent } from "react";
+
+interface ComposerProps {
+  value: string;
+  onChange: (value: string) => void;
+  onSend: () => void;
+  onStop: () => void;
+  onPickFile: (file: File) => void;
+  busy: boolean;
+  disabled?: boolean;
+}
+
+const MAX_HEIGHT_PX = 200;
+
+/**
+ * The message input (spec §2, §5): placeholder "Message GPT", an attach button for PDFs, and a send
+ * button disabled while the text is empty, which becomes Stop while an answer streams. Enter sends,
+ * Shift+Enter adds a line, and pasting inserts plain text only.
+ */
+export function Composer({ value, onChange, onSend, onStop, onPickFile, busy, disabled }: ComposerProps) {
+  const fileInput = useRef<HTMLInputElement>(null);
+  const textarea = useRef<HTMLTextAreaElement>(null);
+  const canSend = value.trim() !== "" && !busy && !disabled;
+
+  const grow = (el: HTMLTextAreaElement) => {
+    el.style.height = "auto";
+    el.style.height = `${Math.min(el.scrollHeight, MAX_HEIGHT_PX)}px`;
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
+      e.preventDefault();
+      if (canSend) onSend();
+    }
+  };
+
+  const onPaste = (e: ClipboardEvent<HTMLTextAreaElement>) => {
+    e.preventDefault();
+    const text = e.clipboardData.getData("text/plain");
+    const el = e.currentTarget;
+    const next = el.value.slice(0, el.selectionStart) + text + el.value.slice(el.selectionEnd);
+    const caret = el.selectionStart + text.length;
+    onChange(next);
+    requestAnimationFrame(() => {
+      el.setSelectionRange(caret, caret);
+      grow(el);
+    });
+  };
+
+  return (
+    <form
+      className="mx-auto w-full max-w-3xl px-4 pb-2 sm:px-6"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (canSend) onSend();
+      }}
+    >
+      <div className="flex items-end gap-2 rounded-2xl border border-ink-200 bg-white p-2 shadow-sm focus-within:border-brand-400 focus-within:ring-2 focus-within:ring-brand-100">
+        <input
+          ref={fileInput}
+          type="file"
+          accept="application/pdf"
+          className="hidden"
+          data-testid="file-input"
+          onChange={(e) => {
+            const file = e.target.files?.[0];
+            if (file) onPickFile(file);
+            e.target.value = "";
+          }}
+        />
+        <button
+          type="button"
+          onClick={() => fileInput.current?.click()}
+          disabled={busy || disabled}
+          aria-label="Attach a PDF"
+          title="Attach a PDF"
+          className="inline-flex h-10 w-10 shrink-0 items-center justify-center rounded-xl text-ink-600 hover:bg-ink-100 hover:text-ink-900 disabled:opacity-40"
+        >
+          <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round">
+            <path d="M21.4 11.1l-8.5 8.5a5.5 5.5 0 0 1-7.8-7.8l8.5-8.5a3.7 3.7 0 0 1 5.2 5.2l-8.5 8.5a1.8 1.8 0 0 1-2.6-2.6l7.8-7.8" />
+          </svg>
+        </button>
+        <label htmlFor="chat-input" className="sr-only">
+          Message
+        </label>
+        <textarea
+          id="chat-input"
+          ref={textarea}
+          rows={1}
+          value={value}
+          placeholder="Message GPT"
+          onChange={(e) => {
+            onChange(e.target.value);
+            grow(e.target);
+          }}
+          onKeyDown={onKeyDown}
+          onPaste={onPaste}
+          disabled={disabled}
+          className="max-h-[200px] min-h-10 flex-1 resize-none bg-transparent px-1 py-2 text-base text-ink-900 placeholder:text-ink-400 focus:outline-none"
+        />
+        {busy ? (
+          <button
+            type="button"
+            onClick={onStop}
+            aria-label="Stop generating"
+            className="inline-flex h-10 w-10 shrink-0 items-center justify-center rounded-xl bg-ink-900 text-white hover:bg-ink-700"
+          >
+            <svg aria-hidden="true" viewBox="0 0 24 24" className="h-4 w-4" fill="currentColor">
+              <rect x="6" y="6" width="12" height="12" rx="2" />
+            </svg>
+          </button>
+        ) : (
+          <button
+            type="submit"
+            disabled={!canSend}
+            aria-label="Send message"
+            className="inline-flex h-10 w-10 shrink-0 items-center justify-center rounded-xl bg-brand-600 text-white hover:bg-brand-700 disabled:cursor-not-allowed disabled:bg-ink-200 disabled:text-ink-500"
+          >
+            <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+              <path d="M12 19V5M5 12l7-7 7 7" />
+            </svg>
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,86 @@
+"use client";
+
+import { useEffect, useId, useRef, useState } from "react";
+import type { ModelChoice } from "./types";
+
+interface ModelPickerProps {
+  models: ModelChoice[];
+  value: string;
+  /** Called with a model the user may use; a Pro model without Pro goes to onNeedsPro instead (spec §4). */
+  onChange: (code: string) => void;
+  onNeedsPro: () => void;
+  plan: "Free" | "Pro";
+}
+
+/** The model picker button and its menu (spec §2, §4): toggles open and selects a model. */
+export function ModelPicker({ models, value, onChange, onNeedsPro, plan }: ModelPickerProps) {
+  const [open, setOpen] = useState(false);
+  const menuId = useId();
+  const root = useRef<HTMLDivElement>(null);
+  const current = models.find((m) => m.code === value) ?? models[0];
+
+  useEffect(() => {
+    if (!open) return;
+    const onDown = (e: MouseEvent) => {
+      if (!root.current?.contains(e.target as Node)) setOpen(false);
+    };
+    const onKey = (e: globalThis.KeyboardEvent) => e.key === "Escape" && setOpen(false);
+    document.addEventListener("mousedown", onDown);
+    document.addEventListener("keydown", onKey);
+    return () => {
+      document.removeEventListener("mousedown", onDown);
+      document.removeEventListener("keydown", onKey);
+    };
+  }, [open]);
+
+  return (
+    <div ref={root} className="relative">
+      <button
+        type="button"
+        aria-haspopup="true"
+        aria-expanded={open}
+        aria-controls={menuId}
+        onClick={() => setOpen((v) => !v)}
+        className="inline-flex items-center gap-1.5 rounded-lg px-3 py-2 text-sm font-semibold text-ink-800 hover:bg-ink-100"
+      >
+        <span>Model: {current?.title}</span>
+        <svg aria-hidden="true" viewBox="0 0 24 24" className="h-4 w-4 text-ink-500" fill="none" stroke="currentColor" strokeWidth="2">
+          <path d="M6 9l6 6 6-6" />
+        </svg>
+      </button>
+      {open && (
+        <ul id={menuId} aria-label="Models" className="absolute left-0 top-full z-20 mt-1 w-72 rounded-xl border border-ink-200 bg-white p-1.5 shadow-lg">
+          {models.map((m) => {
+            const locked = m.plan === "Pro" && plan !== "Pro";
+            return (
+              <li key={m.code}>
+                <button
+                  type="button"
+                  aria-current={m.code === value}
+                  onClick={() => {
+                    setOpen(false);
+                    if (locked) onNeedsPro();
+                    else onChange(m.code);
+                  }}
+                  className="flex w-full items-start justify-between gap-3 rounded-lg px-3 py-2.5 text-left hover:bg-ink-50"
+                >
+                  <span>
+                    <span className="block text-sm font-semibold text-ink-900">{m.title}</span>
+                    <span className="block text-xs text-ink-600">{m.description}</span>
+                  </span>
+                  {m.code === value ? (
+                    <svg aria-label="Selected" viewBox="0 0 24 24" className="mt-0.5 h-4 w-4 text-brand-600" fill="none" stroke="currentColor" strokeWidth="2.4">
+                      <path d="M5 12l5 5 9-10" />
+                    </svg>
+                  ) : (
+                    m.plan === "Pro" && <span className="rounded-full bg-brand-100 px-2 py-0.5 text-[11px] font-semibold text-brand-700">Pro</span>
+                  )}
+                </button>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,132 @@
+import { expect, test, type Page } from "@playwright/test";
+
+/**
+ * The visitor chat end to end (issue: the chat works on real input): a real multi-page PDF, the real
+ * API route, the real openai SDK against the fake OpenAI-compatible server started by playwright.config.ts.
+ * Failure scenarios are chosen by trigger words the fake server reads (tests/helpers/fake-llm-server.ts).
+ */
+const SCREENS = "test-results/screens";
+
+async function openChat(page: Page) {
+  await page.goto("/chat");
+  await expect(page.getByRole("heading", { name: "How can I help?" })).toBeVisible();
+}
+
+test("a visitor attaches a multi-page PDF, asks about it and reads the answer as it streams", async ({ page }) => {
+  await openChat(page);
+  await expect(page.getByText("Private. Encrypted. Ready to chat.")).toBeVisible();
+  await expect(page.getByText("Hush may produce mistakes. Please verify information.")).toBeVisible();
+  const send = page.getByRole("button", { name: "Send message" });
+  await expect(send).toBeDisabled();
+
+  await page.getByTestId("file-input").setInputFiles("tests/fixtures/e2e-report.pdf");
+  await expect(page.getByTestId("staged-file")).toContainText("e2e-report.pdf");
+
+  const input = page.getByPlaceholder("Message GPT");
+  await input.fill("What is this report about?");
+  await expect(send).toBeEnabled();
+  await input.press("Enter");
+
+  const answer = page.locator('[data-role="assistant"]').last();
+  // The answer quotes the first words of page 1 of the PDF, read on the server.
+  await expect(answer).toContainText("Hush quarterly privacy report");
+  await expect(answer).toContainText("What is this report about?");
+  await expect(page.getByTestId("staged-file")).toHaveCount(0);
+  await expect(page.locator('[data-role="user"]').last()).toContainText("e2e-report.pdf");
+  await expect(input).toHaveValue("");
+  await page.screenshot({ path: `${SCREENS}/chat-pdf-desktop.png`, fullPage: true });
+});
+
+test("the answer streams in and Stop keeps what arrived", async ({ page }) => {
+  await openChat(page);
+  const input = page.getByPlaceholder("Message GPT");
+  await input.fill("Tell me a long story [[fake:slow]]");
+  await input.press("Enter");
+  const answer = page.locator('[data-role="assistant"]').last();
+  await expect(answer).toContainText("Slow part 2");
+  const first = await answer.innerText();
+  await expect(answer).toContainText("Slow part 4");
+  expect((await answer.innerText()).length).toBeGreaterThan(first.length);
+  await page.getByRole("button", { name: "Stop generating" }).click();
+  await expect(page.getByRole("button", { name: "Send message" })).toBeVisible();
+  const kept = await answer.innerText();
+  expect(kept).toContain("Slow part 4");
+  await page.waitForTimeout(800);
+  expect(await answer.innerText()).toBe(kept);
+});
+
+test("Shift+Enter adds a line, Enter sends, and paste inserts plain text", async ({ page }) => {
+  await openChat(page);
+  const input = page.getByPlaceholder("Message GPT");
+  await input.click();
+  await page.keyboard.type("first line");
+  await page.keyboard.press("Shift+Enter");
+  await page.keyboard.type("second line");
+  await expect(input).toHaveValue("first line\nsecond line");
+  await input.evaluate((el) => {
+    const data = new DataTransfer();
+    data.setData("text/html", "<b>bold</b> <img src=x>");
+    data.setData("text/plain", " pasted");
+    el.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
+  });
+  await expect(input).toHaveValue("first line\nsecond line pasted");
+  await page.keyboard.press("Enter");
+  await expect(page.locator('[data-role="user"]').last()).toContainText("second line pasted");
+  await expect(page.locator('[data-role="assistant"]').last()).toContainText("You asked");
+});
+
+test("a provider failure shows the spec's message and puts the typed text back", async ({ page }) => {
+  await openChat(page);
+  const input = page.getByPlaceholder("Message GPT");
+  await input.fill("Will this fail? [[fake:500]]");
+  await input.press("Enter");
+  await expect(page.getByRole("alert")).toContainText("You've reached your usage limit. Upgrade to get priority access.");
+  await expect(page.getByRole("alert").getByRole("link", { name: "Upgrade" })).toHaveAttribute("href", "/pricing");
+  await expect(input).toHaveValue("Will this fail? [[fake:500]]");
+  await expect(page.locator('[data-role="user"]')).toHaveCount(0);
+});
+
+test("a stream cut mid-way shows the error and keeps the text and the PDF", async ({ page }) => {
+  await openChat(page);
+  await page.getByTestId("file-input").setInputFiles("tests/fixtures/e2e-report.pdf");
+  const input = page.getByPlaceholder("Message GPT");
+  await input.fill("Cut me off [[fake:cut]]");
+  await input.press("Enter");
+  await expect(page.getByRole("alert")).toContainText("You've reached your usage limit.");
+  await expect(input).toHaveValue("Cut me off [[fake:cut]]");
+  await expect(page.getByTestId("staged-file")).toContainText("e2e-report.pdf");
+});
+
+test("files other than PDF and unreadable PDFs get clear messages", async ({ page }) => {
+  await openChat(page);
+  await page.getByTestId("file-input").setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hello") });
+  await expect(page.getByRole("alert")).toHaveText("Sorry, this filetype is not supported in this demo yet. Try a PDF.");
+
+  await page.getByTestId("file-input").setInputFiles("tests/fixtures/encrypted.pdf");
+  const input = page.getByPlaceholder("Message GPT");
+  await input.fill("Summarise the locked file");
+  await input.press("Enter");
+  await expect(page.getByRole("alert")).toContainText(/password|encrypted/i);
+  await expect(input).toHaveValue("Summarise the locked file");
+});
+
+test("choosing the Pro model without Pro goes to /pricing", async ({ page }) => {
+  await openChat(page);
+  await page.getByRole("button", { name: /Model: Basic/ }).click();
+  await page.getByRole("button", { name: /Pro For advanced tasks/ }).click();
+  await expect(page).toHaveURL(/\/pricing$/);
+});
+
+test("the chat works on a 390 px wide phone", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openChat(page);
+  await page.screenshot({ path: `${SCREENS}/chat-empty-mobile.png` });
+  await page.getByTestId("file-input").setInputFiles("tests/fixtures/e2e-report.pdf");
+  const input = page.getByPlaceholder("Message GPT");
+  await input.fill("Give me a **markdown** answer about this report");
+  await page.getByRole("button", { name: "Send message" }).click();
+  await expect(page.locator('[data-role="assistant"]').last()).toContainText("Hush quarterly privacy report");
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  await page.screenshot({ path: `${SCREENS}/chat-pdf-mobile.png` });
+});

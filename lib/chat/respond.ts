@@ -1,0 +1,129 @@
+import "server-only";
+import { getLlmProvider, LlmError, type LlmEvent } from "@/lib/llm";
+import { ApiError } from "@/lib/http";
+import type { AttachmentInfo, ChatMessage, PreparedTurn } from "./turn";
+
+/** The chat call's answer (spec §7): the whole conversation and the chat id (null when not saved). */
+export interface ChatResult {
+  messages: ChatMessage[];
+  chat_id: string | null;
+  attachment: AttachmentInfo | null;
+}
+
+/** Called once the assistant's answer is complete; saves it when the caller asked to, returns the chat id. */
+export type FinishTurn = (assistantText: string) => Promise<{ chatId: string | null }>;
+
+/**
+ * Run a prepared turn against the configured LLM provider and answer the spec's JSON, or, when the
+ * request accepts `text/event-stream`, Server-Sent Events:
+ *   `event: delta` `{ "text": "..." }` for each piece of the answer,
+ *   `event: done`  `{ messages, chat_id, attachment }` once,
+ *   `event: error` `{ "error": "...", "status": 502 }` if the provider fails after streaming began.
+ * The provider is awaited for its first token before the response starts, so a provider that fails at
+ * once gets a proper HTTP status rather than a 200 stream with an error in it.
+ * The request's abort signal is passed to the provider: a client that disconnects stops generation.
+ */
+export async function respondToTurn(request: Request, turn: PreparedTurn, finish: FinishTurn): Promise<Response> {
+  const provider = getLlmProvider();
+  const events = provider
+    .stream({ model: turn.providerModel, messages: turn.modelMessages, signal: request.signal })
+    [Symbol.asyncIterator]();
+
+  let first: IteratorResult<LlmEvent>;
+  try {
+    first = await events.next();
+  } catch (error) {
+    throw toApiError(error);
+  }
+
+  const complete = async (text: string): Promise<ChatResult> => {
+    const { chatId } = await finish(text);
+    return {
+      messages: [...turn.history, { role: "assistant", content: text }],
+      chat_id: chatId,
+      attachment: turn.attachment,
+    };
+  };
+
+  const wantsStream = (request.headers.get("accept") ?? "").includes("text/event-stream");
+  if (!wantsStream) {
+    let text = deltaText(first);
+    try {
+      for (let next = first; !next.done; ) {
+        next = await events.next();
+        text += deltaText(next);
+      }
+    } catch (error) {
+      throw toApiError(error);
+    }
+    return Response.json(await complete(text));
+  }
+
+  const encoder = new TextEncoder();
+  const send = (controller: ReadableStreamDefaultController<Uint8Array>, event: string, data: unknown) =>
+    controller.enqueue(encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`));
+
+  const body = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      let text = "";
+      try {
+        for (let next = first; !next.done; next = await events.next()) {
+          const piece = deltaText(next);
+          if (piece) {
+            text += piece;
+            send(controller, "delta", { text: piece });
+          }
+        }
+        send(controller, "done", await complete(text));
+      } catch (error) {
+        if (!request.signal.aborted) {
+          const apiError = toApiError(error);
+          send(controller, "error", { error: apiError.message, status: apiError.status });
+        }
+      } finally {
+        try {
+          controller.close();
+        } catch {
+          // The client went away; nothing is left to close.
+        }
+      }
+    },
+    async cancel() {
+      await events.return?.();
+    },
+  });
+
+  return new Response(body, {
+    headers: {
+      "Content-Type": "text/event-stream; charset=utf-8",
+      "Cache-Control": "no-cache, no-transform",
+      "X-Accel-Buffering": "no",
+    },
+  });
+}
+
+function deltaText(result: IteratorResult<LlmEvent>): string {
+  return !result.done && result.value.type === "delta" ? result.value.text : "";
+}
+
+/** Provider failures become 5xx answers with a plain sentence; no provider text reaches the client. */
+function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof LlmError) {
+    switch (error.kind) {
+      case "rate_limited":
+        return new ApiError(503, "The model is busy right now. Please try again in a moment.");
+      case "timeout":
+        return new ApiError(504, "The model took too long to answer. Please try again.");
+      case "interrupted":
+        return new ApiError(502, "The answer was cut off before it finished. Please try again.");
+      case "aborted":
+        return new ApiError(499, "The request was cancelled.");
+      default:
+        return new ApiError(502, "The model service is unavailable right now. Please try again later.");
+    }
+  }
+  console.error("[chat] provider failed:", error instanceof Error ? error.name : "unknown");
+  return new ApiError(502, "The model service is unavailable right now. Please try again later.");
+}
+

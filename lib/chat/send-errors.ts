@@ -1,0 +1,24 @@
+/**
+ * What the chat page does with a failed send (spec §8):
+ * - 429 or 402: a signed-in user sees the daily-limit message with a /pricing link; a visitor goes to /signup.
+ * - a request the server refused as invalid (other 4xx): the server's own sentence (e.g. an encrypted PDF),
+ *   so the user can fix it;
+ * - anything else (5xx, network, cut stream): the spec's usage-limit message with a /pricing link.
+ */
+export type SendErrorOutcome =
+  | { kind: "redirect"; href: string }
+  | { kind: "message"; text: string; link: { href: string; label: string } | null };
+
+export const DAILY_LIMIT_MESSAGE = "You've reached the daily free limit. Please Upgrade to continue.";
+export const USAGE_LIMIT_MESSAGE = "You've reached your usage limit. Upgrade to get priority access.";
+
+/** Map a failed send's HTTP status (0 = network) and server text to what the page shows. */
+export function sendErrorOutcome(status: number, serverText: string, signedIn: boolean): SendErrorOutcome {
+  if (status === 429 || status === 402) {
+    return signedIn
+      ? { kind: "message", text: DAILY_LIMIT_MESSAGE, link: { href: "/pricing", label: "Upgrade" } }
+      : { kind: "redirect", href: "/signup" };
+  }
+  if (status >= 400 && status < 500 && status !== 408) return { kind: "message", text: serverText, link: null };
+  return { kind: "message", text: USAGE_LIMIT_MESSAGE, link: { href: "/pricing", label: "Upgrade" } };
+}

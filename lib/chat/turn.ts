@@ -1,0 +1,99 @@
+import "server-only";
+import { findModel, type ModelOption } from "@/config/models";
+import { getConfig } from "@/lib/config";
+import { ApiError } from "@/lib/http";
+import { buildModelMessages, providerModelId } from "@/lib/llm";
+import { decodeDataUrl, extractPdfText, NOT_PDF_MESSAGE, PdfError } from "@/lib/pdf";
+import type { ChatRequest, Role } from "./schema";
+
+/** A message as the API returns it (spec §3 Message: role, content). */
+export interface ChatMessage {
+  role: Role;
+  content: string;
+}
+
+/** What the server read from an attached PDF, returned so the UI can say when text was cut. */
+export interface AttachmentInfo {
+  name: string;
+  pages: number;
+  totalPages: number;
+  truncated: boolean;
+  notice: string | null;
+}
+
+/** A validated turn, ready for the provider. */
+export interface PreparedTurn {
+  model: ModelOption;
+  providerModel: string;
+  /** The conversation as the client sent it (roles and contents only). */
+  history: ChatMessage[];
+  /** System prompt + history + document context, as sent to the provider. */
+  modelMessages: { role: Role; content: string }[];
+  attachment: AttachmentInfo | null;
+  /** The extracted document text, kept only for encrypted storage of a saved chat. */
+  attachmentText: string | null;
+}
+
+/**
+ * Validate the model against the caller's plan, read the attached PDF, and build the provider input.
+ * @param plan the caller's plan ("Free" for visitors); the Pro model needs "Pro" (spec §6).
+ * @throws ApiError 400 unknown model, 403 Pro model without Pro, 413/415/422 attachment problems.
+ */
+export async function prepareTurn(body: ChatRequest, plan: "Free" | "Pro"): Promise<PreparedTurn> {
+  const model = findModel(body.model);
+  if (!model) throw new ApiError(400, "Unknown model. Choose one of the models offered in the model picker.");
+  if (model.plan === "Pro" && plan !== "Pro") {
+    throw new ApiError(403, `The ${model.title} model needs a Pro plan.`);
+  }
+
+  const history: ChatMessage[] = body.messages.map((m) => ({ role: m.role, content: m.content }));
+  let attachment: AttachmentInfo | null = null;
+  let attachmentText: string | null = null;
+  if (body.file) {
+    const doc = await readPdf(body.file);
+    attachment = doc.info;
+    attachmentText = doc.text;
+  }
+
+  const modelMessages = buildModelMessages(
+    history,
+    attachment && attachmentText !== null
+      ? { ...attachment, text: attachmentText }
+      : undefined,
+  );
+  return { model, providerModel: providerModelId(model.code), history, modelMessages, attachment, attachmentText };
+}
+
+async function readPdf(file: NonNullable<ChatRequest["file"]>): Promise<{ info: AttachmentInfo; text: string }> {
+  if (file.type !== "application/pdf") throw new ApiError(415, NOT_PDF_MESSAGE);
+  try {
+    const { mimeType, bytes } = decodeDataUrl(file.content, { maxBytes: getConfig().PDF_MAX_BYTES });
+    if (mimeType !== "application/pdf") throw new ApiError(415, NOT_PDF_MESSAGE);
+    const result = await extractPdfText(bytes);
+    const notice = result.truncated
+      ? result.totalPages > result.pages
+        ? `Only the first ${result.pages} of ${result.totalPages} pages of this PDF were read.`
+        : `This PDF is long: only its first ${getConfig().PDF_MAX_TEXT_CHARS.toLocaleString("en-US")} characters were read.`
+      : null;
+    return {
+      info: { name: file.name, pages: result.pages, totalPages: result.totalPages, truncated: result.truncated, notice },
+      text: result.text,
+    };
+  } catch (error) {
+    if (error instanceof PdfError) throw new ApiError(pdfErrorStatus(error), error.message);
+    throw error;
+  }
+}
+
+function pdfErrorStatus(error: PdfError): number {
+  switch (error.code) {
+    case "not_pdf":
+      return 415;
+    case "too_large":
+      return 413;
+    case "invalid_data_url":
+      return 400;
+    default:
+      return 422;
+  }
+}
