@@ -20,8 +20,9 @@ import { ConfigError, getConfig, type Config } from "@/lib/config";
  *
  * Ciphertext format (every stored ciphertext, wrapped data keys included)
  *   byte 0        format version, currently 0x01
- *   bytes 1..24   nonce, 24 random bytes (node:crypto randomBytes: libsodium's randombytes_buf costs
- *                 about 56 µs a call, stack-facts "Crypto")
+ *   bytes 1..24   nonce, 24 random bytes from node:crypto randomBytes, drawn 128 nonces at a time
+ *                 (libsodium's randombytes_buf costs about 56 µs a call, stack-facts "Crypto"; one
+ *                 randomBytes(24) call about 2.5 µs, a quarter of encrypting 1 KB)
  *   bytes 25..    XChaCha20-Poly1305-IETF ciphertext followed by its 16-byte tag
  * Version 1 associated data is the UTF-8 JSON array ["hush", 1, <purpose>, ...fields]:
  *   data key:    ["hush", 1, "data-key", userId, masterKeyId]
@@ -176,9 +177,25 @@ function fieldAd(ctx: FieldContext): Uint8Array {
     : associatedData(ctx.field, [ctx.userId, ctx.chatId, ctx.position, ctx.role]);
 }
 
+let noncePool = Buffer.alloc(0);
+let noncePoolOffset = 0;
+
+/** 24 fresh random bytes. The pool is replaced, never rewritten, so a slice is never handed out twice. */
+function freshNonce(): Uint8Array {
+  if (noncePoolOffset + NONCE_BYTES > noncePool.length) {
+    noncePool = randomBytes(NONCE_BYTES * 128);
+    noncePoolOffset = 0;
+  }
+  const nonce = noncePool.subarray(noncePoolOffset, noncePoolOffset + NONCE_BYTES);
+  noncePoolOffset += NONCE_BYTES;
+  return nonce;
+}
+
 function seal(key: Uint8Array, ad: Uint8Array, plaintext: Uint8Array | string): Uint8Array<ArrayBuffer> {
-  const nonce = randomBytes(NONCE_BYTES);
-  const sealed = lib().crypto_aead_xchacha20poly1305_ietf_encrypt(plaintext, ad, null, nonce, key);
+  const nonce = freshNonce();
+  // Node's native UTF-8 encoder is faster than the one libsodium-wrappers applies to strings.
+  const message = typeof plaintext === "string" ? Buffer.from(plaintext, "utf8") : plaintext;
+  const sealed = lib().crypto_aead_xchacha20poly1305_ietf_encrypt(message, ad, null, nonce, key);
   const out = new Uint8Array(HEADER_BYTES + sealed.length);
   out[0] = FORMAT_VERSION;
   out.set(nonce, 1);

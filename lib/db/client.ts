@@ -42,6 +42,7 @@ async function openPglite(dataDir: string, options: { migrate?: boolean }): Prom
   const pglite = new PGlite(dataDir);
   try {
     await pglite.waitReady;
+    await pglite.exec("SET TIME ZONE 'UTC'"); // PGlite's default already; Prisma relies on it (see below)
     const runner: SqlRunner = {
       query: async (sql, params) => (await pglite.query<never>(sql, params)).rows,
       exec: async (sql) => void (await pglite.exec(sql)),
@@ -64,6 +65,9 @@ async function openPglite(dataDir: string, options: { migrate?: boolean }): Prom
 
 async function openPostgres(url: string, options: { migrate?: boolean }): Promise<DbHandle> {
   const pool = new pg.Pool({ connectionString: url });
+  // Prisma's pg adapter sends and reads timestamps without a zone, as UTC: a session in any other
+  // time zone would store shifted instants. Queued first on each new connection.
+  pool.on("connect", (client) => void client.query("SET TIME ZONE 'UTC'").catch(() => undefined));
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on("error", (error) => console.error(`[db] idle PostgreSQL connection error: ${error.message}`));
   try {

@@ -1,5 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { getDb } from "@/lib/db/client";
 import { loadDataKey } from "@/lib/db/data-keys";
 import { ChatNotFoundError, InvalidCursorError, InvalidInputError } from "@/lib/db/errors";
@@ -228,30 +229,25 @@ export async function listChats(input: {
   }
   const after = input.cursor ? decodeCursor(input.cursor) : null;
   const db = await getDb();
-  const rows = await db.chat.findMany({
-    where: {
-      userId,
-      ...(after && {
-        OR: [
-          { lastUpdated: { lt: after.lastUpdated } },
-          { lastUpdated: after.lastUpdated, id: { lt: after.chatId } },
-        ],
-      }),
-    },
-    orderBy: [{ lastUpdated: "desc" }, { id: "desc" }],
-    take: limit + 1,
-    select: { id: true, titleCiphertext: true, lastUpdated: true },
-  });
+  // A row comparison, unlike the equivalent OR, is an index condition on (user_id, last_updated
+  // DESC, id DESC): deep pages cost the same as the first. The timestamp travels as ISO text so
+  // the session time zone cannot shift it.
+  const rows = await db.$queryRaw<{ id: string; title_ciphertext: Uint8Array | null; last_updated: Date }[]>`
+    SELECT id::text AS id, title_ciphertext, last_updated FROM chats
+    WHERE user_id = ${userId}
+    ${after ? Prisma.sql`AND (last_updated, id) < (${after.lastUpdated.toISOString()}::timestamptz, ${after.chatId}::uuid)` : Prisma.empty}
+    ORDER BY last_updated DESC, id DESC
+    LIMIT ${limit + 1}`;
   const page = rows.slice(0, limit);
-  const dataKey = page.some((r) => r.titleCiphertext) ? await loadDataKey(db, userId) : null;
+  const dataKey = page.some((r) => r.title_ciphertext) ? await loadDataKey(db, userId) : null;
   try {
     const chats = page.map((r) => ({
       chatId: r.id,
-      title: decryptTitle(dataKey, userId, r.id, r.titleCiphertext),
-      lastUpdated: r.lastUpdated,
+      title: decryptTitle(dataKey, userId, r.id, r.title_ciphertext),
+      lastUpdated: r.last_updated,
     }));
-    const last = page[page.length - 1];
-    return { chats, nextCursor: rows.length > limit && last ? encodeCursor(last.lastUpdated, last.id) : null };
+    const last = chats[chats.length - 1];
+    return { chats, nextCursor: rows.length > limit && last ? encodeCursor(last.lastUpdated, last.chatId) : null };
   } finally {
     if (dataKey) wipe(dataKey);
   }

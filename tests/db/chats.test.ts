@@ -67,6 +67,20 @@ describe("chats", () => {
     expect(await t.db.message.count({ where: { chatId: created.chatId } })).toBe(0);
   });
 
+  it("stores timestamps as the true instant, whatever the database's time zone", async () => {
+    const userId = await createUser(t.db);
+    const { chatId, lastUpdated } = await createChat({ userId, messages: [{ role: "user", content: "t" }] });
+    const [row] = await t.db.$queryRaw<{ ms: number; message_ms: number }[]>`
+      SELECT (extract(epoch FROM c.last_updated) * 1000)::float8 AS ms,
+             (extract(epoch FROM m.created_at) * 1000)::float8 AS message_ms
+      FROM chats c JOIN messages m ON m.chat_id = c.id WHERE c.id = ${chatId}::uuid`;
+    expect(row!.ms).toBe(lastUpdated.getTime());
+    // A database default (CURRENT_TIMESTAMP) reads back as the same instant through Prisma.
+    const message = await t.db.message.findFirstOrThrow({ where: { chatId } });
+    expect(message.createdAt.getTime()).toBe(row!.message_ms);
+    expect(Math.abs(row!.message_ms - Date.now())).toBeLessThan(60_000);
+  });
+
   it("keeps a chat without a title untitled", async () => {
     const userId = await createUser(t.db);
     const { chatId } = await createChat({ userId, messages: [{ role: "user", content: "hi" }] });

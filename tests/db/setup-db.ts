@@ -40,7 +40,11 @@ export async function setupTestDb(): Promise<TestDb> {
   let dbName: string | undefined;
   if (serverUrl) {
     dbName = `hush_t_${randomBytes(6).toString("hex")}`;
-    await withAdmin(serverUrl, (c) => c.query(`CREATE DATABASE ${dbName}`));
+    await withAdmin(serverUrl, async (c) => {
+      await c.query(`CREATE DATABASE ${dbName}`);
+      // An unusual session time zone (UTC+12:45/13:45) exposes any timestamp that loses its zone.
+      await c.query(`ALTER DATABASE ${dbName} SET timezone TO 'Pacific/Chatham'`);
+    });
     const url = new URL(serverUrl);
     url.pathname = `/${dbName}`;
     process.env.DATABASE_URL = url.toString();
