@@ -17,7 +17,15 @@ import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(path.join(root, "package.json"));
-const prismaCli = path.join(path.dirname(require.resolve("prisma/package.json")), "build", "index.js");
+let prismaCli;
+try {
+  prismaCli = path.join(path.dirname(require.resolve("prisma/package.json")), "build", "index.js");
+} catch {
+  // `npm ci --omit=dev` (a runtime image): the client was generated in the build stage, where the
+  // prisma devDependency is installed. Failing here would fail the whole install.
+  console.warn("prisma-generate: the prisma CLI is not installed (devDependency); client not regenerated.");
+  process.exit(0);
+}
 
 const env = { ...process.env, CHECKPOINT_DISABLE: "1", PRISMA_HIDE_UPDATE_MESSAGE: "1" };
 let tmpDir;
