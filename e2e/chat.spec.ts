@@ -80,8 +80,8 @@ test("a provider failure shows the spec's message and puts the typed text back",
   const input = page.getByPlaceholder("Message GPT");
   await input.fill("Will this fail? [[fake:500]]");
   await input.press("Enter");
-  await expect(page.getByRole("alert")).toContainText("You've reached your usage limit. Upgrade to get priority access.");
-  await expect(page.getByRole("alert").getByRole("link", { name: "Upgrade" })).toHaveAttribute("href", "/pricing");
+  await expect(page.getByTestId("chat-error")).toContainText("You've reached your usage limit. Upgrade to get priority access.");
+  await expect(page.getByTestId("chat-error").getByRole("link", { name: "Upgrade" })).toHaveAttribute("href", "/pricing");
   await expect(input).toHaveValue("Will this fail? [[fake:500]]");
   await expect(page.locator('[data-role="user"]')).toHaveCount(0);
 });
@@ -92,7 +92,7 @@ test("a stream cut mid-way shows the error and keeps the text and the PDF", asyn
   const input = page.getByPlaceholder("Message GPT");
   await input.fill("Cut me off [[fake:cut]]");
   await input.press("Enter");
-  await expect(page.getByRole("alert")).toContainText("You've reached your usage limit.");
+  await expect(page.getByTestId("chat-error")).toContainText("You've reached your usage limit.");
   await expect(input).toHaveValue("Cut me off [[fake:cut]]");
   await expect(page.getByTestId("staged-file")).toContainText("e2e-report.pdf");
 });
@@ -100,13 +100,13 @@ test("a stream cut mid-way shows the error and keeps the text and the PDF", asyn
 test("files other than PDF and unreadable PDFs get clear messages", async ({ page }) => {
   await openChat(page);
   await page.getByTestId("file-input").setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hello") });
-  await expect(page.getByRole("alert")).toHaveText("Sorry, this filetype is not supported in this demo yet. Try a PDF.");
+  await expect(page.getByTestId("chat-error")).toHaveText("Sorry, this filetype is not supported in this demo yet. Try a PDF.");
 
   await page.getByTestId("file-input").setInputFiles("tests/fixtures/encrypted.pdf");
   const input = page.getByPlaceholder("Message GPT");
   await input.fill("Summarise the locked file");
   await input.press("Enter");
-  await expect(page.getByRole("alert")).toContainText(/password|encrypted/i);
+  await expect(page.getByTestId("chat-error")).toContainText(/password|encrypted/i);
   await expect(input).toHaveValue("Summarise the locked file");
 });
 

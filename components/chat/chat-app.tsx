@@ -138,7 +138,7 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
       )}
 
       {error && (
-        <div role="alert" className="mx-auto mb-2 w-full max-w-3xl px-4 sm:px-6">
+        <div role="alert" data-testid="chat-error" className="mx-auto mb-2 w-full max-w-3xl px-4 sm:px-6">
           <p className="rounded-xl border border-red-200 bg-red-50 px-4 py-2.5 text-sm text-red-800">
             {error.text}
             {error.link && (

@@ -1,6 +1,6 @@
 "use client";
 
-import { useRef, type ClipboardEvent, type KeyboardEvent } from "react";
+import { useLayoutEffect, useRef, type ClipboardEvent, type KeyboardEvent } from "react";
 
 interface ComposerProps {
   value: string;
@@ -24,10 +24,13 @@ export function Composer({ value, onChange, onSend, onStop, onPickFile, busy, di
   const textarea = useRef<HTMLTextAreaElement>(null);
   const canSend = value.trim() !== "" && !busy && !disabled;
 
-  const grow = (el: HTMLTextAreaElement) => {
+  // Fit the textarea to its text whenever the text changes, including when a send clears it.
+  useLayoutEffect(() => {
+    const el = textarea.current;
+    if (!el) return;
     el.style.height = "auto";
     el.style.height = `${Math.min(el.scrollHeight, MAX_HEIGHT_PX)}px`;
-  };
+  }, [value]);
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
@@ -43,10 +46,7 @@ export function Composer({ value, onChange, onSend, onStop, onPickFile, busy, di
     const next = el.value.slice(0, el.selectionStart) + text + el.value.slice(el.selectionEnd);
     const caret = el.selectionStart + text.length;
     onChange(next);
-    requestAnimationFrame(() => {
-      el.setSelectionRange(caret, caret);
-      grow(el);
-    });
+    requestAnimationFrame(() => el.setSelectionRange(caret, caret));
   };
 
   return (
@@ -91,10 +91,7 @@ export function Composer({ value, onChange, onSend, onStop, onPickFile, busy, di
           rows={1}
           value={value}
           placeholder="Message GPT"
-          onChange={(e) => {
-            onChange(e.target.value);
-            grow(e.target);
-          }}
+          onChange={(e) => onChange(e.target.value)}
           onKeyDown={onKeyDown}
           onPaste={onPaste}
           disabled={disabled}
