@@ -7,6 +7,7 @@
  * one second after a warm-up; figures are medians of 5 rounds.
  */
 import { spawnSync } from "node:child_process";
+import os from "node:os";
 
 // lib/crypto.ts imports "server-only", an empty module only under the react-server condition
 // (which Next.js sets): re-run this file with it when started plainly.
@@ -87,7 +88,7 @@ async function main(): Promise<void> {
   const sodium = (await import("libsodium-wrappers")).default;
   await sodium.ready;
   console.log(`libsodium ${sodium.SODIUM_VERSION_STRING}, Node ${process.version}; ` +
-    `module load + sodium.ready ${readyMs.toFixed(0)} ms`);
+    `module load + sodium.ready ${readyMs.toFixed(0)} ms; load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores`);
   console.table(rows);
 }
 

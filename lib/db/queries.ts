@@ -54,6 +54,11 @@ export const MAX_PAGE_SIZE = 100;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** The id as stored and bound into associated data (lowercase), or null when it is no UUID. */
+function canonicalChatId(id: string): string | null {
+  return typeof id === "string" && UUID.test(id) ? id.toLowerCase() : null;
+}
+
 function checkMessages(messages: NewMessage[]): void {
   for (const m of messages) {
     if (!(ROLES as readonly string[]).includes(m.role)) throw new InvalidInputError("Unknown message role.");
@@ -128,10 +133,11 @@ export async function appendMessages(input: {
   chatId: string;
   messages: NewMessage[];
 }): Promise<{ lastUpdated: Date }> {
-  const { userId, chatId, messages } = input;
+  const { userId, messages } = input;
   checkMessages(messages);
   if (!messages.length) throw new InvalidInputError("Nothing to append.");
-  if (!UUID.test(chatId)) throw new ChatNotFoundError();
+  const chatId = canonicalChatId(input.chatId);
+  if (!chatId) throw new ChatNotFoundError();
   const db = await getDb();
   const dataKey = await loadDataKey(db, userId);
   if (!dataKey) throw new ChatNotFoundError();
@@ -159,8 +165,9 @@ export async function appendMessages(input: {
  * @throws ChatNotFoundError (missing or another user's), DecryptionError (altered or moved data).
  */
 export async function getChat(input: { userId: string; chatId: string }): Promise<ChatDetail> {
-  const { userId, chatId } = input;
-  if (!UUID.test(chatId)) throw new ChatNotFoundError();
+  const { userId } = input;
+  const chatId = canonicalChatId(input.chatId);
+  if (!chatId) throw new ChatNotFoundError();
   const db = await getDb();
   const chat = await db.chat.findFirst({
     where: { id: chatId, userId },
@@ -196,7 +203,13 @@ export async function getChat(input: { userId: string; chatId: string }): Promis
 }
 
 function parseAttachment(json: string): Attachment {
-  const value: unknown = JSON.parse(json);
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    // V8's SyntaxError quotes the input: never let it near a log.
+    throw new DecryptionError("Malformed attachment.");
+  }
   const { name, text } = (value ?? {}) as Partial<Attachment>;
   if (typeof name !== "string" || typeof text !== "string") throw new DecryptionError("Malformed attachment.");
   return { name, text };
@@ -208,8 +221,9 @@ function encodeCursor(lastUpdated: Date, chatId: string): string {
 
 function decodeCursor(cursor: string): { lastUpdated: Date; chatId: string } {
   const match = /^(\d{1,15})\.([0-9a-f-]{36})$/i.exec(Buffer.from(cursor, "base64url").toString());
-  if (!match || !UUID.test(match[2]!)) throw new InvalidCursorError();
-  return { lastUpdated: new Date(Number(match[1])), chatId: match[2]! };
+  const chatId = match && canonicalChatId(match[2]!);
+  if (!match || !chatId) throw new InvalidCursorError();
+  return { lastUpdated: new Date(Number(match[1])), chatId };
 }
 
 /**
@@ -255,9 +269,10 @@ export async function listChats(input: {
 
 /** Delete one of the user's chats with its messages. @returns false when missing or another user's. */
 export async function deleteChat(input: { userId: string; chatId: string }): Promise<boolean> {
-  if (!UUID.test(input.chatId)) return false;
+  const chatId = canonicalChatId(input.chatId);
+  if (!chatId) return false;
   const db = await getDb();
-  const { count } = await db.chat.deleteMany({ where: { id: input.chatId, userId: input.userId } });
+  const { count } = await db.chat.deleteMany({ where: { id: chatId, userId: input.userId } });
   return count > 0;
 }
 

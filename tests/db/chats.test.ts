@@ -50,6 +50,8 @@ describe("chats", () => {
 
     const chat = await getChat({ userId, chatId: created.chatId });
     expect(chat.title).toBe("Quarterly figures");
+    // Ids are case-insensitive, as PostgreSQL's uuid type is.
+    expect((await getChat({ userId, chatId: created.chatId.toUpperCase() })).chatId).toBe(created.chatId);
     expect(chat.lastUpdated.getTime()).toBe(appended.lastUpdated.getTime());
     expect(chat.messages.map((m) => [m.position, m.role, m.content])).toEqual([
       [0, "system", "Be brief."],
