@@ -16,15 +16,13 @@
  * A data key under a master key that is neither setting is counted as "not re-wrapped" and left as
  * is; the exit status is then 1.
  * With embedded PGlite (no DATABASE_URL), stop the app first: PGlite allows one process at a time.
- * Settings come from the environment and the .env files, loaded as `next start` loads them.
+ * Settings come from the environment (export them as the app's deployment sets them).
  */
-import { loadEnvConfig } from "@next/env";
 import { closeDb } from "@/lib/db/client";
 import { rotateDataKeys } from "@/lib/db/data-keys";
 import { getMasterKeys } from "@/lib/crypto";
 
 async function main(): Promise<number> {
-  loadEnvConfig(process.cwd(), false, { info: () => undefined, error: console.error });
   const keys = await getMasterKeys();
   console.log(
     `Current master key ${keys.current.id}; previous ${keys.previous ? keys.previous.id : "(not set)"}.`,

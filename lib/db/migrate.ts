@@ -37,14 +37,16 @@ export interface LocalMigration {
 
 /** The migration folders under `dir`, in application order. */
 export function listMigrations(dir: string = MIGRATIONS_DIR): LocalMigration[] {
-  if (!fs.existsSync(dir)) return [];
+  // turbopackIgnore: the folder is read at run time from the app's working directory; without the
+  // hint Turbopack traces the whole project into the server output.
+  if (!fs.existsSync(/*turbopackIgnore: true*/ dir)) return [];
   return fs
-    .readdirSync(dir, { withFileTypes: true })
-    .filter((e) => e.isDirectory() && fs.existsSync(path.join(dir, e.name, "migration.sql")))
+    .readdirSync(/*turbopackIgnore: true*/ dir, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && fs.existsSync(/*turbopackIgnore: true*/ path.join(dir, e.name, "migration.sql")))
     .map((e) => e.name)
     .sort()
     .map((name) => {
-      const sql = fs.readFileSync(path.join(dir, name, "migration.sql"), "utf8");
+      const sql = fs.readFileSync(/*turbopackIgnore: true*/ path.join(dir, name, "migration.sql"), "utf8");
       return { name, sql, checksum: createHash("sha256").update(sql).digest("hex") };
     });
 }
