@@ -4,9 +4,9 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   resolve: {
     alias: {
-      "@": path.resolve(__dirname),
+      "@": import.meta.dirname,
       // Next.js resolves "server-only" itself; outside Next it is an empty module.
-      "server-only": path.resolve(__dirname, "tests/helpers/empty.ts"),
+      "server-only": path.join(import.meta.dirname, "tests/helpers/empty.ts"),
     },
   },
   test: {
