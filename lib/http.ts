@@ -1,5 +1,6 @@
 import "server-only";
 import type { z } from "zod";
+import { ChatNotFoundError, InvalidCursorError, InvalidInputError, UserUnavailableError } from "@/lib/db/errors";
 
 /**
  * HTTP helpers shared by every route handler: typed API errors, the `{ "error": "..." }` body,
@@ -76,9 +77,16 @@ function describeIssue(issue: z.core.$ZodIssue | undefined): string {
   return `Invalid request: ${where}${issue.message}`;
 }
 
-/** Turn any thrown value into a Response: ApiError keeps its status; anything else is a logged 500. */
+/**
+ * Turn any thrown value into a Response: ApiError keeps its status; the data layer's typed errors map to
+ * 404 (a chat that is missing or another user's: never 403, so ids reveal nothing), 400 and 403;
+ * anything else is a 500 logged by kind only.
+ */
 export function errorResponse(error: unknown, context: string): Response {
   if (error instanceof ApiError) return jsonError(error.status, error.message);
+  if (error instanceof ChatNotFoundError) return jsonError(404, "Chat not found.");
+  if (error instanceof InvalidCursorError || error instanceof InvalidInputError) return jsonError(400, error.message);
+  if (error instanceof UserUnavailableError) return jsonError(error.reason === "deleted" ? 403 : 401, error.message);
   // Log the error's kind and message only: messages we create never carry user content.
   console.error(`[${context}] unexpected error:`, error instanceof Error ? `${error.name}: ${error.message}` : "unknown");
   return jsonError(500, "Something went wrong on our side. Please try again.");

@@ -3,12 +3,15 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
+import { planOf, useAccount } from "@/lib/account/client";
 import { ChatSendError, sendChat, type StagedFile } from "@/lib/chat/client";
 import { sendErrorOutcome } from "@/lib/chat/send-errors";
 import { Composer } from "./composer";
 import { MessageList } from "./message-list";
 import { ModelPicker } from "./model-picker";
+import { Sidebar } from "./sidebar";
 import type { ModelChoice, UiMessage } from "./types";
+import { useChatHistory } from "./use-chat-history";
 
 interface ChatAppProps {
   models: ModelChoice[];
@@ -25,14 +28,28 @@ interface ChatError {
 }
 
 const UNSUPPORTED_FILE = "Sorry, this filetype is not supported in this demo yet. Try a PDF.";
+const SMALL_SCREEN = "(max-width: 767px)";
+
+/** Same rule as the server's display name (lib/chat/history.ts), for the sidebar entry of a new chat. */
+function displayName(messages: UiMessage[]): string | null {
+  const first = messages.find((m) => m.role === "user")?.content.replace(/\s+/g, " ").trim();
+  if (!first) return null;
+  return first.length > 60 ? `${first.slice(0, 59).trimEnd()}…` : first;
+}
 
 /**
- * The chat main area (spec §2 /chat, §4 Chat and Attachment): model picker, empty-state heading,
- * messages, composer and the mistakes footer. A send shows the user's message at once; on failure the
+ * The chat (spec §2 /chat, §4 Chat, Save-history toggle and Attachment): history sidebar, model picker,
+ * empty-state heading, messages, composer and the mistakes footer. Visitors use /api/ns/chat;
+ * signed-in users /api/ns/chat_user, which saves the chat when Save history is on. A send shows the user's message at once; on failure the
  * conversation goes back to how it was and the typed text and staged PDF are put back (nothing lost).
  */
 export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: ChatAppProps) {
   const router = useRouter();
+  const account = useAccount();
+  const signedIn = account.user !== null && !account.accountDeleted;
+  const history = useChatHistory(signedIn);
+  const [sidebarOpen, setSidebarOpen] = useState<boolean | null>(null);
+  const [saveHistory, setSaveHistory] = useState(false);
   const [messages, setMessages] = useState<UiMessage[]>([]);
   const [chatId, setChatId] = useState<string | null>(null);
   const [input, setInput] = useState("");
@@ -42,6 +59,38 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
   const [error, setError] = useState<ChatError | null>(null);
   const abort = useRef<AbortController | null>(null);
   const busy = streamingText !== null;
+  const isSmallScreen = () => window.matchMedia(SMALL_SCREEN).matches;
+
+  const toggleSidebar = () => setSidebarOpen((open) => !(open ?? !isSmallScreen()));
+
+  const newChat = () => {
+    abort.current?.abort();
+    setMessages([]);
+    setChatId(null);
+    setStaged(null);
+    setError(null);
+  };
+
+  const pickChat = async (id: string) => {
+    if (isSmallScreen()) setSidebarOpen(false);
+    if (id === chatId) return;
+    abort.current?.abort();
+    try {
+      const res = await fetch(`/api/ns/chat_history/${encodeURIComponent(id)}`, { cache: "no-store" });
+      if (!res.ok) throw new Error(String(res.status));
+      const chat = (await res.json()) as { chat_id: string; messages: (UiMessage & { attachment_name?: string })[] };
+      setMessages(chat.messages.map(({ attachment_name, ...m }) => ({ ...m, attachmentName: attachment_name })));
+      setChatId(chat.chat_id);
+      setStaged(null);
+      setError(null);
+    } catch {
+      console.error("Failed to load chat");
+    }
+  };
+
+  const deleteChat = async (id: string) => {
+    if ((await history.remove(id)) && id === chatId) newChat();
+  };
 
   const pickFile = (file: File) => {
     setError(null);
@@ -76,12 +125,12 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
     let partial = "";
     try {
       const result = await sendChat({
-        endpoint: "/api/ns/chat",
+        endpoint: signedIn ? "/api/ns/chat_user" : "/api/ns/chat",
         messages: outgoing.map(({ role, content }) => ({ role, content })),
         model,
         file,
         chatId,
-        saveChat: false,
+        saveChat: signedIn && saveHistory,
         signal: controller.signal,
         onDelta: (piece) => {
           partial += piece;
@@ -96,6 +145,10 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
         ),
       );
       setChatId(result.chat_id);
+      if (result.chat_id && signedIn && saveHistory) {
+        const name = history.chats.find((c) => c.chat_id === result.chat_id)?.display_name ?? displayName(outgoing);
+        history.touch({ chat_id: result.chat_id, display_name: name, last_updated: new Date().toISOString() });
+      }
     } catch (err) {
       if (controller.signal.aborted) {
         // Stopped by the user: keep what arrived, as a finished (shortened) answer.
@@ -106,7 +159,7 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
       setStaged(file);
       setInput((current) => (current === "" ? text : current));
       const status = err instanceof ChatSendError ? err.status : 0;
-      const outcome = sendErrorOutcome(status, err instanceof Error ? err.message : "", false);
+      const outcome = sendErrorOutcome(status, err instanceof Error ? err.message : "", signedIn);
       if (outcome.kind === "redirect") router.push(outcome.href);
       else setError({ text: outcome.text, link: outcome.link });
     } finally {
@@ -118,50 +171,80 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
   const empty = messages.filter((m) => m.role !== "system").length === 0 && !staged && !busy;
 
   return (
-    <div className="flex h-[calc(100dvh-4rem)] min-h-96 flex-col bg-white">
-      <div className="flex items-center justify-between gap-2 border-b border-ink-100 px-3 py-2 sm:px-4">
-        <ModelPicker models={models} value={model} onChange={setModel} onNeedsPro={() => router.push("/pricing")} plan="Free" />
-        {providerNotice && (
-          <span className="truncate rounded-full bg-amber-50 px-3 py-1 text-xs font-medium text-amber-800 ring-1 ring-amber-200" title={providerNotice}>
-            {providerNotice}
-          </span>
-        )}
-      </div>
-
-      {empty ? (
-        <div className="flex flex-1 flex-col items-center justify-center gap-2 px-6 text-center">
-          <h1 className="text-3xl font-semibold tracking-tight text-ink-950 sm:text-4xl">How can I help?</h1>
-          <p className="text-ink-600">Private. Encrypted. Ready to chat.</p>
-        </div>
-      ) : (
-        <MessageList messages={messages} stagedName={staged?.name ?? null} onRemoveStaged={() => setStaged(null)} streamingText={streamingText} />
-      )}
-
-      {error && (
-        <div role="alert" data-testid="chat-error" className="mx-auto mb-2 w-full max-w-3xl px-4 sm:px-6">
-          <p className="rounded-xl border border-red-200 bg-red-50 px-4 py-2.5 text-sm text-red-800">
-            {error.text}
-            {error.link && (
-              <>
-                {" "}
-                <Link href={error.link.href} className="font-semibold underline">
-                  {error.link.label}
-                </Link>
-              </>
-            )}
-          </p>
-        </div>
-      )}
-
-      <Composer
-        value={input}
-        onChange={setInput}
-        onSend={send}
-        onStop={() => abort.current?.abort()}
-        onPickFile={pickFile}
-        busy={busy}
+    <div className="relative flex h-[calc(100dvh-4rem)] min-h-96 bg-white">
+      <Sidebar
+        open={sidebarOpen}
+        onClose={toggleSidebar}
+        signedIn={signedIn}
+        chats={history.chats}
+        loading={history.loading || account.loading}
+        hasMore={history.hasMore}
+        onLoadMore={history.loadMore}
+        activeChatId={chatId}
+        onPick={pickChat}
+        onNew={newChat}
+        onDelete={deleteChat}
+        saveHistory={saveHistory}
+        onSaveHistoryChange={setSaveHistory}
       />
-      <p className="px-4 pb-3 text-center text-xs text-ink-500">Hush may produce mistakes. Please verify information.</p>
+      <div className="flex min-w-0 flex-1 flex-col">
+        <div className="flex items-center justify-between gap-2 border-b border-ink-100 px-3 py-2 sm:px-4">
+          <div className="flex items-center gap-1">
+            <button
+              type="button"
+              onClick={toggleSidebar}
+              aria-label="Toggle chat history"
+              title="Chat history"
+              className={`h-9 w-9 items-center justify-center rounded-lg text-ink-600 hover:bg-ink-100 hover:text-ink-900 ${sidebarOpen === null ? "inline-flex md:hidden" : sidebarOpen ? "hidden" : "inline-flex"}`}
+            >
+              <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round">
+                <path d="M4 5h16v14H4zM9 5v14" />
+              </svg>
+            </button>
+            <ModelPicker models={models} value={model} onChange={setModel} onNeedsPro={() => router.push("/pricing")} plan={planOf(account)} />
+          </div>
+          {providerNotice && (
+            <span className="truncate rounded-full bg-amber-50 px-3 py-1 text-xs font-medium text-amber-800 ring-1 ring-amber-200" title={providerNotice}>
+              {providerNotice}
+            </span>
+          )}
+        </div>
+
+        {empty ? (
+          <div className="flex flex-1 flex-col items-center justify-center gap-2 px-6 text-center">
+            <h1 className="text-3xl font-semibold tracking-tight text-ink-950 sm:text-4xl">How can I help?</h1>
+            <p className="text-ink-600">Private. Encrypted. Ready to chat.</p>
+          </div>
+        ) : (
+          <MessageList messages={messages} stagedName={staged?.name ?? null} onRemoveStaged={() => setStaged(null)} streamingText={streamingText} />
+        )}
+
+        {error && (
+          <div role="alert" data-testid="chat-error" className="mx-auto mb-2 w-full max-w-3xl px-4 sm:px-6">
+            <p className="rounded-xl border border-red-200 bg-red-50 px-4 py-2.5 text-sm text-red-800">
+              {error.text}
+              {error.link && (
+                <>
+                  {" "}
+                  <Link href={error.link.href} className="font-semibold underline">
+                    {error.link.label}
+                  </Link>
+                </>
+              )}
+            </p>
+          </div>
+        )}
+
+        <Composer
+          value={input}
+          onChange={setInput}
+          onSend={send}
+          onStop={() => abort.current?.abort()}
+          onPickFile={pickFile}
+          busy={busy}
+        />
+        <p className="px-4 pb-3 text-center text-xs text-ink-500">Hush may produce mistakes. Please verify information.</p>
+      </div>
     </div>
   );
 }

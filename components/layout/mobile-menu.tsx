@@ -2,10 +2,10 @@
 
 import Link from "next/link";
 import { useEffect, useId, useState } from "react";
-import { headerLinks } from "./nav-links";
+import type { HeaderLink } from "./nav-links";
 
 /** The small-screen menu toggle of spec §2: a button that opens the header links as a panel. */
-export function MobileMenu() {
+export function MobileMenu({ links }: { links: HeaderLink[] }) {
   const [open, setOpen] = useState(false);
   const panelId = useId();
 
@@ -33,7 +33,7 @@ export function MobileMenu() {
       {open && (
         <nav id={panelId} aria-label="Mobile" className="absolute inset-x-0 top-16 z-40 border-b border-ink-200 bg-white px-4 py-3 shadow-lg">
           <ul className="flex flex-col gap-1">
-            {headerLinks.map((l) => (
+            {links.map((l) => (
               <li key={l.href}>
                 <Link href={l.href} onClick={() => setOpen(false)} className="block rounded-lg px-3 py-2.5 text-base font-medium text-ink-800 hover:bg-ink-100">
                   {l.label}

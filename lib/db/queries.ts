@@ -267,6 +267,17 @@ export async function listChats(input: {
   }
 }
 
+/**
+ * Whether `chatId` is one of the user's chats, without decrypting anything (checked before a paid
+ * model call, so a foreign or unknown id is refused early).
+ */
+export async function isOwnChat(input: { userId: string; chatId: string }): Promise<boolean> {
+  const chatId = canonicalChatId(input.chatId);
+  if (!chatId) return false;
+  const db = await getDb();
+  return (await db.chat.count({ where: { id: chatId, userId: input.userId } })) > 0;
+}
+
 /** Delete one of the user's chats with its messages. @returns false when missing or another user's. */
 export async function deleteChat(input: { userId: string; chatId: string }): Promise<boolean> {
   const chatId = canonicalChatId(input.chatId);

@@ -1,0 +1,199 @@
+"use client";
+
+import Link from "next/link";
+import { useState } from "react";
+import { buttonStyles, Dialog } from "@/components/ui/dialog";
+import type { HistoryEntry } from "./use-chat-history";
+
+interface SidebarProps {
+  /** null: the default for the screen size (open on wide screens, closed on small ones). */
+  open: boolean | null;
+  onClose: () => void;
+  signedIn: boolean;
+  chats: HistoryEntry[];
+  loading: boolean;
+  hasMore: boolean;
+  onLoadMore: () => void;
+  activeChatId: string | null;
+  onPick: (chatId: string) => void;
+  onNew: () => void;
+  onDelete: (chatId: string) => void;
+  saveHistory: boolean;
+  onSaveHistoryChange: (on: boolean) => void;
+}
+
+const when = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+
+/**
+ * The history sidebar of spec §2 and §4: collapse, new chat and save-history toggle; saved chats newest
+ * first with their name (or "Untitled Chat") and date and time, each with a delete button (on hover,
+ * and on focus for keyboards) behind a confirmation; a loading bar; for visitors, "Sign up to save chats".
+ * Wide screens show it as a column; small screens as a drawer over the chat.
+ */
+export function Sidebar(props: SidebarProps) {
+  const { open, signedIn, chats, loading } = props;
+  const [confirmSave, setConfirmSave] = useState(false);
+  const [deleting, setDeleting] = useState<HistoryEntry | null>(null);
+  const visibility = open === null ? "hidden md:flex" : open ? "flex" : "hidden";
+
+  return (
+    <>
+      {open && <div className="fixed inset-0 z-30 bg-ink-950/30 md:hidden" onClick={props.onClose} aria-hidden="true" />}
+      <aside
+        aria-label="Chat history"
+        className={`${visibility} fixed inset-y-0 left-0 z-40 w-[85%] max-w-80 flex-col border-r border-ink-100 bg-ink-50 md:static md:z-auto md:w-72 md:max-w-none`}
+      >
+        <div className="flex items-center justify-between gap-1 border-b border-ink-100 px-2 py-2">
+          <IconButton label="Close sidebar" onClick={props.onClose}>
+            <path d="M4 5h16v14H4zM9 5v14" />
+          </IconButton>
+          <div className="flex items-center gap-1">
+            {signedIn && (
+              <button
+                type="button"
+                role="switch"
+                aria-checked={props.saveHistory}
+                onClick={() => (props.saveHistory ? props.onSaveHistoryChange(false) : setConfirmSave(true))}
+                className="inline-flex items-center gap-2 rounded-lg px-2 py-1.5 text-xs font-medium text-ink-700 hover:bg-ink-100"
+              >
+                <span className={`relative inline-block h-4 w-7 rounded-full transition ${props.saveHistory ? "bg-brand-600" : "bg-ink-300"}`}>
+                  <span className={`absolute top-0.5 h-3 w-3 rounded-full bg-white transition ${props.saveHistory ? "left-3.5" : "left-0.5"}`} />
+                </span>
+                Save history
+              </button>
+            )}
+            <IconButton label="New chat" onClick={props.onNew}>
+              <path d="M12 5v14M5 12h14" />
+            </IconButton>
+          </div>
+        </div>
+
+        {loading && (
+          <div role="progressbar" aria-label="Loading chats" className="h-0.5 w-full overflow-hidden bg-brand-100">
+            <div className="h-full w-1/3 animate-[loading_1.2s_ease-in-out_infinite] bg-brand-600" />
+          </div>
+        )}
+
+        {!signedIn ? (
+          <div className="m-3 rounded-xl border border-ink-200 bg-white p-4 text-sm">
+            <p className="font-semibold text-ink-900">Sign up to save chats</p>
+            <p className="mt-1 text-ink-600">Saved chats are encrypted with a key of your own.</p>
+            <div className="mt-3 flex gap-2">
+              <Link href="/signup" className={buttonStyles.primary}>
+                Sign Up
+              </Link>
+              <Link href="/signup" className={buttonStyles.secondary}>
+                Log In
+              </Link>
+            </div>
+          </div>
+        ) : (
+          <nav aria-label="Saved chats" className="flex-1 overflow-y-auto p-2">
+            {!loading && chats.length === 0 && (
+              <p className="px-2 py-3 text-sm text-ink-500">
+                {props.saveHistory ? "Chats you send now are saved here." : "No saved chats. Turn on Save history to keep chats."}
+              </p>
+            )}
+            <ul className="flex flex-col gap-0.5">
+              {chats.map((c) => (
+                <li key={c.chat_id} className="group relative">
+                  <button
+                    type="button"
+                    onClick={() => props.onPick(c.chat_id)}
+                    aria-current={c.chat_id === props.activeChatId ? "page" : undefined}
+                    className={`block w-full rounded-lg px-3 py-2 pr-10 text-left hover:bg-ink-100 ${c.chat_id === props.activeChatId ? "bg-white shadow-sm ring-1 ring-ink-200" : ""}`}
+                  >
+                    <span className="block truncate text-sm font-medium text-ink-900">{c.display_name || "Untitled Chat"}</span>
+                    <span className="block text-xs text-ink-500">{when.format(new Date(c.last_updated))}</span>
+                  </button>
+                  <button
+                    type="button"
+                    onClick={() => setDeleting(c)}
+                    aria-label={`Delete ${c.display_name || "Untitled Chat"}`}
+                    className="absolute right-1.5 top-1/2 inline-flex h-7 w-7 -translate-y-1/2 items-center justify-center rounded-md text-ink-500 opacity-100 hover:bg-ink-200 hover:text-red-700 focus:opacity-100 md:opacity-0 md:group-hover:opacity-100"
+                  >
+                    <svg aria-hidden="true" viewBox="0 0 24 24" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round">
+                      <path d="M4 7h16M10 11v6M14 11v6M6 7l1 12a2 2 0 0 0 2 2h6a2 2 0 0 0 2-2l1-12M9 7V4h6v3" />
+                    </svg>
+                  </button>
+                </li>
+              ))}
+            </ul>
+            {props.hasMore && (
+              <button type="button" onClick={props.onLoadMore} disabled={loading} className="mt-2 w-full rounded-lg px-3 py-2 text-sm font-medium text-brand-700 hover:bg-ink-100">
+                Load more
+              </button>
+            )}
+          </nav>
+        )}
+      </aside>
+
+      <Dialog
+        open={confirmSave}
+        onClose={() => setConfirmSave(false)}
+        title="Save chat history?"
+        actions={
+          <>
+            <button type="button" className={buttonStyles.secondary} onClick={() => setConfirmSave(false)}>
+              Cancel
+            </button>
+            <button
+              type="button"
+              className={buttonStyles.primary}
+              onClick={() => {
+                setConfirmSave(false);
+                props.onSaveHistoryChange(true);
+              }}
+            >
+              Turn on
+            </button>
+          </>
+        }
+      >
+        Chats you send from now on are stored, encrypted with a key that belongs to your account, so you can
+        come back to them. You can delete any chat, or your whole account, at any time.
+      </Dialog>
+
+      <Dialog
+        open={deleting !== null}
+        onClose={() => setDeleting(null)}
+        title="Delete this chat?"
+        actions={
+          <>
+            <button type="button" className={buttonStyles.secondary} onClick={() => setDeleting(null)}>
+              Cancel
+            </button>
+            <button
+              type="button"
+              className={buttonStyles.danger}
+              onClick={() => {
+                if (deleting) props.onDelete(deleting.chat_id);
+                setDeleting(null);
+              }}
+            >
+              Delete
+            </button>
+          </>
+        }
+      >
+        “{deleting?.display_name || "Untitled Chat"}” will be deleted for good. This cannot be undone.
+      </Dialog>
+    </>
+  );
+}
+
+function IconButton({ label, onClick, children }: { label: string; onClick: () => void; children: React.ReactNode }) {
+  return (
+    <button
+      type="button"
+      onClick={onClick}
+      aria-label={label}
+      title={label}
+      className="inline-flex h-9 w-9 items-center justify-center rounded-lg text-ink-600 hover:bg-ink-100 hover:text-ink-900"
+    >
+      <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round">
+        {children}
+      </svg>
+    </button>
+  );
+}

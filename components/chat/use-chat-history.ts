@@ -1,0 +1,78 @@
+"use client";
+
+import { useCallback, useEffect, useState } from "react";
+
+/** One saved chat as GET /api/ns/chat_history lists it. */
+export interface HistoryEntry {
+  chat_id: string;
+  display_name: string | null;
+  last_updated: string;
+}
+
+const PAGE = 50;
+
+/**
+ * The signed-in user's saved chats, newest first, a page at a time. Failures are only logged
+ * (spec §8: history load and chat delete failures show no user message).
+ */
+export function useChatHistory(signedIn: boolean) {
+  const [chats, setChats] = useState<HistoryEntry[]>([]);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [loading, setLoading] = useState(false);
+
+  const load = useCallback(async (after: string | null) => {
+    setLoading(true);
+    try {
+      const params = new URLSearchParams({ limit: String(PAGE) });
+      if (after) params.set("cursor", after);
+      const res = await fetch(`/api/ns/chat_history?${params}`, { cache: "no-store" });
+      if (!res.ok) throw new Error(String(res.status));
+      const page = (await res.json()) as { chat_history: HistoryEntry[]; next_cursor: string | null };
+      setChats((prev) => (after ? [...prev, ...page.chat_history] : page.chat_history));
+      setCursor(page.next_cursor);
+    } catch {
+      console.error("Failed to load chat history");
+    } finally {
+      setLoading(false);
+    }
+  }, []);
+
+  useEffect(() => {
+    if (signedIn) void load(null);
+    else {
+      setChats([]);
+      setCursor(null);
+    }
+  }, [signedIn, load]);
+
+  /** Put a chat that was just saved or appended to at the top. */
+  const touch = useCallback((entry: HistoryEntry) => {
+    setChats((prev) => [entry, ...prev.filter((c) => c.chat_id !== entry.chat_id)]);
+  }, []);
+
+  /** Delete a chat on the server; true when it is gone. */
+  const remove = useCallback(async (chatId: string) => {
+    try {
+      const res = await fetch("/api/ns/delete_chat", {
+        method: "DELETE",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ chat_id: chatId }),
+      });
+      if (!res.ok) throw new Error(String(res.status));
+      setChats((prev) => prev.filter((c) => c.chat_id !== chatId));
+      return true;
+    } catch {
+      console.error("Failed to delete chat");
+      return false;
+    }
+  }, []);
+
+  return {
+    chats,
+    loading,
+    hasMore: cursor !== null,
+    loadMore: () => cursor && !loading && load(cursor),
+    touch,
+    remove,
+  };
+}

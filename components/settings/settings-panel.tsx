@@ -1,0 +1,152 @@
+"use client";
+
+import Link from "next/link";
+import { useState } from "react";
+import { signOutAndReload } from "@/components/auth/sign-out";
+import { buttonStyles, Dialog } from "@/components/ui/dialog";
+
+interface SettingsPanelProps {
+  email: string | null;
+  plan: "Free" | "Pro";
+  status: string;
+}
+
+const CONFIRM_WORD = "DELETE";
+
+/**
+ * /settings (spec §2): e-mail, plan and status, Manage (the billing portal) or Upgrade when the status
+ * is inactive, Log out (signs out and reloads), and Delete Account behind a typed confirmation.
+ */
+export function SettingsPanel({ email, plan, status }: SettingsPanelProps) {
+  const [confirming, setConfirming] = useState(false);
+  const [typed, setTyped] = useState("");
+  const [deleting, setDeleting] = useState(false);
+  const [deleteError, setDeleteError] = useState<string | null>(null);
+
+  const manage = async () => {
+    try {
+      const res = await fetch("/api/customer-portal", { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
+      const data = (await res.json()) as { url?: string };
+      if (!res.ok || !data.url) throw new Error(String(res.status));
+      window.location.assign(data.url);
+    } catch {
+      console.error("Failed to open the customer portal");
+    }
+  };
+
+  const deleteAccount = async () => {
+    setDeleting(true);
+    setDeleteError(null);
+    try {
+      const res = await fetch("/api/delete_user", { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
+      if (!res.ok) {
+        const data = (await res.json().catch(() => null)) as { error?: string } | null;
+        throw new Error(data?.error ?? "Your account could not be deleted. Please try again.");
+      }
+      await signOutAndReload();
+    } catch (error) {
+      setDeleteError(error instanceof Error ? error.message : "Your account could not be deleted. Please try again.");
+      setDeleting(false);
+    }
+  };
+
+  return (
+    <div className="mx-auto w-full max-w-2xl px-4 py-10 sm:px-6">
+      <h1 className="text-3xl font-semibold tracking-tight text-ink-950">Settings</h1>
+
+      <section aria-labelledby="account-h" className="mt-8 rounded-2xl border border-ink-200 bg-white">
+        <h2 id="account-h" className="border-b border-ink-100 px-5 py-3 text-sm font-semibold text-ink-700">
+          Account
+        </h2>
+        <dl className="divide-y divide-ink-100">
+          <Row label="E-mail">
+            <span className="break-all">{email ?? "—"}</span>
+          </Row>
+          <Row label="Plan">
+            <span className="inline-flex items-center gap-2">
+              <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${plan === "Pro" ? "bg-brand-100 text-brand-800" : "bg-ink-100 text-ink-700"}`}>{plan}</span>
+              <span className="text-sm text-ink-600">Status: {status}</span>
+            </span>
+          </Row>
+        </dl>
+        <div className="flex flex-wrap gap-2 border-t border-ink-100 px-5 py-4">
+          {status === "inactive" ? (
+            <Link href="/pricing" className={buttonStyles.primary}>
+              Upgrade
+            </Link>
+          ) : (
+            <button type="button" onClick={() => void manage()} className={buttonStyles.primary}>
+              Manage
+            </button>
+          )}
+          <button type="button" onClick={() => void signOutAndReload()} className={buttonStyles.secondary}>
+            Log out
+          </button>
+        </div>
+      </section>
+
+      <section aria-labelledby="danger-h" className="mt-8 rounded-2xl border border-red-200 bg-white">
+        <h2 id="danger-h" className="border-b border-red-100 px-5 py-3 text-sm font-semibold text-red-800">
+          Delete account
+        </h2>
+        <div className="flex flex-col gap-4 px-5 py-4 sm:flex-row sm:items-center sm:justify-between">
+          <p className="text-sm text-ink-700">
+            Deletes your saved chats and destroys the key they were encrypted with. This cannot be undone.
+          </p>
+          <button type="button" onClick={() => setConfirming(true)} className={`${buttonStyles.danger} shrink-0`}>
+            Delete Account
+          </button>
+        </div>
+      </section>
+
+      <Dialog
+        open={confirming}
+        onClose={() => {
+          if (deleting) return;
+          setConfirming(false);
+          setTyped("");
+          setDeleteError(null);
+        }}
+        title="Delete your account?"
+        actions={
+          <>
+            <button type="button" className={buttonStyles.secondary} disabled={deleting} onClick={() => { setConfirming(false); setTyped(""); }}>
+              Cancel
+            </button>
+            <button type="button" className={buttonStyles.danger} disabled={typed !== CONFIRM_WORD || deleting} onClick={() => void deleteAccount()}>
+              {deleting ? "Deleting…" : "Delete Account"}
+            </button>
+          </>
+        }
+      >
+        <p>
+          Your saved chats will be deleted and the key that encrypts them destroyed, so they can never be read again.
+        </p>
+        <label htmlFor="confirm-delete" className="mt-4 block font-medium text-ink-900">
+          Type {CONFIRM_WORD} to confirm
+        </label>
+        <input
+          id="confirm-delete"
+          value={typed}
+          onChange={(e) => setTyped(e.target.value)}
+          autoComplete="off"
+          className="mt-1.5 w-full rounded-lg border border-ink-300 px-3 py-2 text-base focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-100"
+        />
+        {deleteError && (
+          <p role="alert" className="mt-2 text-sm text-red-700">
+            {deleteError}
+          </p>
+        )}
+      </Dialog>
+    </div>
+  );
+}
+
+function Row({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div className="flex flex-col gap-1 px-5 py-3 sm:flex-row sm:items-center sm:justify-between">
+      <dt className="text-sm text-ink-600">{label}</dt>
+      <dd className="text-sm font-medium text-ink-900">{children}</dd>
+    </div>
+  );
+}
