@@ -59,6 +59,8 @@ export default defineConfig({
         LLM_API_KEY: "test",
         LLM_TIMEOUT_MS: "5000",
         DATABASE_URL: "",
+        // A fixed sign-in secret: production refuses to start without one.
+        NEXTAUTH_SECRET: "e2e-nextauth-secret-0123456789abcdef0123456789",
       },
     },
   ],

@@ -51,6 +51,35 @@ const envSchema = z.object({
   PDF_MAX_PAGES: positiveInt(100),
   PDF_MAX_TEXT_CHARS: positiveInt(60_000),
   PDF_PARSE_TIMEOUT_MS: positiveInt(15_000),
+
+  // Sign-in (lib/auth). next-auth's own NEXTAUTH_URL/NEXTAUTH_SECRET are derived from these in one
+  // place, lib/auth/options.ts.
+  /** Signs next-auth's CSRF tokens and salts e-mail link tokens; at least 32 characters. */
+  NEXTAUTH_SECRET: optionalString.pipe(z.string().min(32, "must be at least 32 characters").optional()),
+  /** SMTP URL for sign-in e-mails, e.g. smtps://user:pass@smtp.example.com:465. */
+  EMAIL_SERVER: optionalString.pipe(
+    z
+      .string()
+      .regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL")
+      .optional(),
+  ),
+  /** Sender of sign-in e-mails; unset: "Hush <no-reply@<APP_URL host>>". */
+  EMAIL_FROM: optionalString,
+  /** Sign-in e-mails a single address may request per hour (spec §4 e-mail link). */
+  EMAIL_SIGNIN_LIMIT_PER_HOUR: positiveInt(5),
+  /** Google OAuth client (web application). Without both, "Continue with Google" says it is unavailable. */
+  GOOGLE_CLIENT_ID: optionalString,
+  GOOGLE_CLIENT_SECRET: optionalString,
+  /** OpenID Connect issuer playing Google; tests point it at a local oauth2-mock-server. */
+  GOOGLE_ISSUER: z.string().url().default("https://accounts.google.com"),
+  /** The desktop app's deep link; /appsignup sends `?idToken=<Google ID token>` to it (spec §2). */
+  DESKTOP_APP_REDIRECT_URL: z.string().url().default("hush://auth"),
+  /** Optional receiver of auth-token sync calls (spec §7), called by the server, never the browser. */
+  AUTH_SYNC_URL: optionalString.pipe(z.string().url().optional()),
+  /** HS256 key of the tokens sent to AUTH_SYNC_URL; required with it, at least 32 characters. */
+  AUTH_SYNC_SECRET: optionalString.pipe(z.string().min(32, "must be at least 32 characters").optional()),
+  /** Redis for rate limits shared by several app instances; unset: in-process memory. */
+  REDIS_URL: optionalString,
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -63,6 +92,10 @@ export interface Config extends Env {
   dataDir: string;
   database: { kind: "pglite"; dataDir: string } | { kind: "postgres"; url: string };
   llmProvider: LlmProviderKind;
+  /** How sign-in e-mails leave: SMTP, the server log (development/test default), or not at all. */
+  emailDelivery: "smtp" | "log" | "disabled";
+  /** Both Google OAuth settings are present. */
+  googleSignIn: boolean;
 }
 
 /** A setting is missing or malformed; the message names the variable. */
@@ -74,7 +107,9 @@ export class ConfigError extends Error {
 }
 
 /** Secrets that production refuses to start without. */
-const REQUIRED_IN_PRODUCTION = ["ENCRYPTION_MASTER_KEY"] as const;
+const REQUIRED_IN_PRODUCTION = ["ENCRYPTION_MASTER_KEY", "NEXTAUTH_SECRET"] as const;
+
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 /**
  * Parse a raw environment into a Config. Pure: tests pass their own object.
@@ -99,6 +134,14 @@ export function parseConfig(raw: Record<string, string | undefined>): Config {
           "See .env.example.",
       );
     }
+    // Session cookies are Secure exactly when APP_URL is https; only a local production run may do without.
+    const appUrl = new URL(env.APP_URL);
+    if (appUrl.protocol !== "https:" && !LOOPBACK_HOSTS.has(appUrl.hostname)) {
+      throw new ConfigError("APP_URL must be an https:// URL in production (session cookies are Secure). See .env.example.");
+    }
+  }
+  if (env.AUTH_SYNC_URL && !env.AUTH_SYNC_SECRET) {
+    throw new ConfigError("AUTH_SYNC_URL is set but AUTH_SYNC_SECRET is missing. See .env.example.");
   }
   const dataDir = path.resolve(env.DATA_DIR);
   const llmProvider: LlmProviderKind = env.GROQ_API_KEY
@@ -114,6 +157,8 @@ export function parseConfig(raw: Record<string, string | undefined>): Config {
       ? { kind: "postgres", url: env.DATABASE_URL }
       : { kind: "pglite", dataDir: path.join(dataDir, "pglite") },
     llmProvider,
+    emailDelivery: env.EMAIL_SERVER ? "smtp" : isProduction ? "disabled" : "log",
+    googleSignIn: Boolean(env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET),
   };
 }
 
@@ -137,5 +182,11 @@ export function describeDefaults(config: Config): string[] {
   if (!config.ENCRYPTION_MASTER_KEY) notes.push(`encryption: development master key in ${config.dataDir}`);
   if (config.llmProvider === "development")
     notes.push("LLM: built-in development responder (set GROQ_API_KEY or LLM_BASE_URL for a real model)");
+  if (!config.NEXTAUTH_SECRET) notes.push(`sign-in: development NEXTAUTH_SECRET generated in ${config.dataDir}`);
+  if (config.emailDelivery === "log")
+    notes.push("e-mail: sign-in links are written to this log, not sent (set EMAIL_SERVER to send them)");
+  if (config.emailDelivery === "disabled") notes.push("e-mail: sign-in by e-mail is off (EMAIL_SERVER is not set)");
+  if (!config.googleSignIn) notes.push("Google sign-in: off (set GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET)");
+  if (!config.REDIS_URL) notes.push("rate limits: in-process memory (set REDIS_URL when running several instances)");
   return notes;
 }

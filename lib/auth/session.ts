@@ -1,0 +1,123 @@
+import "server-only";
+import { ApiError } from "@/lib/http";
+import { getConfig } from "@/lib/config";
+import type { AuthUser } from "@/lib/auth/types";
+import { readCookie, sessionCookieName } from "@/lib/auth/cookies";
+import { findSessionUser, revokeUserSessions, type StoredSessionUser } from "@/lib/auth/session-store";
+import { IdentityProviderUnavailableError, verifyGoogleIdToken } from "@/lib/auth/google-id-token";
+import { findOrCreateGoogleUser } from "@/lib/auth/users";
+
+/**
+ * Who is calling: the one entry point for every authenticated endpoint (spec §6).
+ *
+ * Credentials, exactly one kind per request:
+ * - `Authorization: Bearer <Google ID token>` (desktop app). When an Authorization header is present
+ *   it alone counts, the cookie is ignored: bearer requests carry no ambient credential, which is
+ *   why `assertSameOrigin` exempts them.
+ * - otherwise the session cookie, looked up in the database (so logging out or deleting the account
+ *   ends it at once).
+ *
+ * Reads only the Request (no next/headers), so route handlers stay testable by calling them
+ * directly. Pages use `getPageUser()`.
+ */
+
+export { revokeUserSessions };
+
+/** Message of the 403 for a deleted account (spec §2 "Account Deleted"). */
+export const ACCOUNT_DELETED_MESSAGE = "This account has been deleted.";
+const UNAUTHORIZED_MESSAGE = "Sign in to continue.";
+
+function toAuthUser(user: StoredSessionUser, via: AuthUser["via"]): AuthUser {
+  return { id: user.id, email: user.email, deleted: user.deletedAt !== null, via };
+}
+
+/** The bearer token of an Authorization header, "" when the header is not a Bearer one, null when absent. */
+function bearerToken(request: Request): string | null {
+  const header = request.headers.get("authorization");
+  if (header === null) return null;
+  const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
+  return match ? match[1]! : "";
+}
+
+/**
+ * The caller, or null for missing or invalid credentials. Deleted accounts are returned with
+ * `deleted: true`. A first-seen Google subject gets its user created (lib/auth/users.ts).
+ * @throws ApiError 503 when a bearer token cannot be checked because Google's keys are unreachable
+ *   (so the desktop app does not take a network problem for a sign-out).
+ */
+export async function getRequestUser(request: Request): Promise<AuthUser | null> {
+  const bearer = bearerToken(request);
+  if (bearer !== null) {
+    if (!bearer) return null;
+    let identity;
+    try {
+      identity = await verifyGoogleIdToken(bearer);
+    } catch (error) {
+      if (error instanceof IdentityProviderUnavailableError) {
+        console.error(`[auth] ${error.message}`);
+        throw new ApiError(503, "Sign-in could not be checked right now. Please try again.");
+      }
+      return null;
+    }
+    return toAuthUser(await findOrCreateGoogleUser(identity), "bearer");
+  }
+  const token = readCookie(request.headers.get("cookie"), sessionCookieName());
+  if (!token) return null;
+  const user = await findSessionUser(token);
+  return user ? toAuthUser(user, "session") : null;
+}
+
+/**
+ * The caller, or an ApiError: 401 without valid credentials, 403 "This account has been deleted."
+ * for a deleted account unless `allowDeleted` (check_account_status, create_account, delete_user).
+ * @throws ApiError 401 | 403 | 503 (see getRequestUser).
+ */
+export async function requireUser(request: Request, opts: { allowDeleted?: boolean } = {}): Promise<AuthUser> {
+  const user = await getRequestUser(request);
+  if (!user) throw new ApiError(401, UNAUTHORIZED_MESSAGE);
+  if (user.deleted && !opts.allowDeleted) throw new ApiError(403, ACCOUNT_DELETED_MESSAGE);
+  return user;
+}
+
+const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/**
+ * CSRF guard for state-changing requests authenticated by cookie: refuses (ApiError 403) a POST,
+ * PUT, PATCH or DELETE whose Origin is not APP_URL's origin (in development also the request's own
+ * Host, so http://127.0.0.1:3000 works when APP_URL says localhost), or, without Origin, whose
+ * Sec-Fetch-Site is cross-site or same-site. Requests without either header come from non-browser
+ * clients and pass. Requests with an Authorization header are exempt: a browser never adds one to
+ * a cross-site request on its own. SameSite=Lax cookies are the second line of defence.
+ * @throws ApiError 403.
+ */
+export function assertSameOrigin(request: Request): void {
+  if (!STATE_CHANGING.has(request.method.toUpperCase())) return;
+  if (request.headers.has("authorization")) return;
+  const config = getConfig();
+  const origin = request.headers.get("origin");
+  if (origin !== null) {
+    if (origin === new URL(config.APP_URL).origin) return;
+    if (!config.isProduction && origin !== "null") {
+      try {
+        if (new URL(origin).host === request.headers.get("host")) return;
+      } catch {
+        // not a URL: refused below
+      }
+    }
+    throw new ApiError(403, "Cross-site request refused.");
+  }
+  const site = request.headers.get("sec-fetch-site");
+  if (site === "cross-site" || site === "same-site") throw new ApiError(403, "Cross-site request refused.");
+}
+
+/**
+ * The signed-in user for a server component or server action (reads the session cookie through
+ * next/headers), or null. Deleted accounts are returned with `deleted: true`.
+ */
+export async function getPageUser(): Promise<AuthUser | null> {
+  const { cookies } = await import("next/headers");
+  const token = (await cookies()).get(sessionCookieName())?.value;
+  if (!token) return null;
+  const user = await findSessionUser(token);
+  return user ? toAuthUser(user, "session") : null;
+}
