@@ -8,6 +8,12 @@ import { defineConfig, devices } from "@playwright/test";
 const APP_PORT = Number(process.env.E2E_APP_PORT ?? 3100);
 const LLM_PORT = Number(process.env.E2E_LLM_PORT ?? 4010);
 export const E2E_DATA_DIR = process.env.E2E_DATA_DIR ?? ".data-e2e";
+/** Test peers for sign-in: an SMTP server (mail readable over HTTP) and an OpenID Connect issuer. */
+const SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? 4025);
+export const E2E_MAIL_HTTP_PORT = Number(process.env.E2E_MAIL_HTTP_PORT ?? 4026);
+export const E2E_OIDC_PORT = Number(process.env.E2E_OIDC_PORT ?? 4030);
+const OIDC_PORT = E2E_OIDC_PORT;
+export const E2E_GOOGLE_CLIENT_ID = "e2e-google-client.apps.example.test";
 
 export default defineConfig({
   testDir: "./e2e",
@@ -38,6 +44,18 @@ export default defineConfig({
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], viewport: { width: 1280, height: 800 } } }],
   webServer: [
     {
+      command: `npx tsx tests/helpers/smtp-server.ts --smtp-port ${SMTP_PORT} --http-port ${E2E_MAIL_HTTP_PORT}`,
+      url: `http://127.0.0.1:${E2E_MAIL_HTTP_PORT}/health`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
+      command: `npx tsx tests/helpers/oidc-server.ts --port ${OIDC_PORT} --client-id ${E2E_GOOGLE_CLIENT_ID}`,
+      url: `http://127.0.0.1:${OIDC_PORT}/.well-known/openid-configuration`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
       command: `npx tsx tests/helpers/fake-llm-server.ts --port ${LLM_PORT}`,
       url: `http://127.0.0.1:${LLM_PORT}/health`,
       reuseExistingServer: false,
@@ -59,8 +77,16 @@ export default defineConfig({
         LLM_API_KEY: "test",
         LLM_TIMEOUT_MS: "5000",
         DATABASE_URL: "",
-        // A fixed sign-in secret: production refuses to start without one.
+        // Sign-in (e2e/auth.spec.ts): a fixed secret (required in production), the SMTP and OpenID
+        // Connect test peers started below.
         NEXTAUTH_SECRET: "e2e-nextauth-secret-0123456789abcdef0123456789",
+        EMAIL_SERVER: `smtp://127.0.0.1:${SMTP_PORT}`,
+        EMAIL_FROM: "Hush <no-reply@hush.test>",
+        GOOGLE_CLIENT_ID: E2E_GOOGLE_CLIENT_ID,
+        GOOGLE_CLIENT_SECRET: "e2e-google-secret",
+        GOOGLE_ISSUER: `http://127.0.0.1:${OIDC_PORT}`,
+        DESKTOP_APP_REDIRECT_URL: "hush://auth",
+        REDIS_URL: "",
       },
     },
   ],

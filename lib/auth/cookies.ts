@@ -18,18 +18,18 @@ export interface CookieOptions {
 }
 
 /** True when cookies must carry the Secure attribute (APP_URL is https). */
-export function useSecureCookies(): boolean {
+export function secureCookies(): boolean {
   return new URL(getConfig().APP_URL).protocol === "https:";
 }
 
 /** Name of the session cookie for the current APP_URL. */
 export function sessionCookieName(): string {
-  return `${useSecureCookies() ? "__Secure-" : ""}next-auth.session-token`;
+  return `${secureCookies() ? "__Secure-" : ""}next-auth.session-token`;
 }
 
 /** Attributes of the session cookie (without its expiry). */
 export function sessionCookieOptions(): CookieOptions {
-  return { httpOnly: true, sameSite: "lax", path: "/", secure: useSecureCookies() };
+  return { httpOnly: true, sameSite: "lax", path: "/", secure: secureCookies() };
 }
 
 /** Value of cookie `name` in a Cookie request header, or null. Malformed percent-encoding counts as absent. */
@@ -47,6 +47,31 @@ export function readCookie(header: string | null, name: string): string | null {
     }
   }
   return null;
+}
+
+/** Every cookie of a Cookie request header (first occurrence wins), values percent-decoded when valid. */
+export function parseCookies(header: string | null): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!header) return out;
+  for (const part of header.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq < 0) continue;
+    const name = part.slice(0, eq).trim();
+    if (!name || name in out) continue;
+    let value = part.slice(eq + 1).trim();
+    if (value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
+    try {
+      out[name] = decodeURIComponent(value);
+    } catch {
+      out[name] = value;
+    }
+  }
+  return out;
+}
+
+/** Name of next-auth's callback-URL cookie (where a sign-in started: /signup or /appsignup). */
+export function callbackUrlCookieName(): string {
+  return `${secureCookies() ? "__Secure-" : ""}next-auth.callback-url`;
 }
 
 /** A Set-Cookie header value. Names and values are percent-encoded where needed. */

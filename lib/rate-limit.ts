@@ -1,0 +1,81 @@
+import "server-only";
+import { createHash } from "node:crypto";
+import { Redis } from "ioredis";
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+import { getConfig, type Config } from "@/lib/config";
+
+/**
+ * Rate limits (rate-limiter-flexible): in Redis when REDIS_URL is set, so several app instances share
+ * them, with an in-memory fallback while Redis is unreachable; otherwise in this process's memory.
+ * Keys are hashed: an e-mail address used as a key is never stored in Redis as such.
+ */
+
+/** Too many attempts; `retryAfterSeconds` until the next one is allowed. */
+export class RateLimitedError extends Error {
+  constructor(readonly retryAfterSeconds: number) {
+    super("Rate limit exceeded.");
+    this.name = "RateLimitedError";
+  }
+}
+
+interface LimiterSpec {
+  /** Key prefix, unique per limit. */
+  name: string;
+  points: number;
+  durationSeconds: number;
+}
+
+let state: { config: Config; redis: Redis | null; limiters: Map<string, RateLimiterAbstract> } | undefined;
+
+function limiterFor(spec: LimiterSpec): RateLimiterAbstract {
+  const config = getConfig();
+  if (state?.config !== config) {
+    state?.redis?.disconnect();
+    const redis = config.REDIS_URL
+      ? new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false })
+      : null;
+    // An unreachable Redis must not crash the process; the insurance limiter takes over meanwhile.
+    redis?.on("error", (error) => console.error(`[rate-limit] Redis error: ${error.message}`));
+    state = { config, redis, limiters: new Map() };
+  }
+  const id = `${spec.name}:${spec.points}/${spec.durationSeconds}`;
+  let limiter = state.limiters.get(id);
+  if (!limiter) {
+    const base = { keyPrefix: `hush:rl:${spec.name}`, points: spec.points, duration: spec.durationSeconds };
+    limiter = state.redis
+      ? new RateLimiterRedis({ ...base, storeClient: state.redis, insuranceLimiter: new RateLimiterMemory(base) })
+      : new RateLimiterMemory(base);
+    state.limiters.set(id, limiter);
+  }
+  return limiter;
+}
+
+/**
+ * Count one attempt for `key` under `spec`.
+ * @throws RateLimitedError when the limit is reached.
+ */
+export async function consume(spec: LimiterSpec, key: string): Promise<void> {
+  const hashed = createHash("sha256").update(key).digest("base64url");
+  try {
+    await limiterFor(spec).consume(hashed);
+  } catch (error) {
+    if (error instanceof RateLimiterRes) throw new RateLimitedError(Math.max(1, Math.ceil(error.msBeforeNext / 1000)));
+    throw error;
+  }
+}
+
+/**
+ * One sign-in e-mail requested for `address` (normalised): at most EMAIL_SIGNIN_LIMIT_PER_HOUR an
+ * hour per address (spec §4 e-mail link; the issue's "5 an hour per address").
+ * @throws RateLimitedError
+ */
+export async function consumeEmailSignIn(address: string): Promise<void> {
+  await consume({ name: "email-signin", points: getConfig().EMAIL_SIGNIN_LIMIT_PER_HOUR, durationSeconds: 3600 }, address);
+}
+
+/** Close the Redis connection, if any (tests, shutdown). */
+export async function closeRateLimits(): Promise<void> {
+  const redis = state?.redis;
+  state = undefined;
+  if (redis) await redis.quit().catch(() => redis.disconnect());
+}
