@@ -1,0 +1,18 @@
+"use client";
+
+import { signOut } from "next-auth/react";
+
+/**
+ * Spec §2: "Log out" signs out and reloads the page; the Account Deleted screen's "Go back" too.
+ * next-auth's signOut deletes the database session (server side, so a copied cookie stops working
+ * at once) and clears the cookie; then the page reloads. A failed sign-out request still reloads:
+ * the server decides what the reloaded page shows.
+ */
+export async function signOutAndReload(): Promise<void> {
+  try {
+    await signOut({ redirect: false });
+  } catch {
+    console.error("Failed to sign out");
+  }
+  window.location.reload();
+}
