@@ -1,0 +1,38 @@
+import type { Metadata } from "next";
+import { cookies } from "next/headers";
+import { AppSignupPanel } from "@/components/auth/appsignup-panel";
+import { getConfig } from "@/lib/config";
+import { desktopDeepLink, handoffCookieName, openHandoff } from "@/lib/auth/desktop";
+
+export const metadata: Metadata = {
+  title: "Sign In",
+  robots: { index: false, follow: false },
+};
+
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+const one = (value: string | string[] | undefined) => (typeof value === "string" && value ? value : null);
+
+/**
+ * /appsignup (spec §2): sign-in for the desktop app. Continue with Google comes back here with
+ * ?handoff=1 and the ID token in a short-lived sealed cookie (lib/auth/desktop.ts), which becomes
+ * the deep link DESKTOP_APP_REDIRECT_URL?idToken=…; ?idToken=… signs this browser in and opens /chat.
+ */
+export default async function AppSignupPage({ searchParams }: { searchParams: SearchParams }) {
+  const params = await searchParams;
+  let deepLink: string | null = null;
+  let error = one(params.error);
+  if (params.handoff === "1") {
+    const idToken = await openHandoff((await cookies()).get(handoffCookieName())?.value);
+    if (idToken) deepLink = desktopDeepLink(idToken);
+    else error ??= "HandoffExpired";
+  }
+  return (
+    <AppSignupPanel
+      idToken={one(params.idToken)}
+      deepLink={deepLink}
+      initialError={error}
+      googleEnabled={getConfig().googleSignIn}
+    />
+  );
+}

@@ -1,0 +1,128 @@
+"use client";
+
+import Link from "next/link";
+import { useEffect, useRef, useState } from "react";
+import { siteConfig } from "@/config/site";
+import { APP_HANDOFF_PATH, createAccount, signInWithIdToken, startGoogleSignIn } from "./client";
+import { authErrorMessage, cleanProviderMessage } from "./errors";
+import { GoogleButton, Spinner } from "./google-button";
+import { ErrorLine } from "./notices";
+
+export interface AppSignupPanelProps {
+  /** /appsignup?idToken=…: sign this browser in with it, then /chat. */
+  idToken: string | null;
+  /** After Google sign-in: the desktop app's deep link carrying the ID token. */
+  deepLink: string | null;
+  initialError: string | null;
+  googleEnabled: boolean;
+}
+
+/**
+ * /appsignup (spec §2): "Sign In" for the desktop app: Continue with Google, an error line, a Terms
+ * of Service link. Also hands the result to the app (deep link) and signs in from ?idToken=.
+ */
+export function AppSignupPanel({ idToken, deepLink, initialError, googleEnabled }: AppSignupPanelProps) {
+  const [error, setError] = useState<string | null>(authErrorMessage(initialError));
+  const [busy, setBusy] = useState(false);
+  const [signingIn, setSigningIn] = useState(idToken !== null);
+  const started = useRef(false);
+
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    if (initialError || idToken) window.history.replaceState(null, "", "/appsignup");
+    if (deepLink) {
+      // The browser's session was made by the same sign-in: set the account up, then open the app.
+      createAccount()
+        .catch(() => undefined)
+        .finally(() => window.location.assign(deepLink));
+    } else if (idToken) {
+      signInWithIdToken(idToken)
+        .then(() => createAccount())
+        .then(
+          () => window.location.replace("/chat"), // a full load: the account context starts over
+          (e: unknown) => {
+            setError(cleanProviderMessage(e instanceof Error ? e.message : null));
+            setSigningIn(false);
+          },
+        );
+    }
+  }, [deepLink, idToken, initialError]);
+
+  async function onGoogle() {
+    if (!googleEnabled) {
+      setError(authErrorMessage("GoogleUnavailable"));
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      await startGoogleSignIn(APP_HANDOFF_PATH);
+    } catch (e) {
+      setError(cleanProviderMessage(e instanceof Error ? e.message : null));
+      setBusy(false);
+    }
+  }
+
+  if (deepLink) {
+    return (
+      <Card>
+        <div className="text-center" aria-live="polite">
+          <div className="mx-auto mb-5 flex h-12 w-12 items-center justify-center rounded-full bg-green-50 text-green-600">
+            <svg aria-hidden="true" viewBox="0 0 24 24" className="h-6 w-6" fill="none" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" strokeLinejoin="round">
+              <path d="M5 12.5l4.5 4.5L19 7.5" />
+            </svg>
+          </div>
+          <h1 className="text-2xl font-semibold tracking-tight text-ink-950">You&rsquo;re signed in</h1>
+          <p className="mt-2 text-ink-600">Opening the Hush app&hellip; You can close this tab once it has opened.</p>
+          <a href={deepLink} data-testid="open-desktop-app" className={`${primaryButton} mt-8`}>
+            Open the Hush app
+          </a>
+        </div>
+      </Card>
+    );
+  }
+
+  if (signingIn) {
+    return (
+      <Card>
+        <div className="flex flex-col items-center py-6 text-center" aria-live="polite" aria-busy="true">
+          <Spinner className="h-8 w-8 text-brand-600" />
+          <h1 className="mt-4 text-2xl font-semibold tracking-tight text-ink-950">Signing you in…</h1>
+          <p className="mt-2 text-ink-600">This only takes a moment.</p>
+        </div>
+      </Card>
+    );
+  }
+
+  return (
+    <Card>
+      <div className="text-center">
+        <h1 className="text-2xl font-semibold tracking-tight text-ink-950 sm:text-3xl">Sign In</h1>
+        <p className="mt-2 text-ink-600">Continue to the Hush desktop app</p>
+      </div>
+      <div className="mt-8">
+        <GoogleButton onClick={() => void onGoogle()} busy={busy} />
+      </div>
+      <div className="mt-4">
+        <ErrorLine message={error} />
+      </div>
+      <p className="mt-6 text-center text-sm text-ink-600">
+        By continuing, you agree to our{" "}
+        <Link href={siteConfig.routes.terms} className="font-medium text-brand-700 underline underline-offset-4 hover:text-brand-800">
+          Terms of Service
+        </Link>
+        .
+      </p>
+    </Card>
+  );
+}
+
+const primaryButton =
+  "inline-flex h-12 w-full items-center justify-center gap-2 rounded-xl bg-brand-600 px-4 text-base font-semibold text-white shadow-sm transition-colors hover:bg-brand-700";
+
+function Card({ children }: { children: React.ReactNode }) {
+  return (
+    <div className="w-full max-w-sm rounded-3xl border border-ink-100 bg-white p-6 shadow-xl shadow-brand-900/5 sm:p-8">{children}</div>
+  );
+}

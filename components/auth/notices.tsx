@@ -1,0 +1,22 @@
+/** The red error line and the green notice of the sign-in pages (spec §4, §5). */
+
+export function ErrorLine({ message, id }: { message: string | null; id?: string }) {
+  // Always rendered, so screen readers announce a message when it appears.
+  return (
+    <div id={id} role="alert" data-testid="auth-error" className={message ? "rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-700" : "sr-only"}>
+      {message}
+    </div>
+  );
+}
+
+export function SuccessNotice({ children }: { children: React.ReactNode }) {
+  return (
+    <div role="status" data-testid="auth-notice" className="flex gap-3 rounded-xl border border-green-200 bg-green-50 px-4 py-3 text-sm text-green-800">
+      <svg aria-hidden="true" viewBox="0 0 24 24" className="mt-0.5 h-5 w-5 shrink-0 text-green-600" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+        <path d="M4 7l8 6 8-6" />
+        <rect x="3" y="5" width="18" height="14" rx="2" />
+      </svg>
+      <div>{children}</div>
+    </div>
+  );
+}

@@ -1,0 +1,271 @@
+"use client";
+
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useEffect, useId, useRef, useState } from "react";
+import { siteConfig } from "@/config/site";
+import {
+  clearStoredEmail,
+  createAccount,
+  getStoredEmail,
+  requestEmailLink,
+  SIGNUP_COMPLETE_PATH,
+  startGoogleSignIn,
+  storeEmail,
+  submitEmailLink,
+} from "./client";
+import { authErrorMessage, cleanProviderMessage } from "./errors";
+import { GoogleButton, Spinner } from "./google-button";
+import { ErrorLine, SuccessNotice } from "./notices";
+
+type Phase =
+  /** The sign-up form (spec §2). */
+  | "form"
+  /** Opened from an e-mailed link on a device that does not know the address: "Please confirm your e-mail:". */
+  | "confirm"
+  /** The link is being used (a form POST navigation is under way). */
+  | "signing-in"
+  /** Signed in: creating the account on the server, then /chat. */
+  | "finishing";
+
+export interface SignupPanelProps {
+  /** Token of the e-mailed link (/signup?token=…). */
+  token: string | null;
+  /** A sign-in just completed (/signup?complete=1) and the session is valid. */
+  complete: boolean;
+  /** An error code from a sign-in redirect (?error=Code). */
+  initialError: string | null;
+  googleEnabled: boolean;
+}
+
+/**
+ * /signup (spec §2, §4): e-mail link or Google. Also the landing page of both: with ?token= it uses
+ * the e-mailed link (the address from localStorage, or asked for again); with ?complete=1 it creates
+ * the account (POST /api/create_account), forgets the stored address and goes to /chat.
+ */
+export function SignupPanel({ token, complete, initialError, googleEnabled }: SignupPanelProps) {
+  const router = useRouter();
+  const [phase, setPhase] = useState<Phase>(complete ? "finishing" : token ? "signing-in" : "form");
+  const [email, setEmail] = useState("");
+  const [confirmEmail, setConfirmEmail] = useState("");
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(authErrorMessage(initialError));
+  const [busy, setBusy] = useState<"email" | "google" | null>(null);
+  const started = useRef(false);
+  const emailId = useId();
+  const confirmId = useId();
+  const errorId = useId();
+
+  /** Create the account, forget the stored address, go to /chat (spec §4). */
+  function finish() {
+    createAccount().then(
+      () => {
+        clearStoredEmail();
+        router.replace("/chat");
+      },
+      (e: unknown) => setError(e instanceof Error ? e.message : "Failed to create account"),
+    );
+  }
+
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    // The token and codes have done their job: keep them out of the address bar and history.
+    if (token || complete || initialError) window.history.replaceState(null, "", "/signup");
+    if (complete) {
+      finish();
+    } else if (token) {
+      const stored = getStoredEmail();
+      if (stored) submitEmailLink(token, stored);
+      // After this first render, so server and client render the same first frame.
+      else queueMicrotask(() => setPhase("confirm"));
+    }
+    // Runs once per page load; `finish` only reads stable values.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  async function onEmailSubmit(event: React.FormEvent) {
+    event.preventDefault();
+    const address = email.trim();
+    if (!address || busy) return;
+    setBusy("email");
+    setError(null);
+    setSentTo(null);
+    try {
+      await requestEmailLink(address);
+      storeEmail(address);
+      setSentTo(address);
+    } catch (e) {
+      setError(cleanProviderMessage(e instanceof Error ? e.message : null));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  async function onGoogle() {
+    if (!googleEnabled) {
+      setError(authErrorMessage("GoogleUnavailable"));
+      return;
+    }
+    setBusy("google");
+    setError(null);
+    try {
+      await startGoogleSignIn(SIGNUP_COMPLETE_PATH);
+    } catch (e) {
+      setError(cleanProviderMessage(e instanceof Error ? e.message : null));
+      setBusy(null);
+    }
+  }
+
+  function onConfirm(event: React.FormEvent) {
+    event.preventDefault();
+    const address = confirmEmail.trim();
+    // Spec §4: if no e-mail is given, nothing happens.
+    if (!address || !token) return;
+    setPhase("signing-in");
+    submitEmailLink(token, address);
+  }
+
+  if (phase === "signing-in" || phase === "finishing") {
+    return (
+      <Card>
+        <div className="flex flex-col items-center py-6 text-center" aria-live="polite" aria-busy={!error}>
+          {!error && <Spinner className="h-8 w-8 text-brand-600" />}
+          <h1 className="mt-4 text-2xl font-semibold tracking-tight text-ink-950">
+            {phase === "finishing" ? (error ? "Almost there" : "Setting up your account…") : "Signing you in…"}
+          </h1>
+          <p className="mt-2 text-ink-600">{error ? "Your account could not be set up yet." : "This only takes a moment."}</p>
+          {error && (
+            <div className="mt-6 w-full space-y-4 text-left">
+              <ErrorLine message={error} id={errorId} />
+              <button
+                type="button"
+                onClick={() => {
+                  setError(null);
+                  finish();
+                }}
+                className={primaryButton}
+              >
+                Try again
+              </button>
+            </div>
+          )}
+        </div>
+      </Card>
+    );
+  }
+
+  if (phase === "confirm") {
+    return (
+      <Card>
+        <Heading title="Sign Up to Hush" subtitle="Finish signing in" />
+        <form onSubmit={onConfirm} className="mt-8 space-y-3" noValidate={false}>
+          <label htmlFor={confirmId} className="block text-sm font-medium text-ink-800">
+            Please confirm your e-mail:
+          </label>
+          <p className="text-sm text-ink-600">
+            This link was opened on a different device or browser. Enter the address it was sent to.
+          </p>
+          <input
+            id={confirmId}
+            type="email"
+            name="email"
+            autoComplete="email"
+            inputMode="email"
+            autoFocus
+            value={confirmEmail}
+            onChange={(e) => setConfirmEmail(e.target.value)}
+            placeholder="you@example.com"
+            className={inputStyles}
+          />
+          <button type="submit" disabled={!confirmEmail.trim()} className={primaryButton}>
+            Confirm
+          </button>
+        </form>
+        <p className="mt-6 text-center text-sm text-ink-600">
+          <a href="/signup" className="font-medium text-brand-700 underline-offset-4 hover:underline">
+            Start over
+          </a>
+        </p>
+      </Card>
+    );
+  }
+
+  return (
+    <Card>
+      <Heading title="Sign Up to Hush" subtitle="Begin chatting privately" />
+      <div className="mt-6 space-y-3 empty:hidden">
+        {sentTo && (
+          <SuccessNotice>
+            A verification e-mail was sent to <strong className="font-semibold break-all">{sentTo}</strong>. Check your
+            inbox, including spam/junk.
+          </SuccessNotice>
+        )}
+        <ErrorLine message={error} id={errorId} />
+      </div>
+      <form onSubmit={onEmailSubmit} className="mt-6 space-y-3">
+        <label htmlFor={emailId} className="block text-sm font-medium text-ink-800">
+          Email address
+        </label>
+        <input
+          id={emailId}
+          type="email"
+          name="email"
+          autoComplete="email"
+          inputMode="email"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          placeholder="you@example.com"
+          aria-describedby={error ? errorId : undefined}
+          className={inputStyles}
+        />
+        <button type="submit" disabled={!email.trim() || busy !== null} aria-busy={busy === "email" || undefined} className={primaryButton}>
+          {busy === "email" && <Spinner />}
+          Continue
+        </button>
+      </form>
+      <div className="my-6 flex items-center gap-4 text-xs font-semibold tracking-widest text-ink-400" aria-hidden="false">
+        <span className="h-px flex-1 bg-ink-200" />
+        OR
+        <span className="h-px flex-1 bg-ink-200" />
+      </div>
+      <GoogleButton onClick={() => void onGoogle()} busy={busy === "google"} disabled={busy === "email"} />
+      <p className="mt-8 text-center text-sm text-ink-600">
+        By continuing, you agree to our{" "}
+        <Link href={siteConfig.routes.terms} className="font-medium text-brand-700 underline underline-offset-4 hover:text-brand-800">
+          Terms of Service
+        </Link>
+        .
+      </p>
+    </Card>
+  );
+}
+
+const inputStyles =
+  "block h-12 w-full rounded-xl border border-ink-200 bg-white px-4 text-base text-ink-950 shadow-sm placeholder:text-ink-400 focus:border-brand-500 focus:outline-none focus:ring-4 focus:ring-brand-100";
+
+const primaryButton =
+  "inline-flex h-12 w-full items-center justify-center gap-2 rounded-xl bg-brand-600 px-4 text-base font-semibold text-white shadow-sm transition-colors hover:bg-brand-700 disabled:cursor-not-allowed disabled:bg-brand-300 disabled:shadow-none";
+
+function Card({ children }: { children: React.ReactNode }) {
+  return (
+    <div className="w-full max-w-md rounded-3xl border border-ink-100 bg-white p-6 shadow-xl shadow-brand-900/5 sm:p-10">
+      {children}
+    </div>
+  );
+}
+
+function Heading({ title, subtitle }: { title: string; subtitle: string }) {
+  return (
+    <div className="text-center">
+      <div className="mx-auto mb-5 flex h-12 w-12 items-center justify-center rounded-2xl bg-brand-50 text-brand-600">
+        <svg aria-hidden="true" viewBox="0 0 24 24" className="h-6 w-6" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round">
+          <rect x="5" y="10.5" width="14" height="9.5" rx="2.5" />
+          <path d="M8.5 10.5V8a3.5 3.5 0 0 1 7 0v2.5" />
+        </svg>
+      </div>
+      <h1 className="text-2xl font-semibold tracking-tight text-ink-950 sm:text-3xl">{title}</h1>
+      <p className="mt-2 text-base text-ink-600">{subtitle}</p>
+    </div>
+  );
+}
