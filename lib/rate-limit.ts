@@ -32,7 +32,9 @@ function limiterFor(spec: LimiterSpec): RateLimiterAbstract {
   if (state?.config !== config) {
     state?.redis?.disconnect();
     const redis = config.REDIS_URL
-      ? new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false })
+      ? // Commands wait (at most a second) for the connection, so the first requests after start-up
+        // are counted in Redis, not in a fresh in-memory fallback.
+        new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, commandTimeout: 1000 })
       : null;
     // An unreachable Redis must not crash the process; the insurance limiter takes over meanwhile.
     redis?.on("error", (error) => console.error(`[rate-limit] Redis error: ${error.message}`));
