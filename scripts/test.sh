@@ -21,7 +21,7 @@ npx vitest run
 
 if [ -n "${TEST_POSTGRES_URL:-}" ]; then
   echo "== Database tests against PostgreSQL =="
-  DATABASE_URL="$TEST_POSTGRES_URL" npx vitest run tests/db
+  DATABASE_URL="$TEST_POSTGRES_URL" npx vitest run tests/db tests/api tests/auth
 fi
 
 echo "== Production build =="
