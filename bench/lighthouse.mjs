@@ -70,11 +70,13 @@ try {
       const scores = results.map((r) => Math.round((r.categories[c]?.score ?? 0) * 100));
       console.log(`  ${c.padEnd(15)} ${String(median(scores)).padStart(3)}   runs: ${scores.join(", ")}`);
     }
-    const last = results[results.length - 1];
+    const fmt = (id, v) => (id === "cumulative-layout-shift" ? v.toFixed(3) : `${Math.round(v)} ms`);
     console.log(
-      "  metrics        " +
-        metrics.map(([id, label]) => `${label} ${last.audits[id]?.displayValue ?? "?"}`).join(" · "),
+      "  median metrics " +
+        metrics.map(([id, label]) => `${label} ${fmt(id, median(results.map((r) => r.audits[id]?.numericValue ?? NaN)))}`).join(" · "),
     );
+    const last = results[results.length - 1];
+    console.log("  points lost in the last run:");
     for (const c of categories) {
       const lost = last.categories[c].auditRefs
         .filter((ref) => ref.weight > 0)
