@@ -1,10 +1,15 @@
 import type { NextConfig } from "next";
+import { noindexPaths } from "./config/seo";
 
 const nextConfig: NextConfig = {
   // pdf-parse 2 starts a pdf.js worker that Turbopack cannot bundle ("Setting up fake worker failed").
   // PGlite and libsodium load WebAssembly from their own package folders at run time.
   serverExternalPackages: ["pdf-parse", "@electric-sql/pglite", "pglite-prisma-adapter", "libsodium-wrappers"],
   poweredByHeader: false,
+  experimental: {
+    // app/global-not-found.tsx: unknown paths show the landing page with status 404 (spec §2).
+    globalNotFound: true,
+  },
   async headers() {
     return [
       {
@@ -16,6 +21,11 @@ const nextConfig: NextConfig = {
           { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=(), interest-cohort=()" },
         ],
       },
+      // Personal and transactional screens stay out of search results, whoever renders them.
+      ...noindexPaths.map((p) => ({
+        source: `${p}/:path*`,
+        headers: [{ key: "X-Robots-Tag", value: "noindex, nofollow" }],
+      })),
     ];
   },
 };

@@ -1,20 +1,21 @@
-import Link from "next/link";
+import { LandingPage } from "@/components/landing/landing-page";
 import { siteConfig } from "@/config/site";
+import { getConfig } from "@/lib/config";
+import { landingJsonLd, publicPageMetadata, serializeJsonLd } from "@/lib/seo";
 
-/** Placeholder landing page; the full page of spec §2 is its own issue. */
+export const metadata = publicPageMetadata({ title: null, description: siteConfig.description, path: "/" });
+
+/** The landing page of spec §2, prerendered at build time. */
 export default function HomePage() {
+  const config = getConfig();
   return (
-    <section className="mx-auto flex max-w-3xl flex-1 flex-col items-center justify-center gap-6 px-4 py-24 text-center">
-      <h1 className="text-5xl font-bold tracking-tight text-ink-950">Chat Freely</h1>
-      <p className="text-lg text-ink-600">{siteConfig.description}</p>
-      <div className="flex gap-3">
-        <Link href={siteConfig.routes.chat} className="rounded-lg bg-brand-600 px-5 py-3 font-semibold text-white hover:bg-brand-700">
-          Try for free
-        </Link>
-        <Link href={siteConfig.routes.contact} className="rounded-lg border border-ink-200 px-5 py-3 font-semibold text-ink-800 hover:bg-ink-50">
-          Contact us
-        </Link>
-      </div>
-    </section>
+    <>
+      <script
+        type="application/ld+json"
+        // Structured data must be inline JSON; serializeJsonLd escapes "<" so nothing can end the tag.
+        dangerouslySetInnerHTML={{ __html: serializeJsonLd(landingJsonLd(config.APP_URL, config.CONTACT_EMAIL)) }}
+      />
+      <LandingPage />
+    </>
   );
 }

@@ -3,50 +3,35 @@
 import Link from "next/link";
 import { AccountDeletedScreen } from "@/components/account/account-deleted-screen";
 import { useAccount } from "@/lib/account/client";
+import { GearIcon } from "./gear-icon";
 import { MobileMenu } from "./mobile-menu";
-import { headerLinks, type HeaderLink } from "./nav-links";
+import { headerLinksFor } from "./nav-links";
+
+const linkClass = {
+  plain: "rounded-lg px-3 py-2 text-sm font-medium text-ink-700 transition-colors hover:bg-ink-100 hover:text-ink-950",
+  primary: "ml-1 rounded-lg bg-brand-600 px-4 py-2 text-sm font-semibold text-white shadow-sm transition-colors hover:bg-brand-700",
+  settings: "inline-flex h-9 w-9 items-center justify-center rounded-lg text-ink-700 transition-colors hover:bg-ink-100 hover:text-ink-950",
+} as const;
 
 /**
  * The header's account-aware part (spec §2): desktop links, the mobile menu toggle, and the Account
- * Deleted screen, which covers the whole app when the account is flagged deleted.
+ * Deleted screen, which covers the whole app when the account is flagged deleted. Until the account is
+ * known (and in the prerendered HTML) it shows the visitor's links.
  */
 export function HeaderNav() {
   const account = useAccount();
-  const links = headerLinks(account);
+  const links = headerLinksFor(account.user ? { plan: account.subscription?.plan ?? null } : null);
   return (
     <>
-      <nav aria-label="Main" className="hidden items-center gap-2 sm:flex">
+      <nav aria-label="Main" className="hidden items-center gap-1 sm:flex">
         {links.map((l) => (
-          <HeaderItem key={l.href} link={l} />
+          <Link key={l.href} href={l.href} className={linkClass[l.kind]} aria-label={l.kind === "settings" ? l.label : undefined}>
+            {l.kind === "settings" ? <GearIcon className="h-5 w-5" /> : l.label}
+          </Link>
         ))}
       </nav>
       <MobileMenu links={links} />
       {account.accountDeleted && <AccountDeletedScreen />}
     </>
-  );
-}
-
-function HeaderItem({ link }: { link: HeaderLink }) {
-  if (link.kind === "settings") {
-    return (
-      <Link href={link.href} aria-label="Settings" title="Settings" className="inline-flex h-10 w-10 items-center justify-center rounded-lg text-ink-700 hover:bg-ink-100 hover:text-ink-950">
-        <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round">
-          <circle cx="12" cy="12" r="3" />
-          <path d="M19.4 15a1.7 1.7 0 0 0 .3 1.8l.1.1a2 2 0 1 1-2.8 2.8l-.1-.1a1.7 1.7 0 0 0-1.8-.3 1.7 1.7 0 0 0-1 1.5V21a2 2 0 1 1-4 0v-.1a1.7 1.7 0 0 0-1.1-1.5 1.7 1.7 0 0 0-1.8.3l-.1.1a2 2 0 1 1-2.8-2.8l.1-.1a1.7 1.7 0 0 0 .3-1.8 1.7 1.7 0 0 0-1.5-1H3a2 2 0 1 1 0-4h.1a1.7 1.7 0 0 0 1.5-1.1 1.7 1.7 0 0 0-.3-1.8l-.1-.1a2 2 0 1 1 2.8-2.8l.1.1a1.7 1.7 0 0 0 1.8.3H9a1.7 1.7 0 0 0 1-1.5V3a2 2 0 1 1 4 0v.1a1.7 1.7 0 0 0 1 1.5 1.7 1.7 0 0 0 1.8-.3l.1-.1a2 2 0 1 1 2.8 2.8l-.1.1a1.7 1.7 0 0 0-.3 1.8V9a1.7 1.7 0 0 0 1.5 1H21a2 2 0 1 1 0 4h-.1a1.7 1.7 0 0 0-1.5 1z" />
-        </svg>
-      </Link>
-    );
-  }
-  return (
-    <Link
-      href={link.href}
-      className={
-        link.kind === "primary"
-          ? "rounded-lg bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700"
-          : "rounded-lg px-3 py-2 text-sm font-medium text-ink-700 hover:bg-ink-100 hover:text-ink-950"
-      }
-    >
-      {link.label}
-    </Link>
   );
 }

@@ -1,0 +1,32 @@
+import type { Metadata } from "next";
+import "./globals.css";
+import SiteLayout from "./(site)/layout";
+import { LandingPage } from "@/components/landing/landing-page";
+import { siteConfig } from "@/config/site";
+import { getConfig } from "@/lib/config";
+
+/**
+ * Any unknown path (spec §2) shows the landing page inside the shared layout, answered with status 404
+ * and noindex so crawlers do not index it. global-not-found (next.config experimental.globalNotFound)
+ * rather than app/not-found: a root not-found would ride along in every page's payload.
+ */
+export function generateMetadata(): Metadata {
+  return {
+    metadataBase: new URL(getConfig().APP_URL),
+    title: `${siteConfig.name}: ${siteConfig.tagline}`,
+    description: siteConfig.description,
+    // Next adds <meta name="robots" content="noindex"> to not-found responses by itself.
+  };
+}
+
+export default function GlobalNotFound() {
+  return (
+    <html lang="en">
+      <body className="min-h-dvh font-sans">
+        <SiteLayout>
+          <LandingPage />
+        </SiteLayout>
+      </body>
+    </html>
+  );
+}

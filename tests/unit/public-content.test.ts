@@ -1,0 +1,92 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { compareColumns, landingContent } from "@/content/landing";
+import { termsSections } from "@/content/terms";
+
+const root = path.resolve(__dirname, "../..");
+
+describe("landing content (spec §1 and §2)", () => {
+  it("lists the 12 industries of spec §2 in order, each with its own description", () => {
+    const items = landingContent.industries.items;
+    expect(items.map((i) => i.name)).toEqual([
+      "Legal Services",
+      "Accounting",
+      "Finance and Banking",
+      "Healthcare",
+      "Real Estate and Construction",
+      "Public Sector",
+      "Telecommunications",
+      "Energy and Utilities",
+      "Retail and Commerce",
+      "Education and Research",
+      "Pharma and Biotech",
+      "Insurance",
+    ]);
+    expect(new Set(items.map((i) => i.description)).size).toBe(12);
+    for (const i of items) expect(i.description.length).toBeGreaterThan(200);
+  });
+
+  it("reproduces the Compare table exactly", () => {
+    expect(compareColumns).toEqual(["ChatGPT", "Cloud", "Enterprise"]);
+    const yesNo = (v: boolean | string) => (v === true ? "yes" : v === false ? "no" : v);
+    expect(landingContent.compare.rows.map((r) => [r.label, ...compareColumns.map((c) => yesNo(r.values[c]))])).toEqual([
+      ["Sovereignty", "no", "yes", "yes"],
+      ["On-Premise", "no", "no", "no"],
+      ["Encryption", "Basic", "High", "Max"],
+      ["Custom", "yes", "yes", "yes"],
+      ["Scalability", "yes", "yes", "yes"],
+    ]);
+  });
+
+  it("has five promises and the calls to action of spec §2", () => {
+    expect(landingContent.promises.items).toHaveLength(5);
+    const { hero, closing, privateAndSecure } = landingContent;
+    expect([hero.title, hero.primary, hero.secondary]).toEqual([
+      "Chat Freely",
+      { label: "Try for free", href: "/chat" },
+      { label: "Contact us", href: "/contact" },
+    ]);
+    expect([closing.primary, closing.secondary]).toEqual([
+      { label: "Try for free", href: "/chat" },
+      { label: "Chat with us", href: "/contact" },
+    ]);
+    expect(privateAndSecure.offerings.map((o) => [o.name, o.cta.href])).toEqual([
+      ["Cloud", "/chat"],
+      ["Enterprise", "/contact"],
+    ]);
+  });
+
+  it("serves the featured-on badge image from public/", () => {
+    const src = landingContent.featured.image.src;
+    expect(src.startsWith("/")).toBe(true);
+    expect(readFileSync(path.join(root, "public", src), "utf8")).toContain("<svg");
+    expect(landingContent.featured.href).toMatch(/^https:\/\//);
+  });
+});
+
+describe("terms of service (spec §2)", () => {
+  it("has eleven sections with unique anchors and the spec's rules", () => {
+    expect(termsSections).toHaveLength(11);
+    expect(new Set(termsSections.map((s) => s.id)).size).toBe(11);
+    const text = termsSections.flatMap((s) => s.paragraphs).join(" ");
+    expect(text).toContain("laws of New Zealand");
+    expect(text).toContain("courts of Auckland");
+    expect(text).toContain("three months");
+    expect(text).toMatch(/experimental/i);
+  });
+});
+
+describe("client JavaScript of the public pages", () => {
+  /** The issue allows client code only for the industry selector and the mobile menu. */
+  it("marks only the industry selector and the mobile menu as client components", () => {
+    const dirs = ["components/landing", "components/layout", "app/(site)/contact", "app/(site)/termsofservice"];
+    const clientFiles = dirs.flatMap((dir) =>
+      readdirSync(path.join(root, dir))
+        .filter((f) => /\.tsx?$/.test(f))
+        .filter((f) => /^\s*["']use client["']/.test(readFileSync(path.join(root, dir, f), "utf8")))
+        .map((f) => `${dir}/${f}`),
+    );
+    expect(clientFiles.sort()).toEqual(["components/landing/industry-selector.tsx", "components/layout/mobile-menu.tsx"]);
+  });
+});
