@@ -90,7 +90,21 @@ async function route(request: Request, segments: string[]): Promise<Response> {
     }
   }
   if (method === "POST" && action === "signin" && providerId === "email") return emailSigninAnswer(answer);
+  // next-auth sets its CSRF and callback-URL cookies on every call; a visitor's page asking
+  // /api/auth/session must not get cookies (spec §1: no trackers, nothing set for visitors).
+  if (method === "GET" && !["csrf", "signin", "callback"].includes(action ?? "")) return withoutFlowCookies(answer);
   return answer;
+}
+
+/** `answer` without next-auth's CSRF-token and callback-URL cookies (its session cookie is kept). */
+function withoutFlowCookies(answer: Response): Response {
+  const cookies = answer.headers.getSetCookie();
+  const kept = cookies.filter((c) => !/^(?:__Host-|__Secure-)?next-auth\.(?:csrf-token|callback-url)=/.test(c));
+  if (kept.length === cookies.length) return answer;
+  const headers = new Headers(answer.headers);
+  headers.delete("set-cookie");
+  for (const c of kept) headers.append("set-cookie", c);
+  return new Response(answer.body, { status: answer.status, headers });
 }
 
 /** The e-mailed link's page, for a GET of next-auth's own callback URL: nothing is consumed. */

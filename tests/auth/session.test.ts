@@ -91,6 +91,17 @@ describe("getRequestUser with the session cookie", () => {
   });
 });
 
+describe("GET /api/auth/session", () => {
+  it("sets no cookie at all for a visitor (no trackers: spec §1)", async () => {
+    const visitor = new AuthTestClient();
+    const res = await visitor.call("session");
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({});
+    expect(res.headers.getSetCookie()).toEqual([]);
+    expect((await visitor.call("providers")).headers.getSetCookie()).toEqual([]);
+  });
+});
+
 describe("a session made by next-auth (e-mail sign-in)", () => {
   it("is resolved by getRequestUser and by next-auth's /api/auth/session", async () => {
     const client = await signIn("flow@example.test");
