@@ -50,7 +50,12 @@ export function emailLinkFor(nextAuthVerificationUrl: string): string {
   return link.toString();
 }
 
-const scrub = (text: string) => text.replace(/[^\s@"'<>]+@[^\s@"'<>]+/g, "<address>").slice(0, 300);
+/** Error text fit for the log: no addresses, no token-like strings (state, codes, JWTs), bounded. */
+const scrub = (text: string) =>
+  text
+    .replace(/[^\s@"'<>]+@[^\s@"'<>]+/g, "<address>")
+    .replace(/[A-Za-z0-9_\-.~+/=]{20,}/g, "<redacted>")
+    .slice(0, 300);
 
 function describe(metadata: unknown): string {
   const error = metadata instanceof Error ? metadata : (metadata as { error?: unknown } | undefined)?.error;
