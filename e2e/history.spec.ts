@@ -36,12 +36,13 @@ test("a user saves chats, finds them after a reload, deletes one, then deletes t
   await input.fill("Plan the zebra migration survey");
   await input.press("Enter");
   await expect(page.locator('[data-role="assistant"]').last()).toContainText("You asked: Plan the zebra migration survey");
-  const entry = sidebar.getByRole("button", { name: /Plan the zebra migration survey/ });
+  const entry = sidebar.getByRole("button", { name: /^Plan the zebra migration survey/ });
   await expect(entry).toBeVisible();
 
   await input.fill("And the budget?");
   await input.press("Enter");
   await expect(page.locator('[data-role="assistant"]')).toHaveCount(2);
+  await expect(page.getByRole("button", { name: "Send message" })).toBeVisible();
 
   // A second chat, so the list has an order to check.
   await sidebar.getByRole("button", { name: "New chat" }).click();
@@ -49,6 +50,7 @@ test("a user saves chats, finds them after a reload, deletes one, then deletes t
   await input.fill("Second chat about otters");
   await input.press("Enter");
   await expect(page.locator('[data-role="assistant"]')).toHaveCount(1);
+  await expect(page.getByRole("button", { name: "Send message" })).toBeVisible();
 
   await page.reload();
   const entries = sidebar.getByRole("navigation", { name: "Saved chats" }).getByRole("listitem");
@@ -100,7 +102,7 @@ test("a user saves chats, finds them after a reload, deletes one, then deletes t
   await page.screenshot({ path: `${SCREENS}/settings-delete-confirm-desktop.png` });
   await confirm.click();
   // Signed out and reloaded: the visitor header again.
-  await expect(page.getByRole("link", { name: "Sign Up" })).toBeVisible();
+  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Sign Up" })).toBeVisible();
 
   // Signing in again shows the Account Deleted screen; Go back signs out.
   await signInByEmail(page, email);
@@ -109,7 +111,7 @@ test("a user saves chats, finds them after a reload, deletes one, then deletes t
   await page.screenshot({ path: `${SCREENS}/account-deleted-desktop.png` });
   await page.getByRole("button", { name: "Go back" }).click();
   await expect(page.getByRole("heading", { name: "Account Deleted" })).toHaveCount(0);
-  await expect(page.getByRole("link", { name: "Sign Up" })).toBeVisible();
+  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Sign Up" })).toBeVisible();
 });
 
 test("a visitor sees Sign up to save chats and is sent from /settings to /", async ({ page }) => {

@@ -1,10 +1,14 @@
 "use client";
 
+import { createPortal } from "react-dom";
 import { signOutAndReload } from "@/components/auth/sign-out";
 
-/** Spec §2 "Account Deleted": covers the whole app; Go back signs out and reloads. */
+/**
+ * Spec §2 "Account Deleted": covers the whole app; Go back signs out and reloads. Portalled to <body>
+ * because the header that renders it is a containing block for fixed elements (backdrop-filter).
+ */
 export function AccountDeletedScreen() {
-  return (
+  return createPortal(
     <div role="alertdialog" aria-modal="true" aria-labelledby="deleted-title" className="fixed inset-0 z-50 flex items-center justify-center bg-white px-6">
       <div className="max-w-sm text-center">
         <h1 id="deleted-title" className="text-2xl font-semibold text-ink-950">
@@ -20,6 +24,7 @@ export function AccountDeletedScreen() {
           Go back
         </button>
       </div>
-    </div>
+    </div>,
+    document.body,
   );
 }

@@ -58,13 +58,21 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
   const [streamingText, setStreamingText] = useState<string | null>(null);
   const [error, setError] = useState<ChatError | null>(null);
   const abort = useRef<AbortController | null>(null);
+  // Set when a send is cancelled because the user moved to another chat: nothing of it is kept.
+  const discarded = useRef<AbortController | null>(null);
   const busy = streamingText !== null;
   const isSmallScreen = () => window.matchMedia(SMALL_SCREEN).matches;
 
   const toggleSidebar = () => setSidebarOpen((open) => !(open ?? !isSmallScreen()));
 
+  const cancelSend = () => {
+    if (!abort.current) return;
+    discarded.current = abort.current;
+    abort.current.abort();
+  };
+
   const newChat = () => {
-    abort.current?.abort();
+    cancelSend();
     setMessages([]);
     setChatId(null);
     setStaged(null);
@@ -74,7 +82,7 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
   const pickChat = async (id: string) => {
     if (isSmallScreen()) setSidebarOpen(false);
     if (id === chatId) return;
-    abort.current?.abort();
+    cancelSend();
     try {
       const res = await fetch(`/api/ns/chat_history/${encodeURIComponent(id)}`, { cache: "no-store" });
       if (!res.ok) throw new Error(String(res.status));
@@ -152,7 +160,7 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
     } catch (err) {
       if (controller.signal.aborted) {
         // Stopped by the user: keep what arrived, as a finished (shortened) answer.
-        if (partial) setMessages([...outgoing, { role: "assistant", content: partial }]);
+        if (partial && discarded.current !== controller) setMessages([...outgoing, { role: "assistant", content: partial }]);
         return;
       }
       setMessages(before);
@@ -163,8 +171,11 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
       if (outcome.kind === "redirect") router.push(outcome.href);
       else setError({ text: outcome.text, link: outcome.link });
     } finally {
-      abort.current = null;
-      setStreamingText(null);
+      // A send cancelled by New chat may settle after the next one started: leave that one alone.
+      if (abort.current === controller) {
+        abort.current = null;
+        setStreamingText(null);
+      }
     }
   };
 

@@ -41,8 +41,8 @@ async function getJson<T>(url: string): Promise<T> {
 export async function refreshAccount(): Promise<void> {
   let user: AccountState["user"] = null;
   try {
-    const session = await getJson<{ user?: { email?: string | null } }>("/api/auth/session");
-    user = session.user ? { email: session.user.email ?? null } : null;
+    const me = await getJson<{ user: { email: string | null } | null }>("/api/me");
+    user = me.user;
   } catch {
     user = null;
   }
