@@ -224,7 +224,7 @@ export function SignupPanel({ token, complete, initialError, googleEnabled }: Si
           Continue
         </button>
       </form>
-      <div className="my-6 flex items-center gap-4 text-xs font-semibold tracking-widest text-ink-400" aria-hidden="false">
+      <div className="my-6 flex items-center gap-4 text-xs font-semibold tracking-widest text-ink-500">
         <span className="h-px flex-1 bg-ink-200" />
         OR
         <span className="h-px flex-1 bg-ink-200" />
