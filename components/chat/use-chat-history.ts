@@ -39,10 +39,6 @@ export function useChatHistory(signedIn: boolean) {
 
   useEffect(() => {
     if (signedIn) void load(null);
-    else {
-      setChats([]);
-      setCursor(null);
-    }
   }, [signedIn, load]);
 
   /** Put a chat that was just saved or appended to at the top. */
@@ -67,10 +63,11 @@ export function useChatHistory(signedIn: boolean) {
     }
   }, []);
 
+  // A visitor has no history; what a signed-out session loaded is not shown.
   return {
-    chats,
+    chats: signedIn ? chats : [],
     loading,
-    hasMore: cursor !== null,
+    hasMore: signedIn && cursor !== null,
     loadMore: () => cursor && !loading && load(cursor),
     touch,
     remove,
