@@ -18,10 +18,10 @@ const PAGE = 50;
 export function useChatHistory(signedIn: boolean) {
   const [chats, setChats] = useState<HistoryEntry[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
-  const [loading, setLoading] = useState(false);
+  // The first page starts loading as soon as a user is known; later pages set it themselves.
+  const [loading, setLoading] = useState(true);
 
   const load = useCallback(async (after: string | null) => {
-    setLoading(true);
     try {
       const params = new URLSearchParams({ limit: String(PAGE) });
       if (after) params.set("cursor", after);
@@ -66,9 +66,13 @@ export function useChatHistory(signedIn: boolean) {
   // A visitor has no history; what a signed-out session loaded is not shown.
   return {
     chats: signedIn ? chats : [],
-    loading,
+    loading: signedIn && loading,
     hasMore: signedIn && cursor !== null,
-    loadMore: () => cursor && !loading && load(cursor),
+    loadMore: () => {
+      if (!cursor || loading) return;
+      setLoading(true);
+      void load(cursor);
+    },
     touch,
     remove,
   };
