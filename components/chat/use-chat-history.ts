@@ -11,6 +11,14 @@ export interface HistoryEntry {
 
 const PAGE = 50;
 
+async function fetchPage(after: string | null): Promise<{ chat_history: HistoryEntry[]; next_cursor: string | null }> {
+  const params = new URLSearchParams({ limit: String(PAGE) });
+  if (after) params.set("cursor", after);
+  const res = await fetch(`/api/ns/chat_history?${params}`, { cache: "no-store" });
+  if (!res.ok) throw new Error(String(res.status));
+  return (await res.json()) as { chat_history: HistoryEntry[]; next_cursor: string | null };
+}
+
 /**
  * The signed-in user's saved chats, newest first, a page at a time. Failures are only logged
  * (spec §8: history load and chat delete failures show no user message).
@@ -21,24 +29,18 @@ export function useChatHistory(signedIn: boolean) {
   // The first page starts loading as soon as a user is known; later pages set it themselves.
   const [loading, setLoading] = useState(true);
 
-  const load = useCallback(async (after: string | null) => {
-    try {
-      const params = new URLSearchParams({ limit: String(PAGE) });
-      if (after) params.set("cursor", after);
-      const res = await fetch(`/api/ns/chat_history?${params}`, { cache: "no-store" });
-      if (!res.ok) throw new Error(String(res.status));
-      const page = (await res.json()) as { chat_history: HistoryEntry[]; next_cursor: string | null };
-      setChats((prev) => (after ? [...prev, ...page.chat_history] : page.chat_history));
-      setCursor(page.next_cursor);
-    } catch {
-      console.error("Failed to load chat history");
-    } finally {
-      setLoading(false);
-    }
+  const load = useCallback((after: string | null) => {
+    fetchPage(after)
+      .then((page) => {
+        setChats((prev) => (after ? [...prev, ...page.chat_history] : page.chat_history));
+        setCursor(page.next_cursor);
+      })
+      .catch(() => console.error("Failed to load chat history"))
+      .finally(() => setLoading(false));
   }, []);
 
   useEffect(() => {
-    if (signedIn) void load(null);
+    if (signedIn) load(null);
   }, [signedIn, load]);
 
   /** Put a chat that was just saved or appended to at the top. */
@@ -71,7 +73,7 @@ export function useChatHistory(signedIn: boolean) {
     loadMore: () => {
       if (!cursor || loading) return;
       setLoading(true);
-      void load(cursor);
+      load(cursor);
     },
     touch,
     remove,
