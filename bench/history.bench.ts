@@ -1,0 +1,116 @@
+/**
+ * History load time for a user with 1,000 saved chats (accounts issue).
+ *
+ * Creates a user with N saved chats (each a 4-message conversation with an encrypted title) in a fresh
+ * database (embedded PGlite in a temp folder, or PostgreSQL when DATABASE_URL is set: a throwaway
+ * database is created on that server), then times through the real route handler with a real session
+ * cookie: the sidebar's first page (GET /api/ns/chat_history?limit=50), paging through all N, and
+ * opening one chat (GET /api/ns/chat_history/{id}).
+ *
+ * Run: `npx tsx --conditions=react-server bench/history.bench.ts [N]`
+ *      `DATABASE_URL=postgresql://root@127.0.0.1:5432/postgres npx tsx --conditions=react-server bench/history.bench.ts`
+ */
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+
+const N = Number(process.argv[2] ?? 1000);
+const RUNS = 20;
+
+function median(xs: number[]) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] ?? NaN;
+}
+
+async function main() {
+  const server = process.env.DATABASE_URL;
+  let dbName: string | undefined;
+  if (server) {
+    dbName = `hush_bench_${randomBytes(4).toString("hex")}`;
+    const c = new pg.Client({ connectionString: server });
+    await c.connect();
+    await c.query(`CREATE DATABASE ${dbName}`);
+    await c.end();
+    const url = new URL(server);
+    url.pathname = `/${dbName}`;
+    process.env.DATABASE_URL = url.toString();
+  }
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hush-bench-"));
+  process.env.DATA_DIR = dataDir;
+  process.env.ENCRYPTION_MASTER_KEY = randomBytes(32).toString("base64");
+  process.env.APP_URL = "http://127.0.0.1:3000";
+
+  const { closeDb, getDb } = await import("@/lib/db/client");
+  const { createChat } = await import("@/lib/db/queries");
+  const { createSession } = await import("@/lib/auth/session-store");
+  const { sessionCookieName } = await import("@/lib/auth/cookies");
+  const { GET: list } = await import("@/app/api/ns/chat_history/route");
+  const { GET: one } = await import("@/app/api/ns/chat_history/[chatId]/route");
+
+  const db = await getDb();
+  const user = await db.user.create({ data: { email: "bench@example.com" } });
+  const cookie = `${sessionCookieName()}=${(await createSession(user.id)).token}`;
+  const t0 = performance.now();
+  let lastId = "";
+  for (let i = 0; i < N; i++) {
+    lastId = (
+      await createChat({
+        userId: user.id,
+        title: `Chat number ${i} about something`,
+        messages: [
+          { role: "user", content: `Question ${i} `.repeat(20) },
+          { role: "assistant", content: `Answer ${i} `.repeat(80) },
+          { role: "user", content: "A follow-up question" },
+          { role: "assistant", content: "A follow-up answer ".repeat(30) },
+        ],
+      })
+    ).chatId;
+  }
+  const seedMs = performance.now() - t0;
+  const req = (p: string) => new Request(`http://127.0.0.1:3000${p}`, { headers: { cookie } });
+
+  const firstPage: number[] = [];
+  const allPages: number[] = [];
+  const openOne: number[] = [];
+  for (let r = 0; r < RUNS; r++) {
+    let t = performance.now();
+    const res = await list(req("/api/ns/chat_history?limit=50"));
+    const page = (await res.json()) as { chat_history: unknown[]; next_cursor: string | null };
+    firstPage.push(performance.now() - t);
+    if (page.chat_history.length !== Math.min(50, N)) throw new Error("unexpected page size");
+
+    t = performance.now();
+    let cursor: string | null = null;
+    let seen = 0;
+    do {
+      const q: string = cursor ? `&cursor=${encodeURIComponent(cursor)}` : "";
+      const p = (await (await list(req(`/api/ns/chat_history?limit=100${q}`))).json()) as { chat_history: unknown[]; next_cursor: string | null };
+      seen += p.chat_history.length;
+      cursor = p.next_cursor;
+    } while (cursor);
+    allPages.push(performance.now() - t);
+    if (seen !== N) throw new Error(`paged ${seen} of ${N}`);
+
+    t = performance.now();
+    await (await one(req(`/api/ns/chat_history/${lastId}`), { params: Promise.resolve({ chatId: lastId }) })).json();
+    openOne.push(performance.now() - t);
+  }
+  console.log(`database: ${server ? "PostgreSQL" : "PGlite"}; ${N} saved chats (seeded in ${(seedMs / 1000).toFixed(1)} s); median of ${RUNS} runs`);
+  console.log(`first page (50 chats, titles decrypted):  ${median(firstPage).toFixed(1)} ms`);
+  console.log(`all ${N} chats, pages of 100:            ${median(allPages).toFixed(1)} ms`);
+  console.log(`open one chat (4 messages decrypted):     ${median(openOne).toFixed(1)} ms`);
+
+  await closeDb();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  if (server && dbName) {
+    const c = new pg.Client({ connectionString: server });
+    await c.connect();
+    await c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await c.end();
+  }
+  process.exit(0);
+}
+
+void main();
