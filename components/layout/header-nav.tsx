@@ -1,11 +1,17 @@
 "use client";
 
+import dynamic from "next/dynamic";
 import Link from "next/link";
-import { AccountDeletedScreen } from "@/components/account/account-deleted-screen";
 import { useAccount } from "@/lib/account/client";
 import { GearIcon } from "./gear-icon";
 import { MobileMenu } from "./mobile-menu";
 import { headerLinksFor } from "./nav-links";
+
+// Loaded only for a deleted account, so visitors' pages do not ship the sign-out client.
+const AccountDeletedScreen = dynamic(
+  () => import("@/components/account/account-deleted-screen").then((m) => m.AccountDeletedScreen),
+  { ssr: false },
+);
 
 const linkClass = {
   plain: "rounded-lg px-3 py-2 text-sm font-medium text-ink-700 transition-colors hover:bg-ink-100 hover:text-ink-950",
