@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { googleIdToken, setGoogleIdentity, signInByEmail, signInLinkFor } from "./helpers/auth";
 
@@ -11,6 +12,12 @@ const SCREENS = process.env.E2E_AUTH_SCREENS ?? "/work/screens/auth";
 fs.mkdirSync(SCREENS, { recursive: true });
 
 const unique = (name: string) => `${name}.${Date.now()}.${Math.floor(Math.random() * 1e6)}@example.test`;
+
+async function expectAccessible(page: Page, label: string) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const found = results.violations.map((v) => ({ id: v.id, targets: v.nodes.slice(0, 3).map((n) => n.target.join(" ")) }));
+  expect(found, `axe violations on ${label}`).toEqual([]);
+}
 
 async function accountStatus(page: Page): Promise<{ status: number; body: unknown }> {
   return page.evaluate(async () => {
@@ -206,4 +213,35 @@ test("/appsignup?idToken=<valid token> signs in and lands on /chat; an invalid o
 test("signInByEmail (helper for other specs) signs in", async ({ page }) => {
   await signInByEmail(page, unique("helper"));
   expect((await accountStatus(page)).status).toBe(200);
+});
+
+test("the sign-in pages pass axe in every state, on desktop and phone", async ({ page, browser }) => {
+  for (const viewport of [
+    { width: 1280, height: 800 },
+    { width: 390, height: 844 },
+  ]) {
+    await page.setViewportSize(viewport);
+    await page.goto("/signup");
+    await expectAccessible(page, `/signup ${viewport.width}`);
+    await page.goto("/signup?error=Verification");
+    await expect(page.getByTestId("auth-error")).toBeVisible();
+    await expectAccessible(page, `/signup with an error ${viewport.width}`);
+    await page.goto("/appsignup");
+    await expectAccessible(page, `/appsignup ${viewport.width}`);
+    await page.goto("/appsignup?error=OAuthCallback");
+    await expectAccessible(page, `/appsignup with an error ${viewport.width}`);
+  }
+  const email = unique("axe");
+  await page.goto("/signup");
+  const since = Date.now() - 1000;
+  await page.getByLabel("Email address").fill(email);
+  await page.getByRole("button", { name: "Continue", exact: true }).click();
+  await expect(page.getByTestId("auth-notice")).toBeVisible();
+  await expectAccessible(page, "/signup with the notice");
+  const other = await browser.newContext();
+  const phone = await other.newPage();
+  await phone.goto(await signInLinkFor(email, since));
+  await expect(phone.getByLabel("Please confirm your e-mail:")).toBeVisible();
+  await expectAccessible(phone, "/signup confirm");
+  await other.close();
 });

@@ -1,5 +1,6 @@
 import "server-only";
 import { ConfigError, describeDefaults, getConfig } from "@/lib/config";
+import { getAuthSecret } from "@/lib/auth/secret";
 import { getMasterKeys } from "@/lib/crypto";
 import { getDb } from "@/lib/db/client";
 
@@ -24,6 +25,7 @@ export async function startServer(): Promise<void> {
     console.log(`[hush] Using embedded defaults (${config.NODE_ENV}):\n${defaults.map((d) => `  - ${d}`).join("\n")}`);
   }
   await getMasterKeys();
+  getAuthSecret();
   await getDb();
   console.log(`[hush] Ready: database ${config.database.kind}, LLM provider ${config.llmProvider}.`);
 }

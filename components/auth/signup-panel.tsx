@@ -224,7 +224,7 @@ export function SignupPanel({ token, complete, initialError, googleEnabled }: Si
           Continue
         </button>
       </form>
-      <div className="my-6 flex items-center gap-4 text-xs font-semibold tracking-widest text-ink-400" aria-hidden="false">
+      <div className="my-6 flex items-center gap-4 text-xs font-semibold tracking-widest text-ink-500">
         <span className="h-px flex-1 bg-ink-200" />
         OR
         <span className="h-px flex-1 bg-ink-200" />
@@ -242,7 +242,7 @@ export function SignupPanel({ token, complete, initialError, googleEnabled }: Si
 }
 
 const inputStyles =
-  "block h-12 w-full rounded-xl border border-ink-200 bg-white px-4 text-base text-ink-950 shadow-sm placeholder:text-ink-400 focus:border-brand-500 focus:outline-none focus:ring-4 focus:ring-brand-100";
+  "block h-12 w-full rounded-xl border border-ink-200 bg-white px-4 text-base text-ink-950 shadow-sm placeholder:text-ink-400 focus:border-brand-600 focus:outline-none focus:ring-4 focus:ring-brand-200";
 
 const primaryButton =
   "inline-flex h-12 w-full items-center justify-center gap-2 rounded-xl bg-brand-600 px-4 text-base font-semibold text-white shadow-sm transition-colors hover:bg-brand-700 disabled:cursor-not-allowed disabled:bg-brand-300 disabled:shadow-none";

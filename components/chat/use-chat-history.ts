@@ -11,6 +11,14 @@ export interface HistoryEntry {
 
 const PAGE = 50;
 
+async function fetchPage(after: string | null): Promise<{ chat_history: HistoryEntry[]; next_cursor: string | null }> {
+  const params = new URLSearchParams({ limit: String(PAGE) });
+  if (after) params.set("cursor", after);
+  const res = await fetch(`/api/ns/chat_history?${params}`, { cache: "no-store" });
+  if (!res.ok) throw new Error(String(res.status));
+  return (await res.json()) as { chat_history: HistoryEntry[]; next_cursor: string | null };
+}
+
 /**
  * The signed-in user's saved chats, newest first, a page at a time. Failures are only logged
  * (spec §8: history load and chat delete failures show no user message).
@@ -18,31 +26,21 @@ const PAGE = 50;
 export function useChatHistory(signedIn: boolean) {
   const [chats, setChats] = useState<HistoryEntry[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
-  const [loading, setLoading] = useState(false);
+  // The first page starts loading as soon as a user is known; later pages set it themselves.
+  const [loading, setLoading] = useState(true);
 
-  const load = useCallback(async (after: string | null) => {
-    setLoading(true);
-    try {
-      const params = new URLSearchParams({ limit: String(PAGE) });
-      if (after) params.set("cursor", after);
-      const res = await fetch(`/api/ns/chat_history?${params}`, { cache: "no-store" });
-      if (!res.ok) throw new Error(String(res.status));
-      const page = (await res.json()) as { chat_history: HistoryEntry[]; next_cursor: string | null };
-      setChats((prev) => (after ? [...prev, ...page.chat_history] : page.chat_history));
-      setCursor(page.next_cursor);
-    } catch {
-      console.error("Failed to load chat history");
-    } finally {
-      setLoading(false);
-    }
+  const load = useCallback((after: string | null) => {
+    fetchPage(after)
+      .then((page) => {
+        setChats((prev) => (after ? [...prev, ...page.chat_history] : page.chat_history));
+        setCursor(page.next_cursor);
+      })
+      .catch(() => console.error("Failed to load chat history"))
+      .finally(() => setLoading(false));
   }, []);
 
   useEffect(() => {
-    if (signedIn) void load(null);
-    else {
-      setChats([]);
-      setCursor(null);
-    }
+    if (signedIn) load(null);
   }, [signedIn, load]);
 
   /** Put a chat that was just saved or appended to at the top. */
@@ -67,11 +65,16 @@ export function useChatHistory(signedIn: boolean) {
     }
   }, []);
 
+  // A visitor has no history; what a signed-out session loaded is not shown.
   return {
-    chats,
-    loading,
-    hasMore: cursor !== null,
-    loadMore: () => cursor && !loading && load(cursor),
+    chats: signedIn ? chats : [],
+    loading: signedIn && loading,
+    hasMore: signedIn && cursor !== null,
+    loadMore: () => {
+      if (!cursor || loading) return;
+      setLoading(true);
+      load(cursor);
+    },
     touch,
     remove,
   };
