@@ -14,6 +14,17 @@ import { makeEvent, signEvent, startFakeStripeServer, type FakeStripeServer } fr
  * database and the real `stripe` SDK talking over HTTP to the fake Stripe server (STRIPE_API_BASE).
  */
 const SECRET = "whsec_test_0123456789abcdef";
+
+/** The form parameters the SDK sent for a Checkout Session, as the fake server parsed them. */
+interface CheckoutParams {
+  mode: string;
+  customer: string;
+  client_reference_id: string;
+  success_url: string;
+  cancel_url: string;
+  line_items: Record<string, { price_data: Record<string, unknown> }>;
+  subscription_data: { metadata: Record<string, string> };
+}
 let t: TestDb;
 let stripe: FakeStripeServer;
 
@@ -98,10 +109,10 @@ describe("POST /api/create-checkout-session", () => {
     const body = (await res.json()) as { id: string; url: string };
     expect(body.url).toBe(`${stripe.url}/checkout/${body.id}`);
     const session = stripe.sessions.get(body.id)!;
-    const params = session.params as Record<string, any>;
+    const params = session.params as CheckoutParams;
     expect(params.mode).toBe("subscription");
     expect(params.client_reference_id).toBe(u.id);
-    expect(params.line_items["0"].price_data).toMatchObject({
+    expect(params.line_items["0"]!.price_data).toMatchObject({
       currency: "nzd",
       unit_amount: "51250", // 2049.99 × 0.25
       recurring: { interval: "month", interval_count: "14" },
@@ -116,7 +127,7 @@ describe("POST /api/create-checkout-session", () => {
     const again = await checkout(req("/api/create-checkout-session", { cookie: u.cookie, body: { plan: 1 } }));
     const second = stripe.sessions.get(((await again.json()) as { id: string }).id)!;
     expect(second.customer).toBe(params.customer);
-    expect((second.params as Record<string, any>).line_items["0"].price_data).toMatchObject({ currency: "usd", unit_amount: "500" });
+    expect((second.params as CheckoutParams).line_items["0"]!.price_data).toMatchObject({ currency: "usd", unit_amount: "500" });
     delete process.env.COUNTRY_HEADER;
     resetConfigForTests();
   });
