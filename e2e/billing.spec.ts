@@ -101,6 +101,10 @@ test("a user buys Pro: Checkout, signed webhook, then the Pro model and no Prici
 
   await page.waitForURL(/\/purchase-complete\?session_id=cs_test_/);
   await expect(page.getByRole("heading", { name: "Thank you!" })).toBeVisible();
+  // The webhook arrived before Stripe redirected here: once the account is read, the header shows Pro.
+  const header = page.getByRole("navigation", { name: "Main" });
+  await expect(header.getByRole("link", { name: "Settings" })).toBeVisible();
+  await expect(header.getByRole("link", { name: /Get Pro|Pricing/ })).toHaveCount(0);
   await page.screenshot({ path: `${SCREENS}/purchase-complete-desktop.png`, fullPage: true });
   await page.getByRole("link", { name: "Start Chatting" }).click();
   await expect(page).toHaveURL(/\/chat$/);
