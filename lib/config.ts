@@ -78,7 +78,8 @@ const envSchema = z.object({
   AUTH_SYNC_URL: optionalString.pipe(z.string().url().optional()),
   /** HS256 key of the tokens sent to AUTH_SYNC_URL; required with it, at least 32 characters. */
   AUTH_SYNC_SECRET: optionalString.pipe(z.string().min(32, "must be at least 32 characters").optional()),
-  /** Redis for rate limits shared by several app instances; unset: in-process memory. */
+  /** Redis for rate limits and chat quotas shared by several app instances; unset: rate limits in
+   *  process memory, quotas in the database. */
   REDIS_URL: optionalString,
 
   // Billing (lib/billing). Without STRIPE_SECRET_KEY the pricing page still renders and Get Pro says
