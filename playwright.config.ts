@@ -14,6 +14,15 @@ export const E2E_MAIL_HTTP_PORT = Number(process.env.E2E_MAIL_HTTP_PORT ?? 4026)
 export const E2E_OIDC_PORT = Number(process.env.E2E_OIDC_PORT ?? 4030);
 const OIDC_PORT = E2E_OIDC_PORT;
 export const E2E_GOOGLE_CLIENT_ID = "e2e-google-client.apps.example.test";
+/** The fake Stripe API (tests/helpers/fake-stripe-server.ts): Checkout page, then signed webhooks to the app. */
+export const E2E_STRIPE_PORT = Number(process.env.E2E_STRIPE_PORT ?? 4040);
+const STRIPE_WEBHOOK_SECRET = "whsec_e2e_0123456789abcdef";
+/**
+ * A second app instance with tiny daily quotas for e2e/billing.spec.ts; the main one has generous quotas
+ * because the other specs send many visitor messages from 127.0.0.1.
+ */
+export const E2E_QUOTA_APP_PORT = Number(process.env.E2E_QUOTA_APP_PORT ?? APP_PORT + 1);
+export const E2E_QUOTA_LIMIT = 2;
 
 export default defineConfig({
   testDir: "./e2e",
@@ -62,6 +71,14 @@ export default defineConfig({
       timeout: 30_000,
     },
     {
+      command:
+        `npx tsx tests/helpers/fake-stripe-server.ts --port ${E2E_STRIPE_PORT} ` +
+        `--webhook-url http://127.0.0.1:${APP_PORT}/api/stripe/webhook --webhook-secret ${STRIPE_WEBHOOK_SECRET}`,
+      url: `http://127.0.0.1:${E2E_STRIPE_PORT}/health`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
       command: `rm -rf ${E2E_DATA_DIR} && npx next start -p ${APP_PORT} -H 127.0.0.1`,
       url: `http://127.0.0.1:${APP_PORT}/`,
       reuseExistingServer: false,
@@ -87,6 +104,36 @@ export default defineConfig({
         GOOGLE_ISSUER: `http://127.0.0.1:${OIDC_PORT}`,
         DESKTOP_APP_REDIRECT_URL: "hush://auth",
         REDIS_URL: "",
+        // Billing (e2e/billing.spec.ts): the fake Stripe, and quotas no other spec can reach.
+        STRIPE_SECRET_KEY: "sk_test_e2e",
+        STRIPE_WEBHOOK_SECRET,
+        STRIPE_API_BASE: `http://127.0.0.1:${E2E_STRIPE_PORT}`,
+        QUOTA_VISITOR_PER_DAY: "100000",
+        QUOTA_FREE_PER_DAY: "100000",
+        QUOTA_PRO_PER_DAY: "100000",
+      },
+    },
+    {
+      command: `rm -rf ${E2E_DATA_DIR}-quota && npx next start -p ${E2E_QUOTA_APP_PORT} -H 127.0.0.1`,
+      url: `http://127.0.0.1:${E2E_QUOTA_APP_PORT}/`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      env: {
+        NODE_ENV: "production",
+        NEXT_TELEMETRY_DISABLED: "1",
+        APP_URL: `http://127.0.0.1:${E2E_QUOTA_APP_PORT}`,
+        DATA_DIR: `${E2E_DATA_DIR}-quota`,
+        ENCRYPTION_MASTER_KEY: "dGVzdC1rZXktZm9yLWUyZS1vbmx5LTMyLWJ5dGVzISE=",
+        LLM_BASE_URL: `http://127.0.0.1:${LLM_PORT}/v1`,
+        LLM_API_KEY: "test",
+        LLM_TIMEOUT_MS: "5000",
+        DATABASE_URL: "",
+        NEXTAUTH_SECRET: "e2e-nextauth-secret-0123456789abcdef0123456789",
+        EMAIL_SERVER: `smtp://127.0.0.1:${SMTP_PORT}`,
+        EMAIL_FROM: "Hush <no-reply@hush.test>",
+        REDIS_URL: "",
+        QUOTA_VISITOR_PER_DAY: String(E2E_QUOTA_LIMIT),
+        QUOTA_FREE_PER_DAY: String(E2E_QUOTA_LIMIT),
       },
     },
   ],

@@ -78,8 +78,28 @@ const envSchema = z.object({
   AUTH_SYNC_URL: optionalString.pipe(z.string().url().optional()),
   /** HS256 key of the tokens sent to AUTH_SYNC_URL; required with it, at least 32 characters. */
   AUTH_SYNC_SECRET: optionalString.pipe(z.string().min(32, "must be at least 32 characters").optional()),
-  /** Redis for rate limits shared by several app instances; unset: in-process memory. */
+  /** Redis for rate limits and chat quotas shared by several app instances; unset: rate limits in
+   *  process memory, quotas in the database. */
   REDIS_URL: optionalString,
+
+  // Billing (lib/billing). Without STRIPE_SECRET_KEY the pricing page still renders and Get Pro says
+  // that payments are not configured; `npm run plan -- grant <email>` grants Pro by hand instead.
+  /** Stripe secret key (sk_live_... / sk_test_...). */
+  STRIPE_SECRET_KEY: optionalString,
+  /** Signing secret of the webhook endpoint <APP_URL>/api/stripe/webhook (whsec_...). */
+  STRIPE_WEBHOOK_SECRET: optionalString,
+  /** Stripe API origin; only tests change it (a local fake Stripe server), e.g. http://127.0.0.1:4510. */
+  STRIPE_API_BASE: optionalString.pipe(z.string().url().optional()),
+  /** Largest age, in seconds, of a webhook signature's timestamp (Stripe's default 300). */
+  STRIPE_WEBHOOK_TOLERANCE_SECONDS: positiveInt(300),
+  /** Request header a trusted edge sets to the visitor's ISO country (e.g. cf-ipcountry); unset: GeoIP. */
+  COUNTRY_HEADER: optionalString,
+  /** Request header holding the client address (its last entry counts: the one our own proxy added). */
+  CLIENT_IP_HEADER: z.string().trim().toLowerCase().default("x-forwarded-for"),
+  /** Daily chat messages (UTC days): visitors per address, Free and Pro users per account (Pro: fair use). */
+  QUOTA_VISITOR_PER_DAY: positiveInt(10),
+  QUOTA_FREE_PER_DAY: positiveInt(50),
+  QUOTA_PRO_PER_DAY: positiveInt(1000),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -96,6 +116,8 @@ export interface Config extends Env {
   emailDelivery: "smtp" | "log" | "disabled";
   /** Both Google OAuth settings are present. */
   googleSignIn: boolean;
+  /** STRIPE_SECRET_KEY is set: checkout and the customer portal work. */
+  paymentsEnabled: boolean;
 }
 
 /** A setting is missing or malformed; the message names the variable. */
@@ -159,6 +181,7 @@ export function parseConfig(raw: Record<string, string | undefined>): Config {
     llmProvider,
     emailDelivery: env.EMAIL_SERVER ? "smtp" : isProduction ? "disabled" : "log",
     googleSignIn: Boolean(env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET),
+    paymentsEnabled: Boolean(env.STRIPE_SECRET_KEY),
   };
 }
 
@@ -187,6 +210,7 @@ export function describeDefaults(config: Config): string[] {
     notes.push("e-mail: sign-in links are written to this log, not sent (set EMAIL_SERVER to send them)");
   if (config.emailDelivery === "disabled") notes.push("e-mail: sign-in by e-mail is off (EMAIL_SERVER is not set)");
   if (!config.googleSignIn) notes.push("Google sign-in: off (set GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET)");
-  if (!config.REDIS_URL) notes.push("rate limits: in-process memory (set REDIS_URL when running several instances)");
+  if (!config.REDIS_URL) notes.push("rate limits: in-process memory; chat quotas: database (set REDIS_URL when running several instances)");
+  if (!config.paymentsEnabled) notes.push("payments: off (set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET); `npm run plan` grants Pro by hand");
   return notes;
 }

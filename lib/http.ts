@@ -12,6 +12,8 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** Extra response headers (e.g. Retry-After). */
+    readonly headers?: Record<string, string>,
   ) {
     super(message);
     this.name = "ApiError";
@@ -83,7 +85,7 @@ function describeIssue(issue: z.core.$ZodIssue | undefined): string {
  * anything else is a 500 logged by kind only.
  */
 export function errorResponse(error: unknown, context: string): Response {
-  if (error instanceof ApiError) return jsonError(error.status, error.message);
+  if (error instanceof ApiError) return jsonError(error.status, error.message, error.headers);
   if (error instanceof ChatNotFoundError) return jsonError(404, "Chat not found.");
   if (error instanceof InvalidCursorError || error instanceof InvalidInputError) return jsonError(400, error.message);
   if (error instanceof UserUnavailableError) return jsonError(error.reason === "deleted" ? 403 : 401, error.message);

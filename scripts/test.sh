@@ -21,7 +21,7 @@ npx vitest run
 
 if [ -n "${TEST_POSTGRES_URL:-}" ]; then
   echo "== Database tests against PostgreSQL =="
-  DATABASE_URL="$TEST_POSTGRES_URL" npx vitest run tests/db tests/api tests/auth
+  DATABASE_URL="$TEST_POSTGRES_URL" npx vitest run tests/db tests/api tests/auth tests/billing
 fi
 
 echo "== Production build =="

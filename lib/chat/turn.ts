@@ -35,16 +35,26 @@ export interface PreparedTurn {
 }
 
 /**
+ * The requested model, if the caller's plan allows it (spec §6: the Pro model needs Pro, whatever the
+ * client sends).
+ * @throws ApiError 400 unknown model, 403 Pro model without Pro.
+ */
+export function checkModel(code: string, plan: "Free" | "Pro"): ModelOption {
+  const model = findModel(code);
+  if (!model) throw new ApiError(400, "Unknown model. Choose one of the models offered in the model picker.");
+  if (model.plan === "Pro" && plan !== "Pro") {
+    throw new ApiError(403, `The ${model.title} model needs a Pro plan.`);
+  }
+  return model;
+}
+
+/**
  * Validate the model against the caller's plan, read the attached PDF, and build the provider input.
  * @param plan the caller's plan ("Free" for visitors); the Pro model needs "Pro" (spec §6).
  * @throws ApiError 400 unknown model, 403 Pro model without Pro, 413/415/422 attachment problems.
  */
 export async function prepareTurn(body: ChatRequest, plan: "Free" | "Pro"): Promise<PreparedTurn> {
-  const model = findModel(body.model);
-  if (!model) throw new ApiError(400, "Unknown model. Choose one of the models offered in the model picker.");
-  if (model.plan === "Pro" && plan !== "Pro") {
-    throw new ApiError(403, `The ${model.title} model needs a Pro plan.`);
-  }
+  const model = checkModel(body.model, plan);
 
   const history: ChatMessage[] = body.messages.map((m) => ({ role: m.role, content: m.content }));
   let attachment: AttachmentInfo | null = null;

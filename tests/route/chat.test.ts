@@ -5,12 +5,15 @@ import { resetConfigForTests } from "@/lib/config";
 import { SYSTEM_PROMPT } from "@/lib/llm";
 import { shutdownPdfWorkers } from "@/lib/pdf";
 import { startFakeLlmServer, type FakeLlmServer } from "../helpers/fake-llm-server";
+import { setupTestDb, type TestDb } from "../db/setup-db";
 
 /**
  * POST /api/ns/chat, the real route handler, with the real openai SDK talking to the fake
  * OpenAI-compatible server over HTTP. Nothing here is mocked.
  */
 let llm: FakeLlmServer;
+// The visitor quota (lib/quota.ts) counts in the database; this file sends more than the default.
+let t: TestDb;
 const BASIC = "llama3-8b-8192";
 const PRO = "llama3-70b-8192";
 const fixture = (name: string) => readFileSync(`tests/fixtures/${name}`);
@@ -53,10 +56,14 @@ beforeAll(async () => {
   process.env.LLM_API_KEY = "test";
   process.env.LLM_TIMEOUT_MS = "1500";
   delete process.env.GROQ_API_KEY;
+  process.env.QUOTA_VISITOR_PER_DAY = "10000";
+  t = await setupTestDb();
   resetConfigForTests();
 });
 
 afterAll(async () => {
+  await t.cleanup();
+  delete process.env.QUOTA_VISITOR_PER_DAY;
   await llm.close();
   await shutdownPdfWorkers();
   delete process.env.LLM_BASE_URL;

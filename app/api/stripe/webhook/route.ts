@@ -1,0 +1,30 @@
+import { jsonError } from "@/lib/http";
+import { processStripeEvent, verifyStripeEvent, WebhookSignatureError } from "@/lib/stripe/webhook";
+
+/** Stripe's events are small; anything bigger is not from Stripe. */
+const MAX_BODY_BYTES = 512 * 1024;
+
+/**
+ * POST /api/stripe/webhook: Stripe's events, verified on the raw body (STRIPE_WEBHOOK_SECRET).
+ * 400 for a bad signature, 200 `{ received, outcome }` once applied (or already applied), 500 when
+ * applying fails: nothing is stored then, so Stripe's retry applies it.
+ */
+export async function POST(request: Request): Promise<Response> {
+  const raw = await request.text();
+  if (Buffer.byteLength(raw) > MAX_BODY_BYTES) return jsonError(413, "Too large.");
+  let event;
+  try {
+    event = verifyStripeEvent(raw, request.headers.get("stripe-signature"));
+  } catch (error) {
+    if (error instanceof WebhookSignatureError) return jsonError(400, error.message);
+    console.error("[stripe-webhook] not configured:", error instanceof Error ? error.message : "unknown");
+    return jsonError(500, "Webhooks are not configured on this server.");
+  }
+  try {
+    const outcome = await processStripeEvent(event);
+    return Response.json({ received: true, outcome });
+  } catch (error) {
+    console.error(`[stripe-webhook] ${event.type} ${event.id} failed:`, error instanceof Error ? `${error.name}: ${error.message}` : "unknown");
+    return jsonError(500, "The event could not be applied.");
+  }
+}

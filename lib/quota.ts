@@ -1,0 +1,145 @@
+import "server-only";
+import { createHmac, randomBytes } from "node:crypto";
+import { Redis } from "ioredis";
+import { getConfig, type Config } from "@/lib/config";
+import { getDb } from "@/lib/db/client";
+import { ApiError } from "@/lib/http";
+
+/**
+ * Daily chat quotas (issue "Quotas"; spec §9 leaves the numbers open): QUOTA_VISITOR_PER_DAY per
+ * visitor address, QUOTA_FREE_PER_DAY per Free user, QUOTA_PRO_PER_DAY per Pro user (a fair-use
+ * ceiling), counted per UTC day.
+ *
+ * Counters live in the database (`quota_counters`) by default and in Redis when REDIS_URL is set, so
+ * several app instances share them. Both increments are atomic and bounded: of N concurrent sends at
+ * the boundary exactly the remaining allowance is admitted (a conditional upsert in PostgreSQL, one
+ * Lua script in Redis).
+ *
+ * Visitors are counted by HMAC-SHA256(address) under a random salt of the day, kept in the same store
+ * and deleted after two days; the address itself is never stored.
+ */
+
+/** The daily quota is used up; `retryAfterSeconds` until the next UTC day. */
+export class QuotaExceededError extends ApiError {
+  constructor(
+    readonly limit: number,
+    readonly retryAfterSeconds: number,
+  ) {
+    // 429 (spec §8): the page shows the Upgrade message to a user and sends a visitor to /signup.
+    super(429, "You've reached today's message limit.", { "Retry-After": String(retryAfterSeconds) });
+    this.name = "QuotaExceededError";
+  }
+}
+
+/** Who is sending: a visitor's address, or a user and their plan. */
+export type QuotaSubject = { kind: "visitor"; address: string | null } | { kind: "user"; userId: string; plan: "Free" | "Pro" };
+
+/** UTC day as YYYY-MM-DD. */
+export function utcDay(now = new Date()): string {
+  return now.toISOString().slice(0, 10);
+}
+
+function secondsToNextUtcDay(now = new Date()): number {
+  const next = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+  return Math.max(1, Math.ceil((next - now.getTime()) / 1000));
+}
+
+/** The daily limit for a subject (configured; see .env.example). */
+export function limitFor(subject: QuotaSubject, config: Config = getConfig()): number {
+  if (subject.kind === "visitor") return config.QUOTA_VISITOR_PER_DAY;
+  return subject.plan === "Pro" ? config.QUOTA_PRO_PER_DAY : config.QUOTA_FREE_PER_DAY;
+}
+
+interface QuotaStore {
+  /** Add one to `key` for `day` unless it already reached `limit`; true when admitted. */
+  increment(key: string, day: string, limit: number): Promise<boolean>;
+  /** The salt of `day`, created at random by the first caller of the day. */
+  salt(day: string): Promise<Buffer>;
+}
+
+const databaseStore: QuotaStore = {
+  async increment(key, day, limit) {
+    const db = await getDb();
+    // One statement: the row lock taken by ON CONFLICT serialises concurrent sends of one subject.
+    const rows = await db.$queryRaw<{ count: number }[]>`
+      INSERT INTO quota_counters (subject, day, count) VALUES (${key}, ${day}, 1)
+      ON CONFLICT (subject, day) DO UPDATE SET count = quota_counters.count + 1
+      WHERE quota_counters.count < ${limit}
+      RETURNING count`;
+    return rows.length > 0 && rows[0]!.count <= limit;
+  },
+  async salt(day) {
+    const db = await getDb();
+    await db.$executeRaw`INSERT INTO quota_salts (day, salt) VALUES (${day}, ${randomBytes(32)}) ON CONFLICT (day) DO NOTHING`;
+    const row = await db.quotaSalt.findUnique({ where: { day } });
+    if (!row) throw new Error("quota salt missing");
+    // Yesterday's salt stays for sends that straddle midnight; older ones and their counters go.
+    const cutoff = utcDay(new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000));
+    await db.quotaSalt.deleteMany({ where: { day: { lt: cutoff } } });
+    await db.quotaCounter.deleteMany({ where: { day: { lt: cutoff } } });
+    return Buffer.from(row.salt);
+  },
+};
+
+// INCR, expire with the day, refuse past the limit; run atomically by Redis.
+const INCREMENT_SCRIPT = `
+local c = redis.call('INCR', KEYS[1])
+if c == 1 then redis.call('EXPIRE', KEYS[1], ARGV[2]) end
+if c > tonumber(ARGV[1]) then return 0 end
+return c`;
+
+function redisStore(redis: Redis): QuotaStore {
+  return {
+    async increment(key, day, limit) {
+      const result = await redis.eval(INCREMENT_SCRIPT, 1, `hush:quota:${day}:${key}`, limit, 2 * 86_400);
+      return Number(result) > 0;
+    },
+    async salt(day) {
+      const name = `hush:quota-salt:${day}`;
+      await redis.set(name, randomBytes(32).toString("base64"), "EX", 2 * 86_400, "NX");
+      const value = await redis.get(name);
+      if (!value) throw new Error("quota salt missing");
+      return Buffer.from(value, "base64");
+    },
+  };
+}
+
+let state: { config: Config; store: QuotaStore; redis: Redis | null; salt: { day: string; value: Buffer } | null } | undefined;
+
+function current(): NonNullable<typeof state> {
+  const config = getConfig();
+  if (state?.config !== config) {
+    state?.redis?.disconnect();
+    const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, commandTimeout: 1000 }) : null;
+    redis?.on("error", (error) => console.error(`[quota] Redis error: ${error.message}`));
+    state = { config, redis, store: redis ? redisStore(redis) : databaseStore, salt: null };
+  }
+  return state;
+}
+
+/** The counter key of a subject for `day`: "u:<id>" or "v:<HMAC of the address under the day's salt>". */
+async function keyFor(subject: QuotaSubject, day: string): Promise<string> {
+  if (subject.kind === "user") return `u:${subject.userId}`;
+  const s = current();
+  if (s.salt?.day !== day) s.salt = { day, value: await s.store.salt(day) };
+  const digest = createHmac("sha256", s.salt.value).update(subject.address ?? "unknown").digest("base64url");
+  return `v:${digest}`;
+}
+
+/**
+ * Count one chat message for `subject` today.
+ * @throws QuotaExceededError when today's limit is reached (nothing is counted then).
+ */
+export async function consumeQuota(subject: QuotaSubject, now = new Date()): Promise<void> {
+  const day = utcDay(now);
+  const limit = limitFor(subject);
+  const key = await keyFor(subject, day);
+  if (!(await current().store.increment(key, day, limit))) throw new QuotaExceededError(limit, secondsToNextUtcDay(now));
+}
+
+/** Close the Redis connection, if any (tests, benchmarks). */
+export async function closeQuota(): Promise<void> {
+  const redis = state?.redis;
+  state = undefined;
+  if (redis) await redis.quit().catch(() => redis.disconnect());
+}

@@ -1,0 +1,117 @@
+import "server-only";
+import type Stripe from "stripe";
+import { getConfig } from "@/lib/config";
+import { getDb } from "@/lib/db/client";
+import { getStripe, stripeWebhooks } from "./client";
+import { applySnapshot, snapshotOf, type ApplyOutcome, type SubscriptionSnapshot } from "./store";
+
+/**
+ * POST /api/stripe/webhook's logic: verify the signature on the raw body, then apply the event once.
+ * The event row and its effect are written in one transaction, so a failure stores neither and
+ * Stripe's retry applies it; a repeated event id is acknowledged without effect.
+ */
+
+/** The signature header is missing, wrong, for another secret, for a changed body, or too old. */
+export class WebhookSignatureError extends Error {
+  constructor() {
+    super("Invalid Stripe signature.");
+    this.name = "WebhookSignatureError";
+  }
+}
+
+/** Events whose effect this app applies (the issue's list); others are acknowledged and recorded. */
+export const HANDLED_EVENTS = [
+  "checkout.session.completed",
+  "customer.subscription.created",
+  "customer.subscription.updated",
+  "customer.subscription.deleted",
+  "invoice.paid",
+  "invoice.payment_failed",
+] as const;
+
+/**
+ * Verify `rawBody` against the `Stripe-Signature` header with STRIPE_WEBHOOK_SECRET and the configured
+ * tolerance (spec: Stripe's signing scheme, HMAC-SHA256 over "timestamp.body").
+ * @throws WebhookSignatureError; Error when STRIPE_WEBHOOK_SECRET is not set.
+ */
+export function verifyStripeEvent(rawBody: string, signature: string | null): Stripe.Event {
+  const config = getConfig();
+  if (!config.STRIPE_WEBHOOK_SECRET) throw new Error("STRIPE_WEBHOOK_SECRET is not set.");
+  if (!signature) throw new WebhookSignatureError();
+  try {
+    return stripeWebhooks().constructEvent(rawBody, signature, config.STRIPE_WEBHOOK_SECRET, config.STRIPE_WEBHOOK_TOLERANCE_SECONDS);
+  } catch {
+    throw new WebhookSignatureError();
+  }
+}
+
+/** What applying an event did. */
+export type EventOutcome = "duplicate" | "ignored" | ApplyOutcome;
+
+interface Plan {
+  snapshot: SubscriptionSnapshot | null;
+  at: Date;
+  fallbackUserId: string | null;
+}
+
+function idOf(value: string | { id: string } | null | undefined): string | null {
+  if (!value) return null;
+  return typeof value === "string" ? value : value.id;
+}
+
+/** The subscription id an invoice belongs to, in current and older API shapes. */
+function invoiceSubscriptionId(invoice: Stripe.Invoice): string | null {
+  const parent = invoice.parent?.subscription_details?.subscription;
+  const legacy = (invoice as unknown as { subscription?: string | { id: string } | null }).subscription;
+  return idOf(parent ?? legacy ?? null);
+}
+
+/**
+ * Work out, outside any transaction (it may call Stripe), the state an event leads to. Subscription
+ * events carry the object at the event's time; for checkout and invoice events the subscription is
+ * re-fetched, which is Stripe's state now.
+ */
+async function planFor(event: Stripe.Event): Promise<Plan | null> {
+  const eventTime = new Date(event.created * 1000);
+  switch (event.type) {
+    case "customer.subscription.created":
+    case "customer.subscription.updated":
+    case "customer.subscription.deleted":
+      return { snapshot: snapshotOf(event.data.object), at: eventTime, fallbackUserId: null };
+    case "checkout.session.completed": {
+      const session = event.data.object;
+      const subId = idOf(session.subscription);
+      if (session.mode !== "subscription" || !subId) return null;
+      const fetchedAt = new Date();
+      const sub = await getStripe().subscriptions.retrieve(subId);
+      return { snapshot: snapshotOf(sub), at: fetchedAt, fallbackUserId: session.client_reference_id ?? null };
+    }
+    case "invoice.paid":
+    case "invoice.payment_failed": {
+      const subId = invoiceSubscriptionId(event.data.object);
+      if (!subId) return null;
+      const fetchedAt = new Date();
+      const sub = await getStripe().subscriptions.retrieve(subId);
+      return { snapshot: snapshotOf(sub), at: fetchedAt, fallbackUserId: null };
+    }
+    default:
+      return null;
+  }
+}
+
+/**
+ * Apply a verified event exactly once.
+ * @throws whatever fails (Stripe unreachable, database error): the caller answers 500 and nothing
+ *   was stored, so Stripe's retry applies the event.
+ */
+export async function processStripeEvent(event: Stripe.Event): Promise<EventOutcome> {
+  const db = await getDb();
+  if (await db.stripeEvent.findUnique({ where: { id: event.id }, select: { id: true } })) return "duplicate";
+  const plan = await planFor(event);
+  return db.$transaction(async (tx) => {
+    // Inserted first: a concurrent delivery of the same event fails on the primary key and rolls back.
+    await tx.stripeEvent.create({ data: { id: event.id, type: event.type } });
+    if (!plan?.snapshot) return "ignored";
+    return applySnapshot(tx, plan.snapshot, plan.at, plan.fallbackUserId);
+  });
+}

@@ -1,0 +1,31 @@
+/**
+ * `npm run plan -- grant <email>` / `npm run plan -- revoke <email>`: give or take away Pro by hand,
+ * for on-premises deployments without Stripe (lib/manual-plan.ts). Run it with the app's settings
+ * (DATABASE_URL / DATA_DIR); with embedded PGlite stop the app first (one process at a time).
+ * Exit status: 0 done, 1 failed, 2 usage.
+ */
+import { closeDb } from "@/lib/db/client";
+import { setManualPro } from "@/lib/manual-plan";
+
+async function main(argv: string[]): Promise<number> {
+  const [action, email] = argv;
+  if ((action !== "grant" && action !== "revoke") || !email) {
+    console.error("Usage: npm run plan -- grant <email> | revoke <email>");
+    return 2;
+  }
+  await setManualPro(email, action === "grant");
+  console.log(action === "grant" ? "Pro granted." : "Pro revoked.");
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  async (code) => {
+    await closeDb();
+    process.exit(code);
+  },
+  async (error: unknown) => {
+    console.error(error instanceof Error ? `${error.name}: ${error.message}` : error);
+    await closeDb().catch(() => undefined);
+    process.exit(1);
+  },
+);

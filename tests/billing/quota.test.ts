@@ -1,0 +1,155 @@
+import { randomBytes } from "node:crypto";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { POST as chatVisitor } from "@/app/api/ns/chat/route";
+import { POST as chatUser } from "@/app/api/ns/chat_user/route";
+import { getConfig, resetConfigForTests } from "@/lib/config";
+import { closeQuota, consumeQuota, QuotaExceededError, type QuotaSubject } from "@/lib/quota";
+import { setupTestDb, type TestDb } from "../db/setup-db";
+import { createTestUser, sessionCookieFor } from "../helpers/auth";
+import { startFakeLlmServer, type FakeLlmServer } from "../helpers/fake-llm-server";
+
+/**
+ * Daily quotas (lib/quota.ts) in the database (PGlite, or PostgreSQL with DATABASE_URL) and in Redis
+ * (TEST_REDIS_URL, default the local 127.0.0.1:6379; skipped when none answers): exact under
+ * concurrency, per subject, per plan; and the chat endpoints' 429 / 403.
+ */
+const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+
+async function redisAvailable(): Promise<boolean> {
+  const probe = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null });
+  probe.on("error", () => undefined);
+  try {
+    await probe.connect();
+    await probe.ping();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    probe.disconnect();
+  }
+}
+const hasRedis = await redisAvailable();
+
+let t: TestDb;
+let llm: FakeLlmServer;
+const QUOTA_KEYS = ["QUOTA_VISITOR_PER_DAY", "QUOTA_FREE_PER_DAY", "QUOTA_PRO_PER_DAY", "REDIS_URL"] as const;
+
+async function configure(env: Partial<Record<(typeof QUOTA_KEYS)[number], string>>) {
+  for (const k of QUOTA_KEYS) delete process.env[k];
+  Object.assign(process.env, env);
+  await closeQuota();
+  resetConfigForTests();
+}
+
+/** Fire `n` sends at once; count the admitted ones. Any error but QuotaExceededError fails the test. */
+async function burst(subject: QuotaSubject, n: number): Promise<number> {
+  const results = await Promise.allSettled(Array.from({ length: n }, () => consumeQuota(subject)));
+  for (const r of results) if (r.status === "rejected" && !(r.reason instanceof QuotaExceededError)) throw r.reason;
+  return results.filter((r) => r.status === "fulfilled").length;
+}
+
+beforeAll(async () => {
+  llm = await startFakeLlmServer();
+  process.env.LLM_BASE_URL = `${llm.url}/v1`;
+  process.env.LLM_API_KEY = "test";
+  t = await setupTestDb();
+});
+
+afterAll(async () => {
+  await configure({});
+  await t.cleanup();
+  await llm.close();
+  delete process.env.LLM_BASE_URL;
+  resetConfigForTests();
+});
+
+const stores = [
+  { name: "database", env: {} as Record<string, string>, skip: false },
+  { name: "Redis", env: { REDIS_URL }, skip: !hasRedis },
+];
+
+for (const store of stores) {
+  describe.skipIf(store.skip)(`quota counters in the ${store.name}`, () => {
+    beforeAll(() => configure({ ...store.env, QUOTA_VISITOR_PER_DAY: "7", QUOTA_FREE_PER_DAY: "20", QUOTA_PRO_PER_DAY: "30" }));
+
+    it("50 parallel sends at the boundary admit exactly the limit", async () => {
+      const user: QuotaSubject = { kind: "user", userId: `u-${randomBytes(6).toString("hex")}`, plan: "Free" };
+      expect(await burst(user, 50)).toBe(20);
+      // Partly used: 50 more at once admit none.
+      expect(await burst(user, 50)).toBe(0);
+      const other: QuotaSubject = { kind: "user", userId: `u-${randomBytes(6).toString("hex")}`, plan: "Free" };
+      await consumeQuota(other);
+      await consumeQuota(other);
+      expect(await burst(other, 50)).toBe(18);
+    });
+
+    it("uses the plan's limit and counts visitors by address", async () => {
+      expect(await burst({ kind: "user", userId: `p-${randomBytes(6).toString("hex")}`, plan: "Pro" }, 50)).toBe(30);
+      const address = `198.51.${randomBytes(1)[0]}.${randomBytes(1)[0]}`;
+      expect(await burst({ kind: "visitor", address }, 50)).toBe(7);
+      expect(await burst({ kind: "visitor", address: `2001:db8::${randomBytes(2).toString("hex")}` }, 10)).toBe(7);
+    });
+
+    it("counts per UTC day and says when the next day starts", async () => {
+      const user: QuotaSubject = { kind: "user", userId: `d-${randomBytes(6).toString("hex")}`, plan: "Free" };
+      const day1 = new Date("2030-01-01T23:59:30Z");
+      for (let i = 0; i < 20; i++) await consumeQuota(user, day1);
+      const error = await consumeQuota(user, day1).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(QuotaExceededError);
+      expect((error as QuotaExceededError).retryAfterSeconds).toBe(30);
+      await expect(consumeQuota(user, new Date("2030-01-02T00:00:01Z"))).resolves.toBeUndefined();
+    });
+  });
+}
+
+describe("the stored visitor key", () => {
+  beforeAll(() => configure({ QUOTA_VISITOR_PER_DAY: "5" }));
+
+  it("is a salted hash: the address appears nowhere in the database", async () => {
+    const address = "203.0.113.77";
+    await consumeQuota({ kind: "visitor", address });
+    const rows = await t.db.quotaCounter.findMany();
+    expect(rows.length).toBeGreaterThan(0);
+    expect(JSON.stringify(rows)).not.toContain(address);
+    const salts = await t.db.quotaSalt.findMany();
+    expect(salts.map((s) => s.salt.length)).toContain(32);
+  });
+});
+
+describe("the chat endpoints", () => {
+  beforeAll(() => configure({ QUOTA_VISITOR_PER_DAY: "2", QUOTA_FREE_PER_DAY: "2" }));
+  const body = (model = "llama3-8b-8192") =>
+    JSON.stringify({ messages: [{ role: "user", content: "hi" }], model, file: null, chat_id: null, save_chat: false });
+
+  it("a visitor past the limit gets 429 with Retry-After", async () => {
+    const send = () =>
+      chatVisitor(
+        new Request("http://localhost/api/ns/chat", {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-forwarded-for": "192.0.2.44" },
+          body: body(),
+        }),
+      );
+    expect((await send()).status).toBe(200);
+    expect((await send()).status).toBe(200);
+    const over = await send();
+    expect(over.status).toBe(429);
+    expect(Number(over.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+
+  it("a Free user: the Pro model is refused (403) whatever the client sends, without using the quota; 429 past the limit", async () => {
+    const u = await createTestUser();
+    const cookie = await sessionCookieFor(u.id);
+    const origin = new URL(getConfig().APP_URL).origin;
+    const send = (model?: string) =>
+      chatUser(new Request(`${origin}/api/ns/chat_user`, { method: "POST", headers: { "content-type": "application/json", cookie, origin }, body: body(model) }));
+    expect((await send("llama3-70b-8192")).status).toBe(403);
+    expect((await send()).status).toBe(200);
+    expect((await send()).status).toBe(200);
+    expect((await send()).status).toBe(429);
+    // Pro (granted here directly) lifts the limit to QUOTA_PRO_PER_DAY and allows the Pro model.
+    await t.db.subscription.create({ data: { userId: u.id, source: "manual", status: "active" } });
+    expect((await send("llama3-70b-8192")).status).toBe(200);
+  });
+});
