@@ -1,12 +1,10 @@
 "use client";
 
-import Link from "next/link";
 import { useEffect, useRef, useState } from "react";
-import { siteConfig } from "@/config/site";
 import { APP_HANDOFF_PATH, createAccount, signInWithIdToken, startGoogleSignIn } from "./client";
 import { authErrorMessage, cleanProviderMessage } from "./errors";
 import { GoogleButton, Spinner } from "./google-button";
-import { ErrorLine } from "./notices";
+import { ErrorLine, TermsNotice } from "./notices";
 
 export interface AppSignupPanelProps {
   /** /appsignup?idToken=…: sign this browser in with it, then /chat. */
@@ -107,13 +105,7 @@ export function AppSignupPanel({ idToken, deepLink, initialError, googleEnabled 
       <div className="mt-4">
         <ErrorLine message={error} />
       </div>
-      <p className="mt-6 text-center text-sm text-ink-600">
-        By continuing, you agree to our{" "}
-        <Link href={siteConfig.routes.terms} className="font-medium text-brand-700 underline underline-offset-4 hover:text-brand-800">
-          Terms of Service
-        </Link>
-        .
-      </p>
+      <TermsNotice className="mt-6" />
     </Card>
   );
 }

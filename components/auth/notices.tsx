@@ -1,4 +1,7 @@
-/** The red error line and the green notice of the sign-in pages (spec §4, §5). */
+import Link from "next/link";
+import { siteConfig } from "@/config/site";
+
+/** The red error line, the green notice and the terms line of the sign-in pages (spec §2, §4, §5). */
 
 export function ErrorLine({ message, id }: { message: string | null; id?: string }) {
   // Always rendered, so screen readers announce a message when it appears.
@@ -18,5 +21,18 @@ export function SuccessNotice({ children }: { children: React.ReactNode }) {
       </svg>
       <div>{children}</div>
     </div>
+  );
+}
+
+/** "By continuing, you agree to our Terms of Service." under the sign-in forms (spec §2: a link to the terms). */
+export function TermsNotice({ className = "" }: { className?: string }) {
+  return (
+    <p className={`${className} text-center text-sm text-ink-600`}>
+      By continuing, you agree to our{" "}
+      <Link href={siteConfig.routes.terms} className="font-medium text-brand-700 underline underline-offset-4 hover:text-brand-800">
+        Terms of Service
+      </Link>
+      .
+    </p>
   );
 }

@@ -1,9 +1,7 @@
 "use client";
 
-import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useId, useRef, useState } from "react";
-import { siteConfig } from "@/config/site";
 import {
   clearStoredEmail,
   createAccount,
@@ -16,7 +14,7 @@ import {
 } from "./client";
 import { authErrorMessage, cleanProviderMessage } from "./errors";
 import { GoogleButton, Spinner } from "./google-button";
-import { ErrorLine, SuccessNotice } from "./notices";
+import { ErrorLine, SuccessNotice, TermsNotice } from "./notices";
 
 type Phase =
   /** The sign-up form (spec §2). */
@@ -230,13 +228,7 @@ export function SignupPanel({ token, complete, initialError, googleEnabled }: Si
         <span className="h-px flex-1 bg-ink-200" />
       </div>
       <GoogleButton onClick={() => void onGoogle()} busy={busy === "google"} disabled={busy === "email"} />
-      <p className="mt-8 text-center text-sm text-ink-600">
-        By continuing, you agree to our{" "}
-        <Link href={siteConfig.routes.terms} className="font-medium text-brand-700 underline underline-offset-4 hover:text-brand-800">
-          Terms of Service
-        </Link>
-        .
-      </p>
+      <TermsNotice className="mt-8" />
     </Card>
   );
 }
