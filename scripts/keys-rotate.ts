@@ -18,7 +18,7 @@
  * With embedded PGlite (no DATABASE_URL), stop the app first: PGlite allows one process at a time.
  * Settings come from the environment (export them as the app's deployment sets them).
  */
-import { closeDb } from "@/lib/db/client";
+import { runMain } from "./run-main";
 import { rotateDataKeys } from "@/lib/db/data-keys";
 import { getMasterKeys } from "@/lib/crypto";
 
@@ -37,15 +37,4 @@ async function main(): Promise<number> {
   return result.unavailable ? 1 : 0;
 }
 
-main()
-  .then(
-    async (code) => {
-      await closeDb();
-      process.exit(code);
-    },
-    async (error: unknown) => {
-      console.error(error instanceof Error ? `${error.name}: ${error.message}` : error);
-      await closeDb().catch(() => undefined);
-      process.exit(1);
-    },
-  );
+runMain(main);

@@ -4,7 +4,7 @@
  * (DATABASE_URL / DATA_DIR); with embedded PGlite stop the app first (one process at a time).
  * Exit status: 0 done, 1 failed, 2 usage.
  */
-import { closeDb } from "@/lib/db/client";
+import { runMain } from "./run-main";
 import { setManualPro } from "@/lib/manual-plan";
 
 async function main(argv: string[]): Promise<number> {
@@ -18,14 +18,4 @@ async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-main(process.argv.slice(2)).then(
-  async (code) => {
-    await closeDb();
-    process.exit(code);
-  },
-  async (error: unknown) => {
-    console.error(error instanceof Error ? `${error.name}: ${error.message}` : error);
-    await closeDb().catch(() => undefined);
-    process.exit(1);
-  },
-);
+runMain(() => main(process.argv.slice(2)));

@@ -49,12 +49,11 @@ export function checkModel(code: string, plan: "Free" | "Pro"): ModelOption {
 }
 
 /**
- * Validate the model against the caller's plan, read the attached PDF, and build the provider input.
- * @param plan the caller's plan ("Free" for visitors); the Pro model needs "Pro" (spec §6).
- * @throws ApiError 400 unknown model, 403 Pro model without Pro, 413/415/422 attachment problems.
+ * Read the attached PDF and build the provider input for a model already checked by `checkModel`
+ * (the routes check it before counting the quota).
+ * @throws ApiError 400/413/415/422 attachment problems.
  */
-export async function prepareTurn(body: ChatRequest, plan: "Free" | "Pro"): Promise<PreparedTurn> {
-  const model = checkModel(body.model, plan);
+export async function prepareTurn(body: ChatRequest, model: ModelOption): Promise<PreparedTurn> {
 
   const history: ChatMessage[] = body.messages.map((m) => ({ role: m.role, content: m.content }));
   let attachment: AttachmentInfo | null = null;

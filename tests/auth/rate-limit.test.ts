@@ -3,26 +3,13 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetConfigForTests } from "@/lib/config";
 import { closeRateLimits, consumeEmailSignIn, RateLimitedError } from "@/lib/rate-limit";
+import { redisAvailable, TEST_REDIS_URL } from "../helpers/redis";
 
 /**
  * The per-address sign-in limit, in memory and in Redis (REDIS_URL; the local Redis on
  * 127.0.0.1:6379, or TEST_REDIS_URL; skipped when none answers).
  */
-const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
-
-async function redisAvailable(): Promise<boolean> {
-  const probe = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null });
-  probe.on("error", () => undefined);
-  try {
-    await probe.connect();
-    await probe.ping();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    probe.disconnect();
-  }
-}
+const REDIS_URL = TEST_REDIS_URL;
 
 const hasRedis = await redisAvailable();
 

@@ -1,5 +1,4 @@
 import { randomBytes } from "node:crypto";
-import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as chatVisitor } from "@/app/api/ns/chat/route";
 import { POST as chatUser } from "@/app/api/ns/chat_user/route";
@@ -8,27 +7,14 @@ import { closeQuota, consumeQuota, QuotaExceededError, type QuotaSubject } from 
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import { createTestUser, sessionCookieFor } from "../helpers/auth";
 import { startFakeLlmServer, type FakeLlmServer } from "../helpers/fake-llm-server";
+import { redisAvailable, TEST_REDIS_URL } from "../helpers/redis";
 
 /**
  * Daily quotas (lib/quota.ts) in the database (PGlite, or PostgreSQL with DATABASE_URL) and in Redis
  * (TEST_REDIS_URL, default the local 127.0.0.1:6379; skipped when none answers): exact under
  * concurrency, per subject, per plan; and the chat endpoints' 429 / 403.
  */
-const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
-
-async function redisAvailable(): Promise<boolean> {
-  const probe = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null });
-  probe.on("error", () => undefined);
-  try {
-    await probe.connect();
-    await probe.ping();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    probe.disconnect();
-  }
-}
+const REDIS_URL = TEST_REDIS_URL;
 const hasRedis = await redisAvailable();
 
 let t: TestDb;

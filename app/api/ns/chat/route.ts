@@ -15,9 +15,9 @@ export async function POST(request: Request): Promise<Response> {
   try {
     const limits = chatLimits();
     const body = await readJsonBody(request, chatRequestSchema(limits), maxChatBodyBytes(limits));
-    checkModel(body.model, "Free");
+    const model = checkModel(body.model, "Free");
     await consumeQuota({ kind: "visitor", address: clientAddress(request) });
-    const turn = await prepareTurn(body, "Free");
+    const turn = await prepareTurn(body, model);
     return await respondToTurn(request, turn, async () => ({ chatId: null }));
   } catch (error) {
     return errorResponse(error, "chat");

@@ -24,9 +24,9 @@ export async function POST(request: Request): Promise<Response> {
     const chatId = body.chat_id ?? null;
     if (chatId !== null && !(await isOwnChat({ userId: user.id, chatId }))) throw new ApiError(404, "Chat not found.");
     const plan = await getPlan(user.id);
-    checkModel(body.model, plan);
+    const model = checkModel(body.model, plan);
     await consumeQuota({ kind: "user", userId: user.id, plan });
-    const turn = await prepareTurn(body, plan);
+    const turn = await prepareTurn(body, model);
     return await respondToTurn(request, turn, async (answer) => ({
       chatId: body.save_chat ? await saveTurn({ userId: user.id, chatId, turn, answer }) : chatId,
     }));
