@@ -137,6 +137,16 @@ export async function consumeQuota(subject: QuotaSubject, now = new Date()): Pro
   if (!(await current().store.increment(key, day, limit))) throw new QuotaExceededError(limit, secondsToNextUtcDay(now));
 }
 
+/**
+ * PING the quota Redis (readiness, lib/health.ts). Resolves when it answers.
+ * @throws when REDIS_URL is unset or Redis does not answer (commandTimeout: 1 s).
+ */
+export async function pingQuotaRedis(): Promise<void> {
+  const redis = current().redis;
+  if (!redis) throw new Error("REDIS_URL is not set");
+  await redis.ping();
+}
+
 /** Close the Redis connection, if any (tests, benchmarks). */
 export async function closeQuota(): Promise<void> {
   const redis = state?.redis;
