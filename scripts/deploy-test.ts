@@ -81,15 +81,13 @@ async function main(): Promise<void> {
     await check("plain http redirects to https; HTTP/2 is offered", async () => {
       const redirect = execFileSync("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code} %{redirect_url}", `http://127.0.0.1:${stack.httpPort}/chat`]).toString();
       assert.match(redirect, /^301 https:\/\/127\.0\.0\.1\/chat$/);
-      const version = execFileSync("curl", ["-s", "--http2", "--cacert", "/dev/stdin", "-o", "/dev/null", "-w", "%{http_version}", `${stack.origin}/api/health`], {
-        input: stack.ca,
-      }).toString();
+      const version = execFileSync("curl", ["-s", "--http2", "--cacert", stack.caPath, "-o", "/dev/null", "-w", "%{http_version}", `${stack.origin}/api/health`]).toString();
       assert.equal(version, "2");
     });
 
     const user = client();
     let signedInOn = "";
-    await check("sign-in through nginx sets a Secure, HttpOnly __Secure- session cookie", async () => {
+    await check("sign-in through nginx (e-mail link) sets Secure cookies, the session one __Secure- prefixed", async () => {
       const probe = client();
       const res = await probe.request("GET", "/api/auth/csrf");
       const cookies = ([] as string[]).concat(res.headers["set-cookie"] ?? []);
@@ -177,8 +175,6 @@ async function main(): Promise<void> {
         await new Promise((r) => setTimeout(r, 50));
       }
       await new Promise((r) => setTimeout(r, 600));
-      // Which instance holds it: the one whose readiness flips after the signal. Signal both in turn? No:
-      // ask nginx-free: each instance's own port answers /api/ready; send SIGTERM to the one streaming.
       const streaming = await whichInstanceStreams(stack);
       streaming.proc.kill("SIGTERM");
       const started = Date.now();
@@ -194,6 +190,7 @@ async function main(): Promise<void> {
       assert.equal(result.events.filter((e) => e.event === "delta").length, 20);
       const code = await streaming.exited;
       assert.equal(code, 0, streaming.output.join("").slice(-2000));
+      assert.match(streaming.output.join(""), /SIGTERM: draining 1 chat turn\(s\)/, "the signal came mid-stream");
       assert.ok(Date.now() - started < GRACE_SECONDS * 1000 + 5000);
       const savedId = (last.data as { chat_id: string }).chat_id;
       const stored = await stack.sql<{ n: number }>(`SELECT count(*)::int AS n FROM messages WHERE chat_id = $1`, [savedId]);
@@ -209,9 +206,8 @@ async function main(): Promise<void> {
   }
 }
 
-/** The instance that has a chat turn in flight: its own /api/ready still says ready, so ask Node itself. */
+/** The instance with a chat turn in flight: the one holding a connection to the fake LLM (ss -p). */
 async function whichInstanceStreams(stack: Stack) {
-  // The fake LLM records the connection's peer port only indirectly; the app's open sockets to it tell.
   const out = execFileSync("ss", ["-tnpH", "state", "established", `( dport = :${stack.llm.port} )`]).toString();
   for (const app of stack.apps) if (out.includes(`pid=${app.proc.pid},`)) return app;
   throw new Error(`no instance is connected to the fake LLM:\n${out}`);

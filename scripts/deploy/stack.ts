@@ -40,6 +40,8 @@ export interface Stack {
   origin: string;
   httpPort: number;
   ca: Buffer;
+  /** The certificate's file (curl --cacert). */
+  caPath: string;
   databaseUrl: string;
   llm: FakeLlmServer;
   smtp: TestSmtpServer;
@@ -85,7 +87,7 @@ export function renderNginxConf(
     [/^( *)server \S+ (.*)# test: upstream A$/m, `$1server ${v.upstreams[0]} $2`],
     [/^( *)server \S+ (.*)# test: upstream B$/m, `$1server ${v.upstreams[1]} $2`],
     [/^( *)listen 80;.*# test: http port$/m, `$1listen 127.0.0.1:${v.httpPort};`],
-    [/^( *)listen 443 ssl;.*# test: https port$/m, `$1listen 127.0.0.1:${v.httpsPort} ssl;`],
+    [/^( *)listen 443 ssl http2;.*# test: https port$/m, `$1listen 127.0.0.1:${v.httpsPort} ssl http2;`],
     [/^( *)ssl_certificate .*# test: certificate$/m, `$1ssl_certificate ${v.cert};`],
     [/^( *)ssl_certificate_key .*# test: key$/m, `$1ssl_certificate_key ${v.key};`],
     // Test only: which instance answered (to prove requests alternate), and temp files in the prefix.
@@ -267,6 +269,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       origin,
       httpPort: ports.http,
       ca,
+      caPath: cert,
       databaseUrl,
       llm,
       smtp,
