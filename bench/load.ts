@@ -172,6 +172,13 @@ async function main(): Promise<void> {
   });
   try {
     await runLoad(stack);
+  } catch (error) {
+    // What the instances said about it (never message text: the app does not log any).
+    for (const app of stack.apps) {
+      const lines = app.output.join("").split("\n").filter((l) => /error|fail|timed out/i.test(l));
+      console.error(`instance ${app.name}: ${lines.length} error lines; first:\n  ${[...new Set(lines)].slice(0, 8).join("\n  ")}`);
+    }
+    throw error;
   } finally {
     await stack.close();
   }
