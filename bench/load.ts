@@ -168,6 +168,7 @@ async function main(): Promise<void> {
   const stack = await startStack({
     llmDelayMs: PIECE_MS,
     llmFirstTokenMs: FIRST_TOKEN_MS,
+    directDatabase: true,
     appEnv: { QUOTA_VISITOR_PER_DAY: "10000000", QUOTA_FREE_PER_DAY: "10000000", LLM_TIMEOUT_MS: "30000" },
   });
   try {

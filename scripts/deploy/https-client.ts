@@ -57,7 +57,7 @@ export class HttpsClient {
   request(
     method: string,
     path: string,
-    init: { json?: unknown; form?: Record<string, string>; headers?: Record<string, string>; onData?: (chunk: string) => void; signal?: AbortSignal } = {},
+    init: { json?: unknown; form?: Record<string, string>; headers?: Record<string, string>; onData?: (chunk: string) => void; onHeaders?: (upstream: string) => void; signal?: AbortSignal } = {},
   ): Promise<HttpResult> {
     const url = new URL(path, this.origin);
     const headers: Record<string, string> = { ...init.headers };
@@ -76,6 +76,7 @@ export class HttpsClient {
     return new Promise((resolve, reject) => {
       const req = https.request(url, { method, headers, agent: this.agent, signal: init.signal }, (res) => {
         this.absorb(res.headers["set-cookie"]);
+        init.onHeaders?.(String(res.headers["x-hush-upstream"] ?? ""));
         res.setEncoding("utf8");
         let text = "";
         res.on("data", (chunk: string) => {
@@ -109,13 +110,18 @@ export class HttpsClient {
   }
 
   /** POST a chat turn asking for Server-Sent Events; parses the events and times the first delta. */
-  async chat(path: "/api/ns/chat" | "/api/ns/chat_user", payload: unknown, signal?: AbortSignal): Promise<SseResult> {
+  async chat(
+    path: "/api/ns/chat" | "/api/ns/chat_user",
+    payload: unknown,
+    options: { signal?: AbortSignal; onHeaders?: (upstream: string) => void } = {},
+  ): Promise<SseResult> {
     const started = performance.now();
     let ttftMs: number | null = null;
     const res = await this.request("POST", path, {
       json: payload,
       headers: { accept: "text/event-stream" },
-      signal,
+      signal: options.signal,
+      onHeaders: options.onHeaders,
       onData: (chunk) => {
         if (ttftMs === null && chunk.includes("event: delta")) ttftMs = performance.now() - started;
       },

@@ -13,6 +13,7 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { startFakeLlmServer, type FakeLlmServer } from "../../tests/helpers/fake-llm-server";
 import { startSmtpServer, type TestSmtpServer } from "../../tests/helpers/smtp";
+import { startTcpProxy, type TcpProxy } from "../../tests/helpers/tcp-proxy";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -23,6 +24,8 @@ export interface StackOptions {
   llmDelayMs?: number;
   llmFirstTokenMs?: number;
   log?: (line: string) => void;
+  /** Connect the instances to PostgreSQL directly, without the outage pass-through (the load bench). */
+  directDatabase?: boolean;
 }
 
 export interface AppInstance {
@@ -46,6 +49,8 @@ export interface Stack {
   llm: FakeLlmServer;
   smtp: TestSmtpServer;
   apps: AppInstance[];
+  /** The instances reach PostgreSQL through this pass-through: stop() is a database outage. */
+  pgProxy: TcpProxy;
   startApp(index: number): Promise<AppInstance>;
   stopRedis(): Promise<void>;
   startRedis(): Promise<void>;
@@ -117,7 +122,7 @@ function spawnLogged(cmd: string, args: string[], env: NodeJS.ProcessEnv, output
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const log = options.log ?? ((line: string) => console.log(line));
   const base = Number(process.env.DEPLOY_PORT_BASE ?? 5550);
-  const ports = { llm: base + 1, smtp: base + 2, appA: base + 4, appB: base + 5, https: base + 6, http: base + 7, redis: base + 8 };
+  const ports = { llm: base + 1, smtp: base + 2, appA: base + 4, appB: base + 5, https: base + 6, http: base + 7, redis: base + 8, pg: base + 9 };
   const adminUrl = process.env.TEST_POSTGRES_URL ?? "postgresql://root@127.0.0.1:5432/postgres";
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "hush-deploy-"));
   const cleanups: (() => Promise<void> | void)[] = [];
@@ -144,6 +149,11 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     const databaseUrl = dbUrl.toString();
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
     cleanups.push(() => pool.end());
+    const pgProxy = await startTcpProxy({ host: dbUrl.hostname, port: Number(dbUrl.port || 5432) }, ports.pg);
+    cleanups.push(() => pgProxy.close());
+    const appDbUrl = new URL(databaseUrl);
+    appDbUrl.hostname = "127.0.0.1";
+    appDbUrl.port = String(ports.pg);
 
     // Redis of its own, so stopping it (fault tests) touches nobody else.
     let redis: ChildProcess | null = null;
@@ -193,7 +203,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       NEXT_TELEMETRY_DISABLED: "1",
       APP_URL: origin,
       DATA_DIR: path.join(work, `data-${port}`),
-      DATABASE_URL: databaseUrl,
+      DATABASE_URL: options.directDatabase ? databaseUrl : appDbUrl.toString(),
       REDIS_URL: `redis://127.0.0.1:${ports.redis}/0`,
       ENCRYPTION_MASTER_KEY: MASTER_KEY,
       NEXTAUTH_SECRET: "deploy-test-nextauth-secret-0123456789abcdef",
@@ -274,6 +284,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       llm,
       smtp,
       apps,
+      pgProxy,
       startApp,
       stopRedis,
       startRedis,
