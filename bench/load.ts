@@ -97,6 +97,14 @@ async function visitorWorker(client: HttpsClient, until: number, stats: Stats): 
   }
 }
 
+/** Rows inserted, updated and deleted so far, per table of the test database. */
+async function tableWrites(stack: Stack): Promise<Map<string, { ins: number; upd: number; del: number }>> {
+  const rows = await stack.sql<{ relname: string; ins: number; upd: number; del: number }>(
+    `SELECT relname, n_tup_ins::int AS ins, n_tup_upd::int AS upd, n_tup_del::int AS del FROM pg_stat_user_tables`,
+  );
+  return new Map(rows.map((r) => [r.relname, r]));
+}
+
 function percentile(sorted: number[], p: number): number {
   if (!sorted.length) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
@@ -120,6 +128,7 @@ export async function runLoad(stack: Stack, concurrency = CONCURRENCY, seconds =
   // Visitors come from their own addresses (127.0.1.x), as separate people would.
   const visitorClients = Array.from({ length: visitors }, (_, i) => new HttpsClient(stack.origin, { ca: stack.ca, maxSockets: 1, localAddress: `127.0.1.${(i % 250) + 1}` }));
   const before = (await stack.sql<{ n: number }>(`SELECT count(*)::int AS n FROM messages`))[0]!.n;
+  const writesBefore = await tableWrites(stack);
 
   const stats: Stats = { turns: 0, visitorTurns: 0, savedTurns: 0, errors: [], ttft: [], savedPerChat: new Map() };
   const started = Date.now();
@@ -139,6 +148,17 @@ export async function runLoad(stack: Stack, concurrency = CONCURRENCY, seconds =
     if (n < 2 * turns) lost += 2 * turns - n;
     if (n > 2 * turns) duplicated += n - 2 * turns;
   }
+  // PostgreSQL's statistics reach pg_stat_user_tables within about a second of each commit.
+  await new Promise((r) => setTimeout(r, 2_000));
+  const writesAfter = await tableWrites(stack);
+  const writesPerSavedTurn: Record<string, string> = {};
+  for (const [table, after] of writesAfter) {
+    const b = writesBefore.get(table) ?? { ins: 0, upd: 0, del: 0 };
+    const d = { ins: after.ins - b.ins, upd: after.upd - b.upd, del: after.del - b.del };
+    if (d.ins + d.upd + d.del === 0) continue;
+    const per = (n: number) => (stats.savedTurns ? (n / stats.savedTurns).toFixed(2) : "-");
+    writesPerSavedTurn[table] = `insert ${per(d.ins)}, update ${per(d.upd)}, delete ${per(d.del)}`;
+  }
   const sorted = [...stats.ttft].sort((a, b) => a - b);
   const report = {
     concurrency,
@@ -154,6 +174,8 @@ export async function runLoad(stack: Stack, concurrency = CONCURRENCY, seconds =
     errors: stats.errors.length,
     ttftMs: { p50: Math.round(percentile(sorted, 50)), p99: Math.round(percentile(sorted, 99)), max: Math.round(sorted.at(-1) ?? NaN) },
     llm: { firstTokenMs: FIRST_TOKEN_MS, pieceMs: PIECE_MS },
+    /** Row writes in PostgreSQL during the run divided by the saved turns (visitors write nothing there). */
+    writesPerSavedTurn,
   };
   console.log(JSON.stringify(report, null, 2));
   if (stats.errors.length) console.error("first errors:", stats.errors.slice(0, 5));
