@@ -33,17 +33,14 @@ export function useConversationDocuments() {
 /** The line the chat shows when older content was left out, or null when everything reached the model. */
 export function contextNotice(report: ContextReport | null): string | null {
   if (!report) return null;
+  const { omitted_messages: messages, omitted_documents: documents } = report;
   const parts: string[] = [];
-  if (report.omitted_messages > 0) {
-    parts.push(`${report.omitted_messages} message${report.omitted_messages === 1 ? "" : "s"}`);
-  }
-  if (report.omitted_documents > 0) {
-    parts.push(`${report.omitted_documents} document${report.omitted_documents === 1 ? "" : "s"}`);
-  }
+  if (messages > 0) parts.push(messages === 1 ? "the first message" : `the first ${messages} messages`);
+  if (documents > 0) parts.push(documents === 1 ? "the oldest document" : `the ${documents} oldest documents`);
   const sentences: string[] = [];
-  const single = report.omitted_messages + report.omitted_documents === 1;
   if (parts.length > 0) {
-    sentences.push(`Older content was left out to fit the model's limit: the earliest ${parts.join(" and ")} of this chat ${single ? "was" : "were"} not sent to the model.`);
+    const verb = messages + documents === 1 ? "was" : "were";
+    sentences.push(`Older content was left out to fit the model's limit: ${parts.join(" and ")} of this chat ${verb} not sent to the model.`);
   }
   if (report.latest_message_cut) sentences.push("Your last message was too long for the model, so its middle was left out.");
   return sentences.length > 0 ? sentences.join(" ") : null;

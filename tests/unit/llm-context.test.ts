@@ -63,8 +63,8 @@ describe("contextNotice (the chat's line)", () => {
     expect(contextNotice(null)).toBeNull();
     expect(contextNotice({ omitted_messages: 0, omitted_documents: 0, latest_message_cut: false })).toBeNull();
     expect(contextNotice({ omitted_messages: 12, omitted_documents: 1, latest_message_cut: false })).toBe(
-      "Older content was left out to fit the model's limit: the earliest 12 messages and 1 document of this chat were not sent to the model.",
+      "Older content was left out to fit the model's limit: the first 12 messages and the oldest document of this chat were not sent to the model.",
     );
-    expect(contextNotice({ omitted_messages: 1, omitted_documents: 0, latest_message_cut: true })).toMatch(/earliest 1 message of this chat was not sent to the model\. Your last message was too long/);
+    expect(contextNotice({ omitted_messages: 1, omitted_documents: 0, latest_message_cut: true })).toMatch(/: the first message of this chat was not sent to the model\. Your last message was too long/);
   });
 });

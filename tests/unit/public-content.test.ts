@@ -59,7 +59,7 @@ describe("landing content (spec §1 and §2)", () => {
   });
 
   it("words the privacy promises as the mechanisms work (issue 8) and links them to /privacy", () => {
-    const { promises, hero, why } = landingContent;
+    const { promises, hero } = landingContent;
     const byTitle = Object.fromEntries(promises.items.map((p) => [p.title, p.body]));
     expect(byTitle["No access to your conversations"]).toBe(
       "Saved chats are encrypted with a key only you hold, so we cannot read them. Messages pass through " +
