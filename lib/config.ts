@@ -260,8 +260,11 @@ function llmRoute(env: Env, defaultKind: LlmProviderKind, tier: "BASIC" | "PRO")
   switch (defaultKind) {
     case "groq":
       return { kind: "groq", baseUrl: env.GROQ_BASE_URL, apiKey: env.GROQ_API_KEY, ...shared };
-    case "openai-compatible":
-      return { kind: "openai-compatible", baseUrl: env.LLM_BASE_URL, apiKey: env.LLM_API_KEY, ...shared };
+    case "openai-compatible": {
+      // Name the server by its host rather than a generic label when the operator gave no name.
+      const providerName = own.providerName ?? env.LLM_PROVIDER_NAME ?? (env.LLM_BASE_URL ? new URL(env.LLM_BASE_URL).host : shared.providerName);
+      return { kind: "openai-compatible", baseUrl: env.LLM_BASE_URL, apiKey: env.LLM_API_KEY, ...shared, providerName };
+    }
     case "development":
       return { kind: "development", ...shared };
   }

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { connection } from "next/server";
 import { container } from "@/components/landing/section";
 import { siteConfig } from "@/config/site";
 import { privacyIntro, privacySections, providersSection } from "@/content/privacy";
@@ -13,10 +14,11 @@ export const metadata = publicPageMetadata({
 
 /**
  * /privacy (issue 8): content/privacy.ts, with the provider of each model from the server's
- * configuration (lib/llm registry). Prerendered, so the LLM provider settings are read at build time
- * (like APP_URL): set them for `npm run build` too.
+ * configuration (lib/llm registry). Rendered per request, not prerendered: a page built with other LLM
+ * settings than the server runs with would name the wrong provider, and this page must be literally true.
  */
-export default function PrivacyPage() {
+export default async function PrivacyPage() {
+  await connection();
   const providers = modelProviders();
   return (
     <div className={`${container} py-16 sm:py-24`}>
