@@ -36,5 +36,9 @@ export async function startServer(): Promise<void> {
       await Promise.allSettled([closeDb(), closeQuota(), closeRateLimits()]);
     },
   });
-  console.log(`[hush] Ready: database ${config.database.kind}, LLM provider ${config.llmProvider}.`);
+  const { basic, pro } = config.llmRoutes;
+  console.log(
+    `[hush] Ready: database ${config.database.kind}, LLM providers: Basic ${basic.kind} (${basic.providerName}), ` +
+      `Pro ${pro.kind} (${pro.providerName}).`,
+  );
 }
