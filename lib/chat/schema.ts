@@ -28,8 +28,24 @@ export interface ConversationDocument {
 export const roleSchema = z.enum(["user", "assistant", "system"]);
 export type Role = z.infer<typeof roleSchema>;
 
-/** Build the request schema for the given limits. */
-export function chatRequestSchema(limits: ChatLimits) {
+/**
+ * The request schema for the given limits. Memoised per limits, so the route handlers and the OpenAPI
+ * document (lib/openapi) get the same object for the same configuration.
+ */
+export function chatRequestSchema(limits: ChatLimits): ReturnType<typeof buildChatRequestSchema> {
+  const key = JSON.stringify([limits.maxMessages, limits.maxMessageChars, limits.maxFileBytes, limits.maxDocuments, limits.maxDocumentChars, limits.maxRequestBytes]);
+  let schema = schemaCache.get(key);
+  if (!schema) {
+    schema = buildChatRequestSchema(limits);
+    schemaCache.set(key, schema);
+  }
+  return schema;
+}
+
+// Configuration changes only in tests, so this holds a handful of entries.
+const schemaCache = new Map<string, ReturnType<typeof buildChatRequestSchema>>();
+
+function buildChatRequestSchema(limits: ChatLimits) {
   // A data URL carries base64: 4 characters per 3 bytes, plus a short header.
   const maxDataUrlChars = Math.ceil((limits.maxFileBytes * 4) / 3) + 256;
   const message = z.object({
@@ -71,7 +87,7 @@ export function chatRequestSchema(limits: ChatLimits) {
     });
 }
 
-export type ChatRequest = z.infer<ReturnType<typeof chatRequestSchema>>;
+export type ChatRequest = z.infer<ReturnType<typeof buildChatRequestSchema>>;
 
 /** Upper bound of a chat request body in bytes: the file's data URL plus CHAT_MAX_REQUEST_BYTES. */
 export function maxChatBodyBytes(limits: ChatLimits): number {

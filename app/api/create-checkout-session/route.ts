@@ -1,13 +1,11 @@
-import { z } from "zod";
 import { isPlanOption } from "@/config/pricing";
 import { assertSameOrigin, requireUser } from "@/lib/auth/session";
 import { getConfig } from "@/lib/config";
 import { countryOfRequest } from "@/lib/geo";
 import { ApiError, errorResponse, jsonError, readJsonBody } from "@/lib/http";
 import { PaymentsNotConfiguredError } from "@/lib/stripe/client";
+import { checkoutBodySchema, PAYMENT_MAX_BODY_BYTES } from "@/lib/stripe/schemas";
 import { AlreadySubscribedError, createCheckoutSession } from "@/lib/stripe/checkout";
-
-const bodySchema = z.object({ plan: z.coerce.number().int().refine(isPlanOption, "must be 1, 2, 3 or 4") });
 
 /** Text of spec §8 for a checkout that could not be started. */
 const CHECKOUT_FAILED_MESSAGE = "Failed to initiate checkout. Please try again later.";
@@ -25,7 +23,7 @@ export async function POST(request: Request): Promise<Response> {
     if (!getConfig().paymentsEnabled) throw new PaymentsNotConfiguredError();
     const user = await requireUser(request);
     assertSameOrigin(request);
-    const body = await readJsonBody(request, bodySchema, 1024);
+    const body = await readJsonBody(request, checkoutBodySchema, PAYMENT_MAX_BODY_BYTES);
     if (!isPlanOption(body.plan)) throw new ApiError(400, "Invalid request: plan must be 1, 2, 3 or 4");
     const session = await createCheckoutSession(user, body.plan, countryOfRequest(request));
     return Response.json(session, { headers: { "Cache-Control": "private, no-store" } });

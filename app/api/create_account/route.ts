@@ -1,11 +1,8 @@
-import { z } from "zod";
+import { ACCOUNT_MAX_BODY_BYTES, createAccountBodySchema } from "@/lib/account/schemas";
 import { assertSameOrigin, requireUser } from "@/lib/auth/session";
 import { ensureFreePlan } from "@/lib/billing";
 import { ensureDataKey, UserUnavailableError } from "@/lib/db/queries";
 import { errorResponse, readJsonBody } from "@/lib/http";
-
-/** Spec §7: the body is an empty JSON object. */
-const bodySchema = z.object({}).strict();
 
 /**
  * POST /api/create_account (spec §4, §7): called after every sign-in; sets the account up on the
@@ -17,7 +14,7 @@ export async function POST(request: Request): Promise<Response> {
   try {
     assertSameOrigin(request);
     const user = await requireUser(request, { allowDeleted: true });
-    await readJsonBody(request, bodySchema, 1024);
+    await readJsonBody(request, createAccountBodySchema, ACCOUNT_MAX_BODY_BYTES);
     const headers = { "Cache-Control": "private, no-store" };
     if (user.deleted) return Response.json({ ok: true, account_deleted: true }, { headers });
     try {

@@ -1,10 +1,8 @@
-import { z } from "zod";
 import { assertSameOrigin, requireUser } from "@/lib/auth/session";
 import { ApiError, errorResponse, jsonError, readJsonBody } from "@/lib/http";
 import { PaymentsNotConfiguredError } from "@/lib/stripe/client";
+import { customerPortalBodySchema, PAYMENT_MAX_BODY_BYTES } from "@/lib/stripe/schemas";
 import { createPortalSession, NoCustomerError } from "@/lib/stripe/checkout";
-
-const bodySchema = z.object({}).strict();
 
 /**
  * POST /api/customer-portal `{}` (spec §7): `{ url }` of a Stripe Billing Portal session for the
@@ -14,7 +12,7 @@ export async function POST(request: Request): Promise<Response> {
   try {
     const user = await requireUser(request);
     assertSameOrigin(request);
-    if (request.headers.get("content-type")) await readJsonBody(request, bodySchema, 1024);
+    if (request.headers.get("content-type")) await readJsonBody(request, customerPortalBodySchema, PAYMENT_MAX_BODY_BYTES);
     return Response.json(await createPortalSession(user.id), { headers: { "Cache-Control": "private, no-store" } });
   } catch (error) {
     if (error instanceof PaymentsNotConfiguredError) return jsonError(503, "Payments are not configured on this server.");

@@ -1,12 +1,9 @@
-import { z } from "zod";
+import { ACCOUNT_MAX_BODY_BYTES, deleteUserBodySchema } from "@/lib/account/schemas";
 import { assertSameOrigin, requireUser, revokeUserSessions } from "@/lib/auth/session";
 import { clearSessionCookie } from "@/lib/auth/cookies";
 import { cancelSubscription } from "@/lib/billing";
 import { shredUserData } from "@/lib/db/queries";
 import { errorResponse, readJsonBody } from "@/lib/http";
-
-/** The spec sends only the Authorization header; an empty JSON object is accepted too. */
-const bodySchema = z.object({}).strict();
 
 /**
  * POST /api/delete_user (spec §7): deletes the caller's account in one go:
@@ -21,7 +18,7 @@ export async function POST(request: Request): Promise<Response> {
     const user = await requireUser(request, { allowDeleted: true });
     // Spec §7 sends no body; a JSON one must be an empty object.
     if (request.headers.get("content-type") && request.headers.get("content-length") !== "0" && request.body) {
-      await readJsonBody(request, bodySchema, 1024);
+      await readJsonBody(request, deleteUserBodySchema, ACCOUNT_MAX_BODY_BYTES);
     }
     await cancelSubscription(user.id);
     await shredUserData(user.id);

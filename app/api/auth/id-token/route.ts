@@ -1,12 +1,10 @@
-import { z } from "zod";
 import { assertSameOrigin } from "@/lib/auth/session";
 import { serializeCookie, sessionCookieName, sessionCookieOptions } from "@/lib/auth/cookies";
 import { IdentityProviderUnavailableError, InvalidIdTokenError, verifyGoogleIdToken } from "@/lib/auth/google-id-token";
 import { createSession } from "@/lib/auth/session-store";
 import { findOrCreateGoogleUser } from "@/lib/auth/users";
+import { ID_TOKEN_MAX_BODY_BYTES, idTokenBodySchema } from "@/lib/auth/schemas";
 import { ApiError, errorResponse, readJsonBody } from "@/lib/http";
-
-const bodySchema = z.object({ idToken: z.string().min(1).max(8192) }).strict();
 
 /**
  * POST /api/auth/id-token `{ idToken }`: /appsignup?idToken=… signs in with a Google ID token
@@ -17,7 +15,7 @@ const bodySchema = z.object({ idToken: z.string().min(1).max(8192) }).strict();
 export async function POST(request: Request): Promise<Response> {
   try {
     assertSameOrigin(request);
-    const { idToken } = await readJsonBody(request, bodySchema, 16 * 1024);
+    const { idToken } = await readJsonBody(request, idTokenBodySchema, ID_TOKEN_MAX_BODY_BYTES);
     let identity;
     try {
       identity = await verifyGoogleIdToken(idToken);

@@ -1,13 +1,7 @@
-import { z } from "zod";
 import { requireUser } from "@/lib/auth/session";
 import { historyPage } from "@/lib/chat/history";
-import { MAX_PAGE_SIZE } from "@/lib/db/queries";
+import { chatHistoryQuerySchema } from "@/lib/chat/history-schema";
 import { ApiError, errorResponse } from "@/lib/http";
-
-const query = z.object({
-  limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(50),
-  cursor: z.string().max(200).nullable().default(null),
-});
 
 /**
  * GET /api/ns/chat_history?limit=50&cursor=…: the caller's saved chats, newest first by last_updated
@@ -18,7 +12,7 @@ export async function GET(request: Request): Promise<Response> {
   try {
     const user = await requireUser(request);
     const params = new URL(request.url).searchParams;
-    const parsed = query.safeParse({ limit: params.get("limit") ?? undefined, cursor: params.get("cursor") });
+    const parsed = chatHistoryQuerySchema.safeParse({ limit: params.get("limit") ?? undefined, cursor: params.get("cursor") });
     if (!parsed.success) throw new ApiError(400, `Invalid request: ${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message}`);
     return Response.json(await historyPage(user.id, parsed.data.limit, parsed.data.cursor), {
       headers: { "Cache-Control": "private, no-store" },

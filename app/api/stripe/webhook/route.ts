@@ -1,8 +1,6 @@
 import { jsonError } from "@/lib/http";
+import { WEBHOOK_MAX_BODY_BYTES } from "@/lib/stripe/schemas";
 import { processStripeEvent, verifyStripeEvent, WebhookSignatureError } from "@/lib/stripe/webhook";
-
-/** Stripe's events are small; anything bigger is not from Stripe. */
-const MAX_BODY_BYTES = 512 * 1024;
 
 /**
  * POST /api/stripe/webhook: Stripe's events, verified on the raw body (STRIPE_WEBHOOK_SECRET).
@@ -11,7 +9,7 @@ const MAX_BODY_BYTES = 512 * 1024;
  */
 export async function POST(request: Request): Promise<Response> {
   const raw = await request.text();
-  if (Buffer.byteLength(raw) > MAX_BODY_BYTES) return jsonError(413, "Too large.");
+  if (Buffer.byteLength(raw) > WEBHOOK_MAX_BODY_BYTES) return jsonError(413, "Too large.");
   let event;
   try {
     event = verifyStripeEvent(raw, request.headers.get("stripe-signature"));
