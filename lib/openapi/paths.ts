@@ -59,10 +59,12 @@ function jsonBody(schema: z.ZodType, maxBytes: number, required = true) {
   };
 }
 
+/** OpenAPI security requirements: any one of the listed objects suffices; `{}` means none needed. */
+type Security = Record<string, string[]>[];
 /** Signed-in callers: the session cookie or a Google ID token. */
-const SIGNED_IN = [{ sessionCookie: [] }, { googleIdToken: [] }];
+const SIGNED_IN: Security = [{ sessionCookie: [] }, { googleIdToken: [] }];
 /** Anyone; credentials, when sent, are read. */
-const ANYONE = [{}, { sessionCookie: [] }, { googleIdToken: [] }];
+const ANYONE: Security = [{}, { sessionCookie: [] }, { googleIdToken: [] }];
 
 const NEXTAUTH_DESCRIPTION =
   "next-auth 4 driven through lib/auth/route.ts: `{nextauth}` is one or more path segments, e.g. " +

@@ -152,7 +152,7 @@ describe("(b) the document's request schemas are the handlers' own objects", () 
 describe("(c) the document itself", () => {
   it("is valid OpenAPI 3.1 (@readme/openapi-parser)", async () => {
     const result = await validate(JSON.parse(openApiJson().json));
-    expect(result.errors ?? [], JSON.stringify(result.errors)).toEqual([]);
+    expect(result.valid ? [] : result.errors).toEqual([]);
     expect(result.valid).toBe(true);
     expect(doc.openapi).toBe("3.1.0");
     expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(["googleIdToken", "sessionCookie"]);
