@@ -389,7 +389,13 @@ async function main() {
   const page = (port: number, p: string): Target => ({ port, method: "GET", path: p, done: "</html>" });
 
   // Warm-up: JIT, connection pools, the first PGlite and Prisma queries.
-  for (const t of [bare, visitor, signed(lite), ...(pgApp ? [signed(pgApp)] : []), page(PORT.lite, "/"), page(PORT.lite, "/perf-floor")]) {
+  const warm = [
+    bare,
+    ...(ONLY.has("visitor") ? [visitor] : []),
+    ...(ONLY.has("signed") || ONLY.has("wait") ? [signed(lite), ...(pgApp ? [signed(pgApp)] : [])] : []),
+    ...(ONLY.has("landing") || ONLY.has("wait") ? [page(PORT.lite, "/"), page(PORT.lite, "/perf-floor")] : []),
+  ];
+  for (const t of warm) {
     for (let i = 0; i < 20; i++) await send(t);
     await throughput(t, t.port === PORT.bare ? barePid : lite.pid, 4, 1);
   }
