@@ -39,7 +39,7 @@ export function utcDay(now = new Date()): string {
   return now.toISOString().slice(0, 10);
 }
 
-function secondsToNextUtcDay(now = new Date()): number {
+export function secondsToNextUtcDay(now = new Date()): number {
   const next = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
   return Math.max(1, Math.ceil((next - now.getTime()) / 1000));
 }
@@ -135,6 +135,17 @@ export async function consumeQuota(subject: QuotaSubject, now = new Date()): Pro
   const limit = limitFor(subject);
   const key = await keyFor(subject, day);
   if (!(await current().store.increment(key, day, limit))) throw new QuotaExceededError(limit, secondsToNextUtcDay(now));
+}
+
+/**
+ * What a signed-in send's single precondition statement (lib/db/chat-preconditions.ts) needs to count
+ * the send in the database: today's UTC day and the plans' limits. Null when the counters live in Redis
+ * (REDIS_URL): then the caller counts with `consumeQuota` after the checks.
+ */
+export function userQuotaInDatabase(now = new Date()): { day: string; freeLimit: number; proLimit: number } | null {
+  const config = getConfig();
+  if (config.REDIS_URL) return null;
+  return { day: utcDay(now), freeLimit: config.QUOTA_FREE_PER_DAY, proLimit: config.QUOTA_PRO_PER_DAY };
 }
 
 /** Close the Redis connection, if any (tests, benchmarks). */
