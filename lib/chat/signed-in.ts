@@ -6,7 +6,7 @@ import { hashSessionToken } from "@/lib/auth/session-store";
 import { chatRequestFor } from "@/lib/chat/limits";
 import type { ChatRequest } from "@/lib/chat/schema";
 import { checkModel } from "@/lib/chat/turn";
-import { loadChatPreconditions } from "@/lib/db/chat-preconditions";
+import { loadChatPreconditions } from "@/lib/db/queries";
 import { ApiError, readJsonBody } from "@/lib/http";
 import { PRO_STATUSES } from "@/lib/plans";
 import { consumeQuota, limitFor, QuotaExceededError, secondsToNextUtcDay, userQuotaInDatabase } from "@/lib/quota";
