@@ -284,7 +284,7 @@ async function seed(env: Record<string, string>, withHistory: boolean) {
 
 function startApp(name: string, port: number, env: Record<string, string>): number {
   const prof = process.env.PERF_CPU_PROF;
-  const node = prof ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(prof)}`, `--cpu-prof-name=${name}.cpuprofile`] : [];
+  const node = prof ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(prof, name)}`] : [];
   const child = start(name, process.execPath, [...node, "node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], env);
   return child.pid!;
 }
