@@ -78,22 +78,23 @@ async function openPglite(dataDir: string, options: { migrate?: boolean }): Prom
   }
   // One connection: the worker serves one (see lib/db/pglite-server.mjs); queries queue in the pool.
   const pool = new pg.Pool({ host: socketDir, port: 5432, user: "postgres", database: "postgres", max: 1 });
-  return openPool(pool, { ...options, lock: false }, stopWorker);
+  return openPool(pool, { ...options, lock: false, utcOnConnect: false }, stopWorker);
 }
 
 async function openPostgres(url: string, options: { migrate?: boolean }): Promise<DbHandle> {
   // Several app instances may start together: Prisma's advisory lock serialises their migrations.
-  return openPool(new pg.Pool({ connectionString: url }), { ...options, lock: true });
+  return openPool(new pg.Pool({ connectionString: url }), { ...options, lock: true, utcOnConnect: true });
 }
 
 async function openPool(
   pool: pg.Pool,
-  options: { migrate?: boolean; lock: boolean },
+  options: { migrate?: boolean; lock: boolean; utcOnConnect: boolean },
   afterEnd: () => Promise<void> = async () => undefined,
 ): Promise<DbHandle> {
   // Prisma's pg adapter sends and reads timestamps without a zone, as UTC: a session in any other
   // time zone would store shifted instants. Queued first on each new connection.
-  pool.on("connect", (client) => void client.query("SET TIME ZONE 'UTC'").catch(() => undefined));
+  // (PGlite is one session, set to UTC once by its worker.)
+  if (options.utcOnConnect) pool.on("connect", (client) => void client.query("SET TIME ZONE 'UTC'").catch(() => undefined));
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on("error", (error) => console.error(`[db] idle database connection error: ${error.message}`));
   try {
