@@ -78,7 +78,7 @@ async function openPglite(dataDir: string, options: { migrate?: boolean }): Prom
   }
   // One connection: the worker serves one (see lib/db/pglite-server.mjs); queries queue in the pool.
   const pool = new pg.Pool({ host: socketDir, port: 5432, user: "postgres", database: "postgres", max: 1 });
-  return openPool(pool, { ...options, lock: false, utcOnConnect: false }, stopWorker);
+  return openPool(pool, { ...options, lock: false, utcOnConnect: false, txMaxWaitMs: 15_000 }, stopWorker);
 }
 
 async function openPostgres(url: string, options: { migrate?: boolean }): Promise<DbHandle> {
@@ -88,7 +88,8 @@ async function openPostgres(url: string, options: { migrate?: boolean }): Promis
 
 async function openPool(
   pool: pg.Pool,
-  options: { migrate?: boolean; lock: boolean; utcOnConnect: boolean },
+  /** txMaxWaitMs: how long a transaction may wait for a connection (Prisma's default 2 s). */
+  options: { migrate?: boolean; lock: boolean; utcOnConnect: boolean; txMaxWaitMs?: number },
   afterEnd: () => Promise<void> = async () => undefined,
 ): Promise<DbHandle> {
   // Prisma's pg adapter sends and reads timestamps without a zone, as UTC: a session in any other
@@ -111,7 +112,12 @@ async function openPool(
         client.release();
       }
     }
-    const db = new PrismaClient({ adapter: new PrismaPg(pool) });
+    // With PGlite's single connection, concurrent transactions queue for it: that wait is normal, not
+    // a sign of trouble, so it may exceed Prisma's 2 s default under load.
+    const db = new PrismaClient({
+      adapter: new PrismaPg(pool),
+      ...(options.txMaxWaitMs ? { transactionOptions: { maxWait: options.txMaxWaitMs } } : {}),
+    });
     return {
       db,
       appliedMigrations,
