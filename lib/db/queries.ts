@@ -15,6 +15,7 @@ import { DecryptionError, decryptFieldText, encryptField, wipe } from "@/lib/cry
 
 export { ensureDataKey, rotateDataKeys, type RotationResult } from "@/lib/db/data-keys";
 export { ChatNotFoundError, InvalidCursorError, InvalidInputError, UserUnavailableError } from "@/lib/db/errors";
+export { loadChatPreconditions, type ChatPreconditionInput, type ChatPreconditions } from "@/lib/db/chat-preconditions";
 
 /** Message roles (spec §3). */
 export const ROLES = ["user", "assistant", "system"] as const;
