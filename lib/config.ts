@@ -70,6 +70,10 @@ const envSchema = z.object({
   EMAIL_SIGNIN_LIMIT_PER_HOUR: positiveInt(5),
   /** Sign-in e-mails one client address (lib/client-address.ts) may request per hour, whatever the addresses. */
   EMAIL_SIGNIN_LIMIT_PER_CLIENT_PER_HOUR: positiveInt(20),
+  /** Days without any authenticated request after which a session ends (idle timeout). */
+  SESSION_IDLE_DAYS: positiveInt(7),
+  /** Days after sign-in after which a session ends however much it is used (absolute lifetime). */
+  SESSION_MAX_AGE_DAYS: positiveInt(30),
   /** Google OAuth client (web application). Without both, "Continue with Google" says it is unavailable. */
   GOOGLE_CLIENT_ID: optionalString,
   GOOGLE_CLIENT_SECRET: optionalString,
