@@ -56,7 +56,8 @@ export async function respondToTurn(request: Request, turn: PreparedTurn, finish
     } catch (error) {
       throw toApiError(error);
     }
-    return Response.json(await complete(text));
+    // A message is in the body: no cache (browser, proxy or CDN) may keep it (issue 10).
+    return Response.json(await complete(text), { headers: { "Cache-Control": "private, no-store" } });
   }
 
   const encoder = new TextEncoder();
@@ -96,7 +97,7 @@ export async function respondToTurn(request: Request, turn: PreparedTurn, finish
   return new Response(body, {
     headers: {
       "Content-Type": "text/event-stream; charset=utf-8",
-      "Cache-Control": "no-cache, no-transform",
+      "Cache-Control": "private, no-store, no-transform",
       "X-Accel-Buffering": "no",
     },
   });

@@ -141,6 +141,21 @@ describe("the chat endpoints", () => {
     expect((await send()).status).toBe(429);
   });
 
+  it("answers carrying a message are never cached: JSON and SSE say no-store (issue 10)", async () => {
+    for (const accept of ["application/json", "text/event-stream"]) {
+      const res = await chatVisitor(
+        new Request("http://localhost/api/ns/chat", {
+          method: "POST",
+          headers: fromPeer(`192.0.2.${accept.length}`, { "content-type": "application/json", accept }),
+          body: body(),
+        }),
+      );
+      expect(res.status).toBe(200);
+      expect(res.headers.get("cache-control")).toMatch(/\bno-store\b/);
+      await res.text();
+    }
+  });
+
   it("a Free user: the Pro model is refused (403) whatever the client sends, without using the quota; 429 past the limit", async () => {
     const u = await createTestUser();
     const cookie = await sessionCookieFor(u.id);
