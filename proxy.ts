@@ -1,7 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { getConfig } from "@/lib/config";
 import { API_POLICY, hstsHeader, newNonce, pagePolicy } from "@/lib/security/csp";
-import { notFoundPageHashes, prerenderedPageHashes } from "@/lib/security/static-pages";
+import { buildPageHashes, prerenderedPageHashes } from "@/lib/security/static-pages";
 
 /**
  * Security headers of every page and API response (issue 10; Next 16 runs proxy.ts on the Node.js
@@ -9,8 +9,9 @@ import { notFoundPageHashes, prerenderedPageHashes } from "@/lib/security/static
  * - Content-Security-Policy (lib/security/csp.ts): API routes get `default-src 'none'`; prerendered
  *   pages get the hashes of their own inline scripts (they stay static); every other page gets a
  *   fresh nonce, passed to Next in the request's CSP header (Next puts it on its scripts; a server
- *   component can read it from `x-nonce`). Unknown paths may render the prerendered not-found page,
- *   so its hashes are allowed there too.
+ *   component can read it from `x-nonce`) plus the hashes of the build's home and not-found pages
+ *   (unknown paths are answered with the prerendered not-found page; layout scripts such as a theme
+ *   script run without a nonce). In development: no nonce, see pagePolicy.
  * - Strict-Transport-Security in production with an https APP_URL.
  * Authentication is not checked here: each route handler checks its own.
  */
@@ -24,11 +25,13 @@ export function proxy(request: NextRequest): NextResponse {
   } else {
     const development = !config.isProduction;
     const hashes = development ? null : prerenderedPageHashes(pathname);
-    if (hashes) {
+    if (development) {
+      policy = pagePolicy({ development });
+    } else if (hashes) {
       policy = pagePolicy({ hashes });
     } else {
       nonce = newNonce();
-      policy = pagePolicy({ nonce, hashes: development ? [] : notFoundPageHashes(), development });
+      policy = pagePolicy({ nonce, hashes: buildPageHashes() });
     }
   }
 

@@ -54,6 +54,25 @@ test("every page is served under an enforced strict CSP and loads without a viol
     await page.waitForLoadState("networkidle");
     expect(violations, path).toEqual([]);
   }
+  // The watch works: an injected inline script is refused and reported.
+  await page.goto("/");
+  await page.evaluate(() => {
+    const script = document.createElement("script");
+    script.textContent = "window.__injected = 1";
+    document.body.append(script);
+  });
+  await expect.poll(() => violations.length).toBeGreaterThan(0);
+  expect(await page.evaluate(() => (window as unknown as { __injected?: number }).__injected)).toBeUndefined();
+  violations.length = 0;
+  await page.goto("/chat");
+  await page.evaluate(() => {
+    const script = document.createElement("script");
+    script.textContent = "window.__injected = 1";
+    document.body.append(script);
+  });
+  await expect.poll(() => violations.length).toBeGreaterThan(0);
+  expect(await page.evaluate(() => (window as unknown as { __injected?: number }).__injected)).toBeUndefined();
+
   // Static pages keep being served as built: hashes, no per-request nonce.
   const home = await page.request.get("/");
   expect(scriptSources(home.headers()["content-security-policy"]!)).toContain("'sha256-");

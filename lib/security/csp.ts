@@ -8,8 +8,11 @@ import { createHash } from "node:crypto";
  * - scripts only from this origin plus, for inline scripts, either this request's nonce (pages
  *   rendered per request: Next.js reads the nonce from the request's CSP header and puts it on its
  *   own scripts) or the SHA-256 of each inline script of the prerendered HTML (static pages stay
- *   static: lib/security/static-pages.ts hashes the build output). Never 'unsafe-inline' for scripts;
- *   'unsafe-eval' only in development (React's dev tooling needs it);
+ *   static: lib/security/static-pages.ts hashes the build output). Pages rendered per request also
+ *   allow the hashes of the prerendered home and not-found pages: those are fixed texts of this build
+ *   (a layout's inline script such as a theme script, which has the same text on every page, runs
+ *   on dynamic pages without a nonce, so the root layout never has to read headers() and turn every
+ *   page dynamic). Never 'unsafe-inline' or 'unsafe-eval' for scripts in production;
  * - style-src keeps 'unsafe-inline': React renders `style` attributes (e.g. the chat's textarea height,
  *   progress bars), which neither nonces nor hashes can allow (style-src-attr has no nonce), and
  *   styles cannot run script; stylesheets still come only from this origin;
@@ -26,14 +29,19 @@ export interface PagePolicyOptions {
   nonce?: string;
   /** `sha256-…` sources of allowed inline scripts (prerendered pages). */
   hashes?: readonly string[];
-  /** Development: 'unsafe-eval' for React's dev tooling, ws: for hot reload. */
+  /**
+   * Development (`next dev`): 'unsafe-inline' 'unsafe-eval' instead of nonce and hashes (React's dev
+   * tooling evaluates code, nothing is prerendered so no hash is known, and a theme script without a
+   * nonce must still run); ws: for hot reload. Never in production.
+   */
   development?: boolean;
 }
 
 /** The policy of an HTML page. */
 export function pagePolicy({ nonce, hashes = [], development = false }: PagePolicyOptions): string {
-  const scripts = ["'self'", ...(nonce ? [`'nonce-${nonce}'`] : []), ...hashes.map((h) => `'${h}'`)];
-  if (development) scripts.push("'unsafe-eval'");
+  const scripts = development
+    ? ["'self'", "'unsafe-inline'", "'unsafe-eval'"]
+    : ["'self'", ...(nonce ? [`'nonce-${nonce}'`] : []), ...hashes.map((h) => `'${h}'`)];
   return [
     "default-src 'self'",
     `script-src ${scripts.join(" ")}`,

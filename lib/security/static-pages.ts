@@ -58,11 +58,14 @@ export function prerenderedPageHashes(pathname: string): string[] | null {
   return hashesOfFile(htmlFileOf(route));
 }
 
-/** Hash sources of the prerendered not-found page (served for unknown paths), or none. */
-export function notFoundPageHashes(): string[] {
-  for (const route of ["/_global-not-found", "/_not-found"]) {
-    const hashes = hashesOfFile(htmlFileOf(route));
-    if (hashes) return hashes;
-  }
-  return [];
+/**
+ * Hash sources allowed on pages rendered per request besides their nonce: the inline scripts of the
+ * prerendered not-found page (unknown paths are answered with it) and of the prerendered home page
+ * (the root layout's own inline scripts, e.g. a theme script, whose text is the same on every page).
+ * All are fixed texts of this build.
+ */
+export function buildPageHashes(): string[] {
+  const out = new Set<string>();
+  for (const route of ["/_global-not-found", "/_not-found", "/"]) for (const h of hashesOfFile(htmlFileOf(route)) ?? []) out.add(h);
+  return [...out];
 }
