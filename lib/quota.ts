@@ -36,7 +36,7 @@ export class QuotaExceededError extends ApiError {
   }
 }
 
-/** Who is sending: a visitor's address, or a user and their plan. */
+/** Who is sending: a visitor's address (lib/client-address.ts; null: unknown, all counted together), or a user and their plan. */
 export type QuotaSubject = { kind: "visitor"; address: string | null } | { kind: "user"; userId: string; plan: "Free" | "Pro" };
 
 /** UTC day as YYYY-MM-DD. */

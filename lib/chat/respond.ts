@@ -88,7 +88,8 @@ async function respond(
     }
     const result = await complete(text);
     inFlight.end();
-    return Response.json(result);
+    // A message is in the body: no cache (browser, proxy or CDN) may keep it (issue 10).
+    return Response.json(result, { headers: { "Cache-Control": "private, no-store" } });
   }
 
   const encoder = new TextEncoder();
@@ -152,7 +153,7 @@ async function respond(
   return new Response(body, {
     headers: {
       "Content-Type": "text/event-stream; charset=utf-8",
-      "Cache-Control": "no-cache, no-transform",
+      "Cache-Control": "private, no-store, no-transform",
       "X-Accel-Buffering": "no",
     },
   });
