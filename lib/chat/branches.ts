@@ -59,7 +59,7 @@ export function activeIds<M>(tree: BranchTree<M>): string[] {
   const ids: string[] = [];
   let current = node(tree, ROOT);
   while (current.children.length > 0) {
-    const id = current.children[Math.min(current.active, current.children.length - 1)];
+    const id = current.children[Math.min(current.active, current.children.length - 1)]!;
     ids.push(id);
     current = node(tree, id);
   }
@@ -139,7 +139,7 @@ export function switchVersion<M>(tree: BranchTree<M>, id: string, step: number):
 /** The id of the last message on the active path, or ROOT for an empty conversation. */
 export function leafId<M>(tree: BranchTree<M>): string {
   const ids = activeIds(tree);
-  return ids.length > 0 ? ids[ids.length - 1] : ROOT;
+  return ids.at(-1) ?? ROOT;
 }
 
 /** The wire form of a whole tree (for the vault: saved branches, encrypted like every message). */

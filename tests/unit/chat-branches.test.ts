@@ -43,7 +43,7 @@ describe("conversation branches (issue 9: regenerate and edit-and-resend keep ve
 
   it("edit-and-resend continues from the edited message and keeps the old branch with its answers", () => {
     const tree = fromMessages(["q1", "a1", "q2", "a2", "q3", "a3"]);
-    const q2 = activePath(tree)[2].id;
+    const q2 = activePath(tree)[2]!.id;
     const edited = addSibling(tree, q2, "q2 edited");
     const answered = addChild(edited.tree, edited.id, "a2 to edited").tree;
     expect(texts(answered)).toEqual(["q1", "a1", "q2 edited", "a2 to edited"]);
@@ -59,7 +59,7 @@ describe("conversation branches (issue 9: regenerate and edit-and-resend keep ve
     const a2 = leafId(tree);
     tree = addSibling(tree, a2, "a2 v2").tree;
     tree = switchVersion(tree, leafId(tree), -1); // a2 v1 active
-    const q1 = activePath(tree)[0].id;
+    const q1 = activePath(tree)[0]!.id;
     tree = addSibling(tree, q1, "q1 edited").tree;
     tree = switchVersion(tree, leafId(tree), -1);
     expect(texts(tree)).toEqual(["q1", "a1", "q2", "a2"]);
