@@ -184,6 +184,8 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
           )}
         </div>
 
+        {/* Every page has one h1: the empty state's heading, else a heading only screen readers see. */}
+        {!empty && <h1 className="sr-only">Chat</h1>}
         {empty ? (
           <div className="flex flex-1 flex-col items-center justify-center gap-2 px-6 text-center">
             <h1 className="text-3xl font-semibold tracking-tight text-ink-950 sm:text-4xl">How can I help?</h1>
