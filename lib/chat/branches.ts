@@ -38,14 +38,17 @@ export function emptyTree<M>(): BranchTree<M> {
 
 /** A tree holding one linear conversation (e.g. a saved chat as the server returns it). */
 export function fromMessages<M>(messages: M[]): BranchTree<M> {
-  let tree = emptyTree<M>();
-  let parent = ROOT;
-  for (const message of messages) {
-    const added = addChild(tree, parent, message);
-    tree = added.tree;
-    parent = added.id;
-  }
-  return tree;
+  // Built in one pass (not through addChild): opening a 1,000-message chat must not copy the map 1,000 times.
+  const nodes: Record<string, BranchNode<M>> = {};
+  let parent: BranchNode<M> = { id: ROOT, parent: null, message: null, children: [], active: 0 };
+  nodes[ROOT] = parent;
+  messages.forEach((message, i) => {
+    const id = `m${i + 1}`;
+    parent.children.push(id);
+    parent = { id, parent: parent.id, message, children: [], active: 0 };
+    nodes[id] = parent;
+  });
+  return { nodes, next: messages.length + 1 };
 }
 
 function node<M>(tree: BranchTree<M>, id: string): BranchNode<M> {
