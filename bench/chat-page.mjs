@@ -174,6 +174,8 @@ const quantile = (xs, q) => {
 };
 const median = (xs) => quantile(xs, 0.5);
 
+const step = (what) => process.env.BENCH_DEBUG && console.error(`  ${new Date().toISOString().slice(11, 19)} ${what}`);
+
 async function measure(browser, base) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
@@ -196,8 +198,13 @@ async function measure(browser, base) {
         requestAnimationFrame(tick);
       }),
   );
+  step("open");
   await entry.click();
-  const shownAt = await shown;
+  const shownAt = await Promise.race([shown, new Promise((r) => setTimeout(() => r(null), 60_000))]);
+  if (shownAt === null) {
+    await page.screenshot({ path: "bench-open-timeout.png" });
+    throw new Error("the last message was not shown within 60 s (screenshot: bench-open-timeout.png)");
+  }
   const clickAt = await page.evaluate(() => window.__bench.clickAt);
   await page.waitForTimeout(500);
   const openTasks = await page.evaluate((t) => window.__bench.longtasks.filter((x) => x.start >= t), openStart);
@@ -210,6 +217,7 @@ async function measure(browser, base) {
     window.__bench.keys = [];
     return performance.now();
   });
+  step("send");
   await input.press("Enter");
   await page.getByRole("button", { name: "Stop generating" }).waitFor();
   const streamDone = page.getByRole("button", { name: "Send message" }).waitFor({ timeout: 180_000 });
@@ -221,7 +229,9 @@ async function measure(browser, base) {
       await page.waitForTimeout(KEY_EVERY_MS);
     }
   })();
+  step("streaming");
   await streamDone;
+  step("stream done");
   await typer;
   const streamEnd = await page.evaluate(() => performance.now());
   const result = await page.evaluate(({ s, e }) => ({ keys: window.__bench.keys, tasks: window.__bench.longtasks.filter((x) => x.start >= s && x.start <= e) }), {

@@ -38,7 +38,7 @@ export function CodeBlock({ code, language }: { code: string; language: string |
       <pre className="overflow-x-auto p-3 text-sm leading-relaxed text-ink-900">
         {html && code.startsWith(html.code) ? (
           // While a block streams, the part highlighted so far stays highlighted; the rest follows as text.
-          <code className="hljs">
+          <code className="hljs !bg-transparent !p-0">
             <span dangerouslySetInnerHTML={{ __html: html.html }} />
             {code.slice(html.code.length)}
           </code>

@@ -35,6 +35,7 @@ interface MessageListProps {
 /** Above this many messages only those near the viewport are rendered (issue 9, issue 12). */
 export const VIRTUALIZE_AFTER = 40;
 const PINNED_PX = 80;
+const INTENT_MS = 1000;
 
 /**
  * The conversation (spec §2): user messages on the right, assistant messages with an avatar, the staged
@@ -46,6 +47,11 @@ export function MessageList(props: MessageListProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const content = useRef<HTMLDivElement>(null);
   const pinnedRef = useRef(true);
+  // When the reader last wheeled, touched, pressed a key or grabbed the scrollbar in the list.
+  const intentAt = useRef(-Infinity);
+  const markIntent = useCallback(() => {
+    intentAt.current = performance.now();
+  }, []);
   const [pinned, setPinned] = useState(true);
   // Stable handlers, so memoized messages do not re-render when the page does.
   const latest = useRef(props);
@@ -101,9 +107,16 @@ export function MessageList(props: MessageListProps) {
       <div
         ref={scroller}
         data-testid="message-scroller"
+        onWheel={markIntent}
+        onTouchMove={markIntent}
+        onKeyDown={markIntent}
+        onPointerDown={markIntent}
         onScroll={(e) => {
           const el = e.currentTarget;
-          const now = el.scrollHeight - el.scrollTop - el.clientHeight < PINNED_PX;
+          const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < PINNED_PX;
+          // Only the reader unpins: our own scrolling and the virtualizer's corrections (rows measured
+          // above the viewport) must not leave a freshly opened chat stuck short of its end.
+          const now = atBottom || (performance.now() - intentAt.current > INTENT_MS ? pinnedRef.current : false);
           pinnedRef.current = now;
           if (now !== pinned) setPinned(now);
         }}
