@@ -14,6 +14,7 @@ import { Sidebar } from "./sidebar";
 import type { ModelChoice, UiMessage } from "./types";
 import { useChatHistory } from "./use-chat-history";
 import { useConversation } from "./use-conversation";
+import { contextNotice, useConversationDocuments } from "./use-documents";
 
 interface ChatAppProps {
   models: ModelChoice[];
@@ -46,6 +47,7 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
   const account = useAccount();
   const signedIn = account.user !== null && !account.accountDeleted;
   const history = useChatHistory(signedIn);
+  const documents = useConversationDocuments();
   const [sidebarOpen, setSidebarOpen] = useState<boolean | null>(null);
   const [saveHistory, setSaveHistory] = useState(false);
   const [input, setInput] = useState("");
@@ -55,6 +57,8 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
     signedIn,
     saveHistory,
     model,
+    documents: documents.documents,
+    onResult: documents.onResult,
     onRestoreInput: (text, file) => {
       setStaged((current) => current ?? file);
       setInput((current) => (current === "" ? text : current));
@@ -78,6 +82,7 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
 
   const newChat = () => {
     chat.load([], null);
+    documents.reset();
     setStaged(null);
   };
 
@@ -93,6 +98,7 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
         saved.messages.map(({ attachment_name, ...m }) => ({ ...m, attachmentName: attachment_name })),
         saved.chat_id,
       );
+      documents.reset();
       setStaged(null);
     } catch {
       console.error("Failed to load chat");
@@ -143,6 +149,7 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
     return { id, message, versionIndex: v.index, versionCount: v.count };
   });
   const empty = shown.length === 0 && !staged && !busy;
+  const leftOut = contextNotice(documents.context);
 
   return (
     <div className="relative flex h-[calc(100dvh-4rem)] min-h-96 bg-white">
@@ -202,6 +209,12 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
             onRegenerate={chat.regenerate}
             onStep={chat.switchVersion}
           />
+        )}
+
+        {leftOut && !empty && (
+          <p role="status" data-testid="context-notice" className="mx-auto mb-2 w-full max-w-3xl px-4 text-center text-xs text-ink-600 sm:px-6">
+            {leftOut}
+          </p>
         )}
 
         {error && <ChatErrorNotice error={error} onRetry={retry} />}

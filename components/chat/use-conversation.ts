@@ -12,7 +12,7 @@ import {
   updateMessage,
   type BranchTree,
 } from "@/lib/chat/branches";
-import { ChatSendError, sendChat, type SendChatResult, type StagedFile } from "@/lib/chat/client";
+import { ChatSendError, sendChat, type ConversationDocument, type SendChatResult, type StagedFile } from "@/lib/chat/client";
 import { failureDetail, sendErrorOutcome } from "@/lib/chat/send-errors";
 import type { UiMessage } from "./types";
 import { useStreamingText } from "./use-streaming-text";
@@ -39,6 +39,10 @@ interface Options {
   signedIn: boolean;
   saveHistory: boolean;
   model: string;
+  /** The conversation's earlier PDFs (issue 8: follow-up questions keep the document). */
+  documents: ConversationDocument[];
+  /** A turn was answered: keep its document and context report (./use-documents.ts). */
+  onResult: (result: SendChatResult) => void;
   /** A plain send failed: put its text and PDF back (nothing typed is lost). */
   onRestoreInput: (text: string, file: StagedFile | null) => void;
   /** A visitor at the daily limit is sent away (spec §8). */
@@ -110,6 +114,8 @@ export function useConversation(options: Options) {
         messages: toApi(conversation),
         model: options.model,
         file,
+        // A regenerated or edited turn sends its own PDF again: not also as an earlier document.
+        documents: file ? options.documents.filter((d) => d.name !== file.name) : options.documents,
         chatId,
         saveChat: options.signedIn && options.saveHistory && continues,
         signal: controller.signal,
@@ -122,6 +128,7 @@ export function useConversation(options: Options) {
       next = addChild(next, userId, { role: "assistant", content: answer?.role === "assistant" ? answer.content : "" }).tree;
       setTree(next);
       setChatId(result.chat_id);
+      options.onResult(result);
       if (result.chat_id && options.signedIn && options.saveHistory && continues) options.onSaved(result.chat_id, conversation);
     } catch (err) {
       if (controller.signal.aborted) {
