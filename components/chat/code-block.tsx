@@ -24,8 +24,8 @@ export function CodeBlock({ code, language }: { code: string; language: string |
   }, [code, language]);
 
   return (
-    <div className="not-prose my-4 overflow-hidden rounded-xl border border-ink-200 bg-ink-50" data-testid="code-block">
-      <div className="flex items-center justify-between border-b border-ink-200 px-3 py-1 text-xs text-ink-700">
+    <div className="not-prose my-4 overflow-hidden rounded-xl border border-ink-200 bg-white" data-testid="code-block">
+      <div className="flex items-center justify-between border-b border-ink-200 bg-ink-50 px-3 py-1 text-xs text-ink-700">
         <span className="font-mono" data-testid="code-language">
           {language ?? "text"}
         </span>
