@@ -126,6 +126,9 @@ const envSchema = z.object({
   QUOTA_VISITOR_PER_DAY: positiveInt(10),
   QUOTA_FREE_PER_DAY: positiveInt(50),
   QUOTA_PRO_PER_DAY: positiveInt(1000),
+  /** Seconds a SIGTERM waits for chat answers in flight before aborting them (lib/lifecycle.ts); keep it
+   *  below the orchestrator's kill timeout (Docker's stop_grace_period, Kubernetes' terminationGracePeriodSeconds). */
+  SHUTDOWN_GRACE_SECONDS: positiveInt(25),
 });
 
 export type Env = z.infer<typeof envSchema>;
