@@ -1,6 +1,14 @@
 import "server-only";
 import type { z } from "zod";
-import { ChatNotFoundError, InvalidCursorError, InvalidInputError, UserUnavailableError } from "@/lib/db/errors";
+import {
+  ChatNotFoundError,
+  InvalidCursorError,
+  InvalidInputError,
+  NoVaultError,
+  SaveConflictError,
+  UserUnavailableError,
+  VaultExistsError,
+} from "@/lib/db/errors";
 
 /**
  * HTTP helpers shared by every route handler: typed API errors, the `{ "error": "..." }` body,
@@ -81,13 +89,17 @@ function describeIssue(issue: z.core.$ZodIssue | undefined): string {
 
 /**
  * Turn any thrown value into a Response: ApiError keeps its status; the data layer's typed errors map to
- * 404 (a chat that is missing or another user's: never 403, so ids reveal nothing), 400 and 403;
+ * 404 (a chat that is missing or another user's: never 403, so ids reveal nothing), 400, 403 and 409
+ * (vault state conflicts);
  * anything else is a 500 logged by kind only.
  */
 export function errorResponse(error: unknown, context: string): Response {
   if (error instanceof ApiError) return jsonError(error.status, error.message, error.headers);
   if (error instanceof ChatNotFoundError) return jsonError(404, "Chat not found.");
   if (error instanceof InvalidCursorError || error instanceof InvalidInputError) return jsonError(400, error.message);
+  if (error instanceof NoVaultError || error instanceof VaultExistsError || error instanceof SaveConflictError) {
+    return jsonError(409, error.message);
+  }
   if (error instanceof UserUnavailableError) return jsonError(error.reason === "deleted" ? 403 : 401, error.message);
   // Log the error's kind and message only: messages we create never carry user content.
   console.error(`[${context}] unexpected error:`, error instanceof Error ? `${error.name}: ${error.message}` : "unknown");

@@ -8,6 +8,11 @@ export interface ChatResult {
   messages: ChatMessage[];
   chat_id: string | null;
   attachment: AttachmentInfo | null;
+  /**
+   * The text extracted from this turn's PDF (issue 8): the browser keeps it for later turns and, for a
+   * saved chat, stores it encrypted under the vault key with the message that carried it.
+   */
+  document: { name: string; text: string } | null;
 }
 
 /** Called once the assistant's answer is complete; saves it when the caller asked to, returns the chat id. */
@@ -17,7 +22,7 @@ export type FinishTurn = (assistantText: string) => Promise<{ chatId: string | n
  * Run a prepared turn against the configured LLM provider and answer the spec's JSON, or, when the
  * request accepts `text/event-stream`, Server-Sent Events:
  *   `event: delta` `{ "text": "..." }` for each piece of the answer,
- *   `event: done`  `{ messages, chat_id, attachment }` once,
+ *   `event: done`  `{ messages, chat_id, attachment, document }` once,
  *   `event: error` `{ "error": "...", "status": 502 }` if the provider fails after streaming began.
  * The provider is awaited for its first token before the response starts, so a provider that fails at
  * once gets a proper HTTP status rather than a 200 stream with an error in it.
@@ -42,6 +47,7 @@ export async function respondToTurn(request: Request, turn: PreparedTurn, finish
       messages: [...turn.history, { role: "assistant", content: text }],
       chat_id: chatId,
       attachment: turn.attachment,
+      document: turn.attachment && turn.attachmentText !== null ? { name: turn.attachment.name, text: turn.attachmentText } : null,
     };
   };
 

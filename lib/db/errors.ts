@@ -42,3 +42,27 @@ export class MigrationError extends Error {
     this.name = "MigrationError";
   }
 }
+
+/** The vault already exists (setup twice, or from two tabs at once). */
+export class VaultExistsError extends Error {
+  constructor() {
+    super("The vault already exists.");
+    this.name = "VaultExistsError";
+  }
+}
+
+/** The user has no vault yet: saving needs one (spec §4 Save history, issue 8). */
+export class NoVaultError extends Error {
+  constructor() {
+    super("Turn on Save history first.");
+    this.name = "NoVaultError";
+  }
+}
+
+/** A save raced another one (the positions moved): the browser reloads and retries. */
+export class SaveConflictError extends Error {
+  constructor(message = "The chat changed meanwhile. Reload it and try again.") {
+    super(message);
+    this.name = "SaveConflictError";
+  }
+}

@@ -1,5 +1,4 @@
 import { assertSameOrigin, requireUser } from "@/lib/auth/session";
-import { saveTurn } from "@/lib/chat/history";
 import { chatLimits } from "@/lib/chat/limits";
 import { respondToTurn } from "@/lib/chat/respond";
 import { chatRequestSchema, maxChatBodyBytes } from "@/lib/chat/schema";
@@ -11,8 +10,9 @@ import { consumeQuota } from "@/lib/quota";
 
 /**
  * POST /api/ns/chat_user: the signed-in chat call (spec §7). Like /api/ns/chat, plus: the Pro model for
- * Pro users, and with save_chat the turn is stored encrypted (a new chat on the first send, returning its
- * chat_id; appended afterwards). A chat_id that is not the caller's answers 404 before the model runs.
+ * Pro users. It stores nothing: since the vault (issue 8) a saved chat's turn is encrypted in the browser
+ * and sent to POST /api/ns/chat_save once the answer is complete; `save_chat` is accepted for spec §7
+ * and ignored, and `chat_id` is echoed. A chat_id that is not the caller's answers 404 before the model runs.
  * The Pro model without Pro answers 403; each send counts against the plan's daily quota (429).
  */
 export async function POST(request: Request): Promise<Response> {
@@ -27,9 +27,7 @@ export async function POST(request: Request): Promise<Response> {
     const model = checkModel(body.model, plan);
     await consumeQuota({ kind: "user", userId: user.id, plan });
     const turn = await prepareTurn(body, model);
-    return await respondToTurn(request, turn, async (answer) => ({
-      chatId: body.save_chat ? await saveTurn({ userId: user.id, chatId, turn, answer }) : chatId,
-    }));
+    return await respondToTurn(request, turn, async () => ({ chatId }));
   } catch (error) {
     return errorResponse(error, "chat_user");
   }
