@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useRef, useState } from "react";
+import { useMemo, useRef, useState } from "react";
 import { planOf, useAccount } from "@/lib/account/client";
 import { ChatSendError, sendChat, type StagedFile } from "@/lib/chat/client";
 import { sendErrorOutcome } from "@/lib/chat/send-errors";
@@ -12,6 +12,8 @@ import { ModelPicker } from "./model-picker";
 import { Sidebar } from "./sidebar";
 import type { ModelChoice, UiMessage } from "./types";
 import { useChatHistory } from "./use-chat-history";
+import { lockVault, saveTurn, setHistoryOn, useVault, VaultActionError } from "@/lib/vault/client";
+import { openChat, type SealedChatJson } from "@/lib/vault/seal";
 
 interface ChatAppProps {
   models: ModelChoice[];
@@ -47,11 +49,21 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
   const router = useRouter();
   const account = useAccount();
   const signedIn = account.user !== null && !account.accountDeleted;
-  const history = useChatHistory(signedIn);
+  // Saved history lives in the user's vault (issue 8): the key is in this tab's memory once unlocked.
+  const vault = useVault(signedIn);
+  const userId = vault.info?.user_id ?? null;
+  const vaultKey = useMemo(() => (vault.key && userId ? { key: vault.key, userId } : null), [vault.key, userId]);
+  const history = useChatHistory(signedIn, vaultKey);
   const [sidebarOpen, setSidebarOpen] = useState<boolean | null>(null);
-  const [saveHistory, setSaveHistory] = useState(false);
+  // The Save history choice is remembered for the account once the vault exists.
+  const saveHistory = signedIn && vault.info?.exists === true && vault.info.history_on;
   const [messages, setMessages] = useState<UiMessage[]>([]);
   const [chatId, setChatId] = useState<string | null>(null);
+  // How many of the conversation's messages are already stored (chat_save appends the rest).
+  const [savedCount, setSavedCount] = useState(0);
+  // Documents in the conversation (name and extracted text), held by the browser; for a saved chat
+  // they come back decrypted from the vault. The chat request's `documents` field is fed from here.
+  const [documents, setDocuments] = useState<{ name: string; text: string }[]>([]);
   const [input, setInput] = useState("");
   const [staged, setStaged] = useState<StagedFile | null>(null);
   const [model, setModel] = useState(defaultModel);
@@ -75,6 +87,8 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
     cancelSend();
     setMessages([]);
     setChatId(null);
+    setSavedCount(0);
+    setDocuments([]);
     setStaged(null);
     setError(null);
   };
@@ -84,11 +98,14 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
     if (id === chatId) return;
     cancelSend();
     try {
+      if (!vaultKey) throw new Error("locked");
       const res = await fetch(`/api/ns/chat_history/${encodeURIComponent(id)}`, { cache: "no-store" });
       if (!res.ok) throw new Error(String(res.status));
-      const chat = (await res.json()) as { chat_id: string; messages: (UiMessage & { attachment_name?: string })[] };
-      setMessages(chat.messages.map(({ attachment_name, ...m }) => ({ ...m, attachmentName: attachment_name })));
-      setChatId(chat.chat_id);
+      const chat = await openChat(vaultKey.key, vaultKey.userId, (await res.json()) as SealedChatJson);
+      setMessages(chat.messages.map(({ role, content, attachment }) => ({ role, content, attachmentName: attachment?.name })));
+      setSavedCount(chat.messages.length);
+      setDocuments(chat.documents);
+      setChatId(chat.chatId);
       setStaged(null);
       setError(null);
     } catch {
@@ -147,15 +164,30 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
       });
       // Spec §4: after a successful send, keep the chat id and take the server's messages.
       const lastUser = result.messages.findLastIndex((m) => m.role === "user");
-      setMessages(
-        result.messages.map((m, i) =>
-          i === lastUser ? { ...m, attachmentName: file?.name, notice: result.attachment?.notice ?? null } : { ...before[i], ...m },
-        ),
+      const document = (result as { document?: { name: string; text: string } | null }).document ?? null;
+      const finished = result.messages.map((m, i) =>
+        i === lastUser ? { ...m, attachmentName: file?.name, notice: result.attachment?.notice ?? null } : { ...before[i], ...m },
       );
-      setChatId(result.chat_id);
-      if (result.chat_id && signedIn && saveHistory) {
-        const name = history.chats.find((c) => c.chat_id === result.chat_id)?.display_name ?? displayName(outgoing);
-        history.touch({ chat_id: result.chat_id, display_name: name, last_updated: new Date().toISOString() });
+      setMessages(finished);
+      if (document) setDocuments((docs) => [...docs, document]);
+      if (signedIn && saveHistory) {
+        // Issue 8: the turn is encrypted here and stored by POST /api/ns/chat_save; the server never
+        // sees it in clear except on its way to the model.
+        const stored = finished
+          .filter((m) => m.role !== "system")
+          .map((m, i, all) => ({ role: m.role, content: m.content, attachment: i === all.length - 2 && document ? document : null }));
+        try {
+          const id = await saveTurn({ chatId, from: savedCount, messages: stored, title: displayName(outgoing) });
+          setChatId(id);
+          setSavedCount(stored.length);
+          const name = history.chats.find((c) => c.chat_id === id)?.display_name ?? displayName(outgoing);
+          history.touch({ chat_id: id, display_name: name, last_updated: new Date().toISOString() });
+        } catch (saveError) {
+          setError({
+            text: `This answer was not saved: ${saveError instanceof VaultActionError ? saveError.message : "please try again."}`,
+            link: null,
+          });
+        }
       }
     } catch (err) {
       if (controller.signal.aborted) {
@@ -182,7 +214,7 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
   const empty = messages.filter((m) => m.role !== "system").length === 0 && !staged && !busy;
 
   return (
-    <div className="relative flex h-[calc(100dvh-4rem)] min-h-96 bg-white">
+    <div className="relative flex h-[calc(100dvh-4rem)] min-h-96 bg-white" data-documents={documents.length}>
       <Sidebar
         open={sidebarOpen}
         onClose={toggleSidebar}
@@ -196,7 +228,14 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
         onNew={newChat}
         onDelete={deleteChat}
         saveHistory={saveHistory}
-        onSaveHistoryChange={setSaveHistory}
+        onSaveHistoryChange={(on) => {
+          if (vault.info?.exists) void setHistoryOn(on).catch(() => console.error("Failed to change Save history"));
+        }}
+        vault={vault}
+        onLock={() => {
+          lockVault();
+          newChat();
+        }}
       />
       <div className="flex min-w-0 flex-1 flex-col">
         <div className="flex items-center justify-between gap-2 border-b border-ink-100 px-3 py-2 sm:px-4">

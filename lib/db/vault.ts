@@ -236,7 +236,7 @@ export async function saveSealedTurn(input: {
           titleCiphertext: input.title,
           createdAt: lastUpdated,
           lastUpdated,
-          messages: { createMany: { data: rows(0).map(({ chatId: _, ...r }) => r) } },
+          messages: { createMany: { data: rows(0).map((r) => ({ position: r.position, role: r.role, contentCiphertext: r.contentCiphertext, attachmentCiphertext: r.attachmentCiphertext })) } },
         },
       });
     } catch (error) {

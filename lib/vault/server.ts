@@ -213,8 +213,10 @@ export async function toNewMethod(request: Request, userId: string, m: MethodInp
 const b64 = (bytes: Uint8Array | null) => (bytes ? Buffer.from(bytes).toString("base64") : null);
 
 /** GET /api/vault's body. */
-export function vaultStateJson(state: VaultState) {
+export function vaultStateJson(userId: string, state: VaultState) {
   return {
+    /** Bound into every ciphertext's associated data by the browser. */
+    user_id: userId,
     exists: state.vault !== null,
     history_on: state.vault?.historyOn ?? false,
     last_unlock_at: state.vault?.lastUnlockAt?.toISOString() ?? null,

@@ -14,7 +14,7 @@ const noStore = { "Cache-Control": "private, no-store" };
 export async function GET(request: Request): Promise<Response> {
   try {
     const user = await requireUser(request);
-    return Response.json(vaultStateJson(await getVaultState(user.id)), { headers: noStore });
+    return Response.json(vaultStateJson(user.id, await getVaultState(user.id)), { headers: noStore });
   } catch (error) {
     return errorResponse(error, "vault");
   }
@@ -35,7 +35,7 @@ export async function POST(request: Request): Promise<Response> {
     const methods = [];
     for (const m of body.methods) methods.push(await toNewMethod(request, user.id, m));
     await createVault(user.id, methods);
-    return Response.json(vaultStateJson(await getVaultState(user.id)), { status: 201, headers: noStore });
+    return Response.json(vaultStateJson(user.id, await getVaultState(user.id)), { status: 201, headers: noStore });
   } catch (error) {
     return errorResponse(error, "vault");
   }

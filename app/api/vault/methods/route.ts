@@ -13,7 +13,7 @@ export async function POST(request: Request): Promise<Response> {
     assertSameOrigin(request);
     const { method } = await readJsonBody(request, addBody, 64 * 1024);
     await addVaultMethod(user.id, await toNewMethod(request, user.id, method));
-    return Response.json(vaultStateJson(await getVaultState(user.id)), { status: 201 });
+    return Response.json(vaultStateJson(user.id, await getVaultState(user.id)), { status: 201 });
   } catch (error) {
     return errorResponse(error, "vault_methods");
   }
@@ -31,7 +31,7 @@ export async function DELETE(request: Request): Promise<Response> {
     assertSameOrigin(request);
     const { id } = await readJsonBody(request, removeBody, 1024);
     if (!(await removeVaultMethod(user.id, id))) throw new ApiError(404, "Unlock method not found.");
-    return Response.json(vaultStateJson(await getVaultState(user.id)));
+    return Response.json(vaultStateJson(user.id, await getVaultState(user.id)));
   } catch (error) {
     return errorResponse(error, "vault_methods");
   }
