@@ -17,6 +17,7 @@ async function unlock(page: Page) {
 }
 
 test("a user saves chats, finds them after a reload, deletes one, then deletes the account", async ({ page }) => {
+  test.slow(); // the vault setup (Argon2id) and two unlocks on top of the whole account journey
   const email = `saver-${Date.now()}@example.com`;
   await signInByEmail(page, email);
   await expect(page).toHaveURL(/\/chat$/);

@@ -20,6 +20,13 @@ test.use({ baseURL: LOCAL });
 
 async function signIn(context: BrowserContext, email: string): Promise<Page> {
   const page = await context.newPage();
+  await signInOn(page, email);
+  return page;
+}
+
+/** Sign `page` in by e-mail link (at APP_URL), then carry the session cookie to localhost and open /chat. */
+async function signInOn(page: Page, email: string): Promise<void> {
+  const context = page.context();
   await page.goto(`http://127.0.0.1:${PORT}/signup`);
   const since = Date.now() - 1000;
   await page.getByLabel("Email address").fill(email);
@@ -31,7 +38,6 @@ async function signIn(context: BrowserContext, email: string): Promise<Page> {
   expect(session).toBeTruthy();
   await context.addCookies([{ name: session!.name, value: session!.value, url: LOCAL, httpOnly: true, sameSite: "Lax" }]);
   await page.goto(`${LOCAL}/chat`);
-  return page;
 }
 
 async function virtualAuthenticator(page: Page): Promise<{ cdp: CDPSession; id: string }> {
@@ -66,7 +72,8 @@ async function newContext(browser: Browser) {
   return browser.newContext({ baseURL: LOCAL, viewport: { width: 1280, height: 800 } });
 }
 
-test("passkey: set up, save a chat, then unlock it in a second browser with a passkey tap", async ({ browser }) => {
+test("passkey: set up, save a chat, see it locked in a second browser, unlock it with a passkey tap after a restart", async ({ browser }) => {
+  test.slow(); // several sign-ins, Argon2id and two browsers on a loaded machine
   const email = `vault-passkey-${Date.now()}@example.com`;
   const one = await newContext(browser);
   const page = await signIn(one, email);
@@ -81,6 +88,7 @@ test("passkey: set up, save a chat, then unlock it in a second browser with a pa
   await page.screenshot({ path: `${SCREENS}/vault-setup-choose-desktop.png` });
   await dialog.getByRole("button", { name: "Use a passkey" }).click();
   await expect(dialog.getByTestId("recovery-code")).toBeVisible();
+  const code = (await dialog.getByTestId("recovery-code").locator("span").allInnerTexts()).join("-");
   await expect(dialog).toContainText("Hush cannot recover it");
   const turnOn = dialog.getByRole("button", { name: "Turn on" });
   await expect(turnOn).toBeDisabled();
@@ -93,10 +101,13 @@ test("passkey: set up, save a chat, then unlock it in a second browser with a pa
   await expect(sidebar.getByRole("button", { name: /^Plan the zebra migration survey/ })).toBeVisible();
   await sendAndWait(page, "And the budget?", 2);
 
-  // The passkey travels to the second browser as a synced passkey would (same credential, same PRF).
+  // A second browser signed in as the same user sees the history locked. Chromium's virtual
+  // authenticator cannot carry a passkey's PRF secret to another context (WebAuthn.addCredential has no
+  // field for it, measured), so there the copied passkey yields no PRF output: the page says so plainly,
+  // and the recovery code opens the history. The passkey tap itself is shown below, in a new session of
+  // the browser that holds the passkey.
   const { credentials } = await auth.cdp.send("WebAuthn.getCredentials", { authenticatorId: auth.id });
   expect(credentials).toHaveLength(1);
-
   const two = await newContext(browser);
   const page2 = await signIn(two, email);
   const auth2 = await virtualAuthenticator(page2);
@@ -110,23 +121,34 @@ test("passkey: set up, save a chat, then unlock it in a second browser with a pa
   await page2.getByRole("button", { name: "Toggle chat history" }).click();
   await page2.screenshot({ path: `${SCREENS}/vault-locked-mobile.png` });
   await page2.setViewportSize({ width: 1280, height: 800 });
-
   await sidebar2.getByRole("button", { name: "Unlock with passkey" }).click();
-  const entry = sidebar2.getByRole("button", { name: /^Plan the zebra migration survey/ });
+  await expect(sidebar2.getByRole("alert")).toContainText("This passkey cannot unlock your history");
+  await sidebar2.getByLabel("Recovery code").fill(code);
+  await sidebar2.getByRole("button", { name: "Unlock", exact: true }).click();
+  await expect(sidebar2.getByRole("button", { name: /^Plan the zebra migration survey/ })).toBeVisible();
+  await two.close();
+
+  // A restart of the browser that holds the passkey (the key lived in the page's memory): locked,
+  // and one passkey tap unlocks it.
+  await page.reload();
+  await expect(sidebar.getByTestId("vault-locked")).toBeVisible();
+  await expect(sidebar.getByRole("button", { name: /^Plan the zebra/ })).toHaveCount(0);
+  await sidebar.getByRole("button", { name: "Unlock with passkey" }).click();
+  const entry = sidebar.getByRole("button", { name: /^Plan the zebra migration survey/ });
   await expect(entry).toBeVisible();
-  await page2.screenshot({ path: `${SCREENS}/vault-unlocked-desktop.png` });
+  await page.screenshot({ path: `${SCREENS}/vault-unlocked-desktop.png` });
   await entry.click();
-  await expect(page2.locator('[data-role="user"]')).toHaveCount(2);
-  await expect(page2.locator('[data-role="assistant"]').last()).toContainText("You asked: And the budget?");
+  await expect(page.locator('[data-role="user"]')).toHaveCount(2);
+  await expect(page.locator('[data-role="assistant"]').last()).toContainText("You asked: And the budget?");
 
   // Lock forgets the key: the list goes back to locked.
-  await sidebar2.getByRole("button", { name: "Lock saved chats" }).click();
-  await expect(sidebar2.getByTestId("vault-locked")).toBeVisible();
+  await sidebar.getByRole("button", { name: "Lock saved chats" }).click();
+  await expect(sidebar.getByTestId("vault-locked")).toBeVisible();
   await one.close();
-  await two.close();
 });
 
 test("passphrase and recovery code: a wrong passphrase says so and loses nothing; both unlock", async ({ browser }) => {
+  test.slow(); // several sign-ins, Argon2id and two browsers on a loaded machine
   const email = `vault-pass-${Date.now()}@example.com`;
   const passphrase = "otters hold hands while sleeping";
   const one = await newContext(browser);
@@ -148,6 +170,8 @@ test("passphrase and recovery code: a wrong passphrase says so and loses nothing
   await page.setViewportSize({ width: 1280, height: 800 });
   await dialog.getByLabel("I have saved my recovery code somewhere safe.").check();
   await dialog.getByRole("button", { name: "Turn on" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(sidebar.getByRole("switch", { name: "Save history" })).toHaveAttribute("aria-checked", "true");
   await sendAndWait(page, "Otter census notes", 1);
   await expect(sidebar.getByRole("button", { name: /^Otter census notes/ })).toBeVisible();
 
@@ -194,6 +218,7 @@ test("passphrase and recovery code: a wrong passphrase says so and loses nothing
 });
 
 test("a 1,000-message saved chat opens and can be continued", async ({ browser }) => {
+  test.slow(); // several sign-ins, Argon2id and two browsers on a loaded machine
   const email = `vault-long-${Date.now()}@example.com`;
   const passphrase = "a thousand messages later";
   const ctx = await newContext(browser);
