@@ -89,8 +89,6 @@ export default defineConfig({
         APP_URL: `http://127.0.0.1:${APP_PORT}`,
         // e2e/vault.spec.ts runs on localhost: WebAuthn refuses a bare IP address as RP id.
         EXTRA_ORIGINS: `http://localhost:${APP_PORT}`,
-        // A 1,000-message saved chat is continued in e2e/vault.spec.ts (issue 8).
-        CHAT_MAX_MESSAGES: "2000",
         DATA_DIR: E2E_DATA_DIR,
         // A fixed test key: production refuses to start without one.
         ENCRYPTION_MASTER_KEY: "dGVzdC1rZXktZm9yLWUyZS1vbmx5LTMyLWJ5dGVzISE=",

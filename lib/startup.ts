@@ -27,5 +27,9 @@ export async function startServer(): Promise<void> {
   await getMasterKeys();
   getAuthSecret();
   await getDb();
-  console.log(`[hush] Ready: database ${config.database.kind}, LLM provider ${config.llmProvider}.`);
+  const { basic, pro } = config.llmRoutes;
+  console.log(
+    `[hush] Ready: database ${config.database.kind}, LLM providers: Basic ${basic.kind} (${basic.providerName}), ` +
+      `Pro ${pro.kind} (${pro.providerName}).`,
+  );
 }

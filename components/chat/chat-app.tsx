@@ -14,6 +14,7 @@ import type { ModelChoice, UiMessage } from "./types";
 import { useChatHistory } from "./use-chat-history";
 import { lockVault, saveTurn, setHistoryOn, useVault, VaultActionError } from "@/lib/vault/client";
 import { openChat, type SealedChatJson } from "@/lib/vault/seal";
+import { contextNotice, useConversationDocuments } from "./use-documents";
 
 interface ChatAppProps {
   models: ModelChoice[];
@@ -54,6 +55,7 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
   const userId = vault.info?.user_id ?? null;
   const vaultKey = useMemo(() => (vault.key && userId ? { key: vault.key, userId } : null), [vault.key, userId]);
   const history = useChatHistory(signedIn, vaultKey);
+  const conversation = useConversationDocuments();
   const [sidebarOpen, setSidebarOpen] = useState<boolean | null>(null);
   // The Save history choice is remembered for the account once the vault exists.
   const saveHistory = signedIn && vault.info?.exists === true && vault.info.history_on;
@@ -61,9 +63,6 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
   const [chatId, setChatId] = useState<string | null>(null);
   // How many of the conversation's messages are already stored (chat_save appends the rest).
   const [savedCount, setSavedCount] = useState(0);
-  // Documents in the conversation (name and extracted text), held by the browser; for a saved chat
-  // they come back decrypted from the vault. The chat request's `documents` field is fed from here.
-  const [documents, setDocuments] = useState<{ name: string; text: string }[]>([]);
   const [input, setInput] = useState("");
   const [staged, setStaged] = useState<StagedFile | null>(null);
   const [model, setModel] = useState(defaultModel);
@@ -88,9 +87,9 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
     setMessages([]);
     setChatId(null);
     setSavedCount(0);
-    setDocuments([]);
     setStaged(null);
     setError(null);
+    conversation.reset();
   };
 
   const pickChat = async (id: string) => {
@@ -104,8 +103,9 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
       const chat = await openChat(vaultKey.key, vaultKey.userId, (await res.json()) as SealedChatJson);
       setMessages(chat.messages.map(({ role, content, attachment }) => ({ role, content, attachmentName: attachment?.name })));
       setSavedCount(chat.messages.length);
-      setDocuments(chat.documents);
       setChatId(chat.chatId);
+      // The documents stored (encrypted) with the chat go back into the conversation's context.
+      conversation.reset(chat.documents);
       setStaged(null);
       setError(null);
     } catch {
@@ -154,6 +154,7 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
         messages: outgoing.map(({ role, content }) => ({ role, content })),
         model,
         file,
+        documents: conversation.documents,
         chatId,
         saveChat: signedIn && saveHistory,
         signal: controller.signal,
@@ -164,12 +165,12 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
       });
       // Spec §4: after a successful send, keep the chat id and take the server's messages.
       const lastUser = result.messages.findLastIndex((m) => m.role === "user");
-      const document = (result as { document?: { name: string; text: string } | null }).document ?? null;
+      const document = result.document ?? null;
       const finished = result.messages.map((m, i) =>
         i === lastUser ? { ...m, attachmentName: file?.name, notice: result.attachment?.notice ?? null } : { ...before[i], ...m },
       );
       setMessages(finished);
-      if (document) setDocuments((docs) => [...docs, document]);
+      conversation.onResult(result);
       if (signedIn && saveHistory) {
         // Issue 8: the turn is encrypted here and stored by POST /api/ns/chat_save; the server never
         // sees it in clear except on its way to the model.
@@ -211,10 +212,11 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
     }
   };
 
+  const leftOut = contextNotice(conversation.context);
   const empty = messages.filter((m) => m.role !== "system").length === 0 && !staged && !busy;
 
   return (
-    <div className="relative flex h-[calc(100dvh-4rem)] min-h-96 bg-white" data-documents={documents.length}>
+    <div className="relative flex h-[calc(100dvh-4rem)] min-h-96 bg-white">
       <Sidebar
         open={sidebarOpen}
         onClose={toggleSidebar}
@@ -267,6 +269,12 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
           </div>
         ) : (
           <MessageList messages={messages} stagedName={staged?.name ?? null} onRemoveStaged={() => setStaged(null)} streamingText={streamingText} />
+        )}
+
+        {leftOut && !empty && (
+          <p role="status" data-testid="context-notice" className="mx-auto mb-2 w-full max-w-3xl px-4 text-center text-xs text-ink-600 sm:px-6">
+            {leftOut}
+          </p>
         )}
 
         {error && (

@@ -1,18 +1,21 @@
 import "server-only";
 import { getLlmProvider, LlmError, type LlmEvent } from "@/lib/llm";
 import { ApiError } from "@/lib/http";
+import type { ContextReport } from "@/lib/llm";
+import type { ConversationDocument } from "./schema";
 import type { AttachmentInfo, ChatMessage, PreparedTurn } from "./turn";
 
-/** The chat call's answer (spec §7): the whole conversation and the chat id (null when not saved). */
+/**
+ * The chat call's answer (spec §7): the whole conversation and the chat id (null when not saved); plus
+ * `attachment` (what was read of this turn's PDF), `document` (this turn's PDF text, which the browser
+ * keeps and sends back as `documents` on later turns) and `context` (what the context budget left out).
+ */
 export interface ChatResult {
   messages: ChatMessage[];
   chat_id: string | null;
   attachment: AttachmentInfo | null;
-  /**
-   * The text extracted from this turn's PDF (issue 8): the browser keeps it for later turns and, for a
-   * saved chat, stores it encrypted under the vault key with the message that carried it.
-   */
-  document: { name: string; text: string } | null;
+  document: ConversationDocument | null;
+  context: ContextReport;
 }
 
 /** Called once the assistant's answer is complete; saves it when the caller asked to, returns the chat id. */
@@ -22,14 +25,14 @@ export type FinishTurn = (assistantText: string) => Promise<{ chatId: string | n
  * Run a prepared turn against the configured LLM provider and answer the spec's JSON, or, when the
  * request accepts `text/event-stream`, Server-Sent Events:
  *   `event: delta` `{ "text": "..." }` for each piece of the answer,
- *   `event: done`  `{ messages, chat_id, attachment, document }` once,
+ *   `event: done`  `{ messages, chat_id, attachment, document, context }` once,
  *   `event: error` `{ "error": "...", "status": 502 }` if the provider fails after streaming began.
  * The provider is awaited for its first token before the response starts, so a provider that fails at
  * once gets a proper HTTP status rather than a 200 stream with an error in it.
  * The request's abort signal is passed to the provider: a client that disconnects stops generation.
  */
 export async function respondToTurn(request: Request, turn: PreparedTurn, finish: FinishTurn): Promise<Response> {
-  const provider = getLlmProvider();
+  const provider = getLlmProvider(turn.model.code);
   const events = provider
     .stream({ model: turn.providerModel, messages: turn.modelMessages, signal: request.signal })
     [Symbol.asyncIterator]();
@@ -47,7 +50,8 @@ export async function respondToTurn(request: Request, turn: PreparedTurn, finish
       messages: [...turn.history, { role: "assistant", content: text }],
       chat_id: chatId,
       attachment: turn.attachment,
-      document: turn.attachment && turn.attachmentText !== null ? { name: turn.attachment.name, text: turn.attachmentText } : null,
+      document: turn.document,
+      context: turn.context,
     };
   };
 

@@ -16,8 +16,9 @@
  * `stream_options.include_usage` (OpenAI).
  *
  * Default answer (deterministic): `You asked: <last user text>.` and, when the last user message
- * carries a `<document ...>...</document>` block (lib/llm/prompt.ts), ` The document begins:
- * <first 100 characters, whitespace collapsed>`. Streamed in chunks of 3 words, 20 ms apart.
+ * carries `<document ...>...</document>` blocks (lib/llm/prompt.ts), ` The document begins:
+ * <first 100 characters of the first one, whitespace collapsed>` and, with several, ` Documents: N.`
+ * Streamed in chunks of 3 words, 20 ms apart.
  *
  * Trigger words in the last user message select a failure (so browser tests can cause them):
  *   [[fake:429]]        HTTP 429, OpenAI-style error body (code rate_limit_exceeded), Retry-After: 1
@@ -84,14 +85,21 @@ export function scenarioFromText(text: string): FakeScenario {
 
 /** The deterministic default answer for a conversation (exported so tests can compare). */
 export function fakeAnswer(messages: readonly { role: string; content: string }[]): string {
-  const last = [...messages].reverse().find((m) => m.role === "user")?.content ?? "";
-  const doc = /^<document\b[^>]*>\n([\s\S]*?)\n<\/document>(?:\n\[Note: [^\n]*\])?(?:\n\n|$)/.exec(last);
-  const question = (doc ? last.slice(doc[0].length) : last).trim();
+  let rest = [...messages].reverse().find((m) => m.role === "user")?.content ?? "";
+  const docs: string[] = [];
+  for (;;) {
+    const doc = /^<document\b[^>]*>\n([\s\S]*?)\n<\/document>(?:\n\[Note: [^\n]*\])?(?:\n\n|$)/.exec(rest);
+    if (!doc) break;
+    docs.push(doc[1] ?? "");
+    rest = rest.slice(doc[0].length);
+  }
+  const question = rest.trim();
   let answer = `You asked: ${question}${/[.?!]$/.test(question) ? "" : "."}`;
-  if (doc) {
-    const excerpt = (doc[1] ?? "").replace(/\s+/g, " ").trim().slice(0, DOC_EXCERPT_CHARS);
+  if (docs[0] !== undefined) {
+    const excerpt = docs[0].replace(/\s+/g, " ").trim().slice(0, DOC_EXCERPT_CHARS);
     answer += ` The document begins: ${excerpt}`;
   }
+  if (docs.length > 1) answer += ` Documents: ${docs.length}.`;
   return answer;
 }
 
