@@ -1,4 +1,3 @@
-/* eslint-disable */
 // The in-page half of bench/vault.bench.ts (plain JS, loaded with addScriptTag): fixtures and the
 // timed cases, with the same WebCrypto calls as lib/vault/crypto.ts. window.benchReady settles when set up.
 window.benchReady = (async (argon) => {
