@@ -4,6 +4,7 @@ import {
   ChatNotFoundError,
   InvalidCursorError,
   InvalidInputError,
+  isDatabaseUnavailable,
   NoVaultError,
   SaveConflictError,
   UserUnavailableError,
@@ -101,6 +102,10 @@ export function errorResponse(error: unknown, context: string): Response {
     return jsonError(409, error.message);
   }
   if (error instanceof UserUnavailableError) return jsonError(error.reason === "deleted" ? 403 : 401, error.message);
+  if (isDatabaseUnavailable(error)) {
+    console.error(`[${context}] database unavailable`);
+    return jsonError(503, "The service is briefly unavailable. Please try again in a moment.", { "Retry-After": "5" });
+  }
   // Log the error's kind and message only: messages we create never carry user content.
   console.error(`[${context}] unexpected error:`, error instanceof Error ? `${error.name}: ${error.message}` : "unknown");
   return jsonError(500, "Something went wrong on our side. Please try again.");

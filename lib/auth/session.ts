@@ -25,7 +25,8 @@ export { revokeUserSessions };
 
 /** Message of the 403 for a deleted account (spec §2 "Account Deleted"). */
 export const ACCOUNT_DELETED_MESSAGE = "This account has been deleted.";
-const UNAUTHORIZED_MESSAGE = "Sign in to continue.";
+/** Message of the 401 without valid credentials. */
+export const UNAUTHORIZED_MESSAGE = "Sign in to continue.";
 
 function toAuthUser(user: StoredSessionUser, via: AuthUser["via"]): AuthUser {
   return { id: user.id, email: user.email, deleted: user.deletedAt !== null, via };

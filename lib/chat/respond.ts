@@ -1,6 +1,7 @@
 import "server-only";
 import { getLlmProvider, LlmError, type LlmEvent } from "@/lib/llm";
 import { ApiError } from "@/lib/http";
+import { beginTurn, SHUTDOWN_MESSAGE, ShutdownAbort } from "@/lib/lifecycle";
 import type { ContextReport } from "@/lib/llm";
 import type { ConversationDocument } from "./schema";
 import type { AttachmentInfo, ChatMessage, PreparedTurn } from "./turn";
@@ -30,18 +31,37 @@ export type FinishTurn = (assistantText: string) => Promise<{ chatId: string | n
  * The provider is awaited for its first token before the response starts, so a provider that fails at
  * once gets a proper HTTP status rather than a 200 stream with an error in it.
  * The request's abort signal is passed to the provider: a client that disconnects stops generation.
+ * The turn is registered in lib/lifecycle.ts from the provider call until it is saved, so a graceful
+ * shutdown waits for it (or, past the grace period, aborts it: `error` event, status 503, nothing saved).
+ * @throws ApiError 503 while the process shuts down; provider failures before the first token.
  */
 export async function respondToTurn(request: Request, turn: PreparedTurn, finish: FinishTurn): Promise<Response> {
+  const inFlight = beginTurn(request.signal);
+  try {
+    return await respond(request, inFlight, turn, finish);
+  } catch (error) {
+    inFlight.end();
+    throw error;
+  }
+}
+
+async function respond(
+  request: Request,
+  inFlight: ReturnType<typeof beginTurn>,
+  turn: PreparedTurn,
+  finish: FinishTurn,
+): Promise<Response> {
+  const signal = inFlight.signal;
   const provider = getLlmProvider(turn.model.code);
   const events = provider
-    .stream({ model: turn.providerModel, messages: turn.modelMessages, signal: request.signal })
+    .stream({ model: turn.providerModel, messages: turn.modelMessages, signal })
     [Symbol.asyncIterator]();
 
   let first: IteratorResult<LlmEvent>;
   try {
     first = await events.next();
   } catch (error) {
-    throw toApiError(error);
+    throw toApiError(error, signal);
   }
 
   const complete = async (text: string): Promise<ChatResult> => {
@@ -64,9 +84,12 @@ export async function respondToTurn(request: Request, turn: PreparedTurn, finish
         text += deltaText(next);
       }
     } catch (error) {
-      throw toApiError(error);
+      throw toApiError(error, signal);
     }
-    return Response.json(await complete(text));
+    const result = await complete(text);
+    inFlight.end();
+    // A message is in the body: no cache (browser, proxy or CDN) may keep it (issue 10).
+    return Response.json(result, { headers: { "Cache-Control": "private, no-store" } });
   }
 
   const encoder = new TextEncoder();
@@ -76,21 +99,45 @@ export async function respondToTurn(request: Request, turn: PreparedTurn, finish
   const body = new ReadableStream<Uint8Array>({
     async start(controller) {
       let text = "";
+      // Pieces that arrive in one event-loop turn (a provider often packs several tokens into one TCP
+      // read) go out as one `delta` event: one write instead of one per token (bench/perf).
+      let pending = "";
+      let flushQueued = false;
+      const flush = () => {
+        flushQueued = false;
+        if (!pending) return;
+        const piece = pending;
+        pending = "";
+        try {
+          send(controller, "delta", { text: piece });
+        } catch {
+          // The client went away; the loop below notices through the abort signal.
+        }
+      };
       try {
         for (let next = first; !next.done; next = await events.next()) {
           const piece = deltaText(next);
           if (piece) {
             text += piece;
-            send(controller, "delta", { text: piece });
+            pending += piece;
+            // The first token goes out at once; the rest once per turn.
+            if (next === first) flush();
+            else if (!flushQueued) {
+              flushQueued = true;
+              setImmediate(flush);
+            }
           }
         }
+        flush();
         send(controller, "done", await complete(text));
       } catch (error) {
         if (!request.signal.aborted) {
-          const apiError = toApiError(error);
+          const apiError = toApiError(error, signal);
+          flush();
           send(controller, "error", { error: apiError.message, status: apiError.status });
         }
       } finally {
+        inFlight.end();
         try {
           controller.close();
         } catch {
@@ -106,7 +153,7 @@ export async function respondToTurn(request: Request, turn: PreparedTurn, finish
   return new Response(body, {
     headers: {
       "Content-Type": "text/event-stream; charset=utf-8",
-      "Cache-Control": "no-cache, no-transform",
+      "Cache-Control": "private, no-store, no-transform",
       "X-Accel-Buffering": "no",
     },
   });
@@ -117,8 +164,9 @@ function deltaText(result: IteratorResult<LlmEvent>): string {
 }
 
 /** Provider failures become 5xx answers with a plain sentence; no provider text reaches the client. */
-function toApiError(error: unknown): ApiError {
+function toApiError(error: unknown, signal: AbortSignal): ApiError {
   if (error instanceof ApiError) return error;
+  if (signal.reason instanceof ShutdownAbort) return new ApiError(503, SHUTDOWN_MESSAGE);
   if (error instanceof LlmError) {
     switch (error.kind) {
       case "rate_limited":

@@ -103,8 +103,14 @@ export function fakeAnswer(messages: readonly { role: string; content: string }[
   return answer;
 }
 
-/** Start the server on 127.0.0.1 (port 0 = any free port). */
-export async function startFakeLlmServer(options: { port?: number } = {}): Promise<FakeLlmServer> {
+/**
+ * Start the server on 127.0.0.1 (port 0 = any free port). `delayMs` (default 20) is the pause before
+ * each streamed piece of the default answer and `firstTokenMs` (default 0) an extra pause before the
+ * first: the load bench sets them to a provider's pace.
+ */
+export async function startFakeLlmServer(
+  options: { port?: number; delayMs?: number; firstTokenMs?: number } = {},
+): Promise<FakeLlmServer> {
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
   const timers = new Set<ReturnType<typeof setTimeout>>();
@@ -258,7 +264,8 @@ export async function startFakeLlmServer(options: { port?: number } = {}): Promi
     }
 
     const parts = scenario === "slow" ? slowParts() : words(fakeAnswer(messages), 3);
-    const delay = scenario === "slow" ? SLOW_DELAY_MS : DEFAULT_DELAY_MS;
+    const delay = scenario === "slow" ? SLOW_DELAY_MS : (options.delayMs ?? DEFAULT_DELAY_MS);
+    if (scenario !== "slow" && options.firstTokenMs && !(await wait(options.firstTokenMs, res))) return;
     for (const part of parts) {
       if (!(await wait(delay, res))) return;
       send(ctx.chunk({ content: part }));
