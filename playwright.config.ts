@@ -87,6 +87,8 @@ export default defineConfig({
         NODE_ENV: "production",
         NEXT_TELEMETRY_DISABLED: "1",
         APP_URL: `http://127.0.0.1:${APP_PORT}`,
+        // e2e/vault.spec.ts runs on localhost: WebAuthn refuses a bare IP address as RP id.
+        EXTRA_ORIGINS: `http://localhost:${APP_PORT}`,
         DATA_DIR: E2E_DATA_DIR,
         // A fixed test key: production refuses to start without one.
         ENCRYPTION_MASTER_KEY: "dGVzdC1rZXktZm9yLWUyZS1vbmx5LTMyLWJ5dGVzISE=",

@@ -24,6 +24,16 @@ const envSchema = z.object({
   NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
   /** Public origin of the app, used for absolute URLs and the same-origin check. */
   APP_URL: z.string().url().default("http://localhost:3000"),
+  /**
+   * Other origins at which this same app is served, comma-separated (e.g. http://localhost:3000 when
+   * APP_URL says 127.0.0.1): accepted by the same-origin guard and as WebAuthn origins (passkeys are
+   * bound to the host name they were made on, and WebAuthn refuses a bare IP address).
+   */
+  EXTRA_ORIGINS: z
+    .string()
+    .default("")
+    .transform((v) => v.split(",").map((o) => o.trim()).filter(Boolean))
+    .pipe(z.array(z.string().url().transform((u) => new URL(u).origin))),
   /** Folder for embedded state: the PGlite database and the development master key. */
   DATA_DIR: z.string().default(".data"),
   /** PostgreSQL connection string; unset means the embedded PGlite database under DATA_DIR. */

@@ -1,7 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useEffect, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { planOf, useAccount } from "@/lib/account/client";
 import { versionOf } from "@/lib/chat/branches";
 import type { StagedFile } from "@/lib/chat/client";
@@ -15,6 +15,8 @@ import type { ModelChoice, UiMessage } from "./types";
 import { useChatHistory } from "./use-chat-history";
 import { useConversation } from "./use-conversation";
 import { contextNotice, useConversationDocuments } from "./use-documents";
+import { lockVault, saveTurn, setHistoryOn, useVault } from "@/lib/vault/client";
+import { openChat, type SealedChatJson } from "@/lib/vault/seal";
 
 interface ChatAppProps {
   models: ModelChoice[];
@@ -46,10 +48,17 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
   const router = useRouter();
   const account = useAccount();
   const signedIn = account.user !== null && !account.accountDeleted;
-  const history = useChatHistory(signedIn);
+  // Saved history lives in the user's vault (issue 8): the key is in this tab's memory once unlocked.
+  const vault = useVault(signedIn);
+  const userId = vault.info?.user_id ?? null;
+  const vaultKey = useMemo(() => (vault.key && userId ? { key: vault.key, userId } : null), [vault.key, userId]);
+  const history = useChatHistory(signedIn, vaultKey);
   const documents = useConversationDocuments();
   const [sidebarOpen, setSidebarOpen] = useState<boolean | null>(null);
-  const [saveHistory, setSaveHistory] = useState(false);
+  // The Save history choice is remembered for the account once the vault exists.
+  const saveHistory = signedIn && vault.info?.exists === true && vault.info.history_on;
+  // How many of the open chat's messages are already stored (chat_save appends the rest).
+  const savedCount = useRef(0);
   const [input, setInput] = useState("");
   const [staged, setStaged] = useState<StagedFile | null>(null);
   const [model, setModel] = useState(defaultModel);
@@ -64,9 +73,17 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
       setInput((current) => (current === "" ? text : current));
     },
     onRedirect: (href) => router.push(href),
-    onSaved: (chatId, conversation) => {
-      const name = history.chats.find((c) => c.chat_id === chatId)?.display_name ?? displayName(conversation);
-      history.touch({ chat_id: chatId, display_name: name, last_updated: new Date().toISOString() });
+    // Issue 8: the finished turn is encrypted here and stored by POST /api/ns/chat_save; the server never
+    // sees it in clear except on its way to the model.
+    save: async ({ chatId, conversation, document }) => {
+      const stored = conversation
+        .filter((m) => m.role !== "system" && m.content !== "")
+        .map((m, i, all) => ({ role: m.role, content: m.content, attachment: i === all.length - 2 && document ? document : null }));
+      const id = await saveTurn({ chatId, from: savedCount.current, messages: stored, title: displayName(conversation) });
+      savedCount.current = stored.length;
+      const name = history.chats.find((c) => c.chat_id === id)?.display_name ?? displayName(conversation);
+      history.touch({ chat_id: id, display_name: name, last_updated: new Date().toISOString() });
+      return id;
     },
   });
   const { busy, error } = chat;
@@ -82,6 +99,7 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
 
   const newChat = () => {
     chat.load([], null);
+    savedCount.current = 0;
     documents.reset();
     setStaged(null);
   };
@@ -91,14 +109,17 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
     if (id === chat.chatId) return;
     chat.cancel();
     try {
+      if (!vaultKey) throw new Error("locked");
       const res = await fetch(`/api/ns/chat_history/${encodeURIComponent(id)}`, { cache: "no-store" });
       if (!res.ok) throw new Error(String(res.status));
-      const saved = (await res.json()) as { chat_id: string; messages: (UiMessage & { attachment_name?: string })[] };
+      const saved = await openChat(vaultKey.key, vaultKey.userId, (await res.json()) as SealedChatJson);
       chat.load(
-        saved.messages.map(({ attachment_name, ...m }) => ({ ...m, attachmentName: attachment_name })),
-        saved.chat_id,
+        saved.messages.map(({ role, content, attachment }) => ({ role, content, attachmentName: attachment?.name })),
+        saved.chatId,
       );
-      documents.reset();
+      savedCount.current = saved.messages.length;
+      // The documents stored (encrypted) with the chat go back into the conversation's context.
+      documents.reset(saved.documents);
       setStaged(null);
     } catch {
       console.error("Failed to load chat");
@@ -166,7 +187,14 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
         onNew={newChat}
         onDelete={deleteChat}
         saveHistory={saveHistory}
-        onSaveHistoryChange={setSaveHistory}
+        onSaveHistoryChange={(on) => {
+          if (vault.info?.exists) void setHistoryOn(on).catch(() => console.error("Failed to change Save history"));
+        }}
+        vault={vault}
+        onLock={() => {
+          lockVault();
+          newChat();
+        }}
       />
       <div className="flex min-w-0 flex-1 flex-col">
         <div className="flex items-center justify-between gap-2 border-b border-ink-100 px-3 py-2 sm:px-4">

@@ -16,6 +16,7 @@ import { ChatSendError, sendChat, type ConversationDocument, type SendChatResult
 import { failureDetail, sendErrorOutcome } from "@/lib/chat/send-errors";
 import type { UiMessage } from "./types";
 import { useStreamingText } from "./use-streaming-text";
+import { VaultActionError } from "@/lib/vault/client";
 
 /**
  * One model call: a new user message under `parentId` (a plain send continues from the last message; an
@@ -47,8 +48,12 @@ interface Options {
   onRestoreInput: (text: string, file: StagedFile | null) => void;
   /** A visitor at the daily limit is sent away (spec §8). */
   onRedirect: (href: string) => void;
-  /** A chat was saved or appended to (for the history sidebar). */
-  onSaved: (chatId: string, conversation: UiMessage[]) => void;
+  /**
+   * Store a plain continuation of a saved chat (Save history on): the whole conversation including the new
+   * answer, and the document extracted from this turn's PDF. Resolves to the chat id.
+   * @throws when it could not be stored (shown to the user; the conversation stays on screen).
+   */
+  save: (input: { chatId: string | null; conversation: UiMessage[]; document: ConversationDocument | null }) => Promise<string>;
 }
 
 /** Only what the API accepts: a stopped, empty answer stub is shown but never sent. */
@@ -60,7 +65,7 @@ function toApi(messages: UiMessage[]) {
  * The conversation on screen as a branch tree (lib/chat/branches.ts), and every way to call the model
  * with it: send, edit-and-resend, regenerate, Retry, Stop. What is sent is the path from the first
  * message to the new one. Saved chats store only plain continuations today: a regenerated answer or an
- * edited branch is not saved (the server appends turns; branch storage waits for browser-side history).
+ * edited branch is not saved (the vault's chat_save appends turns; storing branches is still to come).
  */
 export function useConversation(options: Options) {
   const [tree, setTree] = useState<BranchTree<UiMessage>>(emptyTree);
@@ -127,9 +132,16 @@ export function useConversation(options: Options) {
       let next = op.kind === "send" ? updateMessage(working, userId, { ...user, notice: result.attachment?.notice ?? null }) : working;
       next = addChild(next, userId, { role: "assistant", content: answer?.role === "assistant" ? answer.content : "" }).tree;
       setTree(next);
-      setChatId(result.chat_id);
       options.onResult(result);
-      if (result.chat_id && options.signedIn && options.saveHistory && continues) options.onSaved(result.chat_id, conversation);
+      if (options.signedIn && options.saveHistory && continues) {
+        const answered: UiMessage[] = [...conversation, { role: "assistant", content: answer?.role === "assistant" ? answer.content : "" }];
+        try {
+          setChatId(await options.save({ chatId, conversation: answered, document: result.document ?? null }));
+        } catch (saveError) {
+          const why = saveError instanceof VaultActionError ? saveError.message : "please try again.";
+          setError({ text: `This answer was not saved: ${why}`, link: null, detail: null, retry: null });
+        }
+      }
     } catch (err) {
       if (controller.signal.aborted) {
         // Stopped by the user: keep what arrived (possibly nothing) as a stopped answer with Regenerate.
