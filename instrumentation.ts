@@ -1,9 +1,13 @@
 /**
- * Next.js start-up hook: validate configuration, say which embedded defaults are in use, load the
- * master key and apply database migrations before the first request.
+ * Next.js start-up hook: stamp each request with its socket peer (lib/peer-stamp.ts, for the client
+ * address rule of lib/client-address.ts), validate configuration, say which embedded defaults are in
+ * use, load the master key and apply database migrations before the first request.
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  // First, before anything slow: requests handled before the stamp count as one unknown client.
+  const { installPeerStamp } = await import("./lib/peer-stamp");
+  installPeerStamp();
   const { startServer } = await import("./lib/startup");
   await startServer();
 }

@@ -87,6 +87,8 @@ export default defineConfig({
         NODE_ENV: "production",
         NEXT_TELEMETRY_DISABLED: "1",
         APP_URL: `http://127.0.0.1:${APP_PORT}`,
+        // e2e/vault.spec.ts runs on localhost: WebAuthn refuses a bare IP address as RP id.
+        EXTRA_ORIGINS: `http://localhost:${APP_PORT}`,
         DATA_DIR: E2E_DATA_DIR,
         // A fixed test key: production refuses to start without one.
         ENCRYPTION_MASTER_KEY: "dGVzdC1rZXktZm9yLWUyZS1vbmx5LTMyLWJ5dGVzISE=",
@@ -104,6 +106,9 @@ export default defineConfig({
         GOOGLE_ISSUER: `http://127.0.0.1:${OIDC_PORT}`,
         DESKTOP_APP_REDIRECT_URL: "hush://auth",
         REDIS_URL: "",
+        // As behind nginx on the same host (docs/deploy.md): Playwright's 127.0.0.1 is the proxy, so
+        // e2e/billing.spec.ts may choose a country with X-Forwarded-For. The quota instance trusts none.
+        TRUSTED_PROXIES: "127.0.0.1",
         // Billing (e2e/billing.spec.ts): the fake Stripe, and quotas no other spec can reach.
         STRIPE_SECRET_KEY: "sk_test_e2e",
         STRIPE_WEBHOOK_SECRET,

@@ -196,15 +196,35 @@ test("/appsignup: Sign In, Continue with Google, then the deep link carries a va
   expect(JSON.parse(Buffer.from(idToken.split(".")[1]!, "base64url").toString()).sub).toBe(sub);
 });
 
-test("/appsignup?idToken=<valid token> signs in and lands on /chat; an invalid one shows the error line", async ({ page }) => {
-  const token = await googleIdToken({ sub: `app-${Date.now()}`, email: unique("apptoken") });
+test("/appsignup?idToken=<valid token> asks \"Sign in as <e-mail>?\", signs in only on Continue and lands on /chat; an invalid one shows the error line", async ({ page }) => {
+  const email = unique("apptoken");
+  const token = await googleIdToken({ sub: `app-${Date.now()}`, email });
   await page.goto(`/appsignup?idToken=${token}`);
+  // The token leaves the address bar at once, and nothing is signed in before Continue (issue 10).
+  await expect(page.getByTestId("idtoken-question")).toHaveText(`Sign in as ${email}?`);
+  expect(new URL(page.url()).search).toBe("");
+  expect(await page.evaluate(() => window.location.href)).not.toContain("idToken");
+  expect((await accountStatus(page)).status).toBe(401);
+  await page.screenshot({ path: `${SCREENS}/appsignup-idtoken-confirm-1280x800.png` });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: `${SCREENS}/appsignup-idtoken-confirm-390x844.png` });
+  await expectAccessible(page, "/appsignup?idToken= question");
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.getByRole("button", { name: "Continue", exact: true }).click();
   await page.waitForURL("**/chat");
   expect(await accountStatus(page)).toEqual({ status: 200, body: { account_deleted: false } });
 
+  // Cancel: no session, the ordinary Sign In page.
   await page.context().clearCookies();
+  await page.goto(`/appsignup?idToken=${token}`);
+  await page.getByRole("button", { name: "Cancel" }).click();
+  await expect(page.getByRole("heading", { name: "Sign In" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Continue", exact: true })).toHaveCount(0);
+  expect((await accountStatus(page)).status).toBe(401);
+
   const expired = await googleIdToken({ sub: "expired", expiresIn: -60 });
   await page.goto(`/appsignup?idToken=${expired}`);
+  await page.getByRole("button", { name: "Continue", exact: true }).click();
   await expect(page.getByTestId("auth-error")).toHaveText(/invalid or has expired/);
   expect(new URL(page.url()).search).toBe("");
   expect((await accountStatus(page)).status).toBe(401);

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { signInByEmail } from "./helpers/auth";
 
 /**
@@ -6,8 +6,18 @@ import { signInByEmail } from "./helpers/auth";
  * open, delete, then delete the account and meet the Account Deleted screen on signing in again.
  */
 const SCREENS = "test-results/screens";
+const PASSPHRASE = "zebras cross at dawn";
+
+/** After a reload the vault is locked (its key lived in the tab's memory): unlock with the passphrase. */
+async function unlock(page: Page) {
+  const sidebar = page.getByRole("complementary", { name: "Chat history" });
+  await sidebar.getByLabel("Passphrase").fill(PASSPHRASE);
+  await sidebar.getByRole("button", { name: "Unlock", exact: true }).click();
+  await expect(sidebar.getByTestId("vault-locked")).toHaveCount(0);
+}
 
 test("a user saves chats, finds them after a reload, deletes one, then deletes the account", async ({ page }) => {
+  test.slow(); // the vault setup (Argon2id) and two unlocks on top of the whole account journey
   const email = `saver-${Date.now()}@example.com`;
   await signInByEmail(page, email);
   await expect(page).toHaveURL(/\/chat$/);
@@ -28,8 +38,15 @@ test("a user saves chats, finds them after a reload, deletes one, then deletes t
   await page.screenshot({ path: `${SCREENS}/history-confirm-save-desktop.png` });
   await page.getByRole("button", { name: "Cancel" }).click();
   await expect(save).toHaveAttribute("aria-checked", "false");
+  // Turning it on sets up the vault (issue 8, e2e/vault.spec.ts covers passkeys): a passphrase here.
   await save.click();
-  await page.getByRole("button", { name: "Turn on" }).click();
+  const setup = page.getByRole("dialog", { name: "Save chat history?" });
+  await setup.getByRole("button", { name: "Use a passphrase" }).click();
+  await setup.getByLabel(/^Passphrase/).fill(PASSPHRASE);
+  await setup.getByLabel("Type it again").fill(PASSPHRASE);
+  await setup.getByRole("button", { name: "Continue" }).click();
+  await setup.getByLabel("I have saved my recovery code somewhere safe.").check();
+  await setup.getByRole("button", { name: "Turn on" }).click();
   await expect(save).toHaveAttribute("aria-checked", "true");
 
   const input = page.getByPlaceholder("Message GPT");
@@ -53,6 +70,9 @@ test("a user saves chats, finds them after a reload, deletes one, then deletes t
   await expect(page.getByRole("button", { name: "Send message" })).toBeVisible();
 
   await page.reload();
+  // The choice is remembered for the account; the chats are locked until unlocked.
+  await expect(save).toHaveAttribute("aria-checked", "true");
+  await unlock(page);
   const entries = sidebar.getByRole("navigation", { name: "Saved chats" }).getByRole("listitem");
   await expect(entries).toHaveCount(2);
   await expect(entries.nth(0)).toContainText("Second chat about otters");
@@ -78,6 +98,7 @@ test("a user saves chats, finds them after a reload, deletes one, then deletes t
   await expect(sidebar).toBeHidden();
   await page.getByRole("button", { name: "Toggle chat history" }).click();
   await expect(sidebar).toBeVisible();
+  await unlock(page);
   await page.screenshot({ path: `${SCREENS}/history-sidebar-mobile.png` });
   await entries.nth(0).getByRole("button").first().click();
   await expect(sidebar).toBeHidden();

@@ -1,18 +1,63 @@
 import "server-only";
-import { getConfig } from "@/lib/config";
+import proxyaddr from "proxy-addr";
+import { getConfig, type Config } from "@/lib/config";
+import { PEER_ADDRESS_HEADER } from "@/lib/peer-stamp";
 
 /**
- * The caller's network address, for the visitor quota and the country lookup only: never stored or
- * logged. Read from CLIENT_IP_HEADER (default X-Forwarded-For, whose last entry is the one added by
- * the nearest proxy; `next start` alone sets it to the socket address when absent). An IPv4-mapped
- * IPv6 address is returned as IPv4. Null when there is none.
+ * The caller's network address: the one rule used everywhere an address counts (visitor quota,
+ * sign-in mail limit, auth-sync limit, pricing country). Never stored or logged in clear.
+ *
+ * 1. The TCP peer comes from PEER_ADDRESS_HEADER, which lib/peer-stamp.ts writes from the socket
+ *    for every request (a client cannot set it: the stamp replaces any value sent).
+ * 2. With no TRUSTED_PROXIES, or a peer outside them, the peer is the client: X-Forwarded-For (and
+ *    COUNTRY_HEADER, see lib/geo.ts) are ignored, so rotating them changes nothing.
+ * 3. Behind trusted proxies, CLIENT_IP_HEADER (default X-Forwarded-For) is read from the right, past
+ *    every trusted hop, and the first untrusted address is the client (proxy-addr, as Express does).
+ *    Entries left of it were written by the client and are never read.
+ *
+ * IPv4-mapped IPv6 addresses (::ffff:1.2.3.4) are returned as IPv4. Null when there is no stamp
+ * (a request Next accepted before instrumentation ran, or a handler called without one): callers
+ * count those together as one unknown client.
  */
 export function clientAddress(request: Request): string | null {
-  const header = getConfig().CLIENT_IP_HEADER;
-  const raw = request.headers.get(header);
-  if (!raw) return null;
-  const last = raw.split(",").map((s) => s.trim()).filter(Boolean).pop();
-  if (!last) return null;
-  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(last);
-  return mapped ? mapped[1]! : last;
+  const peer = peerAddress(request);
+  if (!peer) return null;
+  const config = getConfig();
+  const trust = trustFunction(config);
+  if (!trust(peer, 0)) return peer;
+  const forwarded = request.headers.get(config.CLIENT_IP_HEADER) ?? undefined;
+  // proxy-addr reads a Node request; only these two fields are used.
+  const fakeRequest = {
+    connection: { remoteAddress: peer },
+    socket: { remoteAddress: peer },
+    headers: { "x-forwarded-for": forwarded },
+  } as unknown as Parameters<typeof proxyaddr>[0];
+  return unmap(proxyaddr(fakeRequest, trust));
+}
+
+/** True when the request came straight from a TRUSTED_PROXIES address (its headers may be believed). */
+export function fromTrustedProxy(request: Request): boolean {
+  const peer = peerAddress(request);
+  return peer !== null && trustFunction(getConfig())(peer, 0);
+}
+
+/** The stamped socket peer, IPv4-mapped addresses as IPv4, or null. */
+function peerAddress(request: Request): string | null {
+  const raw = request.headers.get(PEER_ADDRESS_HEADER)?.trim();
+  return raw ? unmap(raw) : null;
+}
+
+function unmap(address: string): string {
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);
+  return mapped ? mapped[1]! : address;
+}
+
+let compiled: { config: Config; trust: (address: string, index: number) => boolean } | undefined;
+
+function trustFunction(config: Config): (address: string, index: number) => boolean {
+  if (compiled?.config !== config) {
+    const list = config.trustedProxies;
+    compiled = { config, trust: list.length ? proxyaddr.compile(list) : () => false };
+  }
+  return compiled.trust;
 }

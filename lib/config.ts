@@ -1,5 +1,6 @@
 import "server-only";
 import path from "node:path";
+import proxyaddr from "proxy-addr";
 import { z } from "zod";
 
 /**
@@ -23,6 +24,16 @@ const envSchema = z.object({
   NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
   /** Public origin of the app, used for absolute URLs and the same-origin check. */
   APP_URL: z.string().url().default("http://localhost:3000"),
+  /**
+   * Other origins at which this same app is served, comma-separated (e.g. http://localhost:3000 when
+   * APP_URL says 127.0.0.1): accepted by the same-origin guard and as WebAuthn origins (passkeys are
+   * bound to the host name they were made on, and WebAuthn refuses a bare IP address).
+   */
+  EXTRA_ORIGINS: z
+    .string()
+    .default("")
+    .transform((v) => v.split(",").map((o) => o.trim()).filter(Boolean))
+    .pipe(z.array(z.string().url().transform((u) => new URL(u).origin))),
   /** Folder for embedded state: the PGlite database and the development master key. */
   DATA_DIR: z.string().default(".data"),
   /** PostgreSQL connection string; unset means the embedded PGlite database under DATA_DIR. */
@@ -93,6 +104,12 @@ const envSchema = z.object({
   EMAIL_FROM: optionalString,
   /** Sign-in e-mails a single address may request per hour (spec §4 e-mail link). */
   EMAIL_SIGNIN_LIMIT_PER_HOUR: positiveInt(5),
+  /** Sign-in e-mails one client address (lib/client-address.ts) may request per hour, whatever the addresses. */
+  EMAIL_SIGNIN_LIMIT_PER_CLIENT_PER_HOUR: positiveInt(20),
+  /** Days without any authenticated request after which a session ends (idle timeout). */
+  SESSION_IDLE_DAYS: positiveInt(7),
+  /** Days after sign-in after which a session ends however much it is used (absolute lifetime). */
+  SESSION_MAX_AGE_DAYS: positiveInt(30),
   /** Google OAuth client (web application). Without both, "Continue with Google" says it is unavailable. */
   GOOGLE_CLIENT_ID: optionalString,
   GOOGLE_CLIENT_SECRET: optionalString,
@@ -118,9 +135,17 @@ const envSchema = z.object({
   STRIPE_API_BASE: optionalString.pipe(z.string().url().optional()),
   /** Largest age, in seconds, of a webhook signature's timestamp (Stripe's default 300). */
   STRIPE_WEBHOOK_TOLERANCE_SECONDS: positiveInt(300),
-  /** Request header a trusted edge sets to the visitor's ISO country (e.g. cf-ipcountry); unset: GeoIP. */
+  /**
+   * Proxies whose forwarded headers are believed (lib/client-address.ts): comma-separated addresses or
+   * CIDR ranges (proxy-addr syntax, also "loopback", "linklocal", "uniquelocal"), e.g. 127.0.0.1 behind
+   * nginx on the same host, or a load balancer's subnet. Unset: the socket's peer is the client and
+   * X-Forwarded-For and COUNTRY_HEADER are ignored.
+   */
+  TRUSTED_PROXIES: optionalString,
+  /** Request header a trusted edge sets to the visitor's ISO country (e.g. cf-ipcountry); read only
+   *  from a TRUSTED_PROXIES peer. Unset: offline GeoIP of the client address. */
   COUNTRY_HEADER: optionalString,
-  /** Request header holding the client address (its last entry counts: the one our own proxy added). */
+  /** Forwarded-for header of the trusted proxies (read right to left past trusted hops). */
   CLIENT_IP_HEADER: z.string().trim().toLowerCase().default("x-forwarded-for"),
   /** Daily chat messages (UTC days): visitors per address, Free and Pro users per account (Pro: fair use). */
   QUOTA_VISITOR_PER_DAY: positiveInt(10),
@@ -165,6 +190,8 @@ export interface Config extends Env {
   googleSignIn: boolean;
   /** STRIPE_SECRET_KEY is set: checkout and the customer portal work. */
   paymentsEnabled: boolean;
+  /** TRUSTED_PROXIES as a list (empty: trust no forwarded header). */
+  trustedProxies: string[];
 }
 
 /** A setting is missing or malformed; the message names the variable. */
@@ -213,6 +240,12 @@ export function parseConfig(raw: Record<string, string | undefined>): Config {
   if (env.AUTH_SYNC_URL && !env.AUTH_SYNC_SECRET) {
     throw new ConfigError("AUTH_SYNC_URL is set but AUTH_SYNC_SECRET is missing. See .env.example.");
   }
+  const trustedProxies = (env.TRUSTED_PROXIES ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  try {
+    proxyaddr.compile(trustedProxies);
+  } catch (error) {
+    throw new ConfigError(`TRUSTED_PROXIES: ${error instanceof Error ? error.message : "invalid"}. See .env.example.`);
+  }
   const dataDir = path.resolve(env.DATA_DIR);
   const llmProvider: LlmProviderKind = env.GROQ_API_KEY
     ? "groq"
@@ -231,6 +264,7 @@ export function parseConfig(raw: Record<string, string | undefined>): Config {
     emailDelivery: env.EMAIL_SERVER ? "smtp" : isProduction ? "disabled" : "log",
     googleSignIn: Boolean(env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET),
     paymentsEnabled: Boolean(env.STRIPE_SECRET_KEY),
+    trustedProxies,
   };
 }
 

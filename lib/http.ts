@@ -5,7 +5,10 @@ import {
   InvalidCursorError,
   InvalidInputError,
   isDatabaseUnavailable,
+  NoVaultError,
+  SaveConflictError,
   UserUnavailableError,
+  VaultExistsError,
 } from "@/lib/db/errors";
 
 /**
@@ -87,13 +90,17 @@ function describeIssue(issue: z.core.$ZodIssue | undefined): string {
 
 /**
  * Turn any thrown value into a Response: ApiError keeps its status; the data layer's typed errors map to
- * 404 (a chat that is missing or another user's: never 403, so ids reveal nothing), 400 and 403;
+ * 404 (a chat that is missing or another user's: never 403, so ids reveal nothing), 400, 403 and 409
+ * (vault state conflicts);
  * anything else is a 500 logged by kind only.
  */
 export function errorResponse(error: unknown, context: string): Response {
   if (error instanceof ApiError) return jsonError(error.status, error.message, error.headers);
   if (error instanceof ChatNotFoundError) return jsonError(404, "Chat not found.");
   if (error instanceof InvalidCursorError || error instanceof InvalidInputError) return jsonError(400, error.message);
+  if (error instanceof NoVaultError || error instanceof VaultExistsError || error instanceof SaveConflictError) {
+    return jsonError(409, error.message);
+  }
   if (error instanceof UserUnavailableError) return jsonError(error.reason === "deleted" ? 403 : 401, error.message);
   if (isDatabaseUnavailable(error)) {
     console.error(`[${context}] database unavailable`);

@@ -18,7 +18,7 @@ export interface SubscriptionStatus {
  * Stripe statuses that carry the Pro plan. `past_due` keeps Pro while Stripe retries the payment
  * (its dunning window); `unpaid`, `incomplete`, `paused` and `canceled` do not.
  */
-const PRO_STATUSES = new Set(["active", "trialing", "past_due"]);
+export const PRO_STATUSES: ReadonlySet<string> = new Set(["active", "trialing", "past_due"]);
 /** Statuses after which a new purchase is needed: shown as `inactive` (spec §4: Upgrade, not Manage). */
 const ENDED_STATUSES = new Set(["canceled", "incomplete_expired", "inactive"]);
 

@@ -36,7 +36,7 @@ export class QuotaExceededError extends ApiError {
   }
 }
 
-/** Who is sending: a visitor's address, or a user and their plan. */
+/** Who is sending: a visitor's address (lib/client-address.ts; null: unknown, all counted together), or a user and their plan. */
 export type QuotaSubject = { kind: "visitor"; address: string | null } | { kind: "user"; userId: string; plan: "Free" | "Pro" };
 
 /** UTC day as YYYY-MM-DD. */
@@ -44,7 +44,7 @@ export function utcDay(now = new Date()): string {
   return now.toISOString().slice(0, 10);
 }
 
-function secondsToNextUtcDay(now = new Date()): number {
+export function secondsToNextUtcDay(now = new Date()): number {
   const next = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
   return Math.max(1, Math.ceil((next - now.getTime()) / 1000));
 }
@@ -179,6 +179,17 @@ export async function pingQuotaRedis(): Promise<void> {
   const redis = current().redis;
   if (!redis) throw new Error("REDIS_URL is not set");
   await redis.ping();
+}
+
+/**
+ * What a signed-in send's single precondition statement (lib/db/chat-preconditions.ts) needs to count
+ * the send in the database: today's UTC day and the plans' limits. Null when the counters live in Redis
+ * (REDIS_URL): then the caller counts with `consumeQuota` after the checks.
+ */
+export function userQuotaInDatabase(now = new Date()): { day: string; freeLimit: number; proLimit: number } | null {
+  const config = getConfig();
+  if (config.REDIS_URL) return null;
+  return { day: utcDay(now), freeLimit: config.QUOTA_FREE_PER_DAY, proLimit: config.QUOTA_PRO_PER_DAY };
 }
 
 /** Close the Redis connection, if any (tests, benchmarks). */

@@ -66,13 +66,38 @@ export async function consume(spec: LimiterSpec, key: string): Promise<void> {
   }
 }
 
+/** Which sign-in limit refused: the mailbox's or the client address's. */
+export class SignInRateLimitedError extends RateLimitedError {
+  constructor(
+    retryAfterSeconds: number,
+    readonly scope: "mailbox" | "client",
+  ) {
+    super(retryAfterSeconds);
+    this.name = "SignInRateLimitedError";
+  }
+}
+
 /**
- * One sign-in e-mail requested for `address` (normalised): at most EMAIL_SIGNIN_LIMIT_PER_HOUR an
- * hour per address (spec §4 e-mail link; the issue's "5 an hour per address").
- * @throws RateLimitedError
+ * One sign-in e-mail requested for `mailbox` (lib/auth/email-address.ts `mailboxKey`, so "+tag", case
+ * and Gmail dot variants share one count) by the client at `client` (lib/client-address.ts; null
+ * counts as one unknown client): at most EMAIL_SIGNIN_LIMIT_PER_HOUR an hour per mailbox (spec §4
+ * e-mail link) and EMAIL_SIGNIN_LIMIT_PER_CLIENT_PER_HOUR an hour per client address (issue 10: one
+ * client must not mail many addresses). Both are counted on every request.
+ * @throws SignInRateLimitedError naming the limit that refused.
  */
-export async function consumeEmailSignIn(address: string): Promise<void> {
-  await consume({ name: "email-signin", points: getConfig().EMAIL_SIGNIN_LIMIT_PER_HOUR, durationSeconds: 3600 }, address);
+export async function consumeEmailSignIn(mailbox: string, client: string | null): Promise<void> {
+  const config = getConfig();
+  const results = await Promise.allSettled([
+    consume({ name: "email-signin", points: config.EMAIL_SIGNIN_LIMIT_PER_HOUR, durationSeconds: 3600 }, mailbox),
+    consume({ name: "email-signin-client", points: config.EMAIL_SIGNIN_LIMIT_PER_CLIENT_PER_HOUR, durationSeconds: 3600 }, client ?? "unknown"),
+  ]);
+  const scopes = ["mailbox", "client"] as const;
+  for (const [i, result] of results.entries()) {
+    if (result.status === "rejected") {
+      if (result.reason instanceof RateLimitedError) throw new SignInRateLimitedError(result.reason.retryAfterSeconds, scopes[i]!);
+      throw result.reason;
+    }
+  }
 }
 
 /** Close the Redis connection, if any (tests, shutdown). */

@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import { APP_HANDOFF_PATH, createAccount, signInWithIdToken, startGoogleSignIn } from "./client";
 import { authErrorMessage, cleanProviderMessage } from "./errors";
 import { GoogleButton, Spinner } from "./google-button";
@@ -22,30 +22,43 @@ export interface AppSignupPanelProps {
 export function AppSignupPanel({ idToken, deepLink, initialError, googleEnabled }: AppSignupPanelProps) {
   const [error, setError] = useState<string | null>(authErrorMessage(initialError));
   const [busy, setBusy] = useState(false);
-  const [signingIn, setSigningIn] = useState(idToken !== null);
+  const [signingIn, setSigningIn] = useState(false);
+  // ?idToken= (spec §2) waits for "Continue": a crafted link must not sign a browser into someone
+  // else's account unasked (login CSRF, issue 10). Null once answered.
+  const [pendingToken, setPendingToken] = useState<string | null>(idToken);
   const started = useRef(false);
+
+  useLayoutEffect(() => {
+    // Before anything else: the token leaves the address bar (and so history, bookmarks, screenshots).
+    if (initialError || idToken) window.history.replaceState(null, "", "/appsignup");
+  }, [idToken, initialError]);
 
   useEffect(() => {
     if (started.current) return;
     started.current = true;
-    if (initialError || idToken) window.history.replaceState(null, "", "/appsignup");
     if (deepLink) {
       // The browser's session was made by the same sign-in: set the account up, then open the app.
       createAccount()
         .catch(() => undefined)
         .finally(() => window.location.assign(deepLink));
-    } else if (idToken) {
-      signInWithIdToken(idToken)
-        .then(() => createAccount())
-        .then(
-          () => window.location.replace("/chat"), // a full load: the account context starts over
-          (e: unknown) => {
-            setError(cleanProviderMessage(e instanceof Error ? e.message : null));
-            setSigningIn(false);
-          },
-        );
     }
-  }, [deepLink, idToken, initialError]);
+  }, [deepLink]);
+
+  function onContinueWithToken() {
+    if (!pendingToken) return;
+    const token = pendingToken;
+    setPendingToken(null);
+    setSigningIn(true);
+    signInWithIdToken(token)
+      .then(() => createAccount())
+      .then(
+        () => window.location.replace("/chat"), // a full load: the account context starts over
+        (e: unknown) => {
+          setError(cleanProviderMessage(e instanceof Error ? e.message : null));
+          setSigningIn(false);
+        },
+      );
+  }
 
   async function onGoogle() {
     if (!googleEnabled) {
@@ -81,6 +94,39 @@ export function AppSignupPanel({ idToken, deepLink, initialError, googleEnabled 
     );
   }
 
+  if (pendingToken) {
+    const email = claimedEmail(pendingToken);
+    return (
+      <Card>
+        <div className="text-center">
+          <h1 className="text-2xl font-semibold tracking-tight text-ink-950 sm:text-3xl">Sign In</h1>
+          <p className="mt-3 break-words text-ink-700" data-testid="idtoken-question">
+            {email ? (
+              <>
+                Sign in as <strong className="font-semibold text-ink-950">{email}</strong>?
+              </>
+            ) : (
+              "Sign in with the account from the Hush app?"
+            )}
+          </p>
+          <p className="mt-2 text-sm text-ink-600">Continue only if you opened this link from your own Hush app.</p>
+        </div>
+        <div className="mt-8 flex flex-col gap-3">
+          <button type="button" onClick={onContinueWithToken} className={primaryButton} autoFocus>
+            Continue
+          </button>
+          <button
+            type="button"
+            onClick={() => setPendingToken(null)}
+            className="inline-flex h-12 w-full items-center justify-center rounded-xl border border-ink-200 px-4 text-base font-semibold text-ink-800 transition-colors hover:bg-ink-50"
+          >
+            Cancel
+          </button>
+        </div>
+      </Card>
+    );
+  }
+
   if (signingIn) {
     return (
       <Card>
@@ -108,6 +154,22 @@ export function AppSignupPanel({ idToken, deepLink, initialError, googleEnabled 
       <TermsNotice className="mt-6" />
     </Card>
   );
+}
+
+/**
+ * The e-mail an ID token claims, for the question only (unverified here: the server verifies the
+ * token on Continue, and a token whose claims were altered fails there). Null when unreadable.
+ */
+function claimedEmail(token: string): string | null {
+  try {
+    const part = token.split(".")[1] ?? "";
+    const json = atob(part.replace(/-/g, "+").replace(/_/g, "/").padEnd(Math.ceil(part.length / 4) * 4, "="));
+    const bytes = Uint8Array.from(json, (c) => c.charCodeAt(0));
+    const payload = JSON.parse(new TextDecoder().decode(bytes)) as { email?: unknown };
+    return typeof payload.email === "string" && payload.email.length <= 254 ? payload.email : null;
+  } catch {
+    return null;
+  }
 }
 
 const primaryButton =

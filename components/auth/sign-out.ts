@@ -6,7 +6,8 @@ import { signOut } from "next-auth/react";
  * Spec §2: "Log out" signs out and reloads the page; the Account Deleted screen's "Go back" too.
  * next-auth's signOut deletes the database session (server side, so a copied cookie stops working
  * at once) and clears the cookie; then the page reloads. A failed sign-out request still reloads:
- * the server decides what the reloaded page shows.
+ * the server decides what the reloaded page shows. The reload also locks the vault (issue 8): its key
+ * lives only in the page's memory.
  */
 export async function signOutAndReload(): Promise<void> {
   try {

@@ -1,18 +1,22 @@
 "use client";
 
-import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { planOf, useAccount } from "@/lib/account/client";
-import { ChatSendError, sendChat, type StagedFile } from "@/lib/chat/client";
-import { sendErrorOutcome } from "@/lib/chat/send-errors";
+import { versionOf } from "@/lib/chat/branches";
+import type { StagedFile } from "@/lib/chat/client";
+import { ChatErrorNotice } from "./chat-error";
 import { Composer } from "./composer";
+import { preloadMarkdown } from "./markdown";
 import { MessageList } from "./message-list";
 import { ModelPicker } from "./model-picker";
 import { Sidebar } from "./sidebar";
 import type { ModelChoice, UiMessage } from "./types";
 import { useChatHistory } from "./use-chat-history";
+import { useConversation } from "./use-conversation";
 import { contextNotice, useConversationDocuments } from "./use-documents";
+import { lockVault, saveTurn, setHistoryOn, useVault } from "@/lib/vault/client";
+import { openChat, type SealedChatJson } from "@/lib/vault/seal";
 
 interface ChatAppProps {
   models: ModelChoice[];
@@ -21,11 +25,6 @@ interface ChatAppProps {
   maxFileBytes: number;
   /** Set when the server answers with its built-in development responder instead of a real model. */
   providerNotice: string | null;
-}
-
-interface ChatError {
-  text: string;
-  link: { href: string; label: string } | null;
 }
 
 const UNSUPPORTED_FILE = "Sorry, this filetype is not supported in this demo yet. Try a PDF.";
@@ -40,153 +39,138 @@ function displayName(messages: UiMessage[]): string | null {
 
 /**
  * The chat (spec §2 /chat, §4 Chat, Save-history toggle and Attachment): history sidebar, model picker,
- * empty-state heading, messages, composer and the mistakes footer. Visitors use /api/ns/chat;
- * signed-in users /api/ns/chat_user, which saves the chat when Save history is on. A send shows the user's message at once; on failure the
- * conversation goes back to how it was and the typed text and staged PDF are put back (nothing lost).
+ * empty-state heading, messages with their actions (copy, regenerate, edit-and-resend, versions), composer
+ * and the mistakes footer. Visitors use /api/ns/chat; signed-in users /api/ns/chat_user, which saves the
+ * chat when Save history is on. A send shows the user's message at once; on failure the conversation goes
+ * back to how it was and the typed text and staged PDF are put back (nothing lost), with Retry.
  */
 export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: ChatAppProps) {
   const router = useRouter();
   const account = useAccount();
   const signedIn = account.user !== null && !account.accountDeleted;
-  const history = useChatHistory(signedIn);
-  const conversation = useConversationDocuments();
+  // Saved history lives in the user's vault (issue 8): the key is in this tab's memory once unlocked.
+  const vault = useVault(signedIn);
+  const userId = vault.info?.user_id ?? null;
+  const vaultKey = useMemo(() => (vault.key && userId ? { key: vault.key, userId } : null), [vault.key, userId]);
+  const history = useChatHistory(signedIn, vaultKey);
+  const documents = useConversationDocuments();
   const [sidebarOpen, setSidebarOpen] = useState<boolean | null>(null);
-  const [saveHistory, setSaveHistory] = useState(false);
-  const [messages, setMessages] = useState<UiMessage[]>([]);
-  const [chatId, setChatId] = useState<string | null>(null);
+  // The Save history choice is remembered for the account once the vault exists.
+  const saveHistory = signedIn && vault.info?.exists === true && vault.info.history_on;
+  // How many of the open chat's messages are already stored (chat_save appends the rest).
+  const savedCount = useRef(0);
   const [input, setInput] = useState("");
   const [staged, setStaged] = useState<StagedFile | null>(null);
   const [model, setModel] = useState(defaultModel);
-  const [streamingText, setStreamingText] = useState<string | null>(null);
-  const [error, setError] = useState<ChatError | null>(null);
-  const abort = useRef<AbortController | null>(null);
-  // Set when a send is cancelled because the user moved to another chat: nothing of it is kept.
-  const discarded = useRef<AbortController | null>(null);
-  const busy = streamingText !== null;
+  const chat = useConversation({
+    signedIn,
+    saveHistory,
+    model,
+    documents: documents.documents,
+    onResult: documents.onResult,
+    onRestoreInput: (text, file) => {
+      setStaged((current) => current ?? file);
+      setInput((current) => (current === "" ? text : current));
+    },
+    onRedirect: (href) => router.push(href),
+    // Issue 8: the finished turn is encrypted here and stored by POST /api/ns/chat_save; the server never
+    // sees it in clear except on its way to the model.
+    save: async ({ chatId, conversation, document }) => {
+      const stored = conversation
+        .filter((m) => m.role !== "system" && m.content !== "")
+        .map((m, i, all) => ({ role: m.role, content: m.content, attachment: i === all.length - 2 && document ? document : null }));
+      const id = await saveTurn({ chatId, from: savedCount.current, messages: stored, title: displayName(conversation) });
+      savedCount.current = stored.length;
+      const name = history.chats.find((c) => c.chat_id === id)?.display_name ?? displayName(conversation);
+      history.touch({ chat_id: id, display_name: name, last_updated: new Date().toISOString() });
+      return id;
+    },
+  });
+  const { busy, error } = chat;
   const isSmallScreen = () => window.matchMedia(SMALL_SCREEN).matches;
+
+  // Answers need the Markdown renderer: fetch it while the page is idle, not in the first load.
+  useEffect(() => {
+    const id = window.setTimeout(preloadMarkdown, 1500);
+    return () => window.clearTimeout(id);
+  }, []);
 
   const toggleSidebar = () => setSidebarOpen((open) => !(open ?? !isSmallScreen()));
 
-  const cancelSend = () => {
-    if (!abort.current) return;
-    discarded.current = abort.current;
-    abort.current.abort();
-  };
-
   const newChat = () => {
-    cancelSend();
-    setMessages([]);
-    setChatId(null);
+    chat.load([], null);
+    savedCount.current = 0;
+    documents.reset();
     setStaged(null);
-    setError(null);
-    conversation.reset();
   };
 
   const pickChat = async (id: string) => {
     if (isSmallScreen()) setSidebarOpen(false);
-    if (id === chatId) return;
-    cancelSend();
+    if (id === chat.chatId) return;
+    chat.cancel();
     try {
+      if (!vaultKey) throw new Error("locked");
       const res = await fetch(`/api/ns/chat_history/${encodeURIComponent(id)}`, { cache: "no-store" });
       if (!res.ok) throw new Error(String(res.status));
-      const chat = (await res.json()) as { chat_id: string; messages: (UiMessage & { attachment_name?: string })[] };
-      setMessages(chat.messages.map(({ attachment_name, ...m }) => ({ ...m, attachmentName: attachment_name })));
-      setChatId(chat.chat_id);
-      conversation.reset();
+      const saved = await openChat(vaultKey.key, vaultKey.userId, (await res.json()) as SealedChatJson);
+      chat.load(
+        saved.messages.map(({ role, content, attachment }) => ({ role, content, attachmentName: attachment?.name })),
+        saved.chatId,
+      );
+      savedCount.current = saved.messages.length;
+      // The documents stored (encrypted) with the chat go back into the conversation's context.
+      documents.reset(saved.documents);
       setStaged(null);
-      setError(null);
     } catch {
       console.error("Failed to load chat");
     }
   };
 
   const deleteChat = async (id: string) => {
-    if ((await history.remove(id)) && id === chatId) newChat();
+    if ((await history.remove(id)) && id === chat.chatId) newChat();
   };
 
   const pickFile = (file: File) => {
-    setError(null);
+    chat.setError(null);
     if (file.type !== "application/pdf") {
-      setError({ text: UNSUPPORTED_FILE, link: null });
+      chat.setError({ text: UNSUPPORTED_FILE, link: null, detail: null, retry: null });
       return;
     }
     if (file.size > maxFileBytes) {
-      setError({ text: `This PDF is too large (limit ${Math.floor(maxFileBytes / (1024 * 1024))} MB).`, link: null });
+      chat.setError({ text: `This PDF is too large (limit ${Math.floor(maxFileBytes / (1024 * 1024))} MB).`, link: null, detail: null, retry: null });
       return;
     }
     const reader = new FileReader();
     reader.onload = () => setStaged({ name: file.name, type: file.type, content: String(reader.result), size: file.size });
-    reader.onerror = () => setError({ text: "Failed to read file", link: null });
+    reader.onerror = () => chat.setError({ text: "Failed to read file", link: null, detail: null, retry: null });
     reader.readAsDataURL(file);
   };
 
-  const send = async () => {
+  const send = () => {
     const text = input.trim();
     if (!text || busy) return;
-    const before = messages;
-    const file = staged;
-    const outgoing: UiMessage[] = [...messages, { role: "user", content: text, attachmentName: file?.name }];
-    setMessages(outgoing);
     setInput("");
     setStaged(null);
-    setError(null);
-    setStreamingText("");
-
-    const controller = new AbortController();
-    abort.current = controller;
-    let partial = "";
-    try {
-      const result = await sendChat({
-        endpoint: signedIn ? "/api/ns/chat_user" : "/api/ns/chat",
-        messages: outgoing.map(({ role, content }) => ({ role, content })),
-        model,
-        file,
-        documents: conversation.documents,
-        chatId,
-        saveChat: signedIn && saveHistory,
-        signal: controller.signal,
-        onDelta: (piece) => {
-          partial += piece;
-          setStreamingText(partial);
-        },
-      });
-      // Spec §4: after a successful send, keep the chat id and take the server's messages.
-      const lastUser = result.messages.findLastIndex((m) => m.role === "user");
-      setMessages(
-        result.messages.map((m, i) =>
-          i === lastUser ? { ...m, attachmentName: file?.name, notice: result.attachment?.notice ?? null } : { ...before[i], ...m },
-        ),
-      );
-      setChatId(result.chat_id);
-      conversation.onResult(result);
-      if (result.chat_id && signedIn && saveHistory) {
-        const name = history.chats.find((c) => c.chat_id === result.chat_id)?.display_name ?? displayName(outgoing);
-        history.touch({ chat_id: result.chat_id, display_name: name, last_updated: new Date().toISOString() });
-      }
-    } catch (err) {
-      if (controller.signal.aborted) {
-        // Stopped by the user: keep what arrived, as a finished (shortened) answer.
-        if (partial && discarded.current !== controller) setMessages([...outgoing, { role: "assistant", content: partial }]);
-        return;
-      }
-      setMessages(before);
-      setStaged(file);
-      setInput((current) => (current === "" ? text : current));
-      const status = err instanceof ChatSendError ? err.status : 0;
-      const outcome = sendErrorOutcome(status, err instanceof Error ? err.message : "", signedIn);
-      if (outcome.kind === "redirect") router.push(outcome.href);
-      else setError({ text: outcome.text, link: outcome.link });
-    } finally {
-      // A send cancelled by New chat may settle after the next one started: leave that one alone.
-      if (abort.current === controller) {
-        abort.current = null;
-        setStreamingText(null);
-      }
-    }
+    void chat.send(text, staged);
   };
 
-  const leftOut = contextNotice(conversation.context);
-  const empty = messages.filter((m) => m.role !== "system").length === 0 && !staged && !busy;
+  const retry = () => {
+    const op = error?.retry;
+    if (!op) return;
+    // The failed text and PDF were put back in the composer; the retry sends them, so they leave it again.
+    if (op.kind === "send") {
+      setInput((current) => (current.trim() === op.text ? "" : current));
+      setStaged((current) => (current === op.file ? null : current));
+    }
+    void chat.retry(op);
+  };
+
+  const shown = chat.shown.map(({ id, message }) => {
+    const v = versionOf(chat.tree, id);
+    return { id, message, versionIndex: v.index, versionCount: v.count };
+  });
+  const empty = shown.length === 0 && !staged && !busy;
+  const leftOut = contextNotice(documents.context);
 
   return (
     <div className="relative flex h-[calc(100dvh-4rem)] min-h-96 bg-white">
@@ -198,12 +182,19 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
         loading={history.loading || account.loading}
         hasMore={history.hasMore}
         onLoadMore={history.loadMore}
-        activeChatId={chatId}
+        activeChatId={chat.chatId}
         onPick={pickChat}
         onNew={newChat}
         onDelete={deleteChat}
         saveHistory={saveHistory}
-        onSaveHistoryChange={setSaveHistory}
+        onSaveHistoryChange={(on) => {
+          if (vault.info?.exists) void setHistoryOn(on).catch(() => console.error("Failed to change Save history"));
+        }}
+        vault={vault}
+        onLock={() => {
+          lockVault();
+          newChat();
+        }}
       />
       <div className="flex min-w-0 flex-1 flex-col">
         <div className="flex items-center justify-between gap-2 border-b border-ink-100 px-3 py-2 sm:px-4">
@@ -228,13 +219,24 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
           )}
         </div>
 
+        {/* Every page has one h1: the empty state's heading, else a heading only screen readers see. */}
+        {!empty && <h1 className="sr-only">Chat</h1>}
         {empty ? (
           <div className="flex flex-1 flex-col items-center justify-center gap-2 px-6 text-center">
             <h1 className="text-3xl font-semibold tracking-tight text-ink-950 sm:text-4xl">How can I help?</h1>
             <p className="text-ink-600">Private. Encrypted. Ready to chat.</p>
           </div>
         ) : (
-          <MessageList messages={messages} stagedName={staged?.name ?? null} onRemoveStaged={() => setStaged(null)} streamingText={streamingText} />
+          <MessageList
+            messages={shown}
+            stagedName={staged?.name ?? null}
+            onRemoveStaged={() => setStaged(null)}
+            streamingText={chat.streamingText}
+            busy={busy}
+            onEdit={chat.edit}
+            onRegenerate={chat.regenerate}
+            onStep={chat.switchVersion}
+          />
         )}
 
         {leftOut && !empty && (
@@ -243,27 +245,13 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
           </p>
         )}
 
-        {error && (
-          <div role="alert" data-testid="chat-error" className="mx-auto mb-2 w-full max-w-3xl px-4 sm:px-6">
-            <p className="rounded-xl border border-red-200 bg-red-50 px-4 py-2.5 text-sm text-red-800">
-              {error.text}
-              {error.link && (
-                <>
-                  {" "}
-                  <Link href={error.link.href} className="font-semibold underline">
-                    {error.link.label}
-                  </Link>
-                </>
-              )}
-            </p>
-          </div>
-        )}
+        {error && <ChatErrorNotice error={error} onRetry={retry} />}
 
         <Composer
           value={input}
           onChange={setInput}
           onSend={send}
-          onStop={() => abort.current?.abort()}
+          onStop={chat.stop}
           onPickFile={pickFile}
           busy={busy}
         />

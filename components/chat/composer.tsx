@@ -1,6 +1,6 @@
 "use client";
 
-import { useLayoutEffect, useRef, type ClipboardEvent, type KeyboardEvent } from "react";
+import { useEffect, useLayoutEffect, useRef, type ClipboardEvent, type KeyboardEvent } from "react";
 
 interface ComposerProps {
   value: string;
@@ -23,6 +23,11 @@ export function Composer({ value, onChange, onSend, onStop, onPickFile, busy, di
   const fileInput = useRef<HTMLInputElement>(null);
   const textarea = useRef<HTMLTextAreaElement>(null);
   const canSend = value.trim() !== "" && !busy && !disabled;
+
+  // Issue 9: the input has focus when /chat opens on a desktop (a phone would pop its keyboard up).
+  useEffect(() => {
+    if (window.matchMedia("(min-width: 768px) and (pointer: fine)").matches) textarea.current?.focus();
+  }, []);
 
   // Fit the textarea to its text whenever the text changes, including when a send clears it.
   useLayoutEffect(() => {

@@ -1,33 +1,35 @@
 "use client";
 
-import "highlight.js/styles/github.css";
-import { memo } from "react";
-import ReactMarkdown, { type Components } from "react-markdown";
-import rehypeHighlight from "rehype-highlight";
-import remarkGfm from "remark-gfm";
+import { lazy, memo, Suspense, useMemo } from "react";
+import { splitBlocks } from "@/lib/chat/markdown-blocks";
 
-// Raw HTML is never rendered (no rehype-raw, and skipHtml drops it). Images are shown as links,
-// never loaded: a model-written image URL would otherwise make the browser call a third party.
-const components: Components = {
-  a: ({ href, children }) => (
-    <a href={href} target="_blank" rel="noopener noreferrer nofollow">
-      {children}
-    </a>
-  ),
-  img: ({ src, alt }) => (
-    <a href={typeof src === "string" ? src : undefined} target="_blank" rel="noopener noreferrer nofollow">
-      {alt || "image link"}
-    </a>
-  ),
-};
+const loadRenderer = () => import("./markdown-renderer");
+const MarkdownBlock = lazy(loadRenderer);
 
-/** GitHub-flavoured markdown with highlighted code blocks, for assistant messages. */
+/** Start loading the Markdown renderer (Markdown, math, code blocks) before the first answer needs it. */
+export function preloadMarkdown() {
+  void loadRenderer();
+}
+
+// Tailwind typography puts quotation marks around blockquotes: answers quote text as it is.
+const PROSE =
+  "prose prose-sm max-w-none prose-ink break-words sm:prose-base prose-code:before:content-none prose-code:after:content-none " +
+  "prose-blockquote:font-normal prose-blockquote:not-italic [&_blockquote_p]:before:content-none [&_blockquote_p]:after:content-none";
+
+/**
+ * An answer as Markdown (issue 12): split into top-level blocks, each rendered by a memoized component,
+ * so while an answer streams only its last block is parsed again. The renderer (react-markdown, KaTeX,
+ * highlight.js) is a separate chunk loaded on demand; until it arrives the text shows as it is.
+ */
 export const Markdown = memo(function Markdown({ text }: { text: string }) {
+  const blocks = useMemo(() => splitBlocks(text), [text]);
   return (
-    <div className="prose prose-sm max-w-none prose-ink break-words prose-pre:bg-ink-50 prose-pre:text-ink-900 prose-pre:border prose-pre:border-ink-100 prose-code:before:content-none prose-code:after:content-none sm:prose-base">
-      <ReactMarkdown remarkPlugins={[remarkGfm]} rehypePlugins={[rehypeHighlight]} components={components} skipHtml>
-        {text}
-      </ReactMarkdown>
+    <div className={PROSE}>
+      <Suspense fallback={<p className="whitespace-pre-wrap">{text}</p>}>
+        {blocks.map((block, i) => (
+          <MarkdownBlock key={i} text={block} />
+        ))}
+      </Suspense>
     </div>
   );
 });

@@ -1,92 +1,183 @@
 "use client";
 
-import { useEffect, useRef } from "react";
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { AssistantAvatar } from "./assistant-avatar";
+import { AssistantMessage } from "./assistant-message";
 import { FileChip } from "./file-chip";
 import { Markdown } from "./markdown";
+import { ScrollToBottom } from "./scroll-to-bottom";
 import { TypingIndicator } from "./typing-indicator";
 import type { UiMessage } from "./types";
+import { UserMessage } from "./user-message";
+
+/** One message on screen with its place among its versions (lib/chat/branches.ts). */
+export interface ShownMessage {
+  id: string;
+  message: UiMessage;
+  versionIndex: number;
+  versionCount: number;
+}
 
 interface MessageListProps {
-  messages: UiMessage[];
+  messages: ShownMessage[];
   /** The staged PDF, shown as a removable pseudo-message until it is sent (spec §4). */
   stagedName: string | null;
   onRemoveStaged: () => void;
   /** Text of the answer streaming in, or "" while waiting for its first words. */
   streamingText: string | null;
+  busy: boolean;
+  onEdit: (id: string, text: string) => void;
+  onRegenerate: (id: string) => void;
+  onStep: (id: string, step: number) => void;
 }
+
+/** Above this many messages only those near the viewport are rendered (issue 9, issue 12). */
+export const VIRTUALIZE_AFTER = 40;
+const PINNED_PX = 80;
+const INTENT_MS = 1000;
 
 /**
- * The conversation (spec §2): user messages on the right, assistant messages with an avatar, a hidden
- * system message, the staged file, and the typing indicator or the streaming answer.
- * Follows the bottom as text streams in unless the reader has scrolled up.
+ * The conversation (spec §2): user messages on the right, assistant messages with an avatar, the staged
+ * file, and the typing indicator or the streaming answer. Follows the bottom as text streams in unless
+ * the reader has scrolled up; then a button scrolls back down. Long chats are virtualized.
  */
-export function MessageList({ messages, stagedName, onRemoveStaged, streamingText }: MessageListProps) {
+export function MessageList(props: MessageListProps) {
+  const { messages, stagedName, onRemoveStaged, streamingText, busy } = props;
   const scroller = useRef<HTMLDivElement>(null);
-  const pinned = useRef(true);
-
-  useEffect(() => {
-    const el = scroller.current;
-    if (el && pinned.current) el.scrollTop = el.scrollHeight;
-  }, [messages, streamingText, stagedName]);
+  const content = useRef<HTMLDivElement>(null);
+  const pinnedRef = useRef(true);
+  // When the reader last wheeled, touched, pressed a key or grabbed the scrollbar in the list.
+  const intentAt = useRef(-Infinity);
+  const markIntent = useCallback(() => {
+    intentAt.current = performance.now();
+  }, []);
+  const [pinned, setPinned] = useState(true);
+  // Stable handlers, so memoized messages do not re-render when the page does.
+  const latest = useRef(props);
+  useLayoutEffect(() => {
+    latest.current = props;
+  });
+  const onEdit = useCallback((id: string, text: string) => latest.current.onEdit(id, text), []);
+  const onRegenerate = useCallback((id: string) => latest.current.onRegenerate(id), []);
+  const onStep = useCallback((id: string, step: number) => latest.current.onStep(id, step), []);
 
   // Spec §2 hides a first system message; the server ignores client system messages anyway.
-  const visible = messages.filter((m) => m.role !== "system");
+  const rows = messages.filter((m) => m.message.role !== "system");
+  const virtual = rows.length > VIRTUALIZE_AFTER;
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => 160,
+    overscan: 6,
+    enabled: virtual,
+    getItemKey: (i) => rows[i]?.id ?? i,
+  });
+
+  const toBottom = useCallback(() => {
+    const el = scroller.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, []);
+
+  // Whenever the content grows (new text, a measured row), stay at the bottom if the reader was there.
+  useEffect(() => {
+    const el = content.current;
+    if (!el) return;
+    const observer = new ResizeObserver(() => {
+      if (pinnedRef.current) toBottom();
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [toBottom]);
+
+  useLayoutEffect(() => {
+    if (pinnedRef.current) toBottom();
+  }, [messages, streamingText, stagedName, toBottom]);
+
+  const lastId = rows.at(-1)?.id ?? null;
+  const row = (m: ShownMessage) =>
+    m.message.role === "assistant" ? (
+      <AssistantMessage id={m.id} message={m.message} versionIndex={m.versionIndex} versionCount={m.versionCount} latest={m.id === lastId} busy={busy} onRegenerate={onRegenerate} onStep={onStep} />
+    ) : (
+      <UserMessage id={m.id} message={m.message} versionIndex={m.versionIndex} versionCount={m.versionCount} latest={m.id === lastId} busy={busy} onEdit={onEdit} onStep={onStep} />
+    );
 
   return (
-    <div
-      ref={scroller}
-      onScroll={(e) => {
-        const el = e.currentTarget;
-        pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
-      }}
-      className="flex-1 overflow-y-auto"
-    >
-      <ol aria-label="Messages" aria-live="polite" className="mx-auto flex max-w-3xl flex-col gap-6 px-4 py-6 sm:px-6">
-        {visible.map((m, i) => (
-          <li key={i}>{m.role === "assistant" ? <AssistantMessage text={m.content} /> : <UserMessage message={m} />}</li>
-        ))}
-        {stagedName && (
-          <li className="flex justify-end" data-testid="staged-file">
-            <FileChip name={stagedName} onRemove={onRemoveStaged} />
-          </li>
-        )}
-        {streamingText !== null && (
-          <li>
-            {streamingText === "" ? (
-              <div className="flex gap-3">
-                <AssistantAvatar />
-                <TypingIndicator />
+    <div className="relative flex min-h-0 flex-1 flex-col">
+      <div
+        ref={scroller}
+        data-testid="message-scroller"
+        onWheel={markIntent}
+        onTouchMove={markIntent}
+        onKeyDown={markIntent}
+        onPointerDown={markIntent}
+        onScroll={(e) => {
+          const el = e.currentTarget;
+          const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < PINNED_PX;
+          // Only the reader unpins: our own scrolling and the virtualizer's corrections (rows measured
+          // above the viewport) must not leave a freshly opened chat stuck short of its end.
+          const now = atBottom || (performance.now() - intentAt.current > INTENT_MS ? pinnedRef.current : false);
+          pinnedRef.current = now;
+          if (now !== pinned) setPinned(now);
+        }}
+        className="flex-1 overflow-y-auto"
+      >
+        <div ref={content} className="mx-auto max-w-3xl px-4 py-6 sm:px-6">
+          {virtual ? (
+            <ol aria-label="Messages" className="relative" style={{ height: virtualizer.getTotalSize() }}>
+              {virtualizer.getVirtualItems().map((item) => (
+                <li
+                  key={item.key}
+                  data-index={item.index}
+                  ref={virtualizer.measureElement}
+                  className="absolute left-0 top-0 w-full pb-6"
+                  style={{ transform: `translateY(${item.start}px)` }}
+                >
+                  {row(rows[item.index]!)}
+                </li>
+              ))}
+            </ol>
+          ) : (
+            <ol aria-label="Messages" className="flex flex-col">
+              {rows.map((m) => (
+                <li key={m.id} className="pb-6">
+                  {row(m)}
+                </li>
+              ))}
+            </ol>
+          )}
+          <div aria-live="polite">
+            {stagedName && (
+              <div className="flex justify-end pb-6" data-testid="staged-file">
+                <FileChip name={stagedName} onRemove={onRemoveStaged} />
               </div>
-            ) : (
-              <AssistantMessage text={streamingText} />
             )}
-          </li>
-        )}
-      </ol>
-    </div>
-  );
-}
-
-function AssistantMessage({ text }: { text: string }) {
-  return (
-    <div className="flex gap-3" data-role="assistant">
-      <AssistantAvatar />
-      <div className="min-w-0 flex-1 pt-1">
-        <Markdown text={text} />
+            {streamingText !== null &&
+              (streamingText === "" ? (
+                <div className="flex gap-3">
+                  <AssistantAvatar />
+                  <TypingIndicator />
+                </div>
+              ) : (
+                <div className="flex gap-3" data-role="assistant" data-streaming="true">
+                  <AssistantAvatar />
+                  <div className="min-w-0 flex-1 pt-1">
+                    <Markdown text={streamingText} />
+                  </div>
+                </div>
+              ))}
+          </div>
+        </div>
       </div>
-    </div>
-  );
-}
-
-function UserMessage({ message }: { message: UiMessage }) {
-  return (
-    <div className="flex flex-col items-end gap-2" data-role="user">
-      {message.attachmentName && <FileChip name={message.attachmentName} />}
-      <div className="max-w-[85%] whitespace-pre-wrap break-words rounded-2xl rounded-br-md bg-ink-100 px-4 py-2.5 text-ink-900">
-        {message.content}
-      </div>
-      {message.notice && <p className="max-w-[85%] text-right text-xs text-amber-700">{message.notice}</p>}
+      {!pinned && (
+        <ScrollToBottom
+          onClick={() => {
+            pinnedRef.current = true;
+            setPinned(true);
+            toBottom();
+          }}
+        />
+      )}
     </div>
   );
 }

@@ -3,6 +3,9 @@
 import Link from "next/link";
 import { useState } from "react";
 import { buttonStyles, Dialog } from "@/components/ui/dialog";
+import { UnlockPanel } from "@/components/vault/unlock-panel";
+import { VaultSetupDialog } from "@/components/vault/setup-dialog";
+import type { VaultStore } from "@/lib/vault/client";
 import type { HistoryEntry } from "./use-chat-history";
 
 interface SidebarProps {
@@ -20,6 +23,9 @@ interface SidebarProps {
   onDelete: (chatId: string) => void;
   saveHistory: boolean;
   onSaveHistoryChange: (on: boolean) => void;
+  /** The user's vault (issue 8): setup on first "Save history", locked/unlocked state. */
+  vault: VaultStore;
+  onLock: () => void;
 }
 
 const when = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
@@ -34,7 +40,10 @@ export function Sidebar(props: SidebarProps) {
   const { open, signedIn, chats, loading } = props;
   const [confirmSave, setConfirmSave] = useState(false);
   const [deleting, setDeleting] = useState<HistoryEntry | null>(null);
+  const [settingUp, setSettingUp] = useState(false);
   const visibility = open === null ? "hidden md:flex" : open ? "flex" : "hidden";
+  const locked = signedIn && props.vault.status === "locked";
+  const vaultReady = props.vault.status !== "loading" && props.vault.status !== "error";
 
   return (
     <>
@@ -53,7 +62,10 @@ export function Sidebar(props: SidebarProps) {
                 type="button"
                 role="switch"
                 aria-checked={props.saveHistory}
-                onClick={() => (props.saveHistory ? props.onSaveHistoryChange(false) : setConfirmSave(true))}
+                disabled={!vaultReady}
+                onClick={() =>
+                  props.saveHistory ? props.onSaveHistoryChange(false) : props.vault.info?.exists ? setConfirmSave(true) : setSettingUp(true)
+                }
                 className="inline-flex items-center gap-2 rounded-lg px-2 py-1.5 text-xs font-medium text-ink-700 hover:bg-ink-100"
               >
                 <span className={`relative inline-block h-4 w-7 rounded-full transition ${props.saveHistory ? "bg-brand-600" : "bg-ink-300"}`}>
@@ -61,6 +73,12 @@ export function Sidebar(props: SidebarProps) {
                 </span>
                 Save history
               </button>
+            )}
+            {signedIn && props.vault.status === "unlocked" && (
+              <IconButton label="Lock saved chats" onClick={props.onLock}>
+                <rect x="5" y="11" width="14" height="9" rx="2" />
+                <path d="M8 11V8a4 4 0 0 1 8 0v3" />
+              </IconButton>
             )}
             <IconButton label="New chat" onClick={props.onNew}>
               <path d="M12 5v14M5 12h14" />
@@ -86,6 +104,10 @@ export function Sidebar(props: SidebarProps) {
                 Log In
               </Link>
             </div>
+          </div>
+        ) : locked && props.vault.info ? (
+          <div className="flex-1 overflow-y-auto">
+            <UnlockPanel info={props.vault.info} />
           </div>
         ) : (
           <nav aria-label="Saved chats" className="flex-1 overflow-y-auto p-2">
@@ -150,9 +172,11 @@ export function Sidebar(props: SidebarProps) {
           </>
         }
       >
-        Chats you send from now on are stored, encrypted with a key that belongs to your account, so you can
-        come back to them. You can delete any chat, or your whole account, at any time.
+        Chats you send from now on are stored, encrypted in your browser with your own key, so you can come back
+        to them. You can delete any chat, or your whole account, at any time.
       </Dialog>
+
+      <VaultSetupDialog open={settingUp} onClose={() => setSettingUp(false)} onDone={() => undefined} />
 
       <Dialog
         open={deleting !== null}

@@ -1,4 +1,4 @@
-import type { ApiMessage } from "@/lib/chat/client";
+import type { ApiMessage, StagedFile } from "@/lib/chat/client";
 
 /** A message as the page shows it: the API's role and content plus client-only display details. */
 export interface UiMessage extends ApiMessage {
@@ -6,6 +6,10 @@ export interface UiMessage extends ApiMessage {
   attachmentName?: string;
   /** Shown under the message, e.g. when only part of the PDF was read. */
   notice?: string | null;
+  /** The PDF sent with this user message, kept in memory only so regenerate and Retry can send it again. */
+  file?: StagedFile | null;
+  /** An answer the user stopped; its content may be "" (stopped before the first words). */
+  stopped?: boolean;
 }
 
 /** A model option as the page needs it (spec §3 Model option). */

@@ -17,7 +17,8 @@ export function useConversationDocuments() {
   /** Take a successful turn's result: keep its document, remember what the budget left out. */
   const onResult = useCallback((result: Pick<SendChatResult, "document" | "context">) => {
     const doc = result.document;
-    if (doc) setDocuments((current) => [...current, { name: doc.name, text: doc.text }]);
+    // A regenerated answer returns its turn's document again: keep one copy.
+    if (doc) setDocuments((current) => (current.some((d) => d.name === doc.name && d.text === doc.text) ? current : [...current, { name: doc.name, text: doc.text }]));
     setContext(result.context ?? null);
   }, []);
 

@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useState } from "react";
 import { signOutAndReload } from "@/components/auth/sign-out";
 import { buttonStyles, Dialog } from "@/components/ui/dialog";
+import { SecuritySection } from "@/components/vault/security-section";
 
 interface SettingsPanelProps {
   email: string | null;
@@ -85,13 +86,15 @@ export function SettingsPanel({ email, plan, status }: SettingsPanelProps) {
         </div>
       </section>
 
+      <SecuritySection />
+
       <section aria-labelledby="danger-h" className="mt-8 rounded-2xl border border-red-200 bg-white">
         <h2 id="danger-h" className="border-b border-red-100 px-5 py-3 text-sm font-semibold text-red-800">
           Delete account
         </h2>
         <div className="flex flex-col gap-4 px-5 py-4 sm:flex-row sm:items-center sm:justify-between">
           <p className="text-sm text-ink-700">
-            Deletes your saved chats and destroys the key they were encrypted with. This cannot be undone.
+            Deletes your saved chats and the wrapped copies of your key. This cannot be undone.
           </p>
           <button type="button" onClick={() => setConfirming(true)} className={`${buttonStyles.danger} shrink-0`}>
             Delete Account
@@ -120,7 +123,7 @@ export function SettingsPanel({ email, plan, status }: SettingsPanelProps) {
         }
       >
         <p>
-          Your saved chats will be deleted and the key that encrypts them destroyed, so they can never be read again.
+          Your saved chats will be deleted, together with every stored copy of the key that encrypts them, so they can never be read again.
         </p>
         <label htmlFor="confirm-delete" className="mt-4 block font-medium text-ink-900">
           Type {CONFIRM_WORD} to confirm

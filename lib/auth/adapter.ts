@@ -1,7 +1,7 @@
 import "server-only";
 import type { Adapter, AdapterAccount, AdapterSession, AdapterUser, VerificationToken } from "next-auth/adapters";
 import { getDb } from "@/lib/db/client";
-import { hashSessionToken } from "@/lib/auth/session-store";
+import { absoluteEnd, hashSessionToken, idleDeadline, sessionLive } from "@/lib/auth/session-store";
 
 /**
  * next-auth 4's database adapter over the app's Prisma client (models of @next-auth/prisma-adapter),
@@ -73,27 +73,37 @@ export function hushAdapter(): Adapter {
       });
       return undefined;
     },
-    async createSession({ sessionToken, userId, expires }) {
+    async createSession({ sessionToken, userId }) {
+      // next-auth's `expires` (now + maxAge) is replaced by the app's rule (session-store.ts): the row
+      // keeps the idle deadline; the returned expiry, which next-auth gives the cookie, is the absolute end.
       const db = await getDb();
-      await db.session.create({ data: { sessionToken: hashSessionToken(sessionToken), userId, expires } });
-      return { sessionToken, userId, expires };
+      const createdAt = new Date();
+      const expires = idleDeadline(createdAt, createdAt.getTime());
+      await db.session.create({ data: { sessionToken: hashSessionToken(sessionToken), userId, createdAt, expires } });
+      return { sessionToken, userId, expires: absoluteEnd(createdAt) };
     },
     async getSessionAndUser(sessionToken) {
       const db = await getDb();
       const row = await db.session.findUnique({
         where: { sessionToken: hashSessionToken(sessionToken) },
-        select: { userId: true, expires: true, user: { select: USER_FIELDS } },
+        select: { userId: true, expires: true, createdAt: true, user: { select: USER_FIELDS } },
       });
       if (!row) return null;
+      // Past its absolute end a session reads as expired, so next-auth deletes it and refreshes nothing.
+      if (!sessionLive(row)) return { session: { sessionToken, userId: row.userId, expires: new Date(0) }, user: toAdapterUser(row.user) };
       const session: AdapterSession = { sessionToken, userId: row.userId, expires: row.expires };
       return { session, user: toAdapterUser(row.user) };
     },
     async updateSession({ sessionToken, expires }) {
       const db = await getDb();
       const hashed = hashSessionToken(sessionToken);
+      const current = await db.session.findUnique({ where: { sessionToken: hashed }, select: { createdAt: true } });
+      if (!current) return null;
+      // A refresh never moves the deadline past the absolute end.
+      const capped = expires ? new Date(Math.min(expires.getTime(), absoluteEnd(current.createdAt).getTime())) : undefined;
       const { count } = await db.session.updateMany({
         where: { sessionToken: hashed },
-        data: expires ? { expires } : {},
+        data: capped ? { expires: capped } : {},
       });
       if (!count) return null;
       const row = await db.session.findUnique({ where: { sessionToken: hashed }, select: { userId: true, expires: true } });

@@ -25,3 +25,30 @@ export function normalizeEmail(input: string): string {
   if (!local || !/^[^.][^@]*\.[a-z0-9-]{2,}$/.test(domain) || domain.includes("..")) throw new InvalidEmailError();
   return email;
 }
+
+/** Domains that deliver every dotted spelling of a local part to one mailbox (Google's documented rule). */
+const DOT_BLIND_DOMAINS = new Set(["gmail.com", "googlemail.com"]);
+
+/**
+ * The mailbox an already normalised address reaches, as the key of the per-address sign-in limit
+ * (issue 10: plus-address and case variants share one limit). Never used as an identity.
+ * - lower-case (normalizeEmail did it);
+ * - "+tag" removed from the local part: sub-addressing delivers to the same mailbox at Gmail,
+ *   Outlook, iCloud, Fastmail, Proton and most others; merging the rare provider where "+" is a
+ *   real character only makes two people share a limit, never an account;
+ * - dots removed and googlemail.com read as gmail.com, for those two domains only: Google documents
+ *   that dots do not matter there, while elsewhere (e.g. first.last@ at a company) dots tell people
+ *   apart, and one person's requests must not use up another's allowance.
+ */
+export function mailboxKey(email: string): string {
+  const at = email.lastIndexOf("@");
+  let local = email.slice(0, at).toLowerCase();
+  let domain = email.slice(at + 1).toLowerCase();
+  const plus = local.indexOf("+");
+  if (plus > 0) local = local.slice(0, plus);
+  if (DOT_BLIND_DOMAINS.has(domain)) {
+    local = local.replaceAll(".", "");
+    domain = "gmail.com";
+  }
+  return `${local}@${domain}`;
+}

@@ -6,7 +6,8 @@ import { getConfig } from "@/lib/config";
  * Verification of Google ID tokens, the desktop app's credential (spec §6: "All authenticated calls
  * carry the user's ID token"; §2 /appsignup?idToken=). Checked: RS256 signature against the issuer's
  * JWKS (found through its OpenID discovery document, GOOGLE_ISSUER), issuer, audience =
- * GOOGLE_CLIENT_ID, expiry and not-before (10 s skew), a subject, and email_verified = true.
+ * GOOGLE_CLIENT_ID, expiry, not-before and issued-at (CLOCK_TOLERANCE_S skew; an iat in the future or
+ * older than Google's one-hour token life is refused), a subject, and email_verified = true.
  * Google documents two issuer spellings, "https://accounts.google.com" and "accounts.google.com";
  * both are accepted for the real Google issuer.
  */
@@ -42,6 +43,10 @@ const MAX_TOKEN_CHARS = 8192;
 const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 const DISCOVERY_TTL_MS = 60 * 60 * 1000;
 const GOOGLE_ISSUERS = ["https://accounts.google.com", "accounts.google.com"];
+/** Clock skew allowed on exp, nbf and iat, in seconds (issue 10: at most 60 s). */
+export const CLOCK_TOLERANCE_S = 10;
+/** Google ID tokens live one hour; an older iat is refused even if exp says otherwise. */
+const MAX_TOKEN_AGE_S = 3600;
 
 interface IssuerKeys {
   issuers: string[];
@@ -77,7 +82,9 @@ export async function verifyGoogleIdToken(token: string): Promise<GoogleIdentity
       algorithms: ["RS256"],
       issuer: keys.issuers,
       audience: config.GOOGLE_CLIENT_ID,
-      clockTolerance: 10,
+      clockTolerance: CLOCK_TOLERANCE_S,
+      // With maxTokenAge, jose also refuses an iat in the future (beyond the tolerance).
+      maxTokenAge: MAX_TOKEN_AGE_S,
       requiredClaims: ["sub", "exp", "iat"],
     }));
   } catch (error) {

@@ -8,7 +8,7 @@ import { hushAdapter } from "@/lib/auth/adapter";
 import { sessionCookieName, sessionCookieOptions, secureCookies } from "@/lib/auth/cookies";
 import { normalizeEmail } from "@/lib/auth/email-address";
 import { getAuthSecret } from "@/lib/auth/secret";
-import { generateSessionToken, SESSION_MAX_AGE_S } from "@/lib/auth/session-store";
+import { generateSessionToken, SESSION_REFRESH_AFTER_S, sessionIdleSeconds } from "@/lib/auth/session-store";
 
 /**
  * next-auth 4 configuration: database sessions through lib/auth/adapter.ts, e-mail links and Google.
@@ -102,8 +102,9 @@ export function buildAuthOptions(ctx: AuthRequestContext = {}): AuthOptions {
     providers,
     session: {
       strategy: "database",
-      maxAge: SESSION_MAX_AGE_S,
-      updateAge: 24 * 60 * 60,
+      // The idle timeout; the absolute end is enforced by the adapter (lib/auth/session-store.ts).
+      maxAge: sessionIdleSeconds(),
+      updateAge: SESSION_REFRESH_AFTER_S,
       generateSessionToken,
     },
     useSecureCookies: secureCookies(),

@@ -3,11 +3,12 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import NextAuth from "next-auth";
 import { getConfig } from "@/lib/config";
 import { ApiError, errorResponse, jsonError } from "@/lib/http";
-import { consumeEmailSignIn, RateLimitedError } from "@/lib/rate-limit";
+import { consumeEmailSignIn, SignInRateLimitedError } from "@/lib/rate-limit";
+import { clientAddress } from "@/lib/client-address";
 import { assertSameOrigin } from "@/lib/auth/session";
 import { callbackUrlCookieName, parseCookies } from "@/lib/auth/cookies";
 import { handoffCookie } from "@/lib/auth/desktop";
-import { InvalidEmailError, normalizeEmail } from "@/lib/auth/email-address";
+import { InvalidEmailError, mailboxKey, normalizeEmail } from "@/lib/auth/email-address";
 import { applyNextAuthEnv, buildAuthOptions, type AuthRequestContext } from "@/lib/auth/options";
 import { getAuthSecret } from "@/lib/auth/secret";
 
@@ -68,7 +69,7 @@ async function route(request: Request, segments: string[]): Promise<Response> {
   }
 
   if (method === "POST" && action === "signin" && providerId === "email") {
-    const refusal = await checkEmailRequest(body ?? {}, cookies);
+    const refusal = await checkEmailRequest(body ?? {}, cookies, clientAddress(request));
     if (refusal) return refusal;
     body!.email = normalizeEmail(body!.email!);
   }
@@ -174,7 +175,11 @@ async function readFormBody(request: Request): Promise<Record<string, string>> {
  * Checks of a sign-in e-mail request before next-auth sees it, in this order: e-mail available,
  * CSRF token valid (so a forged request cannot use up someone's allowance), address valid, limit.
  */
-async function checkEmailRequest(body: Record<string, string>, cookies: Record<string, string>): Promise<Response | null> {
+async function checkEmailRequest(
+  body: Record<string, string>,
+  cookies: Record<string, string>,
+  client: string | null,
+): Promise<Response | null> {
   if (getConfig().emailDelivery === "disabled") {
     return jsonError(503, "E-mail sign-in is not available on this server. Continue with Google instead.");
   }
@@ -189,13 +194,14 @@ async function checkEmailRequest(body: Record<string, string>, cookies: Record<s
     throw error;
   }
   try {
-    await consumeEmailSignIn(email);
+    await consumeEmailSignIn(mailboxKey(email), client);
   } catch (error) {
-    if (!(error instanceof RateLimitedError)) throw error;
+    if (!(error instanceof SignInRateLimitedError)) throw error;
     const minutes = Math.ceil(error.retryAfterSeconds / 60);
+    const from = error.scope === "mailbox" ? "for this address" : "from your network";
     return jsonError(
       429,
-      `Too many sign-in e-mails were requested for this address. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+      `Too many sign-in e-mails were requested ${from}. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
       { "Retry-After": String(error.retryAfterSeconds) },
     );
   }

@@ -1,5 +1,6 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
+import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 
 /**
@@ -9,8 +10,43 @@ import { getDb } from "@/lib/db/client";
  * and the test helpers call them directly.
  */
 
-/** Session lifetime: next-auth's default of 30 days, in seconds. */
-export const SESSION_MAX_AGE_S = 30 * 24 * 60 * 60;
+/**
+ * Session lifetimes (issue 10, ASVS 5.0 V7.3; lib/auth/README.md "Session lifetime"):
+ * - idle: SESSION_IDLE_DAYS (7) without any authenticated request ends a session. The row's
+ *   `expires` is the idle deadline; using the session moves it forward, at most once per
+ *   SESSION_REFRESH_AFTER_S (a day), so a busy user costs one write a day;
+ * - absolute: SESSION_MAX_AGE_DAYS (30) after the session's `createdAt` it ends whatever happens;
+ *   no refresh ever moves `expires` past `createdAt + SESSION_MAX_AGE_DAYS`.
+ * The session cookie is set to live until the absolute end; the database decides.
+ */
+export interface SessionLifetimes {
+  idleMs: number;
+  absoluteMs: number;
+}
+
+/** The configured lifetimes. */
+export function sessionLifetimes(): SessionLifetimes {
+  const config = getConfig();
+  return { idleMs: config.SESSION_IDLE_DAYS * 86_400_000, absoluteMs: config.SESSION_MAX_AGE_DAYS * 86_400_000 };
+}
+
+/** next-auth's `session.maxAge`, in seconds: the idle timeout. */
+export function sessionIdleSeconds(): number {
+  return Math.floor(sessionLifetimes().idleMs / 1000);
+}
+
+/** How stale the idle deadline may get before a request moves it forward (next-auth's `updateAge`). */
+export const SESSION_REFRESH_AFTER_S = 24 * 60 * 60;
+
+/** The absolute end of a session created at `createdAt`. */
+export function absoluteEnd(createdAt: Date): Date {
+  return new Date(createdAt.getTime() + sessionLifetimes().absoluteMs);
+}
+
+/** The idle deadline of a session used at `now`: now + idle, never past the absolute end. */
+export function idleDeadline(createdAt: Date, now = Date.now()): Date {
+  return new Date(Math.min(now + sessionLifetimes().idleMs, absoluteEnd(createdAt).getTime()));
+}
 
 /** A fresh session token for the cookie (256 random bits, base64url). */
 export function generateSessionToken(): string {
@@ -28,18 +64,29 @@ export interface StoredSessionUser {
   deletedAt: Date | null;
 }
 
-/** Create a session row for `userId`. @returns the cookie token and its expiry. */
+/**
+ * Create a session row for `userId`.
+ * @returns the cookie token and the cookie's expiry (the session's absolute end).
+ */
 export async function createSession(userId: string): Promise<{ token: string; expires: Date }> {
   const token = generateSessionToken();
-  const expires = new Date(Date.now() + SESSION_MAX_AGE_S * 1000);
+  const createdAt = new Date();
   const db = await getDb();
-  await db.session.create({ data: { sessionToken: hashSessionToken(token), userId, expires } });
-  return { token, expires };
+  await db.session.create({
+    data: { sessionToken: hashSessionToken(token), userId, createdAt, expires: idleDeadline(createdAt, createdAt.getTime()) },
+  });
+  return { token, expires: absoluteEnd(createdAt) };
+}
+
+/** True while a session with these times is live at `now` (both deadlines ahead). */
+export function sessionLive(row: { createdAt: Date; expires: Date }, now = Date.now()): boolean {
+  return row.expires.getTime() > now && absoluteEnd(row.createdAt).getTime() > now;
 }
 
 /**
- * The user of a live session, or null when the token is unknown, revoked or expired. Deleted
- * accounts are returned (the caller decides).
+ * The user of a live session, or null when the token is unknown, revoked, idle too long or past its
+ * absolute end. Using a live session moves its idle deadline forward (at most once a day, never past
+ * the absolute end). Deleted accounts are returned (the caller decides).
  */
 export async function findSessionUser(token: string): Promise<StoredSessionUser | null> {
   // Tokens we issue are 43 characters; anything far longer is not ours (and not worth hashing).
@@ -47,9 +94,14 @@ export async function findSessionUser(token: string): Promise<StoredSessionUser 
   const db = await getDb();
   const row = await db.session.findUnique({
     where: { sessionToken: hashSessionToken(token) },
-    select: { expires: true, user: { select: { id: true, email: true, deletedAt: true } } },
+    select: { id: true, expires: true, createdAt: true, user: { select: { id: true, email: true, deletedAt: true } } },
   });
-  if (!row || row.expires.getTime() <= Date.now()) return null;
+  const now = Date.now();
+  if (!row || !sessionLive(row, now)) return null;
+  const next = idleDeadline(row.createdAt, now);
+  if (next.getTime() - row.expires.getTime() >= SESSION_REFRESH_AFTER_S * 1000) {
+    await db.session.updateMany({ where: { id: row.id, expires: row.expires }, data: { expires: next } });
+  }
   return row.user;
 }
 

@@ -25,7 +25,8 @@ export { revokeUserSessions };
 
 /** Message of the 403 for a deleted account (spec §2 "Account Deleted"). */
 export const ACCOUNT_DELETED_MESSAGE = "This account has been deleted.";
-const UNAUTHORIZED_MESSAGE = "Sign in to continue.";
+/** Message of the 401 without valid credentials. */
+export const UNAUTHORIZED_MESSAGE = "Sign in to continue.";
 
 function toAuthUser(user: StoredSessionUser, via: AuthUser["via"]): AuthUser {
   return { id: user.id, email: user.email, deleted: user.deletedAt !== null, via };
@@ -83,7 +84,7 @@ const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /**
  * CSRF guard for state-changing requests authenticated by cookie: refuses (ApiError 403) a POST,
- * PUT, PATCH or DELETE whose Origin is not APP_URL's origin (in development also the request's own
+ * PUT, PATCH or DELETE whose Origin is not APP_URL's origin or one of EXTRA_ORIGINS (in development also the request's own
  * Host, so http://127.0.0.1:3000 works when APP_URL says localhost), or, without Origin, whose
  * Sec-Fetch-Site is cross-site or same-site. Requests without either header come from non-browser
  * clients and pass. Requests with an Authorization header are exempt: a browser never adds one to
@@ -96,7 +97,7 @@ export function assertSameOrigin(request: Request): void {
   const config = getConfig();
   const origin = request.headers.get("origin");
   if (origin !== null) {
-    if (origin === new URL(config.APP_URL).origin) return;
+    if (origin === new URL(config.APP_URL).origin || config.EXTRA_ORIGINS.includes(origin)) return;
     if (!config.isProduction && origin !== "null") {
       try {
         if (new URL(origin).host === request.headers.get("host")) return;

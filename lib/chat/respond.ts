@@ -88,7 +88,8 @@ async function respond(
     }
     const result = await complete(text);
     inFlight.end();
-    return Response.json(result);
+    // A message is in the body: no cache (browser, proxy or CDN) may keep it (issue 10).
+    return Response.json(result, { headers: { "Cache-Control": "private, no-store" } });
   }
 
   const encoder = new TextEncoder();
@@ -98,18 +99,41 @@ async function respond(
   const body = new ReadableStream<Uint8Array>({
     async start(controller) {
       let text = "";
+      // Pieces that arrive in one event-loop turn (a provider often packs several tokens into one TCP
+      // read) go out as one `delta` event: one write instead of one per token (bench/perf).
+      let pending = "";
+      let flushQueued = false;
+      const flush = () => {
+        flushQueued = false;
+        if (!pending) return;
+        const piece = pending;
+        pending = "";
+        try {
+          send(controller, "delta", { text: piece });
+        } catch {
+          // The client went away; the loop below notices through the abort signal.
+        }
+      };
       try {
         for (let next = first; !next.done; next = await events.next()) {
           const piece = deltaText(next);
           if (piece) {
             text += piece;
-            send(controller, "delta", { text: piece });
+            pending += piece;
+            // The first token goes out at once; the rest once per turn.
+            if (next === first) flush();
+            else if (!flushQueued) {
+              flushQueued = true;
+              setImmediate(flush);
+            }
           }
         }
+        flush();
         send(controller, "done", await complete(text));
       } catch (error) {
         if (!request.signal.aborted) {
           const apiError = toApiError(error, signal);
+          flush();
           send(controller, "error", { error: apiError.message, status: apiError.status });
         }
       } finally {
@@ -129,7 +153,7 @@ async function respond(
   return new Response(body, {
     headers: {
       "Content-Type": "text/event-stream; charset=utf-8",
-      "Cache-Control": "no-cache, no-transform",
+      "Cache-Control": "private, no-store, no-transform",
       "X-Accel-Buffering": "no",
     },
   });

@@ -22,3 +22,20 @@ export function sendErrorOutcome(status: number, serverText: string, signedIn: b
   if (status >= 400 && status < 500 && status !== 408) return { kind: "message", text: serverText, link: null };
   return { kind: "message", text: USAGE_LIMIT_MESSAGE, link: { href: "/pricing", label: "Upgrade" } };
 }
+
+/**
+ * One plain line saying what happened, shown under the spec's "any other failure" text (issue 9 "Errors
+ * the user can act on"); the spec §8 text itself stays as it is. Reads the failed send's HTTP status
+ * (0 = network, as ChatSendError carries it) and the server's sentence (lib/chat/respond.ts, lib/chat/turn.ts).
+ */
+export function failureDetail(status: number, serverText: string): string {
+  if (/\b(pdf|document)\b/i.test(serverText)) return "The document could not be read.";
+  if (status === 0) {
+    return /lost|stream/i.test(serverText)
+      ? "The connection dropped while the answer was arriving."
+      : "The connection dropped: Hush could not be reached.";
+  }
+  if (/cut off|ended before/i.test(serverText)) return "The connection to the model service dropped before the answer finished.";
+  if (status === 504 || status === 408) return "The model service did not answer in time.";
+  return "The model service did not answer.";
+}

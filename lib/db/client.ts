@@ -1,9 +1,9 @@
 import "server-only";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
+import { Worker } from "node:worker_threads";
 import pg from "pg";
-import { PGlite } from "@electric-sql/pglite";
-import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { getConfig, type Config } from "@/lib/config";
@@ -11,7 +11,8 @@ import { applyMigrations, type SqlRunner } from "@/lib/db/migrate";
 
 /**
  * The Prisma client (Prisma 7, Rust-free, driver adapters) over either database:
- * - DATABASE_URL unset: embedded PGlite (PostgreSQL in WebAssembly) persisted in DATA_DIR/pglite.
+ * - DATABASE_URL unset: embedded PGlite (PostgreSQL in WebAssembly) persisted in DATA_DIR/pglite, run
+ *   in a worker thread and reached through node-postgres over a private Unix socket (openPglite).
  *   One connection, one process: never open the same folder from two processes at once.
  * - DATABASE_URL set: PostgreSQL through node-postgres.
  * Pending migrations are applied (lib/db/migrate.ts) before a client is handed out.
@@ -37,41 +38,68 @@ export async function openDb(target: DatabaseTarget, options: { migrate?: boolea
   return target.kind === "pglite" ? openPglite(target.dataDir, options) : openPostgres(target.url, options);
 }
 
+/** The worker that serves PGlite (lib/db/pglite-server.mjs), read from disk so Next does not bundle it. */
+const PGLITE_WORKER = path.join(process.cwd(), "lib/db/pglite-server.mjs");
+
+/**
+ * Embedded PGlite, run in a worker thread and reached over a Unix socket in a fresh private (0700)
+ * temporary folder: the WebAssembly runs off the main thread (issue 12), only this process's user
+ * can connect, and the app talks to it through the same node-postgres adapter as to PostgreSQL.
+ */
 async function openPglite(dataDir: string, options: { migrate?: boolean }): Promise<DbHandle> {
   fs.mkdirSync(path.dirname(dataDir), { recursive: true });
-  const pglite = new PGlite(dataDir);
+  const socketDir = fs.mkdtempSync(path.join(os.tmpdir(), "hush-pglite-"));
+  const worker = new Worker(PGLITE_WORKER, { workerData: { dataDir, socketPath: path.join(socketDir, ".s.PGSQL.5432") } });
+  // The pool's sockets keep the process alive while in use; an idle worker must not.
+  worker.unref();
+  const stopWorker = async () => {
+    if (worker.threadId >= 0) {
+      const closed = new Promise((resolve) => {
+        worker.once("message", resolve);
+        worker.once("exit", resolve);
+      });
+      worker.postMessage("close");
+      await closed;
+      await worker.terminate();
+    }
+    fs.rmSync(socketDir, { recursive: true, force: true });
+  };
   try {
-    await pglite.waitReady;
-    await pglite.exec("SET TIME ZONE 'UTC'"); // PGlite's default already; Prisma relies on it (see below)
-    const runner: SqlRunner = {
-      query: async (sql, params) => (await pglite.query<never>(sql, params)).rows,
-      exec: async (sql) => void (await pglite.exec(sql)),
-    };
-    const appliedMigrations = options.migrate === false ? [] : await applyMigrations(runner);
-    const db = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
-    return {
-      db,
-      appliedMigrations,
-      close: async () => {
-        await db.$disconnect();
-        await pglite.close();
-      },
-    };
+    await new Promise<void>((resolve, reject) => {
+      worker.once("message", (m: { ready?: boolean; error?: string }) =>
+        m.ready ? resolve() : reject(new Error(`PGlite failed to open: ${m.error ?? "unknown error"}`)),
+      );
+      worker.once("error", reject);
+      worker.once("exit", (code) => reject(new Error(`PGlite worker exited with code ${code}`)));
+    });
   } catch (error) {
-    await pglite.close().catch(() => undefined);
+    await stopWorker().catch(() => undefined);
     throw error;
   }
+  // One connection: the worker serves one (see lib/db/pglite-server.mjs); queries queue in the pool.
+  const pool = new pg.Pool({ host: socketDir, port: 5432, user: "postgres", database: "postgres", max: 1 });
+  return openPool(pool, { ...options, lock: false, utcOnConnect: false, txMaxWaitMs: 15_000 }, stopWorker);
 }
 
 async function openPostgres(url: string, options: { migrate?: boolean }): Promise<DbHandle> {
   // connectionTimeoutMillis: an unreachable server (packets dropped) fails a request in 5 s instead of
   // hanging it; a refused connection fails at once either way (docs/deploy.md "PostgreSQL outage").
-  const pool = new pg.Pool({ connectionString: url, connectionTimeoutMillis: 5_000 });
+  // Several app instances may start together: Prisma's advisory lock serialises their migrations.
+  return openPool(new pg.Pool({ connectionString: url, connectionTimeoutMillis: 5_000 }), { ...options, lock: true, utcOnConnect: true });
+}
+
+async function openPool(
+  pool: pg.Pool,
+  /** txMaxWaitMs: how long a transaction may wait for a connection (Prisma's default 2 s). */
+  options: { migrate?: boolean; lock: boolean; utcOnConnect: boolean; txMaxWaitMs?: number },
+  afterEnd: () => Promise<void> = async () => undefined,
+): Promise<DbHandle> {
   // Prisma's pg adapter sends and reads timestamps without a zone, as UTC: a session in any other
   // time zone would store shifted instants. Queued first on each new connection.
-  pool.on("connect", (client) => void client.query("SET TIME ZONE 'UTC'").catch(() => undefined));
+  // (PGlite is one session, set to UTC once by its worker.)
+  if (options.utcOnConnect) pool.on("connect", (client) => void client.query("SET TIME ZONE 'UTC'").catch(() => undefined));
   // An idle client losing its connection must not crash the process; the pool replaces it.
-  pool.on("error", (error) => console.error(`[db] idle PostgreSQL connection error: ${error.message}`));
+  pool.on("error", (error) => console.error(`[db] idle database connection error: ${error.message}`));
   try {
     let appliedMigrations: string[] = [];
     if (options.migrate !== false) {
@@ -81,23 +109,29 @@ async function openPostgres(url: string, options: { migrate?: boolean }): Promis
           query: async (sql, params) => (await client.query(sql, params)).rows,
           exec: async (sql) => void (await client.query(sql)),
         };
-        // Several app instances may start together: Prisma's advisory lock serialises them.
-        appliedMigrations = await applyMigrations(runner, { lock: true });
+        appliedMigrations = await applyMigrations(runner, { lock: options.lock });
       } finally {
         client.release();
       }
     }
-    const db = new PrismaClient({ adapter: new PrismaPg(pool) });
+    // With PGlite's single connection, concurrent transactions queue for it: that wait is normal, not
+    // a sign of trouble, so it may exceed Prisma's 2 s default under load.
+    const db = new PrismaClient({
+      adapter: new PrismaPg(pool),
+      ...(options.txMaxWaitMs ? { transactionOptions: { maxWait: options.txMaxWaitMs } } : {}),
+    });
     return {
       db,
       appliedMigrations,
       close: async () => {
         await db.$disconnect();
         await pool.end();
+        await afterEnd();
       },
     };
   } catch (error) {
     await pool.end().catch(() => undefined);
+    await afterEnd().catch(() => undefined);
     throw error;
   }
 }

@@ -43,6 +43,30 @@ export class MigrationError extends Error {
   }
 }
 
+/** The vault already exists (setup twice, or from two tabs at once). */
+export class VaultExistsError extends Error {
+  constructor() {
+    super("The vault already exists.");
+    this.name = "VaultExistsError";
+  }
+}
+
+/** The user has no vault yet: saving needs one (spec §4 Save history, issue 8). */
+export class NoVaultError extends Error {
+  constructor() {
+    super("Turn on Save history first.");
+    this.name = "NoVaultError";
+  }
+}
+
+/** A save raced another one (the positions moved): the browser reloads and retries. */
+export class SaveConflictError extends Error {
+  constructor(message = "The chat changed meanwhile. Reload it and try again.") {
+    super(message);
+    this.name = "SaveConflictError";
+  }
+}
+
 /** Network and server-state codes meaning "the database cannot be reached right now". */
 const UNAVAILABLE_CODES = new Set([
   "ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "EPIPE", "ENOTFOUND", "EAI_AGAIN",

@@ -3,18 +3,23 @@ import { randomUUID } from "node:crypto";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { getDb } from "@/lib/db/client";
 import { loadDataKey } from "@/lib/db/data-keys";
-import { ChatNotFoundError, InvalidCursorError, InvalidInputError } from "@/lib/db/errors";
+import { vacuumKeyTables } from "@/lib/db/vault";
+import { ChatNotFoundError, InvalidCursorError, InvalidInputError, NoVaultError } from "@/lib/db/errors";
 import { DecryptionError, decryptFieldText, encryptField, wipe } from "@/lib/crypto";
 
 /**
  * Data access for saved chats: the one home for reading and writing users' history.
- * Titles, message text and attachments are encrypted under the user's data key before they reach
- * the database and decrypted on the way out (lib/crypto.ts); the key is unwrapped once per call.
+ * Since the vault (issue 8, lib/db/vault.ts, re-exported here) the app saves only chats the browser
+ * encrypted under a key the server never holds. The functions below are the server-key format of
+ * before (lib/crypto.ts): they remain to read legacy chats once, for their migration into the vault
+ * at setup, and for tests that create such legacy chats. No route writes with them any more.
  * Every function scopes by `userId`: another user's chat behaves exactly like a missing one.
  */
 
 export { ensureDataKey, rotateDataKeys, type RotationResult } from "@/lib/db/data-keys";
+export * from "@/lib/db/vault";
 export { ChatNotFoundError, InvalidCursorError, InvalidInputError, UserUnavailableError } from "@/lib/db/errors";
+export { loadChatPreconditions, type ChatPreconditionInput, type ChatPreconditions } from "@/lib/db/chat-preconditions";
 
 /** Message roles (spec §3). */
 export const ROLES = ["user", "assistant", "system"] as const;
@@ -296,7 +301,7 @@ export async function deleteChat(input: { userId: string; chatId: string }): Pro
 }
 
 /**
- * Account deletion by crypto-shredding, in one transaction: delete the user's data key (so ciphertext
+ * Account deletion, in one transaction: delete the user's vault and its wrapped keys, the legacy data key (so ciphertext
  * left behind, in dead tuples, WAL or a later dump, can no longer be decrypted) and all their chats,
  * and set `deletedAt` (kept if already set). The user row stays so the app can show "Account Deleted"
  * (spec §2). Backups taken before still hold the wrapped key until they expire.
@@ -304,10 +309,29 @@ export async function deleteChat(input: { userId: string; chatId: string }): Pro
  */
 export async function shredUserData(userId: string): Promise<{ chatsDeleted: number }> {
   const db = await getDb();
-  const [, chats] = await db.$transaction([
+  const [, , , , chats] = await db.$transaction([
     db.dataKey.deleteMany({ where: { userId } }),
+    db.vaultMethod.deleteMany({ where: { userId } }),
+    db.vault.deleteMany({ where: { userId } }),
+    db.webauthnChallenge.deleteMany({ where: { userId } }),
     db.chat.deleteMany({ where: { userId } }),
     db.user.updateMany({ where: { id: userId, deletedAt: null }, data: { deletedAt: new Date() } }),
   ]);
+  // The wrapped keys must not stay readable in dead tuples of the key tables (issue 8).
+  await vacuumKeyTables();
   return { chatsDeleted: chats.count };
+}
+
+/**
+ * The chats still under the server-held key, decrypted by the server one last time for the user's
+ * own browser to re-encrypt under the vault key (issue 8 migration). Only callable with a vault.
+ * @throws NoVaultError
+ */
+export async function legacyChatsForMigration(userId: string) {
+  const db = await getDb();
+  if (!(await db.vault.count({ where: { userId } }))) throw new NoVaultError();
+  const ids = await db.chat.findMany({ where: { userId, vault: false }, select: { id: true }, orderBy: { lastUpdated: "desc" } });
+  const chats = [];
+  for (const { id } of ids) chats.push(await getChat({ userId, chatId: id }));
+  return chats;
 }

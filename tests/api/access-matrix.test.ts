@@ -7,8 +7,14 @@ import { GET as chatHistory } from "@/app/api/ns/chat_history/route";
 import { GET as chatHistoryOne } from "@/app/api/ns/chat_history/[chatId]/route";
 import { POST as chatUser } from "@/app/api/ns/chat_user/route";
 import { DELETE as deleteChat } from "@/app/api/ns/delete_chat/route";
+import { POST as chatSave } from "@/app/api/ns/chat_save/route";
+import { GET as vaultGet, POST as vaultCreate } from "@/app/api/vault/route";
+import { DELETE as methodDelete } from "@/app/api/vault/methods/route";
+import { GET as legacyGet } from "@/app/api/vault/legacy/route";
 import { resetConfigForTests } from "@/lib/config";
-import { createChat, shredUserData } from "@/lib/db/queries";
+import { shredUserData } from "@/lib/db/queries";
+import { generateVaultKey, importVaultKey } from "@/lib/vault/crypto";
+import { openChat, passphraseMethod, recoveryMethod, sealTurn } from "@/lib/vault/seal";
 import { shutdownPdfWorkers } from "@/lib/pdf";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import { createTestUser, sameOrigin, sessionCookieFor, signGoogleIdToken, stopTestGoogleIssuer } from "../helpers/auth";
@@ -22,6 +28,10 @@ type Caller = "none" | "other" | "deleted" | "bearer" | "owner";
 let t: TestDb;
 let llm: FakeLlmServer;
 let ownerChatId: string;
+let ownerId: string;
+let ownerKey: CryptoKey;
+let ownerMethodId: string;
+let sealedAppend: unknown;
 const auth: Record<Caller, Record<string, string>> = { none: {}, other: {}, deleted: {}, bearer: {}, owner: {} };
 
 interface Endpoint {
@@ -58,6 +68,11 @@ const endpoints: Endpoint[] = [
   },
   { name: "POST /api/ns/chat_user (owner's chat)", call: (h) => chatUser(json("POST", "/api/ns/chat_user", h, chatBody(ownerChatId))), expect: { none: 401, other: 404, deleted: 403, bearer: 404 } },
   { name: "POST /api/ns/chat_user (new chat)", call: (h) => chatUser(json("POST", "/api/ns/chat_user", h, chatBody(null))), expect: { none: 401, other: 200, deleted: 403, bearer: 200 } },
+  // Callers without a vault are refused before any chat is looked at (409), so nothing is revealed.
+  { name: "POST /api/ns/chat_save (owner's chat)", call: (h) => chatSave(json("POST", "/api/ns/chat_save", h, sealedAppend)), expect: { none: 401, other: 409, deleted: 403, bearer: 409 } },
+  { name: "GET /api/vault", call: (h) => vaultGet(json("GET", "/api/vault", h)), expect: { none: 401, other: 200, deleted: 403, bearer: 200 } },
+  { name: "DELETE /api/vault/methods (owner's method)", call: (h) => methodDelete(json("DELETE", "/api/vault/methods", h, { id: ownerMethodId })), expect: { none: 401, other: 404, deleted: 403, bearer: 404 } },
+  { name: "GET /api/vault/legacy", call: (h) => legacyGet(json("GET", "/api/vault/legacy", h)), expect: { none: 401, other: 409, deleted: 403, bearer: 409 } },
   { name: "DELETE /api/ns/delete_chat (owner's chat)", call: (h) => deleteChat(json("DELETE", "/api/ns/delete_chat", h, { chat_id: ownerChatId })), expect: { none: 401, other: 404, deleted: 403, bearer: 404 } },
 ];
 
@@ -70,9 +85,19 @@ beforeAll(async () => {
   const owner = await createTestUser();
   const other = await createTestUser();
   const deleted = await createTestUser();
-  ownerChatId = (await createChat({ userId: owner.id, messages: [{ role: "user", content: "owner's secret" }], title: "owner" })).chatId;
   await shredUserData(deleted.id);
   auth.owner = { Cookie: await sessionCookieFor(owner.id) };
+  // The owner saves a chat the way the browser does: vault, then a sealed turn.
+  ownerId = owner.id;
+  const raw = generateVaultKey();
+  ownerKey = await importVaultKey(raw);
+  const methods = [await passphraseMethod(raw, owner.id, "owner passphrase"), (await recoveryMethod(raw, owner.id)).method];
+  ownerMethodId = methods[0]!.id;
+  expect((await vaultCreate(json("POST", "/api/vault", auth.owner, { methods }))).status).toBe(201);
+  ownerChatId = crypto.randomUUID();
+  const first = await sealTurn({ key: ownerKey, userId: owner.id, chatId: ownerChatId, create: true, firstPosition: 0, messages: [{ role: "user", content: "owner's secret" }], title: "owner" });
+  expect((await chatSave(json("POST", "/api/ns/chat_save", auth.owner, first))).status).toBe(200);
+  sealedAppend = await sealTurn({ key: ownerKey, userId: owner.id, chatId: ownerChatId, create: false, firstPosition: 1, messages: [{ role: "assistant", content: "x" }] });
   auth.other = { Cookie: await sessionCookieFor(other.id) };
   auth.deleted = { Cookie: await sessionCookieFor(deleted.id) };
   auth.bearer = { Authorization: `Bearer ${await signGoogleIdToken({ sub: "desktop-subject-1", email: "desktop@example.com" })}` };
@@ -102,7 +127,8 @@ describe("the owner", () => {
   it("still reads the chat the others could not touch", async () => {
     const res = await chatHistoryOne(json("GET", `/api/ns/chat_history/${ownerChatId}`, auth.owner), { params: Promise.resolve({ chatId: ownerChatId }) });
     expect(res.status).toBe(200);
-    expect((await res.json()).messages[0].content).toBe("owner's secret");
+    const chat = await openChat(ownerKey, ownerId, await res.json());
+    expect(chat.messages[0]!.content).toBe("owner's secret");
   });
 
   it("a deleted account reads as deleted", async () => {

@@ -1,6 +1,11 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { POST as chatUser } from "@/app/api/ns/chat_user/route";
+import { POST as chatSave } from "@/app/api/ns/chat_save/route";
+import { GET as chatHistoryOne } from "@/app/api/ns/chat_history/[chatId]/route";
+import { POST as vaultCreate } from "@/app/api/vault/route";
+import { generateVaultKey, importVaultKey } from "@/lib/vault/crypto";
+import { openChat, passphraseMethod, recoveryMethod, sealTurn, type PlainMessage } from "@/lib/vault/seal";
 import { getConfig, resetConfigForTests } from "@/lib/config";
 import { setManualPro } from "@/lib/manual-plan";
 import { shutdownPdfWorkers } from "@/lib/pdf";
@@ -16,10 +21,21 @@ import { startFakeLlmServer, type FakeLlmServer } from "../helpers/fake-llm-serv
 let t: TestDb;
 let basicLlm: FakeLlmServer;
 let proLlm: FakeLlmServer;
-let user: { id: string; cookie: string };
+let user: { id: string; cookie: string; key: CryptoKey };
 const BASIC = "llama3-8b-8192";
 const PRO = "llama3-70b-8192";
 const report = `data:application/pdf;base64,${readFileSync("tests/fixtures/e2e-report.pdf").toString("base64")}`;
+
+function post(handler: (r: Request) => Promise<Response>, path: string, body: unknown) {
+  const origin = new URL(getConfig().APP_URL).origin;
+  return handler(
+    new Request(`${origin}${path}`, {
+      method: "POST",
+      headers: { Origin: origin, Cookie: user.cookie, "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    }),
+  );
+}
 
 function send(body: Record<string, unknown>) {
   const origin = new URL(getConfig().APP_URL).origin;
@@ -41,7 +57,10 @@ beforeAll(async () => {
   t = await setupTestDb();
   resetConfigForTests();
   const u = await createTestUser("carol@example.com");
-  user = { id: u.id, cookie: await sessionCookieFor(u.id) };
+  const raw = generateVaultKey();
+  user = { id: u.id, cookie: await sessionCookieFor(u.id), key: await importVaultKey(raw) };
+  const methods = [await passphraseMethod(raw, u.id, "carol's passphrase"), (await recoveryMethod(raw, u.id)).method];
+  expect((await post(vaultCreate, "/api/vault", { methods })).status).toBe(201);
 });
 
 afterAll(async () => {
@@ -65,17 +84,28 @@ describe("POST /api/ns/chat_user (issue 8)", () => {
     });
     expect(first.status).toBe(200);
     const one = await first.json();
-    expect(one.chat_id).toBeTruthy();
     expect(one.document.name).toBe("report.pdf");
+    // The browser saves the turn, the document sealed with the message that carried it (vault).
+    const chatId = crypto.randomUUID();
+    const turn: PlainMessage[] = [{ ...one.messages[0], attachment: one.document }, one.messages[1]];
+    const sealed = await sealTurn({ key: user.key, userId: user.id, chatId, create: true, firstPosition: 0, messages: turn, title: "Summarise this report" });
+    expect((await post(chatSave, "/api/ns/chat_save", sealed)).status).toBe(200);
 
+    // Reopened: the browser decrypts the chat and sends its documents with the follow-up.
+    const origin = new URL(getConfig().APP_URL).origin;
+    const stored = await chatHistoryOne(new Request(`${origin}/api/ns/chat_history/${chatId}`, { headers: { Cookie: user.cookie } }), {
+      params: Promise.resolve({ chatId }),
+    });
+    const reopened = await openChat(user.key, user.id, await stored.json());
+    expect(reopened.documents).toEqual([one.document]);
     const second = await send({
-      chat_id: one.chat_id,
-      messages: [...one.messages, { role: "user", content: "Which page talks about retention?" }],
-      documents: [one.document],
+      chat_id: chatId,
+      messages: [...reopened.messages.map(({ role, content }) => ({ role, content })), { role: "user", content: "Which page talks about retention?" }],
+      documents: reopened.documents,
     });
     expect(second.status).toBe(200);
     const two = await second.json();
-    expect(two.chat_id).toBe(one.chat_id);
+    expect(two.chat_id).toBe(chatId);
     const latest = basicLlm.requests.at(-1)!.messages.at(-1)!.content;
     expect(latest).toContain('<document name="report.pdf">');
     expect(latest).toContain("Hush quarterly privacy report");

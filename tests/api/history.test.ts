@@ -9,15 +9,26 @@ import { setupTestDb, type TestDb } from "../db/setup-db";
 import { createTestUser, sessionCookieFor } from "../helpers/auth";
 import { startFakeLlmServer, type FakeLlmServer } from "../helpers/fake-llm-server";
 import { dumpDatabase } from "../helpers/db-dump";
+import { POST as chatSave } from "@/app/api/ns/chat_save/route";
+import { GET as vaultGet, POST as vaultCreate, PATCH as vaultPatch } from "@/app/api/vault/route";
+import { generateVaultKey, importVaultKey } from "@/lib/vault/crypto";
+import { displayNameFrom, openChat, openTitle, passphraseMethod, recoveryMethod, sealTurn, type PlainMessage } from "@/lib/vault/seal";
 
 /**
- * The signed-in chat endpoints (spec §7) through their real handlers, the real database (PGlite, or
- * PostgreSQL when DATABASE_URL is set) and the real openai SDK against the fake LLM server.
+ * The signed-in chat endpoints (spec §7) and saving under the vault (issue 8) through their real
+ * handlers, the real database (PGlite, or PostgreSQL when DATABASE_URL is set) and the real openai SDK
+ * against the fake LLM server. The test plays the browser: it makes the vault key, wraps it, seals
+ * each turn with lib/vault/seal.ts and opens what the history endpoints return.
  */
 let t: TestDb;
 let llm: FakeLlmServer;
-let alice: { id: string; cookie: string };
-let bob: { id: string; cookie: string };
+interface Person {
+  id: string;
+  cookie: string;
+  key: CryptoKey;
+}
+let alice: Person;
+let bob: Person;
 const BASIC = "llama3-8b-8192";
 
 function req(path: string, init: { method?: string; cookie?: string; body?: unknown; origin?: string } = {}) {
@@ -41,6 +52,49 @@ const send = (cookie: string, content: string, extra: Record<string, unknown> = 
     }),
   );
 
+/** Set up a vault as the browser does (passphrase + recovery code); the key stays here. */
+async function withVault(id: string): Promise<Person> {
+  const cookie = await sessionCookieFor(id);
+  const raw = generateVaultKey();
+  const methods = [await passphraseMethod(raw, id, "a long passphrase"), (await recoveryMethod(raw, id)).method];
+  const res = await vaultCreate(req("/api/vault", { method: "POST", cookie, body: { methods } }));
+  expect(res.status).toBe(201);
+  return { id, cookie, key: await importVaultKey(raw) };
+}
+
+/**
+ * One saved turn as the browser does it: chat_user answers (storing nothing), then the turn is sealed
+ * and sent to chat_save. Returns the chat id and the conversation.
+ */
+async function saveTurn(p: Person, history: PlainMessage[], content: string, chatId: string | null, attachment?: { name: string; text: string }) {
+  const outgoing: PlainMessage[] = [...history, { role: "user", content, attachment }];
+  const res = await send(p.cookie, content, { chat_id: chatId, messages: outgoing.map(({ role, content }) => ({ role, content })) });
+  expect(res.status).toBe(200);
+  const answer = (await res.json()) as { messages: { role: string; content: string }[]; chat_id: string | null };
+  expect(answer.chat_id).toBe(chatId);
+  const all: PlainMessage[] = [...outgoing, { role: "assistant", content: answer.messages.at(-1)!.content }];
+  const create = chatId === null;
+  const id = chatId ?? crypto.randomUUID();
+  const body = await sealTurn({
+    key: p.key,
+    userId: p.id,
+    chatId: id,
+    create,
+    firstPosition: create ? 0 : history.length,
+    messages: create ? all : all.slice(history.length),
+    title: displayNameFrom(all),
+  });
+  const saved = await chatSave(req("/api/ns/chat_save", { method: "POST", cookie: p.cookie, body }));
+  expect(saved.status).toBe(200);
+  return { chatId: id, messages: all };
+}
+
+async function readChat(p: Person, chatId: string) {
+  const res = await chatHistoryOne(req(`/api/ns/chat_history/${chatId}`, { cookie: p.cookie }), params(chatId));
+  expect(res.status).toBe(200);
+  return { json: await res.clone().json(), text: await res.text() };
+}
+
 const params = (chatId: string) => ({ params: Promise.resolve({ chatId }) });
 
 beforeAll(async () => {
@@ -51,8 +105,8 @@ beforeAll(async () => {
   resetConfigForTests();
   const a = await createTestUser("alice@example.com");
   const b = await createTestUser("bob@example.com");
-  alice = { id: a.id, cookie: await sessionCookieFor(a.id) };
-  bob = { id: b.id, cookie: await sessionCookieFor(b.id) };
+  alice = await withVault(a.id);
+  bob = await withVault(b.id);
 });
 
 afterAll(async () => {
@@ -68,45 +122,62 @@ beforeEach(() => {
   llm.requests.length = 0;
 });
 
-describe("POST /api/ns/chat_user", () => {
-  it("creates a chat on the first saved send, appends afterwards, and names it from the first message", async () => {
-    const first = await send(alice.cookie, "Draft a letter to the landlord");
-    expect(first.status).toBe(200);
-    const a = await first.json();
-    expect(a.chat_id).toMatch(/^[0-9a-f-]{36}$/);
-
-    const second = await send(alice.cookie, "Make it shorter", {
-      chat_id: a.chat_id,
-      messages: [...a.messages, { role: "user", content: "Make it shorter" }],
-    });
-    expect(second.status).toBe(200);
-    expect((await second.json()).chat_id).toBe(a.chat_id);
-
-    const one = await chatHistoryOne(req(`/api/ns/chat_history/${a.chat_id}`, { cookie: alice.cookie }), params(a.chat_id));
-    const chat = await one.json();
-    expect(chat.display_name).toBe("Draft a letter to the landlord");
-    expect(chat.messages.map((m: { role: string }) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
-    expect(chat.messages[2].content).toBe("Make it shorter");
-  });
-
-  it("stores nothing when save_chat is false", async () => {
+describe("POST /api/ns/chat_user and POST /api/ns/chat_save", () => {
+  it("chat_user stores nothing, even with save_chat; the browser's sealed turn is stored and reads back", async () => {
     const before = await t.db.chat.count();
-    const res = await send(alice.cookie, "Do not keep this", { save_chat: false });
+    const res = await send(alice.cookie, "Do not keep this", { save_chat: true });
     expect(res.status).toBe(200);
     expect((await res.json()).chat_id).toBeNull();
     expect(await t.db.chat.count()).toBe(before);
+
+    const first = await saveTurn(alice, [], "Draft a letter to the landlord", null);
+    const second = await saveTurn(alice, first.messages, "Make it shorter", first.chatId);
+    const { json } = await readChat(alice, first.chatId);
+    expect(json.display_name).toBeNull();
+    expect(json.messages.every((m: { content: string }) => m.content === "")).toBe(true);
+    const chat = await openChat(alice.key, alice.id, json);
+    expect(chat.title).toBe("Draft a letter to the landlord");
+    expect(chat.messages.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
+    expect(chat.messages.map((m) => m.content)).toEqual(second.messages.map((m) => m.content));
+  });
+
+  it("stores a document's text with its message and gives it back as the chat's documents", async () => {
+    const doc = { name: "lease.pdf", text: "Clause 7: the tenant may keep one cat." };
+    const turn = await saveTurn(alice, [], "What does clause 7 say?", null, doc);
+    const chat = await openChat(alice.key, alice.id, (await readChat(alice, turn.chatId)).json);
+    expect(chat.messages[0]!.attachment).toEqual(doc);
+    expect(chat.documents).toEqual([doc]);
   });
 
   it("answers 404 for another user's chat id, before calling the model and without its content", async () => {
-    const mine = await (await send(alice.cookie, "Alice's private plan")).json();
+    const mine = await saveTurn(alice, [], "Alice's private plan", null);
     llm.requests.length = 0;
-    const res = await send(bob.cookie, "Let me in", { chat_id: mine.chat_id });
+    const res = await send(bob.cookie, "Let me in", { chat_id: mine.chatId });
     expect(res.status).toBe(404);
-    const text = await res.text();
-    expect(text).not.toContain("Alice");
+    expect(await res.text()).not.toContain("Alice");
     expect(llm.requests).toHaveLength(0);
-    const read = await chatHistoryOne(req(`/api/ns/chat_history/${mine.chat_id}`, { cookie: bob.cookie }), params(mine.chat_id));
+    const read = await chatHistoryOne(req(`/api/ns/chat_history/${mine.chatId}`, { cookie: bob.cookie }), params(mine.chatId));
     expect(read.status).toBe(404);
+    // Bob cannot append to Alice's chat either, nor take its id for a new one.
+    const body = await sealTurn({ key: bob.key, userId: bob.id, chatId: mine.chatId, create: false, firstPosition: 2, messages: [{ role: "user", content: "x" }] });
+    expect((await chatSave(req("/api/ns/chat_save", { method: "POST", cookie: bob.cookie, body }))).status).toBe(404);
+    const steal = await sealTurn({ key: bob.key, userId: bob.id, chatId: mine.chatId, create: true, firstPosition: 0, messages: [{ role: "user", content: "x" }] });
+    expect((await chatSave(req("/api/ns/chat_save", { method: "POST", cookie: bob.cookie, body: steal }))).status).toBe(409);
+  });
+
+  it("refuses an append at the wrong position (409), plaintext instead of ciphertext (400), and saving without a vault (409)", async () => {
+    const turn = await saveTurn(alice, [], "Counting positions", null);
+    const late = await sealTurn({ key: alice.key, userId: alice.id, chatId: turn.chatId, create: false, firstPosition: 5, messages: [{ role: "user", content: "x" }] });
+    expect((await chatSave(req("/api/ns/chat_save", { method: "POST", cookie: alice.cookie, body: late }))).status).toBe(409);
+    const plain = { ...late, first_position: 2, messages: [{ role: "user", content_ciphertext: Buffer.from("hello there, plaintext!!!!!!!!!!").toString("base64") }] };
+    expect((await chatSave(req("/api/ns/chat_save", { method: "POST", cookie: alice.cookie, body: plain }))).status).toBe(400);
+    const carol = await createTestUser();
+    const cookie = await sessionCookieFor(carol.id);
+    const key = await importVaultKey(generateVaultKey());
+    const body = await sealTurn({ key, userId: carol.id, chatId: crypto.randomUUID(), create: true, firstPosition: 0, messages: [{ role: "user", content: "x" }] });
+    const res = await chatSave(req("/api/ns/chat_save", { method: "POST", cookie, body }));
+    expect(res.status).toBe(409);
+    expect((await res.json()).error).toBe("Turn on Save history first.");
   });
 
   it("refuses the Pro model to a Free user", async () => {
@@ -124,20 +195,46 @@ describe("POST /api/ns/chat_user", () => {
       }),
     );
     expect(res.status).toBe(403);
+    const body = await sealTurn({ key: alice.key, userId: alice.id, chatId: crypto.randomUUID(), create: true, firstPosition: 0, messages: [{ role: "user", content: "x" }] });
+    expect((await chatSave(req("/api/ns/chat_save", { method: "POST", cookie: alice.cookie, origin: "https://evil.example", body }))).status).toBe(403);
+  });
+});
+
+describe("the vault endpoints", () => {
+  it("lists the methods, refuses a second vault and a vault without a recovery code, remembers history_on", async () => {
+    const state = await (await vaultGet(req("/api/vault", { cookie: alice.cookie }))).json();
+    expect(state.exists).toBe(true);
+    expect(state.history_on).toBe(true);
+    expect(state.methods.map((m: { kind: string }) => m.kind).sort()).toEqual(["passphrase", "recovery"]);
+    const raw = generateVaultKey();
+    const again = await vaultCreate(req("/api/vault", { method: "POST", cookie: alice.cookie, body: { methods: [(await recoveryMethod(raw, alice.id)).method] } }));
+    expect(again.status).toBe(409);
+    const dave = await createTestUser();
+    const cookie = await sessionCookieFor(dave.id);
+    const noCode = await vaultCreate(req("/api/vault", { method: "POST", cookie, body: { methods: [await passphraseMethod(raw, dave.id, "a long passphrase")] } }));
+    expect(noCode.status).toBe(400);
+    const off = await vaultPatch(req("/api/vault", { method: "PATCH", cookie: alice.cookie, body: { history_on: false } }));
+    expect(off.status).toBe(200);
+    expect((await (await vaultGet(req("/api/vault", { cookie: alice.cookie }))).json()).history_on).toBe(false);
+    await vaultPatch(req("/api/vault", { method: "PATCH", cookie: alice.cookie, body: { history_on: true } }));
+    expect((await vaultPatch(req("/api/vault", { method: "PATCH", cookie, body: { history_on: true } }))).status).toBe(409);
   });
 });
 
 describe("GET /api/ns/chat_history", () => {
-  it("lists newest first, paginated, only the caller's chats", async () => {
+  it("lists newest first, paginated, only the caller's chats, titles as ciphertext the browser opens", async () => {
     const names = ["first topic", "second topic", "third topic"];
-    for (const n of names) expect((await send(bob.cookie, n)).status).toBe(200);
+    for (const n of names) await saveTurn(bob, [], n, null);
     const page1 = await (await chatHistory(req("/api/ns/chat_history?limit=2", { cookie: bob.cookie }))).json();
-    expect(page1.chat_history.map((c: { display_name: string }) => c.display_name)).toEqual(["third topic", "second topic"]);
+    const titles = (page: { chat_history: { chat_id: string; display_name_ciphertext: string | null }[] }) =>
+      Promise.all(page.chat_history.map((c) => openTitle(bob.key, bob.id, c.chat_id, c.display_name_ciphertext)));
+    expect(page1.chat_history.every((c: { display_name: unknown }) => c.display_name === null)).toBe(true);
+    expect(await titles(page1)).toEqual(["third topic", "second topic"]);
     expect(page1.next_cursor).toEqual(expect.any(String));
     const page2 = await (
       await chatHistory(req(`/api/ns/chat_history?limit=2&cursor=${encodeURIComponent(page1.next_cursor)}`, { cookie: bob.cookie }))
     ).json();
-    expect(page2.chat_history.map((c: { display_name: string }) => c.display_name)).toEqual(["first topic"]);
+    expect(await titles(page2)).toEqual(["first topic"]);
     expect(page2.next_cursor).toBeNull();
   });
 
@@ -150,38 +247,58 @@ describe("GET /api/ns/chat_history", () => {
 
 describe("DELETE /api/ns/delete_chat", () => {
   it("deletes the caller's chat and answers 404 for anyone else's or an unknown id", async () => {
-    const mine = await (await send(alice.cookie, "Short-lived chat")).json();
+    const mine = await saveTurn(alice, [], "Short-lived chat", null);
     const del = (cookie: string, chat_id: unknown) =>
       deleteChatRoute(req("/api/ns/delete_chat", { method: "DELETE", cookie, body: { chat_id } }));
-    expect((await del(bob.cookie, mine.chat_id)).status).toBe(404);
-    expect((await del(alice.cookie, mine.chat_id)).status).toBe(200);
-    expect((await del(alice.cookie, mine.chat_id)).status).toBe(404);
+    expect((await del(bob.cookie, mine.chatId)).status).toBe(404);
+    expect((await del(alice.cookie, mine.chatId)).status).toBe(200);
+    expect((await del(alice.cookie, mine.chatId)).status).toBe(404);
     expect((await del(alice.cookie, 42)).status).toBe(400);
   });
 });
 
-describe("privacy", () => {
-  it("a canary sent in a saved chat appears nowhere in a full database dump nor in the server's output", async () => {
+describe("server blindness (issue 8)", () => {
+  it("with the database dump, the master key and the server's output, no saved title, message or document text is found", async () => {
     const canary = `canary-${crypto.randomUUID()}`;
+    const docCanary = `doc-canary-${crypto.randomUUID()}`;
     const captured: string[] = [];
+    const responses: string[] = [];
     const restore = captureOutput(captured);
+    let chatId: string;
     try {
-      const res = await send(alice.cookie, `Please remember ${canary} for me`);
-      expect(res.status).toBe(200);
-      const { chat_id } = await res.json();
-      // Decrypting through the API proves it was stored...
-      const chat = await (await chatHistoryOne(req(`/api/ns/chat_history/${chat_id}`, { cookie: alice.cookie }), params(chat_id))).json();
-      expect(chat.messages[0].content).toContain(canary);
+      const first = await saveTurn(alice, [], `Please remember ${canary} for me`, null, { name: "notes.pdf", text: `Secret notes ${docCanary}` });
+      const second = await saveTurn(alice, first.messages, `And also ${canary} again`, first.chatId);
+      chatId = second.chatId;
+      // Every API answer about saved history, read back as the browser would.
+      const { json, text } = await readChat(alice, chatId);
+      responses.push(text);
+      responses.push(await (await chatHistory(req("/api/ns/chat_history?limit=100", { cookie: alice.cookie }))).text());
+      responses.push(await (await vaultGet(req("/api/vault", { cookie: alice.cookie }))).text());
+      // Only the browser, holding the vault key, reads it back.
+      const chat = await openChat(alice.key, alice.id, json);
+      expect(chat.title).toContain(canary);
+      expect(chat.messages[0]!.content).toContain(canary);
+      expect(chat.documents[0]!.text).toContain(docCanary);
     } finally {
       restore();
     }
-    // ...and nowhere as plaintext.
     const dump = await dumpDatabase(t.db);
     const logs = captured.join("\n");
-    for (const form of [canary, Buffer.from(canary).toString("base64"), Buffer.from(canary).toString("hex")]) {
-      expect(dump).not.toContain(form);
-      expect(logs).not.toContain(form);
+    for (const secret of [canary, docCanary]) {
+      for (const form of [secret, Buffer.from(secret).toString("base64"), Buffer.from(secret).toString("hex")]) {
+        expect(dump).not.toContain(form);
+        expect(logs).not.toContain(form);
+        for (const r of responses) expect(r).not.toContain(form);
+      }
     }
+    // The master key opens nothing of it: Alice has no server-held data key, and every stored
+    // ciphertext of her chats is the browser's format 2, which no server code decrypts.
+    expect(t.masterKey).toMatch(/=$/);
+    expect(await t.db.dataKey.count({ where: { userId: alice.id } })).toBe(0);
+    const rows = await t.db.message.findMany({ where: { chat: { userId: alice.id } } });
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((r) => r.contentCiphertext[0] === 2 && (!r.attachmentCiphertext || r.attachmentCiphertext[0] === 2))).toBe(true);
+    expect(await t.db.chat.count({ where: { userId: alice.id, vault: false } })).toBe(0);
     expect(dump.length).toBeGreaterThan(1000);
   });
 });

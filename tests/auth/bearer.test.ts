@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as checkAccountStatus } from "@/app/api/check_account_status/route";
 import { POST as createAccount } from "@/app/api/create_account/route";
 import { getDb } from "@/lib/db/client";
-import { resetIdTokenCacheForTests } from "@/lib/auth/google-id-token";
+import { CLOCK_TOLERANCE_S, resetIdTokenCacheForTests } from "@/lib/auth/google-id-token";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import { signGoogleIdToken, stopTestGoogleIssuer, TEST_GOOGLE_CLIENT_ID, startTestGoogleIssuer } from "../helpers/auth";
 import type { TestOidcServer } from "../helpers/oidc";
@@ -98,6 +98,20 @@ describe("refused tokens answer 401, never 500", () => {
 
   it("not yet valid (nbf in the future)", async () => {
     await expect401(await status(await signGoogleIdToken({ nbf: Math.floor(Date.now() / 1000) + 3600 })));
+  });
+
+  it("issued in the future, beyond the clock tolerance (issue 10)", async () => {
+    const now = Math.floor(Date.now() / 1000);
+    await expect401(await status(await signGoogleIdToken({ sub: "sub-future-iat", iat: now + 120, exp: now + 3700 })));
+    // Within the tolerance (a few seconds of skew) it still works.
+    expect((await status(await signGoogleIdToken({ sub: "sub-near-iat", iat: now + 3, exp: now + 3600 }))).status).toBe(200);
+  });
+
+  it("expired more than 60 s ago, or issued more than an hour ago (clock tolerance at most 60 s, issue 10)", async () => {
+    const now = Math.floor(Date.now() / 1000);
+    expect(CLOCK_TOLERANCE_S).toBeLessThanOrEqual(60);
+    await expect401(await status(await signGoogleIdToken({ sub: "sub-late-exp", iat: now - 3600, exp: now - 61 })));
+    await expect401(await status(await signGoogleIdToken({ sub: "sub-old-iat", iat: now - 7300, exp: now + 600 })));
   });
 
   it("e-mail not verified", async () => {

@@ -184,6 +184,45 @@ describe("asking for a link", () => {
     expect((await client.requestEmailLink(freshAddress())).status).toBe(200);
   });
 
+  it("counts plus-address, case and Gmail dot variants of one mailbox together (issue 10)", async () => {
+    const stamp = `${Date.now()}${++counter}`;
+    const variants = [`mbx${stamp}@example.test`, `MBX${stamp}+a@example.test`, `mbx${stamp}+b@Example.Test`, `Mbx${stamp}+news@example.test`, `mbx${stamp}+x+y@example.test`];
+    for (const email of variants) expect((await new AuthTestClient().requestEmailLink(email)).status).toBe(200);
+    const refused = await new AuthTestClient().requestEmailLink(`mbx${stamp}+again@example.test`);
+    expect(refused.status).toBe(429);
+    expect((await refused.json()).error).toMatch(/for this address/);
+    // Gmail ignores dots and answers to googlemail.com as well.
+    const gmail = [`g.m.${stamp}@gmail.com`, `gm${stamp}@googlemail.com`, `G.M${stamp}+t@gmail.com`, `gm.${stamp}@gmail.com`, `gm${stamp}@gmail.com`];
+    for (const email of gmail) expect((await new AuthTestClient().requestEmailLink(email)).status).toBe(200);
+    expect((await new AuthTestClient().requestEmailLink(`g.m${stamp}@gmail.com`)).status).toBe(429);
+    // Elsewhere dots tell people apart.
+    expect((await new AuthTestClient().requestEmailLink(`mb.x${stamp}@example.test`)).status).toBe(200);
+  });
+
+  it("is limited per client address too, whatever X-Forwarded-For says (issue 10)", async () => {
+    process.env.EMAIL_SIGNIN_LIMIT_PER_CLIENT_PER_HOUR = "3";
+    resetConfigForTests();
+    try {
+      const client = new AuthTestClient("198.51.100.77");
+      for (let i = 0; i < 3; i++) {
+        const res = await client.call("signin/email", {
+          form: { email: freshAddress(), csrfToken: await client.csrfToken(), json: "true" },
+          headers: { "x-forwarded-for": `203.0.113.${i}` },
+        });
+        expect(res.status).toBe(200);
+      }
+      const refused = await client.requestEmailLink(freshAddress());
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(3000);
+      expect((await refused.json()).error).toMatch(/^Too many sign-in e-mails were requested from your network\. Try again in \d+ minutes\.$/);
+      // Another client is unaffected.
+      expect((await new AuthTestClient().requestEmailLink(freshAddress())).status).toBe(200);
+    } finally {
+      delete process.env.EMAIL_SIGNIN_LIMIT_PER_CLIENT_PER_HOUR;
+      resetConfigForTests();
+    }
+  });
+
   it("refuses an invalid address with 400 and a missing CSRF token with 403, sending nothing", async () => {
     const client = new AuthTestClient();
     const before = smtp.messages.length;

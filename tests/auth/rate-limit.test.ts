@@ -12,6 +12,8 @@ import { redisAvailable, TEST_REDIS_URL } from "../helpers/redis";
 const REDIS_URL = TEST_REDIS_URL;
 
 const hasRedis = await redisAvailable();
+/** A fresh client address per call: these tests are about the per-mailbox count. */
+const anyClient = () => `198.18.${randomBytes(1)[0]}.${randomBytes(1)[0]}`;
 
 afterAll(async () => {
   delete process.env.REDIS_URL;
@@ -21,8 +23,8 @@ afterAll(async () => {
 });
 
 async function exhaust(address: string): Promise<RateLimitedError> {
-  for (let i = 0; i < 5; i++) await consumeEmailSignIn(address);
-  const error = await consumeEmailSignIn(address).catch((e: unknown) => e);
+  for (let i = 0; i < 5; i++) await consumeEmailSignIn(address, anyClient());
+  const error = await consumeEmailSignIn(address, anyClient()).catch((e: unknown) => e);
   expect(error).toBeInstanceOf(RateLimitedError);
   return error as RateLimitedError;
 }
@@ -38,15 +40,15 @@ describe("in memory (no REDIS_URL)", () => {
     const error = await exhaust(`mem-${randomBytes(4).toString("hex")}@example.test`);
     expect(error.retryAfterSeconds).toBeGreaterThan(3500);
     expect(error.retryAfterSeconds).toBeLessThanOrEqual(3600);
-    await expect(consumeEmailSignIn(`other-${randomBytes(4).toString("hex")}@example.test`)).resolves.toBeUndefined();
+    await expect(consumeEmailSignIn(`other-${randomBytes(4).toString("hex")}@example.test`, anyClient())).resolves.toBeUndefined();
   });
 
   it("follows EMAIL_SIGNIN_LIMIT_PER_HOUR", async () => {
     process.env.EMAIL_SIGNIN_LIMIT_PER_HOUR = "1";
     resetConfigForTests();
     const address = `one-${randomBytes(4).toString("hex")}@example.test`;
-    await consumeEmailSignIn(address);
-    await expect(consumeEmailSignIn(address)).rejects.toBeInstanceOf(RateLimitedError);
+    await consumeEmailSignIn(address, anyClient());
+    await expect(consumeEmailSignIn(address, anyClient())).rejects.toBeInstanceOf(RateLimitedError);
     delete process.env.EMAIL_SIGNIN_LIMIT_PER_HOUR;
     resetConfigForTests();
   });
@@ -83,7 +85,7 @@ describe.skipIf(!hasRedis)("in Redis (REDIS_URL)", () => {
     // A second "instance" (fresh limiter objects over the same Redis) sees the same count.
     await closeRateLimits();
     resetConfigForTests();
-    await expect(consumeEmailSignIn(address)).rejects.toBeInstanceOf(RateLimitedError);
+    await expect(consumeEmailSignIn(address, anyClient())).rejects.toBeInstanceOf(RateLimitedError);
 
     const redis = new Redis(REDIS_URL);
     try {

@@ -7,6 +7,7 @@ import { resetConfigForTests } from "@/lib/config";
 import { closeRateLimits } from "@/lib/rate-limit";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import { createTestUser, sameOrigin, sessionCookieFor } from "../helpers/auth";
+import { fromPeer } from "../helpers/peer";
 
 /**
  * Auth-token sync (spec §7): the browser calls /api/auth/sync; the server forwards to AUTH_SYNC_URL
@@ -94,5 +95,17 @@ describe("/api/auth/sync", () => {
     const res = await call(DELETE, "DELETE");
     expect(res.status).toBe(502);
     expect(await res.json()).toEqual({ error: "The auth-token sync failed." });
+  });
+
+  it("signed out, is limited per client address: rotating X-Forwarded-For does not escape it (issue 10)", async () => {
+    delete process.env.AUTH_SYNC_URL;
+    resetConfigForTests();
+    const statuses: number[] = [];
+    for (let i = 0; i < 31; i++) {
+      statuses.push((await call(DELETE, "DELETE", fromPeer("198.51.100.9", { "x-forwarded-for": `203.0.113.${i}` }))).status);
+    }
+    expect(statuses.slice(0, 30).every((s) => s === 200)).toBe(true);
+    expect(statuses[30]).toBe(429);
+    expect((await call(DELETE, "DELETE", fromPeer("198.51.100.10"))).status).toBe(200);
   });
 });

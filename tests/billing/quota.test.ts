@@ -7,6 +7,7 @@ import { closeQuota, consumeQuota, QuotaExceededError, type QuotaSubject } from 
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import { createTestUser, sessionCookieFor } from "../helpers/auth";
 import { startFakeLlmServer, type FakeLlmServer } from "../helpers/fake-llm-server";
+import { fromPeer } from "../helpers/peer";
 import { redisAvailable, TEST_REDIS_URL } from "../helpers/redis";
 
 /**
@@ -113,7 +114,7 @@ describe("the chat endpoints", () => {
       chatVisitor(
         new Request("http://localhost/api/ns/chat", {
           method: "POST",
-          headers: { "content-type": "application/json", "x-forwarded-for": "192.0.2.44" },
+          headers: fromPeer("192.0.2.44", { "content-type": "application/json" }),
           body: body(),
         }),
       );
@@ -122,6 +123,37 @@ describe("the chat endpoints", () => {
     const over = await send();
     expect(over.status).toBe(429);
     expect(Number(over.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+
+  it("a visitor rotating X-Forwarded-For still hits its limit (issue 10: no trusted proxy configured)", async () => {
+    let n = 0;
+    const send = () =>
+      chatVisitor(
+        new Request("http://localhost/api/ns/chat", {
+          method: "POST",
+          headers: fromPeer("192.0.2.45", { "content-type": "application/json", "x-forwarded-for": `198.51.100.${++n}` }),
+          body: body(),
+        }),
+      );
+    expect((await send()).status).toBe(200);
+    expect((await send()).status).toBe(200);
+    expect((await send()).status).toBe(429);
+    expect((await send()).status).toBe(429);
+  });
+
+  it("answers carrying a message are never cached: JSON and SSE say no-store (issue 10)", async () => {
+    for (const accept of ["application/json", "text/event-stream"]) {
+      const res = await chatVisitor(
+        new Request("http://localhost/api/ns/chat", {
+          method: "POST",
+          headers: fromPeer(`192.0.2.${accept.length}`, { "content-type": "application/json", accept }),
+          body: body(),
+        }),
+      );
+      expect(res.status).toBe(200);
+      expect(res.headers.get("cache-control")).toMatch(/\bno-store\b/);
+      await res.text();
+    }
   });
 
   it("a Free user: the Pro model is refused (403) whatever the client sends, without using the quota; 429 past the limit", async () => {

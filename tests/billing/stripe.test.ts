@@ -7,6 +7,7 @@ import { POST as deleteUser } from "@/app/api/delete_user/route";
 import { getConfig, resetConfigForTests } from "@/lib/config";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import { createTestUser, sessionCookieFor } from "../helpers/auth";
+import { fromPeer } from "../helpers/peer";
 import { makeEvent, signEvent, startFakeStripeServer, type FakeStripeServer } from "../helpers/fake-stripe-server";
 
 /**
@@ -83,6 +84,7 @@ afterAll(async () => {
   delete process.env.STRIPE_WEBHOOK_SECRET;
   delete process.env.STRIPE_API_BASE;
   delete process.env.COUNTRY_HEADER;
+  delete process.env.TRUSTED_PROXIES;
   resetConfigForTests();
 });
 
@@ -102,9 +104,13 @@ describe("POST /api/create-checkout-session", () => {
 
   it("creates a subscription-mode session priced from the config, for the user's customer", async () => {
     process.env.COUNTRY_HEADER = "cf-ipcountry";
+    // The country header counts only from a trusted proxy (issue 10): here the edge at 10.0.0.1.
+    process.env.TRUSTED_PROXIES = "10.0.0.1";
     resetConfigForTests();
     const u = await newUser();
-    const res = await checkout(req("/api/create-checkout-session", { cookie: u.cookie, body: { plan: 4 }, headers: { "cf-ipcountry": "NZ" } }));
+    const res = await checkout(
+      req("/api/create-checkout-session", { cookie: u.cookie, body: { plan: 4 }, headers: fromPeer("10.0.0.1", { "cf-ipcountry": "NZ" }) }),
+    );
     expect(res.status).toBe(200);
     const body = (await res.json()) as { id: string; url: string };
     expect(body.url).toBe(`${stripe.url}/checkout/${body.id}`);
@@ -128,7 +134,14 @@ describe("POST /api/create-checkout-session", () => {
     const second = stripe.sessions.get(((await again.json()) as { id: string }).id)!;
     expect(second.customer).toBe(params.customer);
     expect((second.params as CheckoutParams).line_items["0"]!.price_data).toMatchObject({ currency: "usd", unit_amount: "500" });
+    // The same header from a client that is not a trusted proxy does not choose the price.
+    const forged = await checkout(
+      req("/api/create-checkout-session", { cookie: u.cookie, body: { plan: 1 }, headers: fromPeer("198.51.100.4", { "cf-ipcountry": "NZ", "x-forwarded-for": "203.97.1.1" }) }),
+    );
+    const third = stripe.sessions.get(((await forged.json()) as { id: string }).id)!;
+    expect((third.params as CheckoutParams).line_items["0"]!.price_data).toMatchObject({ currency: "usd" });
     delete process.env.COUNTRY_HEADER;
+    delete process.env.TRUSTED_PROXIES;
     resetConfigForTests();
   });
 

@@ -5,9 +5,15 @@
  */
 import { getConfig } from "@/lib/config";
 import { handleAuthRequest } from "@/lib/auth/route";
+import { PEER_ADDRESS_HEADER } from "@/lib/peer-stamp";
+
+let peers = 0;
 
 export class AuthTestClient {
   readonly jar = new Map<string, string>();
+
+  /** The client's network address as lib/peer-stamp.ts would stamp it (a fresh one per client by default). */
+  constructor(readonly peer: string = `198.18.${Math.floor(++peers / 250) % 250}.${(peers % 250) + 1}`) {}
 
   get origin(): string {
     return new URL(getConfig().APP_URL).origin;
@@ -36,7 +42,7 @@ export class AuthTestClient {
   async call(path: string, init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {}): Promise<Response> {
     const url = new URL(`/api/auth/${path}`, this.origin);
     const method = init.method ?? (init.form ? "POST" : "GET");
-    const headers: Record<string, string> = { cookie: this.cookieHeader(), ...init.headers };
+    const headers: Record<string, string> = { cookie: this.cookieHeader(), [PEER_ADDRESS_HEADER]: this.peer, ...init.headers };
     if (method !== "GET" && method !== "HEAD" && !("Origin" in headers) && !("origin" in headers)) headers.Origin = this.origin;
     let body: string | undefined;
     if (init.form) {

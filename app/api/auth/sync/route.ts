@@ -1,5 +1,6 @@
 import { assertSameOrigin, requireUser } from "@/lib/auth/session";
 import { AuthSyncError, forwardAuthSync } from "@/lib/auth/sync";
+import { clientAddress } from "@/lib/client-address";
 import { consume, RateLimitedError } from "@/lib/rate-limit";
 import { errorResponse, jsonError } from "@/lib/http";
 
@@ -14,7 +15,8 @@ async function forward(request: Request, signedIn: boolean): Promise<Response> {
   try {
     assertSameOrigin(request);
     const user = signedIn ? await requireUser(request) : null;
-    const key = user?.id ?? request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() ?? "anonymous";
+    // Signed out (DELETE): per client address (lib/client-address.ts), never a header the client chose.
+    const key = user ? `u:${user.id}` : `a:${clientAddress(request) ?? "unknown"}`;
     try {
       await consume(LIMIT, key);
     } catch (error) {

@@ -1,6 +1,5 @@
-import { chatLimits } from "@/lib/chat/limits";
 import { respondToTurn } from "@/lib/chat/respond";
-import { chatRequestSchema, maxChatBodyBytes } from "@/lib/chat/schema";
+import { chatRequestFor } from "@/lib/chat/limits";
 import { checkModel, prepareTurn } from "@/lib/chat/turn";
 import { clientAddress } from "@/lib/client-address";
 import { errorResponse, readJsonBody } from "@/lib/http";
@@ -14,8 +13,8 @@ import { consumeQuota } from "@/lib/quota";
  */
 export async function POST(request: Request): Promise<Response> {
   try {
-    const limits = chatLimits();
-    const body = await readJsonBody(request, chatRequestSchema(limits), maxChatBodyBytes(limits));
+    const { schema, maxBytes } = chatRequestFor();
+    const body = await readJsonBody(request, schema, maxBytes);
     const model = checkModel(body.model, "Free");
     assertAcceptingTurns();
     await consumeQuota({ kind: "visitor", address: clientAddress(request) });

@@ -1,0 +1,43 @@
+#!/usr/bin/env node
+/**
+ * The reference of bench/perf (issue 12): the least any chat backend costs. A bare node:http proxy of
+ * the same fake model: reads the JSON body, forwards messages and model to the provider over a
+ * keep-alive connection, and pipes the provider's SSE stream back. No validation, storage, encryption,
+ * session or quota.
+ *
+ *   node bench/perf/bare-proxy.mjs --port 5852 --upstream http://127.0.0.1:5851
+ */
+import http from "node:http";
+
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : fallback;
+};
+const port = Number(arg("port", 5852));
+const upstream = new URL("/v1/chat/completions", arg("upstream", "http://127.0.0.1:5851"));
+const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+
+const server = http.createServer((req, res) => {
+  if (req.method === "GET") return res.end('{"ok":true}');
+  const chunks = [];
+  req.on("data", (c) => chunks.push(c));
+  req.on("end", () => {
+    const body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+    const out = JSON.stringify({ model: body.model, messages: body.messages, stream: true });
+    const up = http.request(
+      upstream,
+      { method: "POST", agent, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(out) } },
+      (upRes) => {
+        res.writeHead(upRes.statusCode ?? 502, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" });
+        upRes.pipe(res);
+      },
+    );
+    up.on("error", () => {
+      res.statusCode = 502;
+      res.end();
+    });
+    up.end(out);
+  });
+});
+server.keepAliveTimeout = 60_000;
+server.listen(port, "127.0.0.1", () => console.log(`bare-proxy listening on ${port}`));

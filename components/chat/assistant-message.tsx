@@ -1,0 +1,45 @@
+"use client";
+
+import { memo } from "react";
+import { AssistantAvatar } from "./assistant-avatar";
+import { CopyButton } from "./copy-button";
+import { Markdown } from "./markdown";
+import { ACTION_BUTTON, MessageActions, RegenerateButton } from "./message-actions";
+import type { UiMessage } from "./types";
+import { VersionSwitcher } from "./version-switcher";
+
+interface AssistantMessageProps {
+  message: UiMessage;
+  id: string;
+  versionIndex: number;
+  versionCount: number;
+  latest: boolean;
+  busy: boolean;
+  onRegenerate: (id: string) => void;
+  onStep: (id: string, step: number) => void;
+}
+
+/**
+ * A finished answer (spec §2, with the avatar) and its actions: copy, regenerate, versions (issue 9).
+ * A stopped answer says so; stopped before its first words it is a visible stub, not nothing.
+ */
+export const AssistantMessage = memo(function AssistantMessage({ id, message, versionIndex, versionCount, latest, busy, onRegenerate, onStep }: AssistantMessageProps) {
+  return (
+    <div className="group flex gap-3" data-role="assistant">
+      <AssistantAvatar />
+      <div className="min-w-0 flex-1 pt-1">
+        {message.content !== "" && <Markdown text={message.content} />}
+        {message.stopped && (
+          <p data-testid="stopped-note" className="mt-1 text-sm italic text-ink-600">
+            {message.content === "" ? "Stopped before the answer began." : "Stopped."}
+          </p>
+        )}
+        <MessageActions alwaysVisible={latest || message.content === ""} align="start">
+          {message.content !== "" && <CopyButton text={() => message.content} label="Copy answer" className={ACTION_BUTTON} />}
+          <RegenerateButton onClick={() => onRegenerate(id)} disabled={busy} />
+          <VersionSwitcher index={versionIndex} count={versionCount} onStep={(step) => onStep(id, step)} what="answer" />
+        </MessageActions>
+      </div>
+    </div>
+  );
+});

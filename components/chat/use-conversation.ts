@@ -1,0 +1,205 @@
+"use client";
+
+import { useRef, useState } from "react";
+import {
+  addChild,
+  activePath,
+  emptyTree,
+  fromMessages,
+  leafId,
+  pathTo,
+  switchVersion,
+  updateMessage,
+  type BranchTree,
+} from "@/lib/chat/branches";
+import { ChatSendError, sendChat, type ConversationDocument, type SendChatResult, type StagedFile } from "@/lib/chat/client";
+import { failureDetail, sendErrorOutcome } from "@/lib/chat/send-errors";
+import type { UiMessage } from "./types";
+import { useStreamingText } from "./use-streaming-text";
+import { VaultActionError } from "@/lib/vault/client";
+
+/**
+ * One model call: a new user message under `parentId` (a plain send continues from the last message; an
+ * edit-and-resend starts a sibling of the edited message), or a new answer to the user message `parentId`
+ * (regenerate).
+ */
+export type ChatOp =
+  | { kind: "send"; parentId: string; text: string; file: StagedFile | null }
+  | { kind: "regenerate"; parentId: string };
+
+/** What a failed send shows (spec §8) and, for the "any other failure" case, what can be retried. */
+export interface ChatError {
+  text: string;
+  link: { href: string; label: string } | null;
+  /** One plain line on what happened; only with the spec's "any other failure" text. */
+  detail: string | null;
+  retry: ChatOp | null;
+}
+
+interface Options {
+  signedIn: boolean;
+  saveHistory: boolean;
+  model: string;
+  /** The conversation's earlier PDFs (issue 8: follow-up questions keep the document). */
+  documents: ConversationDocument[];
+  /** A turn was answered: keep its document and context report (./use-documents.ts). */
+  onResult: (result: SendChatResult) => void;
+  /** A plain send failed: put its text and PDF back (nothing typed is lost). */
+  onRestoreInput: (text: string, file: StagedFile | null) => void;
+  /** A visitor at the daily limit is sent away (spec §8). */
+  onRedirect: (href: string) => void;
+  /**
+   * Store a plain continuation of a saved chat (Save history on): the whole conversation including the new
+   * answer, and the document extracted from this turn's PDF. Resolves to the chat id.
+   * @throws when it could not be stored (shown to the user; the conversation stays on screen).
+   */
+  save: (input: { chatId: string | null; conversation: UiMessage[]; document: ConversationDocument | null }) => Promise<string>;
+}
+
+/** Only what the API accepts: a stopped, empty answer stub is shown but never sent. */
+function toApi(messages: UiMessage[]) {
+  return messages.filter((m) => m.content !== "").map(({ role, content }) => ({ role, content }));
+}
+
+/**
+ * The conversation on screen as a branch tree (lib/chat/branches.ts), and every way to call the model
+ * with it: send, edit-and-resend, regenerate, Retry, Stop. What is sent is the path from the first
+ * message to the new one. Saved chats store only plain continuations today: a regenerated answer or an
+ * edited branch is not saved (the vault's chat_save appends turns; storing branches is still to come).
+ */
+export function useConversation(options: Options) {
+  const [tree, setTree] = useState<BranchTree<UiMessage>>(emptyTree);
+  const [chatId, setChatId] = useState<string | null>(null);
+  const [error, setError] = useState<ChatError | null>(null);
+  // While an answer streams, the conversation shown ends at this user message.
+  const [pendingAfter, setPendingAfter] = useState<string | null>(null);
+  const streaming = useStreamingText();
+  const abort = useRef<AbortController | null>(null);
+  // Set when a send is cancelled because the user moved to another chat: nothing of it is kept.
+  const discarded = useRef<AbortController | null>(null);
+  const busy = streaming.text !== null;
+
+  const cancel = () => {
+    if (!abort.current) return;
+    discarded.current = abort.current;
+    abort.current.abort();
+  };
+
+  /** Replace the conversation (New chat, or a saved chat opened from history). */
+  const load = (messages: UiMessage[], id: string | null) => {
+    cancel();
+    setTree(fromMessages(messages));
+    setChatId(id);
+    setError(null);
+  };
+
+  const run = async (op: ChatOp) => {
+    if (busy) return;
+    const before = tree;
+    let working = before;
+    let userId = op.parentId;
+    if (op.kind === "send") {
+      const added = addChild(before, op.parentId, { role: "user", content: op.text, attachmentName: op.file?.name, file: op.file });
+      working = added.tree;
+      userId = added.id;
+    }
+    const conversation = pathTo(working, userId);
+    const file = conversation[conversation.length - 1]?.file ?? null;
+    const continues = op.kind === "send" && op.parentId === leafId(before);
+    setTree(working);
+    setPendingAfter(userId);
+    setError(null);
+    streaming.start();
+
+    const controller = new AbortController();
+    abort.current = controller;
+    try {
+      const result: SendChatResult = await sendChat({
+        endpoint: options.signedIn ? "/api/ns/chat_user" : "/api/ns/chat",
+        messages: toApi(conversation),
+        model: options.model,
+        file,
+        // A regenerated or edited turn sends its own PDF again: not also as an earlier document.
+        documents: file ? options.documents.filter((d) => d.name !== file.name) : options.documents,
+        chatId,
+        saveChat: options.signedIn && options.saveHistory && continues,
+        signal: controller.signal,
+        onDelta: streaming.push,
+      });
+      // Spec §4: after a successful send, keep the chat id and take the server's answer.
+      const answer = result.messages[result.messages.length - 1];
+      const user = working.nodes[userId]!.message as UiMessage;
+      let next = op.kind === "send" ? updateMessage(working, userId, { ...user, notice: result.attachment?.notice ?? null }) : working;
+      next = addChild(next, userId, { role: "assistant", content: answer?.role === "assistant" ? answer.content : "" }).tree;
+      setTree(next);
+      options.onResult(result);
+      if (options.signedIn && options.saveHistory && continues) {
+        const answered: UiMessage[] = [...conversation, { role: "assistant", content: answer?.role === "assistant" ? answer.content : "" }];
+        try {
+          setChatId(await options.save({ chatId, conversation: answered, document: result.document ?? null }));
+        } catch (saveError) {
+          const why = saveError instanceof VaultActionError ? saveError.message : "please try again.";
+          setError({ text: `This answer was not saved: ${why}`, link: null, detail: null, retry: null });
+        }
+      }
+    } catch (err) {
+      if (controller.signal.aborted) {
+        // Stopped by the user: keep what arrived (possibly nothing) as a stopped answer with Regenerate.
+        if (discarded.current !== controller) {
+          setTree(addChild(working, userId, { role: "assistant", content: streaming.received(), stopped: true }).tree);
+        }
+        return;
+      }
+      setTree(before);
+      if (op.kind === "send") options.onRestoreInput(op.text, op.file);
+      const status = err instanceof ChatSendError ? err.status : 0;
+      const serverText = err instanceof Error ? err.message : "";
+      const outcome = sendErrorOutcome(status, serverText, options.signedIn);
+      if (outcome.kind === "redirect") options.onRedirect(outcome.href);
+      else {
+        // The spec's "any other failure" text carries a link to /pricing; only then is it worth retrying.
+        const retryable = status === 0 || status >= 500 || status === 408;
+        setError({ text: outcome.text, link: outcome.link, detail: retryable ? failureDetail(status, serverText) : null, retry: retryable ? op : null });
+      }
+    } finally {
+      // A send cancelled by New chat may settle after the next one started: leave that one alone.
+      if (abort.current === controller) {
+        abort.current = null;
+        streaming.finish();
+        setPendingAfter(null);
+      }
+    }
+  };
+
+  const path = activePath(tree);
+  const shown = pendingAfter === null ? path : path.slice(0, path.findIndex((n) => n.id === pendingAfter) + 1);
+
+  return {
+    tree,
+    /** The messages on screen, with their ids in the tree. */
+    shown,
+    chatId,
+    error,
+    setError,
+    busy,
+    streamingText: streaming.text,
+    load,
+    cancel,
+    /** Stop the answer streaming in (keeps what arrived). */
+    stop: () => abort.current?.abort(),
+    send: (text: string, file: StagedFile | null) => run({ kind: "send", parentId: leafId(tree), text, file }),
+    /** Edit-and-resend: the conversation continues from the edited message; the old branch stays. */
+    edit: (id: string, text: string) => {
+      const original = tree.nodes[id];
+      if (!original?.parent || !original.message) return;
+      void run({ kind: "send", parentId: original.parent, text, file: original.message.file ?? null });
+    },
+    /** A new answer next to the assistant message `id`; earlier answers stay switchable. */
+    regenerate: (id: string) => {
+      const parent = tree.nodes[id]?.parent;
+      if (parent) void run({ kind: "regenerate", parentId: parent });
+    },
+    retry: (op: ChatOp) => run(op),
+    switchVersion: (id: string, step: number) => setTree((t) => switchVersion(t, id, step)),
+  };
+}

@@ -1,0 +1,219 @@
+"use client";
+
+import { useState } from "react";
+import { buttonStyles, Dialog } from "@/components/ui/dialog";
+import {
+  addPasskey,
+  changePassphrase,
+  lockVault,
+  newRecoveryCode,
+  passkeysAvailable,
+  removeMethod,
+  useVault,
+  VaultActionError,
+} from "@/lib/vault/client";
+import { MIN_PASSPHRASE_CHARS } from "@/lib/vault/crypto";
+import type { StoredMethod } from "@/lib/vault/seal";
+import { RecoveryCodeBox } from "./recovery-code";
+import { UnlockPanel } from "./unlock-panel";
+
+const when = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+const KIND_NAMES = { passkey: "Passkey", passphrase: "Passphrase", recovery: "Recovery code" } as const;
+const inputClass =
+  "mt-1 w-full rounded-lg border border-ink-300 px-3 py-2 text-base text-ink-900 focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-100";
+
+/**
+ * Settings → Security (issue 8): the vault's unlock methods (add/remove passkey, change passphrase,
+ * new recovery code), the last unlock, a Lock button, and "What Hush can see", written plainly.
+ */
+export function SecuritySection() {
+  const vault = useVault(true);
+  const info = vault.info;
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [passphrase, setPassphrase] = useState<string | null>(null);
+  const [code, setCode] = useState<string | null>(null);
+  const [codeSaved, setCodeSaved] = useState(false);
+  const [removing, setRemoving] = useState<StoredMethod | null>(null);
+
+  const act = async (work: () => Promise<void>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await work();
+    } catch (e) {
+      setError(e instanceof VaultActionError ? e.message : "Something went wrong. Please try again.");
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section aria-labelledby="security-h" data-testid="security-section" className="mt-8 rounded-2xl border border-ink-200 bg-white">
+      <h2 id="security-h" className="border-b border-ink-100 px-5 py-3 text-sm font-semibold text-ink-700">
+        Security
+      </h2>
+      <div className="px-5 py-4 text-sm text-ink-700">
+        {vault.status === "loading" && <p role="status">Loading…</p>}
+        {vault.status === "error" && <p role="alert">Your security settings could not be loaded. Reload the page to try again.</p>}
+        {vault.status === "none" && <p>Save history is off, so nothing of your chats is stored. Turn it on from the chat sidebar to set up your key.</p>}
+        {vault.status === "locked" && info && (
+          <div className="-m-3">
+            <UnlockPanel info={info} />
+          </div>
+        )}
+        {vault.status === "unlocked" && info && (
+          <>
+            <p>
+              Saved history is <strong>{info.history_on ? "on" : "off"}</strong> and unlocked in this browser.
+              {info.last_unlock_at && <> Last unlock: {when.format(new Date(info.last_unlock_at))}.</>}
+            </p>
+            <h3 className="mt-4 font-semibold text-ink-900">Ways to unlock</h3>
+            <ul className="mt-2 divide-y divide-ink-100 rounded-xl border border-ink-200" data-testid="vault-methods">
+              {info.methods.map((m) => (
+                <li key={m.id} className="flex flex-wrap items-center justify-between gap-2 px-3 py-2">
+                  <span>
+                    <span className="font-medium text-ink-900">{KIND_NAMES[m.kind]}</span>
+                    <span className="block text-xs text-ink-500">
+                      Added {when.format(new Date(m.created_at))}
+                      {m.last_used_at ? ` · last used ${when.format(new Date(m.last_used_at))}` : ""}
+                    </span>
+                  </span>
+                  {m.kind === "passkey" && info.methods.length > 1 && (
+                    <button type="button" className={buttonStyles.secondary} disabled={busy} onClick={() => setRemoving(m)}>
+                      Remove
+                    </button>
+                  )}
+                </li>
+              ))}
+            </ul>
+            <div className="mt-3 flex flex-wrap gap-2">
+              {passkeysAvailable() && (
+                <button type="button" className={buttonStyles.secondary} disabled={busy} onClick={() => void act(addPasskey)}>
+                  Add a passkey
+                </button>
+              )}
+              <button type="button" className={buttonStyles.secondary} disabled={busy} onClick={() => setPassphrase("")}>
+                {info.methods.some((m) => m.kind === "passphrase") ? "Change passphrase" : "Add a passphrase"}
+              </button>
+              <button
+                type="button"
+                className={buttonStyles.secondary}
+                disabled={busy}
+                onClick={() =>
+                  void act(async () => {
+                    setCodeSaved(false);
+                    setCode(await newRecoveryCode());
+                  })
+                }
+              >
+                New recovery code
+              </button>
+              <button type="button" className={buttonStyles.secondary} onClick={lockVault}>
+                Lock now
+              </button>
+            </div>
+            {passphrase !== null && (
+              <form
+                className="mt-3 max-w-sm"
+                onSubmit={(e) => {
+                  e.preventDefault();
+                  void act(async () => {
+                    await changePassphrase(passphrase);
+                    setPassphrase(null);
+                  });
+                }}
+              >
+                <label htmlFor="new-passphrase" className="block font-medium text-ink-900">
+                  New passphrase (at least {MIN_PASSPHRASE_CHARS} characters)
+                </label>
+                <input id="new-passphrase" type="password" autoComplete="new-password" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} className={inputClass} />
+                <div className="mt-2 flex gap-2">
+                  <button type="submit" className={buttonStyles.primary} disabled={busy}>
+                    Save passphrase
+                  </button>
+                  <button type="button" className={buttonStyles.secondary} onClick={() => setPassphrase(null)}>
+                    Cancel
+                  </button>
+                </div>
+              </form>
+            )}
+            {error && (
+              <p role="alert" className="mt-2 text-red-700">
+                {error}
+              </p>
+            )}
+          </>
+        )}
+        <WhatHushCanSee />
+      </div>
+
+      <Dialog
+        open={code !== null}
+        onClose={() => codeSaved && setCode(null)}
+        title="Your new recovery code"
+        actions={
+          <button type="button" className={buttonStyles.primary} disabled={!codeSaved} onClick={() => setCode(null)}>
+            Done
+          </button>
+        }
+      >
+        <p>The old recovery code no longer works.</p>
+        {code && <RecoveryCodeBox code={code} saved={codeSaved} onSavedChange={setCodeSaved} />}
+      </Dialog>
+
+      <Dialog
+        open={removing !== null}
+        onClose={() => setRemoving(null)}
+        title="Remove this passkey?"
+        actions={
+          <>
+            <button type="button" className={buttonStyles.secondary} onClick={() => setRemoving(null)}>
+              Cancel
+            </button>
+            <button
+              type="button"
+              className={buttonStyles.danger}
+              onClick={() => {
+                const m = removing;
+                setRemoving(null);
+                if (m) void act(() => removeMethod(m.id));
+              }}
+            >
+              Remove
+            </button>
+          </>
+        }
+      >
+        It will no longer unlock your saved chats. Your other ways to unlock keep working.
+      </Dialog>
+    </section>
+  );
+}
+
+/** Plain words on what the server holds and sees (issue 8). */
+function WhatHushCanSee() {
+  return (
+    <div className="mt-6 rounded-xl border border-ink-200 bg-ink-50 p-4" data-testid="what-hush-can-see">
+      <h3 className="font-semibold text-ink-900">What Hush can see</h3>
+      <ul className="mt-2 list-disc space-y-1 pl-5">
+        <li>
+          <strong>Saved chats</strong> (titles, messages, PDF text) are encrypted in your browser with a key only you hold. Hush
+          stores them but has no key that opens them, even with full access to its servers and database.
+        </li>
+        <li>
+          <strong>Each message you send</strong> passes through Hush&apos;s server in memory on its way to the AI model, and the
+          model&apos;s provider processes it to answer. Hush does not store or log it.
+        </li>
+        <li>
+          <strong>What Hush does store</strong>: your e-mail address, your plan, when each saved chat was last updated, how many
+          messages it has, and how many messages you send a day (for the daily limit).
+        </li>
+        <li>
+          <strong>If you lose</strong> every passkey, your passphrase and your recovery code, your saved chats cannot be opened
+          again by anyone, Hush included.
+        </li>
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,160 @@
+"use client";
+
+import { useState } from "react";
+import { buttonStyles, Dialog } from "@/components/ui/dialog";
+import { commitSetup, draftSetup, passkeysAvailable, VaultActionError, type SetupDraft } from "@/lib/vault/client";
+import { MIN_PASSPHRASE_CHARS } from "@/lib/vault/crypto";
+import { RecoveryCodeBox } from "./recovery-code";
+
+type Step = "choose" | "passphrase" | "working" | "recovery";
+
+const inputClass =
+  "mt-1 w-full rounded-lg border border-ink-300 px-3 py-2 text-base text-ink-900 focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-100";
+
+/**
+ * Spec §4's confirmation to turn on Save history, which is now also the vault's setup (issue 8):
+ * choose a passkey (preferred) or a passphrase, then save the recovery code shown once and confirm,
+ * told plainly that losing every method loses the history. Nothing is stored until "Turn on".
+ */
+export function VaultSetupDialog({ open, onClose, onDone }: { open: boolean; onClose: () => void; onDone: () => void }) {
+  const [step, setStep] = useState<Step>("choose");
+  const [passphrase, setPassphrase] = useState("");
+  const [again, setAgain] = useState("");
+  const [draft, setDraft] = useState<SetupDraft | null>(null);
+  const [saved, setSaved] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const close = () => {
+    if (step === "working") return;
+    setStep("choose");
+    setPassphrase("");
+    setAgain("");
+    setDraft(null);
+    setSaved(false);
+    setError(null);
+    onClose();
+  };
+
+  const run = async (work: () => Promise<void>, back: Step) => {
+    setError(null);
+    setStep("working");
+    try {
+      await work();
+    } catch (e) {
+      setError(e instanceof VaultActionError ? e.message : "Something went wrong. Please try again.");
+      setStep(back);
+    }
+  };
+
+  const choosePasskey = () =>
+    run(async () => {
+      setDraft(await draftSetup({ kind: "passkey" }));
+      setStep("recovery");
+    }, "choose");
+
+  const choosePassphrase = () => {
+    if (passphrase.length < MIN_PASSPHRASE_CHARS) return setError(`Use at least ${MIN_PASSPHRASE_CHARS} characters.`);
+    if (passphrase !== again) return setError("The two passphrases are not the same.");
+    void run(async () => {
+      setDraft(await draftSetup({ kind: "passphrase", passphrase }));
+      setStep("recovery");
+    }, "passphrase");
+  };
+
+  const turnOn = () =>
+    run(async () => {
+      await commitSetup(draft!);
+      close();
+      onDone();
+    }, "recovery");
+
+  const actions =
+    step === "choose" ? (
+      <>
+        <button type="button" className={buttonStyles.secondary} onClick={close}>
+          Cancel
+        </button>
+        <button type="button" className={passkeysAvailable() ? buttonStyles.secondary : buttonStyles.primary} onClick={() => { setError(null); setStep("passphrase"); }}>
+          Use a passphrase
+        </button>
+        {passkeysAvailable() && (
+          <button type="button" className={buttonStyles.primary} onClick={() => void choosePasskey()}>
+            Use a passkey
+          </button>
+        )}
+      </>
+    ) : step === "passphrase" ? (
+      <>
+        <button type="button" className={buttonStyles.secondary} onClick={() => { setError(null); setStep("choose"); }}>
+          Back
+        </button>
+        <button type="button" className={buttonStyles.primary} onClick={choosePassphrase}>
+          Continue
+        </button>
+      </>
+    ) : step === "recovery" ? (
+      <>
+        <button type="button" className={buttonStyles.secondary} onClick={close}>
+          Cancel
+        </button>
+        <button type="button" className={buttonStyles.primary} disabled={!saved} onClick={() => void turnOn()}>
+          Turn on
+        </button>
+      </>
+    ) : (
+      <button type="button" className={buttonStyles.primary} disabled>
+        Working…
+      </button>
+    );
+
+  return (
+    <Dialog open={open} onClose={close} title="Save chat history?" actions={actions}>
+      {step === "choose" && (
+        <>
+          <p>
+            Chats you send from now on are stored so you can come back to them. They are encrypted in this browser with a
+            key only you hold: Hush stores them but cannot read them. You can delete any chat, or your whole account, at
+            any time.
+          </p>
+          <p className="mt-2">
+            Choose how you unlock them on a new device: a passkey (fingerprint, face or device PIN) or a passphrase. You
+            also get a recovery code.
+          </p>
+        </>
+      )}
+      {step === "passphrase" && (
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            choosePassphrase();
+          }}
+        >
+          <label htmlFor="vault-passphrase" className="block font-medium text-ink-900">
+            Passphrase (at least {MIN_PASSPHRASE_CHARS} characters)
+          </label>
+          <input id="vault-passphrase" type="password" autoComplete="new-password" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} className={inputClass} />
+          <label htmlFor="vault-passphrase-again" className="mt-3 block font-medium text-ink-900">
+            Type it again
+          </label>
+          <input id="vault-passphrase-again" type="password" autoComplete="new-password" value={again} onChange={(e) => setAgain(e.target.value)} className={inputClass} />
+          <button type="submit" hidden />
+        </form>
+      )}
+      {step === "working" && <p role="status">Setting up your key… (a passkey may ask for your fingerprint, face or PIN)</p>}
+      {step === "recovery" && draft && (
+        <>
+          <RecoveryCodeBox code={draft.code} saved={saved} onSavedChange={setSaved} />
+          <p className="mt-3 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-amber-900">
+            If you lose your {draft.methods[0]!.kind === "passkey" ? "passkey" : "passphrase"} and this recovery code, your
+            saved history is lost for good. Hush cannot recover it.
+          </p>
+        </>
+      )}
+      {error && (
+        <p role="alert" className="mt-3 text-sm text-red-700">
+          {error}
+        </p>
+      )}
+    </Dialog>
+  );
+}

@@ -1,0 +1,359 @@
+"use client";
+
+import { startAuthentication, startRegistration } from "@simplewebauthn/browser";
+import { useSyncExternalStore } from "react";
+import { fromBase64, generateVaultKey, importVaultKey, MIN_PASSPHRASE_CHARS, randomBytes, VaultDecryptionError } from "./crypto";
+import {
+  passkeyMethod,
+  passphraseMethod,
+  recoveryMethod,
+  sealTurn,
+  unlockWithPassphrase,
+  unlockWithPrf,
+  unlockWithRecovery,
+  type MethodJson,
+  type PlainMessage,
+  type StoredMethod,
+} from "./seal";
+
+/**
+ * The vault in the browser (issue 8), as a tiny shared store like lib/account/client.ts: the state
+ * from GET /api/vault and, once unlocked, the vault key, kept in this tab's memory only (a reload or
+ * sign-out locks). Every secret (passphrase, recovery code, PRF output, vault key) stays here; the
+ * server receives wrapped keys and ciphertext.
+ */
+
+export interface VaultJson {
+  user_id: string;
+  exists: boolean;
+  history_on: boolean;
+  last_unlock_at: string | null;
+  legacy_chats: number;
+  methods: StoredMethod[];
+}
+
+export interface VaultStore {
+  /** "loading" until GET /api/vault answered; "error" if it failed. */
+  status: "loading" | "none" | "locked" | "unlocked" | "error";
+  info: VaultJson | null;
+  key: CryptoKey | null;
+}
+
+let store: VaultStore = { status: "loading", info: null, key: null };
+// The raw key is needed to wrap it under a new method (Settings); it lives as long as `key`.
+let rawKey: Uint8Array<ArrayBuffer> | null = null;
+let started = false;
+const listeners = new Set<() => void>();
+
+function set(next: Partial<VaultStore>) {
+  store = { ...store, ...next };
+  if (store.info) store.status = !store.info.exists ? "none" : store.key ? "unlocked" : "locked";
+  listeners.forEach((l) => l());
+}
+
+/** A user-facing error of a vault action (the message is shown as is). */
+export class VaultActionError extends Error {}
+
+async function api<T>(url: string, method: string, body?: unknown): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(url, {
+      method,
+      cache: "no-store",
+      headers: body === undefined ? undefined : { "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new VaultActionError("Network error. Please try again.");
+  }
+  const data = (await res.json().catch(() => null)) as (T & { error?: string }) | null;
+  if (!res.ok) throw new VaultActionError(data?.error ?? `Request failed (${res.status}).`);
+  return data as T;
+}
+
+/** Load (or reload) the vault state. Failures leave status "error" and are logged by kind only. */
+export async function refreshVault(): Promise<void> {
+  try {
+    set({ info: await api<VaultJson>("/api/vault", "GET") });
+  } catch {
+    console.error("Failed to load the vault state");
+    store = { ...store, status: "error" };
+    listeners.forEach((l) => l());
+  }
+}
+
+/** The vault store, loaded on first use when `signedIn`. */
+export function useVault(signedIn: boolean): VaultStore {
+  const value = useSyncExternalStore(
+    (l) => {
+      listeners.add(l);
+      if (signedIn && !started) {
+        started = true;
+        void refreshVault();
+      }
+      return () => listeners.delete(l);
+    },
+    () => store,
+    () => store,
+  );
+  return value;
+}
+
+async function unlocked(raw: Uint8Array<ArrayBuffer>): Promise<void> {
+  rawKey = raw;
+  set({ key: await importVaultKey(raw) });
+}
+
+/** Forget the vault key (the "Lock" action, and on sign-out). */
+export function lockVault(): void {
+  rawKey?.fill(0);
+  rawKey = null;
+  set({ key: null });
+}
+
+function info(): VaultJson {
+  if (!store.info) throw new VaultActionError("The vault is still loading.");
+  return store.info;
+}
+
+/** Whether this browser offers WebAuthn at all (PRF support shows only when a passkey is made). */
+export function passkeysAvailable(): boolean {
+  return typeof window !== "undefined" && typeof window.PublicKeyCredential === "function";
+}
+
+type Prf = { enabled?: boolean; results?: { first?: ArrayBuffer | ArrayBufferView } };
+
+function prfBytes(prf: Prf | undefined): Uint8Array<ArrayBuffer> | null {
+  const first = prf?.results?.first;
+  if (!first) return null;
+  return first instanceof ArrayBuffer ? new Uint8Array(first) : new Uint8Array(first.buffer.slice(first.byteOffset, first.byteOffset + first.byteLength) as ArrayBuffer);
+}
+
+/** Remove the PRF output from a WebAuthn response before it is sent anywhere. */
+function withoutPrf<T extends { clientExtensionResults: object }>(response: T): T {
+  const rest = { ...(response.clientExtensionResults as Record<string, unknown>) };
+  delete rest.prf;
+  return { ...response, clientExtensionResults: rest };
+}
+
+/**
+ * Register a new passkey with the PRF extension and wrap `raw` under its output. One tap when the
+ * authenticator returns PRF results at creation, otherwise a second tap to evaluate it.
+ * @throws VaultActionError (cancelled, or no PRF support: use a passphrase).
+ */
+async function newPasskeyMethod(raw: Uint8Array<ArrayBuffer>, userId: string): Promise<MethodJson> {
+  const options = await api<Record<string, unknown>>("/api/vault/passkey", "POST", { purpose: "register" });
+  const prfInput = randomBytes(32);
+  const optionsJSON = { ...options, extensions: { prf: { eval: { first: prfInput } } } } as never;
+  let registration;
+  try {
+    registration = await startRegistration({ optionsJSON });
+  } catch {
+    throw new VaultActionError("The passkey was not created. Please try again, or use a passphrase.");
+  }
+  const prf = (registration.clientExtensionResults as { prf?: Prf }).prf;
+  if (!prf?.enabled) throw new VaultActionError("This passkey cannot protect your history (no PRF support). Use a passphrase instead.");
+  let output = prfBytes(prf);
+  if (!output) {
+    try {
+      const credential = (await navigator.credentials.get({
+        publicKey: {
+          challenge: randomBytes(32),
+          allowCredentials: [{ type: "public-key", id: fromBase64url(registration.rawId) }],
+          userVerification: "required",
+          extensions: { prf: { eval: { first: prfInput } } } as AuthenticationExtensionsClientInputs,
+        },
+      })) as PublicKeyCredential | null;
+      output = prfBytes((credential?.getClientExtensionResults() as { prf?: Prf } | undefined)?.prf);
+    } catch {
+      output = null;
+    }
+    if (!output) throw new VaultActionError("The passkey did not unlock. Please try again, or use a passphrase.");
+  }
+  const method = await passkeyMethod(raw, userId, output, prfInput, withoutPrf(registration) as never, "Passkey");
+  output.fill(0);
+  return method;
+}
+
+function fromBase64url(s: string): Uint8Array<ArrayBuffer> {
+  return fromBase64(s.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((s.length + 3) % 4));
+}
+
+/** What setup made: the recovery code to show once, and the state to create. */
+export interface SetupDraft {
+  raw: Uint8Array<ArrayBuffer>;
+  code: string;
+  methods: MethodJson[];
+}
+
+/**
+ * First step of turning on saved history: a new vault key wrapped by a passkey or a passphrase, and a
+ * recovery code. Nothing reaches the server except the passkey ceremony until `commitSetup`.
+ * @throws VaultActionError
+ */
+export async function draftSetup(choice: { kind: "passkey" } | { kind: "passphrase"; passphrase: string }): Promise<SetupDraft> {
+  const userId = info().user_id;
+  const raw = generateVaultKey();
+  const first =
+    choice.kind === "passkey" ? await newPasskeyMethod(raw, userId) : await passphraseMethod(raw, userId, checkPassphrase(choice.passphrase));
+  const recovery = await recoveryMethod(raw, userId);
+  return { raw, code: recovery.code, methods: [first, recovery.method] };
+}
+
+function checkPassphrase(passphrase: string): string {
+  if (passphrase.length < MIN_PASSPHRASE_CHARS) throw new VaultActionError(`Use at least ${MIN_PASSPHRASE_CHARS} characters.`);
+  return passphrase;
+}
+
+/** Create the vault from a draft (history on), unlock it, and migrate chats saved before it. */
+export async function commitSetup(draft: SetupDraft): Promise<void> {
+  const created = await api<VaultJson>("/api/vault", "POST", { methods: draft.methods });
+  set({ info: created });
+  await unlocked(draft.raw);
+  if (created.legacy_chats > 0) await migrateLegacyChats();
+}
+
+/**
+ * Re-encrypt the chats saved under the old server-held key: the server hands them over once, the
+ * browser seals them under the vault key, and the server replaces them and deletes its data key.
+ */
+export async function migrateLegacyChats(): Promise<number> {
+  const key = store.key;
+  const userId = info().user_id;
+  if (!key) throw new VaultActionError("Unlock your history first.");
+  const { chats } = await api<{ chats: { chat_id: string; display_name: string | null; messages: PlainMessage[] }[] }>(
+    "/api/vault/legacy",
+    "GET",
+  );
+  const sealed = [];
+  for (const c of chats) {
+    const body = await sealTurn({ key, userId, chatId: c.chat_id, create: true, firstPosition: 0, messages: c.messages, title: c.display_name });
+    sealed.push({ chat_id: c.chat_id, title_ciphertext: body.title_ciphertext, messages: body.messages });
+  }
+  await api("/api/vault/legacy", "POST", { chats: sealed });
+  await refreshVault();
+  return chats.length;
+}
+
+function wrongSecret(error: unknown, message: string): never {
+  if (error instanceof VaultDecryptionError) throw new VaultActionError(message);
+  if (error instanceof Error && error.name === "RecoveryCodeFormatError") throw new VaultActionError(error.message);
+  throw error;
+}
+
+/** Unlock with the passphrase. @throws VaultActionError "That passphrase is not right…" */
+export async function unlockPassphrase(passphrase: string): Promise<void> {
+  const v = info();
+  let result;
+  try {
+    result = await unlockWithPassphrase(v.methods, v.user_id, passphrase);
+  } catch (error) {
+    wrongSecret(error, "That passphrase is not right. Nothing was changed: try again.");
+  }
+  await unlocked(result.raw);
+  void api("/api/vault/unlock", "POST", { method_id: result.methodId }).catch(() => undefined);
+}
+
+/** Unlock with the recovery code. @throws VaultActionError */
+export async function unlockRecovery(code: string): Promise<void> {
+  const v = info();
+  let result;
+  try {
+    result = await unlockWithRecovery(v.methods, v.user_id, code);
+  } catch (error) {
+    wrongSecret(error, "That recovery code is not right. Nothing was changed: check it and try again.");
+  }
+  await unlocked(result.raw);
+  void api("/api/vault/unlock", "POST", { method_id: result.methodId }).catch(() => undefined);
+}
+
+/** Unlock with a passkey tap (the PRF output opens the wrap; the server verifies the assertion). */
+export async function unlockPasskey(): Promise<void> {
+  const v = info();
+  const passkeys = v.methods.filter((m) => m.kind === "passkey" && m.credential_id && m.kdf.prf_input);
+  if (!passkeys.length) throw new VaultActionError("No passkey is set up.");
+  const options = await api<Record<string, unknown>>("/api/vault/passkey", "POST", { purpose: "unlock" });
+  const evalByCredential = Object.fromEntries(passkeys.map((m) => [m.credential_id!, { first: fromBase64(m.kdf.prf_input!) }]));
+  let assertion;
+  try {
+    assertion = await startAuthentication({ optionsJSON: { ...options, extensions: { prf: { evalByCredential } } } as never });
+  } catch {
+    throw new VaultActionError("The passkey did not unlock. Please try again, or use your passphrase or recovery code.");
+  }
+  const output = prfBytes((assertion.clientExtensionResults as { prf?: Prf }).prf);
+  const method = passkeys.find((m) => m.credential_id === assertion.id);
+  if (!output || !method) throw new VaultActionError("This passkey cannot unlock your history. Use your passphrase or recovery code.");
+  let result;
+  try {
+    result = await unlockWithPrf(method, v.user_id, output);
+  } catch (error) {
+    wrongSecret(error, "This passkey cannot unlock your history. Use your passphrase or recovery code.");
+  } finally {
+    output.fill(0);
+  }
+  await unlocked(result.raw);
+  await api("/api/vault/unlock", "POST", { assertion: withoutPrf(assertion) }).catch(() => undefined);
+  await refreshVault();
+}
+
+/** Remember the Save history toggle for the account (spec §4: turning off is immediate). */
+export async function setHistoryOn(on: boolean): Promise<void> {
+  await api("/api/vault", "PATCH", { history_on: on });
+  set({ info: { ...info(), history_on: on } });
+}
+
+function needRaw(): Uint8Array<ArrayBuffer> {
+  if (!rawKey) throw new VaultActionError("Unlock your history first.");
+  return rawKey;
+}
+
+/** Add a passkey (Settings). */
+export async function addPasskey(): Promise<void> {
+  const method = await newPasskeyMethod(needRaw(), info().user_id);
+  set({ info: await api<VaultJson>("/api/vault/methods", "POST", { method }) });
+}
+
+/** Set a new passphrase, replacing the old one(s). */
+export async function changePassphrase(passphrase: string): Promise<void> {
+  const old = info().methods.filter((m) => m.kind === "passphrase");
+  const method = await passphraseMethod(needRaw(), info().user_id, checkPassphrase(passphrase));
+  set({ info: await api<VaultJson>("/api/vault/methods", "POST", { method }) });
+  for (const m of old) set({ info: await api<VaultJson>("/api/vault/methods", "DELETE", { id: m.id }) });
+}
+
+/** Make a new recovery code, replacing the old one; returns it (show once). */
+export async function newRecoveryCode(): Promise<string> {
+  const old = info().methods.filter((m) => m.kind === "recovery");
+  const { code, method } = await recoveryMethod(needRaw(), info().user_id);
+  set({ info: await api<VaultJson>("/api/vault/methods", "POST", { method }) });
+  for (const m of old) set({ info: await api<VaultJson>("/api/vault/methods", "DELETE", { id: m.id }) });
+  return code;
+}
+
+/** Remove an unlock method (the server refuses the last one). */
+export async function removeMethod(id: string): Promise<void> {
+  set({ info: await api<VaultJson>("/api/vault/methods", "DELETE", { id }) });
+}
+
+/**
+ * Seal and store a finished turn (POST /api/ns/chat_save). `from` is how many of `messages` are
+ * already stored (0 for a new chat, whose id is made here).
+ * @returns the chat id. @throws VaultActionError
+ */
+export async function saveTurn(input: { chatId: string | null; from: number; messages: PlainMessage[]; title: string | null }): Promise<string> {
+  const key = store.key;
+  if (!key) throw new VaultActionError("Unlock your history to save this chat.");
+  const create = input.chatId === null;
+  const chatId = input.chatId ?? crypto.randomUUID();
+  const body = await sealTurn({
+    key,
+    userId: info().user_id,
+    chatId,
+    create,
+    firstPosition: create ? 0 : input.from,
+    messages: create ? input.messages : input.messages.slice(input.from),
+    title: input.title,
+  });
+  await api("/api/ns/chat_save", "POST", body);
+  return chatId;
+}

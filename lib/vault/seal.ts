@@ -1,0 +1,216 @@
+import {
+  ARGON2ID,
+  decryptField,
+  encryptField,
+  fromBase64,
+  generateRecoveryCode,
+  parseRecoveryCode,
+  passphraseKey,
+  prfKey,
+  randomBytes,
+  recoveryKey,
+  toBase64,
+  unwrapVaultKey,
+  wrapVaultKey,
+  type Argon2Params,
+  type MethodKind,
+} from "./crypto";
+
+/**
+ * The vault's API shapes, sealed and opened in the browser (and by tests acting as the browser):
+ * unlock methods for POST /api/vault, encrypted turns for POST /api/ns/chat_save, decrypted history.
+ * Pure functions over lib/vault/crypto.ts: no fetch, no React.
+ */
+
+/** An unlock method as POST /api/vault and /api/vault/methods take it. */
+export interface MethodJson {
+  id: string;
+  kind: MethodKind;
+  label: string | null;
+  wrapped_key: string;
+  kdf: { salt: string; argon2?: Argon2Params; prf_input?: string };
+  registration?: Record<string, unknown>;
+}
+
+/** A stored method as GET /api/vault lists it. */
+export interface StoredMethod {
+  id: string;
+  kind: MethodKind;
+  label: string | null;
+  wrapped_key: string;
+  kdf: { salt: string; argon2?: Argon2Params; prf_input?: string };
+  credential_id: string | null;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+/** A message as the chat holds it; `attachment` is a document that came with a user message. */
+export interface PlainMessage {
+  role: "user" | "assistant" | "system";
+  content: string;
+  attachment?: { name: string; text: string } | null;
+}
+
+/** The passphrase method wrapping `raw`. */
+export async function passphraseMethod(raw: Uint8Array<ArrayBuffer>, userId: string, passphrase: string): Promise<MethodJson> {
+  const id = crypto.randomUUID();
+  const salt = randomBytes(16);
+  const key = await passphraseKey(passphrase, salt, ARGON2ID);
+  const wrapped = await wrapVaultKey(raw, key, { userId, kind: "passphrase", methodId: id });
+  return { id, kind: "passphrase", label: null, wrapped_key: toBase64(wrapped), kdf: { salt: toBase64(salt), argon2: { ...ARGON2ID } } };
+}
+
+/** A new recovery code and the method wrapping `raw` under it (show the code once). */
+export async function recoveryMethod(raw: Uint8Array<ArrayBuffer>, userId: string): Promise<{ code: string; method: MethodJson }> {
+  const code = generateRecoveryCode();
+  const id = crypto.randomUUID();
+  const salt = randomBytes(16);
+  const wrapped = await wrapVaultKey(raw, await recoveryKey(parseRecoveryCode(code), salt), { userId, kind: "recovery", methodId: id });
+  return { code, method: { id, kind: "recovery", label: null, wrapped_key: toBase64(wrapped), kdf: { salt: toBase64(salt) } } };
+}
+
+/** The passkey method wrapping `raw` under the PRF output of the passkey whose PRF input is `prfInput`. */
+export async function passkeyMethod(
+  raw: Uint8Array<ArrayBuffer>,
+  userId: string,
+  prfOutput: Uint8Array<ArrayBuffer>,
+  prfInput: Uint8Array<ArrayBuffer>,
+  registration: Record<string, unknown>,
+  label: string | null,
+): Promise<MethodJson> {
+  const id = crypto.randomUUID();
+  const salt = randomBytes(16);
+  const wrapped = await wrapVaultKey(raw, await prfKey(prfOutput, salt), { userId, kind: "passkey", methodId: id });
+  return {
+    id,
+    kind: "passkey",
+    label,
+    wrapped_key: toBase64(wrapped),
+    kdf: { salt: toBase64(salt), prf_input: toBase64(prfInput) },
+    registration,
+  };
+}
+
+/**
+ * Unwrap the vault key with a passphrase, trying every passphrase method.
+ * @throws VaultDecryptionError when it opens none.
+ */
+export async function unlockWithPassphrase(methods: StoredMethod[], userId: string, passphrase: string) {
+  return unlockWith(methods, userId, "passphrase", (m) =>
+    passphraseKey(passphrase, fromBase64(m.kdf.salt), m.kdf.argon2 ?? ARGON2ID),
+  );
+}
+
+/** Unwrap with a recovery code. @throws RecoveryCodeFormatError, VaultDecryptionError */
+export async function unlockWithRecovery(methods: StoredMethod[], userId: string, code: string) {
+  const bytes = parseRecoveryCode(code);
+  return unlockWith(methods, userId, "recovery", (m) => recoveryKey(bytes, fromBase64(m.kdf.salt)));
+}
+
+/** Unwrap with a passkey's PRF output (the method is the one of that credential). */
+export async function unlockWithPrf(method: StoredMethod, userId: string, prfOutput: Uint8Array<ArrayBuffer>) {
+  const key = await prfKey(prfOutput, fromBase64(method.kdf.salt));
+  return { raw: await unwrapVaultKey(fromBase64(method.wrapped_key), key, { userId, kind: "passkey", methodId: method.id }), methodId: method.id };
+}
+
+async function unlockWith(
+  methods: StoredMethod[],
+  userId: string,
+  kind: MethodKind,
+  keyFor: (m: StoredMethod) => Promise<CryptoKey>,
+): Promise<{ raw: Uint8Array<ArrayBuffer>; methodId: string }> {
+  let lastError: unknown = new Error(`No ${kind} is set up.`);
+  for (const m of methods.filter((x) => x.kind === kind)) {
+    try {
+      return { raw: await unwrapVaultKey(fromBase64(m.wrapped_key), await keyFor(m), { userId, kind, methodId: m.id }), methodId: m.id };
+    } catch (error) {
+      lastError = error;
+    }
+  }
+  throw lastError;
+}
+
+/** The display name of a chat: its first user message on one line, cut at 60 characters (spec §3). */
+export function displayNameFrom(messages: readonly { role: string; content: string }[]): string | null {
+  const first = messages.find((m) => m.role === "user")?.content.replace(/\s+/g, " ").trim();
+  if (!first) return null;
+  return first.length > 60 ? `${first.slice(0, 59).trimEnd()}…` : first;
+}
+
+/**
+ * The body of POST /api/ns/chat_save for `messages` stored at `firstPosition`.. of `chatId`; a new
+ * chat (create) also gets its encrypted display name.
+ */
+export async function sealTurn(input: {
+  key: CryptoKey;
+  userId: string;
+  chatId: string;
+  create: boolean;
+  firstPosition: number;
+  messages: PlainMessage[];
+  title?: string | null;
+}) {
+  const { key, userId, chatId } = input;
+  const sealedMessages = await Promise.all(
+    input.messages.map(async (m, i) => {
+      const ctx = { userId, chatId, position: input.firstPosition + i, role: m.role };
+      return {
+        role: m.role,
+        content_ciphertext: toBase64(await encryptField(key, { ...ctx, field: "content" }, m.content)),
+        attachment_ciphertext: m.attachment
+          ? toBase64(await encryptField(key, { ...ctx, field: "attachment" }, JSON.stringify({ name: m.attachment.name, text: m.attachment.text })))
+          : null,
+      };
+    }),
+  );
+  const title = input.title ?? null;
+  return {
+    chat_id: chatId,
+    create: input.create,
+    title_ciphertext: input.create && title !== null ? toBase64(await encryptField(key, { field: "title", userId, chatId }, title)) : null,
+    first_position: input.firstPosition,
+    messages: sealedMessages,
+  };
+}
+
+/** Decrypt a display name (null stays null: "Untitled Chat"). */
+export async function openTitle(key: CryptoKey, userId: string, chatId: string, ciphertext: string | null): Promise<string | null> {
+  return ciphertext === null ? null : decryptField(key, { field: "title", userId, chatId }, fromBase64(ciphertext));
+}
+
+/** GET /api/ns/chat_history/{id}'s body. */
+export interface SealedChatJson {
+  chat_id: string;
+  display_name_ciphertext: string | null;
+  last_updated: string;
+  messages: { role: PlainMessage["role"]; position: number; content_ciphertext: string; attachment_ciphertext: string | null }[];
+}
+
+/**
+ * Decrypt a saved chat: its messages, and its documents (every attachment, in order) for the
+ * conversation's context. @throws VaultDecryptionError
+ */
+export async function openChat(key: CryptoKey, userId: string, chat: SealedChatJson) {
+  const chatId = chat.chat_id;
+  const messages: PlainMessage[] = await Promise.all(
+    chat.messages.map(async (m) => {
+      const ctx = { userId, chatId, position: m.position, role: m.role };
+      const content = await decryptField(key, { ...ctx, field: "content" }, fromBase64(m.content_ciphertext));
+      let attachment: PlainMessage["attachment"] = null;
+      if (m.attachment_ciphertext) {
+        const parsed = JSON.parse(await decryptField(key, { ...ctx, field: "attachment" }, fromBase64(m.attachment_ciphertext))) as {
+          name: string;
+          text: string;
+        };
+        attachment = { name: String(parsed.name), text: String(parsed.text) };
+      }
+      return { role: m.role, content, attachment };
+    }),
+  );
+  return {
+    chatId,
+    title: await openTitle(key, userId, chatId, chat.display_name_ciphertext),
+    messages,
+    documents: messages.flatMap((m) => (m.attachment ? [m.attachment] : [])),
+  };
+}

@@ -1,0 +1,56 @@
+import { NextResponse, type NextRequest } from "next/server";
+import { getConfig } from "@/lib/config";
+import { API_POLICY, hstsHeader, newNonce, pagePolicy } from "@/lib/security/csp";
+import { buildPageHashes, prerenderedPageHashes } from "@/lib/security/static-pages";
+
+/**
+ * Security headers of every page and API response (issue 10; Next 16 runs proxy.ts on the Node.js
+ * runtime before routing):
+ * - Content-Security-Policy (lib/security/csp.ts): API routes get `default-src 'none'`; prerendered
+ *   pages get the hashes of their own inline scripts (they stay static); every other page gets a
+ *   fresh nonce, passed to Next in the request's CSP header (Next puts it on its scripts; a server
+ *   component can read it from `x-nonce`) plus the hashes of the build's home and not-found pages
+ *   (unknown paths are answered with the prerendered not-found page; layout scripts such as a theme
+ *   script run without a nonce). In development: no nonce, see pagePolicy.
+ * - Strict-Transport-Security in production with an https APP_URL.
+ * Authentication is not checked here: each route handler checks its own.
+ */
+export function proxy(request: NextRequest): NextResponse {
+  const config = getConfig();
+  const { pathname } = request.nextUrl;
+  let policy: string;
+  let nonce: string | null = null;
+  if (pathname === "/api" || pathname.startsWith("/api/")) {
+    policy = API_POLICY;
+  } else {
+    const development = !config.isProduction;
+    const hashes = development ? null : prerenderedPageHashes(pathname);
+    if (development) {
+      policy = pagePolicy({ development });
+    } else if (hashes) {
+      policy = pagePolicy({ hashes });
+    } else {
+      nonce = newNonce();
+      policy = pagePolicy({ nonce, hashes: buildPageHashes() });
+    }
+  }
+
+  let response: NextResponse;
+  if (nonce) {
+    const headers = new Headers(request.headers);
+    headers.set("x-nonce", nonce);
+    headers.set("content-security-policy", policy);
+    response = NextResponse.next({ request: { headers } });
+  } else {
+    response = NextResponse.next();
+  }
+  response.headers.set("Content-Security-Policy", policy);
+  const hsts = hstsHeader({ production: config.isProduction, appUrl: config.APP_URL });
+  if (hsts) response.headers.set("Strict-Transport-Security", hsts);
+  return response;
+}
+
+export const config = {
+  // Everything but build assets (hashed, immutable files that run nothing of their own).
+  matcher: ["/((?!_next/static|_next/image).*)"],
+};

@@ -1,0 +1,166 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GET as vaultGet, POST as vaultCreate } from "@/app/api/vault/route";
+import { DELETE as methodDelete } from "@/app/api/vault/methods/route";
+import { GET as legacyGet, POST as legacyPost } from "@/app/api/vault/legacy/route";
+import { GET as chatHistoryOne } from "@/app/api/ns/chat_history/[chatId]/route";
+import { getConfig } from "@/lib/config";
+import { createChat, shredUserData } from "@/lib/db/queries";
+import { generateVaultKey, importVaultKey } from "@/lib/vault/crypto";
+import { openChat, passphraseMethod, recoveryMethod, sealTurn, type PlainMessage } from "@/lib/vault/seal";
+import { setupTestDb, type TestDb } from "./setup-db";
+import { createTestUser, sessionCookieFor } from "../helpers/auth";
+import { dumpDatabase } from "../helpers/db-dump";
+
+/**
+ * The vault's data layer through its routes (issue 8): migrating chats saved under the old
+ * server-held key, and physical removal of deleted key rows from the database files.
+ */
+let t: TestDb;
+
+beforeAll(async () => {
+  t = await setupTestDb();
+});
+
+afterAll(async () => {
+  await t.cleanup();
+});
+
+function req(p: string, init: { method?: string; cookie: string; body?: unknown }) {
+  const origin = new URL(getConfig().APP_URL).origin;
+  const headers: Record<string, string> = { Origin: origin, Cookie: init.cookie };
+  if (init.body !== undefined) headers["Content-Type"] = "application/json";
+  return new Request(`${origin}${p}`, { method: init.method ?? "GET", headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
+}
+
+async function newVault(userId: string, cookie: string) {
+  const raw = generateVaultKey();
+  const methods = [await passphraseMethod(raw, userId, "a long passphrase"), (await recoveryMethod(raw, userId)).method];
+  const res = await vaultCreate(req("/api/vault", { method: "POST", cookie, body: { methods } }));
+  expect(res.status).toBe(201);
+  return { key: await importVaultKey(raw), methods };
+}
+
+/** Every file under the PGlite data folder, concatenated (what a stolen disk image would hold). */
+function databaseFiles(): Buffer {
+  const root = path.join(t.dataDir, "pglite");
+  const parts: Buffer[] = [];
+  const walk = (dir: string) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.isFile()) parts.push(fs.readFileSync(p));
+    }
+  };
+  walk(root);
+  return Buffer.concat(parts);
+}
+
+describe("migration of chats saved under the server-held key", () => {
+  it("hands them to the browser once, takes them back re-encrypted, then deletes the old rows and the data key", async () => {
+    const user = await createTestUser();
+    const cookie = await sessionCookieFor(user.id);
+    const canary = `legacy-${crypto.randomUUID()}`;
+    const { chatId } = await createChat({
+      userId: user.id,
+      title: `Title ${canary}`,
+      messages: [
+        { role: "user", content: `Question ${canary}`, attachment: { name: "old.pdf", text: `Document ${canary}` } },
+        { role: "assistant", content: "Answer" },
+      ],
+    });
+    expect(await t.db.dataKey.count({ where: { userId: user.id } })).toBe(1);
+
+    const { key } = await newVault(user.id, cookie);
+    const state = await (await vaultGet(req("/api/vault", { cookie }))).json();
+    expect(state.legacy_chats).toBe(1);
+    const legacy = await (await legacyGet(req("/api/vault/legacy", { cookie }))).json();
+    expect(legacy.chats).toHaveLength(1);
+    const old = legacy.chats[0] as { chat_id: string; display_name: string; messages: PlainMessage[] };
+    expect(old.messages[0]!.attachment).toEqual({ name: "old.pdf", text: `Document ${canary}` });
+
+    // The browser re-encrypts them under the vault key.
+    const sealed = await sealTurn({ key, userId: user.id, chatId: old.chat_id, create: true, firstPosition: 0, messages: old.messages, title: old.display_name });
+    const res = await legacyPost(
+      req("/api/vault/legacy", { method: "POST", cookie, body: { chats: [{ chat_id: old.chat_id, title_ciphertext: sealed.title_ciphertext, messages: sealed.messages }] } }),
+    );
+    expect(await res.json()).toEqual({ replaced: 1, data_key_deleted: true });
+
+    expect(await t.db.dataKey.count({ where: { userId: user.id } })).toBe(0);
+    expect(await t.db.chat.count({ where: { userId: user.id, vault: false } })).toBe(0);
+    const rows = await t.db.message.findMany({ where: { chatId } });
+    expect(rows.every((r) => r.contentCiphertext[0] === 2)).toBe(true);
+    const reopened = await openChat(
+      key,
+      user.id,
+      await (await chatHistoryOne(req(`/api/ns/chat_history/${chatId}`, { cookie }), { params: Promise.resolve({ chatId }) })).json(),
+    );
+    expect(reopened.title).toBe(`Title ${canary}`);
+    expect(reopened.messages.map((m) => m.content)).toEqual([`Question ${canary}`, "Answer"]);
+    expect(reopened.documents).toEqual([{ name: "old.pdf", text: `Document ${canary}` }]);
+    // Nothing left for the server to hand over, and nothing readable in the database.
+    expect((await (await legacyGet(req("/api/vault/legacy", { cookie }))).json()).chats).toEqual([]);
+    expect(await dumpDatabase(t.db)).not.toContain(canary);
+  });
+
+  it("refuses to hand legacy chats to a user without a vault (409)", async () => {
+    const user = await createTestUser();
+    const res = await legacyGet(req("/api/vault/legacy", { cookie: await sessionCookieFor(user.id) }));
+    expect(res.status).toBe(409);
+  });
+});
+
+describe("deleted keys are physically removed", () => {
+  it("refuses to remove the last method; a removed method's wrap and a deleted account's wraps leave the database files", async () => {
+    const user = await createTestUser();
+    const cookie = await sessionCookieFor(user.id);
+    const { methods } = await newVault(user.id, cookie);
+    const [passphrase, recovery] = methods as [(typeof methods)[0], (typeof methods)[0]];
+    const wrapOf = (m: (typeof methods)[0]) => Buffer.from(m.wrapped_key, "base64");
+    const pglite = t.target.kind === "pglite";
+    // Written through to the files (a checkpoint flushes the buffers): the search can find them.
+    if (pglite) {
+      await t.db.$executeRawUnsafe("CHECKPOINT");
+      expect(tableFilesHold(wrapOf(passphrase))).toBe(true);
+      expect(databaseFiles().includes(wrapOf(recovery))).toBe(true);
+    }
+
+    const del = (id: string) => methodDelete(req("/api/vault/methods", { method: "DELETE", cookie, body: { id } }));
+    expect((await del(passphrase.id)).status).toBe(200);
+    expect((await del(recovery.id)).status).toBe(400);
+    expect(await t.db.vaultMethod.count({ where: { userId: user.id } })).toBe(1);
+    if (pglite) {
+      await t.db.$executeRawUnsafe("CHECKPOINT");
+      expect(tableFilesHold(wrapOf(passphrase))).toBe(false);
+      expect(tableFilesHold(wrapOf(recovery))).toBe(true);
+    }
+
+    await shredUserData(user.id);
+    expect(await t.db.vaultMethod.count({ where: { userId: user.id } })).toBe(0);
+    expect(await t.db.vault.count({ where: { userId: user.id } })).toBe(0);
+    if (pglite) {
+      await t.db.$executeRawUnsafe("CHECKPOINT");
+      expect(tableFilesHold(wrapOf(recovery))).toBe(false);
+    }
+  });
+});
+
+/**
+ * Whether the relation files of the database (PGDATA/base, i.e. every table and index, not the
+ * write-ahead log) hold `bytes`. The WAL keeps a record of each insert until its segment is recycled;
+ * README "Privacy" says so.
+ */
+function tableFilesHold(bytes: Buffer): boolean {
+  const root = path.join(t.dataDir, "pglite", "base");
+  let hit = false;
+  const walk = (dir: string) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.isFile() && fs.readFileSync(p).includes(bytes)) hit = true;
+    }
+  };
+  walk(root);
+  return hit;
+}

@@ -1,0 +1,127 @@
+import { describe, expect, it } from "vitest";
+import {
+  ARGON2ID,
+  decryptField,
+  encryptField,
+  fromBase64,
+  generateRecoveryCode,
+  generateVaultKey,
+  importVaultKey,
+  parseRecoveryCode,
+  passphraseKey,
+  prfKey,
+  randomBytes,
+  recoveryKey,
+  RecoveryCodeFormatError,
+  toBase64,
+  unwrapVaultKey,
+  VAULT_FORMAT,
+  VaultDecryptionError,
+  wrapVaultKey,
+  type VaultField,
+} from "@/lib/vault/crypto";
+
+/** The browser vault module (lib/vault/crypto.ts) under Node's WebCrypto, which is the browser's API. */
+const msg: VaultField = { field: "content", userId: "u1", chatId: "c1", position: 3, role: "user" };
+
+describe("vault field format", () => {
+  it("writes version 2, a 12-byte IV and a 16-byte tag, and round-trips text", async () => {
+    const key = await importVaultKey(generateVaultKey());
+    const ct = await encryptField(key, msg, "héllo");
+    expect(ct[0]).toBe(VAULT_FORMAT);
+    expect(ct.length).toBe(1 + 12 + new TextEncoder().encode("héllo").length + 16);
+    expect(await decryptField(key, msg, ct)).toBe("héllo");
+    // Two encryptions of the same text differ (fresh IV).
+    expect(toBase64(await encryptField(key, msg, "héllo"))).not.toBe(toBase64(ct));
+  });
+
+  it("binds each ciphertext to user, chat, field, position and role", async () => {
+    const key = await importVaultKey(generateVaultKey());
+    const ct = await encryptField(key, msg, "secret");
+    const moved: VaultField[] = [
+      { ...msg, userId: "u2" },
+      { ...msg, chatId: "c2" },
+      { ...msg, position: 4 },
+      { ...msg, role: "assistant" },
+      { ...msg, field: "attachment" },
+      { field: "title", userId: "u1", chatId: "c1" },
+    ];
+    for (const ctx of moved) await expect(decryptField(key, ctx, ct)).rejects.toThrow(VaultDecryptionError);
+  });
+
+  it("refuses another key, an altered byte, a truncated or unknown-version ciphertext", async () => {
+    const key = await importVaultKey(generateVaultKey());
+    const other = await importVaultKey(generateVaultKey());
+    const ct = await encryptField(key, msg, "secret");
+    await expect(decryptField(other, msg, ct)).rejects.toThrow(VaultDecryptionError);
+    const flipped = ct.slice();
+    flipped[20]! ^= 1;
+    await expect(decryptField(key, msg, flipped)).rejects.toThrow(VaultDecryptionError);
+    await expect(decryptField(key, msg, ct.slice(0, 20))).rejects.toThrow(/Malformed/);
+    const v1 = ct.slice();
+    v1[0] = 1;
+    await expect(decryptField(key, msg, v1)).rejects.toThrow(/version 1/);
+  });
+});
+
+describe("key wrapping", () => {
+  const ctx = { userId: "u1", kind: "passphrase" as const, methodId: "m1" };
+
+  it("a passphrase unwraps the key; a wrong passphrase fails", async () => {
+    const raw = generateVaultKey();
+    const salt = randomBytes(16);
+    const wrapped = await wrapVaultKey(raw, await passphraseKey("correct horse battery", salt), ctx);
+    expect(await unwrapVaultKey(wrapped, await passphraseKey("correct horse battery", salt), ctx)).toEqual(raw);
+    await expect(unwrapVaultKey(wrapped, await passphraseKey("correct horse batterz", salt), ctx)).rejects.toThrow(
+      VaultDecryptionError,
+    );
+    // The same wrap presented as another user's or method's does not open either.
+    const key = await passphraseKey("correct horse battery", salt);
+    await expect(unwrapVaultKey(wrapped, key, { ...ctx, userId: "u2" })).rejects.toThrow(VaultDecryptionError);
+    await expect(unwrapVaultKey(wrapped, key, { ...ctx, methodId: "m2" })).rejects.toThrow(VaultDecryptionError);
+  });
+
+  it("uses the written-down Argon2id parameters (OWASP: 46 MiB, t=1, p=1) and normalises the passphrase", async () => {
+    expect(ARGON2ID).toEqual({ memoryKiB: 47104, iterations: 1, parallelism: 1 });
+    const raw = generateVaultKey();
+    const salt = randomBytes(16);
+    // "é" precomposed vs. e + combining accent: same passphrase to a person, same key here.
+    const wrapped = await wrapVaultKey(raw, await passphraseKey("caf\u00e9 au lait!", salt), ctx);
+    expect(await unwrapVaultKey(wrapped, await passphraseKey("cafe\u0301 au lait!", salt), ctx)).toEqual(raw);
+  });
+
+  it("a recovery code (160 bits, 8 groups of 4) unwraps the key; a wrong code fails", async () => {
+    const code = generateRecoveryCode();
+    expect(code).toMatch(/^([0-9A-HJKMNP-TV-Z]{4}-){7}[0-9A-HJKMNP-TV-Z]{4}$/);
+    const bytes = parseRecoveryCode(code);
+    expect(bytes.length).toBe(20);
+    // Typed loosely: lower case, spaces instead of dashes.
+    expect(parseRecoveryCode(code.toLowerCase().replace(/-/g, " "))).toEqual(bytes);
+    const raw = generateVaultKey();
+    const salt = randomBytes(16);
+    const rctx = { ...ctx, kind: "recovery" as const };
+    const wrapped = await wrapVaultKey(raw, await recoveryKey(bytes, salt), rctx);
+    expect(await unwrapVaultKey(wrapped, await recoveryKey(parseRecoveryCode(code), salt), rctx)).toEqual(raw);
+    const wrong = generateRecoveryCode();
+    await expect(unwrapVaultKey(wrapped, await recoveryKey(parseRecoveryCode(wrong), salt), rctx)).rejects.toThrow(
+      VaultDecryptionError,
+    );
+    expect(() => parseRecoveryCode("ABCD-EFGH")).toThrow(RecoveryCodeFormatError);
+    expect(() => parseRecoveryCode(code.slice(0, -1) + "U")).toThrow(RecoveryCodeFormatError);
+  });
+
+  it("a passkey's PRF output unwraps the key through HKDF", async () => {
+    const raw = generateVaultKey();
+    const prf = randomBytes(32);
+    const salt = randomBytes(16);
+    const pctx = { ...ctx, kind: "passkey" as const };
+    const wrapped = await wrapVaultKey(raw, await prfKey(prf, salt), pctx);
+    expect(await unwrapVaultKey(wrapped, await prfKey(prf.slice(), salt), pctx)).toEqual(raw);
+    await expect(unwrapVaultKey(wrapped, await prfKey(randomBytes(32), salt), pctx)).rejects.toThrow(VaultDecryptionError);
+  });
+
+  it("base64 helpers round-trip large buffers", () => {
+    const big = randomBytes(100_000);
+    expect(fromBase64(toBase64(big))).toEqual(big);
+  });
+});
