@@ -5,66 +5,14 @@ import { ID_TOKEN_MAX_BODY_BYTES, idTokenBodySchema } from "@/lib/auth/schemas";
 import { chatHistoryQuerySchema, DELETE_CHAT_MAX_BODY_BYTES, deleteChatBodySchema } from "@/lib/chat/history-schema";
 import { chatRequestSchema, maxChatBodyBytes, type ChatLimits } from "@/lib/chat/schema";
 import { checkoutBodySchema, customerPortalBodySchema, PAYMENT_MAX_BODY_BYTES, WEBHOOK_MAX_BODY_BYTES } from "@/lib/stripe/schemas";
+import { ANYONE, errors, jsonBody, ok, SIGNED_IN } from "./helpers";
 import * as r from "./responses";
+import { vaultPaths } from "./vault-paths";
 
 /**
  * The paths of the OpenAPI document, one entry per exported method of each app/api route file
  * (tests/api/openapi.test.ts checks both directions). Request schemas are the handlers' own objects.
  */
-
-/** Why each status happens, so every operation says the same thing for the same cause. */
-const REASONS: Record<number, string> = {
-  400: "Invalid request: malformed JSON or a field failing validation (the message names the field).",
-  401: "No valid credentials: no session cookie or Google ID token, or an expired/invalid one.",
-  403: "Refused: a cross-site request by cookie, a deleted account, or a plan that does not allow it.",
-  404: "Not found, or not the caller's (never 403, so ids reveal nothing).",
-  405: "Method not allowed.",
-  409: "Conflict with the current state.",
-  413: "The request body is larger than this operation's limit (x-max-body-bytes).",
-  415: "Wrong media type: the body must be JSON (Content-Type: application/json), or the file must be a PDF.",
-  422: "The attached PDF could not be read (encrypted, corrupt, or without text).",
-  429: "A limit was reached; Retry-After says when to try again (seconds).",
-  502: "An upstream service (model provider, Stripe, auth sync) failed or cut the answer off.",
-  503: "Temporarily unavailable: the database or an identity provider is unreachable, the feature is not configured, or the instance is shutting down. Retry-After when it is transient.",
-  504: "The model took too long to answer.",
-};
-
-const retryAfter = z.object({
-  "Retry-After": z.string().meta({ description: "Seconds to wait before retrying." }),
-});
-
-/** The `{ error }` responses for the given statuses, plus `default` for an unexpected 500. */
-function errors(...statuses: number[]): ZodOpenApiResponsesObject {
-  const out: ZodOpenApiResponsesObject = {};
-  for (const status of statuses) {
-    out[String(status) as `${1 | 2 | 3 | 4 | 5}${string}`] = {
-      description: REASONS[status] ?? "Error.",
-      content: { "application/json": { schema: r.errorSchema } },
-      ...(status === 429 || status === 503 ? { headers: retryAfter } : {}),
-    };
-  }
-  out.default = { description: "Unexpected failure (500), logged by kind only.", content: { "application/json": { schema: r.errorSchema } } };
-  return out;
-}
-
-function ok(schema: z.ZodType, description = "OK"): ZodOpenApiResponsesObject {
-  return { "200": { description, content: { "application/json": { schema } } } };
-}
-
-function jsonBody(schema: z.ZodType, maxBytes: number, required = true) {
-  return {
-    description: `JSON, at most ${maxBytes} bytes (413 above).`,
-    required,
-    content: { "application/json": { schema } },
-  };
-}
-
-/** OpenAPI security requirements: any one of the listed objects suffices; `{}` means none needed. */
-type Security = Record<string, string[]>[];
-/** Signed-in callers: the session cookie or a Google ID token. */
-const SIGNED_IN: Security = [{ sessionCookie: [] }, { googleIdToken: [] }];
-/** Anyone; credentials, when sent, are read. */
-const ANYONE: Security = [{}, { sessionCookie: [] }, { googleIdToken: [] }];
 
 const NEXTAUTH_DESCRIPTION =
   "next-auth 4 driven through lib/auth/route.ts: `{nextauth}` is one or more path segments, e.g. " +
@@ -272,13 +220,14 @@ export function apiPaths(limits: ChatLimits): ZodOpenApiPathsObject {
       post: {
         operationId: "chatSignedIn",
         tags: ["chat"],
-        summary: "The signed-in chat call (spec §7): saves encrypted with save_chat; plan's daily quota",
+        summary: "The signed-in chat call (spec §7): Pro model for Pro; stores nothing (see /api/ns/chat_save); plan's daily quota",
         security: SIGNED_IN,
         "x-max-body-bytes": chatMax,
         requestBody: jsonBody(chatBody, chatMax),
         responses: { ...chatResponses, ...errors(400, 401, 403, 404, 413, 415, 422, 429, 502, 503, 504) },
       },
     },
+    ...vaultPaths(),
     "/api/ns/chat_history": {
       get: {
         operationId: "listChats",

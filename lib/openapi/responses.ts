@@ -47,3 +47,40 @@ export const readySchema = z.object({ status: z.literal("ready"), checks: z.reco
 export const notReadySchema = z.object({ error: z.string(), checks: z.record(z.string(), z.string()) });
 export const syncSchema = z.object({ ok: z.literal(true), synced: z.boolean() });
 export const webhookSchema = z.object({ received: z.literal(true), outcome: z.string() });
+
+/** GET /api/vault and the vault writes (lib/vault/server.ts vaultStateJson): wrapped keys only. */
+export const vaultStateSchema = z
+  .object({
+    user_id: z.string(),
+    exists: z.boolean(),
+    history_on: z.boolean(),
+    last_unlock_at: z.string().nullable(),
+    legacy_chats: z.number().int(),
+    methods: z.array(
+      z.object({
+        id: z.string(),
+        kind: z.enum(["passkey", "passphrase", "recovery"]),
+        label: z.string().nullable(),
+        wrapped_key: z.string().nullable(),
+        kdf: z.object({}).passthrough(),
+        credential_id: z.string().nullable(),
+        created_at: z.string(),
+        last_used_at: z.string().nullable(),
+      }),
+    ),
+  })
+  .meta({ id: "VaultState" });
+export const chatSavedSchema = z.object({ chat_id: z.string(), last_updated: z.string() });
+export const legacyChatsSchema = z.object({
+  chats: z.array(
+    z.object({
+      chat_id: z.string(),
+      display_name: z.string().nullable(),
+      messages: z.array(z.object({ role: z.string(), content: z.string(), attachment: z.unknown().nullable() })),
+    }),
+  ),
+});
+export const legacyReplacedSchema = z.object({ replaced: z.number().int(), data_key_deleted: z.boolean() });
+export const webauthnOptionsSchema = z.object({}).passthrough().meta({ description: "WebAuthn options (@simplewebauthn/server)." });
+export const unlockedSchema = z.object({ ok: z.literal(true), method_id: z.string() });
+export const historyOnSchema = z.object({ ok: z.literal(true), history_on: z.boolean() });

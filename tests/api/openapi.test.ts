@@ -8,8 +8,11 @@ import { POST as createAccount } from "@/app/api/create_account/route";
 import { POST as chat } from "@/app/api/ns/chat/route";
 import { GET as chatHistory } from "@/app/api/ns/chat_history/route";
 import { POST as chatUser } from "@/app/api/ns/chat_user/route";
+import { POST as chatSave } from "@/app/api/ns/chat_save/route";
 import { DELETE as deleteChat } from "@/app/api/ns/delete_chat/route";
 import { GET as openApiRoute } from "@/app/api/openapi.json/route";
+import { PATCH as vaultPatch } from "@/app/api/vault/route";
+import { POST as vaultPasskey } from "@/app/api/vault/passkey/route";
 import { createAccountBodySchema, deleteUserBodySchema } from "@/lib/account/schemas";
 import { idTokenBodySchema } from "@/lib/auth/schemas";
 import { chatHistoryQuerySchema, deleteChatBodySchema } from "@/lib/chat/history-schema";
@@ -18,6 +21,16 @@ import { chatRequestSchema } from "@/lib/chat/schema";
 import { resetConfigForTests } from "@/lib/config";
 import { openApiJson, openApiSource } from "@/lib/openapi/document";
 import { checkoutBodySchema, customerPortalBodySchema } from "@/lib/stripe/schemas";
+import {
+  chatSaveBodySchema,
+  vaultAddMethodBodySchema,
+  vaultCreateBodySchema,
+  vaultLegacyBodySchema,
+  vaultPasskeyBodySchema,
+  vaultPatchBodySchema,
+  vaultRemoveMethodBodySchema,
+  vaultUnlockBodySchema,
+} from "@/lib/vault/schemas";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import { createTestUser, sameOrigin, sessionCookieFor } from "../helpers/auth";
 
@@ -124,6 +137,14 @@ describe("(b) the document's request schemas are the handlers' own objects", () 
       ["/api/ns/delete_chat", "delete", deleteChatBodySchema],
       ["/api/ns/chat", "post", chatRequestSchema(chatLimits())],
       ["/api/ns/chat_user", "post", chatRequestSchema(chatLimits())],
+      ["/api/ns/chat_save", "post", chatSaveBodySchema],
+      ["/api/vault", "post", vaultCreateBodySchema],
+      ["/api/vault", "patch", vaultPatchBodySchema],
+      ["/api/vault/methods", "post", vaultAddMethodBodySchema],
+      ["/api/vault/methods", "delete", vaultRemoveMethodBodySchema],
+      ["/api/vault/passkey", "post", vaultPasskeyBodySchema],
+      ["/api/vault/unlock", "post", vaultUnlockBodySchema],
+      ["/api/vault/legacy", "post", vaultLegacyBodySchema],
     ];
     for (const [p, m, schema] of expected) expect(bodyOf(p, m), `${m} ${p}`).toBe(schema);
     // Every other documented body is one no handler validates with zod (the webhook's raw, signed body).
@@ -194,6 +215,12 @@ describe("(d) invalid requests to the real handlers answer what the document lis
       call: () => createAccount(request("POST", "/api/create_account", { plan: 1 }, { Cookie: cookie })) },
     { name: "delete_chat: no chat_id", path: "/api/ns/delete_chat", method: "delete", schema: () => deleteChatBodySchema, status: 400,
       call: () => deleteChat(request("DELETE", "/api/ns/delete_chat", {}, { Cookie: cookie })) },
+    { name: "chat_save: not a UUID", path: "/api/ns/chat_save", method: "post", schema: () => chatSaveBodySchema, status: 400,
+      call: () => chatSave(request("POST", "/api/ns/chat_save", { chat_id: "nope", create: true, first_position: 0, messages: [] }, { Cookie: cookie })) },
+    { name: "vault PATCH: history_on not a boolean", path: "/api/vault", method: "patch", schema: () => vaultPatchBodySchema, status: 400,
+      call: () => vaultPatch(request("PATCH", "/api/vault", { history_on: "yes" }, { Cookie: cookie })) },
+    { name: "vault passkey: an unknown purpose", path: "/api/vault/passkey", method: "post", schema: () => vaultPasskeyBodySchema, status: 400,
+      call: () => vaultPasskey(request("POST", "/api/vault/passkey", { purpose: "steal" }, { Cookie: cookie })) },
     { name: "chat_history: limit=0", path: "/api/ns/chat_history", method: "get", schema: () => chatHistoryQuerySchema, status: 400,
       call: () => chatHistory(new Request("http://127.0.0.1:3000/api/ns/chat_history?limit=0", { headers: { Cookie: cookie } })) },
   ];

@@ -1,8 +1,8 @@
-import { z } from "zod";
 import { assertSameOrigin, requireUser } from "@/lib/auth/session";
 import { createVault, getVaultState, setHistoryOn } from "@/lib/db/queries";
 import { ApiError, errorResponse, readJsonBody } from "@/lib/http";
-import { methodSchema, toNewMethod, vaultStateJson } from "@/lib/vault/server";
+import { VAULT_MAX_BODY_BYTES, vaultCreateBodySchema, vaultPatchBodySchema } from "@/lib/vault/schemas";
+import { toNewMethod, vaultStateJson } from "@/lib/vault/server";
 
 const noStore = { "Cache-Control": "private, no-store" };
 
@@ -20,8 +20,6 @@ export async function GET(request: Request): Promise<Response> {
   }
 }
 
-const createBody = z.object({ methods: z.array(methodSchema).min(1).max(5) }).strict();
-
 /**
  * POST /api/vault `{ methods: [...] }`: create the vault with its first unlock methods (wrapped in the
  * browser) and turn saved history on; 409 when it exists. A passkey method carries its registration.
@@ -30,7 +28,7 @@ export async function POST(request: Request): Promise<Response> {
   try {
     const user = await requireUser(request);
     assertSameOrigin(request);
-    const body = await readJsonBody(request, createBody, 64 * 1024);
+    const body = await readJsonBody(request, vaultCreateBodySchema, VAULT_MAX_BODY_BYTES.create);
     if (!body.methods.some((m) => m.kind === "recovery")) throw new ApiError(400, "A vault needs a recovery code.");
     const methods = [];
     for (const m of body.methods) methods.push(await toNewMethod(request, user.id, m));
@@ -41,14 +39,12 @@ export async function POST(request: Request): Promise<Response> {
   }
 }
 
-const patchBody = z.object({ history_on: z.boolean() }).strict();
-
 /** PATCH /api/vault `{ history_on }`: remember the Save history toggle for the account; 409 without a vault. */
 export async function PATCH(request: Request): Promise<Response> {
   try {
     const user = await requireUser(request);
     assertSameOrigin(request);
-    const { history_on } = await readJsonBody(request, patchBody, 1024);
+    const { history_on } = await readJsonBody(request, vaultPatchBodySchema, VAULT_MAX_BODY_BYTES.patch);
     if (!(await setHistoryOn(user.id, history_on))) throw new ApiError(409, "Turn on Save history first.");
     return Response.json({ ok: true, history_on });
   } catch (error) {

@@ -1,18 +1,8 @@
-import { z } from "zod";
 import { assertSameOrigin, requireUser } from "@/lib/auth/session";
 import { saveSealedTurn } from "@/lib/db/queries";
 import { errorResponse, readJsonBody } from "@/lib/http";
-import { sealed, sealedMessageSchema, toSealedMessage } from "@/lib/vault/server";
-
-const body = z
-  .object({
-    chat_id: z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, "must be a lowercase UUID"),
-    create: z.boolean(),
-    title_ciphertext: sealed().nullable().default(null),
-    first_position: z.number().int().min(0),
-    messages: z.array(sealedMessageSchema).min(1).max(10_000),
-  })
-  .strict();
+import { CHAT_SAVE_MAX_BODY_BYTES, chatSaveBodySchema } from "@/lib/vault/schemas";
+import { toSealedMessage } from "@/lib/vault/server";
 
 /**
  * POST /api/ns/chat_save: store a turn the browser encrypted under the vault key (issue 8), after the
@@ -25,7 +15,7 @@ export async function POST(request: Request): Promise<Response> {
   try {
     const user = await requireUser(request);
     assertSameOrigin(request);
-    const input = await readJsonBody(request, body, 50 * 1024 * 1024);
+    const input = await readJsonBody(request, chatSaveBodySchema, CHAT_SAVE_MAX_BODY_BYTES);
     const { lastUpdated } = await saveSealedTurn({
       userId: user.id,
       chatId: input.chat_id,

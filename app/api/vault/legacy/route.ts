@@ -1,8 +1,8 @@
-import { z } from "zod";
 import { assertSameOrigin, requireUser } from "@/lib/auth/session";
 import { legacyChatsForMigration, replaceLegacyChats } from "@/lib/db/queries";
 import { errorResponse, readJsonBody } from "@/lib/http";
-import { sealed, sealedMessageSchema, toSealedMessage } from "@/lib/vault/server";
+import { VAULT_MAX_BODY_BYTES, vaultLegacyBodySchema } from "@/lib/vault/schemas";
+import { toSealedMessage } from "@/lib/vault/server";
 
 /**
  * GET /api/vault/legacy: chats saved before the vault (under the server-held key), decrypted one last
@@ -28,22 +28,6 @@ export async function GET(request: Request): Promise<Response> {
   }
 }
 
-const body = z
-  .object({
-    chats: z
-      .array(
-        z
-          .object({
-            chat_id: z.string().uuid(),
-            title_ciphertext: sealed().nullable(),
-            messages: z.array(sealedMessageSchema).max(100_000),
-          })
-          .strict(),
-      )
-      .max(10_000),
-  })
-  .strict();
-
 /**
  * POST /api/vault/legacy `{ chats: [{ chat_id, title_ciphertext, messages }] }`: replace legacy chats
  * by their re-encrypted versions; when none is left, the server-held data key is deleted (and the key
@@ -53,7 +37,7 @@ export async function POST(request: Request): Promise<Response> {
   try {
     const user = await requireUser(request);
     assertSameOrigin(request);
-    const input = await readJsonBody(request, body, 200 * 1024 * 1024);
+    const input = await readJsonBody(request, vaultLegacyBodySchema, VAULT_MAX_BODY_BYTES.legacy);
     const result = await replaceLegacyChats(
       user.id,
       input.chats.map((c) => ({ chatId: c.chat_id.toLowerCase(), title: c.title_ciphertext, messages: c.messages.map(toSealedMessage) })),

@@ -1,9 +1,7 @@
-import { z } from "zod";
 import { assertSameOrigin, requireUser } from "@/lib/auth/session";
 import { errorResponse, readJsonBody } from "@/lib/http";
+import { VAULT_MAX_BODY_BYTES, vaultPasskeyBodySchema } from "@/lib/vault/schemas";
 import { passkeyOptions } from "@/lib/vault/server";
-
-const body = z.object({ purpose: z.enum(["register", "unlock"]) }).strict();
 
 /**
  * POST /api/vault/passkey `{ purpose: "register" | "unlock" }`: WebAuthn options for a passkey
@@ -14,7 +12,7 @@ export async function POST(request: Request): Promise<Response> {
   try {
     const user = await requireUser(request);
     assertSameOrigin(request);
-    const { purpose } = await readJsonBody(request, body, 1024);
+    const { purpose } = await readJsonBody(request, vaultPasskeyBodySchema, VAULT_MAX_BODY_BYTES.passkey);
     return Response.json(await passkeyOptions(request, user, purpose), { headers: { "Cache-Control": "private, no-store" } });
   } catch (error) {
     return errorResponse(error, "vault_passkey");

@@ -1,17 +1,8 @@
-import { z } from "zod";
 import { assertSameOrigin, requireUser } from "@/lib/auth/session";
 import { getVaultState, recordUnlock } from "@/lib/db/queries";
 import { ApiError, errorResponse, readJsonBody } from "@/lib/http";
+import { VAULT_MAX_BODY_BYTES, vaultUnlockBodySchema } from "@/lib/vault/schemas";
 import { verifyPasskeyUnlock } from "@/lib/vault/server";
-
-const body = z
-  .object({
-    method_id: z.string().uuid().optional(),
-    /** A passkey's assertion for the challenge of POST /api/vault/passkey {purpose:"unlock"}. */
-    assertion: z.object({ id: z.string().max(1500), type: z.literal("public-key") }).passthrough().optional(),
-  })
-  .strict()
-  .refine((b) => (b.method_id === undefined) !== (b.assertion === undefined), "send method_id or assertion");
 
 /**
  * POST /api/vault/unlock: record that the browser unlocked the vault (Settings' "last unlock"). The
@@ -22,7 +13,7 @@ export async function POST(request: Request): Promise<Response> {
   try {
     const user = await requireUser(request);
     assertSameOrigin(request);
-    const input = await readJsonBody(request, body, 16 * 1024);
+    const input = await readJsonBody(request, vaultUnlockBodySchema, VAULT_MAX_BODY_BYTES.unlock);
     if (input.assertion) {
       const { methodId, counter } = await verifyPasskeyUnlock(request, user.id, input.assertion);
       await recordUnlock(user.id, methodId, counter);
