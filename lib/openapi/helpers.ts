@@ -21,9 +21,9 @@ const REASONS: Record<number, string> = {
   504: "The model took too long to answer.",
 };
 
-const retryAfter = z.object({
-  "Retry-After": z.string().meta({ description: "Seconds to wait before retrying." }),
-});
+const retryAfterSeconds = z.string().meta({ description: "Seconds to wait before retrying." });
+/** 429 always says when; 503 only when the cause is transient (database, draining), not "not configured". */
+const retryAfter = { 429: z.object({ "Retry-After": retryAfterSeconds }), 503: z.object({ "Retry-After": retryAfterSeconds.optional() }) };
 
 /** The `{ error }` responses for the given statuses, plus `default` for an unexpected 500. */
 export function errors(...statuses: number[]): ZodOpenApiResponsesObject {
@@ -32,7 +32,7 @@ export function errors(...statuses: number[]): ZodOpenApiResponsesObject {
     out[String(status) as `${1 | 2 | 3 | 4 | 5}${string}`] = {
       description: REASONS[status] ?? "Error.",
       content: { "application/json": { schema: r.errorSchema } },
-      ...(status === 429 || status === 503 ? { headers: retryAfter } : {}),
+      ...(status === 429 || status === 503 ? { headers: retryAfter[status] } : {}),
     };
   }
   out.default = { description: "Unexpected failure (500), logged by kind only.", content: { "application/json": { schema: r.errorSchema } } };

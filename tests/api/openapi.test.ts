@@ -260,6 +260,26 @@ describe("(d) invalid requests to the real handlers answer what the document lis
     }
   });
 
+  it("chat past the daily quota: 429 `{ error }` with Retry-After, both documented", async () => {
+    process.env.QUOTA_VISITOR_PER_DAY = "1";
+    resetConfigForTests();
+    try {
+      const send = () => chat(request("POST", "/api/ns/chat", { messages: [{ role: "user", content: "hi" }], model: "llama3-8b-8192" }));
+      const first = await send();
+      await first.text();
+      const res = first.status === 429 ? first : await send();
+      expect(res.status).toBe(429);
+      expect(await res.json()).toEqual({ error: expect.any(String) });
+      expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(documents("/api/ns/chat", "post", 429)).toBe(true);
+      const documented = (doc.paths["/api/ns/chat"]!.post!.responses["429"] as { headers?: Record<string, { required?: boolean }> }).headers;
+      expect(documented?.["Retry-After"]?.required).toBe(true);
+    } finally {
+      delete process.env.QUOTA_VISITOR_PER_DAY;
+      resetConfigForTests();
+    }
+  });
+
   it("a signed-in endpoint without credentials: 401 `{ error }`, documented", async () => {
     const res = await chatUser(request("POST", "/api/ns/chat_user", { messages: [{ role: "user", content: "hi" }], model: "x" }));
     expect(res.status).toBe(401);
