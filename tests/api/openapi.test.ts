@@ -59,7 +59,8 @@ function routeFiles(dir = API_DIR): { file: string; openApiPath: string }[] {
     if (entry.isDirectory()) out.push(...routeFiles(full));
     else if (entry.name === "route.ts") {
       const rel = path.relative(path.join(API_DIR, ".."), path.dirname(full)).split(path.sep);
-      const segments = rel.map((s) => s.replace(/^\[(?:\.\.\.)?(.+)\]$/, "{$1}"));
+      // Route groups `(x)` are not in the URL; `[id]`, `[...id]` and `[[...id]]` become `{id}`.
+      const segments = rel.filter((s) => !/^\(.+\)$/.test(s)).map((s) => s.replace(/^\[{1,2}(?:\.\.\.)?([^\]]+)\]{1,2}$/, "{$1}"));
       out.push({ file: full, openApiPath: `/${segments.join("/")}` });
     }
   }
