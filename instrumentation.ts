@@ -4,6 +4,8 @@
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  // Requests Next.js itself would answer with a 500 (TRACE, OPTIONS *, bad %-encoding) get a 4xx.
+  (await import("./lib/request-guard")).installRequestGuard();
   const { startServer } = await import("./lib/startup");
   await startServer();
 }

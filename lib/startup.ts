@@ -3,6 +3,7 @@ import { ConfigError, describeDefaults, getConfig } from "@/lib/config";
 import { getAuthSecret } from "@/lib/auth/secret";
 import { getMasterKeys } from "@/lib/crypto";
 import { getDb } from "@/lib/db/client";
+import { logger } from "@/lib/log";
 
 /**
  * Server start-up (called from instrumentation.ts): validate configuration, log the embedded defaults
@@ -15,17 +16,17 @@ export async function startServer(): Promise<void> {
     config = getConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
-      console.error(`\n[hush] Cannot start: ${error.message}\n`);
+      logger("hush").fatal({ err: error.message }, "Cannot start");
       process.exit(1);
     }
     throw error;
   }
   const defaults = describeDefaults(config);
   if (defaults.length) {
-    console.log(`[hush] Using embedded defaults (${config.NODE_ENV}):\n${defaults.map((d) => `  - ${d}`).join("\n")}`);
+    logger("hush").info({ defaults }, `Using embedded defaults (${config.NODE_ENV})`);
   }
   await getMasterKeys();
   getAuthSecret();
   await getDb();
-  console.log(`[hush] Ready: database ${config.database.kind}, LLM provider ${config.llmProvider}.`);
+  logger("hush").info({ database: config.database.kind, llm: config.llmProvider }, "Ready");
 }

@@ -2,6 +2,7 @@ import "server-only";
 import { getLlmProvider, LlmError, type LlmEvent } from "@/lib/llm";
 import { ApiError } from "@/lib/http";
 import type { AttachmentInfo, ChatMessage, PreparedTurn } from "./turn";
+import { logger } from "@/lib/log";
 
 /** The chat call's answer (spec §7): the whole conversation and the chat id (null when not saved). */
 export interface ChatResult {
@@ -123,7 +124,7 @@ function toApiError(error: unknown): ApiError {
         return new ApiError(502, "The model service is unavailable right now. Please try again later.");
     }
   }
-  console.error("[chat] provider failed:", error instanceof Error ? error.name : "unknown");
+  logger("chat").error({ kind: error instanceof Error ? error.name : "unknown" }, "provider failed");
   return new ApiError(502, "The model service is unavailable right now. Please try again later.");
 }
 

@@ -8,6 +8,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { getConfig, type Config } from "@/lib/config";
 import { applyMigrations, type SqlRunner } from "@/lib/db/migrate";
+import { logger } from "@/lib/log";
 
 /**
  * The Prisma client (Prisma 7, Rust-free, driver adapters) over either database:
@@ -69,7 +70,7 @@ async function openPostgres(url: string, options: { migrate?: boolean }): Promis
   // time zone would store shifted instants. Queued first on each new connection.
   pool.on("connect", (client) => void client.query("SET TIME ZONE 'UTC'").catch(() => undefined));
   // An idle client losing its connection must not crash the process; the pool replaces it.
-  pool.on("error", (error) => console.error(`[db] idle PostgreSQL connection error: ${error.message}`));
+  pool.on("error", (error) => logger("db").error({ err: error.message }, "idle PostgreSQL connection error"));
   try {
     let appliedMigrations: string[] = [];
     if (options.migrate !== false) {
@@ -112,7 +113,7 @@ export function getDb(): Promise<PrismaClient> {
   if (!pending) {
     const opening = openDb(getConfig().database).then((handle) => {
       if (handle.appliedMigrations.length) {
-        console.info(`[db] applied migrations: ${handle.appliedMigrations.join(", ")}`);
+        logger("db").info({ migrations: handle.appliedMigrations }, "applied migrations");
       }
       return handle;
     });

@@ -17,7 +17,7 @@ export async function POST(request: Request): Promise<Response> {
     const body = await readJsonBody(request, chatRequestSchema(limits), maxChatBodyBytes(limits));
     const model = checkModel(body.model, "Free");
     await consumeQuota({ kind: "visitor", address: clientAddress(request) });
-    const turn = await prepareTurn(body, model);
+    const turn = await prepareTurn(body, model, clientAddress(request));
     return await respondToTurn(request, turn, async () => ({ chatId: null }));
   } catch (error) {
     return errorResponse(error, "chat");

@@ -26,7 +26,7 @@ export async function POST(request: Request): Promise<Response> {
     const plan = await getPlan(user.id);
     const model = checkModel(body.model, plan);
     await consumeQuota({ kind: "user", userId: user.id, plan });
-    const turn = await prepareTurn(body, model);
+    const turn = await prepareTurn(body, model, `user:${user.id}`);
     return await respondToTurn(request, turn, async (answer) => ({
       chatId: body.save_chat ? await saveTurn({ userId: user.id, chatId, turn, answer }) : chatId,
     }));
