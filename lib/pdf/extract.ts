@@ -13,7 +13,7 @@ export interface PdfLimits {
   maxPages: number;
   /** Characters of text kept at most; the rest is cut and the result marked truncated (PDF_MAX_TEXT_CHARS). */
   maxChars: number;
-  /** Longest parse time, from when a worker picks the PDF up, in ms; also the longest wait for one (PDF_PARSE_TIMEOUT_MS). */
+  /** Longest parse time, from when a worker picks the PDF up, in ms; twice it is the longest wait for one (PDF_PARSE_TIMEOUT_MS). */
   timeoutMs: number;
   /** Most bytes the file's compressed streams may inflate to, in total (PDF_MAX_INFLATED_BYTES). */
   maxInflatedBytes: number;

@@ -10,7 +10,7 @@
  *
  * Time: a job's parse deadline (timeoutMs) runs from the moment a worker picks it up, so a PDF queued
  * behind slow ones is not failed for their slowness. The queue is bounded instead: at most QUEUE_MAX
- * jobs wait, each at most timeoutMs; beyond either the job fails at once with "busy" (the route answers
+ * jobs wait, each at most twice its timeoutMs; beyond either the job fails at once with "busy" (the route answers
  * 503 with Retry-After), so a burst of uploads cannot pile up.
  */
 import { availableParallelism } from "node:os";
@@ -80,7 +80,7 @@ export class PdfWorkerPool {
 
   /**
    * Parse one PDF in a worker. The caller's bytes are copied, never detached.
-   * @param timeoutMs the parse time limit, from when a worker picks the job up; also the longest wait
+   * @param timeoutMs the parse time limit, from when a worker picks the job up; twice it is the longest wait
    * @throws PdfJobFailure with reason "timeout", "busy" (queue full or waited timeoutMs), "crashed",
    *   "LoadError", "InflateLimit" or pdf-parse's exception name
    */
@@ -97,7 +97,7 @@ export class PdfWorkerPool {
         resolve,
         reject,
         timeoutMs,
-        timer: setTimeout(() => this.giveUpWaiting(pending), timeoutMs),
+        timer: setTimeout(() => this.giveUpWaiting(pending), 2 * timeoutMs),
       };
       this.queue.push(pending);
       this.dispatch();
