@@ -126,22 +126,42 @@ function send(req: Sent): Promise<{ status: number; body: string }> {
   });
 }
 
-/** Raw request text over a socket (for request-targets node:http will not send). */
-function sendRaw(text: string): Promise<number> {
+/**
+ * Raw request bytes over a socket (for request-targets node:http will not send, e.g. `*` or raw
+ * UTF-8); resolves with the status code. A server that answers early and resets the connection while
+ * the body is still being written has still answered: its status counts.
+ */
+function sendRaw(text: string | Buffer): Promise<number> {
   return new Promise((resolve, reject) => {
+    // write, not end: a half-closed connection makes Node's server drop the request unanswered.
     const socket = net.connect(port, "127.0.0.1", () => socket.write(text));
     let data = "";
-    socket.setTimeout(10_000, () => socket.destroy(new Error("timeout")));
-    socket.on("data", (c) => (data += c));
-    socket.on("end", () => resolve(Number(data.split(" ")[1])));
-    socket.on("error", reject);
+    const settle = (error?: Error) => {
+      const status = /^HTTP\/1\.[01] (\d{3})/.exec(data);
+      if (status) resolve(Number(status[1]));
+      else reject(error ?? new Error(`no status line: ${JSON.stringify(data.slice(0, 80))}`));
+    };
+    socket.setTimeout(15_000, () => socket.destroy(new Error("timeout")));
+    socket.on("data", (c) => (data += c.toString("latin1")));
+    socket.on("close", () => settle());
+    socket.on("error", (error) => settle(error));
   });
+}
+
+/** A request as raw HTTP/1.1 bytes (Connection: close, Content-Length from the body). */
+function rawRequest(req: Sent): Buffer {
+  const body = req.body === undefined ? Buffer.alloc(0) : Buffer.isBuffer(req.body) ? req.body : Buffer.from(req.body, "utf8");
+  const head = [`${req.method} ${req.path} HTTP/1.1`, `Host: 127.0.0.1:${port}`, "Connection: close"];
+  for (const [name, value] of Object.entries(req.headers ?? {})) head.push(`${name}: ${value}`);
+  if (req.body !== undefined) head.push(`Content-Length: ${body.length}`);
+  return Buffer.concat([Buffer.from(`${head.join("\r\n")}\r\n\r\n`, "utf8"), body]);
 }
 
 /** Lines of the server's output that are not one JSON record (Next's own start-up banner aside). */
 function nonJsonLines(): string[] {
   return output.filter((line) => {
-    if (/^\s*$|^[▲✓] |^- (Local|Network|Environments):|^npm warn/.test(line)) return false;
+    const plain = line.replace(/\u001b\[[0-9;]*m/g, "");
+    if (/^\s*$|^[▲✓] |^- (Local|Network|Environments):|^npm warn/.test(plain)) return false;
     try {
       return typeof JSON.parse(line) !== "object";
     } catch {
@@ -317,7 +337,7 @@ test(`fuzz: ${FUZZ_REQUESTS} requests over every route under app/api, no 5xx, th
       const req = requests[next++]!;
       let status: number;
       try {
-        status = (await send(req)).status;
+        status = await sendRaw(rawRequest(req));
       } catch (error) {
         failures.push(`${req.method} ${req.path.slice(0, 120)}: ${(error as Error).message}`);
         continue;
@@ -326,8 +346,12 @@ test(`fuzz: ${FUZZ_REQUESTS} requests over every route under app/api, no 5xx, th
       if (status >= 500) failures.push(`${status} ${req.method} ${req.path.slice(0, 120)} ${JSON.stringify(req.headers)} ${String(req.body ?? "").slice(0, 120)}`);
     }
   };
+  const started = Date.now();
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  console.log(`fuzz statuses: ${JSON.stringify(Object.fromEntries([...statuses].sort(([a], [b]) => a - b)))}`);
+  console.log(
+    `fuzz: ${requests.length} requests in ${((Date.now() - started) / 1000).toFixed(1)} s; statuses ` +
+      JSON.stringify(Object.fromEntries([...statuses].sort(([a], [b]) => a - b))),
+  );
   expect(failures).toEqual([]);
   // Alive afterwards: the landing page, and an API answer that needs the database.
   expect((await send({ method: "GET", path: "/" })).status).toBe(200);

@@ -1,5 +1,6 @@
 import { createHmac, randomBytes } from "node:crypto";
 import { Writable } from "node:stream";
+import { inspect } from "node:util";
 import pino, { type DestinationStream, type Logger } from "pino";
 import pretty from "pino-pretty";
 import { deriveAuthKey } from "@/lib/auth/secret";
@@ -160,6 +161,24 @@ export type SecurityEventName =
 export function securityEvent(event: SecurityEventName, fields: Record<string, unknown> = {}): void {
   const level = event === "auth.sign_in" || event === "auth.sign_out" || event === "account.deleted" ? "info" : "warn";
   logger("security")[level]({ ...fields, event }, event);
+}
+
+/**
+ * Route `console.*` (Next.js's own request errors, libraries that print) through the logger, so the
+ * server's output stays one escaped JSON record per line whatever those messages quote. Called once
+ * at server start-up (lib/startup.ts); idempotent.
+ */
+export function routeConsoleToLogger(): void {
+  const g = globalThis as { __hushConsoleRouted?: boolean };
+  if (g.__hushConsoleRouted) return;
+  g.__hushConsoleRouted = true;
+  const levels = { log: "info", info: "info", debug: "debug", warn: "warn", error: "error", trace: "debug" } as const;
+  for (const [method, level] of Object.entries(levels) as [keyof typeof levels, (typeof levels)[keyof typeof levels]][]) {
+    console[method] = (...args: unknown[]) => {
+      const text = args.map((a) => (a instanceof Error ? `${a.name}: ${a.message}` : typeof a === "string" ? a : inspect(a, { depth: 3 }))).join(" ");
+      logger("console")[level](text);
+    };
+  }
 }
 
 /**

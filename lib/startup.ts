@@ -3,7 +3,7 @@ import { ConfigError, describeDefaults, getConfig } from "@/lib/config";
 import { getAuthSecret } from "@/lib/auth/secret";
 import { getMasterKeys } from "@/lib/crypto";
 import { getDb } from "@/lib/db/client";
-import { logger } from "@/lib/log";
+import { logger, routeConsoleToLogger } from "@/lib/log";
 
 /**
  * Server start-up (called from instrumentation.ts): validate configuration, log the embedded defaults
@@ -11,6 +11,7 @@ import { logger } from "@/lib/log";
  * with a message that names the setting.
  */
 export async function startServer(): Promise<void> {
+  routeConsoleToLogger();
   let config;
   try {
     config = getConfig();
