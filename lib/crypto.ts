@@ -158,7 +158,7 @@ function loadDevMasterKey(config: Config): Uint8Array<ArrayBuffer> {
       mode: 0o600,
     });
     logger("crypto").warn(
-      { file },
+      { path: file },
       "ENCRYPTION_MASTER_KEY is not set: generated a DEVELOPMENT master key. Saved chats are only as safe as " +
         "that file. Never use it in production: set ENCRYPTION_MASTER_KEY (openssl rand -base64 32) and keep " +
         "it out of the database backups.",

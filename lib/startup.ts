@@ -11,7 +11,8 @@ import { logger, routeConsoleToLogger } from "@/lib/log";
  * with a message that names the setting.
  */
 export async function startServer(): Promise<void> {
-  routeConsoleToLogger();
+  // Production output is JSON lines only; `next dev` keeps its own readable compile messages.
+  if (process.env.NODE_ENV === "production") routeConsoleToLogger();
   let config;
   try {
     config = getConfig();
