@@ -1,6 +1,12 @@
 import "server-only";
 import type { z } from "zod";
-import { ChatNotFoundError, InvalidCursorError, InvalidInputError, UserUnavailableError } from "@/lib/db/errors";
+import {
+  ChatNotFoundError,
+  InvalidCursorError,
+  InvalidInputError,
+  isDatabaseUnavailable,
+  UserUnavailableError,
+} from "@/lib/db/errors";
 import { logger, securityEvent } from "@/lib/log";
 
 /**
@@ -96,6 +102,10 @@ export function errorResponse(error: unknown, context: string): Response {
     const status = error.reason === "deleted" ? 403 : 401;
     refusalEvent(status, context);
     return jsonError(status, error.message);
+  }
+  if (isDatabaseUnavailable(error)) {
+    logger(context).error("database unavailable");
+    return jsonError(503, "The service is briefly unavailable. Please try again in a moment.", { "Retry-After": "5" });
   }
   // Log the error's kind and message only: messages we create never carry user content.
   logger(context).error({ err: error instanceof Error ? `${error.name}: ${error.message}` : "unknown" }, "unexpected error");

@@ -2,13 +2,16 @@ import "server-only";
 import { ConfigError, describeDefaults, getConfig } from "@/lib/config";
 import { getAuthSecret } from "@/lib/auth/secret";
 import { getMasterKeys } from "@/lib/crypto";
-import { getDb } from "@/lib/db/client";
+import { closeDb, getDb } from "@/lib/db/client";
+import { installShutdownHandlers } from "@/lib/lifecycle";
+import { closeQuota } from "@/lib/quota";
+import { closeRateLimits } from "@/lib/rate-limit";
 import { logger, routeConsoleToLogger } from "@/lib/log";
 
 /**
  * Server start-up (called from instrumentation.ts): validate configuration, log the embedded defaults
- * in use, load the master key and apply database migrations. A configuration error stops the process
- * with a message that names the setting.
+ * in use, load the master key, apply database migrations and take over SIGTERM for a graceful shutdown
+ * (lib/lifecycle.ts). A configuration error stops the process with a message that names the setting.
  */
 export async function startServer(): Promise<void> {
   // Production output is JSON lines only; `next dev` keeps its own readable compile messages.
@@ -30,5 +33,15 @@ export async function startServer(): Promise<void> {
   await getMasterKeys();
   getAuthSecret();
   await getDb();
-  logger("hush").info({ database: config.database.kind, llm: config.llmProvider }, "Ready");
+  installShutdownHandlers({
+    graceMs: config.SHUTDOWN_GRACE_SECONDS * 1000,
+    closeResources: async () => {
+      await Promise.allSettled([closeDb(), closeQuota(), closeRateLimits()]);
+    },
+  });
+  const { basic, pro } = config.llmRoutes;
+  logger("hush").info(
+    { database: config.database.kind, basic: `${basic.kind} (${basic.providerName})`, pro: `${pro.kind} (${pro.providerName})` },
+    "Ready",
+  );
 }
