@@ -161,7 +161,7 @@ function rawRequest(req: Sent): Buffer {
 function nonJsonLines(): string[] {
   return output.filter((line) => {
     const plain = line.replace(/\u001b\[[0-9;]*m/g, "");
-    if (/^\s*$|^[▲✓] |^- (Local|Network|Environments):|^npm warn/.test(plain)) return false;
+    if (/^\s*$|^[▲✓⚠] |^- (Local|Network|Environments):|^npm warn/.test(plain)) return false;
     try {
       return typeof JSON.parse(line) !== "object";
     } catch {
