@@ -5,6 +5,7 @@ import { IdentityProviderUnavailableError, InvalidIdTokenError, verifyGoogleIdTo
 import { createSession } from "@/lib/auth/session-store";
 import { findOrCreateGoogleUser } from "@/lib/auth/users";
 import { ApiError, errorResponse, readJsonBody } from "@/lib/http";
+import { logger } from "@/lib/log";
 
 const bodySchema = z.object({ idToken: z.string().min(1).max(8192) }).strict();
 
@@ -26,7 +27,7 @@ export async function POST(request: Request): Promise<Response> {
         throw new ApiError(401, "This sign-in from the app is invalid or has expired. Please sign in again.");
       }
       if (error instanceof IdentityProviderUnavailableError) {
-        console.error(`[auth] ${error.message}`);
+        logger("auth").error({ err: error.message }, "identity provider unavailable");
         throw new ApiError(503, "Google sign-in could not be checked right now. Please try again.");
       }
       throw error;
