@@ -1,9 +1,10 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
-import { APP_HANDOFF_PATH, createAccount, signInWithIdToken, startGoogleSignIn } from "./client";
+import { APP_HANDOFF_PATH, createAccount, signInWithIdToken } from "./client";
 import { authErrorMessage, cleanProviderMessage } from "./errors";
 import { GoogleButton, Spinner } from "./google-button";
+import { isGooglePopup, reportToOpener, startGooglePopupSignIn } from "./google-popup";
 import { ErrorLine, TermsNotice } from "./notices";
 
 export interface AppSignupPanelProps {
@@ -23,11 +24,19 @@ export function AppSignupPanel({ idToken, deepLink, initialError, googleEnabled 
   const [error, setError] = useState<string | null>(authErrorMessage(initialError));
   const [busy, setBusy] = useState(false);
   const [signingIn, setSigningIn] = useState(idToken !== null);
+  const [popupDone, setPopupDone] = useState(false);
   const started = useRef(false);
 
   useEffect(() => {
     if (started.current) return;
     started.current = true;
+    if ((deepLink || initialError) && isGooglePopup()) {
+      // Inside the Google popup: the opener reloads /appsignup?handoff=1 (the sealed cookie is
+      // shared) and opens the desktop app's deep link; this window closes.
+      reportToOpener(deepLink && !initialError ? { ok: true } : { ok: false, error: initialError ?? "Callback" });
+      queueMicrotask(() => setPopupDone(true));
+      return;
+    }
     if (initialError || idToken) window.history.replaceState(null, "", "/appsignup");
     if (deepLink) {
       // The browser's session was made by the same sign-in: set the account up, then open the app.
@@ -55,11 +64,28 @@ export function AppSignupPanel({ idToken, deepLink, initialError, googleEnabled 
     setBusy(true);
     setError(null);
     try {
-      await startGoogleSignIn(APP_HANDOFF_PATH);
+      // Synchronous up to window.open: the click's user activation lets the popup through.
+      const outcome = await startGooglePopupSignIn(APP_HANDOFF_PATH);
+      if (outcome.kind === "signed-in") window.location.assign(APP_HANDOFF_PATH);
+      else if (outcome.kind === "error") {
+        setError(authErrorMessage(outcome.code));
+        setBusy(false);
+      }
     } catch (e) {
       setError(cleanProviderMessage(e instanceof Error ? e.message : null));
       setBusy(false);
     }
+  }
+
+  if (popupDone) {
+    return (
+      <Card>
+        <div className="py-6 text-center" aria-live="polite">
+          <h1 className="text-2xl font-semibold tracking-tight text-ink-950">Back to Hush</h1>
+          <p className="mt-2 text-ink-600">You can close this window; the Hush tab continues.</p>
+        </div>
+      </Card>
+    );
   }
 
   if (deepLink) {
