@@ -12,8 +12,8 @@ export function SiteHeader() {
       <div className="relative mx-auto flex h-16 max-w-6xl items-center justify-between px-4 sm:px-6">
         <Logo />
         <div className="flex items-center gap-2 sm:gap-3">
-          <ThemeSwitch />
           <HeaderNav />
+          <ThemeSwitch />
         </div>
       </div>
     </header>

@@ -12,9 +12,9 @@ const OPTIONS = [
 const noop = () => () => {};
 
 /**
- * The light / dark / system switch of the site header (issue 9): three radio buttons in a group.
+ * The light / dark / system switch of the site header (issue 9): three toggle buttons in a group.
  * Until mounted the stored choice is unknown (the server renders for every visitor), so no option is
- * marked checked in the first frame; the page itself is already in the right theme (next-themes' script).
+ * marked pressed in the first frame; the page itself is already in the right theme (next-themes' script).
  */
 export function ThemeSwitch({ className = "" }: { className?: string }) {
   const { theme, setTheme } = useTheme();
@@ -22,13 +22,12 @@ export function ThemeSwitch({ className = "" }: { className?: string }) {
   const mounted = useSyncExternalStore(noop, () => true, () => false);
   const current = mounted ? (theme ?? "system") : null;
   return (
-    <div role="radiogroup" aria-label="Colour theme" className={`inline-flex items-center rounded-lg border border-ink-200 p-0.5 ${className}`}>
+    <div role="group" aria-label="Colour theme" className={`inline-flex items-center rounded-lg border border-ink-200 p-0.5 ${className}`}>
       {OPTIONS.map((o) => (
         <button
           key={o.value}
           type="button"
-          role="radio"
-          aria-checked={current === o.value}
+          aria-pressed={current === o.value}
           aria-label={o.label}
           title={o.label}
           onClick={() => setTheme(o.value)}
