@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { E2E_DATA_DIR } from "../playwright.config";
+import { E2E_DATA_DIR, E2E_DEV_PORT } from "../playwright.config";
 import { signInByEmail } from "./helpers/auth";
 
 /**
@@ -11,8 +11,7 @@ import { signInByEmail } from "./helpers/auth";
  * hydration warning (React's "did not match" / "hydrat…" texts, the dev overlay's error badge).
  */
 const PAGES = ["/", "/chat", "/pricing", "/settings", "/signup", "/termsofservice", "/contact"];
-const DEV_PORT = Number(process.env.E2E_DEV_PORT ?? Number(process.env.E2E_APP_PORT ?? 3100) + 2);
-const DEV_URL = `http://127.0.0.1:${DEV_PORT}`;
+const DEV_URL = `http://127.0.0.1:${E2E_DEV_PORT}`;
 const LLM_PORT = Number(process.env.E2E_LLM_PORT ?? 4010);
 const SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? 4025);
 const unique = (name: string) => `${name}.${Date.now()}.${Math.floor(Math.random() * 1e6)}@example.test`;
@@ -70,7 +69,7 @@ test.describe("development server (next dev)", () => {
 
   test.beforeAll(async () => {
     test.setTimeout(240_000);
-    server = spawn("npx", ["next", "dev", "-p", String(DEV_PORT), "-H", "127.0.0.1"], {
+    server = spawn("npx", ["next", "dev", "-p", String(E2E_DEV_PORT), "-H", "127.0.0.1"], {
       detached: true,
       stdio: ["ignore", "ignore", "pipe"],
       env: {
