@@ -44,19 +44,21 @@ test("the theme follows the system by default, with no flash of the other theme 
   for (const theme of THEMES) {
     const context = await browser.newContext({ colorScheme: theme, javaScriptEnabled: true });
     const page = await context.newPage();
-    // Record <html>'s class and the body colour at the first moment the body exists, before any
-    // bundle has run: only the inline theme script can have set them.
+    // Record <html>'s class the moment the first page content (the skip link or header) is parsed,
+    // before anything can be painted and before any bundle has run: only the inline theme script,
+    // first in <body>, can have set it.
     await page.addInitScript(() => {
-      const seen: { cls: string; bg: string }[] = [];
+      const seen: { cls: string; bundles: boolean }[] = [];
       (window as unknown as { __first: typeof seen }).__first = seen;
       new MutationObserver((_, obs) => {
-        if (!document.body) return;
-        seen.push({ cls: document.documentElement.className, bg: getComputedStyle(document.body).backgroundColor });
+        if (!document.querySelector("body a, body header, body main")) return;
+        seen.push({ cls: document.documentElement.className, bundles: "__next_f" in window && "next" in window });
         obs.disconnect();
       }).observe(document, { childList: true, subtree: true });
     });
     await page.goto("/");
-    const first = await page.evaluate(() => (window as unknown as { __first: { cls: string; bg: string }[] }).__first[0]);
+    const first = await page.evaluate(() => (window as unknown as { __first: { cls: string; bundles: boolean }[] }).__first[0]);
+    expect(first?.bundles).toBe(false);
     expect(first?.cls, `html class at first paint (${theme})`).toMatch(new RegExp(`\\b${theme}\\b`));
     expect(await page.evaluate(() => document.documentElement.style.colorScheme)).toBe(theme);
     expect(isDark(await backgroundRgb(page))).toBe(theme === "dark");

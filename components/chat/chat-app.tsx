@@ -269,6 +269,10 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
             <p className="text-ink-600">Private. Encrypted. Ready to chat.</p>
           </div>
         ) : (
+          // The page keeps a level-one heading once the empty state's heading is gone (axe).
+          <h1 className="sr-only">Chat</h1>
+        )}
+        {!empty && (
           <MessageList messages={messages} stagedName={staged?.name ?? null} onRemoveStaged={() => setStaged(null)} streamingText={streamingText} />
         )}
 

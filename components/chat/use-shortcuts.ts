@@ -52,12 +52,13 @@ const dialogOpen = () => document.querySelector("dialog[open]") !== null;
  */
 export function useShortcuts(handlers: ShortcutHandlers): { helpOpen: boolean; setHelpOpen: (open: boolean) => void } {
   const [helpOpen, setHelpOpen] = useState(false);
+  // `ignoreEventWhen` (not `enabled`): an ignored key keeps its default action, e.g. Escape closing a dialog.
   const options = { enableOnFormTags: true, preventDefault: true } as const;
-  const unlessDialog = { ...options, enabled: () => !dialogOpen() };
+  const unlessDialog = { ...options, ignoreEventWhen: dialogOpen };
 
   useHotkeys("mod+shift+o", () => handlers.newChat(), unlessDialog, [handlers]);
   useHotkeys("shift+escape", () => focusChatInput(), unlessDialog, [handlers]);
-  useHotkeys("escape", () => handlers.stop(), { ...options, enabled: () => handlers.busy && !dialogOpen() }, [handlers]);
+  useHotkeys("escape", () => handlers.stop(), { ...options, ignoreEventWhen: () => !handlers.busy || dialogOpen() }, [handlers]);
   useHotkeys("mod+shift+s", () => handlers.toggleSidebar(), unlessDialog, [handlers]);
   useHotkeys("mod+k", () => handlers.search(), unlessDialog, [handlers]);
   useHotkeys("mod+shift+c", () => handlers.copyLast(), unlessDialog, [handlers]);
