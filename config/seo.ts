@@ -14,5 +14,6 @@ export const sitemapPages = [
   { path: "/", changeFrequency: "weekly", priority: 1 },
   { path: "/pricing", changeFrequency: "weekly", priority: 0.8 },
   { path: "/contact", changeFrequency: "yearly", priority: 0.5 },
+  { path: "/privacy", changeFrequency: "monthly", priority: 0.5 },
   { path: "/termsofservice", changeFrequency: "yearly", priority: 0.3 },
 ] as const;

@@ -11,6 +11,7 @@ export const siteConfig = {
     signup: "/signup",
     settings: "/settings",
     terms: "/termsofservice",
+    privacy: "/privacy",
     contact: "/contact",
   },
 } as const;

@@ -2,9 +2,11 @@
  * Every word of the landing page (spec §1 and §2), in the order the sections appear.
  * Components only lay this out; a copy change happens here and nowhere else.
  *
- * Each claim names a mechanism Hush really has: per-user data keys with XChaCha20-Poly1305 for saved
- * messages, no storage of visitors' chats, no training, no sharing beyond the model provider that
- * answers a request, and no third-party requests from any public page (e2e/public-pages.spec.ts).
+ * Each claim names a mechanism Hush really has (issue 8 made them literal; /privacy says the details,
+ * content/privacy.ts): saved chats encrypted in the browser with a key only the user holds (the vault),
+ * messages passing through the server in memory only, no storage of visitors' chats, no training, no
+ * sharing beyond the model provider that answers a request (named on /privacy), and no third-party
+ * requests from any public page (e2e/public-pages.spec.ts).
  */
 
 /** A link styled as a button. */
@@ -49,14 +51,14 @@ export interface LandingContent {
   featured: { label: string; href: string; image: { src: string; alt: string; width: number; height: number } };
   privateAndSecure: { title: string; lead: string; offerings: readonly [Offering, Offering] };
   why: { title: string; lead: string; points: readonly Point[] };
-  promises: { title: string; lead: string; items: readonly Point[] };
+  promises: { title: string; lead: string; items: readonly Point[]; more: Cta };
   industries: { title: string; lead: string; items: readonly Industry[]; emptyHint: string };
   compare: { title: string; lead: string; caption: string; rows: readonly CompareRow[] };
   basedIn: { title: string; body: string; places: readonly string[] };
   closing: { title: string; body: string; primary: Cta; secondary: Cta };
 }
 
-const routes = { chat: "/chat", contact: "/contact" } as const;
+const routes = { chat: "/chat", contact: "/contact", privacy: "/privacy" } as const;
 
 export const landingContent: LandingContent = {
   hero: {
@@ -64,7 +66,7 @@ export const landingContent: LandingContent = {
     title: "Chat Freely",
     lead:
       "Ask, draft and think out loud with an AI that keeps your words to itself. Saved conversations are " +
-      "encrypted with a key that belongs to your account, never used for training and never shared.",
+      "encrypted in your browser with a key only you hold, never used for training and never shared.",
     primary: { label: "Try for free", href: routes.chat },
     secondary: { label: "Contact us", href: routes.contact },
     note: "No account needed to start. Chats without an account are never stored.",
@@ -84,10 +86,10 @@ export const landingContent: LandingContent = {
       {
         name: "Cloud",
         audience: "For individuals and small businesses",
-        summary: "Encrypted processing with trusted compute partners. Open a browser and start, free.",
+        summary: "Processing with trusted compute partners, encrypted in transit all the way. Open a browser and start, free.",
         points: [
-          "Messages travel encrypted to a vetted model provider, which processes them only to answer you",
-          "History is off by default; turn it on and each message is sealed with your own key",
+          "Messages travel encrypted, through our servers in memory only, to the model provider named on our privacy page",
+          "History is off by default; turn it on and saved chats are encrypted in your browser with a key only you hold",
           "Free to try, no account needed",
         ],
         cta: { label: "Try for free", href: routes.chat },
@@ -117,8 +119,8 @@ export const landingContent: LandingContent = {
       {
         title: "Encrypted with your own key",
         body:
-          "When you save history, every message is encrypted with XChaCha20-Poly1305 under a data key unique " +
-          "to your account before it reaches our database.",
+          "When you save history, your browser encrypts every chat with a key only you hold, unlocked by your " +
+          "passkey, passphrase or recovery code, before anything reaches our database.",
       },
       {
         title: "Nothing kept for visitors",
@@ -127,8 +129,8 @@ export const landingContent: LandingContent = {
       {
         title: "No GPU needed",
         body:
-          "The models run on encrypted compute we arrange with trusted partners, not on your device. A browser " +
-          "on any laptop or phone is enough.",
+          "The models run on compute we arrange with trusted partners, reached only over encrypted connections, " +
+          "not on your device. A browser on any laptop or phone is enough.",
       },
     ],
   },
@@ -136,28 +138,29 @@ export const landingContent: LandingContent = {
   promises: {
     title: "Five promises",
     lead: "What we commit to for every conversation, whichever plan you use.",
+    more: { label: "What Hush can see, in detail", href: routes.privacy },
     items: [
       {
         title: "Confidential and encrypted",
         body:
-          "Conversations travel over TLS, and saved messages are encrypted at rest with XChaCha20-Poly1305 " +
-          "under a key unique to your account.",
+          "Conversations travel over TLS, and saved chats are encrypted in your browser with a key only you " +
+          "hold before they are stored.",
       },
       {
         title: "No training on your data",
-        body: "Nothing you type or upload is used to train or tune a model.",
+        body: "Hush never uses what you type or upload to train or tune a model.",
       },
       {
         title: "No access to your conversations",
         body:
-          "Saved messages exist only in encrypted form. They are never written in plain text to our database, " +
-          "our logs or our error reports.",
+          "Saved chats are encrypted with a key only you hold, so we cannot read them. Messages pass through " +
+          "Hush's servers in memory to reach the model and are never stored or logged.",
       },
       {
         title: "No third-party sharing",
         body:
           "We do not sell or share your conversations. The only other party that sees a message is the model " +
-          "provider that processes it to write the answer.",
+          "provider that processes it to write the answer, named on our privacy page.",
       },
       {
         title: "No ads or trackers",

@@ -6,7 +6,7 @@ import { expect, test, type Page } from "@playwright/test";
  * reachable by keyboard with a visible focus ring, and motion stops under prefers-reduced-motion.
  */
 
-const PUBLIC_PAGES = ["/", "/termsofservice", "/contact", "/pricing", "/some/unknown/path"];
+const PUBLIC_PAGES = ["/", "/termsofservice", "/privacy", "/contact", "/pricing", "/some/unknown/path"];
 const VIEWPORTS = [
   { name: "desktop", width: 1280, height: 800 },
   { name: "phone", width: 390, height: 844 },

@@ -40,7 +40,7 @@ const COMPARE = [
   ["Scalability", "Yes", "Yes", "Yes"],
 ];
 
-const PUBLIC_PAGES = ["/", "/termsofservice", "/contact", "/pricing", "/this/path/does-not-exist"];
+const PUBLIC_PAGES = ["/", "/termsofservice", "/privacy", "/contact", "/pricing", "/this/path/does-not-exist"];
 
 /**
  * Wait until no new request has started for a second (at most 15 s). Not "networkidle": Next leaves the
@@ -86,6 +86,11 @@ test.describe("landing page", () => {
       "No third-party sharing",
       "No ads or trackers",
     ]);
+    // Issue 8: each promise literally true of the mechanism, with the details one click away.
+    const promisesRegion = main.getByRole("region", { name: "Five promises" });
+    await expect(promisesRegion).toContainText("Saved chats are encrypted with a key only you hold, so we cannot read them.");
+    await expect(promisesRegion).toContainText("Messages pass through Hush's servers in memory to reach the model and are never stored or logged.");
+    await expect(promisesRegion.getByRole("link", { name: "What Hush can see, in detail" })).toHaveAttribute("href", "/privacy");
 
     const closing = main.getByRole("region", { name: "Start a private conversation" });
     await expect(closing.getByRole("link", { name: "Try for free" })).toHaveAttribute("href", "/chat");
@@ -196,6 +201,49 @@ test("an unknown path shows the landing page with status 404 and noindex", async
   await expect(section.getByRole("button", { name: "Legal Services" })).toHaveAttribute("aria-expanded", "false");
 });
 
+test("/privacy says which provider serves each model and what the server sees and stores (issue 8)", async ({ page }) => {
+  const response = await page.goto("/privacy");
+  expect(response?.status()).toBe(200);
+  // Rendered per request from the running server's settings (not baked in at build time): the e2e
+  // server sends both models to the fake OpenAI-compatible server, which has no name or retention set.
+  expect(response?.headers()["x-nextjs-prerender"]).toBeFalsy();
+  const main = page.locator("main");
+  await expect(main.getByRole("heading", { level: 1 })).toHaveText("What Hush can see");
+  expect(await main.locator("h2").allTextContents()).toEqual([
+    "Who answers your messages",
+    "What our servers see",
+    "What we store",
+    "What runs in your browser",
+    "Training and sharing",
+  ]);
+  const rows = main.getByTestId("provider-table").locator("tbody tr");
+  await expect(rows.locator("th")).toHaveText(["Basic", "Pro"]);
+  const llmHost = `127.0.0.1:${Number(process.env.E2E_LLM_PORT ?? 4010)}`;
+  for (const row of await rows.all()) {
+    await expect(row.locator("td")).toHaveText([llmHost, "Not stated by this server's operator: see the provider's own terms."]);
+  }
+  await expect(main).toContainText("passes through Hush's servers in memory");
+  await expect(main).toContainText("Chats without an account are never stored");
+  await expect(main).toContainText("encrypted in your browser with a key only you hold");
+  await page.screenshot({ path: "test-results/screens/privacy-desktop.png", fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  await page.screenshot({ path: "test-results/screens/privacy-mobile.png", fullPage: true });
+});
+
+test("the landing page's promises, desktop and phone", async ({ page }) => {
+  await page.goto("/");
+  const promises = page.getByRole("region", { name: "Five promises" });
+  // The sticky header would cover the top of an element screenshot.
+  await page.addStyleTag({ content: "header { position: static !important; }" });
+  await promises.screenshot({ path: "test-results/screens/landing-promises-desktop.png" });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await promises.screenshot({ path: "test-results/screens/landing-promises-mobile.png" });
+  await promises.getByRole("link", { name: "What Hush can see, in detail" }).click();
+  await expect(page).toHaveURL(/\/privacy$/);
+});
+
 test("/termsofservice has the eleven sections of spec §2", async ({ page }) => {
   const response = await page.goto("/termsofservice");
   expect(response?.status()).toBe(200);
@@ -256,6 +304,7 @@ test.describe("header and footer", () => {
     const footer = page.getByRole("contentinfo");
     await expect(footer).toContainText("Hush");
     await expect(footer.getByRole("link", { name: "Terms of Service" })).toHaveAttribute("href", "/termsofservice");
+    await expect(footer.getByRole("link", { name: "Privacy" })).toHaveAttribute("href", "/privacy");
     await expect(footer.getByRole("link", { name: "Contact" })).toHaveAttribute("href", /^mailto:.+@.+/);
   });
 
@@ -287,6 +336,7 @@ test.describe("for crawlers and sharing", () => {
   for (const [path, title] of [
     ["/", "Hush: Private, encrypted AI chat"],
     ["/termsofservice", "Terms of Service · Hush"],
+    ["/privacy", "Privacy · Hush"],
     ["/contact", "Contact · Hush"],
   ] as const) {
     test(`${path} has title, description, canonical, Open Graph and Twitter card`, async ({ page, request }) => {
@@ -312,7 +362,7 @@ test.describe("for crawlers and sharing", () => {
 
   test("sitemap.xml and robots.txt", async ({ request }) => {
     const sitemap = await (await request.get("/sitemap.xml")).text();
-    for (const path of ["/", "/pricing", "/contact", "/termsofservice"]) {
+    for (const path of ["/", "/pricing", "/contact", "/privacy", "/termsofservice"]) {
       expect(sitemap).toMatch(new RegExp(`<loc>https?://[^<]+${path === "/" ? "/" : path}</loc>`));
     }
     expect(sitemap).not.toContain("/chat");
@@ -327,7 +377,7 @@ test.describe("for crawlers and sharing", () => {
       const res = await request.get(path, { maxRedirects: 0 });
       expect(res.headers()["x-robots-tag"], path).toContain("noindex");
     }
-    for (const path of ["/", "/termsofservice", "/contact"]) {
+    for (const path of ["/", "/termsofservice", "/privacy", "/contact"]) {
       const res = await request.get(path);
       expect(res.headers()["x-robots-tag"], path).toBeUndefined();
     }

@@ -40,13 +40,39 @@ const envSchema = z.object({
   /** Provider model ids behind the public codes of spec §9 (Groq retired the llama3-* ids in 2025). */
   LLM_MODEL_BASIC: z.string().default("openai/gpt-oss-20b"),
   LLM_MODEL_PRO: z.string().default("openai/gpt-oss-120b"),
+  /** The default provider's name and what it keeps of a request, in a sentence, for /privacy. */
+  LLM_PROVIDER_NAME: optionalString,
+  LLM_RETENTION: optionalString,
+  /**
+   * Per-model provider (lib/llm/registry.ts): with LLM_<TIER>_BASE_URL set, that model goes to its own
+   * OpenAI-compatible server (e.g. an attested confidential-computing proxy) instead of the default
+   * provider above; docs/providers.md.
+   */
+  LLM_BASIC_BASE_URL: optionalString.pipe(z.string().url().optional()),
+  LLM_BASIC_API_KEY: optionalString,
+  LLM_BASIC_PROVIDER_NAME: optionalString,
+  LLM_BASIC_RETENTION: optionalString,
+  LLM_PRO_BASE_URL: optionalString.pipe(z.string().url().optional()),
+  LLM_PRO_API_KEY: optionalString,
+  LLM_PRO_PROVIDER_NAME: optionalString,
+  LLM_PRO_RETENTION: optionalString,
+  /** Input budget per model in tokens (counted approximately); unset: config/models.ts. */
+  LLM_BASIC_CONTEXT_TOKENS: z.coerce.number().int().min(1000).optional(),
+  LLM_PRO_CONTEXT_TOKENS: z.coerce.number().int().min(1000).optional(),
   /** Milliseconds without any token from the provider before the request is abandoned. */
   LLM_TIMEOUT_MS: positiveInt(60_000),
   /** Contact address shown in the footer and on /contact ({email} in the spec). */
   CONTACT_EMAIL: z.string().email().default("hello@hush.chat"),
-  /** Upper bounds on a chat request (see lib/chat/limits.ts for what each guards). */
-  CHAT_MAX_MESSAGES: positiveInt(200),
+  /**
+   * Abuse bounds on a chat request (lib/chat/limits.ts). Long conversations are not refused: the
+   * context budget (lib/llm/context.ts) leaves the oldest content out instead.
+   */
+  CHAT_MAX_MESSAGES: positiveInt(10_000),
   CHAT_MAX_MESSAGE_CHARS: positiveInt(32_000),
+  /** Bytes of a chat request's JSON besides the attached file: messages and earlier documents. */
+  CHAT_MAX_REQUEST_BYTES: positiveInt(16 * 1024 * 1024),
+  /** Earlier documents a chat request may carry back (`documents`, each at most PDF_MAX_TEXT_CHARS). */
+  CHAT_MAX_DOCUMENTS: positiveInt(20),
   PDF_MAX_BYTES: positiveInt(10 * 1024 * 1024),
   PDF_MAX_PAGES: positiveInt(100),
   PDF_MAX_TEXT_CHARS: positiveInt(60_000),
@@ -100,18 +126,39 @@ const envSchema = z.object({
   QUOTA_VISITOR_PER_DAY: positiveInt(10),
   QUOTA_FREE_PER_DAY: positiveInt(50),
   QUOTA_PRO_PER_DAY: positiveInt(1000),
+  /** Seconds a SIGTERM waits for chat answers in flight before aborting them (lib/lifecycle.ts); keep it
+   *  below the orchestrator's kill timeout (Docker's stop_grace_period, Kubernetes' terminationGracePeriodSeconds). */
+  SHUTDOWN_GRACE_SECONDS: positiveInt(25),
 });
 
 export type Env = z.infer<typeof envSchema>;
 
 export type LlmProviderKind = "groq" | "openai-compatible" | "development";
 
+/** The two model tiers of spec §9 (Basic = llama3-8b-8192, Pro = llama3-70b-8192). */
+export type ModelTier = "basic" | "pro";
+
+/** Where one model tier's requests go (lib/llm/registry.ts builds the client from it). */
+export interface LlmRoute {
+  kind: LlmProviderKind;
+  /** OpenAI-compatible base URL (with /v1) or, for Groq, the API origin; unset: the provider's default. */
+  baseUrl?: string;
+  apiKey?: string;
+  /** Shown on /privacy and in the product: who serves this model. */
+  providerName: string;
+  /** The operator's statement of what that provider keeps, or null when none is configured. */
+  retention: string | null;
+}
+
 export interface Config extends Env {
   isProduction: boolean;
   /** Absolute path of DATA_DIR. */
   dataDir: string;
   database: { kind: "pglite"; dataDir: string } | { kind: "postgres"; url: string };
+  /** The default provider (GROQ_API_KEY, else LLM_BASE_URL, else development). */
   llmProvider: LlmProviderKind;
+  /** The provider of each model tier: its own LLM_<TIER>_BASE_URL, else the default provider. */
+  llmRoutes: Record<ModelTier, LlmRoute>;
   /** How sign-in e-mails leave: SMTP, the server log (development/test default), or not at all. */
   emailDelivery: "smtp" | "log" | "disabled";
   /** Both Google OAuth settings are present. */
@@ -149,7 +196,8 @@ export function parseConfig(raw: Record<string, string | undefined>): Config {
   const building = raw.NEXT_PHASE === "phase-production-build";
   if (isProduction && !building) {
     const missing = REQUIRED_IN_PRODUCTION.filter((k) => !env[k]);
-    if (!env.GROQ_API_KEY && !env.LLM_BASE_URL) missing.push("GROQ_API_KEY or LLM_BASE_URL" as never);
+    const everyTierRouted = Boolean(env.LLM_BASIC_BASE_URL && env.LLM_PRO_BASE_URL);
+    if (!env.GROQ_API_KEY && !env.LLM_BASE_URL && !everyTierRouted) missing.push("GROQ_API_KEY or LLM_BASE_URL" as never);
     if (missing.length) {
       throw new ConfigError(
         `Missing required setting${missing.length > 1 ? "s" : ""} in production: ${missing.join(", ")}. ` +
@@ -179,10 +227,50 @@ export function parseConfig(raw: Record<string, string | undefined>): Config {
       ? { kind: "postgres", url: env.DATABASE_URL }
       : { kind: "pglite", dataDir: path.join(dataDir, "pglite") },
     llmProvider,
+    llmRoutes: { basic: llmRoute(env, llmProvider, "BASIC"), pro: llmRoute(env, llmProvider, "PRO") },
     emailDelivery: env.EMAIL_SERVER ? "smtp" : isProduction ? "disabled" : "log",
     googleSignIn: Boolean(env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET),
     paymentsEnabled: Boolean(env.STRIPE_SECRET_KEY),
   };
+}
+
+const DEFAULT_PROVIDER_NAMES: Record<LlmProviderKind, string> = {
+  groq: "Groq",
+  "openai-compatible": "OpenAI-compatible server",
+  development: "Hush's built-in development responder",
+};
+
+/** One tier's route: its own LLM_<TIER>_* settings, else the default provider's. */
+function llmRoute(env: Env, defaultKind: LlmProviderKind, tier: "BASIC" | "PRO"): LlmRoute {
+  const baseUrl = env[`LLM_${tier}_BASE_URL`];
+  if (baseUrl) {
+    return {
+      kind: "openai-compatible",
+      baseUrl,
+      apiKey: env[`LLM_${tier}_API_KEY`],
+      providerName: env[`LLM_${tier}_PROVIDER_NAME`] ?? new URL(baseUrl).host,
+      retention: env[`LLM_${tier}_RETENTION`] ?? null,
+    };
+  }
+  const own = { providerName: env[`LLM_${tier}_PROVIDER_NAME`], retention: env[`LLM_${tier}_RETENTION`] };
+  const shared = {
+    providerName: own.providerName ?? env.LLM_PROVIDER_NAME ?? DEFAULT_PROVIDER_NAMES[defaultKind],
+    retention:
+      own.retention ??
+      env.LLM_RETENTION ??
+      (defaultKind === "development" ? "Nothing: it runs inside Hush's server and keeps nothing." : null),
+  };
+  switch (defaultKind) {
+    case "groq":
+      return { kind: "groq", baseUrl: env.GROQ_BASE_URL, apiKey: env.GROQ_API_KEY, ...shared };
+    case "openai-compatible": {
+      // Name the server by its host rather than a generic label when the operator gave no name.
+      const providerName = own.providerName ?? env.LLM_PROVIDER_NAME ?? (env.LLM_BASE_URL ? new URL(env.LLM_BASE_URL).host : shared.providerName);
+      return { kind: "openai-compatible", baseUrl: env.LLM_BASE_URL, apiKey: env.LLM_API_KEY, ...shared, providerName };
+    }
+    case "development":
+      return { kind: "development", ...shared };
+  }
 }
 
 let cached: Config | undefined;

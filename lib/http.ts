@@ -1,6 +1,12 @@
 import "server-only";
 import type { z } from "zod";
-import { ChatNotFoundError, InvalidCursorError, InvalidInputError, UserUnavailableError } from "@/lib/db/errors";
+import {
+  ChatNotFoundError,
+  InvalidCursorError,
+  InvalidInputError,
+  isDatabaseUnavailable,
+  UserUnavailableError,
+} from "@/lib/db/errors";
 
 /**
  * HTTP helpers shared by every route handler: typed API errors, the `{ "error": "..." }` body,
@@ -89,6 +95,10 @@ export function errorResponse(error: unknown, context: string): Response {
   if (error instanceof ChatNotFoundError) return jsonError(404, "Chat not found.");
   if (error instanceof InvalidCursorError || error instanceof InvalidInputError) return jsonError(400, error.message);
   if (error instanceof UserUnavailableError) return jsonError(error.reason === "deleted" ? 403 : 401, error.message);
+  if (isDatabaseUnavailable(error)) {
+    console.error(`[${context}] database unavailable`);
+    return jsonError(503, "The service is briefly unavailable. Please try again in a moment.", { "Retry-After": "5" });
+  }
   // Log the error's kind and message only: messages we create never carry user content.
   console.error(`[${context}] unexpected error:`, error instanceof Error ? `${error.name}: ${error.message}` : "unknown");
   return jsonError(500, "Something went wrong on our side. Please try again.");

@@ -15,6 +15,11 @@ import { ApiError } from "@/lib/http";
  * the boundary exactly the remaining allowance is admitted (a conditional upsert in PostgreSQL, one
  * Lua script in Redis).
  *
+ * Redis unavailable (docs/deploy.md "Redis"): the counters fall back to the database, which every
+ * instance shares too, so the limit still holds across instances; it restarts from the database's count
+ * of the day, so a subject may get up to one extra allowance over an outage. Sends are never refused
+ * because Redis is down, and each costs at most Redis's commandTimeout (1 s) extra while it is.
+ *
  * Visitors are counted by HMAC-SHA256(address) under a random salt of the day, kept in the same store
  * and deleted after two days; the address itself is never stored.
  */
@@ -104,6 +109,35 @@ function redisStore(redis: Redis): QuotaStore {
   };
 }
 
+/** `primary` (Redis), and `fallback` (the database) for each call Redis cannot answer. */
+function withFallback(primary: QuotaStore, fallback: QuotaStore): QuotaStore {
+  let lastWarning = 0;
+  const warn = (error: unknown) => {
+    // One line per 10 s at most: an outage must not flood the log.
+    if (Date.now() - lastWarning < 10_000) return;
+    lastWarning = Date.now();
+    console.error(`[quota] Redis unavailable (${error instanceof Error ? error.message : "unknown"}); counting in the database`);
+  };
+  return {
+    async increment(key, day, limit) {
+      try {
+        return await primary.increment(key, day, limit);
+      } catch (error) {
+        warn(error);
+        return fallback.increment(key, day, limit);
+      }
+    },
+    async salt(day) {
+      try {
+        return await primary.salt(day);
+      } catch (error) {
+        warn(error);
+        return fallback.salt(day);
+      }
+    },
+  };
+}
+
 let state: { config: Config; store: QuotaStore; redis: Redis | null; salt: { day: string; value: Buffer } | null } | undefined;
 
 function current(): NonNullable<typeof state> {
@@ -112,7 +146,7 @@ function current(): NonNullable<typeof state> {
     state?.redis?.disconnect();
     const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, commandTimeout: 1000 }) : null;
     redis?.on("error", (error) => console.error(`[quota] Redis error: ${error.message}`));
-    state = { config, redis, store: redis ? redisStore(redis) : databaseStore, salt: null };
+    state = { config, redis, store: redis ? withFallback(redisStore(redis), databaseStore) : databaseStore, salt: null };
   }
   return state;
 }
@@ -135,6 +169,16 @@ export async function consumeQuota(subject: QuotaSubject, now = new Date()): Pro
   const limit = limitFor(subject);
   const key = await keyFor(subject, day);
   if (!(await current().store.increment(key, day, limit))) throw new QuotaExceededError(limit, secondsToNextUtcDay(now));
+}
+
+/**
+ * PING the quota Redis (readiness, lib/health.ts). Resolves when it answers.
+ * @throws when REDIS_URL is unset or Redis does not answer (commandTimeout: 1 s).
+ */
+export async function pingQuotaRedis(): Promise<void> {
+  const redis = current().redis;
+  if (!redis) throw new Error("REDIS_URL is not set");
+  await redis.ping();
 }
 
 /** Close the Redis connection, if any (tests, benchmarks). */

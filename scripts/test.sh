@@ -29,3 +29,16 @@ npx next build
 
 echo "== End-to-end tests in Chromium =="
 npx playwright test
+
+# The production layout (docs/deploy.md): nginx with TLS in front of two instances of this build on
+# PostgreSQL and Redis, then a short load run through it. Needs nginx, redis-server, openssl, curl, ss
+# and PostgreSQL (.ci/run installs them); skipped with a note where they are missing.
+have() { command -v "$1" >/dev/null 2>&1 || [ -x "/usr/sbin/$1" ]; }
+if [ -n "${TEST_POSTGRES_URL:-}" ] && have nginx && have redis-server && have openssl && have curl && have ss; then
+  echo "== Multi-instance test (nginx + TLS, two instances, PostgreSQL, Redis) =="
+  npx tsx scripts/deploy-test.ts
+  echo "== Load through nginx (CI variant: 50 concurrent streaming chats for 15 s) =="
+  LOAD_CONCURRENCY=50 LOAD_SECONDS=15 npx tsx bench/load.ts
+else
+  echo "== Multi-instance test SKIPPED: needs TEST_POSTGRES_URL, nginx, redis-server, openssl, curl, ss =="
+fi

@@ -15,6 +15,7 @@ import { toast } from "@/components/ui/toaster";
 import { Sidebar } from "./sidebar";
 import type { ModelChoice, UiMessage } from "./types";
 import { useChatHistory } from "./use-chat-history";
+import { contextNotice, useConversationDocuments } from "./use-documents";
 
 interface ChatAppProps {
   models: ModelChoice[];
@@ -51,6 +52,7 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
   const account = useAccount();
   const signedIn = account.user !== null && !account.accountDeleted;
   const history = useChatHistory(signedIn);
+  const conversation = useConversationDocuments();
   const [sidebarOpen, setSidebarOpen] = useState<boolean | null>(null);
   const [saveHistory, setSaveHistory] = useState(false);
   const [messages, setMessages] = useState<UiMessage[]>([]);
@@ -82,6 +84,7 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
     setError(null);
     // On phones the history is a drawer over the chat: the new chat should be in view (issue 9).
     if (isSmallScreen()) setSidebarOpen(false);
+    conversation.reset();
   };
 
   const pickChat = async (id: string) => {
@@ -94,6 +97,7 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
       const chat = (await res.json()) as { chat_id: string; messages: (UiMessage & { attachment_name?: string })[] };
       setMessages(chat.messages.map(({ attachment_name, ...m }) => ({ ...m, attachmentName: attachment_name })));
       setChatId(chat.chat_id);
+      conversation.reset();
       setStaged(null);
       setError(null);
     } catch {
@@ -142,6 +146,7 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
         messages: outgoing.map(({ role, content }) => ({ role, content })),
         model,
         file,
+        documents: conversation.documents,
         chatId,
         saveChat: signedIn && saveHistory,
         signal: controller.signal,
@@ -158,6 +163,7 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
         ),
       );
       setChatId(result.chat_id);
+      conversation.onResult(result);
       if (result.chat_id && signedIn && saveHistory) {
         const name = history.chats.find((c) => c.chat_id === result.chat_id)?.display_name ?? displayName(outgoing);
         history.touch({ chat_id: result.chat_id, display_name: name, last_updated: new Date().toISOString() });
@@ -210,6 +216,7 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
     },
   });
 
+  const leftOut = contextNotice(conversation.context);
   const empty = messages.filter((m) => m.role !== "system").length === 0 && !staged && !busy;
 
   return (
@@ -274,6 +281,12 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
         )}
         {!empty && (
           <MessageList messages={messages} stagedName={staged?.name ?? null} onRemoveStaged={() => setStaged(null)} streamingText={streamingText} />
+        )}
+
+        {leftOut && !empty && (
+          <p role="status" data-testid="context-notice" className="mx-auto mb-2 w-full max-w-3xl px-4 text-center text-xs text-ink-600 sm:px-6">
+            {leftOut}
+          </p>
         )}
 
         {error && (

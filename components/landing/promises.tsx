@@ -1,3 +1,4 @@
+import Link from "next/link";
 import type { LandingContent } from "@/content/landing";
 import { CheckIcon } from "./icons";
 import { container } from "./section";
@@ -27,6 +28,11 @@ export function Promises({ section }: { section: LandingContent["promises"] }) {
             </li>
           ))}
         </ol>
+        <p className="mt-10">
+          <Link href={section.more.href} className="font-semibold text-brand-300 underline underline-offset-4 hover:text-white">
+            {section.more.label}
+          </Link>
+        </p>
       </div>
     </section>
   );

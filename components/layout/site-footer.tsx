@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { siteConfig } from "@/config/site";
 
-/** Shared footer of spec §2: product name, Terms of Service, Contact mail link. */
+/** Shared footer of spec §2: product name, Terms of Service, Contact mail link; plus Privacy (issue 8). */
 export function SiteFooter({ contactEmail }: { contactEmail: string }) {
   return (
     <footer className="border-t border-ink-100 bg-ink-50">
@@ -12,6 +12,9 @@ export function SiteFooter({ contactEmail }: { contactEmail: string }) {
         <nav aria-label="Footer" className="flex items-center gap-5">
           <Link href={siteConfig.routes.terms} className="hover:text-ink-950 hover:underline">
             Terms of Service
+          </Link>
+          <Link href={siteConfig.routes.privacy} className="hover:text-ink-950 hover:underline">
+            Privacy
           </Link>
           <a href={`mailto:${contactEmail}`} className="hover:text-ink-950 hover:underline">
             Contact

@@ -20,11 +20,26 @@ export interface StagedFile {
   size: number;
 }
 
+/** A PDF of the conversation as the browser keeps it: name and extracted text (the response's `document`). */
+export interface ConversationDocument {
+  name: string;
+  text: string;
+}
+
+/** What the server's context budget left out of a turn's model input (lib/llm/context.ts). */
+export interface ContextReport {
+  omitted_messages: number;
+  omitted_documents: number;
+  latest_message_cut: boolean;
+}
+
 export interface SendChatInput {
   endpoint: string;
   messages: ApiMessage[];
   model: string;
   file: StagedFile | null;
+  /** The conversation's earlier documents, oldest first, so follow-up questions keep them. */
+  documents: ConversationDocument[];
   chatId: string | null;
   saveChat: boolean;
   signal: AbortSignal;
@@ -35,6 +50,9 @@ export interface SendChatResult {
   messages: ApiMessage[];
   chat_id: string | null;
   attachment: { name: string; notice: string | null } | null;
+  /** This turn's PDF text, to keep for later turns; null without a PDF. */
+  document: ConversationDocument | null;
+  context: ContextReport;
 }
 
 /** A failed send: `status` is the HTTP status (0 for a network error), `message` the server's text. */
@@ -63,6 +81,7 @@ export async function sendChat(input: SendChatInput): Promise<SendChatResult> {
         messages: input.messages,
         model: input.model,
         file: input.file ? { name: input.file.name, type: input.file.type, content: input.file.content } : null,
+        documents: input.documents,
         chat_id: input.chatId,
         save_chat: input.saveChat,
       }),

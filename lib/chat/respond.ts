@@ -1,13 +1,22 @@
 import "server-only";
 import { getLlmProvider, LlmError, type LlmEvent } from "@/lib/llm";
 import { ApiError } from "@/lib/http";
+import { beginTurn, SHUTDOWN_MESSAGE, ShutdownAbort } from "@/lib/lifecycle";
+import type { ContextReport } from "@/lib/llm";
+import type { ConversationDocument } from "./schema";
 import type { AttachmentInfo, ChatMessage, PreparedTurn } from "./turn";
 
-/** The chat call's answer (spec §7): the whole conversation and the chat id (null when not saved). */
+/**
+ * The chat call's answer (spec §7): the whole conversation and the chat id (null when not saved); plus
+ * `attachment` (what was read of this turn's PDF), `document` (this turn's PDF text, which the browser
+ * keeps and sends back as `documents` on later turns) and `context` (what the context budget left out).
+ */
 export interface ChatResult {
   messages: ChatMessage[];
   chat_id: string | null;
   attachment: AttachmentInfo | null;
+  document: ConversationDocument | null;
+  context: ContextReport;
 }
 
 /** Called once the assistant's answer is complete; saves it when the caller asked to, returns the chat id. */
@@ -17,23 +26,42 @@ export type FinishTurn = (assistantText: string) => Promise<{ chatId: string | n
  * Run a prepared turn against the configured LLM provider and answer the spec's JSON, or, when the
  * request accepts `text/event-stream`, Server-Sent Events:
  *   `event: delta` `{ "text": "..." }` for each piece of the answer,
- *   `event: done`  `{ messages, chat_id, attachment }` once,
+ *   `event: done`  `{ messages, chat_id, attachment, document, context }` once,
  *   `event: error` `{ "error": "...", "status": 502 }` if the provider fails after streaming began.
  * The provider is awaited for its first token before the response starts, so a provider that fails at
  * once gets a proper HTTP status rather than a 200 stream with an error in it.
  * The request's abort signal is passed to the provider: a client that disconnects stops generation.
+ * The turn is registered in lib/lifecycle.ts from the provider call until it is saved, so a graceful
+ * shutdown waits for it (or, past the grace period, aborts it: `error` event, status 503, nothing saved).
+ * @throws ApiError 503 while the process shuts down; provider failures before the first token.
  */
 export async function respondToTurn(request: Request, turn: PreparedTurn, finish: FinishTurn): Promise<Response> {
-  const provider = getLlmProvider();
+  const inFlight = beginTurn(request.signal);
+  try {
+    return await respond(request, inFlight, turn, finish);
+  } catch (error) {
+    inFlight.end();
+    throw error;
+  }
+}
+
+async function respond(
+  request: Request,
+  inFlight: ReturnType<typeof beginTurn>,
+  turn: PreparedTurn,
+  finish: FinishTurn,
+): Promise<Response> {
+  const signal = inFlight.signal;
+  const provider = getLlmProvider(turn.model.code);
   const events = provider
-    .stream({ model: turn.providerModel, messages: turn.modelMessages, signal: request.signal })
+    .stream({ model: turn.providerModel, messages: turn.modelMessages, signal })
     [Symbol.asyncIterator]();
 
   let first: IteratorResult<LlmEvent>;
   try {
     first = await events.next();
   } catch (error) {
-    throw toApiError(error);
+    throw toApiError(error, signal);
   }
 
   const complete = async (text: string): Promise<ChatResult> => {
@@ -42,6 +70,8 @@ export async function respondToTurn(request: Request, turn: PreparedTurn, finish
       messages: [...turn.history, { role: "assistant", content: text }],
       chat_id: chatId,
       attachment: turn.attachment,
+      document: turn.document,
+      context: turn.context,
     };
   };
 
@@ -54,9 +84,11 @@ export async function respondToTurn(request: Request, turn: PreparedTurn, finish
         text += deltaText(next);
       }
     } catch (error) {
-      throw toApiError(error);
+      throw toApiError(error, signal);
     }
-    return Response.json(await complete(text));
+    const result = await complete(text);
+    inFlight.end();
+    return Response.json(result);
   }
 
   const encoder = new TextEncoder();
@@ -77,10 +109,11 @@ export async function respondToTurn(request: Request, turn: PreparedTurn, finish
         send(controller, "done", await complete(text));
       } catch (error) {
         if (!request.signal.aborted) {
-          const apiError = toApiError(error);
+          const apiError = toApiError(error, signal);
           send(controller, "error", { error: apiError.message, status: apiError.status });
         }
       } finally {
+        inFlight.end();
         try {
           controller.close();
         } catch {
@@ -107,8 +140,9 @@ function deltaText(result: IteratorResult<LlmEvent>): string {
 }
 
 /** Provider failures become 5xx answers with a plain sentence; no provider text reaches the client. */
-function toApiError(error: unknown): ApiError {
+function toApiError(error: unknown, signal: AbortSignal): ApiError {
   if (error instanceof ApiError) return error;
+  if (signal.reason instanceof ShutdownAbort) return new ApiError(503, SHUTDOWN_MESSAGE);
   if (error instanceof LlmError) {
     switch (error.kind) {
       case "rate_limited":

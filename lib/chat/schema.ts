@@ -2,13 +2,27 @@ import { z } from "zod";
 
 /**
  * The chat call's body (spec §7): messages, model (code), file (name, type, content as a data URL,
- * or null), chat_id, save_chat. Limits come from config (CHAT_MAX_MESSAGES, CHAT_MAX_MESSAGE_CHARS,
- * PDF_MAX_BYTES) so the schema is built per call.
+ * or null), chat_id, save_chat; plus, beyond the spec, optional `documents`: the extracted text of the
+ * PDFs attached earlier in this conversation, which the browser keeps (each turn's response returns
+ * its PDF's text as `document`) and sends back so follow-up questions keep them.
+ * Limits come from config (CHAT_MAX_MESSAGES, CHAT_MAX_MESSAGE_CHARS, CHAT_MAX_DOCUMENTS,
+ * PDF_MAX_TEXT_CHARS, PDF_MAX_BYTES, CHAT_MAX_REQUEST_BYTES) so the schema is built per call. They bound
+ * abuse only: a long conversation is fitted to the model's context budget (lib/llm/context.ts), not refused.
  */
 export interface ChatLimits {
   maxMessages: number;
   maxMessageChars: number;
   maxFileBytes: number;
+  maxDocuments: number;
+  maxDocumentChars: number;
+  /** Bytes of the request besides the attached file's data URL. */
+  maxRequestBytes: number;
+}
+
+/** A document of the conversation as the browser holds it: the PDF's name and extracted text. */
+export interface ConversationDocument {
+  name: string;
+  text: string;
 }
 
 export const roleSchema = z.enum(["user", "assistant", "system"]);
@@ -37,6 +51,15 @@ export function chatRequestSchema(limits: ChatLimits) {
         })
         .nullable()
         .optional(),
+      documents: z
+        .array(
+          z.object({
+            name: z.string().trim().min(1).max(255),
+            text: z.string().max(limits.maxDocumentChars, `A document can have at most ${limits.maxDocumentChars.toLocaleString("en-US")} characters.`),
+          }),
+        )
+        .max(limits.maxDocuments, `A chat request can carry at most ${limits.maxDocuments} documents.`)
+        .optional(),
       chat_id: z.string().max(100).nullable().optional(),
       save_chat: z.boolean().optional(),
     })
@@ -50,7 +73,7 @@ export function chatRequestSchema(limits: ChatLimits) {
 
 export type ChatRequest = z.infer<ReturnType<typeof chatRequestSchema>>;
 
-/** Upper bound of a chat request body in bytes: the file plus every message at its limit (UTF-8). */
+/** Upper bound of a chat request body in bytes: the file's data URL plus CHAT_MAX_REQUEST_BYTES. */
 export function maxChatBodyBytes(limits: ChatLimits): number {
-  return Math.ceil((limits.maxFileBytes * 4) / 3) + limits.maxMessages * (limits.maxMessageChars * 3 + 64) + 64 * 1024;
+  return Math.ceil((limits.maxFileBytes * 4) / 3) + 1024 + limits.maxRequestBytes;
 }

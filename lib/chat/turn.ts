@@ -2,9 +2,9 @@ import "server-only";
 import { findModel, type ModelOption } from "@/config/models";
 import { getConfig } from "@/lib/config";
 import { ApiError } from "@/lib/http";
-import { buildModelMessages, providerModelId } from "@/lib/llm";
+import { contextBudgetTokens, fitContext, providerModelId, type ContextReport, type ModelAttachment } from "@/lib/llm";
 import { decodeDataUrl, extractPdfText, NOT_PDF_MESSAGE, PdfError } from "@/lib/pdf";
-import type { ChatRequest, Role } from "./schema";
+import type { ChatRequest, ConversationDocument, Role } from "./schema";
 
 /** A message as the API returns it (spec §3 Message: role, content). */
 export interface ChatMessage {
@@ -27,11 +27,15 @@ export interface PreparedTurn {
   providerModel: string;
   /** The conversation as the client sent it (roles and contents only). */
   history: ChatMessage[];
-  /** System prompt + history + document context, as sent to the provider. */
+  /** System prompt + the history and documents that fit the model's context budget, as sent to the provider. */
   modelMessages: { role: Role; content: string }[];
   attachment: AttachmentInfo | null;
   /** The extracted document text, kept only for encrypted storage of a saved chat. */
   attachmentText: string | null;
+  /** This turn's PDF as the browser keeps it for later turns (the response's `document`), or null. */
+  document: ConversationDocument | null;
+  /** What the context budget left out of the model input (the response's `context`). */
+  context: ContextReport;
 }
 
 /**
@@ -64,13 +68,20 @@ export async function prepareTurn(body: ChatRequest, model: ModelOption): Promis
     attachmentText = doc.text;
   }
 
-  const modelMessages = buildModelMessages(
+  // Earlier documents first, this turn's PDF last: the budget leaves out the oldest first.
+  const documents: ModelAttachment[] = (body.documents ?? []).map((d) => ({ name: d.name, text: d.text, truncated: false }));
+  if (attachment && attachmentText !== null) documents.push({ ...attachment, text: attachmentText });
+  const fitted = fitContext({ history, documents, budgetTokens: contextBudgetTokens(model.code) });
+  return {
+    model,
+    providerModel: providerModelId(model.code),
     history,
-    attachment && attachmentText !== null
-      ? { ...attachment, text: attachmentText }
-      : undefined,
-  );
-  return { model, providerModel: providerModelId(model.code), history, modelMessages, attachment, attachmentText };
+    modelMessages: fitted.messages,
+    attachment,
+    attachmentText,
+    document: attachment && attachmentText !== null ? { name: attachment.name, text: attachmentText } : null,
+    context: fitted.report,
+  };
 }
 
 async function readPdf(file: NonNullable<ChatRequest["file"]>): Promise<{ info: AttachmentInfo; text: string }> {

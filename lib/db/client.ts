@@ -64,7 +64,9 @@ async function openPglite(dataDir: string, options: { migrate?: boolean }): Prom
 }
 
 async function openPostgres(url: string, options: { migrate?: boolean }): Promise<DbHandle> {
-  const pool = new pg.Pool({ connectionString: url });
+  // connectionTimeoutMillis: an unreachable server (packets dropped) fails a request in 5 s instead of
+  // hanging it; a refused connection fails at once either way (docs/deploy.md "PostgreSQL outage").
+  const pool = new pg.Pool({ connectionString: url, connectionTimeoutMillis: 5_000 });
   // Prisma's pg adapter sends and reads timestamps without a zone, as UTC: a session in any other
   // time zone would store shifted instants. Queued first on each new connection.
   pool.on("connect", (client) => void client.query("SET TIME ZONE 'UTC'").catch(() => undefined));

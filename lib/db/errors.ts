@@ -42,3 +42,28 @@ export class MigrationError extends Error {
     this.name = "MigrationError";
   }
 }
+
+/** Network and server-state codes meaning "the database cannot be reached right now". */
+const UNAVAILABLE_CODES = new Set([
+  "ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "EPIPE", "ENOTFOUND", "EAI_AGAIN",
+  // PostgreSQL: admin_shutdown, crash_shutdown, cannot_connect_now, and the connection_exception class.
+  "57P01", "57P02", "57P03", "08000", "08001", "08003", "08004", "08006",
+  // Prisma: can't reach server, timed out, server closed the connection, connection pool timeout.
+  "P1001", "P1002", "P1017", "P2024",
+]);
+const UNAVAILABLE_MESSAGES = /Connection terminated|connection is closed|Can't reach database|timeout exceeded when trying to connect|ECONNREFUSED|ECONNRESET|DatabaseNotReachable|ConnectionClosed|terminating connection due to administrator command/i;
+
+/**
+ * True when `error` (or one of its causes) says the database is unreachable, as opposed to a query that
+ * is wrong: route handlers answer 503 then (docs/deploy.md "PostgreSQL outage").
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && depth < 6; depth++) {
+    if (typeof e !== "object") break;
+    const o = e as { code?: unknown; errno?: unknown; message?: unknown; cause?: unknown; kind?: unknown; originalCode?: unknown };
+    for (const c of [o.code, o.errno, o.originalCode, o.kind]) if (typeof c === "string" && UNAVAILABLE_CODES.has(c)) return true;
+    if (typeof o.message === "string" && UNAVAILABLE_MESSAGES.test(o.message)) return true;
+    e = o.cause;
+  }
+  return false;
+}

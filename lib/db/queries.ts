@@ -124,6 +124,14 @@ export async function createChat(input: {
 }
 
 /**
+ * Prisma's interactive-transaction limits (defaults 2 s to get a connection, 5 s to finish) are too
+ * tight for a busy instance: a save failing after the user already read the answer is worse than a
+ * slower save, and under event-loop lag a timeout can fire after PostgreSQL already committed, telling
+ * the client "failed" for a turn that was saved (bench/load.ts counted this at 200 concurrent streams).
+ */
+const SAVE_TRANSACTION = { maxWait: 10_000, timeout: 20_000 } as const;
+
+/**
  * Append messages after the chat's last position and bump lastUpdated. Concurrent appends to one
  * chat are serialised by a row lock.
  * @throws ChatNotFoundError when the chat does not exist or is not the user's; InvalidInputError.
@@ -153,7 +161,7 @@ export async function appendMessages(input: {
       const rows = encryptMessages(dataKey, userId, chatId, messages, first).map((m) => ({ ...m, chatId }));
       await tx.message.createMany({ data: rows });
       await tx.chat.update({ where: { id: chatId }, data: { lastUpdated } });
-    });
+    }, SAVE_TRANSACTION);
     return { lastUpdated };
   } finally {
     wipe(dataKey);

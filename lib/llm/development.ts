@@ -27,7 +27,7 @@ export interface DevelopmentResponderOptions {
 /** The full deterministic answer for a conversation (exported for tests and previews). */
 export function developmentAnswer(messages: readonly LlmMessage[]): string {
   const lastUser = messages.findLast((m) => m.role === "user");
-  const { question, document } = splitDocumentContext(lastUser?.content ?? "");
+  const { question, document, documents } = splitDocumentContext(lastUser?.content ?? "");
   const parts = [DEVELOPMENT_NOTICE];
   const asked = clip(question.replace(/\s+/g, " ").trim(), QUESTION_MAX_CHARS);
   parts.push(asked ? `You asked: “${asked}”` : "You sent an empty message.");
@@ -44,6 +44,9 @@ export function developmentAnswer(messages: readonly LlmMessage[]): string {
         : `The attached document “${document.name}” has no text.`,
     );
     if (document.truncated) parts.push("(Only the first part of the document was passed on.)");
+    if (documents.length > 1) {
+      parts.push(`Documents in this conversation: ${documents.map((d) => `“${d.name}”`).join(", ")}.`);
+    }
   }
   parts.push(markdownSample(question));
   return parts.join("\n\n");

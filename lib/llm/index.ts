@@ -1,13 +1,14 @@
 import "server-only";
-import { getConfig, type Config, type LlmProviderKind } from "@/lib/config";
-import { createDevelopmentProvider } from "./development";
-import { createGroqProvider } from "./groq";
-import { createOpenAiCompatibleProvider } from "./openai-compatible";
+import { DEFAULT_MODEL_CODE } from "@/config/models";
+import { getConfig, type LlmProviderKind } from "@/lib/config";
+import { providerForModel } from "./registry";
 import type { LlmProvider } from "./types";
 
 export { LlmError, isLlmError, type LlmErrorKind } from "./errors";
 export { buildModelMessages, SYSTEM_PROMPT, type HistoryMessage, type ModelAttachment } from "./prompt";
 export { providerModelId, UnknownModelError } from "./models";
+export { modelProviders, modelTier, routeFor, type ModelProviderInfo } from "./registry";
+export { contextBudgetTokens, estimateTokens, fitContext, type ContextReport, type FittedContext } from "./context";
 export type { LlmEvent, LlmMessage, LlmProvider, LlmProviderKind, LlmRequest, LlmUsage } from "./types";
 
 /** Human labels for the UI (the chat page shows which kind of model is answering). */
@@ -22,27 +23,12 @@ export function providerLabel(kind: LlmProviderKind = getConfig().llmProvider): 
   return PROVIDER_LABELS[kind];
 }
 
-let cached: { config: Config; provider: LlmProvider } | undefined;
-
 /**
- * The provider chosen by lib/config.ts: GROQ_API_KEY → Groq; else LLM_BASE_URL → OpenAI-compatible;
- * else (never in production: config refuses to start) the development responder.
- * One instance per parsed config, so HTTP keep-alive connections are reused.
+ * The provider for a public model code (default: the Basic model), chosen by the registry
+ * (./registry.ts): LLM_<TIER>_BASE_URL for that model, else GROQ_API_KEY → Groq, else LLM_BASE_URL →
+ * OpenAI-compatible, else (never in production: config refuses to start) the development responder.
+ * @throws UnknownModelError for a code outside config/models.ts
  */
-export function getLlmProvider(): LlmProvider {
-  const config = getConfig();
-  if (cached?.config !== config) cached = { config, provider: createProvider(config) };
-  return cached.provider;
-}
-
-function createProvider(config: Config): LlmProvider {
-  switch (config.llmProvider) {
-    case "groq":
-      return createGroqProvider(config);
-    case "openai-compatible":
-      return createOpenAiCompatibleProvider(config);
-    case "development":
-      if (config.isProduction) throw new Error("No LLM provider configured in production.");
-      return createDevelopmentProvider();
-  }
+export function getLlmProvider(code: string = DEFAULT_MODEL_CODE): LlmProvider {
+  return providerForModel(code);
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import OpenAI from "openai";
-import type { Config } from "@/lib/config";
+import type { ProviderClientOptions } from "./groq";
 import { streamOpenAiProtocol } from "./openai-protocol";
 import type { LlmEvent, LlmProvider, LlmRequest } from "./types";
 
@@ -8,19 +8,19 @@ import type { LlmEvent, LlmProvider, LlmRequest } from "./types";
 const PLACEHOLDER_API_KEY = "not-needed";
 
 /**
- * Any OpenAI-compatible chat-completions server through openai@6: LLM_BASE_URL (including /v1,
- * e.g. http://localhost:11434/v1 for Ollama) and LLM_API_KEY. No automatic retries (see groq.ts).
+ * Any OpenAI-compatible chat-completions server through openai@6: LLM_BASE_URL or LLM_<TIER>_BASE_URL
+ * (including /v1, e.g. http://localhost:11434/v1 for Ollama) and its API key. No automatic retries (see groq.ts).
  * `stream_options.include_usage` asks for the final usage chunk (OpenAI, vLLM, llama.cpp, Ollama).
  */
-export function createOpenAiCompatibleProvider(config: Config): LlmProvider {
+export function createOpenAiCompatibleProvider(options: ProviderClientOptions): LlmProvider {
   const client = new OpenAI({
-    apiKey: config.LLM_API_KEY ?? PLACEHOLDER_API_KEY,
-    baseURL: config.LLM_BASE_URL,
+    apiKey: options.apiKey ?? PLACEHOLDER_API_KEY,
+    baseURL: options.baseUrl,
     // Explicit nulls so the SDK does not pick up OPENAI_* variables behind lib/config.ts's back.
     organization: null,
     project: null,
     maxRetries: 0,
-    timeout: config.LLM_TIMEOUT_MS,
+    timeout: options.timeoutMs,
     logLevel: "off",
   });
   return {
@@ -28,7 +28,7 @@ export function createOpenAiCompatibleProvider(config: Config): LlmProvider {
     stream(req: LlmRequest): AsyncIterable<LlmEvent> {
       return streamOpenAiProtocol({
         provider: "openai-compatible",
-        timeoutMs: config.LLM_TIMEOUT_MS,
+        timeoutMs: options.timeoutMs,
         signal: req.signal,
         messages: req.messages,
         errors: OpenAI,

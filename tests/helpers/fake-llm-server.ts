@@ -16,8 +16,9 @@
  * `stream_options.include_usage` (OpenAI).
  *
  * Default answer (deterministic): `You asked: <last user text>.` and, when the last user message
- * carries a `<document ...>...</document>` block (lib/llm/prompt.ts), ` The document begins:
- * <first 100 characters, whitespace collapsed>`. Streamed in chunks of 3 words, 20 ms apart.
+ * carries `<document ...>...</document>` blocks (lib/llm/prompt.ts), ` The document begins:
+ * <first 100 characters of the first one, whitespace collapsed>` and, with several, ` Documents: N.`
+ * Streamed in chunks of 3 words, 20 ms apart.
  *
  * Trigger words in the last user message select a failure (so browser tests can cause them):
  *   [[fake:429]]        HTTP 429, OpenAI-style error body (code rate_limit_exceeded), Retry-After: 1
@@ -84,19 +85,32 @@ export function scenarioFromText(text: string): FakeScenario {
 
 /** The deterministic default answer for a conversation (exported so tests can compare). */
 export function fakeAnswer(messages: readonly { role: string; content: string }[]): string {
-  const last = [...messages].reverse().find((m) => m.role === "user")?.content ?? "";
-  const doc = /^<document\b[^>]*>\n([\s\S]*?)\n<\/document>(?:\n\[Note: [^\n]*\])?(?:\n\n|$)/.exec(last);
-  const question = (doc ? last.slice(doc[0].length) : last).trim();
+  let rest = [...messages].reverse().find((m) => m.role === "user")?.content ?? "";
+  const docs: string[] = [];
+  for (;;) {
+    const doc = /^<document\b[^>]*>\n([\s\S]*?)\n<\/document>(?:\n\[Note: [^\n]*\])?(?:\n\n|$)/.exec(rest);
+    if (!doc) break;
+    docs.push(doc[1] ?? "");
+    rest = rest.slice(doc[0].length);
+  }
+  const question = rest.trim();
   let answer = `You asked: ${question}${/[.?!]$/.test(question) ? "" : "."}`;
-  if (doc) {
-    const excerpt = (doc[1] ?? "").replace(/\s+/g, " ").trim().slice(0, DOC_EXCERPT_CHARS);
+  if (docs[0] !== undefined) {
+    const excerpt = docs[0].replace(/\s+/g, " ").trim().slice(0, DOC_EXCERPT_CHARS);
     answer += ` The document begins: ${excerpt}`;
   }
+  if (docs.length > 1) answer += ` Documents: ${docs.length}.`;
   return answer;
 }
 
-/** Start the server on 127.0.0.1 (port 0 = any free port). */
-export async function startFakeLlmServer(options: { port?: number } = {}): Promise<FakeLlmServer> {
+/**
+ * Start the server on 127.0.0.1 (port 0 = any free port). `delayMs` (default 20) is the pause before
+ * each streamed piece of the default answer and `firstTokenMs` (default 0) an extra pause before the
+ * first: the load bench sets them to a provider's pace.
+ */
+export async function startFakeLlmServer(
+  options: { port?: number; delayMs?: number; firstTokenMs?: number } = {},
+): Promise<FakeLlmServer> {
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
   const timers = new Set<ReturnType<typeof setTimeout>>();
@@ -250,7 +264,8 @@ export async function startFakeLlmServer(options: { port?: number } = {}): Promi
     }
 
     const parts = scenario === "slow" ? slowParts() : words(fakeAnswer(messages), 3);
-    const delay = scenario === "slow" ? SLOW_DELAY_MS : DEFAULT_DELAY_MS;
+    const delay = scenario === "slow" ? SLOW_DELAY_MS : (options.delayMs ?? DEFAULT_DELAY_MS);
+    if (scenario !== "slow" && options.firstTokenMs && !(await wait(options.firstTokenMs, res))) return;
     for (const part of parts) {
       if (!(await wait(delay, res))) return;
       send(ctx.chunk({ content: part }));

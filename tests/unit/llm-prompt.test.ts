@@ -87,13 +87,22 @@ describe("buildModelMessages", () => {
 describe("splitDocumentContext", () => {
   it("recovers the question and document from a built turn", () => {
     const [, turn] = buildModelMessages([{ role: "user", content: "Summarise\nplease" }], { ...attachment, truncated: true });
-    expect(splitDocumentContext(turn!.content)).toEqual({
-      question: "Summarise\nplease",
-      document: { name: "notes.pdf", text: "Line one\nLine two", truncated: true },
-    });
+    const document = { name: "notes.pdf", text: "Line one\nLine two", truncated: true };
+    expect(splitDocumentContext(turn!.content)).toEqual({ question: "Summarise\nplease", document, documents: [document] });
   });
 
   it("returns plain text unchanged", () => {
-    expect(splitDocumentContext("Just a question")).toEqual({ question: "Just a question" });
+    expect(splitDocumentContext("Just a question")).toEqual({ question: "Just a question", documents: [] });
+  });
+
+  it("recovers every document of the conversation, oldest first", () => {
+    const second = { name: "b.pdf", text: "Bee", truncated: false };
+    const [, turn] = buildModelMessages([{ role: "user", content: "Compare them" }], [attachment, second]);
+    const split = splitDocumentContext(turn!.content);
+    expect(split.question).toBe("Compare them");
+    expect(split.documents.map((d) => [d.name, d.text])).toEqual([
+      ["notes.pdf", "Line one\nLine two"],
+      ["b.pdf", "Bee"],
+    ]);
   });
 });

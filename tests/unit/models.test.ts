@@ -20,8 +20,8 @@ afterEach(() => {
 describe("model catalogue (spec §9)", () => {
   it("offers Basic (Free, default) and Pro (Pro) under the public llama3 codes", () => {
     expect(MODEL_OPTIONS).toEqual([
-      { code: "llama3-8b-8192", title: "Basic", description: "For everyday tasks", plan: "Free" },
-      { code: "llama3-70b-8192", title: "Pro", description: "For advanced tasks", plan: "Pro" },
+      { code: "llama3-8b-8192", title: "Basic", description: "For everyday tasks", plan: "Free", contextTokens: 32_000 },
+      { code: "llama3-70b-8192", title: "Pro", description: "For advanced tasks", plan: "Pro", contextTokens: 100_000 },
     ]);
     expect(MODEL_CODES).toEqual(["llama3-8b-8192", "llama3-70b-8192"]);
     expect(DEFAULT_MODEL_CODE).toBe("llama3-8b-8192");

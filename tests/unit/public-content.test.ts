@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { compareColumns, landingContent } from "@/content/landing";
+import { privacySections, providersSection } from "@/content/privacy";
 import { termsSections } from "@/content/terms";
 
 const root = path.resolve(__dirname, "../..");
@@ -57,6 +58,23 @@ describe("landing content (spec §1 and §2)", () => {
     ]);
   });
 
+  it("words the privacy promises as the mechanisms work (issue 8) and links them to /privacy", () => {
+    const { promises, hero } = landingContent;
+    const byTitle = Object.fromEntries(promises.items.map((p) => [p.title, p.body]));
+    expect(byTitle["No access to your conversations"]).toBe(
+      "Saved chats are encrypted with a key only you hold, so we cannot read them. Messages pass through " +
+        "Hush's servers in memory to reach the model and are never stored or logged.",
+    );
+    expect(byTitle["No training on your data"]).toBe("Hush never uses what you type or upload to train or tune a model.");
+    expect(byTitle["No third-party sharing"]).toMatch(/model provider .* named on our privacy page/);
+    expect(promises.more.href).toBe("/privacy");
+    expect(hero.lead).toContain("encrypted in your browser with a key only you hold");
+    // No claim the code cannot keep: no "encrypted compute"/"encrypted processing" for every provider,
+    // no server-held "data key unique to your account" for saved history.
+    const all = JSON.stringify(landingContent);
+    expect(all).not.toMatch(/encrypted compute|Encrypted processing|data key unique|processes them only/);
+  });
+
   it("serves the featured-on badge image from public/", () => {
     const src = landingContent.featured.image.src;
     expect(src.startsWith("/")).toBe(true);
@@ -77,6 +95,17 @@ describe("terms of service (spec §2)", () => {
   });
 });
 
+describe("privacy page (issue 8)", () => {
+  it("says what the server sees, what is stored, and what runs in the browser", () => {
+    const text = [providersSection.lead, ...privacySections.flatMap((s) => s.paragraphs)].join(" ");
+    expect(text).toContain("passes through Hush's servers in memory");
+    expect(text).toMatch(/never store that text and never write it to a log/);
+    expect(text).toContain("Chats without an account are never stored");
+    expect(text).toContain("encrypted in your browser with a key only you hold");
+    expect(text).toMatch(/no analytics, no advertising, no third-party scripts or fonts/);
+  });
+});
+
 describe("client JavaScript of the public pages", () => {
   /**
    * The issue allows client code only for the industry selector and the mobile menu. The header's
@@ -84,7 +113,7 @@ describe("client JavaScript of the public pages", () => {
    * settings icon and "Get Pro" when signed in), which cannot be known in a prerendered page.
    */
   it("marks only the industry selector and the header navigation (with its mobile menu) as client components", () => {
-    const dirs = ["components/landing", "components/layout", "app/(site)/contact", "app/(site)/termsofservice"];
+    const dirs = ["components/landing", "components/layout", "app/(site)/contact", "app/(site)/termsofservice", "app/(site)/privacy"];
     const clientFiles = dirs.flatMap((dir) =>
       readdirSync(path.join(root, dir))
         .filter((f) => /\.tsx?$/.test(f))

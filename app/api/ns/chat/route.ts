@@ -4,6 +4,7 @@ import { chatRequestSchema, maxChatBodyBytes } from "@/lib/chat/schema";
 import { checkModel, prepareTurn } from "@/lib/chat/turn";
 import { clientAddress } from "@/lib/client-address";
 import { errorResponse, readJsonBody } from "@/lib/http";
+import { assertAcceptingTurns } from "@/lib/lifecycle";
 import { consumeQuota } from "@/lib/quota";
 
 /**
@@ -16,6 +17,7 @@ export async function POST(request: Request): Promise<Response> {
     const limits = chatLimits();
     const body = await readJsonBody(request, chatRequestSchema(limits), maxChatBodyBytes(limits));
     const model = checkModel(body.model, "Free");
+    assertAcceptingTurns();
     await consumeQuota({ kind: "visitor", address: clientAddress(request) });
     const turn = await prepareTurn(body, model);
     return await respondToTurn(request, turn, async () => ({ chatId: null }));

@@ -6,6 +6,7 @@ import { chatRequestSchema, maxChatBodyBytes } from "@/lib/chat/schema";
 import { checkModel, prepareTurn } from "@/lib/chat/turn";
 import { isOwnChat } from "@/lib/db/queries";
 import { ApiError, errorResponse, readJsonBody } from "@/lib/http";
+import { assertAcceptingTurns } from "@/lib/lifecycle";
 import { getPlan } from "@/lib/plans";
 import { consumeQuota } from "@/lib/quota";
 
@@ -25,6 +26,7 @@ export async function POST(request: Request): Promise<Response> {
     if (chatId !== null && !(await isOwnChat({ userId: user.id, chatId }))) throw new ApiError(404, "Chat not found.");
     const plan = await getPlan(user.id);
     const model = checkModel(body.model, plan);
+    assertAcceptingTurns();
     await consumeQuota({ kind: "user", userId: user.id, plan });
     const turn = await prepareTurn(body, model);
     return await respondToTurn(request, turn, async (answer) => ({

@@ -1,0 +1,82 @@
+import Link from "next/link";
+import { connection } from "next/server";
+import { container } from "@/components/landing/section";
+import { siteConfig } from "@/config/site";
+import { privacyIntro, privacySections, providersSection } from "@/content/privacy";
+import { modelProviders } from "@/lib/llm";
+import { publicPageMetadata } from "@/lib/seo";
+
+export const metadata = publicPageMetadata({
+  title: "Privacy",
+  description: "What Hush can see: which provider answers each model and what it keeps, what passes through our servers, and what is stored.",
+  path: siteConfig.routes.privacy,
+});
+
+/**
+ * /privacy (issue 8): content/privacy.ts, with the provider of each model from the server's
+ * configuration (lib/llm registry). Rendered per request, not prerendered: a page built with other LLM
+ * settings than the server runs with would name the wrong provider, and this page must be literally true.
+ */
+export default async function PrivacyPage() {
+  await connection();
+  const providers = modelProviders();
+  return (
+    <div className={`${container} py-16 sm:py-24`}>
+      <article className="mx-auto max-w-3xl">
+        <header className="border-b border-ink-100 pb-10">
+          <h1 className="text-4xl font-semibold tracking-tight text-ink-950 sm:text-5xl">What Hush can see</h1>
+          <p className="mt-6 text-lg leading-8 text-ink-600">{privacyIntro}</p>
+        </header>
+
+        <section id={providersSection.id} aria-labelledby="providers-title" className="mt-12 scroll-mt-24">
+          <h2 id="providers-title" className="text-2xl font-semibold tracking-tight text-ink-950">
+            {providersSection.title}
+          </h2>
+          <p className="mt-4 leading-7 text-ink-700">{providersSection.lead}</p>
+          <div className="mt-6 overflow-x-auto rounded-2xl border border-ink-200">
+            <table className="w-full text-left text-sm" data-testid="provider-table">
+              <caption className="sr-only">{providersSection.caption}</caption>
+              <thead className="bg-ink-50 text-ink-700">
+                <tr>
+                  <th scope="col" className="px-4 py-3 font-semibold">Model</th>
+                  <th scope="col" className="px-4 py-3 font-semibold">Provider</th>
+                  <th scope="col" className="px-4 py-3 font-semibold">What the provider keeps</th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-ink-100 text-ink-700">
+                {providers.map((p) => (
+                  <tr key={p.code}>
+                    <th scope="row" className="px-4 py-3 font-semibold text-ink-950">{p.title}</th>
+                    <td className="px-4 py-3">{p.providerName}</td>
+                    <td className="px-4 py-3">{p.retention ?? providersSection.retentionUnknown}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </section>
+
+        {privacySections.map((s) => (
+          <section key={s.id} id={s.id} aria-labelledby={`${s.id}-title`} className="mt-12 scroll-mt-24">
+            <h2 id={`${s.id}-title`} className="text-2xl font-semibold tracking-tight text-ink-950">
+              {s.title}
+            </h2>
+            {s.paragraphs.map((p) => (
+              <p key={p} className="mt-4 leading-7 text-ink-700">
+                {p}
+              </p>
+            ))}
+          </section>
+        ))}
+
+        <p className="mt-16 border-t border-ink-100 pt-8 text-ink-600">
+          Questions about privacy?{" "}
+          <Link href={siteConfig.routes.contact} className="font-medium text-brand-700 underline underline-offset-4 hover:text-brand-800">
+            Contact us
+          </Link>
+          .
+        </p>
+      </article>
+    </div>
+  );
+}

@@ -1,0 +1,104 @@
+/**
+ * Memory of an app instance under a mixed workload (issue 11): RSS of each production instance after a
+ * warm-up of 2,000 requests and again after 10,000 more mixed requests through nginx, each read once
+ * settled (10 s idle). The issue's bar: growth within 10%.
+ *
+ *   npx tsx bench/memory.ts        (MEMORY_REQUESTS=10000 MEMORY_CONCURRENCY=20 by default)
+ *
+ * The mix: liveness 30%, landing page 20%, /api/me signed in 20%, readiness 10%, a visitor chat 10%,
+ * a signed-in chat saved to history 10%. Same stack as bench/load.ts (scripts/deploy/stack.ts).
+ */
+import fs from "node:fs";
+import { HttpsClient } from "../scripts/deploy/https-client";
+import { signIn } from "../scripts/deploy/sign-in";
+import { startStack, type Stack } from "../scripts/deploy/stack";
+
+const REQUESTS = Number(process.env.MEMORY_REQUESTS ?? 10_000);
+const WARMUP = Number(process.env.MEMORY_WARMUP ?? 2_000);
+const CONCURRENCY = Number(process.env.MEMORY_CONCURRENCY ?? 20);
+const SETTLE_MS = 10_000;
+
+function rssMb(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;
+}
+
+async function drive(stack: Stack, user: HttpsClient, visitors: HttpsClient[], total: number): Promise<number> {
+  let next = 0;
+  let failures = 0;
+  const failedKinds: Record<string, number> = {};
+  const ask = (content: string, save: boolean) => ({ messages: [{ role: "user", content }], model: "llama3-8b-8192", file: null, chat_id: null, save_chat: save });
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async (_, w) => {
+      const visitor = visitors[w]!;
+      while (next < total) {
+        const i = next++;
+        const slot = i % 10;
+        let ok: boolean;
+        if (slot < 3) ok = (await visitor.request("GET", "/api/health")).status === 200;
+        else if (slot < 5) ok = (await visitor.request("GET", "/")).status === 200;
+        else if (slot < 7) ok = (await user.request("GET", "/api/me")).status === 200;
+        else if (slot < 8) ok = (await visitor.request("GET", "/api/ready")).status === 200;
+        else if (slot < 9) ok = (await visitor.chat("/api/ns/chat", ask(`memory ${i}`, false))).events.at(-1)?.event === "done";
+        else ok = (await user.chat("/api/ns/chat_user", ask(`memory ${i}`, true))).events.at(-1)?.event === "done";
+        if (!ok) {
+          failures++;
+          failedKinds[slot] = (failedKinds[slot] ?? 0) + 1;
+        }
+      }
+    }),
+  );
+  void stack;
+  if (failures) console.error("failures by slot (0-2 health, 3-4 landing, 5-6 me, 7 ready, 8 visitor chat, 9 saved chat):", failedKinds);
+  return failures;
+}
+
+async function main(): Promise<void> {
+  const stack = await startStack({
+    directDatabase: true,
+    appEnv: { QUOTA_VISITOR_PER_DAY: "10000000", QUOTA_FREE_PER_DAY: "10000000" },
+  });
+  try {
+    const user = new HttpsClient(stack.origin, { ca: stack.ca, maxSockets: CONCURRENCY });
+    await signIn(stack, user, "memory@example.test");
+    const visitors = Array.from({ length: CONCURRENCY }, (_, i) => new HttpsClient(stack.origin, { ca: stack.ca, maxSockets: 1, localAddress: `127.0.3.${i + 1}` }));
+    const warmFailures = await drive(stack, user, visitors, WARMUP);
+    await new Promise((r) => setTimeout(r, SETTLE_MS));
+    const before = stack.apps.map((a) => rssMb(a.proc.pid!));
+    const started = Date.now();
+    const failures = await drive(stack, user, visitors, REQUESTS);
+    const seconds = (Date.now() - started) / 1000;
+    await new Promise((r) => setTimeout(r, SETTLE_MS));
+    const after = stack.apps.map((a) => rssMb(a.proc.pid!));
+    const report = {
+      requests: REQUESTS,
+      concurrency: CONCURRENCY,
+      seconds: Math.round(seconds),
+      failures: warmFailures + failures,
+      instances: stack.apps.map((a, i) => ({
+        instance: a.name,
+        rssBeforeMb: Math.round(before[i]!),
+        rssAfterMb: Math.round(after[i]!),
+        growthPercent: Math.round(((after[i]! - before[i]!) / before[i]!) * 1000) / 10,
+      })),
+    };
+    console.log(JSON.stringify(report, null, 2));
+    user.close();
+    for (const v of visitors) v.close();
+    const worst = Math.max(...report.instances.map((i) => i.growthPercent));
+    if (report.failures || worst > 10) {
+      console.error(`memory bench: ${report.failures} failures, worst growth ${worst}% (bar: 10%)`);
+      process.exitCode = 1;
+    }
+  } finally {
+    await stack.close();
+  }
+}
+
+main().then(
+  () => process.exit(process.exitCode ?? 0),
+  (error) => {
+    console.error("memory bench FAILED:", error);
+    process.exit(1);
+  },
+);

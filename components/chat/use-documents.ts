@@ -1,0 +1,47 @@
+"use client";
+
+import { useCallback, useState } from "react";
+import type { ContextReport, ConversationDocument, SendChatResult } from "@/lib/chat/client";
+
+/**
+ * The current conversation's documents and context report, kept in the browser for the conversation's
+ * life (issue 8: follow-up questions keep the document). Each answered turn adds its PDF's extracted
+ * text (the response's `document`); every later send carries them back as `documents`. A new chat clears
+ * them; a reopened saved chat starts from the documents stored with it (`reset(documents)`).
+ * Nothing here is persisted: visitors' documents vanish with the tab.
+ */
+export function useConversationDocuments() {
+  const [documents, setDocuments] = useState<ConversationDocument[]>([]);
+  const [context, setContext] = useState<ContextReport | null>(null);
+
+  /** Take a successful turn's result: keep its document, remember what the budget left out. */
+  const onResult = useCallback((result: Pick<SendChatResult, "document" | "context">) => {
+    const doc = result.document;
+    if (doc) setDocuments((current) => [...current, { name: doc.name, text: doc.text }]);
+    setContext(result.context ?? null);
+  }, []);
+
+  /** Start over (New chat), or with a reopened chat's documents. */
+  const reset = useCallback((initial: ConversationDocument[] = []) => {
+    setDocuments(initial);
+    setContext(null);
+  }, []);
+
+  return { documents, context, onResult, reset };
+}
+
+/** The line the chat shows when older content was left out, or null when everything reached the model. */
+export function contextNotice(report: ContextReport | null): string | null {
+  if (!report) return null;
+  const { omitted_messages: messages, omitted_documents: documents } = report;
+  const parts: string[] = [];
+  if (messages > 0) parts.push(messages === 1 ? "the first message" : `the first ${messages} messages`);
+  if (documents > 0) parts.push(documents === 1 ? "the oldest document" : `the ${documents} oldest documents`);
+  const sentences: string[] = [];
+  if (parts.length > 0) {
+    const verb = messages + documents === 1 ? "was" : "were";
+    sentences.push(`Older content was left out to fit the model's limit: ${parts.join(" and ")} of this chat ${verb} not sent to the model.`);
+  }
+  if (report.latest_message_cut) sentences.push("Your last message was too long for the model, so its middle was left out.");
+  return sentences.length > 0 ? sentences.join(" ") : null;
+}

@@ -1,0 +1,81 @@
+/**
+ * The words of /privacy (issue 8, inference privacy): what Hush can and cannot see, said plainly.
+ * Each sentence names a mechanism that exists, with the code or test that holds it:
+ * - messages pass through the server in memory only: lib/chat (no write of a visitor turn; nothing
+ *   user-written is logged), tests/route/chat.test.ts;
+ * - saved chats are encrypted in the browser with a key only the user holds: the vault (issue 8);
+ * - the provider of each model and what it keeps: lib/llm/registry.ts, set by the operator
+ *   (LLM_<TIER>_PROVIDER_NAME / LLM_<TIER>_RETENTION, docs/providers.md);
+ * - nothing from another site in the browser: e2e/public-pages.spec.ts "no trackers".
+ * The provider table is filled in from the server's configuration by app/(site)/privacy/page.tsx.
+ */
+
+export interface PrivacySection {
+  id: string;
+  title: string;
+  paragraphs: readonly string[];
+}
+
+export const privacyIntro =
+  "What happens to what you type, precisely: which company's model answers you, what passes through our " +
+  "servers, and what we store.";
+
+/** Shown above the provider table. */
+export const providersSection = {
+  id: "providers",
+  title: "Who answers your messages",
+  lead:
+    "A model can only answer what it can read. When you send a message, it goes over an encrypted connection " +
+    "(TLS) to the provider that runs the model you picked, together with the earlier messages and documents " +
+    "of the chat that your browser sends with it. Each model's provider and what it keeps:",
+  /** When the operator has not stated the provider's retention (LLM_<TIER>_RETENTION unset). */
+  retentionUnknown: "Not stated by this server's operator: see the provider's own terms.",
+  caption: "Model providers and what they keep",
+} as const;
+
+export const privacySections: readonly PrivacySection[] = [
+  {
+    id: "server",
+    title: "What our servers see",
+    paragraphs: [
+      "Each message passes through Hush's servers in memory on its way to the model, and the answer comes " +
+        "back the same way. Our servers never store that text and never write it to a log or an error report.",
+      "A PDF you attach is read in memory to extract its text, which goes to the model with your message. " +
+        "The file itself is never stored. Your browser keeps the extracted text for the rest of the " +
+        "conversation so that follow-up questions can still refer to it.",
+    ],
+  },
+  {
+    id: "stored",
+    title: "What we store",
+    paragraphs: [
+      "Chats without an account are never stored: once the answer is sent, nothing of the conversation " +
+        "remains on our side. Your browser holds the chat and its documents only while the page is open.",
+      "Saving history is off until you turn it on. Saved chats (their titles, messages and document text) " +
+        "are encrypted in your browser with a key only you hold, unlocked with your passkey, passphrase or " +
+        "recovery code. Our servers store only the encrypted form and cannot decrypt it. If you lose every " +
+        "way to unlock it, nobody, including us, can recover that history.",
+      "For your account we store your e-mail address, your plan and subscription status, and a count of " +
+        "messages per day for the daily limits. A visitor's count is kept under a keyed hash of the network " +
+        "address whose key changes every day, never under the address itself.",
+    ],
+  },
+  {
+    id: "browser",
+    title: "What runs in your browser",
+    paragraphs: [
+      "Only Hush's own code, served from Hush's own server: no analytics, no advertising, no third-party " +
+        "scripts or fonts. An automated test opens every public page and fails if it requests anything from " +
+        "another site or sets a cookie.",
+    ],
+  },
+  {
+    id: "training",
+    title: "Training and sharing",
+    paragraphs: [
+      "Hush never uses what you type or upload to train or tune a model, and never sells or shares your " +
+        "conversations. The only other party that sees a message is the model provider named above, which " +
+        "processes it to write the answer.",
+    ],
+  },
+];

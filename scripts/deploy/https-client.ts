@@ -1,0 +1,145 @@
+/**
+ * A small HTTPS client for the multi-instance test and the load bench (node:https, keep-alive agent):
+ * a cookie jar per user, a chosen source address (127.0.0.x: Linux routes the whole 127/8 to loopback,
+ * so each simulated client reaches nginx from its own address), the nginx test header that names the
+ * upstream instance, and Server-Sent Events read as they arrive (time to first token).
+ */
+import https from "node:https";
+
+export interface HttpResult {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+  /** The app instance nginx chose (the test-only `X-Hush-Upstream` header), e.g. "127.0.0.1:5554". */
+  upstream: string;
+}
+
+export interface SseResult extends HttpResult {
+  events: { event: string; data: unknown }[];
+  /** Milliseconds from sending the request to the first `delta` event (null when none came). */
+  ttftMs: number | null;
+}
+
+export class HttpsClient {
+  readonly jar = new Map<string, string>();
+  readonly agent: https.Agent;
+
+  constructor(
+    readonly origin: string,
+    options: { ca?: Buffer; localAddress?: string; maxSockets?: number } = {},
+  ) {
+    this.agent = new https.Agent({
+      keepAlive: true,
+      ca: options.ca,
+      localAddress: options.localAddress,
+      maxSockets: options.maxSockets ?? 4,
+      // The test certificate is issued for 127.0.0.1 (subjectAltName IP), so verification stays on.
+    });
+  }
+
+  cookieHeader(): string {
+    return [...this.jar].map(([k, v]) => `${k}=${v}`).join("; ");
+  }
+
+  private absorb(setCookie: string[] | undefined): void {
+    for (const line of setCookie ?? []) {
+      const [pair, ...attrs] = line.split(";");
+      const eq = pair!.indexOf("=");
+      const name = pair!.slice(0, eq).trim();
+      const value = pair!.slice(eq + 1).trim();
+      const expired = attrs.some((a) => /^\s*max-age=0\s*$/i.test(a) || /^\s*expires=thu, 01 jan 1970/i.test(a));
+      if (expired || value === "") this.jar.delete(name);
+      else this.jar.set(name, value);
+    }
+  }
+
+  /** One request; `form` is sent urlencoded, `json` as JSON. Same-origin Origin header on writes. */
+  request(
+    method: string,
+    path: string,
+    init: { json?: unknown; form?: Record<string, string>; headers?: Record<string, string>; onData?: (chunk: string) => void; onHeaders?: (upstream: string) => void; signal?: AbortSignal } = {},
+  ): Promise<HttpResult> {
+    const url = new URL(path, this.origin);
+    const headers: Record<string, string> = { ...init.headers };
+    const cookie = this.cookieHeader();
+    if (cookie) headers.cookie = cookie;
+    let body: string | undefined;
+    if (init.json !== undefined) {
+      body = JSON.stringify(init.json);
+      headers["content-type"] = "application/json";
+    } else if (init.form) {
+      body = new URLSearchParams(init.form).toString();
+      headers["content-type"] = "application/x-www-form-urlencoded";
+    }
+    if (method !== "GET" && method !== "HEAD") headers.origin ??= this.origin;
+    if (body !== undefined) headers["content-length"] = String(Buffer.byteLength(body));
+    return new Promise((resolve, reject) => {
+      const req = https.request(url, { method, headers, agent: this.agent, signal: init.signal }, (res) => {
+        this.absorb(res.headers["set-cookie"]);
+        init.onHeaders?.(String(res.headers["x-hush-upstream"] ?? ""));
+        res.setEncoding("utf8");
+        let text = "";
+        res.on("data", (chunk: string) => {
+          text += chunk;
+          init.onData?.(chunk);
+        });
+        res.on("end", () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: text,
+            upstream: String(res.headers["x-hush-upstream"] ?? ""),
+          }),
+        );
+        res.on("error", reject);
+      });
+      req.on("error", reject);
+      req.end(body);
+    });
+  }
+
+  async json<T = Record<string, unknown>>(method: string, path: string, init: Parameters<HttpsClient["request"]>[2] = {}) {
+    const res = await this.request(method, path, init);
+    let data: T | null = null;
+    try {
+      data = JSON.parse(res.body) as T;
+    } catch {
+      data = null;
+    }
+    return { ...res, data };
+  }
+
+  /** POST a chat turn asking for Server-Sent Events; parses the events and times the first delta. */
+  async chat(
+    path: "/api/ns/chat" | "/api/ns/chat_user",
+    payload: unknown,
+    options: { signal?: AbortSignal; onHeaders?: (upstream: string) => void } = {},
+  ): Promise<SseResult> {
+    const started = performance.now();
+    let ttftMs: number | null = null;
+    const res = await this.request("POST", path, {
+      json: payload,
+      headers: { accept: "text/event-stream" },
+      signal: options.signal,
+      onHeaders: options.onHeaders,
+      onData: (chunk) => {
+        if (ttftMs === null && chunk.includes("event: delta")) ttftMs = performance.now() - started;
+      },
+    });
+    const events = String(res.headers["content-type"] ?? "").startsWith("text/event-stream")
+      ? res.body
+          .trim()
+          .split("\n\n")
+          .filter(Boolean)
+          .map((block) => ({
+            event: /^event: (.*)$/m.exec(block)?.[1] ?? "",
+            data: JSON.parse(/^data: (.*)$/m.exec(block)?.[1] ?? "null") as unknown,
+          }))
+      : [];
+    return { ...res, events, ttftMs };
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+}

@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GET as health } from "@/app/api/health/route";
+import { GET as ready } from "@/app/api/ready/route";
+import { resetConfigForTests } from "@/lib/config";
+import { resetLifecycleForTests, shutdown } from "@/lib/lifecycle";
+import { closeQuota } from "@/lib/quota";
+import { redisAvailable, TEST_REDIS_URL } from "../helpers/redis";
+import { setupTestDb, type TestDb } from "../db/setup-db";
+
+/** GET /api/health and GET /api/ready, the real handlers on a real database (PGlite, or PostgreSQL). */
+let t: TestDb;
+beforeAll(async () => {
+  t = await setupTestDb();
+});
+afterAll(async () => {
+  delete process.env.REDIS_URL;
+  await closeQuota();
+  resetConfigForTests();
+  resetLifecycleForTests();
+  await t.cleanup();
+});
+
+async function readyNow() {
+  const res = await ready();
+  return { status: res.status, cache: res.headers.get("cache-control"), body: (await res.json()) as Record<string, unknown> };
+}
+
+describe("GET /api/health", () => {
+  it("answers 200 ok, never cached", async () => {
+    const res = health();
+    expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    expect(await res.json()).toEqual({ status: "ok" });
+  });
+});
+
+describe("GET /api/ready", () => {
+  it("is ready when the database answers with every migration applied (Redis not configured)", async () => {
+    expect(await readyNow()).toEqual({
+      status: 200,
+      cache: "no-store",
+      body: { status: "ready", checks: { database: "ok", migrations: "ok", redis: "not configured", shutdown: "no" } },
+    });
+  });
+
+  it("is not ready while a migration of this build is missing from the database", async () => {
+    const [row] = await t.db.$queryRawUnsafe<{ id: string }[]>(
+      `SELECT id FROM "_prisma_migrations" ORDER BY migration_name DESC LIMIT 1`,
+    );
+    await t.db.$executeRawUnsafe(`UPDATE "_prisma_migrations" SET rolled_back_at = now() WHERE id = $1`, row!.id);
+    try {
+      const r = await readyNow();
+      expect(r.status).toBe(503);
+      expect(r.body).toEqual({
+        error: "Not ready: migrations.",
+        checks: { database: "ok", migrations: "failed", redis: "not configured", shutdown: "no" },
+      });
+    } finally {
+      await t.db.$executeRawUnsafe(`UPDATE "_prisma_migrations" SET rolled_back_at = NULL WHERE id = $1`, row!.id);
+    }
+    expect((await readyNow()).status).toBe(200);
+  });
+
+  it("fails when REDIS_URL is set and Redis does not answer, and names only the component", async () => {
+    process.env.REDIS_URL = "redis://127.0.0.1:5599/5"; // nothing listens there (this helper's port range)
+    resetConfigForTests();
+    try {
+      const r = await readyNow();
+      expect(r.status).toBe(503);
+      expect(r.body).toEqual({
+        error: "Not ready: redis.",
+        checks: { database: "ok", migrations: "ok", redis: "failed", shutdown: "no" },
+      });
+      expect(JSON.stringify(r.body)).not.toContain("5599");
+    } finally {
+      delete process.env.REDIS_URL;
+      await closeQuota();
+      resetConfigForTests();
+    }
+  });
+
+  it("checks Redis when it is configured and answers", async (ctx) => {
+    if (!(await redisAvailable())) ctx.skip();
+    process.env.REDIS_URL = `${TEST_REDIS_URL}/5`;
+    resetConfigForTests();
+    try {
+      expect((await readyNow()).body).toEqual({
+        status: "ready",
+        checks: { database: "ok", migrations: "ok", redis: "ok", shutdown: "no" },
+      });
+    } finally {
+      delete process.env.REDIS_URL;
+      await closeQuota();
+      resetConfigForTests();
+    }
+  });
+
+  it("reports not ready once shutdown began, while liveness still answers", async () => {
+    const exits: number[] = [];
+    await shutdown("SIGTERM", [], { graceMs: 1_000, closeResources: async () => undefined, exit: (c) => exits.push(c), log: () => undefined });
+    try {
+      expect(exits).toEqual([0]);
+      const r = await readyNow();
+      expect(r.status).toBe(503);
+      expect(r.body).toEqual({
+        error: "Not ready: shutdown.",
+        checks: { database: "ok", migrations: "ok", redis: "not configured", shutdown: "draining" },
+      });
+      expect(health().status).toBe(200);
+    } finally {
+      resetLifecycleForTests();
+    }
+  });
+});
