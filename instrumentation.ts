@@ -8,6 +8,8 @@ export async function register(): Promise<void> {
   // First, before anything slow: requests handled before the stamp count as one unknown client.
   const { installPeerStamp } = await import("./lib/peer-stamp");
   installPeerStamp();
+  // Requests Next.js itself would answer with a 500 (TRACE, OPTIONS *, bad %-encoding) get a 4xx.
+  (await import("./lib/request-guard")).installRequestGuard();
   const { startServer } = await import("./lib/startup");
   await startServer();
 }

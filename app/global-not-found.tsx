@@ -2,6 +2,8 @@ import type { Metadata } from "next";
 import "./globals.css";
 import SiteLayout from "./(site)/layout";
 import { LandingPage } from "@/components/landing/landing-page";
+import { ThemeProvider } from "@/components/theme/theme-provider";
+import { Toaster } from "@/components/ui/toaster";
 import { siteConfig } from "@/config/site";
 import { getConfig } from "@/lib/config";
 
@@ -21,11 +23,15 @@ export function generateMetadata(): Metadata {
 
 export default function GlobalNotFound() {
   return (
-    <html lang="en">
+    // The same theme set-up as app/layout.tsx (the CSP nonce note there applies here too).
+    <html lang="en" suppressHydrationWarning>
       <body className="min-h-dvh font-sans">
-        <SiteLayout>
-          <LandingPage />
-        </SiteLayout>
+        <ThemeProvider nonce={undefined}>
+          <SiteLayout>
+            <LandingPage />
+          </SiteLayout>
+          <Toaster />
+        </ThemeProvider>
       </body>
     </html>
   );

@@ -2,6 +2,8 @@ import type { Metadata, Viewport } from "next";
 import "./globals.css";
 import { siteConfig } from "@/config/site";
 import { getConfig } from "@/lib/config";
+import { ThemeProvider } from "@/components/theme/theme-provider";
+import { Toaster } from "@/components/ui/toaster";
 
 /** Site-wide defaults; metadataBase turns the pages' relative canonical and image URLs into absolute ones. */
 export function generateMetadata(): Metadata {
@@ -18,13 +20,29 @@ export function generateMetadata(): Metadata {
 export const viewport: Viewport = {
   width: "device-width",
   initialScale: 1,
-  themeColor: "#ffffff",
+  themeColor: [
+    { media: "(prefers-color-scheme: light)", color: "#ffffff" },
+    { media: "(prefers-color-scheme: dark)", color: "#15171d" },
+  ],
 };
 
 export default function RootLayout({ children }: Readonly<{ children: React.ReactNode }>) {
   return (
-    <html lang="en">
-      <body className="min-h-dvh font-sans">{children}</body>
+    // next-themes sets class="dark"/"light" and color-scheme on <html> before hydration.
+    <html lang="en" suppressHydrationWarning>
+      <body className="min-h-dvh font-sans">
+        {/*
+          CSP nonce (integration point for the nonce-based Content-Security-Policy of proxy.ts): the
+          theme script is inline. Reading the nonce here with `(await headers()).get("x-nonce")` would
+          make every page dynamic, so prerendered pages keep static output and get no nonce; allow this
+          script by its hash instead (its text depends only on the props below), or pass `nonce` from a
+          dynamic segment's layout. next-themes only puts the nonce on the server-rendered script.
+        */}
+        <ThemeProvider nonce={undefined}>
+          {children}
+          <Toaster />
+        </ThemeProvider>
+      </body>
     </html>
   );
 }

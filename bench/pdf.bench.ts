@@ -14,7 +14,13 @@ import { deflateSync } from "node:zlib";
 import { PDFParse } from "pdf-parse";
 import { extractPdfTextWithLimits, shutdownPdfWorkers, type PdfLimits } from "@/lib/pdf/extract";
 
-const LIMITS: PdfLimits = { maxBytes: 10 * 1024 * 1024, maxPages: 100, maxChars: 60_000, timeoutMs: 15_000 };
+const LIMITS: PdfLimits = {
+  maxBytes: 10 * 1024 * 1024,
+  maxPages: 100,
+  maxChars: 60_000,
+  timeoutMs: 15_000,
+  maxInflatedBytes: 100 * 1024 * 1024,
+};
 const RUNS = 7;
 
 const documents = [

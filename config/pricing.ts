@@ -91,3 +91,22 @@ export function formatAmount(minor: number): string {
 export function periodLabel(months: number): string {
   return months === 1 ? "month" : `${months} months`;
 }
+
+/**
+ * The launch price of `price` spread over its months, in minor units rounded to the cent (issue 9
+ * "Pricing honesty": with spec §9's figures every longer option costs more per month than option 1,
+ * so the card shows this beside the total). Display only: checkout charges `launchMinor`.
+ */
+export function perMonthMinor(price: Pick<PlanPrice, "launchMinor" | "months">): number {
+  return Math.round(price.launchMinor / price.months);
+}
+
+/**
+ * How the per-month equivalent of `price` compares with the one-month option's price in the same
+ * currency: "more", "less" or "same" (to the cent).
+ */
+export function perMonthVersusMonthly(price: PlanPrice): "more" | "less" | "same" {
+  const monthly = planPrice(price.currency, 1).launchMinor;
+  const each = perMonthMinor(price);
+  return each > monthly ? "more" : each < monthly ? "less" : "same";
+}

@@ -24,13 +24,18 @@ async function expectNoAxeViolations(page: Page, label: string) {
 }
 
 for (const viewport of VIEWPORTS) {
-  test(`axe finds no violations on the public pages (${viewport.name})`, async ({ page }) => {
-    await page.setViewportSize(viewport);
-    for (const path of PUBLIC_PAGES) {
-      await page.goto(path);
-      await expectNoAxeViolations(page, `${path} (${viewport.name})`);
-    }
-  });
+  for (const theme of ["light", "dark"] as const) {
+    // Issue 9: both themes (the theme follows the system by default).
+    test(`axe finds no violations on the public pages (${viewport.name}, ${theme})`, async ({ page }) => {
+      await page.emulateMedia({ colorScheme: theme });
+      await page.setViewportSize(viewport);
+      for (const path of PUBLIC_PAGES) {
+        await page.goto(path);
+        await expect(page.locator("html")).toHaveClass(new RegExp(`\\b${theme}\\b`));
+        await expectNoAxeViolations(page, `${path} (${viewport.name}, ${theme})`);
+      }
+    });
+  }
 }
 
 test("axe finds no violations in the page's other states", async ({ page }) => {

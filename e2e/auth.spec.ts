@@ -236,6 +236,8 @@ test("signInByEmail (helper for other specs) signs in", async ({ page }) => {
 });
 
 test("the sign-in pages pass axe in every state, on desktop and phone", async ({ page, browser }) => {
+  // Eight axe runs and an e-mail round trip: more than the default minute on a loaded machine.
+  test.setTimeout(150_000);
   for (const viewport of [
     { width: 1280, height: 800 },
     { width: 390, height: 844 },

@@ -88,6 +88,8 @@ const envSchema = z.object({
   PDF_MAX_PAGES: positiveInt(100),
   PDF_MAX_TEXT_CHARS: positiveInt(60_000),
   PDF_PARSE_TIMEOUT_MS: positiveInt(15_000),
+  /** Most bytes a PDF's compressed streams may inflate to, in total (decompression bombs fail fast). */
+  PDF_MAX_INFLATED_BYTES: positiveInt(100 * 1024 * 1024),
 
   // Sign-in (lib/auth). next-auth's own NEXTAUTH_URL/NEXTAUTH_SECRET are derived from these in one
   // place, lib/auth/options.ts.

@@ -4,6 +4,7 @@ import path from "node:path";
 import { randomBytes } from "node:crypto";
 import sodium from "libsodium-wrappers";
 import { ConfigError, getConfig, type Config } from "@/lib/config";
+import { logger } from "@/lib/log";
 
 /**
  * Encryption core: envelope encryption of everything a user writes.
@@ -156,10 +157,11 @@ function loadDevMasterKey(config: Config): Uint8Array<ArrayBuffer> {
       flag: "wx",
       mode: 0o600,
     });
-    console.warn(
-      `\n*** ENCRYPTION_MASTER_KEY is not set: generated a DEVELOPMENT master key in ${file}.\n` +
-        "*** Saved chats are only as safe as that file. Never use it in production: set\n" +
-        "*** ENCRYPTION_MASTER_KEY (openssl rand -base64 32) and keep it out of the database backups.\n",
+    logger("crypto").warn(
+      { path: file },
+      "ENCRYPTION_MASTER_KEY is not set: generated a DEVELOPMENT master key. Saved chats are only as safe as " +
+        "that file. Never use it in production: set ENCRYPTION_MASTER_KEY (openssl rand -base64 32) and keep " +
+        "it out of the database backups.",
     );
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;

@@ -10,6 +10,7 @@ import {
   UserUnavailableError,
   VaultExistsError,
 } from "@/lib/db/errors";
+import { logger, securityEvent } from "@/lib/log";
 
 /**
  * HTTP helpers shared by every route handler: typed API errors, the `{ "error": "..." }` body,
@@ -95,18 +96,32 @@ function describeIssue(issue: z.core.$ZodIssue | undefined): string {
  * anything else is a 500 logged by kind only.
  */
 export function errorResponse(error: unknown, context: string): Response {
-  if (error instanceof ApiError) return jsonError(error.status, error.message, error.headers);
+  if (error instanceof ApiError) {
+    refusalEvent(error.status, context);
+    return jsonError(error.status, error.message, error.headers);
+  }
   if (error instanceof ChatNotFoundError) return jsonError(404, "Chat not found.");
   if (error instanceof InvalidCursorError || error instanceof InvalidInputError) return jsonError(400, error.message);
   if (error instanceof NoVaultError || error instanceof VaultExistsError || error instanceof SaveConflictError) {
     return jsonError(409, error.message);
   }
-  if (error instanceof UserUnavailableError) return jsonError(error.reason === "deleted" ? 403 : 401, error.message);
+  if (error instanceof UserUnavailableError) {
+    const status = error.reason === "deleted" ? 403 : 401;
+    refusalEvent(status, context);
+    return jsonError(status, error.message);
+  }
   if (isDatabaseUnavailable(error)) {
-    console.error(`[${context}] database unavailable`);
+    logger(context).error("database unavailable");
     return jsonError(503, "The service is briefly unavailable. Please try again in a moment.", { "Retry-After": "5" });
   }
   // Log the error's kind and message only: messages we create never carry user content.
-  console.error(`[${context}] unexpected error:`, error instanceof Error ? `${error.name}: ${error.message}` : "unknown");
+  logger(context).error({ err: error instanceof Error ? `${error.name}: ${error.message}` : "unknown" }, "unexpected error");
   return jsonError(500, "Something went wrong on our side. Please try again.");
+}
+
+/** The security event of a refusal (ASVS V16.3): 401, 403 and 429 answers; other statuses log nothing. */
+export function refusalEvent(status: number, route: string): void {
+  if (status === 401) securityEvent("http.unauthorized", { route });
+  else if (status === 403) securityEvent("http.forbidden", { route });
+  else if (status === 429) securityEvent("http.rate_limited", { route });
 }

@@ -1,5 +1,6 @@
 import "server-only";
 import { ApiError } from "@/lib/http";
+import { logger } from "@/lib/log";
 
 /**
  * Process lifecycle: the chat turns in flight and graceful shutdown (docs/deploy.md "Restarts").
@@ -123,7 +124,7 @@ export async function shutdown(
   if (state.draining) return;
   state.draining = true;
   const exit = options.exit ?? ((code: number) => process.exit(code));
-  const log = options.log ?? ((line: string) => console.log(line));
+  const log = options.log ?? ((line: string) => logger("lifecycle").info(line));
   log(`[hush] ${signal}: draining ${state.turns.size} chat turn(s), grace ${Math.round(options.graceMs / 1000)} s`);
 
   // Never hang: past the grace period plus time to abort and close, exit non-zero.

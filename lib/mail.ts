@@ -1,6 +1,7 @@
 import "server-only";
 import nodemailer, { type Transporter } from "nodemailer";
 import { getConfig, type Config } from "@/lib/config";
+import { logger } from "@/lib/log";
 
 /**
  * Outgoing mail: sign-in links (spec §4). Through SMTP when EMAIL_SERVER is set (nodemailer). In
@@ -50,15 +51,11 @@ export async function sendSignInEmail(input: { to: string; url: string; expires:
   const minutes = Math.max(1, Math.round((input.expires.getTime() - Date.now()) / 60_000));
   if (config.emailDelivery === "disabled") throw new MailUnavailableError();
   if (config.emailDelivery === "log") {
-    console.info(
-      [
-        "",
-        "================ DEVELOPMENT: SIGN-IN LINK (not e-mailed: EMAIL_SERVER is unset) ================",
-        `  for ${input.to}, valid ${minutes} minutes, once:`,
-        `  ${input.url}`,
-        "==================================================================================================",
-        "",
-      ].join("\n"),
+    // Development and tests only (never production): the link itself is the point of this record.
+    // The recipient is logged as a pseudonym like every address (lib/log.ts).
+    logger("mail").info(
+      { to: input.to, validMinutes: minutes },
+      `DEVELOPMENT: SIGN-IN LINK (not e-mailed: EMAIL_SERVER is unset), valid ${minutes} minutes, once: ${input.url}`,
     );
     return;
   }

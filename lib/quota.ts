@@ -4,6 +4,7 @@ import { Redis } from "ioredis";
 import { getConfig, type Config } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { ApiError } from "@/lib/http";
+import { logger } from "@/lib/log";
 
 /**
  * Daily chat quotas (issue "Quotas"; spec §9 leaves the numbers open): QUOTA_VISITOR_PER_DAY per
@@ -116,7 +117,7 @@ function withFallback(primary: QuotaStore, fallback: QuotaStore): QuotaStore {
     // One line per 10 s at most: an outage must not flood the log.
     if (Date.now() - lastWarning < 10_000) return;
     lastWarning = Date.now();
-    console.error(`[quota] Redis unavailable (${error instanceof Error ? error.message : "unknown"}); counting in the database`);
+    logger("quota").error({ err: error instanceof Error ? error.message : "unknown" }, "Redis unavailable; counting in the database");
   };
   return {
     async increment(key, day, limit) {
@@ -145,7 +146,7 @@ function current(): NonNullable<typeof state> {
   if (state?.config !== config) {
     state?.redis?.disconnect();
     const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, commandTimeout: 1000 }) : null;
-    redis?.on("error", (error) => console.error(`[quota] Redis error: ${error.message}`));
+    redis?.on("error", (error) => logger("quota").error({ err: error.message }, "Redis error"));
     state = { config, redis, store: redis ? withFallback(redisStore(redis), databaseStore) : databaseStore, salt: null };
   }
   return state;

@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { Redis } from "ioredis";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { getConfig, type Config } from "@/lib/config";
+import { logger } from "@/lib/log";
 
 /**
  * Rate limits (rate-limiter-flexible): in Redis when REDIS_URL is set, so several app instances share
@@ -37,7 +38,7 @@ function limiterFor(spec: LimiterSpec): RateLimiterAbstract {
         new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, commandTimeout: 1000 })
       : null;
     // An unreachable Redis must not crash the process; the insurance limiter takes over meanwhile.
-    redis?.on("error", (error) => console.error(`[rate-limit] Redis error: ${error.message}`));
+    redis?.on("error", (error) => logger("rate-limit").error({ err: error.message }, "Redis error"));
     state = { config, redis, limiters: new Map() };
   }
   const id = `${spec.name}:${spec.points}/${spec.durationSeconds}`;

@@ -6,6 +6,7 @@ import { closeDb, getDb } from "@/lib/db/client";
 import { installShutdownHandlers } from "@/lib/lifecycle";
 import { closeQuota } from "@/lib/quota";
 import { closeRateLimits } from "@/lib/rate-limit";
+import { logger, routeConsoleToLogger } from "@/lib/log";
 
 /**
  * Server start-up (called from instrumentation.ts): validate configuration, log the embedded defaults
@@ -13,19 +14,21 @@ import { closeRateLimits } from "@/lib/rate-limit";
  * (lib/lifecycle.ts). A configuration error stops the process with a message that names the setting.
  */
 export async function startServer(): Promise<void> {
+  // Production output is JSON lines only; `next dev` keeps its own readable compile messages.
+  if (process.env.NODE_ENV === "production") routeConsoleToLogger();
   let config;
   try {
     config = getConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
-      console.error(`\n[hush] Cannot start: ${error.message}\n`);
+      logger("hush").fatal({ err: error.message }, "Cannot start");
       process.exit(1);
     }
     throw error;
   }
   const defaults = describeDefaults(config);
   if (defaults.length) {
-    console.log(`[hush] Using embedded defaults (${config.NODE_ENV}):\n${defaults.map((d) => `  - ${d}`).join("\n")}`);
+    logger("hush").info({ defaults }, `Using embedded defaults (${config.NODE_ENV})`);
   }
   await getMasterKeys();
   getAuthSecret();
@@ -37,8 +40,8 @@ export async function startServer(): Promise<void> {
     },
   });
   const { basic, pro } = config.llmRoutes;
-  console.log(
-    `[hush] Ready: database ${config.database.kind}, LLM providers: Basic ${basic.kind} (${basic.providerName}), ` +
-      `Pro ${pro.kind} (${pro.providerName}).`,
+  logger("hush").info(
+    { database: config.database.kind, basic: `${basic.kind} (${basic.providerName})`, pro: `${pro.kind} (${pro.providerName})` },
+    "Ready",
   );
 }

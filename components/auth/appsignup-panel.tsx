@@ -1,9 +1,10 @@
 "use client";
 
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
-import { APP_HANDOFF_PATH, createAccount, signInWithIdToken, startGoogleSignIn } from "./client";
+import { APP_HANDOFF_PATH, createAccount, signInWithIdToken } from "./client";
 import { authErrorMessage, cleanProviderMessage } from "./errors";
 import { GoogleButton, Spinner } from "./google-button";
+import { isGooglePopup, reportToOpener, startGooglePopupSignIn } from "./google-popup";
 import { ErrorLine, TermsNotice } from "./notices";
 
 export interface AppSignupPanelProps {
@@ -26,6 +27,7 @@ export function AppSignupPanel({ idToken, deepLink, initialError, googleEnabled 
   // ?idToken= (spec §2) waits for "Continue": a crafted link must not sign a browser into someone
   // else's account unasked (login CSRF, issue 10). Null once answered.
   const [pendingToken, setPendingToken] = useState<string | null>(idToken);
+  const [popupDone, setPopupDone] = useState(false);
   const started = useRef(false);
 
   useLayoutEffect(() => {
@@ -36,6 +38,13 @@ export function AppSignupPanel({ idToken, deepLink, initialError, googleEnabled 
   useEffect(() => {
     if (started.current) return;
     started.current = true;
+    if ((deepLink || initialError) && isGooglePopup()) {
+      // Inside the Google popup: the opener reloads /appsignup?handoff=1 (the sealed cookie is
+      // shared) and opens the desktop app's deep link; this window closes.
+      reportToOpener(deepLink && !initialError ? { ok: true } : { ok: false, error: initialError ?? "Callback" });
+      queueMicrotask(() => setPopupDone(true));
+      return;
+    }
     if (deepLink) {
       // The browser's session was made by the same sign-in: set the account up, then open the app.
       createAccount()
@@ -68,11 +77,28 @@ export function AppSignupPanel({ idToken, deepLink, initialError, googleEnabled 
     setBusy(true);
     setError(null);
     try {
-      await startGoogleSignIn(APP_HANDOFF_PATH);
+      // Synchronous up to window.open: the click's user activation lets the popup through.
+      const outcome = await startGooglePopupSignIn(APP_HANDOFF_PATH);
+      if (outcome.kind === "signed-in") window.location.assign(APP_HANDOFF_PATH);
+      else if (outcome.kind === "error") {
+        setError(authErrorMessage(outcome.code));
+        setBusy(false);
+      }
     } catch (e) {
       setError(cleanProviderMessage(e instanceof Error ? e.message : null));
       setBusy(false);
     }
+  }
+
+  if (popupDone) {
+    return (
+      <Card>
+        <div className="py-6 text-center" aria-live="polite">
+          <h1 className="text-2xl font-semibold tracking-tight text-ink-950">Back to Hush</h1>
+          <p className="mt-2 text-ink-600">You can close this window; the Hush tab continues.</p>
+        </div>
+      </Card>
+    );
   }
 
   if (deepLink) {

@@ -1,6 +1,5 @@
 "use client";
 
-import { signIn } from "next-auth/react";
 import { cleanProviderMessage } from "./errors";
 
 /**
@@ -93,15 +92,6 @@ export function submitEmailLink(token: string, email: string): void {
   form.append(callback);
   document.body.append(form);
   form.submit();
-}
-
-/** Start Google sign-in (next-auth's OAuth flow, a full-page redirect), landing on `callbackPath`. */
-export async function startGoogleSignIn(callbackPath: string): Promise<void> {
-  try {
-    await signIn("google", { callbackUrl: callbackPath });
-  } catch {
-    throw new Error(NETWORK_ERROR);
-  }
 }
 
 /**

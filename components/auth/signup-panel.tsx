@@ -8,12 +8,13 @@ import {
   getStoredEmail,
   requestEmailLink,
   SIGNUP_COMPLETE_PATH,
-  startGoogleSignIn,
   storeEmail,
   submitEmailLink,
 } from "./client";
 import { authErrorMessage, cleanProviderMessage } from "./errors";
 import { GoogleButton, Spinner } from "./google-button";
+import { isGooglePopup, reportToOpener, startGooglePopupSignIn } from "./google-popup";
+import { refreshAccount } from "@/lib/account/client";
 import { ErrorLine, SuccessNotice, TermsNotice } from "./notices";
 
 type Phase =
@@ -24,7 +25,9 @@ type Phase =
   /** The link is being used (a form POST navigation is under way). */
   | "signing-in"
   /** Signed in: creating the account on the server, then /chat. */
-  | "finishing";
+  | "finishing"
+  /** This page is the Google sign-in popup and has told its opener how sign-in ended. */
+  | "popup-done";
 
 export interface SignupPanelProps {
   /** Token of the e-mailed link (/signup?token=…). */
@@ -34,6 +37,8 @@ export interface SignupPanelProps {
   /** An error code from a sign-in redirect (?error=Code). */
   initialError: string | null;
   googleEnabled: boolean;
+  /** Why the visitor was sent here (/signup?reason=limit after the daily visitor limit, spec §8). */
+  reason?: "limit" | null;
 }
 
 /**
@@ -41,7 +46,7 @@ export interface SignupPanelProps {
  * the e-mailed link (the address from localStorage, or asked for again); with ?complete=1 it creates
  * the account (POST /api/create_account), forgets the stored address and goes to /chat.
  */
-export function SignupPanel({ token, complete, initialError, googleEnabled }: SignupPanelProps) {
+export function SignupPanel({ token, complete, initialError, googleEnabled, reason = null }: SignupPanelProps) {
   const router = useRouter();
   const [phase, setPhase] = useState<Phase>(complete ? "finishing" : token ? "signing-in" : "form");
   const [email, setEmail] = useState("");
@@ -59,6 +64,8 @@ export function SignupPanel({ token, complete, initialError, googleEnabled }: Si
     createAccount().then(
       () => {
         clearStoredEmail();
+        // The header was rendered signed out when sign-in happened in a popup: update it.
+        void refreshAccount();
         router.replace("/chat");
       },
       (e: unknown) => setError(e instanceof Error ? e.message : "Failed to create account"),
@@ -68,6 +75,12 @@ export function SignupPanel({ token, complete, initialError, googleEnabled }: Si
   useEffect(() => {
     if (started.current) return;
     started.current = true;
+    if ((complete || initialError) && isGooglePopup()) {
+      // Inside the Google popup: the opener finishes (account creation, /chat); this window closes.
+      reportToOpener(complete && !initialError ? { ok: true } : { ok: false, error: initialError ?? "Callback" });
+      queueMicrotask(() => setPhase("popup-done"));
+      return;
+    }
     // The token and codes have done their job: keep them out of the address bar and history.
     if (token || complete || initialError) window.history.replaceState(null, "", "/signup");
     if (complete) {
@@ -108,7 +121,15 @@ export function SignupPanel({ token, complete, initialError, googleEnabled }: Si
     setBusy("google");
     setError(null);
     try {
-      await startGoogleSignIn(SIGNUP_COMPLETE_PATH);
+      // Synchronous up to window.open: the click's user activation lets the popup through.
+      const outcome = await startGooglePopupSignIn(SIGNUP_COMPLETE_PATH);
+      if (outcome.kind === "signed-in") {
+        setPhase("finishing");
+        finish();
+      } else if (outcome.kind === "error") {
+        setError(authErrorMessage(outcome.code));
+        setBusy(null);
+      }
     } catch (e) {
       setError(cleanProviderMessage(e instanceof Error ? e.message : null));
       setBusy(null);
@@ -122,6 +143,17 @@ export function SignupPanel({ token, complete, initialError, googleEnabled }: Si
     if (!address || !token) return;
     setPhase("signing-in");
     submitEmailLink(token, address);
+  }
+
+  if (phase === "popup-done") {
+    return (
+      <Card>
+        <div className="py-6 text-center" aria-live="polite">
+          <h1 className="text-2xl font-semibold tracking-tight text-ink-950">Back to Hush</h1>
+          <p className="mt-2 text-ink-600">You can close this window; the Hush tab continues.</p>
+        </div>
+      </Card>
+    );
   }
 
   if (phase === "signing-in" || phase === "finishing") {
@@ -193,6 +225,11 @@ export function SignupPanel({ token, complete, initialError, googleEnabled }: Si
     <Card>
       <Heading title="Sign Up to Hush" subtitle="Begin chatting privately" />
       <div className="mt-6 space-y-3 empty:hidden">
+        {reason === "limit" && !sentTo && (
+          <p data-testid="signup-reason" className="rounded-xl border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900">
+            You have used today&rsquo;s free messages for visitors. Sign up free to keep chatting.
+          </p>
+        )}
         {sentTo && (
           <SuccessNotice>
             A verification e-mail was sent to <strong className="font-semibold break-all">{sentTo}</strong>. Check your

@@ -10,6 +10,9 @@ import { Composer } from "./composer";
 import { preloadMarkdown } from "./markdown";
 import { MessageList } from "./message-list";
 import { ModelPicker } from "./model-picker";
+import { ShortcutsDialog } from "./shortcuts-dialog";
+import { useShortcuts } from "./use-shortcuts";
+import { toast } from "@/components/ui/toaster";
 import { Sidebar } from "./sidebar";
 import type { ModelChoice, UiMessage } from "./types";
 import { useChatHistory } from "./use-chat-history";
@@ -102,6 +105,8 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
     savedCount.current = 0;
     documents.reset();
     setStaged(null);
+    // On phones the history is a drawer over the chat: the new chat should be in view (issue 9).
+    if (isSmallScreen()) setSidebarOpen(false);
   };
 
   const pickChat = async (id: string) => {
@@ -172,6 +177,33 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
   const empty = shown.length === 0 && !staged && !busy;
   const leftOut = contextNotice(documents.context);
 
+  // Keyboard shortcuts (issue 9; components/chat/use-shortcuts.ts).
+  const shortcuts = useShortcuts({
+    busy,
+    newChat,
+    stop: chat.stop,
+    toggleSidebar,
+    search: () => {
+      // Seam: the vault-based chat search replaces this with focusing its search box.
+      setSidebarOpen(true);
+      requestAnimationFrame(() =>
+        document.querySelector<HTMLElement>('aside[aria-label="Chat history"] nav button, aside[aria-label="Chat history"] a')?.focus(),
+      );
+    },
+    copyLast: () => {
+      const last = shown.findLast((m) => m.message.role === "assistant")?.message;
+      if (!last) {
+        toast("No answer to copy yet");
+        return;
+      }
+      navigator.clipboard.writeText(last.content).then(
+        () => toast.success("Copied the last answer"),
+        () => toast.error("Could not copy: the browser refused access to the clipboard"),
+      );
+    },
+  });
+
+
   return (
     <div className="relative flex h-[calc(100dvh-4rem)] min-h-96 bg-white">
       <Sidebar
@@ -208,6 +240,17 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
             >
               <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round">
                 <path d="M4 5h16v14H4zM9 5v14" />
+              </svg>
+            </button>
+            <button
+              type="button"
+              onClick={newChat}
+              aria-label="New chat"
+              title="New chat"
+              className={`h-9 w-9 items-center justify-center rounded-lg text-ink-600 hover:bg-ink-100 hover:text-ink-900 ${sidebarOpen === null ? "inline-flex md:hidden" : sidebarOpen ? "hidden" : "inline-flex"}`}
+            >
+              <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round">
+                <path d="M12 20h9M16.5 3.5a2.1 2.1 0 0 1 3 3L7 19l-4 1 1-4Z" />
               </svg>
             </button>
             <ModelPicker models={models} value={model} onChange={setModel} onNeedsPro={() => router.push("/pricing")} plan={planOf(account)} />
@@ -257,6 +300,7 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
         />
         <p className="px-4 pb-3 text-center text-xs text-ink-500">Hush may produce mistakes. Please verify information.</p>
       </div>
+      <ShortcutsDialog open={shortcuts.helpOpen} onClose={() => shortcuts.setHelpOpen(false)} />
     </div>
   );
 }

@@ -1,16 +1,20 @@
 import { HeaderNav } from "./header-nav";
 import { Logo } from "./logo";
+import { ThemeSwitch } from "@/components/theme/theme-switch";
 
 /**
  * Shared header of spec §2: logo, Pricing, Chat and Sign Up (or the settings button when signed in),
- * with a mobile menu toggle on small screens. The account-aware links live in the HeaderNav island.
+ * with a mobile menu toggle on small screens; the light / dark / system switch (issue 9) beside them. The account-aware links live in the HeaderNav island.
  */
 export function SiteHeader() {
   return (
     <header className="sticky top-0 z-30 border-b border-ink-100 bg-white/90 backdrop-blur supports-[backdrop-filter]:bg-white/75">
       <div className="relative mx-auto flex h-16 max-w-6xl items-center justify-between px-4 sm:px-6">
         <Logo />
-        <HeaderNav />
+        <div className="flex items-center gap-2 sm:gap-3">
+          <HeaderNav />
+          <ThemeSwitch />
+        </div>
       </div>
     </header>
   );

@@ -9,6 +9,8 @@ import {
   formatAmount,
   LAUNCH_HEADLINE,
   periodLabel,
+  perMonthMinor,
+  perMonthVersusMonthly,
   PLAN_MONTHS,
   PLAN_OPTIONS,
   planPrice,
@@ -168,6 +170,17 @@ export function PricingClient() {
               {price.currency} per {periodLabel(price.months)}
             </span>
           </p>
+          {price.months > 1 && (
+            // Issue 9 "Pricing honesty": the spec's longer options cost more per month than one month.
+            <p data-testid="per-month" className="mt-2 text-sm text-ink-700">
+              That is {formatAmount(perMonthMinor(price))} {price.currency} a month
+              {perMonthVersusMonthly(price) === "more"
+                ? `, more than the 1-month plan (${formatAmount(planPrice(price.currency, 1).launchMinor)} ${price.currency} a month).`
+                : perMonthVersusMonthly(price) === "less"
+                  ? `, less than the 1-month plan (${formatAmount(planPrice(price.currency, 1).launchMinor)} ${price.currency} a month).`
+                  : ", the same as the 1-month plan."}
+            </p>
+          )}
           <ul className="mt-6 flex-1 space-y-3 text-sm text-ink-700">
             {PRO_BULLETS.map((b) => (
               <li key={b} className="flex gap-2">

@@ -111,7 +111,11 @@ export function hushAdapter(): Adapter {
     },
     async deleteSession(sessionToken) {
       const db = await getDb();
-      await db.session.deleteMany({ where: { sessionToken: hashSessionToken(sessionToken) } });
+      const hashed = hashSessionToken(sessionToken);
+      // Returned to next-auth, which hands it to events.signOut (the sign-out security event).
+      const row = await db.session.findUnique({ where: { sessionToken: hashed }, select: { userId: true } });
+      await db.session.deleteMany({ where: { sessionToken: hashed } });
+      return row ? ({ userId: row.userId } as unknown as AdapterSession) : null;
     },
     async createVerificationToken(token: VerificationToken) {
       const db = await getDb();

@@ -9,6 +9,7 @@ import { sessionCookieName, sessionCookieOptions, secureCookies } from "@/lib/au
 import { normalizeEmail } from "@/lib/auth/email-address";
 import { getAuthSecret } from "@/lib/auth/secret";
 import { generateSessionToken, SESSION_REFRESH_AFTER_S, sessionIdleSeconds } from "@/lib/auth/session-store";
+import { logger, securityEvent } from "@/lib/log";
 
 /**
  * next-auth 4 configuration: database sessions through lib/auth/adapter.ts, e-mail links and Google.
@@ -59,7 +60,7 @@ const scrub = (text: string) =>
 
 function describe(metadata: unknown): string {
   const error = metadata instanceof Error ? metadata : (metadata as { error?: unknown } | undefined)?.error;
-  return error instanceof Error ? `: ${error.name}: ${scrub(error.message)}` : "";
+  return error instanceof Error ? `${error.name}: ${scrub(error.message)}` : "";
 }
 
 /** The options for one request. */
@@ -124,9 +125,19 @@ export function buildAuthOptions(ctx: AuthRequestContext = {}): AuthOptions {
         return { expires: session.expires, user: { email: session.user?.email ?? null } };
       },
     },
+    events: {
+      signIn({ user, account }) {
+        securityEvent("auth.sign_in", { userId: user.id, provider: account?.provider ?? null });
+      },
+      signOut({ session }) {
+        securityEvent("auth.sign_out", { userId: (session as { userId?: string } | null)?.userId ?? null });
+      },
+    },
+    // next-auth's own messages, and what browsers POST to /api/auth/_log, go through lib/log.ts
+    // (escaped, redacted); the code is client-controlled for _log, so it is cut short.
     logger: {
-      error: (code, metadata) => console.error(`[auth] ${code}${describe(metadata)}`),
-      warn: (code) => console.warn(`[auth] warning: ${code}`),
+      error: (code, metadata) => logger("auth").error({ code: String(code).slice(0, 64), detail: describe(metadata) }, "next-auth error"),
+      warn: (code) => logger("auth").warn({ code: String(code).slice(0, 64) }, "next-auth warning"),
       debug: () => undefined,
     },
   };

@@ -2,9 +2,10 @@ import "server-only";
 import { createHash, timingSafeEqual } from "node:crypto";
 import NextAuth from "next-auth";
 import { getConfig } from "@/lib/config";
-import { ApiError, errorResponse, jsonError } from "@/lib/http";
+import { ApiError, errorResponse, jsonError, refusalEvent } from "@/lib/http";
 import { consumeEmailSignIn, SignInRateLimitedError } from "@/lib/rate-limit";
 import { clientAddress } from "@/lib/client-address";
+import { securityEvent } from "@/lib/log";
 import { assertSameOrigin } from "@/lib/auth/session";
 import { callbackUrlCookieName, parseCookies } from "@/lib/auth/cookies";
 import { handoffCookie } from "@/lib/auth/desktop";
@@ -58,12 +59,24 @@ async function route(request: Request, segments: string[]): Promise<Response> {
   const body = method === "POST" ? await readFormBody(request) : undefined;
   const query: Record<string, string | string[]> = Object.fromEntries(url.searchParams);
   const cookies = parseCookies(request.headers.get("cookie"));
+  // next-auth answers an invalid callbackUrl with a 500 and logs it verbatim: refuse it here (400),
+  // and drop an invalid callback-URL cookie instead of letting it break every later call.
+  const callbackParam = typeof query.callbackUrl === "string" ? query.callbackUrl : undefined;
+  if (callbackParam !== undefined && !isValidCallbackUrl(callbackParam)) {
+    return jsonError(400, "Invalid callbackUrl: use a path on this site or an http(s) address.");
+  }
+  if (typeof body?.callbackUrl === "string" && !isValidCallbackUrl(body.callbackUrl)) {
+    return jsonError(400, "Invalid callbackUrl: use a path on this site or an http(s) address.");
+  }
+  const callbackCookie = cookies[callbackUrlCookieName()];
+  if (callbackCookie !== undefined && !isValidCallbackUrl(callbackCookie)) delete cookies[callbackUrlCookieName()];
 
   if (isEmailCallback) {
     // The page sends the address as typed or stored; the token's identifier is the normalised one.
     try {
       query.email = normalizeEmail(typeof query.email === "string" ? query.email : "");
     } catch {
+      securityEvent("auth.sign_in_failed", { code: "Verification", provider: "email", action: "callback" });
       return redirect(errorPage("Verification", false));
     }
   }
@@ -84,6 +97,7 @@ async function route(request: Request, segments: string[]): Promise<Response> {
   if (location) {
     const code = errorCodeOf(location);
     if (code) {
+      securityEvent("auth.sign_in_failed", { code, provider: providerId ?? null, action: action ?? null });
       answer.headers.set("location", errorPage(code, desktop));
     } else if (ctx.googleIdToken && desktop && action === "callback") {
       answer.headers.append("set-cookie", await handoffCookie(ctx.googleIdToken));
@@ -118,6 +132,15 @@ function toSignupPage(url: URL): Response {
 
 function redirect(location: string, status = 302): Response {
   return new Response(null, { status, headers: { Location: location, "Cache-Control": "private, no-store" } });
+}
+
+/** next-auth's own test (lib/assert.js): a path, or an absolute http(s) URL. */
+function isValidCallbackUrl(url: string): boolean {
+  try {
+    return /^https?:/.test(new URL(url, url.startsWith("/") ? getConfig().APP_URL : undefined).protocol);
+  } catch {
+    return false;
+  }
 }
 
 function pathOf(url: string): string | null {
@@ -184,6 +207,7 @@ async function checkEmailRequest(
     return jsonError(503, "E-mail sign-in is not available on this server. Continue with Google instead.");
   }
   if (!csrfTokenValid(body.csrfToken, cookies)) {
+    refusalEvent(403, "auth");
     return jsonError(403, "Your sign-in form expired. Reload the page and try again.");
   }
   let email: string;
@@ -198,6 +222,7 @@ async function checkEmailRequest(
   } catch (error) {
     if (!(error instanceof SignInRateLimitedError)) throw error;
     const minutes = Math.ceil(error.retryAfterSeconds / 60);
+    refusalEvent(429, "auth");
     const from = error.scope === "mailbox" ? "for this address" : "from your network";
     return jsonError(
       429,

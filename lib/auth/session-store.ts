@@ -2,6 +2,7 @@ import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
+import { securityEvent } from "@/lib/log";
 
 /**
  * Database sessions (revocable: deleting the row ends the session at once). The cookie carries a
@@ -118,5 +119,6 @@ export async function deleteSession(token: string): Promise<void> {
 export async function revokeUserSessions(userId: string): Promise<number> {
   const db = await getDb();
   const { count } = await db.session.deleteMany({ where: { userId } });
+  securityEvent("auth.session_revoked", { userId, count });
   return count;
 }

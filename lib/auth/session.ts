@@ -6,6 +6,7 @@ import { readCookie, sessionCookieName } from "@/lib/auth/cookies";
 import { findSessionUser, revokeUserSessions, type StoredSessionUser } from "@/lib/auth/session-store";
 import { IdentityProviderUnavailableError, verifyGoogleIdToken } from "@/lib/auth/google-id-token";
 import { findOrCreateGoogleUser } from "@/lib/auth/users";
+import { logger } from "@/lib/log";
 
 /**
  * Who is calling: the one entry point for every authenticated endpoint (spec §6).
@@ -55,7 +56,7 @@ export async function getRequestUser(request: Request): Promise<AuthUser | null>
       identity = await verifyGoogleIdToken(bearer);
     } catch (error) {
       if (error instanceof IdentityProviderUnavailableError) {
-        console.error(`[auth] ${error.message}`);
+        logger("auth").error({ err: error.message }, "identity provider unavailable");
         throw new ApiError(503, "Sign-in could not be checked right now. Please try again.");
       }
       return null;

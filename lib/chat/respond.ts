@@ -5,6 +5,7 @@ import { beginTurn, SHUTDOWN_MESSAGE, ShutdownAbort } from "@/lib/lifecycle";
 import type { ContextReport } from "@/lib/llm";
 import type { ConversationDocument } from "./schema";
 import type { AttachmentInfo, ChatMessage, PreparedTurn } from "./turn";
+import { logger } from "@/lib/log";
 
 /**
  * The chat call's answer (spec §7): the whole conversation and the chat id (null when not saved); plus
@@ -181,7 +182,7 @@ function toApiError(error: unknown, signal: AbortSignal): ApiError {
         return new ApiError(502, "The model service is unavailable right now. Please try again later.");
     }
   }
-  console.error("[chat] provider failed:", error instanceof Error ? error.name : "unknown");
+  logger("chat").error({ kind: error instanceof Error ? error.name : "unknown" }, "provider failed");
   return new ApiError(502, "The model service is unavailable right now. Please try again later.");
 }
 

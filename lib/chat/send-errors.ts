@@ -17,7 +17,7 @@ export function sendErrorOutcome(status: number, serverText: string, signedIn: b
   if (status === 429 || status === 402) {
     return signedIn
       ? { kind: "message", text: DAILY_LIMIT_MESSAGE, link: { href: "/pricing", label: "Upgrade" } }
-      : { kind: "redirect", href: "/signup" };
+      : { kind: "redirect", href: "/signup?reason=limit" };
   }
   if (status >= 400 && status < 500 && status !== 408) return { kind: "message", text: serverText, link: null };
   return { kind: "message", text: USAGE_LIMIT_MESSAGE, link: { href: "/pricing", label: "Upgrade" } };

@@ -54,16 +54,18 @@ export function checkModel(code: string, plan: "Free" | "Pro"): ModelOption {
 
 /**
  * Read the attached PDF and build the provider input for a model already checked by `checkModel`
- * (the routes check it before counting the quota).
- * @throws ApiError 400/413/415/422 attachment problems.
+ * (the routes check it before counting the quota). `client` ("user:<id>" or the client address)
+ * allows one PDF being read at a time per client.
+ * @throws ApiError 400/413/415/422 attachment problems, 429 another PDF of this client is being read,
+ *   503 every PDF worker busy (both with Retry-After).
  */
-export async function prepareTurn(body: ChatRequest, model: ModelOption): Promise<PreparedTurn> {
+export async function prepareTurn(body: ChatRequest, model: ModelOption, client: string | null = null): Promise<PreparedTurn> {
 
   const history: ChatMessage[] = body.messages.map((m) => ({ role: m.role, content: m.content }));
   let attachment: AttachmentInfo | null = null;
   let attachmentText: string | null = null;
   if (body.file) {
-    const doc = await readPdf(body.file);
+    const doc = await readPdf(body.file, client);
     attachment = doc.info;
     attachmentText = doc.text;
   }
@@ -84,12 +86,12 @@ export async function prepareTurn(body: ChatRequest, model: ModelOption): Promis
   };
 }
 
-async function readPdf(file: NonNullable<ChatRequest["file"]>): Promise<{ info: AttachmentInfo; text: string }> {
+async function readPdf(file: NonNullable<ChatRequest["file"]>, client: string | null): Promise<{ info: AttachmentInfo; text: string }> {
   if (file.type !== "application/pdf") throw new ApiError(415, NOT_PDF_MESSAGE);
   try {
     const { mimeType, bytes } = decodeDataUrl(file.content, { maxBytes: getConfig().PDF_MAX_BYTES });
     if (mimeType !== "application/pdf") throw new ApiError(415, NOT_PDF_MESSAGE);
-    const result = await extractPdfText(bytes);
+    const result = await extractPdfText(bytes, {}, { client });
     const notice = result.truncated
       ? result.totalPages > result.pages
         ? `Only the first ${result.pages} of ${result.totalPages} pages of this PDF were read.`
@@ -100,7 +102,10 @@ async function readPdf(file: NonNullable<ChatRequest["file"]>): Promise<{ info: 
       text: result.text,
     };
   } catch (error) {
-    if (error instanceof PdfError) throw new ApiError(pdfErrorStatus(error), error.message);
+    if (error instanceof PdfError) {
+      const status = pdfErrorStatus(error);
+      throw new ApiError(status, error.message, status === 503 || status === 429 ? { "Retry-After": "5" } : undefined);
+    }
     throw error;
   }
 }
@@ -113,6 +118,10 @@ function pdfErrorStatus(error: PdfError): number {
       return 413;
     case "invalid_data_url":
       return 400;
+    case "busy":
+      return 503;
+    case "busy_client":
+      return 429;
     default:
       return 422;
   }

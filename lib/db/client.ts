@@ -8,6 +8,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { getConfig, type Config } from "@/lib/config";
 import { applyMigrations, type SqlRunner } from "@/lib/db/migrate";
+import { logger } from "@/lib/log";
 
 /**
  * The Prisma client (Prisma 7, Rust-free, driver adapters) over either database:
@@ -99,7 +100,7 @@ async function openPool(
   // (PGlite is one session, set to UTC once by its worker.)
   if (options.utcOnConnect) pool.on("connect", (client) => void client.query("SET TIME ZONE 'UTC'").catch(() => undefined));
   // An idle client losing its connection must not crash the process; the pool replaces it.
-  pool.on("error", (error) => console.error(`[db] idle database connection error: ${error.message}`));
+  pool.on("error", (error) => logger("db").error({ err: error.message }, "idle database connection error"));
   try {
     let appliedMigrations: string[] = [];
     if (options.migrate !== false) {
@@ -148,7 +149,7 @@ export function getDb(): Promise<PrismaClient> {
   if (!pending) {
     const opening = openDb(getConfig().database).then((handle) => {
       if (handle.appliedMigrations.length) {
-        console.info(`[db] applied migrations: ${handle.appliedMigrations.join(", ")}`);
+        logger("db").info({ migrations: handle.appliedMigrations }, "applied migrations");
       }
       return handle;
     });

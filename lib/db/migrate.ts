@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { createHash, randomUUID } from "node:crypto";
 import { MigrationError } from "@/lib/db/errors";
+import { logger } from "@/lib/log";
 
 /**
  * The app's own migration runner (what `prisma migrate deploy` does, without the native engine that
@@ -101,7 +102,7 @@ export async function applyMigrations(
     for (const m of local) {
       const row = applied.get(m.name);
       if (row && row.checksum !== m.checksum) {
-        console.warn(`[db] migration ${m.name} was edited after it was applied (checksum differs); not re-applied.`);
+        logger("db").warn({ migration: m.name }, "migration was edited after it was applied (checksum differs); not re-applied");
       }
     }
     const done: string[] = [];

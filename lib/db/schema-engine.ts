@@ -14,6 +14,7 @@ import {
 } from "@prisma/driver-adapter-utils";
 import type { MigrationList, SchemaEngine, SchemaFilter } from "@prisma/schema-engine-wasm";
 import { listMigrations, MIGRATIONS_DIR } from "@/lib/db/migrate";
+import { logger } from "@/lib/log";
 
 export type { SchemaEngine };
 
@@ -32,7 +33,7 @@ function loadGlue(): Promise<Glue> {
   glue ??= (async () => {
     // The engine reports Rust panics through this global (the Prisma CLI installs the same).
     const g = globalThis as { PRISMA_WASM_PANIC_REGISTRY?: { set_message(message: string): void } };
-    g.PRISMA_WASM_PANIC_REGISTRY ??= { set_message: (message) => console.error(`schema engine panic: ${message}`) };
+    g.PRISMA_WASM_PANIC_REGISTRY ??= { set_message: (message) => logger("db").error({ panic: message }, "schema engine panic") };
     const require = createRequire(path.join(process.cwd(), "package.json"));
     // The package exports only its JS glue; the .wasm sits beside it.
     const gluePath = require.resolve("@prisma/schema-engine-wasm/schema_engine_bg");

@@ -48,7 +48,22 @@ export function developmentAnswer(messages: readonly LlmMessage[]): string {
       parts.push(`Documents in this conversation: ${documents.map((d) => `“${d.name}”`).join(", ")}.`);
     }
   }
+  parts.push(markdownSample(question));
   return parts.join("\n\n");
+}
+
+/** A sample of the Markdown answers may contain, filled with counts of the user's message. */
+function markdownSample(question: string): string {
+  const text = question.trim();
+  const words = text ? text.split(/\s+/).length : 0;
+  const characters = [...text].length;
+  return [
+    "## How answers look",
+    "With a model configured, answers can use Markdown, shown like this:",
+    "- **Lists** for steps and options\n- `inline code` and code blocks with a copy button\n- Tables for comparisons",
+    "```json\n" + JSON.stringify({ words, characters }, null, 2) + "\n```",
+    `| Your message | Count |\n| --- | ---: |\n| Words | ${words} |\n| Characters | ${characters} |`,
+  ].join("\n\n");
 }
 
 /** The development responder as an LlmProvider. @throws LlmError "aborted" when the signal fires */

@@ -16,6 +16,12 @@ export type PdfErrorCode =
   | "no_text"
   /** Parsing took longer than PDF_PARSE_TIMEOUT_MS. */
   | "timeout"
+  /** Its compressed streams inflate past PDF_MAX_INFLATED_BYTES (a decompression bomb). */
+  | "inflate_limit"
+  /** Every PDF worker is busy and the queue is full (or the wait was too long): try again. */
+  | "busy"
+  /** The same client already has a PDF being read (one at a time per client). */
+  | "busy_client"
   /** The attachment's content is not a base64 data URL (spec §5 "Failed to read file"). */
   | "invalid_data_url";
 
@@ -47,6 +53,14 @@ function messageFor(code: PdfErrorCode, maxBytes?: number): string {
       return "This PDF has no selectable text (it may be a scanned image), so there is nothing to read. Try a PDF with text.";
     case "timeout":
       return "This PDF took too long to read. Try a smaller PDF.";
+    case "inflate_limit":
+      return maxBytes === undefined
+        ? "This PDF expands to too much data when opened. Try a smaller PDF."
+        : `This PDF expands to more than ${formatMegabytes(maxBytes)} when opened, which is more than Hush reads. Try a smaller PDF.`;
+    case "busy":
+      return "Hush is reading many PDFs right now. Please try again in a moment.";
+    case "busy_client":
+      return "Your previous PDF is still being read. Please wait for it to finish, then try again.";
     case "invalid_data_url":
       return READ_FAILURE_MESSAGE;
   }
@@ -54,7 +68,7 @@ function messageFor(code: PdfErrorCode, maxBytes?: number): string {
 
 export class PdfError extends Error {
   readonly code: PdfErrorCode;
-  /** The byte limit that was exceeded, for too_large. */
+  /** The byte limit that was exceeded, for too_large and inflate_limit. */
   readonly maxBytes?: number;
 
   constructor(code: PdfErrorCode, options: { maxBytes?: number } = {}) {

@@ -13,8 +13,10 @@ export interface PdfLimits {
   maxPages: number;
   /** Characters of text kept at most; the rest is cut and the result marked truncated (PDF_MAX_TEXT_CHARS). */
   maxChars: number;
-  /** Longest time for the whole extraction, queueing included, in ms (PDF_PARSE_TIMEOUT_MS). */
+  /** Longest parse time, from when a worker picks the PDF up, in ms; twice it is the longest wait for one (PDF_PARSE_TIMEOUT_MS). */
   timeoutMs: number;
+  /** Most bytes the file's compressed streams may inflate to, in total (PDF_MAX_INFLATED_BYTES). */
+  maxInflatedBytes: number;
 }
 
 export interface PdfText {
@@ -43,7 +45,7 @@ let pool: PdfWorkerPool | undefined;
 /**
  * Extract the text of a PDF in a worker thread.
  * Order of checks: size (too_large), %PDF- header (not_pdf), then parsing under the time limit.
- * @throws PdfError too_large | not_pdf | encrypted | unreadable | no_text | timeout
+ * @throws PdfError too_large | not_pdf | encrypted | unreadable | no_text | timeout | inflate_limit | busy
  * @throws Error when the worker cannot load pdf-parse (a deployment fault, not the user's file)
  */
 export async function extractPdfTextWithLimits(bytes: Uint8Array, limits: PdfLimits): Promise<PdfText> {
@@ -52,9 +54,12 @@ export async function extractPdfTextWithLimits(bytes: Uint8Array, limits: PdfLim
   pool ??= new PdfWorkerPool();
   let result: PdfText;
   try {
-    result = await pool.run({ bytes, maxPages: limits.maxPages, maxChars: limits.maxChars }, limits.timeoutMs);
+    result = await pool.run(
+      { bytes, maxPages: limits.maxPages, maxChars: limits.maxChars, maxInflatedBytes: limits.maxInflatedBytes },
+      limits.timeoutMs,
+    );
   } catch (err) {
-    throw toPdfError(err);
+    throw toPdfError(err, limits);
   }
   if (!result.text.trim()) throw new PdfError("no_text");
   return result;
@@ -67,11 +72,15 @@ export async function shutdownPdfWorkers(): Promise<void> {
   await current?.close();
 }
 
-function toPdfError(err: unknown): Error {
+function toPdfError(err: unknown, limits: PdfLimits): Error {
   if (!(err instanceof PdfJobFailure)) return err instanceof Error ? err : new Error("PDF extraction failed");
   switch (err.reason) {
     case "timeout":
       return new PdfError("timeout");
+    case "busy":
+      return new PdfError("busy");
+    case "InflateLimit":
+      return new PdfError("inflate_limit", { maxBytes: limits.maxInflatedBytes });
     case "PasswordException":
       return new PdfError("encrypted");
     case "LoadError":

@@ -8,8 +8,10 @@
  * cold parse is several times slower than a warm one), are unref'd so they never keep a process
  * alive, and exit after IDLE_MS without work.
  *
- * The deadline runs from submission: time spent queued behind other PDFs counts, so a burst of
- * uploads fails fast instead of piling up.
+ * Time: a job's parse deadline (timeoutMs) runs from the moment a worker picks it up, so a PDF queued
+ * behind slow ones is not failed for their slowness. The queue is bounded instead: at most QUEUE_MAX
+ * jobs wait, each at most twice its timeoutMs; beyond either the job fails at once with "busy" (the route answers
+ * 503 with Retry-After), so a burst of uploads cannot pile up.
  */
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
@@ -19,6 +21,8 @@ export interface PdfJob {
   bytes: Uint8Array;
   maxPages: number;
   maxChars: number;
+  /** Decompression budget for the whole file, bytes (see worker-source.ts). */
+  maxInflatedBytes: number;
 }
 
 export interface PdfJobResult {
@@ -43,7 +47,9 @@ interface Pending {
   job: PdfJob;
   resolve: (r: PdfJobResult) => void;
   reject: (e: Error) => void;
-  deadline: ReturnType<typeof setTimeout>;
+  timeoutMs: number;
+  /** The queue-wait limit while queued, then the parse deadline once a worker has the job. */
+  timer: ReturnType<typeof setTimeout>;
   slot?: Slot;
 }
 
@@ -55,8 +61,13 @@ interface Slot {
 
 /** Workers leave after this long without a job. */
 const IDLE_MS = 30_000;
-/** Heap cap per worker: a runaway document fails as unreadable instead of exhausting the server. */
-const WORKER_HEAP_MB = 1024;
+/**
+ * Heap cap per worker: a runaway document fails as unreadable instead of exhausting the server. The
+ * inflation budget (worker-source.ts) bounds decoded stream buffers, which live outside this heap.
+ */
+const WORKER_HEAP_MB = 384;
+/** Jobs that may wait for a worker; more get "busy" at once. */
+export const QUEUE_MAX = 8;
 /** Two cores on the reference machine: at most two PDFs parse at once, the rest queue. */
 const POOL_SIZE = Math.max(1, Math.min(2, availableParallelism()));
 
@@ -69,20 +80,33 @@ export class PdfWorkerPool {
 
   /**
    * Parse one PDF in a worker. The caller's bytes are copied, never detached.
-   * @throws PdfJobFailure with reason "timeout", "crashed", "LoadError" or pdf-parse's exception name
+   * @param timeoutMs the parse time limit, from when a worker picks the job up; twice it is the longest wait
+   * @throws PdfJobFailure with reason "timeout", "busy" (queue full or waited timeoutMs), "crashed",
+   *   "LoadError", "InflateLimit" or pdf-parse's exception name
    */
   run(job: PdfJob, timeoutMs: number): Promise<PdfJobResult> {
     return new Promise<PdfJobResult>((resolve, reject) => {
+      const idle = [...this.slots].some((s) => !s.running) || this.slots.size < this.size;
+      if (!idle && this.queue.length >= QUEUE_MAX) {
+        reject(new PdfJobFailure("busy"));
+        return;
+      }
       const pending: Pending = {
         id: this.nextId++,
         job,
         resolve,
         reject,
-        deadline: setTimeout(() => this.expire(pending), timeoutMs),
+        timeoutMs,
+        timer: setTimeout(() => this.giveUpWaiting(pending), 2 * timeoutMs),
       };
       this.queue.push(pending);
       this.dispatch();
     });
+  }
+
+  /** Jobs waiting for a worker now (for tests and the busy answer). */
+  get queued(): number {
+    return this.queue.length;
   }
 
   /** Terminate every worker (tests and scripts); queued and running jobs fail with "crashed". */
@@ -102,12 +126,21 @@ export class PdfWorkerPool {
       if (!slot) return;
       const pending = this.queue.shift()!;
       clearTimeout(slot.idleTimer);
+      // The parse deadline starts now, when a worker has the job.
+      clearTimeout(pending.timer);
+      pending.timer = setTimeout(() => this.expire(pending), pending.timeoutMs);
       slot.running = pending;
       pending.slot = slot;
       const copy = new Uint8Array(pending.job.bytes.byteLength);
       copy.set(pending.job.bytes);
       slot.worker.postMessage(
-        { id: pending.id, bytes: copy, maxPages: pending.job.maxPages, maxChars: pending.job.maxChars },
+        {
+          id: pending.id,
+          bytes: copy,
+          maxPages: pending.job.maxPages,
+          maxChars: pending.job.maxChars,
+          maxInflatedBytes: pending.job.maxInflatedBytes,
+        },
         [copy.buffer],
       );
     }
@@ -158,6 +191,13 @@ export class PdfWorkerPool {
     return slot;
   }
 
+  private giveUpWaiting(pending: Pending): void {
+    const queued = this.queue.indexOf(pending);
+    if (queued < 0) return;
+    this.queue.splice(queued, 1);
+    this.settle(pending, new PdfJobFailure("busy"));
+  }
+
   private expire(pending: Pending): void {
     const queued = this.queue.indexOf(pending);
     if (queued >= 0) this.queue.splice(queued, 1);
@@ -177,7 +217,7 @@ export class PdfWorkerPool {
   }
 
   private settle(pending: Pending, error?: Error, result?: PdfJobResult): void {
-    clearTimeout(pending.deadline);
+    clearTimeout(pending.timer);
     if (error) pending.reject(error);
     else pending.resolve(result!);
   }

@@ -1,5 +1,6 @@
 import "server-only";
 import type Stripe from "stripe";
+import { z } from "zod";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { getStripe, stripeWebhooks } from "./client";
@@ -17,6 +18,61 @@ export class WebhookSignatureError extends Error {
     super("Invalid Stripe signature.");
     this.name = "WebhookSignatureError";
   }
+}
+
+/** A correctly signed event whose fields are not the shape its type promises (answered 400). */
+export class MalformedEventError extends Error {
+  constructor() {
+    super("Malformed Stripe event.");
+    this.name = "MalformedEventError";
+  }
+}
+
+const idOrObject = z.union([z.string().min(1), z.looseObject({ id: z.string().min(1) })]);
+const metadata = z.record(z.string(), z.string()).nullish();
+const envelope = z.looseObject({
+  id: z.string().min(1).max(255),
+  type: z.string().min(1).max(255),
+  created: z.number().int().nonnegative(),
+  data: z.looseObject({ object: z.looseObject({}) }),
+});
+const subscriptionObject = z.looseObject({
+  id: z.string().min(1),
+  customer: idOrObject,
+  status: z.string().min(1),
+  metadata,
+  cancel_at_period_end: z.boolean().nullish(),
+  current_period_end: z.number().nullish(),
+  items: z.looseObject({ data: z.array(z.looseObject({ current_period_end: z.number().nullish() })) }).nullish(),
+});
+const checkoutObject = z.looseObject({
+  mode: z.string().nullish(),
+  subscription: idOrObject.nullish(),
+  client_reference_id: z.string().nullish(),
+});
+const invoiceObject = z.looseObject({
+  subscription: idOrObject.nullish(),
+  parent: z.looseObject({ subscription_details: z.looseObject({ subscription: idOrObject.nullish() }).nullish() }).nullish(),
+});
+
+/**
+ * Check the fields this app reads, for the types it handles (Stripe's SDK types are a promise about
+ * Stripe, not about whoever holds the signing secret).
+ * @throws MalformedEventError
+ */
+export function assertEventShape(event: unknown): asserts event is Stripe.Event {
+  const parsed = envelope.safeParse(event);
+  if (!parsed.success) throw new MalformedEventError();
+  const type = parsed.data.type;
+  const object = parsed.data.data.object;
+  const schema = type.startsWith("customer.subscription.")
+    ? subscriptionObject
+    : type === "checkout.session.completed"
+      ? checkoutObject
+      : type.startsWith("invoice.")
+        ? invoiceObject
+        : null;
+  if (schema && !schema.safeParse(object).success) throw new MalformedEventError();
 }
 
 /** Events whose effect this app applies (the list); others are acknowledged and recorded. */
@@ -101,10 +157,11 @@ async function planFor(event: Stripe.Event): Promise<Plan | null> {
 
 /**
  * Apply a verified event exactly once.
- * @throws whatever fails (Stripe unreachable, database error): the caller answers 500 and nothing
+ * @throws MalformedEventError (answered 400); whatever else fails (Stripe unreachable, database error): the caller answers 500 and nothing
  *   was stored, so Stripe's retry applies the event.
  */
 export async function processStripeEvent(event: Stripe.Event): Promise<EventOutcome> {
+  assertEventShape(event);
   const db = await getDb();
   if (await db.stripeEvent.findUnique({ where: { id: event.id }, select: { id: true } })) return "duplicate";
   const plan = await planFor(event);

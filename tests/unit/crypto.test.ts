@@ -4,6 +4,7 @@ import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { ConfigError, resetConfigForTests } from "@/lib/config";
+import { captureLogsForTests } from "@/lib/log";
 import {
   decryptField,
   decryptFieldText,
@@ -206,18 +207,20 @@ describe("data keys", () => {
 
 describe("master key settings", () => {
   it("generates a development key file once, 0600, with a warning, and reuses it", async () => {
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const capture = captureLogsForTests();
+    const warn = { get calls() { return capture.records().filter((r) => r.level === "warn"); } };
     const first = await getMasterKeys();
     const file = path.join(tmp, DEV_MASTER_KEY_FILE);
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     expect(parseMasterKey(fs.readFileSync(file, "utf8"), file)).toEqual(first.current.key);
-    expect(warn).toHaveBeenCalledTimes(1);
-    expect(String(warn.mock.calls[0]![0])).toMatch(/ENCRYPTION_MASTER_KEY is not set/);
+    expect(warn.calls).toHaveLength(1);
+    expect(String(warn.calls[0]!.msg)).toMatch(/ENCRYPTION_MASTER_KEY is not set/);
 
     resetConfigForTests(); // as a new process would
     const second = await getMasterKeys();
     expect(second.current.id).toBe(first.current.id);
-    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn.calls).toHaveLength(1);
+    capture.restore();
   });
 
   it("never generates a key file in production", async () => {

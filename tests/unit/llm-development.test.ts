@@ -44,6 +44,16 @@ describe("development responder", () => {
     expect(answer).not.toContain("First question");
   });
 
+  it("shows how Markdown renders: a heading, a list, a code block and a table, after the notice", () => {
+    const answer = developmentAnswer(buildModelMessages([{ role: "user", content: "Hello there, Hush" }]));
+    expect(answer.startsWith(DEVELOPMENT_NOTICE)).toBe(true);
+    expect(answer).toMatch(/^## How answers look$/m);
+    expect(answer).toMatch(/^- \*\*Lists\*\*/m);
+    expect(answer).toContain('```json\n{\n  "words": 3,\n  "characters": 17\n}\n```');
+    expect(answer).toContain("| Your message | Count |\n| --- | ---: |\n| Words | 3 |\n| Characters | 17 |");
+    expect(answer.indexOf("You asked:")).toBeLessThan(answer.indexOf("## How answers look"));
+  });
+
   it("quotes the opening lines of the attached document", () => {
     const answer = developmentAnswer(buildModelMessages([{ role: "user", content: "Summarise it" }], doc));
     expect(answer).toContain("You asked: “Summarise it”");

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import {
   BASE_PRICES_MINOR,
+  perMonthMinor,
+  perMonthVersusMonthly,
   currencyForCountry,
   formatAmount,
   PLAN_MONTHS,
@@ -73,5 +75,23 @@ describe("saving per seat (spec §9)", () => {
     expect(savingFrom(1999, 4999, 3)).toBe(17); // 16.66 against 19.99: 16.6% -> 17
     expect(savingFrom(2000, 6000, 3)).toBe(0);
     expect(savingFrom(2000, 9000, 3)).toBe(0); // dearer: no negative saving
+  });
+});
+
+describe("per-month equivalent (issue 9, pricing honesty)", () => {
+  it("spreads the launch price over the option's months, to the cent", () => {
+    // USD option 2: round(29999 × 0.25) = 7500 for 3 months = 2500 a month.
+    expect(perMonthMinor(planPrice("USD", 2))).toBe(2500);
+    // USD option 4: 30000 for 14 months = 2142.86 -> 2143.
+    expect(perMonthMinor(planPrice("USD", 4))).toBe(2143);
+    expect(perMonthMinor(planPrice("NZD", 1))).toBe(planPrice("NZD", 1).launchMinor);
+    expect(perMonthMinor({ launchMinor: 1000, months: 3 })).toBe(333);
+  });
+
+  it("says every longer option costs more per month than one month with the spec's figures", () => {
+    for (const c of ["USD", "NZD", "AUD"] as const) {
+      expect(perMonthVersusMonthly(planPrice(c, 1))).toBe("same");
+      for (const o of [2, 3, 4] as const) expect(perMonthVersusMonthly(planPrice(c, o))).toBe("more");
+    }
   });
 });

@@ -32,6 +32,7 @@ export default async function SignupPage({ searchParams }: { searchParams: Searc
         complete={complete && user !== null}
         initialError={error ?? (complete && !user ? "Callback" : null)}
         googleEnabled={getConfig().googleSignIn}
+        reason={params.reason === "limit" ? "limit" : null}
       />
     </section>
   );

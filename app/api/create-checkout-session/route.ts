@@ -6,6 +6,7 @@ import { ApiError, errorResponse, jsonError, readJsonBody } from "@/lib/http";
 import { PaymentsNotConfiguredError } from "@/lib/stripe/client";
 import { checkoutBodySchema, PAYMENT_MAX_BODY_BYTES } from "@/lib/stripe/schemas";
 import { AlreadySubscribedError, createCheckoutSession } from "@/lib/stripe/checkout";
+import { logger } from "@/lib/log";
 
 /** Text of spec §8 for a checkout that could not be started. */
 const CHECKOUT_FAILED_MESSAGE = "Failed to initiate checkout. Please try again later.";
@@ -31,7 +32,7 @@ export async function POST(request: Request): Promise<Response> {
     if (error instanceof PaymentsNotConfiguredError) return jsonError(503, PAYMENTS_NOT_CONFIGURED_MESSAGE);
     if (error instanceof AlreadySubscribedError) return jsonError(409, error.message);
     if (error instanceof ApiError) return errorResponse(error, "create-checkout-session");
-    console.error("[create-checkout-session] Stripe error:", error instanceof Error ? error.name : "unknown");
+    logger("create-checkout-session").error({ kind: error instanceof Error ? error.name : "unknown" }, "Stripe error");
     return jsonError(502, CHECKOUT_FAILED_MESSAGE);
   }
 }

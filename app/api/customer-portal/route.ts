@@ -3,6 +3,7 @@ import { ApiError, errorResponse, jsonError, readJsonBody } from "@/lib/http";
 import { PaymentsNotConfiguredError } from "@/lib/stripe/client";
 import { customerPortalBodySchema, PAYMENT_MAX_BODY_BYTES } from "@/lib/stripe/schemas";
 import { createPortalSession, NoCustomerError } from "@/lib/stripe/checkout";
+import { logger } from "@/lib/log";
 
 /**
  * POST /api/customer-portal `{}` (spec §7): `{ url }` of a Stripe Billing Portal session for the
@@ -18,7 +19,7 @@ export async function POST(request: Request): Promise<Response> {
     if (error instanceof PaymentsNotConfiguredError) return jsonError(503, "Payments are not configured on this server.");
     if (error instanceof NoCustomerError) return jsonError(404, error.message);
     if (error instanceof ApiError) return errorResponse(error, "customer-portal");
-    console.error("[customer-portal] Stripe error:", error instanceof Error ? error.name : "unknown");
+    logger("customer-portal").error({ kind: error instanceof Error ? error.name : "unknown" }, "Stripe error");
     return jsonError(502, "The billing portal could not be opened. Please try again later.");
   }
 }

@@ -4,6 +4,7 @@ import { clearSessionCookie } from "@/lib/auth/cookies";
 import { cancelSubscription } from "@/lib/billing";
 import { shredUserData } from "@/lib/db/queries";
 import { errorResponse, readJsonBody } from "@/lib/http";
+import { securityEvent } from "@/lib/log";
 
 /**
  * POST /api/delete_user (spec §7): deletes the caller's account in one go:
@@ -23,6 +24,7 @@ export async function POST(request: Request): Promise<Response> {
     await cancelSubscription(user.id);
     await shredUserData(user.id);
     await revokeUserSessions(user.id);
+    securityEvent("account.deleted", { userId: user.id });
     return Response.json(
       { ok: true },
       { headers: { "Set-Cookie": clearSessionCookie(), "Cache-Control": "private, no-store" } },

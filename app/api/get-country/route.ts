@@ -1,4 +1,5 @@
 import { countryOfRequest } from "@/lib/geo";
+import { logger } from "@/lib/log";
 
 /**
  * GET /api/get-country (spec §7): `{ country_code }` from the trusted edge header, else the offline
@@ -9,7 +10,7 @@ export async function GET(request: Request): Promise<Response> {
   try {
     country = countryOfRequest(request);
   } catch (error) {
-    console.error("[get-country] lookup failed:", error instanceof Error ? error.name : "unknown");
+    logger("get-country").error({ kind: error instanceof Error ? error.name : "unknown" }, "lookup failed");
   }
   return Response.json({ country_code: country }, { headers: { "Cache-Control": "private, no-store", Vary: "*" } });
 }

@@ -5,6 +5,7 @@ import { createSession } from "@/lib/auth/session-store";
 import { findOrCreateGoogleUser } from "@/lib/auth/users";
 import { ID_TOKEN_MAX_BODY_BYTES, idTokenBodySchema } from "@/lib/auth/schemas";
 import { ApiError, errorResponse, readJsonBody } from "@/lib/http";
+import { logger } from "@/lib/log";
 
 /**
  * POST /api/auth/id-token `{ idToken }`: /appsignup?idToken=… signs in with a Google ID token
@@ -24,7 +25,7 @@ export async function POST(request: Request): Promise<Response> {
         throw new ApiError(401, "This sign-in from the app is invalid or has expired. Please sign in again.");
       }
       if (error instanceof IdentityProviderUnavailableError) {
-        console.error(`[auth] ${error.message}`);
+        logger("auth").error({ err: error.message }, "identity provider unavailable");
         throw new ApiError(503, "Google sign-in could not be checked right now. Please try again.");
       }
       throw error;

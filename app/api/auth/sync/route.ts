@@ -3,6 +3,7 @@ import { AuthSyncError, forwardAuthSync } from "@/lib/auth/sync";
 import { clientAddress } from "@/lib/client-address";
 import { consume, RateLimitedError } from "@/lib/rate-limit";
 import { errorResponse, jsonError } from "@/lib/http";
+import { logger } from "@/lib/log";
 
 /**
  * /api/auth/sync (spec §7 auth-token sync; lib/auth/sync.ts): POST while signed in forwards a
@@ -29,7 +30,7 @@ async function forward(request: Request, signedIn: boolean): Promise<Response> {
     return Response.json({ ok: true, synced }, { headers: { "Cache-Control": "private, no-store" } });
   } catch (error) {
     if (error instanceof AuthSyncError) {
-      console.error(`[auth-sync] ${error.message}`);
+      logger("auth-sync").error({ err: error.message }, "sync failed");
       return jsonError(502, "The auth-token sync failed.");
     }
     return errorResponse(error, "auth/sync");

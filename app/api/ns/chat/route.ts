@@ -18,7 +18,7 @@ export async function POST(request: Request): Promise<Response> {
     const model = checkModel(body.model, "Free");
     assertAcceptingTurns();
     await consumeQuota({ kind: "visitor", address: clientAddress(request) });
-    const turn = await prepareTurn(body, model);
+    const turn = await prepareTurn(body, model, clientAddress(request));
     return await respondToTurn(request, turn, async () => ({ chatId: null }));
   } catch (error) {
     return errorResponse(error, "chat");

@@ -16,9 +16,9 @@ export async function POST(request: Request): Promise<Response> {
   try {
     // A draining instance (SIGTERM) refuses new turns before anything is counted (lib/lifecycle.ts).
     assertAcceptingTurns();
-    const { body, model } = await admitSignedInSend(request);
+    const { userId, body, model } = await admitSignedInSend(request);
     const chatId = body.chat_id ?? null;
-    const turn = await prepareTurn(body, model);
+    const turn = await prepareTurn(body, model, `user:${userId}`);
     return await respondToTurn(request, turn, async () => ({ chatId }));
   } catch (error) {
     return errorResponse(error, "chat_user");

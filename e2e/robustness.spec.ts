@@ -1,0 +1,363 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import net from "node:net";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import { E2E_OIDC_PORT, E2E_STRIPE_PORT, E2E_GOOGLE_CLIENT_ID } from "../playwright.config";
+
+/**
+ * Issue 10, logs and robustness, against the production build (`npm test` builds it first): a server
+ * of this spec's own (`next start` on a free port, its output captured) so its log can be read and the
+ * fuzzing leaves the shared server alone. It uses the run's test peers (fake LLM, SMTP, OpenID
+ * Connect, Stripe), so every deliberate 5xx of a missing peer is out of the way: any 5xx is a bug.
+ *
+ * 1. Reproductions: POST /api/auth/_log and a crafted callbackUrl wrote newlines into the log (forged
+ *    lines); /api/ns/chat_history/%FF, next-auth's invalid callbackUrl, TRACE and OPTIONS * gave 500s.
+ * 2. A bounded fuzz: FUZZ_REQUESTS requests from a fixed seed over every route under app/api (methods,
+ *    paths, headers, bodies, encodings); no 5xx, and the server still answers afterwards.
+ */
+
+const FUZZ_REQUESTS = 1_000;
+const SEED = 20261122;
+const CONCURRENCY = 8;
+const LLM_PORT = Number(process.env.E2E_LLM_PORT ?? 4010);
+const SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? 4025);
+const DATA_DIR = `${process.env.E2E_DATA_DIR ?? ".data-e2e"}-robustness`;
+
+let server: ChildProcess;
+let port: number;
+let origin: string;
+const output: string[] = [];
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port: p } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(p));
+    });
+  });
+}
+
+test.describe.configure({ mode: "serial" });
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  port = await freePort();
+  origin = `http://127.0.0.1:${port}`;
+  fs.rmSync(DATA_DIR, { recursive: true, force: true });
+  server = spawn(process.execPath, [path.join("node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      NEXT_TELEMETRY_DISABLED: "1",
+      APP_URL: origin,
+      DATA_DIR,
+      DATABASE_URL: "",
+      REDIS_URL: "",
+      ENCRYPTION_MASTER_KEY: "dGVzdC1rZXktZm9yLWUyZS1vbmx5LTMyLWJ5dGVzISE=",
+      NEXTAUTH_SECRET: "e2e-robustness-secret-0123456789abcdef0123456789",
+      LLM_BASE_URL: `http://127.0.0.1:${LLM_PORT}/v1`,
+      LLM_API_KEY: "test",
+      LLM_TIMEOUT_MS: "5000",
+      EMAIL_SERVER: `smtp://127.0.0.1:${SMTP_PORT}`,
+      EMAIL_FROM: "Hush <no-reply@hush.test>",
+      GOOGLE_CLIENT_ID: E2E_GOOGLE_CLIENT_ID,
+      GOOGLE_CLIENT_SECRET: "e2e-google-secret",
+      GOOGLE_ISSUER: `http://127.0.0.1:${E2E_OIDC_PORT}`,
+      STRIPE_SECRET_KEY: "sk_test_e2e",
+      STRIPE_WEBHOOK_SECRET: "whsec_e2e_robustness",
+      STRIPE_API_BASE: `http://127.0.0.1:${E2E_STRIPE_PORT}`,
+      QUOTA_VISITOR_PER_DAY: "100000",
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let partial = "";
+  const collect = (chunk: Buffer) => {
+    const parts = (partial + chunk.toString("utf8")).split("\n");
+    partial = parts.pop() ?? "";
+    output.push(...parts);
+  };
+  server.stdout!.on("data", collect);
+  server.stderr!.on("data", collect);
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    try {
+      if ((await send({ method: "GET", path: "/" })).status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`the server did not start:\n${output.join("\n")}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+});
+
+test.afterAll(async () => {
+  server?.kill("SIGTERM");
+  fs.rmSync(DATA_DIR, { recursive: true, force: true });
+});
+
+interface Sent {
+  method: string;
+  path: string;
+  headers?: Record<string, string>;
+  body?: Buffer | string;
+}
+
+/** One request with node:http (no normalisation of the path), 10 s at most. */
+function send(req: Sent): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const r = http.request(
+      { host: "127.0.0.1", port, method: req.method, path: req.path, headers: req.headers, timeout: 10_000, agent: false },
+      (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (c) => (body += c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+        res.on("error", reject);
+      },
+    );
+    r.on("timeout", () => r.destroy(new Error("timeout")));
+    r.on("error", reject);
+    if (req.body !== undefined) r.write(req.body);
+    r.end();
+  });
+}
+
+/**
+ * Raw request bytes over a socket (for request-targets node:http will not send, e.g. `*` or raw
+ * UTF-8); resolves with the status code. A server that answers early and resets the connection while
+ * the body is still being written has still answered: its status counts.
+ */
+function sendRaw(text: string | Buffer): Promise<number> {
+  return new Promise((resolve, reject) => {
+    // write, not end: a half-closed connection makes Node's server drop the request unanswered.
+    const socket = net.connect(port, "127.0.0.1", () => socket.write(text));
+    let data = "";
+    const settle = (error?: Error) => {
+      const status = /^HTTP\/1\.[01] (\d{3})/.exec(data);
+      if (status) resolve(Number(status[1]));
+      else reject(error ?? new Error(`no status line: ${JSON.stringify(data.slice(0, 80))}`));
+    };
+    socket.setTimeout(15_000, () => socket.destroy(new Error("timeout")));
+    socket.on("data", (c) => (data += c.toString("latin1")));
+    socket.on("close", () => settle());
+    socket.on("error", (error) => settle(error));
+  });
+}
+
+/** A request as raw HTTP/1.1 bytes (Connection: close, Content-Length from the body). */
+function rawRequest(req: Sent): Buffer {
+  const body = req.body === undefined ? Buffer.alloc(0) : Buffer.isBuffer(req.body) ? req.body : Buffer.from(req.body, "utf8");
+  const head = [`${req.method} ${req.path} HTTP/1.1`, `Host: 127.0.0.1:${port}`, "Connection: close"];
+  for (const [name, value] of Object.entries(req.headers ?? {})) head.push(`${name}: ${value}`);
+  if (req.body !== undefined) head.push(`Content-Length: ${body.length}`);
+  return Buffer.concat([Buffer.from(`${head.join("\r\n")}\r\n\r\n`, "utf8"), body]);
+}
+
+/** Lines of the server's output that are not one JSON record (Next's own start-up banner aside). */
+function nonJsonLines(): string[] {
+  return output.filter((line) => {
+    const plain = line.replace(/\u001b\[[0-9;]*m/g, "");
+    if (/^\s*$|^[▲✓⚠] |^- (Local|Network|Environments):|^npm warn/.test(plain)) return false;
+    try {
+      return typeof JSON.parse(line) !== "object";
+    } catch {
+      return true;
+    }
+  });
+}
+
+test("log lines cannot be forged through /api/auth/_log or a callbackUrl", async () => {
+  const forged = "[hush] forged-line-marker";
+  const logged = await send({
+    method: "POST",
+    path: "/api/auth/_log",
+    headers: { "content-type": "application/x-www-form-urlencoded", origin },
+    body: new URLSearchParams({ code: `X\n${forged}\n{"level":"fatal"}`, level: "error" }).toString(),
+  });
+  expect(logged.status).toBeLessThan(500);
+  const callback = await send({ method: "GET", path: `/api/auth/session?callbackUrl=${encodeURIComponent(`javascript:x\n${forged}`)}` });
+  expect(callback.status).toBe(400);
+  await expect.poll(() => output.some((l) => l.includes("forged-line-marker"))).toBe(true);
+  const lines = output.filter((l) => l.includes("forged-line-marker"));
+  for (const line of lines) expect(line.startsWith("{"), line).toBe(true);
+  expect(output.some((l) => l.startsWith(forged))).toBe(false);
+  expect(nonJsonLines()).toEqual([]);
+});
+
+test("the fuzzers' 500s are 4xx now: bad %-encoding, invalid callbackUrl, TRACE, OPTIONS *", async () => {
+  const cookie = { cookie: "next-auth.session-token=junk" };
+  expect((await send({ method: "GET", path: "/api/ns/chat_history/%FF", headers: cookie })).status).toBe(400);
+  expect((await send({ method: "GET", path: "/api/auth/%FF" })).status).toBe(400);
+  expect((await send({ method: "GET", path: "/api/auth/signin?callbackUrl=javascript:alert(1)" })).status).toBe(400);
+  expect((await send({ method: "TRACE", path: "/api/me" })).status).toBe(405);
+  expect((await send({ method: "TRACE", path: "/" })).status).toBe(405);
+  expect(await sendRaw("OPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")).toBe(400);
+});
+
+// ---- the fuzzer ----
+
+/** mulberry32: a small seeded PRNG, so every run sends the same requests. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface Route {
+  pattern: string;
+  methods: string[];
+}
+
+/** Every route handler under app/api, with the methods it exports. */
+function apiRoutes(): Route[] {
+  const found: Route[] = [];
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.name === "route.ts") {
+        const source = fs.readFileSync(full, "utf8");
+        const methods = [...source.matchAll(/export\s+(?:async\s+)?function\s+(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\b/g)].map((m) => m[1]!);
+        found.push({ pattern: "/" + path.relative("app", path.dirname(full)).split(path.sep).join("/"), methods });
+      }
+    }
+  };
+  walk(path.join("app", "api"));
+  return found;
+}
+
+function fuzzRequests(count: number): Sent[] {
+  const rand = prng(SEED);
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(rand() * items.length)]!;
+  const routes = apiRoutes();
+  expect(routes.length).toBeGreaterThanOrEqual(17);
+
+  const segments = ["abc", "%FF", "%E0%A4%A", "%00", "%2e%2e", "..", "x".repeat(2000), "😀", "%F0%9F%98%80", "ckxyz0000000000000000000", "a%2Fb", "%25", "-1", "null", "[object Object]"];
+  const authActions = ["signin", "signin/email", "signin/google", "callback/email", "callback/google", "csrf", "session", "providers", "signout", "_log", "error", "verify-request", "nope", "%FF", "callback/%FF", ""];
+  const queries = [
+    "", "", "", "?callbackUrl=javascript:alert(1)", "?callbackUrl=%FF", "?callbackUrl=//evil.example", "?cursor=%FF&limit=-1",
+    "?limit=abc", "?limit=99999999999999999999", "?token=x&email=%00", "?error=%0A%0D", "?a=%", "?" + "q=1&".repeat(300),
+    "?handoff=1", "?callbackUrl=http%3A%2F%2F127.0.0.1%2Fchat",
+  ];
+  const contentTypes = [
+    "application/json", "application/json", "application/x-www-form-urlencoded", "text/plain", "multipart/form-data; boundary=x",
+    "application/json; charset=utf-16", "", "text/event-stream", "application/octet-stream",
+  ];
+  const jwtish = "eyJhbGciOiJSUzI1NiIsImtpZCI6IngifQ.eyJzdWIiOiIxIn0.c2ln";
+  const pdfStub = "data:application/pdf;base64,JVBERi0xLjQKJcOkw7zDtsOfCjEgMCBvYmoKPDwvVHlwZS9DYXRhbG9nPj4KZW5kb2JqCg==";
+  const chat = (over: Record<string, unknown>) => JSON.stringify({ model: "llama3-8b-8192", messages: [{ role: "user", content: "hello" }], ...over });
+  const bodies: (() => string | Buffer)[] = [
+    () => "{}",
+    () => "[]",
+    () => "null",
+    () => '"text"',
+    () => "12345678901234567890",
+    () => "{",
+    () => '{"a":',
+    () => Buffer.from([0xff, 0xfe, 0x00, 0x7b]),
+    () => "[".repeat(5000) + "]".repeat(5000),
+    () => JSON.stringify({ x: "y".repeat(100_000) }),
+    () => chat({}),
+    () => chat({ stream: true }),
+    () => chat({ model: "llama3-70b-8192" }),
+    () => chat({ model: 42 }),
+    () => chat({ messages: "hi" }),
+    () => chat({ messages: [{ role: "system", content: "x" }] }),
+    () => chat({ messages: [{ role: "user", content: { nested: true } }] }),
+    () => chat({ messages: [] }),
+    () => chat({ file: { name: "a.pdf", type: "application/pdf", content: pdfStub } }),
+    () => chat({ file: { name: "a.pdf", type: "application/pdf", content: "data:application/pdf;base64,%%%" } }),
+    () => chat({ file: { name: "a.png", type: "image/png", content: "data:image/png;base64,AAAA" } }),
+    () => chat({ chat_id: "%FF", save_chat: "yes" }),
+    () => JSON.stringify({ chat_id: pick(segments) }),
+    () => JSON.stringify({ chatId: 5, title: null }),
+    () => JSON.stringify({ plan: pick([1, 2, 3, 0, -1, "1", null, 1e308]) }),
+    () => JSON.stringify({ idToken: jwtish }),
+    () => JSON.stringify({ token: "x", id_token: null }),
+    () => JSON.stringify({ __proto__: { polluted: true }, constructor: { prototype: { x: 1 } } }),
+    () => JSON.stringify({ id: "evt_1", type: "customer.subscription.updated", created: 1, data: { object: "x" } }),
+    () => `email=${encodeURIComponent(pick(["a@b.example", "not-an-email", "%FF", "a\n@b.example", ""]))}&csrfToken=x&callbackUrl=${encodeURIComponent(pick(["javascript:1", "/chat", "http://evil.example", "%FF"]))}`,
+    () => "code=X%0A[hush]%20fuzz&level=" + pick(["error", "warn", "debug", "nope", "__proto__"]),
+    () => "csrfToken=&json=true",
+    () => "",
+  ];
+  const methodsAll = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE"];
+
+  const out: Sent[] = [];
+  for (let i = 0; i < count; i++) {
+    const route = pick(routes);
+    let p = route.pattern
+      .replace(/\[\.\.\.[^\]]+\]/, () => pick(authActions))
+      .replace(/\[[^\]]+\]/g, () => pick(segments));
+    if (rand() < 0.05) p = p.replace("/api/", pick(["/api//", "/api/./", "/API/", "/api/%2e/"]));
+    if (rand() < 0.05) p += pick(["/", "//", "/extra", "%", "%FF", ";x", "/..%2F"]);
+    p += pick(queries);
+    const method = rand() < 0.7 && route.methods.length ? pick(route.methods) : pick(methodsAll);
+    const headers: Record<string, string> = {};
+    if (rand() < 0.5) headers.origin = pick([origin, origin, "https://evil.example", "null", "http://127.0.0.1"]);
+    if (rand() < 0.3) headers["sec-fetch-site"] = pick(["same-origin", "cross-site", "none", "same-site"]);
+    if (rand() < 0.3) headers.cookie = pick(["next-auth.session-token=junk", "next-auth.session-token=%FF", "next-auth.callback-url=javascript:1", "next-auth.csrf-token=a%7Cb", "a=" + "b".repeat(3000), "=;;=="]);
+    if (rand() < 0.2) headers.authorization = pick(["Bearer x", `Bearer ${jwtish}`, "Basic Zm9vOmJhcg==", "Bearer", "Bearer a b"]);
+    if (rand() < 0.3) headers.accept = pick(["text/event-stream", "application/json", "*/*", "text/html"]);
+    if (rand() < 0.1) headers["x-forwarded-for"] = pick(["1.2.3.4", "::ffff:10.0.0.1, 8.8.8.8", "garbage", "%FF"]);
+    if (rand() < 0.1) headers["stripe-signature"] = pick(["t=1,v1=00", "", "v1=", "t=abc"]);
+    if (rand() < 0.05) headers["content-encoding"] = pick(["gzip", "br", "identity"]);
+    if (rand() < 0.05) headers["accept-encoding"] = pick(["gzip", "*", "x"]);
+    let body: string | Buffer | undefined;
+    if (!["GET", "HEAD"].includes(method) || rand() < 0.05) {
+      if (rand() < 0.9) {
+        body = pick(bodies)();
+        const type = pick(contentTypes);
+        if (type) headers["content-type"] = type;
+      }
+    }
+    if (method === "GET" || method === "HEAD") body = undefined;
+    out.push({ method, path: p, headers, body });
+  }
+  return out;
+}
+
+test(`fuzz: ${FUZZ_REQUESTS} requests over every route under app/api, no 5xx, the server still answers`, async () => {
+  test.setTimeout(180_000);
+  const requests = fuzzRequests(FUZZ_REQUESTS);
+  const failures: string[] = [];
+  const statuses = new Map<number, number>();
+  let next = 0;
+  const worker = async () => {
+    while (next < requests.length) {
+      const req = requests[next++]!;
+      let status: number;
+      try {
+        status = await sendRaw(rawRequest(req));
+      } catch (error) {
+        failures.push(`${req.method} ${req.path.slice(0, 120)}: ${(error as Error).message}`);
+        continue;
+      }
+      statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      if (status >= 500) failures.push(`${status} ${req.method} ${req.path.slice(0, 120)} ${JSON.stringify(req.headers)} ${String(req.body ?? "").slice(0, 120)}`);
+    }
+  };
+  const started = Date.now();
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  console.log(
+    `fuzz: ${requests.length} requests in ${((Date.now() - started) / 1000).toFixed(1)} s; statuses ` +
+      JSON.stringify(Object.fromEntries([...statuses].sort(([a], [b]) => a - b))),
+  );
+  expect(failures).toEqual([]);
+  // Alive afterwards: the landing page, and an API answer that needs the database.
+  expect((await send({ method: "GET", path: "/" })).status).toBe(200);
+  const me = await send({ method: "GET", path: "/api/me" });
+  expect(me.status).toBe(200);
+  expect(JSON.parse(me.body)).toEqual({ user: null });
+  // Whatever the fuzzer sent, the log is still one JSON record per line.
+  expect(nonJsonLines()).toEqual([]);
+});
