@@ -33,6 +33,7 @@ export function openApiSource(): ZodOpenApiObject {
         `Daily quotas (UTC day; 429 with Retry-After until the next day): visitors ${config.QUOTA_VISITOR_PER_DAY}, Free ${config.QUOTA_FREE_PER_DAY}, Pro ${config.QUOTA_PRO_PER_DAY} sends.`,
         `Chat requests: at most ${limits.maxMessages} messages of ${limits.maxMessageChars} characters, ${limits.maxDocuments} documents, a PDF of ${limits.maxFileBytes} bytes.`,
         "503 answers while the database is unreachable or the instance is shutting down carry Retry-After.",
+        "Any path: a method a route does not export answers 405, and a malformed request target or percent-encoding 400 (lib/request-guard.ts).",
       ].join("\n\n"),
     },
     servers: [{ url: "/", description: "This deployment" }],
