@@ -3,8 +3,11 @@
  * PostgreSQL (a fresh database), Redis, two production app instances of the same build and nginx with
  * deploy/nginx.conf and a self-signed certificate, all real processes, driven over https through nginx.
  *
- *   npx tsx scripts/deploy-test.ts            (needs `npx next build`, nginx, redis-server, openssl, curl,
- *                                              and TEST_POSTGRES_URL or PostgreSQL on 127.0.0.1:5432)
+ *   npx tsx --conditions=react-server scripts/deploy-test.ts
+ *
+ * Needs `npx next build`, nginx, redis-server, openssl, curl, and TEST_POSTGRES_URL or PostgreSQL on
+ * 127.0.0.1:5432. The condition makes "server-only" (reached through lib/db/migrate.ts -> lib/log.ts)
+ * an empty module, as the package.json scripts do.
  *
  * Sign-in is the real e-mail-link flow (next-auth through nginx, the link read from the test SMTP server).
  * Exits non-zero on the first failed check.
@@ -64,7 +67,7 @@ async function main(): Promise<void> {
       const local = listMigrations().map((m) => m.name);
       const rows = await stack.sql<{ migration_name: string }>(`SELECT migration_name FROM "_prisma_migrations" ORDER BY 1`);
       assert.deepEqual(rows.map((r) => r.migration_name), local);
-      const appliers = stack.apps.filter((a) => a.output.join("").includes("[db] applied migrations"));
+      const appliers = stack.apps.filter((a) => /"msg":"applied migrations"/.test(a.output.join("")));
       assert.equal(appliers.length, 1, "exactly one instance applied the migrations");
     });
 
