@@ -9,12 +9,15 @@
  *
  * Needs a production build (`npx next build`), nginx, redis-server, openssl, curl and PostgreSQL
  * (TEST_POSTGRES_URL, default postgresql://root@127.0.0.1:5432/postgres). Users sign in by the real
- * e-mail-link flow before the clock starts.
+ * e-mail-link flow and set up their vault (issue 8) before the clock starts; each saved turn is then
+ * POST /api/ns/chat_user (streamed) followed by the sealed turn to POST /api/ns/chat_save, as the browser does.
  */
 import assert from "node:assert/strict";
 import { HttpsClient } from "../scripts/deploy/https-client";
 import { signIn } from "../scripts/deploy/sign-in";
 import { startStack, type Stack } from "../scripts/deploy/stack";
+import { saveTurn, setUpVault, type Vault } from "../scripts/deploy/vault";
+import type { PlainMessage } from "../lib/vault/seal";
 
 const CONCURRENCY = Number(process.env.LOAD_CONCURRENCY ?? 200);
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 60);
@@ -36,13 +39,14 @@ interface Stats {
 }
 
 /**
- * The saving step, isolated (issue 13 moves saving into the browser: only this function changes then).
- * Today: the turn goes to /api/ns/chat_user with save_chat, and the server saves it after the answer.
- * @returns the chat id the turn was saved in.
+ * One saved turn as the browser does it (issue 8): stream the answer from /api/ns/chat_user (which
+ * stores nothing), then seal the new user message and answer under the vault key and POST them to
+ * /api/ns/chat_save (a new chat's id is made here). Both requests are inside the clock.
+ * @returns the chat id the turn was saved in (unchanged when the turn failed).
  */
-async function chatAndSave(client: HttpsClient, chatId: string | null, history: { role: string; content: string }[], stats: Stats): Promise<string | null> {
+async function chatAndSave(client: HttpsClient, vault: Vault, chatId: string | null, history: PlainMessage[], stats: Stats): Promise<string | null> {
   const res = await client.chat("/api/ns/chat_user", {
-    messages: history,
+    messages: history.map(({ role, content }) => ({ role, content })),
     model: "llama3-8b-8192",
     file: null,
     chat_id: chatId,
@@ -51,24 +55,31 @@ async function chatAndSave(client: HttpsClient, chatId: string | null, history: 
   const last = res.events.at(-1);
   if (res.status !== 200 || last?.event !== "done") {
     stats.errors.push(`user: ${res.status} ${res.body.slice(-200)}`);
+    history.pop();
     return chatId;
   }
   if (res.ttftMs !== null) stats.ttft.push(res.ttftMs);
-  const saved = (last.data as { chat_id: string; messages: { role: string; content: string }[] }).chat_id;
-  stats.savedPerChat.set(saved, (stats.savedPerChat.get(saved) ?? 0) + 1);
+  history.push({ role: "assistant", content: (last.data as { messages: { role: string; content: string }[] }).messages.at(-1)!.content });
+  const from = history.length - 2;
+  const saved = await saveTurn(client, vault, chatId, from, history);
+  if (saved.status !== 200) {
+    stats.errors.push(`chat_save: ${saved.status} ${saved.body.slice(-200)}`);
+    history.length = from;
+    return chatId;
+  }
+  stats.savedPerChat.set(saved.chatId, (stats.savedPerChat.get(saved.chatId) ?? 0) + 1);
   stats.savedTurns++;
-  history.push((last.data as { messages: { role: string; content: string }[] }).messages.at(-1)!);
-  return saved;
+  return saved.chatId;
 }
 
-async function userWorker(client: HttpsClient, until: number, stats: Stats): Promise<void> {
+async function userWorker(client: HttpsClient, vault: Vault, until: number, stats: Stats): Promise<void> {
   while (Date.now() < until) {
     let chatId: string | null = null;
-    const history: { role: string; content: string }[] = [];
+    const history: PlainMessage[] = [];
     for (let i = 0; i < TURNS_PER_CHAT && Date.now() < until; i++) {
       history.push({ role: "user", content: `${PROMPT} (${i})` });
       try {
-        chatId = await chatAndSave(client, chatId, history, stats);
+        chatId = await chatAndSave(client, vault, chatId, history, stats);
       } catch (error) {
         stats.errors.push(`user: ${(error as Error).message}`);
       }
@@ -115,12 +126,16 @@ export async function runLoad(stack: Stack, concurrency = CONCURRENCY, seconds =
   const users = Math.floor(concurrency / 2);
   const visitors = concurrency - users;
   const userClients: HttpsClient[] = [];
-  // Sign the users in (e-mail link through nginx), ten at a time, before the clock starts.
+  const vaults: Vault[] = [];
+  // Sign the users in (e-mail link through nginx) and set up each one's vault (POST /api/vault, a
+  // recovery-code method: Argon2id for a passphrase would only slow the setup), ten at a time, before
+  // the clock starts.
   for (let i = 0; i < users; i += 10) {
     await Promise.all(
       Array.from({ length: Math.min(10, users - i) }, async (_, j) => {
         const c = new HttpsClient(stack.origin, { ca: stack.ca, maxSockets: 1 });
         await signIn(stack, c, `load-${i + j}@example.test`);
+        vaults[i + j] = await setUpVault(c, null);
         userClients[i + j] = c;
       }),
     );
@@ -133,7 +148,7 @@ export async function runLoad(stack: Stack, concurrency = CONCURRENCY, seconds =
   const stats: Stats = { turns: 0, visitorTurns: 0, savedTurns: 0, errors: [], ttft: [], savedPerChat: new Map() };
   const started = Date.now();
   const until = started + seconds * 1000;
-  await Promise.all([...userClients.map((c) => userWorker(c, until, stats)), ...visitorClients.map((c) => visitorWorker(c, until, stats))]);
+  await Promise.all([...userClients.map((c, i) => userWorker(c, vaults[i]!, until, stats)), ...visitorClients.map((c) => visitorWorker(c, until, stats))]);
   const elapsed = (Date.now() - started) / 1000;
   for (const c of [...userClients, ...visitorClients]) c.close();
 
@@ -191,7 +206,13 @@ async function main(): Promise<void> {
     llmDelayMs: PIECE_MS,
     llmFirstTokenMs: FIRST_TOKEN_MS,
     directDatabase: true,
-    appEnv: { QUOTA_VISITOR_PER_DAY: "10000000", QUOTA_FREE_PER_DAY: "10000000", LLM_TIMEOUT_MS: "30000" },
+    // All the users sign in from 127.0.0.1: lift the per-client sign-in e-mail limit (20 an hour) too.
+    appEnv: {
+      QUOTA_VISITOR_PER_DAY: "10000000",
+      QUOTA_FREE_PER_DAY: "10000000",
+      EMAIL_SIGNIN_LIMIT_PER_CLIENT_PER_HOUR: "1000000",
+      LLM_TIMEOUT_MS: "30000",
+    },
   });
   try {
     await runLoad(stack);

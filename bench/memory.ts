@@ -6,12 +6,14 @@
  *   npx tsx bench/memory.ts        (MEMORY_REQUESTS=10000 MEMORY_CONCURRENCY=20 by default)
  *
  * The mix: liveness 30%, landing page 20%, /api/me signed in 20%, readiness 10%, a visitor chat 10%,
- * a signed-in chat saved to history 10%. Same stack as bench/load.ts (scripts/deploy/stack.ts).
+ * a signed-in chat saved to history 10% (the answer from /api/ns/chat_user, then the turn sealed under
+ * the user's vault key and stored with /api/ns/chat_save, as the browser does: issue 8). Same stack as bench/load.ts (scripts/deploy/stack.ts).
  */
 import fs from "node:fs";
 import { HttpsClient } from "../scripts/deploy/https-client";
 import { signIn } from "../scripts/deploy/sign-in";
 import { startStack, type Stack } from "../scripts/deploy/stack";
+import { saveTurn, setUpVault, type Vault } from "../scripts/deploy/vault";
 
 const REQUESTS = Number(process.env.MEMORY_REQUESTS ?? 10_000);
 const WARMUP = Number(process.env.MEMORY_WARMUP ?? 2_000);
@@ -23,7 +25,17 @@ function rssMb(pid: number): number {
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;
 }
 
-async function drive(stack: Stack, user: HttpsClient, visitors: HttpsClient[], total: number): Promise<number> {
+/** One saved turn: the streamed answer, then the sealed turn to chat_save. @returns whether both succeeded */
+async function savedChat(user: HttpsClient, vault: Vault, content: string, body: unknown): Promise<boolean> {
+  const res = await user.chat("/api/ns/chat_user", body);
+  const last = res.events.at(-1);
+  if (last?.event !== "done") return false;
+  const answer = (last.data as { messages: { role: string; content: string }[] }).messages.at(-1)!.content;
+  const saved = await saveTurn(user, vault, null, 0, [{ role: "user", content }, { role: "assistant", content: answer }]);
+  return saved.status === 200;
+}
+
+async function drive(stack: Stack, user: HttpsClient, vault: Vault, visitors: HttpsClient[], total: number): Promise<number> {
   let next = 0;
   let failures = 0;
   const failedKinds: Record<string, number> = {};
@@ -40,7 +52,7 @@ async function drive(stack: Stack, user: HttpsClient, visitors: HttpsClient[], t
         else if (slot < 7) ok = (await user.request("GET", "/api/me")).status === 200;
         else if (slot < 8) ok = (await visitor.request("GET", "/api/ready")).status === 200;
         else if (slot < 9) ok = (await visitor.chat("/api/ns/chat", ask(`memory ${i}`, false))).events.at(-1)?.event === "done";
-        else ok = (await user.chat("/api/ns/chat_user", ask(`memory ${i}`, true))).events.at(-1)?.event === "done";
+        else ok = await savedChat(user, vault, `memory ${i}`, ask(`memory ${i}`, true));
         if (!ok) {
           failures++;
           failedKinds[slot] = (failedKinds[slot] ?? 0) + 1;
@@ -61,12 +73,13 @@ async function main(): Promise<void> {
   try {
     const user = new HttpsClient(stack.origin, { ca: stack.ca, maxSockets: CONCURRENCY });
     await signIn(stack, user, "memory@example.test");
+    const vault = await setUpVault(user, null);
     const visitors = Array.from({ length: CONCURRENCY }, (_, i) => new HttpsClient(stack.origin, { ca: stack.ca, maxSockets: 1, localAddress: `127.0.3.${i + 1}` }));
-    const warmFailures = await drive(stack, user, visitors, WARMUP);
+    const warmFailures = await drive(stack, user, vault, visitors, WARMUP);
     await new Promise((r) => setTimeout(r, SETTLE_MS));
     const before = stack.apps.map((a) => rssMb(a.proc.pid!));
     const started = Date.now();
-    const failures = await drive(stack, user, visitors, REQUESTS);
+    const failures = await drive(stack, user, vault, visitors, REQUESTS);
     const seconds = (Date.now() - started) / 1000;
     await new Promise((r) => setTimeout(r, SETTLE_MS));
     const after = stack.apps.map((a) => rssMb(a.proc.pid!));

@@ -3,8 +3,11 @@
  * PostgreSQL (a fresh database), Redis, two production app instances of the same build and nginx with
  * deploy/nginx.conf and a self-signed certificate, all real processes, driven over https through nginx.
  *
- *   npx tsx scripts/deploy-test.ts            (needs `npx next build`, nginx, redis-server, openssl, curl,
- *                                              and TEST_POSTGRES_URL or PostgreSQL on 127.0.0.1:5432)
+ *   npx tsx --conditions=react-server scripts/deploy-test.ts
+ *
+ * Needs `npx next build`, nginx, redis-server, openssl, curl, and TEST_POSTGRES_URL or PostgreSQL on
+ * 127.0.0.1:5432. The condition makes "server-only" (reached through lib/db/migrate.ts -> lib/log.ts)
+ * an empty module, as the package.json scripts do.
  *
  * Sign-in is the real e-mail-link flow (next-auth through nginx, the link read from the test SMTP server).
  * Exits non-zero on the first failed check.
@@ -15,6 +18,8 @@ import { listMigrations } from "../lib/db/migrate";
 import { HttpsClient } from "./deploy/https-client";
 import { signIn } from "./deploy/sign-in";
 import { startStack, type Stack } from "./deploy/stack";
+import { readChat, saveTurn, setUpVault, unlockVault } from "./deploy/vault";
+import type { PlainMessage } from "../lib/vault/seal";
 
 const FREE_LIMIT = 4;
 const VISITOR_LIMIT = 2;
@@ -62,7 +67,7 @@ async function main(): Promise<void> {
       const local = listMigrations().map((m) => m.name);
       const rows = await stack.sql<{ migration_name: string }>(`SELECT migration_name FROM "_prisma_migrations" ORDER BY 1`);
       assert.deepEqual(rows.map((r) => r.migration_name), local);
-      const appliers = stack.apps.filter((a) => a.output.join("").includes("[db] applied migrations"));
+      const appliers = stack.apps.filter((a) => /"msg":"applied migrations"/.test(a.output.join("")));
       assert.equal(appliers.length, 1, "exactly one instance applied the migrations");
     });
 
@@ -108,29 +113,43 @@ async function main(): Promise<void> {
       assert.ok(seen.has(other(signedInOn)), `served by ${[...seen].join(", ")}; signed in on ${signedInOn}`);
     });
 
-    let chatId = "";
-    await check("saved history written through one instance is read through the other", async () => {
-      const sent = await user.chat("/api/ns/chat_user", ask("Remember the lighthouse", { save_chat: true }));
+    await check("saved history sealed and stored through one instance is read and opened through the other", async () => {
+      // The browser's side (issue 8): the vault is made here, only wrapped keys reach the server.
+      const vault = await setUpVault(user, "lighthouse passphrase");
+      const question = "Remember the lighthouse";
+      const sent = await user.chat("/api/ns/chat_user", ask(question));
       assert.equal(sent.status, 200, sent.body);
       const done = sent.events.at(-1)!;
       assert.equal(done.event, "done", sent.body);
-      chatId = (done.data as { chat_id: string }).chat_id;
-      assert.match(chatId, /^[0-9a-f-]{36}$/);
-      for (let i = 0; i < 4; i++) {
-        const read = await user.json<{ messages: { role: string; content: string }[] }>("GET", `/api/ns/chat_history/${chatId}`);
-        if (read.upstream !== sent.upstream) {
+      const answer = (done.data as { chat_id: string | null; messages: { role: string; content: string }[] });
+      assert.equal(answer.chat_id, null, "chat_user stores nothing: no chat id of its own");
+      const turn: PlainMessage[] = [{ role: "user", content: question }, { role: "assistant", content: answer.messages.at(-1)!.content }];
+      // Store it through one instance (instance "A": whichever nginx picks), read it through the other.
+      const saved = await saveTurn(user, vault, null, 0, turn);
+      assert.equal(saved.status, 200, saved.body);
+      const chatId = saved.chatId;
+      const stored = await stack.sql<{ n: number; plain: boolean }>(
+        `SELECT count(*)::int AS n, bool_or(encode(content_ciphertext, 'escape') LIKE '%lighthouse%') AS plain FROM messages WHERE chat_id = $1`,
+        [chatId],
+      );
+      assert.deepEqual(stored, [{ n: 2, plain: false }], "two rows, ciphertext only");
+      // A second session of the same user (another browser) unlocks with the passphrase and opens it.
+      const elsewhere = client();
+      await signIn(stack, elsewhere, "multi@example.test");
+      const unlocked = await unlockVault(elsewhere, "lighthouse passphrase");
+      for (let i = 0; i < 6; i++) {
+        const read = await readChat(elsewhere, unlocked, chatId);
+        if (read.upstream !== saved.upstream) {
           assert.equal(read.status, 200, read.body);
-          assert.deepEqual(
-            read.data!.messages.map((m) => m.role),
-            ["user", "assistant"],
-          );
-          assert.equal(read.data!.messages[0]!.content, "Remember the lighthouse");
-          const stored = await stack.sql<{ n: number }>(`SELECT count(*)::int AS n FROM messages WHERE chat_id = $1`, [chatId]);
-          assert.deepEqual(stored, [{ n: 2 }]);
+          assert.ok(!read.body.includes("lighthouse"), "the history endpoint returns ciphertext");
+          assert.deepEqual(read.chat!.messages.map((m) => m.role), ["user", "assistant"]);
+          assert.equal(read.chat!.messages[0]!.content, question);
+          assert.equal(read.chat!.messages[1]!.content, turn[1]!.content);
+          assert.equal(read.chat!.title, question);
           return;
         }
       }
-      assert.fail("never reached the other instance");
+      assert.fail(`never reached the other instance (stored on ${saved.upstream})`);
     });
 
     await check(`the daily quota (${FREE_LIMIT}) holds across both instances (Redis)`, async () => {
@@ -253,6 +272,9 @@ async function main(): Promise<void> {
     await check("fault: the LLM answers 500, times out or cuts the stream: a clear error, nothing saved", async () => {
       const fourth = client();
       await signIn(stack, fourth, "llm-fault@example.test");
+      // A user with Save history on (a vault): the browser asks to save (save_chat: true) and would seal
+      // the turn for chat_save only after a `done`; none of these give one, and the server stores nothing.
+      await setUpVault(fourth, null);
       const r500 = await fourth.json<{ error: string }>("POST", "/api/ns/chat_user", { json: ask("[[fake:500]] hi", { save_chat: true }) });
       assert.equal(r500.status, 502, r500.body);
       assert.equal(r500.data!.error, "The model service is unavailable right now. Please try again later.");
@@ -263,6 +285,7 @@ async function main(): Promise<void> {
       });
       const hang = await fourth.json<{ error: string }>("POST", "/api/ns/chat_user", { json: ask("[[fake:hang]] hi", { save_chat: true }) });
       assert.equal(hang.status, 504, hang.body);
+      assert.ok(!cut.events.some((e) => e.event === "done"), "no `done`: the browser has no turn to save");
       const saved = await stack.sql<{ n: number }>(
         `SELECT count(*)::int AS n FROM chats c JOIN users u ON u.id = c.user_id WHERE u.email = $1`,
         ["llm-fault@example.test"],
@@ -270,9 +293,10 @@ async function main(): Promise<void> {
       assert.deepEqual(saved, [{ n: 0 }]);
     });
 
-    await check("SIGTERM during 21 streams: all finish, the saved turn is saved, the other instance serves, exit 0", async () => {
+    await check("SIGTERM during 21 streams: all finish, the turn is then saved (chat_save), the other instance serves, exit 0", async () => {
       const second = client();
       await signIn(stack, second, "drain@example.test");
+      const vault = await setUpVault(second, null);
       const before = stack.llm.requests.length;
       const upstream = deferred<string>();
       const streamDone = second.chat("/api/ns/chat_user", ask("Tell me slowly [[fake:slow]]", { save_chat: true }), { onHeaders: upstream.resolve });
@@ -292,6 +316,12 @@ async function main(): Promise<void> {
       const last = result.events.at(-1)!;
       assert.equal(last.event, "done", result.body.slice(-300));
       assert.equal(result.events.filter((e) => e.event === "delta").length, 20);
+      // The browser seals the finished turn and stores it right after the `done` (issue 8), while the
+      // stopped instance drains: nginx sends it to one that accepts it, and it is stored once.
+      const answer = (last.data as { messages: { role: string; content: string }[] }).messages.at(-1)!.content;
+      const turn: PlainMessage[] = [{ role: "user", content: "Tell me slowly [[fake:slow]]" }, { role: "assistant", content: answer }];
+      const saved = await saveTurn(second, vault, null, 0, turn);
+      assert.equal(saved.status, 200, saved.body);
       const rest = await Promise.all(others);
       for (const r of rest) assert.equal(r.events.at(-1)?.event, "done", `every stream finished: ${r.body.slice(-200)}`);
       assert.ok(rest.some((r) => r.upstream === streaming.addr), "some of the 20 ran on the stopped instance");
@@ -299,9 +329,10 @@ async function main(): Promise<void> {
       assert.equal(code, 0, streaming.output.join("").slice(-2000));
       assert.match(streaming.output.join(""), /SIGTERM: draining \d+ chat turn\(s\)/, "the signal came mid-stream");
       assert.ok(Date.now() - started < GRACE_SECONDS * 1000 + 5000);
-      const savedId = (last.data as { chat_id: string }).chat_id;
-      const stored = await stack.sql<{ n: number }>(`SELECT count(*)::int AS n FROM messages WHERE chat_id = $1`, [savedId]);
-      assert.deepEqual(stored, [{ n: 2 }]);
+      const opened = await readChat(second, vault, saved.chatId);
+      assert.deepEqual(opened.chat!.messages.map((m) => m.content), turn.map((m) => m.content));
+      const stored = await stack.sql<{ n: number }>(`SELECT count(*)::int AS n FROM messages WHERE chat_id = $1`, [saved.chatId]);
+      assert.deepEqual(stored, [{ n: 2 }], "stored once");
       const after = await second.json("GET", "/api/me");
       assert.equal(after.status, 200, "nginx routes around the stopped instance");
     });

@@ -36,7 +36,7 @@ npx playwright test
 have() { command -v "$1" >/dev/null 2>&1 || [ -x "/usr/sbin/$1" ]; }
 if [ -n "${TEST_POSTGRES_URL:-}" ] && have nginx && have redis-server && have openssl && have curl && have ss; then
   echo "== Multi-instance test (nginx + TLS, two instances, PostgreSQL, Redis) =="
-  npx tsx scripts/deploy-test.ts
+  npx tsx --conditions=react-server scripts/deploy-test.ts
   echo "== Load through nginx (CI variant: 50 concurrent streaming chats for 15 s) =="
   LOAD_CONCURRENCY=50 LOAD_SECONDS=15 npx tsx bench/load.ts
 else

@@ -373,6 +373,9 @@ async function main() {
     chat_id: null,
     save_chat: false,
   });
+  // Since the vault (issue 8) chat_user stores nothing even with save_chat: the browser stores the
+  // sealed turn with a second request (/api/ns/chat_save), which this single-request harness does not
+  // send. The "saving" figures below therefore measure chat_user alone; bench/load.ts does both.
   const savingBody = JSON.stringify({ ...JSON.parse(chatBody), save_chat: true });
   const sse = { accept: "text/event-stream" };
   const bare: Target = { port: PORT.bare, method: "POST", path: "/chat", body: chatBody, first: "Hello", done: "[DONE]" };
