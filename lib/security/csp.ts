@@ -12,7 +12,9 @@ import { createHash } from "node:crypto";
  *   allow the hashes of the prerendered home and not-found pages: those are fixed texts of this build
  *   (a layout's inline script such as a theme script, which has the same text on every page, runs
  *   on dynamic pages without a nonce, so the root layout never has to read headers() and turn every
- *   page dynamic). Never 'unsafe-inline' or 'unsafe-eval' for scripts in production;
+ *   page dynamic). Never 'unsafe-inline' or 'unsafe-eval' for scripts in production. 'wasm-unsafe-eval'
+ *   lets the page compile WebAssembly only (the vault's Argon2id, hash-wasm): it allows no eval() of
+ *   JavaScript and no inline script;
  * - style-src keeps 'unsafe-inline': React renders `style` attributes (e.g. the chat's textarea height,
  *   progress bars), which neither nonces nor hashes can allow (style-src-attr has no nonce), and
  *   styles cannot run script; stylesheets still come only from this origin;
@@ -41,7 +43,7 @@ export interface PagePolicyOptions {
 export function pagePolicy({ nonce, hashes = [], development = false }: PagePolicyOptions): string {
   const scripts = development
     ? ["'self'", "'unsafe-inline'", "'unsafe-eval'"]
-    : ["'self'", ...(nonce ? [`'nonce-${nonce}'`] : []), ...hashes.map((h) => `'${h}'`)];
+    : ["'self'", "'wasm-unsafe-eval'", ...(nonce ? [`'nonce-${nonce}'`] : []), ...hashes.map((h) => `'${h}'`)];
   return [
     "default-src 'self'",
     `script-src ${scripts.join(" ")}`,
