@@ -152,6 +152,16 @@ async function main(): Promise<void> {
       assert.fail(`never reached the other instance (stored on ${saved.upstream})`);
     });
 
+    await check("body limits: a 3 MB sealed turn reaches the app through nginx; 2 MB to a small route stops at nginx", async () => {
+      // Not a valid turn: the app's own JSON 400 proves nginx let the body through (its limit is 50m here).
+      const big = await user.json<{ error: string }>("POST", "/api/ns/chat_save", { json: { padding: "x".repeat(3 * 1024 * 1024) } });
+      assert.equal(big.status, 400, big.body.slice(0, 200));
+      assert.equal(typeof big.data?.error, "string");
+      const small = await user.request("PATCH", "/api/vault", { json: { padding: "x".repeat(2 * 1024 * 1024) } });
+      assert.equal(small.status, 413, "nginx's 1m default");
+      assert.equal(small.upstream, "", "refused before any instance");
+    });
+
     await check(`the daily quota (${FREE_LIMIT}) holds across both instances (Redis)`, async () => {
       const served = new Set<string>();
       for (let i = 1; i < FREE_LIMIT; i++) {
