@@ -26,6 +26,8 @@ export interface StackOptions {
   log?: (line: string) => void;
   /** Connect the instances to PostgreSQL directly, without the outage pass-through (the load bench). */
   directDatabase?: boolean;
+  /** Run each instance under the inspector on 127.0.0.1:<port> (A, B), for bench/memory.ts's forced GC. */
+  inspectPorts?: [number, number];
 }
 
 export interface AppInstance {
@@ -36,6 +38,8 @@ export interface AppInstance {
   proc: ChildProcess;
   /** Everything the process wrote (stdout + stderr). */
   output: string[];
+  /** The inspector's port when StackOptions.inspectPorts was given. */
+  inspectPort?: number;
   exited: Promise<number | null>;
 }
 
@@ -226,9 +230,11 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     const startApp = async (index: number): Promise<AppInstance> => {
       const port = index === 0 ? ports.appA : ports.appB;
       const output: string[] = [];
-      const proc = spawnLogged(process.execPath, [nextBin, "start", "-p", String(port), "-H", "127.0.0.1"], appEnv(port), output);
+      const inspectPort = options.inspectPorts?.[index];
+      const nodeArgs = inspectPort ? [`--inspect=127.0.0.1:${inspectPort}`] : [];
+      const proc = spawnLogged(process.execPath, [...nodeArgs, nextBin, "start", "-p", String(port), "-H", "127.0.0.1"], appEnv(port), output);
       const exited = new Promise<number | null>((res) => proc.once("exit", (code) => res(code)));
-      const app: AppInstance = { name: index === 0 ? "A" : "B", port, addr: `127.0.0.1:${port}`, proc, output, exited };
+      const app: AppInstance = { name: index === 0 ? "A" : "B", port, addr: `127.0.0.1:${port}`, proc, output, exited, inspectPort };
       apps[index] = app;
       await waitFor200(`http://127.0.0.1:${port}/api/ready`, 120_000, app);
       return app;
