@@ -213,51 +213,82 @@ export async function saveSealedTurn(input: {
 }): Promise<{ lastUpdated: Date }> {
   const { userId, chatId } = input;
   if (!UUID.test(chatId)) throw new InvalidInputError("chat_id must be a lowercase UUID.");
+  if (input.create && input.firstPosition !== 0) throw new InvalidInputError("A new chat starts at position 0.");
   const db = await getDb();
-  const vault = await db.vault.findUnique({ where: { userId }, select: { userId: true } });
-  if (!vault) throw new NoVaultError();
   const lastUpdated = new Date();
-  const rows = (first: number) =>
+  const at = lastUpdated.toISOString();
+  // One statement, so one round trip and no connection held open across the event loop: under load a
+  // multi-statement transaction waited seconds for a pooled connection and failed (bench/load.ts, issue
+  // 11). The rows travel as one JSON parameter, ciphertext in base64, decoded by PostgreSQL.
+  const rows = JSON.stringify(
     input.messages.map((m, i) => ({
-      chatId,
-      position: first + i,
+      position: input.firstPosition + i,
       role: m.role,
-      contentCiphertext: m.content,
-      attachmentCiphertext: m.attachment,
-    }));
-  if (input.create) {
-    if (input.firstPosition !== 0) throw new InvalidInputError("A new chat starts at position 0.");
-    try {
-      await db.chat.create({
-        data: {
-          id: chatId,
-          userId,
-          vault: true,
-          titleCiphertext: input.title,
-          createdAt: lastUpdated,
-          lastUpdated,
-          messages: { createMany: { data: rows(0).map((r) => ({ position: r.position, role: r.role, contentCiphertext: r.contentCiphertext, attachmentCiphertext: r.attachmentCiphertext })) } },
-        },
-      });
-    } catch (error) {
-      if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") throw new SaveConflictError();
-      throw error;
+      content: Buffer.from(m.content).toString("base64"),
+      attachment: m.attachment ? Buffer.from(m.attachment).toString("base64") : null,
+    })),
+  );
+  const title = input.title ? Buffer.from(input.title).toString("base64") : null;
+  try {
+    if (input.create) {
+      const [result] = await db.$queryRaw<{ has_vault: number; inserted: number }[]>`
+        WITH v AS (SELECT 1 FROM vaults WHERE user_id = ${userId}),
+        c AS (
+          INSERT INTO chats (id, user_id, vault, title_ciphertext, created_at, last_updated)
+          SELECT ${chatId}::uuid, ${userId}, true, decode(${title}::text, 'base64'), ${at}::timestamptz, ${at}::timestamptz FROM v
+          RETURNING id
+        ),
+        ins AS (
+          INSERT INTO messages (id, chat_id, position, role, content_ciphertext, attachment_ciphertext, created_at)
+          SELECT gen_random_uuid(), c.id, x.position, x.role, decode(x.content, 'base64'), decode(x.attachment, 'base64'), ${at}::timestamptz
+          FROM c, jsonb_to_recordset(${rows}::jsonb) AS x(position int, role text, content text, attachment text)
+          RETURNING 1
+        )
+        SELECT (SELECT count(*) FROM v)::int AS has_vault, (SELECT count(*) FROM ins)::int AS inserted`;
+      if (!result?.has_vault) throw new NoVaultError();
+      return { lastUpdated };
     }
+    // Appending: the chat row is locked (FOR UPDATE) and the position checked in the same statement; two
+    // tabs appending at once both see the same next position, and the second's insert then violates the
+    // (chat_id, position) key: a SaveConflictError, never an interleaving.
+    const [result] = await db.$queryRaw<{ has_vault: number; owned: number; next: number; inserted: number }[]>`
+      WITH v AS (SELECT 1 FROM vaults WHERE user_id = ${userId}),
+      owned AS (
+        SELECT c.id FROM chats c
+        WHERE c.id = ${chatId}::uuid AND c.user_id = ${userId} AND c.vault AND EXISTS (SELECT 1 FROM v)
+        FOR UPDATE OF c
+      ),
+      nxt AS (SELECT COALESCE(max(m.position), -1) + 1 AS n FROM messages m WHERE m.chat_id = ${chatId}::uuid),
+      ok AS (SELECT o.id FROM owned o, nxt WHERE nxt.n = ${input.firstPosition}),
+      ins AS (
+        INSERT INTO messages (id, chat_id, position, role, content_ciphertext, attachment_ciphertext, created_at)
+        SELECT gen_random_uuid(), ok.id, x.position, x.role, decode(x.content, 'base64'), decode(x.attachment, 'base64'), ${at}::timestamptz
+        FROM ok, jsonb_to_recordset(${rows}::jsonb) AS x(position int, role text, content text, attachment text)
+        RETURNING 1
+      ),
+      upd AS (
+        UPDATE chats SET last_updated = ${at}::timestamptz, title_ciphertext = COALESCE(decode(${title}::text, 'base64'), title_ciphertext)
+        WHERE id IN (SELECT id FROM ok)
+        RETURNING 1
+      )
+      SELECT (SELECT count(*) FROM v)::int AS has_vault, (SELECT count(*) FROM owned)::int AS owned,
+             (SELECT n FROM nxt)::int AS next, (SELECT count(*) FROM ins)::int AS inserted`;
+    if (!result?.has_vault) throw new NoVaultError();
+    if (!result.owned) throw new ChatNotFoundError();
+    if (result.next !== input.firstPosition) throw new SaveConflictError();
     return { lastUpdated };
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new SaveConflictError();
+    throw error;
   }
-  await db.$transaction(async (tx) => {
-    const owned = await tx.$queryRaw<{ id: string }[]>`
-      SELECT id FROM chats WHERE id = ${chatId}::uuid AND user_id = ${userId} AND vault FOR UPDATE`;
-    if (!owned.length) throw new ChatNotFoundError();
-    const last = await tx.message.aggregate({ where: { chatId }, _max: { position: true } });
-    if ((last._max.position ?? -1) + 1 !== input.firstPosition) throw new SaveConflictError();
-    await tx.message.createMany({ data: rows(input.firstPosition) });
-    await tx.chat.update({
-      where: { id: chatId },
-      data: { lastUpdated, ...(input.title ? { titleCiphertext: input.title } : {}) },
-    });
-  });
-  return { lastUpdated };
+}
+
+/** A unique-key violation, as Prisma reports it for model queries (P2002) and raw SQL (SQLSTATE 23505). */
+function isUniqueViolation(error: unknown): boolean {
+  if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return false;
+  if (error.code === "P2002") return true;
+  const meta = error.meta as { code?: unknown; driverAdapterError?: { cause?: { kind?: unknown; originalCode?: unknown } } } | undefined;
+  return meta?.code === "23505" || meta?.driverAdapterError?.cause?.originalCode === "23505" || meta?.driverAdapterError?.cause?.kind === "UniqueConstraintViolation";
 }
 
 export interface SealedChatSummary {
