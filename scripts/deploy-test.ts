@@ -17,7 +17,8 @@ import { execFileSync } from "node:child_process";
 import { listMigrations } from "../lib/db/migrate";
 import { HttpsClient } from "./deploy/https-client";
 import { signIn } from "./deploy/sign-in";
-import { startStack, type Stack } from "./deploy/stack";
+import { STRIPE_WEBHOOK_SECRET, startStack, type Stack } from "./deploy/stack";
+import { makeEvent, signEvent } from "../tests/helpers/fake-stripe-server";
 import { readChat, saveTurn, setUpVault, unlockVault } from "./deploy/vault";
 import type { PlainMessage } from "../lib/vault/seal";
 
@@ -177,6 +178,38 @@ async function main(): Promise<void> {
         refusedOn.add(r.upstream);
       }
       assert.equal(refusedOn.size, 2, "both instances refuse");
+    });
+
+    await check("a Stripe event delivered to both instances at once is applied once (the other answers duplicate)", async () => {
+      // Stripe retries a delivery it saw time out; behind the load balancer the retry may reach the
+      // other instance while the first is still applying it. Idempotency lives in PostgreSQL.
+      const userId = "deploy-webhook-user";
+      await stack.sql(`INSERT INTO users (id, email) VALUES ($1, 'webhook@example.test')`, [userId]);
+      const now = Math.floor(Date.now() / 1000);
+      const sub = {
+        id: "sub_deploy_test",
+        object: "subscription",
+        created: now,
+        customer: "cus_deploy_test",
+        status: "active",
+        cancel_at_period_end: false,
+        metadata: { user_id: userId, plan_option: "1" },
+        items: { object: "list", data: [{ id: "si_deploy_test", object: "subscription_item", current_period_start: now, current_period_end: now + 30 * 86400 }] },
+      };
+      const { body, signature } = signEvent(makeEvent("customer.subscription.created", sub), STRIPE_WEBHOOK_SECRET);
+      const answers = await Promise.all(
+        stack.apps.map(async (app) => {
+          const res = await fetch(`http://127.0.0.1:${app.port}/api/stripe/webhook`, { method: "POST", headers: { "stripe-signature": signature, "content-type": "application/json" }, body });
+          return { status: res.status, outcome: ((await res.json()) as { outcome?: string }).outcome };
+        }),
+      );
+      assert.deepEqual(answers.map((a) => a.status), [200, 200], JSON.stringify(answers));
+      assert.deepEqual(answers.map((a) => a.outcome).sort(), ["applied", "duplicate"]);
+      const rows = await stack.sql<{ events: number; status: string }>(
+        `SELECT (SELECT count(*)::int FROM stripe_events) AS events, (SELECT status FROM subscriptions WHERE user_id = $1) AS status`,
+        [userId],
+      );
+      assert.deepEqual(rows, [{ events: 1, status: "active" }]);
     });
 
     await check("the visitor quota counts the address nginx saw, not one the client wrote", async () => {

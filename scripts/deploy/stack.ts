@@ -17,6 +17,9 @@ import { startTcpProxy, type TcpProxy } from "../../tests/helpers/tcp-proxy";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 
+/** The instances' webhook signing secret: scripts/deploy-test.ts signs Stripe events with it. */
+export const STRIPE_WEBHOOK_SECRET = "whsec_deploy_test_0123456789abcdef";
+
 export interface StackOptions {
   /** Per-instance settings on top of the common ones (quotas, grace period ...). */
   appEnv?: Record<string, string>;
@@ -221,6 +224,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       EMAIL_FROM: "Hush <no-reply@hush.test>",
       // The proxy's address: the app reads the right-most untrusted X-Forwarded-For hop (TRUSTED_PROXIES),
       // or, before that setting existed, the last one.
+      STRIPE_WEBHOOK_SECRET: STRIPE_WEBHOOK_SECRET,
       TRUSTED_PROXIES: "127.0.0.1",
       CLIENT_IP_HEADER: "x-forwarded-for",
       ...options.appEnv,
