@@ -118,8 +118,27 @@ export function renderNginxConf(
   return out;
 }
 
-function spawnLogged(cmd: string, args: string[], env: NodeJS.ProcessEnv, output: string[]): ChildProcess {
-  const proc = spawn(cmd, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+/**
+ * deploy/Dockerfile's runtime stage as a folder: the same COPY lines (.next/standalone, .next/static,
+ * public, prisma/migrations) from this checkout's build into `<work>/runtime`. Throws when the build has
+ * no standalone output (next.config.ts `output: "standalone"`).
+ */
+function assembleDockerRuntime(work: string): string {
+  const dockerfile = fs.readFileSync(path.join(ROOT, "deploy/Dockerfile"), "utf8");
+  const runtimeStage = dockerfile.slice(dockerfile.lastIndexOf("FROM "));
+  const copies = [...runtimeStage.matchAll(/^COPY --from=build \S+ \/app\/(\S+) (\S+)$/gm)].map((m) => ({ from: m[1]!, to: m[2]! }));
+  if (!copies.length) throw new Error("deploy/Dockerfile: no COPY --from=build lines in the runtime stage");
+  const runtime = path.join(work, "runtime");
+  for (const { from, to } of copies) {
+    const source = path.join(ROOT, from);
+    if (!fs.existsSync(source)) throw new Error(`${from} is missing: run \`npx next build\` first (standalone output)`);
+    fs.cpSync(source, path.resolve(runtime, to), { recursive: true, verbatimSymlinks: true });
+  }
+  return runtime;
+}
+
+function spawnLogged(cmd: string, args: string[], env: NodeJS.ProcessEnv, output: string[], cwd = ROOT): ChildProcess {
+  const proc = spawn(cmd, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
   proc.stdout!.setEncoding("utf8").on("data", (d: string) => output.push(d));
   proc.stderr!.setEncoding("utf8").on("data", (d: string) => output.push(d));
   return proc;
@@ -231,12 +250,19 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     });
     const apps: AppInstance[] = [];
     const nextBin = path.join(ROOT, "node_modules/next/dist/bin/next");
+    // Instance A runs `next start` on the build; instance B runs the Docker image's runtime layout
+    // (deploy/Dockerfile stage 3: `node server.js` from Next's standalone output, with only the files
+    // copied there), so every check here also holds for the image.
+    const runtimeDir = assembleDockerRuntime(work);
     const startApp = async (index: number): Promise<AppInstance> => {
       const port = index === 0 ? ports.appA : ports.appB;
       const output: string[] = [];
       const inspectPort = options.inspectPorts?.[index];
       const nodeArgs = inspectPort ? [`--inspect=127.0.0.1:${inspectPort}`] : [];
-      const proc = spawnLogged(process.execPath, [...nodeArgs, nextBin, "start", "-p", String(port), "-H", "127.0.0.1"], appEnv(port), output);
+      const proc =
+        index === 0
+          ? spawnLogged(process.execPath, [...nodeArgs, nextBin, "start", "-p", String(port), "-H", "127.0.0.1"], appEnv(port), output)
+          : spawnLogged(process.execPath, [...nodeArgs, "server.js"], { ...appEnv(port), PORT: String(port), HOSTNAME: "127.0.0.1" }, output, runtimeDir);
       const exited = new Promise<number | null>((res) => proc.once("exit", (code) => res(code)));
       const app: AppInstance = { name: index === 0 ? "A" : "B", port, addr: `127.0.0.1:${port}`, proc, output, exited, inspectPort };
       apps[index] = app;
