@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { planOf, useAccount } from "@/lib/account/client";
 import { versionOf } from "@/lib/chat/branches";
+import { planSave, storedPath, treeForSaving, treeFromSaved } from "@/lib/chat/saved-tree";
 import type { StagedFile } from "@/lib/chat/client";
 import { ChatErrorNotice } from "./chat-error";
 import { Composer } from "./composer";
@@ -60,8 +61,8 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
   const [sidebarOpen, setSidebarOpen] = useState<boolean | null>(null);
   // The Save history choice is remembered for the account once the vault exists.
   const saveHistory = signedIn && vault.info?.exists === true && vault.info.history_on;
-  // How many of the open chat's messages are already stored (chat_save appends the rest).
-  const savedCount = useRef(0);
+  // The tree ids of the open chat's stored messages, in order (chat_save appends or replaces the rest).
+  const savedIds = useRef<string[]>([]);
   const [input, setInput] = useState("");
   const [staged, setStaged] = useState<StagedFile | null>(null);
   const [model, setModel] = useState(defaultModel);
@@ -78,12 +79,21 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
     onRedirect: (href) => router.push(href),
     // Issue 8: the finished turn is encrypted here and stored by POST /api/ns/chat_save; the server never
     // sees it in clear except on its way to the model.
-    save: async ({ chatId, conversation, document }) => {
-      const stored = conversation
-        .filter((m) => m.role !== "system" && m.content !== "")
-        .map((m, i, all) => ({ role: m.role, content: m.content, attachment: i === all.length - 2 && document ? document : null }));
-      const id = await saveTurn({ chatId, from: savedCount.current, messages: stored, title: displayName(conversation) });
-      savedCount.current = stored.length;
+    // Issue 9: an edit or regenerate replaces the stored path from where it changed, and the whole tree of
+    // versions is sealed with it (lib/chat/saved-tree.ts).
+    save: async ({ chatId, tree, userNodeId, document }) => {
+      const path = storedPath(tree);
+      const known = new Map(documents.documents.map((d) => [d.name, d]));
+      const stored = path.map(({ id, message: m }) => ({
+        role: m.role,
+        content: m.content,
+        attachment: id === userNodeId && document ? document : m.attachmentName ? (known.get(m.attachmentName) ?? null) : null,
+      }));
+      const conversation = path.map((n) => n.message);
+      const plan = chatId === null ? { from: 0, replace: false } : planSave(savedIds.current, path);
+      if (!plan) return chatId as string;
+      const id = await saveTurn({ chatId, from: plan.from, replace: plan.replace, messages: stored, title: displayName(conversation), tree: treeForSaving(tree) });
+      savedIds.current = path.map((n) => n.id);
       const name = history.chats.find((c) => c.chat_id === id)?.display_name ?? displayName(conversation);
       history.touch({ chat_id: id, display_name: name, last_updated: new Date().toISOString() });
       return id;
@@ -102,7 +112,7 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
 
   const newChat = () => {
     chat.load([], null);
-    savedCount.current = 0;
+    savedIds.current = [];
     documents.reset();
     setStaged(null);
     // On phones the history is a drawer over the chat: the new chat should be in view (issue 9).
@@ -118,11 +128,13 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
       const res = await fetch(`/api/ns/chat_history/${encodeURIComponent(id)}`, { cache: "no-store" });
       if (!res.ok) throw new Error(String(res.status));
       const saved = await openChat(vaultKey.key, vaultKey.userId, (await res.json()) as SealedChatJson);
-      chat.load(
-        saved.messages.map(({ role, content, attachment }) => ({ role, content, attachmentName: attachment?.name })),
-        saved.chatId,
+      // Issue 9: the stored versions come back, switchable ("2 / 2") as before the reload.
+      const tree = treeFromSaved(
+        saved.tree,
+        saved.messages.map(({ role, content, attachment }) => ({ role, content, ...(attachment ? { attachmentName: attachment.name } : {}) })),
       );
-      savedCount.current = saved.messages.length;
+      chat.load(tree, saved.chatId);
+      savedIds.current = storedPath(tree).map((n) => n.id);
       // The documents stored (encrypted) with the chat go back into the conversation's context.
       documents.reset(saved.documents);
       setStaged(null);

@@ -199,9 +199,13 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /**
  * Store an encrypted turn (issue 8: the browser encrypts, the server only stores). `create`: a new
  * chat with the browser-chosen id (lowercase UUID; the ciphertexts' associated data binds it) and
- * messages at 0..n-1. Otherwise the messages are appended at `firstPosition`, which must be the
- * chat's next position (else SaveConflictError, so two tabs cannot interleave).
- * @throws NoVaultError, ChatNotFoundError (not the user's vault chat), SaveConflictError.
+ * messages at 0..n-1, dated now or, for an import, at `createdAt`/`lastUpdated`. Otherwise the messages
+ * are appended at `firstPosition`, which must be the chat's next position (else SaveConflictError, so
+ * two tabs cannot interleave); with `replace` (issue 9: an edited or regenerated turn changed the active
+ * path) `firstPosition` may be any stored position up to the next one, and the messages from there on
+ * are deleted and replaced in the same transaction. `tree` (the sealed branch tree): bytes set it, null
+ * clears it, undefined leaves it.
+ * @throws NoVaultError, ChatNotFoundError (not the user's vault chat), SaveConflictError, InvalidInputError.
  */
 export async function saveSealedTurn(input: {
   userId: string;
@@ -210,13 +214,18 @@ export async function saveSealedTurn(input: {
   title: Uint8Array<ArrayBuffer> | null;
   firstPosition: number;
   messages: SealedMessage[];
+  replace?: boolean;
+  tree?: Uint8Array<ArrayBuffer> | null;
+  createdAt?: Date;
+  lastUpdated?: Date;
 }): Promise<{ lastUpdated: Date }> {
   const { userId, chatId } = input;
   if (!UUID.test(chatId)) throw new InvalidInputError("chat_id must be a lowercase UUID.");
+  if (!input.create && (input.createdAt || input.lastUpdated)) throw new InvalidInputError("Only a new chat takes its dates.");
   const db = await getDb();
   const vault = await db.vault.findUnique({ where: { userId }, select: { userId: true } });
   if (!vault) throw new NoVaultError();
-  const lastUpdated = new Date();
+  const lastUpdated = input.create ? (input.lastUpdated ?? new Date()) : new Date();
   const rows = (first: number) =>
     input.messages.map((m, i) => ({
       chatId,
@@ -225,8 +234,10 @@ export async function saveSealedTurn(input: {
       contentCiphertext: m.content,
       attachmentCiphertext: m.attachment,
     }));
+  const tree = input.tree === undefined ? {} : { treeCiphertext: input.tree };
   if (input.create) {
     if (input.firstPosition !== 0) throw new InvalidInputError("A new chat starts at position 0.");
+    if (input.replace) throw new InvalidInputError("A new chat has nothing to replace.");
     try {
       await db.chat.create({
         data: {
@@ -234,7 +245,8 @@ export async function saveSealedTurn(input: {
           userId,
           vault: true,
           titleCiphertext: input.title,
-          createdAt: lastUpdated,
+          ...tree,
+          createdAt: input.createdAt ?? lastUpdated,
           lastUpdated,
           messages: { createMany: { data: rows(0).map((r) => ({ position: r.position, role: r.role, contentCiphertext: r.contentCiphertext, attachmentCiphertext: r.attachmentCiphertext })) } },
         },
@@ -250,11 +262,13 @@ export async function saveSealedTurn(input: {
       SELECT id FROM chats WHERE id = ${chatId}::uuid AND user_id = ${userId} AND vault FOR UPDATE`;
     if (!owned.length) throw new ChatNotFoundError();
     const last = await tx.message.aggregate({ where: { chatId }, _max: { position: true } });
-    if ((last._max.position ?? -1) + 1 !== input.firstPosition) throw new SaveConflictError();
+    const next = (last._max.position ?? -1) + 1;
+    if (input.replace ? input.firstPosition > next : input.firstPosition !== next) throw new SaveConflictError();
+    if (input.replace) await tx.message.deleteMany({ where: { chatId, position: { gte: input.firstPosition } } });
     await tx.message.createMany({ data: rows(input.firstPosition) });
     await tx.chat.update({
       where: { id: chatId },
-      data: { lastUpdated, ...(input.title ? { titleCiphertext: input.title } : {}) },
+      data: { lastUpdated, ...tree, ...(input.title ? { titleCiphertext: input.title } : {}) },
     });
   });
   return { lastUpdated };
@@ -296,7 +310,10 @@ export async function listSealedChats(input: { userId: string; limit: number; cu
   return { chats, nextCursor: rows.length > limit && last ? encodeCursor(last.lastUpdated, last.chatId) : null };
 }
 
-/** One vault chat with its messages as ciphertext, in position order. @throws ChatNotFoundError */
+/**
+ * One vault chat with its messages as ciphertext, in position order, and its sealed branch tree (null for
+ * a chat without versions). @throws ChatNotFoundError
+ */
 export async function getSealedChat(input: { userId: string; chatId: string }) {
   const chatId = input.chatId.toLowerCase();
   if (!UUID.test(chatId)) throw new ChatNotFoundError();
@@ -309,6 +326,8 @@ export async function getSealedChat(input: { userId: string; chatId: string }) {
   return {
     chatId,
     title: chat.titleCiphertext,
+    tree: chat.treeCiphertext,
+    createdAt: chat.createdAt,
     lastUpdated: chat.lastUpdated,
     messages: chat.messages.map((m) => ({
       position: m.position,
