@@ -3,8 +3,11 @@
 import { useRouter } from "next/navigation";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { planOf, useAccount } from "@/lib/account/client";
-import { versionOf } from "@/lib/chat/branches";
-import { planSave, storedPath, treeForSaving, treeFromSaved } from "@/lib/chat/saved-tree";
+import { deserialize, versionOf } from "@/lib/chat/branches";
+import { chatsToJson, chatToMarkdown, exportFileName, type ExportableChat } from "@/lib/chat/export";
+import { planSave, storedPath, treeForSaving, treeFromSaved, type SavedMessage } from "@/lib/chat/saved-tree";
+import { ChatMenu } from "./chat-menu";
+import { downloadText } from "./download";
 import type { StagedFile } from "@/lib/chat/client";
 import { ChatErrorNotice } from "./chat-error";
 import { Composer } from "./composer";
@@ -187,6 +190,26 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
     return { id, message, versionIndex: v.index, versionCount: v.count };
   });
   const empty = shown.length === 0 && !staged && !busy;
+
+  // Issue 9: export the open chat from what this browser holds (decrypted), with its versions.
+  const exportChat = (kind: "md" | "json") => {
+    const path = storedPath(chat.tree);
+    const wire = treeForSaving(chat.tree);
+    const entry = chat.chatId ? history.chats.find((c) => c.chat_id === chat.chatId) : undefined;
+    const now = new Date();
+    const exportable: ExportableChat = {
+      id: chat.chatId ?? "unsaved",
+      title: entry?.display_name ?? displayName(path.map((n) => n.message)),
+      createdAt: null,
+      updatedAt: entry?.last_updated ?? now.toISOString(),
+      messages: path.map(({ message: m }) => ({ role: m.role, content: m.content, attachmentName: m.attachmentName ?? null })),
+      tree: wire === null ? null : deserialize<SavedMessage>(wire),
+    };
+    const name = exportFileName(exportable.title, kind, now);
+    if (kind === "md") downloadText(name, chatToMarkdown(exportable), "text/markdown");
+    else downloadText(name, chatsToJson([exportable], now), "application/json");
+    toast.success(`Exported this chat as ${kind === "md" ? "Markdown" : "JSON"}`);
+  };
   const leftOut = contextNotice(documents.context);
 
   // Keyboard shortcuts (issue 9; components/chat/use-shortcuts.ts).
@@ -267,11 +290,14 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
             </button>
             <ModelPicker models={models} value={model} onChange={setModel} onNeedsPro={() => router.push("/pricing")} plan={planOf(account)} />
           </div>
-          {providerNotice && (
-            <span className="truncate rounded-full bg-amber-50 px-3 py-1 text-xs font-medium text-amber-800 ring-1 ring-amber-200" title={providerNotice}>
-              {providerNotice}
-            </span>
-          )}
+          <div className="flex min-w-0 items-center gap-1">
+            {providerNotice && (
+              <span className="truncate rounded-full bg-amber-50 px-3 py-1 text-xs font-medium text-amber-800 ring-1 ring-amber-200" title={providerNotice}>
+                {providerNotice}
+              </span>
+            )}
+            {shown.length > 0 && <ChatMenu onExport={exportChat} />}
+          </div>
         </div>
 
         {/* Every page has one h1: the empty state's heading, else a heading only screen readers see. */}

@@ -1,5 +1,5 @@
 import { activePath, ROOT, versionOf, type BranchTree } from "./branches";
-import type { SavedMessage } from "./saved-tree";
+import { hasVersions, treeFromSaved, type SavedMessage } from "./saved-tree";
 
 /**
  * Export of saved chats (issue 9 "Export: one chat or all chats as Markdown and JSON, produced in the
@@ -152,4 +152,28 @@ export function exportFileName(title: string | null | "all", ext: "md" | "json",
     .slice(0, 50)
     .replace(/-+$/g, "");
   return `hush-${slug || "chat"}-${date}.${ext}`;
+}
+
+/**
+ * A saved chat as lib/vault/seal.ts `openChat` returns it, ready to export: the tree only when it
+ * matches the stored messages and has versions (lib/chat/saved-tree.ts).
+ */
+export function exportableFromSaved(saved: {
+  chatId: string;
+  title: string | null;
+  tree: string | null;
+  createdAt: string | null;
+  lastUpdated: string;
+  messages: { role: SavedMessage["role"]; content: string; attachment?: { name: string } | null }[];
+}): ExportableChat {
+  const messages = saved.messages.map((m) => ({ role: m.role, content: m.content, attachmentName: m.attachment?.name ?? null }));
+  const tree = saved.tree === null ? null : treeFromSaved(saved.tree, messages.map((m) => ({ role: m.role, content: m.content, ...(m.attachmentName ? { attachmentName: m.attachmentName } : {}) })));
+  return {
+    id: saved.chatId,
+    title: saved.title,
+    createdAt: saved.createdAt,
+    updatedAt: saved.lastUpdated,
+    messages,
+    tree: tree && hasVersions(tree) ? tree : null,
+  };
 }
