@@ -62,7 +62,14 @@ async function downloaded(download: Download): Promise<string> {
   return readFileSync((await download.path())!, "utf8");
 }
 
+/** Scroll so `el` starts just below the sticky site header. */
+async function showTop(el: ReturnType<Page["locator"]>) {
+  await el.evaluate((node) => window.scrollTo(0, node.getBoundingClientRect().top + window.scrollY - 80));
+}
+
 async function shoot(page: Page, name: string, open: () => Promise<void>) {
+  // Toasts are checked where they appear; the screenshots show the screen without them.
+  await expect(page.locator("[data-sonner-toast]")).toHaveCount(0, { timeout: 15_000 });
   for (const theme of ["light", "dark"] as const) {
     for (const size of [
       { name: "desktop", width: 1280, height: 800 },
@@ -71,7 +78,7 @@ async function shoot(page: Page, name: string, open: () => Promise<void>) {
       await page.emulateMedia({ colorScheme: theme });
       await page.setViewportSize({ width: size.width, height: size.height });
       await open();
-      await page.screenshot({ path: `${SHOTS}/${name}-${size.name}-${theme}.png`, fullPage: name.startsWith("settings") });
+      await page.screenshot({ path: `${SHOTS}/${name}-${size.name}-${theme}.png` });
     }
   }
   await page.emulateMedia({ colorScheme: "light" });
@@ -142,7 +149,7 @@ test("a saved chat keeps its regenerated answers, exports as Markdown, and a Cha
   const data = page.getByTestId("data-section");
   await expect(data.getByTestId("data-locked")).toBeVisible();
   await shoot(page, "settings-data-locked", async () => {
-    await data.scrollIntoViewIfNeeded();
+    await showTop(data);
   });
   await unlockIn(page.getByTestId("security-section"));
   await expect(data.getByRole("button", { name: "Export as JSON" })).toBeVisible();
@@ -169,12 +176,12 @@ test("a saved chat keeps its regenerated answers, exports as Markdown, and a Cha
   const axeSettings = await new AxeBuilder({ page }).analyze();
   expect(axeSettings.violations.map((v) => v.id)).toEqual([]);
   await shoot(page, "settings-data-import-preview", async () => {
-    await preview.scrollIntoViewIfNeeded();
+    await showTop(data.getByRole("heading", { name: "Import from ChatGPT" }));
   });
   await preview.getByRole("button", { name: "Import 3 chats" }).click();
   await expect(page.getByText("Imported 3 chats from ChatGPT")).toBeVisible();
   await shoot(page, "settings-data-unlocked", async () => {
-    await data.scrollIntoViewIfNeeded();
+    await showTop(data);
   });
 
   // The imported chats are in the sidebar (at their original dates, below today's chat) and open.
