@@ -144,6 +144,22 @@ test("a saved chat keeps its regenerated answers, exports as Markdown, and a Cha
   });
   await page.keyboard.press("Escape");
 
+  // A follow-up, then the first question edited: the stored path is replaced from position 0, the old
+  // branch kept in the sealed tree.
+  const user = page.locator('[data-role="user"]');
+  await input.fill("Kiwi follow-up");
+  await input.press("Enter");
+  await expect(assistant(page).last()).toContainText("You asked: Kiwi follow-up");
+  await expect(page.getByRole("button", { name: "Send message" })).toBeVisible();
+  await user.first().getByRole("button", { name: "Edit message" }).click();
+  const editor = page.getByRole("textbox", { name: "Edit message" });
+  await editor.fill("Kiwi edited question");
+  await editor.press("Enter");
+  await expect(assistant(page).last()).toContainText("You asked: Kiwi edited question");
+  await expect(user.first().getByTestId("version-switcher")).toContainText("2 / 2");
+  await expect(page.getByRole("button", { name: "Send message" })).toBeVisible();
+  await expect(page.getByText(/This answer was not saved/)).toHaveCount(0);
+
   // Settings → Your data: locked after the page load, then unlocked above (Security).
   await page.goto("/settings");
   const data = page.getByTestId("data-section");
@@ -189,6 +205,16 @@ test("a saved chat keeps its regenerated answers, exports as Markdown, and a Cha
   for (const title of ["Plan a weekend in Lisbon", "Sourdough starter help", "Read this receipt"]) {
     await expect(sidebar.getByRole("button", { name: new RegExp(`^${title}`) })).toBeVisible();
   }
+  // The edited chat reopens on the edited branch; the original branch, with its two answers, is one click away.
+  await sidebar.getByRole("button", { name: /^Kiwi versions question/ }).click();
+  await expect(user.first()).toContainText("Kiwi edited question");
+  await expect(user.first().getByTestId("version-switcher")).toContainText("2 / 2");
+  await user.first().getByRole("button", { name: "Previous version of this message" }).click();
+  await expect(user).toHaveCount(2);
+  await expect(user.first()).toContainText("Kiwi versions question");
+  await expect(assistant(page).last()).toContainText("You asked: Kiwi follow-up");
+  await expect(assistant(page).first().getByTestId("version-switcher")).toContainText("2 / 2");
+
   await sidebar.getByRole("button", { name: /^Sourdough starter help/ }).click();
   await expect(page.locator('[data-role="user"]').first()).toContainText("My rye starter smells like acetone after 3 days. What now?");
   await expect(assistant(page).last()).toContainText("Higher hydration gives a more open crumb");
