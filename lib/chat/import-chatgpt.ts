@@ -22,8 +22,8 @@ export const IMPORT_MAX_BYTES = 200 * 1024 * 1024;
 export const IMPORT_MAX_CHATS = 10_000;
 /** Most messages kept per conversation (POST /api/ns/chat_save takes at most 10,000). */
 export const IMPORT_MAX_MESSAGES = 10_000;
-/** Longest message kept, in characters; longer ones are cut and marked. */
-export const IMPORT_MAX_MESSAGE_CHARS = 500_000;
+/** Longest message kept, in characters (at 4 UTF-8 bytes each still under the 2,000,000 base64 characters chat_save takes per field); longer ones are cut and marked. */
+export const IMPORT_MAX_MESSAGE_CHARS = 300_000;
 
 /** A wrong or unreadable file; the message is shown to the user as is. */
 export class ImportFormatError extends Error {
