@@ -209,8 +209,11 @@ test("a saved chat keeps its regenerated answers, exports as Markdown, and a Cha
   await sidebar.getByRole("button", { name: /^Kiwi versions question/ }).click();
   await expect(user.first()).toContainText("Kiwi edited question");
   await expect(user.first().getByTestId("version-switcher")).toContainText("2 / 2");
+  // The switch is saved too (once clicking settles), so the chat reopens on the version shown.
+  const switchSaved = page.waitForResponse((r) => r.url().endsWith("/api/ns/chat_save") && r.request().method() === "POST");
   await user.first().getByRole("button", { name: "Previous version of this message" }).click();
   await expect(user).toHaveCount(2);
+  expect((await switchSaved).status()).toBe(200);
   await expect(user.first()).toContainText("Kiwi versions question");
   await expect(assistant(page).last()).toContainText("You asked: Kiwi follow-up");
   await expect(assistant(page).first().getByTestId("version-switcher")).toContainText("2 / 2");
@@ -219,5 +222,12 @@ test("a saved chat keeps its regenerated answers, exports as Markdown, and a Cha
   await expect(page.locator('[data-role="user"]').first()).toContainText("My rye starter smells like acetone after 3 days. What now?");
   await expect(assistant(page).last()).toContainText("Higher hydration gives a more open crumb");
   await expect(assistant(page)).toHaveCount(2);
+
+  await page.reload();
+  await unlockIn(sidebar);
+  await sidebar.getByRole("button", { name: /^Kiwi versions question/ }).click();
+  await expect(user).toHaveCount(2);
+  await expect(user.first()).toContainText("Kiwi versions question");
+  await expect(user.first().getByTestId("version-switcher")).toContainText("1 / 2");
   await page.context().close();
 });

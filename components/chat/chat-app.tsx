@@ -3,12 +3,12 @@
 import { useRouter } from "next/navigation";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { planOf, useAccount } from "@/lib/account/client";
-import { deserialize, versionOf } from "@/lib/chat/branches";
+import { deserialize, switchVersion, versionOf, type BranchTree } from "@/lib/chat/branches";
 import { chatsToJson, chatToMarkdown, exportFileName, type ExportableChat } from "@/lib/chat/export";
 import { planSave, storedPath, treeForSaving, treeFromSaved, type SavedMessage } from "@/lib/chat/saved-tree";
 import { ChatMenu } from "./chat-menu";
 import { downloadText } from "./download";
-import type { StagedFile } from "@/lib/chat/client";
+import type { ConversationDocument, StagedFile } from "@/lib/chat/client";
 import { ChatErrorNotice } from "./chat-error";
 import { Composer } from "./composer";
 import { preloadMarkdown } from "./markdown";
@@ -82,9 +82,21 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
     onRedirect: (href) => router.push(href),
     // Issue 8: the finished turn is encrypted here and stored by POST /api/ns/chat_save; the server never
     // sees it in clear except on its way to the model.
-    // Issue 9: an edit or regenerate replaces the stored path from where it changed, and the whole tree of
-    // versions is sealed with it (lib/chat/saved-tree.ts).
-    save: async ({ chatId, tree, userNodeId, document }) => {
+    save: (input) => storeTree(input),
+  });
+  const { busy, error } = chat;
+  const openChatId = useRef<string | null>(null);
+  useEffect(() => {
+    openChatId.current = chat.chatId;
+  }, [chat.chatId]);
+
+  // Issue 9: an edit, a regenerate or a version switch replaces the stored path from where it changed, and
+  // the whole tree of versions is sealed with it (lib/chat/saved-tree.ts). Saves run one after another,
+  // each planned against what the previous one stored.
+  const saveChain = useRef<Promise<unknown>>(Promise.resolve());
+  function storeTree(input: { chatId: string | null; tree: BranchTree<UiMessage>; userNodeId: string | null; document: ConversationDocument | null }) {
+    const job = saveChain.current.then(async () => {
+      const { chatId, tree, userNodeId, document } = input;
       const path = storedPath(tree);
       const known = new Map(documents.documents.map((d) => [d.name, d]));
       const stored = path.map(({ id, message: m }) => ({
@@ -100,9 +112,26 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
       const name = history.chats.find((c) => c.chat_id === id)?.display_name ?? displayName(conversation);
       history.touch({ chat_id: id, display_name: name, last_updated: new Date().toISOString() });
       return id;
-    },
-  });
-  const { busy, error } = chat;
+    });
+    saveChain.current = job.catch(() => undefined);
+    return job;
+  }
+
+  // A version switch in a saved chat is remembered too (what reopens is what was shown), once the
+  // clicking has settled.
+  const switchTimer = useRef<number | null>(null);
+  const stepVersion = (id: string, step: number) => {
+    const next = switchVersion(chat.tree, id, step);
+    chat.switchVersion(id, step);
+    const chatId = chat.chatId;
+    if (!chatId || !saveHistory || !vaultKey || busy || next === chat.tree) return;
+    if (switchTimer.current !== null) window.clearTimeout(switchTimer.current);
+    switchTimer.current = window.setTimeout(() => {
+      switchTimer.current = null;
+      if (openChatId.current !== chatId) return;
+      storeTree({ chatId, tree: next, userNodeId: null, document: null }).catch(() => toast.error("Could not save which version is shown"));
+    }, 700);
+  };
   const isSmallScreen = () => window.matchMedia(SMALL_SCREEN).matches;
 
   // Answers need the Markdown renderer: fetch it while the page is idle, not in the first load.
@@ -316,7 +345,7 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
             busy={busy}
             onEdit={chat.edit}
             onRegenerate={chat.regenerate}
-            onStep={chat.switchVersion}
+            onStep={stepVersion}
           />
         )}
 
