@@ -31,13 +31,19 @@ export async function historyPage(userId: string, limit: number, cursor: string 
   return { chat_history, next_cursor: page.nextCursor };
 }
 
-/** One chat with its messages (spec §3 Chat), each as vault ciphertext with its position. */
+/**
+ * One chat with its messages (spec §3 Chat), each as vault ciphertext with its position, and the sealed
+ * branch tree of its edited and regenerated versions (issue 9).
+ */
 export async function historyChat(userId: string, chatId: string) {
   const chat = await getSealedChat({ userId, chatId });
   return {
     chat_id: chat.chatId,
     display_name: null,
     display_name_ciphertext: b64(chat.title),
+    /** Base64 vault ciphertext of the branch tree (issue 9), null for a chat without versions. */
+    tree_ciphertext: b64(chat.tree),
+    created_at: chat.createdAt.toISOString(),
     last_updated: chat.lastUpdated.toISOString(),
     messages: chat.messages.map((m) => ({
       role: m.role,

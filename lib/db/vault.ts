@@ -199,9 +199,13 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /**
  * Store an encrypted turn (issue 8: the browser encrypts, the server only stores). `create`: a new
  * chat with the browser-chosen id (lowercase UUID; the ciphertexts' associated data binds it) and
- * messages at 0..n-1. Otherwise the messages are appended at `firstPosition`, which must be the
- * chat's next position (else SaveConflictError, so two tabs cannot interleave).
- * @throws NoVaultError, ChatNotFoundError (not the user's vault chat), SaveConflictError.
+ * messages at 0..n-1, dated now or, for an import, at `createdAt`/`lastUpdated`. Otherwise the messages
+ * are appended at `firstPosition`, which must be the chat's next position (else SaveConflictError, so
+ * two tabs cannot interleave); with `replace` (issue 9: an edited or regenerated turn changed the active
+ * path) `firstPosition` may be any stored position up to the next one, and the messages from there on
+ * are deleted and replaced in the same transaction. `tree` (the sealed branch tree): bytes set it, null
+ * clears it, undefined leaves it.
+ * @throws NoVaultError, ChatNotFoundError (not the user's vault chat), SaveConflictError, InvalidInputError.
  */
 export async function saveSealedTurn(input: {
   userId: string;
@@ -210,13 +214,20 @@ export async function saveSealedTurn(input: {
   title: Uint8Array<ArrayBuffer> | null;
   firstPosition: number;
   messages: SealedMessage[];
+  replace?: boolean;
+  tree?: Uint8Array<ArrayBuffer> | null;
+  createdAt?: Date;
+  lastUpdated?: Date;
 }): Promise<{ lastUpdated: Date }> {
   const { userId, chatId } = input;
   if (!UUID.test(chatId)) throw new InvalidInputError("chat_id must be a lowercase UUID.");
+  if (!input.create && (input.createdAt || input.lastUpdated)) throw new InvalidInputError("Only a new chat takes its dates.");
   if (input.create && input.firstPosition !== 0) throw new InvalidInputError("A new chat starts at position 0.");
+  if (input.create && input.replace) throw new InvalidInputError("A new chat has nothing to replace.");
   const db = await getDb();
-  const lastUpdated = new Date();
+  const lastUpdated = input.create ? (input.lastUpdated ?? new Date()) : new Date();
   const at = lastUpdated.toISOString();
+  if (input.replace) return replaceTail(input, lastUpdated);
   // One statement, so one round trip and no connection held open across the event loop: under load a
   // multi-statement transaction waited seconds for a pooled connection and failed (bench/load.ts, issue
   // 11). The rows travel as one JSON parameter, ciphertext in base64, decoded by PostgreSQL.
@@ -224,18 +235,23 @@ export async function saveSealedTurn(input: {
     input.messages.map((m, i) => ({
       position: input.firstPosition + i,
       role: m.role,
-      content: Buffer.from(m.content).toString("base64"),
-      attachment: m.attachment ? Buffer.from(m.attachment).toString("base64") : null,
+      content: b64(m.content),
+      attachment: m.attachment ? b64(m.attachment) : null,
     })),
   );
-  const title = input.title ? Buffer.from(input.title).toString("base64") : null;
+  const title = input.title ? b64(input.title) : null;
+  // tree: undefined keeps the stored one, null clears it, bytes set it.
+  const setTree = input.tree !== undefined;
+  const tree = input.tree ? b64(input.tree) : null;
   try {
     if (input.create) {
+      const created = (input.createdAt ?? lastUpdated).toISOString();
       const [result] = await db.$queryRaw<{ has_vault: number; inserted: number }[]>`
         WITH v AS (SELECT 1 FROM vaults WHERE user_id = ${userId}),
         c AS (
-          INSERT INTO chats (id, user_id, vault, title_ciphertext, created_at, last_updated)
-          SELECT ${chatId}::uuid, ${userId}, true, decode(${title}::text, 'base64'), ${at}::timestamptz, ${at}::timestamptz FROM v
+          INSERT INTO chats (id, user_id, vault, title_ciphertext, tree_ciphertext, created_at, last_updated)
+          SELECT ${chatId}::uuid, ${userId}, true, decode(${title}::text, 'base64'), decode(${tree}::text, 'base64'),
+                 ${created}::timestamptz, ${at}::timestamptz FROM v
           RETURNING id
         ),
         ins AS (
@@ -267,7 +283,9 @@ export async function saveSealedTurn(input: {
         RETURNING 1
       ),
       upd AS (
-        UPDATE chats SET last_updated = ${at}::timestamptz, title_ciphertext = COALESCE(decode(${title}::text, 'base64'), title_ciphertext)
+        UPDATE chats SET last_updated = ${at}::timestamptz,
+          title_ciphertext = COALESCE(decode(${title}::text, 'base64'), title_ciphertext),
+          tree_ciphertext = CASE WHEN ${setTree} THEN decode(${tree}::text, 'base64') ELSE tree_ciphertext END
         WHERE id IN (SELECT id FROM ok)
         RETURNING 1
       )
@@ -281,6 +299,47 @@ export async function saveSealedTurn(input: {
     if (isUniqueViolation(error)) throw new SaveConflictError();
     throw error;
   }
+}
+
+const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64");
+
+/** Prisma's interactive-transaction limits for a save: wait up to 10 s for a connection, finish in 20 s. */
+const SAVE_TRANSACTION = { maxWait: 10_000, timeout: 20_000 } as const;
+
+/**
+ * An edit or regenerate in a saved chat (issue 9): the stored messages from `firstPosition` on are
+ * replaced by the new ones, in one transaction under the chat row's lock. Rarer than appends, and a
+ * delete plus an insert of the same keys cannot share one statement, so this path keeps a transaction.
+ * @throws NoVaultError, ChatNotFoundError, SaveConflictError (firstPosition beyond the next position)
+ */
+async function replaceTail(input: Parameters<typeof saveSealedTurn>[0], lastUpdated: Date): Promise<{ lastUpdated: Date }> {
+  const { userId, chatId } = input;
+  const db = await getDb();
+  const vault = await db.vault.findUnique({ where: { userId }, select: { userId: true } });
+  if (!vault) throw new NoVaultError();
+  const tree = input.tree === undefined ? {} : { treeCiphertext: input.tree };
+  await db.$transaction(async (tx) => {
+    const owned = await tx.$queryRaw<{ id: string }[]>`
+      SELECT id FROM chats WHERE id = ${chatId}::uuid AND user_id = ${userId} AND vault FOR UPDATE`;
+    if (!owned.length) throw new ChatNotFoundError();
+    const last = await tx.message.aggregate({ where: { chatId }, _max: { position: true } });
+    if (input.firstPosition > (last._max.position ?? -1) + 1) throw new SaveConflictError();
+    await tx.message.deleteMany({ where: { chatId, position: { gte: input.firstPosition } } });
+    await tx.message.createMany({
+      data: input.messages.map((m, i) => ({
+        chatId,
+        position: input.firstPosition + i,
+        role: m.role,
+        contentCiphertext: m.content,
+        attachmentCiphertext: m.attachment,
+      })),
+    });
+    await tx.chat.update({
+      where: { id: chatId },
+      data: { lastUpdated, ...tree, ...(input.title ? { titleCiphertext: input.title } : {}) },
+    });
+  }, SAVE_TRANSACTION);
+  return { lastUpdated };
 }
 
 /** A unique-key violation, as Prisma reports it for model queries (P2002) and raw SQL (SQLSTATE 23505). */
@@ -327,7 +386,10 @@ export async function listSealedChats(input: { userId: string; limit: number; cu
   return { chats, nextCursor: rows.length > limit && last ? encodeCursor(last.lastUpdated, last.chatId) : null };
 }
 
-/** One vault chat with its messages as ciphertext, in position order. @throws ChatNotFoundError */
+/**
+ * One vault chat with its messages as ciphertext, in position order, and its sealed branch tree (null for
+ * a chat without versions). @throws ChatNotFoundError
+ */
 export async function getSealedChat(input: { userId: string; chatId: string }) {
   const chatId = input.chatId.toLowerCase();
   if (!UUID.test(chatId)) throw new ChatNotFoundError();
@@ -340,6 +402,8 @@ export async function getSealedChat(input: { userId: string; chatId: string }) {
   return {
     chatId,
     title: chat.titleCiphertext,
+    tree: chat.treeCiphertext,
+    createdAt: chat.createdAt,
     lastUpdated: chat.lastUpdated,
     messages: chat.messages.map((m) => ({
       position: m.position,
