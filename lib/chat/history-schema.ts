@@ -19,8 +19,7 @@ export const deleteChatBodySchema = z.object({ chat_id: z.string().min(1).max(10
 /** Bytes of a delete_chat body. */
 export const DELETE_CHAT_MAX_BODY_BYTES = 4096;
 
-/** Longest display name a user may give a chat, in characters (issue 9: rename). */
-export const CHAT_TITLE_MAX_CHARS = 200;
+export { CHAT_TITLE_MAX_CHARS } from "./title-limit";
 
 /**
  * PATCH /api/ns/chat_title `{ chat_id, title_ciphertext }` (issue 9: rename): the new display name,
