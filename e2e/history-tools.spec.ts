@@ -106,6 +106,11 @@ async function unlock(page: Page, mobile: boolean) {
   await expect(sidebar.getByRole("button", { name: /^Budget spreadsheet/ })).toBeVisible();
 }
 
+/** Wait for the toasts' entry transitions to end, so a screenshot shows them as a person sees them. */
+async function settleToasts(page: Page) {
+  await page.locator("[data-sonner-toast]").first().evaluate((el) => Promise.all(el.getAnimations({ subtree: true }).map((a) => a.finished)));
+}
+
 async function expectNoAxeViolations(page: Page, label: string) {
   const results = await new AxeBuilder({ page }).analyze();
   const summary = results.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 5).map((n) => n.target.join(" ")) }));
@@ -191,6 +196,7 @@ for (const size of SIZES) {
       await expect(results.locator("mark")).toHaveText(["Vegetable"]);
       await box.fill("quok");
       await expect(results.getByRole("option")).toHaveCount(1);
+      await expect(page.locator("[data-sonner-toast]")).toHaveCount(0, { timeout: 10_000 });
       await page.screenshot({ path: shot("search") });
       await expectNoAxeViolations(page, `/chat with search open (${size.name}, ${theme})`);
       // Escape closes it; opening again and Enter opens the (first) result.
@@ -213,6 +219,7 @@ for (const size of SIZES) {
       await expect(sidebar.getByRole("button", { name: /^Budget spreadsheet/ })).toHaveCount(0);
       const toastUndo = page.getByRole("button", { name: "Undo" });
       await expect(toastUndo).toBeVisible();
+      await settleToasts(page);
       await page.screenshot({ path: shot("undo-toast") });
       await toastUndo.click();
       await expect(page.getByText("Chat restored")).toBeVisible();
@@ -224,7 +231,8 @@ for (const size of SIZES) {
       await sidebar.getByRole("button", { name: "Delete Birthday gift ideas" }).click();
       await dialog.getByRole("button", { name: "Delete", exact: true }).click();
       await expect(sidebar.getByRole("button", { name: /^Birthday gift ideas/ })).toHaveCount(0);
-      await page.waitForRequest((r) => r.url().includes("/api/ns/delete_chat"), { timeout: 10_000 });
+      const deleted = await page.waitForResponse((r) => r.url().includes("/api/ns/delete_chat"), { timeout: 10_000 });
+      expect(deleted.status()).toBe(200);
       await expect.poll(() => deletes.length).toBe(1);
 
       await page.reload();

@@ -146,7 +146,7 @@ export function ChatSearch({ state, search, hidden, onOpen, onClose }: ChatSearc
 function Highlighted({ segments }: { segments: Segment[] }) {
   return segments.map((s, i) =>
     s.match ? (
-      <mark key={i} className="rounded-sm bg-amber-100 px-0.5 font-semibold text-ink-950">
+      <mark key={i} className="rounded-sm bg-amber-200 px-0.5 font-semibold text-ink-950">
         {s.text}
       </mark>
     ) : (

@@ -87,18 +87,19 @@ export function useChatHistory(signedIn: boolean, vault: VaultKey | null) {
   }, []);
 
   const sendDelete = useCallback(
-    (chatId: string, keepalive: boolean) => {
+    (chatId: string, leaving: boolean) => {
       const item = pending.current.get(chatId);
       if (!item) return;
       window.clearTimeout(item.timer);
       pending.current.delete(chatId);
+      // keepalive always: a delete already on its way is not cancelled by a reload or by leaving the page.
       const request = fetch("/api/ns/delete_chat", {
         method: "DELETE",
         headers: { "Content-Type": "application/json" },
         body: JSON.stringify({ chat_id: chatId }),
-        keepalive,
+        keepalive: true,
       });
-      if (keepalive) return;
+      if (leaving) return;
       syncPending();
       request
         .then((res) => {
