@@ -124,7 +124,7 @@ function RenameField({ entry, onDone }: { entry: HistoryEntry; onDone: (title: s
         enterKeyHint="done"
         className="block w-full bg-transparent px-1 py-1 text-sm font-medium text-ink-900 outline-none"
       />
-      <p className="px-1 text-xs text-ink-500">Enter to save · Esc to cancel</p>
+      <p className="hidden px-1 text-xs text-ink-500 md:block">Enter to save · Esc to cancel</p>
     </div>
   );
 }

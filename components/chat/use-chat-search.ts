@@ -17,6 +17,8 @@ import type { VaultKey } from "./use-chat-history";
 /** Chats fetched and decrypted at once while indexing. */
 const CONCURRENCY = 4;
 const PAGE = 100;
+/** Least time between two screen updates while chats are being indexed, in ms. */
+const PROGRESS_MS = 150;
 
 export interface SearchState {
   status: "idle" | "loading" | "ready" | "error";
@@ -39,9 +41,28 @@ class SearchStore {
     return () => void this.listeners.delete(l);
   };
 
+  private timer: ReturnType<typeof setTimeout> | null = null;
+
   private set(patch: Partial<SearchState>) {
     this.state = { ...this.state, ...patch, version: this.state.version + 1 };
+    this.emit();
+  }
+
+  private emit() {
+    if (this.timer !== null) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
     for (const l of this.listeners) l();
+  }
+
+  /**
+   * While indexing, one chat after another: the state changes at once but the screen (progress line
+   * and results) is told at most every PROGRESS_MS, not once per chat.
+   */
+  private progress(patch: Partial<SearchState>) {
+    this.state = { ...this.state, ...patch, version: this.state.version + 1 };
+    this.timer ??= setTimeout(() => this.emit(), PROGRESS_MS);
   }
 
   /** Forget everything decrypted (vault locked, or another key). */
@@ -109,7 +130,7 @@ class SearchStore {
           } catch {
             failed++;
           }
-          this.set({ indexed: this.state.indexed + 1 });
+          this.progress({ indexed: this.state.indexed + 1 });
         }
       };
       await Promise.all(Array.from({ length: CONCURRENCY }, worker));
