@@ -15,7 +15,7 @@ import type { VaultKey } from "./use-chat-history";
  */
 
 /** Chats fetched and decrypted at once while indexing. */
-const CONCURRENCY = 4;
+const CONCURRENCY = 8;
 const PAGE = 100;
 /** Least time between two screen updates while chats are being indexed, in ms. */
 const PROGRESS_MS = 150;
