@@ -19,7 +19,8 @@ import { useShortcuts } from "./use-shortcuts";
 import { toast } from "@/components/ui/toaster";
 import { Sidebar } from "./sidebar";
 import type { ModelChoice, UiMessage } from "./types";
-import { useChatHistory } from "./use-chat-history";
+import { useChatHistory, type HistoryEntry } from "./use-chat-history";
+import { chatSearch, useChatSearch } from "./use-chat-search";
 import { useConversation } from "./use-conversation";
 import { contextNotice, useConversationDocuments } from "./use-documents";
 import { lockVault, saveTurn, setHistoryOn, useVault } from "@/lib/vault/client";
@@ -36,6 +37,8 @@ interface ChatAppProps {
 
 const UNSUPPORTED_FILE = "Sorry, this filetype is not supported in this demo yet. Try a PDF.";
 const SMALL_SCREEN = "(max-width: 767px)";
+/** How long a chat deletion can be undone, in ms (issue 9: "within a few seconds"). */
+const UNDO_MS = 5000;
 
 /** Same rule as the server's display name (lib/chat/history.ts), for the sidebar entry of a new chat. */
 function displayName(messages: UiMessage[]): string | null {
@@ -60,6 +63,8 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
   const userId = vault.info?.user_id ?? null;
   const vaultKey = useMemo(() => (vault.key && userId ? { key: vault.key, userId } : null), [vault.key, userId]);
   const history = useChatHistory(signedIn, vaultKey);
+  const search = useChatSearch(vaultKey);
+  const [searchOpen, setSearchOpen] = useState(false);
   const documents = useConversationDocuments();
   const [sidebarOpen, setSidebarOpen] = useState<boolean | null>(null);
   // The Save history choice is remembered for the account once the vault exists.
@@ -110,7 +115,10 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
       const id = await saveTurn({ chatId, from: plan.from, replace: plan.replace, messages: stored, title: displayName(conversation), tree: treeForSaving(tree) });
       savedIds.current = path.map((n) => n.id);
       const name = history.chats.find((c) => c.chat_id === id)?.display_name ?? displayName(conversation);
-      history.touch({ chat_id: id, display_name: name, last_updated: new Date().toISOString() });
+      const lastUpdated = new Date().toISOString();
+      history.touch({ chat_id: id, display_name: name, last_updated: lastUpdated });
+      // An index built for search this session follows the saved turn (issue 9).
+      if (vaultKey) chatSearch.saved(vaultKey, { chat_id: id, title: name, messages: stored.map((m) => m.content), last_updated: lastUpdated });
       return id;
     });
     saveChain.current = job.catch(() => undefined);
@@ -175,8 +183,34 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
     }
   };
 
-  const deleteChat = async (id: string) => {
-    if ((await history.remove(id)) && id === chat.chatId) newChat();
+  // Issue 9: a confirmed deletion can be undone for UNDO_MS; the server deletes it only then (or at once
+  // when the page is left inside that window, see useChatHistory.remove).
+  const deleteChat = (entry: HistoryEntry) => {
+    if (entry.chat_id === chat.chatId) newChat();
+    const undo = history.remove(entry, UNDO_MS);
+    const name = entry.display_name || "Untitled Chat";
+    toast(`Deleted “${name.length > 40 ? `${name.slice(0, 39)}…` : name}”`, {
+      duration: UNDO_MS,
+      action: {
+        label: "Undo",
+        onClick: () => {
+          if (undo()) toast.success("Chat restored");
+          else toast.error("Too late to undo: the chat was already deleted");
+        },
+      },
+    });
+  };
+
+  const renameChat = async (chatId: string, title: string) => {
+    const ok = await history.rename(chatId, title);
+    if (ok) toast.success("Chat renamed");
+    else toast.error("Could not rename the chat. Check your connection and try again.");
+    return ok;
+  };
+
+  const openSearch = (open: boolean) => {
+    setSearchOpen(open);
+    if (open) search.sync();
   };
 
   const pickFile = (file: File) => {
@@ -248,10 +282,16 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
     stop: chat.stop,
     toggleSidebar,
     search: () => {
-      // Seam: the vault-based chat search replaces this with focusing its search box.
       setSidebarOpen(true);
+      // With the history unlocked: the search box (issue 9). Otherwise the sidebar's first control
+      // (the unlock form, or Sign Up for visitors).
+      if (vaultKey) {
+        if (searchOpen) requestAnimationFrame(() => document.querySelector<HTMLElement>('input[aria-label="Search chats"]')?.focus());
+        else openSearch(true);
+        return;
+      }
       requestAnimationFrame(() =>
-        document.querySelector<HTMLElement>('aside[aria-label="Chat history"] nav button, aside[aria-label="Chat history"] a')?.focus(),
+        document.querySelector<HTMLElement>('aside[aria-label="Chat history"] input, aside[aria-label="Chat history"] nav button, aside[aria-label="Chat history"] a')?.focus(),
       );
     },
     copyLast: () => {
@@ -282,6 +322,12 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
         onPick={pickChat}
         onNew={newChat}
         onDelete={deleteChat}
+        onRename={renameChat}
+        searchOpen={searchOpen}
+        onSearchOpenChange={openSearch}
+        searchState={search.state}
+        search={search.search}
+        hiddenChats={history.pendingIds}
         saveHistory={saveHistory}
         onSaveHistoryChange={(on) => {
           if (vault.info?.exists) void setHistoryOn(on).catch(() => console.error("Failed to change Save history"));
@@ -289,6 +335,7 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
         vault={vault}
         onLock={() => {
           lockVault();
+          setSearchOpen(false);
           newChat();
         }}
       />

@@ -5,8 +5,12 @@ import { useState } from "react";
 import { buttonStyles, Dialog } from "@/components/ui/dialog";
 import { UnlockPanel } from "@/components/vault/unlock-panel";
 import { VaultSetupDialog } from "@/components/vault/setup-dialog";
+import type { ChatSearchHit } from "@/lib/chat/search";
 import type { VaultStore } from "@/lib/vault/client";
+import { ChatList } from "./chat-list";
+import { ChatSearch } from "./chat-search";
 import type { HistoryEntry } from "./use-chat-history";
+import type { SearchState } from "./use-chat-search";
 
 interface SidebarProps {
   /** null: the default for the screen size (open on wide screens, closed on small ones). */
@@ -20,7 +24,16 @@ interface SidebarProps {
   activeChatId: string | null;
   onPick: (chatId: string) => void;
   onNew: () => void;
-  onDelete: (chatId: string) => void;
+  /** Delete after the confirmation (the caller offers Undo). */
+  onDelete: (entry: HistoryEntry) => void;
+  onRename: (chatId: string, title: string) => Promise<boolean>;
+  /** Search chats (issue 9): open or not, the index's state and the query function. */
+  searchOpen: boolean;
+  onSearchOpenChange: (open: boolean) => void;
+  searchState: SearchState;
+  search: (query: string, exclude: ReadonlySet<string>) => ChatSearchHit[];
+  /** Chats deleted but still undoable, left out of search. */
+  hiddenChats: ReadonlySet<string>;
   saveHistory: boolean;
   onSaveHistoryChange: (on: boolean) => void;
   /** The user's vault (issue 8): setup on first "Save history", locked/unlocked state. */
@@ -28,12 +41,12 @@ interface SidebarProps {
   onLock: () => void;
 }
 
-const when = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
-
 /**
  * The history sidebar of spec §2 and §4: collapse, new chat and save-history toggle; saved chats newest
  * first with their name (or "Untitled Chat") and date and time, each with a delete button (on hover,
  * and on focus for keyboards) behind a confirmation; a loading bar; for visitors, "Sign up to save chats".
+ * Issue 9: the list in date groups with rename in place (components/chat/chat-list.tsx), and "Search
+ * chats" over the decrypted chats (components/chat/chat-search.tsx) in place of the list while open.
  * Wide screens show it as a column; small screens as a drawer over the chat.
  */
 export function Sidebar(props: SidebarProps) {
@@ -44,6 +57,7 @@ export function Sidebar(props: SidebarProps) {
   const visibility = open === null ? "hidden md:flex" : open ? "flex" : "hidden";
   const locked = signedIn && props.vault.status === "locked";
   const vaultReady = props.vault.status !== "loading" && props.vault.status !== "error";
+  const canSearch = signedIn && props.vault.status === "unlocked";
 
   return (
     <>
@@ -73,6 +87,12 @@ export function Sidebar(props: SidebarProps) {
                 </span>
                 Save history
               </button>
+            )}
+            {canSearch && (
+              <IconButton label="Search chats" onClick={() => props.onSearchOpenChange(!props.searchOpen)} pressed={props.searchOpen}>
+                <circle cx="11" cy="11" r="7" />
+                <path d="m20 20-3.5-3.5" />
+              </IconButton>
             )}
             {signedIn && props.vault.status === "unlocked" && (
               <IconButton label="Lock saved chats" onClick={props.onLock}>
@@ -109,6 +129,20 @@ export function Sidebar(props: SidebarProps) {
           <div className="flex-1 overflow-y-auto">
             <UnlockPanel info={props.vault.info} />
           </div>
+        ) : canSearch && props.searchOpen ? (
+          <ChatSearch
+            state={props.searchState}
+            search={props.search}
+            hidden={props.hiddenChats}
+            onOpen={(id) => {
+              props.onSearchOpenChange(false);
+              props.onPick(id);
+            }}
+            onClose={() => {
+              props.onSearchOpenChange(false);
+              requestAnimationFrame(() => document.querySelector<HTMLElement>('aside[aria-label="Chat history"] button[aria-label="Search chats"]')?.focus());
+            }}
+          />
         ) : (
           <nav aria-label="Saved chats" className="flex-1 overflow-y-auto p-2">
             {!loading && chats.length === 0 && (
@@ -116,31 +150,7 @@ export function Sidebar(props: SidebarProps) {
                 {props.saveHistory ? "Chats you send now are saved here." : "No saved chats. Turn on Save history to keep chats."}
               </p>
             )}
-            <ul className="flex flex-col gap-0.5">
-              {chats.map((c) => (
-                <li key={c.chat_id} className="group relative">
-                  <button
-                    type="button"
-                    onClick={() => props.onPick(c.chat_id)}
-                    aria-current={c.chat_id === props.activeChatId ? "page" : undefined}
-                    className={`block w-full rounded-lg px-3 py-2 pr-10 text-left hover:bg-ink-100 ${c.chat_id === props.activeChatId ? "bg-white shadow-sm ring-1 ring-ink-200" : ""}`}
-                  >
-                    <span className="block truncate text-sm font-medium text-ink-900">{c.display_name || "Untitled Chat"}</span>
-                    <span className="block text-xs text-ink-500">{when.format(new Date(c.last_updated))}</span>
-                  </button>
-                  <button
-                    type="button"
-                    onClick={() => setDeleting(c)}
-                    aria-label={`Delete ${c.display_name || "Untitled Chat"}`}
-                    className="absolute right-1.5 top-1/2 inline-flex h-7 w-7 -translate-y-1/2 items-center justify-center rounded-md text-ink-500 opacity-100 hover:bg-ink-200 hover:text-red-700 focus:opacity-100 md:opacity-0 md:group-hover:opacity-100"
-                  >
-                    <svg aria-hidden="true" viewBox="0 0 24 24" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round">
-                      <path d="M4 7h16M10 11v6M14 11v6M6 7l1 12a2 2 0 0 0 2 2h6a2 2 0 0 0 2-2l1-12M9 7V4h6v3" />
-                    </svg>
-                  </button>
-                </li>
-              ))}
-            </ul>
+            <ChatList chats={chats} activeChatId={props.activeChatId} onPick={props.onPick} onAskDelete={setDeleting} onRename={props.onRename} />
             {props.hasMore && (
               <button type="button" onClick={props.onLoadMore} disabled={loading} className="mt-2 w-full rounded-lg px-3 py-2 text-sm font-medium text-brand-700 hover:bg-ink-100">
                 Load more
@@ -191,7 +201,7 @@ export function Sidebar(props: SidebarProps) {
               type="button"
               className={buttonStyles.danger}
               onClick={() => {
-                if (deleting) props.onDelete(deleting.chat_id);
+                if (deleting) props.onDelete(deleting);
                 setDeleting(null);
               }}
             >
@@ -200,20 +210,22 @@ export function Sidebar(props: SidebarProps) {
           </>
         }
       >
-        “{deleting?.display_name || "Untitled Chat"}” will be deleted for good. This cannot be undone.
+        “{deleting?.display_name || "Untitled Chat"}” will be deleted for good. You can undo this for a few seconds
+        afterwards.
       </Dialog>
     </>
   );
 }
 
-function IconButton({ label, onClick, children }: { label: string; onClick: () => void; children: React.ReactNode }) {
+function IconButton({ label, onClick, pressed, children }: { label: string; onClick: () => void; pressed?: boolean; children: React.ReactNode }) {
   return (
     <button
       type="button"
       onClick={onClick}
       aria-label={label}
+      aria-pressed={pressed}
       title={label}
-      className="inline-flex h-9 w-9 items-center justify-center rounded-lg text-ink-600 hover:bg-ink-100 hover:text-ink-900"
+      className={`inline-flex h-9 w-9 items-center justify-center rounded-lg hover:bg-ink-100 hover:text-ink-900 ${pressed ? "bg-ink-100 text-ink-900" : "text-ink-600"}`}
     >
       <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round">
         {children}

@@ -1,7 +1,8 @@
 "use client";
 
-import { useCallback, useEffect, useState } from "react";
-import { openTitle } from "@/lib/vault/seal";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { openTitle, sealTitle } from "@/lib/vault/seal";
+import { chatSearch } from "./use-chat-search";
 
 /** One saved chat of the list, its display name decrypted in this browser. */
 export interface HistoryEntry {
@@ -71,22 +72,113 @@ export function useChatHistory(signedIn: boolean, vault: VaultKey | null) {
     setChats((prev) => [entry, ...prev.filter((c) => c.chat_id !== entry.chat_id)]);
   }, []);
 
-  /** Delete a chat on the server; true when it is gone. */
-  const remove = useCallback(async (chatId: string) => {
-    try {
-      const res = await fetch("/api/ns/delete_chat", {
+  // Deletions waiting out their undo window (issue 9): chat id → the entry and its timer.
+  const pending = useRef(new Map<string, { entry: HistoryEntry; timer: number }>());
+  const [pendingIds, setPendingIds] = useState<ReadonlySet<string>>(new Set());
+  const syncPending = () => setPendingIds(new Set(pending.current.keys()));
+
+  /** Put an entry back in its place (newest first by last_updated, spec §2). */
+  const restore = useCallback((entry: HistoryEntry) => {
+    setChats((prev) => {
+      if (prev.some((c) => c.chat_id === entry.chat_id)) return prev;
+      const at = prev.findIndex((c) => c.last_updated < entry.last_updated);
+      return at < 0 ? [...prev, entry] : [...prev.slice(0, at), entry, ...prev.slice(at)];
+    });
+  }, []);
+
+  const sendDelete = useCallback(
+    (chatId: string, leaving: boolean) => {
+      const item = pending.current.get(chatId);
+      if (!item) return;
+      window.clearTimeout(item.timer);
+      pending.current.delete(chatId);
+      // keepalive always: a delete already on its way is not cancelled by a reload or by leaving the page.
+      const request = fetch("/api/ns/delete_chat", {
         method: "DELETE",
         headers: { "Content-Type": "application/json" },
         body: JSON.stringify({ chat_id: chatId }),
+        keepalive: true,
       });
-      if (!res.ok) throw new Error(String(res.status));
-      setChats((prev) => prev.filter((c) => c.chat_id !== chatId));
-      return true;
-    } catch {
-      console.error("Failed to delete chat");
-      return false;
-    }
-  }, []);
+      if (leaving) return;
+      syncPending();
+      request
+        .then((res) => {
+          if (!res.ok) throw new Error(String(res.status));
+          chatSearch.deleted(chatId);
+        })
+        .catch(() => {
+          // Spec §8: a failed delete is only logged; the chat comes back to the list, as it still exists.
+          console.error("Failed to delete chat");
+          restore(item.entry);
+        });
+    },
+    [restore],
+  );
+
+  /**
+   * Delete a chat with an undo window (issue 9): it leaves the list at once, and the server deletes it
+   * after `delayMs` unless `undo` runs first. Leaving the page or the chat screen inside the window sends
+   * the delete at once (fetch keepalive on pagehide), so a confirmed deletion always happens.
+   * @returns undo: puts the chat back and sends nothing.
+   */
+  const remove = useCallback(
+    (entry: HistoryEntry, delayMs: number) => {
+      setChats((prev) => prev.filter((c) => c.chat_id !== entry.chat_id));
+      const timer = window.setTimeout(() => sendDelete(entry.chat_id, false), delayMs);
+      pending.current.set(entry.chat_id, { entry, timer });
+      syncPending();
+      return () => {
+        const item = pending.current.get(entry.chat_id);
+        if (!item) return false;
+        window.clearTimeout(item.timer);
+        pending.current.delete(entry.chat_id);
+        syncPending();
+        restore(item.entry);
+        return true;
+      };
+    },
+    [sendDelete, restore],
+  );
+
+  useEffect(() => {
+    const flush = () => {
+      for (const id of [...pending.current.keys()]) sendDelete(id, true);
+    };
+    window.addEventListener("pagehide", flush);
+    return () => {
+      window.removeEventListener("pagehide", flush);
+      flush();
+    };
+  }, [sendDelete]);
+
+  /**
+   * Rename a chat (issue 9): the name is sealed here under the vault key and stored by
+   * PATCH /api/ns/chat_title; the list shows it at once and keeps its order. On failure the old name
+   * comes back. @returns whether the server stored it.
+   */
+  const rename = useCallback(
+    async (chatId: string, title: string) => {
+      const before = chats.find((c) => c.chat_id === chatId);
+      if (!vault || !before) return false;
+      setChats((prev) => prev.map((c) => (c.chat_id === chatId ? { ...c, display_name: title } : c)));
+      try {
+        const title_ciphertext = await sealTitle(vault.key, vault.userId, chatId, title);
+        const res = await fetch("/api/ns/chat_title", {
+          method: "PATCH",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({ chat_id: chatId, title_ciphertext }),
+        });
+        if (!res.ok) throw new Error(String(res.status));
+        chatSearch.renamed(chatId, title);
+        return true;
+      } catch {
+        console.error("Failed to rename chat");
+        setChats((prev) => prev.map((c) => (c.chat_id === chatId ? { ...c, display_name: before.display_name } : c)));
+        return false;
+      }
+    },
+    [chats, vault],
+  );
 
   // A visitor has no history; what a signed-out session loaded is not shown.
   return {
@@ -100,5 +192,8 @@ export function useChatHistory(signedIn: boolean, vault: VaultKey | null) {
     },
     touch,
     remove,
+    rename,
+    /** Chats deleted but still undoable: hidden from search too. */
+    pendingIds,
   };
 }

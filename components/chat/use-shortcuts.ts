@@ -26,8 +26,8 @@ export interface ShortcutHandlers {
   stop: () => void;
   toggleSidebar: () => void;
   /**
-   * Search chats. Seam for the vault-based search (issue 9 History): until its search box exists, the
-   * chat app opens the history and focuses its first entry.
+   * Search chats (issue 9 History): the chat app opens the history with its search box focused (the
+   * unlock form while the history is locked).
    */
   search: () => void;
   /** Copy the last assistant answer (a toast says whether it worked). */

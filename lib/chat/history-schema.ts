@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { MAX_PAGE_SIZE } from "@/lib/db/queries";
+import { sealed } from "@/lib/vault/server";
 
 /**
  * Request schemas of the saved-history endpoints (spec §7). Shared by the route handlers and the
@@ -17,3 +18,20 @@ export const deleteChatBodySchema = z.object({ chat_id: z.string().min(1).max(10
 
 /** Bytes of a delete_chat body. */
 export const DELETE_CHAT_MAX_BODY_BYTES = 4096;
+
+export { CHAT_TITLE_MAX_CHARS } from "./title-limit";
+
+/**
+ * PATCH /api/ns/chat_title `{ chat_id, title_ciphertext }` (issue 9: rename): the new display name,
+ * sealed in the browser under the vault key (lib/vault/seal.ts sealTitle). 200 characters of UTF-8 are at
+ * most 800 bytes, plus the 29 bytes of the format: base64 of at most 1,200 characters.
+ */
+export const chatTitleBodySchema = z
+  .object({
+    chat_id: z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, "must be a lowercase UUID"),
+    title_ciphertext: sealed(1200),
+  })
+  .strict();
+
+/** Bytes of a chat_title body. */
+export const CHAT_TITLE_MAX_BODY_BYTES = 4096;

@@ -2,7 +2,13 @@ import { z } from "zod";
 import type { ZodOpenApiOperationObject, ZodOpenApiPathsObject, ZodOpenApiResponsesObject } from "zod-openapi";
 import { ACCOUNT_MAX_BODY_BYTES, createAccountBodySchema, deleteUserBodySchema } from "@/lib/account/schemas";
 import { ID_TOKEN_MAX_BODY_BYTES, idTokenBodySchema } from "@/lib/auth/schemas";
-import { chatHistoryQuerySchema, DELETE_CHAT_MAX_BODY_BYTES, deleteChatBodySchema } from "@/lib/chat/history-schema";
+import {
+  CHAT_TITLE_MAX_BODY_BYTES,
+  chatHistoryQuerySchema,
+  chatTitleBodySchema,
+  DELETE_CHAT_MAX_BODY_BYTES,
+  deleteChatBodySchema,
+} from "@/lib/chat/history-schema";
 import { chatRequestSchema, maxChatBodyBytes, type ChatLimits } from "@/lib/chat/schema";
 import { checkoutBodySchema, customerPortalBodySchema, PAYMENT_MAX_BODY_BYTES, WEBHOOK_MAX_BODY_BYTES } from "@/lib/stripe/schemas";
 import { ANYONE, errors, jsonBody, ok, SIGNED_IN } from "./helpers";
@@ -256,6 +262,17 @@ export function apiPaths(limits: ChatLimits): ZodOpenApiPathsObject {
         security: SIGNED_IN,
         "x-max-body-bytes": DELETE_CHAT_MAX_BODY_BYTES,
         requestBody: jsonBody(deleteChatBodySchema, DELETE_CHAT_MAX_BODY_BYTES),
+        responses: { ...ok(r.okSchema), ...errors(400, 401, 403, 404, 413, 415, 503) },
+      },
+    },
+    "/api/ns/chat_title": {
+      patch: {
+        operationId: "renameChat",
+        tags: ["chat"],
+        summary: "Rename one of the caller's chats: the new display name sealed in the browser under the vault key (issue 9); the chat keeps its place",
+        security: SIGNED_IN,
+        "x-max-body-bytes": CHAT_TITLE_MAX_BODY_BYTES,
+        requestBody: jsonBody(chatTitleBodySchema, CHAT_TITLE_MAX_BODY_BYTES),
         responses: { ...ok(r.okSchema), ...errors(400, 401, 403, 404, 413, 415, 503) },
       },
     },

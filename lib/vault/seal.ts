@@ -184,6 +184,15 @@ export async function sealTurn(input: {
   };
 }
 
+/**
+ * Encrypt a display name chosen by the user (issue 9: rename) exactly as sealTurn encrypts the first
+ * one (same key, associated data `{ field: "title", userId, chatId }`), as base64 for
+ * PATCH /api/ns/chat_title; openTitle opens both.
+ */
+export async function sealTitle(key: CryptoKey, userId: string, chatId: string, title: string): Promise<string> {
+  return toBase64(await encryptField(key, { field: "title", userId, chatId }, title));
+}
+
 /** Decrypt a display name (null stays null: "Untitled Chat"). */
 export async function openTitle(key: CryptoKey, userId: string, chatId: string, ciphertext: string | null): Promise<string | null> {
   return ciphertext === null ? null : decryptField(key, { field: "title", userId, chatId }, fromBase64(ciphertext));

@@ -8,13 +8,14 @@ import { GET as chatHistoryOne } from "@/app/api/ns/chat_history/[chatId]/route"
 import { POST as chatUser } from "@/app/api/ns/chat_user/route";
 import { DELETE as deleteChat } from "@/app/api/ns/delete_chat/route";
 import { POST as chatSave } from "@/app/api/ns/chat_save/route";
+import { PATCH as chatTitle } from "@/app/api/ns/chat_title/route";
 import { GET as vaultGet, POST as vaultCreate } from "@/app/api/vault/route";
 import { DELETE as methodDelete } from "@/app/api/vault/methods/route";
 import { GET as legacyGet } from "@/app/api/vault/legacy/route";
 import { resetConfigForTests } from "@/lib/config";
 import { shredUserData } from "@/lib/db/queries";
 import { generateVaultKey, importVaultKey } from "@/lib/vault/crypto";
-import { openChat, passphraseMethod, recoveryMethod, sealTurn } from "@/lib/vault/seal";
+import { openChat, passphraseMethod, recoveryMethod, sealTitle, sealTurn } from "@/lib/vault/seal";
 import { shutdownPdfWorkers } from "@/lib/pdf";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import { createTestUser, sameOrigin, sessionCookieFor, signGoogleIdToken, stopTestGoogleIssuer } from "../helpers/auth";
@@ -32,6 +33,7 @@ let ownerId: string;
 let ownerKey: CryptoKey;
 let ownerMethodId: string;
 let sealedAppend: unknown;
+let sealedTitle: string;
 const auth: Record<Caller, Record<string, string>> = { none: {}, other: {}, deleted: {}, bearer: {}, owner: {} };
 
 interface Endpoint {
@@ -73,6 +75,7 @@ const endpoints: Endpoint[] = [
   { name: "GET /api/vault", call: (h) => vaultGet(json("GET", "/api/vault", h)), expect: { none: 401, other: 200, deleted: 403, bearer: 200 } },
   { name: "DELETE /api/vault/methods (owner's method)", call: (h) => methodDelete(json("DELETE", "/api/vault/methods", h, { id: ownerMethodId })), expect: { none: 401, other: 404, deleted: 403, bearer: 404 } },
   { name: "GET /api/vault/legacy", call: (h) => legacyGet(json("GET", "/api/vault/legacy", h)), expect: { none: 401, other: 409, deleted: 403, bearer: 409 } },
+  { name: "PATCH /api/ns/chat_title (owner's chat)", call: (h) => chatTitle(json("PATCH", "/api/ns/chat_title", h, { chat_id: ownerChatId, title_ciphertext: sealedTitle })), expect: { none: 401, other: 404, deleted: 403, bearer: 404 } },
   { name: "DELETE /api/ns/delete_chat (owner's chat)", call: (h) => deleteChat(json("DELETE", "/api/ns/delete_chat", h, { chat_id: ownerChatId })), expect: { none: 401, other: 404, deleted: 403, bearer: 404 } },
 ];
 
@@ -97,6 +100,7 @@ beforeAll(async () => {
   ownerChatId = crypto.randomUUID();
   const first = await sealTurn({ key: ownerKey, userId: owner.id, chatId: ownerChatId, create: true, firstPosition: 0, messages: [{ role: "user", content: "owner's secret" }], title: "owner" });
   expect((await chatSave(json("POST", "/api/ns/chat_save", auth.owner, first))).status).toBe(200);
+  sealedTitle = await sealTitle(ownerKey, owner.id, ownerChatId, "renamed by someone else");
   sealedAppend = await sealTurn({ key: ownerKey, userId: owner.id, chatId: ownerChatId, create: false, firstPosition: 1, messages: [{ role: "assistant", content: "x" }] });
   auth.other = { Cookie: await sessionCookieFor(other.id) };
   auth.deleted = { Cookie: await sessionCookieFor(deleted.id) };
@@ -129,6 +133,7 @@ describe("the owner", () => {
     expect(res.status).toBe(200);
     const chat = await openChat(ownerKey, ownerId, await res.json());
     expect(chat.messages[0]!.content).toBe("owner's secret");
+    expect(chat.title).toBe("owner");
   });
 
   it("a deleted account reads as deleted", async () => {

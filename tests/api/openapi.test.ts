@@ -10,12 +10,13 @@ import { GET as chatHistory } from "@/app/api/ns/chat_history/route";
 import { POST as chatUser } from "@/app/api/ns/chat_user/route";
 import { POST as chatSave } from "@/app/api/ns/chat_save/route";
 import { DELETE as deleteChat } from "@/app/api/ns/delete_chat/route";
+import { PATCH as chatTitle } from "@/app/api/ns/chat_title/route";
 import { GET as openApiRoute } from "@/app/api/openapi.json/route";
 import { PATCH as vaultPatch } from "@/app/api/vault/route";
 import { POST as vaultPasskey } from "@/app/api/vault/passkey/route";
 import { createAccountBodySchema, deleteUserBodySchema } from "@/lib/account/schemas";
 import { idTokenBodySchema } from "@/lib/auth/schemas";
-import { chatHistoryQuerySchema, deleteChatBodySchema } from "@/lib/chat/history-schema";
+import { chatHistoryQuerySchema, chatTitleBodySchema, deleteChatBodySchema } from "@/lib/chat/history-schema";
 import { chatLimits } from "@/lib/chat/limits";
 import { chatRequestSchema } from "@/lib/chat/schema";
 import { resetConfigForTests } from "@/lib/config";
@@ -136,6 +137,7 @@ describe("(b) the document's request schemas are the handlers' own objects", () 
       ["/api/create-checkout-session", "post", checkoutBodySchema],
       ["/api/customer-portal", "post", customerPortalBodySchema],
       ["/api/ns/delete_chat", "delete", deleteChatBodySchema],
+      ["/api/ns/chat_title", "patch", chatTitleBodySchema],
       ["/api/ns/chat", "post", chatRequestSchema(chatLimits())],
       ["/api/ns/chat_user", "post", chatRequestSchema(chatLimits())],
       ["/api/ns/chat_save", "post", chatSaveBodySchema],
@@ -216,6 +218,8 @@ describe("(d) invalid requests to the real handlers answer what the document lis
       call: () => createAccount(request("POST", "/api/create_account", { plan: 1 }, { Cookie: cookie })) },
     { name: "delete_chat: no chat_id", path: "/api/ns/delete_chat", method: "delete", schema: () => deleteChatBodySchema, status: 400,
       call: () => deleteChat(request("DELETE", "/api/ns/delete_chat", {}, { Cookie: cookie })) },
+    { name: "chat_title: plaintext, not a vault ciphertext", path: "/api/ns/chat_title", method: "patch", schema: () => chatTitleBodySchema, status: 400,
+      call: () => chatTitle(request("PATCH", "/api/ns/chat_title", { chat_id: "0b9d3c52-3f4e-4d6a-8d5e-7c1f2a3b4c5d", title_ciphertext: "SGVsbG8gd29ybGQ=" }, { Cookie: cookie })) },
     { name: "chat_save: not a UUID", path: "/api/ns/chat_save", method: "post", schema: () => chatSaveBodySchema, status: 400,
       call: () => chatSave(request("POST", "/api/ns/chat_save", { chat_id: "nope", create: true, first_position: 0, messages: [] }, { Cookie: cookie })) },
     { name: "vault PATCH: history_on not a boolean", path: "/api/vault", method: "patch", schema: () => vaultPatchBodySchema, status: 400,

@@ -1,0 +1,101 @@
+import { expect, test } from "@playwright/test";
+import { signInByEmail } from "../e2e/helpers/auth";
+import { generateVaultKey, importVaultKey } from "../lib/vault/crypto";
+import { passphraseMethod, recoveryMethod, sealTurn } from "../lib/vault/seal";
+
+/**
+ * "Search chats" on 1,000 saved chats in Chromium (issue 9 History: "fast on 1,000 chats"), against the
+ * production build: a user with N chats of ~10 messages (sealed under their vault key through the real
+ * API), unlocked with the passphrase; then
+ *   index:  time from clicking "Search chats" to "N chats searched" (every list page read, every chat
+ *           fetched and decrypted and indexed), the first results' time, and main-thread long tasks (> 50 ms)
+ *           meanwhile;
+ *   query:  for several queries, the time from the input event to the results on screen (mutation of the
+ *           results list, then the next animation frame), median of ROUNDS.
+ * Run: `npx next build && E2E_APP_PORT=… npx playwright test -c bench/search-page.config.ts` (N=SEARCH_BENCH_CHATS, default 1000).
+ */
+const N = Number(process.env.SEARCH_BENCH_CHATS ?? 1000);
+const ROUNDS = 7;
+const PASSPHRASE = "bench passphrase for search";
+const WORDS = "the of and to in is that for it as with was on be by at this are from or have an they which one you were all we her she there would their will when who him been has more if no out so said what up its about than into them can only other new some could time these two may then do first any my now such like our over function react server database query index encryption key vault message answer model token stream render component layout button sidebar garden recipe travel budget invoice contract meeting schedule holiday lisbon tokyo berlin harbour mountain river coffee bread cheese".split(" ");
+
+test(`search over ${N} saved chats`, async ({ page }) => {
+  await signInByEmail(page, `search-bench-${Date.now()}@example.com`);
+  const headers = { Origin: new URL(page.url()).origin, "Content-Type": "application/json" };
+  const userId = ((await (await page.request.get("/api/vault")).json()) as { user_id: string }).user_id;
+  const raw = generateVaultKey();
+  const methods = [await passphraseMethod(raw, userId, PASSPHRASE), (await recoveryMethod(raw, userId)).method];
+  expect((await page.request.post("/api/vault", { headers, data: { methods } })).status()).toBe(201);
+  const key = await importVaultKey(raw);
+  let seed = 7;
+  const rand = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+  const sentence = (n: number) => Array.from({ length: n }, () => WORDS[Math.floor(rand() * WORDS.length)]).join(" ") + ".";
+  const t0 = Date.now();
+  for (let start = 0; start < N; start += 20) {
+    await Promise.all(
+      Array.from({ length: Math.min(20, N - start) }, async (_, j) => {
+        const i = start + j;
+        const messages = Array.from({ length: 10 }, (_, m) => ({
+          role: (m % 2 ? "assistant" : "user") as "user" | "assistant",
+          content: Array.from({ length: m % 2 ? 4 + Math.floor(rand() * 12) : 1 + Math.floor(rand() * 2) }, () => sentence(8 + Math.floor(rand() * 10))).join(" ") + (i === 123 && m === 5 ? " The quokka knows." : ""),
+        }));
+        const body = await sealTurn({ key, userId, chatId: crypto.randomUUID(), create: true, firstPosition: 0, messages, title: messages[0]!.content.slice(0, 60) });
+        expect((await page.request.post("/api/ns/chat_save", { headers, data: body })).status()).toBe(200);
+      }),
+    );
+  }
+  console.log(`seeded ${N} chats × 10 messages in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+
+  await page.goto("/chat");
+  const sidebar = page.getByRole("complementary", { name: "Chat history" });
+  await sidebar.getByLabel("Passphrase").fill(PASSPHRASE);
+  await sidebar.getByRole("button", { name: "Unlock", exact: true }).click();
+  await expect(sidebar.getByTestId("vault-locked")).toHaveCount(0, { timeout: 60_000 });
+
+  await page.evaluate(() => {
+    const w = window as unknown as { __long: number[]; __first: number | null };
+    w.__long = [];
+    w.__first = null;
+    new PerformanceObserver((list) => list.getEntries().forEach((e) => w.__long.push(e.duration))).observe({ type: "longtask", buffered: false });
+  });
+  const started = await page.evaluate(() => performance.now());
+  await sidebar.getByRole("button", { name: "Search chats" }).click();
+  const box = sidebar.getByRole("combobox", { name: "Search chats" });
+  await box.fill("coffee");
+  await page.waitForFunction(() => document.querySelector('[role="listbox"] [role="option"]') !== null, undefined, { polling: "raf" });
+  const first = await page.evaluate(() => performance.now());
+  await page.waitForFunction((n) => document.querySelector('[data-testid="search-progress"]')?.textContent?.includes(`${n.toLocaleString()} chats searched`), N, {
+    polling: "raf",
+    timeout: 300_000,
+  });
+  const done = await page.evaluate(() => performance.now());
+  const long = await page.evaluate(() => (window as unknown as { __long: number[] }).__long);
+  console.log(`index ${N} chats in the browser: first results after ${(first - started).toFixed(0)} ms, all after ${(done - started).toFixed(0)} ms`);
+  console.log(`long tasks while indexing: ${long.length}${long.length ? `, longest ${Math.max(...long).toFixed(0)} ms, total ${long.reduce((a, b) => a + b, 0).toFixed(0)} ms` : ""}`);
+
+  const queries = ["quokka", "coffee", "lis", "garden budget", "encrpytion", "mo"];
+  for (const q of queries) {
+    const times: number[] = [];
+    let count = 0;
+    for (let r = 0; r < ROUNDS; r++) {
+      await box.fill("");
+      await page.waitForFunction(() => document.querySelector('[role="listbox"] [role="option"]') === null, undefined, { polling: "raf" });
+      const result = await page.evaluate(async (query) => {
+        const input = document.querySelector<HTMLInputElement>('input[aria-label="Search chats"]')!;
+        const list = document.getElementById("chat-search-results")!;
+        const changed = new Promise<void>((resolve) => new MutationObserver((_, o) => (o.disconnect(), resolve())).observe(list, { childList: true, subtree: true, characterData: true }));
+        const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value")!.set!;
+        const t = performance.now();
+        setter.call(input, query);
+        input.dispatchEvent(new Event("input", { bubbles: true }));
+        await changed;
+        await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+        return { ms: performance.now() - t, count: list.querySelectorAll('[role="option"]').length };
+      }, q);
+      times.push(result.ms);
+      count = result.count;
+    }
+    times.sort((a, b) => a - b);
+    console.log(`query ${JSON.stringify(q).padEnd(16)} ${String(count).padStart(2)} results shown: input to results on screen median ${times[Math.floor(times.length / 2)]!.toFixed(1)} ms, max ${times.at(-1)!.toFixed(1)} ms`);
+  }
+});

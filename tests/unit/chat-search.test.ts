@@ -1,0 +1,71 @@
+import { describe, expect, it } from "vitest";
+import { ChatSearchIndex, highlight, snippetOf, type Segment } from "@/lib/chat/search";
+
+/** Chat search over decrypted chats (issue 9 History), on the real minisearch index. */
+const marked = (segments: Segment[] | null) => (segments ?? []).map((s) => (s.match ? `[${s.text}]` : s.text)).join("");
+
+function sample() {
+  const index = new ChatSearchIndex();
+  index.upsert({ chat_id: "a", title: "Trip to Lisbon", messages: ["Where should I eat in Lisbon?", "Try the pastéis de nata in Belém."], last_updated: "2026-11-20T10:00:00Z" });
+  index.upsert({ chat_id: "b", title: "Tax questions", messages: ["How do I file a return?", "The xylophone deadline is 31 July."], last_updated: "2026-11-21T10:00:00Z" });
+  index.upsert({ chat_id: "c", title: null, messages: ["Write a haiku about Lisbon trams"], last_updated: "2026-11-22T10:00:00Z" });
+  return index;
+}
+
+describe("ChatSearchIndex", () => {
+  it("finds a word that is only in a message body, with a highlighted snippet", () => {
+    const [hit, ...rest] = sample().search("xylophone");
+    expect(rest).toEqual([]);
+    expect(hit!.chat_id).toBe("b");
+    expect(marked(hit!.title)).toBe("Tax questions");
+    expect(marked(hit!.snippet)).toBe("The [xylophone] deadline is 31 July.");
+  });
+
+  it("matches titles and messages, as prefixes and case-insensitively, title hits first", () => {
+    const hits = sample().search("LISB");
+    expect(hits.map((h) => h.chat_id)).toEqual(["a", "c"]);
+    expect(marked(hits[0]!.title)).toBe("Trip to [Lisbon]");
+    expect(marked(hits[0]!.snippet)).toBe("Where should I eat in [Lisbon]?");
+    // An untitled chat shows "Untitled Chat", never highlighted.
+    expect(marked(hits[1]!.title)).toBe("Untitled Chat");
+  });
+
+  it("needs every word, tolerates a typo in a longer word, and finds nothing for an empty query", () => {
+    const index = sample();
+    expect(index.search("lisbon trams").map((h) => h.chat_id)).toEqual(["c"]);
+    expect(index.search("xylophnoe").map((h) => h.chat_id)).toEqual(["b"]);
+    expect(index.search("   ")).toEqual([]);
+    expect(index.search("zebra")).toEqual([]);
+  });
+
+  it("follows saves, renames and deletions, and leaves out excluded chats", () => {
+    const index = sample();
+    index.upsert({ chat_id: "c", title: null, messages: ["Write a haiku about Lisbon trams", "Yellow tram climbs the hill"], last_updated: "2026-11-22T11:00:00Z" });
+    expect(index.search("yellow").map((h) => h.chat_id)).toEqual(["c"]);
+    index.rename("b", "Accounting with a quokka");
+    expect(index.search("quokka").map((h) => h.chat_id)).toEqual(["b"]);
+    expect(index.search("tax")).toEqual([]);
+    expect(index.search("lisbon", { exclude: new Set(["a"]) }).map((h) => h.chat_id)).toEqual(["c"]);
+    index.remove("a");
+    expect(index.search("belém")).toEqual([]);
+    expect(index.size).toBe(2);
+    index.remove("nope");
+    expect(index.size).toBe(2);
+  });
+});
+
+describe("highlight and snippetOf", () => {
+  it("marks whole words only, keeps punctuation and text as given (React renders it as text)", () => {
+    expect(marked(highlight("Cats, cat-like (“cats”)!", new Set(["cats"])))).toBe("[Cats], cat-like (“[cats]”)!");
+  });
+
+  it("cuts a long message around the first hit, at word boundaries, with ellipses", () => {
+    const long = `${"alpha ".repeat(30)}needle ${"omega ".repeat(40)}`;
+    const s = marked(snippetOf([long], new Set(["needle"])));
+    expect(s.startsWith("…alpha")).toBe(true);
+    expect(s).toContain("[needle]");
+    expect(s.endsWith("omega…")).toBe(true);
+    expect(s.length).toBeLessThan(200);
+    expect(snippetOf(["nothing here"], new Set(["needle"]))).toBeNull();
+  });
+});
