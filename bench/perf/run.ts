@@ -539,6 +539,8 @@ async function main() {
       const http1: number[] = [];
       const raw2: number[] = [];
       const http2: number[] = [];
+      const floorGet: number[] = [];
+      const floor = { ...page(PORT.pg, "/perf-floor/stream"), done: "ok" };
       const list = { ...page(PORT.pg, "/api/ns/chat_history?limit=50"), headers: { cookie: pgApp.cookie }, done: "next_cursor" };
       const open = { ...page(PORT.pg, `/api/ns/chat_history/${pgSeed.longChat}`), headers: { cookie: pgApp.cookie }, done: "messages" };
       for (let i = 0; i < N; i++) {
@@ -562,9 +564,11 @@ async function main() {
         const o = await send(open);
         if (!o.ok) throw new Error("open-chat request failed");
         http2.push(o.totalMs);
+        floorGet.push((await send(floor)).totalMs);
       }
       record("h-list", { goal: "History first page of 50, PostgreSQL, vs raw SQL (≤ 3×)", unit: "ms", kind: "max", bound: 3 }, median(raw1), median(http1));
       record("h-open", { goal: "Opening a 20-message chat, PostgreSQL, vs raw SQL (≤ 3×)", unit: "ms", kind: "max", bound: 3 }, median(raw2), median(http2));
+      record("h-floor", { goal: "Next's floor: a GET route answering JSON, vs the first page's raw SQL", unit: "ms", kind: "info" }, median(raw1), median(floorGet));
     }
     if (ONLY.has("landing")) {
       const floor = await throughput(page(PORT.lite, "/perf-floor"), lite.pid);

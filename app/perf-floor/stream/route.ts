@@ -22,3 +22,9 @@ export async function POST(request: Request): Promise<Response> {
     headers: { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-store" },
   });
 }
+
+/** GET /perf-floor/stream: Next's floor for a JSON GET route (bench/perf's history rows); 404 unless PERF_FLOOR_ROUTE=1. */
+export function GET(): Response {
+  if (getConfig().PERF_FLOOR_ROUTE !== "1") return Response.json({ error: "Not found." }, { status: 404 });
+  return Response.json({ ok: true }, { headers: { "Cache-Control": "private, no-store" } });
+}
