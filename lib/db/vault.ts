@@ -416,6 +416,52 @@ export async function getSealedChatForSession(input: { sessionTokenHash: string;
 }
 
 /**
+ * saveSealedTurn's new-chat case (create: true) for the live session whose token hashes to
+ * `sessionTokenHash`, in one statement (issue 12): reads the session, its user and whether the user
+ * has a vault, and, only when the account is not deleted and has a vault, inserts the chat and all its
+ * messages (one multi-row insert; the statement is atomic). `created` false with a live, undeleted
+ * user who has a vault means the chat id already exists (SaveConflictError for the caller).
+ * The caller applies the session's rules (requireUserWith); nothing is written for a missing session.
+ */
+export async function createSealedChatForSession(input: {
+  sessionTokenHash: string;
+  now: Date;
+  chatId: string;
+  title: Uint8Array | null;
+  messages: SealedMessage[];
+}): Promise<{ session: SessionRow | null; hasVault: boolean; created: boolean }> {
+  if (!UUID.test(input.chatId)) throw new InvalidInputError("chat_id must be a lowercase UUID.");
+  const b64 = (bytes: Uint8Array | null) => (bytes ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64") : null);
+  const messages = JSON.stringify(input.messages.map((m, i) => ({ p: i, r: m.role, c: b64(m.content), a: b64(m.attachment) })));
+  const now = input.now.toISOString();
+  const db = await getDb();
+  const rows = await db.$queryRaw<(WhoColumns & { has_vault: boolean; created: boolean })[]>`
+    ${WHO(input.sessionTokenHash, input.now)},
+    allowed AS (
+      SELECT who.user_id FROM who WHERE who.deleted_at IS NULL AND EXISTS (SELECT 1 FROM vaults v WHERE v.user_id = who.user_id)
+    ),
+    chat AS (
+      INSERT INTO chats (id, user_id, vault, title_ciphertext, created_at, last_updated)
+      SELECT ${input.chatId}::uuid, allowed.user_id, true, decode(${b64(input.title)}::text, 'base64'), ${now}::timestamptz, ${now}::timestamptz FROM allowed
+      ON CONFLICT (id) DO NOTHING
+      RETURNING id
+    ),
+    msgs AS (
+      INSERT INTO messages (id, chat_id, position, role, content_ciphertext, attachment_ciphertext, created_at)
+      SELECT gen_random_uuid(), chat.id, t.p, t.r, decode(t.c, 'base64'), decode(t.a, 'base64'), ${now}::timestamptz
+      FROM chat, jsonb_to_recordset(${messages}::jsonb) AS t(p int, r text, c text, a text)
+      RETURNING 1
+    )
+    -- Data-modifying CTEs run to completion whether or not they are read (PostgreSQL).
+    SELECT who.*,
+      EXISTS (SELECT 1 FROM vaults v WHERE v.user_id = who.user_id) AS has_vault,
+      EXISTS (SELECT 1 FROM chat) AS created
+    FROM who`;
+  const row = rows[0];
+  return { session: sessionOf(row), hasVault: row?.has_vault ?? false, created: row?.created ?? false };
+}
+
+/**
  * Replace legacy chats by their browser re-encrypted versions (same id, same last_updated), then,
  * when no legacy chat is left, delete the user's server-held data key and VACUUM the key tables.
  * @returns how many chats were replaced and whether the data key is gone.
