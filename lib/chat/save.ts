@@ -1,7 +1,7 @@
 import "server-only";
 import { assertSameOrigin, requireUser, requireUserWith, UNAUTHORIZED_MESSAGE } from "@/lib/auth/session";
 import { readCookie, sessionCookieName } from "@/lib/auth/cookies";
-import { createSealedChatForSession, NoVaultError, SaveConflictError, saveSealedTurn } from "@/lib/db/queries";
+import { appendSealedTurnForSession, ChatNotFoundError, createSealedChatForSession, NoVaultError, SaveConflictError, saveSealedTurn } from "@/lib/db/queries";
 import { ApiError, readJsonBody } from "@/lib/http";
 import { CHAT_SAVE_MAX_BODY_BYTES, chatSaveBodySchema } from "@/lib/vault/schemas";
 import { toSealedMessage } from "@/lib/vault/server";
@@ -11,9 +11,9 @@ import { toSealedMessage } from "@/lib/vault/server";
  * Answers in the order of checking one by one: 401 no live session, 403 deleted account, 403
  * cross-site, 413/415/400 body, 409 no vault, 404 chat not the caller's, 409 position conflict.
  *
- * A new chat (`create: true`) from a cookie session is one database round trip (issue 12,
- * lib/db/vault.ts createSealedChatForSession: session, vault and the inserts in one statement);
- * everything else (appends, bearer callers, refused requests) goes through requireUser and
+ * A turn from a cookie session is one database round trip (issue 12, lib/db/vault.ts: a new chat with
+ * createSealedChatForSession, an append with appendSealedTurnForSession: session, vault, the checks
+ * and the inserts in one statement); bearer callers and refused requests go through requireUser and
  * saveSealedTurn. A request without any credential is refused before its body is read.
  * @returns `{ chat_id, last_updated }` as the route answers it.
  * @throws ApiError with those statuses, NoVaultError, SaveConflictError, ChatNotFoundError.
@@ -32,13 +32,15 @@ export async function saveTurnFor(request: Request): Promise<{ chat_id: string; 
     originError = error;
   }
   const input = read.input;
-  if (input?.create && input.first_position === 0 && !originError && !bearer) {
+  if (input && !originError && !bearer && (!input.create || input.first_position === 0)) {
     const now = new Date();
-    const messages = input.messages.map(toSealedMessage);
+    const base = { now, chatId: input.chat_id, title: input.title_ciphertext, messages: input.messages.map(toSealedMessage) };
     const { value } = await requireUserWith(
       request,
       async (sessionTokenHash) => {
-        const r = await createSealedChatForSession({ sessionTokenHash, now, chatId: input.chat_id, title: input.title_ciphertext, messages });
+        const r = input.create
+          ? await createSealedChatForSession({ sessionTokenHash, ...base })
+          : await appendSealedTurnForSession({ sessionTokenHash, ...base, firstPosition: input.first_position });
         return { session: r.session, value: r };
       },
       // Not reached: requireUserWith takes this path only without a cookie or with Authorization.
@@ -46,7 +48,10 @@ export async function saveTurnFor(request: Request): Promise<{ chat_id: string; 
     );
     if (!value) throw new ApiError(401, UNAUTHORIZED_MESSAGE);
     if (!value.hasVault) throw new NoVaultError();
-    if (!value.created) throw new SaveConflictError();
+    if ("owned" in value) {
+      if (!value.owned) throw new ChatNotFoundError();
+      if (!value.saved) throw new SaveConflictError();
+    } else if (!value.created) throw new SaveConflictError();
     return { chat_id: input.chat_id, last_updated: now.toISOString() };
   }
   const user = await requireUser(request);

@@ -339,6 +339,9 @@ const WHO = (sessionTokenHash: string, now: Date) => Prisma.sql`
     WHERE s.session_token = ${sessionTokenHash}::text AND s.expires > ${now.toISOString()}::timestamptz
   )`;
 
+/** Bytes as base64 for a JSON parameter (decoded again in SQL), null stays null. */
+const base64 = (bytes: Uint8Array | null) => (bytes ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64") : null);
+
 function sessionOf(row: WhoColumns | undefined): SessionRow | null {
   return row
     ? { id: row.session_id, expires: row.expires, createdAt: row.session_created_at, user: { id: row.user_id, email: row.email, deletedAt: row.deleted_at } }
@@ -431,8 +434,7 @@ export async function createSealedChatForSession(input: {
   messages: SealedMessage[];
 }): Promise<{ session: SessionRow | null; hasVault: boolean; created: boolean }> {
   if (!UUID.test(input.chatId)) throw new InvalidInputError("chat_id must be a lowercase UUID.");
-  const b64 = (bytes: Uint8Array | null) => (bytes ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64") : null);
-  const messages = JSON.stringify(input.messages.map((m, i) => ({ p: i, r: m.role, c: b64(m.content), a: b64(m.attachment) })));
+  const messages = JSON.stringify(input.messages.map((m, i) => ({ p: i, r: m.role, c: base64(m.content), a: base64(m.attachment) })));
   const now = input.now.toISOString();
   const db = await getDb();
   const rows = await db.$queryRaw<(WhoColumns & { has_vault: boolean; created: boolean })[]>`
@@ -442,7 +444,7 @@ export async function createSealedChatForSession(input: {
     ),
     chat AS (
       INSERT INTO chats (id, user_id, vault, title_ciphertext, created_at, last_updated)
-      SELECT ${input.chatId}::uuid, allowed.user_id, true, decode(${b64(input.title)}::text, 'base64'), ${now}::timestamptz, ${now}::timestamptz FROM allowed
+      SELECT ${input.chatId}::uuid, allowed.user_id, true, decode(${base64(input.title)}::text, 'base64'), ${now}::timestamptz, ${now}::timestamptz FROM allowed
       ON CONFLICT (id) DO NOTHING
       RETURNING id
     ),
@@ -459,6 +461,76 @@ export async function createSealedChatForSession(input: {
     FROM who`;
   const row = rows[0];
   return { session: sessionOf(row), hasVault: row?.has_vault ?? false, created: row?.created ?? false };
+}
+
+/**
+ * saveSealedTurn's append case (create: false) for the live session whose token hashes to
+ * `sessionTokenHash`, in one statement (issue 12): reads the session, its user and whether the user has
+ * a vault; locks the chat when it is the user's vault chat (account not deleted, vault present); and
+ * only when `firstPosition` is the chat's next position inserts the messages (one multi-row insert) and
+ * moves the chat's `last_updated` (and title, when given). `owned` false: not the user's chat (404);
+ * `saved` false with `owned`: the position moved (409). Two appends racing for the same position: the
+ * second waits on the lock, reads the position from its own snapshot and hits the (chat_id, position)
+ * unique index; that is reported as SaveConflictError, like the position check.
+ * @throws SaveConflictError (the race above).
+ */
+export async function appendSealedTurnForSession(input: {
+  sessionTokenHash: string;
+  now: Date;
+  chatId: string;
+  title: Uint8Array | null;
+  firstPosition: number;
+  messages: SealedMessage[];
+}): Promise<{ session: SessionRow | null; hasVault: boolean; owned: boolean; saved: boolean }> {
+  if (!UUID.test(input.chatId)) throw new InvalidInputError("chat_id must be a lowercase UUID.");
+  const messages = JSON.stringify(input.messages.map((m, i) => ({ p: i, r: m.role, c: base64(m.content), a: base64(m.attachment) })));
+  const now = input.now.toISOString();
+  const db = await getDb();
+  try {
+    const rows = await db.$queryRaw<(WhoColumns & { has_vault: boolean; owned: boolean; saved: boolean })[]>`
+      ${WHO(input.sessionTokenHash, input.now)},
+      target AS (
+        SELECT c.id FROM chats c, who
+        WHERE c.id = ${input.chatId}::uuid AND c.user_id = who.user_id AND c.vault AND who.deleted_at IS NULL
+          AND EXISTS (SELECT 1 FROM vaults v WHERE v.user_id = who.user_id)
+        FOR UPDATE OF c
+      ),
+      ok AS (
+        SELECT target.id FROM target
+        WHERE (SELECT COALESCE(MAX(m.position), -1) + 1 FROM messages m WHERE m.chat_id = target.id) = ${input.firstPosition}::int
+      ),
+      msgs AS (
+        INSERT INTO messages (id, chat_id, position, role, content_ciphertext, attachment_ciphertext, created_at)
+        SELECT gen_random_uuid(), ok.id, ${input.firstPosition}::int + t.p, t.r, decode(t.c, 'base64'), decode(t.a, 'base64'), ${now}::timestamptz
+        FROM ok, jsonb_to_recordset(${messages}::jsonb) AS t(p int, r text, c text, a text)
+        RETURNING 1
+      ),
+      chat AS (
+        UPDATE chats SET last_updated = ${now}::timestamptz,
+          title_ciphertext = COALESCE(decode(${base64(input.title)}::text, 'base64'), title_ciphertext)
+        WHERE id IN (SELECT id FROM ok)
+        RETURNING 1
+      )
+      -- Data-modifying CTEs run to completion whether or not they are read (PostgreSQL).
+      SELECT who.*,
+        EXISTS (SELECT 1 FROM vaults v WHERE v.user_id = who.user_id) AS has_vault,
+        EXISTS (SELECT 1 FROM target) AS owned,
+        EXISTS (SELECT 1 FROM ok) AS saved
+      FROM who`;
+    const row = rows[0];
+    return { session: sessionOf(row), hasVault: row?.has_vault ?? false, owned: row?.owned ?? false, saved: row?.saved ?? false };
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new SaveConflictError();
+    throw error;
+  }
+}
+
+/** A unique index refused a row, through Prisma's model API (P2002) or a raw statement (SQLSTATE 23505). */
+function isUniqueViolation(error: unknown): boolean {
+  if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return false;
+  if (error.code === "P2002") return true;
+  const meta = error.meta as { code?: unknown; driverAdapterError?: { cause?: { kind?: unknown; originalCode?: unknown } } } | undefined;
+  return meta?.code === "23505" || meta?.driverAdapterError?.cause?.kind === "UniqueConstraintViolation" || meta?.driverAdapterError?.cause?.originalCode === "23505";
 }
 
 /**
