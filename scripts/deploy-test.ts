@@ -14,10 +14,13 @@
  */
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
 import { listMigrations } from "../lib/db/migrate";
 import { HttpsClient } from "./deploy/https-client";
 import { signIn } from "./deploy/sign-in";
-import { startStack, type Stack } from "./deploy/stack";
+import { ROOT, STRIPE_WEBHOOK_SECRET, startStack, type Stack } from "./deploy/stack";
+import { makeEvent, signEvent } from "../tests/helpers/fake-stripe-server";
 import { readChat, saveTurn, setUpVault, unlockVault } from "./deploy/vault";
 import type { PlainMessage } from "../lib/vault/seal";
 
@@ -152,6 +155,16 @@ async function main(): Promise<void> {
       assert.fail(`never reached the other instance (stored on ${saved.upstream})`);
     });
 
+    await check("body limits: a 3 MB sealed turn reaches the app through nginx; 2 MB to a small route stops at nginx", async () => {
+      // Not a valid turn: the app's own JSON 400 proves nginx let the body through (its limit is 50m here).
+      const big = await user.json<{ error: string }>("POST", "/api/ns/chat_save", { json: { padding: "x".repeat(3 * 1024 * 1024) } });
+      assert.equal(big.status, 400, big.body.slice(0, 200));
+      assert.equal(typeof big.data?.error, "string");
+      const small = await user.request("PATCH", "/api/vault", { json: { padding: "x".repeat(2 * 1024 * 1024) } });
+      assert.equal(small.status, 413, "nginx's 1m default");
+      assert.equal(small.upstream, "", "refused before any instance");
+    });
+
     await check(`the daily quota (${FREE_LIMIT}) holds across both instances (Redis)`, async () => {
       const served = new Set<string>();
       for (let i = 1; i < FREE_LIMIT; i++) {
@@ -167,6 +180,55 @@ async function main(): Promise<void> {
         refusedOn.add(r.upstream);
       }
       assert.equal(refusedOn.size, 2, "both instances refuse");
+    });
+
+    await check("a PDF is read on both instances (the worker threads run in `next start` and in the image's standalone layout)", async () => {
+      const pdf = fs.readFileSync(path.join(ROOT, "tests/fixtures/e2e-report.pdf"));
+      const file = { name: "e2e-report.pdf", type: "application/pdf", content: `data:application/pdf;base64,${pdf.toString("base64")}` };
+      const readOn = new Set<string>();
+      // A new visitor address each time (each has its own daily quota); nginx spreads them (least_conn).
+      for (let i = 1; i <= 8 && readOn.size < 2; i++) {
+        stack.llm.requests.length = 0;
+        const r = await client(`127.0.4.${i}`).chat("/api/ns/chat", ask("What does the report say?", { file }));
+        assert.equal(r.status, 200, r.body);
+        assert.equal(r.events.at(-1)?.event, "done", r.body);
+        const sent = stack.llm.requests.at(-1)!.messages.map((m) => m.content).join("\n");
+        assert.match(sent, /<document name="e2e-report\.pdf"[^>]*>\nHush quarterly privacy report/, `instance ${r.upstream} sent no document text to the model`);
+        readOn.add(r.upstream);
+      }
+      assert.equal(readOn.size, 2, `read on ${[...readOn].join(", ")}`);
+    });
+
+    await check("a Stripe event delivered to both instances at once is applied once (the other answers duplicate)", async () => {
+      // Stripe retries a delivery it saw time out; behind the load balancer the retry may reach the
+      // other instance while the first is still applying it. Idempotency lives in PostgreSQL.
+      const userId = "deploy-webhook-user";
+      await stack.sql(`INSERT INTO users (id, email) VALUES ($1, 'webhook@example.test')`, [userId]);
+      const now = Math.floor(Date.now() / 1000);
+      const sub = {
+        id: "sub_deploy_test",
+        object: "subscription",
+        created: now,
+        customer: "cus_deploy_test",
+        status: "active",
+        cancel_at_period_end: false,
+        metadata: { user_id: userId, plan_option: "1" },
+        items: { object: "list", data: [{ id: "si_deploy_test", object: "subscription_item", current_period_start: now, current_period_end: now + 30 * 86400 }] },
+      };
+      const { body, signature } = signEvent(makeEvent("customer.subscription.created", sub), STRIPE_WEBHOOK_SECRET);
+      const answers = await Promise.all(
+        stack.apps.map(async (app) => {
+          const res = await fetch(`http://127.0.0.1:${app.port}/api/stripe/webhook`, { method: "POST", headers: { "stripe-signature": signature, "content-type": "application/json" }, body });
+          return { status: res.status, outcome: ((await res.json()) as { outcome?: string }).outcome };
+        }),
+      );
+      assert.deepEqual(answers.map((a) => a.status), [200, 200], JSON.stringify(answers));
+      assert.deepEqual(answers.map((a) => a.outcome).sort(), ["applied", "duplicate"]);
+      const rows = await stack.sql<{ events: number; status: string }>(
+        `SELECT (SELECT count(*)::int FROM stripe_events) AS events, (SELECT status FROM subscriptions WHERE user_id = $1) AS status`,
+        [userId],
+      );
+      assert.deepEqual(rows, [{ events: 1, status: "active" }]);
     });
 
     await check("the visitor quota counts the address nginx saw, not one the client wrote", async () => {

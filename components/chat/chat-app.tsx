@@ -3,8 +3,12 @@
 import { useRouter } from "next/navigation";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { planOf, useAccount } from "@/lib/account/client";
-import { versionOf } from "@/lib/chat/branches";
-import type { StagedFile } from "@/lib/chat/client";
+import { deserialize, switchVersion, versionOf, type BranchTree } from "@/lib/chat/branches";
+import { chatsToJson, chatToMarkdown, exportFileName, type ExportableChat } from "@/lib/chat/export";
+import { planSave, storedPath, treeForSaving, treeFromSaved, type SavedMessage } from "@/lib/chat/saved-tree";
+import { ChatMenu } from "./chat-menu";
+import { downloadText } from "./download";
+import type { ConversationDocument, StagedFile } from "@/lib/chat/client";
 import { ChatErrorNotice } from "./chat-error";
 import { Composer } from "./composer";
 import { preloadMarkdown } from "./markdown";
@@ -60,8 +64,8 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
   const [sidebarOpen, setSidebarOpen] = useState<boolean | null>(null);
   // The Save history choice is remembered for the account once the vault exists.
   const saveHistory = signedIn && vault.info?.exists === true && vault.info.history_on;
-  // How many of the open chat's messages are already stored (chat_save appends the rest).
-  const savedCount = useRef(0);
+  // The tree ids of the open chat's stored messages, in order (chat_save appends or replaces the rest).
+  const savedIds = useRef<string[]>([]);
   const [input, setInput] = useState("");
   const [staged, setStaged] = useState<StagedFile | null>(null);
   const [model, setModel] = useState(defaultModel);
@@ -78,18 +82,56 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
     onRedirect: (href) => router.push(href),
     // Issue 8: the finished turn is encrypted here and stored by POST /api/ns/chat_save; the server never
     // sees it in clear except on its way to the model.
-    save: async ({ chatId, conversation, document }) => {
-      const stored = conversation
-        .filter((m) => m.role !== "system" && m.content !== "")
-        .map((m, i, all) => ({ role: m.role, content: m.content, attachment: i === all.length - 2 && document ? document : null }));
-      const id = await saveTurn({ chatId, from: savedCount.current, messages: stored, title: displayName(conversation) });
-      savedCount.current = stored.length;
+    save: (input) => storeTree(input),
+  });
+  const { busy, error } = chat;
+  const openChatId = useRef<string | null>(null);
+  useEffect(() => {
+    openChatId.current = chat.chatId;
+  }, [chat.chatId]);
+
+  // Issue 9: an edit, a regenerate or a version switch replaces the stored path from where it changed, and
+  // the whole tree of versions is sealed with it (lib/chat/saved-tree.ts). Saves run one after another,
+  // each planned against what the previous one stored.
+  const saveChain = useRef<Promise<unknown>>(Promise.resolve());
+  function storeTree(input: { chatId: string | null; tree: BranchTree<UiMessage>; userNodeId: string | null; document: ConversationDocument | null }) {
+    const job = saveChain.current.then(async () => {
+      const { chatId, tree, userNodeId, document } = input;
+      const path = storedPath(tree);
+      const known = new Map(documents.documents.map((d) => [d.name, d]));
+      const stored = path.map(({ id, message: m }) => ({
+        role: m.role,
+        content: m.content,
+        attachment: id === userNodeId && document ? document : m.attachmentName ? (known.get(m.attachmentName) ?? null) : null,
+      }));
+      const conversation = path.map((n) => n.message);
+      const plan = chatId === null ? { from: 0, replace: false } : planSave(savedIds.current, path);
+      if (!plan) return chatId as string;
+      const id = await saveTurn({ chatId, from: plan.from, replace: plan.replace, messages: stored, title: displayName(conversation), tree: treeForSaving(tree) });
+      savedIds.current = path.map((n) => n.id);
       const name = history.chats.find((c) => c.chat_id === id)?.display_name ?? displayName(conversation);
       history.touch({ chat_id: id, display_name: name, last_updated: new Date().toISOString() });
       return id;
-    },
-  });
-  const { busy, error } = chat;
+    });
+    saveChain.current = job.catch(() => undefined);
+    return job;
+  }
+
+  // A version switch in a saved chat is remembered too (what reopens is what was shown), once the
+  // clicking has settled.
+  const switchTimer = useRef<number | null>(null);
+  const stepVersion = (id: string, step: number) => {
+    const next = switchVersion(chat.tree, id, step);
+    chat.switchVersion(id, step);
+    const chatId = chat.chatId;
+    if (!chatId || !saveHistory || !vaultKey || busy || next === chat.tree) return;
+    if (switchTimer.current !== null) window.clearTimeout(switchTimer.current);
+    switchTimer.current = window.setTimeout(() => {
+      switchTimer.current = null;
+      if (openChatId.current !== chatId) return;
+      storeTree({ chatId, tree: next, userNodeId: null, document: null }).catch(() => toast.error("Could not save which version is shown"));
+    }, 700);
+  };
   const isSmallScreen = () => window.matchMedia(SMALL_SCREEN).matches;
 
   // Answers need the Markdown renderer: fetch it while the page is idle, not in the first load.
@@ -102,7 +144,7 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
 
   const newChat = () => {
     chat.load([], null);
-    savedCount.current = 0;
+    savedIds.current = [];
     documents.reset();
     setStaged(null);
     // On phones the history is a drawer over the chat: the new chat should be in view (issue 9).
@@ -118,11 +160,13 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
       const res = await fetch(`/api/ns/chat_history/${encodeURIComponent(id)}`, { cache: "no-store" });
       if (!res.ok) throw new Error(String(res.status));
       const saved = await openChat(vaultKey.key, vaultKey.userId, (await res.json()) as SealedChatJson);
-      chat.load(
-        saved.messages.map(({ role, content, attachment }) => ({ role, content, attachmentName: attachment?.name })),
-        saved.chatId,
+      // Issue 9: the stored versions come back, switchable ("2 / 2") as before the reload.
+      const tree = treeFromSaved(
+        saved.tree,
+        saved.messages.map(({ role, content, attachment }) => ({ role, content, ...(attachment ? { attachmentName: attachment.name } : {}) })),
       );
-      savedCount.current = saved.messages.length;
+      chat.load(tree, saved.chatId);
+      savedIds.current = storedPath(tree).map((n) => n.id);
       // The documents stored (encrypted) with the chat go back into the conversation's context.
       documents.reset(saved.documents);
       setStaged(null);
@@ -175,6 +219,26 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
     return { id, message, versionIndex: v.index, versionCount: v.count };
   });
   const empty = shown.length === 0 && !staged && !busy;
+
+  // Issue 9: export the open chat from what this browser holds (decrypted), with its versions.
+  const exportChat = (kind: "md" | "json") => {
+    const path = storedPath(chat.tree);
+    const wire = treeForSaving(chat.tree);
+    const entry = chat.chatId ? history.chats.find((c) => c.chat_id === chat.chatId) : undefined;
+    const now = new Date();
+    const exportable: ExportableChat = {
+      id: chat.chatId ?? "unsaved",
+      title: entry?.display_name ?? displayName(path.map((n) => n.message)),
+      createdAt: null,
+      updatedAt: entry?.last_updated ?? now.toISOString(),
+      messages: path.map(({ message: m }) => ({ role: m.role, content: m.content, attachmentName: m.attachmentName ?? null })),
+      tree: wire === null ? null : deserialize<SavedMessage>(wire),
+    };
+    const name = exportFileName(exportable.title, kind, now);
+    if (kind === "md") downloadText(name, chatToMarkdown(exportable), "text/markdown");
+    else downloadText(name, chatsToJson([exportable], now), "application/json");
+    toast.success(`Exported this chat as ${kind === "md" ? "Markdown" : "JSON"}`);
+  };
   const leftOut = contextNotice(documents.context);
 
   // Keyboard shortcuts (issue 9; components/chat/use-shortcuts.ts).
@@ -255,11 +319,14 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
             </button>
             <ModelPicker models={models} value={model} onChange={setModel} onNeedsPro={() => router.push("/pricing")} plan={planOf(account)} />
           </div>
-          {providerNotice && (
-            <span className="truncate rounded-full bg-amber-50 px-3 py-1 text-xs font-medium text-amber-800 ring-1 ring-amber-200" title={providerNotice}>
-              {providerNotice}
-            </span>
-          )}
+          <div className="flex min-w-0 items-center gap-1">
+            {providerNotice && (
+              <span className="truncate rounded-full bg-amber-50 px-3 py-1 text-xs font-medium text-amber-800 ring-1 ring-amber-200" title={providerNotice}>
+                {providerNotice}
+              </span>
+            )}
+            {shown.length > 0 && <ChatMenu onExport={exportChat} />}
+          </div>
         </div>
 
         {/* Every page has one h1: the empty state's heading, else a heading only screen readers see. */}
@@ -278,7 +345,7 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
             busy={busy}
             onEdit={chat.edit}
             onRegenerate={chat.regenerate}
-            onStep={chat.switchVersion}
+            onStep={stepVersion}
           />
         )}
 

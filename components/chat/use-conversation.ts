@@ -49,11 +49,12 @@ interface Options {
   /** A visitor at the daily limit is sent away (spec §8). */
   onRedirect: (href: string) => void;
   /**
-   * Store a plain continuation of a saved chat (Save history on): the whole conversation including the new
-   * answer, and the document extracted from this turn's PDF. Resolves to the chat id.
+   * Store the answered turn of a saved chat (Save history on): the whole tree with the new answer (its
+   * active path is what is stored; issue 9: edits and regenerations keep their versions), the id of the
+   * turn's user message and the document extracted from this turn's PDF. Resolves to the chat id.
    * @throws when it could not be stored (shown to the user; the conversation stays on screen).
    */
-  save: (input: { chatId: string | null; conversation: UiMessage[]; document: ConversationDocument | null }) => Promise<string>;
+  save: (input: { chatId: string | null; tree: BranchTree<UiMessage>; userNodeId: string; document: ConversationDocument | null }) => Promise<string>;
 }
 
 /** Only what the API accepts: a stopped, empty answer stub is shown but never sent. */
@@ -64,8 +65,7 @@ function toApi(messages: UiMessage[]) {
 /**
  * The conversation on screen as a branch tree (lib/chat/branches.ts), and every way to call the model
  * with it: send, edit-and-resend, regenerate, Retry, Stop. What is sent is the path from the first
- * message to the new one. Saved chats store only plain continuations today: a regenerated answer or an
- * edited branch is not saved (the vault's chat_save appends turns; storing branches is still to come).
+ * message to the new one. Saved chats store every answered turn with its versions (lib/chat/saved-tree.ts).
  */
 export function useConversation(options: Options) {
   const [tree, setTree] = useState<BranchTree<UiMessage>>(emptyTree);
@@ -85,10 +85,10 @@ export function useConversation(options: Options) {
     abort.current.abort();
   };
 
-  /** Replace the conversation (New chat, or a saved chat opened from history). */
-  const load = (messages: UiMessage[], id: string | null) => {
+  /** Replace the conversation (New chat, or a saved chat opened from history, with its versions). */
+  const load = (messages: UiMessage[] | BranchTree<UiMessage>, id: string | null) => {
     cancel();
-    setTree(fromMessages(messages));
+    setTree(Array.isArray(messages) ? fromMessages(messages) : messages);
     setChatId(id);
     setError(null);
   };
@@ -133,10 +133,9 @@ export function useConversation(options: Options) {
       next = addChild(next, userId, { role: "assistant", content: answer?.role === "assistant" ? answer.content : "" }).tree;
       setTree(next);
       options.onResult(result);
-      if (options.signedIn && options.saveHistory && continues) {
-        const answered: UiMessage[] = [...conversation, { role: "assistant", content: answer?.role === "assistant" ? answer.content : "" }];
+      if (options.signedIn && options.saveHistory) {
         try {
-          setChatId(await options.save({ chatId, conversation: answered, document: result.document ?? null }));
+          setChatId(await options.save({ chatId, tree: next, userNodeId: userId, document: result.document ?? null }));
         } catch (saveError) {
           const why = saveError instanceof VaultActionError ? saveError.message : "please try again.";
           setError({ text: `This answer was not saved: ${why}`, link: null, detail: null, retry: null });

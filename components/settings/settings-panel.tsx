@@ -5,6 +5,7 @@ import { useState } from "react";
 import { signOutAndReload } from "@/components/auth/sign-out";
 import { buttonStyles, Dialog } from "@/components/ui/dialog";
 import { SecuritySection } from "@/components/vault/security-section";
+import { DataSection } from "./data-section";
 
 interface SettingsPanelProps {
   email: string | null;
@@ -16,7 +17,8 @@ const CONFIRM_WORD = "DELETE";
 
 /**
  * /settings (spec §2): e-mail, plan and status, Manage (the billing portal) or Upgrade when the status
- * is inactive, Log out (signs out and reloads), and Delete Account behind a typed confirmation.
+ * is inactive, Log out (signs out and reloads), Security (the vault), Your data (export and ChatGPT
+ * import, issue 9), and Delete Account behind a typed confirmation.
  */
 export function SettingsPanel({ email, plan, status }: SettingsPanelProps) {
   const [confirming, setConfirming] = useState(false);
@@ -87,6 +89,8 @@ export function SettingsPanel({ email, plan, status }: SettingsPanelProps) {
       </section>
 
       <SecuritySection />
+
+      <DataSection />
 
       <section aria-labelledby="danger-h" className="mt-8 rounded-2xl border border-red-200 bg-white">
         <h2 id="danger-h" className="border-b border-red-100 px-5 py-3 text-sm font-semibold text-red-800">

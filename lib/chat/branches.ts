@@ -9,8 +9,8 @@
  * down to a leaf. Siblings are the versions of one position (several answers to one question, or an
  * edited question next to the original).
  *
- * Storage seam: saved chats store only the active path today (the server appends the last turn); when
- * browser-side history (the vault) lands, `serialize`/`deserialize` are the whole tree's wire form.
+ * Storage: saved chats store the active path as messages and, when there are versions, the whole tree
+ * in `serialize`'s wire form sealed under the vault key (lib/chat/saved-tree.ts).
  */
 
 export const ROOT = "root";

@@ -59,7 +59,10 @@ function pageJson(page: Awaited<ReturnType<typeof listSealedChats>>) {
   return { chat_history, next_cursor: page.nextCursor };
 }
 
-/** One chat with its messages (spec §3 Chat), each as vault ciphertext with its position. */
+/**
+ * One chat with its messages (spec §3 Chat), each as vault ciphertext with its position, and the sealed
+ * branch tree of its edited and regenerated versions (issue 9).
+ */
 export async function historyChat(userId: string, chatId: string) {
   return chatJson(await getSealedChat({ userId, chatId }));
 }
@@ -85,6 +88,8 @@ export async function historyChatFor(request: Request, chatId: string) {
 interface SealedChat {
   chatId: string;
   title: Uint8Array | null;
+  tree: Uint8Array | null;
+  createdAt: Date;
   lastUpdated: Date;
   messages: { position: number; role: string; content: Uint8Array; attachment: Uint8Array | null }[];
 }
@@ -94,6 +99,9 @@ function chatJson(chat: SealedChat) {
     chat_id: chat.chatId,
     display_name: null,
     display_name_ciphertext: b64(chat.title),
+    /** Base64 vault ciphertext of the branch tree (issue 9), null for a chat without versions. */
+    tree_ciphertext: b64(chat.tree),
+    created_at: chat.createdAt.toISOString(),
     last_updated: chat.lastUpdated.toISOString(),
     messages: chat.messages.map((m) => ({
       role: m.role,

@@ -3,8 +3,8 @@
  * serves it over the PostgreSQL wire protocol on a Unix socket (@electric-sql/pglite-socket), so the
  * app reaches it through node-postgres like any PostgreSQL and a statement's WebAssembly never stalls
  * the event loop that streams answers. Plain JavaScript, loaded from disk by lib/db/client.ts (not
- * bundled). One connection: PGlite is a single session, and interleaving two clients' extended-protocol
- * messages in it would mix their statements.
+ * bundled). One client at a time: PGlite is a single session, and interleaving two clients'
+ * extended-protocol messages in it would mix their statements.
  *
  * workerData: { dataDir, socketPath }. Posts { ready: true } once listening, { error } on failure;
  * answers the message "close" by closing the server and the database, then posts "closed".
@@ -21,7 +21,11 @@ try {
   await db.waitReady;
   // PGlite's default already; Prisma's adapter reads and writes timestamps as UTC (lib/db/client.ts).
   await db.exec("SET TIME ZONE 'UTC'");
-  server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: 1 });
+  // The app's pool holds one client (lib/db/client.ts: max 1), so statements never interleave. The
+  // server allows a second connection because node-postgres ends a client whose query failed and opens
+  // a new one at once: with a limit of 1 that new connection was refused while the old one closed, and
+  // the next statement after any SQL error failed ("Server has closed the connection").
+  server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: 2 });
   await server.start();
   parentPort.postMessage({ ready: true });
 } catch (error) {

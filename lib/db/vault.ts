@@ -202,9 +202,13 @@ const NO_CHAT = "00000000-0000-0000-0000-000000000000";
 /**
  * Store an encrypted turn (issue 8: the browser encrypts, the server only stores). `create`: a new
  * chat with the browser-chosen id (lowercase UUID; the ciphertexts' associated data binds it) and
- * messages at 0..n-1. Otherwise the messages are appended at `firstPosition`, which must be the
- * chat's next position (else SaveConflictError, so two tabs cannot interleave).
- * @throws NoVaultError, ChatNotFoundError (not the user's vault chat), SaveConflictError.
+ * messages at 0..n-1, dated now or, for an import, at `createdAt`/`lastUpdated`. Otherwise the messages
+ * are appended at `firstPosition`, which must be the chat's next position (else SaveConflictError, so
+ * two tabs cannot interleave); with `replace` (issue 9: an edited or regenerated turn changed the active
+ * path) `firstPosition` may be any stored position up to the next one, and the messages from there on
+ * are deleted and replaced in the same transaction. `tree` (the sealed branch tree): bytes set it, null
+ * clears it, undefined leaves it.
+ * @throws NoVaultError, ChatNotFoundError (not the user's vault chat), SaveConflictError, InvalidInputError.
  */
 export async function saveSealedTurn(input: {
   userId: string;
@@ -213,54 +217,140 @@ export async function saveSealedTurn(input: {
   title: Uint8Array<ArrayBuffer> | null;
   firstPosition: number;
   messages: SealedMessage[];
+  replace?: boolean;
+  tree?: Uint8Array<ArrayBuffer> | null;
+  createdAt?: Date;
+  lastUpdated?: Date;
 }): Promise<{ lastUpdated: Date }> {
   const { userId, chatId } = input;
   if (!UUID.test(chatId)) throw new InvalidInputError("chat_id must be a lowercase UUID.");
+  if (!input.create && (input.createdAt || input.lastUpdated)) throw new InvalidInputError("Only a new chat takes its dates.");
+  if (input.create && input.firstPosition !== 0) throw new InvalidInputError("A new chat starts at position 0.");
+  if (input.create && input.replace) throw new InvalidInputError("A new chat has nothing to replace.");
+  const db = await getDb();
+  const lastUpdated = input.create ? (input.lastUpdated ?? new Date()) : new Date();
+  const at = lastUpdated.toISOString();
+  if (input.replace) return replaceTail(input, lastUpdated);
+  // One statement, so one round trip and no connection held open across the event loop: under load a
+  // multi-statement transaction waited seconds for a pooled connection and failed (bench/load.ts, issue
+  // 11). The rows travel as one JSON parameter, ciphertext in base64, decoded by PostgreSQL.
+  const rows = JSON.stringify(
+    input.messages.map((m, i) => ({
+      position: input.firstPosition + i,
+      role: m.role,
+      content: b64(m.content),
+      attachment: m.attachment ? b64(m.attachment) : null,
+    })),
+  );
+  const title = input.title ? b64(input.title) : null;
+  // tree: undefined keeps the stored one, null clears it, bytes set it.
+  const setTree = input.tree !== undefined;
+  const tree = input.tree ? b64(input.tree) : null;
+  try {
+    if (input.create) {
+      const created = (input.createdAt ?? lastUpdated).toISOString();
+      const [result] = await db.$queryRaw<{ has_vault: number; inserted: number }[]>`
+        WITH v AS (SELECT 1 FROM vaults WHERE user_id = ${userId}),
+        c AS (
+          INSERT INTO chats (id, user_id, vault, title_ciphertext, tree_ciphertext, created_at, last_updated)
+          SELECT ${chatId}::uuid, ${userId}, true, decode(${title}::text, 'base64'), decode(${tree}::text, 'base64'),
+                 ${created}::timestamptz, ${at}::timestamptz FROM v
+          RETURNING id
+        ),
+        ins AS (
+          INSERT INTO messages (id, chat_id, position, role, content_ciphertext, attachment_ciphertext, created_at)
+          SELECT gen_random_uuid(), c.id, x.position, x.role, decode(x.content, 'base64'), decode(x.attachment, 'base64'), ${at}::timestamptz
+          FROM c, jsonb_to_recordset(${rows}::jsonb) AS x(position int, role text, content text, attachment text)
+          RETURNING 1
+        )
+        SELECT (SELECT count(*) FROM v)::int AS has_vault, (SELECT count(*) FROM ins)::int AS inserted`;
+      if (!result?.has_vault) throw new NoVaultError();
+      return { lastUpdated };
+    }
+    // Appending: the chat row is locked (FOR UPDATE) and the position checked in the same statement; two
+    // tabs appending at once both see the same next position, and the second's insert then violates the
+    // (chat_id, position) key: a SaveConflictError, never an interleaving.
+    const [result] = await db.$queryRaw<{ has_vault: number; owned: number; next: number; inserted: number }[]>`
+      WITH v AS (SELECT 1 FROM vaults WHERE user_id = ${userId}),
+      owned AS (
+        SELECT c.id FROM chats c
+        WHERE c.id = ${chatId}::uuid AND c.user_id = ${userId} AND c.vault AND EXISTS (SELECT 1 FROM v)
+        FOR UPDATE OF c
+      ),
+      nxt AS (SELECT COALESCE(max(m.position), -1) + 1 AS n FROM messages m WHERE m.chat_id = ${chatId}::uuid),
+      ok AS (SELECT o.id FROM owned o, nxt WHERE nxt.n = ${input.firstPosition}),
+      ins AS (
+        INSERT INTO messages (id, chat_id, position, role, content_ciphertext, attachment_ciphertext, created_at)
+        SELECT gen_random_uuid(), ok.id, x.position, x.role, decode(x.content, 'base64'), decode(x.attachment, 'base64'), ${at}::timestamptz
+        FROM ok, jsonb_to_recordset(${rows}::jsonb) AS x(position int, role text, content text, attachment text)
+        RETURNING 1
+      ),
+      upd AS (
+        UPDATE chats SET last_updated = ${at}::timestamptz,
+          title_ciphertext = COALESCE(decode(${title}::text, 'base64'), title_ciphertext),
+          tree_ciphertext = CASE WHEN ${setTree} THEN decode(${tree}::text, 'base64') ELSE tree_ciphertext END
+        WHERE id IN (SELECT id FROM ok)
+        RETURNING 1
+      )
+      SELECT (SELECT count(*) FROM v)::int AS has_vault, (SELECT count(*) FROM owned)::int AS owned,
+             (SELECT n FROM nxt)::int AS next, (SELECT count(*) FROM ins)::int AS inserted`;
+    if (!result?.has_vault) throw new NoVaultError();
+    if (!result.owned) throw new ChatNotFoundError();
+    if (result.next !== input.firstPosition) throw new SaveConflictError();
+    return { lastUpdated };
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new SaveConflictError();
+    throw error;
+  }
+}
+
+const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64");
+
+/** Prisma's interactive-transaction limits for a save: wait up to 10 s for a connection, finish in 20 s. */
+const SAVE_TRANSACTION = { maxWait: 10_000, timeout: 20_000 } as const;
+
+/**
+ * An edit or regenerate in a saved chat (issue 9): the stored messages from `firstPosition` on are
+ * replaced by the new ones, in one transaction under the chat row's lock. Rarer than appends, and a
+ * delete plus an insert of the same keys cannot share one statement, so this path keeps a transaction.
+ * @throws NoVaultError, ChatNotFoundError, SaveConflictError (firstPosition beyond the next position)
+ */
+async function replaceTail(input: Parameters<typeof saveSealedTurn>[0], lastUpdated: Date): Promise<{ lastUpdated: Date }> {
+  const { userId, chatId } = input;
   const db = await getDb();
   const vault = await db.vault.findUnique({ where: { userId }, select: { userId: true } });
   if (!vault) throw new NoVaultError();
-  const lastUpdated = new Date();
-  const rows = (first: number) =>
-    input.messages.map((m, i) => ({
-      chatId,
-      position: first + i,
-      role: m.role,
-      contentCiphertext: m.content,
-      attachmentCiphertext: m.attachment,
-    }));
-  if (input.create) {
-    if (input.firstPosition !== 0) throw new InvalidInputError("A new chat starts at position 0.");
-    try {
-      await db.chat.create({
-        data: {
-          id: chatId,
-          userId,
-          vault: true,
-          titleCiphertext: input.title,
-          createdAt: lastUpdated,
-          lastUpdated,
-          messages: { createMany: { data: rows(0).map((r) => ({ position: r.position, role: r.role, contentCiphertext: r.contentCiphertext, attachmentCiphertext: r.attachmentCiphertext })) } },
-        },
-      });
-    } catch (error) {
-      if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") throw new SaveConflictError();
-      throw error;
-    }
-    return { lastUpdated };
-  }
+  const tree = input.tree === undefined ? {} : { treeCiphertext: input.tree };
   await db.$transaction(async (tx) => {
     const owned = await tx.$queryRaw<{ id: string }[]>`
       SELECT id FROM chats WHERE id = ${chatId}::uuid AND user_id = ${userId} AND vault FOR UPDATE`;
     if (!owned.length) throw new ChatNotFoundError();
     const last = await tx.message.aggregate({ where: { chatId }, _max: { position: true } });
-    if ((last._max.position ?? -1) + 1 !== input.firstPosition) throw new SaveConflictError();
-    await tx.message.createMany({ data: rows(input.firstPosition) });
+    if (input.firstPosition > (last._max.position ?? -1) + 1) throw new SaveConflictError();
+    await tx.message.deleteMany({ where: { chatId, position: { gte: input.firstPosition } } });
+    await tx.message.createMany({
+      data: input.messages.map((m, i) => ({
+        chatId,
+        position: input.firstPosition + i,
+        role: m.role,
+        contentCiphertext: m.content,
+        attachmentCiphertext: m.attachment,
+      })),
+    });
     await tx.chat.update({
       where: { id: chatId },
-      data: { lastUpdated, ...(input.title ? { titleCiphertext: input.title } : {}) },
+      data: { lastUpdated, ...tree, ...(input.title ? { titleCiphertext: input.title } : {}) },
     });
-  });
+  }, SAVE_TRANSACTION);
   return { lastUpdated };
+}
+
+/** A unique-key violation, as Prisma reports it for model queries (P2002) and raw SQL (SQLSTATE 23505). */
+function isUniqueViolation(error: unknown): boolean {
+  if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return false;
+  if (error.code === "P2002") return true;
+  const meta = error.meta as { code?: unknown; driverAdapterError?: { cause?: { kind?: unknown; originalCode?: unknown } } } | undefined;
+  return meta?.code === "23505" || meta?.driverAdapterError?.cause?.originalCode === "23505" || meta?.driverAdapterError?.cause?.kind === "UniqueConstraintViolation";
 }
 
 export interface SealedChatSummary {
@@ -299,7 +389,10 @@ export async function listSealedChats(input: { userId: string; limit: number; cu
   return { chats, nextCursor: rows.length > limit && last ? encodeCursor(last.lastUpdated, last.chatId) : null };
 }
 
-/** One vault chat with its messages as ciphertext, in position order. @throws ChatNotFoundError */
+/**
+ * One vault chat with its messages as ciphertext, in position order, and its sealed branch tree (null for
+ * a chat without versions). @throws ChatNotFoundError
+ */
 export async function getSealedChat(input: { userId: string; chatId: string }) {
   const chatId = input.chatId.toLowerCase();
   if (!UUID.test(chatId)) throw new ChatNotFoundError();
@@ -312,6 +405,8 @@ export async function getSealedChat(input: { userId: string; chatId: string }) {
   return {
     chatId,
     title: chat.titleCiphertext,
+    tree: chat.treeCiphertext,
+    createdAt: chat.createdAt,
     lastUpdated: chat.lastUpdated,
     messages: chat.messages.map((m) => ({
       position: m.position,
@@ -338,9 +433,6 @@ const WHO = (sessionTokenHash: string, now: Date) => Prisma.sql`
     FROM sessions s JOIN users u ON u.id = s.user_id
     WHERE s.session_token = ${sessionTokenHash}::text AND s.expires > ${now.toISOString()}::timestamptz
   )`;
-
-/** Bytes as base64 for a JSON parameter (decoded again in SQL), null stays null. */
-const base64 = (bytes: Uint8Array | null) => (bytes ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64") : null);
 
 function sessionOf(row: WhoColumns | undefined): SessionRow | null {
   return row
@@ -389,6 +481,8 @@ export async function getSealedChatForSession(input: { sessionTokenHash: string;
     (WhoColumns & {
       chat_id: string | null;
       title_ciphertext: Uint8Array | null;
+      tree_ciphertext: Uint8Array | null;
+      chat_created_at: Date | null;
       last_updated: Date | null;
       position: number | null;
       role: string | null;
@@ -397,7 +491,7 @@ export async function getSealedChatForSession(input: { sessionTokenHash: string;
     })[]
   >`
     ${WHO(input.sessionTokenHash, input.now)}
-    SELECT who.*, c.id::text AS chat_id, c.title_ciphertext, c.last_updated,
+    SELECT who.*, c.id::text AS chat_id, c.title_ciphertext, c.tree_ciphertext, c.created_at AS chat_created_at, c.last_updated,
            m.position, m.role, m.content_ciphertext, m.attachment_ciphertext
     FROM who
     LEFT JOIN chats c ON c.id = ${UUID.test(chatId) ? chatId : NO_CHAT}::uuid AND c.user_id = who.user_id AND c.vault
@@ -409,6 +503,8 @@ export async function getSealedChatForSession(input: { sessionTokenHash: string;
       ? {
           chatId,
           title: first.title_ciphertext,
+          tree: first.tree_ciphertext,
+          createdAt: first.chat_created_at!,
           lastUpdated: first.last_updated!,
           messages: rows
             .filter((r) => r.position !== null)
@@ -416,121 +512,6 @@ export async function getSealedChatForSession(input: { sessionTokenHash: string;
         }
       : null;
   return { session: sessionOf(first), chat };
-}
-
-/**
- * saveSealedTurn's new-chat case (create: true) for the live session whose token hashes to
- * `sessionTokenHash`, in one statement (issue 12): reads the session, its user and whether the user
- * has a vault, and, only when the account is not deleted and has a vault, inserts the chat and all its
- * messages (one multi-row insert; the statement is atomic). `created` false with a live, undeleted
- * user who has a vault means the chat id already exists (SaveConflictError for the caller).
- * The caller applies the session's rules (requireUserWith); nothing is written for a missing session.
- */
-export async function createSealedChatForSession(input: {
-  sessionTokenHash: string;
-  now: Date;
-  chatId: string;
-  title: Uint8Array | null;
-  messages: SealedMessage[];
-}): Promise<{ session: SessionRow | null; hasVault: boolean; created: boolean }> {
-  if (!UUID.test(input.chatId)) throw new InvalidInputError("chat_id must be a lowercase UUID.");
-  const messages = JSON.stringify(input.messages.map((m, i) => ({ p: i, r: m.role, c: base64(m.content), a: base64(m.attachment) })));
-  const now = input.now.toISOString();
-  const db = await getDb();
-  const rows = await db.$queryRaw<(WhoColumns & { has_vault: boolean; created: boolean })[]>`
-    ${WHO(input.sessionTokenHash, input.now)},
-    allowed AS (
-      SELECT who.user_id FROM who WHERE who.deleted_at IS NULL AND EXISTS (SELECT 1 FROM vaults v WHERE v.user_id = who.user_id)
-    ),
-    chat AS (
-      INSERT INTO chats (id, user_id, vault, title_ciphertext, created_at, last_updated)
-      SELECT ${input.chatId}::uuid, allowed.user_id, true, decode(${base64(input.title)}::text, 'base64'), ${now}::timestamptz, ${now}::timestamptz FROM allowed
-      ON CONFLICT (id) DO NOTHING
-      RETURNING id
-    ),
-    msgs AS (
-      INSERT INTO messages (id, chat_id, position, role, content_ciphertext, attachment_ciphertext, created_at)
-      SELECT gen_random_uuid(), chat.id, t.p, t.r, decode(t.c, 'base64'), decode(t.a, 'base64'), ${now}::timestamptz
-      FROM chat, jsonb_to_recordset(${messages}::jsonb) AS t(p int, r text, c text, a text)
-      RETURNING 1
-    )
-    -- Data-modifying CTEs run to completion whether or not they are read (PostgreSQL).
-    SELECT who.*,
-      EXISTS (SELECT 1 FROM vaults v WHERE v.user_id = who.user_id) AS has_vault,
-      EXISTS (SELECT 1 FROM chat) AS created
-    FROM who`;
-  const row = rows[0];
-  return { session: sessionOf(row), hasVault: row?.has_vault ?? false, created: row?.created ?? false };
-}
-
-/**
- * saveSealedTurn's append case (create: false) for the live session whose token hashes to
- * `sessionTokenHash`, in one statement (issue 12): reads the session, its user and whether the user has
- * a vault; locks the chat when it is the user's vault chat (account not deleted, vault present); and
- * only when `firstPosition` is the chat's next position inserts the messages (one multi-row insert) and
- * moves the chat's `last_updated` (and title, when given). `owned` false: not the user's chat (404);
- * `saved` false with `owned`: the position moved (409). Two appends racing for the same position: the
- * second waits on the lock, reads the position from its own snapshot and hits the (chat_id, position)
- * unique index; that is reported as SaveConflictError, like the position check.
- * @throws SaveConflictError (the race above).
- */
-export async function appendSealedTurnForSession(input: {
-  sessionTokenHash: string;
-  now: Date;
-  chatId: string;
-  title: Uint8Array | null;
-  firstPosition: number;
-  messages: SealedMessage[];
-}): Promise<{ session: SessionRow | null; hasVault: boolean; owned: boolean; saved: boolean }> {
-  if (!UUID.test(input.chatId)) throw new InvalidInputError("chat_id must be a lowercase UUID.");
-  const messages = JSON.stringify(input.messages.map((m, i) => ({ p: i, r: m.role, c: base64(m.content), a: base64(m.attachment) })));
-  const now = input.now.toISOString();
-  const db = await getDb();
-  try {
-    const rows = await db.$queryRaw<(WhoColumns & { has_vault: boolean; owned: boolean; saved: boolean })[]>`
-      ${WHO(input.sessionTokenHash, input.now)},
-      target AS (
-        SELECT c.id FROM chats c, who
-        WHERE c.id = ${input.chatId}::uuid AND c.user_id = who.user_id AND c.vault AND who.deleted_at IS NULL
-          AND EXISTS (SELECT 1 FROM vaults v WHERE v.user_id = who.user_id)
-        FOR UPDATE OF c
-      ),
-      ok AS (
-        SELECT target.id FROM target
-        WHERE (SELECT COALESCE(MAX(m.position), -1) + 1 FROM messages m WHERE m.chat_id = target.id) = ${input.firstPosition}::int
-      ),
-      msgs AS (
-        INSERT INTO messages (id, chat_id, position, role, content_ciphertext, attachment_ciphertext, created_at)
-        SELECT gen_random_uuid(), ok.id, ${input.firstPosition}::int + t.p, t.r, decode(t.c, 'base64'), decode(t.a, 'base64'), ${now}::timestamptz
-        FROM ok, jsonb_to_recordset(${messages}::jsonb) AS t(p int, r text, c text, a text)
-        RETURNING 1
-      ),
-      chat AS (
-        UPDATE chats SET last_updated = ${now}::timestamptz,
-          title_ciphertext = COALESCE(decode(${base64(input.title)}::text, 'base64'), title_ciphertext)
-        WHERE id IN (SELECT id FROM ok)
-        RETURNING 1
-      )
-      -- Data-modifying CTEs run to completion whether or not they are read (PostgreSQL).
-      SELECT who.*,
-        EXISTS (SELECT 1 FROM vaults v WHERE v.user_id = who.user_id) AS has_vault,
-        EXISTS (SELECT 1 FROM target) AS owned,
-        EXISTS (SELECT 1 FROM ok) AS saved
-      FROM who`;
-    const row = rows[0];
-    return { session: sessionOf(row), hasVault: row?.has_vault ?? false, owned: row?.owned ?? false, saved: row?.saved ?? false };
-  } catch (error) {
-    if (isUniqueViolation(error)) throw new SaveConflictError();
-    throw error;
-  }
-}
-
-/** A unique index refused a row, through Prisma's model API (P2002) or a raw statement (SQLSTATE 23505). */
-function isUniqueViolation(error: unknown): boolean {
-  if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return false;
-  if (error.code === "P2002") return true;
-  const meta = error.meta as { code?: unknown; driverAdapterError?: { cause?: { kind?: unknown; originalCode?: unknown } } } | undefined;
-  return meta?.code === "23505" || meta?.driverAdapterError?.cause?.kind === "UniqueConstraintViolation" || meta?.driverAdapterError?.cause?.originalCode === "23505";
 }
 
 /**

@@ -29,7 +29,19 @@ export const chatHistoryPageSchema = z
   .meta({ id: "ChatHistoryPage" });
 
 export const chatSchema = z
-  .object({ chat_id: z.string(), display_name: z.string().nullable(), last_updated: z.string(), messages: z.array(message) })
+  .object({
+    chat_id: z.string(),
+    display_name: z.string().nullable(),
+    display_name_ciphertext: z.string().nullable().optional(),
+    tree_ciphertext: z
+      .string()
+      .nullable()
+      .optional()
+      .meta({ description: "Base64 vault ciphertext of the whole branch tree (edited and regenerated versions, issue 9); null when the chat has none." }),
+    created_at: z.string().optional(),
+    last_updated: z.string(),
+    messages: z.array(message),
+  })
   .passthrough()
   .meta({ id: "Chat" });
 

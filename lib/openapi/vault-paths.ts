@@ -27,7 +27,7 @@ export function vaultPaths(): ZodOpenApiPathsObject {
         ...common,
         tags: ["chat"],
         operationId: "saveSealedTurn",
-        summary: "Store a turn the browser sealed under the vault key; 409 without a vault or at a stale position",
+        summary: "Store a turn the browser sealed under the vault key (append, or replace from a position after an edit or regenerate, with the sealed branch tree); 409 without a vault or at a stale position",
         "x-max-body-bytes": CHAT_SAVE_MAX_BODY_BYTES,
         requestBody: jsonBody(chatSaveBodySchema, CHAT_SAVE_MAX_BODY_BYTES),
         responses: { ...ok(r.chatSavedSchema), ...errors(400, 401, 403, 404, 409, 413, 415, 503) },

@@ -3,6 +3,7 @@ import type Stripe from "stripe";
 import { z } from "zod";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { getStripe, stripeWebhooks } from "./client";
 import { applySnapshot, snapshotOf, type ApplyOutcome, type SubscriptionSnapshot } from "./store";
 
@@ -165,10 +166,16 @@ export async function processStripeEvent(event: Stripe.Event): Promise<EventOutc
   const db = await getDb();
   if (await db.stripeEvent.findUnique({ where: { id: event.id }, select: { id: true } })) return "duplicate";
   const plan = await planFor(event);
-  return db.$transaction(async (tx) => {
-    // Inserted first: a concurrent delivery of the same event fails on the primary key and rolls back.
-    await tx.stripeEvent.create({ data: { id: event.id, type: event.type } });
-    if (!plan?.snapshot) return "ignored";
-    return applySnapshot(tx, plan.snapshot, plan.at, plan.fallbackUserId);
-  });
+  try {
+    return await db.$transaction(async (tx) => {
+      // Inserted first: a concurrent delivery of the same event (Stripe's retry reaching another
+      // instance) fails on the primary key and rolls back, and is answered as the duplicate it is.
+      await tx.stripeEvent.create({ data: { id: event.id, type: event.type } });
+      if (!plan?.snapshot) return "ignored";
+      return applySnapshot(tx, plan.snapshot, plan.at, plan.fallbackUserId);
+    });
+  } catch (error) {
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") return "duplicate";
+    throw error;
+  }
 }

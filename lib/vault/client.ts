@@ -7,12 +7,14 @@ import {
   passkeyMethod,
   passphraseMethod,
   recoveryMethod,
+  openChat,
   sealTurn,
   unlockWithPassphrase,
   unlockWithPrf,
   unlockWithRecovery,
   type MethodJson,
   type PlainMessage,
+  type SealedChatJson,
   type StoredMethod,
 } from "./seal";
 
@@ -336,11 +338,20 @@ export async function removeMethod(id: string): Promise<void> {
 }
 
 /**
- * Seal and store a finished turn (POST /api/ns/chat_save). `from` is how many of `messages` are
- * already stored (0 for a new chat, whose id is made here).
+ * Seal and store a finished turn (POST /api/ns/chat_save). `messages` is the whole stored path; `from` is
+ * how many of them are already stored unchanged (0 for a new chat, whose id is made here). With
+ * `replace` the stored messages from `from` on are replaced (issue 9: an edit or regenerate changed the
+ * active path); `tree` is the branch tree's wire form (null: no versions).
  * @returns the chat id. @throws VaultActionError
  */
-export async function saveTurn(input: { chatId: string | null; from: number; messages: PlainMessage[]; title: string | null }): Promise<string> {
+export async function saveTurn(input: {
+  chatId: string | null;
+  from: number;
+  messages: PlainMessage[];
+  title: string | null;
+  replace?: boolean;
+  tree?: string | null;
+}): Promise<string> {
   const key = store.key;
   if (!key) throw new VaultActionError("Unlock your history to save this chat.");
   const create = input.chatId === null;
@@ -353,7 +364,65 @@ export async function saveTurn(input: { chatId: string | null; from: number; mes
     firstPosition: create ? 0 : input.from,
     messages: create ? input.messages : input.messages.slice(input.from),
     title: input.title,
+    replace: !create && input.replace === true,
+    tree: input.tree,
   });
   await api("/api/ns/chat_save", "POST", body);
   return chatId;
+}
+
+/**
+ * Store an imported chat as a new saved chat (issue 9: ChatGPT import), sealed here under the vault key,
+ * with its original dates. @returns the new chat id. @throws VaultActionError
+ */
+export async function importChat(input: {
+  title: string | null;
+  messages: PlainMessage[];
+  createdAt: Date;
+  lastUpdated: Date;
+}): Promise<string> {
+  const key = store.key;
+  if (!key) throw new VaultActionError("Unlock your history to import chats.");
+  const chatId = crypto.randomUUID();
+  const body = await sealTurn({
+    key,
+    userId: info().user_id,
+    chatId,
+    create: true,
+    firstPosition: 0,
+    messages: input.messages,
+    title: input.title,
+    dates: { createdAt: input.createdAt, lastUpdated: input.lastUpdated },
+  });
+  await api("/api/ns/chat_save", "POST", body);
+  return chatId;
+}
+
+/** A saved chat decrypted in this browser (for export). */
+export type OpenedChat = Awaited<ReturnType<typeof openChat>>;
+
+/** One saved chat, fetched and decrypted here. @throws VaultActionError */
+export async function loadSavedChat(chatId: string): Promise<OpenedChat> {
+  const key = store.key;
+  if (!key) throw new VaultActionError("Unlock your history first.");
+  const sealed = await api<SealedChatJson>(`/api/ns/chat_history/${encodeURIComponent(chatId)}`, "GET");
+  try {
+    return await openChat(key, info().user_id, sealed);
+  } catch {
+    throw new VaultActionError("A saved chat could not be decrypted.");
+  }
+}
+
+/** The ids of every saved chat, newest first, paging through GET /api/ns/chat_history. */
+export async function listSavedChatIds(): Promise<string[]> {
+  const ids: string[] = [];
+  let cursor: string | null = null;
+  do {
+    const params = new URLSearchParams({ limit: "100" });
+    if (cursor) params.set("cursor", cursor);
+    const page: { chat_history: { chat_id: string }[]; next_cursor: string | null } = await api(`/api/ns/chat_history?${params}`, "GET");
+    ids.push(...page.chat_history.map((c) => c.chat_id));
+    cursor = page.next_cursor;
+  } while (cursor);
+  return ids;
 }

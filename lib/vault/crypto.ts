@@ -20,6 +20,7 @@ import { argon2id } from "hash-wasm";
  *   bytes 13..    AES-256-GCM ciphertext followed by its 16-byte tag
  * Associated data is the UTF-8 JSON array ["hush", 2, <purpose>, ...fields]:
  *   chat title:  ["hush", 2, "title", userId, chatId]
+ *   branch tree: ["hush", 2, "tree", userId, chatId]   (issue 9: edited and regenerated versions)
  *   message:     ["hush", 2, "content" | "attachment", userId, chatId, position, role]
  *   wrapped key: ["hush", 2, "vault-key", userId, kind, methodId]
  * so a ciphertext moved to another user, chat, field, position, role or method fails to decrypt.
@@ -48,6 +49,7 @@ export type MethodKind = "passkey" | "passphrase" | "recovery";
 /** Where a field ciphertext belongs; bound into the associated data. */
 export type VaultField =
   | { field: "title"; userId: string; chatId: string }
+  | { field: "tree"; userId: string; chatId: string }
   | { field: "content" | "attachment"; userId: string; chatId: string; position: number; role: string };
 
 /** A ciphertext did not authenticate: wrong key or secret, or it was moved or altered. */
@@ -94,9 +96,8 @@ function ad(purpose: string, fields: (string | number)[]): Uint8Array<ArrayBuffe
 }
 
 function fieldAd(ctx: VaultField): Uint8Array<ArrayBuffer> {
-  return ctx.field === "title"
-    ? ad("title", [ctx.userId, ctx.chatId])
-    : ad(ctx.field, [ctx.userId, ctx.chatId, ctx.position, ctx.role]);
+  if (ctx.field === "title" || ctx.field === "tree") return ad(ctx.field, [ctx.userId, ctx.chatId]);
+  return ad(ctx.field, [ctx.userId, ctx.chatId, ctx.position, ctx.role]);
 }
 
 async function seal(key: CryptoKey, data: Uint8Array<ArrayBuffer>, plaintext: Uint8Array<ArrayBuffer>) {

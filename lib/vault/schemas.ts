@@ -9,16 +9,41 @@ import { methodSchema, sealed, sealedMessageSchema } from "./server";
 
 const lowercaseUuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, "must be a lowercase UUID");
 
-/** POST /api/ns/chat_save: one turn sealed under the vault key by the browser. */
+/** Largest sealed branch tree, in base64 characters (the whole tree of a long chat with its versions). */
+export const MAX_TREE_B64 = 40_000_000;
+/** Oldest timestamp an imported chat may carry (issue 9: ChatGPT exports keep their dates). */
+const OLDEST_IMPORT = Date.UTC(2000, 0, 1);
+
+/** An ISO timestamp for an imported chat: not in the future (1 minute of clock skew), not before 2000. */
+const importTime = z.iso
+  .datetime({ offset: true })
+  .transform((v) => new Date(v))
+  .refine((d) => d.getTime() >= OLDEST_IMPORT && d.getTime() <= Date.now() + 60_000, "must be between 2000 and now");
+
+/**
+ * POST /api/ns/chat_save: one turn sealed under the vault key by the browser.
+ * - `replace` (issue 9): the active path changed at `first_position` (an edited question or a regenerated
+ *   answer): the stored messages from there on are replaced by `messages`, in one transaction.
+ * - `tree_ciphertext` (issue 9): the whole branch tree sealed under the vault key (field "tree"); null
+ *   for a chat without versions (clears it); omitted leaves it as it is.
+ * - `created_at` / `last_updated`: only with `create`, for imported chats (their original dates).
+ */
 export const chatSaveBodySchema = z
   .object({
     chat_id: lowercaseUuid,
     create: z.boolean(),
     title_ciphertext: sealed().nullable().default(null),
     first_position: z.number().int().min(0),
+    replace: z.boolean().default(false),
     messages: z.array(sealedMessageSchema).min(1).max(10_000),
+    tree_ciphertext: sealed(MAX_TREE_B64).nullable().optional(),
+    created_at: importTime.optional(),
+    last_updated: importTime.optional(),
   })
-  .strict();
+  .strict()
+  .refine((b) => b.create || (b.created_at === undefined && b.last_updated === undefined), "created_at and last_updated only with create")
+  .refine((b) => !b.create || !b.replace, "a new chat has nothing to replace")
+  .refine((b) => !b.created_at || !b.last_updated || b.created_at <= b.last_updated, "created_at must not be after last_updated");
 export const CHAT_SAVE_MAX_BODY_BYTES = 50 * 1024 * 1024;
 
 /** POST /api/vault `{ methods }`: the vault's first unlock methods (one must be a recovery code). */

@@ -149,6 +149,12 @@ export async function sealTurn(input: {
   firstPosition: number;
   messages: PlainMessage[];
   title?: string | null;
+  /** Issue 9: the stored messages from `firstPosition` on are replaced (an edited or regenerated turn). */
+  replace?: boolean;
+  /** Issue 9: the whole branch tree (lib/chat/saved-tree.ts); null: no versions; undefined: not sent. */
+  tree?: string | null;
+  /** An imported chat's original dates (only with `create`). */
+  dates?: { createdAt: Date; lastUpdated: Date };
 }) {
   const { key, userId, chatId } = input;
   const sealedMessages = await Promise.all(
@@ -170,6 +176,11 @@ export async function sealTurn(input: {
     title_ciphertext: input.create && title !== null ? toBase64(await encryptField(key, { field: "title", userId, chatId }, title)) : null,
     first_position: input.firstPosition,
     messages: sealedMessages,
+    ...(input.replace ? { replace: true } : {}),
+    ...(input.tree === undefined
+      ? {}
+      : { tree_ciphertext: input.tree === null ? null : toBase64(await encryptField(key, { field: "tree", userId, chatId }, input.tree)) }),
+    ...(input.dates ? { created_at: input.dates.createdAt.toISOString(), last_updated: input.dates.lastUpdated.toISOString() } : {}),
   };
 }
 
@@ -182,13 +193,16 @@ export async function openTitle(key: CryptoKey, userId: string, chatId: string, 
 export interface SealedChatJson {
   chat_id: string;
   display_name_ciphertext: string | null;
+  /** The sealed branch tree (issue 9); absent or null for a chat without versions. */
+  tree_ciphertext?: string | null;
+  created_at?: string;
   last_updated: string;
   messages: { role: PlainMessage["role"]; position: number; content_ciphertext: string; attachment_ciphertext: string | null }[];
 }
 
 /**
- * Decrypt a saved chat: its messages, and its documents (every attachment, in order) for the
- * conversation's context. @throws VaultDecryptionError
+ * Decrypt a saved chat: its messages (the active path), its branch tree when it has versions (issue 9),
+ * and its documents (every attachment, in order) for the conversation's context. @throws VaultDecryptionError
  */
 export async function openChat(key: CryptoKey, userId: string, chat: SealedChatJson) {
   const chatId = chat.chat_id;
@@ -210,6 +224,10 @@ export async function openChat(key: CryptoKey, userId: string, chat: SealedChatJ
   return {
     chatId,
     title: await openTitle(key, userId, chatId, chat.display_name_ciphertext),
+    /** The branch tree's wire form (lib/chat/saved-tree.ts), null when the chat has no versions. */
+    tree: chat.tree_ciphertext ? await decryptField(key, { field: "tree", userId, chatId }, fromBase64(chat.tree_ciphertext)) : null,
+    createdAt: chat.created_at ?? null,
+    lastUpdated: chat.last_updated,
     messages,
     documents: messages.flatMap((m) => (m.attachment ? [m.attachment] : [])),
   };

@@ -17,6 +17,9 @@ import { startTcpProxy, type TcpProxy } from "../../tests/helpers/tcp-proxy";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 
+/** The instances' webhook signing secret: scripts/deploy-test.ts signs Stripe events with it. */
+export const STRIPE_WEBHOOK_SECRET = "whsec_deploy_test_0123456789abcdef";
+
 export interface StackOptions {
   /** Per-instance settings on top of the common ones (quotas, grace period ...). */
   appEnv?: Record<string, string>;
@@ -26,6 +29,8 @@ export interface StackOptions {
   log?: (line: string) => void;
   /** Connect the instances to PostgreSQL directly, without the outage pass-through (the load bench). */
   directDatabase?: boolean;
+  /** Run each instance under the inspector on 127.0.0.1:<port> (A, B), for bench/memory.ts's forced GC. */
+  inspectPorts?: [number, number];
 }
 
 export interface AppInstance {
@@ -36,6 +41,8 @@ export interface AppInstance {
   proc: ChildProcess;
   /** Everything the process wrote (stdout + stderr). */
   output: string[];
+  /** The inspector's port when StackOptions.inspectPorts was given. */
+  inspectPort?: number;
   exited: Promise<number | null>;
 }
 
@@ -111,8 +118,27 @@ export function renderNginxConf(
   return out;
 }
 
-function spawnLogged(cmd: string, args: string[], env: NodeJS.ProcessEnv, output: string[]): ChildProcess {
-  const proc = spawn(cmd, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+/**
+ * deploy/Dockerfile's runtime stage as a folder: the same COPY lines (.next/standalone, .next/static,
+ * public, prisma/migrations) from this checkout's build into `<work>/runtime`. Throws when the build has
+ * no standalone output (next.config.ts `output: "standalone"`).
+ */
+function assembleDockerRuntime(work: string): string {
+  const dockerfile = fs.readFileSync(path.join(ROOT, "deploy/Dockerfile"), "utf8");
+  const runtimeStage = dockerfile.slice(dockerfile.lastIndexOf("FROM "));
+  const copies = [...runtimeStage.matchAll(/^COPY --from=build \S+ \/app\/(\S+) (\S+)$/gm)].map((m) => ({ from: m[1]!, to: m[2]! }));
+  if (!copies.length) throw new Error("deploy/Dockerfile: no COPY --from=build lines in the runtime stage");
+  const runtime = path.join(work, "runtime");
+  for (const { from, to } of copies) {
+    const source = path.join(ROOT, from);
+    if (!fs.existsSync(source)) throw new Error(`${from} is missing: run \`npx next build\` first (standalone output)`);
+    fs.cpSync(source, path.resolve(runtime, to), { recursive: true, verbatimSymlinks: true });
+  }
+  return runtime;
+}
+
+function spawnLogged(cmd: string, args: string[], env: NodeJS.ProcessEnv, output: string[], cwd = ROOT): ChildProcess {
+  const proc = spawn(cmd, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
   proc.stdout!.setEncoding("utf8").on("data", (d: string) => output.push(d));
   proc.stderr!.setEncoding("utf8").on("data", (d: string) => output.push(d));
   return proc;
@@ -148,6 +174,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     dbUrl.pathname = `/${dbName}`;
     const databaseUrl = dbUrl.toString();
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+    // The test's own reads; an idle connection ended by the server at teardown (DROP DATABASE ... FORCE
+    // terminates it, seen once) must not crash the run after every check passed.
+    pool.on("error", (e) => log(`test pool: ${e.message}`));
     cleanups.push(() => pool.end());
     const pgProxy = await startTcpProxy({ host: dbUrl.hostname, port: Number(dbUrl.port || 5432) }, ports.pg);
     cleanups.push(() => pgProxy.close());
@@ -214,18 +243,28 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       EMAIL_FROM: "Hush <no-reply@hush.test>",
       // The proxy's address: the app reads the right-most untrusted X-Forwarded-For hop (TRUSTED_PROXIES),
       // or, before that setting existed, the last one.
+      STRIPE_WEBHOOK_SECRET: STRIPE_WEBHOOK_SECRET,
       TRUSTED_PROXIES: "127.0.0.1",
       CLIENT_IP_HEADER: "x-forwarded-for",
       ...options.appEnv,
     });
     const apps: AppInstance[] = [];
     const nextBin = path.join(ROOT, "node_modules/next/dist/bin/next");
+    // Instance A runs `next start` on the build; instance B runs the Docker image's runtime layout
+    // (deploy/Dockerfile stage 3: `node server.js` from Next's standalone output, with only the files
+    // copied there), so every check here also holds for the image.
+    const runtimeDir = assembleDockerRuntime(work);
     const startApp = async (index: number): Promise<AppInstance> => {
       const port = index === 0 ? ports.appA : ports.appB;
       const output: string[] = [];
-      const proc = spawnLogged(process.execPath, [nextBin, "start", "-p", String(port), "-H", "127.0.0.1"], appEnv(port), output);
+      const inspectPort = options.inspectPorts?.[index];
+      const nodeArgs = inspectPort ? [`--inspect=127.0.0.1:${inspectPort}`] : [];
+      const proc =
+        index === 0
+          ? spawnLogged(process.execPath, [...nodeArgs, nextBin, "start", "-p", String(port), "-H", "127.0.0.1"], appEnv(port), output)
+          : spawnLogged(process.execPath, [...nodeArgs, "server.js"], { ...appEnv(port), PORT: String(port), HOSTNAME: "127.0.0.1" }, output, runtimeDir);
       const exited = new Promise<number | null>((res) => proc.once("exit", (code) => res(code)));
-      const app: AppInstance = { name: index === 0 ? "A" : "B", port, addr: `127.0.0.1:${port}`, proc, output, exited };
+      const app: AppInstance = { name: index === 0 ? "A" : "B", port, addr: `127.0.0.1:${port}`, proc, output, exited, inspectPort };
       apps[index] = app;
       await waitFor200(`http://127.0.0.1:${port}/api/ready`, 120_000, app);
       return app;

@@ -215,18 +215,19 @@ describe("POST /api/ns/chat_user and POST /api/ns/chat_save", () => {
     expect((await chatSave(req("/api/ns/chat_save", { method: "POST", cookie: alice.cookie, body: off }))).status).toBe(400);
   });
 
-  it("two appends racing for the same position: one is stored, the other answers 409, nothing is duplicated", async () => {
-    const turn = await saveTurn(alice, [], "Racing", null);
-    const bodies = await Promise.all(
-      ["one", "two", "three"].map((content) =>
-        sealTurn({ key: alice.key, userId: alice.id, chatId: turn.chatId, create: false, firstPosition: 2, messages: [{ role: "user", content }, { role: "assistant", content: `${content}!` }] }),
+  it("two appends at the same position at once: one is stored, the other is a 409, nothing interleaves", async () => {
+    const turn = await saveTurn(alice, [], "Two tabs", null);
+    const [a, b] = await Promise.all(
+      ["from tab A", "from tab B"].map((content) =>
+        sealTurn({ key: alice.key, userId: alice.id, chatId: turn.chatId, create: false, firstPosition: 2, messages: [{ role: "user", content }, { role: "assistant", content: `answer ${content}` }] }),
       ),
     );
-    const statuses = await Promise.all(bodies.map(async (body) => (await chatSave(req("/api/ns/chat_save", { method: "POST", cookie: alice.cookie, body }))).status));
-    expect([...statuses].sort()).toEqual([200, 409, 409]);
+    const statuses = (await Promise.all([a, b].map((body) => chatSave(req("/api/ns/chat_save", { method: "POST", cookie: alice.cookie, body }))))).map((r) => r.status);
+    expect(statuses.sort()).toEqual([200, 409]);
     const chat = await openChat(alice.key, alice.id, (await readChat(alice, turn.chatId)).json);
     expect(chat.messages).toHaveLength(4);
-    expect(chat.title).toBe("Racing");
+    // Both new messages come from the same tab.
+    expect(chat.messages[3]!.content).toBe(`answer ${chat.messages[2]!.content}`);
   });
 
   it("refuses the Pro model to a Free user", async () => {

@@ -209,6 +209,18 @@ describe("webhooks", () => {
     expect(await t.db.stripeEvent.count({ where: { id: String(event.id) } })).toBe(1);
   });
 
+  it("the same event delivered twice at once (a retry on another instance): applied once, the other a duplicate", async () => {
+    const u = await customerUser();
+    const sub = stripe.upsertSubscription({ customer: u.customer, status: "active", metadata: { user_id: u.id } });
+    const event = makeEvent("customer.subscription.created", sub);
+    const answers = await Promise.all([deliver(event), deliver(event)]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200]);
+    const outcomes = (await Promise.all(answers.map((a) => a.json() as Promise<{ outcome: string }>))).map((o) => o.outcome);
+    expect(outcomes.sort()).toEqual(["applied", "duplicate"]);
+    expect(await t.db.stripeEvent.count({ where: { id: String(event.id) } })).toBe(1);
+    expect((await status(u.cookie)).plan).toBe("Pro");
+  });
+
   it("an update arriving after the deletion leaves the subscription canceled", async () => {
     const u = await customerUser();
     const sub = stripe.upsertSubscription({ customer: u.customer, status: "active", metadata: { user_id: u.id } });

@@ -304,3 +304,15 @@ describe("master key rotation", () => {
     expect(orphanKey.masterKeyId).toBe(idOf(stranger));
   });
 });
+
+describe("a failing statement (issue 12: PGlite in its worker)", () => {
+  it("leaves the database usable for the very next statement", async () => {
+    // node-postgres ends a client whose query failed and connects again at once; the embedded
+    // server must take that connection (lib/db/pglite-server.mjs), or the next request fails.
+    for (let i = 0; i < 3; i++) {
+      await expect(t.db.$queryRaw`SELECT 1 / ${0}::int AS x`).rejects.toThrow();
+      const [row] = await t.db.$queryRaw<{ ok: number }[]>`SELECT ${i}::int AS ok`;
+      expect(row!.ok).toBe(i);
+    }
+  });
+});
