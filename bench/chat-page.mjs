@@ -121,6 +121,8 @@ const CHAT_JSON = JSON.stringify({
 });
 
 // ---------- proxy in front of each app ----------
+/** The turns the page saved (POST /api/ns/chat_save), to check each run appended its turn to the chat. */
+const saves = [];
 function startProxy(port, appPort) {
   const json = (res, body) => {
     res.writeHead(200, { "content-type": "application/json", "cache-control": "private, no-store" });
@@ -142,7 +144,11 @@ function startProxy(port, appPort) {
     if (url.pathname === "/api/ns/chat_history") return json(res, HISTORY_JSON);
     if (url.pathname === `/api/ns/chat_history/${CHAT_ID}`) return json(res, CHAT_JSON);
     if (url.pathname === "/api/ns/chat_save" && req.method === "POST")
-      return drain(req, (b) => json(res, { chat_id: JSON.parse(b).chat_id, last_updated: new Date().toISOString() }));
+      return drain(req, (b) => {
+        const body = JSON.parse(b);
+        saves.push({ chat_id: body.chat_id, create: body.create, first_position: body.first_position, messages: body.messages.length });
+        json(res, { chat_id: body.chat_id, last_updated: new Date().toISOString() });
+      });
     if (url.pathname === "/api/ns/chat_user" && req.method === "POST") {
       const body = [];
       req.on("data", (c) => body.push(c));
@@ -332,6 +338,13 @@ async function measure(browser, base, profile = false) {
   await typer;
   const streamEnd = await page.evaluate(() => performance.now());
   if (cdp) saveProfile("stream", (await cdp.send("Profiler.stop")).profile);
+  // The page seals and saves the turn after the stream: it must append 2 messages to the opened chat.
+  await page.waitForTimeout(300);
+  const save = saves.pop();
+  if (!save || save.chat_id !== CHAT_ID || save.create || save.first_position !== MESSAGES || save.messages !== 2)
+    throw new Error(`the turn was not saved as an append to the opened chat: ${JSON.stringify(save ?? null)}`);
+  saves.length = 0;
+  if (process.env.BENCH_SHOT) await page.screenshot({ path: process.env.BENCH_SHOT });
   const result = await page.evaluate(({ s, e }) => ({ keys: window.__bench.keys, tasks: window.__bench.longtasks.filter((x) => x.start >= s && x.start <= e) }), {
     s: streamStart,
     e: streamEnd,
