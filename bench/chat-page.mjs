@@ -264,6 +264,44 @@ function saveProfile(phase, profile) {
     console.log(`  ${(us / 1000).toFixed(0).padStart(7)} ms ${((100 * us) / total).toFixed(1).padStart(5)}%  ${k}`);
 }
 
+/**
+ * Write the stream's Chromium timeline trace (bench-chat-stream.trace.json, for DevTools' Performance
+ * panel) and print where the main thread's tasks over 50 ms spent their time: self time per trace event
+ * (Layout, UpdateLayoutTree = style, Paint, FunctionCall = JavaScript, ...).
+ */
+function summarizeTrace(buffer) {
+  writeFileSync("bench-chat-stream.trace.json", buffer);
+  const events = JSON.parse(buffer.toString()).traceEvents ?? [];
+  const main = events.find((e) => e.name === "thread_name" && e.args?.name === "CrRendererMain" && events.some((x) => x.pid === e.pid && x.name === "FunctionCall"));
+  if (!main) return console.log("trace: no renderer main thread found");
+  const mine = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === "X" && typeof e.dur === "number").sort((a, b) => a.ts - b.ts || b.dur - a.dur);
+  const self = new Map();
+  let tasks = 0;
+  let inTasks = 0;
+  for (const task of mine.filter((e) => e.name === "RunTask" && e.dur > 50_000)) {
+    tasks++;
+    inTasks += task.dur;
+    const inside = mine.filter((e) => e !== task && e.ts >= task.ts && e.ts + e.dur <= task.ts + task.dur);
+    const stack = [{ e: task, child: 0 }];
+    const close = (until) => {
+      while (stack.length > 1 && stack.at(-1).e.ts + stack.at(-1).e.dur <= until) {
+        const { e, child } = stack.pop();
+        self.set(e.name, (self.get(e.name) ?? 0) + e.dur - child);
+      }
+    };
+    for (const e of inside) {
+      close(e.ts);
+      stack.at(-1).child += e.dur;
+      stack.push({ e, child: 0 });
+    }
+    close(Infinity);
+    self.set("RunTask (other)", (self.get("RunTask (other)") ?? 0) + task.dur - stack[0].child);
+  }
+  console.log(`trace (bench-chat-stream.trace.json): ${tasks} main-thread tasks > 50 ms, ${(inTasks / 1000).toFixed(0)} ms; self time in them by event:`);
+  for (const [name, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 10))
+    console.log(`  ${(us / 1000).toFixed(0).padStart(7)} ms ${((100 * us) / inTasks).toFixed(1).padStart(5)}%  ${name}`);
+}
+
 async function measure(browser, base, profile = false) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
@@ -320,6 +358,8 @@ async function measure(browser, base, profile = false) {
     window.__bench.keys = [];
     return performance.now();
   });
+  const tracing = profile ? browser.startTracing(page, { categories: ["devtools.timeline", "disabled-by-default-devtools.timeline"] }) : null;
+  if (tracing) await tracing;
   step("send");
   await input.press("Enter");
   await page.getByRole("button", { name: "Stop generating" }).waitFor();
@@ -338,6 +378,7 @@ async function measure(browser, base, profile = false) {
   await typer;
   const streamEnd = await page.evaluate(() => performance.now());
   if (cdp) saveProfile("stream", (await cdp.send("Profiler.stop")).profile);
+  if (tracing) summarizeTrace(await browser.stopTracing());
   // The page seals and saves the turn after the stream: it must append 2 messages to the opened chat.
   await page.waitForTimeout(300);
   const save = saves.pop();
