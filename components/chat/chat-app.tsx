@@ -11,7 +11,7 @@ import { downloadText } from "./download";
 import type { ConversationDocument, StagedFile } from "@/lib/chat/client";
 import { ChatErrorNotice } from "./chat-error";
 import { Composer } from "./composer";
-import { preloadMarkdown } from "./markdown";
+import { forgetRenderedMarkdown, preloadMarkdown } from "./markdown";
 import { MessageList } from "./message-list";
 import { ModelPicker } from "./model-picker";
 import { ShortcutsDialog } from "./shortcuts-dialog";
@@ -248,10 +248,14 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
     void chat.retry(op);
   };
 
-  const shown = chat.shown.map(({ id, message }) => {
-    const v = versionOf(chat.tree, id);
-    return { id, message, versionIndex: v.index, versionCount: v.count };
-  });
+  const shown = useMemo(
+    () =>
+      chat.shown.map(({ id, message }) => {
+        const v = versionOf(chat.tree, id);
+        return { id, message, versionIndex: v.index, versionCount: v.count };
+      }),
+    [chat.shown, chat.tree],
+  );
   const empty = shown.length === 0 && !staged && !busy;
 
   // Issue 9: export the open chat from what this browser holds (decrypted), with its versions.
@@ -337,6 +341,7 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
           lockVault();
           setSearchOpen(false);
           newChat();
+          forgetRenderedMarkdown();
         }}
       />
       <div className="flex min-w-0 flex-1 flex-col">

@@ -29,10 +29,12 @@ export function Composer({ value, onChange, onSend, onStop, onPickFile, busy, di
     if (window.matchMedia("(min-width: 768px) and (pointer: fine)").matches) textarea.current?.focus();
   }, []);
 
-  // Fit the textarea to its text whenever the text changes, including when a send clears it.
+  // Fit the textarea to its text whenever the text changes, including when a send clears it. Where CSS
+  // can (field-sizing: content, Chromium 123+), the browser does it in its own layout pass; measuring
+  // scrollHeight here forced a synchronous layout on every keystroke (bench/chat-page.mjs, issue 12).
   useLayoutEffect(() => {
     const el = textarea.current;
-    if (!el) return;
+    if (!el || CSS.supports("field-sizing", "content")) return;
     el.style.height = "auto";
     el.style.height = `${Math.min(el.scrollHeight, MAX_HEIGHT_PX)}px`;
   }, [value]);
@@ -100,7 +102,7 @@ export function Composer({ value, onChange, onSend, onStop, onPickFile, busy, di
           onKeyDown={onKeyDown}
           onPaste={onPaste}
           disabled={disabled}
-          className="max-h-[200px] min-h-10 flex-1 resize-none bg-transparent px-1 py-2 text-base text-ink-900 placeholder:text-ink-400 focus:outline-none"
+          className="max-h-[200px] min-h-10 flex-1 resize-none bg-transparent [field-sizing:content] px-1 py-2 text-base text-ink-900 placeholder:text-ink-400 focus:outline-none"
         />
         {busy ? (
           <button

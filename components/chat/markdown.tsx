@@ -11,6 +11,11 @@ export function preloadMarkdown() {
   void loadRenderer();
 }
 
+/** Drop the renderer's cache of parsed answers (see markdown-renderer.tsx), e.g. when the vault locks. */
+export function forgetRenderedMarkdown() {
+  void loadRenderer().then((m) => m.clearParsed());
+}
+
 // Tailwind typography puts quotation marks around blockquotes: answers quote text as it is.
 const PROSE =
   "prose prose-sm max-w-none prose-ink break-words sm:prose-base prose-code:before:content-none prose-code:after:content-none " +

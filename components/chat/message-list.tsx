@@ -74,9 +74,20 @@ export function MessageList(props: MessageListProps) {
     getItemKey: (i) => rows[i]?.id ?? i,
   });
 
+  // At most once per frame, just before paint: setting scrollTop after reading scrollHeight forces a
+  // layout, and doing it synchronously on every streamed token was the chat page's top self-time entry
+  // while streaming (bench/chat-page.mjs, issue 12).
+  const frame = useRef<number | null>(null);
   const toBottom = useCallback(() => {
-    const el = scroller.current;
-    if (el) el.scrollTop = el.scrollHeight;
+    if (frame.current !== null) return;
+    frame.current = requestAnimationFrame(() => {
+      frame.current = null;
+      const el = scroller.current;
+      if (el && pinnedRef.current) el.scrollTop = el.scrollHeight;
+    });
+  }, []);
+  useEffect(() => () => {
+    if (frame.current !== null) cancelAnimationFrame(frame.current);
   }, []);
 
   // Whenever the content grows (new text, a measured row), stay at the bottom if the reader was there.
@@ -90,9 +101,15 @@ export function MessageList(props: MessageListProps) {
     return () => observer.disconnect();
   }, [toBottom]);
 
+  // A new turn or an opened chat: at once, before the first paint shows it anywhere but at its end.
   useLayoutEffect(() => {
+    const el = scroller.current;
+    if (el && pinnedRef.current) el.scrollTop = el.scrollHeight;
+  }, [messages, stagedName]);
+  // Streamed text: once per frame.
+  useEffect(() => {
     if (pinnedRef.current) toBottom();
-  }, [messages, streamingText, stagedName, toBottom]);
+  }, [streamingText, toBottom]);
 
   const lastId = rows.at(-1)?.id ?? null;
   const row = (m: ShownMessage) =>

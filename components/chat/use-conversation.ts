@@ -1,6 +1,6 @@
 "use client";
 
-import { useRef, useState } from "react";
+import { useMemo, useRef, useState } from "react";
 import {
   addChild,
   activePath,
@@ -170,8 +170,13 @@ export function useConversation(options: Options) {
     }
   };
 
-  const path = activePath(tree);
-  const shown = pendingAfter === null ? path : path.slice(0, path.findIndex((n) => n.id === pendingAfter) + 1);
+  // The tree changes per turn, not per streamed token: walking a 1,000-message path on every token's
+  // render was a top self-time entry in the chat-page profile (bench/chat-page.mjs, issue 12).
+  const path = useMemo(() => activePath(tree), [tree]);
+  const shown = useMemo(
+    () => (pendingAfter === null ? path : path.slice(0, path.findIndex((n) => n.id === pendingAfter) + 1)),
+    [path, pendingAfter],
+  );
 
   return {
     tree,
