@@ -1,5 +1,6 @@
 import "server-only";
-import { getSealedChat, listSealedChats } from "@/lib/db/queries";
+import { CHAT_BATCH_MAX_BYTES } from "@/lib/chat/history-schema";
+import { getSealedChat, getSealedChats, listSealedChats, type SealedChat } from "@/lib/db/queries";
 
 /**
  * Saved history as the API returns it (spec §3, §7; issue 8): everything a user wrote is ciphertext
@@ -32,11 +33,10 @@ export async function historyPage(userId: string, limit: number, cursor: string 
 }
 
 /**
- * One chat with its messages (spec §3 Chat), each as vault ciphertext with its position, and the sealed
- * branch tree of its edited and regenerated versions (issue 9).
+ * A chat with its messages as the API returns it (spec §3 Chat): each message as vault ciphertext with
+ * its position, and the sealed branch tree of its edited and regenerated versions (issue 9).
  */
-export async function historyChat(userId: string, chatId: string) {
-  const chat = await getSealedChat({ userId, chatId });
+function chatJson(chat: SealedChat) {
   return {
     chat_id: chat.chatId,
     display_name: null,
@@ -53,4 +53,20 @@ export async function historyChat(userId: string, chatId: string) {
       attachment_ciphertext: b64(m.attachment),
     })),
   };
+}
+
+/** One chat with its messages (GET /api/ns/chat_history/{chat_id}). @throws ChatNotFoundError */
+export async function historyChat(userId: string, chatId: string) {
+  return chatJson(await getSealedChat({ userId, chatId }));
+}
+
+/**
+ * Many chats with their messages (POST /api/ns/chat_history/batch, issue 9), each as historyChat returns
+ * it, in the order of `chatIds`, at most CHAT_BATCH_MAX_BYTES of ciphertext (the first chat always):
+ * `{ chats, remaining_chat_ids }`, the latter the user's chats left out for that bound. Ids that are not
+ * the user's chats are left out silently.
+ */
+export async function historyBatch(userId: string, chatIds: readonly string[], maxBytes = CHAT_BATCH_MAX_BYTES) {
+  const { chats, remaining } = await getSealedChats({ userId, chatIds, maxBytes });
+  return { chats: chats.map(chatJson), remaining_chat_ids: remaining };
 }
