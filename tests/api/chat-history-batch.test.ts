@@ -50,7 +50,7 @@ async function withVault(id: string): Promise<Person> {
 }
 
 /** A saved chat of `p`, sealed as the browser does; `tree` for one with versions. */
-async function savedChat(p: Person, messages: PlainMessage[], title: string, tree?: string): Promise<string> {
+async function savedChat(p: Person, messages: PlainMessage[], title: string, tree?: string | null): Promise<string> {
   const chatId = crypto.randomUUID();
   const body = await sealTurn({ key: p.key, userId: p.id, chatId, create: true, firstPosition: 0, messages, title, tree });
   expect((await chatSave(req("/api/ns/chat_save", { method: "POST", cookie: p.cookie, body }))).status).toBe(200);
