@@ -9,8 +9,8 @@ import type { VaultKey } from "./use-chat-history";
 /**
  * The index behind "Search chats" (issue 9 History), built in this browser: when search opens, every
  * page of the chat list is fetched, then the chats not yet indexed (or changed since) are fetched in
- * batches of 50 (POST /api/ns/chat_history/batch, two requests at a time, issue 9), decrypted with the
- * vault key and added as they arrive, so results grow while it loads. The decrypted index lives only in this tab's memory for the vault session: it is dropped when
+ * batches of 50, the first two of 10 (POST /api/ns/chat_history/batch, two requests at a time, issue 9),
+ * decrypted with the vault key and added as they arrive, so results grow while it loads. The decrypted index lives only in this tab's memory for the vault session: it is dropped when
  * the vault locks or another key unlocks, and kept current by saved turns, renames and deletions.
  * Nothing decrypted leaves the browser.
  */

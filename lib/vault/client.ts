@@ -415,8 +415,12 @@ export async function listSavedChatIds(): Promise<string[]> {
   return ids;
 }
 
-/** Chats per POST /api/ns/chat_history/batch request, and such requests at once (issue 9). */
+/**
+ * Chats per POST /api/ns/chat_history/batch request, and such requests at once (issue 9). The first
+ * request of each lane asks for SAVED_CHATS_FIRST_BATCH only, so the first chats arrive quickly.
+ */
 export const SAVED_CHATS_BATCH = 50;
+export const SAVED_CHATS_FIRST_BATCH = 10;
 export const SAVED_CHATS_IN_FLIGHT = 2;
 
 /** What POST /api/ns/chat_history/batch answers: the chats found, and those left for another request. */
@@ -435,8 +439,8 @@ export function fetchSealedChats(chatIds: readonly string[]): Promise<SealedChat
 }
 
 /**
- * Read `chatIds` in batches of SAVED_CHATS_BATCH, SAVED_CHATS_IN_FLIGHT requests at a time, asking again
- * for what a response left out for its size bound; `onBatch` gets each response as it arrives with the
+ * Read `chatIds` in batches of SAVED_CHATS_BATCH (the first ones smaller), SAVED_CHATS_IN_FLIGHT requests
+ * at a time, asking again for what a response left out for its size bound; `onBatch` gets each response as it arrives with the
  * ids it settled (returned, or not the caller's chats any more), and may be async (the next request of
  * that lane waits for it). `stop()` true ends it after the requests under way. A failed request rejects
  * (VaultActionError) unless `onError` takes it: then its ids count as settled and the rest go on.
@@ -447,7 +451,11 @@ export async function forEachSealedChatBatch(
   options: { stop?: () => boolean; onError?: (ids: string[], error: unknown) => void } = {},
 ): Promise<void> {
   const queue: string[][] = [];
-  for (let i = 0; i < chatIds.length; i += SAVED_CHATS_BATCH) queue.push(chatIds.slice(i, i + SAVED_CHATS_BATCH));
+  for (let i = 0; i < chatIds.length; ) {
+    const size = queue.length < SAVED_CHATS_IN_FLIGHT ? SAVED_CHATS_FIRST_BATCH : SAVED_CHATS_BATCH;
+    queue.push(chatIds.slice(i, i + size));
+    i += size;
+  }
   const lane = async () => {
     for (let ids = queue.shift(); ids && !options.stop?.(); ids = queue.shift()) {
       let batch: SealedChatBatchJson;
