@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Browser, type Download, type Page } from "@playwright/test";
-import { signInLinkFor } from "./helpers/auth";
+import { expect, test, type Browser, type Download, type Locator, type Page } from "@playwright/test";
+import { LOCAL, sidebarOf, signInOnLocalhost, turnOnHistoryWithPassphrase, unlockWithPassphrase } from "./helpers/vault";
 
 /**
  * Issue 9 history tools on saved (vault) chats, end to end: a regenerated answer in a saved chat is
@@ -12,51 +12,22 @@ import { signInLinkFor } from "./helpers/auth";
  * localhost (WebAuthn and the vault need a secure context; see e2e/vault.spec.ts). The export menu and
  * the Settings section are screenshot (to SHOTS) and checked by axe in both themes at 1280×800 and 390×844.
  */
-const PORT = Number(process.env.E2E_APP_PORT ?? 3100);
-const LOCAL = `http://localhost:${PORT}`;
 const SHOTS = process.env.E2E_SHOTS_DIR ?? "test-results/screens";
 const PASSPHRASE = "kiwis regenerate their answers";
 const FIXTURE = path.join(__dirname, "../tests/fixtures/chatgpt-conversations.json");
 test.use({ baseURL: LOCAL });
 
-const sidebarOf = (page: Page) => page.getByRole("complementary", { name: "Chat history" });
 const assistant = (page: Page) => page.locator('[data-role="assistant"]');
 
 async function signIn(browser: Browser, email: string): Promise<Page> {
   const context = await browser.newContext({ baseURL: LOCAL, viewport: { width: 1280, height: 800 }, acceptDownloads: true });
   const page = await context.newPage();
-  await page.goto(`http://127.0.0.1:${PORT}/signup`);
-  const since = Date.now() - 1000;
-  await page.getByLabel("Email address").fill(email);
-  await page.getByRole("button", { name: "Continue", exact: true }).click();
-  await expect(page.getByTestId("auth-notice")).toContainText(email);
-  await page.goto(await signInLinkFor(email, since));
-  await page.waitForURL("**/chat");
-  const session = (await context.cookies(`http://127.0.0.1:${PORT}`)).find((c) => c.name.endsWith("next-auth.session-token"));
-  expect(session).toBeTruthy();
-  await context.addCookies([{ name: session!.name, value: session!.value, url: LOCAL, httpOnly: true, sameSite: "Lax" }]);
-  await page.goto(`${LOCAL}/chat`);
+  await signInOnLocalhost(page, email);
   return page;
 }
 
-async function turnOnHistory(page: Page) {
-  const sidebar = sidebarOf(page);
-  await sidebar.getByRole("switch", { name: "Save history" }).click();
-  const dialog = page.getByRole("dialog", { name: "Save chat history?" });
-  await dialog.getByRole("button", { name: "Use a passphrase" }).click();
-  await dialog.getByLabel(/^Passphrase/).fill(PASSPHRASE);
-  await dialog.getByLabel("Type it again").fill(PASSPHRASE);
-  await dialog.getByRole("button", { name: "Continue" }).click();
-  await expect(dialog.getByTestId("recovery-code")).toBeVisible();
-  await dialog.getByLabel("I have saved my recovery code somewhere safe.").check();
-  await dialog.getByRole("button", { name: "Turn on" }).click();
-  await expect(dialog).toBeHidden();
-}
-
-async function unlockIn(scope: ReturnType<Page["locator"]>) {
-  await scope.getByLabel("Passphrase").fill(PASSPHRASE);
-  await scope.getByRole("button", { name: "Unlock", exact: true }).click();
-}
+const turnOnHistory = (page: Page) => turnOnHistoryWithPassphrase(page, PASSPHRASE);
+const unlockIn = (scope: Locator) => unlockWithPassphrase(scope, PASSPHRASE);
 
 async function downloaded(download: Download): Promise<string> {
   return readFileSync((await download.path())!, "utf8");

@@ -11,7 +11,7 @@ import { openTitle, passphraseMethod, recoveryMethod, sealTurn } from "../lib/va
  * key, creates the vault (passphrase + recovery code) and saves chats sealed under it through the real
  * API, then the page unlocks with the passphrase as a person would.
  */
-const SCREENS = "/work/helpers/shots/history";
+const SCREENS = process.env.E2E_SHOTS_DIR ?? "test-results/screens/history";
 const PASSPHRASE = "quiet harbour lanterns";
 const THEMES = ["light", "dark"] as const;
 const SIZES = [

@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type BrowserContext, type CDPSession, type Page } from "@playwright/test";
-import { signInLinkFor } from "./helpers/auth";
+import { LOCAL, sidebarOf, signInOnLocalhost, turnOnHistoryWithPassphrase } from "./helpers/vault";
 import { generateVaultKey, importVaultKey } from "../lib/vault/crypto";
 import { sealTurn, unlockWithPassphrase, type StoredMethod } from "../lib/vault/seal";
 
@@ -13,8 +13,6 @@ import { sealTurn, unlockWithPassphrase, type StoredMethod } from "../lib/vault/
  * playwright.config.ts), while the e-mail sign-in link points at APP_URL (127.0.0.1); the session
  * cookie is then copied to localhost. Chromium's virtual authenticator (CDP) plays the passkey, PRF on.
  */
-const PORT = Number(process.env.E2E_APP_PORT ?? 3100);
-const LOCAL = `http://localhost:${PORT}`;
 const SCREENS = "test-results/screens";
 test.use({ baseURL: LOCAL });
 
@@ -24,21 +22,7 @@ async function signIn(context: BrowserContext, email: string): Promise<Page> {
   return page;
 }
 
-/** Sign `page` in by e-mail link (at APP_URL), then carry the session cookie to localhost and open /chat. */
-async function signInOn(page: Page, email: string): Promise<void> {
-  const context = page.context();
-  await page.goto(`http://127.0.0.1:${PORT}/signup`);
-  const since = Date.now() - 1000;
-  await page.getByLabel("Email address").fill(email);
-  await page.getByRole("button", { name: "Continue", exact: true }).click();
-  await expect(page.getByTestId("auth-notice")).toContainText(email);
-  await page.goto(await signInLinkFor(email, since));
-  await page.waitForURL("**/chat");
-  const session = (await context.cookies(`http://127.0.0.1:${PORT}`)).find((c) => c.name.endsWith("next-auth.session-token"));
-  expect(session).toBeTruthy();
-  await context.addCookies([{ name: session!.name, value: session!.value, url: LOCAL, httpOnly: true, sameSite: "Lax" }]);
-  await page.goto(`${LOCAL}/chat`);
-}
+const signInOn = signInOnLocalhost;
 
 async function virtualAuthenticator(page: Page): Promise<{ cdp: CDPSession; id: string }> {
   const cdp = await page.context().newCDPSession(page);
@@ -57,7 +41,6 @@ async function virtualAuthenticator(page: Page): Promise<{ cdp: CDPSession; id: 
   return { cdp, id: authenticatorId };
 }
 
-const sidebarOf = (page: Page) => page.getByRole("complementary", { name: "Chat history" });
 
 async function sendAndWait(page: Page, text: string, count: number) {
   const input = page.getByPlaceholder("Message GPT");
@@ -224,15 +207,7 @@ test("a 1,000-message saved chat opens and can be continued", async ({ browser }
   const ctx = await newContext(browser);
   const page = await signIn(ctx, email);
   const sidebar = sidebarOf(page);
-  await sidebar.getByRole("switch", { name: "Save history" }).click();
-  const dialog = page.getByRole("dialog", { name: "Save chat history?" });
-  await dialog.getByRole("button", { name: "Use a passphrase" }).click();
-  await dialog.getByLabel(/^Passphrase/).fill(passphrase);
-  await dialog.getByLabel("Type it again").fill(passphrase);
-  await dialog.getByRole("button", { name: "Continue" }).click();
-  await dialog.getByLabel("I have saved my recovery code somewhere safe.").check();
-  await dialog.getByRole("button", { name: "Turn on" }).click();
-  await expect(sidebar.getByRole("switch", { name: "Save history" })).toHaveAttribute("aria-checked", "true");
+  await turnOnHistoryWithPassphrase(page, passphrase);
 
   // Seal 1,000 messages here, as the browser would, with the key unwrapped by the passphrase.
   const api = page.request;

@@ -72,6 +72,12 @@ const envSchema = z.object({
   LLM_PRO_CONTEXT_TOKENS: z.coerce.number().int().min(1000).optional(),
   /** Milliseconds without any token from the provider before the request is abandoned. */
   LLM_TIMEOUT_MS: positiveInt(60_000),
+  /**
+   * "1" turns on POST /perf-floor/stream (app/perf-floor/stream/route.ts), bench/perf's measure of what
+   * Next itself costs: a route handler that only passes LLM_BASE_URL's stream through. Off (404) by
+   * default: it is an unauthenticated proxy to the model, for benchmark instances only.
+   */
+  PERF_FLOOR_ROUTE: z.enum(["0", "1"]).default("0"),
   /** Contact address shown in the footer and on /contact ({email} in the spec). */
   CONTACT_EMAIL: z.string().email().default("hello@hush.chat"),
   /**

@@ -25,6 +25,8 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
+import { generateVaultKey, importVaultKey } from "@/lib/vault/crypto";
+import { sealTurn, type PlainMessage } from "@/lib/vault/seal";
 
 const argv = process.argv.slice(2);
 const opt = (name: string, fallback: string) => {
@@ -41,6 +43,8 @@ const PORT = { llm: BASE, bare: BASE + 1, lite: BASE + 2, pg: BASE + 3 };
 const MASTER_KEY = randomBytes(32).toString("base64");
 const PG_SERVER = process.env.BENCH_POSTGRES_URL ?? "postgresql://root@127.0.0.1:5432/postgres";
 const ROOT = path.resolve(import.meta.dirname, "../..");
+/** The fake model's answer (bench/perf/fake-llm.mjs, 64 deltas). */
+const ANSWER = "Hello" + " tok".repeat(63);
 
 // ---------------------------------------------------------------------------------------------------
 // Processes
@@ -163,8 +167,13 @@ function send(t: Target): Promise<Outcome> {
   });
 }
 
+/** One measured unit of work: a request, or a sequence of requests (a signed-in turn: chat, then save). */
+type Job = Target | { name: string; port: number; run: () => Promise<Outcome> };
+const runJob = (j: Job) => ("run" in j ? j.run() : send(j));
+const jobName = (j: Job) => ("run" in j ? `:${j.port} ${j.name}` : `:${j.port}${j.path}`);
+
 /** Requests per second with `concurrency` loops for `seconds`, and CPU ms per request of `pid`'s tree. */
-async function throughput(t: Target, pid: number, concurrency = CONCURRENCY, seconds = SECONDS) {
+async function throughput(t: Job, pid: number, concurrency = CONCURRENCY, seconds = SECONDS) {
   const end = performance.now() + seconds * 1000;
   let ok = 0;
   let failed = 0;
@@ -173,7 +182,7 @@ async function throughput(t: Target, pid: number, concurrency = CONCURRENCY, sec
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (performance.now() < end) {
-        const r = await send(t);
+        const r = await runJob(t);
         if (r.ok) ok++;
         else failed++;
       }
@@ -181,26 +190,26 @@ async function throughput(t: Target, pid: number, concurrency = CONCURRENCY, sec
   );
   const elapsed = (performance.now() - t0) / 1000;
   const cpu = treeCpuMs(pid) - cpu0;
-  if (failed) console.error(`  ! ${failed} failed requests to :${t.port}${t.path}`);
+  if (failed) console.error(`  ! ${failed} failed requests to ${jobName(t)}`);
   return { rps: ok / elapsed, cpuPerReq: cpu / Math.max(1, ok + failed) };
 }
 
-async function ttft(t: Target, n = TTFT_N) {
+async function ttft(t: Job, n = TTFT_N) {
   const xs: number[] = [];
   for (let i = 0; i < n; i++) {
-    const r = await send(t);
-    if (!r.ok) throw new Error(`TTFT request to :${t.port}${t.path} failed`);
+    const r = await runJob(t);
+    if (!r.ok) throw new Error(`TTFT request to ${jobName(t)} failed`);
     xs.push(r.firstMs);
   }
   return median(xs);
 }
 
 /** p50 latency of `probe`, sent one at a time, while `load` runs at `concurrency` for `seconds`. */
-async function latencyUnderLoad(probe: Target, load: Target, concurrency = 8, seconds = SECONDS) {
+async function latencyUnderLoad(probe: Target, load: Job, concurrency = 8, seconds = SECONDS) {
   const end = performance.now() + seconds * 1000;
   const lat: number[] = [];
   const loops = Array.from({ length: concurrency }, async () => {
-    while (performance.now() < end) await send(load);
+    while (performance.now() < end) await runJob(load);
   });
   await sleep(300);
   while (performance.now() < end - 200) {
@@ -224,6 +233,7 @@ interface App {
   pid: number;
   port: number;
   cookie: string;
+  turns: SealedTurns;
 }
 
 function appEnv(port: number, dataDir: string, databaseUrl: string): Record<string, string> {
@@ -242,10 +252,15 @@ function appEnv(port: number, dataDir: string, databaseUrl: string): Record<stri
     QUOTA_VISITOR_PER_DAY: "1000000000",
     QUOTA_FREE_PER_DAY: "1000000000",
     QUOTA_PRO_PER_DAY: "1000000000",
+    PERF_FLOOR_ROUTE: "1",
   };
 }
 
-/** Migrate, create a user and a session; for PostgreSQL also 60 saved chats and one of 20 messages. */
+/**
+ * Migrate, create a user, a session and the user's vault (issue 8: the server only needs the vault row;
+ * the key stays here, as in the browser); for PostgreSQL also 60 sealed chats plus one of 20 messages,
+ * stored through the same code as POST /api/ns/chat_save (chatSaveBodySchema + saveSealedTurn).
+ */
 async function seed(env: Record<string, string>, withHistory: boolean) {
   Object.assign(process.env, env, { NODE_ENV: "test" });
   const { resetConfigForTests } = await import("@/lib/config");
@@ -259,27 +274,70 @@ async function seed(env: Record<string, string>, withHistory: boolean) {
   await db.session.create({
     data: { sessionToken: hashSessionToken(token), userId: user.id, expires: new Date(Date.now() + 86_400_000) },
   });
+  await db.vault.create({ data: { userId: user.id } });
+  const key = await importVaultKey(generateVaultKey());
   let longChat = "";
   if (withHistory) {
-    const { createChat } = await import("@/lib/db/queries");
-    for (let i = 0; i < 60; i++) {
-      await createChat({
+    const { saveSealedTurn } = await import("@/lib/db/queries");
+    const { chatSaveBodySchema } = await import("@/lib/vault/schemas");
+    const { toSealedMessage } = await import("@/lib/vault/server");
+    const store = async (messages: PlainMessage[], title: string) => {
+      const chatId = crypto.randomUUID();
+      const input = chatSaveBodySchema.parse(await sealTurn({ key, userId: user.id, chatId, create: true, firstPosition: 0, messages, title }));
+      await saveSealedTurn({
         userId: user.id,
-        title: `Chat number ${i} about something`,
-        messages: [
+        chatId,
+        create: true,
+        title: input.title_ciphertext,
+        firstPosition: 0,
+        messages: input.messages.map(toSealedMessage),
+      });
+      return chatId;
+    };
+    for (let i = 0; i < 60; i++) {
+      await store(
+        [
           { role: "user", content: `Question ${i} `.repeat(20) },
           { role: "assistant", content: `Answer ${i} `.repeat(80) },
         ],
-      });
+        `Chat number ${i} about something`,
+      );
     }
-    const messages = Array.from({ length: 20 }, (_, i) => ({
-      role: (i % 2 ? "assistant" : "user") as "user" | "assistant",
+    const messages: PlainMessage[] = Array.from({ length: 20 }, (_, i) => ({
+      role: i % 2 ? "assistant" : "user",
       content: (i % 2 ? "An answer of a few sentences. " : "A question. ").repeat(i % 2 ? 20 : 4),
     }));
-    longChat = (await createChat({ userId: user.id, title: "A twenty-message chat", messages })).chatId;
+    longChat = await store(messages, "A twenty-message chat");
   }
   await closeDb();
-  return { userId: user.id, cookie: `${sessionCookieName()}=${token}`, longChat };
+  return { userId: user.id, cookie: `${sessionCookieName()}=${token}`, longChat, key };
+}
+
+/**
+ * Sealed chat_save bodies for new chats of `userId` (create: true, a fresh chat id each), made ahead
+ * of the timed loops: in the product the browser seals while the answer streams in, so only the POST
+ * is on the clock. `take()` seals on the spot if the pool runs dry (counted on the client, not the server).
+ */
+class SealedTurns {
+  private pool: string[] = [];
+  constructor(
+    private readonly key: CryptoKey,
+    private readonly userId: string,
+  ) {}
+  private async one(): Promise<string> {
+    const chatId = crypto.randomUUID();
+    const messages: PlainMessage[] = [
+      { role: "user", content: "How fast can a private chat be?" },
+      { role: "assistant", content: ANSWER },
+    ];
+    return JSON.stringify(await sealTurn({ key: this.key, userId: this.userId, chatId, create: true, firstPosition: 0, messages, title: "How fast can a private chat be?" }));
+  }
+  async fill(n: number) {
+    while (this.pool.length < n) this.pool.push(...(await Promise.all(Array.from({ length: Math.min(200, n - this.pool.length) }, () => this.one()))));
+  }
+  async take(): Promise<string> {
+    return this.pool.pop() ?? (await this.one());
+  }
 }
 
 function startApp(name: string, port: number, env: Record<string, string>): number {
@@ -359,8 +417,18 @@ async function main() {
   const pgEnv = pgUrl ? appEnv(PORT.pg, path.join(tmp, "pg"), pgUrl) : null;
   const pgSeed = pgEnv ? await seed(pgEnv, true) : null;
 
-  const lite: App = { pid: startApp("hush-pglite", PORT.lite, liteEnv), port: PORT.lite, cookie: liteSeed.cookie };
-  const pgApp: App | null = pgEnv ? { pid: startApp("hush-postgres", PORT.pg, pgEnv), port: PORT.pg, cookie: pgSeed!.cookie } : null;
+  const lite: App = {
+    pid: startApp("hush-pglite", PORT.lite, liteEnv),
+    port: PORT.lite,
+    cookie: liteSeed.cookie,
+    turns: new SealedTurns(liteSeed.key, liteSeed.userId),
+  };
+  const pgApp: App | null = pgEnv
+    ? { pid: startApp("hush-postgres", PORT.pg, pgEnv), port: PORT.pg, cookie: pgSeed!.cookie, turns: new SealedTurns(pgSeed!.key, pgSeed!.userId) }
+    : null;
+  // Enough sealed turns for every timed loop (topped up again before each round).
+  const fillTurns = () => Promise.all([lite, pgApp].map((a) => (ONLY.has("signed") || ONLY.has("wait") ? a?.turns.fill(3000) : undefined)));
+  await fillTurns();
   await waitFor(`http://127.0.0.1:${PORT.llm}/health`);
   await waitFor(`http://127.0.0.1:${PORT.bare}/health`);
   await waitFor(`http://127.0.0.1:${PORT.lite}/perf-floor`);
@@ -373,33 +441,54 @@ async function main() {
     chat_id: null,
     save_chat: false,
   });
-  // Since the vault (issue 8) chat_user stores nothing even with save_chat: the browser stores the
-  // sealed turn with a second request (/api/ns/chat_save), which this single-request harness does not
-  // send. The "saving" figures below therefore measure chat_user alone; bench/load.ts does both.
-  const savingBody = JSON.stringify({ ...JSON.parse(chatBody), save_chat: true });
+  // Since the vault (issue 8) chat_user stores nothing: a signed-in turn with saving is the streamed
+  // POST /api/ns/chat_user (new chat, chat_id null) followed, once the answer is complete, by the
+  // turn sealed under the vault key POSTed to /api/ns/chat_save, as the browser does. Both requests are
+  // on the clock; the sealing is done ahead (SealedTurns). TTFT is the chat_user request's.
   const sse = { accept: "text/event-stream" };
   const bare: Target = { port: PORT.bare, method: "POST", path: "/chat", body: chatBody, first: "Hello", done: "[DONE]" };
   const visitor: Target = { port: PORT.lite, method: "POST", path: "/api/ns/chat", headers: sse, body: chatBody, first: "Hello", done: "event: done" };
-  const signed = (app: App): Target => ({
+  const signed = (app: App): Job => ({
+    name: "chat_user + chat_save",
     port: app.port,
-    method: "POST",
-    path: "/api/ns/chat_user",
-    headers: { ...sse, cookie: app.cookie },
-    body: savingBody,
-    first: "Hello",
-    done: "event: done",
+    run: async () => {
+      const sealedTurn = await app.turns.take();
+      const chat = await send({
+        port: app.port,
+        method: "POST",
+        path: "/api/ns/chat_user",
+        headers: { ...sse, cookie: app.cookie, origin: `http://127.0.0.1:${app.port}` },
+        body: chatBody,
+        first: "Hello",
+        done: "event: done",
+      });
+      if (!chat.ok) return chat;
+      const t0 = performance.now();
+      const save = await send({
+        port: app.port,
+        method: "POST",
+        path: "/api/ns/chat_save",
+        headers: { cookie: app.cookie, origin: `http://127.0.0.1:${app.port}` },
+        body: sealedTurn,
+        done: "last_updated",
+      });
+      return { ok: save.ok, firstMs: chat.firstMs, totalMs: chat.totalMs + (performance.now() - t0) };
+    },
   });
+  // A Next route handler that does what the bare proxy does (read the JSON body, fetch the model, pass
+  // its SSE through) and nothing else: what Next itself costs (app/perf-floor/stream/route.ts).
+  const nextFloor: Target = { port: PORT.lite, method: "POST", path: "/perf-floor/stream", body: chatBody, first: "Hello", done: "[DONE]" };
   const page = (port: number, p: string): Target => ({ port, method: "GET", path: p, done: "</html>" });
 
   // Warm-up: JIT, connection pools, the first PGlite and Prisma queries.
   const warm = [
     bare,
-    ...(ONLY.has("visitor") ? [visitor] : []),
+    ...(ONLY.has("visitor") ? [visitor, nextFloor] : []),
     ...(ONLY.has("signed") || ONLY.has("wait") ? [signed(lite), ...(pgApp ? [signed(pgApp)] : [])] : []),
     ...(ONLY.has("landing") || ONLY.has("wait") ? [page(PORT.lite, "/"), page(PORT.lite, "/perf-floor")] : []),
   ];
   for (const t of warm) {
-    for (let i = 0; i < 20; i++) await send(t);
+    for (let i = 0; i < 20; i++) await runJob(t);
     await throughput(t, t.port === PORT.bare ? barePid : lite.pid, 4, 1);
   }
 
@@ -407,14 +496,19 @@ async function main() {
 
   for (let round = 1; round <= ROUNDS; round++) {
     console.error(`round ${round} of ${ROUNDS}…`);
+    await fillTurns();
     if (ONLY.has("visitor")) {
       const b = await throughput(bare, barePid);
       const v = await throughput(visitor, lite.pid);
       record("v-rps", { goal: "Visitor chat throughput, zero-delay model (≥ 0.5×)", unit: "req/s", kind: "min", bound: 0.5 }, b.rps, v.rps);
       record("v-cpu", { goal: "Visitor chat CPU per request (issue: 6–7× before)", unit: "ms", kind: "info" }, b.cpuPerReq, v.cpuPerReq);
+      const f = await throughput(nextFloor, lite.pid);
+      record("floor-rps", { goal: "Next's floor: a route handler that only proxies the model, throughput", unit: "req/s", kind: "info" }, b.rps, f.rps);
+      record("floor-cpu", { goal: "Next's floor: CPU per request", unit: "ms", kind: "info" }, b.cpuPerReq, f.cpuPerReq);
       const bt = await ttft(bare);
       const vt = await ttft(visitor);
       record("v-ttft", { goal: "Visitor chat TTFT p50, 1 concurrent (≤ 2×)", unit: "ms", kind: "max", bound: 2 }, bt, vt);
+      record("floor-ttft", { goal: "Next's floor: TTFT p50, 1 concurrent", unit: "ms", kind: "info" }, bt, await ttft(nextFloor));
     }
     if (ONLY.has("signed")) {
       const b = await throughput(bare, barePid);
@@ -445,12 +539,14 @@ async function main() {
       const http1: number[] = [];
       const raw2: number[] = [];
       const http2: number[] = [];
-      const list = { ...page(PORT.pg, "/api/ns/chat_history?limit=50"), headers: { cookie: pgApp.cookie }, done: "chat_history" };
+      const floorGet: number[] = [];
+      const floor = { ...page(PORT.pg, "/perf-floor/stream"), done: "ok" };
+      const list = { ...page(PORT.pg, "/api/ns/chat_history?limit=50"), headers: { cookie: pgApp.cookie }, done: "next_cursor" };
       const open = { ...page(PORT.pg, `/api/ns/chat_history/${pgSeed.longChat}`), headers: { cookie: pgApp.cookie }, done: "messages" };
       for (let i = 0; i < N; i++) {
         let t = performance.now();
         const r = await pool.query(
-          "SELECT id::text AS id, title_ciphertext, last_updated FROM chats WHERE user_id = $1 ORDER BY last_updated DESC, id DESC LIMIT 51",
+          "SELECT id::text AS id, title_ciphertext, last_updated FROM chats WHERE user_id = $1 AND vault ORDER BY last_updated DESC, id DESC LIMIT 51",
           [pgSeed.userId],
         );
         raw1.push(performance.now() - t);
@@ -461,16 +557,18 @@ async function main() {
         t = performance.now();
         await pool.query(
           `SELECT c.id, c.title_ciphertext, c.last_updated, m.position, m.role, m.content_ciphertext, m.attachment_ciphertext, m.created_at
-           FROM chats c JOIN messages m ON m.chat_id = c.id WHERE c.id = $1 AND c.user_id = $2 ORDER BY m.position`,
+           FROM chats c JOIN messages m ON m.chat_id = c.id WHERE c.id = $1 AND c.user_id = $2 AND c.vault ORDER BY m.position`,
           [pgSeed.longChat, pgSeed.userId],
         );
         raw2.push(performance.now() - t);
         const o = await send(open);
         if (!o.ok) throw new Error("open-chat request failed");
         http2.push(o.totalMs);
+        floorGet.push((await send(floor)).totalMs);
       }
       record("h-list", { goal: "History first page of 50, PostgreSQL, vs raw SQL (≤ 3×)", unit: "ms", kind: "max", bound: 3 }, median(raw1), median(http1));
       record("h-open", { goal: "Opening a 20-message chat, PostgreSQL, vs raw SQL (≤ 3×)", unit: "ms", kind: "max", bound: 3 }, median(raw2), median(http2));
+      record("h-floor", { goal: "Next's floor: a GET route answering JSON, vs the first page's raw SQL", unit: "ms", kind: "info" }, median(raw1), median(floorGet));
     }
     if (ONLY.has("landing")) {
       const floor = await throughput(page(PORT.lite, "/perf-floor"), lite.pid);

@@ -342,28 +342,8 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
       <div className="flex min-w-0 flex-1 flex-col">
         <div className="flex items-center justify-between gap-2 border-b border-ink-100 px-3 py-2 sm:px-4">
           <div className="flex items-center gap-1">
-            <button
-              type="button"
-              onClick={toggleSidebar}
-              aria-label="Toggle chat history"
-              title="Chat history"
-              className={`h-9 w-9 items-center justify-center rounded-lg text-ink-600 hover:bg-ink-100 hover:text-ink-900 ${sidebarOpen === null ? "inline-flex md:hidden" : sidebarOpen ? "hidden" : "inline-flex"}`}
-            >
-              <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round">
-                <path d="M4 5h16v14H4zM9 5v14" />
-              </svg>
-            </button>
-            <button
-              type="button"
-              onClick={newChat}
-              aria-label="New chat"
-              title="New chat"
-              className={`h-9 w-9 items-center justify-center rounded-lg text-ink-600 hover:bg-ink-100 hover:text-ink-900 ${sidebarOpen === null ? "inline-flex md:hidden" : sidebarOpen ? "hidden" : "inline-flex"}`}
-            >
-              <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round">
-                <path d="M12 20h9M16.5 3.5a2.1 2.1 0 0 1 3 3L7 19l-4 1 1-4Z" />
-              </svg>
-            </button>
+            <HeaderIconButton label="Toggle chat history" title="Chat history" onClick={toggleSidebar} sidebarOpen={sidebarOpen} path="M4 5h16v14H4zM9 5v14" />
+            <HeaderIconButton label="New chat" title="New chat" onClick={newChat} sidebarOpen={sidebarOpen} path="M12 20h9M16.5 3.5a2.1 2.1 0 0 1 3 3L7 19l-4 1 1-4Z" />
             <ModelPicker models={models} value={model} onChange={setModel} onNeedsPro={() => router.push("/pricing")} plan={planOf(account)} />
           </div>
           <div className="flex min-w-0 items-center gap-1">
@@ -416,5 +396,27 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
       </div>
       <ShortcutsDialog open={shortcuts.helpOpen} onClose={() => shortcuts.setHelpOpen(false)} />
     </div>
+  );
+}
+
+/**
+ * A chat-header icon button that stands in for the sidebar's own while the sidebar is hidden: on phones
+ * (the drawer is closed until opened) and on desktop once the sidebar is collapsed (issue 9: New chat
+ * reachable from the chat header).
+ */
+function HeaderIconButton(props: { label: string; title: string; onClick: () => void; sidebarOpen: boolean | null; path: string }) {
+  const shown = props.sidebarOpen === null ? "inline-flex md:hidden" : props.sidebarOpen ? "hidden" : "inline-flex";
+  return (
+    <button
+      type="button"
+      onClick={props.onClick}
+      aria-label={props.label}
+      title={props.title}
+      className={`h-9 w-9 items-center justify-center rounded-lg text-ink-600 hover:bg-ink-100 hover:text-ink-900 ${shown}`}
+    >
+      <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round">
+        <path d={props.path} />
+      </svg>
+    </button>
   );
 }

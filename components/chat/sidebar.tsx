@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useState } from "react";
-import { buttonStyles, Dialog } from "@/components/ui/dialog";
+import { buttonStyles, ConfirmDialog, Dialog } from "@/components/ui/dialog";
 import { UnlockPanel } from "@/components/vault/unlock-panel";
 import { VaultSetupDialog } from "@/components/vault/setup-dialog";
 import type { ChatSearchHit } from "@/lib/chat/search";
@@ -188,31 +188,18 @@ export function Sidebar(props: SidebarProps) {
 
       <VaultSetupDialog open={settingUp} onClose={() => setSettingUp(false)} onDone={() => undefined} />
 
-      <Dialog
+      <ConfirmDialog
         open={deleting !== null}
-        onClose={() => setDeleting(null)}
         title="Delete this chat?"
-        actions={
-          <>
-            <button type="button" className={buttonStyles.secondary} onClick={() => setDeleting(null)}>
-              Cancel
-            </button>
-            <button
-              type="button"
-              className={buttonStyles.danger}
-              onClick={() => {
-                if (deleting) props.onDelete(deleting);
-                setDeleting(null);
-              }}
-            >
-              Delete
-            </button>
-          </>
-        }
+        confirmLabel="Delete"
+        onCancel={() => setDeleting(null)}
+        onConfirm={() => {
+          if (deleting) props.onDelete(deleting);
+        }}
       >
         “{deleting?.display_name || "Untitled Chat"}” will be deleted for good. You can undo this for a few seconds
         afterwards.
-      </Dialog>
+      </ConfirmDialog>
     </>
   );
 }

@@ -52,6 +52,46 @@ export function Dialog({ open, onClose, title, children, actions }: DialogProps)
   );
 }
 
+/**
+ * "Are you sure?" before a destructive action (Cancel first, so Enter on the opened dialog cancels).
+ * `onConfirm` runs after the dialog closes.
+ */
+export function ConfirmDialog(props: {
+  open: boolean;
+  title: string;
+  confirmLabel: string;
+  onCancel: () => void;
+  onConfirm: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <Dialog
+      open={props.open}
+      onClose={props.onCancel}
+      title={props.title}
+      actions={
+        <>
+          <button type="button" className={buttonStyles.secondary} onClick={props.onCancel}>
+            Cancel
+          </button>
+          <button
+            type="button"
+            className={buttonStyles.danger}
+            onClick={() => {
+              props.onCancel();
+              props.onConfirm();
+            }}
+          >
+            {props.confirmLabel}
+          </button>
+        </>
+      }
+    >
+      {props.children}
+    </Dialog>
+  );
+}
+
 /** Button styles shared by dialogs and pages. */
 export const buttonStyles = {
   primary:

@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { buttonStyles, Dialog } from "@/components/ui/dialog";
+import { buttonStyles, ConfirmDialog, Dialog } from "@/components/ui/dialog";
 import {
   addPasskey,
   changePassphrase,
@@ -162,31 +162,17 @@ export function SecuritySection() {
         {code && <RecoveryCodeBox code={code} saved={codeSaved} onSavedChange={setCodeSaved} />}
       </Dialog>
 
-      <Dialog
+      <ConfirmDialog
         open={removing !== null}
-        onClose={() => setRemoving(null)}
         title="Remove this passkey?"
-        actions={
-          <>
-            <button type="button" className={buttonStyles.secondary} onClick={() => setRemoving(null)}>
-              Cancel
-            </button>
-            <button
-              type="button"
-              className={buttonStyles.danger}
-              onClick={() => {
-                const m = removing;
-                setRemoving(null);
-                if (m) void act(() => removeMethod(m.id));
-              }}
-            >
-              Remove
-            </button>
-          </>
-        }
+        confirmLabel="Remove"
+        onCancel={() => setRemoving(null)}
+        onConfirm={() => {
+          if (removing) void act(() => removeMethod(removing.id));
+        }}
       >
         It will no longer unlock your saved chats. Your other ways to unlock keep working.
-      </Dialog>
+      </ConfirmDialog>
     </section>
   );
 }

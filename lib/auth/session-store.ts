@@ -97,10 +97,26 @@ export async function findSessionUser(token: string): Promise<StoredSessionUser 
     where: { sessionToken: hashSessionToken(token) },
     select: { id: true, expires: true, createdAt: true, user: { select: { id: true, email: true, deletedAt: true } } },
   });
-  const now = Date.now();
+  return acceptSessionRow(row);
+}
+
+/** A session row as read with its user (by findSessionUser, or by a statement that reads more, e.g. lib/db/history-reads.ts). */
+export interface SessionRow {
+  id: string;
+  expires: Date;
+  createdAt: Date;
+  user: StoredSessionUser;
+}
+
+/**
+ * The rules of findSessionUser for a row read elsewhere: null when missing or not live; a live
+ * session's idle deadline is moved forward (at most once a day, never past the absolute end).
+ */
+export async function acceptSessionRow(row: SessionRow | null, now = Date.now()): Promise<StoredSessionUser | null> {
   if (!row || !sessionLive(row, now)) return null;
   const next = idleDeadline(row.createdAt, now);
   if (next.getTime() - row.expires.getTime() >= SESSION_REFRESH_AFTER_S * 1000) {
+    const db = await getDb();
     await db.session.updateMany({ where: { id: row.id, expires: row.expires }, data: { expires: next } });
   }
   return row.user;

@@ -3,7 +3,7 @@ import { ApiError } from "@/lib/http";
 import { getConfig } from "@/lib/config";
 import type { AuthUser } from "@/lib/auth/types";
 import { readCookie, sessionCookieName } from "@/lib/auth/cookies";
-import { findSessionUser, revokeUserSessions, type StoredSessionUser } from "@/lib/auth/session-store";
+import { acceptSessionRow, findSessionUser, hashSessionToken, revokeUserSessions, type SessionRow, type StoredSessionUser } from "@/lib/auth/session-store";
 import { IdentityProviderUnavailableError, verifyGoogleIdToken } from "@/lib/auth/google-id-token";
 import { findOrCreateGoogleUser } from "@/lib/auth/users";
 import { logger } from "@/lib/log";
@@ -79,6 +79,35 @@ export async function requireUser(request: Request, opts: { allowDeleted?: boole
   if (!user) throw new ApiError(401, UNAUTHORIZED_MESSAGE);
   if (user.deleted && !opts.allowDeleted) throw new ApiError(403, ACCOUNT_DELETED_MESSAGE);
   return user;
+}
+
+/**
+ * requireUser and a read scoped to the user in one database round trip for cookie sessions (issue 12):
+ * `read` gets the session cookie's token hash, looks the session up in the same SQL statement as its
+ * data, and returns the session row it found (or null) with the data. The session's rules and answers
+ * are requireUser's (401, 403 deleted account, idle deadline moved forward); the data is returned only
+ * when they pass. A request with an Authorization header, or without a usable cookie, goes through
+ * requireUser and then `byUser`.
+ * @throws ApiError 401 | 403 | 503 as requireUser.
+ */
+export async function requireUserWith<T>(
+  request: Request,
+  read: (sessionTokenHash: string, now: Date) => Promise<{ session: SessionRow | null; value: T }>,
+  byUser: (user: AuthUser) => Promise<T>,
+): Promise<{ user: AuthUser; value: T }> {
+  const token = request.headers.has("authorization") ? null : readCookie(request.headers.get("cookie"), sessionCookieName());
+  // Tokens we issue are 43 characters; anything far longer is not ours (session-store.ts).
+  if (!token || token.length > 256) {
+    const user = await requireUser(request);
+    return { user, value: await byUser(user) };
+  }
+  const now = new Date();
+  const { session, value } = await read(hashSessionToken(token), now);
+  const stored = await acceptSessionRow(session, now.getTime());
+  if (!stored) throw new ApiError(401, UNAUTHORIZED_MESSAGE);
+  const user = toAuthUser(stored, "session");
+  if (user.deleted) throw new ApiError(403, ACCOUNT_DELETED_MESSAGE);
+  return { user, value };
 }
 
 const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);

@@ -1,6 +1,15 @@
 import "server-only";
+import { requireUser, requireUserWith } from "@/lib/auth/session";
 import { CHAT_BATCH_MAX_BYTES } from "@/lib/chat/history-schema";
-import { getSealedChat, getSealedChats, listSealedChats, type SealedChat } from "@/lib/db/queries";
+import {
+  getSealedChat,
+  getSealedChatForSession,
+  getSealedChats,
+  listSealedChats,
+  listSealedChatsForSession,
+  type SealedChat,
+} from "@/lib/db/queries";
+import { ChatNotFoundError, InvalidCursorError } from "@/lib/db/errors";
 
 /**
  * Saved history as the API returns it (spec §3, §7; issue 8): everything a user wrote is ciphertext
@@ -22,7 +31,33 @@ export interface ChatHistoryEntry {
 
 /** A page of the user's chats, newest first by last_updated (spec §2). */
 export async function historyPage(userId: string, limit: number, cursor: string | null) {
-  const page = await listSealedChats({ userId, limit, cursor });
+  return pageJson(await listSealedChats({ userId, limit, cursor }));
+}
+
+/**
+ * GET /api/ns/chat_history's answer for the caller of `request`: requireUser and historyPage, in one
+ * database round trip for a cookie session (issue 12; lib/db/vault.ts listSealedChatsForSession).
+ * @throws ApiError 401 | 403 | 503 (requireUser), then InvalidCursorError.
+ */
+export async function historyPageFor(request: Request, limit: number, cursor: string | null) {
+  try {
+    const { value } = await requireUserWith(
+      request,
+      async (sessionTokenHash, now) => {
+        const page = await listSealedChatsForSession({ sessionTokenHash, now, limit, cursor });
+        return { session: page.session, value: page };
+      },
+      (user) => listSealedChats({ userId: user.id, limit, cursor }),
+    );
+    return pageJson(value);
+  } catch (error) {
+    // A bad cursor is found before the session is: the caller's credentials still answer first.
+    if (error instanceof InvalidCursorError) await requireUser(request);
+    throw error;
+  }
+}
+
+function pageJson(page: Awaited<ReturnType<typeof listSealedChats>>) {
   const chat_history: ChatHistoryEntry[] = page.chats.map((c) => ({
     chat_id: c.chatId,
     display_name: null,
@@ -58,6 +93,24 @@ function chatJson(chat: SealedChat) {
 /** One chat with its messages (GET /api/ns/chat_history/{chat_id}). @throws ChatNotFoundError */
 export async function historyChat(userId: string, chatId: string) {
   return chatJson(await getSealedChat({ userId, chatId }));
+}
+
+/**
+ * GET /api/ns/chat_history/{chat_id}'s answer for the caller of `request`: requireUser and
+ * historyChat in one database round trip for a cookie session (issue 12).
+ * @throws ApiError 401 | 403 | 503 (requireUser), then ChatNotFoundError.
+ */
+export async function historyChatFor(request: Request, chatId: string) {
+  const { value } = await requireUserWith(
+    request,
+    async (sessionTokenHash, now) => {
+      const read = await getSealedChatForSession({ sessionTokenHash, now, chatId });
+      return { session: read.session, value: read.chat };
+    },
+    (user) => getSealedChat({ userId: user.id, chatId }),
+  );
+  if (!value) throw new ChatNotFoundError();
+  return chatJson(value);
 }
 
 /**

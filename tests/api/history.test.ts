@@ -180,6 +180,41 @@ describe("POST /api/ns/chat_user and POST /api/ns/chat_save", () => {
     expect((await res.json()).error).toBe("Turn on Save history first.");
   });
 
+  it("saves a new chat in one statement: all messages or none, a second create of the same id is refused, an expired session or a deleted account saves nothing", async () => {
+    const chatId = crypto.randomUUID();
+    const messages: PlainMessage[] = [
+      { role: "user", content: "First" },
+      { role: "assistant", content: "Second" },
+      { role: "user", content: "Third", attachment: { name: "a.pdf", text: "Some text" } },
+    ];
+    const body = await sealTurn({ key: alice.key, userId: alice.id, chatId, create: true, firstPosition: 0, messages, title: "First" });
+    const res = await chatSave(req("/api/ns/chat_save", { method: "POST", cookie: alice.cookie, body }));
+    expect(res.status).toBe(200);
+    expect((await res.json()).chat_id).toBe(chatId);
+    const chat = await openChat(alice.key, alice.id, (await readChat(alice, chatId)).json);
+    expect(chat.title).toBe("First");
+    expect(chat.messages.map((m) => m.content)).toEqual(["First", "Second", "Third"]);
+    expect(chat.messages[2]!.attachment).toEqual({ name: "a.pdf", text: "Some text" });
+
+    const again = await chatSave(req("/api/ns/chat_save", { method: "POST", cookie: alice.cookie, body }));
+    expect(again.status).toBe(409);
+    expect(await t.db.message.count({ where: { chatId } })).toBe(3);
+
+    const erin = await createTestUser();
+    const erinVault = await withVault(erin.id);
+    const erinChat = crypto.randomUUID();
+    const erinBody = await sealTurn({ key: erinVault.key, userId: erin.id, chatId: erinChat, create: true, firstPosition: 0, messages: [{ role: "user", content: "x" }] });
+    await t.db.session.updateMany({ where: { userId: erin.id }, data: { expires: new Date(Date.now() - 1000) } });
+    expect((await chatSave(req("/api/ns/chat_save", { method: "POST", cookie: erinVault.cookie, body: erinBody }))).status).toBe(401);
+    await t.db.session.updateMany({ where: { userId: erin.id }, data: { expires: new Date(Date.now() + 86_400_000) } });
+    await t.db.user.update({ where: { id: erin.id }, data: { deletedAt: new Date() } });
+    expect((await chatSave(req("/api/ns/chat_save", { method: "POST", cookie: erinVault.cookie, body: erinBody }))).status).toBe(403);
+    expect(await t.db.chat.count({ where: { id: erinChat } })).toBe(0);
+    // A new chat must start at position 0 (400), whichever path stores it.
+    const off = await sealTurn({ key: alice.key, userId: alice.id, chatId: crypto.randomUUID(), create: true, firstPosition: 1, messages: [{ role: "user", content: "x" }] });
+    expect((await chatSave(req("/api/ns/chat_save", { method: "POST", cookie: alice.cookie, body: off }))).status).toBe(400);
+  });
+
   it("two appends at the same position at once: one is stored, the other is a 409, nothing interleaves", async () => {
     const turn = await saveTurn(alice, [], "Two tabs", null);
     const [a, b] = await Promise.all(

@@ -1,5 +1,5 @@
 import { requireUser } from "@/lib/auth/session";
-import { historyPage } from "@/lib/chat/history";
+import { historyPageFor } from "@/lib/chat/history";
 import { chatHistoryQuerySchema } from "@/lib/chat/history-schema";
 import { ApiError, errorResponse } from "@/lib/http";
 
@@ -10,11 +10,14 @@ import { ApiError, errorResponse } from "@/lib/http";
  */
 export async function GET(request: Request): Promise<Response> {
   try {
-    const user = await requireUser(request);
     const params = new URL(request.url).searchParams;
     const parsed = chatHistoryQuerySchema.safeParse({ limit: params.get("limit") ?? undefined, cursor: params.get("cursor") });
-    if (!parsed.success) throw new ApiError(400, `Invalid request: ${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message}`);
-    return Response.json(await historyPage(user.id, parsed.data.limit, parsed.data.cursor), {
+    if (!parsed.success) {
+      await requireUser(request); // 401/403 come before 400
+      throw new ApiError(400, `Invalid request: ${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message}`);
+    }
+    // Session and page in one database round trip (issue 12).
+    return Response.json(await historyPageFor(request, parsed.data.limit, parsed.data.cursor), {
       headers: { "Cache-Control": "private, no-store" },
     });
   } catch (error) {
