@@ -6,7 +6,7 @@ import { buttonStyles } from "@/components/ui/dialog";
 import { toast } from "@/components/ui/toaster";
 import { chatsToJson, chatsToMarkdown, exportableFromSaved, exportFileName } from "@/lib/chat/export";
 import { checkImportFile, ImportFormatError, parseChatGptExport, type ImportResult } from "@/lib/chat/import-chatgpt";
-import { importChat, listSavedChatIds, loadSavedChat, useVault, VaultActionError } from "@/lib/vault/client";
+import { importChat, listSavedChatIds, loadSavedChats, useVault, VaultActionError } from "@/lib/vault/client";
 
 type Progress = { label: string; done: number; total: number } | null;
 
@@ -36,13 +36,9 @@ export function DataSection() {
         toast("You have no saved chats to export yet");
         return;
       }
-      let done = 0;
-      setProgress({ label: "Decrypting", done, total: ids.length });
-      const chats = await mapPool(ids, 4, async (id) => {
-        const chat = exportableFromSaved(await loadSavedChat(id));
-        setProgress({ label: "Decrypting", done: ++done, total: ids.length });
-        return chat;
-      });
+      setProgress({ label: "Decrypting", done: 0, total: ids.length });
+      const opened = await loadSavedChats(ids, (done) => setProgress({ label: "Decrypting", done, total: ids.length }));
+      const chats = opened.map(exportableFromSaved);
       const now = new Date();
       if (kind === "md") downloadText(exportFileName("all", "md", now), chatsToMarkdown(chats, now), "text/markdown");
       else downloadText(exportFileName("all", "json", now), chatsToJson(chats, now), "application/json");

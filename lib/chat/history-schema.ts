@@ -35,3 +35,28 @@ export const chatTitleBodySchema = z
 
 /** Bytes of a chat_title body. */
 export const CHAT_TITLE_MAX_BODY_BYTES = 4096;
+
+/** Most chats one POST /api/ns/chat_history/batch asks for (issue 9). */
+export const CHAT_BATCH_MAX_IDS = 100;
+
+/**
+ * Ciphertext bytes (titles, trees, messages, attachments) one batch response carries at most, about
+ * 5.3 MB of base64; a larger chat still comes alone (issue 9).
+ */
+export const CHAT_BATCH_MAX_BYTES = 4 * 1024 * 1024;
+
+/**
+ * POST /api/ns/chat_history/batch `{ chat_ids }` (issue 9): 1 to 100 chat ids (UUIDs, as the list
+ * returns them).
+ */
+export const chatBatchBodySchema = z
+  .object({
+    chat_ids: z
+      .array(z.string().regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, "must be a UUID"))
+      .min(1)
+      .max(CHAT_BATCH_MAX_IDS),
+  })
+  .strict();
+
+/** Bytes of a chat_history/batch body (100 ids of 36 characters, quoted, fit in 4 KB). */
+export const CHAT_BATCH_MAX_BODY_BYTES = 8192;

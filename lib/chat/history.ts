@@ -1,6 +1,14 @@
 import "server-only";
 import { requireUser, requireUserWith } from "@/lib/auth/session";
-import { getSealedChat, getSealedChatForSession, listSealedChats, listSealedChatsForSession } from "@/lib/db/queries";
+import { CHAT_BATCH_MAX_BYTES } from "@/lib/chat/history-schema";
+import {
+  getSealedChat,
+  getSealedChatForSession,
+  getSealedChats,
+  listSealedChats,
+  listSealedChatsForSession,
+  type SealedChat,
+} from "@/lib/db/queries";
 import { ChatNotFoundError, InvalidCursorError } from "@/lib/db/errors";
 
 /**
@@ -60,9 +68,29 @@ function pageJson(page: Awaited<ReturnType<typeof listSealedChats>>) {
 }
 
 /**
- * One chat with its messages (spec §3 Chat), each as vault ciphertext with its position, and the sealed
- * branch tree of its edited and regenerated versions (issue 9).
+ * A chat with its messages as the API returns it (spec §3 Chat): each message as vault ciphertext with
+ * its position, and the sealed branch tree of its edited and regenerated versions (issue 9).
  */
+function chatJson(chat: SealedChat) {
+  return {
+    chat_id: chat.chatId,
+    display_name: null,
+    display_name_ciphertext: b64(chat.title),
+    /** Base64 vault ciphertext of the branch tree (issue 9), null for a chat without versions. */
+    tree_ciphertext: b64(chat.tree),
+    created_at: chat.createdAt.toISOString(),
+    last_updated: chat.lastUpdated.toISOString(),
+    messages: chat.messages.map((m) => ({
+      role: m.role,
+      content: "",
+      position: m.position,
+      content_ciphertext: b64(m.content),
+      attachment_ciphertext: b64(m.attachment),
+    })),
+  };
+}
+
+/** One chat with its messages (GET /api/ns/chat_history/{chat_id}). @throws ChatNotFoundError */
 export async function historyChat(userId: string, chatId: string) {
   return chatJson(await getSealedChat({ userId, chatId }));
 }
@@ -85,30 +113,13 @@ export async function historyChatFor(request: Request, chatId: string) {
   return chatJson(value);
 }
 
-interface SealedChat {
-  chatId: string;
-  title: Uint8Array | null;
-  tree: Uint8Array | null;
-  createdAt: Date;
-  lastUpdated: Date;
-  messages: { position: number; role: string; content: Uint8Array; attachment: Uint8Array | null }[];
-}
-
-function chatJson(chat: SealedChat) {
-  return {
-    chat_id: chat.chatId,
-    display_name: null,
-    display_name_ciphertext: b64(chat.title),
-    /** Base64 vault ciphertext of the branch tree (issue 9), null for a chat without versions. */
-    tree_ciphertext: b64(chat.tree),
-    created_at: chat.createdAt.toISOString(),
-    last_updated: chat.lastUpdated.toISOString(),
-    messages: chat.messages.map((m) => ({
-      role: m.role,
-      content: "",
-      position: m.position,
-      content_ciphertext: b64(m.content),
-      attachment_ciphertext: b64(m.attachment),
-    })),
-  };
+/**
+ * Many chats with their messages (POST /api/ns/chat_history/batch, issue 9), each as historyChat returns
+ * it, in the order of `chatIds`, at most CHAT_BATCH_MAX_BYTES of ciphertext (the first chat always):
+ * `{ chats, remaining_chat_ids }`, the latter the user's chats left out for that bound. Ids that are not
+ * the user's chats are left out silently.
+ */
+export async function historyBatch(userId: string, chatIds: readonly string[], maxBytes = CHAT_BATCH_MAX_BYTES) {
+  const { chats, remaining } = await getSealedChats({ userId, chatIds, maxBytes });
+  return { chats: chats.map(chatJson), remaining_chat_ids: remaining };
 }

@@ -393,7 +393,7 @@ export async function listSealedChats(input: { userId: string; limit: number; cu
  * One vault chat with its messages as ciphertext, in position order, and its sealed branch tree (null for
  * a chat without versions). @throws ChatNotFoundError
  */
-export async function getSealedChat(input: { userId: string; chatId: string }) {
+export async function getSealedChat(input: { userId: string; chatId: string }): Promise<SealedChat> {
   const chatId = input.chatId.toLowerCase();
   if (!UUID.test(chatId)) throw new ChatNotFoundError();
   const db = await getDb();
@@ -550,4 +550,83 @@ export async function replaceLegacyChats(
   });
   if (dataKeyDeleted) await vacuumKeyTables();
   return { replaced: chats.length, dataKeyDeleted };
+}
+
+/** A vault chat with its messages (the active path) as ciphertext, in position order. */
+export interface SealedChat {
+  chatId: string;
+  title: Uint8Array | null;
+  /** The sealed branch tree (issue 9), null for a chat without versions. */
+  tree: Uint8Array | null;
+  createdAt: Date;
+  lastUpdated: Date;
+  messages: { position: number; role: string; content: Uint8Array; attachment: Uint8Array | null }[];
+}
+
+/** Most chats one getSealedChats call reads (issue 9). */
+export const SEALED_CHATS_MAX_IDS = 100;
+
+/**
+ * Many vault chats of the user with their messages as ciphertext (issue 9: search and export read the
+ * whole history in a few requests, not one per chat), in two SQL statements whatever their number: the
+ * chats with the byte size of their ciphertext, then the messages and branch trees of those returned.
+ * Chats come in the order of `chatIds`, each whole, while their ciphertext (title, tree, messages,
+ * attachments) adds up to at most `maxBytes`; the first always comes, however large. The user's chats
+ * left out for that bound are in `remaining`, in order, for the caller to ask again. Ids that are not
+ * the user's vault chats (unknown, another user's, a legacy chat, not a UUID, or deleted between the two
+ * statements) are left out silently. @throws InvalidInputError (more than SEALED_CHATS_MAX_IDS ids)
+ */
+export async function getSealedChats(input: {
+  userId: string;
+  chatIds: readonly string[];
+  maxBytes: number;
+}): Promise<{ chats: SealedChat[]; remaining: string[] }> {
+  if (input.chatIds.length > SEALED_CHATS_MAX_IDS) throw new InvalidInputError(`At most ${SEALED_CHATS_MAX_IDS} chats at a time.`);
+  const ids = [...new Set(input.chatIds.map((id) => id.toLowerCase()).filter((id) => UUID.test(id)))];
+  if (!ids.length) return { chats: [], remaining: [] };
+  const db = await getDb();
+  // Only UUIDs reach the list, so a comma-separated text parameter is exact (as in chat-preconditions.ts).
+  const sizes = await db.$queryRaw<{ id: string; title_ciphertext: Uint8Array | null; created_at: Date; last_updated: Date; bytes: number }[]>`
+    SELECT c.id::text AS id, c.title_ciphertext, c.created_at, c.last_updated,
+      (COALESCE(octet_length(c.title_ciphertext), 0) + COALESCE(octet_length(c.tree_ciphertext), 0)
+        + COALESCE((SELECT SUM(octet_length(m.content_ciphertext) + COALESCE(octet_length(m.attachment_ciphertext), 0))
+                    FROM messages m WHERE m.chat_id = c.id), 0))::float8 AS bytes
+    FROM chats c
+    WHERE c.user_id = ${input.userId} AND c.vault AND c.id = ANY(string_to_array(${ids.join(",")}::text, ',')::uuid[])`;
+  const found = new Map(sizes.map((r) => [r.id, r]));
+  const chosen: typeof sizes = [];
+  const remaining: string[] = [];
+  let bytes = 0;
+  for (const id of ids) {
+    const row = found.get(id);
+    if (!row) continue;
+    if (remaining.length || (chosen.length && bytes + row.bytes > input.maxBytes)) remaining.push(id);
+    else {
+      chosen.push(row);
+      bytes += row.bytes;
+    }
+  }
+  if (!chosen.length) return { chats: [], remaining };
+  const list = chosen.map((c) => c.id).join(",");
+  // The branch trees ride along as position -1, so one statement reads everything else.
+  const parts = await db.$queryRaw<{ chat_id: string; position: number; role: string | null; content: Uint8Array; attachment: Uint8Array | null }[]>`
+    SELECT c.id::text AS chat_id, -1 AS position, NULL::text AS role, c.tree_ciphertext AS content, NULL::bytea AS attachment
+      FROM chats c
+      WHERE c.user_id = ${input.userId} AND c.vault AND c.tree_ciphertext IS NOT NULL AND c.id = ANY(string_to_array(${list}::text, ',')::uuid[])
+    UNION ALL
+    SELECT m.chat_id::text, m.position, m.role, m.content_ciphertext, m.attachment_ciphertext
+      FROM messages m JOIN chats c ON c.id = m.chat_id
+      WHERE c.user_id = ${input.userId} AND c.vault AND m.chat_id = ANY(string_to_array(${list}::text, ',')::uuid[])
+    ORDER BY 1, 2`;
+  const chats = new Map<string, SealedChat>(
+    chosen.map((c) => [c.id, { chatId: c.id, title: c.title_ciphertext, tree: null, createdAt: c.created_at, lastUpdated: c.last_updated, messages: [] }]),
+  );
+  for (const p of parts) {
+    const chat = chats.get(p.chat_id);
+    if (!chat) continue;
+    if (p.position < 0) chat.tree = p.content;
+    else chat.messages.push({ position: p.position, role: p.role!, content: p.content, attachment: p.attachment });
+  }
+  // A saved chat has at least one message: none means it was deleted between the two statements.
+  return { chats: [...chats.values()].filter((c) => c.messages.length > 0), remaining };
 }

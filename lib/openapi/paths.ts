@@ -3,6 +3,9 @@ import type { ZodOpenApiOperationObject, ZodOpenApiPathsObject, ZodOpenApiRespon
 import { ACCOUNT_MAX_BODY_BYTES, createAccountBodySchema, deleteUserBodySchema } from "@/lib/account/schemas";
 import { ID_TOKEN_MAX_BODY_BYTES, idTokenBodySchema } from "@/lib/auth/schemas";
 import {
+  CHAT_BATCH_MAX_BODY_BYTES,
+  CHAT_BATCH_MAX_IDS,
+  chatBatchBodySchema,
   CHAT_TITLE_MAX_BODY_BYTES,
   chatHistoryQuerySchema,
   chatTitleBodySchema,
@@ -252,6 +255,19 @@ export function apiPaths(limits: ChatLimits): ZodOpenApiPathsObject {
         security: SIGNED_IN,
         requestParams: { path: z.object({ chatId: z.string() }) },
         responses: { ...ok(r.chatSchema), ...errors(401, 403, 404, 503) },
+      },
+    },
+    "/api/ns/chat_history/batch": {
+      post: {
+        operationId: "getChats",
+        tags: ["chat"],
+        summary:
+          `Up to ${CHAT_BATCH_MAX_IDS} of the caller's saved chats with their messages, each as getChat returns it (issue 9: search and export). ` +
+          "Ids that are not the caller's chats are left out; chats left out for the response's size bound are listed in remaining_chat_ids, to ask for again",
+        security: SIGNED_IN,
+        "x-max-body-bytes": CHAT_BATCH_MAX_BODY_BYTES,
+        requestBody: jsonBody(chatBatchBodySchema, CHAT_BATCH_MAX_BODY_BYTES),
+        responses: { ...ok(r.chatBatchSchema), ...errors(400, 401, 403, 413, 415, 503) },
       },
     },
     "/api/ns/delete_chat": {

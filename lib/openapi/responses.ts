@@ -45,6 +45,16 @@ export const chatSchema = z
   .passthrough()
   .meta({ id: "Chat" });
 
+/** POST /api/ns/chat_history/batch (issue 9; lib/chat/history.ts historyBatch). */
+export const chatBatchSchema = z
+  .object({
+    chats: z.array(chatSchema),
+    remaining_chat_ids: z
+      .array(z.string())
+      .meta({ description: "The caller's chats asked for but left out because the response reached its size bound: ask for them again." }),
+  })
+  .meta({ id: "ChatBatch" });
+
 export const okSchema = z.object({ ok: z.literal(true) });
 export const accountStatusSchema = z.object({ account_deleted: z.boolean() });
 export const okAccountSchema = z.object({ ok: z.literal(true), account_deleted: z.boolean() });

@@ -401,18 +401,6 @@ export async function importChat(input: {
 /** A saved chat decrypted in this browser (for export). */
 export type OpenedChat = Awaited<ReturnType<typeof openChat>>;
 
-/** One saved chat, fetched and decrypted here. @throws VaultActionError */
-export async function loadSavedChat(chatId: string): Promise<OpenedChat> {
-  const key = store.key;
-  if (!key) throw new VaultActionError("Unlock your history first.");
-  const sealed = await api<SealedChatJson>(`/api/ns/chat_history/${encodeURIComponent(chatId)}`, "GET");
-  try {
-    return await openChat(key, info().user_id, sealed);
-  } catch {
-    throw new VaultActionError("A saved chat could not be decrypted.");
-  }
-}
-
 /** The ids of every saved chat, newest first, paging through GET /api/ns/chat_history. */
 export async function listSavedChatIds(): Promise<string[]> {
   const ids: string[] = [];
@@ -425,4 +413,88 @@ export async function listSavedChatIds(): Promise<string[]> {
     cursor = page.next_cursor;
   } while (cursor);
   return ids;
+}
+
+/**
+ * Chats per POST /api/ns/chat_history/batch request, and such requests at once (issue 9). The first
+ * request of each lane asks for SAVED_CHATS_FIRST_BATCH only, so the first chats arrive quickly.
+ */
+export const SAVED_CHATS_BATCH = 50;
+export const SAVED_CHATS_FIRST_BATCH = 10;
+export const SAVED_CHATS_IN_FLIGHT = 2;
+
+/** What POST /api/ns/chat_history/batch answers: the chats found, and those left for another request. */
+export interface SealedChatBatchJson {
+  chats: SealedChatJson[];
+  remaining_chat_ids: string[];
+}
+
+/**
+ * Many saved chats, still sealed, in one request (POST /api/ns/chat_history/batch, issue 9): at most
+ * 100 ids; ids that are not the caller's chats are left out; chats left out for the response's size
+ * bound come back in `remaining_chat_ids`. @throws VaultActionError (network, refused request)
+ */
+export function fetchSealedChats(chatIds: readonly string[]): Promise<SealedChatBatchJson> {
+  return api<SealedChatBatchJson>("/api/ns/chat_history/batch", "POST", { chat_ids: chatIds });
+}
+
+/**
+ * Read `chatIds` in batches of SAVED_CHATS_BATCH (the first ones smaller), SAVED_CHATS_IN_FLIGHT requests
+ * at a time, asking again for what a response left out for its size bound; `onBatch` gets each response as it arrives with the
+ * ids it settled (returned, or not the caller's chats any more), and may be async (the next request of
+ * that lane waits for it). `stop()` true ends it after the requests under way. A failed request rejects
+ * (VaultActionError) unless `onError` takes it: then its ids count as settled and the rest go on.
+ */
+export async function forEachSealedChatBatch(
+  chatIds: readonly string[],
+  onBatch: (batch: SealedChatBatchJson, settled: string[]) => void | Promise<void>,
+  options: { stop?: () => boolean; onError?: (ids: string[], error: unknown) => void } = {},
+): Promise<void> {
+  const queue: string[][] = [];
+  for (let i = 0; i < chatIds.length; ) {
+    const size = queue.length < SAVED_CHATS_IN_FLIGHT ? SAVED_CHATS_FIRST_BATCH : SAVED_CHATS_BATCH;
+    queue.push(chatIds.slice(i, i + size));
+    i += size;
+  }
+  const lane = async () => {
+    for (let ids = queue.shift(); ids && !options.stop?.(); ids = queue.shift()) {
+      let batch: SealedChatBatchJson;
+      try {
+        batch = await fetchSealedChats(ids);
+      } catch (error) {
+        if (!options.onError) throw error;
+        options.onError(ids, error);
+        continue;
+      }
+      const left = new Set(batch.remaining_chat_ids);
+      // Asked for again first, so chats keep coming newest first.
+      if (left.size) queue.unshift(batch.remaining_chat_ids);
+      await onBatch(batch, ids.filter((id) => !left.has(id)));
+    }
+  };
+  await Promise.all(Array.from({ length: SAVED_CHATS_IN_FLIGHT }, lane));
+}
+
+/**
+ * Saved chats, fetched in batches and decrypted here (for export, issue 9), in the order of `chatIds`;
+ * chats deleted meanwhile are left out. `onProgress` gets how many ids are settled so far.
+ * @throws VaultActionError (locked, network, a chat that does not decrypt)
+ */
+export async function loadSavedChats(chatIds: readonly string[], onProgress?: (done: number) => void): Promise<OpenedChat[]> {
+  const key = store.key;
+  if (!key) throw new VaultActionError("Unlock your history first.");
+  const userId = info().user_id;
+  const opened = new Map<string, OpenedChat>();
+  let done = 0;
+  await forEachSealedChatBatch(chatIds, async (batch, settled) => {
+    try {
+      const chats = await Promise.all(batch.chats.map((sealed) => openChat(key, userId, sealed)));
+      for (const chat of chats) opened.set(chat.chatId, chat);
+    } catch {
+      throw new VaultActionError("A saved chat could not be decrypted.");
+    }
+    done += settled.length;
+    onProgress?.(done);
+  });
+  return chatIds.flatMap((id) => opened.get(id.toLowerCase()) ?? []);
 }

@@ -5,6 +5,7 @@ import { POST as createAccount } from "@/app/api/create_account/route";
 import { POST as deleteUser } from "@/app/api/delete_user/route";
 import { GET as chatHistory } from "@/app/api/ns/chat_history/route";
 import { GET as chatHistoryOne } from "@/app/api/ns/chat_history/[chatId]/route";
+import { POST as chatHistoryBatch } from "@/app/api/ns/chat_history/batch/route";
 import { POST as chatUser } from "@/app/api/ns/chat_user/route";
 import { DELETE as deleteChat } from "@/app/api/ns/delete_chat/route";
 import { POST as chatSave } from "@/app/api/ns/chat_save/route";
@@ -67,6 +68,12 @@ const endpoints: Endpoint[] = [
     name: "GET /api/ns/chat_history/{owner's chat}",
     call: (h) => chatHistoryOne(json("GET", `/api/ns/chat_history/${ownerChatId}`, h), { params: Promise.resolve({ chatId: ownerChatId }) }),
     expect: { none: 401, other: 404, deleted: 403, bearer: 404 },
+  },
+  // A bulk read names chats by id: another caller's answer is simply empty (see "the owner" below).
+  {
+    name: "POST /api/ns/chat_history/batch (owner's chat)",
+    call: (h) => chatHistoryBatch(json("POST", "/api/ns/chat_history/batch", h, { chat_ids: [ownerChatId] })),
+    expect: { none: 401, other: 200, deleted: 403, bearer: 200 },
   },
   { name: "POST /api/ns/chat_user (owner's chat)", call: (h) => chatUser(json("POST", "/api/ns/chat_user", h, chatBody(ownerChatId))), expect: { none: 401, other: 404, deleted: 403, bearer: 404 } },
   { name: "POST /api/ns/chat_user (new chat)", call: (h) => chatUser(json("POST", "/api/ns/chat_user", h, chatBody(null))), expect: { none: 401, other: 200, deleted: 403, bearer: 200 } },
@@ -134,6 +141,18 @@ describe("the owner", () => {
     const chat = await openChat(ownerKey, ownerId, await res.json());
     expect(chat.messages[0]!.content).toBe("owner's secret");
     expect(chat.title).toBe("owner");
+  });
+
+  it("gets the chat from the batch read, which gives the others nothing", async () => {
+    const res = await chatHistoryBatch(json("POST", "/api/ns/chat_history/batch", auth.owner, { chat_ids: [ownerChatId] }));
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { chats: Parameters<typeof openChat>[2][]; remaining_chat_ids: string[] };
+    expect(body.chats.map((c) => c.chat_id)).toEqual([ownerChatId]);
+    expect((await openChat(ownerKey, ownerId, body.chats[0]!)).messages[0]!.content).toBe("owner's secret");
+    for (const caller of ["other", "bearer"] as const) {
+      const theirs = await chatHistoryBatch(json("POST", "/api/ns/chat_history/batch", auth[caller], { chat_ids: [ownerChatId] }));
+      expect(await theirs.json()).toEqual({ chats: [], remaining_chat_ids: [] });
+    }
   });
 
   it("a deleted account reads as deleted", async () => {

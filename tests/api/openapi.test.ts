@@ -7,6 +7,7 @@ import { POST as idToken } from "@/app/api/auth/id-token/route";
 import { POST as createAccount } from "@/app/api/create_account/route";
 import { POST as chat } from "@/app/api/ns/chat/route";
 import { GET as chatHistory } from "@/app/api/ns/chat_history/route";
+import { POST as chatHistoryBatch } from "@/app/api/ns/chat_history/batch/route";
 import { POST as chatUser } from "@/app/api/ns/chat_user/route";
 import { POST as chatSave } from "@/app/api/ns/chat_save/route";
 import { DELETE as deleteChat } from "@/app/api/ns/delete_chat/route";
@@ -16,7 +17,7 @@ import { PATCH as vaultPatch } from "@/app/api/vault/route";
 import { POST as vaultPasskey } from "@/app/api/vault/passkey/route";
 import { createAccountBodySchema, deleteUserBodySchema } from "@/lib/account/schemas";
 import { idTokenBodySchema } from "@/lib/auth/schemas";
-import { chatHistoryQuerySchema, chatTitleBodySchema, deleteChatBodySchema } from "@/lib/chat/history-schema";
+import { chatBatchBodySchema, chatHistoryQuerySchema, chatTitleBodySchema, deleteChatBodySchema } from "@/lib/chat/history-schema";
 import { chatLimits } from "@/lib/chat/limits";
 import { chatRequestSchema } from "@/lib/chat/schema";
 import { resetConfigForTests } from "@/lib/config";
@@ -138,6 +139,7 @@ describe("(b) the document's request schemas are the handlers' own objects", () 
       ["/api/customer-portal", "post", customerPortalBodySchema],
       ["/api/ns/delete_chat", "delete", deleteChatBodySchema],
       ["/api/ns/chat_title", "patch", chatTitleBodySchema],
+      ["/api/ns/chat_history/batch", "post", chatBatchBodySchema],
       ["/api/ns/chat", "post", chatRequestSchema(chatLimits())],
       ["/api/ns/chat_user", "post", chatRequestSchema(chatLimits())],
       ["/api/ns/chat_save", "post", chatSaveBodySchema],
@@ -226,6 +228,8 @@ describe("(d) invalid requests to the real handlers answer what the document lis
       call: () => vaultPatch(request("PATCH", "/api/vault", { history_on: "yes" }, { Cookie: cookie })) },
     { name: "vault passkey: an unknown purpose", path: "/api/vault/passkey", method: "post", schema: () => vaultPasskeyBodySchema, status: 400,
       call: () => vaultPasskey(request("POST", "/api/vault/passkey", { purpose: "steal" }, { Cookie: cookie })) },
+    { name: "chat_history/batch: 101 ids", path: "/api/ns/chat_history/batch", method: "post", schema: () => chatBatchBodySchema, status: 400,
+      call: () => chatHistoryBatch(request("POST", "/api/ns/chat_history/batch", { chat_ids: Array.from({ length: 101 }, () => crypto.randomUUID()) }, { Cookie: cookie })) },
     { name: "chat_history: limit=0", path: "/api/ns/chat_history", method: "get", schema: () => chatHistoryQuerySchema, status: 400,
       call: () => chatHistory(new Request("http://127.0.0.1:3000/api/ns/chat_history?limit=0", { headers: { Cookie: cookie } })) },
   ];
