@@ -6,9 +6,9 @@ import { googleIdToken, setGoogleIdentity, signInByEmail, signInLinkFor } from "
 /**
  * Sign-in end to end (spec §2, §4): a real SMTP server receives the sign-in e-mail, an OpenID Connect
  * server plays Google; both are started by playwright.config.ts. Screenshots of /signup and
- * /appsignup go to /work/screens/auth/ (or E2E_AUTH_SCREENS).
+ * /appsignup go to test-results/screens/auth/ (or E2E_AUTH_SCREENS).
  */
-const SCREENS = process.env.E2E_AUTH_SCREENS ?? "/work/screens/auth";
+const SCREENS = process.env.E2E_AUTH_SCREENS ?? "test-results/screens/auth";
 fs.mkdirSync(SCREENS, { recursive: true });
 
 const unique = (name: string) => `${name}.${Date.now()}.${Math.floor(Math.random() * 1e6)}@example.test`;
