@@ -1,5 +1,10 @@
 import { z } from "zod";
 
+// In the browser this runs under Hush's CSP, which refuses eval: zod 4 would first probe `Function("")`
+// to decide whether to compile its parsers, and the probe is a CSP violation (e2e/security.spec.ts
+// fails on any). Parsing without compiled parsers is plenty fast for one file.
+if (typeof window !== "undefined") z.config({ jitless: true });
+
 /**
  * Import of a ChatGPT data export (issue 9 "Import a ChatGPT data export (conversations.json) into saved
  * history (encrypted on import)"). Pure parsing, run in the browser: the file never reaches the server in
