@@ -18,7 +18,6 @@
  * PERF_CPU_PROF=dir writes a V8 CPU profile of each app instance into dir (node --cpu-prof).
  * Ports 5851-5855 (override with PERF_PORT_BASE).
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
@@ -27,6 +26,7 @@ import path from "node:path";
 import pg from "pg";
 import { generateVaultKey, importVaultKey } from "@/lib/vault/crypto";
 import { sealTurn, type PlainMessage } from "@/lib/vault/seal";
+import { sleep, start, stopAll, treeCpuMs, waitFor } from "./processes";
 
 const argv = process.argv.slice(2);
 const opt = (name: string, fallback: string) => {
@@ -46,77 +46,7 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 /** The fake model's answer (bench/perf/fake-llm.mjs, 64 deltas). */
 const ANSWER = "Hello" + " tok".repeat(63);
 
-// ---------------------------------------------------------------------------------------------------
-// Processes
-
-const children: ChildProcess[] = [];
-
-function start(name: string, cmd: string, args: string[], env: Record<string, string> = {}): ChildProcess {
-  const child = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "pipe"] });
-  let err = "";
-  child.stderr!.on("data", (d: Buffer) => {
-    err = (err + d.toString()).slice(-4000);
-  });
-  child.on("exit", (code, signal) => {
-    if (code && !shuttingDown) console.error(`[${name}] exited with ${code ?? signal}\n${err}`);
-  });
-  children.push(child);
-  return child;
-}
-
-let shuttingDown = false;
-async function stopAll() {
-  shuttingDown = true;
-  await Promise.all(
-    children.map(
-      (c) =>
-        new Promise<void>((resolve) => {
-          if (c.exitCode !== null || c.signalCode !== null) return resolve();
-          c.once("exit", () => resolve());
-          c.kill("SIGTERM");
-          setTimeout(() => c.kill("SIGKILL"), 10_000).unref();
-        }),
-    ),
-  );
-}
-
-async function waitFor(url: string, ms = 120_000) {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    try {
-      const res = await fetch(url);
-      await res.arrayBuffer();
-      if (res.ok) return;
-    } catch {
-      // not up yet
-    }
-    await sleep(250);
-  }
-  throw new Error(`timed out waiting for ${url}`);
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** CPU time (ms) of a process and all its descendants, from /proc (Linux). */
-function treeCpuMs(pid: number): number {
-  const tick = 100; // USER_HZ on Linux
-  let total = 0;
-  const visit = (p: number) => {
-    try {
-      const stat = fs.readFileSync(`/proc/${p}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      total += ((Number(fields[11]) + Number(fields[12])) * 1000) / tick;
-      for (const t of fs.readdirSync(`/proc/${p}/task`)) {
-        const kids = fs.readFileSync(`/proc/${p}/task/${t}/children`, "utf8").trim();
-        for (const k of kids ? kids.split(" ") : []) visit(Number(k));
-      }
-    } catch {
-      // gone
-    }
-  };
-  visit(pid);
-  return total;
-}
+// Processes: bench/perf/processes.ts (start, stopAll, waitFor, sleep, treeCpuMs).
 
 // ---------------------------------------------------------------------------------------------------
 // HTTP client

@@ -36,7 +36,7 @@ export async function historyPage(userId: string, limit: number, cursor: string 
 
 /**
  * GET /api/ns/chat_history's answer for the caller of `request`: requireUser and historyPage, in one
- * database round trip for a cookie session (issue 12; lib/db/vault.ts listSealedChatsForSession).
+ * database round trip for a cookie session (issue 12; lib/db/sealed-chats.ts listSealedChatsForSession).
  * @throws ApiError 401 | 403 | 503 (requireUser), then InvalidCursorError.
  */
 export async function historyPageFor(request: Request, limit: number, cursor: string | null) {

@@ -9,7 +9,7 @@ import { DecryptionError, decryptFieldText, encryptField, wipe } from "@/lib/cry
 
 /**
  * Data access for saved chats: the one home for reading and writing users' history.
- * Since the vault (issue 8, lib/db/vault.ts, re-exported here) the app saves only chats the browser
+ * Since the vault (issue 8, lib/db/vault.ts and lib/db/sealed-chats.ts, re-exported here) the app saves only chats the browser
  * encrypted under a key the server never holds. The functions below are the server-key format of
  * before (lib/crypto.ts): they remain to read legacy chats once, for their migration into the vault
  * at setup, and for tests that create such legacy chats. No route writes with them any more.
@@ -18,6 +18,7 @@ import { DecryptionError, decryptFieldText, encryptField, wipe } from "@/lib/cry
 
 export { ensureDataKey, rotateDataKeys, type RotationResult } from "@/lib/db/data-keys";
 export * from "@/lib/db/vault";
+export * from "@/lib/db/sealed-chats";
 export { ChatNotFoundError, InvalidCursorError, InvalidInputError, UserUnavailableError } from "@/lib/db/errors";
 export { loadChatPreconditions, type ChatPreconditionInput, type ChatPreconditions } from "@/lib/db/chat-preconditions";
 

@@ -1,0 +1,78 @@
+/**
+ * Child processes of bench/perf/run.ts (the app instances, the bare proxy, the fake model): started from
+ * the repository root, all stopped together at the end, and their CPU time read from /proc.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const children: ChildProcess[] = [];
+
+export function start(name: string, cmd: string, args: string[], env: Record<string, string> = {}): ChildProcess {
+  const child = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "pipe"] });
+  let err = "";
+  child.stderr!.on("data", (d: Buffer) => {
+    err = (err + d.toString()).slice(-4000);
+  });
+  child.on("exit", (code, signal) => {
+    if (code && !shuttingDown) console.error(`[${name}] exited with ${code ?? signal}\n${err}`);
+  });
+  children.push(child);
+  return child;
+}
+
+let shuttingDown = false;
+export async function stopAll() {
+  shuttingDown = true;
+  await Promise.all(
+    children.map(
+      (c) =>
+        new Promise<void>((resolve) => {
+          if (c.exitCode !== null || c.signalCode !== null) return resolve();
+          c.once("exit", () => resolve());
+          c.kill("SIGTERM");
+          setTimeout(() => c.kill("SIGKILL"), 10_000).unref();
+        }),
+    ),
+  );
+}
+
+export async function waitFor(url: string, ms = 120_000) {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    try {
+      const res = await fetch(url);
+      await res.arrayBuffer();
+      if (res.ok) return;
+    } catch {
+      // not up yet
+    }
+    await sleep(250);
+  }
+  throw new Error(`timed out waiting for ${url}`);
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** CPU time (ms) of a process and all its descendants, from /proc (Linux). */
+export function treeCpuMs(pid: number): number {
+  const tick = 100; // USER_HZ on Linux
+  let total = 0;
+  const visit = (p: number) => {
+    try {
+      const stat = fs.readFileSync(`/proc/${p}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      total += ((Number(fields[11]) + Number(fields[12])) * 1000) / tick;
+      for (const t of fs.readdirSync(`/proc/${p}/task`)) {
+        const kids = fs.readFileSync(`/proc/${p}/task/${t}/children`, "utf8").trim();
+        for (const k of kids ? kids.split(" ") : []) visit(Number(k));
+      }
+    } catch {
+      // gone
+    }
+  };
+  visit(pid);
+  return total;
+}
+

@@ -1,0 +1,456 @@
+import "server-only";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { getDb } from "@/lib/db/client";
+import type { SessionRow } from "@/lib/auth/session-store";
+import { ChatNotFoundError, InvalidCursorError, InvalidInputError, NoVaultError, SaveConflictError } from "@/lib/db/errors";
+import { vacuumKeyTables } from "@/lib/db/vault";
+
+/**
+ * Data access for chats saved under the vault (issue 8): sealed turns in, sealed chats out. Re-exported
+ * by lib/db/queries.ts. Nothing here can decrypt anything: the server stores and returns the browser's
+ * ciphertext (format 2) as bytes, checks only its shape, and scopes every call by the user (or the
+ * session that names them).
+ */
+
+/** One message of an encrypted turn, as the browser sends it. */
+export interface SealedMessage {
+  role: "user" | "assistant" | "system";
+  content: Uint8Array<ArrayBuffer>;
+  attachment: Uint8Array<ArrayBuffer> | null;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** Bound for an id that is no UUID: no chat has it. */
+const NO_CHAT = "00000000-0000-0000-0000-000000000000";
+
+/**
+ * Store an encrypted turn (issue 8: the browser encrypts, the server only stores). `create`: a new
+ * chat with the browser-chosen id (lowercase UUID; the ciphertexts' associated data binds it) and
+ * messages at 0..n-1, dated now or, for an import, at `createdAt`/`lastUpdated`. Otherwise the messages
+ * are appended at `firstPosition`, which must be the chat's next position (else SaveConflictError, so
+ * two tabs cannot interleave); with `replace` (issue 9: an edited or regenerated turn changed the active
+ * path) `firstPosition` may be any stored position up to the next one, and the messages from there on
+ * are deleted and replaced in the same transaction. `tree` (the sealed branch tree): bytes set it, null
+ * clears it, undefined leaves it.
+ * @throws NoVaultError, ChatNotFoundError (not the user's vault chat), SaveConflictError, InvalidInputError.
+ */
+export async function saveSealedTurn(input: {
+  userId: string;
+  chatId: string;
+  create: boolean;
+  title: Uint8Array<ArrayBuffer> | null;
+  firstPosition: number;
+  messages: SealedMessage[];
+  replace?: boolean;
+  tree?: Uint8Array<ArrayBuffer> | null;
+  createdAt?: Date;
+  lastUpdated?: Date;
+}): Promise<{ lastUpdated: Date }> {
+  const { userId, chatId } = input;
+  if (!UUID.test(chatId)) throw new InvalidInputError("chat_id must be a lowercase UUID.");
+  if (!input.create && (input.createdAt || input.lastUpdated)) throw new InvalidInputError("Only a new chat takes its dates.");
+  if (input.create && input.firstPosition !== 0) throw new InvalidInputError("A new chat starts at position 0.");
+  if (input.create && input.replace) throw new InvalidInputError("A new chat has nothing to replace.");
+  const db = await getDb();
+  const lastUpdated = input.create ? (input.lastUpdated ?? new Date()) : new Date();
+  const at = lastUpdated.toISOString();
+  if (input.replace) return replaceTail(input, lastUpdated);
+  // One statement, so one round trip and no connection held open across the event loop: under load a
+  // multi-statement transaction waited seconds for a pooled connection and failed (bench/load.ts, issue
+  // 11). The rows travel as one JSON parameter, ciphertext in base64, decoded by PostgreSQL.
+  const rows = JSON.stringify(
+    input.messages.map((m, i) => ({
+      position: input.firstPosition + i,
+      role: m.role,
+      content: b64(m.content),
+      attachment: m.attachment ? b64(m.attachment) : null,
+    })),
+  );
+  const title = input.title ? b64(input.title) : null;
+  // tree: undefined keeps the stored one, null clears it, bytes set it.
+  const setTree = input.tree !== undefined;
+  const tree = input.tree ? b64(input.tree) : null;
+  try {
+    if (input.create) {
+      const created = (input.createdAt ?? lastUpdated).toISOString();
+      const [result] = await db.$queryRaw<{ has_vault: number; inserted: number }[]>`
+        WITH v AS (SELECT 1 FROM vaults WHERE user_id = ${userId}),
+        c AS (
+          INSERT INTO chats (id, user_id, vault, title_ciphertext, tree_ciphertext, created_at, last_updated)
+          SELECT ${chatId}::uuid, ${userId}, true, decode(${title}::text, 'base64'), decode(${tree}::text, 'base64'),
+                 ${created}::timestamptz, ${at}::timestamptz FROM v
+          RETURNING id
+        ),
+        ins AS (
+          INSERT INTO messages (id, chat_id, position, role, content_ciphertext, attachment_ciphertext, created_at)
+          SELECT gen_random_uuid(), c.id, x.position, x.role, decode(x.content, 'base64'), decode(x.attachment, 'base64'), ${at}::timestamptz
+          FROM c, jsonb_to_recordset(${rows}::jsonb) AS x(position int, role text, content text, attachment text)
+          RETURNING 1
+        )
+        SELECT (SELECT count(*) FROM v)::int AS has_vault, (SELECT count(*) FROM ins)::int AS inserted`;
+      if (!result?.has_vault) throw new NoVaultError();
+      return { lastUpdated };
+    }
+    // Appending: the chat row is locked (FOR UPDATE) and the position checked in the same statement; two
+    // tabs appending at once both see the same next position, and the second's insert then violates the
+    // (chat_id, position) key: a SaveConflictError, never an interleaving.
+    const [result] = await db.$queryRaw<{ has_vault: number; owned: number; next: number; inserted: number }[]>`
+      WITH v AS (SELECT 1 FROM vaults WHERE user_id = ${userId}),
+      owned AS (
+        SELECT c.id FROM chats c
+        WHERE c.id = ${chatId}::uuid AND c.user_id = ${userId} AND c.vault AND EXISTS (SELECT 1 FROM v)
+        FOR UPDATE OF c
+      ),
+      nxt AS (SELECT COALESCE(max(m.position), -1) + 1 AS n FROM messages m WHERE m.chat_id = ${chatId}::uuid),
+      ok AS (SELECT o.id FROM owned o, nxt WHERE nxt.n = ${input.firstPosition}),
+      ins AS (
+        INSERT INTO messages (id, chat_id, position, role, content_ciphertext, attachment_ciphertext, created_at)
+        SELECT gen_random_uuid(), ok.id, x.position, x.role, decode(x.content, 'base64'), decode(x.attachment, 'base64'), ${at}::timestamptz
+        FROM ok, jsonb_to_recordset(${rows}::jsonb) AS x(position int, role text, content text, attachment text)
+        RETURNING 1
+      ),
+      upd AS (
+        UPDATE chats SET last_updated = ${at}::timestamptz,
+          title_ciphertext = COALESCE(decode(${title}::text, 'base64'), title_ciphertext),
+          tree_ciphertext = CASE WHEN ${setTree} THEN decode(${tree}::text, 'base64') ELSE tree_ciphertext END
+        WHERE id IN (SELECT id FROM ok)
+        RETURNING 1
+      )
+      SELECT (SELECT count(*) FROM v)::int AS has_vault, (SELECT count(*) FROM owned)::int AS owned,
+             (SELECT n FROM nxt)::int AS next, (SELECT count(*) FROM ins)::int AS inserted`;
+    if (!result?.has_vault) throw new NoVaultError();
+    if (!result.owned) throw new ChatNotFoundError();
+    if (result.next !== input.firstPosition) throw new SaveConflictError();
+    return { lastUpdated };
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new SaveConflictError();
+    throw error;
+  }
+}
+
+const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64");
+
+/** Prisma's interactive-transaction limits for a save: wait up to 10 s for a connection, finish in 20 s. */
+const SAVE_TRANSACTION = { maxWait: 10_000, timeout: 20_000 } as const;
+
+/**
+ * An edit or regenerate in a saved chat (issue 9): the stored messages from `firstPosition` on are
+ * replaced by the new ones, in one transaction under the chat row's lock. Rarer than appends, and a
+ * delete plus an insert of the same keys cannot share one statement, so this path keeps a transaction.
+ * @throws NoVaultError, ChatNotFoundError, SaveConflictError (firstPosition beyond the next position)
+ */
+async function replaceTail(input: Parameters<typeof saveSealedTurn>[0], lastUpdated: Date): Promise<{ lastUpdated: Date }> {
+  const { userId, chatId } = input;
+  const db = await getDb();
+  const vault = await db.vault.findUnique({ where: { userId }, select: { userId: true } });
+  if (!vault) throw new NoVaultError();
+  const tree = input.tree === undefined ? {} : { treeCiphertext: input.tree };
+  await db.$transaction(async (tx) => {
+    const owned = await tx.$queryRaw<{ id: string }[]>`
+      SELECT id FROM chats WHERE id = ${chatId}::uuid AND user_id = ${userId} AND vault FOR UPDATE`;
+    if (!owned.length) throw new ChatNotFoundError();
+    const last = await tx.message.aggregate({ where: { chatId }, _max: { position: true } });
+    if (input.firstPosition > (last._max.position ?? -1) + 1) throw new SaveConflictError();
+    await tx.message.deleteMany({ where: { chatId, position: { gte: input.firstPosition } } });
+    await tx.message.createMany({
+      data: input.messages.map((m, i) => ({
+        chatId,
+        position: input.firstPosition + i,
+        role: m.role,
+        contentCiphertext: m.content,
+        attachmentCiphertext: m.attachment,
+      })),
+    });
+    await tx.chat.update({
+      where: { id: chatId },
+      data: { lastUpdated, ...tree, ...(input.title ? { titleCiphertext: input.title } : {}) },
+    });
+  }, SAVE_TRANSACTION);
+  return { lastUpdated };
+}
+
+/** A unique-key violation, as Prisma reports it for model queries (P2002) and raw SQL (SQLSTATE 23505). */
+function isUniqueViolation(error: unknown): boolean {
+  if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return false;
+  if (error.code === "P2002") return true;
+  const meta = error.meta as { code?: unknown; driverAdapterError?: { cause?: { kind?: unknown; originalCode?: unknown } } } | undefined;
+  return meta?.code === "23505" || meta?.driverAdapterError?.cause?.originalCode === "23505" || meta?.driverAdapterError?.cause?.kind === "UniqueConstraintViolation";
+}
+
+export interface SealedChatSummary {
+  chatId: string;
+  title: Uint8Array | null;
+  lastUpdated: Date;
+}
+
+function encodeCursor(lastUpdated: Date, chatId: string): string {
+  return Buffer.from(`${lastUpdated.getTime()}.${chatId}`).toString("base64url");
+}
+
+function decodeCursor(cursor: string): { lastUpdated: Date; chatId: string } {
+  const match = /^(\d{1,15})\.([0-9a-f-]{36})$/.exec(Buffer.from(cursor, "base64url").toString());
+  if (!match || !UUID.test(match[2]!)) throw new InvalidCursorError();
+  return { lastUpdated: new Date(Number(match[1])), chatId: match[2]! };
+}
+
+/**
+ * A page of the user's vault chats, newest first, titles as ciphertext (keyset pagination as in
+ * listChats). @throws InvalidInputError (limit), InvalidCursorError.
+ */
+export async function listSealedChats(input: { userId: string; limit: number; cursor?: string | null }) {
+  const { userId, limit } = input;
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new InvalidInputError("limit must be an integer from 1 to 100.");
+  const after = input.cursor ? decodeCursor(input.cursor) : null;
+  const db = await getDb();
+  const rows = await db.$queryRaw<{ id: string; title_ciphertext: Uint8Array | null; last_updated: Date }[]>`
+    SELECT id::text AS id, title_ciphertext, last_updated FROM chats
+    WHERE user_id = ${userId} AND vault
+    ${after ? Prisma.sql`AND (last_updated, id) < (${after.lastUpdated.toISOString()}::timestamptz, ${after.chatId}::uuid)` : Prisma.empty}
+    ORDER BY last_updated DESC, id DESC
+    LIMIT ${limit + 1}`;
+  const chats: SealedChatSummary[] = rows.slice(0, limit).map((r) => ({ chatId: r.id, title: r.title_ciphertext, lastUpdated: r.last_updated }));
+  const last = chats.at(-1);
+  return { chats, nextCursor: rows.length > limit && last ? encodeCursor(last.lastUpdated, last.chatId) : null };
+}
+
+/**
+ * One vault chat with its messages as ciphertext, in position order, and its sealed branch tree (null for
+ * a chat without versions). @throws ChatNotFoundError
+ */
+export async function getSealedChat(input: { userId: string; chatId: string }): Promise<SealedChat> {
+  const chatId = input.chatId.toLowerCase();
+  if (!UUID.test(chatId)) throw new ChatNotFoundError();
+  const db = await getDb();
+  const chat = await db.chat.findFirst({
+    where: { id: chatId, userId: input.userId, vault: true },
+    include: { messages: { orderBy: { position: "asc" } } },
+  });
+  if (!chat) throw new ChatNotFoundError();
+  return {
+    chatId,
+    title: chat.titleCiphertext,
+    tree: chat.treeCiphertext,
+    createdAt: chat.createdAt,
+    lastUpdated: chat.lastUpdated,
+    messages: chat.messages.map((m) => ({
+      position: m.position,
+      role: m.role,
+      content: m.contentCiphertext,
+      attachment: m.attachmentCiphertext,
+    })),
+  };
+}
+
+/** The session and user columns a session-joined read returns (lib/auth/session.ts requireUserWith). */
+interface WhoColumns {
+  session_id: string;
+  expires: Date;
+  session_created_at: Date;
+  user_id: string;
+  email: string | null;
+  deleted_at: Date | null;
+}
+
+const WHO = (sessionTokenHash: string, now: Date) => Prisma.sql`
+  WITH who AS (
+    SELECT s.id AS session_id, s.expires, s.created_at AS session_created_at, u.id AS user_id, u.email, u.deleted_at
+    FROM sessions s JOIN users u ON u.id = s.user_id
+    WHERE s.session_token = ${sessionTokenHash}::text AND s.expires > ${now.toISOString()}::timestamptz
+  )`;
+
+function sessionOf(row: WhoColumns | undefined): SessionRow | null {
+  return row
+    ? { id: row.session_id, expires: row.expires, createdAt: row.session_created_at, user: { id: row.user_id, email: row.email, deletedAt: row.deleted_at } }
+    : null;
+}
+
+/**
+ * listSealedChats for the live session whose token hashes to `sessionTokenHash`, in one statement
+ * (issue 12): the session and its user, and that user's page of vault chats. `session` is null when
+ * the token is unknown or expired (then there are no chats). The caller applies the session's rules
+ * (lib/auth/session.ts requireUserWith) before using the page.
+ * @throws InvalidInputError (limit), InvalidCursorError.
+ */
+export async function listSealedChatsForSession(input: { sessionTokenHash: string; now: Date; limit: number; cursor?: string | null }) {
+  const { limit } = input;
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new InvalidInputError("limit must be an integer from 1 to 100.");
+  const after = input.cursor ? decodeCursor(input.cursor) : null;
+  const db = await getDb();
+  const rows = await db.$queryRaw<(WhoColumns & { chat_id: string | null; title_ciphertext: Uint8Array | null; last_updated: Date | null })[]>`
+    ${WHO(input.sessionTokenHash, input.now)}
+    SELECT who.*, c.id::text AS chat_id, c.title_ciphertext, c.last_updated
+    FROM who LEFT JOIN LATERAL (
+      SELECT id, title_ciphertext, last_updated FROM chats
+      WHERE user_id = who.user_id AND vault
+      ${after ? Prisma.sql`AND (last_updated, id) < (${after.lastUpdated.toISOString()}::timestamptz, ${after.chatId}::uuid)` : Prisma.empty}
+      ORDER BY last_updated DESC, id DESC
+      LIMIT ${limit + 1}
+    ) c ON true
+    ORDER BY c.last_updated DESC, c.id DESC`;
+  const found = rows.filter((r) => r.chat_id !== null);
+  const chats: SealedChatSummary[] = found.slice(0, limit).map((r) => ({ chatId: r.chat_id!, title: r.title_ciphertext, lastUpdated: r.last_updated! }));
+  const last = chats.at(-1);
+  return { session: sessionOf(rows[0]), chats, nextCursor: found.length > limit && last ? encodeCursor(last.lastUpdated, last.chatId) : null };
+}
+
+/**
+ * getSealedChat for the live session whose token hashes to `sessionTokenHash`, in one statement
+ * (issue 12). `session` null: unknown or expired token. `chat` null: not one of the session user's
+ * vault chats (the caller answers 404 once the session passed).
+ */
+export async function getSealedChatForSession(input: { sessionTokenHash: string; now: Date; chatId: string }) {
+  const chatId = input.chatId.toLowerCase();
+  const db = await getDb();
+  const rows = await db.$queryRaw<
+    (WhoColumns & {
+      chat_id: string | null;
+      title_ciphertext: Uint8Array | null;
+      tree_ciphertext: Uint8Array | null;
+      chat_created_at: Date | null;
+      last_updated: Date | null;
+      position: number | null;
+      role: string | null;
+      content_ciphertext: Uint8Array | null;
+      attachment_ciphertext: Uint8Array | null;
+    })[]
+  >`
+    ${WHO(input.sessionTokenHash, input.now)}
+    SELECT who.*, c.id::text AS chat_id, c.title_ciphertext, c.tree_ciphertext, c.created_at AS chat_created_at, c.last_updated,
+           m.position, m.role, m.content_ciphertext, m.attachment_ciphertext
+    FROM who
+    LEFT JOIN chats c ON c.id = ${UUID.test(chatId) ? chatId : NO_CHAT}::uuid AND c.user_id = who.user_id AND c.vault
+    LEFT JOIN messages m ON m.chat_id = c.id
+    ORDER BY m.position`;
+  const first = rows[0];
+  const chat =
+    first && first.chat_id !== null
+      ? {
+          chatId,
+          title: first.title_ciphertext,
+          tree: first.tree_ciphertext,
+          createdAt: first.chat_created_at!,
+          lastUpdated: first.last_updated!,
+          messages: rows
+            .filter((r) => r.position !== null)
+            .map((r) => ({ position: r.position!, role: r.role!, content: r.content_ciphertext!, attachment: r.attachment_ciphertext })),
+        }
+      : null;
+  return { session: sessionOf(first), chat };
+}
+
+/**
+ * Replace legacy chats by their browser re-encrypted versions (same id, same last_updated), then,
+ * when no legacy chat is left, delete the user's server-held data key and VACUUM the key tables.
+ * @returns how many chats were replaced and whether the data key is gone.
+ * @throws NoVaultError; ChatNotFoundError when an id is not one of the user's legacy chats.
+ */
+export async function replaceLegacyChats(
+  userId: string,
+  chats: { chatId: string; title: Uint8Array<ArrayBuffer> | null; messages: SealedMessage[] }[],
+): Promise<{ replaced: number; dataKeyDeleted: boolean }> {
+  const db = await getDb();
+  if (!(await db.vault.count({ where: { userId } }))) throw new NoVaultError();
+  const dataKeyDeleted = await db.$transaction(async (tx) => {
+    for (const chat of chats) {
+      const { count } = await tx.chat.updateMany({
+        where: { id: chat.chatId, userId, vault: false },
+        data: { vault: true, titleCiphertext: chat.title },
+      });
+      if (!count) throw new ChatNotFoundError();
+      await tx.message.deleteMany({ where: { chatId: chat.chatId } });
+      await tx.message.createMany({
+        data: chat.messages.map((m, i) => ({
+          chatId: chat.chatId,
+          position: i,
+          role: m.role,
+          contentCiphertext: m.content,
+          attachmentCiphertext: m.attachment,
+        })),
+      });
+    }
+    if (await tx.chat.count({ where: { userId, vault: false } })) return false;
+    await tx.dataKey.deleteMany({ where: { userId } });
+    return true;
+  });
+  if (dataKeyDeleted) await vacuumKeyTables();
+  return { replaced: chats.length, dataKeyDeleted };
+}
+
+/** A vault chat with its messages (the active path) as ciphertext, in position order. */
+export interface SealedChat {
+  chatId: string;
+  title: Uint8Array | null;
+  /** The sealed branch tree (issue 9), null for a chat without versions. */
+  tree: Uint8Array | null;
+  createdAt: Date;
+  lastUpdated: Date;
+  messages: { position: number; role: string; content: Uint8Array; attachment: Uint8Array | null }[];
+}
+
+/** Most chats one getSealedChats call reads (issue 9). */
+export const SEALED_CHATS_MAX_IDS = 100;
+
+/**
+ * Many vault chats of the user with their messages as ciphertext (issue 9: search and export read the
+ * whole history in a few requests, not one per chat), in two SQL statements whatever their number: the
+ * chats with the byte size of their ciphertext, then the messages and branch trees of those returned.
+ * Chats come in the order of `chatIds`, each whole, while their ciphertext (title, tree, messages,
+ * attachments) adds up to at most `maxBytes`; the first always comes, however large. The user's chats
+ * left out for that bound are in `remaining`, in order, for the caller to ask again. Ids that are not
+ * the user's vault chats (unknown, another user's, a legacy chat, not a UUID, or deleted between the two
+ * statements) are left out silently. @throws InvalidInputError (more than SEALED_CHATS_MAX_IDS ids)
+ */
+export async function getSealedChats(input: {
+  userId: string;
+  chatIds: readonly string[];
+  maxBytes: number;
+}): Promise<{ chats: SealedChat[]; remaining: string[] }> {
+  if (input.chatIds.length > SEALED_CHATS_MAX_IDS) throw new InvalidInputError(`At most ${SEALED_CHATS_MAX_IDS} chats at a time.`);
+  const ids = [...new Set(input.chatIds.map((id) => id.toLowerCase()).filter((id) => UUID.test(id)))];
+  if (!ids.length) return { chats: [], remaining: [] };
+  const db = await getDb();
+  // Only UUIDs reach the list, so a comma-separated text parameter is exact (as in chat-preconditions.ts).
+  const sizes = await db.$queryRaw<{ id: string; title_ciphertext: Uint8Array | null; created_at: Date; last_updated: Date; bytes: number }[]>`
+    SELECT c.id::text AS id, c.title_ciphertext, c.created_at, c.last_updated,
+      (COALESCE(octet_length(c.title_ciphertext), 0) + COALESCE(octet_length(c.tree_ciphertext), 0)
+        + COALESCE((SELECT SUM(octet_length(m.content_ciphertext) + COALESCE(octet_length(m.attachment_ciphertext), 0))
+                    FROM messages m WHERE m.chat_id = c.id), 0))::float8 AS bytes
+    FROM chats c
+    WHERE c.user_id = ${input.userId} AND c.vault AND c.id = ANY(string_to_array(${ids.join(",")}::text, ',')::uuid[])`;
+  const found = new Map(sizes.map((r) => [r.id, r]));
+  const chosen: typeof sizes = [];
+  const remaining: string[] = [];
+  let bytes = 0;
+  for (const id of ids) {
+    const row = found.get(id);
+    if (!row) continue;
+    if (remaining.length || (chosen.length && bytes + row.bytes > input.maxBytes)) remaining.push(id);
+    else {
+      chosen.push(row);
+      bytes += row.bytes;
+    }
+  }
+  if (!chosen.length) return { chats: [], remaining };
+  const list = chosen.map((c) => c.id).join(",");
+  // The branch trees ride along as position -1, so one statement reads everything else.
+  const parts = await db.$queryRaw<{ chat_id: string; position: number; role: string | null; content: Uint8Array; attachment: Uint8Array | null }[]>`
+    SELECT c.id::text AS chat_id, -1 AS position, NULL::text AS role, c.tree_ciphertext AS content, NULL::bytea AS attachment
+      FROM chats c
+      WHERE c.user_id = ${input.userId} AND c.vault AND c.tree_ciphertext IS NOT NULL AND c.id = ANY(string_to_array(${list}::text, ',')::uuid[])
+    UNION ALL
+    SELECT m.chat_id::text, m.position, m.role, m.content_ciphertext, m.attachment_ciphertext
+      FROM messages m JOIN chats c ON c.id = m.chat_id
+      WHERE c.user_id = ${input.userId} AND c.vault AND m.chat_id = ANY(string_to_array(${list}::text, ',')::uuid[])
+    ORDER BY 1, 2`;
+  const chats = new Map<string, SealedChat>(
+    chosen.map((c) => [c.id, { chatId: c.id, title: c.title_ciphertext, tree: null, createdAt: c.created_at, lastUpdated: c.last_updated, messages: [] }]),
+  );
+  for (const p of parts) {
+    const chat = chats.get(p.chat_id);
+    if (!chat) continue;
+    if (p.position < 0) chat.tree = p.content;
+    else chat.messages.push({ position: p.position, role: p.role!, content: p.content, attachment: p.attachment });
+  }
+  // A saved chat has at least one message: none means it was deleted between the two statements.
+  return { chats: [...chats.values()].filter((c) => c.messages.length > 0), remaining };
+}
