@@ -2,15 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as chatHistoryOne } from "@/app/api/ns/chat_history/[chatId]/route";
 import { POST as chatHistoryBatch } from "@/app/api/ns/chat_history/batch/route";
 import { POST as chatSave } from "@/app/api/ns/chat_save/route";
-import { POST as vaultCreate } from "@/app/api/vault/route";
 import { addSibling, fromMessages } from "@/lib/chat/branches";
 import { CHAT_BATCH_MAX_BYTES, CHAT_BATCH_MAX_IDS } from "@/lib/chat/history-schema";
 import { storedPath, treeForSaving, type SavedMessage } from "@/lib/chat/saved-tree";
-import { getConfig, resetConfigForTests } from "@/lib/config";
-import { generateVaultKey, importVaultKey } from "@/lib/vault/crypto";
-import { openChat, passphraseMethod, recoveryMethod, sealTurn, type PlainMessage, type SealedChatJson } from "@/lib/vault/seal";
+import { resetConfigForTests } from "@/lib/config";
+import { openChat, sealTurn, type PlainMessage, type SealedChatJson } from "@/lib/vault/seal";
 import { setupTestDb, type TestDb } from "../db/setup-db";
-import { createTestUser, sessionCookieFor } from "../helpers/auth";
+import { createTestUser } from "../helpers/auth";
+import { req, withVault, type Person } from "../helpers/vault-api";
 
 /**
  * POST /api/ns/chat_history/batch (issue 9: search and export read many chats per request) through the
@@ -18,36 +17,13 @@ import { createTestUser, sessionCookieFor } from "../helpers/auth";
  * browser: it seals chats under the vault key and opens what the batch returns.
  */
 let t: TestDb;
-interface Person {
-  id: string;
-  cookie: string;
-  key: CryptoKey;
-}
 let alice: Person;
 let bob: Person;
 
-function req(path: string, init: { method?: string; cookie?: string; body?: unknown; origin?: string; raw?: string; type?: string } = {}) {
-  const origin = new URL(getConfig().APP_URL).origin;
-  const headers: Record<string, string> = { Origin: init.origin ?? origin };
-  if (init.cookie) headers.Cookie = init.cookie;
-  if (init.body !== undefined || init.raw !== undefined) headers["Content-Type"] = init.type ?? "application/json";
-  return new Request(`${origin}${path}`, {
-    method: init.method ?? "GET",
-    headers,
-    body: init.raw ?? (init.body === undefined ? undefined : JSON.stringify(init.body)),
-  });
-}
 
 const batch = (p: Person | null, body: unknown, extra: { origin?: string; raw?: string; type?: string } = {}) =>
   chatHistoryBatch(req("/api/ns/chat_history/batch", { method: "POST", cookie: p?.cookie, body: extra.raw === undefined ? body : undefined, ...extra }));
 
-async function withVault(id: string): Promise<Person> {
-  const cookie = await sessionCookieFor(id);
-  const raw = generateVaultKey();
-  const methods = [await passphraseMethod(raw, id, "a long passphrase"), (await recoveryMethod(raw, id)).method];
-  expect((await vaultCreate(req("/api/vault", { method: "POST", cookie, body: { methods } }))).status).toBe(201);
-  return { id, cookie, key: await importVaultKey(raw) };
-}
 
 /** A saved chat of `p`, sealed as the browser does; `tree` for one with versions. */
 async function savedChat(p: Person, messages: PlainMessage[], title: string, tree?: string | null): Promise<string> {

@@ -2,15 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as chatSave } from "@/app/api/ns/chat_save/route";
 import { GET as chatHistory } from "@/app/api/ns/chat_history/route";
 import { GET as chatHistoryOne } from "@/app/api/ns/chat_history/[chatId]/route";
-import { POST as vaultCreate } from "@/app/api/vault/route";
 import { addChild, addSibling, fromMessages, versionOf, type BranchTree } from "@/lib/chat/branches";
 import { planSave, storedPath, treeForSaving, treeFromSaved, type SavedMessage } from "@/lib/chat/saved-tree";
-import { getConfig, resetConfigForTests } from "@/lib/config";
-import { generateVaultKey, importVaultKey } from "@/lib/vault/crypto";
-import { openChat, passphraseMethod, recoveryMethod, sealTurn, type SealedChatJson } from "@/lib/vault/seal";
+import { resetConfigForTests } from "@/lib/config";
+import { openChat, sealTurn, type SealedChatJson } from "@/lib/vault/seal";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import { dumpDatabase } from "../helpers/db-dump";
-import { createTestUser, sessionCookieFor } from "../helpers/auth";
+import { createTestUser } from "../helpers/auth";
+import { req, withVault, type Person } from "../helpers/vault-api";
 
 /**
  * Issue 9: saved chats keep their edited and regenerated versions. The test plays the browser (builds the
@@ -18,29 +17,10 @@ import { createTestUser, sessionCookieFor } from "../helpers/auth";
  * chat_history handlers and the real database (PGlite, or PostgreSQL with DATABASE_URL).
  */
 let t: TestDb;
-interface Person {
-  id: string;
-  cookie: string;
-  key: CryptoKey;
-}
 let alice: Person;
 let bob: Person;
 
-function req(path: string, init: { method?: string; cookie?: string; body?: unknown } = {}) {
-  const origin = new URL(getConfig().APP_URL).origin;
-  const headers: Record<string, string> = { Origin: origin };
-  if (init.cookie) headers.Cookie = init.cookie;
-  if (init.body !== undefined) headers["Content-Type"] = "application/json";
-  return new Request(`${origin}${path}`, { method: init.method ?? "GET", headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
-}
 
-async function withVault(id: string): Promise<Person> {
-  const cookie = await sessionCookieFor(id);
-  const raw = generateVaultKey();
-  const methods = [await passphraseMethod(raw, id, "a long passphrase"), (await recoveryMethod(raw, id)).method];
-  expect((await vaultCreate(req("/api/vault", { method: "POST", cookie, body: { methods } }))).status).toBe(201);
-  return { id, cookie, key: await importVaultKey(raw) };
-}
 
 const save = (p: Person, body: unknown) => chatSave(req("/api/ns/chat_save", { method: "POST", cookie: p.cookie, body }));
 

@@ -3,13 +3,12 @@ import { GET as chatHistory } from "@/app/api/ns/chat_history/route";
 import { GET as chatHistoryOne } from "@/app/api/ns/chat_history/[chatId]/route";
 import { POST as chatSave } from "@/app/api/ns/chat_save/route";
 import { PATCH as chatTitle } from "@/app/api/ns/chat_title/route";
-import { POST as vaultCreate } from "@/app/api/vault/route";
-import { getConfig, resetConfigForTests } from "@/lib/config";
-import { generateVaultKey, importVaultKey } from "@/lib/vault/crypto";
-import { openChat, openTitle, passphraseMethod, recoveryMethod, sealTitle, sealTurn, type SealedChatJson } from "@/lib/vault/seal";
+import { resetConfigForTests } from "@/lib/config";
+import { openChat, openTitle, sealTitle, sealTurn, type SealedChatJson } from "@/lib/vault/seal";
 import { setupTestDb, type TestDb } from "../db/setup-db";
-import { createTestUser, sessionCookieFor } from "../helpers/auth";
+import { createTestUser } from "../helpers/auth";
 import { dumpDatabase } from "../helpers/db-dump";
+import { req, withVault, type Person } from "../helpers/vault-api";
 
 /**
  * Renaming a saved chat (issue 9 History) through the real handlers and database (PGlite, or
@@ -17,33 +16,10 @@ import { dumpDatabase } from "../helpers/db-dump";
  * new name with lib/vault/seal.ts and opens what the history endpoints return.
  */
 let t: TestDb;
-interface Person {
-  id: string;
-  cookie: string;
-  key: CryptoKey;
-}
 let alice: Person;
 let bob: Person;
 
-function req(path: string, init: { method?: string; cookie?: string; body?: unknown; origin?: string; raw?: string } = {}) {
-  const origin = new URL(getConfig().APP_URL).origin;
-  const headers: Record<string, string> = { Origin: init.origin ?? origin };
-  if (init.cookie) headers.Cookie = init.cookie;
-  if (init.body !== undefined || init.raw !== undefined) headers["Content-Type"] = "application/json";
-  return new Request(`${origin}${path}`, {
-    method: init.method ?? "GET",
-    headers,
-    body: init.raw ?? (init.body === undefined ? undefined : JSON.stringify(init.body)),
-  });
-}
 
-async function withVault(id: string): Promise<Person> {
-  const cookie = await sessionCookieFor(id);
-  const raw = generateVaultKey();
-  const methods = [await passphraseMethod(raw, id, "a long passphrase"), (await recoveryMethod(raw, id)).method];
-  expect((await vaultCreate(req("/api/vault", { method: "POST", cookie, body: { methods } }))).status).toBe(201);
-  return { id, cookie, key: await importVaultKey(raw) };
-}
 
 /** A saved chat of `p` with one question and answer, as the browser stores it. */
 async function savedChat(p: Person, question: string): Promise<string> {

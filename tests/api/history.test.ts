@@ -3,7 +3,7 @@ import { POST as chatUser } from "@/app/api/ns/chat_user/route";
 import { GET as chatHistory } from "@/app/api/ns/chat_history/route";
 import { GET as chatHistoryOne } from "@/app/api/ns/chat_history/[chatId]/route";
 import { DELETE as deleteChatRoute } from "@/app/api/ns/delete_chat/route";
-import { getConfig, resetConfigForTests } from "@/lib/config";
+import { resetConfigForTests } from "@/lib/config";
 import { shutdownPdfWorkers } from "@/lib/pdf";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import { createTestUser, sessionCookieFor } from "../helpers/auth";
@@ -13,6 +13,7 @@ import { POST as chatSave } from "@/app/api/ns/chat_save/route";
 import { GET as vaultGet, POST as vaultCreate, PATCH as vaultPatch } from "@/app/api/vault/route";
 import { generateVaultKey, importVaultKey } from "@/lib/vault/crypto";
 import { displayNameFrom, openChat, openTitle, passphraseMethod, recoveryMethod, sealTurn, type PlainMessage } from "@/lib/vault/seal";
+import { req, withVault, type Person } from "../helpers/vault-api";
 
 /**
  * The signed-in chat endpoints (spec §7) and saving under the vault (issue 8) through their real
@@ -22,26 +23,9 @@ import { displayNameFrom, openChat, openTitle, passphraseMethod, recoveryMethod,
  */
 let t: TestDb;
 let llm: FakeLlmServer;
-interface Person {
-  id: string;
-  cookie: string;
-  key: CryptoKey;
-}
 let alice: Person;
 let bob: Person;
 const BASIC = "llama3-8b-8192";
-
-function req(path: string, init: { method?: string; cookie?: string; body?: unknown; origin?: string } = {}) {
-  const origin = new URL(getConfig().APP_URL).origin;
-  const headers: Record<string, string> = { Origin: init.origin ?? origin };
-  if (init.cookie) headers.Cookie = init.cookie;
-  if (init.body !== undefined) headers["Content-Type"] = "application/json";
-  return new Request(`${origin}${path}`, {
-    method: init.method ?? "GET",
-    headers,
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-}
 
 const send = (cookie: string, content: string, extra: Record<string, unknown> = {}) =>
   chatUser(
@@ -52,15 +36,6 @@ const send = (cookie: string, content: string, extra: Record<string, unknown> = 
     }),
   );
 
-/** Set up a vault as the browser does (passphrase + recovery code); the key stays here. */
-async function withVault(id: string): Promise<Person> {
-  const cookie = await sessionCookieFor(id);
-  const raw = generateVaultKey();
-  const methods = [await passphraseMethod(raw, id, "a long passphrase"), (await recoveryMethod(raw, id)).method];
-  const res = await vaultCreate(req("/api/vault", { method: "POST", cookie, body: { methods } }));
-  expect(res.status).toBe(201);
-  return { id, cookie, key: await importVaultKey(raw) };
-}
 
 /**
  * One saved turn as the browser does it: chat_user answers (storing nothing), then the turn is sealed
