@@ -1,5 +1,6 @@
 "use client";
 
+import dynamic from "next/dynamic";
 import { useRouter } from "next/navigation";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { planOf, useAccount } from "@/lib/account/client";
@@ -14,7 +15,6 @@ import { Composer } from "./composer";
 import { forgetRenderedMarkdown, preloadMarkdown } from "./markdown";
 import { MessageList } from "./message-list";
 import { ModelPicker } from "./model-picker";
-import { ShortcutsDialog } from "./shortcuts-dialog";
 import { useShortcuts } from "./use-shortcuts";
 import { toast } from "@/components/ui/toaster";
 import { Sidebar } from "./sidebar";
@@ -34,6 +34,9 @@ interface ChatAppProps {
   /** Set when the server answers with its built-in development responder instead of a real model. */
   providerNotice: string | null;
 }
+
+// Issue 12: the shortcuts list is fetched when first opened, not with the page.
+const ShortcutsDialog = dynamic(() => import("./shortcuts-dialog").then((m) => m.ShortcutsDialog), { ssr: false });
 
 const UNSUPPORTED_FILE = "Sorry, this filetype is not supported in this demo yet. Try a PDF.";
 const SMALL_SCREEN = "(max-width: 767px)";
@@ -142,10 +145,17 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
   };
   const isSmallScreen = () => window.matchMedia(SMALL_SCREEN).matches;
 
-  // Answers need the Markdown renderer: fetch it while the page is idle, not in the first load.
+  // Answers need the Markdown renderer (react-markdown, KaTeX, highlight.js): fetch it at the first sign
+  // of use (a key, a tap or a click), which comes before any answer, not during the page load, where its
+  // evaluation was one of the longest tasks (issue 12, Lighthouse total blocking time).
   useEffect(() => {
-    const id = window.setTimeout(preloadMarkdown, 1500);
-    return () => window.clearTimeout(id);
+    const events = ["keydown", "pointerdown", "touchstart"] as const;
+    const preload = () => {
+      events.forEach((e) => window.removeEventListener(e, preload, true));
+      preloadMarkdown();
+    };
+    events.forEach((e) => window.addEventListener(e, preload, { capture: true, passive: true }));
+    return () => events.forEach((e) => window.removeEventListener(e, preload, true));
   }, []);
 
   const toggleSidebar = () => setSidebarOpen((open) => !(open ?? !isSmallScreen()));
@@ -310,7 +320,9 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
       );
     },
   });
-
+  // Once opened, the shortcuts dialog stays mounted (the native <dialog> closes and reopens in place).
+  const [helpShown, setHelpShown] = useState(false);
+  if (shortcuts.helpOpen && !helpShown) setHelpShown(true);
 
   return (
     <div className="relative flex h-[calc(100dvh-4rem)] min-h-96 bg-white">
@@ -399,7 +411,7 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
         />
         <p className="px-4 pb-3 text-center text-xs text-ink-500">Hush may produce mistakes. Please verify information.</p>
       </div>
-      <ShortcutsDialog open={shortcuts.helpOpen} onClose={() => shortcuts.setHelpOpen(false)} />
+      {(helpShown || shortcuts.helpOpen) && <ShortcutsDialog open={shortcuts.helpOpen} onClose={() => shortcuts.setHelpOpen(false)} />}
     </div>
   );
 }

@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { toast } from "sonner";
+import { toast } from "@/components/ui/toaster";
 
 /**
  * Copies `text` to the clipboard; the icon turns into a check for a moment and a toast confirms

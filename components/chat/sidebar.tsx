@@ -1,16 +1,20 @@
 "use client";
 
+import dynamic from "next/dynamic";
 import Link from "next/link";
 import { useState } from "react";
 import { buttonStyles, ConfirmDialog, Dialog } from "@/components/ui/dialog";
-import { UnlockPanel } from "@/components/vault/unlock-panel";
-import { VaultSetupDialog } from "@/components/vault/setup-dialog";
 import type { ChatSearchHit } from "@/lib/chat/search";
 import type { VaultStore } from "@/lib/vault/client";
 import { ChatList } from "./chat-list";
-import { ChatSearch } from "./chat-search";
 import type { HistoryEntry } from "./use-chat-history";
 import type { SearchState } from "./use-chat-search";
+
+// Issue 12: what only a signed-in user with a vault sees (unlock, setup, search) is fetched when first
+// shown, not with the page every visitor loads.
+const UnlockPanel = dynamic(() => import("@/components/vault/unlock-panel").then((m) => m.UnlockPanel), { ssr: false });
+const VaultSetupDialog = dynamic(() => import("@/components/vault/setup-dialog").then((m) => m.VaultSetupDialog), { ssr: false });
+const ChatSearch = dynamic(() => import("./chat-search").then((m) => m.ChatSearch), { ssr: false });
 
 interface SidebarProps {
   /** null: the default for the screen size (open on wide screens, closed on small ones). */
@@ -54,6 +58,9 @@ export function Sidebar(props: SidebarProps) {
   const [confirmSave, setConfirmSave] = useState(false);
   const [deleting, setDeleting] = useState<HistoryEntry | null>(null);
   const [settingUp, setSettingUp] = useState(false);
+  // Once opened, the setup dialog stays mounted (as before: its native <dialog> closes in place).
+  const [setupShown, setSetupShown] = useState(false);
+  if (settingUp && !setupShown) setSetupShown(true);
   const visibility = open === null ? "hidden md:flex" : open ? "flex" : "hidden";
   const locked = signedIn && props.vault.status === "locked";
   const vaultReady = props.vault.status !== "loading" && props.vault.status !== "error";
@@ -186,7 +193,7 @@ export function Sidebar(props: SidebarProps) {
         to them. You can delete any chat, or your whole account, at any time.
       </Dialog>
 
-      <VaultSetupDialog open={settingUp} onClose={() => setSettingUp(false)} onDone={() => undefined} />
+      {setupShown && <VaultSetupDialog open={settingUp} onClose={() => setSettingUp(false)} onDone={() => undefined} />}
 
       <ConfirmDialog
         open={deleting !== null}

@@ -1,6 +1,6 @@
 "use client";
 
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { buttonStyles, ConfirmDialog, Dialog } from "@/components/ui/dialog";
 import {
   addPasskey,
@@ -8,6 +8,7 @@ import {
   lockVault,
   newRecoveryCode,
   passkeysAvailable,
+  preloadVaultMethods,
   removeMethod,
   useVault,
   VaultActionError,
@@ -28,6 +29,7 @@ const inputClass =
  */
 export function SecuritySection() {
   const vault = useVault(true);
+  useEffect(preloadVaultMethods, []);
   const info = vault.info;
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);

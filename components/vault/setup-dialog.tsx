@@ -1,8 +1,8 @@
 "use client";
 
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { buttonStyles, Dialog } from "@/components/ui/dialog";
-import { commitSetup, draftSetup, passkeysAvailable, VaultActionError, type SetupDraft } from "@/lib/vault/client";
+import { commitSetup, draftSetup, passkeysAvailable, preloadVaultMethods, VaultActionError, type SetupDraft } from "@/lib/vault/client";
 import { MIN_PASSPHRASE_CHARS } from "@/lib/vault/crypto";
 import { RecoveryCodeBox } from "./recovery-code";
 
@@ -17,6 +17,7 @@ const inputClass =
  * told plainly that losing every method loses the history. Nothing is stored until "Turn on".
  */
 export function VaultSetupDialog({ open, onClose, onDone }: { open: boolean; onClose: () => void; onDone: () => void }) {
+  useEffect(preloadVaultMethods, []);
   const [step, setStep] = useState<Step>("choose");
   const [passphrase, setPassphrase] = useState("");
   const [again, setAgain] = useState("");

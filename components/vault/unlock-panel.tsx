@@ -1,8 +1,8 @@
 "use client";
 
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { buttonStyles } from "@/components/ui/dialog";
-import { unlockPassphrase, unlockPasskey, unlockRecovery, VaultActionError, type VaultJson } from "@/lib/vault/client";
+import { preloadVaultMethods, unlockPassphrase, unlockPasskey, unlockRecovery, VaultActionError, type VaultJson } from "@/lib/vault/client";
 
 const inputClass =
   "mt-1 w-full rounded-lg border border-ink-300 bg-white px-3 py-2 text-base text-ink-900 focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-100";
@@ -12,6 +12,7 @@ const inputClass =
  * passphrase or the recovery code (issue 8). A wrong secret says so and changes nothing.
  */
 export function UnlockPanel({ info }: { info: VaultJson }) {
+  useEffect(preloadVaultMethods, []);
   const hasPasskey = info.methods.some((m) => m.kind === "passkey");
   const hasPassphrase = info.methods.some((m) => m.kind === "passphrase");
   const [mode, setMode] = useState<"passphrase" | "recovery">(hasPassphrase ? "passphrase" : "recovery");

@@ -1,6 +1,5 @@
 "use client";
 
-import { startAuthentication, startRegistration } from "@simplewebauthn/browser";
 import { useSyncExternalStore } from "react";
 import { fromBase64, generateVaultKey, importVaultKey, MIN_PASSPHRASE_CHARS, randomBytes, VaultDecryptionError } from "./crypto";
 import {
@@ -55,6 +54,18 @@ function set(next: Partial<VaultStore>) {
 
 /** A user-facing error of a vault action (the message is shown as is). */
 export class VaultActionError extends Error {}
+
+/** @simplewebauthn/browser, loaded on the first passkey ceremony (issue 12: not in /chat's first load). */
+const webauthn = () => import("@simplewebauthn/browser");
+
+/**
+ * Start loading the passkey and passphrase code (WebAuthn client, Argon2id) once a screen that uses it
+ * is shown (unlock panel, setup dialog, Security settings), so a tap does not wait on it.
+ */
+export function preloadVaultMethods(): void {
+  void webauthn().catch(() => undefined);
+  void import("hash-wasm").catch(() => undefined);
+}
 
 async function api<T>(url: string, method: string, body?: unknown): Promise<T> {
   let res: Response;
@@ -149,7 +160,7 @@ async function newPasskeyMethod(raw: Uint8Array<ArrayBuffer>, userId: string): P
   const optionsJSON = { ...options, extensions: { prf: { eval: { first: prfInput } } } } as never;
   let registration;
   try {
-    registration = await startRegistration({ optionsJSON });
+    registration = await (await webauthn()).startRegistration({ optionsJSON });
   } catch {
     throw new VaultActionError("The passkey was not created. Please try again, or use a passphrase.");
   }
@@ -278,7 +289,7 @@ export async function unlockPasskey(): Promise<void> {
   const evalByCredential = Object.fromEntries(passkeys.map((m) => [m.credential_id!, { first: fromBase64(m.kdf.prf_input!) }]));
   let assertion;
   try {
-    assertion = await startAuthentication({ optionsJSON: { ...options, extensions: { prf: { evalByCredential } } } as never });
+    assertion = await (await webauthn()).startAuthentication({ optionsJSON: { ...options, extensions: { prf: { evalByCredential } } } as never });
   } catch {
     throw new VaultActionError("The passkey did not unlock. Please try again, or use your passphrase or recovery code.");
   }

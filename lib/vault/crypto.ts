@@ -1,4 +1,3 @@
-import { argon2id } from "hash-wasm";
 
 /**
  * The vault: end-to-end encryption of saved history, run in the browser (and in Node for tests, which
@@ -178,6 +177,9 @@ async function hkdfKey(ikm: Uint8Array<ArrayBuffer>, salt: Uint8Array<ArrayBuffe
  * passphrase is NFKC-normalised so the same words typed on another keyboard give the same key.
  */
 export async function passphraseKey(passphrase: string, salt: Uint8Array<ArrayBuffer>, params: Argon2Params = ARGON2ID) {
+  // Issue 12: hash-wasm (its Argon2 WebAssembly inlined) loads when a passphrase is first used, not with
+  // every page that holds the vault store (/chat).
+  const { argon2id } = await import("hash-wasm");
   const hash = await argon2id({
     password: passphrase.normalize("NFKC"),
     salt,
