@@ -1,14 +1,8 @@
 import "server-only";
 import { requireUser, requireUserWith } from "@/lib/auth/session";
 import { CHAT_BATCH_MAX_BYTES } from "@/lib/chat/history-schema";
-import {
-  getSealedChat,
-  getSealedChatForSession,
-  getSealedChats,
-  listSealedChats,
-  listSealedChatsForSession,
-  type SealedChat,
-} from "@/lib/db/queries";
+import { getSealedChat, getSealedChats, listSealedChats, type SealedChat } from "@/lib/db/queries";
+import { chatJsonForSession, historyPageJsonForSession } from "@/lib/db/history-json";
 import { ChatNotFoundError, InvalidCursorError } from "@/lib/db/errors";
 
 /**
@@ -35,21 +29,23 @@ export async function historyPage(userId: string, limit: number, cursor: string 
 }
 
 /**
- * GET /api/ns/chat_history's answer for the caller of `request`: requireUser and historyPage, in one
- * database round trip for a cookie session (issue 12; lib/db/sealed-chats.ts listSealedChatsForSession).
- * @throws ApiError 401 | 403 | 503 (requireUser), then InvalidCursorError.
+ * GET /api/ns/chat_history's answer for the caller of `request` as JSON text (historyPage's shape):
+ * requireUser and the page in one database round trip for a cookie session, the JSON built by
+ * PostgreSQL (issue 12; lib/db/history-json.ts). @throws ApiError 401 | 403 | 503 (requireUser), then
+ * InvalidCursorError.
  */
-export async function historyPageFor(request: Request, limit: number, cursor: string | null) {
+export async function historyPageFor(request: Request, limit: number, cursor: string | null): Promise<string> {
   try {
     const { value } = await requireUserWith(
       request,
       async (sessionTokenHash, now) => {
-        const page = await listSealedChatsForSession({ sessionTokenHash, now, limit, cursor });
-        return { session: page.session, value: page };
+        const page = await historyPageJsonForSession({ sessionTokenHash, now, limit, cursor });
+        return { session: page.session, value: page.json };
       },
-      (user) => listSealedChats({ userId: user.id, limit, cursor }),
+      async (user) => JSON.stringify(await historyPage(user.id, limit, cursor)),
     );
-    return pageJson(value);
+    // A live session always comes with its page.
+    return value!;
   } catch (error) {
     // A bad cursor is found before the session is: the caller's credentials still answer first.
     if (error instanceof InvalidCursorError) await requireUser(request);
@@ -96,21 +92,22 @@ export async function historyChat(userId: string, chatId: string) {
 }
 
 /**
- * GET /api/ns/chat_history/{chat_id}'s answer for the caller of `request`: requireUser and
- * historyChat in one database round trip for a cookie session (issue 12).
- * @throws ApiError 401 | 403 | 503 (requireUser), then ChatNotFoundError.
+ * GET /api/ns/chat_history/{chat_id}'s answer for the caller of `request` as JSON text (historyChat's
+ * shape): requireUser and the chat in one database round trip for a cookie session, the JSON built by
+ * PostgreSQL (issue 12; lib/db/history-json.ts). @throws ApiError 401 | 403 | 503 (requireUser), then
+ * ChatNotFoundError.
  */
-export async function historyChatFor(request: Request, chatId: string) {
+export async function historyChatFor(request: Request, chatId: string): Promise<string> {
   const { value } = await requireUserWith(
     request,
     async (sessionTokenHash, now) => {
-      const read = await getSealedChatForSession({ sessionTokenHash, now, chatId });
-      return { session: read.session, value: read.chat };
+      const read = await chatJsonForSession({ sessionTokenHash, now, chatId });
+      return { session: read.session, value: read.json };
     },
-    (user) => getSealedChat({ userId: user.id, chatId }),
+    async (user) => JSON.stringify(await historyChat(user.id, chatId)),
   );
-  if (!value) throw new ChatNotFoundError();
-  return chatJson(value);
+  if (value === null) throw new ChatNotFoundError();
+  return value;
 }
 
 /**

@@ -24,6 +24,8 @@ export type DatabaseTarget = Config["database"];
 
 export interface DbHandle {
   db: PrismaClient;
+  /** The node-postgres pool under `db` (the same connections; PGlite's one included). */
+  pool: pg.Pool;
   /** Migrations applied while opening, in order. */
   appliedMigrations: string[];
   /** Disconnect Prisma and close the driver (PGlite lingers about 10 s without it). */
@@ -79,6 +81,11 @@ async function openPglite(dataDir: string, options: { migrate?: boolean }): Prom
   }
   // One connection: the worker serves one (see lib/db/pglite-server.mjs); queries queue in the pool.
   const pool = new pg.Pool({ host: socketDir, port: 5432, user: "postgres", database: "postgres", max: 1 });
+  // PGlite is one session whatever the connection: a connection that replaces a closed one (the pool
+  // closes idle clients and clients after some errors, see pglite-server.mjs) would find the old one's
+  // named prepared statements (lib/db/history-json.ts) and fail to prepare them again. Queued first
+  // on each new connection, before any statement of the app.
+  pool.on("connect", (client) => void client.query("DEALLOCATE ALL").catch(() => undefined));
   return openPool(pool, { ...options, lock: false, utcOnConnect: false, txMaxWaitMs: 15_000 }, stopWorker);
 }
 
@@ -123,6 +130,7 @@ async function openPool(
     });
     return {
       db,
+      pool,
       appliedMigrations,
       close: async () => {
         await db.$disconnect();
@@ -145,13 +153,18 @@ const store = globalThis as typeof globalThis & { __hushDb?: Promise<DbHandle> }
  * A failed open is not cached: the next call tries again.
  */
 export function getDb(): Promise<PrismaClient> {
+  return handle().then((h) => h.db);
+}
+
+/** The process-wide handle, opened on first call; a failed open is not cached. */
+function handle(): Promise<DbHandle> {
   let pending = store.__hushDb;
   if (!pending) {
-    const opening = openDb(getConfig().database).then((handle) => {
-      if (handle.appliedMigrations.length) {
-        logger("db").info({ migrations: handle.appliedMigrations }, "applied migrations");
+    const opening = openDb(getConfig().database).then((opened) => {
+      if (opened.appliedMigrations.length) {
+        logger("db").info({ migrations: opened.appliedMigrations }, "applied migrations");
       }
-      return handle;
+      return opened;
     });
     opening.catch(() => {
       if (store.__hushDb === opening) store.__hushDb = undefined;
@@ -159,7 +172,18 @@ export function getDb(): Promise<PrismaClient> {
     store.__hushDb = opening;
     pending = opening;
   }
-  return pending.then((handle) => handle.db);
+  return pending;
+}
+
+/**
+ * The node-postgres pool under getDb()'s client, for the hot reads where Prisma's own per-query work
+ * is most of the cost (issue 12: the history reads, lib/db/history-json.ts). Same connections, same
+ * queue (PGlite's one connection included), so it mixes safely with Prisma queries; not for use
+ * inside a Prisma transaction. Timestamps: `timestamptz` columns come back as Date (node-postgres's own
+ * parser, which keeps the zone), unlike Prisma's adapter that reads them as UTC without a zone.
+ */
+export function getPool(): Promise<pg.Pool> {
+  return handle().then((h) => h.pool);
 }
 
 /** Close the process-wide client (tests, scripts, shutdown); the next `getDb()` opens a new one. */

@@ -1,7 +1,6 @@
 import "server-only";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { getDb } from "@/lib/db/client";
-import type { SessionRow } from "@/lib/auth/session-store";
 import { ChatNotFoundError, InvalidCursorError, InvalidInputError, NoVaultError, SaveConflictError } from "@/lib/db/errors";
 import { vacuumKeyTables } from "@/lib/db/vault";
 
@@ -19,9 +18,8 @@ export interface SealedMessage {
   attachment: Uint8Array<ArrayBuffer> | null;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-/** Bound for an id that is no UUID: no chat has it. */
-const NO_CHAT = "00000000-0000-0000-0000-000000000000";
+/** A chat id as stored: a lowercase UUID. */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
  * Store an encrypted turn (issue 8: the browser encrypts, the server only stores). `create`: a new
@@ -183,11 +181,13 @@ export interface SealedChatSummary {
   lastUpdated: Date;
 }
 
-function encodeCursor(lastUpdated: Date, chatId: string): string {
+/** The opaque cursor of GET /api/ns/chat_history's next page: the last chat's last_updated and id. */
+export function encodeCursor(lastUpdated: Date, chatId: string): string {
   return Buffer.from(`${lastUpdated.getTime()}.${chatId}`).toString("base64url");
 }
 
-function decodeCursor(cursor: string): { lastUpdated: Date; chatId: string } {
+/** The position an encodeCursor cursor names. @throws InvalidCursorError for any other text. */
+export function decodeCursor(cursor: string): { lastUpdated: Date; chatId: string } {
   const match = /^(\d{1,15})\.([0-9a-f-]{36})$/.exec(Buffer.from(cursor, "base64url").toString());
   if (!match || !UUID.test(match[2]!)) throw new InvalidCursorError();
   return { lastUpdated: new Date(Number(match[1])), chatId: match[2]! };
@@ -239,103 +239,6 @@ export async function getSealedChat(input: { userId: string; chatId: string }): 
       attachment: m.attachmentCiphertext,
     })),
   };
-}
-
-/** The session and user columns a session-joined read returns (lib/auth/session.ts requireUserWith). */
-interface WhoColumns {
-  session_id: string;
-  expires: Date;
-  session_created_at: Date;
-  user_id: string;
-  email: string | null;
-  deleted_at: Date | null;
-}
-
-const WHO = (sessionTokenHash: string, now: Date) => Prisma.sql`
-  WITH who AS (
-    SELECT s.id AS session_id, s.expires, s.created_at AS session_created_at, u.id AS user_id, u.email, u.deleted_at
-    FROM sessions s JOIN users u ON u.id = s.user_id
-    WHERE s.session_token = ${sessionTokenHash}::text AND s.expires > ${now.toISOString()}::timestamptz
-  )`;
-
-function sessionOf(row: WhoColumns | undefined): SessionRow | null {
-  return row
-    ? { id: row.session_id, expires: row.expires, createdAt: row.session_created_at, user: { id: row.user_id, email: row.email, deletedAt: row.deleted_at } }
-    : null;
-}
-
-/**
- * listSealedChats for the live session whose token hashes to `sessionTokenHash`, in one statement
- * (issue 12): the session and its user, and that user's page of vault chats. `session` is null when
- * the token is unknown or expired (then there are no chats). The caller applies the session's rules
- * (lib/auth/session.ts requireUserWith) before using the page.
- * @throws InvalidInputError (limit), InvalidCursorError.
- */
-export async function listSealedChatsForSession(input: { sessionTokenHash: string; now: Date; limit: number; cursor?: string | null }) {
-  const { limit } = input;
-  if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new InvalidInputError("limit must be an integer from 1 to 100.");
-  const after = input.cursor ? decodeCursor(input.cursor) : null;
-  const db = await getDb();
-  const rows = await db.$queryRaw<(WhoColumns & { chat_id: string | null; title_ciphertext: Uint8Array | null; last_updated: Date | null })[]>`
-    ${WHO(input.sessionTokenHash, input.now)}
-    SELECT who.*, c.id::text AS chat_id, c.title_ciphertext, c.last_updated
-    FROM who LEFT JOIN LATERAL (
-      SELECT id, title_ciphertext, last_updated FROM chats
-      WHERE user_id = who.user_id AND vault
-      ${after ? Prisma.sql`AND (last_updated, id) < (${after.lastUpdated.toISOString()}::timestamptz, ${after.chatId}::uuid)` : Prisma.empty}
-      ORDER BY last_updated DESC, id DESC
-      LIMIT ${limit + 1}
-    ) c ON true
-    ORDER BY c.last_updated DESC, c.id DESC`;
-  const found = rows.filter((r) => r.chat_id !== null);
-  const chats: SealedChatSummary[] = found.slice(0, limit).map((r) => ({ chatId: r.chat_id!, title: r.title_ciphertext, lastUpdated: r.last_updated! }));
-  const last = chats.at(-1);
-  return { session: sessionOf(rows[0]), chats, nextCursor: found.length > limit && last ? encodeCursor(last.lastUpdated, last.chatId) : null };
-}
-
-/**
- * getSealedChat for the live session whose token hashes to `sessionTokenHash`, in one statement
- * (issue 12). `session` null: unknown or expired token. `chat` null: not one of the session user's
- * vault chats (the caller answers 404 once the session passed).
- */
-export async function getSealedChatForSession(input: { sessionTokenHash: string; now: Date; chatId: string }) {
-  const chatId = input.chatId.toLowerCase();
-  const db = await getDb();
-  const rows = await db.$queryRaw<
-    (WhoColumns & {
-      chat_id: string | null;
-      title_ciphertext: Uint8Array | null;
-      tree_ciphertext: Uint8Array | null;
-      chat_created_at: Date | null;
-      last_updated: Date | null;
-      position: number | null;
-      role: string | null;
-      content_ciphertext: Uint8Array | null;
-      attachment_ciphertext: Uint8Array | null;
-    })[]
-  >`
-    ${WHO(input.sessionTokenHash, input.now)}
-    SELECT who.*, c.id::text AS chat_id, c.title_ciphertext, c.tree_ciphertext, c.created_at AS chat_created_at, c.last_updated,
-           m.position, m.role, m.content_ciphertext, m.attachment_ciphertext
-    FROM who
-    LEFT JOIN chats c ON c.id = ${UUID.test(chatId) ? chatId : NO_CHAT}::uuid AND c.user_id = who.user_id AND c.vault
-    LEFT JOIN messages m ON m.chat_id = c.id
-    ORDER BY m.position`;
-  const first = rows[0];
-  const chat =
-    first && first.chat_id !== null
-      ? {
-          chatId,
-          title: first.title_ciphertext,
-          tree: first.tree_ciphertext,
-          createdAt: first.chat_created_at!,
-          lastUpdated: first.last_updated!,
-          messages: rows
-            .filter((r) => r.position !== null)
-            .map((r) => ({ position: r.position!, role: r.role!, content: r.content_ciphertext!, attachment: r.attachment_ciphertext })),
-        }
-      : null;
-  return { session: sessionOf(first), chat };
 }
 
 /**

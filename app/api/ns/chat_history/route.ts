@@ -16,9 +16,9 @@ export async function GET(request: Request): Promise<Response> {
       await requireUser(request); // 401/403 come before 400
       throw new ApiError(400, `Invalid request: ${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message}`);
     }
-    // Session and page in one database round trip (issue 12).
-    return Response.json(await historyPageFor(request, parsed.data.limit, parsed.data.cursor), {
-      headers: { "Cache-Control": "private, no-store" },
+    // Session and page in one database round trip, the JSON text made by the database (issue 12).
+    return new Response(await historyPageFor(request, parsed.data.limit, parsed.data.cursor), {
+      headers: { "Content-Type": "application/json", "Cache-Control": "private, no-store" },
     });
   } catch (error) {
     return errorResponse(error, "chat_history");
