@@ -4,7 +4,10 @@ import { siteConfig } from "@/config/site";
 /** The Hush wordmark with its lock mark; links to / (spec §2 header). */
 export function Logo() {
   return (
-    <Link href={siteConfig.routes.home} className="flex items-center gap-2 font-semibold text-ink-950" aria-label="Hush home">
+    // No prefetch: on every page the header is in view at once, and prefetching / meant fetching and
+    // processing the landing page's whole RSC payload (11 KB gzipped) during the load; on / itself it
+    // was the longest main-thread task after hydration (issue 12, Lighthouse total blocking time).
+    <Link href={siteConfig.routes.home} prefetch={false} className="flex items-center gap-2 font-semibold text-ink-950" aria-label="Hush home">
       <svg aria-hidden="true" viewBox="0 0 24 24" className="h-7 w-7 text-brand-600" fill="none">
         <rect x="3" y="3" width="18" height="18" rx="6" fill="currentColor" />
         <path d="M9 11V9.5a3 3 0 0 1 6 0V11" stroke="white" strokeWidth="1.6" strokeLinecap="round" />

@@ -9,11 +9,13 @@ export function SiteFooter({ contactEmail }: { contactEmail: string }) {
         <p>
           © {siteConfig.name}
         </p>
+        {/* No prefetch: the legal pages' payloads (the terms are 7 KB gzipped) were fetched and processed
+            on every page's load, a long main-thread task on /chat (issue 12); they load on click. */}
         <nav aria-label="Footer" className="flex items-center gap-5">
-          <Link href={siteConfig.routes.terms} className="hover:text-ink-950 hover:underline">
+          <Link href={siteConfig.routes.terms} prefetch={false} className="hover:text-ink-950 hover:underline">
             Terms of Service
           </Link>
-          <Link href={siteConfig.routes.privacy} className="hover:text-ink-950 hover:underline">
+          <Link href={siteConfig.routes.privacy} prefetch={false} className="hover:text-ink-950 hover:underline">
             Privacy
           </Link>
           <a href={`mailto:${contactEmail}`} className="hover:text-ink-950 hover:underline">
