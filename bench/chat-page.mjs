@@ -452,6 +452,12 @@ try {
     ["keydown-to-paint p95 (ms)", "keyP95", "<= 50"],
     ["keydown-to-paint p50 (ms)", "keyP50", ""],
   ];
+  // --json <file>: this build's medians (the last target), for bench/issue12.mjs.
+  if (args.json) {
+    const t = targets[targets.length - 1];
+    const m = Object.fromEntries(rows.map(([, key]) => [key, median(t.runs.map((r) => r[key]))]));
+    writeFileSync(args.json, JSON.stringify({ rounds: ROUNDS, medians: m, runs: t.runs.map(({ keys, ...r }) => ({ ...r, keys })) }));
+  }
   console.log(`\n${MESSAGES}-message chat, ${ANSWER_TOKENS}-token answer, medians of ${ROUNDS} interleaved rounds`);
   console.log(`${"metric".padEnd(38)}${"goal".padStart(8)}${targets.map((t) => t.name.padStart(12)).join("")}${targets.length > 1 ? "   this/ref" : ""}`);
   for (const [label, key, goal] of rows) {

@@ -85,6 +85,8 @@ function printDiagnostics(lhr) {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
+/** --json <file>: per page the median performance score and each run's, for bench/issue12.mjs. */
+const summary = [];
 try {
   for (const path of pages) {
     const url = base + path;
@@ -110,6 +112,8 @@ try {
         writeFileSync(`${saveDir}/${path.replace(/\W+/g, "_") || "_"}-${i + 1}.json`, JSON.stringify(result.lhr));
       }
     }
+    const perf = results.map((r) => Math.round((r.categories.performance?.score ?? 0) * 100));
+    summary.push({ path, performance: median(perf), runs: perf });
     console.log(`\n${path}  (mobile, simulated throttling, median of ${runs} runs)`);
     for (const c of categories) {
       const scores = results.map((r) => Math.round((r.categories[c]?.score ?? 0) * 100));
@@ -137,6 +141,7 @@ try {
       for (const a of lost) console.log(`  - ${c}: ${a.id} (score ${a.score}) ${a.displayValue ?? ""}`);
     }
   }
+  if (args.json) writeFileSync(args.json, JSON.stringify(summary));
 } finally {
   await chrome.kill();
 }
