@@ -79,10 +79,15 @@ async function ageTheList(page: Page) {
   await page.route(/\/api\/ns\/chat_history\?/, async (route) => {
     const res = await route.fetch();
     const body = (await res.json()) as { chat_history: { last_updated: string }[] };
-    const now = Date.now();
     body.chat_history.forEach((c, i) => {
       const days = DAYS_BACK[i] ?? 120;
-      if (days) c.last_updated = new Date(now - days * 86_400_000 - i * 60_000).toISOString();
+      if (!days) return;
+      // Noon of the local day `days` back (the browser and this process share the machine's zone), a
+      // minute apart per position: "24 hours ago" was the day before yesterday just after midnight.
+      const at = new Date();
+      at.setDate(at.getDate() - days);
+      at.setHours(12, 0, 0, 0);
+      c.last_updated = new Date(at.getTime() - i * 60_000).toISOString();
     });
     await route.fulfill({ response: res, json: body });
   });
