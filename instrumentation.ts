@@ -1,7 +1,7 @@
 /**
  * Next.js start-up hook: stamp each request with its socket peer (lib/peer-stamp.ts, for the client
  * address rule of lib/client-address.ts), validate configuration, say which embedded defaults are in
- * use, load the master key and apply database migrations before the first request.
+ * use and apply database migrations before the first request.
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;

@@ -26,11 +26,11 @@ const nextConfig: NextConfig = {
   poweredByHeader: false,
   // Next hashes the whole HTML of a prerendered page with FNV-1a in JavaScript on every request to make
   // an ETag: on the 99 KB landing page that was the largest single cost in its CPU profile, and the page
-  // served 0.65x the trivial page's req/s (issue 12; docs/performance.md). Without it a browser that
+  // served 0.65x the trivial page's req/s (docs/issues.md #12; docs/performance.md). Without it a browser that
   // revalidates / downloads it again (about 15 KB gzipped through nginx) instead of getting a 304.
   generateEtags: false,
   experimental: {
-    // app/global-not-found.tsx: unknown paths show the landing page with status 404 (spec §2).
+    // app/global-not-found.tsx: unknown paths show the landing page with status 404 (docs/product.md §2).
     globalNotFound: true,
   },
   async headers() {

@@ -17,6 +17,9 @@ export const E2E_GOOGLE_CLIENT_ID = "e2e-google-client.apps.example.test";
 /** The fake Stripe API (tests/helpers/fake-stripe-server.ts): Checkout page, then signed webhooks to the app. */
 export const E2E_STRIPE_PORT = Number(process.env.E2E_STRIPE_PORT ?? 4040);
 const STRIPE_WEBHOOK_SECRET = "whsec_e2e_0123456789abcdef";
+/** The auth-token sync receiver (docs/product.md §7; tests/helpers/auth-sync-receiver.ts, e2e/auth-sync.spec.ts). */
+export const E2E_AUTH_SYNC_PORT = Number(process.env.E2E_AUTH_SYNC_PORT ?? 4050);
+export const E2E_AUTH_SYNC_SECRET = "e2e-auth-sync-secret-0123456789abcdef";
 /**
  * A second app instance with tiny daily quotas for e2e/billing.spec.ts; the main one has generous quotas
  * because the other specs send many visitor messages from 127.0.0.1.
@@ -25,6 +28,48 @@ export const E2E_QUOTA_APP_PORT = Number(process.env.E2E_QUOTA_APP_PORT ?? APP_P
 export const E2E_QUOTA_LIMIT = 2;
 /** The development server (`next dev`) that e2e/console.spec.ts starts itself, to check its console. */
 export const E2E_DEV_PORT = Number(process.env.E2E_DEV_PORT ?? APP_PORT + 2);
+/**
+ * Confidential inference (docs/issues.md #20, e2e/confidential.spec.ts): the development enclave and a tampered one
+ * (`--tamper`: a measurement other than the pinned one), and two app instances with CONFIDENTIAL_* pointing
+ * at each (development trust, allowed in production for the test). The confidential instance writes its
+ * output to E2E_CONFIDENTIAL_LOG, so the spec can check no message text reached a log.
+ */
+export const E2E_CONFIDENTIAL_APP_PORT = Number(process.env.E2E_CONFIDENTIAL_APP_PORT ?? APP_PORT + 3);
+export const E2E_TAMPERED_APP_PORT = Number(process.env.E2E_TAMPERED_APP_PORT ?? APP_PORT + 4);
+const ENCLAVE_PORT = Number(process.env.E2E_ENCLAVE_PORT ?? APP_PORT + 5);
+const TAMPERED_ENCLAVE_PORT = Number(process.env.E2E_TAMPERED_ENCLAVE_PORT ?? APP_PORT + 6);
+export const E2E_CONFIDENTIAL_DATA_DIR = `${E2E_DATA_DIR}-confidential`;
+export const E2E_CONFIDENTIAL_LOG = `${E2E_DATA_DIR}-confidential.log`;
+
+/** The environment of an app instance whose every model is served by the enclave on `enclavePort`. */
+function confidentialApp(port: number, enclavePort: number, dataDir: string): Record<string, string> {
+  return {
+    NODE_ENV: "production",
+    NEXT_TELEMETRY_DISABLED: "1",
+    APP_URL: `http://127.0.0.1:${port}`,
+    DATA_DIR: dataDir,
+    ENCRYPTION_MASTER_KEY: "dGVzdC1rZXktZm9yLWUyZS1vbmx5LTMyLWJ5dGVzISE=",
+    LLM_BASE_URL: `http://127.0.0.1:${LLM_PORT}/v1`,
+    LLM_API_KEY: "test",
+    LLM_TIMEOUT_MS: "5000",
+    DATABASE_URL: "",
+    NEXTAUTH_SECRET: "e2e-nextauth-secret-0123456789abcdef0123456789",
+    EMAIL_SERVER: `smtp://127.0.0.1:${SMTP_PORT}`,
+    EMAIL_FROM: "Hush <no-reply@hush.test>",
+    REDIS_URL: "",
+    QUOTA_VISITOR_PER_DAY: "100000",
+    QUOTA_FREE_PER_DAY: "100000",
+    QUOTA_PRO_PER_DAY: "100000",
+    EMAIL_SIGNIN_LIMIT_PER_CLIENT_PER_HOUR: "100000",
+    CONFIDENTIAL_BASE_URL: `http://127.0.0.1:${enclavePort}`,
+    CONFIDENTIAL_API_KEY: "e2e-enclave-key",
+    CONFIDENTIAL_MODELS: "llama3-8b-8192,llama3-70b-8192",
+    CONFIDENTIAL_MODEL_BASIC: "hush-dev-basic",
+    CONFIDENTIAL_MODEL_PRO: "hush-dev-pro",
+    CONFIDENTIAL_TRUST: "development",
+    CONFIDENTIAL_ALLOW_DEVELOPMENT_IN_PRODUCTION: "1",
+  };
+}
 
 export default defineConfig({
   testDir: "./e2e",
@@ -81,6 +126,12 @@ export default defineConfig({
       timeout: 30_000,
     },
     {
+      command: `npx tsx tests/helpers/auth-sync-receiver.ts --port ${E2E_AUTH_SYNC_PORT} --secret ${E2E_AUTH_SYNC_SECRET}`,
+      url: `http://127.0.0.1:${E2E_AUTH_SYNC_PORT}/health`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
       command: `rm -rf ${E2E_DATA_DIR} && npx next start -p ${APP_PORT} -H 127.0.0.1`,
       url: `http://127.0.0.1:${APP_PORT}/`,
       reuseExistingServer: false,
@@ -92,8 +143,6 @@ export default defineConfig({
         // e2e/vault.spec.ts runs on localhost: WebAuthn refuses a bare IP address as RP id.
         EXTRA_ORIGINS: `http://localhost:${APP_PORT}`,
         DATA_DIR: E2E_DATA_DIR,
-        // A fixed test key: production refuses to start without one.
-        ENCRYPTION_MASTER_KEY: "dGVzdC1rZXktZm9yLWUyZS1vbmx5LTMyLWJ5dGVzISE=",
         LLM_BASE_URL: `http://127.0.0.1:${LLM_PORT}/v1`,
         LLM_API_KEY: "test",
         LLM_TIMEOUT_MS: "5000",
@@ -107,6 +156,9 @@ export default defineConfig({
         GOOGLE_CLIENT_SECRET: "e2e-google-secret",
         GOOGLE_ISSUER: `http://127.0.0.1:${OIDC_PORT}`,
         DESKTOP_APP_REDIRECT_URL: "hush://auth",
+        // Auth-token sync (e2e/auth-sync.spec.ts): every sign-in and sign-out reaches the test receiver.
+        AUTH_SYNC_URL: `http://127.0.0.1:${E2E_AUTH_SYNC_PORT}/auth-token`,
+        AUTH_SYNC_SECRET: E2E_AUTH_SYNC_SECRET,
         REDIS_URL: "",
         // As behind nginx on the same host (docs/deploy.md): Playwright's 127.0.0.1 is the proxy, so
         // e2e/billing.spec.ts may choose a country with X-Forwarded-For. The quota instance trusts none.
@@ -133,7 +185,6 @@ export default defineConfig({
         NEXT_TELEMETRY_DISABLED: "1",
         APP_URL: `http://127.0.0.1:${E2E_QUOTA_APP_PORT}`,
         DATA_DIR: `${E2E_DATA_DIR}-quota`,
-        ENCRYPTION_MASTER_KEY: "dGVzdC1rZXktZm9yLWUyZS1vbmx5LTMyLWJ5dGVzISE=",
         LLM_BASE_URL: `http://127.0.0.1:${LLM_PORT}/v1`,
         LLM_API_KEY: "test",
         LLM_TIMEOUT_MS: "5000",
@@ -145,6 +196,33 @@ export default defineConfig({
         QUOTA_VISITOR_PER_DAY: String(E2E_QUOTA_LIMIT),
         QUOTA_FREE_PER_DAY: String(E2E_QUOTA_LIMIT),
       },
+    },
+    {
+      command: `npx tsx scripts/enclave-dev.ts --port ${ENCLAVE_PORT}`,
+      url: `http://127.0.0.1:${ENCLAVE_PORT}/.well-known/tinfoil-attestation`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
+      command: `npx tsx scripts/enclave-dev.ts --port ${TAMPERED_ENCLAVE_PORT} --tamper`,
+      url: `http://127.0.0.1:${TAMPERED_ENCLAVE_PORT}/.well-known/tinfoil-attestation`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
+      // Output to a file: e2e/confidential.spec.ts greps it for the canary.
+      command: `rm -rf ${E2E_CONFIDENTIAL_DATA_DIR} ${E2E_CONFIDENTIAL_LOG} && npx next start -p ${E2E_CONFIDENTIAL_APP_PORT} -H 127.0.0.1 > ${E2E_CONFIDENTIAL_LOG} 2>&1`,
+      url: `http://127.0.0.1:${E2E_CONFIDENTIAL_APP_PORT}/`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      env: confidentialApp(E2E_CONFIDENTIAL_APP_PORT, ENCLAVE_PORT, E2E_CONFIDENTIAL_DATA_DIR),
+    },
+    {
+      command: `rm -rf ${E2E_DATA_DIR}-tampered && npx next start -p ${E2E_TAMPERED_APP_PORT} -H 127.0.0.1`,
+      url: `http://127.0.0.1:${E2E_TAMPERED_APP_PORT}/`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      env: confidentialApp(E2E_TAMPERED_APP_PORT, TAMPERED_ENCLAVE_PORT, `${E2E_DATA_DIR}-tampered`),
     },
   ],
 });

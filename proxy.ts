@@ -4,7 +4,7 @@ import { API_POLICY, hstsHeader, newNonce, pagePolicy } from "@/lib/security/csp
 import { buildPageHashes, prerenderedPageHashes } from "@/lib/security/static-pages";
 
 /**
- * Security headers of every page and API response (issue 10; Next 16 runs proxy.ts on the Node.js
+ * Security headers of every page and API response (docs/issues.md #10; Next 16 runs proxy.ts on the Node.js
  * runtime before routing):
  * - Content-Security-Policy (lib/security/csp.ts): API routes get `default-src 'none'`; prerendered
  *   pages get the hashes of their own inline scripts (they stay static); every other page gets a

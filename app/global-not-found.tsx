@@ -8,7 +8,7 @@ import { siteConfig } from "@/config/site";
 import { getConfig } from "@/lib/config";
 
 /**
- * Any unknown path (spec §2) shows the landing page inside the shared layout, answered with status 404
+ * Any unknown path (docs/product.md §2) shows the landing page inside the shared layout, answered with status 404
  * and noindex so crawlers do not index it. global-not-found (next.config experimental.globalNotFound)
  * rather than app/not-found: a root not-found would ride along in every page's payload.
  */

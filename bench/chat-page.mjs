@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The chat page while a long answer streams into a long chat (issue 12 "Chat page", issue 9 "Long chats
+ * The chat page while a long answer streams into a long chat (docs/issues.md #12 "Chat page", docs/issues.md #9 "Long chats
  * stay fast"), in Chromium, against production builds:
  *   open:   time from clicking a saved 1,000-message chat in the sidebar to its last message on screen;
  *           main-thread long tasks (> 50 ms, PerformanceObserver "longtask") while it opens;
@@ -10,7 +10,7 @@
  *
  * How the chat gets there: a small Node proxy in front of each app serves the signed-in parts the page
  * asks for, in the exact JSON shapes of the real routes, from a zero-access vault made here with the
- * app's own lib/vault/seal.ts (issue 8): GET /api/me, /api/check_account_status, /api/check_stripe_status;
+ * app's own lib/vault/seal.ts (docs/issues.md #8): GET /api/me, /api/check_account_status, /api/check_stripe_status;
  * GET /api/vault (one recovery-code method wrapping a vault key made for this run); POST /api/vault/unlock;
  * GET /api/ns/chat_history (one chat, its title sealed) and /api/ns/chat_history/<id> (1,000 sealed
  * messages); POST /api/ns/chat_user as the app's own SSE stream (`delta` events, then `done`), 4 tokens
@@ -27,7 +27,7 @@
  *   bench-chat-stream.cpuprofile and prints their top self-time functions)
  *
  * Targets are measured interleaved (ref, this, ref, this, ...); the report gives medians over rounds and
- * this/reference ratios. Goals (issue 12): no task over 50 ms while streaming, keydown-to-paint p95
+ * this/reference ratios. Goals (docs/issues.md #12): no task over 50 ms while streaming, keydown-to-paint p95
  * <= 50 ms, last messages shown < 300 ms after opening.
  */
 import { spawn } from "node:child_process";
@@ -85,7 +85,7 @@ function answerTokens() {
 }
 const TOKENS = answerTokens();
 
-// ---------- the vault the proxy serves (issue 8), sealed as the browser would ----------
+// ---------- the vault the proxy serves (docs/issues.md #8), sealed as the browser would ----------
 const USER_ID = "00000000-0000-4000-8000-00000000b0b0";
 const CHAT_ID = crypto.randomUUID();
 const TITLE = "Bench chat with a thousand messages";
@@ -100,7 +100,6 @@ const VAULT_JSON = {
   exists: true,
   history_on: true,
   last_unlock_at: NOW,
-  legacy_chats: 0,
   methods: [{ ...recovery.method, credential_id: null, created_at: NOW, last_used_at: NOW }],
 };
 const sealed = await sealTurn({ key: vaultKey, userId: USER_ID, chatId: CHAT_ID, create: true, firstPosition: 0, messages: chat, title: TITLE });
@@ -208,7 +207,6 @@ function startApp(dir, port) {
       DATABASE_URL: "",
       REDIS_URL: "",
       APP_URL: `http://127.0.0.1:${port}`,
-      ENCRYPTION_MASTER_KEY: "dGVzdC1rZXktZm9yLWUyZS1vbmx5LTMyLWJ5dGVzISE=",
       NEXTAUTH_SECRET: "bench-nextauth-secret-0123456789abcdef0123456789",
       LLM_BASE_URL: "http://127.0.0.1:9/v1",
       LLM_API_KEY: "bench",

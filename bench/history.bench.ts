@@ -1,7 +1,7 @@
 /**
  * History load time for a user with 1,000 saved chats (accounts issue).
  *
- * Creates a user with N saved chats (each a 4-message conversation with an encrypted title) in a fresh
+ * Creates a user with N saved vault chats (each a 4-message conversation with a sealed title) in a fresh
  * database (embedded PGlite in a temp folder, or PostgreSQL when DATABASE_URL is set: a throwaway
  * database is created on that server), then times through the real route handler with a real session
  * cookie: the sidebar's first page (GET /api/ns/chat_history?limit=50), paging through all N, and
@@ -10,7 +10,7 @@
  * Run: `npx tsx --conditions=react-server bench/history.bench.ts [N]`
  *      `DATABASE_URL=postgresql://root@127.0.0.1:5432/postgres npx tsx --conditions=react-server bench/history.bench.ts`
  */
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -39,11 +39,10 @@ async function main() {
   }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hush-bench-"));
   process.env.DATA_DIR = dataDir;
-  process.env.ENCRYPTION_MASTER_KEY = randomBytes(32).toString("base64");
   process.env.APP_URL = "http://127.0.0.1:3000";
 
   const { closeDb, getDb } = await import("@/lib/db/client");
-  const { createChat } = await import("@/lib/db/queries");
+  const { saveSealedTurn } = await import("@/lib/db/queries");
   const { createSession } = await import("@/lib/auth/session-store");
   const { sessionCookieName } = await import("@/lib/auth/cookies");
   const { GET: list } = await import("@/app/api/ns/chat_history/route");
@@ -54,19 +53,24 @@ async function main() {
   const cookie = `${sessionCookieName()}=${(await createSession(user.id)).token}`;
   const t0 = performance.now();
   let lastId = "";
+  // The server stores the browser's ciphertext as opaque bytes: random bytes of realistic sizes stand in.
+  await db.vault.create({ data: { userId: user.id } });
+  const sealed = (bytes: number) => new Uint8Array(randomBytes(bytes));
   for (let i = 0; i < N; i++) {
-    lastId = (
-      await createChat({
-        userId: user.id,
-        title: `Chat number ${i} about something`,
-        messages: [
-          { role: "user", content: `Question ${i} `.repeat(20) },
-          { role: "assistant", content: `Answer ${i} `.repeat(80) },
-          { role: "user", content: "A follow-up question" },
-          { role: "assistant", content: "A follow-up answer ".repeat(30) },
-        ],
-      })
-    ).chatId;
+    lastId = randomUUID();
+    await saveSealedTurn({
+      userId: user.id,
+      chatId: lastId,
+      create: true,
+      title: sealed(80),
+      firstPosition: 0,
+      messages: [
+        { role: "user", content: sealed(250), attachment: null },
+        { role: "assistant", content: sealed(700), attachment: null },
+        { role: "user", content: sealed(60), attachment: null },
+        { role: "assistant", content: sealed(600), attachment: null },
+      ],
+    });
   }
   const seedMs = performance.now() - t0;
   const req = (p: string) => new Request(`http://127.0.0.1:3000${p}`, { headers: { cookie } });

@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 /**
- * Every goal of issue 12 in one table (goal, reference, Hush, ratio, met), from one run:
+ * Every goal of docs/issues.md #12 in one table (goal, reference, Hush, ratio, met), from one run:
  *
  *   npm run build && npm run bench:issue12          # about 8 minutes on 2 cores
  *
  * It runs, one after the other, on the production build in `.next`:
  * 1. bench/perf/run.ts (npm run bench:perf): the server goals against a bare Node proxy, raw SQL and
- *    the build's trivial page, interleaved, 3 rounds (ports 5851-5855);
+ *    a trivial page of Next's floor app (bench/floor-app), interleaved, 3 rounds (ports 5851-5855);
  * 2. `next start` on port 5860 (embedded PGlite, no keys), then bench/first-load-js.mjs for /chat and
  *    /termsofservice (the trivial-page floor: no chat code) and bench/lighthouse.mjs for /, /pricing,
  *    /termsofservice and /chat (mobile, median of 3);
@@ -43,7 +43,6 @@ async function startApp() {
     NEXT_TELEMETRY_DISABLED: "1",
     APP_URL: `http://localhost:${APP_PORT}`,
     DATA_DIR: out("data"),
-    ENCRYPTION_MASTER_KEY: randomBytes(32).toString("base64"),
     NEXTAUTH_SECRET: randomBytes(32).toString("hex"),
     LLM_BASE_URL: "http://127.0.0.1:9/v1",
     LLM_API_KEY: "unused",

@@ -3,7 +3,7 @@
  * Lighthouse benchmark of the public pages (issue "Quality bars"): mobile form factor with Lighthouse's
  * default simulated throttling, in Debian's Chromium, against an already running production server.
  * Prints the four category scores per page (median of --runs), the main metrics (and each run's), every
- * audit that cost points, and (issue 12) the diagnostics that explain the performance score, from the
+ * audit that cost points, and (docs/issues.md #12) the diagnostics that explain the performance score, from the
  * median run: the LCP element and its phases, layout shifts, long tasks, main-thread work by category,
  * script boot-up time per file and unused JavaScript. --diag 0 leaves the diagnostics out; --save <dir>
  * writes each run's full report (JSON, for the Lighthouse viewer).
@@ -54,7 +54,7 @@ function medianRun(results) {
   return sorted[Math.floor(sorted.length / 2)];
 }
 
-/** The diagnostics of one run that say where the performance points went (issue 12). */
+/** The diagnostics of one run that say where the performance points went (docs/issues.md #12). */
 function printDiagnostics(lhr) {
   const a = lhr.audits;
   const ms = (v) => `${Math.round(v)} ms`;

@@ -9,7 +9,7 @@
  *
  * Needs a production build (`npx next build`), nginx, redis-server, openssl, curl and PostgreSQL
  * (TEST_POSTGRES_URL, default postgresql://root@127.0.0.1:5432/postgres). Users sign in by the real
- * e-mail-link flow and set up their vault (issue 8) before the clock starts; each saved turn is then
+ * e-mail-link flow and set up their vault (docs/issues.md #8) before the clock starts; each saved turn is then
  * POST /api/ns/chat_user (streamed) followed by the sealed turn to POST /api/ns/chat_save, as the browser does.
  */
 import assert from "node:assert/strict";
@@ -39,7 +39,7 @@ interface Stats {
 }
 
 /**
- * One saved turn as the browser does it (issue 8): stream the answer from /api/ns/chat_user (which
+ * One saved turn as the browser does it (docs/issues.md #8): stream the answer from /api/ns/chat_user (which
  * stores nothing), then seal the new user message and answer under the vault key and POST them to
  * /api/ns/chat_save (a new chat's id is made here). Both requests are inside the clock.
  * @returns the chat id the turn was saved in (unchanged when the turn failed).

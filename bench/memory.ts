@@ -1,5 +1,5 @@
 /**
- * Memory of an app instance under a mixed workload (issue 11): each production instance's memory after a
+ * Memory of an app instance under a mixed workload (docs/issues.md #11): each production instance's memory after a
  * warm-up of 2,000 requests and again after 10,000 more mixed requests through nginx, each read once
  * settled. The issue's bar: growth within 10%.
  *
@@ -15,7 +15,7 @@
  *
  * The mix: liveness 30%, landing page 20%, /api/me signed in 20%, readiness 10%, a visitor chat 10%,
  * a signed-in chat saved to history 10% (the answer from /api/ns/chat_user, then the turn sealed under
- * the user's vault key and stored with /api/ns/chat_save, as the browser does: issue 8). Same stack as bench/load.ts (scripts/deploy/stack.ts).
+ * the user's vault key and stored with /api/ns/chat_save, as the browser does: docs/issues.md #8). Same stack as bench/load.ts (scripts/deploy/stack.ts).
  */
 import fs from "node:fs";
 import WebSocket from "ws";

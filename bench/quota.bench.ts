@@ -56,7 +56,6 @@ async function main() {
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hush-quota-bench-"));
   process.env.DATA_DIR = dataDir;
-  process.env.ENCRYPTION_MASTER_KEY = randomBytes(32).toString("base64");
   Object.assign(process.env, { QUOTA_VISITOR_PER_DAY: "100000000", QUOTA_FREE_PER_DAY: "100000000", QUOTA_PRO_PER_DAY: "100000000" });
 
   const stores: { name: string; env: Record<string, string | undefined>; setup?: () => Promise<() => Promise<void>> }[] = [

@@ -4,7 +4,7 @@ import { generateVaultKey, importVaultKey } from "../lib/vault/crypto";
 import { passphraseMethod, recoveryMethod, sealTurn } from "../lib/vault/seal";
 
 /**
- * "Search chats" on 1,000 saved chats in Chromium (issue 9 History: "fast on 1,000 chats"), against the
+ * "Search chats" on 1,000 saved chats in Chromium (docs/issues.md #9 History: "fast on 1,000 chats"), against the
  * production build: a user with N chats of ~10 messages (sealed under their vault key through the real
  * API), unlocked with the passphrase; then
  *   index:  time from clicking "Search chats" to "N chats searched" (every list page read, every chat

@@ -1,5 +1,5 @@
 /**
- * Chat search speed (issue 9 History: "fast on 1,000 chats"): the in-browser index of lib/chat/search.ts
+ * Chat search speed (docs/issues.md #9 History: "fast on 1,000 chats"): the in-browser index of lib/chat/search.ts
  * over N synthetic chats of ~10 messages each, as the sidebar's search builds it after decrypting.
  *
  * Measures, in Node (same minisearch and WebCrypto code the browser runs):

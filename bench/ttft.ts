@@ -63,7 +63,6 @@ async function main() {
       NEXT_TELEMETRY_DISABLED: "1",
       DATA_DIR: ".data-bench",
       DATABASE_URL: "",
-      ENCRYPTION_MASTER_KEY: Buffer.alloc(32, 7).toString("base64"),
       LLM_BASE_URL: `${llm.url}/v1`,
       LLM_API_KEY: "bench",
     },

@@ -1,5 +1,5 @@
 /**
- * The vault in Chromium (issue 8): unlock time by passphrase (Argon2id, the app's parameters) and by
+ * The vault in Chromium (docs/issues.md #8): unlock time by passphrase (Argon2id, the app's parameters) and by
  * passkey (WebAuthn PRF on Chromium's virtual authenticator, then HKDF and the unwrap), and the time to
  * decrypt and show a 1,000-chat history list and a 1,000-message chat. Each figure is reported with a
  * reference measured in the same page, interleaved, 3 rounds (SHA-256 of 16 MB): on a loaded machine

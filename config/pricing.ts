@@ -1,31 +1,31 @@
 /**
- * Prices of the Pro plan (spec §9), safe for the client bundle: one typed table used by /pricing, the
+ * Prices of the Pro plan (docs/product.md §9), safe for the client bundle: one typed table used by /pricing, the
  * checkout session and the tests. Amounts are kept in minor units (cents) so no float ever decides a
  * charge; `formatAmount` renders them with 2 decimals.
  */
 
-/** Currencies the product sells in (spec §9: USD by default, NZD for NZ, AUD for AU). */
+/** Currencies the product sells in (docs/product.md §9: USD by default, NZD for NZ, AUD for AU). */
 export type Currency = "USD" | "NZD" | "AUD";
 
-/** The duration options 1 to 4 of spec §9. */
+/** The duration options 1 to 4 of docs/product.md §9. */
 export type PlanOption = 1 | 2 | 3 | 4;
 export const PLAN_OPTIONS: readonly PlanOption[] = [1, 2, 3, 4];
 
-/** Months in each option (spec §9: 1, 3, 6 and 14 months). */
+/** Months in each option (docs/product.md §9: 1, 3, 6 and 14 months). */
 export const PLAN_MONTHS: Readonly<Record<PlanOption, number>> = { 1: 1, 2: 3, 3: 6, 4: 14 };
 
-/** Base prices in minor units, per option and currency (spec §9 table, before the launch discount). */
+/** Base prices in minor units, per option and currency (docs/product.md §9 table, before the launch discount). */
 export const BASE_PRICES_MINOR: Readonly<Record<Currency, Readonly<Record<PlanOption, number>>>> = {
   USD: { 1: 1999, 2: 29999, 3: 59999, 4: 119999 },
   NZD: { 1: 3699, 2: 51999, 3: 102999, 4: 204999 },
   AUD: { 1: 3399, 2: 46999, 3: 93999, 4: 186999 },
 };
 
-/** Spec §9: the displayed (and charged) price is 25% of the base price (launch 75% off). */
+/** docs/product.md §9: the displayed (and charged) price is 25% of the base price (launch 75% off). */
 export const LAUNCH_PRICE_FACTOR = 0.25;
 export const LAUNCH_HEADLINE = "Launch 75% Off";
 
-/** Spec §9: other countries use USD; the default country is US. */
+/** docs/product.md §9: other countries use USD; the default country is US. */
 export const DEFAULT_COUNTRY = "US";
 
 /** The currency for an ISO 3166-1 alpha-2 country code (any case); anything unknown is USD. */
@@ -53,7 +53,7 @@ export interface PlanPrice {
 }
 
 /**
- * Spec §9 "saving per seat percent: the rounded gap between the one-month price and the plan's
+ * docs/product.md §9 "saving per seat percent: the rounded gap between the one-month price and the plan's
  * per-month price; 0 for option 1", as a percentage of the one-month price. The spec's own figures
  * make every longer option dearer per month than option 1 (e.g. USD 299.99 / 3 = 100.00 > 19.99), so
  * a negative gap is shown as no saving (0) rather than a negative one.
@@ -69,7 +69,7 @@ export function savingFrom(monthlyMinor: number, totalMinor: number, months: num
   return Math.max(0, gap);
 }
 
-/** The price of `option` in `currency` (spec §9). */
+/** The price of `option` in `currency` (docs/product.md §9). */
 export function planPrice(currency: Currency, option: PlanOption): PlanPrice {
   const baseMinor = BASE_PRICES_MINOR[currency][option];
   return {
@@ -93,8 +93,8 @@ export function periodLabel(months: number): string {
 }
 
 /**
- * The launch price of `price` spread over its months, in minor units rounded to the cent (issue 9
- * "Pricing honesty": with spec §9's figures every longer option costs more per month than option 1,
+ * The launch price of `price` spread over its months, in minor units rounded to the cent (docs/issues.md #9
+ * "Pricing honesty": with docs/product.md §9's figures every longer option costs more per month than option 1,
  * so the card shows this beside the total). Display only: checkout charges `launchMinor`.
  */
 export function perMonthMinor(price: Pick<PlanPrice, "launchMinor" | "months">): number {

@@ -1,4 +1,4 @@
-/** Product-wide names and routes shared by the layout and metadata (spec §2). */
+/** Product-wide names and routes shared by the layout and metadata (docs/product.md §2). */
 export const siteConfig = {
   name: "Hush",
   tagline: "Private, encrypted AI chat",

@@ -1,8 +1,8 @@
 /**
- * Every word of the landing page (spec §1 and §2), in the order the sections appear.
+ * Every word of the landing page (docs/product.md §1 and §2), in the order the sections appear.
  * Components only lay this out; a copy change happens here and nowhere else.
  *
- * Each claim names a mechanism Hush really has (issue 8 made them literal; /privacy says the details,
+ * Each claim names a mechanism Hush really has (docs/issues.md #8 made them literal; /privacy says the details,
  * content/privacy.ts): saved chats encrypted in the browser with a key only the user holds (the vault),
  * messages passing through the server in memory only, no storage of visitors' chats, no training, no
  * sharing beyond the model provider that answers a request (named on /privacy), and no third-party
@@ -15,7 +15,7 @@ export interface Cta {
   href: string;
 }
 
-/** An industry of the selector (spec §3: Industry has a name and a description). */
+/** An industry of the selector (docs/product.md §3: Industry has a name and a description). */
 export interface Industry {
   name: string;
   description: string;
@@ -26,7 +26,7 @@ export interface Point {
   body: string;
 }
 
-/** One of the two offerings of spec §1, shown as a card in "Private and secure". */
+/** One of the two offerings of docs/product.md §1, shown as a card in "Private and secure". */
 export interface Offering {
   name: string;
   audience: string;
@@ -36,7 +36,7 @@ export interface Offering {
   recommended: boolean;
 }
 
-/** Columns and rows of the Compare table, exactly as spec §2 gives them. */
+/** Columns and rows of the Compare table, exactly as docs/product.md §2 gives them. */
 export const compareColumns = ["ChatGPT", "Cloud", "Enterprise"] as const;
 export type CompareColumn = (typeof compareColumns)[number];
 /** true and false render as yes and no; a string is shown as written. */

@@ -1,7 +1,7 @@
 /**
- * The Terms of Service (spec §2 /termsofservice): eleven sections in the spec's order, in plain English.
+ * The Terms of Service (docs/product.md §2 /termsofservice): eleven sections in the spec's order, in plain English.
  * Rules stated here come from the spec: New Zealand law and Auckland courts, liability capped at the
- * amount paid in the preceding three months (spec §9), refunds only for a verifiable disruption we caused,
+ * amount paid in the preceding three months (docs/product.md §9), refunds only for a verifiable disruption we caused,
  * account closure by contacting us, and the experimental nature of the service.
  */
 

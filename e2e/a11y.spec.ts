@@ -25,7 +25,7 @@ async function expectNoAxeViolations(page: Page, label: string) {
 
 for (const viewport of VIEWPORTS) {
   for (const theme of ["light", "dark"] as const) {
-    // Issue 9: both themes (the theme follows the system by default).
+    // docs/issues.md #9: both themes (the theme follows the system by default).
     test(`axe finds no violations on the public pages (${viewport.name}, ${theme})`, async ({ page }) => {
       await page.emulateMedia({ colorScheme: theme });
       await page.setViewportSize(viewport);

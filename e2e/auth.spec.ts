@@ -4,7 +4,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { googleIdToken, setGoogleIdentity, signInByEmail, signInLinkFor } from "./helpers/auth";
 
 /**
- * Sign-in end to end (spec §2, §4): a real SMTP server receives the sign-in e-mail, an OpenID Connect
+ * Sign-in end to end (docs/product.md §2, §4): a real SMTP server receives the sign-in e-mail, an OpenID Connect
  * server plays Google; both are started by playwright.config.ts. Screenshots of /signup and
  * /appsignup go to test-results/screens/auth/ (or E2E_AUTH_SCREENS).
  */
@@ -200,7 +200,7 @@ test("/appsignup?idToken=<valid token> asks \"Sign in as <e-mail>?\", signs in o
   const email = unique("apptoken");
   const token = await googleIdToken({ sub: `app-${Date.now()}`, email });
   await page.goto(`/appsignup?idToken=${token}`);
-  // The token leaves the address bar at once, and nothing is signed in before Continue (issue 10).
+  // The token leaves the address bar at once, and nothing is signed in before Continue (docs/issues.md #10).
   await expect(page.getByTestId("idtoken-question")).toHaveText(`Sign in as ${email}?`);
   // The question is server-rendered; the page's script removes the token as it starts (before any effect).
   await expect.poll(() => page.evaluate(() => window.location.href)).not.toContain("idToken");

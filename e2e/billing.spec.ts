@@ -142,7 +142,7 @@ test.describe("daily quota (instance with a limit of 2)", () => {
     await input.fill("One too many");
     await page.getByRole("button", { name: "Send message" }).click();
     await expect(page).toHaveURL(/\/signup\?reason=limit$/);
-    // Issue 9: /signup says why the visitor was sent there.
+    // docs/issues.md #9: /signup says why the visitor was sent there.
     await expect(page.getByTestId("signup-reason")).toHaveText(/used today.s free messages for visitors/);
     await page.screenshot({ path: `${SCREENS}/signup-limit-reason.png` });
     await context.close();

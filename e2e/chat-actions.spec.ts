@@ -2,7 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 
 /**
- * Everyday message actions on /chat (issue 9 "Messages" and Retry): copy, regenerate with versions,
+ * Everyday message actions on /chat (docs/issues.md #9 "Messages" and Retry): copy, regenerate with versions,
  * edit-and-resend with branches, code blocks, KaTeX math served from our origin, the stopped-answer stub,
  * scroll-to-bottom, input focus, and Retry after a provider failure. The fake OpenAI-compatible server
  * answers "You asked: <question>." (Markdown in the question comes back as Markdown) and its trigger

@@ -2,7 +2,7 @@ import { expect, test, type Page } from "@playwright/test";
 
 /**
  * Follow-up questions keep the document, and long chats are fitted to the model's context budget
- * (issue 8), in the browser against the production build. The fake OpenAI-compatible server records
+ * (docs/issues.md #8), in the browser against the production build. The fake OpenAI-compatible server records
  * every request it receives (GET /__requests), so these tests assert on what the model was sent.
  */
 const SCREENS = "test-results/screens";

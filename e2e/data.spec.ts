@@ -5,7 +5,7 @@ import { expect, test, type Browser, type Download, type Locator, type Page } fr
 import { LOCAL, sidebarOf, signInOnLocalhost, turnOnHistoryWithPassphrase, unlockWithPassphrase } from "./helpers/vault";
 
 /**
- * Issue 9 history tools on saved (vault) chats, end to end: a regenerated answer in a saved chat is
+ * docs/issues.md #9 history tools on saved (vault) chats, end to end: a regenerated answer in a saved chat is
  * stored with its versions and comes back "2 / 2" after a reload; the open chat exports as Markdown from
  * the chat header's menu; Settings → Your data exports every chat and imports a ChatGPT export
  * (tests/fixtures/chatgpt-conversations.json), whose chats then open from the sidebar. Pages run on

@@ -2,7 +2,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { OIDC_URL, setGoogleIdentity } from "./helpers/auth";
 
 /**
- * Issue 13 / spec §4 "Google sign-in: popup sign-in, then account creation, then /chat": Google
+ * docs/issues.md #13 / docs/product.md §4 "Google sign-in: popup sign-in, then account creation, then /chat": Google
  * sign-in opens the provider (the test OpenID Connect server started by playwright.config.ts) in a
  * popup, the page stays loaded; a blocked or closed popup falls back to the full-page redirect.
  */

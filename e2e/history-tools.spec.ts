@@ -5,7 +5,7 @@ import { generateVaultKey, importVaultKey } from "../lib/vault/crypto";
 import { openTitle, passphraseMethod, recoveryMethod, sealTurn } from "../lib/vault/seal";
 
 /**
- * History tools of issue 9 end to end, in both themes at 1280×800 and 390×844: rename in place (stored
+ * History tools of docs/issues.md #9 end to end, in both themes at 1280×800 and 390×844: rename in place (stored
  * sealed, kept after a reload), the date groups, search over decrypted message text with highlights,
  * delete with Undo, and delete without it. The test plays the browser for the setup: it makes the vault
  * key, creates the vault (passphrase + recovery code) and saves chats sealed under it through the real
@@ -146,7 +146,7 @@ for (const size of SIZES) {
       await unlock(page, mobile);
       const sidebar = sidebarOf(page);
 
-      // Groups, newest first (spec §2 order kept inside and across them).
+      // Groups, newest first (docs/product.md §2 order kept inside and across them).
       await expect(sidebar.getByTestId("chat-group")).toHaveText(["Today", "Yesterday", "Previous 7 days", "Previous 30 days", /^[A-Z][a-z]+ \d{4}$/]);
       const names = await sidebar.locator("li button[id^=chat-] span:first-child").allInnerTexts();
       expect(names).toEqual(CHATS.map((c) => c.title));

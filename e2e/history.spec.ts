@@ -22,7 +22,7 @@ test("a user saves chats, finds them after a reload, deletes one, then deletes t
   await signInByEmail(page, email);
   await expect(page).toHaveURL(/\/chat$/);
 
-  // Header for a signed-in Free user (spec §2).
+  // Header for a signed-in Free user (docs/product.md §2).
   await expect(page.getByRole("link", { name: "Settings" })).toBeVisible();
   await expect(page.getByRole("link", { name: "Get Pro" })).toBeVisible();
   await expect(page.getByRole("link", { name: "Sign Up" })).toHaveCount(0);
@@ -38,7 +38,7 @@ test("a user saves chats, finds them after a reload, deletes one, then deletes t
   await page.screenshot({ path: `${SCREENS}/history-confirm-save-desktop.png` });
   await page.getByRole("button", { name: "Cancel" }).click();
   await expect(save).toHaveAttribute("aria-checked", "false");
-  // Turning it on sets up the vault (issue 8, e2e/vault.spec.ts covers passkeys): a passphrase here.
+  // Turning it on sets up the vault (docs/issues.md #8, e2e/vault.spec.ts covers passkeys): a passphrase here.
   await save.click();
   const setup = page.getByRole("dialog", { name: "Save chat history?" });
   await setup.getByRole("button", { name: "Use a passphrase" }).click();

@@ -4,7 +4,7 @@ import { expect, test, type Browser, type BrowserContext, type Page } from "@pla
 import { signInByEmail } from "./helpers/auth";
 
 /**
- * Issue 9 "Look and keyboard" and friends: dark mode (system default, switch in the header, no flash,
+ * docs/issues.md #9 "Look and keyboard" and friends: dark mode (system default, switch in the header, no flash,
  * axe clean in both themes), toasts, keyboard shortcuts and their dialog, New chat in the chat header on
  * phones, the development responder's Markdown, the per-month equivalent on /pricing. Every check runs
  * at 1280×800 and 390×844 where it concerns layout; screenshots go to E2E_LOOK_SCREENS.

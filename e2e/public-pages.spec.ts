@@ -1,7 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 
 /**
- * The public face (spec §1 and §2): landing page, unknown paths, terms, contact, header and footer,
+ * The public face (docs/product.md §1 and §2): landing page, unknown paths, terms, contact, header and footer,
  * crawler metadata and the no-tracker promise. Expected values are copied from the spec, not from
  * content/landing.ts, so a content edit that breaks the spec fails here.
  */
@@ -31,7 +31,7 @@ const INDUSTRIES = [
   "Insurance",
 ];
 
-/** Spec §2 Compare table, with yes/no as the cells' accessible text. */
+/** docs/product.md §2 Compare table, with yes/no as the cells' accessible text. */
 const COMPARE = [
   ["Sovereignty", "No", "Yes", "Yes"],
   ["On-Premise", "No", "No", "No"],
@@ -59,7 +59,7 @@ async function metaContent(page: Page, selector: string): Promise<string | null>
 }
 
 test.describe("landing page", () => {
-  test("has every section of spec §2 in order, prerendered", async ({ page }) => {
+  test("has every section of docs/product.md §2 in order, prerendered", async ({ page }) => {
     const response = await page.goto("/");
     expect(response?.status()).toBe(200);
     expect(response?.headers()["x-nextjs-prerender"]).toBeTruthy();
@@ -86,7 +86,7 @@ test.describe("landing page", () => {
       "No third-party sharing",
       "No ads or trackers",
     ]);
-    // Issue 8: each promise literally true of the mechanism, with the details one click away.
+    // docs/issues.md #8: each promise literally true of the mechanism, with the details one click away.
     const promisesRegion = main.getByRole("region", { name: "Five promises" });
     await expect(promisesRegion).toContainText("Saved chats are encrypted with a key only you hold, so we cannot read them.");
     await expect(promisesRegion).toContainText("Messages pass through Hush's servers in memory to reach the model and are never stored or logged.");
@@ -201,7 +201,7 @@ test("an unknown path shows the landing page with status 404 and noindex", async
   await expect(section.getByRole("button", { name: "Legal Services" })).toHaveAttribute("aria-expanded", "false");
 });
 
-test("/privacy says which provider serves each model and what the server sees and stores (issue 8)", async ({ page }) => {
+test("/privacy says which provider serves each model and what the server sees and stores (docs/issues.md #8)", async ({ page }) => {
   const response = await page.goto("/privacy");
   expect(response?.status()).toBe(200);
   // Rendered per request from the running server's settings (not baked in at build time): the e2e
@@ -220,7 +220,12 @@ test("/privacy says which provider serves each model and what the server sees an
   await expect(rows.locator("th")).toHaveText(["Basic", "Pro"]);
   const llmHost = `127.0.0.1:${Number(process.env.E2E_LLM_PORT ?? 4010)}`;
   for (const row of await rows.all()) {
-    await expect(row.locator("td")).toHaveText([llmHost, "Not stated by this server's operator: see the provider's own terms."]);
+    await expect(row.locator("td")).toHaveText([
+      llmHost,
+      "Not stated by this server's operator: see the provider's own terms.",
+      // docs/issues.md #20: the e2e server's models are standard (not served by an enclave), labelled honestly.
+      `Standard: Hush's server and ${llmHost} process your messages`,
+    ]);
   }
   await expect(main).toContainText("passes through Hush's servers in memory");
   await expect(main).toContainText("Chats without an account are never stored");
@@ -244,7 +249,7 @@ test("the landing page's promises, desktop and phone", async ({ page }) => {
   await expect(page).toHaveURL(/\/privacy$/);
 });
 
-test("/termsofservice has the eleven sections of spec §2", async ({ page }) => {
+test("/termsofservice has the eleven sections of docs/product.md §2", async ({ page }) => {
   const response = await page.goto("/termsofservice");
   expect(response?.status()).toBe(200);
   expect(response?.headers()["x-nextjs-prerender"]).toBeTruthy();

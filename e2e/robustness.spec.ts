@@ -7,7 +7,7 @@ import { expect, test } from "@playwright/test";
 import { E2E_OIDC_PORT, E2E_STRIPE_PORT, E2E_GOOGLE_CLIENT_ID } from "../playwright.config";
 
 /**
- * Issue 10, logs and robustness, against the production build (`npm test` builds it first): a server
+ * docs/issues.md #10, logs and robustness, against the production build (`npm test` builds it first): a server
  * of this spec's own (`next start` on a free port, its output captured) so its log can be read and the
  * fuzzing leaves the shared server alone. It uses the run's test peers (fake LLM, SMTP, OpenID
  * Connect, Stripe), so every deliberate 5xx of a missing peer is out of the way: any 5xx is a bug.
@@ -57,7 +57,6 @@ test.beforeAll(async () => {
       DATA_DIR,
       DATABASE_URL: "",
       REDIS_URL: "",
-      ENCRYPTION_MASTER_KEY: "dGVzdC1rZXktZm9yLWUyZS1vbmx5LTMyLWJ5dGVzISE=",
       NEXTAUTH_SECRET: "e2e-robustness-secret-0123456789abcdef0123456789",
       LLM_BASE_URL: `http://127.0.0.1:${LLM_PORT}/v1`,
       LLM_API_KEY: "test",
@@ -357,7 +356,7 @@ test(`fuzz: ${FUZZ_REQUESTS} requests over every route under app/api, no 5xx, th
   expect((await send({ method: "GET", path: "/" })).status).toBe(200);
   const me = await send({ method: "GET", path: "/api/me" });
   expect(me.status).toBe(200);
-  expect(JSON.parse(me.body)).toEqual({ user: null });
+  expect(JSON.parse(me.body)).toEqual({ user: null, auth_sync: false });
   // Whatever the fuzzer sent, the log is still one JSON record per line.
   expect(nonJsonLines()).toEqual([]);
 });

@@ -4,7 +4,7 @@ import { E2E_QUOTA_APP_PORT, E2E_QUOTA_LIMIT } from "../playwright.config";
 import { signInByEmail } from "./helpers/auth";
 
 /**
- * Issue 10 against the production build: the Content-Security-Policy is enforced on every page with
+ * docs/issues.md #10 against the production build: the Content-Security-Policy is enforced on every page with
  * no violation while the app still works (chat, sign-in), API responses carry their own policy and
  * no-store, and forwarded headers from an untrusted client change neither the visitor quota nor the
  * pricing country (the small-quota instance trusts no proxy; the main one trusts 127.0.0.1).

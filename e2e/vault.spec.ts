@@ -4,7 +4,7 @@ import { generateVaultKey, importVaultKey } from "../lib/vault/crypto";
 import { sealTurn, unlockWithPassphrase, type StoredMethod } from "../lib/vault/seal";
 
 /**
- * Zero-access saved history (issue 8) end to end: the vault is set up in the Save history
+ * Zero-access saved history (docs/issues.md #8) end to end: the vault is set up in the Save history
  * confirmation, a chat is saved, and a second browser context signed in as the same user sees it
  * locked until a passkey, the passphrase or the recovery code unlocks it.
  *
@@ -228,7 +228,7 @@ test("a 1,000-message saved chat opens and can be continued", async ({ browser }
   await sidebar.getByLabel("Passphrase").fill(passphrase);
   await sidebar.getByRole("button", { name: "Unlock", exact: true }).click();
   await sidebar.getByRole("button", { name: /^A very long chat/ }).click();
-  // A long chat is virtualized (issue 9/12): it opens at its end, with only the rows near the viewport
+  // A long chat is virtualized (docs/issues.md #9/12): it opens at its end, with only the rows near the viewport
   // in the page, the last of them the 1,000th message.
   await expect(page.locator('[data-role="assistant"]').last()).toContainText("Answer number 499");
   await expect(page.locator('[data-index="999"]')).toHaveCount(1);

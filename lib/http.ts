@@ -1,34 +1,14 @@
 import "server-only";
 import type { z } from "zod";
-import {
-  ChatNotFoundError,
-  InvalidCursorError,
-  InvalidInputError,
-  isDatabaseUnavailable,
-  NoVaultError,
-  SaveConflictError,
-  UserUnavailableError,
-  VaultExistsError,
-} from "@/lib/db/errors";
+import { isDatabaseUnavailable } from "@/lib/db/errors";
+import { AppError } from "@/lib/errors";
 import { logger, securityEvent } from "@/lib/log";
 
 /**
- * HTTP helpers shared by every route handler: typed API errors, the `{ "error": "..." }` body,
- * and a size-bounded JSON body reader validated by a zod schema.
+ * HTTP helpers shared by every route handler (through lib/api/route.ts): the `{ "error": "..." }` body,
+ * a size-bounded JSON body reader validated by a zod schema, and the mapping of any thrown value to a
+ * Response. The one error type is AppError (lib/errors.ts).
  */
-
-/** An error that becomes an HTTP answer: `status` and a user-facing `message` (never user content). */
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    /** Extra response headers (e.g. Retry-After). */
-    readonly headers?: Record<string, string>,
-  ) {
-    super(message);
-    this.name = "ApiError";
-  }
-}
 
 /** `{ "error": message }` with the given status. */
 export function jsonError(status: number, message: string, headers?: HeadersInit): Response {
@@ -38,7 +18,7 @@ export function jsonError(status: number, message: string, headers?: HeadersInit
 /**
  * Read and validate a JSON body of at most `maxBytes` bytes (UTF-8), counting while streaming so a
  * client that lies in Content-Length cannot make the server buffer more.
- * @throws ApiError 413 too large, 415 not JSON, 400 malformed JSON or failing `schema`.
+ * @throws AppError 413 too large, 415 not JSON, 400 malformed JSON or failing `schema`.
  */
 export async function readJsonBody<S extends z.ZodType>(
   request: Request,
@@ -47,11 +27,11 @@ export async function readJsonBody<S extends z.ZodType>(
 ): Promise<z.infer<S>> {
   const type = request.headers.get("content-type") ?? "";
   if (!type.toLowerCase().includes("application/json")) {
-    throw new ApiError(415, "Send the request body as JSON (Content-Type: application/json).");
+    throw new AppError("unsupported_media_type:body", "Send the request body as JSON (Content-Type: application/json).");
   }
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > maxBytes) throw tooLarge(maxBytes);
-  if (!request.body) throw new ApiError(400, "The request body is empty.");
+  if (!request.body) throw new AppError("bad_request:body", "The request body is empty.");
 
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -71,15 +51,20 @@ export async function readJsonBody<S extends z.ZodType>(
   try {
     data = JSON.parse(Buffer.concat(chunks).toString("utf8"));
   } catch {
-    throw new ApiError(400, "The request body is not valid JSON.");
+    throw new AppError("bad_request:body", "The request body is not valid JSON.");
   }
   const parsed = schema.safeParse(data);
-  if (!parsed.success) throw new ApiError(400, describeIssue(parsed.error.issues[0]));
+  if (!parsed.success) throw invalidRequest(parsed.error);
   return parsed.data;
 }
 
-function tooLarge(maxBytes: number): ApiError {
-  return new ApiError(413, `The request is too large (limit ${Math.floor(maxBytes / (1024 * 1024))} MB).`);
+function tooLarge(maxBytes: number): AppError {
+  return new AppError("payload_too_large:body", `The request is too large (limit ${Math.floor(maxBytes / (1024 * 1024))} MB).`);
+}
+
+/** The 400 of a request failing its schema: "Invalid request: <field>: <message>" for the first issue. */
+export function invalidRequest(error: z.ZodError): AppError {
+  return new AppError("bad_request:validation", describeIssue(error.issues[0]));
 }
 
 /** First validation issue as a sentence naming the field, e.g. "messages.0.content: Too long". */
@@ -90,25 +75,15 @@ function describeIssue(issue: z.core.$ZodIssue | undefined): string {
 }
 
 /**
- * Turn any thrown value into a Response: ApiError keeps its status; the data layer's typed errors map to
- * 404 (a chat that is missing or another user's: never 403, so ids reveal nothing), 400, 403 and 409
- * (vault state conflicts);
- * anything else is a 500 logged by kind only.
+ * Turn any thrown value into a Response: an AppError answers its own status and message (a chat that is
+ * missing or another user's is 404, never 403, so ids reveal nothing), except "internal:*" ones, which
+ * are logged and answer the generic 500; an unreachable database answers 503; anything else is a 500
+ * logged by kind only.
  */
 export function errorResponse(error: unknown, context: string): Response {
-  if (error instanceof ApiError) {
+  if (error instanceof AppError && error.type !== "internal") {
     refusalEvent(error.status, context);
-    return jsonError(error.status, error.message, error.headers);
-  }
-  if (error instanceof ChatNotFoundError) return jsonError(404, "Chat not found.");
-  if (error instanceof InvalidCursorError || error instanceof InvalidInputError) return jsonError(400, error.message);
-  if (error instanceof NoVaultError || error instanceof VaultExistsError || error instanceof SaveConflictError) {
-    return jsonError(409, error.message);
-  }
-  if (error instanceof UserUnavailableError) {
-    const status = error.reason === "deleted" ? 403 : 401;
-    refusalEvent(status, context);
-    return jsonError(status, error.message);
+    return error.toResponse();
   }
   if (isDatabaseUnavailable(error)) {
     logger(context).error("database unavailable");

@@ -1,5 +1,5 @@
 import "server-only";
-import { ApiError } from "@/lib/http";
+import { AppError } from "@/lib/errors";
 import { logger } from "@/lib/log";
 
 /**
@@ -18,12 +18,12 @@ import { logger } from "@/lib/log";
  * route handlers), and they must share one registry.
  */
 
-/** Why a turn was aborted by the server (as opposed to the client going away). */
-export class ShutdownAbort extends Error {
-  constructor() {
-    super("server shutting down");
-    this.name = "ShutdownAbort";
-  }
+/** Why a turn was aborted by the server (as opposed to the client going away): the AbortSignal's reason. */
+const shutdownAbort = () => new AppError("unavailable:shutdown", "server shutting down");
+
+/** True when an AbortSignal's reason says the server is shutting down (not the client going away). */
+export function isShutdownAbort(reason: unknown): boolean {
+  return reason instanceof AppError && reason.code === "unavailable:shutdown";
 }
 
 /** What a client whose answer was cut off by a restart reads (status 503). */
@@ -54,19 +54,19 @@ export function turnsInFlight(): number {
 /**
  * Refuse work while shutting down; the chat routes call it before counting the quota, so a refused
  * send costs the user nothing.
- * @throws ApiError 503 (Retry-After: 1) while the process drains.
+ * @throws AppError 503 (Retry-After: 1) while the process drains.
  */
 export function assertAcceptingTurns(): void {
-  if (state.draining) throw new ApiError(503, DRAINING_MESSAGE, { "Retry-After": "1" });
+  if (state.draining) throw new AppError("unavailable:draining", DRAINING_MESSAGE, { headers: { "Retry-After": "1" } });
 }
 
 /**
  * Register a chat turn for the duration of its provider call and save.
  * @param requestSignal the request's abort signal (the client going away).
  * @returns `signal` to hand the provider (aborts on client disconnect or at the end of the grace period;
- *   `signal.reason instanceof ShutdownAbort` tells the two apart) and `end()`, to call exactly once when
+ *   `isShutdownAbort(signal.reason)` tells the two apart) and `end()`, to call exactly once when
  *   the turn is over (answered, saved or failed).
- * @throws ApiError 503 while the process is shutting down.
+ * @throws AppError 503 while the process is shutting down.
  */
 export function beginTurn(requestSignal: AbortSignal): { signal: AbortSignal; end(): void } {
   assertAcceptingTurns();
@@ -151,7 +151,7 @@ export async function shutdown(
 
   const abortAll = setTimeout(() => {
     log(`[hush] grace period over: aborting ${state.turns.size} chat turn(s)`);
-    for (const controller of state.turns) controller.abort(new ShutdownAbort());
+    for (const controller of state.turns) controller.abort(shutdownAbort());
   }, options.graceMs);
   await whenIdle();
   clearTimeout(abortAll);

@@ -8,7 +8,7 @@ import { deriveAuthKey } from "@/lib/auth/secret";
 /**
  * The server's one logger: structured JSON lines (pino) on stdout in production; the same records
  * made readable by pino-pretty in development. Every record passes one redaction list and one
- * escaping step, so nothing a user wrote can reach the log or forge a line (issue 10, OWASP ASVS
+ * escaping step, so nothing a user wrote can reach the log or forge a line (docs/issues.md #10, OWASP ASVS
  * V16):
  * - fields named in REDACTED_FIELDS (message text, attachment text, titles, tokens, cookies,
  *   secrets) are replaced by "[redacted]" at any depth;
@@ -155,7 +155,8 @@ export type SecurityEventName =
   | "http.forbidden"
   | "http.rate_limited"
   | "account.deleted"
-  | "stripe.webhook_signature_failed";
+  | "stripe.webhook_signature_failed"
+  | "confidential.model_mismatch";
 
 /** Log a security event; `fields` pass the redaction list like any record (e-mails are hashed). */
 export function securityEvent(event: SecurityEventName, fields: Record<string, unknown> = {}): void {

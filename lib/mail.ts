@@ -1,29 +1,16 @@
 import "server-only";
 import nodemailer, { type Transporter } from "nodemailer";
 import { getConfig, type Config } from "@/lib/config";
+import { AppError } from "@/lib/errors";
 import { logger } from "@/lib/log";
 
 /**
- * Outgoing mail: sign-in links (spec §4). Through SMTP when EMAIL_SERVER is set (nodemailer). In
+ * Outgoing mail: sign-in links (docs/product.md §4). Through SMTP when EMAIL_SERVER is set (nodemailer). In
  * development and tests without it, the link is written to the server log, clearly marked, and
- * nothing is sent; in production without it, e-mail sign-in is off (`MailUnavailableError`).
+ * nothing is sent; in production without it, e-mail sign-in is off (AppError "unavailable:email").
  */
 
-/** E-mail cannot be sent on this server (production without EMAIL_SERVER). */
-export class MailUnavailableError extends Error {
-  constructor() {
-    super("E-mail sign-in is not available on this server.");
-    this.name = "MailUnavailableError";
-  }
-}
 
-/** The SMTP server refused or could not be reached; the message carries no address or link. */
-export class MailDeliveryError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "MailDeliveryError";
-  }
-}
 
 let transport: { config: Config; transporter: Transporter } | undefined;
 
@@ -44,12 +31,12 @@ const escapeHtml = (s: string) =>
 
 /**
  * Send the sign-in link `url` to `to`; the link expires at `expires`.
- * @throws MailUnavailableError (no mail server in production), MailDeliveryError.
+ * @throws AppError "unavailable:email" (no mail server in production), "upstream:email".
  */
 export async function sendSignInEmail(input: { to: string; url: string; expires: Date }): Promise<void> {
   const config = getConfig();
   const minutes = Math.max(1, Math.round((input.expires.getTime() - Date.now()) / 60_000));
-  if (config.emailDelivery === "disabled") throw new MailUnavailableError();
+  if (config.emailDelivery === "disabled") throw new AppError("unavailable:email", "E-mail sign-in is not available on this server.");
   if (config.emailDelivery === "log") {
     // Development and tests only (never production): the link itself is the point of this record.
     // The recipient is logged as a pseudonym like every address (lib/log.ts).
@@ -76,6 +63,7 @@ export async function sendSignInEmail(input: { to: string; url: string; expires:
   } catch (error) {
     // nodemailer's messages can quote the recipient: keep only the kind and SMTP code.
     const code = (error as { responseCode?: number; code?: string }).responseCode ?? (error as { code?: string }).code;
-    throw new MailDeliveryError(`Could not send the sign-in e-mail${code ? ` (${code})` : ""}.`);
+    // The message carries no address or link.
+    throw new AppError("upstream:email", `Could not send the sign-in e-mail${code ? ` (${code})` : ""}.`);
   }
 }

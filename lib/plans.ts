@@ -2,7 +2,7 @@ import "server-only";
 import { getDb } from "@/lib/db/client";
 
 /**
- * A user's plan and subscription as the app reads them (spec §3 Subscription: plan and status are
+ * A user's plan and subscription as the app reads them (docs/product.md §3 Subscription: plan and status are
  * read; `inactive` leads to Upgrade), from our own database only (the `subscriptions` table, kept by
  * Stripe's webhooks in lib/stripe or by `npm run plan`): never a call to the payment provider.
  */
@@ -19,7 +19,7 @@ export interface SubscriptionStatus {
  * (its dunning window); `unpaid`, `incomplete`, `paused` and `canceled` do not.
  */
 export const PRO_STATUSES: ReadonlySet<string> = new Set(["active", "trialing", "past_due"]);
-/** Statuses after which a new purchase is needed: shown as `inactive` (spec §4: Upgrade, not Manage). */
+/** Statuses after which a new purchase is needed: shown as `inactive` (docs/product.md §4: Upgrade, not Manage). */
 const ENDED_STATUSES = new Set(["canceled", "incomplete_expired", "inactive"]);
 
 const FREE: SubscriptionStatus = { plan: "Free", status: "inactive", current_period_end: null, cancel_at_period_end: false };
@@ -50,7 +50,7 @@ export async function getSubscription(userId: string): Promise<SubscriptionStatu
   };
 }
 
-/** The plan that decides model access and quotas (spec §6): Pro only with a live Pro subscription. */
+/** The plan that decides model access and quotas (docs/product.md §6): Pro only with a live Pro subscription. */
 export async function getPlan(userId: string): Promise<"Free" | "Pro"> {
   const db = await getDb();
   const row = await db.subscription.findUnique({ where: { userId }, select: { status: true } });

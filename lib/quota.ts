@@ -3,11 +3,12 @@ import { createHmac, randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import { getConfig, type Config } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
-import { ApiError } from "@/lib/http";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { AppError } from "@/lib/errors";
 import { logger } from "@/lib/log";
 
 /**
- * Daily chat quotas (issue "Quotas"; spec §9 leaves the numbers open): QUOTA_VISITOR_PER_DAY per
+ * Daily chat quotas (issue "Quotas"; docs/product.md §9 leaves the numbers open): QUOTA_VISITOR_PER_DAY per
  * visitor address, QUOTA_FREE_PER_DAY per Free user, QUOTA_PRO_PER_DAY per Pro user (a fair-use
  * ceiling), counted per UTC day.
  *
@@ -25,16 +26,13 @@ import { logger } from "@/lib/log";
  * and deleted after two days; the address itself is never stored.
  */
 
-/** The daily quota is used up; `retryAfterSeconds` until the next UTC day. */
-export class QuotaExceededError extends ApiError {
-  constructor(
-    readonly limit: number,
-    readonly retryAfterSeconds: number,
-  ) {
-    // 429 (spec §8): the page shows the Upgrade message to a user and sends a visitor to /signup.
-    super(429, "You've reached today's message limit.", { "Retry-After": String(retryAfterSeconds) });
-    this.name = "QuotaExceededError";
-  }
+/**
+ * The daily quota is used up: AppError "rate_limited:quota", 429 with Retry-After `retryAfterSeconds`
+ * (until the next UTC day). docs/product.md §8: the page shows the Upgrade message to a user and sends a visitor
+ * to /signup.
+ */
+export function quotaExceeded(retryAfterSeconds: number): AppError {
+  return new AppError("rate_limited:quota", "You've reached today's message limit.", { headers: { "Retry-After": String(retryAfterSeconds) } });
 }
 
 /** Who is sending: a visitor's address (lib/client-address.ts; null: unknown, all counted together), or a user and their plan. */
@@ -63,15 +61,41 @@ interface QuotaStore {
   salt(day: string): Promise<Buffer>;
 }
 
+const USER_KEY_PREFIX = "u:";
+
+/** The counter key of a user: "u:<user id>" (visitors: keyFor). */
+export function userQuotaKey(userId: string): string {
+  return `${USER_KEY_PREFIX}${userId}`;
+}
+
+/** userQuotaKey in SQL, for a statement that knows the user id only as a column (`idColumn`). */
+export function userQuotaKeySql(idColumn: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`(${USER_KEY_PREFIX}::text || ${idColumn})`;
+}
+
+/**
+ * The database counter's one statement: add one to (`key`, `day`) unless the count already reached
+ * `limit`; RETURNING the new count, no row when refused. The row lock taken by ON CONFLICT serialises
+ * concurrent sends of one subject, so of N concurrent sends at the limit exactly the remainder is
+ * admitted. `from` (optional) is a FROM ... WHERE ... clause the key and limit may refer to, and that
+ * gates the insert (lib/db/chat-preconditions.ts counts a send only when its checks pass). Used as is
+ * or as a data-modifying CTE.
+ */
+export function quotaIncrementSql(input: { key: Prisma.Sql; day: string; limit: Prisma.Sql; from?: Prisma.Sql }): Prisma.Sql {
+  return Prisma.sql`
+    INSERT INTO quota_counters (subject, day, count)
+    SELECT ${input.key}, ${input.day}::text, 1 ${input.from ?? Prisma.empty}
+    ON CONFLICT (subject, day) DO UPDATE SET count = quota_counters.count + 1
+    WHERE quota_counters.count < ${input.limit}
+    RETURNING count`;
+}
+
 const databaseStore: QuotaStore = {
   async increment(key, day, limit) {
     const db = await getDb();
-    // One statement: the row lock taken by ON CONFLICT serialises concurrent sends of one subject.
-    const rows = await db.$queryRaw<{ count: number }[]>`
-      INSERT INTO quota_counters (subject, day, count) VALUES (${key}, ${day}, 1)
-      ON CONFLICT (subject, day) DO UPDATE SET count = quota_counters.count + 1
-      WHERE quota_counters.count < ${limit}
-      RETURNING count`;
+    const rows = await db.$queryRaw<{ count: number }[]>(
+      quotaIncrementSql({ key: Prisma.sql`${key}::text`, day, limit: Prisma.sql`${limit}::int` }),
+    );
     return rows.length > 0 && rows[0]!.count <= limit;
   },
   async salt(day) {
@@ -154,7 +178,7 @@ function current(): NonNullable<typeof state> {
 
 /** The counter key of a subject for `day`: "u:<id>" or "v:<HMAC of the address under the day's salt>". */
 async function keyFor(subject: QuotaSubject, day: string): Promise<string> {
-  if (subject.kind === "user") return `u:${subject.userId}`;
+  if (subject.kind === "user") return userQuotaKey(subject.userId);
   const s = current();
   if (s.salt?.day !== day) s.salt = { day, value: await s.store.salt(day) };
   const digest = createHmac("sha256", s.salt.value).update(subject.address ?? "unknown").digest("base64url");
@@ -163,13 +187,13 @@ async function keyFor(subject: QuotaSubject, day: string): Promise<string> {
 
 /**
  * Count one chat message for `subject` today.
- * @throws QuotaExceededError when today's limit is reached (nothing is counted then).
+ * @throws AppError "rate_limited:quota" when today's limit is reached (nothing is counted then).
  */
 export async function consumeQuota(subject: QuotaSubject, now = new Date()): Promise<void> {
   const day = utcDay(now);
   const limit = limitFor(subject);
   const key = await keyFor(subject, day);
-  if (!(await current().store.increment(key, day, limit))) throw new QuotaExceededError(limit, secondsToNextUtcDay(now));
+  if (!(await current().store.increment(key, day, limit))) throw quotaExceeded(secondsToNextUtcDay(now));
 }
 
 /**
@@ -184,13 +208,17 @@ export async function pingQuotaRedis(): Promise<void> {
 
 /**
  * What a signed-in send's single precondition statement (lib/db/chat-preconditions.ts) needs to count
- * the send in the database: today's UTC day and the plans' limits. Null when the counters live in Redis
- * (REDIS_URL): then the caller counts with `consumeQuota` after the checks.
+ * the send in the database with `quotaIncrementSql`: today's UTC day and each plan's limit (limitFor).
+ * Null when the counters live in Redis (REDIS_URL): then the caller counts with `consumeQuota` after the checks.
  */
 export function userQuotaInDatabase(now = new Date()): { day: string; freeLimit: number; proLimit: number } | null {
   const config = getConfig();
   if (config.REDIS_URL) return null;
-  return { day: utcDay(now), freeLimit: config.QUOTA_FREE_PER_DAY, proLimit: config.QUOTA_PRO_PER_DAY };
+  return {
+    day: utcDay(now),
+    freeLimit: limitFor({ kind: "user", userId: "", plan: "Free" }, config),
+    proLimit: limitFor({ kind: "user", userId: "", plan: "Pro" }, config),
+  };
 }
 
 /** Close the Redis connection, if any (tests, benchmarks). */

@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { Redis } from "ioredis";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { getConfig, type Config } from "@/lib/config";
+import { AppError } from "@/lib/errors";
 import { logger } from "@/lib/log";
 
 /**
@@ -11,12 +12,17 @@ import { logger } from "@/lib/log";
  * Keys are hashed: an e-mail address used as a key is never stored in Redis as such.
  */
 
-/** Too many attempts; `retryAfterSeconds` until the next one is allowed. */
-export class RateLimitedError extends Error {
-  constructor(readonly retryAfterSeconds: number) {
-    super("Rate limit exceeded.");
-    this.name = "RateLimitedError";
-  }
+/**
+ * Too many attempts: AppError "rate_limited:<limit name>", 429 "Too many requests." with Retry-After
+ * (seconds until the next attempt is allowed).
+ */
+function rateLimited(name: string, retryAfterSeconds: number, message = "Too many requests."): AppError {
+  return new AppError(`rate_limited:${name}`, message, { headers: { "Retry-After": String(retryAfterSeconds) } });
+}
+
+/** The seconds of an AppError's Retry-After header (0 when it has none). */
+export function retryAfterSeconds(error: AppError): number {
+  return Number(error.headers?.["Retry-After"] ?? 0);
 }
 
 interface LimiterSpec {
@@ -55,36 +61,46 @@ function limiterFor(spec: LimiterSpec): RateLimiterAbstract {
 
 /**
  * Count one attempt for `key` under `spec`.
- * @throws RateLimitedError when the limit is reached.
+ * @throws AppError "rate_limited:<spec.name>" (429, Retry-After) when the limit is reached.
  */
 export async function consume(spec: LimiterSpec, key: string): Promise<void> {
   const hashed = createHash("sha256").update(key).digest("base64url");
   try {
     await limiterFor(spec).consume(hashed);
   } catch (error) {
-    if (error instanceof RateLimiterRes) throw new RateLimitedError(Math.max(1, Math.ceil(error.msBeforeNext / 1000)));
+    if (error instanceof RateLimiterRes) throw rateLimited(spec.name, Math.max(1, Math.ceil(error.msBeforeNext / 1000)));
     throw error;
   }
 }
 
-/** Which sign-in limit refused: the mailbox's or the client address's. */
-export class SignInRateLimitedError extends RateLimitedError {
-  constructor(
-    retryAfterSeconds: number,
-    readonly scope: "mailbox" | "client",
-  ) {
-    super(retryAfterSeconds);
-    this.name = "SignInRateLimitedError";
-  }
+/** The limiter that holds refusals of a kind (`name`): blocks set by `blockKey`, read by `blockedSeconds`. */
+const blockSpec = (name: string): LimiterSpec => ({ name: `block:${name}`, points: 1, durationSeconds: 1 });
+
+/**
+ * Refuse `key` under `name` for `seconds` (e.g. a client caught tampering; lib/confidential/relay.ts),
+ * shared through Redis like the limits when REDIS_URL is set.
+ */
+export async function blockKey(name: string, key: string, seconds: number): Promise<void> {
+  const hashed = createHash("sha256").update(key).digest("base64url");
+  await limiterFor(blockSpec(name)).block(hashed, seconds);
+}
+
+/** Seconds `key` stays refused under `name` (`blockKey`), 0 when it is not. */
+export async function blockedSeconds(name: string, key: string): Promise<number> {
+  const hashed = createHash("sha256").update(key).digest("base64url");
+  const res = await limiterFor(blockSpec(name)).get(hashed);
+  if (!res || res.consumedPoints <= 1) return 0;
+  return Math.max(1, Math.ceil(res.msBeforeNext / 1000));
 }
 
 /**
  * One sign-in e-mail requested for `mailbox` (lib/auth/email-address.ts `mailboxKey`, so "+tag", case
  * and Gmail dot variants share one count) by the client at `client` (lib/client-address.ts; null
- * counts as one unknown client): at most EMAIL_SIGNIN_LIMIT_PER_HOUR an hour per mailbox (spec §4
- * e-mail link) and EMAIL_SIGNIN_LIMIT_PER_CLIENT_PER_HOUR an hour per client address (issue 10: one
+ * counts as one unknown client): at most EMAIL_SIGNIN_LIMIT_PER_HOUR an hour per mailbox (docs/product.md §4
+ * e-mail link) and EMAIL_SIGNIN_LIMIT_PER_CLIENT_PER_HOUR an hour per client address (docs/issues.md #10: one
  * client must not mail many addresses). Both are counted on every request.
- * @throws SignInRateLimitedError naming the limit that refused.
+ * @throws AppError "rate_limited:email-signin" (the mailbox's limit) or "rate_limited:email-signin-client" (the
+ *   client address's): 429 with Retry-After and the sentence the sign-in page shows.
  */
 export async function consumeEmailSignIn(mailbox: string, client: string | null): Promise<void> {
   const config = getConfig();
@@ -92,11 +108,18 @@ export async function consumeEmailSignIn(mailbox: string, client: string | null)
     consume({ name: "email-signin", points: config.EMAIL_SIGNIN_LIMIT_PER_HOUR, durationSeconds: 3600 }, mailbox),
     consume({ name: "email-signin-client", points: config.EMAIL_SIGNIN_LIMIT_PER_CLIENT_PER_HOUR, durationSeconds: 3600 }, client ?? "unknown"),
   ]);
-  const scopes = ["mailbox", "client"] as const;
+  const from = ["for this address", "from your network"] as const;
   for (const [i, result] of results.entries()) {
     if (result.status === "rejected") {
-      if (result.reason instanceof RateLimitedError) throw new SignInRateLimitedError(result.reason.retryAfterSeconds, scopes[i]!);
-      throw result.reason;
+      const error: unknown = result.reason;
+      if (!(error instanceof AppError && error.type === "rate_limited")) throw error;
+      const seconds = retryAfterSeconds(error);
+      const minutes = Math.ceil(seconds / 60);
+      throw rateLimited(
+        error.code.slice("rate_limited:".length),
+        seconds,
+        `Too many sign-in e-mails were requested ${from[i]}. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+      );
     }
   }
 }

@@ -3,7 +3,7 @@ import http from "node:http";
 
 /**
  * A guard in front of Next.js's request handling, for requests Next cannot parse and answers with a
- * 500 before any of our code runs (found by fuzzing, issue 10): a method it does not support (TRACE
+ * 500 before any of our code runs (found by fuzzing, docs/issues.md #10): a method it does not support (TRACE
  * into a route handler: "HTTP method is unsupported"), a request-target that is not a path (`OPTIONS *`:
  * "Invalid URL"), and a path with malformed percent-encoding (/api/ns/chat_history/%FF: URIError
  * while decoding a dynamic segment). Each gets a 4xx with a JSON `{ "error": ... }` body instead.

@@ -1,7 +1,6 @@
 import "server-only";
 import { ConfigError, describeDefaults, getConfig } from "@/lib/config";
 import { getAuthSecret } from "@/lib/auth/secret";
-import { getMasterKeys } from "@/lib/crypto";
 import { closeDb, getDb } from "@/lib/db/client";
 import { installShutdownHandlers } from "@/lib/lifecycle";
 import { closeQuota } from "@/lib/quota";
@@ -10,7 +9,7 @@ import { logger, routeConsoleToLogger } from "@/lib/log";
 
 /**
  * Server start-up (called from instrumentation.ts): validate configuration, log the embedded defaults
- * in use, load the master key, apply database migrations and take over SIGTERM for a graceful shutdown
+ * in use, apply database migrations and take over SIGTERM for a graceful shutdown
  * (lib/lifecycle.ts). A configuration error stops the process with a message that names the setting.
  */
 export async function startServer(): Promise<void> {
@@ -30,18 +29,43 @@ export async function startServer(): Promise<void> {
   if (defaults.length) {
     logger("hush").info({ defaults }, `Using embedded defaults (${config.NODE_ENV})`);
   }
-  await getMasterKeys();
+  const confidential = config.confidential;
+  // The embedded default (development, no provider configured): the development enclave runs in this
+  // process, so `npm run dev` alone takes the confidential path. An `npm run enclave:dev` already on the
+  // port is used as it is.
+  let devEnclave: { close(): Promise<void> } | null = null;
+  if (confidential?.embedded) {
+    try {
+      devEnclave = await (await import("@/lib/confidential/dev-enclave")).startDevEnclave({ port: config.ENCLAVE_PORT });
+      logger("hush").info({ port: config.ENCLAVE_PORT }, "development enclave started (development trust: no hardware isolation)");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EADDRINUSE") throw error;
+      logger("hush").info({ port: config.ENCLAVE_PORT }, "development enclave already running on its port; using it");
+    }
+  }
+  if (config.isProduction && confidential?.trust === "development") {
+    // Allowed only by CONFIDENTIAL_ALLOW_DEVELOPMENT_IN_PRODUCTION=1 (lib/config.ts refuses it otherwise).
+    logger("hush").warn(
+      { enclave: confidential.host },
+      "CONFIDENTIAL_TRUST=development in production: browsers accept the development enclave, so chats are NOT protected from the operator",
+    );
+  }
   getAuthSecret();
   await getDb();
   installShutdownHandlers({
     graceMs: config.SHUTDOWN_GRACE_SECONDS * 1000,
     closeResources: async () => {
-      await Promise.allSettled([closeDb(), closeQuota(), closeRateLimits()]);
+      await Promise.allSettled([closeDb(), closeQuota(), closeRateLimits(), devEnclave?.close()]);
     },
   });
   const { basic, pro } = config.llmRoutes;
   logger("hush").info(
-    { database: config.database.kind, basic: `${basic.kind} (${basic.providerName})`, pro: `${pro.kind} (${pro.providerName})` },
+    {
+      database: config.database.kind,
+      basic: `${basic.kind} (${basic.providerName})`,
+      pro: `${pro.kind} (${pro.providerName})`,
+      confidential: confidential ? `${confidential.models.join(", ")} via ${confidential.host} (${confidential.trust} trust)` : "off",
+    },
     "Ready",
   );
 }

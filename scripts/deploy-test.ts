@@ -1,5 +1,5 @@
 /**
- * The multi-instance test (issue 11), run by scripts/test.sh after the production build:
+ * The multi-instance test (docs/issues.md #11), run by scripts/test.sh after the production build:
  * PostgreSQL (a fresh database), Redis, two production app instances of the same build and nginx with
  * deploy/nginx.conf and a self-signed certificate, all real processes, driven over https through nginx.
  *
@@ -117,7 +117,7 @@ async function main(): Promise<void> {
     });
 
     await check("saved history sealed and stored through one instance is read and opened through the other", async () => {
-      // The browser's side (issue 8): the vault is made here, only wrapped keys reach the server.
+      // The browser's side (docs/issues.md #8): the vault is made here, only wrapped keys reach the server.
       const vault = await setUpVault(user, "lighthouse passphrase");
       const question = "Remember the lighthouse";
       const sent = await user.chat("/api/ns/chat_user", ask(question));
@@ -257,7 +257,7 @@ async function main(): Promise<void> {
       victim.proc.kill("SIGKILL");
       const outcome = await cut;
       // nginx ends the response early (or the connection breaks): no `done`, so the page shows the
-      // spec §8 message and keeps the typed text (e2e/chat.spec.ts covers the page's side).
+      // docs/product.md §8 message and keeps the typed text (e2e/chat.spec.ts covers the page's side).
       if (outcome.ok) assert.ok(!outcome.r.events.some((e) => e.event === "done"), "no answer from a killed instance");
       for (let i = 0; i < 4; i++) {
         const r = await user.json("GET", "/api/me");
@@ -378,7 +378,7 @@ async function main(): Promise<void> {
       const last = result.events.at(-1)!;
       assert.equal(last.event, "done", result.body.slice(-300));
       assert.equal(result.events.filter((e) => e.event === "delta").length, 20);
-      // The browser seals the finished turn and stores it right after the `done` (issue 8), while the
+      // The browser seals the finished turn and stores it right after the `done` (docs/issues.md #8), while the
       // stopped instance drains: nginx sends it to one that accepts it, and it is stored once.
       const answer = (last.data as { messages: { role: string; content: string }[] }).messages.at(-1)!.content;
       const turn: PlainMessage[] = [{ role: "user", content: "Tell me slowly [[fake:slow]]" }, { role: "assistant", content: answer }];

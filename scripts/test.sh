@@ -16,6 +16,9 @@ if [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then
   fi
 fi
 
+echo "== Dependency licenses (AGPL-3.0-or-later compatibility, docs/licenses.md) =="
+node scripts/check-licenses.mjs
+
 echo "== Unit, route and database tests (embedded PGlite) =="
 npx vitest run
 
@@ -37,7 +40,7 @@ have() { command -v "$1" >/dev/null 2>&1 || [ -x "/usr/sbin/$1" ]; }
 if [ -n "${TEST_POSTGRES_URL:-}" ] && have nginx && have redis-server && have openssl && have curl && have ss; then
   echo "== Multi-instance test (nginx + TLS, two instances, PostgreSQL, Redis) =="
   npx tsx --conditions=react-server scripts/deploy-test.ts
-  # Issue 11's load run as written: 200 concurrent streaming chats for 60 s (LOAD_CONCURRENCY and
+  # docs/issues.md #11's load run as written: 200 concurrent streaming chats for 60 s (LOAD_CONCURRENCY and
   # LOAD_SECONDS shorten it on a slower machine).
   echo "== Load through nginx: ${LOAD_CONCURRENCY:-200} concurrent streaming chats for ${LOAD_SECONDS:-60} s =="
   npx tsx bench/load.ts

@@ -2,7 +2,7 @@ import { SiteFooter } from "@/components/layout/site-footer";
 import { SiteHeader } from "@/components/layout/site-header";
 import { getConfig } from "@/lib/config";
 
-/** The shared layout of spec §2 (header and footer); /appsignup stands outside it. */
+/** The shared layout of docs/product.md §2 (header and footer); /appsignup stands outside it. */
 export default function SiteLayout({ children }: Readonly<{ children: React.ReactNode }>) {
   return (
     <div className="flex min-h-dvh flex-col">

@@ -5,7 +5,7 @@ import { landingJsonLd, publicPageMetadata, serializeJsonLd } from "@/lib/seo";
 
 export const metadata = publicPageMetadata({ title: null, description: siteConfig.description, path: "/" });
 
-/** The landing page of spec §2, prerendered at build time. */
+/** The landing page of docs/product.md §2, prerendered at build time. */
 export default function HomePage() {
   const config = getConfig();
   return (

@@ -1,6 +1,6 @@
 import { siteConfig } from "@/config/site";
 
-/** /appsignup stands outside the shared layout (spec §2): a minimal centered page for the desktop app. */
+/** /appsignup stands outside the shared layout (docs/product.md §2): a minimal centered page for the desktop app. */
 export default function AppSignupLayout({ children }: Readonly<{ children: React.ReactNode }>) {
   return (
     <main id="main" className="flex min-h-dvh flex-col items-center justify-center bg-gradient-to-b from-brand-50 via-white to-white px-4 py-10">

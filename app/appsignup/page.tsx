@@ -14,7 +14,7 @@ type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 const one = (value: string | string[] | undefined) => (typeof value === "string" && value ? value : null);
 
 /**
- * /appsignup (spec §2): sign-in for the desktop app. Continue with Google comes back here with
+ * /appsignup (docs/product.md §2): sign-in for the desktop app. Continue with Google comes back here with
  * ?handoff=1 and the ID token in a short-lived sealed cookie (lib/auth/desktop.ts), which becomes
  * the deep link DESKTOP_APP_REDIRECT_URL?idToken=…; ?idToken=… signs this browser in and opens /chat.
  */

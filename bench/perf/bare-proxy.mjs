@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The reference of bench/perf (issue 12): the least any chat backend costs. A bare node:http proxy of
+ * The reference of bench/perf (docs/issues.md #12): the least any chat backend costs. A bare node:http proxy of
  * the same fake model: reads the JSON body, forwards messages and model to the provider over a
  * keep-alive connection, and pipes the provider's SSE stream back. No validation, storage, encryption,
  * session or quota.

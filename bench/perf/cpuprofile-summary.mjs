@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Self time of a V8 .cpuprofile (from `PERF_CPU_PROF=dir npm run bench:perf`, docs/performance.md) by
- * package and by function, issue 12. Frames in Next's build output (.next/…) are mapped back to their
+ * package and by function, docs/issues.md #12. Frames in Next's build output (.next/…) are mapped back to their
  * sources through the build's source maps, so bundled packages and our own code (lib/, app/) show by
  * name. Usage:
  *

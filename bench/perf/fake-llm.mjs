@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * A zero-delay OpenAI-compatible model for bench/perf (issue 12): POST /v1/chat/completions streams
+ * A zero-delay OpenAI-compatible model for bench/perf (docs/issues.md #12): POST /v1/chat/completions streams
  * `--deltas` chunks ("Hello" then " tok"), a finish chunk, a usage chunk and [DONE], all in one go,
  * so every millisecond and CPU cycle measured downstream belongs to the server under test.
  * Keep-alive connections; nothing is recorded.

@@ -1,6 +1,7 @@
 /**
- * Child processes of bench/perf/run.ts (the app instances, the bare proxy, the fake model): started from
- * the repository root, all stopped together at the end, and their CPU time read from /proc.
+ * Child processes of bench/perf/run.ts (the app instances, the floor app, the bare proxy, the fake model):
+ * started from the repository root (the floor app from its own folder), all stopped together at the
+ * end, and their CPU time read from /proc.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -9,8 +10,9 @@ import path from "node:path";
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const children: ChildProcess[] = [];
 
-export function start(name: string, cmd: string, args: string[], env: Record<string, string> = {}): ChildProcess {
-  const child = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "pipe"] });
+/** Start `cmd` in `cwd` (default: the repository root) with `env` over this process's environment. */
+export function start(name: string, cmd: string, args: string[], env: Record<string, string> = {}, cwd = ROOT): ChildProcess {
+  const child = spawn(cmd, args, { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "pipe"] });
   let err = "";
   child.stderr!.on("data", (d: Buffer) => {
     err = (err + d.toString()).slice(-4000);

@@ -1,5 +1,5 @@
 /**
- * Issue 12's goals in one run: `npm run build && npm run bench:perf`.
+ * docs/issues.md #12's goals in one run: `npm run build && npm run bench:perf`.
  *
  * Starts a zero-delay fake model (bench/perf/fake-llm.mjs), the bare Node proxy of it that serves as
  * the reference (bench/perf/bare-proxy.mjs), and two instances of this app's production build wired to
@@ -13,11 +13,15 @@
  * CPU per request: the server's process tree (utime+stime from /proc) over that window divided by the
  * requests it completed. TTFT: sequential requests, time to the first byte of the first token.
  * History: the route over HTTP vs the same rows read with one raw SQL statement over node-postgres.
+ * Next's floor: a separate minimal Next app (bench/floor-app: a trivial prerendered page, and a route
+ * that only proxies the model), built here on first use and started beside the two instances, so the
+ * product itself carries no benchmark-only route.
  *
  * Options: --rounds 3 --seconds 4 --concurrency 16 --ttft 30 --only visitor,signed,history,landing,wait
  * PERF_CPU_PROF=dir writes a V8 CPU profile of each app instance into dir (node --cpu-prof).
- * Ports 5851-5855 (override with PERF_PORT_BASE).
+ * Ports 5851-5855 (override with PERF_PORT_BASE): model, bare proxy, PGlite, PostgreSQL, floor app.
  */
+import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
@@ -39,8 +43,7 @@ const CONCURRENCY = Number(opt("concurrency", "16"));
 const TTFT_N = Number(opt("ttft", "30"));
 const ONLY = new Set(opt("only", "visitor,signed,history,landing,wait").split(","));
 const BASE = Number(process.env.PERF_PORT_BASE ?? 5851);
-const PORT = { llm: BASE, bare: BASE + 1, lite: BASE + 2, pg: BASE + 3 };
-const MASTER_KEY = randomBytes(32).toString("base64");
+const PORT = { llm: BASE, bare: BASE + 1, lite: BASE + 2, pg: BASE + 3, floor: BASE + 4 };
 const PG_SERVER = process.env.BENCH_POSTGRES_URL ?? "postgresql://root@127.0.0.1:5432/postgres";
 const ROOT = path.resolve(import.meta.dirname, "../..");
 /** The fake model's answer (bench/perf/fake-llm.mjs, 64 deltas). */
@@ -174,7 +177,6 @@ function appEnv(port: number, dataDir: string, databaseUrl: string): Record<stri
     DATA_DIR: dataDir,
     DATABASE_URL: databaseUrl,
     REDIS_URL: "",
-    ENCRYPTION_MASTER_KEY: MASTER_KEY,
     NEXTAUTH_SECRET: "bench-nextauth-secret-0123456789abcdef0123456789",
     LLM_BASE_URL: `http://127.0.0.1:${PORT.llm}/v1`,
     LLM_API_KEY: "bench",
@@ -182,12 +184,11 @@ function appEnv(port: number, dataDir: string, databaseUrl: string): Record<stri
     QUOTA_VISITOR_PER_DAY: "1000000000",
     QUOTA_FREE_PER_DAY: "1000000000",
     QUOTA_PRO_PER_DAY: "1000000000",
-    PERF_FLOOR_ROUTE: "1",
   };
 }
 
 /**
- * Migrate, create a user, a session and the user's vault (issue 8: the server only needs the vault row;
+ * Migrate, create a user, a session and the user's vault (docs/issues.md #8: the server only needs the vault row;
  * the key stays here, as in the browser); for PostgreSQL also 60 sealed chats plus one of 20 messages,
  * stored through the same code as POST /api/ns/chat_save (chatSaveBodySchema + saveSealedTurn).
  */
@@ -270,11 +271,32 @@ class SealedTurns {
   }
 }
 
-function startApp(name: string, port: number, env: Record<string, string>): number {
+const NEXT_BIN = path.join(ROOT, "node_modules/next/dist/bin/next");
+const FLOOR_DIR = path.join(ROOT, "bench/floor-app");
+
+function startApp(name: string, port: number, env: Record<string, string>, dir = ROOT): number {
   const prof = process.env.PERF_CPU_PROF;
   const node = prof ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(prof, name)}`] : [];
-  const child = start(name, process.execPath, [...node, "node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], env);
+  const child = start(name, process.execPath, [...node, NEXT_BIN, "start", "-p", String(port), "-H", "127.0.0.1"], env, dir);
   return child.pid!;
+}
+
+/**
+ * `next build` of bench/floor-app (with the repository's own next) unless its build is newer than
+ * every source file of it. About 30-60 s on 2 cores; the build stays in bench/floor-app/.next (ignored).
+ */
+function buildFloorApp() {
+  const sources = ["next.config.mjs", "instrumentation.js", "app/layout.js", "app/page.js", "app/stream/route.js"];
+  const built = path.join(FLOOR_DIR, ".next/BUILD_ID");
+  const newest = Math.max(...sources.map((f) => fs.statSync(path.join(FLOOR_DIR, f)).mtimeMs), fs.statSync(NEXT_BIN).mtimeMs);
+  if (fs.existsSync(built) && fs.statSync(built).mtimeMs > newest) return;
+  console.error("building bench/floor-app (Next's floor)…");
+  const r = spawnSync(process.execPath, [NEXT_BIN, "build"], {
+    cwd: FLOOR_DIR,
+    env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  if (r.status !== 0) throw new Error(`next build of bench/floor-app failed (exit ${r.status})`);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -321,6 +343,7 @@ function printTable() {
 
 async function main() {
   if (!fs.existsSync(path.join(ROOT, ".next/BUILD_ID"))) throw new Error("No production build: run `npm run build` first.");
+  buildFloorApp();
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "hush-perf-"));
 
   start("fake-llm", process.execPath, ["bench/perf/fake-llm.mjs", "--port", String(PORT.llm)]);
@@ -353,6 +376,7 @@ async function main() {
     cookie: liteSeed.cookie,
     turns: new SealedTurns(liteSeed.key, liteSeed.userId),
   };
+  const floorPid = startApp("floor-app", PORT.floor, { NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", FLOOR_LLM_BASE_URL: `http://127.0.0.1:${PORT.llm}/v1` }, FLOOR_DIR);
   const pgApp: App | null = pgEnv
     ? { pid: startApp("hush-postgres", PORT.pg, pgEnv), port: PORT.pg, cookie: pgSeed!.cookie, turns: new SealedTurns(pgSeed!.key, pgSeed!.userId) }
     : null;
@@ -361,8 +385,9 @@ async function main() {
   await fillTurns();
   await waitFor(`http://127.0.0.1:${PORT.llm}/health`);
   await waitFor(`http://127.0.0.1:${PORT.bare}/health`);
-  await waitFor(`http://127.0.0.1:${PORT.lite}/perf-floor`);
-  if (pgApp) await waitFor(`http://127.0.0.1:${PORT.pg}/perf-floor`);
+  await waitFor(`http://127.0.0.1:${PORT.floor}/`);
+  await waitFor(`http://127.0.0.1:${PORT.lite}/api/health`);
+  if (pgApp) await waitFor(`http://127.0.0.1:${PORT.pg}/api/health`);
 
   const chatBody = JSON.stringify({
     messages: [{ role: "user", content: "How fast can a private chat be?" }],
@@ -371,7 +396,7 @@ async function main() {
     chat_id: null,
     save_chat: false,
   });
-  // Since the vault (issue 8) chat_user stores nothing: a signed-in turn with saving is the streamed
+  // Since the vault (docs/issues.md #8) chat_user stores nothing: a signed-in turn with saving is the streamed
   // POST /api/ns/chat_user (new chat, chat_id null) followed, once the answer is complete, by the
   // turn sealed under the vault key POSTed to /api/ns/chat_save, as the browser does. Both requests are
   // on the clock; the sealing is done ahead (SealedTurns). TTFT is the chat_user request's.
@@ -406,20 +431,24 @@ async function main() {
     },
   });
   // A Next route handler that does what the bare proxy does (read the JSON body, fetch the model, pass
-  // its SSE through) and nothing else: what Next itself costs (app/perf-floor/stream/route.ts).
-  const nextFloor: Target = { port: PORT.lite, method: "POST", path: "/perf-floor/stream", body: chatBody, first: "Hello", done: "[DONE]" };
+  // its SSE through) and nothing else: what Next itself costs (bench/floor-app/app/stream/route.js).
+  const nextFloor: Target = { port: PORT.floor, method: "POST", path: "/stream", body: chatBody, first: "Hello", done: "[DONE]" };
   const page = (port: number, p: string): Target => ({ port, method: "GET", path: p, done: "</html>" });
+  const pidOf = (port: number) => (port === PORT.bare ? barePid : port === PORT.floor ? floorPid : port === PORT.pg && pgApp ? pgApp.pid : lite.pid);
+  // A request that needs no SQL, served by the instance under test (GET /api/health, liveness only).
+  const noSql = (port: number): Target => ({ port, method: "GET", path: "/api/health", done: "ok" });
 
   // Warm-up: JIT, connection pools, the first PGlite and Prisma queries.
   const warm = [
     bare,
     ...(ONLY.has("visitor") ? [visitor, nextFloor] : []),
     ...(ONLY.has("signed") || ONLY.has("wait") ? [signed(lite), ...(pgApp ? [signed(pgApp)] : [])] : []),
-    ...(ONLY.has("landing") || ONLY.has("wait") ? [page(PORT.lite, "/"), page(PORT.lite, "/perf-floor")] : []),
+    ...(ONLY.has("landing") ? [page(PORT.lite, "/"), page(PORT.floor, "/")] : []),
+    ...(ONLY.has("wait") ? [noSql(PORT.lite), ...(pgApp ? [noSql(PORT.pg)] : [])] : []),
   ];
   for (const t of warm) {
     for (let i = 0; i < 20; i++) await runJob(t);
-    await throughput(t, t.port === PORT.bare ? barePid : lite.pid, 4, 1);
+    await throughput(t, pidOf(t.port), 4, 1);
   }
 
   const pool = pgUrl ? new pg.Pool({ connectionString: pgUrl, max: 2 }) : null;
@@ -432,7 +461,7 @@ async function main() {
       const v = await throughput(visitor, lite.pid);
       record("v-rps", { goal: "Visitor chat throughput, zero-delay model (≥ 0.5×)", unit: "req/s", kind: "min", bound: 0.5 }, b.rps, v.rps);
       record("v-cpu", { goal: "Visitor chat CPU per request (issue: 6–7× before)", unit: "ms", kind: "info" }, b.cpuPerReq, v.cpuPerReq);
-      const f = await throughput(nextFloor, lite.pid);
+      const f = await throughput(nextFloor, floorPid);
       record("floor-rps", { goal: "Next's floor: a route handler that only proxies the model, throughput", unit: "req/s", kind: "info" }, b.rps, f.rps);
       record("floor-cpu", { goal: "Next's floor: CPU per request", unit: "ms", kind: "info" }, b.cpuPerReq, f.cpuPerReq);
       const bt = await ttft(bare);
@@ -457,10 +486,10 @@ async function main() {
       record("s-lite-ttft", { goal: "Signed-in chat + saving, PGlite: TTFT p50", unit: "ms", kind: "info" }, bt, await ttft(signed(lite)));
     }
     if (ONLY.has("wait") && pgApp) {
-      // A request that needs no SQL (the static floor page), sent while 8 signed-in chats with saving
-      // run: on PostgreSQL the SQL runs in another process; on PGlite it shares the server's process.
-      const probePg = await latencyUnderLoad(page(PORT.pg, "/perf-floor"), signed(pgApp));
-      const probeLite = await latencyUnderLoad(page(PORT.lite, "/perf-floor"), signed(lite));
+      // A request that needs no SQL (GET /api/health), sent while 8 signed-in chats with saving run:
+      // on PostgreSQL the SQL runs in another process; on PGlite it shares the server's process.
+      const probePg = await latencyUnderLoad(noSql(PORT.pg), signed(pgApp));
+      const probeLite = await latencyUnderLoad(noSql(PORT.lite), signed(lite));
       record("wait", { goal: "PGlite: a no-SQL request's p95 latency during saving load, vs PostgreSQL", unit: "ms", kind: "max", bound: 1.5 }, probePg.p95, probeLite.p95);
     }
     if (ONLY.has("history") && pool && pgApp && pgSeed) {
@@ -470,13 +499,13 @@ async function main() {
       const raw2: number[] = [];
       const http2: number[] = [];
       const floorGet: number[] = [];
-      const floor = { ...page(PORT.pg, "/perf-floor/stream"), done: "ok" };
+      const floor = { ...page(PORT.floor, "/stream"), done: "ok" };
       const list = { ...page(PORT.pg, "/api/ns/chat_history?limit=50"), headers: { cookie: pgApp.cookie }, done: "next_cursor" };
       const open = { ...page(PORT.pg, `/api/ns/chat_history/${pgSeed.longChat}`), headers: { cookie: pgApp.cookie }, done: "messages" };
       for (let i = 0; i < N; i++) {
         let t = performance.now();
         const r = await pool.query(
-          "SELECT id::text AS id, title_ciphertext, last_updated FROM chats WHERE user_id = $1 AND vault ORDER BY last_updated DESC, id DESC LIMIT 51",
+          "SELECT id::text AS id, title_ciphertext, last_updated FROM chats WHERE user_id = $1 ORDER BY last_updated DESC, id DESC LIMIT 51",
           [pgSeed.userId],
         );
         raw1.push(performance.now() - t);
@@ -487,7 +516,7 @@ async function main() {
         t = performance.now();
         await pool.query(
           `SELECT c.id, c.title_ciphertext, c.last_updated, m.position, m.role, m.content_ciphertext, m.attachment_ciphertext, m.created_at
-           FROM chats c JOIN messages m ON m.chat_id = c.id WHERE c.id = $1 AND c.user_id = $2 AND c.vault ORDER BY m.position`,
+           FROM chats c JOIN messages m ON m.chat_id = c.id WHERE c.id = $1 AND c.user_id = $2 ORDER BY m.position`,
           [pgSeed.longChat, pgSeed.userId],
         );
         raw2.push(performance.now() - t);
@@ -501,7 +530,7 @@ async function main() {
       record("h-floor", { goal: "Next's floor: a GET route answering JSON, vs the first page's raw SQL", unit: "ms", kind: "info" }, median(raw1), median(floorGet));
     }
     if (ONLY.has("landing")) {
-      const floor = await throughput(page(PORT.lite, "/perf-floor"), lite.pid);
+      const floor = await throughput(page(PORT.floor, "/"), floorPid);
       const landing = await throughput(page(PORT.lite, "/"), lite.pid);
       record("landing", { goal: "Landing page req/s vs the trivial prerendered page (≥ 0.8×)", unit: "req/s", kind: "min", bound: 0.8 }, floor.rps, landing.rps);
       // CPU per request is the steadier figure on a busy machine (the req/s ratio swings with the scheduler).
@@ -509,10 +538,12 @@ async function main() {
     }
   }
 
-  const sizes = await Promise.all(["/perf-floor", "/"].map(async (p) => (await fetch(`http://127.0.0.1:${PORT.lite}${p}`).then((r) => r.text())).length));
+  const sizes = await Promise.all(
+    [PORT.floor, PORT.lite].map(async (port) => (await fetch(`http://127.0.0.1:${port}/`).then((r) => r.text())).length),
+  );
   console.log(
     `\nbench/perf: ${ROUNDS} rounds, interleaved; ${CONCURRENCY} connections × ${SECONDS} s per throughput run; TTFT median of ${TTFT_N}; ` +
-      `${os.cpus().length} cores, load average ${os.loadavg().map((x) => x.toFixed(1)).join(" ")}; HTML bytes /perf-floor ${sizes[0]}, / ${sizes[1]}\n`,
+      `${os.cpus().length} cores, load average ${os.loadavg().map((x) => x.toFixed(1)).join(" ")}; HTML bytes: floor app / ${sizes[0]}, Hush / ${sizes[1]}\n`,
   );
   printTable();
   // bench/issue12.mjs reads the rows back to print every goal of the issue in one table.

@@ -4,7 +4,7 @@ import { createPortal } from "react-dom";
 import { signOutAndReload } from "@/components/auth/sign-out";
 
 /**
- * Spec §2 "Account Deleted": covers the whole app; Go back signs out and reloads. Portalled to <body>
+ * docs/product.md §2 "Account Deleted": covers the whole app; Go back signs out and reloads. Portalled to <body>
  * because the header that renders it is a containing block for fixed elements (backdrop-filter).
  */
 export function AccountDeletedScreen() {

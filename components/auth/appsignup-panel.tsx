@@ -2,6 +2,7 @@
 
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import { APP_HANDOFF_PATH, createAccount, signInWithIdToken } from "./client";
+import { syncAuthToken } from "./sync";
 import { authErrorMessage, cleanProviderMessage } from "./errors";
 import { GoogleButton, Spinner } from "./google-button";
 import { isGooglePopup, reportToOpener, startGooglePopupSignIn } from "./google-popup";
@@ -17,15 +18,15 @@ export interface AppSignupPanelProps {
 }
 
 /**
- * /appsignup (spec §2): "Sign In" for the desktop app: Continue with Google, an error line, a Terms
+ * /appsignup (docs/product.md §2): "Sign In" for the desktop app: Continue with Google, an error line, a Terms
  * of Service link. Also hands the result to the app (deep link) and signs in from ?idToken=.
  */
 export function AppSignupPanel({ idToken, deepLink, initialError, googleEnabled }: AppSignupPanelProps) {
   const [error, setError] = useState<string | null>(authErrorMessage(initialError));
   const [busy, setBusy] = useState(false);
   const [signingIn, setSigningIn] = useState(false);
-  // ?idToken= (spec §2) waits for "Continue": a crafted link must not sign a browser into someone
-  // else's account unasked (login CSRF, issue 10). Null once answered.
+  // ?idToken= (docs/product.md §2) waits for "Continue": a crafted link must not sign a browser into someone
+  // else's account unasked (login CSRF, docs/issues.md #10). Null once answered.
   const [pendingToken, setPendingToken] = useState<string | null>(idToken);
   const [popupDone, setPopupDone] = useState(false);
   const started = useRef(false);
@@ -46,8 +47,10 @@ export function AppSignupPanel({ idToken, deepLink, initialError, googleEnabled 
       return;
     }
     if (deepLink) {
-      // The browser's session was made by the same sign-in: set the account up, then open the app.
+      // The browser's session was made by the same sign-in: set the account up, sync the sign-in
+      // (docs/product.md §7; this page has no header to do it), then open the app.
       createAccount()
+        .then(() => syncAuthToken(true))
         .catch(() => undefined)
         .finally(() => window.location.assign(deepLink));
     }

@@ -1,12 +1,15 @@
 "use client";
 
+import { apiFetch, serverMessage } from "@/lib/api/client";
+import { isAppError } from "@/lib/errors";
 import { cleanProviderMessage } from "./errors";
 
 /**
- * The sign-in calls of /signup and /appsignup (spec §4, §7). All go to our own origin.
+ * The sign-in calls of /signup and /appsignup (docs/product.md §4, §7). All go to our own origin, through the typed
+ * API client (lib/api/client.ts).
  */
 
-/** Spec §3 "Local value emailForSignIn: kept in local storage during e-mail link sign-in." */
+/** docs/product.md §3 "Local value emailForSignIn: kept in local storage during e-mail link sign-in." */
 export const EMAIL_FOR_SIGN_IN_KEY = "emailForSignIn";
 
 /** Where every web sign-in lands: /signup finishes it (create_account, then /chat). */
@@ -40,16 +43,23 @@ export function clearStoredEmail(): void {
   }
 }
 
-async function readError(res: Response, fallback: string): Promise<string> {
-  const data = (await res.json().catch(() => null)) as { error?: unknown } | null;
-  return typeof data?.error === "string" && data.error.trim() ? cleanProviderMessage(data.error) : fallback;
+/**
+ * The error to show for a failed call: `offline` when the server could not be reached, else the server's
+ * `{ error }` (provider prefix removed), else `fallback`.
+ */
+function shown(error: unknown, fallback: string, offline = NETWORK_ERROR): Error {
+  if (isAppError(error, "offline")) return new Error(offline);
+  const message = serverMessage(error);
+  return new Error(message?.trim() ? cleanProviderMessage(message) : fallback);
 }
 
-async function csrfToken(): Promise<string> {
-  const res = await fetch("/api/auth/csrf", { credentials: "same-origin", cache: "no-store" });
-  const data = (await res.json()) as { csrfToken?: string };
-  if (!data.csrfToken) throw new Error(NETWORK_ERROR);
-  return data.csrfToken;
+/** next-auth's CSRF token (GET /api/auth/csrf). @throws Error NETWORK_ERROR */
+export async function csrfToken(): Promise<string> {
+  try {
+    return (await apiFetch("authCsrf")).csrfToken;
+  } catch {
+    throw new Error(NETWORK_ERROR);
+  }
 }
 
 /**
@@ -57,23 +67,12 @@ async function csrfToken(): Promise<string> {
  * @throws Error whose message is ready to show (rate limit, invalid address, e-mail off...).
  */
 export async function requestEmailLink(email: string): Promise<void> {
-  let res: Response;
+  const body = { email, csrfToken: await csrfToken(), callbackUrl: new URL(SIGNUP_COMPLETE_PATH, window.location.origin).toString(), json: "true" as const };
   try {
-    res = await fetch("/api/auth/signin/email", {
-      method: "POST",
-      credentials: "same-origin",
-      headers: { "Content-Type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({
-        email,
-        csrfToken: await csrfToken(),
-        callbackUrl: new URL(SIGNUP_COMPLETE_PATH, window.location.origin).toString(),
-        json: "true",
-      }),
-    });
-  } catch {
-    throw new Error(NETWORK_ERROR);
+    await apiFetch("authSignInEmail", { body });
+  } catch (error) {
+    throw shown(error, "The sign-in e-mail could not be sent. Please try again.");
   }
-  if (!res.ok) throw new Error(await readError(res, "The sign-in e-mail could not be sent. Please try again."));
 }
 
 /**
@@ -95,38 +94,23 @@ export function submitEmailLink(token: string, email: string): void {
 }
 
 /**
- * POST /api/create_account (spec §7). @returns whether the account is flagged deleted.
- * @throws Error with the response's `error`, else "Failed to create account" (spec §8).
+ * POST /api/create_account (docs/product.md §7). @returns whether the account is flagged deleted.
+ * @throws Error with the response's `error`, else "Failed to create account" (docs/product.md §8).
  */
 export async function createAccount(): Promise<{ accountDeleted: boolean }> {
-  let res: Response;
   try {
-    res = await fetch("/api/create_account", {
-      method: "POST",
-      credentials: "same-origin",
-      headers: { "Content-Type": "application/json" },
-      body: "{}",
-    });
-  } catch {
-    throw new Error("Failed to create account");
+    const data = await apiFetch("createAccount", { body: {} });
+    return { accountDeleted: data.account_deleted };
+  } catch (error) {
+    throw shown(error, "Failed to create account", "Failed to create account");
   }
-  if (!res.ok) throw new Error(await readError(res, "Failed to create account"));
-  const data = (await res.json().catch(() => ({}))) as { account_deleted?: boolean };
-  return { accountDeleted: data.account_deleted === true };
 }
 
 /** /appsignup?idToken=…: start a session with a Google ID token. @throws Error ready to show. */
 export async function signInWithIdToken(idToken: string): Promise<void> {
-  let res: Response;
   try {
-    res = await fetch("/api/auth/id-token", {
-      method: "POST",
-      credentials: "same-origin",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ idToken }),
-    });
-  } catch {
-    throw new Error(NETWORK_ERROR);
+    await apiFetch("authIdToken", { body: { idToken } });
+  } catch (error) {
+    throw shown(error, "Sign-in failed. Please try again.");
   }
-  if (!res.ok) throw new Error(await readError(res, "Sign-in failed. Please try again."));
 }

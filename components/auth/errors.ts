@@ -1,5 +1,5 @@
 /**
- * Sign-in error texts (spec §5: identity-provider errors are shown in red with the provider's name
+ * Sign-in error texts (docs/product.md §5: identity-provider errors are shown in red with the provider's name
  * prefix removed and the text trimmed; §8 "Sign-in errors are shown in red with the provider's
  * message"). Codes come from next-auth's redirects (?error=Code) and our own; only known codes are
  * shown as they are: a URL must not be able to put arbitrary text on the page.

@@ -1,6 +1,6 @@
 "use client";
 
-/** "Continue with Google" (spec §2): Google's "G" mark, drawn inline (no third-party request). */
+/** "Continue with Google" (docs/product.md §2): Google's "G" mark, drawn inline (no third-party request). */
 export function GoogleButton({ onClick, busy, disabled }: { onClick: () => void; busy?: boolean; disabled?: boolean }) {
   return (
     <button

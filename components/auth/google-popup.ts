@@ -1,14 +1,16 @@
 "use client";
 
 import { signIn } from "next-auth/react";
+import { apiFetch } from "@/lib/api/client";
+import { csrfToken } from "./client";
 
 /**
- * Google sign-in in a popup (spec §4 "Google sign-in: popup sign-in, then account creation, then
+ * Google sign-in in a popup (docs/product.md §4 "Google sign-in: popup sign-in, then account creation, then
  * /chat"; §5 "/appsignup, after Google popup sign-in …"). The page the user is on stays loaded (and
  * whatever they typed stays in place); the popup runs next-auth's ordinary OAuth flow on our own
  * origin and, once it lands back on /signup or /appsignup, reports the outcome over a same-origin
  * BroadcastChannel and closes itself. Where no popup can be opened (blocked) or the popup is closed
- * before it reports, the page falls back to the full-page redirect (issue 13).
+ * before it reports, the page falls back to the full-page redirect (docs/issues.md #13).
  */
 
 /** The popup's window name and the sessionStorage key that marks a page as running inside it. */
@@ -43,23 +45,12 @@ function popupFeatures(): string {
 
 /** The provider's authorization URL from next-auth (the same request `signIn()` makes, without navigating). */
 async function providerUrl(callbackPath: string): Promise<string> {
-  const csrf = (await (await fetch("/api/auth/csrf", { credentials: "same-origin", cache: "no-store" })).json()) as {
-    csrfToken?: string;
-  };
-  if (!csrf.csrfToken) throw new Error(NETWORK_ERROR);
-  const res = await fetch("/api/auth/signin/google", {
-    method: "POST",
-    credentials: "same-origin",
-    headers: { "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({
-      csrfToken: csrf.csrfToken,
-      callbackUrl: new URL(callbackPath, window.location.origin).toString(),
-      json: "true",
-    }),
-  });
-  const data = (await res.json().catch(() => ({}))) as { url?: string };
-  if (!res.ok || !data.url) throw new Error(NETWORK_ERROR);
-  return data.url;
+  const body = { csrfToken: await csrfToken(), callbackUrl: new URL(callbackPath, window.location.origin).toString(), json: "true" as const };
+  try {
+    return (await apiFetch("authSignInGoogle", { body })).url;
+  } catch {
+    throw new Error(NETWORK_ERROR);
+  }
 }
 
 /** The full-page redirect (next-auth's own `signIn`), used when no popup can do the job. */

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { siteConfig } from "@/config/site";
 
-/** The red error line, the green notice and the terms line of the sign-in pages (spec §2, §4, §5). */
+/** The red error line, the green notice and the terms line of the sign-in pages (docs/product.md §2, §4, §5). */
 
 export function ErrorLine({ message, id }: { message: string | null; id?: string }) {
   // Always rendered, so screen readers announce a message when it appears.
@@ -24,7 +24,7 @@ export function SuccessNotice({ children }: { children: React.ReactNode }) {
   );
 }
 
-/** "By continuing, you agree to our Terms of Service." under the sign-in forms (spec §2: a link to the terms). */
+/** "By continuing, you agree to our Terms of Service." under the sign-in forms (docs/product.md §2: a link to the terms). */
 export function TermsNotice({ className = "" }: { className?: string }) {
   return (
     <p className={`${className} text-center text-sm text-ink-600`}>

@@ -1,13 +1,14 @@
 "use client";
 
 import { signOut } from "next-auth/react";
+import { syncAuthToken } from "./sync";
 
 /**
- * Spec §2: "Log out" signs out and reloads the page; the Account Deleted screen's "Go back" too.
+ * docs/product.md §2: "Log out" signs out and reloads the page; the Account Deleted screen's "Go back" too.
  * next-auth's signOut deletes the database session (server side, so a copied cookie stops working
  * at once) and clears the cookie; then the page reloads. A failed sign-out request still reloads:
- * the server decides what the reloaded page shows. The reload also locks the vault (issue 8): its key
- * lives only in the page's memory.
+ * the server decides what the reloaded page shows. The reload also locks the vault (docs/issues.md #8): its key
+ * lives only in the page's memory. In between, the auth-token sync's DELETE (docs/product.md §7, ./sync.ts).
  */
 export async function signOutAndReload(): Promise<void> {
   try {
@@ -15,5 +16,6 @@ export async function signOutAndReload(): Promise<void> {
   } catch {
     console.error("Failed to sign out");
   }
+  await syncAuthToken(false);
   window.location.reload();
 }

@@ -18,7 +18,7 @@ import { refreshAccount } from "@/lib/account/client";
 import { ErrorLine, SuccessNotice, TermsNotice } from "./notices";
 
 type Phase =
-  /** The sign-up form (spec §2). */
+  /** The sign-up form (docs/product.md §2). */
   | "form"
   /** Opened from an e-mailed link on a device that does not know the address: "Please confirm your e-mail:". */
   | "confirm"
@@ -37,12 +37,12 @@ export interface SignupPanelProps {
   /** An error code from a sign-in redirect (?error=Code). */
   initialError: string | null;
   googleEnabled: boolean;
-  /** Why the visitor was sent here (/signup?reason=limit after the daily visitor limit, spec §8). */
+  /** Why the visitor was sent here (/signup?reason=limit after the daily visitor limit, docs/product.md §8). */
   reason?: "limit" | null;
 }
 
 /**
- * /signup (spec §2, §4): e-mail link or Google. Also the landing page of both: with ?token= it uses
+ * /signup (docs/product.md §2, §4): e-mail link or Google. Also the landing page of both: with ?token= it uses
  * the e-mailed link (the address from localStorage, or asked for again); with ?complete=1 it creates
  * the account (POST /api/create_account), forgets the stored address and goes to /chat.
  */
@@ -59,7 +59,7 @@ export function SignupPanel({ token, complete, initialError, googleEnabled, reas
   const confirmId = useId();
   const errorId = useId();
 
-  /** Create the account, forget the stored address, go to /chat (spec §4). */
+  /** Create the account, forget the stored address, go to /chat (docs/product.md §4). */
   function finish() {
     createAccount().then(
       () => {
@@ -139,7 +139,7 @@ export function SignupPanel({ token, complete, initialError, googleEnabled, reas
   function onConfirm(event: React.FormEvent) {
     event.preventDefault();
     const address = confirmEmail.trim();
-    // Spec §4: if no e-mail is given, nothing happens.
+    // docs/product.md §4: if no e-mail is given, nothing happens.
     if (!address || !token) return;
     setPhase("signing-in");
     submitEmailLink(token, address);

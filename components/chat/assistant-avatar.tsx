@@ -1,4 +1,4 @@
-/** The avatar shown beside assistant messages (spec §2). */
+/** The avatar shown beside assistant messages (docs/product.md §2). */
 export function AssistantAvatar() {
   return (
     <div aria-hidden="true" className="flex h-8 w-8 shrink-0 items-center justify-center rounded-full bg-brand-600 text-white">

@@ -4,12 +4,14 @@ import dynamic from "next/dynamic";
 import { useRouter } from "next/navigation";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { planOf, useAccount } from "@/lib/account/client";
-import { deserialize, switchVersion, versionOf, type BranchTree } from "@/lib/chat/branches";
+import { deserialize, switchVersion, versionOf } from "@/lib/chat/branches";
+import type { StagedFile } from "@/lib/chat/send-turn";
+import type { ModelChoice } from "@/lib/llm/models";
 import { chatsToJson, chatToMarkdown, exportFileName, type ExportableChat } from "@/lib/chat/export";
-import { planSave, storedPath, treeForSaving, treeFromSaved, type SavedMessage } from "@/lib/chat/saved-tree";
+import { storedPath, treeForSaving, type SavedMessage } from "@/lib/chat/saved-tree";
+import { displayNameFrom } from "@/lib/vault/seal";
 import { ChatMenu } from "./chat-menu";
 import { downloadText } from "./download";
-import type { ConversationDocument, StagedFile } from "@/lib/chat/client";
 import { ChatErrorNotice } from "./chat-error";
 import { Composer } from "./composer";
 import { forgetRenderedMarkdown, preloadMarkdown } from "./markdown";
@@ -18,13 +20,10 @@ import { ModelPicker } from "./model-picker";
 import { useShortcuts } from "./use-shortcuts";
 import { toast } from "@/components/ui/toaster";
 import { Sidebar } from "./sidebar";
-import type { ModelChoice, UiMessage } from "./types";
-import { useChatHistory, type HistoryEntry } from "./use-chat-history";
-import { chatSearch, useChatSearch } from "./use-chat-search";
+import type { HistoryEntry } from "./use-chat-history";
 import { useConversation } from "./use-conversation";
 import { contextNotice, useConversationDocuments } from "./use-documents";
-import { lockVault, saveTurn, setHistoryOn, useVault } from "@/lib/vault/client";
-import { openChat, type SealedChatJson } from "@/lib/vault/seal";
+import { useSavedChat } from "./use-saved-chat";
 
 interface ChatAppProps {
   models: ModelChoice[];
@@ -35,45 +34,31 @@ interface ChatAppProps {
   providerNotice: string | null;
 }
 
-// Issue 12: the shortcuts list is fetched when first opened, not with the page.
+// docs/issues.md #12: the shortcuts list is fetched when first opened, not with the page.
 const ShortcutsDialog = dynamic(() => import("./shortcuts-dialog").then((m) => m.ShortcutsDialog), { ssr: false });
 
 const UNSUPPORTED_FILE = "Sorry, this filetype is not supported in this demo yet. Try a PDF.";
 const SMALL_SCREEN = "(max-width: 767px)";
-/** How long a chat deletion can be undone, in ms (issue 9: "within a few seconds"). */
+/** How long a chat deletion can be undone, in ms (docs/issues.md #9: "within a few seconds"). */
 const UNDO_MS = 5000;
 
-/** Same rule as the server's display name (lib/chat/history.ts), for the sidebar entry of a new chat. */
-function displayName(messages: UiMessage[]): string | null {
-  const first = messages.find((m) => m.role === "user")?.content.replace(/\s+/g, " ").trim();
-  if (!first) return null;
-  return first.length > 60 ? `${first.slice(0, 59).trimEnd()}…` : first;
-}
-
 /**
- * The chat (spec §2 /chat, §4 Chat, Save-history toggle and Attachment): history sidebar, model picker,
+ * The chat (docs/product.md §2 /chat, §4 Chat, Save-history toggle and Attachment): history sidebar, model picker,
  * empty-state heading, messages with their actions (copy, regenerate, edit-and-resend, versions), composer
- * and the mistakes footer. Visitors use /api/ns/chat; signed-in users /api/ns/chat_user, which saves the
- * chat when Save history is on. A send shows the user's message at once; on failure the conversation goes
+ * and the mistakes footer. Visitors use /api/ns/chat; signed-in users /api/ns/chat_user, and with Save
+ * history on the answered turn is sealed and saved from this browser (./use-saved-chat.ts). A send shows the user's message at once; on failure the conversation goes
  * back to how it was and the typed text and staged PDF are put back (nothing lost), with Retry.
  */
 export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: ChatAppProps) {
   const router = useRouter();
   const account = useAccount();
   const signedIn = account.user !== null && !account.accountDeleted;
-  // Saved history lives in the user's vault (issue 8): the key is in this tab's memory once unlocked.
-  const vault = useVault(signedIn);
-  const userId = vault.info?.user_id ?? null;
-  const vaultKey = useMemo(() => (vault.key && userId ? { key: vault.key, userId } : null), [vault.key, userId]);
-  const history = useChatHistory(signedIn, vaultKey);
-  const search = useChatSearch(vaultKey);
-  const [searchOpen, setSearchOpen] = useState(false);
   const documents = useConversationDocuments();
+  // Saved history lives in the user's vault (docs/issues.md #8): list, search and saving of the open chat.
+  const saved = useSavedChat(signedIn, documents.documents);
+  const { history, search, vaultKey, saveHistory } = saved;
+  const [searchOpen, setSearchOpen] = useState(false);
   const [sidebarOpen, setSidebarOpen] = useState<boolean | null>(null);
-  // The Save history choice is remembered for the account once the vault exists.
-  const saveHistory = signedIn && vault.info?.exists === true && vault.info.history_on;
-  // The tree ids of the open chat's stored messages, in order (chat_save appends or replaces the rest).
-  const savedIds = useRef<string[]>([]);
   const [input, setInput] = useState("");
   const [staged, setStaged] = useState<StagedFile | null>(null);
   const [model, setModel] = useState(defaultModel);
@@ -88,9 +73,7 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
       setInput((current) => (current === "" ? text : current));
     },
     onRedirect: (href) => router.push(href),
-    // Issue 8: the finished turn is encrypted here and stored by POST /api/ns/chat_save; the server never
-    // sees it in clear except on its way to the model.
-    save: (input) => storeTree(input),
+    save: saved.save,
   });
   const { busy, error } = chat;
   const openChatId = useRef<string | null>(null);
@@ -98,56 +81,24 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
     openChatId.current = chat.chatId;
   }, [chat.chatId]);
 
-  // Issue 9: an edit, a regenerate or a version switch replaces the stored path from where it changed, and
-  // the whole tree of versions is sealed with it (lib/chat/saved-tree.ts). Saves run one after another,
-  // each planned against what the previous one stored.
-  const saveChain = useRef<Promise<unknown>>(Promise.resolve());
-  function storeTree(input: { chatId: string | null; tree: BranchTree<UiMessage>; userNodeId: string | null; document: ConversationDocument | null }) {
-    const job = saveChain.current.then(async () => {
-      const { chatId, tree, userNodeId, document } = input;
-      const path = storedPath(tree);
-      const known = new Map(documents.documents.map((d) => [d.name, d]));
-      const stored = path.map(({ id, message: m }) => ({
-        role: m.role,
-        content: m.content,
-        attachment: id === userNodeId && document ? document : m.attachmentName ? (known.get(m.attachmentName) ?? null) : null,
-      }));
-      const conversation = path.map((n) => n.message);
-      const plan = chatId === null ? { from: 0, replace: false } : planSave(savedIds.current, path);
-      if (!plan) return chatId as string;
-      const id = await saveTurn({ chatId, from: plan.from, replace: plan.replace, messages: stored, title: displayName(conversation), tree: treeForSaving(tree) });
-      savedIds.current = path.map((n) => n.id);
-      const name = history.chats.find((c) => c.chat_id === id)?.display_name ?? displayName(conversation);
-      const lastUpdated = new Date().toISOString();
-      history.touch({ chat_id: id, display_name: name, last_updated: lastUpdated });
-      // An index built for search this session follows the saved turn (issue 9).
-      if (vaultKey) chatSearch.saved(vaultKey, { chat_id: id, title: name, messages: stored.map((m) => m.content), last_updated: lastUpdated });
-      return id;
-    });
-    saveChain.current = job.catch(() => undefined);
-    return job;
-  }
-
-  // A version switch in a saved chat is remembered too (what reopens is what was shown), once the
-  // clicking has settled.
-  const switchTimer = useRef<number | null>(null);
+  // A version switch in a saved chat is remembered too (what reopens is what was shown).
   const stepVersion = (id: string, step: number) => {
     const next = switchVersion(chat.tree, id, step);
     chat.switchVersion(id, step);
     const chatId = chat.chatId;
-    if (!chatId || !saveHistory || !vaultKey || busy || next === chat.tree) return;
-    if (switchTimer.current !== null) window.clearTimeout(switchTimer.current);
-    switchTimer.current = window.setTimeout(() => {
-      switchTimer.current = null;
-      if (openChatId.current !== chatId) return;
-      storeTree({ chatId, tree: next, userNodeId: null, document: null }).catch(() => toast.error("Could not save which version is shown"));
-    }, 700);
+    if (!chatId || busy || next === chat.tree) return;
+    saved.saveVersionSoon(
+      chatId,
+      next,
+      () => openChatId.current === chatId,
+      () => toast.error("Could not save which version is shown"),
+    );
   };
   const isSmallScreen = () => window.matchMedia(SMALL_SCREEN).matches;
 
   // Answers need the Markdown renderer (react-markdown, KaTeX, highlight.js): fetch it at the first sign
   // of use (a key, a tap or a click), which comes before any answer, not during the page load, where its
-  // evaluation was one of the longest tasks (issue 12, Lighthouse total blocking time).
+  // evaluation was one of the longest tasks (docs/issues.md #12, Lighthouse total blocking time).
   useEffect(() => {
     const events = ["keydown", "pointerdown", "touchstart"] as const;
     const preload = () => {
@@ -162,10 +113,10 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
 
   const newChat = () => {
     chat.load([], null);
-    savedIds.current = [];
+    saved.startNew();
     documents.reset();
     setStaged(null);
-    // On phones the history is a drawer over the chat: the new chat should be in view (issue 9).
+    // On phones the history is a drawer over the chat: the new chat should be in view (docs/issues.md #9).
     if (isSmallScreen()) setSidebarOpen(false);
   };
 
@@ -174,26 +125,17 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
     if (id === chat.chatId) return;
     chat.cancel();
     try {
-      if (!vaultKey) throw new Error("locked");
-      const res = await fetch(`/api/ns/chat_history/${encodeURIComponent(id)}`, { cache: "no-store" });
-      if (!res.ok) throw new Error(String(res.status));
-      const saved = await openChat(vaultKey.key, vaultKey.userId, (await res.json()) as SealedChatJson);
-      // Issue 9: the stored versions come back, switchable ("2 / 2") as before the reload.
-      const tree = treeFromSaved(
-        saved.tree,
-        saved.messages.map(({ role, content, attachment }) => ({ role, content, ...(attachment ? { attachmentName: attachment.name } : {}) })),
-      );
-      chat.load(tree, saved.chatId);
-      savedIds.current = storedPath(tree).map((n) => n.id);
+      const opened = await saved.open(id);
+      chat.load(opened.tree, opened.chatId);
       // The documents stored (encrypted) with the chat go back into the conversation's context.
-      documents.reset(saved.documents);
+      documents.reset(opened.documents);
       setStaged(null);
     } catch {
       console.error("Failed to load chat");
     }
   };
 
-  // Issue 9: a confirmed deletion can be undone for UNDO_MS; the server deletes it only then (or at once
+  // docs/issues.md #9: a confirmed deletion can be undone for UNDO_MS; the server deletes it only then (or at once
   // when the page is left inside that window, see useChatHistory.remove).
   const deleteChat = (entry: HistoryEntry) => {
     if (entry.chat_id === chat.chatId) newChat();
@@ -268,7 +210,7 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
   );
   const empty = shown.length === 0 && !staged && !busy;
 
-  // Issue 9: export the open chat from what this browser holds (decrypted), with its versions.
+  // docs/issues.md #9: export the open chat from what this browser holds (decrypted), with its versions.
   const exportChat = (kind: "md" | "json") => {
     const path = storedPath(chat.tree);
     const wire = treeForSaving(chat.tree);
@@ -276,7 +218,7 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
     const now = new Date();
     const exportable: ExportableChat = {
       id: chat.chatId ?? "unsaved",
-      title: entry?.display_name ?? displayName(path.map((n) => n.message)),
+      title: entry?.display_name ?? displayNameFrom(path.map((n) => n.message)),
       createdAt: null,
       updatedAt: entry?.last_updated ?? now.toISOString(),
       messages: path.map(({ message: m }) => ({ role: m.role, content: m.content, attachmentName: m.attachmentName ?? null })),
@@ -289,7 +231,7 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
   };
   const leftOut = contextNotice(documents.context);
 
-  // Keyboard shortcuts (issue 9; components/chat/use-shortcuts.ts).
+  // Keyboard shortcuts (docs/issues.md #9; components/chat/use-shortcuts.ts).
   const shortcuts = useShortcuts({
     busy,
     newChat,
@@ -297,7 +239,7 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
     toggleSidebar,
     search: () => {
       setSidebarOpen(true);
-      // With the history unlocked: the search box (issue 9). Otherwise the sidebar's first control
+      // With the history unlocked: the search box (docs/issues.md #9). Otherwise the sidebar's first control
       // (the unlock form, or Sign Up for visitors).
       if (vaultKey) {
         if (searchOpen) requestAnimationFrame(() => document.querySelector<HTMLElement>('input[aria-label="Search chats"]')?.focus());
@@ -345,12 +287,10 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
         search={search.search}
         hiddenChats={history.pendingIds}
         saveHistory={saveHistory}
-        onSaveHistoryChange={(on) => {
-          if (vault.info?.exists) void setHistoryOn(on).catch(() => console.error("Failed to change Save history"));
-        }}
-        vault={vault}
+        onSaveHistoryChange={saved.setSaveHistory}
+        vault={saved.vault}
         onLock={() => {
-          lockVault();
+          saved.lock();
           setSearchOpen(false);
           newChat();
           forgetRenderedMarkdown();
@@ -418,7 +358,7 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
 
 /**
  * A chat-header icon button that stands in for the sidebar's own while the sidebar is hidden: on phones
- * (the drawer is closed until opened) and on desktop once the sidebar is collapsed (issue 9: New chat
+ * (the drawer is closed until opened) and on desktop once the sidebar is collapsed (docs/issues.md #9: New chat
  * reachable from the chat header).
  */
 function HeaderIconButton(props: { label: string; title: string; onClick: () => void; sidebarOpen: boolean | null; path: string }) {

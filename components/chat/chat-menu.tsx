@@ -3,7 +3,7 @@
 import { useEffect, useId, useRef, useState } from "react";
 
 interface ChatMenuProps {
-  /** Export the open chat (issue 9), written in this browser. */
+  /** Export the open chat (docs/issues.md #9), written in this browser. */
   onExport: (kind: "md" | "json") => void;
 }
 

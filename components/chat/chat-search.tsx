@@ -17,7 +17,7 @@ const when = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
 const count = new Intl.NumberFormat();
 
 /**
- * "Search chats" (issue 9 History) in the sidebar (the drawer on phones): a combobox over the chats
+ * "Search chats" (docs/issues.md #9 History) in the sidebar (the drawer on phones): a combobox over the chats
  * decrypted in this browser, titles and message text, results best first with the matched words
  * highlighted in the title and in a snippet. Arrow keys move through the results, Enter opens one,
  * Escape closes the search; clicking a result opens the chat. While the chats are still being

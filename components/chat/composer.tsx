@@ -15,7 +15,7 @@ interface ComposerProps {
 const MAX_HEIGHT_PX = 200;
 
 /**
- * The message input (spec §2, §5): placeholder "Message GPT", an attach button for PDFs, and a send
+ * The message input (docs/product.md §2, §5): placeholder "Message GPT", an attach button for PDFs, and a send
  * button disabled while the text is empty, which becomes Stop while an answer streams. Enter sends,
  * Shift+Enter adds a line, and pasting inserts plain text only.
  */
@@ -24,14 +24,14 @@ export function Composer({ value, onChange, onSend, onStop, onPickFile, busy, di
   const textarea = useRef<HTMLTextAreaElement>(null);
   const canSend = value.trim() !== "" && !busy && !disabled;
 
-  // Issue 9: the input has focus when /chat opens on a desktop (a phone would pop its keyboard up).
+  // docs/issues.md #9: the input has focus when /chat opens on a desktop (a phone would pop its keyboard up).
   useEffect(() => {
     if (window.matchMedia("(min-width: 768px) and (pointer: fine)").matches) textarea.current?.focus();
   }, []);
 
   // Fit the textarea to its text whenever the text changes, including when a send clears it. Where CSS
   // can (field-sizing: content, Chromium 123+), the browser does it in its own layout pass; measuring
-  // scrollHeight here forced a synchronous layout on every keystroke (bench/chat-page.mjs, issue 12).
+  // scrollHeight here forced a synchronous layout on every keystroke (bench/chat-page.mjs, docs/issues.md #12).
   useLayoutEffect(() => {
     const el = textarea.current;
     if (!el || CSS.supports("field-sizing", "content")) return;

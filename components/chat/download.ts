@@ -1,5 +1,5 @@
 /**
- * Save `text` as a file from the browser (issue 9 export): a Blob and an object URL, so the plaintext
+ * Save `text` as a file from the browser (docs/issues.md #9 export): a Blob and an object URL, so the plaintext
  * never goes through the server. The URL is revoked once the download has started.
  */
 export function downloadText(fileName: string, text: string, type: "text/markdown" | "application/json"): void {

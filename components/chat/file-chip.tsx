@@ -1,4 +1,4 @@
-/** A PDF shown as a compact card: in a sent message, or staged with a remove button (spec §4). */
+/** A PDF shown as a compact card: in a sent message, or staged with a remove button (docs/product.md §4). */
 export function FileChip({ name, onRemove }: { name: string; onRemove?: () => void }) {
   return (
     <div className="inline-flex max-w-full items-center gap-2 rounded-xl border border-ink-200 bg-white px-3 py-2 text-sm text-ink-800 shadow-sm">

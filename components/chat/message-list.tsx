@@ -21,7 +21,7 @@ export interface ShownMessage {
 
 interface MessageListProps {
   messages: ShownMessage[];
-  /** The staged PDF, shown as a removable pseudo-message until it is sent (spec §4). */
+  /** The staged PDF, shown as a removable pseudo-message until it is sent (docs/product.md §4). */
   stagedName: string | null;
   onRemoveStaged: () => void;
   /** Text of the answer streaming in, or "" while waiting for its first words. */
@@ -32,13 +32,13 @@ interface MessageListProps {
   onStep: (id: string, step: number) => void;
 }
 
-/** Above this many messages only those near the viewport are rendered (issue 9, issue 12). */
+/** Above this many messages only those near the viewport are rendered (docs/issues.md #9, docs/issues.md #12). */
 export const VIRTUALIZE_AFTER = 40;
 const PINNED_PX = 80;
 const INTENT_MS = 1000;
 
 /**
- * The conversation (spec §2): user messages on the right, assistant messages with an avatar, the staged
+ * The conversation (docs/product.md §2): user messages on the right, assistant messages with an avatar, the staged
  * file, and the typing indicator or the streaming answer. Follows the bottom as text streams in unless
  * the reader has scrolled up; then a button scrolls back down. Long chats are virtualized.
  */
@@ -62,7 +62,7 @@ export function MessageList(props: MessageListProps) {
   const onRegenerate = useCallback((id: string) => latest.current.onRegenerate(id), []);
   const onStep = useCallback((id: string, step: number) => latest.current.onStep(id, step), []);
 
-  // Spec §2 hides a first system message; the server ignores client system messages anyway.
+  // docs/product.md §2 hides a first system message; the server ignores client system messages anyway.
   const rows = messages.filter((m) => m.message.role !== "system");
   const virtual = rows.length > VIRTUALIZE_AFTER;
   const virtualizer = useVirtualizer({
@@ -76,7 +76,7 @@ export function MessageList(props: MessageListProps) {
 
   // At most once per frame, just before paint: setting scrollTop after reading scrollHeight forces a
   // layout, and doing it synchronously on every streamed token was the chat page's top self-time entry
-  // while streaming (bench/chat-page.mjs, issue 12).
+  // while streaming (bench/chat-page.mjs, docs/issues.md #12).
   const frame = useRef<number | null>(null);
   const toBottom = useCallback(() => {
     if (frame.current !== null) return;

@@ -1,18 +1,19 @@
 "use client";
 
 import { useEffect, useId, useRef, useState } from "react";
-import type { ModelChoice } from "./types";
+import type { ModelChoice, ModelPlan } from "@/lib/llm/models";
+import { ModelPrivacyBadge } from "@/components/confidential/model-privacy-badge";
 
 interface ModelPickerProps {
   models: ModelChoice[];
   value: string;
-  /** Called with a model the user may use; a Pro model without Pro goes to onNeedsPro instead (spec §4). */
+  /** Called with a model the user may use; a Pro model without Pro goes to onNeedsPro instead (docs/product.md §4). */
   onChange: (code: string) => void;
   onNeedsPro: () => void;
-  plan: "Free" | "Pro";
+  plan: ModelPlan;
 }
 
-/** The model picker button and its menu (spec §2, §4): toggles open and selects a model. */
+/** The model picker button and its menu (docs/product.md §2, §4): toggles open and selects a model. */
 export function ModelPicker({ models, value, onChange, onNeedsPro, plan }: ModelPickerProps) {
   const [open, setOpen] = useState(false);
   const menuId = useId();
@@ -34,20 +35,21 @@ export function ModelPicker({ models, value, onChange, onNeedsPro, plan }: Model
   }, [open]);
 
   return (
-    <div ref={root} className="relative">
+    <div ref={root} className="relative flex min-w-0 items-center gap-1">
       <button
         type="button"
         aria-haspopup="true"
         aria-expanded={open}
         aria-controls={menuId}
         onClick={() => setOpen((v) => !v)}
-        className="inline-flex items-center gap-1.5 rounded-lg px-3 py-2 text-sm font-semibold text-ink-800 hover:bg-ink-100"
+        className="inline-flex items-center gap-1.5 whitespace-nowrap rounded-lg px-2 py-2 text-sm font-semibold text-ink-800 hover:bg-ink-100 sm:px-3"
       >
         <span>Model: {current?.title}</span>
         <svg aria-hidden="true" viewBox="0 0 24 24" className="h-4 w-4 text-ink-500" fill="none" stroke="currentColor" strokeWidth="2">
           <path d="M6 9l6 6 6-6" />
         </svg>
       </button>
+      <ModelPrivacyBadge model={current?.code ?? value} />
       {open && (
         <ul id={menuId} aria-label="Models" className="absolute left-0 top-full z-20 mt-1 w-72 rounded-xl border border-ink-200 bg-white p-1.5 shadow-lg">
           {models.map((m) => {

@@ -18,7 +18,7 @@ function keyLabels(keys: string, apple: boolean): string[] {
   });
 }
 
-/** The list of keyboard shortcuts (Cmd/Ctrl+/), issue 9. */
+/** The list of keyboard shortcuts (Cmd/Ctrl+/), docs/issues.md #9. */
 export function ShortcutsDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const apple = useSyncExternalStore(noop, isApple, () => false);
   return (

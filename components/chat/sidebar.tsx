@@ -5,12 +5,12 @@ import Link from "next/link";
 import { useState } from "react";
 import { buttonStyles, ConfirmDialog, Dialog } from "@/components/ui/dialog";
 import type { ChatSearchHit } from "@/lib/chat/search";
-import type { VaultStore } from "@/lib/vault/client";
+import type { VaultStore } from "@/lib/vault/vault-api";
 import { ChatList } from "./chat-list";
 import type { HistoryEntry } from "./use-chat-history";
 import type { SearchState } from "./use-chat-search";
 
-// Issue 12: what only a signed-in user with a vault sees (unlock, setup, search) is fetched when first
+// docs/issues.md #12: what only a signed-in user with a vault sees (unlock, setup, search) is fetched when first
 // shown, not with the page every visitor loads.
 const UnlockPanel = dynamic(() => import("@/components/vault/unlock-panel").then((m) => m.UnlockPanel), { ssr: false });
 const VaultSetupDialog = dynamic(() => import("@/components/vault/setup-dialog").then((m) => m.VaultSetupDialog), { ssr: false });
@@ -31,7 +31,7 @@ interface SidebarProps {
   /** Delete after the confirmation (the caller offers Undo). */
   onDelete: (entry: HistoryEntry) => void;
   onRename: (chatId: string, title: string) => Promise<boolean>;
-  /** Search chats (issue 9): open or not, the index's state and the query function. */
+  /** Search chats (docs/issues.md #9): open or not, the index's state and the query function. */
   searchOpen: boolean;
   onSearchOpenChange: (open: boolean) => void;
   searchState: SearchState;
@@ -40,16 +40,16 @@ interface SidebarProps {
   hiddenChats: ReadonlySet<string>;
   saveHistory: boolean;
   onSaveHistoryChange: (on: boolean) => void;
-  /** The user's vault (issue 8): setup on first "Save history", locked/unlocked state. */
+  /** The user's vault (docs/issues.md #8): setup on first "Save history", locked/unlocked state. */
   vault: VaultStore;
   onLock: () => void;
 }
 
 /**
- * The history sidebar of spec §2 and §4: collapse, new chat and save-history toggle; saved chats newest
+ * The history sidebar of docs/product.md §2 and §4: collapse, new chat and save-history toggle; saved chats newest
  * first with their name (or "Untitled Chat") and date and time, each with a delete button (on hover,
  * and on focus for keyboards) behind a confirmation; a loading bar; for visitors, "Sign up to save chats".
- * Issue 9: the list in date groups with rename in place (components/chat/chat-list.tsx), and "Search
+ * docs/issues.md #9: the list in date groups with rename in place (components/chat/chat-list.tsx), and "Search
  * chats" over the decrypted chats (components/chat/chat-search.tsx) in place of the list while open.
  * Wide screens show it as a column; small screens as a drawer over the chat.
  */

@@ -1,4 +1,4 @@
-import type { ApiMessage, StagedFile } from "@/lib/chat/client";
+import type { ApiMessage, StagedFile } from "@/lib/chat/send-turn";
 
 /** A message as the page shows it: the API's role and content plus client-only display details. */
 export interface UiMessage extends ApiMessage {
@@ -12,10 +12,9 @@ export interface UiMessage extends ApiMessage {
   stopped?: boolean;
 }
 
-/** A model option as the page needs it (spec §3 Model option). */
-export interface ModelChoice {
-  code: string;
-  title: string;
-  description: string;
-  plan: "Free" | "Pro";
+
+/** The unlocked vault: the key and the user id bound into each ciphertext (lib/vault/seal.ts). */
+export interface VaultKey {
+  key: CryptoKey;
+  userId: string;
 }

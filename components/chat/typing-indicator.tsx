@@ -1,4 +1,4 @@
-/** Three pulsing dots shown while the first words of the answer are on their way (spec §2). */
+/** Three pulsing dots shown while the first words of the answer are on their way (docs/product.md §2). */
 export function TypingIndicator() {
   return (
     <div role="status" aria-label="Assistant is typing" className="flex items-center gap-1 py-2">

@@ -1,7 +1,9 @@
 "use client";
 
 import { useCallback, useEffect, useRef, useState } from "react";
+import { apiFetch } from "@/lib/api/client";
 import { openTitle, sealTitle } from "@/lib/vault/seal";
+import type { VaultKey } from "./types";
 import { chatSearch } from "./use-chat-search";
 
 /** One saved chat of the list, its display name decrypted in this browser. */
@@ -11,26 +13,10 @@ export interface HistoryEntry {
   last_updated: string;
 }
 
-interface SealedEntry {
-  chat_id: string;
-  display_name_ciphertext: string | null;
-  last_updated: string;
-}
-
-/** The unlocked vault: the key and the user id bound into each ciphertext. */
-export interface VaultKey {
-  key: CryptoKey;
-  userId: string;
-}
-
 const PAGE = 50;
 
 async function fetchPage(vault: VaultKey, after: string | null): Promise<{ chat_history: HistoryEntry[]; next_cursor: string | null }> {
-  const params = new URLSearchParams({ limit: String(PAGE) });
-  if (after) params.set("cursor", after);
-  const res = await fetch(`/api/ns/chat_history?${params}`, { cache: "no-store" });
-  if (!res.ok) throw new Error(String(res.status));
-  const page = (await res.json()) as { chat_history: SealedEntry[]; next_cursor: string | null };
+  const page = await apiFetch("chatHistoryList", { query: { limit: PAGE, cursor: after } });
   const chat_history = await Promise.all(
     page.chat_history.map(async (c) => ({
       chat_id: c.chat_id,
@@ -43,8 +29,8 @@ async function fetchPage(vault: VaultKey, after: string | null): Promise<{ chat_
 
 /**
  * The signed-in user's saved chats, newest first, a page at a time, display names decrypted with the
- * vault key (issue 8); nothing loads while the vault is locked (`vault` null). Failures are only logged
- * (spec §8: history load and chat delete failures show no user message).
+ * vault key (docs/issues.md #8); nothing loads while the vault is locked (`vault` null). Failures are only logged
+ * (docs/product.md §8: history load and chat delete failures show no user message).
  */
 export function useChatHistory(signedIn: boolean, vault: VaultKey | null) {
   const [chats, setChats] = useState<HistoryEntry[]>([]);
@@ -72,12 +58,12 @@ export function useChatHistory(signedIn: boolean, vault: VaultKey | null) {
     setChats((prev) => [entry, ...prev.filter((c) => c.chat_id !== entry.chat_id)]);
   }, []);
 
-  // Deletions waiting out their undo window (issue 9): chat id → the entry and its timer.
+  // Deletions waiting out their undo window (docs/issues.md #9): chat id → the entry and its timer.
   const pending = useRef(new Map<string, { entry: HistoryEntry; timer: number }>());
   const [pendingIds, setPendingIds] = useState<ReadonlySet<string>>(new Set());
   const syncPending = () => setPendingIds(new Set(pending.current.keys()));
 
-  /** Put an entry back in its place (newest first by last_updated, spec §2). */
+  /** Put an entry back in its place (newest first by last_updated, docs/product.md §2). */
   const restore = useCallback((entry: HistoryEntry) => {
     setChats((prev) => {
       if (prev.some((c) => c.chat_id === entry.chat_id)) return prev;
@@ -93,21 +79,13 @@ export function useChatHistory(signedIn: boolean, vault: VaultKey | null) {
       window.clearTimeout(item.timer);
       pending.current.delete(chatId);
       // keepalive always: a delete already on its way is not cancelled by a reload or by leaving the page.
-      const request = fetch("/api/ns/delete_chat", {
-        method: "DELETE",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ chat_id: chatId }),
-        keepalive: true,
-      });
+      const request = apiFetch("deleteChat", { body: { chat_id: chatId }, keepalive: true });
       if (leaving) return;
       syncPending();
       request
-        .then((res) => {
-          if (!res.ok) throw new Error(String(res.status));
-          chatSearch.deleted(chatId);
-        })
+        .then(() => chatSearch.deleted(chatId))
         .catch(() => {
-          // Spec §8: a failed delete is only logged; the chat comes back to the list, as it still exists.
+          // docs/product.md §8: a failed delete is only logged; the chat comes back to the list, as it still exists.
           console.error("Failed to delete chat");
           restore(item.entry);
         });
@@ -116,7 +94,7 @@ export function useChatHistory(signedIn: boolean, vault: VaultKey | null) {
   );
 
   /**
-   * Delete a chat with an undo window (issue 9): it leaves the list at once, and the server deletes it
+   * Delete a chat with an undo window (docs/issues.md #9): it leaves the list at once, and the server deletes it
    * after `delayMs` unless `undo` runs first. Leaving the page or the chat screen inside the window sends
    * the delete at once (fetch keepalive on pagehide), so a confirmed deletion always happens.
    * @returns undo: puts the chat back and sends nothing.
@@ -152,7 +130,7 @@ export function useChatHistory(signedIn: boolean, vault: VaultKey | null) {
   }, [sendDelete]);
 
   /**
-   * Rename a chat (issue 9): the name is sealed here under the vault key and stored by
+   * Rename a chat (docs/issues.md #9): the name is sealed here under the vault key and stored by
    * PATCH /api/ns/chat_title; the list shows it at once and keeps its order. On failure the old name
    * comes back. @returns whether the server stored it.
    */
@@ -163,12 +141,7 @@ export function useChatHistory(signedIn: boolean, vault: VaultKey | null) {
       setChats((prev) => prev.map((c) => (c.chat_id === chatId ? { ...c, display_name: title } : c)));
       try {
         const title_ciphertext = await sealTitle(vault.key, vault.userId, chatId, title);
-        const res = await fetch("/api/ns/chat_title", {
-          method: "PATCH",
-          headers: { "Content-Type": "application/json" },
-          body: JSON.stringify({ chat_id: chatId, title_ciphertext }),
-        });
-        if (!res.ok) throw new Error(String(res.status));
+        await apiFetch("chatTitle", { body: { chat_id: chatId, title_ciphertext } });
         chatSearch.renamed(chatId, title);
         return true;
       } catch {

@@ -2,14 +2,16 @@
 
 import { useCallback, useEffect, useSyncExternalStore } from "react";
 import { ChatSearchIndex, type ChatSearchHit, type SearchableChat } from "@/lib/chat/search";
-import { forEachSealedChatBatch } from "@/lib/vault/client";
+import { apiFetch } from "@/lib/api/client";
+import type { ChatHistoryPage } from "@/lib/api/contract";
+import { forEachSealedChatBatch } from "@/lib/vault/vault-api";
 import { openChat, openTitle } from "@/lib/vault/seal";
-import type { VaultKey } from "./use-chat-history";
+import type { VaultKey } from "./types";
 
 /**
- * The index behind "Search chats" (issue 9 History), built in this browser: when search opens, every
+ * The index behind "Search chats" (docs/issues.md #9 History), built in this browser: when search opens, every
  * page of the chat list is fetched, then the chats not yet indexed (or changed since) are fetched in
- * batches of 50, the first two of 10 (POST /api/ns/chat_history/batch, two requests at a time, issue 9),
+ * batches of 50, the first two of 10 (POST /api/ns/chat_history/batch, two requests at a time, docs/issues.md #9),
  * decrypted with the vault key and added as they arrive, so results grow while it loads. The decrypted index lives only in this tab's memory for the vault session: it is dropped when
  * the vault locks or another key unlocks, and kept current by saved turns, renames and deletions.
  * Nothing decrypted leaves the browser.
@@ -86,11 +88,7 @@ class SearchStore {
       const listed: { chat_id: string; display_name_ciphertext: string | null; last_updated: string }[] = [];
       let cursor: string | null = null;
       do {
-        const params = new URLSearchParams({ limit: String(PAGE) });
-        if (cursor) params.set("cursor", cursor);
-        const res = await fetch(`/api/ns/chat_history?${params}`, { cache: "no-store" });
-        if (!res.ok) throw new Error(String(res.status));
-        const page = (await res.json()) as { chat_history: typeof listed; next_cursor: string | null };
+        const page: ChatHistoryPage = await apiFetch("chatHistoryList", { query: { limit: PAGE, cursor } });
         listed.push(...page.chat_history);
         cursor = page.next_cursor;
         if (run !== this.run) return;

@@ -12,11 +12,13 @@ import {
   updateMessage,
   type BranchTree,
 } from "@/lib/chat/branches";
-import { ChatSendError, sendChat, type ConversationDocument, type SendChatResult, type StagedFile } from "@/lib/chat/client";
+import { type ConversationDocument, type SendChatResult, type StagedFile } from "@/lib/chat/send-turn";
 import { failureDetail, sendErrorOutcome } from "@/lib/chat/send-errors";
+import { AppError } from "@/lib/errors";
 import type { UiMessage } from "./types";
 import { useStreamingText } from "./use-streaming-text";
-import { VaultActionError } from "@/lib/vault/client";
+import { useConfidential } from "@/components/confidential/confidential-context";
+import { turnSender, verificationFailureText } from "@/components/confidential/send-turn";
 
 /**
  * One model call: a new user message under `parentId` (a plain send continues from the last message; an
@@ -27,7 +29,7 @@ export type ChatOp =
   | { kind: "send"; parentId: string; text: string; file: StagedFile | null }
   | { kind: "regenerate"; parentId: string };
 
-/** What a failed send shows (spec §8) and, for the "any other failure" case, what can be retried. */
+/** What a failed send shows (docs/product.md §8) and, for the "any other failure" case, what can be retried. */
 export interface ChatError {
   text: string;
   link: { href: string; label: string } | null;
@@ -40,17 +42,17 @@ interface Options {
   signedIn: boolean;
   saveHistory: boolean;
   model: string;
-  /** The conversation's earlier PDFs (issue 8: follow-up questions keep the document). */
+  /** The conversation's earlier PDFs (docs/issues.md #8: follow-up questions keep the document). */
   documents: ConversationDocument[];
   /** A turn was answered: keep its document and context report (./use-documents.ts). */
   onResult: (result: SendChatResult) => void;
   /** A plain send failed: put its text and PDF back (nothing typed is lost). */
   onRestoreInput: (text: string, file: StagedFile | null) => void;
-  /** A visitor at the daily limit is sent away (spec §8). */
+  /** A visitor at the daily limit is sent away (docs/product.md §8). */
   onRedirect: (href: string) => void;
   /**
    * Store the answered turn of a saved chat (Save history on): the whole tree with the new answer (its
-   * active path is what is stored; issue 9: edits and regenerations keep their versions), the id of the
+   * active path is what is stored; docs/issues.md #9: edits and regenerations keep their versions), the id of the
    * turn's user message and the document extracted from this turn's PDF. Resolves to the chat id.
    * @throws when it could not be stored (shown to the user; the conversation stays on screen).
    */
@@ -78,6 +80,8 @@ export function useConversation(options: Options) {
   // Set when a send is cancelled because the user moved to another chat: nothing of it is kept.
   const discarded = useRef<AbortController | null>(null);
   const busy = streaming.text !== null;
+  // docs/issues.md #20: a confidential model's turn is encrypted in the browser to the verified enclave.
+  const confidential = useConfidential().config;
 
   const cancel = () => {
     if (!abort.current) return;
@@ -105,7 +109,6 @@ export function useConversation(options: Options) {
     }
     const conversation = pathTo(working, userId);
     const file = conversation[conversation.length - 1]?.file ?? null;
-    const continues = op.kind === "send" && op.parentId === leafId(before);
     setTree(working);
     setPendingAfter(userId);
     setError(null);
@@ -114,19 +117,20 @@ export function useConversation(options: Options) {
     const controller = new AbortController();
     abort.current = controller;
     try {
-      const result: SendChatResult = await sendChat({
-        endpoint: options.signedIn ? "/api/ns/chat_user" : "/api/ns/chat",
+      const result: SendChatResult = await turnSender(confidential, options.model)({
+        endpoint: options.signedIn ? "chatSignedIn" : "chatVisitor",
         messages: toApi(conversation),
         model: options.model,
         file,
         // A regenerated or edited turn sends its own PDF again: not also as an earlier document.
         documents: file ? options.documents.filter((d) => d.name !== file.name) : options.documents,
         chatId,
-        saveChat: options.signedIn && options.saveHistory && continues,
+        // docs/product.md §7 sends save_chat; the server stores nothing whatever it says (saving is `options.save`).
+        saveChat: options.signedIn && options.saveHistory,
         signal: controller.signal,
         onDelta: streaming.push,
       });
-      // Spec §4: after a successful send, keep the chat id and take the server's answer.
+      // docs/product.md §4: after a successful send, keep the chat id and take the server's answer.
       const answer = result.messages[result.messages.length - 1];
       const user = working.nodes[userId]!.message as UiMessage;
       let next = op.kind === "send" ? updateMessage(working, userId, { ...user, notice: result.attachment?.notice ?? null }) : working;
@@ -137,7 +141,7 @@ export function useConversation(options: Options) {
         try {
           setChatId(await options.save({ chatId, tree: next, userNodeId: userId, document: result.document ?? null }));
         } catch (saveError) {
-          const why = saveError instanceof VaultActionError ? saveError.message : "please try again.";
+          const why = saveError instanceof AppError ? saveError.message : "please try again.";
           setError({ text: `This answer was not saved: ${why}`, link: null, detail: null, retry: null });
         }
       }
@@ -151,7 +155,12 @@ export function useConversation(options: Options) {
       }
       setTree(before);
       if (op.kind === "send") options.onRestoreInput(op.text, op.file);
-      const status = err instanceof ChatSendError ? err.status : 0;
+      const unverified = verificationFailureText(err);
+      if (unverified) {
+        setError({ text: unverified, link: null, detail: null, retry: op });
+        return;
+      }
+      const status = err instanceof AppError ? err.status : 0;
       const serverText = err instanceof Error ? err.message : "";
       const outcome = sendErrorOutcome(status, serverText, options.signedIn);
       if (outcome.kind === "redirect") options.onRedirect(outcome.href);
@@ -171,7 +180,7 @@ export function useConversation(options: Options) {
   };
 
   // The tree changes per turn, not per streamed token: walking a 1,000-message path on every token's
-  // render was a top self-time entry in the chat-page profile (bench/chat-page.mjs, issue 12).
+  // render was a top self-time entry in the chat-page profile (bench/chat-page.mjs, docs/issues.md #12).
   const path = useMemo(() => activePath(tree), [tree]);
   const shown = useMemo(
     () => (pendingAfter === null ? path : path.slice(0, path.findIndex((n) => n.id === pendingAfter) + 1)),

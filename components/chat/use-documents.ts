@@ -1,11 +1,11 @@
 "use client";
 
 import { useCallback, useState } from "react";
-import type { ContextReport, ConversationDocument, SendChatResult } from "@/lib/chat/client";
+import type { ContextReport, ConversationDocument, SendChatResult } from "@/lib/chat/send-turn";
 
 /**
  * The current conversation's documents and context report, kept in the browser for the conversation's
- * life (issue 8: follow-up questions keep the document). Each answered turn adds its PDF's extracted
+ * life (docs/issues.md #8: follow-up questions keep the document). Each answered turn adds its PDF's extracted
  * text (the response's `document`); every later send carries them back as `documents`. A new chat clears
  * them; a reopened saved chat starts from the documents stored with it (`reset(documents)`).
  * Nothing here is persisted: visitors' documents vanish with the tab.

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { useHotkeys } from "react-hotkeys-hook";
 
 /**
- * The chat's keyboard shortcuts (issue 9), with ChatGPT's keys so habits carry over. `mod` is Cmd on
+ * The chat's keyboard shortcuts (docs/issues.md #9), with ChatGPT's keys so habits carry over. `mod` is Cmd on
  * macOS and Ctrl elsewhere; keys are matched by physical key (event.code), so they work on any layout
  * the way ChatGPT's do, and also while typing in the message input.
  */
@@ -18,15 +18,13 @@ export const SHORTCUTS = [
   { id: "help", keys: "mod+slash", label: "Show keyboard shortcuts" },
 ] as const;
 
-export type ShortcutId = (typeof SHORTCUTS)[number]["id"];
-
 export interface ShortcutHandlers {
   newChat: () => void;
   /** Stop the streaming answer; only called while `busy`. */
   stop: () => void;
   toggleSidebar: () => void;
   /**
-   * Search chats (issue 9 History): the chat app opens the history with its search box focused (the
+   * Search chats (docs/issues.md #9 History): the chat app opens the history with its search box focused (the
    * unlock form while the history is locked).
    */
   search: () => void;

@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 
 /**
- * The answer text as it streams in, committed to React state at most once per animation frame (issue 12:
+ * The answer text as it streams in, committed to React state at most once per animation frame (docs/issues.md #12:
  * a render per token blocked the main thread). `null` when nothing streams, "" before the first words.
  */
 export function useStreamingText() {

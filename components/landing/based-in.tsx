@@ -2,7 +2,7 @@ import type { LandingContent } from "@/content/landing";
 import { MapPinIcon } from "./icons";
 import { container } from "./section";
 
-/** "Based in New Zealand and Australia" (spec §1 and §2). */
+/** "Based in New Zealand and Australia" (docs/product.md §1 and §2). */
 export function BasedIn({ section }: { section: LandingContent["basedIn"] }) {
   return (
     <section aria-labelledby="based-title" className="py-20 sm:py-28">

@@ -2,7 +2,7 @@ import type { LandingContent } from "@/content/landing";
 import { ButtonLink } from "./button-link";
 import { container } from "./section";
 
-/** The closing call to action of spec §2: "Try for free" and "Chat with us". */
+/** The closing call to action of docs/product.md §2: "Try for free" and "Chat with us". */
 export function ClosingCta({ section }: { section: LandingContent["closing"] }) {
   return (
     <section aria-labelledby="closing-title" className="pb-20 sm:pb-28">

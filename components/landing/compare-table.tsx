@@ -2,7 +2,7 @@ import { compareColumns, type CompareValue, type LandingContent } from "@/conten
 import { CheckIcon, CrossIcon } from "./icons";
 import { container, SectionHeader } from "./section";
 
-/** The Compare table of spec §2, reproduced exactly; the Cloud column is highlighted as recommended. */
+/** The Compare table of docs/product.md §2, reproduced exactly; the Cloud column is highlighted as recommended. */
 export function CompareTable({ section }: { section: LandingContent["compare"] }) {
   return (
     <section aria-labelledby="compare-title" className="border-y border-ink-100 bg-ink-50 py-20 sm:py-28">

@@ -1,7 +1,7 @@
 import type { LandingContent } from "@/content/landing";
 
 /**
- * The featured-on directory badge of spec §2. The image is a file of our own (public/badges) so the
+ * The featured-on directory badge of docs/product.md §2. The image is a file of our own (public/badges) so the
  * page requests nothing from the directory; only following the link leaves the site.
  */
 export function FeaturedBadge({ featured }: { featured: LandingContent["featured"] }) {

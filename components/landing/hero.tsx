@@ -3,7 +3,7 @@ import { ButtonLink } from "./button-link";
 import { LockIcon, PaperclipIcon } from "./icons";
 import { container } from "./section";
 
-/** The "Chat Freely" hero of spec §2 with its two calls to action and an illustration of a chat. */
+/** The "Chat Freely" hero of docs/product.md §2 with its two calls to action and an illustration of a chat. */
 export function Hero({ hero }: { hero: LandingContent["hero"] }) {
   return (
     <section aria-labelledby="hero-title" className="relative isolate overflow-hidden">

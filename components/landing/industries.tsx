@@ -2,7 +2,7 @@ import type { LandingContent } from "@/content/landing";
 import { IndustrySelector } from "./industry-selector";
 import { container, SectionHeader } from "./section";
 
-/** The industry section of spec §2; the selector is the page's only interactive island besides the menu. */
+/** The industry section of docs/product.md §2; the selector is the page's only interactive island besides the menu. */
 export function Industries({ section }: { section: LandingContent["industries"] }) {
   return (
     <section aria-labelledby="industries-title" className="py-20 sm:py-28">

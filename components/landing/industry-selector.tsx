@@ -4,7 +4,7 @@ import { useId, useState } from "react";
 import type { Industry } from "@/content/landing";
 
 /**
- * The industry selector of spec §2 and §4: one industry or none is selected; the first starts selected;
+ * The industry selector of docs/product.md §2 and §4: one industry or none is selected; the first starts selected;
  * clicking the selected one deselects it, clicking another selects it, and the panel below shows the
  * description of the selection. Each button is a disclosure (aria-expanded) for the shared panel.
  */

@@ -10,7 +10,7 @@ import { Promises } from "./promises";
 import { Why } from "./why";
 
 /**
- * The landing page body, sections in the order of spec §2. Rendered at / and, with status 404, for any
+ * The landing page body, sections in the order of docs/product.md §2. Rendered at / and, with status 404, for any
  * unknown path (app/global-not-found.tsx).
  */
 export function LandingPage() {

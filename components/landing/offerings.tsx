@@ -3,7 +3,7 @@ import { ButtonLink } from "./button-link";
 import { BuildingIcon, CheckIcon, CloudIcon } from "./icons";
 import { container, SectionHeader } from "./section";
 
-/** "Private and secure": the Cloud card (to /chat) and the Enterprise card (to /contact) of spec §2. */
+/** "Private and secure": the Cloud card (to /chat) and the Enterprise card (to /contact) of docs/product.md §2. */
 export function Offerings({ section }: { section: LandingContent["privateAndSecure"] }) {
   return (
     <section aria-labelledby="private-title" className="border-y border-ink-100 bg-ink-50 py-20 sm:py-28">

@@ -5,7 +5,7 @@ import { container } from "./section";
 
 const spans = ["lg:col-span-2", "lg:col-span-2", "lg:col-span-2", "lg:col-span-3", "sm:col-span-2 lg:col-span-3"];
 
-/** The five promises of spec §1, on a dark band so they read as the page's core commitment. */
+/** The five promises of docs/product.md §1, on a dark band so they read as the page's core commitment. */
 export function Promises({ section }: { section: LandingContent["promises"] }) {
   return (
     <section aria-labelledby="promises-title" className="bg-ink-950 py-20 text-white sm:py-28">

@@ -4,7 +4,7 @@ import { container } from "./section";
 
 const icons = [KeyIcon, EyeOffIcon, ChipIcon];
 
-/** "Why Hush" (spec §2 "Why the product"): the reasons, each tied to the mechanism behind it. */
+/** "Why Hush" (docs/product.md §2 "Why the product"): the reasons, each tied to the mechanism behind it. */
 export function Why({ section }: { section: LandingContent["why"] }) {
   return (
     <section aria-labelledby="why-title" className="py-20 sm:py-28">

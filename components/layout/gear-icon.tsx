@@ -1,4 +1,4 @@
-/** The settings gear of the header's signed-in settings button (spec §2). Decorative: the link names itself. */
+/** The settings gear of the header's signed-in settings button (docs/product.md §2). Decorative: the link names itself. */
 export function GearIcon({ className }: { className?: string }) {
   return (
     <svg aria-hidden="true" viewBox="0 0 24 24" className={className} fill="none" stroke="currentColor" strokeWidth="1.7" strokeLinecap="round" strokeLinejoin="round">

@@ -2,6 +2,7 @@
 
 import dynamic from "next/dynamic";
 import Link from "next/link";
+import { useAuthTokenSync } from "@/components/auth/sync";
 import { useAccount } from "@/lib/account/client";
 import { GearIcon } from "./gear-icon";
 import { MobileMenu } from "./mobile-menu";
@@ -20,12 +21,13 @@ const linkClass = {
 } as const;
 
 /**
- * The header's account-aware part (spec §2): desktop links, the mobile menu toggle, and the Account
+ * The header's account-aware part (docs/product.md §2): desktop links, the mobile menu toggle, and the Account
  * Deleted screen, which covers the whole app when the account is flagged deleted. Until the account is
  * known (and in the prerendered HTML) it shows the visitor's links.
  */
 export function HeaderNav() {
   const account = useAccount();
+  useAuthTokenSync();
   const links = headerLinksFor(account.user ? { plan: account.subscription?.plan ?? null } : null);
   return (
     <>

@@ -6,7 +6,7 @@ import { GearIcon } from "./gear-icon";
 import type { HeaderLink } from "./nav-links";
 
 /**
- * The small-screen menu toggle of spec §2: a button that opens the header links as a panel below the
+ * The small-screen menu toggle of docs/product.md §2: a button that opens the header links as a panel below the
  * header. Escape closes it and returns focus to the toggle; following a link closes it.
  */
 export function MobileMenu({ links }: { links: readonly HeaderLink[] }) {

@@ -2,7 +2,7 @@ import { siteConfig } from "@/config/site";
 
 /** What the header needs to know about the person looking at it; null is a visitor. */
 export interface HeaderAccount {
-  /** Subscription plan (spec §3); null while unknown (not fetched yet, or the fetch failed). */
+  /** Subscription plan (docs/product.md §3); null while unknown (not fetched yet, or the fetch failed). */
   plan: "Free" | "Pro" | null;
 }
 
@@ -15,7 +15,7 @@ export interface HeaderLink {
 }
 
 /**
- * The header links of spec §2: Pricing ("Get Pro" when signed in, hidden on the Pro plan), Chat, then
+ * The header links of docs/product.md §2: Pricing ("Get Pro" when signed in, hidden on the Pro plan), Chat, then
  * a settings icon when signed in or "Sign Up" otherwise.
  */
 export function headerLinksFor(account: HeaderAccount | null): HeaderLink[] {
@@ -31,6 +31,3 @@ export function headerLinksFor(account: HeaderAccount | null): HeaderLink[] {
   );
   return links;
 }
-
-/** Header links for a visitor. */
-export const headerLinks = headerLinksFor(null);

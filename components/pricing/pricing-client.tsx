@@ -3,6 +3,8 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useId, useState } from "react";
+import { apiFetch, serverMessage } from "@/lib/api/client";
+import { AppError } from "@/lib/errors";
 import {
   currencyForCountry,
   formatAmount,
@@ -16,7 +18,7 @@ import {
   type PlanOption,
 } from "@/config/pricing";
 
-/** Spec §8 checkout texts. */
+/** docs/product.md §8 checkout texts. */
 export const CHECKOUT_REDIRECT_ERROR = "An error occurred during checkout. Please try again.";
 export const CHECKOUT_FAILED = "Failed to initiate checkout. Please try again later.";
 export const PAYMENTS_OFF = "Payments are not configured on this server, so Pro cannot be bought here. Contact the administrator.";
@@ -25,10 +27,10 @@ const FREE_BULLETS = ["Limited private messaging and file uploads", "Limited mes
 const PRO_BULLETS = ["Unlimited private messaging and file uploads", "Fully encrypted message history", "Pro model with more compute"];
 
 /**
- * The /pricing cards (spec §2 /pricing, §4 Pricing, §9) for `country` (ISO code, looked up by the server
+ * The /pricing cards (docs/product.md §2 /pricing, §4 Pricing, §9) for `country` (ISO code, looked up by the server
  * while it rendered the page, app/(site)/pricing/page.tsx): the Free card (hidden on small screens), the
  * Pro card with the struck-through base price, the launch price and the duration choice, and Get Pro:
- * the server decides: 503 payments not configured (said plainly), 401 -> /signup (spec §5), else
+ * the server decides: 503 payments not configured (said plainly), 401 -> /signup (docs/product.md §5), else
  * Stripe Checkout.
  */
 export function PricingClient({ country }: { country: string }) {
@@ -51,22 +53,22 @@ export function PricingClient({ country }: { country: string }) {
     setError(null);
     setPending(true);
     try {
-      const res = await fetch("/api/create-checkout-session", {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ plan: option }),
-      });
-      if (res.status === 401) {
-        router.push("/signup");
-        return;
+      let data;
+      try {
+        data = await apiFetch("createCheckoutSession", { body: { plan: option } });
+      } catch (e) {
+        const status = e instanceof AppError ? e.status : 0;
+        if (status === 401) {
+          router.push("/signup");
+          return;
+        }
+        if (status === 503) throw new Error(PAYMENTS_OFF);
+        if (status === 409 && serverMessage(e)) throw new Error(serverMessage(e)!);
+        throw new Error(CHECKOUT_FAILED);
       }
-      const data = (await res.json().catch(() => null)) as { id?: string; url?: string; error?: string } | null;
-      if (res.status === 503) throw new Error(PAYMENTS_OFF);
-      if (res.status === 409 && data?.error) throw new Error(data.error);
-      if (!res.ok || !data?.id) throw new Error(CHECKOUT_FAILED);
       let target: URL;
       try {
-        target = new URL(data.url ?? "");
+        target = new URL(data.url);
         if (target.protocol !== "https:" && target.protocol !== "http:") throw new Error("bad scheme");
       } catch {
         window.alert(CHECKOUT_REDIRECT_ERROR);
@@ -150,7 +152,7 @@ export function PricingClient({ country }: { country: string }) {
             </span>
           </p>
           {price.months > 1 && (
-            // Issue 9 "Pricing honesty": the spec's longer options cost more per month than one month.
+            // docs/issues.md #9 "Pricing honesty": the spec's longer options cost more per month than one month.
             <p data-testid="per-month" className="mt-2 text-sm text-ink-700">
               That is {formatAmount(perMonthMinor(price))} {price.currency} a month
               {perMonthVersusMonthly(price) === "more"

@@ -5,15 +5,16 @@ import { downloadText, mapPool } from "@/components/chat/download";
 import { buttonStyles } from "@/components/ui/dialog";
 import { toast } from "@/components/ui/toaster";
 import { chatsToJson, chatsToMarkdown, exportableFromSaved, exportFileName } from "@/lib/chat/export";
-import { checkImportFile, ImportFormatError, parseChatGptExport, type ImportResult } from "@/lib/chat/import-chatgpt";
-import { importChat, listSavedChatIds, loadSavedChats, useVault, VaultActionError } from "@/lib/vault/client";
+import { checkImportFile, importFormatError, parseChatGptExport, type ImportResult } from "@/lib/chat/import-chatgpt";
+import { AppError, isAppError } from "@/lib/errors";
+import { importChat, listSavedChatIds, loadSavedChats, useVault } from "@/lib/vault/vault-api";
 
 type Progress = { label: string; done: number; total: number } | null;
 
 const plural = (n: number, one: string, many: string) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
 
 /**
- * Settings → Your data (issue 9): export every saved chat as Markdown or JSON, decrypted and written in
+ * Settings → Your data (docs/issues.md #9): export every saved chat as Markdown or JSON, decrypted and written in
  * this browser (lib/chat/export.ts; nothing in clear goes to the server), and import a ChatGPT data
  * export (conversations.json, lib/chat/import-chatgpt.ts), each chat sealed here under the vault key and
  * stored through POST /api/ns/chat_save with its original dates. Both need the unlocked vault.
@@ -44,7 +45,7 @@ export function DataSection() {
       else downloadText(exportFileName("all", "json", now), chatsToJson(chats, now), "application/json");
       toast.success(`Exported ${plural(chats.length, "chat", "chats")} as ${kind === "md" ? "Markdown" : "JSON"}`);
     } catch (e) {
-      setError(e instanceof VaultActionError ? `The export stopped: ${e.message}` : "The export stopped. Please try again.");
+      setError(e instanceof AppError ? `The export stopped: ${e.message}` : "The export stopped. Please try again.");
     } finally {
       setProgress(null);
     }
@@ -58,10 +59,10 @@ export function DataSection() {
     try {
       checkImportFile(file);
       const result = parseChatGptExport(await file.text());
-      if (!result.chats.length) throw new ImportFormatError("This file has no conversations with messages to import.");
+      if (!result.chats.length) throw importFormatError("This file has no conversations with messages to import.");
       setPreview({ ...result, fileName: file.name });
     } catch (e) {
-      setError(e instanceof ImportFormatError ? e.message : "This file could not be read. Please try again.");
+      setError(isAppError(e, "bad_request:import_file") ? e.message : "This file could not be read. Please try again.");
     } finally {
       setReading(false);
       if (fileInput.current) fileInput.current.value = "";
@@ -83,7 +84,7 @@ export function DataSection() {
           await importChat({ title: chat.title, messages: chat.messages, createdAt: chat.createdAt, lastUpdated: chat.updatedAt });
         } catch (e) {
           failed++;
-          if (e instanceof VaultActionError) lastError = e.message;
+          if (e instanceof AppError) lastError = e.message;
         }
         setProgress({ label: "Encrypting and saving", done: ++done, total: chats.length });
       });

@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { useState } from "react";
 import { signOutAndReload } from "@/components/auth/sign-out";
+import { apiFetch, serverMessage } from "@/lib/api/client";
 import { buttonStyles, Dialog } from "@/components/ui/dialog";
 import { SecuritySection } from "@/components/vault/security-section";
 import { DataSection } from "./data-section";
@@ -16,9 +17,9 @@ interface SettingsPanelProps {
 const CONFIRM_WORD = "DELETE";
 
 /**
- * /settings (spec §2): e-mail, plan and status, Manage (the billing portal) or Upgrade when the status
+ * /settings (docs/product.md §2): e-mail, plan and status, Manage (the billing portal) or Upgrade when the status
  * is inactive, Log out (signs out and reloads), Security (the vault), Your data (export and ChatGPT
- * import, issue 9), and Delete Account behind a typed confirmation.
+ * import, docs/issues.md #9), and Delete Account behind a typed confirmation.
  */
 export function SettingsPanel({ email, plan, status }: SettingsPanelProps) {
   const [confirming, setConfirming] = useState(false);
@@ -28,10 +29,8 @@ export function SettingsPanel({ email, plan, status }: SettingsPanelProps) {
 
   const manage = async () => {
     try {
-      const res = await fetch("/api/customer-portal", { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
-      const data = (await res.json()) as { url?: string };
-      if (!res.ok || !data.url) throw new Error(String(res.status));
-      window.location.assign(data.url);
+      const { url } = await apiFetch("customerPortal", { body: {} });
+      window.location.assign(url);
     } catch {
       console.error("Failed to open the customer portal");
     }
@@ -41,11 +40,13 @@ export function SettingsPanel({ email, plan, status }: SettingsPanelProps) {
     setDeleting(true);
     setDeleteError(null);
     try {
-      const res = await fetch("/api/delete_user", { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
-      if (!res.ok) {
-        const data = (await res.json().catch(() => null)) as { error?: string } | null;
-        throw new Error(data?.error ?? "Your account could not be deleted. Please try again.");
-      }
+      await apiFetch("deleteUser", { body: {} });
+    } catch (error) {
+      setDeleteError(serverMessage(error) ?? "Your account could not be deleted. Please try again.");
+      setDeleting(false);
+      return;
+    }
+    try {
       await signOutAndReload();
     } catch (error) {
       setDeleteError(error instanceof Error ? error.message : "Your account could not be deleted. Please try again.");

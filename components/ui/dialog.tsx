@@ -13,7 +13,7 @@ interface DialogProps {
 
 /**
  * A modal on the platform's own <dialog> (focus trap, Escape and the inert page come from the browser),
- * so the confirmations of spec §2 need no UI library.
+ * so the confirmations of docs/product.md §2 need no UI library.
  */
 export function Dialog({ open, onClose, title, children, actions }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);

@@ -11,12 +11,13 @@ import {
   preloadVaultMethods,
   removeMethod,
   useVault,
-  VaultActionError,
-} from "@/lib/vault/client";
+} from "@/lib/vault/vault-api";
+import { AppError } from "@/lib/errors";
 import { MIN_PASSPHRASE_CHARS } from "@/lib/vault/crypto";
 import type { StoredMethod } from "@/lib/vault/seal";
 import { RecoveryCodeBox } from "./recovery-code";
 import { UnlockPanel } from "./unlock-panel";
+import { ModelPrivacyLines } from "@/components/confidential/model-privacy-lines";
 
 const when = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 const KIND_NAMES = { passkey: "Passkey", passphrase: "Passphrase", recovery: "Recovery code" } as const;
@@ -24,7 +25,7 @@ const inputClass =
   "mt-1 w-full rounded-lg border border-ink-300 px-3 py-2 text-base text-ink-900 focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-100";
 
 /**
- * Settings → Security (issue 8): the vault's unlock methods (add/remove passkey, change passphrase,
+ * Settings → Security (docs/issues.md #8): the vault's unlock methods (add/remove passkey, change passphrase,
  * new recovery code), the last unlock, a Lock button, and "What Hush can see", written plainly.
  */
 export function SecuritySection() {
@@ -44,7 +45,7 @@ export function SecuritySection() {
     try {
       await work();
     } catch (e) {
-      setError(e instanceof VaultActionError ? e.message : "Something went wrong. Please try again.");
+      setError(e instanceof AppError ? e.message : "Something went wrong. Please try again.");
     } finally {
       setBusy(false);
     }
@@ -179,7 +180,7 @@ export function SecuritySection() {
   );
 }
 
-/** Plain words on what the server holds and sees (issue 8). */
+/** Plain words on what the server holds and sees (docs/issues.md #8; per model since docs/issues.md #20). */
 function WhatHushCanSee() {
   return (
     <div className="mt-6 rounded-xl border border-ink-200 bg-ink-50 p-4" data-testid="what-hush-can-see">
@@ -190,8 +191,7 @@ function WhatHushCanSee() {
           stores them but has no key that opens them, even with full access to its servers and database.
         </li>
         <li>
-          <strong>Each message you send</strong> passes through Hush&apos;s server in memory on its way to the AI model, and the
-          model&apos;s provider processes it to answer. Hush does not store or log it.
+          <strong>Each message you send</strong> depends on the model: <ModelPrivacyLines />
         </li>
         <li>
           <strong>What Hush does store</strong>: your e-mail address, your plan, when each saved chat was last updated, how many

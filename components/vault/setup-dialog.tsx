@@ -2,7 +2,8 @@
 
 import { useEffect, useState } from "react";
 import { buttonStyles, Dialog } from "@/components/ui/dialog";
-import { commitSetup, draftSetup, passkeysAvailable, preloadVaultMethods, VaultActionError, type SetupDraft } from "@/lib/vault/client";
+import { AppError } from "@/lib/errors";
+import { commitSetup, draftSetup, passkeysAvailable, preloadVaultMethods, type SetupDraft } from "@/lib/vault/vault-api";
 import { MIN_PASSPHRASE_CHARS } from "@/lib/vault/crypto";
 import { RecoveryCodeBox } from "./recovery-code";
 
@@ -12,7 +13,7 @@ const inputClass =
   "mt-1 w-full rounded-lg border border-ink-300 px-3 py-2 text-base text-ink-900 focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-100";
 
 /**
- * Spec §4's confirmation to turn on Save history, which is now also the vault's setup (issue 8):
+ * docs/product.md §4's confirmation to turn on Save history, which is now also the vault's setup (docs/issues.md #8):
  * choose a passkey (preferred) or a passphrase, then save the recovery code shown once and confirm,
  * told plainly that losing every method loses the history. Nothing is stored until "Turn on".
  */
@@ -42,7 +43,7 @@ export function VaultSetupDialog({ open, onClose, onDone }: { open: boolean; onC
     try {
       await work();
     } catch (e) {
-      setError(e instanceof VaultActionError ? e.message : "Something went wrong. Please try again.");
+      setError(e instanceof AppError ? e.message : "Something went wrong. Please try again.");
       setStep(back);
     }
   };

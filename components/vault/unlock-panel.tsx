@@ -2,14 +2,15 @@
 
 import { useEffect, useState } from "react";
 import { buttonStyles } from "@/components/ui/dialog";
-import { preloadVaultMethods, unlockPassphrase, unlockPasskey, unlockRecovery, VaultActionError, type VaultJson } from "@/lib/vault/client";
+import { AppError } from "@/lib/errors";
+import { preloadVaultMethods, unlockPassphrase, unlockPasskey, unlockRecovery, type VaultJson } from "@/lib/vault/vault-api";
 
 const inputClass =
   "mt-1 w-full rounded-lg border border-ink-300 bg-white px-3 py-2 text-base text-ink-900 focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-100";
 
 /**
  * Saved history is locked (a new browser, or after a reload): unlock with a passkey tap, the
- * passphrase or the recovery code (issue 8). A wrong secret says so and changes nothing.
+ * passphrase or the recovery code (docs/issues.md #8). A wrong secret says so and changes nothing.
  */
 export function UnlockPanel({ info }: { info: VaultJson }) {
   useEffect(preloadVaultMethods, []);
@@ -26,7 +27,7 @@ export function UnlockPanel({ info }: { info: VaultJson }) {
     try {
       await work();
     } catch (e) {
-      setError(e instanceof VaultActionError ? e.message : "Could not unlock. Please try again.");
+      setError(e instanceof AppError ? e.message : "Could not unlock. Please try again.");
     } finally {
       setBusy(false);
     }

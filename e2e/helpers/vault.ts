@@ -2,7 +2,7 @@ import { expect, type Locator, type Page } from "@playwright/test";
 import { signInLinkFor } from "./auth";
 
 /**
- * Helpers for specs that use saved history (the vault, issue 8). WebAuthn and the vault's Web Crypto
+ * Helpers for specs that use saved history (the vault, docs/issues.md #8). WebAuthn and the vault's Web Crypto
  * need a secure context, so these pages run on `localhost` (APP_URL stays 127.0.0.1 for the e-mail link;
  * the session cookie is carried over).
  */

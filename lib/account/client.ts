@@ -1,27 +1,27 @@
 "use client";
 
 import { useSyncExternalStore } from "react";
+import { apiFetch } from "@/lib/api/client";
+import type { SubscriptionJson } from "@/lib/api/contract";
 
 /**
- * The account context of spec §4, as a tiny shared store (no provider component, so pages that do not
+ * The account context of docs/product.md §4, as a tiny shared store (no provider component, so pages that do not
  * need it ship nothing more): `loading` starts true; `user` is null or the signed-in user;
  * `subscription` is null until fetched and on error; `accountDeleted` is false by default and on error.
- * Subscription and account status are fetched once a user exists.
+ * Subscription and account status are fetched once a user exists, through the typed API client.
  */
-export interface Subscription {
-  plan: "Free" | "Pro";
-  status: string;
-  [field: string]: unknown;
-}
+export type Subscription = SubscriptionJson;
 
 export interface AccountState {
   loading: boolean;
   user: { email: string | null } | null;
   subscription: Subscription | null;
   accountDeleted: boolean;
+  /** GET /api/me's `auth_sync`: an auth-token sync receiver is configured (docs/product.md §7, components/auth/sync.ts). */
+  authSync: boolean;
 }
 
-const initial: AccountState = { loading: true, user: null, subscription: null, accountDeleted: false };
+const initial: AccountState = { loading: true, user: null, subscription: null, accountDeleted: false, authSync: false };
 let state: AccountState = initial;
 let started = false;
 const listeners = new Set<() => void>();
@@ -31,36 +31,32 @@ function set(next: Partial<AccountState>) {
   listeners.forEach((l) => l());
 }
 
-async function getJson<T>(url: string): Promise<T> {
-  const res = await fetch(url, { credentials: "same-origin", cache: "no-store" });
-  if (!res.ok) throw new Error(`${url}: ${res.status}`);
-  return (await res.json()) as T;
-}
-
-/** Fetch the session, then the account status and subscription (spec §4, §8 log texts). */
+/** Fetch the session, then the account status and subscription (docs/product.md §4, §8 log texts). */
 export async function refreshAccount(): Promise<void> {
   let user: AccountState["user"] = null;
+  let authSync = false;
   try {
-    const me = await getJson<{ user: { email: string | null } | null }>("/api/me");
+    const me = await apiFetch("me");
     user = me.user;
+    authSync = me.auth_sync === true;
   } catch {
     user = null;
   }
   if (!user) {
-    set({ loading: false, user: null, subscription: null, accountDeleted: false });
+    set({ loading: false, user: null, subscription: null, accountDeleted: false, authSync });
     return;
   }
   const [status, subscription] = await Promise.all([
-    getJson<{ account_deleted?: boolean }>("/api/check_account_status").catch(() => {
+    apiFetch("checkAccountStatus").catch(() => {
       console.error("Failed to fetch account status");
       return { account_deleted: false };
     }),
-    getJson<Subscription>("/api/check_stripe_status").catch(() => {
+    apiFetch("checkStripeStatus").catch(() => {
       console.error("Failed to fetch subscription status");
       return null;
     }),
   ]);
-  set({ loading: false, user, subscription, accountDeleted: Boolean(status.account_deleted) });
+  set({ loading: false, user, subscription, accountDeleted: Boolean(status.account_deleted), authSync });
 }
 
 function subscribe(listener: () => void) {

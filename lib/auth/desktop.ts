@@ -5,13 +5,13 @@ import { serializeCookie, secureCookies } from "@/lib/auth/cookies";
 import { deriveAuthKey } from "@/lib/auth/secret";
 
 /**
- * The desktop app's sign-in (spec §2 /appsignup, §7): after Google sign-in started on /appsignup,
+ * The desktop app's sign-in (docs/product.md §2 /appsignup, §7): after Google sign-in started on /appsignup,
  * the browser is sent to DESKTOP_APP_REDIRECT_URL?idToken=<Google ID token>.
  *
  * The ID token exists only in the request that completes Google's callback. It crosses the one
  * redirect to /appsignup?handoff=1 in a cookie: encrypted (JWE, dir + A256GCM, key derived from the
  * sign-in secret), HttpOnly, path /appsignup, 2 minutes. It is never stored in the database and never
- * put in one of our own URLs (the deep link itself must carry it, spec §7).
+ * put in one of our own URLs (the deep link itself must carry it, docs/product.md §7).
  */
 
 export const HANDOFF_MAX_AGE_S = 120;

@@ -1,28 +1,25 @@
+import { AppError } from "@/lib/errors";
+
 /**
  * Normalising the e-mail address of a sign-in request, the same way at every step (rate limit key,
  * next-auth's token identifier, the address confirmed on another device). Follows next-auth 4's own
  * normaliser (NFKC first, then one "@", no quotes, a dotted domain), and lowercases the whole address.
  */
 
-/** The address is not one we send sign-in links to. */
-export class InvalidEmailError extends Error {
-  constructor() {
-    super("Enter a valid e-mail address.");
-    this.name = "InvalidEmailError";
-  }
-}
+/** The address is not one we send sign-in links to (AppError "bad_request:email", 400). */
+const invalidEmail = () => new AppError("bad_request:email", "Enter a valid e-mail address.");
 
 /** RFC 5321's limit on a forward path. */
 const MAX_EMAIL_LENGTH = 254;
 
-/** The canonical form of `input`. @throws InvalidEmailError */
+/** The canonical form of `input`. @throws AppError "bad_request:email" */
 export function normalizeEmail(input: string): string {
   const email = input.normalize("NFKC").trim().toLowerCase();
-  if (email.length > MAX_EMAIL_LENGTH || /[\s"<>(),;:\\[\]]/.test(email)) throw new InvalidEmailError();
+  if (email.length > MAX_EMAIL_LENGTH || /[\s"<>(),;:\\[\]]/.test(email)) throw invalidEmail();
   const parts = email.split("@");
-  if (parts.length !== 2) throw new InvalidEmailError();
+  if (parts.length !== 2) throw invalidEmail();
   const [local, domain] = parts as [string, string];
-  if (!local || !/^[^.][^@]*\.[a-z0-9-]{2,}$/.test(domain) || domain.includes("..")) throw new InvalidEmailError();
+  if (!local || !/^[^.][^@]*\.[a-z0-9-]{2,}$/.test(domain) || domain.includes("..")) throw invalidEmail();
   return email;
 }
 
@@ -31,7 +28,7 @@ const DOT_BLIND_DOMAINS = new Set(["gmail.com", "googlemail.com"]);
 
 /**
  * The mailbox an already normalised address reaches, as the key of the per-address sign-in limit
- * (issue 10: plus-address and case variants share one limit). Never used as an identity.
+ * (docs/issues.md #10: plus-address and case variants share one limit). Never used as an identity.
  * - lower-case (normalizeEmail did it);
  * - "+tag" removed from the local part: sub-addressing delivers to the same mailbox at Gmail,
  *   Outlook, iCloud, Fastmail, Proton and most others; merging the rare provider where "+" is a

@@ -1,9 +1,10 @@
 import "server-only";
 import { createRemoteJWKSet, decodeProtectedHeader, errors as joseErrors, jwtVerify, type JWTPayload } from "jose";
 import { getConfig } from "@/lib/config";
+import { AppError } from "@/lib/errors";
 
 /**
- * Verification of Google ID tokens, the desktop app's credential (spec §6: "All authenticated calls
+ * Verification of Google ID tokens, the desktop app's credential (docs/product.md §6: "All authenticated calls
  * carry the user's ID token"; §2 /appsignup?idToken=). Checked: RS256 signature against the issuer's
  * JWKS (found through its OpenID discovery document, GOOGLE_ISSUER), issuer, audience =
  * GOOGLE_CLIENT_ID, expiry, not-before and issued-at (CLOCK_TOLERANCE_S skew; an iat in the future or
@@ -12,21 +13,17 @@ import { getConfig } from "@/lib/config";
  * both are accepted for the real Google issuer.
  */
 
-/** The token is not a valid Google ID token for this app; the message names the check, never the token. */
-export class InvalidIdTokenError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "InvalidIdTokenError";
-  }
-}
+/**
+ * The token is not a valid Google ID token for this app (AppError "unauthorized:id_token"); the message
+ * names the check, never the token.
+ */
+const invalidIdToken = (message: string) => new AppError("unauthorized:id_token", message);
 
-/** The issuer's discovery document or keys could not be fetched: the token could not be checked. */
-export class IdentityProviderUnavailableError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "IdentityProviderUnavailableError";
-  }
-}
+/**
+ * The issuer's discovery document or keys could not be fetched: the token could not be checked
+ * (AppError "unavailable:identity_provider").
+ */
+const providerUnavailable = (message: string) => new AppError("unavailable:identity_provider", message);
 
 /** What a verified token says about its holder. */
 export interface GoogleIdentity {
@@ -43,7 +40,7 @@ const MAX_TOKEN_CHARS = 8192;
 const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 const DISCOVERY_TTL_MS = 60 * 60 * 1000;
 const GOOGLE_ISSUERS = ["https://accounts.google.com", "accounts.google.com"];
-/** Clock skew allowed on exp, nbf and iat, in seconds (issue 10: at most 60 s). */
+/** Clock skew allowed on exp, nbf and iat, in seconds (docs/issues.md #10: at most 60 s). */
 export const CLOCK_TOLERANCE_S = 10;
 /** Google ID tokens live one hour; an older iat is refused even if exp says otherwise. */
 const MAX_TOKEN_AGE_S = 3600;
@@ -58,22 +55,22 @@ const discoveries = new Map<string, Promise<IssuerKeys>>();
 
 /**
  * Verify `token` and return the identity it proves.
- * @throws InvalidIdTokenError (any failed check, malformed input, Google sign-in not configured),
- *   IdentityProviderUnavailableError (the issuer's discovery document or JWKS cannot be fetched).
+ * @throws AppError "unauthorized:id_token" (any failed check, malformed input, Google sign-in not configured),
+ *   AppError "unavailable:identity_provider" (the issuer's discovery document or JWKS cannot be fetched).
  */
 export async function verifyGoogleIdToken(token: string): Promise<GoogleIdentity> {
   const config = getConfig();
-  if (!config.GOOGLE_CLIENT_ID) throw new InvalidIdTokenError("Google sign-in is not configured.");
-  if (token.length > MAX_TOKEN_CHARS || !COMPACT_JWS.test(token)) throw new InvalidIdTokenError("Malformed token.");
+  if (!config.GOOGLE_CLIENT_ID) throw invalidIdToken("Google sign-in is not configured.");
+  if (token.length > MAX_TOKEN_CHARS || !COMPACT_JWS.test(token)) throw invalidIdToken("Malformed token.");
   // Refuse other algorithms (none, HS256...) and key-less headers before any network access.
   let header;
   try {
     header = decodeProtectedHeader(token);
   } catch {
-    throw new InvalidIdTokenError("Malformed token header.");
+    throw invalidIdToken("Malformed token header.");
   }
-  if (header.alg !== "RS256") throw new InvalidIdTokenError("Token algorithm not allowed.");
-  if (typeof header.kid !== "string" || !header.kid) throw new InvalidIdTokenError("Token has no key id.");
+  if (header.alg !== "RS256") throw invalidIdToken("Token algorithm not allowed.");
+  if (typeof header.kid !== "string" || !header.kid) throw invalidIdToken("Token has no key id.");
 
   const keys = await issuerKeys(config.GOOGLE_ISSUER);
   let payload: JWTPayload;
@@ -91,9 +88,9 @@ export async function verifyGoogleIdToken(token: string): Promise<GoogleIdentity
     throw classify(error);
   }
   const verified = payload.email_verified === true || payload.email_verified === "true";
-  if (typeof payload.sub !== "string" || !payload.sub) throw new InvalidIdTokenError("Token has no subject.");
-  if (typeof payload.email !== "string" || !payload.email) throw new InvalidIdTokenError("Token has no e-mail.");
-  if (!verified) throw new InvalidIdTokenError("The e-mail address is not verified.");
+  if (typeof payload.sub !== "string" || !payload.sub) throw invalidIdToken("Token has no subject.");
+  if (typeof payload.email !== "string" || !payload.email) throw invalidIdToken("Token has no e-mail.");
+  if (!verified) throw invalidIdToken("The e-mail address is not verified.");
   return {
     sub: payload.sub,
     email: payload.email.trim().toLowerCase(),
@@ -102,15 +99,15 @@ export async function verifyGoogleIdToken(token: string): Promise<GoogleIdentity
   };
 }
 
-function classify(error: unknown): Error {
+function classify(error: unknown): AppError {
   if (error instanceof joseErrors.JOSEError) {
     // The key set could not be fetched or read: the issuer's fault, not the token's.
     if (["ERR_JWKS_TIMEOUT", "ERR_JWKS_INVALID", "ERR_JOSE_GENERIC"].includes(error.code)) {
-      return new IdentityProviderUnavailableError(`Could not fetch the issuer's keys (${error.code}).`);
+      return providerUnavailable(`Could not fetch the issuer's keys (${error.code}).`);
     }
-    return new InvalidIdTokenError(`Token refused (${error.code}).`);
+    return invalidIdToken(`Token refused (${error.code}).`);
   }
-  return new IdentityProviderUnavailableError("Could not fetch the issuer's keys.");
+  return providerUnavailable("Could not fetch the issuer's keys.");
 }
 
 /** The issuer's accepted `iss` values and key set, from its discovery document (cached an hour). */
@@ -144,12 +141,12 @@ async function discover(base: string): Promise<IssuerKeys> {
     if (!response.ok) throw new Error(`status ${response.status}`);
     doc = (await response.json()) as typeof doc;
   } catch (error) {
-    throw new IdentityProviderUnavailableError(
+    throw providerUnavailable(
       `Could not read the issuer's discovery document (${error instanceof Error ? error.message : "unknown"}).`,
     );
   }
   if (typeof doc.jwks_uri !== "string" || typeof doc.issuer !== "string") {
-    throw new IdentityProviderUnavailableError("The issuer's discovery document has no issuer or jwks_uri.");
+    throw providerUnavailable("The issuer's discovery document has no issuer or jwks_uri.");
   }
   const issuers = new URL(base).hostname === "accounts.google.com" ? GOOGLE_ISSUERS : [doc.issuer];
   return { issuers, jwks: createRemoteJWKSet(new URL(doc.jwks_uri)), fetchedAt: Date.now() };

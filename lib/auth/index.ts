@@ -1,5 +1,5 @@
 /**
- * Sign-in and the caller's identity (spec §4, §6). Route handlers: `requireUser(request)` /
+ * Sign-in and the caller's identity (docs/product.md §4, §6). Route handlers: `requireUser(request)` /
  * `getRequestUser(request)`, and `assertSameOrigin(request)` before changing state. Pages:
  * `getPageUser()`. Account deletion: `revokeUserSessions(userId)`.
  */

@@ -2,14 +2,15 @@ import "server-only";
 import { createHash, timingSafeEqual } from "node:crypto";
 import NextAuth from "next-auth";
 import { getConfig } from "@/lib/config";
-import { ApiError, errorResponse, jsonError, refusalEvent } from "@/lib/http";
-import { consumeEmailSignIn, SignInRateLimitedError } from "@/lib/rate-limit";
+import { AppError } from "@/lib/errors";
+import { errorResponse, jsonError, refusalEvent } from "@/lib/http";
+import { consumeEmailSignIn } from "@/lib/rate-limit";
 import { clientAddress } from "@/lib/client-address";
 import { securityEvent } from "@/lib/log";
 import { assertSameOrigin } from "@/lib/auth/session";
 import { callbackUrlCookieName, parseCookies } from "@/lib/auth/cookies";
 import { handoffCookie } from "@/lib/auth/desktop";
-import { InvalidEmailError, mailboxKey, normalizeEmail } from "@/lib/auth/email-address";
+import { mailboxKey, normalizeEmail } from "@/lib/auth/email-address";
 import { applyNextAuthEnv, buildAuthOptions, type AuthRequestContext } from "@/lib/auth/options";
 import { getAuthSecret } from "@/lib/auth/secret";
 
@@ -106,7 +107,7 @@ async function route(request: Request, segments: string[]): Promise<Response> {
   }
   if (method === "POST" && action === "signin" && providerId === "email") return emailSigninAnswer(answer);
   // next-auth sets its CSRF and callback-URL cookies on every call; a visitor's page asking
-  // /api/auth/session must not get cookies (spec §1: no trackers, nothing set for visitors).
+  // /api/auth/session must not get cookies (docs/product.md §1: no trackers, nothing set for visitors).
   if (method === "GET" && !["csrf", "signin", "callback"].includes(action ?? "")) return withoutFlowCookies(answer);
   return answer;
 }
@@ -171,12 +172,14 @@ function errorPage(code: string, desktop: boolean): string {
   return page.toString();
 }
 
-/** A POST body (form or JSON) as string fields, at most MAX_BODY_BYTES. @throws ApiError 413/400 */
+const tooLarge = () => new AppError("payload_too_large:body", "The request is too large.");
+
+/** A POST body (form or JSON) as string fields, at most MAX_BODY_BYTES. @throws AppError 413/400 */
 async function readFormBody(request: Request): Promise<Record<string, string>> {
   const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES) throw new ApiError(413, "The request is too large.");
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
   const text = await request.text();
-  if (Buffer.byteLength(text) > MAX_BODY_BYTES) throw new ApiError(413, "The request is too large.");
+  if (Buffer.byteLength(text) > MAX_BODY_BYTES) throw tooLarge();
   const type = request.headers.get("content-type")?.toLowerCase() ?? "";
   let entries: [string, unknown][];
   if (type.includes("application/json")) {
@@ -184,7 +187,7 @@ async function readFormBody(request: Request): Promise<Record<string, string>> {
       const parsed: unknown = text ? JSON.parse(text) : {};
       entries = parsed && typeof parsed === "object" ? Object.entries(parsed) : [];
     } catch {
-      throw new ApiError(400, "The request body is not valid JSON.");
+      throw new AppError("bad_request:body", "The request body is not valid JSON.");
     }
   } else {
     entries = [...new URLSearchParams(text).entries()];
@@ -210,26 +213,9 @@ async function checkEmailRequest(
     refusalEvent(403, "auth");
     return jsonError(403, "Your sign-in form expired. Reload the page and try again.");
   }
-  let email: string;
-  try {
-    email = normalizeEmail(body.email ?? "");
-  } catch (error) {
-    if (error instanceof InvalidEmailError) return jsonError(400, error.message);
-    throw error;
-  }
-  try {
-    await consumeEmailSignIn(mailboxKey(email), client);
-  } catch (error) {
-    if (!(error instanceof SignInRateLimitedError)) throw error;
-    const minutes = Math.ceil(error.retryAfterSeconds / 60);
-    refusalEvent(429, "auth");
-    const from = error.scope === "mailbox" ? "for this address" : "from your network";
-    return jsonError(
-      429,
-      `Too many sign-in e-mails were requested ${from}. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
-      { "Retry-After": String(error.retryAfterSeconds) },
-    );
-  }
+  // A bad address (400) and a reached limit (429) are AppErrors, answered by handleAuthRequest.
+  const email = normalizeEmail(body.email ?? "");
+  await consumeEmailSignIn(mailboxKey(email), client);
   return null;
 }
 

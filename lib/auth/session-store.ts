@@ -2,6 +2,7 @@ import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { securityEvent } from "@/lib/log";
 
 /**
@@ -12,7 +13,7 @@ import { securityEvent } from "@/lib/log";
  */
 
 /**
- * Session lifetimes (issue 10, ASVS 5.0 V7.3; lib/auth/README.md "Session lifetime"):
+ * Session lifetimes (docs/issues.md #10, ASVS 5.0 V7.3; lib/auth/README.md "Session lifetime"):
  * - idle: SESSION_IDLE_DAYS (7) without any authenticated request ends a session. The row's
  *   `expires` is the idle deadline; using the session moves it forward, at most once per
  *   SESSION_REFRESH_AFTER_S (a day), so a busy user costs one write a day;
@@ -85,6 +86,21 @@ export function sessionLive(row: { createdAt: Date; expires: Date }, now = Date.
 }
 
 /**
+ * sessionLive in SQL, for a statement that reads a session together with other data and must act only
+ * for a live one (lib/db/chat-preconditions.ts counts the send in the same statement): a query of
+ * the session whose token hashes to `sessionTokenHash` when it is live at `now` (both deadlines
+ * ahead), with the columns acceptSessionRow needs: `id`, `user_id`, `expires`, `created_at`. The
+ * caller then hands the row to acceptSessionRow, which moves the idle deadline forward.
+ */
+export function liveSessionSql(sessionTokenHash: string, now: Date): Prisma.Sql {
+  const createdAfter = new Date(now.getTime() - sessionLifetimes().absoluteMs);
+  return Prisma.sql`
+    SELECT s.id, s.user_id, s.expires, s.created_at FROM sessions s
+    WHERE s.session_token = ${sessionTokenHash}::text AND s.expires > ${now.toISOString()}::timestamptz
+      AND s.created_at > ${createdAfter.toISOString()}::timestamptz`;
+}
+
+/**
  * The user of a live session, or null when the token is unknown, revoked, idle too long or past its
  * absolute end. Using a live session moves its idle deadline forward (at most once a day, never past
  * the absolute end). Deleted accounts are returned (the caller decides).
@@ -100,7 +116,7 @@ export async function findSessionUser(token: string): Promise<StoredSessionUser 
   return acceptSessionRow(row);
 }
 
-/** A session row as read with its user (by findSessionUser, or by a statement that reads more, e.g. lib/db/history-reads.ts). */
+/** A session row as read with its user (by findSessionUser, or by a statement that reads more, e.g. lib/db/history-json.ts). */
 export interface SessionRow {
   id: string;
   expires: Date;

@@ -1,15 +1,15 @@
 import "server-only";
-import { ApiError } from "@/lib/http";
+import { AppError } from "@/lib/errors";
 import { getConfig } from "@/lib/config";
 import type { AuthUser } from "@/lib/auth/types";
 import { readCookie, sessionCookieName } from "@/lib/auth/cookies";
 import { acceptSessionRow, findSessionUser, hashSessionToken, revokeUserSessions, type SessionRow, type StoredSessionUser } from "@/lib/auth/session-store";
-import { IdentityProviderUnavailableError, verifyGoogleIdToken } from "@/lib/auth/google-id-token";
+import { verifyGoogleIdToken } from "@/lib/auth/google-id-token";
 import { findOrCreateGoogleUser } from "@/lib/auth/users";
 import { logger } from "@/lib/log";
 
 /**
- * Who is calling: the one entry point for every authenticated endpoint (spec §6).
+ * Who is calling: the one entry point for every authenticated endpoint (docs/product.md §6).
  *
  * Credentials, exactly one kind per request:
  * - `Authorization: Bearer <Google ID token>` (desktop app). When an Authorization header is present
@@ -24,10 +24,16 @@ import { logger } from "@/lib/log";
 
 export { revokeUserSessions };
 
-/** Message of the 403 for a deleted account (spec §2 "Account Deleted"). */
+/** Message of the 403 for a deleted account (docs/product.md §2 "Account Deleted"). */
 export const ACCOUNT_DELETED_MESSAGE = "This account has been deleted.";
 /** Message of the 401 without valid credentials. */
 export const UNAUTHORIZED_MESSAGE = "Sign in to continue.";
+
+/** 401 "unauthorized:session": no valid credentials. */
+export const unauthorized = () => new AppError("unauthorized:session", UNAUTHORIZED_MESSAGE);
+/** 403 "forbidden:account_deleted" (docs/product.md §2 "Account Deleted"). */
+export const accountDeleted = () => new AppError("forbidden:account_deleted", ACCOUNT_DELETED_MESSAGE);
+const crossSite = () => new AppError("forbidden:cross_site", "Cross-site request refused.");
 
 function toAuthUser(user: StoredSessionUser, via: AuthUser["via"]): AuthUser {
   return { id: user.id, email: user.email, deleted: user.deletedAt !== null, via };
@@ -44,7 +50,7 @@ function bearerToken(request: Request): string | null {
 /**
  * The caller, or null for missing or invalid credentials. Deleted accounts are returned with
  * `deleted: true`. A first-seen Google subject gets its user created (lib/auth/users.ts).
- * @throws ApiError 503 when a bearer token cannot be checked because Google's keys are unreachable
+ * @throws AppError 503 when a bearer token cannot be checked because Google's keys are unreachable
  *   (so the desktop app does not take a network problem for a sign-out).
  */
 export async function getRequestUser(request: Request): Promise<AuthUser | null> {
@@ -55,9 +61,9 @@ export async function getRequestUser(request: Request): Promise<AuthUser | null>
     try {
       identity = await verifyGoogleIdToken(bearer);
     } catch (error) {
-      if (error instanceof IdentityProviderUnavailableError) {
+      if (error instanceof AppError && error.code === "unavailable:identity_provider") {
         logger("auth").error({ err: error.message }, "identity provider unavailable");
-        throw new ApiError(503, "Sign-in could not be checked right now. Please try again.");
+        throw new AppError("unavailable:identity_provider", "Sign-in could not be checked right now. Please try again.");
       }
       return null;
     }
@@ -70,25 +76,25 @@ export async function getRequestUser(request: Request): Promise<AuthUser | null>
 }
 
 /**
- * The caller, or an ApiError: 401 without valid credentials, 403 "This account has been deleted."
+ * The caller, or an AppError: 401 without valid credentials, 403 "This account has been deleted."
  * for a deleted account unless `allowDeleted` (check_account_status, create_account, delete_user).
- * @throws ApiError 401 | 403 | 503 (see getRequestUser).
+ * @throws AppError 401 | 403 | 503 (see getRequestUser).
  */
 export async function requireUser(request: Request, opts: { allowDeleted?: boolean } = {}): Promise<AuthUser> {
   const user = await getRequestUser(request);
-  if (!user) throw new ApiError(401, UNAUTHORIZED_MESSAGE);
-  if (user.deleted && !opts.allowDeleted) throw new ApiError(403, ACCOUNT_DELETED_MESSAGE);
+  if (!user) throw unauthorized();
+  if (user.deleted && !opts.allowDeleted) throw accountDeleted();
   return user;
 }
 
 /**
- * requireUser and a read scoped to the user in one database round trip for cookie sessions (issue 12):
+ * requireUser and a read scoped to the user in one database round trip for cookie sessions (docs/issues.md #12):
  * `read` gets the session cookie's token hash, looks the session up in the same SQL statement as its
  * data, and returns the session row it found (or null) with the data. The session's rules and answers
  * are requireUser's (401, 403 deleted account, idle deadline moved forward); the data is returned only
  * when they pass. A request with an Authorization header, or without a usable cookie, goes through
  * requireUser and then `byUser`.
- * @throws ApiError 401 | 403 | 503 as requireUser.
+ * @throws AppError 401 | 403 | 503 as requireUser.
  */
 export async function requireUserWith<T>(
   request: Request,
@@ -104,22 +110,22 @@ export async function requireUserWith<T>(
   const now = new Date();
   const { session, value } = await read(hashSessionToken(token), now);
   const stored = await acceptSessionRow(session, now.getTime());
-  if (!stored) throw new ApiError(401, UNAUTHORIZED_MESSAGE);
+  if (!stored) throw unauthorized();
   const user = toAuthUser(stored, "session");
-  if (user.deleted) throw new ApiError(403, ACCOUNT_DELETED_MESSAGE);
+  if (user.deleted) throw accountDeleted();
   return { user, value };
 }
 
 const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /**
- * CSRF guard for state-changing requests authenticated by cookie: refuses (ApiError 403) a POST,
+ * CSRF guard for state-changing requests authenticated by cookie: refuses (AppError 403) a POST,
  * PUT, PATCH or DELETE whose Origin is not APP_URL's origin or one of EXTRA_ORIGINS (in development also the request's own
  * Host, so http://127.0.0.1:3000 works when APP_URL says localhost), or, without Origin, whose
  * Sec-Fetch-Site is cross-site or same-site. Requests without either header come from non-browser
  * clients and pass. Requests with an Authorization header are exempt: a browser never adds one to
  * a cross-site request on its own. SameSite=Lax cookies are the second line of defence.
- * @throws ApiError 403.
+ * @throws AppError 403.
  */
 export function assertSameOrigin(request: Request): void {
   if (!STATE_CHANGING.has(request.method.toUpperCase())) return;
@@ -135,10 +141,10 @@ export function assertSameOrigin(request: Request): void {
         // not a URL: refused below
       }
     }
-    throw new ApiError(403, "Cross-site request refused.");
+    throw crossSite();
   }
   const site = request.headers.get("sec-fetch-site");
-  if (site === "cross-site" || site === "same-site") throw new ApiError(403, "Cross-site request refused.");
+  if (site === "cross-site" || site === "same-site") throw crossSite();
 }
 
 /**

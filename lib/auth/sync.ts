@@ -2,9 +2,11 @@ import "server-only";
 import { SignJWT } from "jose";
 import { getConfig } from "@/lib/config";
 import type { AuthUser } from "@/lib/auth/types";
+import { AppError } from "@/lib/errors";
+import { logger } from "@/lib/log";
 
 /**
- * Auth-token sync (spec §7: "an auth-token sync call (POST with a bearer token, DELETE when there is
+ * Auth-token sync (docs/product.md §7: "an auth-token sync call (POST with a bearer token, DELETE when there is
  * no token) goes to an optional configured URL"). The browser never calls the third party: it calls
  * our /api/auth/sync and the server forwards to AUTH_SYNC_URL.
  *
@@ -17,18 +19,19 @@ import type { AuthUser } from "@/lib/auth/types";
 
 export const SYNC_TOKEN_TTL_S = 10 * 60;
 
-/** The sync receiver failed or could not be reached. */
-export class AuthSyncError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "AuthSyncError";
-  }
+/**
+ * The sync receiver failed or could not be reached: AppError "upstream:auth_sync" (502, "The auth-token
+ * sync failed."); `detail` (a status or an error kind, never a token) goes to the log only.
+ */
+function syncFailed(detail: string): AppError {
+  logger("auth-sync").error({ err: detail }, "sync failed");
+  return new AppError("upstream:auth_sync", "The auth-token sync failed.");
 }
 
 /** The token sent to AUTH_SYNC_URL for `user`. Requires AUTH_SYNC_URL and AUTH_SYNC_SECRET. */
 export async function syncTokenFor(user: Pick<AuthUser, "id" | "email">): Promise<string> {
   const config = getConfig();
-  if (!config.AUTH_SYNC_URL || !config.AUTH_SYNC_SECRET) throw new AuthSyncError("Auth-token sync is not configured.");
+  if (!config.AUTH_SYNC_URL || !config.AUTH_SYNC_SECRET) throw syncFailed("Auth-token sync is not configured.");
   return new SignJWT({ email: user.email })
     .setProtectedHeader({ alg: "HS256", typ: "JWT" })
     .setIssuer(new URL(config.APP_URL).origin)
@@ -42,7 +45,7 @@ export async function syncTokenFor(user: Pick<AuthUser, "id" | "email">): Promis
 /**
  * Forward a sync: POST with `Authorization: Bearer <token>` for a signed-in user, DELETE for none.
  * @returns false when AUTH_SYNC_URL is not set (nothing to do).
- * @throws AuthSyncError when the receiver answers non-2xx or cannot be reached (5 s timeout).
+ * @throws AppError "upstream:auth_sync" when the receiver answers non-2xx or cannot be reached (5 s timeout).
  */
 export async function forwardAuthSync(user: Pick<AuthUser, "id" | "email"> | null): Promise<boolean> {
   const config = getConfig();
@@ -54,9 +57,9 @@ export async function forwardAuthSync(user: Pick<AuthUser, "id" | "email"> | nul
   try {
     response = await fetch(config.AUTH_SYNC_URL, { ...init, redirect: "manual", signal: AbortSignal.timeout(5000) });
   } catch (error) {
-    throw new AuthSyncError(`Auth-token sync failed (${error instanceof Error ? error.name : "unknown"}).`);
+    throw syncFailed(`Auth-token sync failed (${error instanceof Error ? error.name : "unknown"}).`);
   }
   await response.body?.cancel();
-  if (!response.ok) throw new AuthSyncError(`Auth-token sync failed (status ${response.status}).`);
+  if (!response.ok) throw syncFailed(`Auth-token sync failed (status ${response.status}).`);
   return true;
 }

@@ -1,4 +1,4 @@
-/** The caller of an authenticated endpoint (spec §3 User, §6 roles). */
+/** The caller of an authenticated endpoint (docs/product.md §3 User, §6 roles). */
 export interface AuthUser {
   id: string;
   email: string | null;

@@ -2,7 +2,7 @@ import { activePath, ROOT, versionOf, type BranchTree } from "./branches";
 import { hasVersions, treeFromSaved, type SavedMessage } from "./saved-tree";
 
 /**
- * Export of saved chats (issue 9 "Export: one chat or all chats as Markdown and JSON, produced in the
+ * Export of saved chats (docs/issues.md #9 "Export: one chat or all chats as Markdown and JSON, produced in the
  * browser"). Pure formatting over chats already decrypted in the browser: no fetch, no crypto, no DOM.
  *
  * JSON shape, `format: "hush-chats"`, `version: 1` (documented in docs/export.md):

@@ -1,5 +1,5 @@
 /**
- * Date groups of the history sidebar (issue 9 History, as ChatGPT groups its list): "Today",
+ * Date groups of the history sidebar (docs/issues.md #9 History, as ChatGPT groups its list): "Today",
  * "Yesterday", "Previous 7 days", "Previous 30 days", then one group per month ("November 2026").
  * Days are calendar days in the reader's time zone (the browser's, unless one is given), so a chat
  * saved at 23:30 is "Yesterday" at 00:10. Pure: no clock, no DOM.
@@ -48,7 +48,7 @@ export function dateGroupOf(updated: Date, now: Date, timeZone?: string): DateGr
 }
 
 /**
- * Split a list of chats (already newest first by last_updated, spec §2) into date groups without
+ * Split a list of chats (already newest first by last_updated, docs/product.md §2) into date groups without
  * reordering it: consecutive chats with the same label share a group. `last_updated` is an ISO
  * timestamp; an unreadable one counts as now.
  */

@@ -1,11 +1,14 @@
 import { z } from "zod";
-import { MAX_PAGE_SIZE } from "@/lib/db/queries";
-import { sealed } from "@/lib/vault/server";
+import { sealed } from "@/lib/vault/schemas";
+import { LOWERCASE_UUID, UUID } from "@/lib/uuid";
 
 /**
- * Request schemas of the saved-history endpoints (spec §7). Shared by the route handlers and the
- * OpenAPI document (lib/openapi), so both describe the same objects.
+ * Request schemas of the saved-history endpoints (docs/product.md §7). Shared by the route handlers and the
+ * OpenAPI document (lib/openapi) through the API contract (lib/api/contract.ts). Browser-safe.
  */
+
+/** Most chats one page of GET /api/ns/chat_history lists (lib/db/queries.ts listChats). */
+export const MAX_PAGE_SIZE = 100;
 
 /** GET /api/ns/chat_history?limit=&cursor= (query parameters, so numbers arrive as text). */
 export const chatHistoryQuerySchema = z.object({
@@ -22,13 +25,13 @@ export const DELETE_CHAT_MAX_BODY_BYTES = 4096;
 export { CHAT_TITLE_MAX_CHARS } from "./title-limit";
 
 /**
- * PATCH /api/ns/chat_title `{ chat_id, title_ciphertext }` (issue 9: rename): the new display name,
+ * PATCH /api/ns/chat_title `{ chat_id, title_ciphertext }` (docs/issues.md #9: rename): the new display name,
  * sealed in the browser under the vault key (lib/vault/seal.ts sealTitle). 200 characters of UTF-8 are at
  * most 800 bytes, plus the 29 bytes of the format: base64 of at most 1,200 characters.
  */
 export const chatTitleBodySchema = z
   .object({
-    chat_id: z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, "must be a lowercase UUID"),
+    chat_id: z.string().regex(LOWERCASE_UUID, "must be a lowercase UUID"),
     title_ciphertext: sealed(1200),
   })
   .strict();
@@ -36,23 +39,23 @@ export const chatTitleBodySchema = z
 /** Bytes of a chat_title body. */
 export const CHAT_TITLE_MAX_BODY_BYTES = 4096;
 
-/** Most chats one POST /api/ns/chat_history/batch asks for (issue 9). */
+/** Most chats one POST /api/ns/chat_history/batch asks for (docs/issues.md #9). */
 export const CHAT_BATCH_MAX_IDS = 100;
 
 /**
  * Ciphertext bytes (titles, trees, messages, attachments) one batch response carries at most, about
- * 5.3 MB of base64; a larger chat still comes alone (issue 9).
+ * 5.3 MB of base64; a larger chat still comes alone (docs/issues.md #9).
  */
 export const CHAT_BATCH_MAX_BYTES = 4 * 1024 * 1024;
 
 /**
- * POST /api/ns/chat_history/batch `{ chat_ids }` (issue 9): 1 to 100 chat ids (UUIDs, as the list
+ * POST /api/ns/chat_history/batch `{ chat_ids }` (docs/issues.md #9): 1 to 100 chat ids (UUIDs, as the list
  * returns them).
  */
 export const chatBatchBodySchema = z
   .object({
     chat_ids: z
-      .array(z.string().regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, "must be a UUID"))
+      .array(z.string().regex(UUID, "must be a UUID"))
       .min(1)
       .max(CHAT_BATCH_MAX_IDS),
   })

@@ -3,10 +3,11 @@ import { requireUser, requireUserWith } from "@/lib/auth/session";
 import { CHAT_BATCH_MAX_BYTES } from "@/lib/chat/history-schema";
 import { getSealedChat, getSealedChats, listSealedChats, type SealedChat } from "@/lib/db/queries";
 import { chatJsonForSession, historyPageJsonForSession } from "@/lib/db/history-json";
-import { ChatNotFoundError, InvalidCursorError } from "@/lib/db/errors";
+import { chatNotFound } from "@/lib/db/errors";
+import { isAppError } from "@/lib/errors";
 
 /**
- * Saved history as the API returns it (spec §3, §7; issue 8): everything a user wrote is ciphertext
+ * Saved history as the API returns it (docs/product.md §3, §7; docs/issues.md #8): everything a user wrote is ciphertext
  * made in their browser under the vault key, returned as base64 for the browser to decrypt. The
  * server has no key that opens it, so `display_name` is always null here and `content` always "":
  * the browser fills them from `display_name_ciphertext` and `content_ciphertext`.
@@ -14,7 +15,7 @@ import { ChatNotFoundError, InvalidCursorError } from "@/lib/db/errors";
 
 const b64 = (bytes: Uint8Array | null) => (bytes ? Buffer.from(bytes).toString("base64") : null);
 
-/** One entry of GET /api/ns/chat_history (spec §3 Chat without its messages). */
+/** One entry of GET /api/ns/chat_history (docs/product.md §3 Chat without its messages). */
 export interface ChatHistoryEntry {
   chat_id: string;
   display_name: null;
@@ -23,7 +24,7 @@ export interface ChatHistoryEntry {
   last_updated: string;
 }
 
-/** A page of the user's chats, newest first by last_updated (spec §2). */
+/** A page of the user's chats, newest first by last_updated (docs/product.md §2). */
 export async function historyPage(userId: string, limit: number, cursor: string | null) {
   return pageJson(await listSealedChats({ userId, limit, cursor }));
 }
@@ -31,8 +32,8 @@ export async function historyPage(userId: string, limit: number, cursor: string 
 /**
  * GET /api/ns/chat_history's answer for the caller of `request` as JSON text (historyPage's shape):
  * requireUser and the page in one database round trip for a cookie session, the JSON built by
- * PostgreSQL (issue 12; lib/db/history-json.ts). @throws ApiError 401 | 403 | 503 (requireUser), then
- * InvalidCursorError.
+ * PostgreSQL (docs/issues.md #12; lib/db/history-json.ts). @throws AppError 401 | 403 | 503 (requireUser), then
+ * AppError bad_request:cursor.
  */
 export async function historyPageFor(request: Request, limit: number, cursor: string | null): Promise<string> {
   try {
@@ -48,7 +49,7 @@ export async function historyPageFor(request: Request, limit: number, cursor: st
     return value!;
   } catch (error) {
     // A bad cursor is found before the session is: the caller's credentials still answer first.
-    if (error instanceof InvalidCursorError) await requireUser(request);
+    if (isAppError(error, "bad_request:cursor")) await requireUser(request);
     throw error;
   }
 }
@@ -64,29 +65,29 @@ function pageJson(page: Awaited<ReturnType<typeof listSealedChats>>) {
 }
 
 /**
- * A chat with its messages as the API returns it (spec §3 Chat): each message as vault ciphertext with
- * its position, and the sealed branch tree of its edited and regenerated versions (issue 9).
+ * A chat with its messages as the API returns it (docs/product.md §3 Chat): each message as vault ciphertext with
+ * its position, and the sealed branch tree of its edited and regenerated versions (docs/issues.md #9).
  */
 function chatJson(chat: SealedChat) {
   return {
     chat_id: chat.chatId,
     display_name: null,
     display_name_ciphertext: b64(chat.title),
-    /** Base64 vault ciphertext of the branch tree (issue 9), null for a chat without versions. */
+    /** Base64 vault ciphertext of the branch tree (docs/issues.md #9), null for a chat without versions. */
     tree_ciphertext: b64(chat.tree),
     created_at: chat.createdAt.toISOString(),
     last_updated: chat.lastUpdated.toISOString(),
     messages: chat.messages.map((m) => ({
-      role: m.role,
+      role: m.role as "user" | "assistant" | "system",
       content: "",
       position: m.position,
-      content_ciphertext: b64(m.content),
+      content_ciphertext: b64(m.content) ?? "",
       attachment_ciphertext: b64(m.attachment),
     })),
   };
 }
 
-/** One chat with its messages (GET /api/ns/chat_history/{chat_id}). @throws ChatNotFoundError */
+/** One chat with its messages (GET /api/ns/chat_history/{chat_id}). @throws AppError "not_found:chat" */
 export async function historyChat(userId: string, chatId: string) {
   return chatJson(await getSealedChat({ userId, chatId }));
 }
@@ -94,8 +95,8 @@ export async function historyChat(userId: string, chatId: string) {
 /**
  * GET /api/ns/chat_history/{chat_id}'s answer for the caller of `request` as JSON text (historyChat's
  * shape): requireUser and the chat in one database round trip for a cookie session, the JSON built by
- * PostgreSQL (issue 12; lib/db/history-json.ts). @throws ApiError 401 | 403 | 503 (requireUser), then
- * ChatNotFoundError.
+ * PostgreSQL (docs/issues.md #12; lib/db/history-json.ts). @throws AppError 401 | 403 | 503 (requireUser), then
+ * AppError not_found:chat.
  */
 export async function historyChatFor(request: Request, chatId: string): Promise<string> {
   const { value } = await requireUserWith(
@@ -106,12 +107,12 @@ export async function historyChatFor(request: Request, chatId: string): Promise<
     },
     async (user) => JSON.stringify(await historyChat(user.id, chatId)),
   );
-  if (value === null) throw new ChatNotFoundError();
+  if (value === null) throw chatNotFound();
   return value;
 }
 
 /**
- * Many chats with their messages (POST /api/ns/chat_history/batch, issue 9), each as historyChat returns
+ * Many chats with their messages (POST /api/ns/chat_history/batch, docs/issues.md #9), each as historyChat returns
  * it, in the order of `chatIds`, at most CHAT_BATCH_MAX_BYTES of ciphertext (the first chat always):
  * `{ chats, remaining_chat_ids }`, the latter the user's chats left out for that bound. Ids that are not
  * the user's chats are left out silently.

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { AppError } from "@/lib/errors";
 
 // In the browser this runs under Hush's CSP, which refuses eval: zod 4 would first probe `Function("")`
 // to decide whether to compile its parsers, and the probe is a CSP violation (e2e/security.spec.ts
@@ -6,7 +7,7 @@ import { z } from "zod";
 if (typeof window !== "undefined") z.config({ jitless: true });
 
 /**
- * Import of a ChatGPT data export (issue 9 "Import a ChatGPT data export (conversations.json) into saved
+ * Import of a ChatGPT data export (docs/issues.md #9 "Import a ChatGPT data export (conversations.json) into saved
  * history (encrypted on import)"). Pure parsing, run in the browser: the file never reaches the server in
  * clear; the caller seals each chat under the vault key and stores it through POST /api/ns/chat_save.
  *
@@ -30,10 +31,8 @@ export const IMPORT_MAX_MESSAGES = 10_000;
 /** Longest message kept, in characters (at 4 UTF-8 bytes each still under the 2,000,000 base64 characters chat_save takes per field); longer ones are cut and marked. */
 export const IMPORT_MAX_MESSAGE_CHARS = 300_000;
 
-/** A wrong or unreadable file; the message is shown to the user as is. */
-export class ImportFormatError extends Error {
-  override name = "ImportFormatError";
-}
+/** A wrong or unreadable file: AppError "bad_request:import_file", whose message is shown to the user as is. */
+export const importFormatError = (message: string) => new AppError("bad_request:import_file", message);
 
 const seconds = z.number().finite().nullable().optional().catch(null);
 
@@ -182,7 +181,7 @@ export function parseConversation(raw: unknown, now: Date): ImportedChat | null 
 
 /**
  * Parse the text of conversations.json, newest conversation first.
- * @throws ImportFormatError with a message for the user when the file is not a ChatGPT export (not JSON,
+ * @throws AppError "bad_request:import_file" with a message for the user when the file is not a ChatGPT export (not JSON,
  *   not an array of conversations, or none readable) or has too many conversations.
  */
 export function parseChatGptExport(text: string, now: Date = new Date()): ImportResult {
@@ -190,12 +189,12 @@ export function parseChatGptExport(text: string, now: Date = new Date()): Import
   try {
     json = JSON.parse(text);
   } catch {
-    throw new ImportFormatError(WRONG_FILE);
+    throw importFormatError(WRONG_FILE);
   }
   const file = fileSchema.safeParse(json);
   if (!file.success) {
     const tooMany = Array.isArray(json) && json.length > IMPORT_MAX_CHATS;
-    throw new ImportFormatError(tooMany ? file.error.issues[0]!.message : WRONG_FILE);
+    throw importFormatError(tooMany ? file.error.issues[0]!.message : WRONG_FILE);
   }
   const chats: ImportedChat[] = [];
   let skipped = 0;
@@ -206,15 +205,15 @@ export function parseChatGptExport(text: string, now: Date = new Date()): Import
     if (chat) chats.push(chat);
     else skipped++;
   }
-  if (conversations === 0 && file.data.length > 0) throw new ImportFormatError(WRONG_FILE);
+  if (conversations === 0 && file.data.length > 0) throw importFormatError(WRONG_FILE);
   chats.sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime());
   return { chats, skipped };
 }
 
-/** Refuse a file before reading it. @throws ImportFormatError */
+/** Refuse a file before reading it. @throws AppError "bad_request:import_file" */
 export function checkImportFile(file: { name: string; size: number }): void {
   if (file.size > IMPORT_MAX_BYTES) {
-    throw new ImportFormatError(`This file is too large (limit ${Math.round(IMPORT_MAX_BYTES / (1024 * 1024))} MB).`);
+    throw importFormatError(`This file is too large (limit ${Math.round(IMPORT_MAX_BYTES / (1024 * 1024))} MB).`);
   }
-  if (file.size === 0) throw new ImportFormatError(WRONG_FILE);
+  if (file.size === 0) throw importFormatError(WRONG_FILE);
 }

@@ -1,14 +1,14 @@
 import "server-only";
 import { getLlmProvider, LlmError, type LlmEvent } from "@/lib/llm";
-import { ApiError } from "@/lib/http";
-import { beginTurn, SHUTDOWN_MESSAGE, ShutdownAbort } from "@/lib/lifecycle";
+import { AppError } from "@/lib/errors";
+import { beginTurn, isShutdownAbort, SHUTDOWN_MESSAGE } from "@/lib/lifecycle";
 import type { ContextReport } from "@/lib/llm";
 import type { ConversationDocument } from "./schema";
 import type { AttachmentInfo, ChatMessage, PreparedTurn } from "./turn";
 import { logger } from "@/lib/log";
 
 /**
- * The chat call's answer (spec §7): the whole conversation and the chat id (null when not saved); plus
+ * The chat call's answer (docs/product.md §7): the whole conversation and the chat id (null when not saved); plus
  * `attachment` (what was read of this turn's PDF), `document` (this turn's PDF text, which the browser
  * keeps and sends back as `documents` on later turns) and `context` (what the context budget left out).
  */
@@ -20,9 +20,6 @@ export interface ChatResult {
   context: ContextReport;
 }
 
-/** Called once the assistant's answer is complete; saves it when the caller asked to, returns the chat id. */
-export type FinishTurn = (assistantText: string) => Promise<{ chatId: string | null }>;
-
 /**
  * Run a prepared turn against the configured LLM provider and answer the spec's JSON, or, when the
  * request accepts `text/event-stream`, Server-Sent Events:
@@ -32,14 +29,16 @@ export type FinishTurn = (assistantText: string) => Promise<{ chatId: string | n
  * The provider is awaited for its first token before the response starts, so a provider that fails at
  * once gets a proper HTTP status rather than a 200 stream with an error in it.
  * The request's abort signal is passed to the provider: a client that disconnects stops generation.
- * The turn is registered in lib/lifecycle.ts from the provider call until it is saved, so a graceful
- * shutdown waits for it (or, past the grace period, aborts it: `error` event, status 503, nothing saved).
- * @throws ApiError 503 while the process shuts down; provider failures before the first token.
+ * `chatId` is echoed as the answer's `chat_id` (null for visitors): the server stores nothing, the browser
+ * seals and saves a saved chat's turn itself (POST /api/ns/chat_save).
+ * The turn is registered in lib/lifecycle.ts from the provider call until its answer is complete, so a
+ * graceful shutdown waits for it (or, past the grace period, aborts it: `error` event, status 503).
+ * @throws AppError 503 while the process shuts down; provider failures before the first token.
  */
-export async function respondToTurn(request: Request, turn: PreparedTurn, finish: FinishTurn): Promise<Response> {
+export async function respondToTurn(request: Request, turn: PreparedTurn, chatId: string | null): Promise<Response> {
   const inFlight = beginTurn(request.signal);
   try {
-    return await respond(request, inFlight, turn, finish);
+    return await respond(request, inFlight, turn, chatId);
   } catch (error) {
     inFlight.end();
     throw error;
@@ -50,7 +49,7 @@ async function respond(
   request: Request,
   inFlight: ReturnType<typeof beginTurn>,
   turn: PreparedTurn,
-  finish: FinishTurn,
+  chatId: string | null,
 ): Promise<Response> {
   const signal = inFlight.signal;
   const provider = getLlmProvider(turn.model.code);
@@ -62,19 +61,16 @@ async function respond(
   try {
     first = await events.next();
   } catch (error) {
-    throw toApiError(error, signal);
+    throw toAppError(error, signal);
   }
 
-  const complete = async (text: string): Promise<ChatResult> => {
-    const { chatId } = await finish(text);
-    return {
-      messages: [...turn.history, { role: "assistant", content: text }],
-      chat_id: chatId,
-      attachment: turn.attachment,
-      document: turn.document,
-      context: turn.context,
-    };
-  };
+  const complete = (text: string): ChatResult => ({
+    messages: [...turn.history, { role: "assistant", content: text }],
+    chat_id: chatId,
+    attachment: turn.attachment,
+    document: turn.document,
+    context: turn.context,
+  });
 
   const wantsStream = (request.headers.get("accept") ?? "").includes("text/event-stream");
   if (!wantsStream) {
@@ -85,11 +81,11 @@ async function respond(
         text += deltaText(next);
       }
     } catch (error) {
-      throw toApiError(error, signal);
+      throw toAppError(error, signal);
     }
-    const result = await complete(text);
+    const result = complete(text);
     inFlight.end();
-    // A message is in the body: no cache (browser, proxy or CDN) may keep it (issue 10).
+    // A message is in the body: no cache (browser, proxy or CDN) may keep it (docs/issues.md #10).
     return Response.json(result, { headers: { "Cache-Control": "private, no-store" } });
   }
 
@@ -130,10 +126,10 @@ async function respond(
           }
         }
         flush();
-        send(controller, "done", await complete(text));
+        send(controller, "done", complete(text));
       } catch (error) {
         if (!request.signal.aborted) {
-          const apiError = toApiError(error, signal);
+          const apiError = toAppError(error, signal);
           flush();
           send(controller, "error", { error: apiError.message, status: apiError.status });
         }
@@ -165,24 +161,26 @@ function deltaText(result: IteratorResult<LlmEvent>): string {
 }
 
 /** Provider failures become 5xx answers with a plain sentence; no provider text reaches the client. */
-function toApiError(error: unknown, signal: AbortSignal): ApiError {
-  if (error instanceof ApiError) return error;
-  if (signal.reason instanceof ShutdownAbort) return new ApiError(503, SHUTDOWN_MESSAGE);
+function toAppError(error: unknown, signal: AbortSignal): AppError {
+  if (error instanceof AppError) return error;
+  if (isShutdownAbort(signal.reason)) return new AppError("unavailable:shutdown", SHUTDOWN_MESSAGE);
   if (error instanceof LlmError) {
     switch (error.kind) {
       case "rate_limited":
-        return new ApiError(503, "The model is busy right now. Please try again in a moment.");
+        return new AppError("unavailable:model_busy", "The model is busy right now. Please try again in a moment.");
       case "timeout":
-        return new ApiError(504, "The model took too long to answer. Please try again.");
+        return new AppError("timeout:model", "The model took too long to answer. Please try again.");
       case "interrupted":
-        return new ApiError(502, "The answer was cut off before it finished. Please try again.");
+        return new AppError("upstream:model_interrupted", "The answer was cut off before it finished. Please try again.");
       case "aborted":
-        return new ApiError(499, "The request was cancelled.");
+        return new AppError("bad_request:cancelled", "The request was cancelled.", { status: 499 });
       default:
-        return new ApiError(502, "The model service is unavailable right now. Please try again later.");
+        return modelUnavailable();
     }
   }
   logger("chat").error({ kind: error instanceof Error ? error.name : "unknown" }, "provider failed");
-  return new ApiError(502, "The model service is unavailable right now. Please try again later.");
+  return modelUnavailable();
 }
+
+const modelUnavailable = () => new AppError("upstream:model", "The model service is unavailable right now. Please try again later.");
 

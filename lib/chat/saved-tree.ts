@@ -1,7 +1,7 @@
 import { activePath, deserialize, fromMessages, serialize, type BranchTree } from "./branches";
 
 /**
- * Saved chats keep their versions (issue 9: "Saved chats store branches, encrypted like everything
+ * Saved chats keep their versions (docs/issues.md #9: "Saved chats store branches, encrypted like everything
  * else"). Design, chosen for the least schema churn:
  * - the messages table keeps the active path (positions 0..n-1), as every existing reader expects;
  * - when a chat has versions, its whole branch tree (lib/chat/branches.ts `serialize`, messages

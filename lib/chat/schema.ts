@@ -1,13 +1,13 @@
 import { z } from "zod";
 
 /**
- * The chat call's body (spec §7): messages, model (code), file (name, type, content as a data URL,
+ * The chat call's body (docs/product.md §7): messages, model (code), file (name, type, content as a data URL,
  * or null), chat_id, save_chat; plus, beyond the spec, optional `documents`: the extracted text of the
  * PDFs attached earlier in this conversation, which the browser keeps (each turn's response returns
  * its PDF's text as `document`) and sends back so follow-up questions keep them.
  * Limits come from config (CHAT_MAX_MESSAGES, CHAT_MAX_MESSAGE_CHARS, CHAT_MAX_DOCUMENTS,
  * PDF_MAX_TEXT_CHARS, PDF_MAX_BYTES, CHAT_MAX_REQUEST_BYTES) so the schema is built per call. They bound
- * abuse only: a long conversation is fitted to the model's context budget (lib/llm/context.ts), not refused.
+ * abuse only: a long conversation is fitted to the model's context budget (lib/llm/fit-context.ts), not refused.
  */
 export interface ChatLimits {
   maxMessages: number;

@@ -1,7 +1,7 @@
 import MiniSearch from "minisearch";
 
 /**
- * Search over the user's saved chats (issue 9 History: "Search my chats"), run in the browser over
+ * Search over the user's saved chats (docs/issues.md #9 History: "Search my chats"), run in the browser over
  * the decrypted titles and messages: the server cannot search what it cannot read. One MiniSearch
  * document per chat (title + every message's text); prefix matching as one types, a little typo
  * tolerance on longer words, all words must match, title hits rank higher. Pure: no fetch, no DOM;

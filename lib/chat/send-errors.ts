@@ -1,5 +1,5 @@
 /**
- * What the chat page does with a failed send (spec §8):
+ * What the chat page does with a failed send (docs/product.md §8):
  * - 429 or 402: a signed-in user sees the daily-limit message with a /pricing link; a visitor goes to /signup.
  * - a request the server refused as invalid (other 4xx): the server's own sentence (e.g. an encrypted PDF),
  *   so the user can fix it;
@@ -24,9 +24,9 @@ export function sendErrorOutcome(status: number, serverText: string, signedIn: b
 }
 
 /**
- * One plain line saying what happened, shown under the spec's "any other failure" text (issue 9 "Errors
- * the user can act on"); the spec §8 text itself stays as it is. Reads the failed send's HTTP status
- * (0 = network, as ChatSendError carries it) and the server's sentence (lib/chat/respond.ts, lib/chat/turn.ts).
+ * One plain line saying what happened, shown under the spec's "any other failure" text (docs/issues.md #9 "Errors
+ * the user can act on"); the docs/product.md §8 text itself stays as it is. Reads the failed send's HTTP status
+ * (0 = network, as the API client's AppError carries it) and the server's sentence (lib/chat/respond.ts, lib/chat/turn.ts).
  */
 export function failureDetail(status: number, serverText: string): string {
   if (/\b(pdf|document)\b/i.test(serverText)) return "The document could not be read.";

@@ -1,17 +1,18 @@
 import "server-only";
-import { findModel, type ModelOption } from "@/config/models";
+import { findModel, type ModelDescriptor } from "@/lib/llm/models";
 import { readCookie, sessionCookieName } from "@/lib/auth/cookies";
-import { ACCOUNT_DELETED_MESSAGE, assertSameOrigin, requireUser, UNAUTHORIZED_MESSAGE } from "@/lib/auth/session";
-import { hashSessionToken } from "@/lib/auth/session-store";
+import { accountDeleted, assertSameOrigin, requireUser, unauthorized } from "@/lib/auth/session";
+import { acceptSessionRow, hashSessionToken } from "@/lib/auth/session-store";
 import { chatRequestFor } from "@/lib/chat/limits";
 import type { ChatRequest } from "@/lib/chat/schema";
 import { checkModel } from "@/lib/chat/turn";
 import { loadChatPreconditions } from "@/lib/db/queries";
-import { ApiError, readJsonBody } from "@/lib/http";
+import { readJsonBody } from "@/lib/http";
 import { PRO_STATUSES } from "@/lib/plans";
-import { consumeQuota, limitFor, QuotaExceededError, secondsToNextUtcDay, userQuotaInDatabase } from "@/lib/quota";
+import { canonicalUuid } from "@/lib/uuid";
+import { consumeQuota, quotaExceeded, secondsToNextUtcDay, userQuotaInDatabase } from "@/lib/quota";
+import { chatNotFound } from "@/lib/db/errors";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Bound for a chat_id that is no UUID: no chat has it, so it answers 404 like any foreign id. */
 const NO_CHAT = "00000000-0000-0000-0000-000000000000";
 
@@ -20,29 +21,95 @@ export interface SignedInSend {
   userId: string;
   plan: "Free" | "Pro";
   body: ChatRequest;
-  model: ModelOption;
+  model: ModelDescriptor;
+}
+
+/** Who a signed-in request says it is: a session cookie's token hash, or a bearer user already verified. */
+export type SignedInCaller = { sessionTokenHash: string } | { userId: string };
+
+/**
+ * The caller of a signed-in request, before the database is asked: `Authorization: Bearer` (desktop app;
+ * Google's token is verified here, a deleted account answers 403) or the session cookie's token hash.
+ * @throws AppError 401 without credentials, 403 deleted account (bearer), 503 identity provider down.
+ */
+export async function signedInCaller(request: Request): Promise<SignedInCaller> {
+  if (request.headers.has("authorization")) return { userId: (await requireUser(request)).id };
+  const token = readCookie(request.headers.get("cookie"), sessionCookieName());
+  // Tokens we issue are 43 characters; anything far longer is not ours (session-store.ts).
+  if (!token || token.length > 256) throw unauthorized();
+  return { sessionTokenHash: hashSessionToken(token) };
+}
+
+/** A signed-in turn that passed the session, chat, plan and quota checks and was counted. */
+export interface AdmittedUserTurn {
+  userId: string;
+  plan: "Free" | "Pro";
+  model: ModelDescriptor;
 }
 
 /**
- * The checks of POST /api/ns/chat_user before the model is called (spec §6, §7, §8), with one database
- * round trip (lib/db/chat-preconditions.ts) instead of four (session, chat owner, plan, quota).
+ * Session, account, chat owner, plan and quota of a signed-in turn in one database round trip
+ * (lib/db/chat-preconditions.ts), answered in the order of checking them one by one: 401 no live session,
+ * 403 deleted account, then the first of `pending` (errors the caller found in the request, e.g. 403
+ * cross-site or 400 body), 404 chat not the caller's, 400 unknown model, 403 Pro model without Pro,
+ * 429 quota used up. Only a turn that passes all of them is counted.
+ * @param input.modelCode the public model code asked for (null when the body could not be read: then a
+ *   `pending` error answers).
+ * @param input.beforeCount a last check on the user before the turn is counted (the confidential relay's
+ *   refusal of a client caught tampering); the count then runs after it, through lib/quota.ts.
+ * @throws AppError with those statuses.
+ */
+export async function admitUserTurn(input: {
+  who: SignedInCaller;
+  modelCode: string | null;
+  chatId: string | null;
+  pending?: unknown[];
+  beforeCount?: (userId: string) => Promise<void>;
+}): Promise<AdmittedUserTurn> {
+  const pending = (input.pending ?? []).filter((e) => e != null);
+  const model = input.modelCode === null ? undefined : findModel(input.modelCode);
+  const chatId = input.chatId == null ? null : (canonicalUuid(input.chatId) ?? NO_CHAT);
+  const now = new Date();
+  const sqlQuota = input.beforeCount ? null : userQuotaInDatabase(now);
+  const pre = await loadChatPreconditions({
+    who: input.who,
+    chatId,
+    proStatuses: [...PRO_STATUSES],
+    needsPro: model?.plan === "Pro",
+    // Counted only when the checks made here passed too; the statement makes the rest.
+    quota: model && !pending.length ? sqlQuota : null,
+    now,
+  });
+
+  if (!pre.user) throw unauthorized();
+  // A cookie session's rules are the session store's: using it moves its idle deadline forward (a
+  // write at most once a day, so the send stays one round trip almost always).
+  if ("sessionTokenHash" in input.who && !(await acceptSessionRow(pre.session, now.getTime()))) throw unauthorized();
+  if (pre.user.deletedAt) throw accountDeleted();
+  if (pending.length) throw pending[0];
+  if (!pre.ownsChat) throw chatNotFound();
+  const checked = checkModel(input.modelCode ?? "", pre.plan);
+  const subject = { kind: "user" as const, userId: pre.user.id, plan: pre.plan };
+  if (sqlQuota) {
+    if (pre.counted === null) throw quotaExceeded(secondsToNextUtcDay(now));
+  } else {
+    await input.beforeCount?.(pre.user.id);
+    await consumeQuota(subject, now);
+  }
+  return { userId: pre.user.id, plan: pre.plan, model: checked };
+}
+
+/**
+ * The checks of POST /api/ns/chat_user before the model is called (docs/product.md §6, §7, §8), with one database
+ * round trip (lib/db/chat-preconditions.ts) instead of four (session, chat owner, plan, quota), plus
+ * the session store's once-a-day move of the idle deadline (lib/auth/session-store.ts acceptSessionRow).
  * Answers in the same order as checking them one by one would: 401 no live session, 403 deleted
  * account, 403 cross-site, 413/415/400 body, 404 chat not the caller's, 400 unknown model, 403 Pro model
  * without Pro, 429 quota used up. Only a send that passes all of them is counted.
- * @throws ApiError with those statuses.
+ * @throws AppError with those statuses.
  */
 export async function admitSignedInSend(request: Request): Promise<SignedInSend> {
-  let who: { sessionTokenHash: string } | { userId: string };
-  if (request.headers.has("authorization")) {
-    // Bearer (desktop app): Google's token is verified first; a deleted account answers 403 here.
-    who = { userId: (await requireUser(request)).id };
-  } else {
-    const token = readCookie(request.headers.get("cookie"), sessionCookieName());
-    // Tokens we issue are 43 characters; anything far longer is not ours (session-store.ts).
-    if (!token || token.length > 256) throw new ApiError(401, UNAUTHORIZED_MESSAGE);
-    who = { sessionTokenHash: hashSessionToken(token) };
-  }
-
+  const who = await signedInCaller(request);
   const { schema, maxBytes } = chatRequestFor();
   const read = await readJsonBody(request, schema, maxBytes).then(
     (body) => ({ body, error: null }),
@@ -55,31 +122,11 @@ export async function admitSignedInSend(request: Request): Promise<SignedInSend>
     originError = error;
   }
   const body = read.body;
-  const model = body ? findModel(body.model) : undefined;
-  const chatId = body?.chat_id == null ? null : UUID.test(body.chat_id) ? body.chat_id.toLowerCase() : NO_CHAT;
-  const now = new Date();
-  const sqlQuota = userQuotaInDatabase(now);
-  const pre = await loadChatPreconditions({
+  const admitted = await admitUserTurn({
     who,
-    chatId,
-    proStatuses: [...PRO_STATUSES],
-    needsPro: model?.plan === "Pro",
-    // Counted only when the checks made here passed too; the statement makes the rest.
-    quota: body && model && !originError ? sqlQuota : null,
-    now,
+    modelCode: body?.model ?? null,
+    chatId: body?.chat_id ?? null,
+    pending: [originError, read.error],
   });
-
-  if (!pre.user) throw new ApiError(401, UNAUTHORIZED_MESSAGE);
-  if (pre.user.deletedAt) throw new ApiError(403, ACCOUNT_DELETED_MESSAGE);
-  if (originError) throw originError;
-  if (!body) throw read.error;
-  if (!pre.ownsChat) throw new ApiError(404, "Chat not found.");
-  const checked = checkModel(body.model, pre.plan);
-  const subject = { kind: "user" as const, userId: pre.user.id, plan: pre.plan };
-  if (sqlQuota) {
-    if (pre.counted === null) throw new QuotaExceededError(limitFor(subject), secondsToNextUtcDay(now));
-  } else {
-    await consumeQuota(subject, now);
-  }
-  return { userId: pre.user.id, plan: pre.plan, body, model: checked };
+  return { ...admitted, body: body! };
 }

@@ -1,12 +1,14 @@
 import "server-only";
-import { findModel, type ModelOption } from "@/config/models";
+import { findModel, type ModelDescriptor } from "@/lib/llm/models";
 import { getConfig } from "@/lib/config";
-import { ApiError } from "@/lib/http";
+import { AppError } from "@/lib/errors";
 import { contextBudgetTokens, fitContext, providerModelId, type ContextReport, type ModelAttachment } from "@/lib/llm";
 import { decodeDataUrl, extractPdfText, NOT_PDF_MESSAGE, PdfError } from "@/lib/pdf";
 import type { ChatRequest, ConversationDocument, Role } from "./schema";
 
-/** A message as the API returns it (spec §3 Message: role, content). */
+const notPdf = () => new AppError("unsupported_media_type:file", NOT_PDF_MESSAGE);
+
+/** A message as the API returns it (docs/product.md §3 Message: role, content). */
 export interface ChatMessage {
   role: Role;
   content: string;
@@ -23,15 +25,13 @@ export interface AttachmentInfo {
 
 /** A validated turn, ready for the provider. */
 export interface PreparedTurn {
-  model: ModelOption;
+  model: ModelDescriptor;
   providerModel: string;
   /** The conversation as the client sent it (roles and contents only). */
   history: ChatMessage[];
   /** System prompt + the history and documents that fit the model's context budget, as sent to the provider. */
   modelMessages: { role: Role; content: string }[];
   attachment: AttachmentInfo | null;
-  /** The extracted document text, kept only for encrypted storage of a saved chat. */
-  attachmentText: string | null;
   /** This turn's PDF as the browser keeps it for later turns (the response's `document`), or null. */
   document: ConversationDocument | null;
   /** What the context budget left out of the model input (the response's `context`). */
@@ -39,15 +39,15 @@ export interface PreparedTurn {
 }
 
 /**
- * The requested model, if the caller's plan allows it (spec §6: the Pro model needs Pro, whatever the
+ * The requested model, if the caller's plan allows it (docs/product.md §6: the Pro model needs Pro, whatever the
  * client sends).
- * @throws ApiError 400 unknown model, 403 Pro model without Pro.
+ * @throws AppError 400 unknown model, 403 Pro model without Pro.
  */
-export function checkModel(code: string, plan: "Free" | "Pro"): ModelOption {
+export function checkModel(code: string, plan: "Free" | "Pro"): ModelDescriptor {
   const model = findModel(code);
-  if (!model) throw new ApiError(400, "Unknown model. Choose one of the models offered in the model picker.");
+  if (!model) throw new AppError("bad_request:model", "Unknown model. Choose one of the models offered in the model picker.");
   if (model.plan === "Pro" && plan !== "Pro") {
-    throw new ApiError(403, `The ${model.title} model needs a Pro plan.`);
+    throw new AppError("forbidden:plan", `The ${model.title} model needs a Pro plan.`);
   }
   return model;
 }
@@ -56,10 +56,10 @@ export function checkModel(code: string, plan: "Free" | "Pro"): ModelOption {
  * Read the attached PDF and build the provider input for a model already checked by `checkModel`
  * (the routes check it before counting the quota). `client` ("user:<id>" or the client address)
  * allows one PDF being read at a time per client.
- * @throws ApiError 400/413/415/422 attachment problems, 429 another PDF of this client is being read,
+ * @throws AppError 400/413/415/422 attachment problems, 429 another PDF of this client is being read,
  *   503 every PDF worker busy (both with Retry-After).
  */
-export async function prepareTurn(body: ChatRequest, model: ModelOption, client: string | null = null): Promise<PreparedTurn> {
+export async function prepareTurn(body: ChatRequest, model: ModelDescriptor, client: string | null = null): Promise<PreparedTurn> {
 
   const history: ChatMessage[] = body.messages.map((m) => ({ role: m.role, content: m.content }));
   let attachment: AttachmentInfo | null = null;
@@ -80,17 +80,16 @@ export async function prepareTurn(body: ChatRequest, model: ModelOption, client:
     history,
     modelMessages: fitted.messages,
     attachment,
-    attachmentText,
     document: attachment && attachmentText !== null ? { name: attachment.name, text: attachmentText } : null,
     context: fitted.report,
   };
 }
 
 async function readPdf(file: NonNullable<ChatRequest["file"]>, client: string | null): Promise<{ info: AttachmentInfo; text: string }> {
-  if (file.type !== "application/pdf") throw new ApiError(415, NOT_PDF_MESSAGE);
+  if (file.type !== "application/pdf") throw notPdf();
   try {
     const { mimeType, bytes } = decodeDataUrl(file.content, { maxBytes: getConfig().PDF_MAX_BYTES });
-    if (mimeType !== "application/pdf") throw new ApiError(415, NOT_PDF_MESSAGE);
+    if (mimeType !== "application/pdf") throw notPdf();
     const result = await extractPdfText(bytes, {}, { client });
     const notice = result.truncated
       ? result.totalPages > result.pages
@@ -104,7 +103,7 @@ async function readPdf(file: NonNullable<ChatRequest["file"]>, client: string | 
   } catch (error) {
     if (error instanceof PdfError) {
       const status = pdfErrorStatus(error);
-      throw new ApiError(status, error.message, status === 503 || status === 429 ? { "Retry-After": "5" } : undefined);
+      throw new AppError(`unprocessable:pdf_${error.code}`, error.message, { status, headers: status === 503 || status === 429 ? { "Retry-After": "5" } : undefined });
     }
     throw error;
   }

@@ -1,16 +1,21 @@
 import "server-only";
 import { getDb } from "@/lib/db/client";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { liveSessionSql, type SessionRow } from "@/lib/auth/session-store";
+import { quotaIncrementSql, userQuotaKeySql } from "@/lib/quota";
 
 /**
  * Everything a signed-in chat send needs before the model is called, in one SQL statement (one
- * database round trip; issue 12): the live session's user and whether the account is deleted, whether
+ * database round trip; docs/issues.md #12): the live session's user and whether the account is deleted, whether
  * the user's subscription carries Pro, whether `chatId` is the user's, and, when every check passes and
  * `quota` is given, the send counted against today's quota.
  *
- * The count is the same bounded upsert as lib/quota.ts's database store (same `u:<user id>` key, same
- * row lock under ON CONFLICT, so N concurrent sends at the limit admit exactly the remainder), done
- * only when the session is live, the account is not deleted, the chat is the user's and the plan
- * allows the model: a refused send is never counted (spec §6, §8).
+ * The statement composes the rules' owners rather than repeating them: the live-session query of
+ * lib/auth/session-store.ts (liveSessionSql; the caller hands the returned session row to
+ * acceptSessionRow, which moves the idle deadline forward) and the bounded upsert of lib/quota.ts
+ * (quotaIncrementSql with userQuotaKeySql, the same key, day and limits as consumeQuota). The count is
+ * made only when the session is live, the account is not deleted, the chat is the user's and the plan
+ * allows the model: a refused send is never counted (docs/product.md §6, §8).
  */
 
 export interface ChatPreconditionInput {
@@ -22,15 +27,17 @@ export interface ChatPreconditionInput {
   proStatuses: readonly string[];
   /** The requested model needs Pro. */
   needsPro: boolean;
-  /** Count the send against today's quota (UTC day, limits per plan); null: check only. */
+  /** Count the send against today's quota (lib/quota.ts userQuotaInDatabase); null: check only. */
   quota: { day: string; freeLimit: number; proLimit: number } | null;
-  /** Sessions whose expiry is not after this instant are dead. */
+  /** The instant the session's deadlines are checked against. */
   now: Date;
 }
 
 export interface ChatPreconditions {
   /** The session's (or bearer's) user; null: no live session. */
   user: { id: string; email: string | null; deletedAt: Date | null } | null;
+  /** The live session row with its user, for acceptSessionRow; null for a bearer or no live session. */
+  session: SessionRow | null;
   plan: "Free" | "Pro";
   /** `chatId` is null or the user's chat. */
   ownsChat: boolean;
@@ -42,6 +49,9 @@ interface Row {
   id: string;
   email: string | null;
   deleted_at: Date | null;
+  session_id: string | null;
+  session_expires: Date | null;
+  session_created_at: Date | null;
   is_pro: boolean;
   owns: boolean;
   counted: number | null;
@@ -50,39 +60,43 @@ interface Row {
 /** Run the statement (see the module comment). @throws the driver's error */
 export async function loadChatPreconditions(input: ChatPreconditionInput): Promise<ChatPreconditions> {
   const db = await getDb();
-  const byToken = "sessionTokenHash" in input.who;
-  const key = byToken ? (input.who as { sessionTokenHash: string }).sessionTokenHash : (input.who as { userId: string }).userId;
   const q = input.quota;
   // Prisma binds each ${} as a parameter; the casts pin types for PostgreSQL and PGlite alike.
+  const live =
+    "sessionTokenHash" in input.who
+      ? liveSessionSql(input.who.sessionTokenHash, input.now)
+      : Prisma.sql`SELECT NULL::text AS id, ${input.who.userId}::text AS user_id, NULL::timestamptz AS expires, NULL::timestamptz AS created_at`;
   const rows = await db.$queryRaw<Row[]>`
-    WITH who AS (
-      SELECT u.id, u.email, u.deleted_at FROM users u
-      WHERE (${byToken}::boolean AND u.id = (
-               SELECT s.user_id FROM sessions s
-               WHERE s.session_token = ${key}::text AND s.expires > ${input.now.toISOString()}::timestamptz))
-         OR (NOT ${byToken}::boolean AND u.id = ${key}::text)
-    ),
+    WITH live AS (${live}),
     gate AS (
-      SELECT who.*,
+      SELECT u.id, u.email, u.deleted_at,
+        live.id AS session_id, live.expires AS session_expires, live.created_at AS session_created_at,
         COALESCE((SELECT sub.status = ANY(string_to_array(${input.proStatuses.join(",")}::text, ','))
-                  FROM subscriptions sub WHERE sub.user_id = who.id), false) AS is_pro,
+                  FROM subscriptions sub WHERE sub.user_id = u.id), false) AS is_pro,
         (${input.chatId}::uuid IS NULL OR EXISTS (
-           SELECT 1 FROM chats c WHERE c.id = ${input.chatId}::uuid AND c.user_id = who.id)) AS owns
-      FROM who
+           SELECT 1 FROM chats c WHERE c.id = ${input.chatId}::uuid AND c.user_id = u.id)) AS owns
+      FROM live JOIN users u ON u.id = live.user_id
     ),
-    counted AS (
-      INSERT INTO quota_counters (subject, day, count)
-      SELECT 'u:' || gate.id, ${q?.day ?? ""}::text, 1 FROM gate
-      WHERE ${q !== null}::boolean AND gate.deleted_at IS NULL AND gate.owns AND (gate.is_pro OR NOT ${input.needsPro}::boolean)
-      ON CONFLICT (subject, day) DO UPDATE SET count = quota_counters.count + 1
-      WHERE quota_counters.count < (SELECT CASE WHEN gate.is_pro THEN ${q?.proLimit ?? 0}::int ELSE ${q?.freeLimit ?? 0}::int END FROM gate)
-      RETURNING count
-    )
-    SELECT gate.id, gate.email, gate.deleted_at, gate.is_pro, gate.owns, (SELECT count FROM counted) AS counted FROM gate`;
+    counted AS (${
+      q
+        ? quotaIncrementSql({
+            key: userQuotaKeySql(Prisma.sql`gate.id`),
+            day: q.day,
+            limit: Prisma.sql`(SELECT CASE WHEN gate.is_pro THEN ${q.proLimit}::int ELSE ${q.freeLimit}::int END FROM gate)`,
+            from: Prisma.sql`FROM gate WHERE gate.deleted_at IS NULL AND gate.owns AND (gate.is_pro OR NOT ${input.needsPro}::boolean)`,
+          })
+        : Prisma.sql`SELECT NULL::int AS count WHERE false`
+    })
+    SELECT gate.*, (SELECT count FROM counted) AS counted FROM gate`;
   const row = rows[0];
-  if (!row) return { user: null, plan: "Free", ownsChat: false, counted: null };
+  if (!row) return { user: null, session: null, plan: "Free", ownsChat: false, counted: null };
+  const user = { id: row.id, email: row.email, deletedAt: row.deleted_at };
   return {
-    user: { id: row.id, email: row.email, deletedAt: row.deleted_at },
+    user,
+    session:
+      row.session_id && row.session_expires && row.session_created_at
+        ? { id: row.session_id, expires: row.session_expires, createdAt: row.session_created_at, user }
+        : null,
     plan: row.is_pro ? "Pro" : "Free",
     ownsChat: row.owns,
     counted: row.counted === null ? null : Number(row.counted),

@@ -35,7 +35,7 @@ export interface DbHandle {
 /**
  * Open a client on `target`, applying pending migrations first (unless `migrate: false`).
  * Tests and scripts use this directly; the app uses `getDb()`.
- * @throws MigrationError, or the driver's connection error.
+ * @throws AppError internal:migration, or the driver's connection error.
  */
 export async function openDb(target: DatabaseTarget, options: { migrate?: boolean } = {}): Promise<DbHandle> {
   return target.kind === "pglite" ? openPglite(target.dataDir, options) : openPostgres(target.url, options);
@@ -46,7 +46,7 @@ const PGLITE_WORKER = path.join(process.cwd(), "lib/db/pglite-server.mjs");
 
 /**
  * Embedded PGlite, run in a worker thread and reached over a Unix socket in a fresh private (0700)
- * temporary folder: the WebAssembly runs off the main thread (issue 12), only this process's user
+ * temporary folder: the WebAssembly runs off the main thread (docs/issues.md #12), only this process's user
  * can connect, and the app talks to it through the same node-postgres adapter as to PostgreSQL.
  */
 async function openPglite(dataDir: string, options: { migrate?: boolean }): Promise<DbHandle> {
@@ -177,7 +177,7 @@ function handle(): Promise<DbHandle> {
 
 /**
  * The node-postgres pool under getDb()'s client, for the hot reads where Prisma's own per-query work
- * is most of the cost (issue 12: the history reads, lib/db/history-json.ts). Same connections, same
+ * is most of the cost (docs/issues.md #12: the history reads, lib/db/history-json.ts). Same connections, same
  * queue (PGlite's one connection included), so it mixes safely with Prisma queries; not for use
  * inside a Prisma transaction. Timestamps: `timestamptz` columns come back as Date (node-postgres's own
  * parser, which keeps the zone), unlike Prisma's adapter that reads them as UTC without a zone.

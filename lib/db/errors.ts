@@ -1,71 +1,39 @@
+import { AppError } from "@/lib/errors";
+
 /**
- * Typed errors of the data layer. Messages carry ids at most, never user content.
- * Decryption failures are lib/crypto.ts's DecryptionError.
+ * The data layer's failures, as AppError codes (lib/errors.ts). Messages carry ids at most, never user
+ * content.
  */
 
 /** The chat does not exist or belongs to another user; callers answer 404 either way. */
-export class ChatNotFoundError extends Error {
-  constructor() {
-    super("Chat not found.");
-    this.name = "ChatNotFoundError";
-  }
-}
+export const chatNotFound = () => new AppError("not_found:chat", "Chat not found.");
 
-/** The user row does not exist, or the account was deleted (crypto-shredded). */
-export class UserUnavailableError extends Error {
-  constructor(readonly reason: "missing" | "deleted") {
-    super(reason === "deleted" ? "The account has been deleted." : "User not found.");
-    this.name = "UserUnavailableError";
-  }
-}
+/**
+ * The user row does not exist (401), or the account was deleted (crypto-shredded; 403).
+ * Codes "unauthorized:user_missing" and "forbidden:account_deleted".
+ */
+export const userUnavailable = (reason: "missing" | "deleted") =>
+  reason === "deleted"
+    ? new AppError("forbidden:account_deleted", "The account has been deleted.")
+    : new AppError("unauthorized:user_missing", "User not found.");
 
-/** A pagination cursor that this module did not issue. */
-export class InvalidCursorError extends Error {
-  constructor() {
-    super("Invalid pagination cursor.");
-    this.name = "InvalidCursorError";
-  }
-}
+/** A pagination cursor that this module did not issue (400, "bad_request:cursor"). */
+export const invalidCursor = () => new AppError("bad_request:cursor", "Invalid pagination cursor.");
 
-/** Input that breaks a data-layer rule (unknown role, bad limit...). The message names the rule only. */
-export class InvalidInputError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "InvalidInputError";
-  }
-}
+/** Input that breaks a data-layer rule (unknown role, bad limit...); the message names the rule only (400). */
+export const invalidInput = (message: string) => new AppError("bad_request:input", message);
 
-/** A migration failed or the migration history needs manual attention. */
-export class MigrationError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = "MigrationError";
-  }
-}
+/** A migration failed or the migration history needs manual attention ("internal:migration"). */
+export const migrationFailed = (message: string, cause?: unknown) => new AppError("internal:migration", message, { cause });
 
-/** The vault already exists (setup twice, or from two tabs at once). */
-export class VaultExistsError extends Error {
-  constructor() {
-    super("The vault already exists.");
-    this.name = "VaultExistsError";
-  }
-}
+/** The vault already exists (setup twice, or from two tabs at once): 409. */
+export const vaultExists = () => new AppError("conflict:vault_exists", "The vault already exists.");
 
-/** The user has no vault yet: saving needs one (spec §4 Save history, issue 8). */
-export class NoVaultError extends Error {
-  constructor() {
-    super("Turn on Save history first.");
-    this.name = "NoVaultError";
-  }
-}
+/** The user has no vault yet: saving needs one (docs/product.md §4 Save history, docs/issues.md #8): 409. */
+export const noVault = () => new AppError("conflict:no_vault", "Turn on Save history first.");
 
-/** A save raced another one (the positions moved): the browser reloads and retries. */
-export class SaveConflictError extends Error {
-  constructor(message = "The chat changed meanwhile. Reload it and try again.") {
-    super(message);
-    this.name = "SaveConflictError";
-  }
-}
+/** A save raced another one (the positions moved): the browser reloads and retries (409). */
+export const saveConflict = (message = "The chat changed meanwhile. Reload it and try again.") => new AppError("conflict:save", message);
 
 /** Network and server-state codes meaning "the database cannot be reached right now". */
 const UNAVAILABLE_CODES = new Set([

@@ -1,11 +1,12 @@
 import "server-only";
 import { getPool } from "@/lib/db/client";
 import type { SessionRow } from "@/lib/auth/session-store";
-import { InvalidInputError } from "@/lib/db/errors";
-import { UUID, decodeCursor, encodeCursor } from "@/lib/db/sealed-chats";
+import { invalidInput } from "@/lib/db/errors";
+import { decodeCursor, encodeCursor } from "@/lib/db/sealed-chats";
+import { LOWERCASE_UUID } from "@/lib/uuid";
 
 /**
- * The history reads of a cookie session as the API's JSON text, built by PostgreSQL (issue 12): one
+ * The history reads of a cookie session as the API's JSON text, built by PostgreSQL (docs/issues.md #12): one
  * statement reads the session, its user and the page (or the chat with its messages), and returns the
  * answer's JSON with the ciphertext already in base64, so Node neither decodes bytea nor encodes
  * base64 nor serialises objects; it only checks the session (lib/auth/session.ts requireUserWith) and
@@ -54,7 +55,7 @@ function sessionOf(row: WhoColumns | undefined): SessionRow | null {
 /** $3: limit + 1, $4: limit, then with a cursor $5: its last_updated (ISO), $6: its chat id. */
 const pageSql = (after: boolean) => `${WHO},
 page AS (
-  SELECT c.id, c.title_ciphertext, c.last_updated FROM who JOIN chats c ON c.user_id = who.user_id AND c.vault
+  SELECT c.id, c.title_ciphertext, c.last_updated FROM who JOIN chats c ON c.user_id = who.user_id
   ${after ? "WHERE (c.last_updated, c.id) < ($5::timestamptz, $6::uuid)" : ""}
   ORDER BY c.last_updated DESC, c.id DESC
   LIMIT $3::int
@@ -77,7 +78,7 @@ const PAGE_AFTER_SQL = pageSql(true);
  * statement: `{ chat_history: [{ chat_id, display_name: null, display_name_ciphertext, last_updated }],
  * next_cursor }`, newest first (keyset pagination as listSealedChats). `session` null: unknown or
  * expired token (then `json` is null). The caller applies the session's rules before sending `json`.
- * @throws InvalidInputError (limit), InvalidCursorError.
+ * @throws AppError bad_request:input (limit), AppError bad_request:cursor.
  */
 export async function historyPageJsonForSession(input: {
   sessionTokenHash: string;
@@ -86,7 +87,7 @@ export async function historyPageJsonForSession(input: {
   cursor?: string | null;
 }): Promise<{ session: SessionRow | null; json: string | null }> {
   const { limit } = input;
-  if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new InvalidInputError("limit must be an integer from 1 to 100.");
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw invalidInput("limit must be an integer from 1 to 100.");
   const after = input.cursor ? decodeCursor(input.cursor) : null;
   const values: unknown[] = [input.sessionTokenHash, input.now.toISOString(), limit + 1, limit];
   if (after) values.push(after.lastUpdated.toISOString(), after.chatId);
@@ -111,14 +112,14 @@ SELECT who.*, (
       SELECT json_agg(json_build_object('role', m.role, 'content', '', 'position', m.position,
         'content_ciphertext', ${b64("m.content_ciphertext")}, 'attachment_ciphertext', ${b64("m.attachment_ciphertext")}) ORDER BY m.position)
       FROM messages m WHERE m.chat_id = c.id), '[]'::json))::text
-  FROM chats c WHERE c.id = $3::uuid AND c.user_id = who.user_id AND c.vault
+  FROM chats c WHERE c.id = $3::uuid AND c.user_id = who.user_id
 ) AS chat
 FROM who`;
 
 /**
  * GET /api/ns/chat_history/{chat_id}'s JSON for the live session whose token hashes to
- * `sessionTokenHash`, in one statement: the chat as lib/chat/history.ts chatJson shapes it (spec §3 Chat;
- * messages as ciphertext in position order, the sealed branch tree of issue 9). `session` null:
+ * `sessionTokenHash`, in one statement: the chat as lib/chat/history.ts chatJson shapes it (docs/product.md §3 Chat;
+ * messages as ciphertext in position order, the sealed branch tree of docs/issues.md #9). `session` null:
  * unknown or expired token. `json` null: not one of the session user's vault chats (the caller answers
  * 404 once the session passed).
  */
@@ -127,7 +128,7 @@ export async function chatJsonForSession(input: { sessionTokenHash: string; now:
   json: string | null;
 }> {
   const chatId = input.chatId.toLowerCase();
-  if (!UUID.test(chatId)) {
+  if (!LOWERCASE_UUID.test(chatId)) {
     // No chat has this id; the session still decides between 401 and 404.
     const pool = await getPool();
     const { rows } = await pool.query<WhoColumns>({ name: "hush_history_who", text: WHO_SQL, values: [input.sessionTokenHash, input.now.toISOString()] });

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { createHash, randomUUID } from "node:crypto";
-import { MigrationError } from "@/lib/db/errors";
+import { migrationFailed } from "@/lib/db/errors";
 import { logger } from "@/lib/log";
 
 /**
@@ -75,7 +75,7 @@ interface AppliedRow extends Record<string, unknown> {
  * Apply every pending migration.
  * @param options.lock take Prisma's advisory lock for the duration (PostgreSQL: concurrent starts).
  * @returns the names applied, in order (empty when up to date).
- * @throws MigrationError when a migration failed earlier (recorded unfinished, as `prisma migrate
+ * @throws AppError internal:migration when a migration failed earlier (recorded unfinished, as `prisma migrate
  *   resolve` expects to be told) or fails now (its transaction is rolled back, nothing recorded).
  */
 export async function applyMigrations(
@@ -91,7 +91,7 @@ export async function applyMigrations(
     );
     const failed = rows.filter((r) => r.finished_at === null && r.rolled_back_at === null);
     if (failed.length) {
-      throw new MigrationError(
+      throw migrationFailed(
         `Migration ${failed.map((r) => r.migration_name).join(", ")} failed earlier and is recorded unfinished ` +
           "in _prisma_migrations; fix the database, then mark it rolled back or applied (prisma migrate resolve).",
       );
@@ -123,7 +123,7 @@ export async function applyMigrations(
         await runner.exec("COMMIT");
       } catch (error) {
         await runner.exec("ROLLBACK").catch(() => undefined);
-        throw new MigrationError(`Migration ${m.name} failed: ${(error as Error).message}`, { cause: error });
+        throw migrationFailed(`Migration ${m.name} failed: ${(error as Error).message}`, error);
       }
       done.push(m.name);
     }

@@ -1,5 +1,5 @@
 /**
- * PGlite off the server's main thread (issue 12): this worker thread owns the embedded database and
+ * PGlite off the server's main thread (docs/issues.md #12): this worker thread owns the embedded database and
  * serves it over the PostgreSQL wire protocol on a Unix socket (@electric-sql/pglite-socket), so the
  * app reaches it through node-postgres like any PostgreSQL and a statement's WebAssembly never stalls
  * the event loop that streams answers. Plain JavaScript, loaded from disk by lib/db/client.ts (not

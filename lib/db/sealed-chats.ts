@@ -1,11 +1,12 @@
 import "server-only";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { getDb } from "@/lib/db/client";
-import { ChatNotFoundError, InvalidCursorError, InvalidInputError, NoVaultError, SaveConflictError } from "@/lib/db/errors";
-import { vacuumKeyTables } from "@/lib/db/vault";
+import { chatNotFound, invalidCursor, invalidInput, noVault, saveConflict } from "@/lib/db/errors";
+import { MAX_PAGE_SIZE } from "@/lib/chat/history-schema";
+import { LOWERCASE_UUID } from "@/lib/uuid";
 
 /**
- * Data access for chats saved under the vault (issue 8): sealed turns in, sealed chats out. Re-exported
+ * Data access for chats saved under the vault (docs/issues.md #8): sealed turns in, sealed chats out. Re-exported
  * by lib/db/queries.ts. Nothing here can decrypt anything: the server stores and returns the browser's
  * ciphertext (format 2) as bytes, checks only its shape, and scopes every call by the user (or the
  * session that names them).
@@ -18,19 +19,16 @@ export interface SealedMessage {
   attachment: Uint8Array<ArrayBuffer> | null;
 }
 
-/** A chat id as stored: a lowercase UUID. */
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
 /**
- * Store an encrypted turn (issue 8: the browser encrypts, the server only stores). `create`: a new
+ * Store an encrypted turn (docs/issues.md #8: the browser encrypts, the server only stores). `create`: a new
  * chat with the browser-chosen id (lowercase UUID; the ciphertexts' associated data binds it) and
  * messages at 0..n-1, dated now or, for an import, at `createdAt`/`lastUpdated`. Otherwise the messages
- * are appended at `firstPosition`, which must be the chat's next position (else SaveConflictError, so
- * two tabs cannot interleave); with `replace` (issue 9: an edited or regenerated turn changed the active
+ * are appended at `firstPosition`, which must be the chat's next position (else AppError conflict:save, so
+ * two tabs cannot interleave); with `replace` (docs/issues.md #9: an edited or regenerated turn changed the active
  * path) `firstPosition` may be any stored position up to the next one, and the messages from there on
  * are deleted and replaced in the same transaction. `tree` (the sealed branch tree): bytes set it, null
  * clears it, undefined leaves it.
- * @throws NoVaultError, ChatNotFoundError (not the user's vault chat), SaveConflictError, InvalidInputError.
+ * @throws AppError conflict:no_vault, AppError not_found:chat (not the user's vault chat), AppError conflict:save, AppError bad_request:input.
  */
 export async function saveSealedTurn(input: {
   userId: string;
@@ -45,10 +43,10 @@ export async function saveSealedTurn(input: {
   lastUpdated?: Date;
 }): Promise<{ lastUpdated: Date }> {
   const { userId, chatId } = input;
-  if (!UUID.test(chatId)) throw new InvalidInputError("chat_id must be a lowercase UUID.");
-  if (!input.create && (input.createdAt || input.lastUpdated)) throw new InvalidInputError("Only a new chat takes its dates.");
-  if (input.create && input.firstPosition !== 0) throw new InvalidInputError("A new chat starts at position 0.");
-  if (input.create && input.replace) throw new InvalidInputError("A new chat has nothing to replace.");
+  if (!LOWERCASE_UUID.test(chatId)) throw invalidInput("chat_id must be a lowercase UUID.");
+  if (!input.create && (input.createdAt || input.lastUpdated)) throw invalidInput("Only a new chat takes its dates.");
+  if (input.create && input.firstPosition !== 0) throw invalidInput("A new chat starts at position 0.");
+  if (input.create && input.replace) throw invalidInput("A new chat has nothing to replace.");
   const db = await getDb();
   const lastUpdated = input.create ? (input.lastUpdated ?? new Date()) : new Date();
   const at = lastUpdated.toISOString();
@@ -74,8 +72,8 @@ export async function saveSealedTurn(input: {
       const [result] = await db.$queryRaw<{ has_vault: number; inserted: number }[]>`
         WITH v AS (SELECT 1 FROM vaults WHERE user_id = ${userId}),
         c AS (
-          INSERT INTO chats (id, user_id, vault, title_ciphertext, tree_ciphertext, created_at, last_updated)
-          SELECT ${chatId}::uuid, ${userId}, true, decode(${title}::text, 'base64'), decode(${tree}::text, 'base64'),
+          INSERT INTO chats (id, user_id, title_ciphertext, tree_ciphertext, created_at, last_updated)
+          SELECT ${chatId}::uuid, ${userId}, decode(${title}::text, 'base64'), decode(${tree}::text, 'base64'),
                  ${created}::timestamptz, ${at}::timestamptz FROM v
           RETURNING id
         ),
@@ -86,17 +84,17 @@ export async function saveSealedTurn(input: {
           RETURNING 1
         )
         SELECT (SELECT count(*) FROM v)::int AS has_vault, (SELECT count(*) FROM ins)::int AS inserted`;
-      if (!result?.has_vault) throw new NoVaultError();
+      if (!result?.has_vault) throw noVault();
       return { lastUpdated };
     }
     // Appending: the chat row is locked (FOR UPDATE) and the position checked in the same statement; two
     // tabs appending at once both see the same next position, and the second's insert then violates the
-    // (chat_id, position) key: a SaveConflictError, never an interleaving.
+    // (chat_id, position) key: a AppError conflict:save, never an interleaving.
     const [result] = await db.$queryRaw<{ has_vault: number; owned: number; next: number; inserted: number }[]>`
       WITH v AS (SELECT 1 FROM vaults WHERE user_id = ${userId}),
       owned AS (
         SELECT c.id FROM chats c
-        WHERE c.id = ${chatId}::uuid AND c.user_id = ${userId} AND c.vault AND EXISTS (SELECT 1 FROM v)
+        WHERE c.id = ${chatId}::uuid AND c.user_id = ${userId} AND EXISTS (SELECT 1 FROM v)
         FOR UPDATE OF c
       ),
       nxt AS (SELECT COALESCE(max(m.position), -1) + 1 AS n FROM messages m WHERE m.chat_id = ${chatId}::uuid),
@@ -116,12 +114,12 @@ export async function saveSealedTurn(input: {
       )
       SELECT (SELECT count(*) FROM v)::int AS has_vault, (SELECT count(*) FROM owned)::int AS owned,
              (SELECT n FROM nxt)::int AS next, (SELECT count(*) FROM ins)::int AS inserted`;
-    if (!result?.has_vault) throw new NoVaultError();
-    if (!result.owned) throw new ChatNotFoundError();
-    if (result.next !== input.firstPosition) throw new SaveConflictError();
+    if (!result?.has_vault) throw noVault();
+    if (!result.owned) throw chatNotFound();
+    if (result.next !== input.firstPosition) throw saveConflict();
     return { lastUpdated };
   } catch (error) {
-    if (isUniqueViolation(error)) throw new SaveConflictError();
+    if (isUniqueViolation(error)) throw saveConflict();
     throw error;
   }
 }
@@ -132,23 +130,23 @@ const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64");
 const SAVE_TRANSACTION = { maxWait: 10_000, timeout: 20_000 } as const;
 
 /**
- * An edit or regenerate in a saved chat (issue 9): the stored messages from `firstPosition` on are
+ * An edit or regenerate in a saved chat (docs/issues.md #9): the stored messages from `firstPosition` on are
  * replaced by the new ones, in one transaction under the chat row's lock. Rarer than appends, and a
  * delete plus an insert of the same keys cannot share one statement, so this path keeps a transaction.
- * @throws NoVaultError, ChatNotFoundError, SaveConflictError (firstPosition beyond the next position)
+ * @throws AppError conflict:no_vault, AppError not_found:chat, AppError conflict:save (firstPosition beyond the next position)
  */
 async function replaceTail(input: Parameters<typeof saveSealedTurn>[0], lastUpdated: Date): Promise<{ lastUpdated: Date }> {
   const { userId, chatId } = input;
   const db = await getDb();
   const vault = await db.vault.findUnique({ where: { userId }, select: { userId: true } });
-  if (!vault) throw new NoVaultError();
+  if (!vault) throw noVault();
   const tree = input.tree === undefined ? {} : { treeCiphertext: input.tree };
   await db.$transaction(async (tx) => {
     const owned = await tx.$queryRaw<{ id: string }[]>`
-      SELECT id FROM chats WHERE id = ${chatId}::uuid AND user_id = ${userId} AND vault FOR UPDATE`;
-    if (!owned.length) throw new ChatNotFoundError();
+      SELECT id FROM chats WHERE id = ${chatId}::uuid AND user_id = ${userId} FOR UPDATE`;
+    if (!owned.length) throw chatNotFound();
     const last = await tx.message.aggregate({ where: { chatId }, _max: { position: true } });
-    if (input.firstPosition > (last._max.position ?? -1) + 1) throw new SaveConflictError();
+    if (input.firstPosition > (last._max.position ?? -1) + 1) throw saveConflict();
     await tx.message.deleteMany({ where: { chatId, position: { gte: input.firstPosition } } });
     await tx.message.createMany({
       data: input.messages.map((m, i) => ({
@@ -186,25 +184,30 @@ export function encodeCursor(lastUpdated: Date, chatId: string): string {
   return Buffer.from(`${lastUpdated.getTime()}.${chatId}`).toString("base64url");
 }
 
-/** The position an encodeCursor cursor names. @throws InvalidCursorError for any other text. */
+/** The position an encodeCursor cursor names. @throws AppError bad_request:cursor for any other text. */
 export function decodeCursor(cursor: string): { lastUpdated: Date; chatId: string } {
   const match = /^(\d{1,15})\.([0-9a-f-]{36})$/.exec(Buffer.from(cursor, "base64url").toString());
-  if (!match || !UUID.test(match[2]!)) throw new InvalidCursorError();
+  if (!match || !LOWERCASE_UUID.test(match[2]!)) throw invalidCursor();
   return { lastUpdated: new Date(Number(match[1])), chatId: match[2]! };
 }
 
 /**
- * A page of the user's vault chats, newest first, titles as ciphertext (keyset pagination as in
- * listChats). @throws InvalidInputError (limit), InvalidCursorError.
+ * A page of the user's vault chats, newest first (last_updated desc, then id desc), titles as
+ * ciphertext. Keyset pagination: pass `nextCursor` back as `cursor`; null means the last page. A row
+ * comparison, unlike the equivalent OR, is an index condition on (user_id, last_updated DESC, id DESC):
+ * deep pages cost the same as the first.
+ * @param limit 1..MAX_PAGE_SIZE. @throws AppError bad_request:input (limit), AppError bad_request:cursor.
  */
 export async function listSealedChats(input: { userId: string; limit: number; cursor?: string | null }) {
   const { userId, limit } = input;
-  if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new InvalidInputError("limit must be an integer from 1 to 100.");
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
+    throw invalidInput(`limit must be an integer from 1 to ${MAX_PAGE_SIZE}.`);
+  }
   const after = input.cursor ? decodeCursor(input.cursor) : null;
   const db = await getDb();
   const rows = await db.$queryRaw<{ id: string; title_ciphertext: Uint8Array | null; last_updated: Date }[]>`
     SELECT id::text AS id, title_ciphertext, last_updated FROM chats
-    WHERE user_id = ${userId} AND vault
+    WHERE user_id = ${userId}
     ${after ? Prisma.sql`AND (last_updated, id) < (${after.lastUpdated.toISOString()}::timestamptz, ${after.chatId}::uuid)` : Prisma.empty}
     ORDER BY last_updated DESC, id DESC
     LIMIT ${limit + 1}`;
@@ -215,17 +218,17 @@ export async function listSealedChats(input: { userId: string; limit: number; cu
 
 /**
  * One vault chat with its messages as ciphertext, in position order, and its sealed branch tree (null for
- * a chat without versions). @throws ChatNotFoundError
+ * a chat without versions). @throws AppError not_found:chat
  */
 export async function getSealedChat(input: { userId: string; chatId: string }): Promise<SealedChat> {
   const chatId = input.chatId.toLowerCase();
-  if (!UUID.test(chatId)) throw new ChatNotFoundError();
+  if (!LOWERCASE_UUID.test(chatId)) throw chatNotFound();
   const db = await getDb();
   const chat = await db.chat.findFirst({
-    where: { id: chatId, userId: input.userId, vault: true },
+    where: { id: chatId, userId: input.userId },
     include: { messages: { orderBy: { position: "asc" } } },
   });
-  if (!chat) throw new ChatNotFoundError();
+  if (!chat) throw chatNotFound();
   return {
     chatId,
     title: chat.titleCiphertext,
@@ -241,75 +244,37 @@ export async function getSealedChat(input: { userId: string; chatId: string }): 
   };
 }
 
-/**
- * Replace legacy chats by their browser re-encrypted versions (same id, same last_updated), then,
- * when no legacy chat is left, delete the user's server-held data key and VACUUM the key tables.
- * @returns how many chats were replaced and whether the data key is gone.
- * @throws NoVaultError; ChatNotFoundError when an id is not one of the user's legacy chats.
- */
-export async function replaceLegacyChats(
-  userId: string,
-  chats: { chatId: string; title: Uint8Array<ArrayBuffer> | null; messages: SealedMessage[] }[],
-): Promise<{ replaced: number; dataKeyDeleted: boolean }> {
-  const db = await getDb();
-  if (!(await db.vault.count({ where: { userId } }))) throw new NoVaultError();
-  const dataKeyDeleted = await db.$transaction(async (tx) => {
-    for (const chat of chats) {
-      const { count } = await tx.chat.updateMany({
-        where: { id: chat.chatId, userId, vault: false },
-        data: { vault: true, titleCiphertext: chat.title },
-      });
-      if (!count) throw new ChatNotFoundError();
-      await tx.message.deleteMany({ where: { chatId: chat.chatId } });
-      await tx.message.createMany({
-        data: chat.messages.map((m, i) => ({
-          chatId: chat.chatId,
-          position: i,
-          role: m.role,
-          contentCiphertext: m.content,
-          attachmentCiphertext: m.attachment,
-        })),
-      });
-    }
-    if (await tx.chat.count({ where: { userId, vault: false } })) return false;
-    await tx.dataKey.deleteMany({ where: { userId } });
-    return true;
-  });
-  if (dataKeyDeleted) await vacuumKeyTables();
-  return { replaced: chats.length, dataKeyDeleted };
-}
-
 /** A vault chat with its messages (the active path) as ciphertext, in position order. */
 export interface SealedChat {
   chatId: string;
   title: Uint8Array | null;
-  /** The sealed branch tree (issue 9), null for a chat without versions. */
+  /** The sealed branch tree (docs/issues.md #9), null for a chat without versions. */
   tree: Uint8Array | null;
   createdAt: Date;
   lastUpdated: Date;
   messages: { position: number; role: string; content: Uint8Array; attachment: Uint8Array | null }[];
 }
 
-/** Most chats one getSealedChats call reads (issue 9). */
+/** Most chats one getSealedChats call reads (docs/issues.md #9). */
 export const SEALED_CHATS_MAX_IDS = 100;
 
 /**
- * Many vault chats of the user with their messages as ciphertext (issue 9: search and export read the
+ * Many vault chats of the user with their messages as ciphertext (docs/issues.md #9: search and export read the
  * whole history in a few requests, not one per chat), in two SQL statements whatever their number: the
  * chats with the byte size of their ciphertext, then the messages and branch trees of those returned.
  * Chats come in the order of `chatIds`, each whole, while their ciphertext (title, tree, messages,
  * attachments) adds up to at most `maxBytes`; the first always comes, however large. The user's chats
  * left out for that bound are in `remaining`, in order, for the caller to ask again. Ids that are not
- * the user's vault chats (unknown, another user's, a legacy chat, not a UUID, or deleted between the two
- * statements) are left out silently. @throws InvalidInputError (more than SEALED_CHATS_MAX_IDS ids)
+ * the user's vault chats (unknown, another user's, not a UUID, or deleted between the two
+ * statements) are left out silently. @throws AppError bad_request:input (more than SEALED_CHATS_MAX_IDS ids)
  */
 export async function getSealedChats(input: {
   userId: string;
   chatIds: readonly string[];
   maxBytes: number;
 }): Promise<{ chats: SealedChat[]; remaining: string[] }> {
-  if (input.chatIds.length > SEALED_CHATS_MAX_IDS) throw new InvalidInputError(`At most ${SEALED_CHATS_MAX_IDS} chats at a time.`);
-  const ids = [...new Set(input.chatIds.map((id) => id.toLowerCase()).filter((id) => UUID.test(id)))];
+  if (input.chatIds.length > SEALED_CHATS_MAX_IDS) throw invalidInput(`At most ${SEALED_CHATS_MAX_IDS} chats at a time.`);
+  const ids = [...new Set(input.chatIds.map((id) => id.toLowerCase()).filter((id) => LOWERCASE_UUID.test(id)))];
   if (!ids.length) return { chats: [], remaining: [] };
   const db = await getDb();
   // Only UUIDs reach the list, so a comma-separated text parameter is exact (as in chat-preconditions.ts).
@@ -319,7 +284,7 @@ export async function getSealedChats(input: {
         + COALESCE((SELECT SUM(octet_length(m.content_ciphertext) + COALESCE(octet_length(m.attachment_ciphertext), 0))
                     FROM messages m WHERE m.chat_id = c.id), 0))::float8 AS bytes
     FROM chats c
-    WHERE c.user_id = ${input.userId} AND c.vault AND c.id = ANY(string_to_array(${ids.join(",")}::text, ',')::uuid[])`;
+    WHERE c.user_id = ${input.userId} AND c.id = ANY(string_to_array(${ids.join(",")}::text, ',')::uuid[])`;
   const found = new Map(sizes.map((r) => [r.id, r]));
   const chosen: typeof sizes = [];
   const remaining: string[] = [];
@@ -339,11 +304,11 @@ export async function getSealedChats(input: {
   const parts = await db.$queryRaw<{ chat_id: string; position: number; role: string | null; content: Uint8Array; attachment: Uint8Array | null }[]>`
     SELECT c.id::text AS chat_id, -1 AS position, NULL::text AS role, c.tree_ciphertext AS content, NULL::bytea AS attachment
       FROM chats c
-      WHERE c.user_id = ${input.userId} AND c.vault AND c.tree_ciphertext IS NOT NULL AND c.id = ANY(string_to_array(${list}::text, ',')::uuid[])
+      WHERE c.user_id = ${input.userId} AND c.tree_ciphertext IS NOT NULL AND c.id = ANY(string_to_array(${list}::text, ',')::uuid[])
     UNION ALL
     SELECT m.chat_id::text, m.position, m.role, m.content_ciphertext, m.attachment_ciphertext
       FROM messages m JOIN chats c ON c.id = m.chat_id
-      WHERE c.user_id = ${input.userId} AND c.vault AND m.chat_id = ANY(string_to_array(${list}::text, ',')::uuid[])
+      WHERE c.user_id = ${input.userId} AND m.chat_id = ANY(string_to_array(${list}::text, ',')::uuid[])
     ORDER BY 1, 2`;
   const chats = new Map<string, SealedChat>(
     chosen.map((c) => [c.id, { chatId: c.id, title: c.title_ciphertext, tree: null, createdAt: c.created_at, lastUpdated: c.last_updated, messages: [] }]),

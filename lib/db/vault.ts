@@ -1,9 +1,8 @@
 import "server-only";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { getDb } from "@/lib/db/client";
-import { InvalidInputError, NoVaultError, SaveConflictError, VaultExistsError } from "@/lib/db/errors";
+import { invalidInput, noVault, vaultExists } from "@/lib/db/errors";
 
-export { NoVaultError, SaveConflictError, VaultExistsError };
 
 /**
  * Data access for the vault (lib/vault/crypto.ts): its methods, passkey challenges and history switch;
@@ -37,17 +36,14 @@ export interface VaultMethodInfo {
 export interface VaultState {
   vault: { historyOn: boolean; lastUnlockAt: Date | null; createdAt: Date } | null;
   methods: VaultMethodInfo[];
-  /** Chats saved before the vault, still under the server-held key: migrated at setup. */
-  legacyChats: number;
 }
 
 /** The user's vault, its methods (wraps included: useless without a secret only the user holds). */
 export async function getVaultState(userId: string): Promise<VaultState> {
   const db = await getDb();
-  const [vault, methods, legacyChats] = await Promise.all([
+  const [vault, methods] = await Promise.all([
     db.vault.findUnique({ where: { userId } }),
     db.vaultMethod.findMany({ where: { userId }, orderBy: { createdAt: "asc" } }),
-    db.chat.count({ where: { userId, vault: false } }),
   ]);
   return {
     vault: vault && { historyOn: vault.historyOn, lastUnlockAt: vault.lastUnlockAt, createdAt: vault.createdAt },
@@ -61,7 +57,6 @@ export async function getVaultState(userId: string): Promise<VaultState> {
       createdAt: m.createdAt,
       lastUsedAt: m.lastUsedAt,
     })),
-    legacyChats,
   };
 }
 
@@ -81,10 +76,10 @@ function methodRow(userId: string, m: NewVaultMethod) {
 }
 
 /**
- * Create the vault with its first unlock methods, history on. @throws VaultExistsError
+ * Create the vault with its first unlock methods, history on. @throws AppError conflict:vault_exists
  */
 export async function createVault(userId: string, methods: NewVaultMethod[]): Promise<void> {
-  if (!methods.length) throw new InvalidInputError("A vault needs at least one unlock method.");
+  if (!methods.length) throw invalidInput("A vault needs at least one unlock method.");
   const db = await getDb();
   try {
     await db.$transaction([
@@ -92,7 +87,7 @@ export async function createVault(userId: string, methods: NewVaultMethod[]): Pr
       db.vaultMethod.createMany({ data: methods.map((m) => methodRow(userId, m)) }),
     ]);
   } catch (error) {
-    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") throw new VaultExistsError();
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") throw vaultExists();
     throw error;
   }
 }
@@ -104,15 +99,15 @@ export async function setHistoryOn(userId: string, on: boolean): Promise<boolean
   return count > 0;
 }
 
-/** Add an unlock method. @throws NoVaultError; InvalidInputError for a passkey already registered. */
+/** Add an unlock method. @throws AppError conflict:no_vault; AppError bad_request:input for a passkey already registered. */
 export async function addVaultMethod(userId: string, method: NewVaultMethod): Promise<void> {
   const db = await getDb();
-  if (!(await db.vault.count({ where: { userId } }))) throw new NoVaultError();
+  if (!(await db.vault.count({ where: { userId } }))) throw noVault();
   try {
     await db.vaultMethod.create({ data: methodRow(userId, method) });
   } catch (error) {
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
-      throw new InvalidInputError("That unlock method is already registered.");
+      throw invalidInput("That unlock method is already registered.");
     }
     throw error;
   }
@@ -121,7 +116,7 @@ export async function addVaultMethod(userId: string, method: NewVaultMethod): Pr
 /**
  * Remove an unlock method, refusing the last one (the history would be lost), then VACUUM the key
  * table so the removed wrap does not stay readable in the database files.
- * @returns false when the method is not the user's. @throws InvalidInputError for the last method.
+ * @returns false when the method is not the user's. @throws AppError bad_request:input for the last method.
  */
 export async function removeVaultMethod(userId: string, methodId: string): Promise<boolean> {
   const db = await getDb();
@@ -129,7 +124,7 @@ export async function removeVaultMethod(userId: string, methodId: string): Promi
     const methods = await tx.$queryRaw<{ id: string }[]>`
       SELECT id::text AS id FROM vault_methods WHERE user_id = ${userId} FOR UPDATE`;
     if (!methods.some((m) => m.id === methodId)) return false;
-    if (methods.length === 1) throw new InvalidInputError("Keep at least one way to unlock your history.");
+    if (methods.length === 1) throw invalidInput("Keep at least one way to unlock your history.");
     await tx.vaultMethod.delete({ where: { id: methodId } });
     return true;
   });
@@ -138,14 +133,13 @@ export async function removeVaultMethod(userId: string, methodId: string): Promi
 }
 
 /**
- * Physically remove deleted key rows: VACUUM FULL rewrites the small key tables into new files (the
- * old files are unlinked), so a removed wrap or data key is not left in a dead tuple. Outside any
- * transaction (VACUUM cannot run inside one).
+ * Physically remove deleted key rows: VACUUM FULL rewrites the small key table into new files (the
+ * old files are unlinked), so a removed wrap is not left in a dead tuple. Outside any transaction
+ * (VACUUM cannot run inside one).
  */
 export async function vacuumKeyTables(): Promise<void> {
   const db = await getDb();
   await db.$executeRawUnsafe("VACUUM FULL vault_methods");
-  await db.$executeRawUnsafe("VACUUM FULL data_keys");
 }
 
 /** Record an unlock (and which method) for Settings' "last unlock". */

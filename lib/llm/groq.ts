@@ -15,7 +15,7 @@ export interface ProviderClientOptions {
 
 /**
  * Groq through groq-sdk (GROQ_API_KEY; GROQ_BASE_URL for tests and proxies).
- * No automatic retries: a 429 must reach the caller at once (spec §8 maps it to the limit message).
+ * No automatic retries: a 429 must reach the caller at once (docs/product.md §8 maps it to the limit message).
  * Usage arrives in `x_groq.usage` on the last chunk, so no stream_options are sent.
  */
 export function createGroqProvider(options: ProviderClientOptions): LlmProvider {

@@ -54,7 +54,7 @@ export function createOpenAiCompatibleProvider(options: ProviderClientOptions): 
 }
 
 /**
- * The chunks of a chat-completions SSE response (issue 12): the SDK still makes the request and turns
+ * The chunks of a chat-completions SSE response (docs/issues.md #12): the SDK still makes the request and turns
  * an HTTP error status into its APIError, but the body is parsed here with eventsource-parser, one
  * pass per network read, instead of by the SDK's Stream (its chunk and line decoders re-copy the
  * buffer for every event and add several async-generator hops per chunk: 19% of a visitor request's

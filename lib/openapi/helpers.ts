@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ZodOpenApiResponsesObject } from "zod-openapi";
-import * as r from "./responses";
+import * as r from "@/lib/api/contract";
 
 /** Building blocks of the OpenAPI paths (lib/openapi/paths.ts, vault-paths.ts): errors, bodies, security. */
 

@@ -1,26 +1,14 @@
 import type { ZodOpenApiPathsObject } from "zod-openapi";
-import {
-  CHAT_SAVE_MAX_BODY_BYTES,
-  chatSaveBodySchema,
-  VAULT_MAX_BODY_BYTES,
-  vaultAddMethodBodySchema,
-  vaultCreateBodySchema,
-  vaultLegacyBodySchema,
-  vaultPasskeyBodySchema,
-  vaultPatchBodySchema,
-  vaultRemoveMethodBodySchema,
-  vaultUnlockBodySchema,
-} from "@/lib/vault/schemas";
 import { errors, jsonBody, ok, SIGNED_IN } from "./helpers";
-import * as r from "./responses";
+import { api } from "@/lib/api/contract";
 
 /**
- * The vault endpoints and /api/ns/chat_save (issue 8: zero-access saved history) for the OpenAPI
- * document; request schemas are the handlers' own objects from lib/vault/schemas.ts.
+ * The vault endpoints and /api/ns/chat_save (docs/issues.md #8: zero-access saved history) for the OpenAPI
+ * document; schemas and body limits from the API contract (lib/api/contract.ts).
  */
 export function vaultPaths(): ZodOpenApiPathsObject {
   const common = { tags: ["vault"], security: SIGNED_IN };
-  const created = (description: string) => ({ "201": { description, content: { "application/json": { schema: r.vaultStateSchema } } } });
+  const created = (description: string) => ({ "201": { description, content: { "application/json": { schema: api.vaultCreate.response } } } });
   return {
     "/api/ns/chat_save": {
       post: {
@@ -28,9 +16,9 @@ export function vaultPaths(): ZodOpenApiPathsObject {
         tags: ["chat"],
         operationId: "saveSealedTurn",
         summary: "Store a turn the browser sealed under the vault key (append, or replace from a position after an edit or regenerate, with the sealed branch tree); 409 without a vault or at a stale position",
-        "x-max-body-bytes": CHAT_SAVE_MAX_BODY_BYTES,
-        requestBody: jsonBody(chatSaveBodySchema, CHAT_SAVE_MAX_BODY_BYTES),
-        responses: { ...ok(r.chatSavedSchema), ...errors(400, 401, 403, 404, 409, 413, 415, 503) },
+        "x-max-body-bytes": api.chatSave.maxBytes,
+        requestBody: jsonBody(api.chatSave.body, api.chatSave.maxBytes),
+        responses: { ...ok(api.chatSave.response), ...errors(400, 401, 403, 404, 409, 413, 415, 503) },
       },
     },
     "/api/vault": {
@@ -38,23 +26,23 @@ export function vaultPaths(): ZodOpenApiPathsObject {
         ...common,
         operationId: "getVault",
         summary: "The caller's vault: unlock methods with wrapped keys only",
-        responses: { ...ok(r.vaultStateSchema), ...errors(401, 403, 503) },
+        responses: { ...ok(api.vaultGet.response), ...errors(401, 403, 503) },
       },
       post: {
         ...common,
         operationId: "createVault",
         summary: "Create the vault with its first unlock methods (one a recovery code); 409 when it exists",
-        "x-max-body-bytes": VAULT_MAX_BODY_BYTES.create,
-        requestBody: jsonBody(vaultCreateBodySchema, VAULT_MAX_BODY_BYTES.create),
+        "x-max-body-bytes": api.vaultCreate.maxBytes,
+        requestBody: jsonBody(api.vaultCreate.body, api.vaultCreate.maxBytes),
         responses: { ...created("Created."), ...errors(400, 401, 403, 409, 413, 415, 503) },
       },
       patch: {
         ...common,
         operationId: "setHistoryOn",
         summary: "Remember the Save history toggle; 409 without a vault",
-        "x-max-body-bytes": VAULT_MAX_BODY_BYTES.patch,
-        requestBody: jsonBody(vaultPatchBodySchema, VAULT_MAX_BODY_BYTES.patch),
-        responses: { ...ok(r.historyOnSchema), ...errors(400, 401, 403, 409, 413, 415, 503) },
+        "x-max-body-bytes": api.vaultPatch.maxBytes,
+        requestBody: jsonBody(api.vaultPatch.body, api.vaultPatch.maxBytes),
+        responses: { ...ok(api.vaultPatch.response), ...errors(400, 401, 403, 409, 413, 415, 503) },
       },
     },
     "/api/vault/methods": {
@@ -62,17 +50,17 @@ export function vaultPaths(): ZodOpenApiPathsObject {
         ...common,
         operationId: "addVaultMethod",
         summary: "Add an unlock method (wrapped in the browser); 409 without a vault",
-        "x-max-body-bytes": VAULT_MAX_BODY_BYTES.addMethod,
-        requestBody: jsonBody(vaultAddMethodBodySchema, VAULT_MAX_BODY_BYTES.addMethod),
+        "x-max-body-bytes": api.vaultAddMethod.maxBytes,
+        requestBody: jsonBody(api.vaultAddMethod.body, api.vaultAddMethod.maxBytes),
         responses: { ...created("Added."), ...errors(400, 401, 403, 409, 413, 415, 503) },
       },
       delete: {
         ...common,
         operationId: "removeVaultMethod",
         summary: "Remove an unlock method (not the last one)",
-        "x-max-body-bytes": VAULT_MAX_BODY_BYTES.removeMethod,
-        requestBody: jsonBody(vaultRemoveMethodBodySchema, VAULT_MAX_BODY_BYTES.removeMethod),
-        responses: { ...ok(r.vaultStateSchema), ...errors(400, 401, 403, 404, 413, 415, 503) },
+        "x-max-body-bytes": api.vaultRemoveMethod.maxBytes,
+        requestBody: jsonBody(api.vaultRemoveMethod.body, api.vaultRemoveMethod.maxBytes),
+        responses: { ...ok(api.vaultRemoveMethod.response), ...errors(400, 401, 403, 404, 413, 415, 503) },
       },
     },
     "/api/vault/passkey": {
@@ -80,9 +68,9 @@ export function vaultPaths(): ZodOpenApiPathsObject {
         ...common,
         operationId: "passkeyOptions",
         summary: "WebAuthn options for a passkey ceremony (challenge kept 5 minutes)",
-        "x-max-body-bytes": VAULT_MAX_BODY_BYTES.passkey,
-        requestBody: jsonBody(vaultPasskeyBodySchema, VAULT_MAX_BODY_BYTES.passkey),
-        responses: { ...ok(r.webauthnOptionsSchema), ...errors(400, 401, 403, 409, 413, 415, 503) },
+        "x-max-body-bytes": api.vaultPasskey.maxBytes,
+        requestBody: jsonBody(api.vaultPasskey.body, api.vaultPasskey.maxBytes),
+        responses: { ...ok(api.vaultPasskey.response), ...errors(400, 401, 403, 409, 413, 415, 503) },
       },
     },
     "/api/vault/unlock": {
@@ -90,25 +78,9 @@ export function vaultPaths(): ZodOpenApiPathsObject {
         ...common,
         operationId: "recordVaultUnlock",
         summary: "Record an unlock done in the browser (a passkey's assertion is verified)",
-        "x-max-body-bytes": VAULT_MAX_BODY_BYTES.unlock,
-        requestBody: jsonBody(vaultUnlockBodySchema, VAULT_MAX_BODY_BYTES.unlock),
-        responses: { ...ok(r.unlockedSchema), ...errors(400, 401, 403, 404, 409, 413, 415, 503) },
-      },
-    },
-    "/api/vault/legacy": {
-      get: {
-        ...common,
-        operationId: "legacyChats",
-        summary: "Chats saved before the vault, decrypted one last time for the browser to re-encrypt; 409 without a vault",
-        responses: { ...ok(r.legacyChatsSchema), ...errors(401, 403, 409, 503) },
-      },
-      post: {
-        ...common,
-        operationId: "replaceLegacyChats",
-        summary: "Replace legacy chats by their re-encrypted versions; the server-held data key goes with the last",
-        "x-max-body-bytes": VAULT_MAX_BODY_BYTES.legacy,
-        requestBody: jsonBody(vaultLegacyBodySchema, VAULT_MAX_BODY_BYTES.legacy),
-        responses: { ...ok(r.legacyReplacedSchema), ...errors(400, 401, 403, 409, 413, 415, 503) },
+        "x-max-body-bytes": api.vaultUnlock.maxBytes,
+        requestBody: jsonBody(api.vaultUnlock.body, api.vaultUnlock.maxBytes),
+        responses: { ...ok(api.vaultUnlock.response), ...errors(400, 401, 403, 404, 409, 413, 415, 503) },
       },
     },
   };

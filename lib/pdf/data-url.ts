@@ -4,7 +4,7 @@ const MIME_TYPE = /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+$/;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /**
- * Decode a base64 data URL (RFC 2397), as FileReader.readAsDataURL writes it (spec §3: attached file
+ * Decode a base64 data URL (RFC 2397), as FileReader.readAsDataURL writes it (docs/product.md §3: attached file
  * content is a data URL). Only base64 payloads are accepted; the media type is lower-cased without
  * parameters ("" means text/plain per RFC 2397).
  * @param options.maxBytes reject before decoding when the payload would exceed this many bytes

@@ -4,7 +4,7 @@
  */
 
 export type PdfErrorCode =
-  /** Not a PDF: wrong type or no %PDF- header (spec §5 wording). */
+  /** Not a PDF: wrong type or no %PDF- header (docs/product.md §5 wording). */
   | "not_pdf"
   /** Larger than PDF_MAX_BYTES. */
   | "too_large"
@@ -22,12 +22,12 @@ export type PdfErrorCode =
   | "busy"
   /** The same client already has a PDF being read (one at a time per client). */
   | "busy_client"
-  /** The attachment's content is not a base64 data URL (spec §5 "Failed to read file"). */
+  /** The attachment's content is not a base64 data URL (docs/product.md §5 "Failed to read file"). */
   | "invalid_data_url";
 
-/** Spec §5, verbatim. */
+/** docs/product.md §5, verbatim. */
 export const NOT_PDF_MESSAGE = "Sorry, this filetype is not supported in this demo yet. Try a PDF.";
-/** Spec §5, verbatim. */
+/** docs/product.md §5, verbatim. */
 export const READ_FAILURE_MESSAGE = "Failed to read file";
 
 /** "10 MB", "2.5 MB" (binary megabytes, at most one decimal); below 1 MB "20 KB". */

@@ -22,7 +22,7 @@ export function pdfLimits(): PdfLimits {
   };
 }
 
-/** Clients (user ids or addresses) with a PDF being read now: one at a time each (issue 10). */
+/** Clients (user ids or addresses) with a PDF being read now: one at a time each (docs/issues.md #10). */
 const inFlight = new Set<string>();
 
 /**

@@ -2,6 +2,8 @@ import "server-only";
 import { currencyForCountry, planPrice, type PlanOption } from "@/config/pricing";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import { logger } from "@/lib/log";
 import { getStripe } from "./client";
 
 /**
@@ -10,21 +12,11 @@ import { getStripe } from "./client";
  * Stripe's limit for recurring prices (at most three years: 36 months).
  */
 
-/** The user already has a live Pro subscription: manage it in the portal instead of buying again. */
-export class AlreadySubscribedError extends Error {
-  constructor() {
-    super("You already have Pro. Manage your plan in Settings.");
-    this.name = "AlreadySubscribedError";
-  }
-}
+/** The user already has a live Pro subscription: manage it in the portal instead of buying again (409). */
+const alreadySubscribed = () => new AppError("conflict:already_subscribed", "You already have Pro. Manage your plan in Settings.");
 
-/** The user has no Stripe customer yet, so there is no portal to open. */
-export class NoCustomerError extends Error {
-  constructor() {
-    super("There is no billing account to manage yet.");
-    this.name = "NoCustomerError";
-  }
-}
+/** The user has no Stripe customer yet, so there is no portal to open (404). */
+const noCustomer = () => new AppError("not_found:billing_customer", "There is no billing account to manage yet.");
 
 /**
  * The user's Stripe customer id, creating the customer (metadata.user_id) and storing it on first use.
@@ -52,10 +44,10 @@ export async function ensureCustomer(user: { id: string; email: string | null })
 }
 
 /**
- * A Checkout Session in subscription mode for `option` in the country's currency (spec §9):
+ * A Checkout Session in subscription mode for `option` in the country's currency (docs/product.md §9):
  * client_reference_id = user id, success -> /purchase-complete, cancel -> /purchase-failed.
  * @returns `{ id, url }` of the session.
- * @throws PaymentsNotConfiguredError, AlreadySubscribedError, Stripe errors.
+ * @throws AppError "unavailable:payments", "conflict:already_subscribed"; Stripe errors.
  */
 export async function createCheckoutSession(
   user: { id: string; email: string | null },
@@ -64,7 +56,7 @@ export async function createCheckoutSession(
 ): Promise<{ id: string; url: string }> {
   const db = await getDb();
   const existing = await db.subscription.findUnique({ where: { userId: user.id }, select: { status: true } });
-  if (existing && ["active", "trialing", "past_due"].includes(existing.status)) throw new AlreadySubscribedError();
+  if (existing && ["active", "trialing", "past_due"].includes(existing.status)) throw alreadySubscribed();
   const stripe = getStripe();
   const customer = await ensureCustomer(user);
   const price = planPrice(currencyForCountry(country), option);
@@ -96,13 +88,13 @@ export async function createCheckoutSession(
 
 /**
  * A Billing Portal session for the user's customer, returning to /settings.
- * @throws PaymentsNotConfiguredError, NoCustomerError, Stripe errors.
+ * @throws AppError "unavailable:payments", "not_found:billing_customer"; Stripe errors.
  */
 export async function createPortalSession(userId: string): Promise<{ url: string }> {
   const stripe = getStripe();
   const db = await getDb();
   const row = await db.subscription.findUnique({ where: { userId }, select: { stripeCustomerId: true } });
-  if (!row?.stripeCustomerId) throw new NoCustomerError();
+  if (!row?.stripeCustomerId) throw noCustomer();
   const base = getConfig().APP_URL.replace(/\/+$/, "");
   const session = await stripe.billingPortal.sessions.create({ customer: row.stripeCustomerId, return_url: `${base}/settings` });
   return { url: session.url };
@@ -129,4 +121,14 @@ export async function cancelStripeSubscription(userId: string): Promise<void> {
     if (code !== "resource_missing") throw error;
   }
   await db.subscription.update({ where: { userId }, data: { status: "canceled", cancelAtPeriodEnd: false } });
+}
+
+/**
+ * What a failed checkout or portal call answers: our own refusals (AppError) as they are; anything else
+ * from Stripe a 502 "upstream:stripe" with `message`, logged by kind only.
+ */
+export function stripeFailure(error: unknown, message: string, context: string): unknown {
+  if (error instanceof AppError) return error;
+  logger(context).error({ kind: error instanceof Error ? error.name : "unknown" }, "Stripe error");
+  return new AppError("upstream:stripe", message);
 }

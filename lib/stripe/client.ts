@@ -1,19 +1,15 @@
 import "server-only";
 import Stripe from "stripe";
 import { getConfig, type Config } from "@/lib/config";
+import { AppError } from "@/lib/errors";
 
 /**
  * The Stripe SDK (stripe 23, its pinned API version), built from lib/config.ts. STRIPE_API_BASE points
  * it at another origin through the SDK's own host/port/protocol options (tests: a local fake Stripe).
  */
 
-/** Payments are not configured on this server (no STRIPE_SECRET_KEY). */
-export class PaymentsNotConfiguredError extends Error {
-  constructor() {
-    super("Payments are not configured on this server.");
-    this.name = "PaymentsNotConfiguredError";
-  }
-}
+/** Payments are not configured on this server (no STRIPE_SECRET_KEY): AppError "unavailable:payments" (503). */
+export const paymentsNotConfigured = () => new AppError("unavailable:payments", "Payments are not configured on this server.");
 
 let cached: { config: Config; stripe: Stripe } | undefined;
 
@@ -30,11 +26,11 @@ function build(key: string, config: Config): Stripe {
 
 /**
  * The configured client.
- * @throws PaymentsNotConfiguredError without STRIPE_SECRET_KEY.
+ * @throws AppError "unavailable:payments" without STRIPE_SECRET_KEY.
  */
 export function getStripe(): Stripe {
   const config = getConfig();
-  if (!config.STRIPE_SECRET_KEY) throw new PaymentsNotConfiguredError();
+  if (!config.STRIPE_SECRET_KEY) throw paymentsNotConfigured();
   if (cached?.config !== config) cached = { config, stripe: build(config.STRIPE_SECRET_KEY, config) };
   return cached.stripe;
 }

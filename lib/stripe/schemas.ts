@@ -2,15 +2,15 @@ import { z } from "zod";
 import { isPlanOption } from "@/config/pricing";
 
 /**
- * Request schemas of the payment endpoints (spec §7). Shared by the route handlers and the OpenAPI
+ * Request schemas of the payment endpoints (docs/product.md §7). Shared by the route handlers and the OpenAPI
  * document (lib/openapi).
  */
 
-/** POST /api/create-checkout-session `{ plan }`: 1..4, the plan options of config/pricing.ts (spec §9). */
+/** POST /api/create-checkout-session `{ plan }`: 1..4, the plan options of config/pricing.ts (docs/product.md §9). */
 export const checkoutBodySchema = z.object({
   plan: z.coerce.number().int().refine(isPlanOption, "must be 1, 2, 3 or 4")
     // The refinement is code, so say it in the document too.
-    .meta({ enum: [1, 2, 3, 4], description: "The plan option of /pricing (spec §9): 1, 2, 3 or 4." }),
+    .meta({ enum: [1, 2, 3, 4], description: "The plan option of /pricing (docs/product.md §9): 1, 2, 3 or 4." }),
 });
 
 /** POST /api/customer-portal: no body, or an empty JSON object. */

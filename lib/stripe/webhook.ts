@@ -3,6 +3,7 @@ import type Stripe from "stripe";
 import { z } from "zod";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { getStripe, stripeWebhooks } from "./client";
 import { applySnapshot, snapshotOf, type ApplyOutcome, type SubscriptionSnapshot } from "./store";
@@ -13,21 +14,11 @@ import { applySnapshot, snapshotOf, type ApplyOutcome, type SubscriptionSnapshot
  * Stripe's retry applies it; a repeated event id is acknowledged without effect.
  */
 
-/** The signature header is missing, wrong, for another secret, for a changed body, or too old. */
-export class WebhookSignatureError extends Error {
-  constructor() {
-    super("Invalid Stripe signature.");
-    this.name = "WebhookSignatureError";
-  }
-}
+/** The signature header is missing, wrong, for another secret, for a changed body, or too old (400). */
+const badSignature = () => new AppError("bad_request:stripe_signature", "Invalid Stripe signature.");
 
 /** A correctly signed event whose fields are not the shape its type promises (answered 400). */
-export class MalformedEventError extends Error {
-  constructor() {
-    super("Malformed Stripe event.");
-    this.name = "MalformedEventError";
-  }
-}
+const malformedEvent = () => new AppError("bad_request:stripe_event", "Malformed Stripe event.");
 
 const idOrObject = z.union([z.string().min(1), z.looseObject({ id: z.string().min(1) })]);
 const metadata = z.record(z.string(), z.string()).nullish();
@@ -59,11 +50,11 @@ const invoiceObject = z.looseObject({
 /**
  * Check the fields this app reads, for the types it handles (Stripe's SDK types are a promise about
  * Stripe, not about whoever holds the signing secret).
- * @throws MalformedEventError
+ * @throws AppError "bad_request:stripe_event"
  */
 export function assertEventShape(event: unknown): asserts event is Stripe.Event {
   const parsed = envelope.safeParse(event);
-  if (!parsed.success) throw new MalformedEventError();
+  if (!parsed.success) throw malformedEvent();
   const type = parsed.data.type;
   const object = parsed.data.data.object;
   const schema = type.startsWith("customer.subscription.")
@@ -73,32 +64,22 @@ export function assertEventShape(event: unknown): asserts event is Stripe.Event 
       : type.startsWith("invoice.")
         ? invoiceObject
         : null;
-  if (schema && !schema.safeParse(object).success) throw new MalformedEventError();
+  if (schema && !schema.safeParse(object).success) throw malformedEvent();
 }
-
-/** Events whose effect this app applies (the issue's list); others are acknowledged and recorded. */
-export const HANDLED_EVENTS = [
-  "checkout.session.completed",
-  "customer.subscription.created",
-  "customer.subscription.updated",
-  "customer.subscription.deleted",
-  "invoice.paid",
-  "invoice.payment_failed",
-] as const;
 
 /**
  * Verify `rawBody` against the `Stripe-Signature` header with STRIPE_WEBHOOK_SECRET and the configured
  * tolerance (spec: Stripe's signing scheme, HMAC-SHA256 over "timestamp.body").
- * @throws WebhookSignatureError; Error when STRIPE_WEBHOOK_SECRET is not set.
+ * @throws AppError "bad_request:stripe_signature"; Error when STRIPE_WEBHOOK_SECRET is not set.
  */
 export function verifyStripeEvent(rawBody: string, signature: string | null): Stripe.Event {
   const config = getConfig();
   if (!config.STRIPE_WEBHOOK_SECRET) throw new Error("STRIPE_WEBHOOK_SECRET is not set.");
-  if (!signature) throw new WebhookSignatureError();
+  if (!signature) throw badSignature();
   try {
     return stripeWebhooks().constructEvent(rawBody, signature, config.STRIPE_WEBHOOK_SECRET, config.STRIPE_WEBHOOK_TOLERANCE_SECONDS);
   } catch {
-    throw new WebhookSignatureError();
+    throw badSignature();
   }
 }
 
@@ -158,7 +139,7 @@ async function planFor(event: Stripe.Event): Promise<Plan | null> {
 
 /**
  * Apply a verified event exactly once.
- * @throws MalformedEventError (answered 400); whatever else fails (Stripe unreachable, database error): the caller answers 500 and nothing
+ * @throws AppError "bad_request:stripe_event" (answered 400); whatever else fails (Stripe unreachable, database error): the caller answers 500 and nothing
  *   was stored, so Stripe's retry applies the event.
  */
 export async function processStripeEvent(event: Stripe.Event): Promise<EventOutcome> {

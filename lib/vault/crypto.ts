@@ -1,3 +1,4 @@
+import { AppError } from "@/lib/errors";
 
 /**
  * The vault: end-to-end encryption of saved history, run in the browser (and in Node for tests, which
@@ -13,13 +14,13 @@
  *   passkey -> WebAuthn PRF output (32 bytes, evaluated on a 32-byte random per-passkey input)
  *             -> HKDF-SHA-256(prf, 16-byte salt, "hush vault passkey v2")
  *
- * Ciphertext format 2 (byte 0 tells it from lib/crypto.ts's server-side format 1)
+ * Ciphertext format 2 (byte 0; format 1 was the server-side encryption of before the vault, removed)
  *   byte 0        0x02
  *   bytes 1..12   random 96-bit IV (getRandomValues; NIST SP 800-38D allows 2^32 random IVs per key)
  *   bytes 13..    AES-256-GCM ciphertext followed by its 16-byte tag
  * Associated data is the UTF-8 JSON array ["hush", 2, <purpose>, ...fields]:
  *   chat title:  ["hush", 2, "title", userId, chatId]
- *   branch tree: ["hush", 2, "tree", userId, chatId]   (issue 9: edited and regenerated versions)
+ *   branch tree: ["hush", 2, "tree", userId, chatId]   (docs/issues.md #9: edited and regenerated versions)
  *   message:     ["hush", 2, "content" | "attachment", userId, chatId, position, role]
  *   wrapped key: ["hush", 2, "vault-key", userId, kind, methodId]
  * so a ciphertext moved to another user, chat, field, position, role or method fails to decrypt.
@@ -51,21 +52,13 @@ export type VaultField =
   | { field: "tree"; userId: string; chatId: string }
   | { field: "content" | "attachment"; userId: string; chatId: string; position: number; role: string };
 
-/** A ciphertext did not authenticate: wrong key or secret, or it was moved or altered. */
-export class VaultDecryptionError extends Error {
-  constructor(message = "Could not decrypt: wrong key, or the data was moved or altered.") {
-    super(message);
-    this.name = "VaultDecryptionError";
-  }
-}
+/** A ciphertext did not authenticate: wrong key or secret, or it was moved or altered (AppError "unprocessable:vault_decrypt"). */
+export const vaultDecryptionError = (message = "Could not decrypt: wrong key, or the data was moved or altered.") =>
+  new AppError("unprocessable:vault_decrypt", message);
 
-/** The text is not a recovery code (wrong length or characters). */
-export class RecoveryCodeFormatError extends Error {
-  constructor() {
-    super("That is not a recovery code: it has 32 letters and digits, in groups of four.");
-    this.name = "RecoveryCodeFormatError";
-  }
-}
+/** The text is not a recovery code, wrong length or characters (AppError "bad_request:recovery_code"; the message is shown). */
+const recoveryCodeFormatError = () =>
+  new AppError("bad_request:recovery_code", "That is not a recovery code: it has 32 letters and digits, in groups of four.");
 
 const subtle = () => globalThis.crypto.subtle;
 const enc = new TextEncoder();
@@ -86,7 +79,7 @@ export function generateVaultKey(): Uint8Array<ArrayBuffer> {
 
 /** The vault key as a non-extractable AES-GCM CryptoKey for field encryption. */
 export async function importVaultKey(raw: Uint8Array<ArrayBuffer>): Promise<CryptoKey> {
-  if (raw.length !== VAULT_KEY_BYTES) throw new VaultDecryptionError("Malformed vault key.");
+  if (raw.length !== VAULT_KEY_BYTES) throw vaultDecryptionError("Malformed vault key.");
   return subtle().importKey("raw", raw, "AES-GCM", false, ["encrypt", "decrypt"]);
 }
 
@@ -110,14 +103,14 @@ async function seal(key: CryptoKey, data: Uint8Array<ArrayBuffer>, plaintext: Ui
 }
 
 async function open(key: CryptoKey, data: Uint8Array<ArrayBuffer>, ciphertext: Uint8Array): Promise<Uint8Array<ArrayBuffer>> {
-  if (ciphertext.length < HEADER + TAG_BYTES) throw new VaultDecryptionError("Malformed ciphertext.");
-  if (ciphertext[0] !== VAULT_FORMAT) throw new VaultDecryptionError(`Unsupported ciphertext version ${ciphertext[0]}.`);
+  if (ciphertext.length < HEADER + TAG_BYTES) throw vaultDecryptionError("Malformed ciphertext.");
+  if (ciphertext[0] !== VAULT_FORMAT) throw vaultDecryptionError(`Unsupported ciphertext version ${ciphertext[0]}.`);
   try {
     const iv = ciphertext.slice(1, HEADER);
     const body = ciphertext.slice(HEADER);
     return new Uint8Array(await subtle().decrypt({ name: "AES-GCM", iv, additionalData: data }, key, body));
   } catch {
-    throw new VaultDecryptionError();
+    throw vaultDecryptionError();
   }
 }
 
@@ -126,13 +119,13 @@ export async function encryptField(key: CryptoKey, ctx: VaultField, text: string
   return seal(key, fieldAd(ctx), enc.encode(text));
 }
 
-/** Decrypt one text field. @throws VaultDecryptionError (also when the plaintext is not UTF-8). */
+/** Decrypt one text field. @throws AppError "unprocessable:vault_decrypt" (also when the plaintext is not UTF-8). */
 export async function decryptField(key: CryptoKey, ctx: VaultField, ciphertext: Uint8Array): Promise<string> {
   const bytes = await open(key, fieldAd(ctx), ciphertext);
   try {
     return dec.decode(bytes);
   } catch {
-    throw new VaultDecryptionError("Decrypted text is not UTF-8.");
+    throw vaultDecryptionError("Decrypted text is not UTF-8.");
   }
 }
 
@@ -149,11 +142,11 @@ export async function wrapVaultKey(raw: Uint8Array<ArrayBuffer>, wrappingKey: Cr
 }
 
 /**
- * Unwrap the vault key. @throws VaultDecryptionError when the secret behind `wrappingKey` is wrong.
+ * Unwrap the vault key. @throws AppError "unprocessable:vault_decrypt" when the secret behind `wrappingKey` is wrong.
  */
 export async function unwrapVaultKey(wrapped: Uint8Array, wrappingKey: CryptoKey, ctx: WrapContext) {
   const raw = await open(wrappingKey, ad("vault-key", [ctx.userId, ctx.kind, ctx.methodId]), wrapped);
-  if (raw.length !== VAULT_KEY_BYTES) throw new VaultDecryptionError("Malformed vault key.");
+  if (raw.length !== VAULT_KEY_BYTES) throw vaultDecryptionError("Malformed vault key.");
   return raw;
 }
 
@@ -177,7 +170,7 @@ async function hkdfKey(ikm: Uint8Array<ArrayBuffer>, salt: Uint8Array<ArrayBuffe
  * passphrase is NFKC-normalised so the same words typed on another keyboard give the same key.
  */
 export async function passphraseKey(passphrase: string, salt: Uint8Array<ArrayBuffer>, params: Argon2Params = ARGON2ID) {
-  // Issue 12: hash-wasm (its Argon2 WebAssembly inlined) loads when a passphrase is first used, not with
+  // docs/issues.md #12: hash-wasm (its Argon2 WebAssembly inlined) loads when a passphrase is first used, not with
   // every page that holds the vault store (/chat).
   const { argon2id } = await import("hash-wasm");
   const hash = await argon2id({
@@ -225,18 +218,18 @@ export function generateRecoveryCode(): string {
 
 /**
  * The 20 bytes of a recovery code typed by a person: case, spaces and dashes ignored, O read as 0,
- * I and L as 1. @throws RecoveryCodeFormatError
+ * I and L as 1. @throws AppError "bad_request:recovery_code"
  */
 export function parseRecoveryCode(text: string): Uint8Array<ArrayBuffer> {
   const clean = text.toUpperCase().replace(/[\s-]/g, "").replace(/O/g, "0").replace(/[IL]/g, "1");
-  if (clean.length !== (RECOVERY_CODE_BYTES * 8) / 5) throw new RecoveryCodeFormatError();
+  if (clean.length !== (RECOVERY_CODE_BYTES * 8) / 5) throw recoveryCodeFormatError();
   const out = new Uint8Array(RECOVERY_CODE_BYTES);
   let bits = 0;
   let value = 0;
   let i = 0;
   for (const ch of clean) {
     const v = B32.indexOf(ch);
-    if (v < 0) throw new RecoveryCodeFormatError();
+    if (v < 0) throw recoveryCodeFormatError();
     value = (value << 5) | v;
     bits += 5;
     if (bits >= 8) {

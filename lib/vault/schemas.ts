@@ -1,17 +1,82 @@
 import { z } from "zod";
-import { methodSchema, sealed, sealedMessageSchema } from "./server";
+import { LOWERCASE_UUID } from "@/lib/uuid";
+
+/*
+ * Field schemas (sealed ciphertexts, unlock methods): browser-safe, so the API contract
+ * (lib/api/contract.ts) can import them. The transform of `sealed` runs on the server only (Buffer).
+ */
+const B64 = /^[A-Za-z0-9+/]*={0,2}$/;
+/** Largest ciphertext field accepted, in base64 characters (a 60,000-character PDF text is ~80 KB). */
+const MAX_FIELD_B64 = 2_000_000;
+
+/** Base64 of a version-2 vault ciphertext (lib/vault/crypto.ts), decoded to bytes. */
+export const sealed = (max = MAX_FIELD_B64) =>
+  z
+    .string()
+    .max(max)
+    .regex(B64, "must be base64")
+    .transform((v) => new Uint8Array(Buffer.from(v, "base64")))
+    .refine((b) => b.length >= 29 && b[0] === 2, "must be a vault ciphertext (format 2)");
+
+const b64bytes = z.string().max(200).regex(B64, "must be base64");
+
+const kdfSchema = z
+  .object({
+    salt: b64bytes,
+    argon2: z
+      .object({
+        memoryKiB: z.number().int().min(19456).max(4_194_304),
+        iterations: z.number().int().min(1).max(20),
+        parallelism: z.number().int().min(1).max(16),
+      })
+      .optional(),
+    prf_input: b64bytes.optional(),
+  })
+  .strict();
+
+/** A WebAuthn response as @simplewebauthn/browser returns it; checked in depth by the library. */
+const webauthnResponse = z.object({ id: z.string().max(1500), rawId: z.string().max(1500), type: z.literal("public-key") }).passthrough();
+
+/** One unlock method in a create/add request. */
+export const methodSchema = z
+  .object({
+    id: z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/),
+    kind: z.enum(["passkey", "passphrase", "recovery"]),
+    label: z.string().trim().max(60).nullable().default(null),
+    wrapped_key: sealed(200),
+    kdf: kdfSchema,
+    /** Passkeys only: the registration response of the ceremony started by /api/vault/passkey/options. */
+    registration: webauthnResponse.optional(),
+  })
+  .strict()
+  .refine((m) => (m.kind === "passkey") === (m.registration !== undefined && m.kdf.prf_input !== undefined), {
+    message: "a passkey method needs its registration and PRF input (and only a passkey has them)",
+  })
+  .refine((m) => (m.kind === "passphrase") === (m.kdf.argon2 !== undefined), {
+    message: "a passphrase method needs its Argon2id parameters (and only it has them)",
+  });
+export type MethodInput = z.infer<typeof methodSchema>;
+
+/** One message of an encrypted turn. */
+export const sealedMessageSchema = z
+  .object({
+    role: z.enum(["user", "assistant", "system"]),
+    content_ciphertext: sealed(),
+    attachment_ciphertext: sealed().nullable().default(null),
+  })
+  .strict();
 
 /**
- * Request schemas of the vault endpoints and /api/ns/chat_save (issue 8): here, not in the route files,
+ * Request schemas of the vault endpoints and /api/ns/chat_save (docs/issues.md #8): here, not in the route files,
  * so the handlers and the OpenAPI document (lib/openapi) use the same objects. The field schemas
  * (sealed ciphertexts, unlock methods) live in lib/vault/server.ts.
  */
 
-const lowercaseUuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, "must be a lowercase UUID");
+const lowercaseUuid = z.string().regex(LOWERCASE_UUID, "must be a lowercase UUID");
 
 /** Largest sealed branch tree, in base64 characters (the whole tree of a long chat with its versions). */
 export const MAX_TREE_B64 = 40_000_000;
-/** Oldest timestamp an imported chat may carry (issue 9: ChatGPT exports keep their dates). */
+/** Oldest timestamp an imported chat may carry (docs/issues.md #9: ChatGPT exports keep their dates). */
 const OLDEST_IMPORT = Date.UTC(2000, 0, 1);
 
 /** An ISO timestamp for an imported chat: not in the future (1 minute of clock skew), not before 2000. */
@@ -22,9 +87,9 @@ const importTime = z.iso
 
 /**
  * POST /api/ns/chat_save: one turn sealed under the vault key by the browser.
- * - `replace` (issue 9): the active path changed at `first_position` (an edited question or a regenerated
+ * - `replace` (docs/issues.md #9): the active path changed at `first_position` (an edited question or a regenerated
  *   answer): the stored messages from there on are replaced by `messages`, in one transaction.
- * - `tree_ciphertext` (issue 9): the whole branch tree sealed under the vault key (field "tree"); null
+ * - `tree_ciphertext` (docs/issues.md #9): the whole branch tree sealed under the vault key (field "tree"); null
  *   for a chat without versions (clears it); omitted leaves it as it is.
  * - `created_at` / `last_updated`: only with `create`, for imported chats (their original dates).
  */
@@ -67,23 +132,6 @@ export const vaultUnlockBodySchema = z
   .strict()
   .refine((b) => (b.method_id === undefined) !== (b.assertion === undefined), "send method_id or assertion");
 
-/** POST /api/vault/legacy: legacy chats re-encrypted under the vault key. */
-export const vaultLegacyBodySchema = z
-  .object({
-    chats: z
-      .array(
-        z
-          .object({
-            chat_id: z.string().uuid(),
-            title_ciphertext: sealed().nullable(),
-            messages: z.array(sealedMessageSchema).max(100_000),
-          })
-          .strict(),
-      )
-      .max(10_000),
-  })
-  .strict();
-
 /** Body bytes per vault endpoint. */
 export const VAULT_MAX_BODY_BYTES = {
   create: 64 * 1024,
@@ -92,5 +140,4 @@ export const VAULT_MAX_BODY_BYTES = {
   removeMethod: 1024,
   passkey: 1024,
   unlock: 16 * 1024,
-  legacy: 200 * 1024 * 1024,
 } as const;

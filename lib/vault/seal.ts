@@ -101,7 +101,7 @@ export async function unlockWithPassphrase(methods: StoredMethod[], userId: stri
   );
 }
 
-/** Unwrap with a recovery code. @throws RecoveryCodeFormatError, VaultDecryptionError */
+/** Unwrap with a recovery code. @throws AppError "bad_request:recovery_code", "unprocessable:vault_decrypt" */
 export async function unlockWithRecovery(methods: StoredMethod[], userId: string, code: string) {
   const bytes = parseRecoveryCode(code);
   return unlockWith(methods, userId, "recovery", (m) => recoveryKey(bytes, fromBase64(m.kdf.salt)));
@@ -130,7 +130,7 @@ async function unlockWith(
   throw lastError;
 }
 
-/** The display name of a chat: its first user message on one line, cut at 60 characters (spec §3). */
+/** The display name of a chat: its first user message on one line, cut at 60 characters (docs/product.md §3). */
 export function displayNameFrom(messages: readonly { role: string; content: string }[]): string | null {
   const first = messages.find((m) => m.role === "user")?.content.replace(/\s+/g, " ").trim();
   if (!first) return null;
@@ -149,9 +149,9 @@ export async function sealTurn(input: {
   firstPosition: number;
   messages: PlainMessage[];
   title?: string | null;
-  /** Issue 9: the stored messages from `firstPosition` on are replaced (an edited or regenerated turn). */
+  /** docs/issues.md #9: the stored messages from `firstPosition` on are replaced (an edited or regenerated turn). */
   replace?: boolean;
-  /** Issue 9: the whole branch tree (lib/chat/saved-tree.ts); null: no versions; undefined: not sent. */
+  /** docs/issues.md #9: the whole branch tree (lib/chat/saved-tree.ts); null: no versions; undefined: not sent. */
   tree?: string | null;
   /** An imported chat's original dates (only with `create`). */
   dates?: { createdAt: Date; lastUpdated: Date };
@@ -185,7 +185,7 @@ export async function sealTurn(input: {
 }
 
 /**
- * Encrypt a display name chosen by the user (issue 9: rename) exactly as sealTurn encrypts the first
+ * Encrypt a display name chosen by the user (docs/issues.md #9: rename) exactly as sealTurn encrypts the first
  * one (same key, associated data `{ field: "title", userId, chatId }`), as base64 for
  * PATCH /api/ns/chat_title; openTitle opens both.
  */
@@ -202,7 +202,7 @@ export async function openTitle(key: CryptoKey, userId: string, chatId: string, 
 export interface SealedChatJson {
   chat_id: string;
   display_name_ciphertext: string | null;
-  /** The sealed branch tree (issue 9); absent or null for a chat without versions. */
+  /** The sealed branch tree (docs/issues.md #9); absent or null for a chat without versions. */
   tree_ciphertext?: string | null;
   created_at?: string;
   last_updated: string;
@@ -210,7 +210,7 @@ export interface SealedChatJson {
 }
 
 /**
- * Decrypt a saved chat: its messages (the active path), its branch tree when it has versions (issue 9),
+ * Decrypt a saved chat: its messages (the active path), its branch tree when it has versions (docs/issues.md #9),
  * and its documents (every attachment, in order) for the conversation's context. @throws VaultDecryptionError
  */
 export async function openChat(key: CryptoKey, userId: string, chat: SealedChatJson) {

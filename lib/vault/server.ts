@@ -6,7 +6,7 @@ import {
   verifyRegistrationResponse,
   type AuthenticatorTransportFuture,
 } from "@simplewebauthn/server";
-import { z } from "zod";
+import type { z } from "zod";
 import { getConfig } from "@/lib/config";
 import {
   findPasskey,
@@ -17,74 +17,17 @@ import {
   type SealedMessage,
   type VaultState,
 } from "@/lib/db/queries";
-import { ApiError } from "@/lib/http";
+import type { VaultJson } from "@/lib/api/contract";
+import { AppError } from "@/lib/errors";
+import { sealedMessageSchema, type MethodInput } from "@/lib/vault/schemas";
+
+export { methodSchema, sealed, sealedMessageSchema, type MethodInput } from "@/lib/vault/schemas";
 
 /**
- * Server side of the vault (issue 8): request schemas, WebAuthn ceremonies (@simplewebauthn/server)
+ * Server side of the vault (docs/issues.md #8): request schemas, WebAuthn ceremonies (@simplewebauthn/server)
  * and the JSON shapes of the vault API. The server never sees a vault key, a passphrase, a recovery
  * code or a PRF output: only wrapped keys and ciphertext, which it stores as given.
  */
-
-const B64 = /^[A-Za-z0-9+/]*={0,2}$/;
-/** Largest ciphertext field accepted, in base64 characters (a 60,000-character PDF text is ~80 KB). */
-const MAX_FIELD_B64 = 2_000_000;
-
-/** Base64 of a version-2 vault ciphertext (lib/vault/crypto.ts), decoded to bytes. */
-export const sealed = (max = MAX_FIELD_B64) =>
-  z
-    .string()
-    .max(max)
-    .regex(B64, "must be base64")
-    .transform((v) => new Uint8Array(Buffer.from(v, "base64")))
-    .refine((b) => b.length >= 29 && b[0] === 2, "must be a vault ciphertext (format 2)");
-
-const b64bytes = z.string().max(200).regex(B64, "must be base64");
-
-const kdfSchema = z
-  .object({
-    salt: b64bytes,
-    argon2: z
-      .object({
-        memoryKiB: z.number().int().min(19456).max(4_194_304),
-        iterations: z.number().int().min(1).max(20),
-        parallelism: z.number().int().min(1).max(16),
-      })
-      .optional(),
-    prf_input: b64bytes.optional(),
-  })
-  .strict();
-
-/** A WebAuthn response as @simplewebauthn/browser returns it; checked in depth by the library. */
-const webauthnResponse = z.object({ id: z.string().max(1500), rawId: z.string().max(1500), type: z.literal("public-key") }).passthrough();
-
-/** One unlock method in a create/add request. */
-export const methodSchema = z
-  .object({
-    id: z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/),
-    kind: z.enum(["passkey", "passphrase", "recovery"]),
-    label: z.string().trim().max(60).nullable().default(null),
-    wrapped_key: sealed(200),
-    kdf: kdfSchema,
-    /** Passkeys only: the registration response of the ceremony started by /api/vault/passkey/options. */
-    registration: webauthnResponse.optional(),
-  })
-  .strict()
-  .refine((m) => (m.kind === "passkey") === (m.registration !== undefined && m.kdf.prf_input !== undefined), {
-    message: "a passkey method needs its registration and PRF input (and only a passkey has them)",
-  })
-  .refine((m) => (m.kind === "passphrase") === (m.kdf.argon2 !== undefined), {
-    message: "a passphrase method needs its Argon2id parameters (and only it has them)",
-  });
-export type MethodInput = z.infer<typeof methodSchema>;
-
-/** One message of an encrypted turn. */
-export const sealedMessageSchema = z
-  .object({
-    role: z.enum(["user", "assistant", "system"]),
-    content_ciphertext: sealed(),
-    attachment_ciphertext: sealed().nullable().default(null),
-  })
-  .strict();
 
 export function toSealedMessage(m: z.infer<typeof sealedMessageSchema>): SealedMessage {
   return { role: m.role, content: m.content_ciphertext, attachment: m.attachment_ciphertext };
@@ -98,7 +41,7 @@ function webauthnTargets(request: Request): { origin: string; rpID: string; orig
   const origins = [new URL(config.APP_URL).origin, ...config.EXTRA_ORIGINS];
   // The ceremony runs at whichever allowed origin the page is on (assertSameOrigin already refused others).
   const origin = request.headers.get("origin") ?? origins[0]!;
-  if (!origins.includes(origin)) throw new ApiError(403, "Passkeys are not available on this address.");
+  if (!origins.includes(origin)) throw new AppError("forbidden:passkey_origin", "Passkeys are not available on this address.");
   return { origin, rpID: new URL(origin).hostname, origins };
 }
 
@@ -123,7 +66,7 @@ export async function passkeyOptions(request: Request, user: { id: string; email
     await saveChallenge(user.id, options.challenge, "register");
     return options;
   }
-  if (!passkeys.length) throw new ApiError(404, "No passkey is set up for this account.");
+  if (!passkeys.length) throw new AppError("not_found:passkey", "No passkey is set up for this account.");
   const options = await generateAuthenticationOptions({
     rpID,
     allowCredentials: passkeys.map((p) => ({ id: p.credentialId! })),
@@ -135,12 +78,12 @@ export async function passkeyOptions(request: Request, user: { id: string; email
 
 /**
  * Verify a registration response (for a passkey method being added) against the stored challenge.
- * @throws ApiError 400 when it does not verify.
+ * @throws AppError 400 when it does not verify.
  */
 export async function verifyPasskeyRegistration(request: Request, userId: string, response: Record<string, unknown>) {
   const { origins } = webauthnTargets(request);
   const challenge = await takeChallenge(userId, "register");
-  if (!challenge) throw new ApiError(400, "The passkey request expired. Please try again.");
+  if (!challenge) throw new AppError("bad_request:passkey", "The passkey request expired. Please try again.");
   let result;
   try {
     result = await verifyRegistrationResponse({
@@ -151,9 +94,9 @@ export async function verifyPasskeyRegistration(request: Request, userId: string
       requireUserVerification: true,
     });
   } catch {
-    throw new ApiError(400, "The passkey could not be verified.");
+    throw new AppError("bad_request:passkey", "The passkey could not be verified.");
   }
-  if (!result.verified) throw new ApiError(400, "The passkey could not be verified.");
+  if (!result.verified) throw new AppError("bad_request:passkey", "The passkey could not be verified.");
   const { credential } = result.registrationInfo;
   return {
     credentialId: credential.id,
@@ -165,14 +108,14 @@ export async function verifyPasskeyRegistration(request: Request, userId: string
 
 /**
  * Verify an unlock assertion by one of the user's passkeys. @returns the method id and new counter.
- * @throws ApiError 400/404 when it does not verify.
+ * @throws AppError 400/404 when it does not verify.
  */
 export async function verifyPasskeyUnlock(request: Request, userId: string, response: Record<string, unknown>) {
   const { origins } = webauthnTargets(request);
   const challenge = await takeChallenge(userId, "unlock");
-  if (!challenge) throw new ApiError(400, "The passkey request expired. Please try again.");
+  if (!challenge) throw new AppError("bad_request:passkey", "The passkey request expired. Please try again.");
   const method = await findPasskey(userId, String(response.id));
-  if (!method?.publicKey || !method.credentialId) throw new ApiError(404, "This passkey is not set up for this account.");
+  if (!method?.publicKey || !method.credentialId) throw new AppError("not_found:passkey", "This passkey is not set up for this account.");
   let result;
   try {
     result = await verifyAuthenticationResponse({
@@ -189,9 +132,9 @@ export async function verifyPasskeyUnlock(request: Request, userId: string, resp
       requireUserVerification: true,
     });
   } catch {
-    throw new ApiError(400, "The passkey could not be verified.");
+    throw new AppError("bad_request:passkey", "The passkey could not be verified.");
   }
-  if (!result.verified) throw new ApiError(400, "The passkey could not be verified.");
+  if (!result.verified) throw new AppError("bad_request:passkey", "The passkey could not be verified.");
   return { methodId: method.id, counter: result.authenticationInfo.newCounter };
 }
 
@@ -220,13 +163,12 @@ export function vaultStateJson(userId: string, state: VaultState) {
     exists: state.vault !== null,
     history_on: state.vault?.historyOn ?? false,
     last_unlock_at: state.vault?.lastUnlockAt?.toISOString() ?? null,
-    legacy_chats: state.legacyChats,
     methods: state.methods.map((m) => ({
       id: m.id,
       kind: m.kind,
       label: m.label,
-      wrapped_key: b64(m.wrappedKey),
-      kdf: m.kdf,
+      wrapped_key: b64(m.wrappedKey) ?? "",
+      kdf: m.kdf as VaultJson["methods"][number]["kdf"],
       credential_id: m.credentialId,
       created_at: m.createdAt.toISOString(),
       last_used_at: m.lastUsedAt?.toISOString() ?? null,

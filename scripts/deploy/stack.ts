@@ -66,7 +66,6 @@ export interface Stack {
   close(): Promise<void>;
 }
 
-const MASTER_KEY = "ZGVwbG95LXRlc3Qta2V5LW9ubHktMzItYnl0ZXMhISE=";
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Poll `url` over plain HTTP until it answers 200 (or `timeoutMs` passes). */
@@ -234,7 +233,6 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       DATA_DIR: path.join(work, `data-${port}`),
       DATABASE_URL: options.directDatabase ? databaseUrl : appDbUrl.toString(),
       REDIS_URL: `redis://127.0.0.1:${ports.redis}/0`,
-      ENCRYPTION_MASTER_KEY: MASTER_KEY,
       NEXTAUTH_SECRET: "deploy-test-nextauth-secret-0123456789abcdef",
       LLM_BASE_URL: `${llm.url}/v1`,
       LLM_API_KEY: "test",

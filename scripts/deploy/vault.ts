@@ -1,8 +1,8 @@
 /**
- * The browser's side of saved history (issue 8), for the multi-instance test and the load bench: set up
+ * The browser's side of saved history (docs/issues.md #8), for the multi-instance test and the load bench: set up
  * a vault through the real endpoints, seal a finished turn under the vault key and store it with
  * POST /api/ns/chat_save, unlock on another connection and open what the history endpoints return.
- * The same lib/vault/seal.ts the page uses (lib/vault/client.ts), over the HttpsClient instead of fetch.
+ * The same lib/vault/seal.ts the page uses (lib/vault/vault-api.ts), over the HttpsClient instead of fetch.
  */
 import { generateVaultKey, importVaultKey } from "../../lib/vault/crypto";
 import {

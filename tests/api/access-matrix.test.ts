@@ -12,7 +12,6 @@ import { POST as chatSave } from "@/app/api/ns/chat_save/route";
 import { PATCH as chatTitle } from "@/app/api/ns/chat_title/route";
 import { GET as vaultGet, POST as vaultCreate } from "@/app/api/vault/route";
 import { DELETE as methodDelete } from "@/app/api/vault/methods/route";
-import { GET as legacyGet } from "@/app/api/vault/legacy/route";
 import { resetConfigForTests } from "@/lib/config";
 import { shredUserData } from "@/lib/db/queries";
 import { generateVaultKey, importVaultKey } from "@/lib/vault/crypto";
@@ -23,7 +22,7 @@ import { createTestUser, sameOrigin, sessionCookieFor, signGoogleIdToken, stopTe
 import { startFakeLlmServer, type FakeLlmServer } from "../helpers/fake-llm-server";
 
 /**
- * Every authenticated endpoint (spec §7) × every kind of caller: no credentials, another user (whose
+ * Every authenticated endpoint (docs/product.md §7) × every kind of caller: no credentials, another user (whose
  * chat is the target), a deleted account, and a desktop app's Google ID token. One table, real handlers.
  */
 type Caller = "none" | "other" | "deleted" | "bearer" | "owner";
@@ -81,7 +80,6 @@ const endpoints: Endpoint[] = [
   { name: "POST /api/ns/chat_save (owner's chat)", call: (h) => chatSave(json("POST", "/api/ns/chat_save", h, sealedAppend)), expect: { none: 401, other: 409, deleted: 403, bearer: 409 } },
   { name: "GET /api/vault", call: (h) => vaultGet(json("GET", "/api/vault", h)), expect: { none: 401, other: 200, deleted: 403, bearer: 200 } },
   { name: "DELETE /api/vault/methods (owner's method)", call: (h) => methodDelete(json("DELETE", "/api/vault/methods", h, { id: ownerMethodId })), expect: { none: 401, other: 404, deleted: 403, bearer: 404 } },
-  { name: "GET /api/vault/legacy", call: (h) => legacyGet(json("GET", "/api/vault/legacy", h)), expect: { none: 401, other: 409, deleted: 403, bearer: 409 } },
   { name: "PATCH /api/ns/chat_title (owner's chat)", call: (h) => chatTitle(json("PATCH", "/api/ns/chat_title", h, { chat_id: ownerChatId, title_ciphertext: sealedTitle })), expect: { none: 401, other: 404, deleted: 403, bearer: 404 } },
   { name: "DELETE /api/ns/delete_chat (owner's chat)", call: (h) => deleteChat(json("DELETE", "/api/ns/delete_chat", h, { chat_id: ownerChatId })), expect: { none: 401, other: 404, deleted: 403, bearer: 404 } },
 ];

@@ -12,7 +12,7 @@ import { createTestUser } from "../helpers/auth";
 import { req, withVault, type Person } from "../helpers/vault-api";
 
 /**
- * POST /api/ns/chat_history/batch (issue 9: search and export read many chats per request) through the
+ * POST /api/ns/chat_history/batch (docs/issues.md #9: search and export read many chats per request) through the
  * real handlers and database (PGlite, or PostgreSQL when DATABASE_URL is set). The test plays the
  * browser: it seals chats under the vault key and opens what the batch returns.
  */

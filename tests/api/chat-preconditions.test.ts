@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as chatUser } from "@/app/api/ns/chat_user/route";
 import { getConfig, resetConfigForTests } from "@/lib/config";
-import { createChat } from "@/lib/db/queries";
-import { closeQuota, utcDay } from "@/lib/quota";
+import { randomUUID } from "node:crypto";
+import { saveSealedTurn } from "@/lib/db/queries";
+import { closeQuota, consumeQuota, utcDay } from "@/lib/quota";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import { createTestUser, sessionCookieFor } from "../helpers/auth";
 import { startFakeLlmServer, type FakeLlmServer } from "../helpers/fake-llm-server";
@@ -11,7 +12,8 @@ import { startFakeLlmServer, type FakeLlmServer } from "../helpers/fake-llm-serv
  * POST /api/ns/chat_user checks session, account, origin, body, chat owner, model and quota with one
  * SQL statement (lib/chat/signed-in.ts, lib/db/chat-preconditions.ts): the answers keep the order of
  * checking one by one, a refused send is never counted, and concurrent sends at the limit admit exactly
- * the remainder.
+ * the remainder. The statement follows the owners of its rules: the session store's (both deadlines; a
+ * send moves the idle deadline forward) and lib/quota's (one counter, same key, day and limit).
  */
 let t: TestDb;
 let llm: FakeLlmServer;
@@ -54,6 +56,15 @@ const turn = (extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
+/** A saved chat of `userId` (the server stores the browser's ciphertext as opaque bytes). */
+async function savedChat(userId: string): Promise<string> {
+  await t.db.vault.upsert({ where: { userId }, create: { userId }, update: {} });
+  const chatId = randomUUID();
+  const bytes = () => new Uint8Array(crypto.getRandomValues(new Uint8Array(40)));
+  await saveSealedTurn({ userId, chatId, create: true, title: bytes(), firstPosition: 0, messages: [{ role: "user", content: bytes(), attachment: null }] });
+  return chatId;
+}
+
 async function counted(userId: string): Promise<number> {
   const row = await t.db.quotaCounter.findUnique({ where: { subject_day: { subject: `u:${userId}`, day: utcDay() } } });
   return row?.count ?? 0;
@@ -73,7 +84,7 @@ describe("POST /api/ns/chat_user preconditions", () => {
     const u = await createTestUser();
     const other = await createTestUser();
     const cookie = await sessionCookieFor(u.id);
-    const foreign = (await createChat({ userId: other.id, messages: [{ role: "user", content: "x" }], title: "x" })).chatId;
+    const foreign = await savedChat(other.id);
     // Cross-site beats a bad body; a bad body beats a foreign chat; a foreign chat beats a Pro model.
     expect((await send({ cookie, origin: "https://evil.example" }, "not json")).status).toBe(403);
     expect((await send({ cookie }, "not json")).status).toBe(400);
@@ -82,7 +93,7 @@ describe("POST /api/ns/chat_user preconditions", () => {
     expect((await send({ cookie }, turn({ model: "llama3-70b-8192" }))).status).toBe(403);
     expect((await send({ cookie }, turn({ model: "no-such-model" }))).status).toBe(400);
     expect(await counted(u.id)).toBe(0);
-    const own = (await createChat({ userId: u.id, messages: [{ role: "user", content: "y" }], title: "y" })).chatId;
+    const own = await savedChat(u.id);
     expect((await send({ cookie }, turn({ chat_id: own.toUpperCase() }))).status).toBe(200);
     expect(await counted(u.id)).toBe(1);
   });
@@ -95,6 +106,40 @@ describe("POST /api/ns/chat_user preconditions", () => {
     expect(statuses.filter((s) => s === 200)).toHaveLength(LIMIT);
     expect(statuses.filter((s) => s === 429)).toHaveLength(12 - LIMIT);
     expect(Number(results.find((r) => r.status === 429)!.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(await counted(u.id)).toBe(LIMIT);
+  });
+
+  it("moves the session's idle deadline forward, and refuses a session past its absolute end without counting", async () => {
+    const u = await createTestUser();
+    const cookie = await sessionCookieFor(u.id);
+    const day = 86_400_000;
+    // Used last six days ago (SESSION_IDLE_DAYS 7): one day left before it ends.
+    const stale = new Date(Date.now() + day);
+    await t.db.session.updateMany({ where: { userId: u.id }, data: { expires: stale } });
+    expect((await send({ cookie }, turn())).status).toBe(200);
+    const [row] = await t.db.session.findMany({ where: { userId: u.id } });
+    const idleMs = getConfig().SESSION_IDLE_DAYS * day;
+    expect(row!.expires.getTime()).toBeGreaterThan(Date.now() + idleMs - 60_000);
+
+    // Idle deadline ahead, but created more than SESSION_MAX_AGE_DAYS ago: over, whatever the idle deadline says.
+    const old = new Date(Date.now() - (getConfig().SESSION_MAX_AGE_DAYS * day + 60_000));
+    await t.db.session.updateMany({ where: { userId: u.id }, data: { createdAt: old, expires: stale } });
+    const before = await counted(u.id);
+    expect((await send({ cookie }, turn())).status).toBe(401);
+    expect(await counted(u.id)).toBe(before);
+  });
+
+  it("counts on lib/quota's counter: sends and consumeQuota share one key, day and limit", async () => {
+    const u = await createTestUser();
+    const cookie = await sessionCookieFor(u.id);
+    expect((await send({ cookie }, turn())).status).toBe(200);
+    expect((await send({ cookie }, turn())).status).toBe(200);
+    const subject = { kind: "user" as const, userId: u.id, plan: "Free" as const };
+    for (let i = 2; i < LIMIT - 1; i++) await consumeQuota(subject);
+    expect(await counted(u.id)).toBe(LIMIT - 1);
+    expect((await send({ cookie }, turn())).status).toBe(200);
+    await expect(consumeQuota(subject)).rejects.toMatchObject({ code: "rate_limited:quota" });
+    expect((await send({ cookie }, turn())).status).toBe(429);
     expect(await counted(u.id)).toBe(LIMIT);
   });
 });

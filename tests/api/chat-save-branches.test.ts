@@ -12,7 +12,7 @@ import { createTestUser } from "../helpers/auth";
 import { req, withVault, type Person } from "../helpers/vault-api";
 
 /**
- * Issue 9: saved chats keep their edited and regenerated versions. The test plays the browser (builds the
+ * docs/issues.md #9: saved chats keep their edited and regenerated versions. The test plays the browser (builds the
  * branch tree with lib/chat/branches.ts, seals with lib/vault/seal.ts) against the real chat_save and
  * chat_history handlers and the real database (PGlite, or PostgreSQL with DATABASE_URL).
  */
@@ -63,7 +63,7 @@ afterAll(async () => {
   resetConfigForTests();
 });
 
-describe("saved versions (issue 9)", () => {
+describe("saved versions (docs/issues.md #9)", () => {
   it("a regenerated answer replaces the stored one, the tree keeps both, and reopening shows 2 / 2", async () => {
     const chatId = crypto.randomUUID();
     let tree = fromMessages<SavedMessage>([

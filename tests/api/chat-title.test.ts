@@ -11,7 +11,7 @@ import { dumpDatabase } from "../helpers/db-dump";
 import { req, withVault, type Person } from "../helpers/vault-api";
 
 /**
- * Renaming a saved chat (issue 9 History) through the real handlers and database (PGlite, or
+ * Renaming a saved chat (docs/issues.md #9 History) through the real handlers and database (PGlite, or
  * PostgreSQL when DATABASE_URL is set). The test plays the browser: it holds the vault key, seals the
  * new name with lib/vault/seal.ts and opens what the history endpoints return.
  */

@@ -14,7 +14,7 @@ import { createTestUser, sessionCookieFor } from "../helpers/auth";
 import { startFakeLlmServer, type FakeLlmServer } from "../helpers/fake-llm-server";
 
 /**
- * The signed-in chat call with issue 8's additions: a saved chat's follow-up keeps the document, and
+ * The signed-in chat call with docs/issues.md #8's additions: a saved chat's follow-up keeps the document, and
  * the Pro model goes to its own provider (LLM_PRO_BASE_URL) while Basic goes to the default one.
  * Real route, real database, the real openai SDK against two fake OpenAI-compatible servers.
  */
@@ -76,7 +76,7 @@ beforeEach(() => {
   proLlm.requests.length = 0;
 });
 
-describe("POST /api/ns/chat_user (issue 8)", () => {
+describe("POST /api/ns/chat_user (docs/issues.md #8)", () => {
   it("a saved chat's follow-up question reaches the model with the document of the first turn", async () => {
     const first = await send({
       messages: [{ role: "user", content: "Summarise this report" }],

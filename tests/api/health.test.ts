@@ -21,13 +21,13 @@ afterAll(async () => {
 });
 
 async function readyNow() {
-  const res = await ready();
+  const res = await ready(new Request("http://127.0.0.1:3000/api/ready"));
   return { status: res.status, cache: res.headers.get("cache-control"), body: (await res.json()) as Record<string, unknown> };
 }
 
 describe("GET /api/health", () => {
   it("answers 200 ok, never cached", async () => {
-    const res = health();
+    const res = await health(new Request("http://127.0.0.1:3000/api/health"));
     expect(res.status).toBe(200);
     expect(res.headers.get("cache-control")).toBe("no-store");
     expect(await res.json()).toEqual({ status: "ok" });
@@ -106,7 +106,7 @@ describe("GET /api/ready", () => {
         error: "Not ready: shutdown.",
         checks: { database: "ok", migrations: "ok", redis: "not configured", shutdown: "draining" },
       });
-      expect(health().status).toBe(200);
+      expect((await health(new Request("http://127.0.0.1:3000/api/health"))).status).toBe(200);
     } finally {
       resetLifecycleForTests();
     }

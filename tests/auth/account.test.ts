@@ -2,8 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as checkAccountStatus } from "@/app/api/check_account_status/route";
 import { POST as createAccount } from "@/app/api/create_account/route";
 import { POST as deleteUser } from "@/app/api/delete_user/route";
-import { DecryptionError } from "@/lib/crypto";
-import { createChat, getChat } from "@/lib/db/queries";
+import { saveSealedTurn } from "@/lib/db/queries";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import {
   createTestUser,
@@ -13,9 +12,10 @@ import {
   startTestGoogleIssuer,
   stopTestGoogleIssuer,
 } from "../helpers/auth";
+import { withVault } from "../helpers/vault-api";
 
 /**
- * POST /api/create_account, GET /api/check_account_status, POST /api/delete_user (spec §7) through
+ * POST /api/create_account, GET /api/check_account_status, POST /api/delete_user (docs/product.md §7) through
  * their real handlers, with real sessions and Google ID tokens.
  */
 let t: TestDb;
@@ -47,7 +47,7 @@ describe("POST /api/create_account", () => {
     expect(await res.json()).toEqual({ error: "Sign in to continue." });
   });
 
-  it("creates the data key, and is idempotent", async () => {
+  it("answers ok for a live account, and is idempotent", async () => {
     const user = await createTestUser();
     const cookie = await sessionCookieFor(user.id);
     for (let i = 0; i < 3; i++) {
@@ -55,15 +55,6 @@ describe("POST /api/create_account", () => {
       expect(res.status).toBe(200);
       expect(await res.json()).toEqual({ ok: true, account_deleted: false });
     }
-    expect(await t.db.dataKey.count({ where: { userId: user.id } })).toBe(1);
-  });
-
-  it("concurrent first calls create one data key", async () => {
-    const user = await createTestUser();
-    const cookie = await sessionCookieFor(user.id);
-    const answers = await Promise.all([1, 2, 3].map(() => post(createAccount, "/api/create_account", { cookie })));
-    expect(answers.map((r) => r.status)).toEqual([200, 200, 200]);
-    expect(await t.db.dataKey.count({ where: { userId: user.id } })).toBe(1);
   });
 
   it("validates the body: an empty JSON object", async () => {
@@ -74,7 +65,6 @@ describe("POST /api/create_account", () => {
     expect((await post(createAccount, "/api/create_account", { cookie, body: "{" })).status).toBe(400);
     const wrongType = await post(createAccount, "/api/create_account", { cookie, headers: { "Content-Type": "text/plain" } });
     expect(wrongType.status).toBe(415);
-    expect(await t.db.dataKey.count({ where: { userId: user.id } })).toBe(0);
   });
 
   it("refuses a cross-site request authenticated by cookie (403), changing nothing", async () => {
@@ -98,7 +88,6 @@ describe("POST /api/create_account", () => {
       expect(res.status).toBe(403);
       expect(await res.json()).toEqual({ error: "Cross-site request refused." });
     }
-    expect(await t.db.dataKey.count({ where: { userId: user.id } })).toBe(0);
   });
 });
 
@@ -120,18 +109,20 @@ describe("POST /api/delete_user", () => {
     const laptop = await sessionCookieFor(user.id);
     const phone = await sessionCookieFor(user.id);
     await post(createAccount, "/api/create_account", { cookie: laptop });
-    const { chatId } = await createChat({
+    await withVault(user.id);
+    const sealed = () => new Uint8Array(crypto.getRandomValues(new Uint8Array(64)));
+    await saveSealedTurn({
       userId: user.id,
-      title: "secret plans",
+      chatId: crypto.randomUUID(),
+      create: true,
+      title: sealed(),
+      firstPosition: 0,
       messages: [
-        { role: "user", content: "my private question" },
-        { role: "assistant", content: "a private answer" },
+        { role: "user", content: sealed(), attachment: null },
+        { role: "assistant", content: sealed(), attachment: null },
       ],
     });
-    // What a backup, replica or attacker may hold from before the deletion.
-    const chatCopy = await t.db.chat.findUniqueOrThrow({ where: { id: chatId } });
-    const messageCopies = await t.db.message.findMany({ where: { chatId } });
-    expect((await getChat({ userId: user.id, chatId })).messages[0]!.content).toBe("my private question");
+    expect(await t.db.vaultMethod.count({ where: { userId: user.id } })).toBe(2);
 
     const res = await post(deleteUser, "/api/delete_user", { cookie: phone, body: null });
     expect(res.status).toBe(200);
@@ -142,16 +133,14 @@ describe("POST /api/delete_user", () => {
     // Flagged, data gone, every session revoked (the copied laptop cookie too).
     const row = await t.db.user.findUniqueOrThrow({ where: { id: user.id } });
     expect(row.deletedAt).toBeInstanceOf(Date);
-    expect(await t.db.dataKey.count({ where: { userId: user.id } })).toBe(0);
+    // The vault's wrapped keys go with it: a copy of the ciphertext can no longer be opened, even with
+    // the user's passphrase or recovery code.
+    expect(await t.db.vault.count({ where: { userId: user.id } })).toBe(0);
+    expect(await t.db.vaultMethod.count({ where: { userId: user.id } })).toBe(0);
     expect(await t.db.chat.count({ where: { userId: user.id } })).toBe(0);
     expect(await t.db.session.count({ where: { userId: user.id } })).toBe(0);
     expect((await status(laptop)).status).toBe(401);
     expect((await status(phone)).status).toBe(401);
-
-    // The copied ciphertext, restored, cannot be decrypted any more.
-    await t.db.chat.create({ data: chatCopy });
-    await t.db.message.createMany({ data: messageCopies });
-    await expect(getChat({ userId: user.id, chatId })).rejects.toBeInstanceOf(DecryptionError);
 
     // Signing in again shows "Account Deleted"; create_account does not revive the account.
     const again = await sessionCookieFor(user.id);
@@ -159,9 +148,7 @@ describe("POST /api/delete_user", () => {
     const created = await post(createAccount, "/api/create_account", { cookie: again });
     expect(created.status).toBe(200);
     expect(await created.json()).toEqual({ ok: true, account_deleted: true });
-    expect(await t.db.dataKey.count({ where: { userId: user.id } })).toBe(0);
     expect((await t.db.user.findUniqueOrThrow({ where: { id: user.id } })).deletedAt).toEqual(row.deletedAt);
-    await expect(getChat({ userId: user.id, chatId })).rejects.toBeInstanceOf(DecryptionError);
   });
 
   it("works with a Google ID token, after which the token sees a deleted account", async () => {

@@ -9,7 +9,7 @@ import { signGoogleIdToken, stopTestGoogleIssuer, TEST_GOOGLE_CLIENT_ID, startTe
 import type { TestOidcServer } from "../helpers/oidc";
 
 /**
- * `Authorization: Bearer <Google ID token>` (spec §6) through the real endpoint handlers, against a
+ * `Authorization: Bearer <Google ID token>` (docs/product.md §6) through the real endpoint handlers, against a
  * local OpenID Connect issuer whose keys sign the tokens (oauth2-mock-server). Every refusal is a
  * 401 `{ error }`, never a 500.
  */
@@ -100,14 +100,14 @@ describe("refused tokens answer 401, never 500", () => {
     await expect401(await status(await signGoogleIdToken({ nbf: Math.floor(Date.now() / 1000) + 3600 })));
   });
 
-  it("issued in the future, beyond the clock tolerance (issue 10)", async () => {
+  it("issued in the future, beyond the clock tolerance (docs/issues.md #10)", async () => {
     const now = Math.floor(Date.now() / 1000);
     await expect401(await status(await signGoogleIdToken({ sub: "sub-future-iat", iat: now + 120, exp: now + 3700 })));
     // Within the tolerance (a few seconds of skew) it still works.
     expect((await status(await signGoogleIdToken({ sub: "sub-near-iat", iat: now + 3, exp: now + 3600 }))).status).toBe(200);
   });
 
-  it("expired more than 60 s ago, or issued more than an hour ago (clock tolerance at most 60 s, issue 10)", async () => {
+  it("expired more than 60 s ago, or issued more than an hour ago (clock tolerance at most 60 s, docs/issues.md #10)", async () => {
     const now = Math.floor(Date.now() / 1000);
     expect(CLOCK_TOLERANCE_S).toBeLessThanOrEqual(60);
     await expect401(await status(await signGoogleIdToken({ sub: "sub-late-exp", iat: now - 3600, exp: now - 61 })));

@@ -7,7 +7,7 @@ import { AuthTestClient, tokenOf } from "../helpers/auth-flow";
 import { extractSignInLink, startSmtpServer, type TestSmtpServer } from "../helpers/smtp";
 
 /**
- * Sign-in by e-mail link (spec §4) through the real /api/auth handler, next-auth and a real SMTP
+ * Sign-in by e-mail link (docs/product.md §4) through the real /api/auth handler, next-auth and a real SMTP
  * server: the e-mailed link opens /signup and is consumed only by that page's POST; it works once,
  * for 10 minutes; requests are limited per address.
  */
@@ -184,7 +184,7 @@ describe("asking for a link", () => {
     expect((await client.requestEmailLink(freshAddress())).status).toBe(200);
   });
 
-  it("counts plus-address, case and Gmail dot variants of one mailbox together (issue 10)", async () => {
+  it("counts plus-address, case and Gmail dot variants of one mailbox together (docs/issues.md #10)", async () => {
     const stamp = `${Date.now()}${++counter}`;
     const variants = [`mbx${stamp}@example.test`, `MBX${stamp}+a@example.test`, `mbx${stamp}+b@Example.Test`, `Mbx${stamp}+news@example.test`, `mbx${stamp}+x+y@example.test`];
     for (const email of variants) expect((await new AuthTestClient().requestEmailLink(email)).status).toBe(200);
@@ -199,7 +199,7 @@ describe("asking for a link", () => {
     expect((await new AuthTestClient().requestEmailLink(`mb.x${stamp}@example.test`)).status).toBe(200);
   });
 
-  it("is limited per client address too, whatever X-Forwarded-For says (issue 10)", async () => {
+  it("is limited per client address too, whatever X-Forwarded-For says (docs/issues.md #10)", async () => {
     process.env.EMAIL_SIGNIN_LIMIT_PER_CLIENT_PER_HOUR = "3";
     resetConfigForTests();
     try {

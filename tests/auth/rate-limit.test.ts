@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetConfigForTests } from "@/lib/config";
-import { closeRateLimits, consumeEmailSignIn, RateLimitedError } from "@/lib/rate-limit";
+import { AppError } from "@/lib/errors";
+import { closeRateLimits, consumeEmailSignIn, retryAfterSeconds } from "@/lib/rate-limit";
 import { redisAvailable, TEST_REDIS_URL } from "../helpers/redis";
 
 /**
@@ -22,11 +23,12 @@ afterAll(async () => {
   resetConfigForTests();
 });
 
-async function exhaust(address: string): Promise<RateLimitedError> {
+async function exhaust(address: string): Promise<{ retryAfterSeconds: number }> {
   for (let i = 0; i < 5; i++) await consumeEmailSignIn(address, anyClient());
   const error = await consumeEmailSignIn(address, anyClient()).catch((e: unknown) => e);
-  expect(error).toBeInstanceOf(RateLimitedError);
-  return error as RateLimitedError;
+  expect(error).toBeInstanceOf(AppError);
+  expect(error).toMatchObject({ code: "rate_limited:email-signin", status: 429 });
+  return { retryAfterSeconds: retryAfterSeconds(error as AppError) };
 }
 
 describe("in memory (no REDIS_URL)", () => {
@@ -48,7 +50,7 @@ describe("in memory (no REDIS_URL)", () => {
     resetConfigForTests();
     const address = `one-${randomBytes(4).toString("hex")}@example.test`;
     await consumeEmailSignIn(address, anyClient());
-    await expect(consumeEmailSignIn(address, anyClient())).rejects.toBeInstanceOf(RateLimitedError);
+    await expect(consumeEmailSignIn(address, anyClient())).rejects.toMatchObject({ code: "rate_limited:email-signin" });
     delete process.env.EMAIL_SIGNIN_LIMIT_PER_HOUR;
     resetConfigForTests();
   });
@@ -85,7 +87,7 @@ describe.skipIf(!hasRedis)("in Redis (REDIS_URL)", () => {
     // A second "instance" (fresh limiter objects over the same Redis) sees the same count.
     await closeRateLimits();
     resetConfigForTests();
-    await expect(consumeEmailSignIn(address, anyClient())).rejects.toBeInstanceOf(RateLimitedError);
+    await expect(consumeEmailSignIn(address, anyClient())).rejects.toMatchObject({ code: "rate_limited:email-signin" });
 
     const redis = new Redis(REDIS_URL);
     try {

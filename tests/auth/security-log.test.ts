@@ -10,7 +10,7 @@ import { AuthTestClient, tokenOf } from "../helpers/auth-flow";
 import { extractSignInLink, startSmtpServer, type TestSmtpServer } from "../helpers/smtp";
 
 /**
- * Issue 10, logs: what the real route handlers write to the log, captured as the JSON lines production
+ * docs/issues.md #10, logs: what the real route handlers write to the log, captured as the JSON lines production
  * writes. Each security event is there; user input cannot forge a line; no address, token or cookie
  * appears in clear.
  */

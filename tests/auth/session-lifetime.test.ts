@@ -9,7 +9,7 @@ import { AuthTestClient, tokenOf } from "../helpers/auth-flow";
 import { extractSignInLink, startSmtpServer, type TestSmtpServer } from "../helpers/smtp";
 
 /**
- * Session lifetimes (issue 10; lib/auth/README.md "Session lifetime"), by moving the clock (only
+ * Session lifetimes (docs/issues.md #10; lib/auth/README.md "Session lifetime"), by moving the clock (only
  * Date is faked: the database and the SMTP server keep real timers): an idle timeout
  * (SESSION_IDLE_DAYS, 7) and an absolute end (SESSION_MAX_AGE_DAYS, 30) that no refresh extends,
  * through getRequestUser (every API route and page) and through next-auth's /api/auth/session.

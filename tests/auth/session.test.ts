@@ -92,7 +92,7 @@ describe("getRequestUser with the session cookie", () => {
 });
 
 describe("GET /api/auth/session", () => {
-  it("sets no cookie at all for a visitor (no trackers: spec §1)", async () => {
+  it("sets no cookie at all for a visitor (no trackers: docs/product.md §1)", async () => {
     const visitor = new AuthTestClient();
     const res = await visitor.call("session");
     expect(res.status).toBe(200);

@@ -10,7 +10,7 @@ import { createTestUser, sameOrigin, sessionCookieFor } from "../helpers/auth";
 import { fromPeer } from "../helpers/peer";
 
 /**
- * Auth-token sync (spec §7): the browser calls /api/auth/sync; the server forwards to AUTH_SYNC_URL
+ * Auth-token sync (docs/product.md §7): the browser calls /api/auth/sync; the server forwards to AUTH_SYNC_URL
  * (a local HTTP receiver here) with a Hush-issued bearer token, or a DELETE.
  */
 let t: TestDb;
@@ -97,7 +97,7 @@ describe("/api/auth/sync", () => {
     expect(await res.json()).toEqual({ error: "The auth-token sync failed." });
   });
 
-  it("signed out, is limited per client address: rotating X-Forwarded-For does not escape it (issue 10)", async () => {
+  it("signed out, is limited per client address: rotating X-Forwarded-For does not escape it (docs/issues.md #10)", async () => {
     delete process.env.AUTH_SYNC_URL;
     resetConfigForTests();
     const statuses: number[] = [];

@@ -4,9 +4,9 @@ import { resetConfigForTests } from "@/lib/config";
 import { fromPeer } from "../helpers/peer";
 
 /**
- * GET /api/get-country (spec §7): the edge header from a trusted proxy, else the offline GeoIP table
+ * GET /api/get-country (docs/product.md §7): the edge header from a trusted proxy, else the offline GeoIP table
  * for the client address (lib/client-address.ts), else US. Forwarded headers from anyone but a
- * TRUSTED_PROXIES peer are ignored (issue 10: a visitor must not choose its pricing country).
+ * TRUSTED_PROXIES peer are ignored (docs/issues.md #10: a visitor must not choose its pricing country).
  */
 const ask = async (headers: Record<string, string> = {}) => {
   const res = await GET(new Request("http://localhost/api/get-country", { headers }));

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetConfigForTests } from "@/lib/config";
-import { closeQuota, consumeQuota, QuotaExceededError } from "@/lib/quota";
+import { closeQuota, consumeQuota } from "@/lib/quota";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 
 /**
@@ -28,7 +28,7 @@ describe("quotas while Redis is down", () => {
     const subject = { kind: "user", userId: "00000000-0000-4000-8000-00000000f411", plan: "Free" } as const;
     await consumeQuota(subject);
     await consumeQuota(subject);
-    await expect(consumeQuota(subject)).rejects.toBeInstanceOf(QuotaExceededError);
+    await expect(consumeQuota(subject)).rejects.toMatchObject({ code: "rate_limited:quota" });
     const rows = await t.db.$queryRawUnsafe<{ subject: string; count: number }[]>(`SELECT subject, count FROM quota_counters`);
     expect(rows).toEqual([{ subject: `u:${subject.userId}`, count: 2 }]);
   });

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as chatVisitor } from "@/app/api/ns/chat/route";
 import { POST as chatUser } from "@/app/api/ns/chat_user/route";
 import { getConfig, resetConfigForTests } from "@/lib/config";
-import { closeQuota, consumeQuota, QuotaExceededError, type QuotaSubject } from "@/lib/quota";
+import { isAppError, type AppError } from "@/lib/errors";
+import { closeQuota, consumeQuota, type QuotaSubject } from "@/lib/quota";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import { createTestUser, sessionCookieFor } from "../helpers/auth";
 import { startFakeLlmServer, type FakeLlmServer } from "../helpers/fake-llm-server";
@@ -29,10 +30,10 @@ async function configure(env: Partial<Record<(typeof QUOTA_KEYS)[number], string
   resetConfigForTests();
 }
 
-/** Fire `n` sends at once; count the admitted ones. Any error but QuotaExceededError fails the test. */
+/** Fire `n` sends at once; count the admitted ones. Any error but the quota's 429 fails the test. */
 async function burst(subject: QuotaSubject, n: number): Promise<number> {
   const results = await Promise.allSettled(Array.from({ length: n }, () => consumeQuota(subject)));
-  for (const r of results) if (r.status === "rejected" && !(r.reason instanceof QuotaExceededError)) throw r.reason;
+  for (const r of results) if (r.status === "rejected" && !isAppError(r.reason, "rate_limited:quota")) throw r.reason;
   return results.filter((r) => r.status === "fulfilled").length;
 }
 
@@ -83,8 +84,8 @@ for (const store of stores) {
       const day1 = new Date("2030-01-01T23:59:30Z");
       for (let i = 0; i < 20; i++) await consumeQuota(user, day1);
       const error = await consumeQuota(user, day1).catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(QuotaExceededError);
-      expect((error as QuotaExceededError).retryAfterSeconds).toBe(30);
+      expect(error).toMatchObject({ code: "rate_limited:quota", status: 429 });
+      expect((error as AppError).headers?.["Retry-After"]).toBe("30");
       await expect(consumeQuota(user, new Date("2030-01-02T00:00:01Z"))).resolves.toBeUndefined();
     });
   });
@@ -125,7 +126,7 @@ describe("the chat endpoints", () => {
     expect(Number(over.headers.get("retry-after"))).toBeGreaterThan(0);
   });
 
-  it("a visitor rotating X-Forwarded-For still hits its limit (issue 10: no trusted proxy configured)", async () => {
+  it("a visitor rotating X-Forwarded-For still hits its limit (docs/issues.md #10: no trusted proxy configured)", async () => {
     let n = 0;
     const send = () =>
       chatVisitor(
@@ -141,7 +142,7 @@ describe("the chat endpoints", () => {
     expect((await send()).status).toBe(429);
   });
 
-  it("answers carrying a message are never cached: JSON and SSE say no-store (issue 10)", async () => {
+  it("answers carrying a message are never cached: JSON and SSE say no-store (docs/issues.md #10)", async () => {
     for (const accept of ["application/json", "text/event-stream"]) {
       const res = await chatVisitor(
         new Request("http://localhost/api/ns/chat", {

@@ -5,7 +5,7 @@ import { setupTestDb, type TestDb } from "../db/setup-db";
 import { makeEvent, signEvent, startFakeStripeServer, type FakeStripeServer } from "../helpers/fake-stripe-server";
 
 /**
- * Issue 10, robustness: an event correctly signed with STRIPE_WEBHOOK_SECRET but whose object is not
+ * docs/issues.md #10, robustness: an event correctly signed with STRIPE_WEBHOOK_SECRET but whose object is not
  * the shape its type promises answered 500 (and Stripe would retry it for days). It must be 400, with
  * nothing stored; a well-formed event still applies.
  */

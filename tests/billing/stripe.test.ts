@@ -104,7 +104,7 @@ describe("POST /api/create-checkout-session", () => {
 
   it("creates a subscription-mode session priced from the config, for the user's customer", async () => {
     process.env.COUNTRY_HEADER = "cf-ipcountry";
-    // The country header counts only from a trusted proxy (issue 10): here the edge at 10.0.0.1.
+    // The country header counts only from a trusted proxy (docs/issues.md #10): here the edge at 10.0.0.1.
     process.env.TRUSTED_PROXIES = "10.0.0.1";
     resetConfigForTests();
     const u = await newUser();

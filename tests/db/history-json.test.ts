@@ -7,12 +7,12 @@ import { createSession, hashSessionToken } from "@/lib/auth/session-store";
 import { sessionCookieName } from "@/lib/auth/cookies";
 import { historyChat, historyPage } from "@/lib/chat/history";
 import { chatJsonForSession, historyPageJsonForSession } from "@/lib/db/history-json";
-import { InvalidCursorError, InvalidInputError, saveSealedTurn } from "@/lib/db/queries";
+import { saveSealedTurn } from "@/lib/db/queries";
 import { setupTestDb, type TestDb } from "./setup-db";
 import { createTestUser } from "../helpers/auth";
 
 /**
- * The history reads whose JSON PostgreSQL builds (issue 12, lib/db/history-json.ts) against the shapes
+ * The history reads whose JSON PostgreSQL builds (docs/issues.md #12, lib/db/history-json.ts) against the shapes
  * lib/chat/history.ts builds in Node for bearer callers (historyChat, historyPage): the same text once
  * whitespace is normalised, so the same keys in the same order, base64 and instants alike. Runs on
  * PGlite and, with DATABASE_URL, on PostgreSQL (whose test databases use an unusual time zone).
@@ -63,7 +63,7 @@ afterAll(async () => {
   await t.cleanup();
 });
 
-describe("history JSON built by the database (issue 12)", () => {
+describe("history JSON built by the database (docs/issues.md #12)", () => {
   it("a chat with a branch tree, attachments and import dates, and one with neither title nor tree, read as historyChat shapes them", async () => {
     for (const chatId of [chats.full, chats.bare]) {
       const read = await chatJsonForSession({ sessionTokenHash: hashSessionToken(alice.token), now: new Date(), chatId });
@@ -115,8 +115,8 @@ describe("history JSON built by the database (issue 12)", () => {
     expect(JSON.parse(all.json!).next_cursor).toBeNull();
     const none = await historyPageJsonForSession({ sessionTokenHash: hashSessionToken(bob.token), now: new Date(), limit: 50 });
     expect(JSON.parse(none.json!)).toEqual({ chat_history: [], next_cursor: null });
-    await expect(historyPageJsonForSession({ sessionTokenHash: hash, now: new Date(), limit: 2, cursor: "bogus" })).rejects.toBeInstanceOf(InvalidCursorError);
-    await expect(historyPageJsonForSession({ sessionTokenHash: hash, now: new Date(), limit: 0 })).rejects.toBeInstanceOf(InvalidInputError);
+    await expect(historyPageJsonForSession({ sessionTokenHash: hash, now: new Date(), limit: 2, cursor: "bogus" })).rejects.toMatchObject({ code: "bad_request:cursor" });
+    await expect(historyPageJsonForSession({ sessionTokenHash: hash, now: new Date(), limit: 0 })).rejects.toMatchObject({ code: "bad_request:input" });
   });
 
   it("the routes send that JSON as application/json; 404 for another user's chat, 401 for an expired session", async () => {

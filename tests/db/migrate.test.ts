@@ -5,9 +5,9 @@ import { createHash } from "node:crypto";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { PGlite } from "@electric-sql/pglite";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDb, getDb, openDb } from "@/lib/db/client";
-import { MigrationError } from "@/lib/db/errors";
 import { applyMigrations, listMigrations, MIGRATIONS_DIR, type SqlRunner } from "@/lib/db/migrate";
 import { setupTestDb, withScratchPostgres, type TestDb } from "./setup-db";
 
@@ -155,7 +155,69 @@ describe("the migration runner on failures", () => {
       `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at, applied_steps_count)
        VALUES ('00000000-0000-4000-8000-000000000001', 'x', '99990202000000_failed_elsewhere', now(), 0)`,
     );
-    await expect(applyMigrations(runner, { dir })).rejects.toBeInstanceOf(MigrationError);
+    await expect(applyMigrations(runner, { dir })).rejects.toMatchObject({ code: "internal:migration" });
     await expect(applyMigrations(runner, { dir })).rejects.toThrow(/99990202000000_failed_elsewhere failed earlier/);
+  });
+});
+
+describe("an existing database with chats of the legacy server-key path (docs/issues.md #19)", () => {
+  const DROP = "20261125062130_drop_legacy_server_key";
+
+  /** Apply the migrations before DROP, add legacy and vault rows, then apply DROP as a restart would. */
+  async function upgrade(runner: SqlRunner): Promise<void> {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hush-migrations-"));
+    try {
+      for (const m of local.filter((m) => m.name < DROP)) fs.cpSync(path.join(MIGRATIONS_DIR, m.name), path.join(dir, m.name), { recursive: true });
+      await applyMigrations(runner, { dir });
+      await runner.exec(`
+        INSERT INTO users (id, email) VALUES ('u1', 'legacy@example.test');
+        INSERT INTO data_keys (user_id, wrapped_key, master_key_id) VALUES ('u1', '\\x01', 'abcdef0123456789');
+        INSERT INTO chats (id, user_id, vault, title_ciphertext) VALUES
+          ('00000000-0000-4000-8000-00000000000a', 'u1', false, '\\x01'),
+          ('00000000-0000-4000-8000-00000000000b', 'u1', true, '\\x02');
+        INSERT INTO messages (id, chat_id, position, role, content_ciphertext) VALUES
+          ('00000000-0000-4000-8000-0000000000a0', '00000000-0000-4000-8000-00000000000a', 0, 'user', '\\x01'),
+          ('00000000-0000-4000-8000-0000000000b0', '00000000-0000-4000-8000-00000000000b', 0, 'user', '\\x02');`);
+      fs.cpSync(path.join(MIGRATIONS_DIR, DROP), path.join(dir, DROP), { recursive: true });
+      expect(await applyMigrations(runner, { dir })).toEqual([DROP]);
+      // The chat only the dropped key could open is gone with its messages; the vault chat stays whole.
+      expect(await runner.query(`SELECT id::text, title_ciphertext FROM chats`)).toEqual([
+        { id: "00000000-0000-4000-8000-00000000000b", title_ciphertext: expect.anything() },
+      ]);
+      expect(await runner.query(`SELECT chat_id::text FROM messages`)).toEqual([{ chat_id: "00000000-0000-4000-8000-00000000000b" }]);
+      expect(await runner.query(`SELECT count(*)::int AS n FROM pg_tables WHERE tablename = 'data_keys'`)).toEqual([{ n: 0 }]);
+      expect(
+        await runner.query(`SELECT count(*)::int AS n FROM information_schema.columns WHERE table_name = 'chats' AND column_name = 'vault'`),
+      ).toEqual([{ n: 0 }]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it("PGlite: deletes the legacy chats, drops chats.vault and data_keys, keeps the vault chats", async () => {
+    const pglite = new PGlite();
+    try {
+      await upgrade({
+        query: async (sql, params) => (await pglite.query<never>(sql, params)).rows,
+        exec: async (sql) => void (await pglite.exec(sql)),
+      });
+    } finally {
+      await pglite.close();
+    }
+  }, 120_000);
+
+  it.runIf(!!process.env.DATABASE_URL)("PostgreSQL: the same", async () => {
+    await withScratchPostgres(process.env.DATABASE_URL!, async (url) => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        await upgrade({
+          query: async (sql, params) => (await client.query(sql, params)).rows,
+          exec: async (sql) => void (await client.query(sql)),
+        });
+      } finally {
+        await client.end();
+      }
+    });
   });
 });

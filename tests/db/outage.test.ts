@@ -9,7 +9,7 @@ import { startTcpProxy, type TcpProxy } from "../helpers/tcp-proxy";
 import { setupTestDb, type TestDb } from "./setup-db";
 
 /**
- * PostgreSQL going away and coming back (issue 11 faults), on PostgreSQL only: the app reaches its
+ * PostgreSQL going away and coming back (docs/issues.md #11 faults), on PostgreSQL only: the app reaches its
  * database through a TCP pass-through that the test stops (connections cut, new ones refused) and
  * starts again. Requests answer 503 at once during the outage and work again afterwards, same process.
  */
@@ -42,14 +42,14 @@ const get = () => me(new Request("http://localhost/api/me", { headers: { cookie 
 
 describe.runIf(!!pgUrl)("a PostgreSQL outage", () => {
   it("answers 503 during the outage and recovers without a restart", async () => {
-    expect((await (await get()).json()) as unknown).toEqual({ user: { email: "outage@example.test" } });
+    expect((await (await get()).json()) as unknown).toEqual({ user: { email: "outage@example.test" }, auth_sync: false });
 
     await proxy.stop();
     const down = await get();
     expect(down.status).toBe(503);
     expect(await down.json()).toEqual({ error: "The service is briefly unavailable. Please try again in a moment." });
     expect(down.headers.get("retry-after")).toBe("5");
-    const notReady = await ready();
+    const notReady = await ready(new Request("http://127.0.0.1:3000/api/ready"));
     expect(notReady.status).toBe(503);
     expect(((await notReady.json()) as { checks: { database: string } }).checks.database).toBe("failed");
 
@@ -60,7 +60,7 @@ describe.runIf(!!pgUrl)("a PostgreSQL outage", () => {
       if (status !== 200) await new Promise((r) => setTimeout(r, 250));
     }
     expect(status).toBe(200);
-    expect((await ready()).status).toBe(200);
+    expect((await ready(new Request("http://127.0.0.1:3000/api/ready"))).status).toBe(200);
   });
 
   it("recognises a refused connection as unavailability, not a query error", () => {

@@ -5,7 +5,7 @@
  * - DATABASE_URL set (`DATABASE_URL=postgresql://root@127.0.0.1:5432/test npx vitest run tests/db`):
  *   a new database hush_t_<random> created on that server through `pg` and dropped afterwards, so
  *   runs and files never collide.
- * Each file also gets its own random ENCRYPTION_MASTER_KEY. `cleanup()` restores process.env.
+ * `cleanup()` restores process.env.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -15,21 +15,13 @@ import pg from "pg";
 import { resetConfigForTests, getConfig } from "@/lib/config";
 import { closeDb, getDb, type DatabaseTarget, type PrismaClient } from "@/lib/db/client";
 
-const ENV_KEYS = ["DATA_DIR", "DATABASE_URL", "ENCRYPTION_MASTER_KEY", "ENCRYPTION_MASTER_KEY_PREVIOUS"] as const;
+const ENV_KEYS = ["DATA_DIR", "DATABASE_URL"] as const;
 
 export interface TestDb {
   db: PrismaClient;
   target: DatabaseTarget;
   dataDir: string;
-  /** The master key this file runs with (base64). */
-  masterKey: string;
-  /** process.env values to hand a child process (scripts) so it opens the same database. */
-  childEnv(): NodeJS.ProcessEnv;
   cleanup(): Promise<void>;
-}
-
-export function randomMasterKey(): string {
-  return randomBytes(32).toString("base64");
 }
 
 /** Point the app's config at a fresh database and open it. */
@@ -49,18 +41,13 @@ export async function setupTestDb(): Promise<TestDb> {
     url.pathname = `/${dbName}`;
     process.env.DATABASE_URL = url.toString();
   }
-  const masterKey = randomMasterKey();
   process.env.DATA_DIR = dataDir;
-  process.env.ENCRYPTION_MASTER_KEY = masterKey;
-  delete process.env.ENCRYPTION_MASTER_KEY_PREVIOUS;
   resetConfigForTests();
   const db = await getDb();
   return {
     db,
     target: getConfig().database,
     dataDir,
-    masterKey,
-    childEnv: () => ({ ...process.env }),
     cleanup: async () => {
       await closeDb();
       if (serverUrl && dbName) {
@@ -100,14 +87,6 @@ async function withAdmin<T>(url: string, fn: (client: pg.Client) => Promise<T>):
   } finally {
     await client.end();
   }
-}
-
-/** Switch the master keys the app uses (the open database stays). */
-export function useMasterKeys(current: string, previous?: string): void {
-  process.env.ENCRYPTION_MASTER_KEY = current;
-  if (previous) process.env.ENCRYPTION_MASTER_KEY_PREVIOUS = previous;
-  else delete process.env.ENCRYPTION_MASTER_KEY_PREVIOUS;
-  resetConfigForTests();
 }
 
 /** Create a user row and return its id. */

@@ -1,21 +1,18 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GET as vaultGet, POST as vaultCreate } from "@/app/api/vault/route";
+import { POST as vaultCreate } from "@/app/api/vault/route";
 import { DELETE as methodDelete } from "@/app/api/vault/methods/route";
-import { GET as legacyGet, POST as legacyPost } from "@/app/api/vault/legacy/route";
-import { GET as chatHistoryOne } from "@/app/api/ns/chat_history/[chatId]/route";
 import { getConfig } from "@/lib/config";
-import { createChat, shredUserData } from "@/lib/db/queries";
+import { shredUserData } from "@/lib/db/queries";
 import { generateVaultKey, importVaultKey } from "@/lib/vault/crypto";
-import { openChat, passphraseMethod, recoveryMethod, sealTurn, type PlainMessage } from "@/lib/vault/seal";
+import { passphraseMethod, recoveryMethod } from "@/lib/vault/seal";
 import { setupTestDb, type TestDb } from "./setup-db";
 import { createTestUser, sessionCookieFor } from "../helpers/auth";
-import { dumpDatabase } from "../helpers/db-dump";
 
 /**
- * The vault's data layer through its routes (issue 8): migrating chats saved under the old
- * server-held key, and physical removal of deleted key rows from the database files.
+ * The vault's data layer through its routes (docs/issues.md #8): physical removal of deleted key rows from the
+ * database files.
  */
 let t: TestDb;
 
@@ -56,60 +53,6 @@ function databaseFiles(): Buffer {
   walk(root);
   return Buffer.concat(parts);
 }
-
-describe("migration of chats saved under the server-held key", () => {
-  it("hands them to the browser once, takes them back re-encrypted, then deletes the old rows and the data key", async () => {
-    const user = await createTestUser();
-    const cookie = await sessionCookieFor(user.id);
-    const canary = `legacy-${crypto.randomUUID()}`;
-    const { chatId } = await createChat({
-      userId: user.id,
-      title: `Title ${canary}`,
-      messages: [
-        { role: "user", content: `Question ${canary}`, attachment: { name: "old.pdf", text: `Document ${canary}` } },
-        { role: "assistant", content: "Answer" },
-      ],
-    });
-    expect(await t.db.dataKey.count({ where: { userId: user.id } })).toBe(1);
-
-    const { key } = await newVault(user.id, cookie);
-    const state = await (await vaultGet(req("/api/vault", { cookie }))).json();
-    expect(state.legacy_chats).toBe(1);
-    const legacy = await (await legacyGet(req("/api/vault/legacy", { cookie }))).json();
-    expect(legacy.chats).toHaveLength(1);
-    const old = legacy.chats[0] as { chat_id: string; display_name: string; messages: PlainMessage[] };
-    expect(old.messages[0]!.attachment).toEqual({ name: "old.pdf", text: `Document ${canary}` });
-
-    // The browser re-encrypts them under the vault key.
-    const sealed = await sealTurn({ key, userId: user.id, chatId: old.chat_id, create: true, firstPosition: 0, messages: old.messages, title: old.display_name });
-    const res = await legacyPost(
-      req("/api/vault/legacy", { method: "POST", cookie, body: { chats: [{ chat_id: old.chat_id, title_ciphertext: sealed.title_ciphertext, messages: sealed.messages }] } }),
-    );
-    expect(await res.json()).toEqual({ replaced: 1, data_key_deleted: true });
-
-    expect(await t.db.dataKey.count({ where: { userId: user.id } })).toBe(0);
-    expect(await t.db.chat.count({ where: { userId: user.id, vault: false } })).toBe(0);
-    const rows = await t.db.message.findMany({ where: { chatId } });
-    expect(rows.every((r) => r.contentCiphertext[0] === 2)).toBe(true);
-    const reopened = await openChat(
-      key,
-      user.id,
-      await (await chatHistoryOne(req(`/api/ns/chat_history/${chatId}`, { cookie }), { params: Promise.resolve({ chatId }) })).json(),
-    );
-    expect(reopened.title).toBe(`Title ${canary}`);
-    expect(reopened.messages.map((m) => m.content)).toEqual([`Question ${canary}`, "Answer"]);
-    expect(reopened.documents).toEqual([{ name: "old.pdf", text: `Document ${canary}` }]);
-    // Nothing left for the server to hand over, and nothing readable in the database.
-    expect((await (await legacyGet(req("/api/vault/legacy", { cookie }))).json()).chats).toEqual([]);
-    expect(await dumpDatabase(t.db)).not.toContain(canary);
-  });
-
-  it("refuses to hand legacy chats to a user without a vault (409)", async () => {
-    const user = await createTestUser();
-    const res = await legacyGet(req("/api/vault/legacy", { cookie: await sessionCookieFor(user.id) }));
-    expect(res.status).toBe(409);
-  });
-});
 
 describe("deleted keys are physically removed", () => {
   it("refuses to remove the last method; a removed method's wrap and a deleted account's wraps leave the database files", async () => {

@@ -1,5 +1,5 @@
 /**
- * A PDF decompression bomb for tests (issue 10): a one-page PDF whose content stream is about 1 MB of
+ * A PDF decompression bomb for tests (docs/issues.md #10): a one-page PDF whose content stream is about 1 MB of
  * Flate data that inflates to `inflatedBytes` (default 1 GiB) of spaces, plus one line of real text so
  * that a parser which survives it would find something. Generated on first use (a few seconds: the
  * deflate is streamed, never held inflated in memory) and cached in the OS temp folder, not committed.

@@ -6,7 +6,7 @@ import { passphraseMethod, recoveryMethod } from "@/lib/vault/seal";
 import { sessionCookieFor } from "./auth";
 
 /**
- * Route tests of saved history (the vault, issue 8) play the browser: a signed-in person holds the vault
+ * Route tests of saved history (the vault, docs/issues.md #8) play the browser: a signed-in person holds the vault
  * key, and requests go to the real handlers with the app's own origin.
  */
 export interface Person {

@@ -9,7 +9,7 @@ import { setupTestDb, type TestDb } from "../db/setup-db";
 
 /**
  * Follow-up questions keep the document, and long conversations fit the model's context budget
- * (issue 8). The real visitor route, the real openai SDK, the fake OpenAI-compatible server, which
+ * (docs/issues.md #8). The real visitor route, the real openai SDK, the fake OpenAI-compatible server, which
  * records what the model received.
  */
 let llm: FakeLlmServer;

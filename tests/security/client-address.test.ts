@@ -7,7 +7,7 @@ import { installPeerStamp, PEER_ADDRESS_HEADER } from "@/lib/peer-stamp";
 import { fromPeer } from "../helpers/peer";
 
 /**
- * The client address rule (issue 10 "Client address and country", lib/client-address.ts): forwarded
+ * The client address rule (docs/issues.md #10 "Client address and country", lib/client-address.ts): forwarded
  * headers count only from TRUSTED_PROXIES peers, read right to left past trusted hops; the peer comes
  * from the socket (lib/peer-stamp.ts), which a client cannot forge.
  */

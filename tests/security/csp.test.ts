@@ -4,8 +4,8 @@ import { resetConfigForTests } from "@/lib/config";
 import { API_POLICY, hstsHeader, inlineScriptHashes, pagePolicy } from "@/lib/security/csp";
 import { proxy } from "@/proxy";
 
-/** The security headers of issue 10 (lib/security/csp.ts, proxy.ts); the browser side is e2e/security.spec.ts. */
-const ENV = ["NODE_ENV", "APP_URL", "ENCRYPTION_MASTER_KEY", "NEXTAUTH_SECRET", "LLM_BASE_URL"] as const;
+/** The security headers of docs/issues.md #10 (lib/security/csp.ts, proxy.ts); the browser side is e2e/security.spec.ts. */
+const ENV = ["NODE_ENV", "APP_URL", "NEXTAUTH_SECRET", "LLM_BASE_URL"] as const;
 const saved = Object.fromEntries(ENV.map((k) => [k, process.env[k]]));
 
 afterEach(() => {
@@ -20,7 +20,6 @@ function production(appUrl: string) {
   Object.assign(process.env, {
     NODE_ENV: "production",
     APP_URL: appUrl,
-    ENCRYPTION_MASTER_KEY: "dGVzdC1rZXktZm9yLWUyZS1vbmx5LTMyLWJ5dGVzISE=",
     NEXTAUTH_SECRET: "x".repeat(40),
     LLM_BASE_URL: "http://127.0.0.1:9/v1",
   });

@@ -17,7 +17,7 @@ import {
 
 const texts = (tree: Parameters<typeof activePath<string>>[0]) => activePath(tree).map((n) => n.message);
 
-describe("conversation branches (issue 9: regenerate and edit-and-resend keep versions)", () => {
+describe("conversation branches (docs/issues.md #9: regenerate and edit-and-resend keep versions)", () => {
   it("holds a linear conversation as its active path", () => {
     const tree = fromMessages(["q1", "a1", "q2", "a2"]);
     expect(texts(tree)).toEqual(["q1", "a1", "q2", "a2"]);

@@ -39,7 +39,7 @@ function branched(): ExportableChat {
   };
 }
 
-describe("export (issue 9)", () => {
+describe("export (docs/issues.md #9)", () => {
   it("writes one chat as Markdown: title, dates in UTC, speakers, attachment names, content as is", () => {
     expect(chatToMarkdown(linear)).toBe(
       [

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { dateGroupOf, groupChatsByDate } from "@/lib/chat/groups";
 
-/** The sidebar's date groups (issue 9 History), with a fixed "now" and explicit time zones. */
+/** The sidebar's date groups (docs/issues.md #9 History), with a fixed "now" and explicit time zones. */
 describe("dateGroupOf", () => {
   // 2026-11-22 10:00 in Auckland (UTC+13 in November) is 2026-11-21 21:00 UTC.
   const now = new Date("2026-11-21T21:00:00Z");
@@ -53,7 +53,7 @@ describe("groupChatsByDate", () => {
   const now = new Date("2026-11-22T09:00:00Z");
   const chat = (id: string, last_updated: string) => ({ chat_id: id, last_updated });
 
-  it("keeps the given newest-first order (spec §2) and makes one group per run of labels", () => {
+  it("keeps the given newest-first order (docs/product.md §2) and makes one group per run of labels", () => {
     const chats = [
       chat("a", "2026-11-22T08:00:00Z"),
       chat("b", "2026-11-22T01:00:00Z"),

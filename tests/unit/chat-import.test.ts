@@ -6,7 +6,6 @@ import {
   IMPORT_MAX_BYTES,
   IMPORT_MAX_CHATS,
   IMPORT_MAX_MESSAGE_CHARS,
-  ImportFormatError,
   parseChatGptExport,
   parseConversation,
 } from "@/lib/chat/import-chatgpt";
@@ -14,7 +13,7 @@ import {
 const fixture = readFileSync(path.join(__dirname, "../fixtures/chatgpt-conversations.json"), "utf8");
 const NOW = new Date("2026-11-22T12:00:00Z");
 
-describe("ChatGPT import (issue 9)", () => {
+describe("ChatGPT import (docs/issues.md #9)", () => {
   it("reads the export's conversations along current_node, newest first, with their dates", () => {
     const { chats, skipped } = parseChatGptExport(fixture, NOW);
     expect(chats.map((c) => c.title)).toEqual(["Read this receipt", "Sourdough starter help", "Plan a weekend in Lisbon"]);
@@ -86,7 +85,7 @@ describe("ChatGPT import (issue 9)", () => {
 
   it("refuses a wrong file with a clear message", () => {
     for (const text of ["not json", "{}", '{"conversations": []}', '[{"title": "x"}]', "[1, 2, 3]"]) {
-      expect(() => parseChatGptExport(text, NOW)).toThrow(ImportFormatError);
+      expect(() => parseChatGptExport(text, NOW)).toThrow(expect.objectContaining({ code: "bad_request:import_file" }));
       expect(() => parseChatGptExport(text, NOW)).toThrow(/not a ChatGPT export/);
     }
     expect(parseChatGptExport("[]", NOW)).toEqual({ chats: [], skipped: 0 });
@@ -96,7 +95,7 @@ describe("ChatGPT import (issue 9)", () => {
     const many = JSON.stringify(Array.from({ length: IMPORT_MAX_CHATS + 1 }, () => ({ mapping: {} })));
     expect(() => parseChatGptExport(many, NOW)).toThrow(/more than 10,000 conversations/);
     expect(() => checkImportFile({ name: "conversations.json", size: IMPORT_MAX_BYTES + 1 })).toThrow(/too large \(limit 200 MB\)/);
-    expect(() => checkImportFile({ name: "conversations.json", size: 0 })).toThrow(ImportFormatError);
+    expect(() => checkImportFile({ name: "conversations.json", size: 0 })).toThrow(expect.objectContaining({ code: "bad_request:import_file" }));
     expect(() => checkImportFile({ name: "conversations.json", size: 1000 })).not.toThrow();
   });
 });

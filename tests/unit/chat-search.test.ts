@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ChatSearchIndex, highlight, snippetOf, type Segment } from "@/lib/chat/search";
 
-/** Chat search over decrypted chats (issue 9 History), on the real minisearch index. */
+/** Chat search over decrypted chats (docs/issues.md #9 History), on the real minisearch index. */
 const marked = (segments: Segment[] | null) => (segments ?? []).map((s) => (s.match ? `[${s.text}]` : s.text)).join("");
 
 function sample() {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { headerLinksFor } from "@/components/layout/nav-links";
 
-/** Spec §2 "Header and footer": the header's links by who is looking. */
+/** docs/product.md §2 "Header and footer": the header's links by who is looking. */
 describe("headerLinksFor", () => {
   const view = (links: ReturnType<typeof headerLinksFor>) => links.map((l) => `${l.label} ${l.href} ${l.kind}`);
 

@@ -1,5 +1,5 @@
 /**
- * The provider registry (issue 8, inference privacy): each model goes to its own configured provider.
+ * The provider registry (docs/issues.md #8, inference privacy): each model goes to its own configured provider.
  * Two fake OpenAI-compatible servers stand for Groq-or-default (Basic) and a confidential-computing
  * proxy (Pro); the real openai and groq-sdk clients talk to them over HTTP.
  */
@@ -81,10 +81,11 @@ describe("provider per model", () => {
     expect(getLlmProvider(PRO).kind).toBe("openai-compatible");
 
     expect(modelProviders()).toEqual([
-      { code: BASIC, title: "Basic", kind: "groq", providerName: "Groq", retention: null },
+      { code: BASIC, title: "Basic", privacy: "standard", kind: "groq", providerName: "Groq", retention: null },
       {
         code: PRO,
         title: "Pro",
+        privacy: "standard",
         kind: "openai-compatible",
         providerName: "Privatemode (confidential computing)",
         retention: "Nothing: prompts are processed inside attested enclaves and not stored.",
@@ -112,7 +113,6 @@ describe("provider per model", () => {
   it("lets production start with only per-model providers, and not with one of them missing", () => {
     const base = {
       NODE_ENV: "production",
-      ENCRYPTION_MASTER_KEY: "dGVzdC1rZXktZm9yLWUyZS1vbmx5LTMyLWJ5dGVzISE=",
       NEXTAUTH_SECRET: "x".repeat(40),
       APP_URL: "https://hush.example",
     };

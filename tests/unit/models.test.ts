@@ -1,52 +1,43 @@
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  DEFAULT_MODEL_CODE,
-  defaultModel,
-  findModel,
-  isModelCode,
-  MODEL_CODES,
-  MODEL_OPTIONS,
-  planAllowsModel,
-} from "@/config/models";
 import { resetConfigForTests } from "@/lib/config";
-import { providerModelId, UnknownModelError } from "@/lib/llm/models";
+import { DEFAULT_MODEL_CODE, findModel, MODELS, privacyClassOf } from "@/lib/llm/models";
+import { contextBudgetTokens, modelChoices, providerModelId } from "@/lib/llm/providers";
 
 afterEach(() => {
   delete process.env.LLM_MODEL_BASIC;
   delete process.env.LLM_MODEL_PRO;
+  delete process.env.LLM_PRO_CONTEXT_TOKENS;
   resetConfigForTests();
 });
 
-describe("model catalogue (spec §9)", () => {
+describe("model catalogue (docs/product.md §9)", () => {
   it("offers Basic (Free, default) and Pro (Pro) under the public llama3 codes", () => {
-    expect(MODEL_OPTIONS).toEqual([
-      { code: "llama3-8b-8192", title: "Basic", description: "For everyday tasks", plan: "Free", contextTokens: 32_000 },
-      { code: "llama3-70b-8192", title: "Pro", description: "For advanced tasks", plan: "Pro", contextTokens: 100_000 },
+    expect(MODELS).toEqual([
+      { code: "llama3-8b-8192", title: "Basic", description: "For everyday tasks", plan: "Free", tier: "basic", contextTokens: 32_000 },
+      { code: "llama3-70b-8192", title: "Pro", description: "For advanced tasks", plan: "Pro", tier: "pro", contextTokens: 100_000 },
     ]);
-    expect(MODEL_CODES).toEqual(["llama3-8b-8192", "llama3-70b-8192"]);
     expect(DEFAULT_MODEL_CODE).toBe("llama3-8b-8192");
-    expect(defaultModel().title).toBe("Basic");
+    expect(findModel(DEFAULT_MODEL_CODE)?.title).toBe("Basic");
   });
 
   it("finds models by code only", () => {
     expect(findModel("llama3-70b-8192")?.title).toBe("Pro");
     expect(findModel("openai/gpt-oss-120b")).toBeUndefined();
     expect(findModel("")).toBeUndefined();
-    expect(isModelCode("llama3-8b-8192")).toBe(true);
-    expect(isModelCode("gpt-4")).toBe(false);
-    expect(isModelCode(42)).toBe(false);
   });
 
-  it("lets Free use Basic only and Pro use both", () => {
-    const [basic, pro] = MODEL_OPTIONS;
-    expect(planAllowsModel("Free", basic!)).toBe(true);
-    expect(planAllowsModel("Free", pro!)).toBe(false);
-    expect(planAllowsModel("Pro", basic!)).toBe(true);
-    expect(planAllowsModel("Pro", pro!)).toBe(true);
+  it("gives the picker the public columns, every model standard until a model is listed as confidential", () => {
+    expect(modelChoices()).toEqual([
+      { code: "llama3-8b-8192", title: "Basic", description: "For everyday tasks", plan: "Free", privacy: "standard" },
+      { code: "llama3-70b-8192", title: "Pro", description: "For advanced tasks", plan: "Pro", privacy: "standard" },
+    ]);
+    expect(privacyClassOf("llama3-70b-8192", ["llama3-70b-8192"])).toBe("confidential");
+    expect(privacyClassOf("llama3-8b-8192", ["llama3-70b-8192"])).toBe("standard");
   });
 
   it("keeps provider ids out of the public list", () => {
-    expect(JSON.stringify(MODEL_OPTIONS)).not.toMatch(/gpt-oss/);
+    expect(JSON.stringify(MODELS)).not.toMatch(/gpt-oss/);
+    expect(JSON.stringify(modelChoices())).not.toMatch(/gpt-oss/);
   });
 });
 
@@ -65,6 +56,18 @@ describe("providerModelId", () => {
   });
 
   it("throws for an unknown code", () => {
-    expect(() => providerModelId("gpt-4")).toThrow(UnknownModelError);
+    expect(() => providerModelId("gpt-4")).toThrow(expect.objectContaining({ code: "bad_request:model" }));
+    expect(() => contextBudgetTokens("gpt-4")).toThrow(expect.objectContaining({ code: "bad_request:model" }));
+  });
+});
+
+describe("contextBudgetTokens", () => {
+  it("takes the table's budget unless the tier's setting overrides it", () => {
+    expect(contextBudgetTokens("llama3-8b-8192")).toBe(32_000);
+    expect(contextBudgetTokens("llama3-70b-8192")).toBe(100_000);
+    process.env.LLM_PRO_CONTEXT_TOKENS = "8000";
+    resetConfigForTests();
+    expect(contextBudgetTokens("llama3-70b-8192")).toBe(8000);
+    expect(contextBudgetTokens("llama3-8b-8192")).toBe(32_000);
   });
 });

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { openApiJson } from "@/lib/openapi/document";
 
 /**
- * deploy/nginx.conf's request size limits against the app's own (issue 11: "request size limits matching
+ * deploy/nginx.conf's request size limits against the app's own (docs/issues.md #11: "request size limits matching
  * the app's"). Every operation of /api/openapi.json that reads a body declares its limit as
  * x-max-body-bytes; the location nginx would pick for that path must let at least that much through, or
  * a request the app accepts would die in the proxy with nginx's own 413 page.
@@ -67,7 +67,7 @@ function pick(locations: Location[], uri: string): Location {
 
 type Doc = { paths: Record<string, Record<string, { "x-max-body-bytes"?: number }>> };
 
-describe("deploy/nginx.conf body limits (issue 11)", () => {
+describe("deploy/nginx.conf body limits (docs/issues.md #11)", () => {
   const { httpMax, locations } = parse();
   const doc = JSON.parse(openApiJson().json) as Doc;
   const limited = Object.entries(doc.paths).flatMap(([p, ops]) =>

@@ -7,7 +7,7 @@ import { PdfJobFailure, PdfWorkerPool, QUEUE_MAX } from "@/lib/pdf/worker-pool";
 import { pdfBomb } from "../helpers/pdf-bomb";
 
 /**
- * Issue 10, uploads: a 1 MB PDF whose content stream inflates to 1 GiB. Before the inflation budget
+ * docs/issues.md #10, uploads: a 1 MB PDF whose content stream inflates to 1 GiB. Before the inflation budget
  * it ran to the 15 s time limit and raised the process's memory by more than 500 MB, and three at once
  * made a normal PDF fail too.
  */

@@ -131,7 +131,7 @@ describe("extractPdfText", () => {
     expect(hasPdfMagic(bytes)).toBe(true);
   });
 
-  it("says not_pdf with the spec §5 wording", async () => {
+  it("says not_pdf with the docs/product.md §5 wording", async () => {
     const err = await extractPdfText(Buffer.from("plain text")).catch((e: unknown) => e);
     expect((err as PdfError).message).toBe(NOT_PDF_MESSAGE);
     expect(NOT_PDF_MESSAGE).toBe("Sorry, this filetype is not supported in this demo yet. Try a PDF.");
@@ -179,7 +179,7 @@ describe("decodeDataUrl", () => {
     ["misplaced padding", "data:application/pdf;base64,JV=Ri0=="],
     ["bad media type", "data:application pdf;base64,JVBERi0="],
     ["URL-safe alphabet", "data:application/pdf;base64,JVBE_i0-"],
-  ])("rejects %s with invalid_data_url and the spec §5 message", (_label, input) => {
+  ])("rejects %s with invalid_data_url and the docs/product.md §5 message", (_label, input) => {
     const err = (() => {
       try {
         decodeDataUrl(input);

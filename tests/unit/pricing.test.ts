@@ -13,7 +13,7 @@ import {
   type Currency,
 } from "@/config/pricing";
 
-/** Spec §9 prices: all 12 cells, the launch price (25%), the currency choice and every saving. */
+/** docs/product.md §9 prices: all 12 cells, the launch price (25%), the currency choice and every saving. */
 
 const SPEC: Record<Currency, [string, string, string, string]> = {
   USD: ["19.99", "299.99", "599.99", "1199.99"],
@@ -27,7 +27,7 @@ const LAUNCH: Record<Currency, [string, string, string, string]> = {
   AUD: ["8.50", "117.50", "235.00", "467.50"],
 };
 
-describe("prices (spec §9)", () => {
+describe("prices (docs/product.md §9)", () => {
   for (const currency of ["USD", "NZD", "AUD"] as const) {
     for (const option of PLAN_OPTIONS) {
       it(`${currency} option ${option}: base ${SPEC[currency][option - 1]}, launch ${LAUNCH[currency][option - 1]}`, () => {
@@ -52,7 +52,7 @@ describe("prices (spec §9)", () => {
   });
 });
 
-describe("saving per seat (spec §9)", () => {
+describe("saving per seat (docs/product.md §9)", () => {
   it("is 0 for option 1", () => {
     for (const c of ["USD", "NZD", "AUD"] as const) expect(savingPercent(c, 1)).toBe(0);
   });
@@ -78,7 +78,7 @@ describe("saving per seat (spec §9)", () => {
   });
 });
 
-describe("per-month equivalent (issue 9, pricing honesty)", () => {
+describe("per-month equivalent (docs/issues.md #9, pricing honesty)", () => {
   it("spreads the launch price over the option's months, to the cent", () => {
     // USD option 2: round(29999 × 0.25) = 7500 for 3 months = 2500 a month.
     expect(perMonthMinor(planPrice("USD", 2))).toBe(2500);

@@ -7,8 +7,8 @@ import { termsSections } from "@/content/terms";
 
 const root = path.resolve(__dirname, "../..");
 
-describe("landing content (spec §1 and §2)", () => {
-  it("lists the 12 industries of spec §2 in order, each with its own description", () => {
+describe("landing content (docs/product.md §1 and §2)", () => {
+  it("lists the 12 industries of docs/product.md §2 in order, each with its own description", () => {
     const items = landingContent.industries.items;
     expect(items.map((i) => i.name)).toEqual([
       "Legal Services",
@@ -40,7 +40,7 @@ describe("landing content (spec §1 and §2)", () => {
     ]);
   });
 
-  it("has five promises and the calls to action of spec §2", () => {
+  it("has five promises and the calls to action of docs/product.md §2", () => {
     expect(landingContent.promises.items).toHaveLength(5);
     const { hero, closing, privateAndSecure } = landingContent;
     expect([hero.title, hero.primary, hero.secondary]).toEqual([
@@ -58,7 +58,7 @@ describe("landing content (spec §1 and §2)", () => {
     ]);
   });
 
-  it("words the privacy promises as the mechanisms work (issue 8) and links them to /privacy", () => {
+  it("words the privacy promises as the mechanisms work (docs/issues.md #8) and links them to /privacy", () => {
     const { promises, hero } = landingContent;
     const byTitle = Object.fromEntries(promises.items.map((p) => [p.title, p.body]));
     expect(byTitle["No access to your conversations"]).toBe(
@@ -83,7 +83,7 @@ describe("landing content (spec §1 and §2)", () => {
   });
 });
 
-describe("terms of service (spec §2)", () => {
+describe("terms of service (docs/product.md §2)", () => {
   it("has eleven sections with unique anchors and the spec's rules", () => {
     expect(termsSections).toHaveLength(11);
     expect(new Set(termsSections.map((s) => s.id)).size).toBe(11);
@@ -95,7 +95,7 @@ describe("terms of service (spec §2)", () => {
   });
 });
 
-describe("privacy page (issue 8)", () => {
+describe("privacy page (docs/issues.md #8)", () => {
   it("says what the server sees, what is stored, and what runs in the browser", () => {
     const text = [providersSection.lead, ...privacySections.flatMap((s) => s.paragraphs)].join(" ");
     expect(text).toContain("passes through Hush's servers in memory");
@@ -109,7 +109,7 @@ describe("privacy page (issue 8)", () => {
 describe("client JavaScript of the public pages", () => {
   /**
    * The issue allows client code only for the industry selector and the mobile menu. The header's
-   * navigation island holds the mobile menu together with the account-aware links (spec §2: the
+   * navigation island holds the mobile menu together with the account-aware links (docs/product.md §2: the
    * settings icon and "Get Pro" when signed in), which cannot be known in a prerendered page.
    */
   it("marks only the industry selector and the header navigation (with its mobile menu) as client components", () => {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { installRequestGuard, refusalFor } from "@/lib/request-guard";
 
 /**
- * Issue 10, robustness: requests Next.js answers with a 500 before any route code runs (TRACE into a
+ * docs/issues.md #10, robustness: requests Next.js answers with a 500 before any route code runs (TRACE into a
  * route handler, OPTIONS *, malformed percent-encoding in a dynamic segment) get a 4xx from the guard
  * instrumentation.ts installs. The end-to-end check against the production build is e2e/robustness.spec.ts.
  */

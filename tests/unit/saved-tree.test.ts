@@ -10,7 +10,7 @@ const base = () =>
     { role: "assistant", content: "a1" },
   ]);
 
-describe("saved versions (issue 9)", () => {
+describe("saved versions (docs/issues.md #9)", () => {
   it("stores no tree for a linear chat, and a tree without PDF bytes or notices once there are versions", () => {
     expect(treeForSaving(base())).toBeNull();
     const tree = addSibling(base(), "m2", { role: "assistant", content: "a2" }).tree;

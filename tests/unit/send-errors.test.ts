@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { USAGE_LIMIT_MESSAGE, failureDetail, sendErrorOutcome } from "@/lib/chat/send-errors";
 
-describe("chat send failures (spec §8 text kept, plus one line on what happened)", () => {
+describe("chat send failures (docs/product.md §8 text kept, plus one line on what happened)", () => {
   it("keeps the spec's any-other-failure text for 5xx and network errors", () => {
     expect(sendErrorOutcome(502, "x", false)).toMatchObject({ kind: "message", text: USAGE_LIMIT_MESSAGE });
     expect(sendErrorOutcome(0, "Network error", true)).toMatchObject({ kind: "message", text: USAGE_LIMIT_MESSAGE });

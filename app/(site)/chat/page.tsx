@@ -1,25 +1,28 @@
 import type { Metadata } from "next";
 import { connection } from "next/server";
 import { ChatApp } from "@/components/chat/chat-app";
-import { DEFAULT_MODEL_CODE, MODEL_OPTIONS } from "@/config/models";
+import { ConfidentialProvider } from "@/components/confidential/confidential-context";
 import { getConfig } from "@/lib/config";
-import { providerLabel } from "@/lib/llm";
+import { DEFAULT_MODEL_CODE, modelChoices, providerLabel } from "@/lib/llm";
+import { confidentialPublicConfig, modelPrivacyLines } from "@/lib/confidential/models";
 
 export const metadata: Metadata = {
   title: "Chat",
   robots: { index: false, follow: false },
 };
 
-/** /chat (spec §2): rendered per request because the provider notice depends on run-time config. */
+/** /chat (docs/product.md §2): rendered per request because the provider notice depends on run-time config. */
 export default async function ChatPage() {
   await connection();
   const config = getConfig();
   return (
-    <ChatApp
-      models={MODEL_OPTIONS.map((m) => ({ ...m }))}
-      defaultModel={DEFAULT_MODEL_CODE}
-      maxFileBytes={config.PDF_MAX_BYTES}
-      providerNotice={config.llmProvider === "development" ? providerLabel("development") : null}
-    />
+    <ConfidentialProvider value={{ config: confidentialPublicConfig(config), privacy: modelPrivacyLines(config) }}>
+      <ChatApp
+        models={modelChoices()}
+        defaultModel={DEFAULT_MODEL_CODE}
+        maxFileBytes={config.PDF_MAX_BYTES}
+        providerNotice={config.llmProvider === "development" ? providerLabel("development") : null}
+      />
+    </ConfidentialProvider>
   );
 }

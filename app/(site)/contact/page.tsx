@@ -12,7 +12,7 @@ export const metadata = publicPageMetadata({
   path: siteConfig.routes.contact,
 });
 
-/** /contact, "Chat with our team" (spec §2): the contact e-mail link ({email} = CONTACT_EMAIL). */
+/** /contact, "Chat with our team" (docs/product.md §2): the contact e-mail link ({email} = CONTACT_EMAIL). */
 export default function ContactPage() {
   const email = getConfig().CONTACT_EMAIL;
   return (

@@ -11,11 +11,11 @@ export const metadata = publicPageMetadata({
 });
 
 /**
- * /pricing (spec §2): the prices for the caller's country (spec §9), looked up while the server renders
+ * /pricing (docs/product.md §2): the prices for the caller's country (docs/product.md §9), looked up while the server renders
  * the page, with the same rule as GET /api/get-country (lib/geo.ts, offline, nothing stored). The page is
- * blank while that lookup runs because nothing has been sent yet (spec §2 "While the country lookup runs
+ * blank while that lookup runs because nothing has been sent yet (docs/product.md §2 "While the country lookup runs
  * the page is blank"); the prices are in the first HTML, so they paint without waiting for the scripts
- * (issue 12: with the lookup in the browser, Lighthouse's LCP waited on hydration plus a request).
+ * (docs/issues.md #12: with the lookup in the browser, Lighthouse's LCP waited on hydration plus a request).
  */
 export default async function PricingPage() {
   const country = countryOrDefault(new Request("http://pricing.invalid/", { headers: await headers() }), "pricing");

@@ -3,6 +3,7 @@ import { connection } from "next/server";
 import { container } from "@/components/landing/section";
 import { siteConfig } from "@/config/site";
 import { privacyIntro, privacySections, providersSection } from "@/content/privacy";
+import { modelPrivacyLines } from "@/lib/confidential/models";
 import { modelProviders } from "@/lib/llm";
 import { publicPageMetadata } from "@/lib/seo";
 
@@ -13,13 +14,15 @@ export const metadata = publicPageMetadata({
 });
 
 /**
- * /privacy (issue 8): content/privacy.ts, with the provider of each model from the server's
+ * /privacy (docs/issues.md #8): content/privacy.ts, with the provider of each model from the server's
  * configuration (lib/llm registry). Rendered per request, not prerendered: a page built with other LLM
  * settings than the server runs with would name the wrong provider, and this page must be literally true.
  */
 export default async function PrivacyPage() {
   await connection();
   const providers = modelProviders();
+  // docs/issues.md #20: per model, whether Hush's server reads messages (standard) or relays ciphertext (confidential).
+  const privacy = new Map(modelPrivacyLines().map((p) => [p.code, p]));
   return (
     <div className={`${container} py-16 sm:py-24`}>
       <article className="mx-auto max-w-3xl">
@@ -33,7 +36,8 @@ export default async function PrivacyPage() {
             {providersSection.title}
           </h2>
           <p className="mt-4 leading-7 text-ink-700">{providersSection.lead}</p>
-          <div className="mt-6 overflow-x-auto rounded-2xl border border-ink-200">
+          {/* Scrolls sideways on a phone: focusable and named, so a keyboard can scroll it (axe scrollable-region-focusable). */}
+          <div className="mt-6 overflow-x-auto rounded-2xl border border-ink-200" tabIndex={0} role="region" aria-label={providersSection.caption}>
             <table className="w-full text-left text-sm" data-testid="provider-table">
               <caption className="sr-only">{providersSection.caption}</caption>
               <thead className="bg-ink-50 text-ink-700">
@@ -41,6 +45,7 @@ export default async function PrivacyPage() {
                   <th scope="col" className="px-4 py-3 font-semibold">Model</th>
                   <th scope="col" className="px-4 py-3 font-semibold">Provider</th>
                   <th scope="col" className="px-4 py-3 font-semibold">What the provider keeps</th>
+                  <th scope="col" className="px-4 py-3 font-semibold">Who processes your messages</th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-ink-100 text-ink-700">
@@ -49,6 +54,7 @@ export default async function PrivacyPage() {
                     <th scope="row" className="px-4 py-3 font-semibold text-ink-950">{p.title}</th>
                     <td className="px-4 py-3">{p.providerName}</td>
                     <td className="px-4 py-3">{p.retention ?? providersSection.retentionUnknown}</td>
+                    <td className="px-4 py-3" data-testid="model-privacy-line">{privacy.get(p.code)?.line}</td>
                   </tr>
                 ))}
               </tbody>

@@ -5,7 +5,7 @@ import { RefreshAccount } from "@/components/pricing/refresh-account";
 
 export const metadata: Metadata = { title: "Thank you", robots: { index: false, follow: false } };
 
-/** /purchase-complete (spec §2): the thank-you page after Stripe Checkout, "Start Chatting" to /chat. */
+/** /purchase-complete (docs/product.md §2): the thank-you page after Stripe Checkout, "Start Chatting" to /chat. */
 export default function PurchaseCompletePage() {
   return (
     <div className="mx-auto flex w-full max-w-xl flex-1 flex-col items-center justify-center px-4 py-20 text-center">

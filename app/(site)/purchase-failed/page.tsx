@@ -4,7 +4,7 @@ import { buttonClass } from "@/components/landing/button-link";
 
 export const metadata: Metadata = { title: "Payment not completed", robots: { index: false, follow: false } };
 
-/** /purchase-failed (spec §2): Stripe Checkout was cancelled or failed; "Try Again" to /pricing. */
+/** /purchase-failed (docs/product.md §2): Stripe Checkout was cancelled or failed; "Try Again" to /pricing. */
 export default function PurchaseFailedPage() {
   return (
     <div className="mx-auto flex w-full max-w-xl flex-1 flex-col items-center justify-center px-4 py-20 text-center">

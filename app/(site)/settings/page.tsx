@@ -1,15 +1,21 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { SettingsPanel } from "@/components/settings/settings-panel";
+import { ConfidentialProvider } from "@/components/confidential/confidential-context";
+import { confidentialPublicConfig, modelPrivacyLines } from "@/lib/confidential/models";
 import { getPageUser } from "@/lib/auth/session";
 import { getSubscription } from "@/lib/plans";
 
 export const metadata: Metadata = { title: "Settings", robots: { index: false, follow: false } };
 
-/** /settings (spec §2): a visitor is sent to /. */
+/** /settings (docs/product.md §2): a visitor is sent to /. */
 export default async function SettingsPage() {
   const user = await getPageUser();
   if (!user) redirect("/");
   const subscription = await getSubscription(user.id);
-  return <SettingsPanel email={user.email} plan={subscription.plan} status={subscription.status} />;
+  return (
+    <ConfidentialProvider value={{ config: confidentialPublicConfig(), privacy: modelPrivacyLines() }}>
+      <SettingsPanel email={user.email} plan={subscription.plan} status={subscription.status} />
+    </ConfidentialProvider>
+  );
 }

@@ -10,7 +10,7 @@ export const metadata = publicPageMetadata({
   path: siteConfig.routes.terms,
 });
 
-/** /termsofservice (spec §2): the eleven sections of content/terms.ts, with a table of contents. */
+/** /termsofservice (docs/product.md §2): the eleven sections of content/terms.ts, with a table of contents. */
 export default function TermsPage() {
   return (
     <div className={`${container} py-16 sm:py-24`}>

@@ -1,12 +1,7 @@
-import { requireUser } from "@/lib/auth/session";
-import { errorResponse } from "@/lib/http";
+import { api } from "@/lib/api/contract";
+import { PRIVATE_NO_STORE, reply, route } from "@/lib/api/route";
 
-/** GET /api/check_account_status (spec §7): `{ account_deleted }` for the caller; 401 without credentials. */
-export async function GET(request: Request): Promise<Response> {
-  try {
-    const user = await requireUser(request, { allowDeleted: true });
-    return Response.json({ account_deleted: user.deleted }, { headers: { "Cache-Control": "private, no-store" } });
-  } catch (error) {
-    return errorResponse(error, "check_account_status");
-  }
-}
+/** GET /api/check_account_status (docs/product.md §7): `{ account_deleted }` for the caller; 401 without credentials. */
+export const GET = route(api.checkAccountStatus, { name: "check_account_status", auth: "user", allowDeleted: true }, async ({ user }) =>
+  reply(api.checkAccountStatus, { account_deleted: user.deleted }, { headers: PRIVATE_NO_STORE }),
+);

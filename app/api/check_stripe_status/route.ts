@@ -1,13 +1,8 @@
-import { requireUser } from "@/lib/auth/session";
-import { errorResponse } from "@/lib/http";
+import { api } from "@/lib/api/contract";
+import { PRIVATE_NO_STORE, reply, route } from "@/lib/api/route";
 import { getSubscription } from "@/lib/plans";
 
-/** GET /api/check_stripe_status (spec §7): the stored subscription `{ plan, status, ... }`; no Stripe call. */
-export async function GET(request: Request): Promise<Response> {
-  try {
-    const user = await requireUser(request);
-    return Response.json(await getSubscription(user.id), { headers: { "Cache-Control": "private, no-store" } });
-  } catch (error) {
-    return errorResponse(error, "check_stripe_status");
-  }
-}
+/** GET /api/check_stripe_status (docs/product.md §7): the stored subscription `{ plan, status, ... }`; no Stripe call. */
+export const GET = route(api.checkStripeStatus, { name: "check_stripe_status", auth: "user" }, async ({ user }) =>
+  reply(api.checkStripeStatus, await getSubscription(user.id), { headers: PRIVATE_NO_STORE }),
+);

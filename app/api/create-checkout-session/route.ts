@@ -1,38 +1,34 @@
 import { isPlanOption } from "@/config/pricing";
-import { assertSameOrigin, requireUser } from "@/lib/auth/session";
+import { api } from "@/lib/api/contract";
+import { PRIVATE_NO_STORE, reply, route } from "@/lib/api/route";
 import { getConfig } from "@/lib/config";
+import { AppError } from "@/lib/errors";
 import { countryOfRequest } from "@/lib/geo";
-import { ApiError, errorResponse, jsonError, readJsonBody } from "@/lib/http";
-import { PaymentsNotConfiguredError } from "@/lib/stripe/client";
-import { checkoutBodySchema, PAYMENT_MAX_BODY_BYTES } from "@/lib/stripe/schemas";
-import { AlreadySubscribedError, createCheckoutSession } from "@/lib/stripe/checkout";
-import { logger } from "@/lib/log";
-
-/** Text of spec §8 for a checkout that could not be started. */
-const CHECKOUT_FAILED_MESSAGE = "Failed to initiate checkout. Please try again later.";
-const PAYMENTS_NOT_CONFIGURED_MESSAGE = "Payments are not configured on this server.";
+import { createCheckoutSession, stripeFailure } from "@/lib/stripe/checkout";
+import { paymentsNotConfigured } from "@/lib/stripe/client";
 
 /**
- * POST /api/create-checkout-session `{ plan: 1..4 }` (spec §7): `{ id, url }` of a Stripe Checkout
- * Session for the signed-in caller, priced for the caller's country (spec §9). 401 for visitors
+ * POST /api/create-checkout-session `{ plan: 1..4 }` (docs/product.md §7): `{ id, url }` of a Stripe Checkout
+ * Session for the signed-in caller, priced for the caller's country (docs/product.md §9). 401 for visitors
  * (the page sends them to /signup), 503 when payments are not configured, 409 when already Pro,
- * 502 when Stripe fails.
+ * 502 "Failed to initiate checkout. Please try again later." (docs/product.md §8) when Stripe fails.
  */
-export async function POST(request: Request): Promise<Response> {
-  try {
+export const POST = route(
+  api.createCheckoutSession,
+  {
+    name: "create-checkout-session",
+    auth: "user",
     // Said before anything else, so a visitor is not sent to sign up for something that cannot be bought.
-    if (!getConfig().paymentsEnabled) throw new PaymentsNotConfiguredError();
-    const user = await requireUser(request);
-    assertSameOrigin(request);
-    const body = await readJsonBody(request, checkoutBodySchema, PAYMENT_MAX_BODY_BYTES);
-    if (!isPlanOption(body.plan)) throw new ApiError(400, "Invalid request: plan must be 1, 2, 3 or 4");
-    const session = await createCheckoutSession(user, body.plan, countryOfRequest(request));
-    return Response.json(session, { headers: { "Cache-Control": "private, no-store" } });
-  } catch (error) {
-    if (error instanceof PaymentsNotConfiguredError) return jsonError(503, PAYMENTS_NOT_CONFIGURED_MESSAGE);
-    if (error instanceof AlreadySubscribedError) return jsonError(409, error.message);
-    if (error instanceof ApiError) return errorResponse(error, "create-checkout-session");
-    logger("create-checkout-session").error({ kind: error instanceof Error ? error.name : "unknown" }, "Stripe error");
-    return jsonError(502, CHECKOUT_FAILED_MESSAGE);
-  }
-}
+    before: () => {
+      if (!getConfig().paymentsEnabled) throw paymentsNotConfigured();
+    },
+  },
+  async ({ request, user, body }) => {
+    if (!isPlanOption(body.plan)) throw new AppError("bad_request:validation", "Invalid request: plan must be 1, 2, 3 or 4");
+    try {
+      return reply(api.createCheckoutSession, await createCheckoutSession(user, body.plan, countryOfRequest(request)), { headers: PRIVATE_NO_STORE });
+    } catch (error) {
+      throw stripeFailure(error, "Failed to initiate checkout. Please try again later.", "create-checkout-session");
+    }
+  },
+);

@@ -1,9 +1,12 @@
+import { api } from "@/lib/api/contract";
+import { reply, route } from "@/lib/api/route";
+
 /**
  * GET /api/health: liveness. The process answers; nothing else is checked (a dead database must not
  * make an orchestrator restart every instance). Never cached.
  */
 export const dynamic = "force-dynamic";
 
-export function GET(): Response {
-  return Response.json({ status: "ok" }, { headers: { "Cache-Control": "no-store" } });
-}
+export const GET = route(api.health, { name: "health", auth: "none" }, async () =>
+  reply(api.health, { status: "ok" }, { headers: { "Cache-Control": "no-store" } }),
+);

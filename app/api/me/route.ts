@@ -1,19 +1,13 @@
-import { getRequestUser } from "@/lib/auth/session";
-import { errorResponse } from "@/lib/http";
+import { api } from "@/lib/api/contract";
+import { PRIVATE_NO_STORE, reply, route } from "@/lib/api/route";
+import { getConfig } from "@/lib/config";
 
 /**
- * GET /api/me: who the browser is signed in as, `{ user: { email } | null }`, for the header and the
- * account context. Unlike next-auth's /api/auth/session it sets no cookie, so a visitor's page load
+ * GET /api/me: who the browser is signed in as, `{ user: { email } | null, auth_sync }`, for the header
+ * and the account context; `auth_sync`: an AUTH_SYNC_URL is configured, so the browser calls
+ * /api/auth/sync after sign-in and at sign-out (docs/product.md §7), and not at all otherwise. Unlike next-auth's /api/auth/session it sets no cookie, so a visitor's page load
  * leaves nothing behind (landing page promise: no trackers, no cookies).
  */
-export async function GET(request: Request): Promise<Response> {
-  try {
-    const user = await getRequestUser(request);
-    return Response.json(
-      { user: user ? { email: user.email } : null },
-      { headers: { "Cache-Control": "private, no-store" } },
-    );
-  } catch (error) {
-    return errorResponse(error, "me");
-  }
-}
+export const GET = route(api.me, { name: "me", auth: "optional" }, async ({ user }) =>
+  reply(api.me, { user: user ? { email: user.email } : null, auth_sync: Boolean(getConfig().AUTH_SYNC_URL) }, { headers: PRIVATE_NO_STORE }),
+);

@@ -1,22 +1,19 @@
+import { api } from "@/lib/api/contract";
+import { route } from "@/lib/api/route";
 import { openApiJson } from "@/lib/openapi/document";
-import { errorResponse } from "@/lib/http";
 
 /**
  * GET /api/openapi.json: the OpenAPI 3.1 description of every endpoint (lib/openapi/document.ts),
- * generated from the handlers' own zod schemas. Public and cacheable (no secrets: limits and quotas
- * only); an ETag lets clients revalidate with If-None-Match for a 304.
+ * generated from the API contract's zod schemas (lib/api/contract.ts). Public and cacheable (no secrets:
+ * limits and quotas only); an ETag lets clients revalidate with If-None-Match for a 304.
  */
 export const dynamic = "force-dynamic";
 
-export function GET(request: Request): Response {
-  try {
-    const { json, etag } = openApiJson();
-    const headers = { "Cache-Control": "public, max-age=300", ETag: etag, Vary: "Accept-Encoding" };
-    if (request.headers.get("if-none-match")?.split(",").some((tag) => tag.trim() === etag)) {
-      return new Response(null, { status: 304, headers });
-    }
-    return new Response(json, { headers: { ...headers, "Content-Type": "application/json; charset=utf-8" } });
-  } catch (error) {
-    return errorResponse(error, "openapi");
+export const GET = route(api.openApiDocument, { name: "openapi", auth: "none" }, async ({ request }) => {
+  const { json, etag } = openApiJson();
+  const headers = { "Cache-Control": "public, max-age=300", ETag: etag, Vary: "Accept-Encoding" };
+  if (request.headers.get("if-none-match")?.split(",").some((tag) => tag.trim() === etag)) {
+    return new Response(null, { status: 304, headers });
   }
-}
+  return new Response(json, { headers: { ...headers, "Content-Type": "application/json; charset=utf-8" } });
+});

@@ -1,3 +1,5 @@
+import { api } from "@/lib/api/contract";
+import { reply, route } from "@/lib/api/route";
 import { checkReadiness } from "@/lib/health";
 
 /**
@@ -8,12 +10,13 @@ import { checkReadiness } from "@/lib/health";
  */
 export const dynamic = "force-dynamic";
 
-export async function GET(): Promise<Response> {
+export const GET = route(api.ready, { name: "ready", auth: "none" }, async () => {
   const { ready, checks } = await checkReadiness();
   const headers = { "Cache-Control": "no-store" };
-  if (ready) return Response.json({ status: "ready", checks }, { headers });
+  if (ready) return reply(api.ready, { status: "ready", checks }, { headers });
   const failed = Object.entries(checks)
     .filter(([, v]) => v === "failed" || v === "draining")
     .map(([k]) => k);
+  // Not an AppError: the 503 body carries `checks` beside `error` (contract notReadySchema).
   return Response.json({ error: `Not ready: ${failed.join(", ")}.`, checks }, { status: 503, headers });
-}
+});

@@ -1,26 +1,26 @@
+import { api } from "@/lib/api/contract";
+import { route } from "@/lib/api/route";
 import { respondToTurn } from "@/lib/chat/respond";
 import { chatRequestFor } from "@/lib/chat/limits";
 import { checkModel, prepareTurn } from "@/lib/chat/turn";
 import { clientAddress } from "@/lib/client-address";
-import { errorResponse, readJsonBody } from "@/lib/http";
+import { readJsonBody } from "@/lib/http";
 import { assertAcceptingTurns } from "@/lib/lifecycle";
 import { consumeQuota } from "@/lib/quota";
 
 /**
- * POST /api/ns/chat: the visitor chat call (spec §7). Basic model only; nothing is stored, so
+ * POST /api/ns/chat: the visitor chat call (docs/product.md §7). Basic model only; nothing is stored, so
  * chat_id is always null and save_chat is ignored. JSON, or SSE with `Accept: text/event-stream`.
- * Counts against the visitor's daily quota (lib/quota.ts; 429 when used up).
+ * Counts against the visitor's daily quota (lib/quota.ts; 429 when used up). The body's schema follows
+ * the configured limits (chatRequestFor), so it is read here rather than by the wrapper; sameOrigin is
+ * off as before (a visitor's call changes nothing of an account).
  */
-export async function POST(request: Request): Promise<Response> {
-  try {
-    const { schema, maxBytes } = chatRequestFor();
-    const body = await readJsonBody(request, schema, maxBytes);
-    const model = checkModel(body.model, "Free");
-    assertAcceptingTurns();
-    await consumeQuota({ kind: "visitor", address: clientAddress(request) });
-    const turn = await prepareTurn(body, model, clientAddress(request));
-    return await respondToTurn(request, turn, async () => ({ chatId: null }));
-  } catch (error) {
-    return errorResponse(error, "chat");
-  }
-}
+export const POST = route(api.chatVisitor, { name: "chat", auth: "none", sameOrigin: false, handlerReadsBody: true }, async ({ request }) => {
+  const { schema, maxBytes } = chatRequestFor();
+  const body = await readJsonBody(request, schema, maxBytes);
+  const model = checkModel(body.model, "Free");
+  assertAcceptingTurns();
+  await consumeQuota({ kind: "visitor", address: clientAddress(request) });
+  const turn = await prepareTurn(body, model, clientAddress(request));
+  return respondToTurn(request, turn, null);
+});

@@ -1,34 +1,35 @@
-import { jsonError } from "@/lib/http";
-import { WEBHOOK_MAX_BODY_BYTES } from "@/lib/stripe/schemas";
-import { MalformedEventError, processStripeEvent, verifyStripeEvent, WebhookSignatureError } from "@/lib/stripe/webhook";
+import { api } from "@/lib/api/contract";
+import { reply, route } from "@/lib/api/route";
+import { AppError, isAppError } from "@/lib/errors";
 import { logger, securityEvent } from "@/lib/log";
+import { WEBHOOK_MAX_BODY_BYTES } from "@/lib/stripe/schemas";
+import { processStripeEvent, verifyStripeEvent } from "@/lib/stripe/webhook";
 
 /**
- * POST /api/stripe/webhook: Stripe's events, verified on the raw body (STRIPE_WEBHOOK_SECRET).
- * 400 for a bad signature, 200 `{ received, outcome }` once applied (or already applied), 500 when
- * applying fails: nothing is stored then, so Stripe's retry applies it.
+ * POST /api/stripe/webhook: Stripe's events, verified on the raw body (STRIPE_WEBHOOK_SECRET), so the
+ * wrapper reads no body. 400 for a bad signature, 200 `{ received, outcome }` once applied (or already
+ * applied), 500 when applying fails: nothing is stored then, so Stripe's retry applies it.
  */
-export async function POST(request: Request): Promise<Response> {
+export const POST = route(api.stripeWebhook, { name: "stripe-webhook", auth: "none", sameOrigin: false }, async ({ request }) => {
   const raw = await request.text();
-  if (Buffer.byteLength(raw) > WEBHOOK_MAX_BODY_BYTES) return jsonError(413, "Too large.");
+  if (Buffer.byteLength(raw) > WEBHOOK_MAX_BODY_BYTES) throw new AppError("payload_too_large:body", "Too large.");
   let event;
   try {
     event = verifyStripeEvent(raw, request.headers.get("stripe-signature"));
   } catch (error) {
-    if (error instanceof WebhookSignatureError) {
+    if (isAppError(error, "bad_request:stripe_signature")) {
       securityEvent("stripe.webhook_signature_failed", { reason: error.message });
-      return jsonError(400, error.message);
+      throw error;
     }
     logger("stripe-webhook").error({ err: error instanceof Error ? error.message : "unknown" }, "not configured");
-    return jsonError(500, "Webhooks are not configured on this server.");
+    return Response.json({ error: "Webhooks are not configured on this server." }, { status: 500 });
   }
   try {
-    const outcome = await processStripeEvent(event);
-    return Response.json({ received: true, outcome });
+    return reply(api.stripeWebhook, { received: true, outcome: await processStripeEvent(event) });
   } catch (error) {
     // Signed by Stripe's secret but not the shape its type promises: retrying cannot help.
-    if (error instanceof MalformedEventError) return jsonError(400, error.message);
+    if (isAppError(error, "bad_request:stripe_event")) throw error;
     logger("stripe-webhook").error({ type: event.type, id: event.id, err: error instanceof Error ? `${error.name}: ${error.message}` : "unknown" }, "event failed");
-    return jsonError(500, "The event could not be applied.");
+    return Response.json({ error: "The event could not be applied." }, { status: 500 });
   }
-}
+});

@@ -1,34 +1,20 @@
-import { assertSameOrigin, requireUser } from "@/lib/auth/session";
+import { api } from "@/lib/api/contract";
+import { reply, route } from "@/lib/api/route";
 import { addVaultMethod, getVaultState, removeVaultMethod } from "@/lib/db/queries";
-import { ApiError, errorResponse, readJsonBody } from "@/lib/http";
-import { VAULT_MAX_BODY_BYTES, vaultAddMethodBodySchema, vaultRemoveMethodBodySchema } from "@/lib/vault/schemas";
+import { AppError } from "@/lib/errors";
 import { toNewMethod, vaultStateJson } from "@/lib/vault/server";
 
 /** POST /api/vault/methods `{ method }`: add an unlock method (wrapped in the browser); 409 without a vault. */
-export async function POST(request: Request): Promise<Response> {
-  try {
-    const user = await requireUser(request);
-    assertSameOrigin(request);
-    const { method } = await readJsonBody(request, vaultAddMethodBodySchema, VAULT_MAX_BODY_BYTES.addMethod);
-    await addVaultMethod(user.id, await toNewMethod(request, user.id, method));
-    return Response.json(vaultStateJson(user.id, await getVaultState(user.id)), { status: 201 });
-  } catch (error) {
-    return errorResponse(error, "vault_methods");
-  }
-}
+export const POST = route(api.vaultAddMethod, { name: "vault_methods", auth: "user" }, async ({ request, user, body }) => {
+  await addVaultMethod(user.id, await toNewMethod(request, user.id, body.method));
+  return reply(api.vaultAddMethod, vaultStateJson(user.id, await getVaultState(user.id)), { status: 201 });
+});
 
 /**
  * DELETE /api/vault/methods `{ id }`: remove an unlock method and physically remove its row (VACUUM);
  * 400 for the last one, 404 when not the caller's.
  */
-export async function DELETE(request: Request): Promise<Response> {
-  try {
-    const user = await requireUser(request);
-    assertSameOrigin(request);
-    const { id } = await readJsonBody(request, vaultRemoveMethodBodySchema, VAULT_MAX_BODY_BYTES.removeMethod);
-    if (!(await removeVaultMethod(user.id, id))) throw new ApiError(404, "Unlock method not found.");
-    return Response.json(vaultStateJson(user.id, await getVaultState(user.id)));
-  } catch (error) {
-    return errorResponse(error, "vault_methods");
-  }
-}
+export const DELETE = route(api.vaultRemoveMethod, { name: "vault_methods", auth: "user" }, async ({ user, body }) => {
+  if (!(await removeVaultMethod(user.id, body.id))) throw new AppError("not_found:unlock_method", "Unlock method not found.");
+  return reply(api.vaultRemoveMethod, vaultStateJson(user.id, await getVaultState(user.id)));
+});

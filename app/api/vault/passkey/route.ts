@@ -1,6 +1,5 @@
-import { assertSameOrigin, requireUser } from "@/lib/auth/session";
-import { errorResponse, readJsonBody } from "@/lib/http";
-import { VAULT_MAX_BODY_BYTES, vaultPasskeyBodySchema } from "@/lib/vault/schemas";
+import { api } from "@/lib/api/contract";
+import { PRIVATE_NO_STORE, reply, route } from "@/lib/api/route";
 import { passkeyOptions } from "@/lib/vault/server";
 
 /**
@@ -8,13 +7,7 @@ import { passkeyOptions } from "@/lib/vault/server";
  * ceremony (@simplewebauthn/server); the challenge is kept for the matching verify (5 minutes).
  * The browser adds the PRF extension's input itself.
  */
-export async function POST(request: Request): Promise<Response> {
-  try {
-    const user = await requireUser(request);
-    assertSameOrigin(request);
-    const { purpose } = await readJsonBody(request, vaultPasskeyBodySchema, VAULT_MAX_BODY_BYTES.passkey);
-    return Response.json(await passkeyOptions(request, user, purpose), { headers: { "Cache-Control": "private, no-store" } });
-  } catch (error) {
-    return errorResponse(error, "vault_passkey");
-  }
-}
+export const POST = route(api.vaultPasskey, { name: "vault_passkey", auth: "user" }, async ({ request, user, body }) =>
+  // WebAuthn options are a library type without an index signature: the contract describes them as an open object.
+  reply(api.vaultPasskey, { ...(await passkeyOptions(request, user, body.purpose)) }, { headers: PRIVATE_NO_STORE }),
+);

@@ -1,0 +1,12 @@
+import { relayAttestation } from "@/lib/confidential/relay";
+
+/**
+ * GET /api/confidential/attestation: the configured enclave's attestation, relayed for the browser to
+ * verify (development trust: the enclave's document; production trust: a Tinfoil AttestationBundle).
+ * 200 JSON, 404 when confidential inference is off, 502 when it cannot be fetched (lib/confidential/relay.ts).
+ */
+export const dynamic = "force-dynamic";
+
+export function GET(): Promise<Response> {
+  return relayAttestation();
+}

@@ -1,0 +1,23 @@
+"use client";
+
+import { useConfidential } from "./confidential-context";
+
+/**
+ * Settings' "What Hush can see": one line per model on who processes its messages (the same sentences as
+ * the badge beside the model name and /privacy, from lib/confidential/models.ts `modelPrivacyLines`).
+ */
+export function ModelPrivacyLines() {
+  const { privacy } = useConfidential();
+  if (privacy.length === 0) {
+    return <>it passes through Hush&apos;s server in memory on its way to the AI model, and the model&apos;s provider processes it to answer. Hush does not store or log it.</>;
+  }
+  return (
+    <ul className="mt-1 list-[circle] space-y-1 pl-5" data-testid="model-privacy-lines">
+      {privacy.map((p) => (
+        <li key={p.code}>
+          <strong>{p.title}</strong>: {p.line}.{p.confidential ? "" : " Hush does not store or log it."}
+        </li>
+      ))}
+    </ul>
+  );
+}

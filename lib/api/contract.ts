@@ -1,0 +1,289 @@
+import { z } from "zod";
+import { ACCOUNT_MAX_BODY_BYTES, createAccountBodySchema, deleteUserBodySchema } from "@/lib/account/schemas";
+import { ID_TOKEN_MAX_BODY_BYTES, idTokenBodySchema } from "@/lib/auth/schemas";
+import {
+  CHAT_BATCH_MAX_BODY_BYTES,
+  chatBatchBodySchema,
+  chatHistoryQuerySchema,
+  CHAT_TITLE_MAX_BODY_BYTES,
+  chatTitleBodySchema,
+  DELETE_CHAT_MAX_BODY_BYTES,
+  deleteChatBodySchema,
+} from "@/lib/chat/history-schema";
+import { checkoutBodySchema, customerPortalBodySchema, PAYMENT_MAX_BODY_BYTES } from "@/lib/stripe/schemas";
+import {
+  CHAT_SAVE_MAX_BODY_BYTES,
+  chatSaveBodySchema,
+  VAULT_MAX_BODY_BYTES,
+  vaultAddMethodBodySchema,
+  vaultCreateBodySchema,
+  vaultPasskeyBodySchema,
+  vaultPatchBodySchema,
+  vaultRemoveMethodBodySchema,
+  vaultUnlockBodySchema,
+} from "@/lib/vault/schemas";
+
+/**
+ * The API contract shared by the browser and the server (docs/issues.md #19): every route's method, path, request
+ * schema and response schema, in one table (`api` below, grouped by route). The request schemas live next
+ * to their domain (lib/chat/schema.ts, lib/chat/history-schema.ts, lib/vault/schemas.ts,
+ * lib/account/schemas.ts, lib/auth/schemas.ts, lib/stripe/schemas.ts) and are listed here; the response
+ * schemas are defined here. Route handlers answer through them (lib/api/route.ts types each answer by
+ * its route's response), the browser calls them through lib/api/client.ts (which validates every
+ * answer), and the OpenAPI document (lib/openapi) is generated from these same objects.
+ *
+ * Browser-safe: no server-only imports. Every failure answers `{ "error": "..." }` (lib/errors.ts).
+ */
+
+// ---------------------------------------------------------------------------------------------------
+// Response schemas
+// ---------------------------------------------------------------------------------------------------
+
+/** Every failure answers `{ "error": "..." }` (lib/errors.ts AppError): a sentence for people, never user content. */
+export const errorSchema = z.object({ error: z.string() }).meta({ id: "Error", description: "Every failure: a message to show." });
+
+const roleSchema = z.enum(["user", "assistant", "system"]);
+const message = z.object({ role: roleSchema, content: z.string() });
+
+/** What the server's context budget left out of a turn's model input (lib/llm/fit-context.ts). */
+export const contextReportSchema = z
+  .looseObject({ omitted_messages: z.number().int(), omitted_documents: z.number().int(), latest_message_cut: z.boolean() })
+  .meta({ description: "What the context budget left out." });
+
+/** The chat call's answer (docs/product.md §7; lib/chat/respond.ts ChatResult): JSON, or the SSE `done` event. */
+export const chatResultSchema = z
+  .object({
+    messages: z.array(message),
+    chat_id: z.string().nullable(),
+    attachment: z
+      .looseObject({ name: z.string(), notice: z.string().nullable() })
+      .nullable()
+      .meta({ description: "What was read of this turn's PDF." }),
+    document: z.object({ name: z.string(), text: z.string() }).nullable(),
+    context: contextReportSchema,
+  })
+  .meta({ id: "ChatResult" });
+
+/** One entry of GET /api/ns/chat_history: the display name is sealed (vault ciphertext, base64), never in clear. */
+export const chatHistoryEntrySchema = z.object({
+  chat_id: z.string(),
+  display_name: z.string().nullable().meta({ description: "Always null: the name is sealed in display_name_ciphertext." }),
+  display_name_ciphertext: z.string().nullable().meta({ description: "Base64 vault ciphertext of the display name; null for \"Untitled Chat\"." }),
+  last_updated: z.string(),
+});
+
+export const chatHistoryPageSchema = z
+  .object({ chat_history: z.array(chatHistoryEntrySchema), next_cursor: z.string().nullable() })
+  .meta({ id: "ChatHistoryPage" });
+
+/** A saved message: content is "" and the text is in content_ciphertext (docs/issues.md #8). */
+const sealedMessageJson = z.looseObject({
+  role: roleSchema,
+  content: z.string(),
+  position: z.number().int(),
+  content_ciphertext: z.string(),
+  attachment_ciphertext: z.string().nullable(),
+});
+
+export const chatSchema = z
+  .looseObject({
+    chat_id: z.string(),
+    display_name: z.string().nullable(),
+    display_name_ciphertext: z.string().nullable(),
+    tree_ciphertext: z
+      .string()
+      .nullable()
+      .optional()
+      .meta({ description: "Base64 vault ciphertext of the whole branch tree (edited and regenerated versions, docs/issues.md #9); null when the chat has none." }),
+    created_at: z.string().optional(),
+    last_updated: z.string(),
+    messages: z.array(sealedMessageJson),
+  })
+  .meta({ id: "Chat" });
+
+/** POST /api/ns/chat_history/batch (docs/issues.md #9; lib/chat/history.ts historyBatch). */
+export const chatBatchSchema = z
+  .object({
+    chats: z.array(chatSchema),
+    remaining_chat_ids: z
+      .array(z.string())
+      .meta({ description: "The caller's chats asked for but left out because the response reached its size bound: ask for them again." }),
+  })
+  .meta({ id: "ChatBatch" });
+
+export const okSchema = z.object({ ok: z.literal(true) });
+export const accountStatusSchema = z.object({ account_deleted: z.boolean() });
+export const okAccountSchema = z.object({ ok: z.literal(true), account_deleted: z.boolean() });
+export const subscriptionSchema = z
+  .object({ plan: z.enum(["Free", "Pro"]), status: z.string(), current_period_end: z.string().nullable(), cancel_at_period_end: z.boolean() })
+  .meta({ id: "Subscription" });
+export const urlSchema = z.object({ url: z.string() });
+export const checkoutSessionSchema = z.object({ id: z.string(), url: z.string() });
+export const meSchema = z.object({ user: z.object({ email: z.string().nullable() }).nullable(), auth_sync: z.boolean() });
+export const countrySchema = z.object({ country_code: z.string().length(2) });
+export const healthSchema = z.object({ status: z.literal("ok") });
+export const readySchema = z.object({ status: z.literal("ready"), checks: z.record(z.string(), z.string()) });
+export const notReadySchema = z.object({ error: z.string(), checks: z.record(z.string(), z.string()) });
+export const syncSchema = z.object({ ok: z.literal(true), synced: z.boolean() });
+export const webhookSchema = z.object({ received: z.literal(true), outcome: z.string() });
+
+const kdfJson = z.looseObject({
+  salt: z.string(),
+  argon2: z.object({ memoryKiB: z.number(), iterations: z.number(), parallelism: z.number() }).optional(),
+  prf_input: z.string().optional(),
+});
+
+/** GET /api/vault and the vault writes (lib/vault/server.ts vaultStateJson): wrapped keys only. */
+export const vaultStateSchema = z
+  .object({
+    user_id: z.string(),
+    exists: z.boolean(),
+    history_on: z.boolean(),
+    last_unlock_at: z.string().nullable(),
+    methods: z.array(
+      z.object({
+        id: z.string(),
+        kind: z.enum(["passkey", "passphrase", "recovery"]),
+        label: z.string().nullable(),
+        wrapped_key: z.string(),
+        kdf: kdfJson,
+        credential_id: z.string().nullable(),
+        created_at: z.string(),
+        last_used_at: z.string().nullable(),
+      }),
+    ),
+  })
+  .meta({ id: "VaultState" });
+export const chatSavedSchema = z.object({ chat_id: z.string(), last_updated: z.string() });
+export const webauthnOptionsSchema = z.looseObject({}).meta({ description: "WebAuthn options (@simplewebauthn/server)." });
+export const unlockedSchema = z.object({ ok: z.literal(true), method_id: z.string() });
+export const historyOnSchema = z.object({ ok: z.literal(true), history_on: z.boolean() });
+
+/** next-auth's GET /api/auth/csrf. */
+export const csrfSchema = z.object({ csrfToken: z.string().min(1) });
+/** next-auth's POST /api/auth/signin/<provider> with `json: "true"`: where to go next. */
+export const signInUrlSchema = z.object({ url: z.string() });
+/** A next-auth form post (e-mail or Google sign-in): the fields next-auth reads. */
+export const signInFormSchema = z.object({
+  csrfToken: z.string(),
+  callbackUrl: z.string(),
+  json: z.literal("true"),
+  email: z.string().optional(),
+});
+
+// ---------------------------------------------------------------------------------------------------
+// Routes
+// ---------------------------------------------------------------------------------------------------
+
+export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
+
+/** One route of the contract. `path` may hold `{param}` segments; `form` bodies are URL-encoded (next-auth). */
+export interface ApiRoute {
+  method: HttpMethod;
+  path: string;
+  /** The JSON (or form) body's schema; absent: no body. */
+  body?: z.ZodType;
+  /** Body bytes the handler accepts (413 above). */
+  maxBytes?: number;
+  /** The query string's schema. */
+  query?: z.ZodType;
+  /** The 2xx answer's schema (for a stream: the JSON answer without `Accept: text/event-stream`). */
+  response: z.ZodType;
+  /** The body is application/x-www-form-urlencoded (next-auth's endpoints). */
+  form?: true;
+  /** The answer can be a Server-Sent Events stream (the chat calls). */
+  stream?: true;
+}
+
+/**
+ * The chat call's body for the browser's typing (docs/product.md §7). The server validates with
+ * `chatRequestSchema(limits)` (lib/chat/schema.ts), built per configuration (the limits come from
+ * config), which the OpenAPI document uses too.
+ */
+const chatBodyShape = z.object({
+  messages: z.array(message),
+  model: z.string(),
+  file: z.object({ name: z.string(), type: z.string(), content: z.string() }).nullable().optional(),
+  documents: z.array(z.object({ name: z.string(), text: z.string() })).optional(),
+  chat_id: z.string().nullable().optional(),
+  save_chat: z.boolean().optional(),
+});
+
+/** Every route of the API, by name. */
+export const api = {
+  // next-auth (app/api/auth/[...nextauth]): the calls the browser makes itself.
+  authCsrf: { method: "GET", path: "/api/auth/csrf", response: csrfSchema },
+  authSignInEmail: { method: "POST", path: "/api/auth/signin/email", body: signInFormSchema, form: true, response: okSchema },
+  authSignInGoogle: { method: "POST", path: "/api/auth/signin/google", body: signInFormSchema, form: true, response: signInUrlSchema },
+
+  authIdToken: { method: "POST", path: "/api/auth/id-token", body: idTokenBodySchema, maxBytes: ID_TOKEN_MAX_BODY_BYTES, response: okAccountSchema },
+  authSyncSignedIn: { method: "POST", path: "/api/auth/sync", response: syncSchema },
+  authSyncSignedOut: { method: "DELETE", path: "/api/auth/sync", response: syncSchema },
+
+  me: { method: "GET", path: "/api/me", response: meSchema },
+  checkAccountStatus: { method: "GET", path: "/api/check_account_status", response: accountStatusSchema },
+  checkStripeStatus: { method: "GET", path: "/api/check_stripe_status", response: subscriptionSchema },
+  createAccount: { method: "POST", path: "/api/create_account", body: createAccountBodySchema, maxBytes: ACCOUNT_MAX_BODY_BYTES, response: okAccountSchema },
+  deleteUser: { method: "POST", path: "/api/delete_user", body: deleteUserBodySchema, maxBytes: ACCOUNT_MAX_BODY_BYTES, response: okSchema },
+  getCountry: { method: "GET", path: "/api/get-country", response: countrySchema },
+
+  createCheckoutSession: {
+    method: "POST",
+    path: "/api/create-checkout-session",
+    body: checkoutBodySchema,
+    maxBytes: PAYMENT_MAX_BODY_BYTES,
+    response: checkoutSessionSchema,
+  },
+  customerPortal: { method: "POST", path: "/api/customer-portal", body: customerPortalBodySchema, maxBytes: PAYMENT_MAX_BODY_BYTES, response: urlSchema },
+  stripeWebhook: { method: "POST", path: "/api/stripe/webhook", response: webhookSchema },
+
+  chatVisitor: { method: "POST", path: "/api/ns/chat", body: chatBodyShape, response: chatResultSchema, stream: true },
+  chatSignedIn: { method: "POST", path: "/api/ns/chat_user", body: chatBodyShape, response: chatResultSchema, stream: true },
+  chatSave: { method: "POST", path: "/api/ns/chat_save", body: chatSaveBodySchema, maxBytes: CHAT_SAVE_MAX_BODY_BYTES, response: chatSavedSchema },
+  chatHistoryList: { method: "GET", path: "/api/ns/chat_history", query: chatHistoryQuerySchema, response: chatHistoryPageSchema },
+  chatHistoryGet: { method: "GET", path: "/api/ns/chat_history/{chatId}", response: chatSchema },
+  chatHistoryBatch: {
+    method: "POST",
+    path: "/api/ns/chat_history/batch",
+    body: chatBatchBodySchema,
+    maxBytes: CHAT_BATCH_MAX_BODY_BYTES,
+    response: chatBatchSchema,
+  },
+  deleteChat: { method: "DELETE", path: "/api/ns/delete_chat", body: deleteChatBodySchema, maxBytes: DELETE_CHAT_MAX_BODY_BYTES, response: okSchema },
+  chatTitle: { method: "PATCH", path: "/api/ns/chat_title", body: chatTitleBodySchema, maxBytes: CHAT_TITLE_MAX_BODY_BYTES, response: okSchema },
+
+  vaultGet: { method: "GET", path: "/api/vault", response: vaultStateSchema },
+  vaultCreate: { method: "POST", path: "/api/vault", body: vaultCreateBodySchema, maxBytes: VAULT_MAX_BODY_BYTES.create, response: vaultStateSchema },
+  vaultPatch: { method: "PATCH", path: "/api/vault", body: vaultPatchBodySchema, maxBytes: VAULT_MAX_BODY_BYTES.patch, response: historyOnSchema },
+  vaultAddMethod: { method: "POST", path: "/api/vault/methods", body: vaultAddMethodBodySchema, maxBytes: VAULT_MAX_BODY_BYTES.addMethod, response: vaultStateSchema },
+  vaultRemoveMethod: {
+    method: "DELETE",
+    path: "/api/vault/methods",
+    body: vaultRemoveMethodBodySchema,
+    maxBytes: VAULT_MAX_BODY_BYTES.removeMethod,
+    response: vaultStateSchema,
+  },
+  vaultPasskey: { method: "POST", path: "/api/vault/passkey", body: vaultPasskeyBodySchema, maxBytes: VAULT_MAX_BODY_BYTES.passkey, response: webauthnOptionsSchema },
+  vaultUnlock: { method: "POST", path: "/api/vault/unlock", body: vaultUnlockBodySchema, maxBytes: VAULT_MAX_BODY_BYTES.unlock, response: unlockedSchema },
+
+  health: { method: "GET", path: "/api/health", response: healthSchema },
+  ready: { method: "GET", path: "/api/ready", response: readySchema },
+  openApiDocument: { method: "GET", path: "/api/openapi.json", response: z.looseObject({}) },
+} as const satisfies Record<string, ApiRoute>;
+
+export type Api = typeof api;
+export type RouteName = keyof Api;
+/** A route's 2xx answer, as the handler builds it. */
+export type ResponseOf<R extends ApiRoute> = z.output<R["response"]>;
+/** A route's body as the caller sends it (before the server's transforms). */
+export type BodyOf<R extends ApiRoute> = R extends { body: z.ZodType } ? z.input<R["body"]> : undefined;
+
+// Types the browser uses, inferred from the schemas above.
+export type ChatResult = z.output<typeof chatResultSchema>;
+export type ContextReport = z.output<typeof contextReportSchema>;
+export type ChatHistoryPage = z.output<typeof chatHistoryPageSchema>;
+export type ChatHistoryEntryJson = z.output<typeof chatHistoryEntrySchema>;
+export type SealedChatJson = z.output<typeof chatSchema>;
+export type SealedChatBatchJson = z.output<typeof chatBatchSchema>;
+export type VaultJson = z.output<typeof vaultStateSchema>;
+export type SubscriptionJson = z.output<typeof subscriptionSchema>;

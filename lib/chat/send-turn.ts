@@ -1,0 +1,91 @@
+import { apiStream } from "@/lib/api/client";
+import type { ChatResult, ContextReport } from "@/lib/api/contract";
+import { AppError } from "@/lib/errors";
+import { isAbort, readEventStream } from "./event-stream";
+
+/**
+ * Browser side of the chat call (docs/product.md §7): POST the conversation through the typed API client
+ * (lib/api/client.ts apiStream), read the Server-Sent Events stream (`delta`, then `done` or `error`;
+ * see lib/chat/respond.ts) and hand text to the caller as it arrives.
+ */
+
+export type Role = "user" | "assistant" | "system";
+
+export interface ApiMessage {
+  role: Role;
+  content: string;
+}
+
+export interface StagedFile {
+  name: string;
+  type: string;
+  /** A data URL (docs/product.md §3 Attached file). */
+  content: string;
+  size: number;
+}
+
+export type { ContextReport };
+
+/** A PDF of the conversation as the browser keeps it: name and extracted text (the response's `document`). */
+export interface ConversationDocument {
+  name: string;
+  text: string;
+}
+
+export interface SendChatInput {
+  /** The visitor call (/api/ns/chat) or the signed-in one (/api/ns/chat_user). */
+  endpoint: "chatVisitor" | "chatSignedIn";
+  messages: ApiMessage[];
+  model: string;
+  file: StagedFile | null;
+  /** The conversation's earlier documents, oldest first, so follow-up questions keep them. */
+  documents: ConversationDocument[];
+  chatId: string | null;
+  saveChat: boolean;
+  signal: AbortSignal;
+  onDelta: (text: string) => void;
+}
+
+/** The chat call's answer (contract chatResultSchema): `document` is this turn's PDF text, to keep for later turns. */
+export type SendChatResult = ChatResult;
+
+/** A failed send: AppError with the HTTP status (0 for a network error) and the server's text. */
+const sendFailed = (status: number, message: string) => AppError.fromStatus(status, message, "chat_send");
+
+/**
+ * Send one turn and stream the answer.
+ * @throws AppError on an HTTP error (its status and message), a stream error event, or a network failure
+ *         (status 0);
+ *         DOMException "AbortError" when `signal` aborts.
+ */
+export async function sendChat(input: SendChatInput): Promise<SendChatResult> {
+  const body = await apiStream(input.endpoint, {
+    body: {
+      messages: input.messages,
+      model: input.model,
+      file: input.file ? { name: input.file.name, type: input.file.type, content: input.file.content } : null,
+      documents: input.documents,
+      chat_id: input.chatId,
+      save_chat: input.saveChat,
+    },
+    signal: input.signal,
+  });
+
+  let result: SendChatResult | null = null;
+  let failure: AppError | null = null;
+  try {
+    await readEventStream(body, (event) => {
+      const data = JSON.parse(event.data) as Record<string, unknown>;
+      if (event.event === "delta") input.onDelta(String(data.text ?? ""));
+      else if (event.event === "done") result = data as unknown as SendChatResult;
+      else if (event.event === "error") failure = sendFailed(Number(data.status ?? 502), String(data.error ?? "The answer failed."));
+    });
+  } catch (error) {
+    if (isAbort(error)) throw error;
+    throw new AppError("offline:chat_send", "The connection was lost while the answer was streaming.");
+  }
+  if (failure) throw failure;
+  if (!result) throw sendFailed(502, "The answer ended before it was complete.");
+  return result;
+}
+

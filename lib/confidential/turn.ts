@@ -1,0 +1,225 @@
+import type { SendChatInput, SendChatResult } from "@/lib/chat/send-turn";
+import type { EventSourceMessage } from "eventsource-parser";
+import { isAbort, readEventStream } from "@/lib/chat/event-stream";
+import { AppError } from "@/lib/errors";
+import { fitContext } from "@/lib/llm/fit-context";
+import type { ModelAttachment } from "@/lib/llm/prompt";
+import { AttestationRefused, enclaveVerificationCache, type VerifiedEnclave } from "./attestation";
+import { ConfidentialRequestError, sendConfidentialRequest, type ConfidentialReceipt } from "./ehbp-client";
+import type { ConfidentialPublicConfig } from "./protocol";
+import { recordReceipt } from "./receipt-store";
+
+/**
+ * The browser side of one confidential chat turn (docs/issues.md #20; docs/confidential-inference.md):
+ * 1. the enclave's attestation, fetched through Hush's same-origin relay and verified here (the result is
+ *    cached per enclave key within its validity: `enclaveVerificationCache`);
+ * 2. the OpenAI-compatible chat request built here, with the server's own system prompt and context fitting
+ *    (lib/llm/prompt.ts, lib/llm/fit-context.ts; the budget per model comes from the page's public config,
+ *    i.e. lib/llm/providers.ts `contextBudgetTokens`);
+ * 3. encrypted to the verified key (EHBP) and POSTed to /api/confidential/chat with only the public model
+ *    code in a clear header, no chat id;
+ * 4. the streamed answer (OpenAI `chat.completion.chunk` SSE) decrypted and handed to `onDelta`.
+ * Verification happens before anything of the turn is encrypted: when it fails, nothing is sent.
+ */
+
+/** What a confidential turn adds to the standard result: the receipt for the badge's dialog. */
+export interface ConfidentialTurnReceipt {
+  /** What was verified, and when. */
+  enclave: VerifiedEnclave;
+  /** What Hush's server could observe: ciphertext sizes and timing. */
+  transport: ConfidentialReceipt;
+  /** Verification reused from the cache (no attestation fetched for this turn). */
+  cached: boolean;
+}
+
+export interface ConfidentialTurnResult extends SendChatResult {
+  receipt: ConfidentialTurnReceipt;
+}
+
+/**
+ * The enclave could not be verified (or the attestation could not be fetched for verification): the turn
+ * was not sent. `message` is the sentence the chat shows (contains "verif"); `reason` is for tests.
+ */
+export class EnclaveVerificationError extends Error {
+  constructor(
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(VERIFICATION_FAILED_MESSAGE, options);
+    this.name = "EnclaveVerificationError";
+  }
+}
+
+/** What the chat shows when the enclave fails verification (docs/issues.md #20: the text contains "verif"). */
+export const VERIFICATION_FAILED_MESSAGE = "Couldn't verify the secure enclave — your message was not sent.";
+
+/** True when `code` is served confidentially under `config` (null: confidential inference is off). */
+export function isConfidentialCode(config: ConfidentialPublicConfig | null, code: string): boolean {
+  return config !== null && (config.models as readonly string[]).includes(code);
+}
+
+/**
+ * A verified enclave for `config`: the cached verification of the configured host while unexpired, else
+ * the attestation fetched through the relay and verified now.
+ * @param fresh ignore the cache's latest entry (after the enclave refused the pinned key)
+ * @throws EnclaveVerificationError when the document cannot be fetched or does not verify;
+ *   DOMException "AbortError" when `signal` aborts
+ */
+export async function verifiedEnclave(
+  config: ConfidentialPublicConfig,
+  options: { signal?: AbortSignal; fresh?: boolean } = {},
+): Promise<{ enclave: VerifiedEnclave; cached: boolean }> {
+  if (!options.fresh) {
+    const cached = enclaveVerificationCache.latest(config.trust, config.enclaveHost);
+    if (cached) return { enclave: cached, cached: true };
+  }
+  let document: unknown;
+  try {
+    const response = await fetch(config.paths.attestation, {
+      headers: { Accept: "application/json" },
+      credentials: "same-origin",
+      cache: "no-store",
+      signal: options.signal,
+    });
+    if (!response.ok) throw new Error(`attestation answered ${response.status}`);
+    document = await response.json();
+  } catch (error) {
+    if (isAbort(error)) throw error;
+    throw new EnclaveVerificationError("unavailable", { cause: error });
+  }
+  try {
+    const enclave = await enclaveVerificationCache.verify(document, {
+      trust: config.trust,
+      enclaveHost: config.enclaveHost,
+      configRepo: config.configRepo ?? "",
+    });
+    return { enclave, cached: false };
+  } catch (error) {
+    throw new EnclaveVerificationError(error instanceof AttestationRefused ? error.reason : "malformed", { cause: error });
+  }
+}
+
+/**
+ * Send one turn of a confidential model and stream the answer; same input and result as `sendChat`
+ * (lib/chat/client.ts) plus the receipt. The chat id is echoed, never sent.
+ * @throws EnclaveVerificationError (nothing was sent); AppError for relay errors (its status and
+ *   `{ error }` text, mapped like a standard turn's by lib/chat/send-errors.ts), an enclave error, an
+ *   answer that fails decryption (502) or a network failure (0); DOMException "AbortError" on abort
+ */
+export async function sendConfidentialTurn(input: SendChatInput, config: ConfidentialPublicConfig): Promise<ConfidentialTurnResult> {
+  if (input.file) {
+    // TODO(docs/issues.md #20, PDF branch): the browser extracts the PDF's text (lib/pdf in the browser) and passes it
+    // here as this turn's document; until then a PDF is never sent, in clear or otherwise, on this path.
+    throw AppError.fromStatus(422, "PDFs can't be attached to a confidential model yet: send the message without the file.");
+  }
+  const model = input.model as keyof ConfidentialPublicConfig["enclaveModels"];
+  const enclaveModel = config.enclaveModels[model];
+  const budgetTokens = config.contextTokens[model];
+  if (!enclaveModel || budgetTokens === undefined) throw AppError.fromStatus(400, "This model is not served confidentially.");
+
+  const documents: ModelAttachment[] = input.documents.map((d) => ({ name: d.name, text: d.text, truncated: false }));
+  const fitted = fitContext({ history: input.messages, documents, budgetTokens });
+  const body = JSON.stringify({ model: enclaveModel, messages: fitted.messages, stream: true });
+
+  let attempt = await verifiedEnclave(config, { signal: input.signal });
+  let sent;
+  try {
+    sent = await sendOnce(attempt.enclave, body, input, config);
+  } catch (error) {
+    // The enclave no longer holds the pinned key (restarted): verify it again, once.
+    if (!(error instanceof ConfidentialRequestError && (error.failure === "key_config" || error.failure === "enclave_expired"))) throw asSendError(error);
+    enclaveVerificationCache.clear(attempt.enclave.hpkePublicKey);
+    attempt = await verifiedEnclave(config, { signal: input.signal, fresh: true });
+    try {
+      sent = await sendOnce(attempt.enclave, body, input, config);
+    } catch (again) {
+      throw asSendError(again);
+    }
+  }
+  const { response, authenticated, receipt: transport } = sent;
+  const receipt: ConfidentialTurnReceipt = { enclave: attempt.enclave, transport, cached: attempt.cached };
+
+  if (!authenticated) {
+    // The relay's own refusal (plan, quota, size, enclave unreachable): plaintext JSON `{ error }`.
+    const data = (await response.json().catch(() => null)) as { error?: unknown } | null;
+    throw AppError.fromStatus(response.status, typeof data?.error === "string" ? data.error : `Request failed (${response.status})`);
+  }
+  if (!response.ok || !response.body) {
+    await response.body?.cancel().catch(() => {});
+    throw AppError.fromStatus(response.status >= 500 ? response.status : 502, "The secure enclave could not answer this message.");
+  }
+
+  const text = await readAnswer(response.body, input.onDelta);
+  recordReceipt(receipt);
+  return {
+    messages: [...input.messages, { role: "assistant", content: text }],
+    chat_id: input.chatId,
+    attachment: null,
+    document: null,
+    context: { ...fitted.report },
+    receipt,
+  };
+}
+
+async function sendOnce(enclave: VerifiedEnclave, body: string, input: SendChatInput, config: ConfidentialPublicConfig) {
+  try {
+    return await sendConfidentialRequest(enclave, config.paths.chat, body, {
+      headers: { "Content-Type": "application/json", Accept: "text/event-stream", [config.modelHeader]: input.model },
+      signal: input.signal,
+    });
+  } catch (error) {
+    if (isAbort(error) || error instanceof ConfidentialRequestError) throw error;
+    throw AppError.fromStatus(0, "Network error");
+  }
+}
+
+/**
+ * Read the decrypted OpenAI chat-completions stream: `data: <chunk JSON>` events, `data: [DONE]` last.
+ * @returns the whole answer text
+ * @throws AppError 502 on an error event, an authentication failure or an answer without its end
+ */
+async function readAnswer(body: ReadableStream<Uint8Array<ArrayBuffer>>, onDelta: (text: string) => void): Promise<string> {
+  let text = "";
+  let finished = false;
+  let failure: AppError | null = null;
+  const onEvent = (event: EventSourceMessage) => {
+    if (event.data === "[DONE]") {
+      finished = true;
+      return;
+    }
+    let chunk: { error?: { message?: unknown }; choices?: { delta?: { content?: unknown }; finish_reason?: unknown }[] };
+    try {
+      chunk = JSON.parse(event.data) as typeof chunk;
+    } catch {
+      failure ??= AppError.fromStatus(502, "The answer could not be read.");
+      return;
+    }
+    if (chunk.error) {
+      failure ??= AppError.fromStatus(502, "The model service did not answer.");
+      return;
+    }
+    const choice = chunk.choices?.[0];
+    const delta = choice?.delta?.content;
+    if (typeof delta === "string" && delta !== "") {
+      text += delta;
+      onDelta(delta);
+    }
+    if (typeof choice?.finish_reason === "string") finished = true;
+  };
+  try {
+    await readEventStream(body, onEvent);
+  } catch (error) {
+    if (isAbort(error)) throw error;
+    if (error instanceof ConfidentialRequestError) throw AppError.fromStatus(502, "The encrypted answer failed verification and was refused.");
+    throw AppError.fromStatus(0, "The connection was lost while the answer was streaming.");
+  }
+  if (failure) throw failure;
+  if (!finished) throw AppError.fromStatus(502, "The answer ended before it was complete.");
+  return text;
+}
+
+/** A transport refusal (unencrypted or unauthenticated answer) as the chat's error type; others unchanged. */
+function asSendError(error: unknown): unknown {
+  return error instanceof ConfidentialRequestError ? AppError.fromStatus(502, "The secure enclave's answer was refused: it was not encrypted for this message.") : error;
+}
+

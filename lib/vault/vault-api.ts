@@ -1,0 +1,462 @@
+"use client";
+
+import { useSyncExternalStore } from "react";
+import { apiFetch } from "@/lib/api/client";
+import type { ChatHistoryPage, SealedChatBatchJson, VaultJson } from "@/lib/api/contract";
+import { AppError, isAppError } from "@/lib/errors";
+import { fromBase64, generateVaultKey, importVaultKey, MIN_PASSPHRASE_CHARS, randomBytes } from "./crypto";
+import {
+  passkeyMethod,
+  passphraseMethod,
+  recoveryMethod,
+  openChat,
+  sealTurn,
+  unlockWithPassphrase,
+  unlockWithPrf,
+  unlockWithRecovery,
+  type MethodJson,
+  type PlainMessage,
+} from "./seal";
+
+/**
+ * The vault in the browser (docs/issues.md #8), as a tiny shared store like lib/account/client.ts; its calls go
+ * through the typed API client (lib/api/client.ts): the state
+ * from GET /api/vault and, once unlocked, the vault key, kept in this tab's memory only (a reload or
+ * sign-out locks). Every secret (passphrase, recovery code, PRF output, vault key) stays here; the
+ * server receives wrapped keys and ciphertext.
+ */
+
+export type { SealedChatBatchJson, VaultJson };
+
+export interface VaultStore {
+  /** "loading" until GET /api/vault answered; "error" if it failed. */
+  status: "loading" | "none" | "locked" | "unlocked" | "error";
+  info: VaultJson | null;
+  key: CryptoKey | null;
+}
+
+let store: VaultStore = { status: "loading", info: null, key: null };
+// The raw key is needed to wrap it under a new method (Settings); it lives as long as `key`.
+let rawKey: Uint8Array<ArrayBuffer> | null = null;
+let started = false;
+const listeners = new Set<() => void>();
+
+function set(next: Partial<VaultStore>) {
+  store = { ...store, ...next };
+  if (store.info) store.status = !store.info.exists ? "none" : store.key ? "unlocked" : "locked";
+  listeners.forEach((l) => l());
+}
+
+/**
+ * A user-facing error of a vault action: AppError "bad_request:vault" (the message is shown as is). Refused
+ * calls throw the API client's AppError, whose message is the server's sentence, also shown as is.
+ */
+const actionError = (message: string) => new AppError("bad_request:vault", message);
+
+/** @simplewebauthn/browser, loaded on the first passkey ceremony (docs/issues.md #12: not in /chat's first load). */
+const webauthn = () => import("@simplewebauthn/browser");
+
+/**
+ * Start loading the passkey and passphrase code (WebAuthn client, Argon2id) once a screen that uses it
+ * is shown (unlock panel, setup dialog, Security settings), so a tap does not wait on it.
+ */
+export function preloadVaultMethods(): void {
+  void webauthn().catch(() => undefined);
+  void import("hash-wasm").catch(() => undefined);
+}
+
+/** Load (or reload) the vault state. Failures leave status "error" and are logged by kind only. */
+export async function refreshVault(): Promise<void> {
+  try {
+    set({ info: await apiFetch("vaultGet") });
+  } catch {
+    console.error("Failed to load the vault state");
+    store = { ...store, status: "error" };
+    listeners.forEach((l) => l());
+  }
+}
+
+/** The vault store, loaded on first use when `signedIn`. */
+export function useVault(signedIn: boolean): VaultStore {
+  const value = useSyncExternalStore(
+    (l) => {
+      listeners.add(l);
+      if (signedIn && !started) {
+        started = true;
+        void refreshVault();
+      }
+      return () => listeners.delete(l);
+    },
+    () => store,
+    () => store,
+  );
+  return value;
+}
+
+async function unlocked(raw: Uint8Array<ArrayBuffer>): Promise<void> {
+  rawKey = raw;
+  set({ key: await importVaultKey(raw) });
+}
+
+/** Forget the vault key (the "Lock" action, and on sign-out). */
+export function lockVault(): void {
+  rawKey?.fill(0);
+  rawKey = null;
+  set({ key: null });
+}
+
+function info(): VaultJson {
+  if (!store.info) throw actionError("The vault is still loading.");
+  return store.info;
+}
+
+/** Whether this browser offers WebAuthn at all (PRF support shows only when a passkey is made). */
+export function passkeysAvailable(): boolean {
+  return typeof window !== "undefined" && typeof window.PublicKeyCredential === "function";
+}
+
+type Prf = { enabled?: boolean; results?: { first?: ArrayBuffer | ArrayBufferView } };
+
+function prfBytes(prf: Prf | undefined): Uint8Array<ArrayBuffer> | null {
+  const first = prf?.results?.first;
+  if (!first) return null;
+  return first instanceof ArrayBuffer ? new Uint8Array(first) : new Uint8Array(first.buffer.slice(first.byteOffset, first.byteOffset + first.byteLength) as ArrayBuffer);
+}
+
+/** Remove the PRF output from a WebAuthn response before it is sent anywhere. */
+function withoutPrf<T extends { clientExtensionResults: object }>(response: T): T {
+  const rest = { ...(response.clientExtensionResults as Record<string, unknown>) };
+  delete rest.prf;
+  return { ...response, clientExtensionResults: rest };
+}
+
+/**
+ * Register a new passkey with the PRF extension and wrap `raw` under its output. One tap when the
+ * authenticator returns PRF results at creation, otherwise a second tap to evaluate it.
+ * @throws AppError (cancelled, or no PRF support: use a passphrase).
+ */
+async function newPasskeyMethod(raw: Uint8Array<ArrayBuffer>, userId: string): Promise<MethodJson> {
+  const options = await apiFetch("vaultPasskey", { body: { purpose: "register" } });
+  const prfInput = randomBytes(32);
+  const optionsJSON = { ...options, extensions: { prf: { eval: { first: prfInput } } } } as never;
+  let registration;
+  try {
+    registration = await (await webauthn()).startRegistration({ optionsJSON });
+  } catch {
+    throw actionError("The passkey was not created. Please try again, or use a passphrase.");
+  }
+  const prf = (registration.clientExtensionResults as { prf?: Prf }).prf;
+  if (!prf?.enabled) throw actionError("This passkey cannot protect your history (no PRF support). Use a passphrase instead.");
+  let output = prfBytes(prf);
+  if (!output) {
+    try {
+      const credential = (await navigator.credentials.get({
+        publicKey: {
+          challenge: randomBytes(32),
+          allowCredentials: [{ type: "public-key", id: fromBase64url(registration.rawId) }],
+          userVerification: "required",
+          extensions: { prf: { eval: { first: prfInput } } } as AuthenticationExtensionsClientInputs,
+        },
+      })) as PublicKeyCredential | null;
+      output = prfBytes((credential?.getClientExtensionResults() as { prf?: Prf } | undefined)?.prf);
+    } catch {
+      output = null;
+    }
+    if (!output) throw actionError("The passkey did not unlock. Please try again, or use a passphrase.");
+  }
+  const method = await passkeyMethod(raw, userId, output, prfInput, withoutPrf(registration) as never, "Passkey");
+  output.fill(0);
+  return method;
+}
+
+function fromBase64url(s: string): Uint8Array<ArrayBuffer> {
+  return fromBase64(s.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((s.length + 3) % 4));
+}
+
+/** What setup made: the recovery code to show once, and the state to create. */
+export interface SetupDraft {
+  raw: Uint8Array<ArrayBuffer>;
+  code: string;
+  methods: MethodJson[];
+}
+
+/**
+ * First step of turning on saved history: a new vault key wrapped by a passkey or a passphrase, and a
+ * recovery code. Nothing reaches the server except the passkey ceremony until `commitSetup`.
+ * @throws AppError
+ */
+export async function draftSetup(choice: { kind: "passkey" } | { kind: "passphrase"; passphrase: string }): Promise<SetupDraft> {
+  const userId = info().user_id;
+  const raw = generateVaultKey();
+  const first =
+    choice.kind === "passkey" ? await newPasskeyMethod(raw, userId) : await passphraseMethod(raw, userId, checkPassphrase(choice.passphrase));
+  const recovery = await recoveryMethod(raw, userId);
+  return { raw, code: recovery.code, methods: [first, recovery.method] };
+}
+
+function checkPassphrase(passphrase: string): string {
+  if (passphrase.length < MIN_PASSPHRASE_CHARS) throw actionError(`Use at least ${MIN_PASSPHRASE_CHARS} characters.`);
+  return passphrase;
+}
+
+/** Create the vault from a draft (history on) and unlock it. */
+export async function commitSetup(draft: SetupDraft): Promise<void> {
+  const created = await apiFetch("vaultCreate", { body: { methods: draft.methods as never } });
+  set({ info: created });
+  await unlocked(draft.raw);
+}
+
+function wrongSecret(error: unknown, message: string): never {
+  if (isAppError(error, "unprocessable:vault_decrypt")) throw actionError(message);
+  // A malformed recovery code ("bad_request:recovery_code") keeps its own message.
+  throw error;
+}
+
+/** Unlock with the passphrase. @throws AppError "That passphrase is not right…" */
+export async function unlockPassphrase(passphrase: string): Promise<void> {
+  const v = info();
+  let result;
+  try {
+    result = await unlockWithPassphrase(v.methods, v.user_id, passphrase);
+  } catch (error) {
+    wrongSecret(error, "That passphrase is not right. Nothing was changed: try again.");
+  }
+  await unlocked(result.raw);
+  void apiFetch("vaultUnlock", { body: { method_id: result.methodId } }).catch(() => undefined);
+}
+
+/** Unlock with the recovery code. @throws AppError */
+export async function unlockRecovery(code: string): Promise<void> {
+  const v = info();
+  let result;
+  try {
+    result = await unlockWithRecovery(v.methods, v.user_id, code);
+  } catch (error) {
+    wrongSecret(error, "That recovery code is not right. Nothing was changed: check it and try again.");
+  }
+  await unlocked(result.raw);
+  void apiFetch("vaultUnlock", { body: { method_id: result.methodId } }).catch(() => undefined);
+}
+
+/** Unlock with a passkey tap (the PRF output opens the wrap; the server verifies the assertion). */
+export async function unlockPasskey(): Promise<void> {
+  const v = info();
+  const passkeys = v.methods.filter((m) => m.kind === "passkey" && m.credential_id && m.kdf.prf_input);
+  if (!passkeys.length) throw actionError("No passkey is set up.");
+  const options = await apiFetch("vaultPasskey", { body: { purpose: "unlock" } });
+  const evalByCredential = Object.fromEntries(passkeys.map((m) => [m.credential_id!, { first: fromBase64(m.kdf.prf_input!) }]));
+  let assertion;
+  try {
+    assertion = await (await webauthn()).startAuthentication({ optionsJSON: { ...options, extensions: { prf: { evalByCredential } } } as never });
+  } catch {
+    throw actionError("The passkey did not unlock. Please try again, or use your passphrase or recovery code.");
+  }
+  const output = prfBytes((assertion.clientExtensionResults as { prf?: Prf }).prf);
+  const method = passkeys.find((m) => m.credential_id === assertion.id);
+  if (!output || !method) throw actionError("This passkey cannot unlock your history. Use your passphrase or recovery code.");
+  let result;
+  try {
+    result = await unlockWithPrf(method, v.user_id, output);
+  } catch (error) {
+    wrongSecret(error, "This passkey cannot unlock your history. Use your passphrase or recovery code.");
+  } finally {
+    output.fill(0);
+  }
+  await unlocked(result.raw);
+  await apiFetch("vaultUnlock", { body: { assertion: withoutPrf(assertion) as never } }).catch(() => undefined);
+  await refreshVault();
+}
+
+/** Remember the Save history toggle for the account (docs/product.md §4: turning off is immediate). */
+export async function setHistoryOn(on: boolean): Promise<void> {
+  await apiFetch("vaultPatch", { body: { history_on: on } });
+  set({ info: { ...info(), history_on: on } });
+}
+
+function needRaw(): Uint8Array<ArrayBuffer> {
+  if (!rawKey) throw actionError("Unlock your history first.");
+  return rawKey;
+}
+
+/** Add a passkey (Settings). */
+export async function addPasskey(): Promise<void> {
+  const method = await newPasskeyMethod(needRaw(), info().user_id);
+  set({ info: await apiFetch("vaultAddMethod", { body: { method: method as never } }) });
+}
+
+/** Set a new passphrase, replacing the old one(s). */
+export async function changePassphrase(passphrase: string): Promise<void> {
+  const old = info().methods.filter((m) => m.kind === "passphrase");
+  const method = await passphraseMethod(needRaw(), info().user_id, checkPassphrase(passphrase));
+  set({ info: await apiFetch("vaultAddMethod", { body: { method: method as never } }) });
+  for (const m of old) set({ info: await apiFetch("vaultRemoveMethod", { body: { id: m.id } }) });
+}
+
+/** Make a new recovery code, replacing the old one; returns it (show once). */
+export async function newRecoveryCode(): Promise<string> {
+  const old = info().methods.filter((m) => m.kind === "recovery");
+  const { code, method } = await recoveryMethod(needRaw(), info().user_id);
+  set({ info: await apiFetch("vaultAddMethod", { body: { method: method as never } }) });
+  for (const m of old) set({ info: await apiFetch("vaultRemoveMethod", { body: { id: m.id } }) });
+  return code;
+}
+
+/** Remove an unlock method (the server refuses the last one). */
+export async function removeMethod(id: string): Promise<void> {
+  set({ info: await apiFetch("vaultRemoveMethod", { body: { id } }) });
+}
+
+/**
+ * Seal and store a finished turn (POST /api/ns/chat_save). `messages` is the whole stored path; `from` is
+ * how many of them are already stored unchanged (0 for a new chat, whose id is made here). With
+ * `replace` the stored messages from `from` on are replaced (docs/issues.md #9: an edit or regenerate changed the
+ * active path); `tree` is the branch tree's wire form (null: no versions).
+ * @returns the chat id. @throws AppError
+ */
+export async function saveTurn(input: {
+  chatId: string | null;
+  from: number;
+  messages: PlainMessage[];
+  title: string | null;
+  replace?: boolean;
+  tree?: string | null;
+}): Promise<string> {
+  const key = store.key;
+  if (!key) throw actionError("Unlock your history to save this chat.");
+  const create = input.chatId === null;
+  const chatId = input.chatId ?? crypto.randomUUID();
+  const body = await sealTurn({
+    key,
+    userId: info().user_id,
+    chatId,
+    create,
+    firstPosition: create ? 0 : input.from,
+    messages: create ? input.messages : input.messages.slice(input.from),
+    title: input.title,
+    replace: !create && input.replace === true,
+    tree: input.tree,
+  });
+  await apiFetch("chatSave", { body: body as never });
+  return chatId;
+}
+
+/**
+ * Store an imported chat as a new saved chat (docs/issues.md #9: ChatGPT import), sealed here under the vault key,
+ * with its original dates. @returns the new chat id. @throws AppError
+ */
+export async function importChat(input: {
+  title: string | null;
+  messages: PlainMessage[];
+  createdAt: Date;
+  lastUpdated: Date;
+}): Promise<string> {
+  const key = store.key;
+  if (!key) throw actionError("Unlock your history to import chats.");
+  const chatId = crypto.randomUUID();
+  const body = await sealTurn({
+    key,
+    userId: info().user_id,
+    chatId,
+    create: true,
+    firstPosition: 0,
+    messages: input.messages,
+    title: input.title,
+    dates: { createdAt: input.createdAt, lastUpdated: input.lastUpdated },
+  });
+  await apiFetch("chatSave", { body: body as never });
+  return chatId;
+}
+
+/** A saved chat decrypted in this browser (for export). */
+export type OpenedChat = Awaited<ReturnType<typeof openChat>>;
+
+/** The ids of every saved chat, newest first, paging through GET /api/ns/chat_history. */
+export async function listSavedChatIds(): Promise<string[]> {
+  const ids: string[] = [];
+  let cursor: string | null = null;
+  do {
+    const page: ChatHistoryPage = await apiFetch("chatHistoryList", { query: { limit: 100, cursor } });
+    ids.push(...page.chat_history.map((c) => c.chat_id));
+    cursor = page.next_cursor;
+  } while (cursor);
+  return ids;
+}
+
+/**
+ * Chats per POST /api/ns/chat_history/batch request, and such requests at once (docs/issues.md #9). The first
+ * request of each lane asks for SAVED_CHATS_FIRST_BATCH only, so the first chats arrive quickly.
+ */
+export const SAVED_CHATS_BATCH = 50;
+export const SAVED_CHATS_FIRST_BATCH = 10;
+export const SAVED_CHATS_IN_FLIGHT = 2;
+
+
+/**
+ * Many saved chats, still sealed, in one request (POST /api/ns/chat_history/batch, docs/issues.md #9): at most
+ * 100 ids; ids that are not the caller's chats are left out; chats left out for the response's size
+ * bound come back in `remaining_chat_ids`. @throws AppError (network, refused request)
+ */
+export function fetchSealedChats(chatIds: readonly string[]): Promise<SealedChatBatchJson> {
+  return apiFetch("chatHistoryBatch", { body: { chat_ids: [...chatIds] } });
+}
+
+/**
+ * Read `chatIds` in batches of SAVED_CHATS_BATCH (the first ones smaller), SAVED_CHATS_IN_FLIGHT requests
+ * at a time, asking again for what a response left out for its size bound; `onBatch` gets each response as it arrives with the
+ * ids it settled (returned, or not the caller's chats any more), and may be async (the next request of
+ * that lane waits for it). `stop()` true ends it after the requests under way. A failed request rejects
+ * (AppError) unless `onError` takes it: then its ids count as settled and the rest go on.
+ */
+export async function forEachSealedChatBatch(
+  chatIds: readonly string[],
+  onBatch: (batch: SealedChatBatchJson, settled: string[]) => void | Promise<void>,
+  options: { stop?: () => boolean; onError?: (ids: string[], error: unknown) => void } = {},
+): Promise<void> {
+  const queue: string[][] = [];
+  for (let i = 0; i < chatIds.length; ) {
+    const size = queue.length < SAVED_CHATS_IN_FLIGHT ? SAVED_CHATS_FIRST_BATCH : SAVED_CHATS_BATCH;
+    queue.push(chatIds.slice(i, i + size));
+    i += size;
+  }
+  const lane = async () => {
+    for (let ids = queue.shift(); ids && !options.stop?.(); ids = queue.shift()) {
+      let batch: SealedChatBatchJson;
+      try {
+        batch = await fetchSealedChats(ids);
+      } catch (error) {
+        if (!options.onError) throw error;
+        options.onError(ids, error);
+        continue;
+      }
+      const left = new Set(batch.remaining_chat_ids);
+      // Asked for again first, so chats keep coming newest first.
+      if (left.size) queue.unshift(batch.remaining_chat_ids);
+      await onBatch(batch, ids.filter((id) => !left.has(id)));
+    }
+  };
+  await Promise.all(Array.from({ length: SAVED_CHATS_IN_FLIGHT }, lane));
+}
+
+/**
+ * Saved chats, fetched in batches and decrypted here (for export, docs/issues.md #9), in the order of `chatIds`;
+ * chats deleted meanwhile are left out. `onProgress` gets how many ids are settled so far.
+ * @throws AppError (locked, network, a chat that does not decrypt)
+ */
+export async function loadSavedChats(chatIds: readonly string[], onProgress?: (done: number) => void): Promise<OpenedChat[]> {
+  const key = store.key;
+  if (!key) throw actionError("Unlock your history first.");
+  const userId = info().user_id;
+  const opened = new Map<string, OpenedChat>();
+  let done = 0;
+  await forEachSealedChatBatch(chatIds, async (batch, settled) => {
+    try {
+      const chats = await Promise.all(batch.chats.map((sealed) => openChat(key, userId, sealed)));
+      for (const chat of chats) opened.set(chat.chatId, chat);
+    } catch {
+      throw actionError("A saved chat could not be decrypted.");
+    }
+    done += settled.length;
+    onProgress?.(done);
+  });
+  return chatIds.flatMap((id) => opened.get(id.toLowerCase()) ?? []);
+}

@@ -1,0 +1,40 @@
+/**
+ * `npm run enclave:dev [-- --port N] [-- --tamper]`: the development enclave (lib/confidential/dev-enclave.ts)
+ * on ENCLAVE_PORT (default 8788). `--tamper` serves an attestation whose measurement differs from the pinned
+ * one, so verification must refuse it. Development only: its attestation is signed by a published key.
+ */
+import { DEFAULT_ENCLAVE_PORT, startDevEnclave } from "../lib/confidential/dev-enclave";
+
+function parsePort(value: string | undefined, from: string): number | undefined {
+  if (value === undefined || value === "") return undefined;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`${from} must be a port number, got "${value}"`);
+  return port;
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  let port = parsePort(process.env.ENCLAVE_PORT, "ENCLAVE_PORT") ?? DEFAULT_ENCLAVE_PORT;
+  let tamper = false;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === "--tamper") tamper = true;
+    else if (arg === "--port") port = parsePort(args[++i], "--port") ?? port;
+    else if (arg.startsWith("--port=")) port = parsePort(arg.slice("--port=".length), "--port") ?? port;
+    else throw new Error(`Unknown option ${arg} (use --port N, --tamper)`);
+  }
+  const enclave = await startDevEnclave({ port, tamper });
+  console.log(
+    `Development enclave on ${enclave.url}${tamper ? " (TAMPERED measurement: verification must refuse it)" : ""}\n` +
+      `  HPKE public key ${enclave.hpkePublicKey}\n` +
+      "  Development trust only: its attestation is signed by the development root published in the repository.",
+  );
+  const stop = () => void enclave.close().then(() => process.exit(0));
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? `${error.name}: ${error.message}` : error);
+  process.exit(1);
+});
