@@ -1,7 +1,7 @@
 import "server-only";
 import path from "node:path";
 import proxyaddr from "proxy-addr";
-import { z } from "zod";
+import { z } from "@/lib/zod";
 import type { ModelTier } from "@/lib/llm/models";
 import { isModelCode, MODEL_CODES, type ModelCode } from "@/lib/llm/models";
 

@@ -1,5 +1,5 @@
 import "server-only";
-import type { z } from "zod";
+import type { z } from "@/lib/zod";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
 import { AppError } from "@/lib/errors";
 import { logger, securityEvent } from "@/lib/log";

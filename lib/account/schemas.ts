@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "@/lib/zod";
 
 /**
  * Request schemas of the account endpoints (docs/product.md §7). Shared by the route handlers and the OpenAPI

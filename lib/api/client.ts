@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type { z } from "@/lib/zod";
 import { api, type Api, type RouteName } from "@/lib/api/contract";
 import { AppError } from "@/lib/errors";
 

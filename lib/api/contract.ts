@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "@/lib/zod";
 import { ACCOUNT_MAX_BODY_BYTES, createAccountBodySchema, deleteUserBodySchema } from "@/lib/account/schemas";
 import { ID_TOKEN_MAX_BODY_BYTES, idTokenBodySchema } from "@/lib/auth/schemas";
 import {

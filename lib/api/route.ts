@@ -1,5 +1,5 @@
 import "server-only";
-import type { z } from "zod";
+import type { z } from "@/lib/zod";
 import type { ApiRoute, ResponseOf } from "@/lib/api/contract";
 import { assertSameOrigin, getRequestUser, requireUser } from "@/lib/auth/session";
 import type { AuthUser } from "@/lib/auth/types";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "@/lib/zod";
 
 /**
  * Request schemas of the /api/auth/* handlers we own (not next-auth's). Here, not in the route files,

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "@/lib/zod";
 import { sealed } from "@/lib/vault/schemas";
 import { LOWERCASE_UUID, UUID } from "@/lib/uuid";
 

@@ -1,10 +1,5 @@
-import { z } from "zod";
+import { z } from "@/lib/zod";
 import { AppError } from "@/lib/errors";
-
-// In the browser this runs under Hush's CSP, which refuses eval: zod 4 would first probe `Function("")`
-// to decide whether to compile its parsers, and the probe is a CSP violation (e2e/security.spec.ts
-// fails on any). Parsing without compiled parsers is plenty fast for one file.
-if (typeof window !== "undefined") z.config({ jitless: true });
 
 /**
  * Import of a ChatGPT data export (docs/issues.md #9 "Import a ChatGPT data export (conversations.json) into saved

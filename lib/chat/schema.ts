@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "@/lib/zod";
 
 /**
  * The chat call's body (docs/product.md §7): messages, model (code), file (name, type, content as a data URL,

@@ -36,7 +36,7 @@ import {
   type ResponseKeyMaterial,
 } from "ehbp";
 import { CompactSign, importJWK, type JWK } from "jose";
-import { z } from "zod";
+import { z } from "@/lib/zod";
 import { developmentAnswer } from "../llm/development";
 import { sha256Hex, type DevelopmentAttestationDocument, type DevelopmentReport, type EnclaveMeasurement } from "./attestation";
 import {

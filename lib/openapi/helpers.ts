@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "@/lib/zod";
 import type { ZodOpenApiResponsesObject } from "zod-openapi";
 import * as r from "@/lib/api/contract";
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "@/lib/zod";
 import type { ZodOpenApiOperationObject, ZodOpenApiPathsObject, ZodOpenApiResponsesObject } from "zod-openapi";
 import { CHAT_BATCH_MAX_IDS } from "@/lib/chat/history-schema";
 import { chatRequestSchema, maxChatBodyBytes, type ChatLimits } from "@/lib/chat/schema";

@@ -1,6 +1,6 @@
 import "server-only";
 import type Stripe from "stripe";
-import { z } from "zod";
+import { z } from "@/lib/zod";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";

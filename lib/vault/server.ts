@@ -6,7 +6,7 @@ import {
   verifyRegistrationResponse,
   type AuthenticatorTransportFuture,
 } from "@simplewebauthn/server";
-import type { z } from "zod";
+import type { z } from "@/lib/zod";
 import { getConfig } from "@/lib/config";
 import {
   findPasskey,
