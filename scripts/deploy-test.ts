@@ -108,9 +108,9 @@ async function main(): Promise<void> {
     await check("the session created on one instance works on the other (shared in PostgreSQL)", async () => {
       const seen = new Set<string>();
       for (let i = 0; i < 6; i++) {
-        const me = await user.json<{ user: { email: string } | null }>("GET", "/api/me");
+        const me = await user.json<{ user: { email: string } | null; auth_sync: boolean }>("GET", "/api/me");
         assert.equal(me.status, 200);
-        assert.deepEqual(me.data, { user: { email: "multi@example.test" } }, `on ${me.upstream}`);
+        assert.deepEqual(me.data, { user: { email: "multi@example.test" }, auth_sync: false }, `on ${me.upstream}`);
         seen.add(me.upstream);
       }
       assert.ok(seen.has(other(signedInOn)), `served by ${[...seen].join(", ")}; signed in on ${signedInOn}`);
