@@ -106,9 +106,6 @@ test.describe("development server (next dev)", () => {
   test("every page loads without a console error or hydration warning, as a visitor", async ({ browser }) => {
     await checkPages(browser, DEV_URL, { signedIn: false, dev: true });
   });
-  // Skipped for one stop (docs/issues.md #19): the sign-in's Continue request stayed in flight while a second
-  // worktree built and ran e2e on the same two cores. Alone, with next-auth's route compiled first
-  // (beforeAll), it passed in 3.0 min.
   test("every page loads without a console error or hydration warning, signed in", async ({ browser }) => {
     await checkPages(browser, DEV_URL, { signedIn: true, dev: true });
   });
