@@ -1,6 +1,6 @@
 import { sendChat, type SendChatInput, type SendChatResult } from "@/lib/chat/send-turn";
 import type { ConfidentialPublicConfig } from "@/lib/confidential/protocol";
-import { EnclaveVerificationError, isConfidentialCode, sendConfidentialTurn } from "@/lib/confidential/turn";
+import { isConfidentialCode, isEnclaveVerificationError, sendConfidentialTurn } from "@/lib/confidential/turn";
 
 /**
  * How the chat sends a turn of `model`: encrypted to the verified enclave through the relay when the model
@@ -13,5 +13,5 @@ export function turnSender(config: ConfidentialPublicConfig | null, model: strin
 
 /** The chat's text for a turn that was not sent because the enclave failed verification, or null for other errors. */
 export function verificationFailureText(error: unknown): string | null {
-  return error instanceof EnclaveVerificationError ? error.message : null;
+  return isEnclaveVerificationError(error) ? error.message : null;
 }
