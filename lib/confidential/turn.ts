@@ -1,12 +1,14 @@
 import type { SendChatInput, SendChatResult } from "@/lib/chat/send-turn";
 import type { EventSourceMessage } from "eventsource-parser";
 import { isAbort, readEventStream } from "@/lib/chat/event-stream";
-import { AppError, isAppError } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import { fitContext } from "@/lib/llm/fit-context";
 import type { ModelAttachment } from "@/lib/llm/prompt";
 import { enclaveVerificationCache, isAttestationRefused, type VerifiedEnclave } from "./attestation";
 import { isConfidentialRequestError, sendConfidentialRequest, type ConfidentialReceipt } from "./ehbp-client";
-import type { ConfidentialPublicConfig } from "./protocol";
+import { ENCLAVE_UNVERIFIED, VERIFICATION_FAILED_MESSAGE, type ConfidentialPublicConfig, type EnclaveVerificationError } from "./protocol";
+// Re-exported for callers of this module (the chat itself imports them from ./protocol, which stays in its first load).
+export { ENCLAVE_UNVERIFIED, VERIFICATION_FAILED_MESSAGE, isConfidentialCode, isEnclaveVerificationError, type EnclaveVerificationError } from "./protocol";
 import { recordReceipt } from "./receipt-store";
 
 /**
@@ -36,31 +38,8 @@ export interface ConfidentialTurnResult extends SendChatResult {
   receipt: ConfidentialTurnReceipt;
 }
 
-/**
- * The code of the error for an enclave that could not be verified (or whose attestation could not be fetched
- * for verification): the turn was not sent. Its `message` is the sentence the chat shows (contains "verif");
- * its `reason` ("unavailable" or an attestation refusal reason) is for tests.
- */
-export const ENCLAVE_UNVERIFIED = "upstream:enclave_verification" as const;
-
-/** An AppError "upstream:enclave_verification" (see ENCLAVE_UNVERIFIED). */
-export type EnclaveVerificationError = AppError & { readonly reason: string };
-
 function enclaveVerificationError(reason: string, options?: { cause?: unknown }): EnclaveVerificationError {
   return new AppError(ENCLAVE_UNVERIFIED, VERIFICATION_FAILED_MESSAGE, { reason, cause: options?.cause }) as EnclaveVerificationError;
-}
-
-/** True when a turn was not sent because the enclave failed verification. */
-export function isEnclaveVerificationError(error: unknown): error is EnclaveVerificationError {
-  return isAppError(error, ENCLAVE_UNVERIFIED);
-}
-
-/** What the chat shows when the enclave fails verification (docs/issues.md #20: the text contains "verif"). */
-export const VERIFICATION_FAILED_MESSAGE = "Couldn't verify the secure enclave — your message was not sent.";
-
-/** True when `code` is served confidentially under `config` (null: confidential inference is off). */
-export function isConfidentialCode(config: ConfidentialPublicConfig | null, code: string): boolean {
-  return config !== null && (config.models as readonly string[]).includes(code);
 }
 
 /**
