@@ -68,19 +68,41 @@ export function assertEventShape(event: unknown): asserts event is Stripe.Event 
 }
 
 /**
- * Verify `rawBody` against the `Stripe-Signature` header with STRIPE_WEBHOOK_SECRET and the configured
- * tolerance (spec: Stripe's signing scheme, HMAC-SHA256 over "timestamp.body").
+ * The signed timestamp (Unix seconds) of a `Stripe-Signature` header, read as Stripe's SDK reads it
+ * (the last `t=` element, parsed as a base-10 integer); NaN when there is none.
+ */
+function signedTimestamp(header: string): number {
+  let timestamp = Number.NaN;
+  for (const item of header.split(",")) {
+    const [key, value] = item.split("=");
+    if (key === "t") timestamp = Number.parseInt(value ?? "", 10);
+  }
+  return timestamp;
+}
+
+/**
+ * Verify `rawBody` against the `Stripe-Signature` header with STRIPE_WEBHOOK_SECRET, and refuse a signed
+ * timestamp more than STRIPE_WEBHOOK_TOLERANCE_SECONDS (300) from `now` in either direction: Stripe's SDK
+ * checks only the past, the future side is checked here (spec: Stripe's signing scheme, HMAC-SHA256 over
+ * "timestamp.body"; docs/issues.md #22).
+ * @param now the receiving time in milliseconds since the epoch (tests move it).
  * @throws AppError "bad_request:stripe_signature"; Error when STRIPE_WEBHOOK_SECRET is not set.
  */
-export function verifyStripeEvent(rawBody: string, signature: string | null): Stripe.Event {
+export function verifyStripeEvent(rawBody: string, signature: string | null, now: number = Date.now()): Stripe.Event {
   const config = getConfig();
   if (!config.STRIPE_WEBHOOK_SECRET) throw new Error("STRIPE_WEBHOOK_SECRET is not set.");
   if (!signature) throw badSignature();
+  const tolerance = config.STRIPE_WEBHOOK_TOLERANCE_SECONDS;
+  let event: Stripe.Event;
   try {
-    return stripeWebhooks().constructEvent(rawBody, signature, config.STRIPE_WEBHOOK_SECRET, config.STRIPE_WEBHOOK_TOLERANCE_SECONDS);
+    event = stripeWebhooks().constructEvent(rawBody, signature, config.STRIPE_WEBHOOK_SECRET, tolerance, undefined, now);
   } catch {
     throw badSignature();
   }
+  // The header verified, so its timestamp is the one that was signed.
+  const skew = signedTimestamp(signature) - Math.floor(now / 1000);
+  if (!(skew <= tolerance)) throw badSignature();
+  return event;
 }
 
 /** What applying an event did. */

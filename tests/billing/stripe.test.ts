@@ -181,17 +181,27 @@ describe("webhooks", () => {
     expect(stripe.requests.length).toBe(before); // no Stripe call on the status path
   });
 
-  it("refuses a wrong secret, a tampered body and an old timestamp (400), storing nothing", async () => {
+  it("refuses a wrong secret, a tampered body and a timestamp more than 5 minutes old or ahead (400), storing nothing", async () => {
     const u = await customerUser();
     const sub = stripe.upsertSubscription({ customer: u.customer, status: "active", metadata: { user_id: u.id } });
     const event = makeEvent("customer.subscription.created", sub);
     expect((await deliver(event, { secret: "whsec_wrong" })).status).toBe(400);
     expect((await deliver(event, { tamper: (b) => b.replace('"active"', '"trialing"') })).status).toBe(400);
     expect((await deliver(event, { timestamp: Math.floor(Date.now() / 1000) - 301 })).status).toBe(400);
+    expect((await deliver(event, { timestamp: Math.floor(Date.now() / 1000) + 301 })).status).toBe(400);
+    expect((await deliver(event, { timestamp: Math.floor(Date.now() / 1000) + 86_400 })).status).toBe(400);
     const unsigned = await webhook(new Request("http://localhost/api/stripe/webhook", { method: "POST", body: JSON.stringify(event) }));
     expect(unsigned.status).toBe(400);
     expect(await t.db.stripeEvent.count({ where: { id: String(event.id) } })).toBe(0);
     expect((await status(u.cookie)).plan).toBe("Free");
+  });
+
+  it("accepts a timestamp within 5 minutes of now in either direction (clock skew)", async () => {
+    const u = await customerUser();
+    const sub = stripe.upsertSubscription({ customer: u.customer, status: "active", metadata: { user_id: u.id } });
+    const now = Math.floor(Date.now() / 1000);
+    expect((await deliver(makeEvent("customer.subscription.created", sub), { timestamp: now + 240 })).status).toBe(200);
+    expect((await deliver(makeEvent("customer.subscription.updated", sub), { timestamp: now - 240 })).status).toBe(200);
   });
 
   it("applies the same event once", async () => {
