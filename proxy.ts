@@ -1,4 +1,5 @@
 import { NextResponse, type NextRequest } from "next/server";
+import { methodNotAllowed } from "@/lib/api/methods";
 import { getConfig } from "@/lib/config";
 import { API_POLICY, hstsHeader, newNonce, pagePolicy } from "@/lib/security/csp";
 import { buildPageHashes, prerenderedPageHashes } from "@/lib/security/static-pages";
@@ -13,6 +14,8 @@ import { buildPageHashes, prerenderedPageHashes } from "@/lib/security/static-pa
  *   (unknown paths are answered with the prerendered not-found page; layout scripts such as a theme
  *   script run without a nonce). In development: no nonce, see pagePolicy.
  * - Strict-Transport-Security in production with an https APP_URL.
+ * - A method an API route does not answer: 405 with `Allow` naming its methods and `{ "error": ... }`
+ *   (lib/api/methods.ts, docs/issues.md #22).
  * Authentication is not checked here: each route handler checks its own.
  */
 export function proxy(request: NextRequest): NextResponse {
@@ -22,6 +25,16 @@ export function proxy(request: NextRequest): NextResponse {
   let nonce: string | null = null;
   if (pathname === "/api" || pathname.startsWith("/api/")) {
     policy = API_POLICY;
+    const refused = methodNotAllowed(request.method, pathname);
+    if (refused) {
+      const response = NextResponse.json(
+        { error: "Method not allowed." },
+        { status: 405, headers: { Allow: refused.allow, "Cache-Control": "no-store", "Content-Security-Policy": policy } },
+      );
+      const hsts = hstsHeader({ production: config.isProduction, appUrl: config.APP_URL });
+      if (hsts) response.headers.set("Strict-Transport-Security", hsts);
+      return response;
+    }
   } else {
     const development = !config.isProduction;
     const hashes = development ? null : prerenderedPageHashes(pathname);

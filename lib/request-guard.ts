@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import http from "node:http";
+import { allowedMethods } from "@/lib/api/methods";
 
 /**
  * A guard in front of Next.js's request handling, for requests Next cannot parse and answers with a
@@ -15,10 +16,15 @@ import http from "node:http";
 /** Methods the app answers; anything else (TRACE, CONNECT, TRACK, made-up ones) is refused. */
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
-/** Why a request must be refused before Next sees it, or null when it may pass. */
+/**
+ * Why a request must be refused before Next sees it, or null when it may pass. A 405's `allow` names the
+ * API route's own methods when the path is one (lib/api/methods.ts), else every method the app answers.
+ */
 export function refusalFor(method: string | undefined, target: string | undefined): { status: number; error: string; allow?: string } | null {
   if (!method || !METHODS.has(method.toUpperCase())) {
-    return { status: 405, error: "Method not allowed.", allow: [...METHODS].join(", ") };
+    const path = target?.startsWith("/") ? target.split(/[?#]/, 1)[0]! : null;
+    const allow = (path && allowedMethods(path)) ?? [...METHODS].join(", ");
+    return { status: 405, error: "Method not allowed.", allow };
   }
   if (!target || !target.startsWith("/") || target.startsWith("//")) {
     return { status: 400, error: "The request target must be a path." };
