@@ -1,4 +1,5 @@
 import "server-only";
+import ipaddr from "ipaddr.js";
 import proxyaddr from "proxy-addr";
 import { getConfig, type Config } from "@/lib/config";
 import { PEER_ADDRESS_HEADER } from "@/lib/peer-stamp";
@@ -33,6 +34,36 @@ export function clientAddress(request: Request): string | null {
     headers: { "x-forwarded-for": forwarded },
   } as unknown as Parameters<typeof proxyaddr>[0];
   return unmap(proxyaddr(fakeRequest, trust));
+}
+
+/**
+ * The key per-address limits count a client by (visitor quota, sign-in mail limit, rate limits, the
+ * confidential relay's block list; docs/issues.md #22): an IPv4 address as itself (IPv4-mapped IPv6 too), an
+ * IPv6 address as its IPV6_CLIENT_PREFIX network (default /64) in canonical form, e.g.
+ * "2001:db8:1:2::/64", since one subscriber commonly holds a whole /64. Null when the address is unknown
+ * (see clientAddress); a value that is not an IP address is returned as it is.
+ */
+export function clientKey(request: Request): string | null {
+  const address = clientAddress(request);
+  return address === null ? null : addressKey(address, getConfig().IPV6_CLIENT_PREFIX);
+}
+
+/** clientKey's rule for one address and an IPv6 prefix length in bits (16–128). */
+export function addressKey(address: string, ipv6Prefix: number): string {
+  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    parsed = ipaddr.parse(address);
+  } catch {
+    return address;
+  }
+  if (parsed.kind() === "ipv4") return parsed.toString();
+  const v6 = parsed as ipaddr.IPv6;
+  if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().toString();
+  const parts = v6.parts.map((part, i) => {
+    const kept = Math.min(16, Math.max(0, ipv6Prefix - i * 16));
+    return kept === 0 ? 0 : part & (0xffff << (16 - kept)) & 0xffff;
+  });
+  return `${new ipaddr.IPv6(parts).toString()}/${ipv6Prefix}`;
 }
 
 /** True when the request came straight from a TRUSTED_PROXIES address (its headers may be believed). */

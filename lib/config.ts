@@ -185,6 +185,12 @@ const envSchema = z.object({
   COUNTRY_HEADER: optionalString,
   /** Forwarded-for header of the trusted proxies (read right to left past trusted hops). */
   CLIENT_IP_HEADER: z.string().trim().toLowerCase().default("x-forwarded-for"),
+  /**
+   * Prefix length (bits) by which IPv6 clients are counted for per-address limits (visitor quota, sign-in
+   * mail, rate limits; lib/client-address.ts clientKey): one /64 is one client, as a home or phone usually
+   * gets a whole /64 (docs/issues.md #22). 128 counts each address. IPv4 clients are counted by address.
+   */
+  IPV6_CLIENT_PREFIX: z.coerce.number().int().min(16).max(128).default(64),
   /** Daily chat messages (UTC days): visitors per address, Free and Pro users per account (Pro: fair use). */
   QUOTA_VISITOR_PER_DAY: positiveInt(10),
   QUOTA_FREE_PER_DAY: positiveInt(50),

@@ -35,7 +35,7 @@ export function quotaExceeded(retryAfterSeconds: number): AppError {
   return new AppError("rate_limited:quota", "You've reached today's message limit.", { headers: { "Retry-After": String(retryAfterSeconds) } });
 }
 
-/** Who is sending: a visitor's address (lib/client-address.ts; null: unknown, all counted together), or a user and their plan. */
+/** Who is sending: a visitor's client key (lib/client-address.ts clientKey: IPv4 address or IPv6 /64; null: unknown, all counted together), or a user and their plan. */
 export type QuotaSubject = { kind: "visitor"; address: string | null } | { kind: "user"; userId: string; plan: "Free" | "Pro" };
 
 /** UTC day as YYYY-MM-DD. */

@@ -3,7 +3,7 @@ import type { z } from "@/lib/zod";
 import type { ApiRoute, ResponseOf } from "@/lib/api/contract";
 import { assertSameOrigin, getRequestUser, requireUser } from "@/lib/auth/session";
 import type { AuthUser } from "@/lib/auth/types";
-import { clientAddress } from "@/lib/client-address";
+import { clientKey } from "@/lib/client-address";
 import { errorResponse, readJsonBody } from "@/lib/http";
 import { consume } from "@/lib/rate-limit";
 
@@ -92,7 +92,7 @@ export function route<R extends ApiRoute, A extends Auth, P = Record<string, nev
             : null;
       if (options.rateLimit) {
         // Signed out: per client address, never a header the client chose.
-        await consume(options.rateLimit, user ? `u:${user.id}` : `a:${clientAddress(request) ?? "unknown"}`);
+        await consume(options.rateLimit, user ? `u:${user.id}` : `a:${clientKey(request) ?? "unknown"}`);
       }
       let body: unknown;
       if (contractRoute.body && !contractRoute.form && !options.handlerReadsBody && (!options.bodyOptional || hasBody(request))) {

@@ -5,7 +5,7 @@ import { getConfig } from "@/lib/config";
 import { AppError } from "@/lib/errors";
 import { errorResponse, jsonError, refusalEvent } from "@/lib/http";
 import { consumeEmailSignIn } from "@/lib/rate-limit";
-import { clientAddress } from "@/lib/client-address";
+import { clientKey } from "@/lib/client-address";
 import { securityEvent } from "@/lib/log";
 import { assertSameOrigin } from "@/lib/auth/session";
 import { callbackUrlCookieName, parseCookies } from "@/lib/auth/cookies";
@@ -83,7 +83,7 @@ async function route(request: Request, segments: string[]): Promise<Response> {
   }
 
   if (method === "POST" && action === "signin" && providerId === "email") {
-    const refusal = await checkEmailRequest(body ?? {}, cookies, clientAddress(request));
+    const refusal = await checkEmailRequest(body ?? {}, cookies, clientKey(request));
     if (refusal) return refusal;
     body!.email = normalizeEmail(body!.email!);
   }

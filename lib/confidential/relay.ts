@@ -8,7 +8,7 @@ import { assertSameOrigin } from "@/lib/auth/session";
 import { readCookie, sessionCookieName } from "@/lib/auth/cookies";
 import { admitUserTurn, signedInCaller } from "@/lib/chat/signed-in";
 import { checkModel } from "@/lib/chat/turn";
-import { clientAddress } from "@/lib/client-address";
+import { clientKey } from "@/lib/client-address";
 import { getConfig, type ConfidentialSettings } from "@/lib/config";
 import { errorResponse, jsonError } from "@/lib/http";
 import { AppError } from "@/lib/errors";
@@ -225,7 +225,7 @@ async function admit(request: Request): Promise<AdmittedTurn> {
   assertSameOrigin(request);
   const problem = headerError(request, maxBytes);
   if (problem) throw problem;
-  const address = clientAddress(request);
+  const address = clientKey(request);
   const key = `v:${address ?? "unknown"}`;
   await refuseIfBlocked(key);
   const model = checkModel(code, "Free");

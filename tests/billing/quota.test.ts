@@ -142,6 +142,27 @@ describe("the chat endpoints", () => {
     expect((await send()).status).toBe(429);
   });
 
+  it("IPv6 visitors are counted by their /64 (docs/issues.md #22): addresses in one /64 share a quota, another /64 has its own", async () => {
+    const send = (peer: string) =>
+      chatVisitor(
+        new Request("http://localhost/api/ns/chat", {
+          method: "POST",
+          headers: fromPeer(peer, { "content-type": "application/json" }),
+          body: body(),
+        }),
+      );
+    expect((await send("2001:db8:22:64::1")).status).toBe(200);
+    expect((await send("2001:db8:22:64:ffff:ffff:ffff:fffe")).status).toBe(200);
+    // A third address of the same /64 (any spelling) is past the limit of 2.
+    expect((await send("2001:0db8:0022:0064:1234:5678:9abc:def0")).status).toBe(429);
+    // The neighbouring /64 is another client.
+    expect((await send("2001:db8:22:65::1")).status).toBe(200);
+    // IPv4-mapped IPv6 counts as the IPv4 address.
+    expect((await send("192.0.2.46")).status).toBe(200);
+    expect((await send("::ffff:192.0.2.46")).status).toBe(200);
+    expect((await send("192.0.2.46")).status).toBe(429);
+  });
+
   it("answers carrying a message are never cached: JSON and SSE say no-store (docs/issues.md #10)", async () => {
     for (const accept of ["application/json", "text/event-stream"]) {
       const res = await chatVisitor(

@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { clientAddress, fromTrustedProxy } from "@/lib/client-address";
+import { addressKey, clientAddress, clientKey, fromTrustedProxy } from "@/lib/client-address";
 import { ConfigError, parseConfig, resetConfigForTests } from "@/lib/config";
 import { installPeerStamp, PEER_ADDRESS_HEADER } from "@/lib/peer-stamp";
 import { fromPeer } from "../helpers/peer";
@@ -22,7 +22,30 @@ function trust(value: string | undefined) {
 afterEach(() => {
   trust(undefined);
   delete process.env.CLIENT_IP_HEADER;
+  delete process.env.IPV6_CLIENT_PREFIX;
   resetConfigForTests();
+});
+
+describe("clientKey (docs/issues.md #22: IPv6 clients by /64)", () => {
+  const key = (peer: string) => clientKey(new Request("http://localhost/", { headers: fromPeer(peer) }));
+
+  it("is the address for IPv4 and IPv4-mapped IPv6, the /64 for IPv6", () => {
+    expect(key("198.51.100.7")).toBe("198.51.100.7");
+    expect(key("::ffff:198.51.100.7")).toBe("198.51.100.7");
+    expect(key("2001:db8:1:2:3:4:5:6")).toBe("2001:db8:1:2::/64");
+    expect(key("2001:0DB8:0001:0002:ffff::1")).toBe("2001:db8:1:2::/64");
+    expect(key("2001:db8:1:3::1")).toBe("2001:db8:1:3::/64");
+    expect(clientKey(new Request("http://localhost/"))).toBeNull();
+  });
+
+  it("follows IPV6_CLIENT_PREFIX, including prefixes inside a 16-bit group", () => {
+    process.env.IPV6_CLIENT_PREFIX = "56";
+    resetConfigForTests();
+    expect(key("2001:db8:1:2ff:3:4:5:6")).toBe("2001:db8:1:200::/56");
+    expect(addressKey("2001:db8:1:2:3:4:5:6", 128)).toBe("2001:db8:1:2:3:4:5:6/128");
+    expect(addressKey("fe80::1%eth0", 64)).toBe("fe80::/64");
+    expect(() => parseConfig({ IPV6_CLIENT_PREFIX: "8" })).toThrow();
+  });
 });
 
 describe("clientAddress", () => {
