@@ -177,13 +177,11 @@ test("log lines cannot be forged through /api/auth/_log or a callbackUrl", async
     headers: { "content-type": "application/x-www-form-urlencoded", origin },
     body: new URLSearchParams({ code: `X\n${forged}\n{"level":"fatal"}`, level: "error" }).toString(),
   });
-  expect(logged.status).toBeLessThan(500);
+  // next-auth's client logger is off (docs/issues.md #22): 204, nothing logged.
+  expect(logged.status).toBe(204);
   const callback = await send({ method: "GET", path: `/api/auth/session?callbackUrl=${encodeURIComponent(`javascript:x\n${forged}`)}` });
   expect(callback.status).toBe(400);
-  await expect.poll(() => output.some((l) => l.includes("forged-line-marker"))).toBe(true);
-  const lines = output.filter((l) => l.includes("forged-line-marker"));
-  for (const line of lines) expect(line.startsWith("{"), line).toBe(true);
-  expect(output.some((l) => l.startsWith(forged))).toBe(false);
+  expect(output.some((l) => l.includes("forged-line-marker"))).toBe(false);
   expect(nonJsonLines()).toEqual([]);
 });
 

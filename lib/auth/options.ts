@@ -133,8 +133,8 @@ export function buildAuthOptions(ctx: AuthRequestContext = {}): AuthOptions {
         securityEvent("auth.sign_out", { userId: (session as { userId?: string } | null)?.userId ?? null });
       },
     },
-    // next-auth's own messages, and what browsers POST to /api/auth/_log, go through lib/log.ts
-    // (escaped, redacted); the code is client-controlled for _log, so it is cut short.
+    // next-auth's own messages go through lib/log.ts (escaped, redacted). Its client logger endpoint
+    // (/api/auth/_log) never reaches here: lib/auth/route.ts answers it 204 without logging.
     logger: {
       error: (code, metadata) => logger("auth").error({ code: String(code).slice(0, 64), detail: describe(metadata) }, "next-auth error"),
       warn: (code) => logger("auth").warn({ code: String(code).slice(0, 64) }, "next-auth warning"),

@@ -27,6 +27,7 @@ import { getAuthSecret } from "@/lib/auth/secret";
  * - POST /api/auth/signin/email answers JSON errors of its own: 503 when e-mail is off, 400 for an
  *   invalid address, 429 over the per-address limit (lib/rate-limit.ts), 502 when sending failed.
  * - Cross-site POSTs are refused (assertSameOrigin), on top of next-auth's CSRF token.
+ * - POST /api/auth/_log (next-auth's client logger) is answered 204 and logs nothing.
  * - A Google sign-in started from /appsignup hands its ID token to /appsignup?handoff=1
  *   (lib/auth/desktop.ts), and its errors land on /appsignup instead of /signup.
  */
@@ -47,6 +48,10 @@ async function route(request: Request, segments: string[]): Promise<Response> {
   const method = request.method.toUpperCase();
   const url = new URL(request.url);
   const isEmailCallback = action === "callback" && providerId === "email";
+
+  // next-auth's client logger (next-auth/react posts its client-side errors here) would let anyone write
+  // lines to the server log: it is off. Answered 204 without reading the body or logging (docs/issues.md #22).
+  if (action === "_log" && method === "POST") return new Response(null, { status: 204, headers: { "Cache-Control": "no-store" } });
 
   if (method === "GET" || method === "HEAD") {
     if (isEmailCallback) return toSignupPage(url);

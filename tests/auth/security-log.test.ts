@@ -63,19 +63,15 @@ async function signIn(email: string): Promise<{ client: AuthTestClient; token: s
 }
 
 describe("log lines cannot be forged", () => {
-  it("POST /api/auth/_log with newlines in its fields writes one escaped record", async () => {
+  it("POST /api/auth/_log (next-auth's client logger) is answered 204 and writes nothing to the log (docs/issues.md #22)", async () => {
     const client = new AuthTestClient();
-    const res = await client.call("_log", {
-      form: { code: "X\n[hush] Ready: forged line\r\n{\"level\":\"info\"}", level: "error", message: "a\nb" },
-    });
-    expect(res.status).toBeLessThan(500);
-    const all = records();
-    expect(all.length).toBeGreaterThan(0);
-    for (const line of capture.lines) expect(line.startsWith("{")).toBe(true);
-    const auth = all.filter((r) => r.component === "auth");
-    expect(auth).toHaveLength(1);
-    expect(String(auth[0]!.code)).toContain("\\n[hush] Ready: forged line");
-    expect(JSON.stringify(all)).not.toMatch(/[^\\]\\n\[hush\] Ready/);
+    for (const level of ["error", "warn", "debug"]) {
+      const res = await client.call("_log", {
+        form: { code: "X\n[hush] Ready: forged line\r\n{\"level\":\"info\"}", level, message: "a\nb".repeat(1000) },
+      });
+      expect(res.status).toBe(204);
+    }
+    expect(capture.lines).toEqual([]);
   });
 
   it("an invalid callbackUrl is refused with 400 (not next-auth's 500) and not written to the log raw", async () => {
