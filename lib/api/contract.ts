@@ -200,11 +200,11 @@ export interface ApiRoute {
  * `chatRequestSchema(limits)` (lib/chat/schema.ts), built per configuration (the limits come from
  * config), which the OpenAPI document uses too.
  */
-const chatBodyShape = z.object({
-  messages: z.array(message),
+const chatBodyShape = z.strictObject({
+  messages: z.array(z.strictObject({ role: roleSchema, content: z.string() })),
   model: z.string(),
-  file: z.object({ name: z.string(), type: z.string(), content: z.string() }).nullable().optional(),
-  documents: z.array(z.object({ name: z.string(), text: z.string() })).optional(),
+  file: z.strictObject({ name: z.string(), type: z.string(), content: z.string() }).nullable().optional(),
+  documents: z.array(z.strictObject({ name: z.string(), text: z.string() })).optional(),
   chat_id: z.string().nullable().optional(),
   save_chat: z.boolean().optional(),
 });

@@ -17,7 +17,7 @@ import { consume } from "@/lib/rate-limit";
  *      together with its data in one database round trip);
  *   4. rate limit (`rateLimit`: per user, else per client address; 429 with Retry-After);
  *   5. the body, when the contract route has one: JSON of at most `maxBytes`, validated by its schema
- *      (415, 413, 400);
+ *      (415, 413, 400; every body schema is strict, so an unknown field is a 400 naming it, docs/issues.md #22);
  * then the handler, whose answer is typed by the route's response schema (`reply`), or a Response of its
  * own (streams, JSON text made by the database). Anything thrown becomes errorResponse (lib/http.ts).
  */

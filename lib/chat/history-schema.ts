@@ -17,7 +17,7 @@ export const chatHistoryQuerySchema = z.object({
 });
 
 /** DELETE /api/ns/delete_chat `{ chat_id }`. */
-export const deleteChatBodySchema = z.object({ chat_id: z.string().min(1).max(100) });
+export const deleteChatBodySchema = z.object({ chat_id: z.string().min(1).max(100) }).strict();
 
 /** Bytes of a delete_chat body. */
 export const DELETE_CHAT_MAX_BODY_BYTES = 4096;

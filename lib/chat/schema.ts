@@ -30,7 +30,8 @@ export type Role = z.infer<typeof roleSchema>;
 
 /**
  * The request schema for the given limits. Memoised per limits, so the route handlers and the OpenAPI
- * document (lib/openapi) get the same object for the same configuration.
+ * document (lib/openapi) get the same object for the same configuration. Strict at every level: an
+ * unknown field is a 400 naming it (docs/issues.md #22).
  */
 export function chatRequestSchema(limits: ChatLimits): ReturnType<typeof buildChatRequestSchema> {
   const key = JSON.stringify([limits.maxMessages, limits.maxMessageChars, limits.maxFileBytes, limits.maxDocuments, limits.maxDocumentChars, limits.maxRequestBytes]);
@@ -51,7 +52,7 @@ function buildChatRequestSchema(limits: ChatLimits) {
   const message = z.object({
     role: roleSchema,
     content: z.string().max(limits.maxMessageChars, `A message can have at most ${limits.maxMessageChars.toLocaleString("en-US")} characters.`),
-  });
+  }).strict();
   return z
     .object({
       messages: z
@@ -65,6 +66,7 @@ function buildChatRequestSchema(limits: ChatLimits) {
           type: z.string().max(255),
           content: z.string().max(maxDataUrlChars, `The file is too large (limit ${Math.floor(limits.maxFileBytes / (1024 * 1024))} MB).`),
         })
+        .strict()
         .nullable()
         .optional(),
       documents: z
@@ -72,13 +74,14 @@ function buildChatRequestSchema(limits: ChatLimits) {
           z.object({
             name: z.string().trim().min(1).max(255),
             text: z.string().max(limits.maxDocumentChars, `A document can have at most ${limits.maxDocumentChars.toLocaleString("en-US")} characters.`),
-          }),
+          }).strict(),
         )
         .max(limits.maxDocuments, `A chat request can carry at most ${limits.maxDocuments} documents.`)
         .optional(),
       chat_id: z.string().max(100).nullable().optional(),
       save_chat: z.boolean().optional(),
     })
+    .strict()
     .superRefine((body, ctx) => {
       const last = body.messages.at(-1);
       if (!last || last.role !== "user" || last.content.trim() === "") {

@@ -11,7 +11,7 @@ export const checkoutBodySchema = z.object({
   plan: z.coerce.number().int().refine(isPlanOption, "must be 1, 2, 3 or 4")
     // The refinement is code, so say it in the document too.
     .meta({ enum: [1, 2, 3, 4], description: "The plan option of /pricing (docs/product.md §9): 1, 2, 3 or 4." }),
-});
+}).strict();
 
 /** POST /api/customer-portal: no body, or an empty JSON object. */
 export const customerPortalBodySchema = z.object({}).strict();
