@@ -55,7 +55,8 @@ function configure(extra: Record<string, string> = {}) {
 /** A fresh visitor address, so quotas and refusals of one test do not touch another's. */
 const peer = () => `198.51.100.${Math.floor(Math.random() * 250) + 1}`;
 let peerSeq = 0;
-const uniquePeer = () => `2001:db8::${(++peerSeq).toString(16)}:${randomBytes(2).toString("hex")}`;
+// Each in a /64 of its own: IPv6 clients are counted by their /64 (lib/client-address.ts clientKey).
+const uniquePeer = () => `2001:db8:${(++peerSeq).toString(16)}:${randomBytes(2).toString("hex")}::1`;
 
 interface SendInit {
   url?: string;
