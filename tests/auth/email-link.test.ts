@@ -199,6 +199,23 @@ describe("asking for a link", () => {
     expect((await new AuthTestClient().requestEmailLink(`mb.x${stamp}@example.test`)).status).toBe(200);
   });
 
+  it("counts an IPv6 client by its /64 for the per-client limit (docs/issues.md #22)", async () => {
+    process.env.EMAIL_SIGNIN_LIMIT_PER_CLIENT_PER_HOUR = "2";
+    resetConfigForTests();
+    try {
+      const net = `2001:db8:${Date.now().toString(16).slice(-4)}:22`;
+      expect((await new AuthTestClient(`${net}::1`).requestEmailLink(freshAddress())).status).toBe(200);
+      expect((await new AuthTestClient(`${net}:aaaa::2`).requestEmailLink(freshAddress())).status).toBe(200);
+      // A third address of the same /64 is the same client: refused.
+      expect((await new AuthTestClient(`${net}:ffff:ffff:ffff:3`).requestEmailLink(freshAddress())).status).toBe(429);
+      // The next /64 is another client.
+      expect((await new AuthTestClient(`${net.slice(0, -2)}23::1`).requestEmailLink(freshAddress())).status).toBe(200);
+    } finally {
+      delete process.env.EMAIL_SIGNIN_LIMIT_PER_CLIENT_PER_HOUR;
+      resetConfigForTests();
+    }
+  });
+
   it("is limited per client address too, whatever X-Forwarded-For says (docs/issues.md #10)", async () => {
     process.env.EMAIL_SIGNIN_LIMIT_PER_CLIENT_PER_HOUR = "3";
     resetConfigForTests();
