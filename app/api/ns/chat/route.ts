@@ -21,6 +21,6 @@ export const POST = route(api.chatVisitor, { name: "chat", auth: "none", sameOri
   const model = checkModel(body.model, "Free");
   assertAcceptingTurns();
   await consumeQuota({ kind: "visitor", address: clientAddress(request) });
-  const turn = await prepareTurn(body, model, clientAddress(request));
+  const turn = prepareTurn(body, model);
   return respondToTurn(request, turn, null);
 });

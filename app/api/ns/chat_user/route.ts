@@ -26,7 +26,7 @@ export const POST = route(
   },
   async ({ request }) => {
     const { userId, body, model } = await admitSignedInSend(request);
-    const turn = await prepareTurn(body, model, `user:${userId}`);
+    const turn = prepareTurn(body, model);
     return respondToTurn(request, turn, body.chat_id ?? null);
   },
 );
