@@ -9,7 +9,7 @@ import type { PdfLimits, PdfText } from "../extract-text";
 
 export type { PdfLimits, PdfText };
 
-type WorkerReply = { type: "ready" } | { type: "done"; result: PdfText } | { type: "failed"; code: PdfErrorCode; maxBytes?: number };
+type WorkerReply = { hush: "pdf" } & ({ type: "ready" } | { type: "done"; result: PdfText } | { type: "failed"; code: PdfErrorCode; maxBytes?: number });
 
 /**
  * Extract `file`'s text within `limits`. Checks the type and size before reading a byte; the wall-clock
@@ -29,7 +29,10 @@ export async function extractPdfInBrowser(file: File, limits: PdfLimits, signal?
   }
   signal?.throwIfAborted();
 
-  const worker = new Worker(new URL("./pdf.worker.ts", import.meta.url), { type: "module", name: "hush-pdf" });
+  // A classic worker, not `type: "module"`: Turbopack's worker bootstrap (static/chunks/turbopack-worker-*.js)
+  // loads the worker's chunks with importScripts(), which a module worker refuses, so a module worker
+  // never ran a line of ./pdf.worker.ts in the production build (it posted no "ready").
+  const worker = new Worker(new URL("./pdf.worker.ts", import.meta.url), { name: "hush-pdf" });
   try {
     return await new Promise<PdfText>((resolve, reject) => {
       const timer = setTimeout(() => reject(new PdfError("timeout")), limits.timeoutMs);
@@ -46,9 +49,12 @@ export async function extractPdfInBrowser(file: File, limits: PdfLimits, signal?
       worker.onmessageerror = () => fail(new PdfError("unreadable"));
       worker.onmessage = (event: MessageEvent<WorkerReply>) => {
         const reply = event.data;
+        // pdf.js's worker code, loaded in this worker, also talks on the worker's port (its own handshake):
+        // only messages of ours count.
+        if (!reply || typeof reply !== "object" || reply.hush !== "pdf") return;
         if (reply.type === "ready") {
           const { maxBytes, maxPages, maxChars, maxInflatedBytes } = limits;
-          worker.postMessage({ bytes, limits: { maxBytes, maxPages, maxChars, maxInflatedBytes } }, [bytes.buffer]);
+          worker.postMessage({ hush: "pdf", bytes, limits: { maxBytes, maxPages, maxChars, maxInflatedBytes } }, [bytes.buffer]);
         } else if (reply.type === "done") {
           clearTimeout(timer);
           resolve(reply.result);

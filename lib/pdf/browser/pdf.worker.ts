@@ -6,8 +6,9 @@
  * `globalThis.pdfjsWorker`, pdf.js's documented "fake worker" (no nested worker, no blob: URL, no eval, no
  * fetch of fonts or CMaps). Nothing from this thread is logged: pdf.js warnings can quote the document.
  *
- * Protocol: posts { type: "ready" } once loaded; then receives { bytes: Uint8Array (transferred), limits }
- * and answers { type: "done", result: PdfText } or { type: "failed", code: PdfErrorCode, maxBytes? }.
+ * Protocol (every message carries hush: "pdf", because pdf.js's worker code, once loaded in a worker, also
+ * listens and posts on this port): posts { type: "ready" } once loaded; then receives { bytes: Uint8Array
+ * (transferred), limits } and answers { type: "done", result: PdfText } or { type: "failed", code, maxBytes? }.
  */
 import * as pdfjs from "pdfjs-dist/legacy/build/pdf.mjs";
 import { WorkerMessageHandler } from "pdfjs-dist/legacy/build/pdf.worker.mjs";
@@ -19,14 +20,15 @@ for (const level of ["log", "info", "warn", "error", "debug", "trace"] as const)
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 
-scope.onmessage = async (event: MessageEvent<{ bytes: Uint8Array; limits: Omit<PdfLimits, "timeoutMs"> }>) => {
+scope.addEventListener("message", async (event: MessageEvent<{ hush?: string; bytes: Uint8Array; limits: Omit<PdfLimits, "timeoutMs"> }>) => {
+  if (event.data?.hush !== "pdf") return;
   try {
     const result = await extractPdfTextWithPdfjs(pdfjs as unknown as PdfjsLike, event.data.bytes, event.data.limits);
-    scope.postMessage({ type: "done", result });
+    scope.postMessage({ hush: "pdf", type: "done", result });
   } catch (error) {
-    if (isPdfError(error)) scope.postMessage({ type: "failed", code: error.code, maxBytes: error.maxBytes });
-    else scope.postMessage({ type: "failed", code: "unreadable" });
+    if (isPdfError(error)) scope.postMessage({ hush: "pdf", type: "failed", code: error.code, maxBytes: error.maxBytes });
+    else scope.postMessage({ hush: "pdf", type: "failed", code: "unreadable" });
   }
-};
+});
 
-scope.postMessage({ type: "ready" });
+scope.postMessage({ hush: "pdf", type: "ready" });
