@@ -5,7 +5,7 @@ p.on("console", (m) => console.log("console:", m.type(), m.text()));
 p.on("pageerror", (e) => console.log("pageerror:", e.message));
 p.on("worker", (w) => { console.log("worker:", w.url()); });
 p.on("request", (r) => { if (!r.url().includes("/_next/static/chunks/") || r.url().includes("worker")) console.log("req:", r.url().slice(0,150)); });
-await p.goto("http://127.0.0.1:3200/chat");
+await p.goto("http://127.0.0.1:3200/chat"); await p.evaluate(() => document.addEventListener("securitypolicyviolation", (e) => console.log("CSP", e.violatedDirective, e.blockedURI)));
 await p.getByTestId("file-input").setInputFiles(process.argv[2] ?? "tests/fixtures/e2e-report.pdf");
 await p.waitForTimeout(6000);
 console.log("staged:", await p.getByTestId("staged-file").count(), await p.locator('[data-testid="staged-file"]').textContent().catch(()=>null));
