@@ -16,8 +16,12 @@ async function openChat(page: Page) {
 test("a visitor attaches a multi-page PDF, asks about it and reads the answer as it streams", async ({ page, baseURL }) => {
   // docs/issues.md #20 ("Documents"): the PDF is read in the browser; only its text goes to Hush's server.
   const bodies: { url: string; body: Buffer | null }[] = [];
-  page.on("request", (r) => {
+  const elsewhere: string[] = [];
+  // Context-wide, so the PDF worker's own requests (its script chunks) are seen too: pdf.js fetches no fonts,
+  // CMaps or anything else, from any origin.
+  page.context().on("request", (r) => {
     if (new URL(r.url()).origin === new URL(baseURL!).origin) bodies.push({ url: r.url(), body: r.postDataBuffer() });
+    else if (!r.url().startsWith("data:") && !r.url().startsWith("blob:")) elsewhere.push(r.url());
   });
   await openChat(page);
   await expect(page.getByText("Private. Encrypted. Ready to chat.")).toBeVisible();
@@ -36,6 +40,8 @@ test("a visitor attaches a multi-page PDF, asks about it and reads the answer as
   const answer = page.locator('[data-role="assistant"]').last();
   // The answer quotes the first words of page 1 of the PDF, read in this browser.
   await expect(answer).toContainText("Hush quarterly privacy report");
+  expect(elsewhere, "requests to other origins").toEqual([]);
+  expect(bodies.some((b) => b.url.includes("turbopack-worker")), "the PDF worker was loaded from Hush's origin").toBe(true);
   const pdf = readFileSync("tests/fixtures/e2e-report.pdf");
   const chatBody = bodies.find((b) => b.url.endsWith("/api/ns/chat"))?.body;
   expect(chatBody, "the chat request").toBeTruthy();
