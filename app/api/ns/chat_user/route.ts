@@ -25,7 +25,7 @@ export const POST = route(
     before: assertAcceptingTurns,
   },
   async ({ request }) => {
-    const { userId, body, model } = await admitSignedInSend(request);
+    const { body, model } = await admitSignedInSend(request);
     const turn = prepareTurn(body, model);
     return respondToTurn(request, turn, body.chat_id ?? null);
   },
