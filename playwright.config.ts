@@ -36,7 +36,8 @@ export const E2E_DEV_PORT = Number(process.env.E2E_DEV_PORT ?? APP_PORT + 2);
  */
 export const E2E_CONFIDENTIAL_APP_PORT = Number(process.env.E2E_CONFIDENTIAL_APP_PORT ?? APP_PORT + 3);
 export const E2E_TAMPERED_APP_PORT = Number(process.env.E2E_TAMPERED_APP_PORT ?? APP_PORT + 4);
-const ENCLAVE_PORT = Number(process.env.E2E_ENCLAVE_PORT ?? APP_PORT + 5);
+export const E2E_ENCLAVE_PORT = Number(process.env.E2E_ENCLAVE_PORT ?? APP_PORT + 5);
+const ENCLAVE_PORT = E2E_ENCLAVE_PORT;
 const TAMPERED_ENCLAVE_PORT = Number(process.env.E2E_TAMPERED_ENCLAVE_PORT ?? APP_PORT + 6);
 export const E2E_CONFIDENTIAL_DATA_DIR = `${E2E_DATA_DIR}-confidential`;
 export const E2E_CONFIDENTIAL_LOG = `${E2E_DATA_DIR}-confidential.log`;

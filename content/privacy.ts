@@ -33,12 +33,21 @@ export const providersSection = {
   caption: "Model providers and what they keep",
 } as const;
 
+/**
+ * Shown in "What our servers see" when some model is served confidentially (docs/issues.md #20): true of the
+ * relay (lib/confidential/relay.ts forwards ciphertext and reads only headers, sizes and timing).
+ */
+export const confidentialServerNote =
+  "A model marked Confidential is different: your browser checks the enclave's attestation, then encrypts " +
+  "the message, the earlier messages and any document text to that enclave. Our servers pass on only " +
+  "ciphertext they cannot read, and see its size and timing.";
+
 export const privacySections: readonly PrivacySection[] = [
   {
     id: "server",
     title: "What our servers see",
     paragraphs: [
-      "Each message passes through Hush's servers in memory on its way to the model, and the answer comes " +
+      "For a model marked Standard, each message passes through Hush's servers in memory on its way to the model, and the answer comes " +
         "back the same way. Our servers never store that text and never write it to a log or an error report.",
       "A PDF you attach is read in your browser to extract its text, which goes to the model with your message; the file itself is never uploaded. " +
         "The file itself is never stored. Your browser keeps the extracted text for the rest of the " +

@@ -6,8 +6,10 @@ import {
   E2E_CONFIDENTIAL_APP_PORT,
   E2E_CONFIDENTIAL_DATA_DIR,
   E2E_CONFIDENTIAL_LOG,
+  E2E_ENCLAVE_PORT,
   E2E_TAMPERED_APP_PORT,
 } from "../playwright.config";
+import { confidentialServerNote } from "../content/privacy";
 import { pdfWithContentStream } from "../tests/helpers/pdf-bomb";
 import { signInByEmail } from "./helpers/auth";
 import { sidebarOf, turnOnHistoryWithPassphrase } from "./helpers/vault";
@@ -248,4 +250,21 @@ test("Retry sends the kept message once the enclave verifies", async ({ browser 
   await expect(page.getByTestId("chat-error")).toHaveCount(0);
   await expect(page.getByTestId("model-privacy-badge")).toHaveText("Verified (development)");
   await context.close();
+});
+
+test("/privacy on a confidential instance names the enclave as each model's provider and says the server relays ciphertext", async ({ page }) => {
+  await page.goto(`${CONFIDENTIAL_APP}/privacy`);
+  const main = page.locator("main");
+  const rows = main.getByTestId("provider-table").locator("tbody tr");
+  await expect(rows.locator("th")).toHaveText(["Basic", "Pro"]);
+  for (const row of await rows.all()) {
+    await expect(row.locator("td").first()).toHaveText(`127.0.0.1:${E2E_ENCLAVE_PORT}`);
+    await expect(row.getByTestId("model-privacy-line")).toContainText("Confidential (development enclave: no hardware isolation)");
+  }
+  await expect(main).toContainText(confidentialServerNote);
+  await page.screenshot({ path: `${SHOTS}/privacy-confidential-desktop.png`, fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  // A card per model on a phone: nothing scrolls sideways.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+  await page.screenshot({ path: `${SHOTS}/privacy-confidential-mobile.png`, fullPage: true });
 });

@@ -40,7 +40,12 @@ const TYPE_OF_STATUS = new Map<number, ErrorType>(
   Object.entries(STATUS_OF_TYPE).map(([type, status]) => [status, type as ErrorType]),
 );
 
-export interface AppErrorOptions {
+export interface AppErrorOptions<Reason extends string = string> {
+  /**
+   * A finer, machine-readable cause within the code (e.g. "wrong_host" for "upstream:attestation"), so callers
+   * and tests can tell failures of one surface apart; never shown, never in a response body.
+   */
+  reason?: Reason;
   /** Extra response headers, e.g. `{ "Retry-After": "30" }`. */
   headers?: Record<string, string>;
   /** Overrides the status of the code's type (only where the spec asks for another one). */
@@ -50,21 +55,24 @@ export interface AppErrorOptions {
 }
 
 /** A failure with a code, an HTTP status and a public message: the one Error subclass of lib and components. */
-export class AppError extends Error {
+export class AppError<Reason extends string = string> extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   readonly headers?: Record<string, string>;
+  /** The finer cause within `code` (AppErrorOptions.reason), when the surface has several. */
+  readonly reason?: Reason;
 
   /**
    * @param code "<type>:<surface>"; the type decides the status (STATUS_OF_TYPE) unless `options.status`.
    * @param message the public message (shown to people, logged): never user content.
    */
-  constructor(code: ErrorCode, message: string, options: AppErrorOptions = {}) {
+  constructor(code: ErrorCode, message: string, options: AppErrorOptions<Reason> = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "AppError";
     this.code = code;
     this.status = options.status ?? STATUS_OF_TYPE[code.split(":", 1)[0] as ErrorType] ?? 500;
     this.headers = options.headers;
+    if (options.reason !== undefined) this.reason = options.reason;
   }
 
   /** The code's first part, e.g. "not_found". */

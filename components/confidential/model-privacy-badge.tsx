@@ -4,8 +4,10 @@ import { useEffect, useState, useSyncExternalStore } from "react";
 import { Dialog } from "@/components/ui/dialog";
 import type { VerifiedEnclave } from "@/lib/confidential/attestation";
 import { latestReceipt, subscribeReceipts } from "@/lib/confidential/receipt-store";
-import { isConfidentialCode, verifiedEnclave, type ConfidentialTurnReceipt } from "@/lib/confidential/turn";
+import { isConfidentialCode } from "@/lib/confidential/protocol";
+import type { ConfidentialTurnReceipt } from "@/lib/confidential/turn";
 import { useConfidential } from "./confidential-context";
+import { confidentialClient } from "./send-turn";
 
 type Verification = { status: "verifying" } | { status: "verified"; enclave: VerifiedEnclave } | { status: "failed" };
 
@@ -26,10 +28,13 @@ export function ModelPrivacyBadge({ model }: { model: string }) {
   useEffect(() => {
     if (!config || !confidential) return;
     let live = true;
-    verifiedEnclave(config).then(
-      ({ enclave }) => live && setVerification({ status: "verified", enclave }),
-      () => live && setVerification({ status: "failed" }),
-    );
+    // The verifier loads here, after the page is interactive (not part of /chat's first load).
+    confidentialClient()
+      .then((c) => c.verifiedEnclave(config))
+      .then(
+        ({ enclave }) => live && setVerification({ status: "verified", enclave }),
+        () => live && setVerification({ status: "failed" }),
+      );
     return () => {
       live = false;
     };

@@ -1,17 +1,35 @@
 import { sendChat, type SendChatInput, type SendChatResult } from "@/lib/chat/send-turn";
-import type { ConfidentialPublicConfig } from "@/lib/confidential/protocol";
-import { EnclaveVerificationError, isConfidentialCode, sendConfidentialTurn } from "@/lib/confidential/turn";
+import { isConfidentialCode, isEnclaveVerificationError, type ConfidentialPublicConfig } from "@/lib/confidential/protocol";
+
+type ConfidentialClient = typeof import("@/lib/confidential/turn");
+let client: Promise<ConfidentialClient> | undefined;
+
+/**
+ * The browser's confidential client (lib/confidential/turn.ts with the attestation verifier, EHBP and HPKE:
+ * about 120 KB gzipped), loaded on the first confidential verification or send rather than with /chat
+ * (docs/issues.md #20 "the /chat first-load JS added"; docs/confidential-inference.md "Benchmarks"). A failed load is
+ * retried on the next call.
+ * @throws the chunk's load error (the chat shows it as a network failure)
+ */
+export function confidentialClient(): Promise<ConfidentialClient> {
+  client ??= import("@/lib/confidential/turn").catch((error: unknown) => {
+    client = undefined;
+    throw error;
+  });
+  return client;
+}
 
 /**
  * How the chat sends a turn of `model`: encrypted to the verified enclave through the relay when the model
- * is in the confidential list (lib/confidential/turn.ts), else today's path (lib/chat/client.ts `sendChat`).
+ * is in the confidential list (lib/confidential/turn.ts, loaded on first use), else today's path
+ * (lib/chat/client.ts `sendChat`).
  */
 export function turnSender(config: ConfidentialPublicConfig | null, model: string): (input: SendChatInput) => Promise<SendChatResult> {
-  if (config && isConfidentialCode(config, model)) return (input) => sendConfidentialTurn(input, config);
+  if (config && isConfidentialCode(config, model)) return async (input) => (await confidentialClient()).sendConfidentialTurn(input, config);
   return sendChat;
 }
 
 /** The chat's text for a turn that was not sent because the enclave failed verification, or null for other errors. */
 export function verificationFailureText(error: unknown): string | null {
-  return error instanceof EnclaveVerificationError ? error.message : null;
+  return isEnclaveVerificationError(error) ? error.message : null;
 }

@@ -1,5 +1,5 @@
 import type { z } from "@/lib/zod";
-import { api, type Api, type RouteName } from "@/lib/api/contract";
+import type { Api, RouteName } from "@/lib/api/contract";
 import { AppError } from "@/lib/errors";
 
 /**
@@ -8,7 +8,18 @@ import { AppError } from "@/lib/errors";
  * chat's Server-Sent Events: the Response body). A refused call throws AppError built from the answer's
  * status and `{ "error": "..." }` body (`AppError.fromStatus`); a network failure throws AppError
  * "offline:api" with status 0. Components, hooks and lib browser code never call `fetch` themselves.
+ *
+ * The contract (and zod with it, ~100 KB gzip) is loaded at the first call, not with the page: every page's
+ * header asks `/api/me` after hydration, so importing it statically put zod in every page's first-load
+ * JavaScript (docs/issues.md #12 budgets).
  */
+
+let contract: Promise<Api> | undefined;
+/** The contract's route table, imported once on first use. */
+function routes(): Promise<Api> {
+  contract ??= import("@/lib/api/contract").then((m) => m.api);
+  return contract;
+}
 
 export interface CallInput<N extends RouteName> {
   /** Values of the path's `{param}` segments (encoded here). */
@@ -36,7 +47,7 @@ export function serverMessage(error: unknown): string | null {
 /** The message of a call that failed without reaching the server. */
 export const NETWORK_ERROR_MESSAGE = "Network error. Please try again.";
 
-function urlOf(name: RouteName, input: CallInput<RouteName>): string {
+function urlOf(api: Api, name: RouteName, input: CallInput<RouteName>): string {
   let path: string = api[name].path;
   for (const [key, value] of Object.entries(input.params ?? {})) path = path.replace(`{${key}}`, encodeURIComponent(value));
   const query = new URLSearchParams();
@@ -46,7 +57,7 @@ function urlOf(name: RouteName, input: CallInput<RouteName>): string {
 }
 
 /** Send the request; refusals (non-2xx) become AppError from their `{ error }` body. */
-async function send<N extends RouteName>(name: N, input: CallInput<N>, accept?: string): Promise<Response> {
+async function send<N extends RouteName>(api: Api, name: N, input: CallInput<N>, accept?: string): Promise<Response> {
   const route = api[name];
   const headers: Record<string, string> = { ...input.headers };
   let body: BodyInit | undefined;
@@ -62,7 +73,7 @@ async function send<N extends RouteName>(name: N, input: CallInput<N>, accept?: 
   if (accept) headers.Accept = accept;
   let response: Response;
   try {
-    response = await fetch(urlOf(name, input as CallInput<RouteName>), {
+    response = await fetch(urlOf(api, name, input as CallInput<RouteName>), {
       method: route.method,
       headers,
       body,
@@ -91,7 +102,8 @@ async function send<N extends RouteName>(name: N, input: CallInput<N>, accept?: 
  *   DOMException "AbortError" when `input.signal` aborts.
  */
 export async function apiFetch<N extends RouteName>(name: N, input: CallInput<N> = {}): Promise<z.output<Api[N]["response"]>> {
-  const response = await send(name, input);
+  const api = await routes();
+  const response = await send(api, name, input);
   const data: unknown = await response.json().catch(() => undefined);
   const parsed = api[name].response.safeParse(data);
   if (!parsed.success) throw new AppError("internal:response_shape", "The server's answer was not understood.", { status: response.status });
@@ -103,7 +115,7 @@ export async function apiFetch<N extends RouteName>(name: N, input: CallInput<N>
  * @throws AppError as apiFetch (refusals are JSON `{ error }` before any event).
  */
 export async function apiStream<N extends RouteName>(name: N, input: CallInput<N> = {}): Promise<ReadableStream<Uint8Array<ArrayBuffer>>> {
-  const response = await send(name, input, "text/event-stream");
+  const response = await send(await routes(), name, input, "text/event-stream");
   if (!response.body) throw new AppError("upstream:api", "The answer ended before it was complete.", { status: 502 });
   return response.body;
 }

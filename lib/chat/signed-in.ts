@@ -12,6 +12,7 @@ import { PRO_STATUSES } from "@/lib/plans";
 import { canonicalUuid } from "@/lib/uuid";
 import { consumeQuota, quotaExceeded, secondsToNextUtcDay, userQuotaInDatabase } from "@/lib/quota";
 import { chatNotFound } from "@/lib/db/errors";
+import { confidentialInClearError } from "@/lib/confidential/models";
 
 /** Bound for a chat_id that is no UUID: no chat has it, so it answers 404 like any foreign id. */
 const NO_CHAT = "00000000-0000-0000-0000-000000000000";
@@ -126,7 +127,8 @@ export async function admitSignedInSend(request: Request): Promise<SignedInSend>
     who,
     modelCode: body?.model ?? null,
     chatId: body?.chat_id ?? null,
-    pending: [originError, read.error],
+    // A confidential model's turn goes through the relay, encrypted; never in clear through this route.
+    pending: [originError, read.error, body ? confidentialInClearError(body.model) : null],
   });
   return { ...admitted, body: body! };
 }

@@ -13,13 +13,15 @@
  *   pinned development measurement and release, and that the presented HPKE key is the one whose SHA-256
  *   the signed report_data carries. Production trust refuses it, whoever signed it.
  *
- * Every failure is one `AttestationRefused` with a reason code and a plain-language message.
+ * Every failure is one AppError "upstream:attestation" (`isAttestationRefused`) with a reason code and a
+ * plain-language message.
  */
 import { Verifier, measurementFingerprint, type AttestationBundle } from "@tinfoilsh/verifier";
 import { X509Certificate } from "@freedomofpress/sigstore-browser";
 import { compactVerify, importJWK } from "jose";
 // zod/mini: this module ships to the browser, where the full zod would add tens of KB.
 import * as z from "zod/mini";
+import { AppError, isAppError } from "@/lib/errors";
 import {
   DEVELOPMENT_FORMAT,
   DEVELOPMENT_JWS_TYPE,
@@ -47,14 +49,20 @@ export type AttestationRefusalReason =
   | "release"
   | "key_not_bound";
 
-/** The one error of this module: the enclave could not be verified, so nothing may be sent to it. */
-export class AttestationRefused extends Error {
-  readonly reason: AttestationRefusalReason;
-  constructor(reason: AttestationRefusalReason, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = "AttestationRefused";
-    this.reason = reason;
-  }
+/** The code of this module's one error: the enclave could not be verified, so nothing may be sent to it. */
+export const ATTESTATION_REFUSED = "upstream:attestation" as const;
+
+/** An AppError "upstream:attestation" whose `reason` says why the document was refused. */
+export type AttestationRefused = AppError<AttestationRefusalReason> & { readonly reason: AttestationRefusalReason };
+
+/** The refusal of a document for `reason`, with a plain-language `message` (never document content). */
+function attestationRefused(reason: AttestationRefusalReason, message: string, options?: { cause?: unknown }): AttestationRefused {
+  return new AppError(ATTESTATION_REFUSED, message, { reason, cause: options?.cause }) as AttestationRefused;
+}
+
+/** True for a refusal thrown by `verifyEnclave` / `VerificationCache.verify`. */
+export function isAttestationRefused(error: unknown): error is AttestationRefused {
+  return isAppError(error, ATTESTATION_REFUSED) && error.reason !== undefined;
 }
 
 export interface EnclaveMeasurement {
@@ -143,7 +151,7 @@ export type DevelopmentReport = z.infer<typeof developmentReportSchema>;
  * @param document the relayed document, untrusted JSON: a Tinfoil `AttestationBundle` (production) or a
  *   `DevelopmentAttestationDocument` (development)
  * @returns the verified enclave (its HPKE key is safe to encrypt to until `expiresAt`)
- * @throws AttestationRefused on any failure (reason codes above); never returns a partial result
+ * @throws AttestationRefused (AppError "upstream:attestation") on any failure (reason codes above); never returns a partial result
  */
 export async function verifyEnclave(document: unknown, options: VerifyEnclaveOptions): Promise<VerifiedEnclave> {
   const now = options.now ?? new Date();
@@ -151,7 +159,7 @@ export async function verifyEnclave(document: unknown, options: VerifyEnclaveOpt
     typeof document === "object" && document !== null && (document as { format?: unknown }).format === DEVELOPMENT_FORMAT;
   if (options.trust === "production") {
     if (isDevelopmentDocument) {
-      throw new AttestationRefused(
+      throw attestationRefused(
         "development_document",
         "This is a development enclave, signed by a key published with Hush's source code; it is not accepted in production.",
       );
@@ -160,19 +168,19 @@ export async function verifyEnclave(document: unknown, options: VerifyEnclaveOpt
   }
   if (options.trust === "development") {
     if (!isDevelopmentDocument) {
-      throw new AttestationRefused("unexpected_document", "Development trust only accepts the development enclave's document.");
+      throw attestationRefused("unexpected_document", "Development trust only accepts the development enclave's document.");
     }
     return verifyDevelopment(document, options, now);
   }
-  throw new AttestationRefused("malformed", "Unknown trust setting.");
+  throw attestationRefused("malformed", "Unknown trust setting.");
 }
 
 async function verifyProduction(document: unknown, options: VerifyEnclaveOptions, now: Date): Promise<VerifiedEnclave> {
   const parsed = productionBundleSchema.safeParse(document);
-  if (!parsed.success) throw new AttestationRefused("malformed", "The attestation bundle is incomplete or malformed.");
+  if (!parsed.success) throw attestationRefused("malformed", "The attestation bundle is incomplete or malformed.");
   const bundle = parsed.data as AttestationBundle;
   if (bundle.domain !== options.enclaveHost) {
-    throw new AttestationRefused("wrong_host", `The attestation is for ${bundle.domain}, not for the configured enclave ${options.enclaveHost}.`);
+    throw attestationRefused("wrong_host", `The attestation is for ${bundle.domain}, not for the configured enclave ${options.enclaveHost}.`);
   }
 
   // Note: the verifier checks AMD's ARK/ASK/VCEK validity against the system clock, not against `now`.
@@ -183,19 +191,19 @@ async function verifyProduction(document: unknown, options: VerifyEnclaveOptions
   } catch (error) {
     const steps = verifier.getVerificationDocument()?.steps;
     if (steps?.verifyEnclave.status === "failed") {
-      throw new AttestationRefused("hardware", "The hardware attestation report did not verify against AMD's signing chain.", { cause: error });
+      throw attestationRefused("hardware", "The hardware attestation report did not verify against AMD's signing chain.", { cause: error });
     }
     if (steps?.verifyCode.status === "failed") {
-      throw new AttestationRefused("code", `The signed source release of ${options.configRepo} did not verify.`, { cause: error });
+      throw attestationRefused("code", `The signed source release of ${options.configRepo} did not verify.`, { cause: error });
     }
     if (steps?.compareMeasurements.status === "failed") {
-      throw new AttestationRefused("measurement", "The enclave is running code different from the signed source release.", { cause: error });
+      throw attestationRefused("measurement", "The enclave is running code different from the signed source release.", { cause: error });
     }
-    throw new AttestationRefused("certificate", "The enclave's certificate does not bind the attested encryption key.", { cause: error });
+    throw attestationRefused("certificate", "The enclave's certificate does not bind the attested encryption key.", { cause: error });
   }
   const report = verifier.getVerificationDocument();
   if (!report?.securityVerified || !attested.hpkePublicKey || !HEX64.test(attested.hpkePublicKey)) {
-    throw new AttestationRefused("certificate", "The enclave did not attest an encryption key.");
+    throw attestationRefused("certificate", "The enclave did not attest an encryption key.");
   }
 
   // The SEV-SNP report has no timestamp; the certificate's validity is the only freshness bound a relayed
@@ -207,10 +215,10 @@ async function verifyProduction(document: unknown, options: VerifyEnclaveOptions
     notBefore = cert.notBefore;
     notAfter = cert.notAfter;
   } catch (error) {
-    throw new AttestationRefused("certificate", "The enclave's certificate could not be read.", { cause: error });
+    throw attestationRefused("certificate", "The enclave's certificate could not be read.", { cause: error });
   }
-  if (now < notBefore) throw new AttestationRefused("not_yet_valid", "The enclave's certificate is not valid yet.");
-  if (now >= notAfter) throw new AttestationRefused("expired", "The enclave's certificate has expired.");
+  if (now < notBefore) throw attestationRefused("not_yet_valid", "The enclave's certificate is not valid yet.");
+  if (now >= notAfter) throw attestationRefused("expired", "The enclave's certificate has expired.");
 
   return {
     trust: "production",
@@ -235,7 +243,7 @@ let developmentRootKey: Promise<CryptoKey | Uint8Array> | undefined;
 
 async function verifyDevelopment(document: unknown, options: VerifyEnclaveOptions, now: Date): Promise<VerifiedEnclave> {
   const parsed = developmentDocumentSchema.safeParse(document);
-  if (!parsed.success) throw new AttestationRefused("malformed", "The development attestation document is malformed.");
+  if (!parsed.success) throw attestationRefused("malformed", "The development attestation document is malformed.");
   const { body, hpkePublicKey } = parsed.data;
 
   developmentRootKey ??= importJWK({ ...DEVELOPMENT_ROOT_PUBLIC_JWK }, "ES256");
@@ -245,33 +253,33 @@ async function verifyDevelopment(document: unknown, options: VerifyEnclaveOption
     if (verified.protectedHeader.typ !== DEVELOPMENT_JWS_TYPE) throw new Error("unexpected typ");
     payloadBytes = verified.payload;
   } catch (error) {
-    throw new AttestationRefused("signature", "The development attestation is not signed by Hush's development root.", { cause: error });
+    throw attestationRefused("signature", "The development attestation is not signed by Hush's development root.", { cause: error });
   }
 
   let report: DevelopmentReport;
   try {
     report = developmentReportSchema.parse(JSON.parse(new TextDecoder().decode(payloadBytes)));
   } catch (error) {
-    throw new AttestationRefused("malformed", "The development attestation report is malformed.", { cause: error });
+    throw attestationRefused("malformed", "The development attestation report is malformed.", { cause: error });
   }
 
   const nowSeconds = Math.floor(now.getTime() / 1000);
   if (report.exp - report.iat > DEVELOPMENT_MAX_VALIDITY_SECONDS || report.exp <= report.iat) {
-    throw new AttestationRefused("malformed", "The development attestation claims an implausible validity period.");
+    throw attestationRefused("malformed", "The development attestation claims an implausible validity period.");
   }
-  if (report.iat > nowSeconds + CLOCK_SKEW_SECONDS) throw new AttestationRefused("not_yet_valid", "The development attestation is dated in the future.");
-  if (report.exp <= nowSeconds) throw new AttestationRefused("expired", "The development attestation has expired.");
+  if (report.iat > nowSeconds + CLOCK_SKEW_SECONDS) throw attestationRefused("not_yet_valid", "The development attestation is dated in the future.");
+  if (report.exp <= nowSeconds) throw attestationRefused("expired", "The development attestation has expired.");
   if (report.domain !== options.enclaveHost) {
-    throw new AttestationRefused("wrong_host", `The attestation is for ${report.domain}, not for the configured enclave ${options.enclaveHost}.`);
+    throw attestationRefused("wrong_host", `The attestation is for ${report.domain}, not for the configured enclave ${options.enclaveHost}.`);
   }
   if (!sameMeasurement(report.measurement, DEVELOPMENT_MEASUREMENT)) {
-    throw new AttestationRefused("measurement", "The development enclave reports a measurement different from the pinned development measurement.");
+    throw attestationRefused("measurement", "The development enclave reports a measurement different from the pinned development measurement.");
   }
   if (report.release.repo !== DEVELOPMENT_RELEASE.repo || report.release.digest !== DEVELOPMENT_RELEASE.digest) {
-    throw new AttestationRefused("release", "The development enclave names a source release other than the pinned one.");
+    throw attestationRefused("release", "The development enclave names a source release other than the pinned one.");
   }
   if ((await sha256Hex(hexToBytes(hpkePublicKey))) !== report.report_data) {
-    throw new AttestationRefused("key_not_bound", "The presented encryption key is not the one bound to the attestation report.");
+    throw attestationRefused("key_not_bound", "The presented encryption key is not the one bound to the attestation report.");
   }
 
   return {

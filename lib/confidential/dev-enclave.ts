@@ -73,6 +73,11 @@ export interface DevEnclaveOptions {
   chunkDelayMs?: number;
   /** Validity of served attestations (seconds). Default 3600. */
   validitySeconds?: number;
+  /**
+   * The answer to a conversation. Default: the development responder's (lib/llm/development.ts). The relay
+   * benchmark (bench/confidential-relay.ts) gives the fake LLM's, so both paths stream the same text.
+   */
+  answer?: (messages: readonly { role: string; content: string }[]) => string;
 }
 
 export interface DevEnclave {
@@ -225,7 +230,7 @@ export async function startDevEnclave(options: DevEnclaveOptions = {}): Promise<
     }
 
     const messages = request.messages.map((m) => ({ role: m.role, content: m.content }));
-    const answer = developmentAnswer(messages);
+    const answer = (options.answer ?? developmentAnswer)(messages);
     const promptTokens = Math.ceil(messages.reduce((n, m) => n + m.content.length, 0) / 4);
     const completionTokens = Math.ceil(answer.length / 4);
     const usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };

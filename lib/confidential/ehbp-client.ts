@@ -8,6 +8,7 @@
  * failure, or a body ending inside a frame is an error, never plaintext.
  */
 import { Identity, PROTOCOL, type RequestContext } from "ehbp";
+import { AppError, isAppError } from "@/lib/errors";
 import type { VerifiedEnclave } from "./attestation";
 
 /** Why a confidential exchange failed. */
@@ -21,14 +22,19 @@ export type ConfidentialRequestFailure =
   | "decryption_failed"
   | "truncated";
 
-/** The one error of the transport: the answer cannot be trusted (or the request was not sent). */
-export class ConfidentialRequestError extends Error {
-  readonly failure: ConfidentialRequestFailure;
-  constructor(failure: ConfidentialRequestFailure, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = "ConfidentialRequestError";
-    this.failure = failure;
-  }
+/** The code of the transport's one error: the answer cannot be trusted (or the request was not sent). */
+export const CONFIDENTIAL_REQUEST_FAILED = "upstream:ehbp" as const;
+
+/** An AppError "upstream:ehbp" whose `reason` is the failure. */
+export type ConfidentialRequestError = AppError<ConfidentialRequestFailure> & { readonly reason: ConfidentialRequestFailure };
+
+function confidentialRequestError(reason: ConfidentialRequestFailure, message: string, options?: { cause?: unknown }): ConfidentialRequestError {
+  return new AppError(CONFIDENTIAL_REQUEST_FAILED, message, { reason, cause: options?.cause }) as ConfidentialRequestError;
+}
+
+/** True for a transport failure thrown by `sendConfidentialRequest` or while reading its decrypted body. */
+export function isConfidentialRequestError(error: unknown): error is ConfidentialRequestError {
+  return isAppError(error, CONFIDENTIAL_REQUEST_FAILED) && error.reason !== undefined;
 }
 
 /** What Hush's server could observe of one turn: sizes and timing only (for the receipt). Updated while streaming. */
@@ -53,7 +59,7 @@ export interface ConfidentialReceipt {
 
 export interface ConfidentialResponse {
   /**
-   * The decrypted response (streaming). Reading it throws `ConfidentialRequestError` on a tampered or
+   * The decrypted response (streaming). Reading it throws `ConfidentialRequestError` (AppError "upstream:ehbp") on a tampered or
    * truncated frame. When `authenticated` is false it is the relay's (or an intermediary's) plaintext
    * error response, passed through unchanged: untrusted diagnostics only (EHBP SPEC.md §5.3).
    */
@@ -79,7 +85,7 @@ const HEX64 = /^[0-9a-f]{64}$/;
  * @param relayUrl the same-origin relay route (relative, or absolute on the page's origin; outside a browser
  *   any absolute URL, for tests)
  * @param body the plaintext request body (JSON text or bytes); a non-empty body is required (EHBP SPEC.md §7.4)
- * @throws ConfidentialRequestError (enclave_expired, not_same_origin, invalid_key, missing_nonce,
+ * @throws ConfidentialRequestError, AppError "upstream:ehbp" with reason (enclave_expired, not_same_origin, invalid_key, missing_nonce,
  *   invalid_nonce, key_config); network errors and aborts propagate as thrown by `fetch`
  */
 export async function sendConfidentialRequest(
@@ -90,23 +96,23 @@ export async function sendConfidentialRequest(
 ): Promise<ConfidentialResponse> {
   const started = performance.now();
   if (enclave.expiresAt <= (options.now ?? new Date())) {
-    throw new ConfidentialRequestError("enclave_expired", "The enclave verification has expired; verify it again before sending.");
+    throw confidentialRequestError("enclave_expired", "The enclave verification has expired; verify it again before sending.");
   }
   const url = resolveRelayUrl(relayUrl);
   const plaintext = typeof body === "string" ? new TextEncoder().encode(body) : body;
-  if (plaintext.byteLength === 0) throw new ConfidentialRequestError("invalid_key", "An empty body cannot be sent encrypted.");
+  if (plaintext.byteLength === 0) throw confidentialRequestError("invalid_key", "An empty body cannot be sent encrypted.");
 
   let identity: Identity;
   try {
     identity = await Identity.fromPublicKeyHex(enclave.hpkePublicKey);
   } catch (error) {
-    throw new ConfidentialRequestError("invalid_key", "The verified enclave key is not a valid X25519 key.", { cause: error });
+    throw confidentialRequestError("invalid_key", "The verified enclave key is not a valid X25519 key.", { cause: error });
   }
 
   const { request: encrypted, context } = await identity.encryptRequestWithContext(
     new Request(url, { method: "POST", headers: options.headers, body: plaintext as Uint8Array<ArrayBuffer> }),
   );
-  if (!context) throw new ConfidentialRequestError("invalid_key", "The request was not encrypted.");
+  if (!context) throw confidentialRequestError("invalid_key", "The request was not encrypted.");
   // Read the framed ciphertext once, so its size is known and the fetch sends exactly these bytes.
   const ciphertext = new Uint8Array(await encrypted.arrayBuffer());
   const encryptMs = performance.now() - started;
@@ -135,17 +141,17 @@ export async function sendConfidentialRequest(
   if (nonce === null) {
     if (answer.ok) {
       await answer.body?.cancel().catch(() => {});
-      throw new ConfidentialRequestError("missing_nonce", "The answer was not encrypted by the enclave; it was refused.");
+      throw confidentialRequestError("missing_nonce", "The answer was not encrypted by the enclave; it was refused.");
     }
     if (answer.status === 422 && isKeyConfigProblem(answer.headers.get("content-type"))) {
       await answer.body?.cancel().catch(() => {});
-      throw new ConfidentialRequestError("key_config", "The enclave no longer uses the verified key; verify it again.");
+      throw confidentialRequestError("key_config", "The enclave no longer uses the verified key; verify it again.");
     }
     return { response: answer, authenticated: false, receipt };
   }
   if (!HEX64.test(nonce)) {
     await answer.body?.cancel().catch(() => {});
-    throw new ConfidentialRequestError("invalid_nonce", "The answer carries an invalid response nonce; it was refused.");
+    throw confidentialRequestError("invalid_nonce", "The answer carries an invalid response nonce; it was refused.");
   }
 
   return { response: await decrypt(identity, answer, context, receipt, started), authenticated: true, receipt };
@@ -212,13 +218,13 @@ function framingGuard(receipt: ConfidentialReceipt): TransformStream<Uint8Array,
     },
     flush() {
       if (remaining > 0 || header.byteLength > 0) {
-        throw new ConfidentialRequestError("truncated", "The encrypted answer ended in the middle of a frame; it was refused.");
+        throw confidentialRequestError("truncated", "The encrypted answer ended in the middle of a frame; it was refused.");
       }
     },
   });
 }
 
-/** Re-throws stream failures as `ConfidentialRequestError` so callers handle one error type. */
+/** Re-throws stream failures as `ConfidentialRequestError` ("upstream:ehbp") so callers handle one error type. */
 function mapStreamErrors(stream: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
   const reader = stream.getReader();
   return new ReadableStream<Uint8Array>({
@@ -229,9 +235,9 @@ function mapStreamErrors(stream: ReadableStream<Uint8Array>): ReadableStream<Uin
         else controller.enqueue(value);
       } catch (error) {
         controller.error(
-          error instanceof ConfidentialRequestError
+          isConfidentialRequestError(error)
             ? error
-            : new ConfidentialRequestError("decryption_failed", "The encrypted answer failed authentication; it was refused.", { cause: error }),
+            : confidentialRequestError("decryption_failed", "The encrypted answer failed authentication; it was refused.", { cause: error }),
         );
       }
     },
@@ -249,6 +255,6 @@ function resolveRelayUrl(relayUrl: string): string {
   const origin = typeof location === "undefined" ? undefined : location.origin;
   if (origin === undefined) return new URL(relayUrl).toString();
   const url = new URL(relayUrl, origin);
-  if (url.origin !== origin) throw new ConfidentialRequestError("not_same_origin", "Encrypted chat requests go only to Hush's own relay.");
+  if (url.origin !== origin) throw confidentialRequestError("not_same_origin", "Encrypted chat requests go only to Hush's own relay.");
   return url.toString();
 }

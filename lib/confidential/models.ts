@@ -1,6 +1,7 @@
 import "server-only";
 import { isModelCode, type ModelCode } from "@/lib/llm/models";
 import { getConfig, type Config } from "@/lib/config";
+import { AppError } from "@/lib/errors";
 import { contextBudgetTokens, modelPrivacy, modelProviders } from "@/lib/llm/providers";
 import { CONFIDENTIAL_PATHS, MODEL_HEADER, type ConfidentialPublicConfig, type ModelPrivacy } from "./protocol";
 
@@ -13,6 +14,21 @@ import { CONFIDENTIAL_PATHS, MODEL_HEADER, type ConfidentialPublicConfig, type M
 /** True when `code` is a public model code listed in CONFIDENTIAL_MODELS (and an enclave is configured). */
 export function isConfidentialModel(code: string, config: Config = getConfig()): code is ModelCode {
   return isModelCode(code) && modelPrivacy(code, config) === "confidential";
+}
+
+/**
+ * The refusal a plaintext chat route (/api/ns/chat, /api/ns/chat_user) gives a model configured as confidential,
+ * or null for a standard model. Such a model's messages reach the enclave only encrypted in the browser
+ * (docs/issues.md #20), so the server never accepts them in clear, even from an out-of-date tab or a
+ * hand-written client: "Hush's server relays only ciphertext" stays true of every turn of that model.
+ * @returns AppError 409 `conflict:model_confidential`, or null.
+ */
+export function confidentialInClearError(code: string, config: Config = getConfig()): AppError | null {
+  if (!isConfidentialModel(code, config)) return null;
+  return new AppError(
+    "conflict:model_confidential",
+    "This model only accepts messages encrypted in your browser to its verified enclave. Reload the page and send again.",
+  );
 }
 
 /** The enclave's model id for a confidential public code (CONFIDENTIAL_MODEL_<TIER>), or null. */

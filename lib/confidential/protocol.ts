@@ -1,3 +1,4 @@
+import { isAppError, type AppError } from "@/lib/errors";
 import type { ModelCode } from "@/lib/llm/models";
 
 /**
@@ -60,4 +61,27 @@ export interface ModelPrivacy {
   trust: "production" | "development" | null;
   /** The sentence shown, e.g. "Standard: Hush's server and Groq process your messages". */
   line: string;
+}
+
+/** True when `code` is served confidentially under `config` (null: confidential inference is off). */
+export function isConfidentialCode(config: ConfidentialPublicConfig | null, code: string): boolean {
+  return config !== null && (config.models as readonly string[]).includes(code);
+}
+
+/**
+ * The code of the error for an enclave that could not be verified (or whose attestation could not be fetched
+ * for verification): the turn was not sent (lib/confidential/turn.ts). Its `message` is
+ * VERIFICATION_FAILED_MESSAGE; its `reason` ("unavailable" or an attestation refusal reason) is for tests.
+ */
+export const ENCLAVE_UNVERIFIED = "upstream:enclave_verification" as const;
+
+/** What the chat shows when the enclave fails verification (docs/issues.md #20: the text contains "verif"). */
+export const VERIFICATION_FAILED_MESSAGE = "Couldn't verify the secure enclave — your message was not sent.";
+
+/** An AppError "upstream:enclave_verification" (see ENCLAVE_UNVERIFIED). */
+export type EnclaveVerificationError = AppError & { readonly reason: string };
+
+/** True when a turn was not sent because the enclave failed verification. */
+export function isEnclaveVerificationError(error: unknown): error is EnclaveVerificationError {
+  return isAppError(error, ENCLAVE_UNVERIFIED);
 }

@@ -4,9 +4,11 @@ import { isAbort, readEventStream } from "@/lib/chat/event-stream";
 import { AppError } from "@/lib/errors";
 import { fitContext } from "@/lib/llm/fit-context";
 import type { ModelAttachment } from "@/lib/llm/prompt";
-import { AttestationRefused, enclaveVerificationCache, type VerifiedEnclave } from "./attestation";
-import { ConfidentialRequestError, sendConfidentialRequest, type ConfidentialReceipt } from "./ehbp-client";
-import type { ConfidentialPublicConfig } from "./protocol";
+import { enclaveVerificationCache, isAttestationRefused, type VerifiedEnclave } from "./attestation";
+import { isConfidentialRequestError, sendConfidentialRequest, type ConfidentialReceipt } from "./ehbp-client";
+import { ENCLAVE_UNVERIFIED, VERIFICATION_FAILED_MESSAGE, type ConfidentialPublicConfig, type EnclaveVerificationError } from "./protocol";
+// Re-exported for callers of this module (the chat itself imports them from ./protocol, which stays in its first load).
+export { ENCLAVE_UNVERIFIED, VERIFICATION_FAILED_MESSAGE, isConfidentialCode, isEnclaveVerificationError, type EnclaveVerificationError } from "./protocol";
 import { recordReceipt } from "./receipt-store";
 
 /**
@@ -36,33 +38,15 @@ export interface ConfidentialTurnResult extends SendChatResult {
   receipt: ConfidentialTurnReceipt;
 }
 
-/**
- * The enclave could not be verified (or the attestation could not be fetched for verification): the turn
- * was not sent. `message` is the sentence the chat shows (contains "verif"); `reason` is for tests.
- */
-export class EnclaveVerificationError extends Error {
-  constructor(
-    readonly reason: string,
-    options?: { cause?: unknown },
-  ) {
-    super(VERIFICATION_FAILED_MESSAGE, options);
-    this.name = "EnclaveVerificationError";
-  }
-}
-
-/** What the chat shows when the enclave fails verification (docs/issues.md #20: the text contains "verif"). */
-export const VERIFICATION_FAILED_MESSAGE = "Couldn't verify the secure enclave — your message was not sent.";
-
-/** True when `code` is served confidentially under `config` (null: confidential inference is off). */
-export function isConfidentialCode(config: ConfidentialPublicConfig | null, code: string): boolean {
-  return config !== null && (config.models as readonly string[]).includes(code);
+function enclaveVerificationError(reason: string, options?: { cause?: unknown }): EnclaveVerificationError {
+  return new AppError(ENCLAVE_UNVERIFIED, VERIFICATION_FAILED_MESSAGE, { reason, cause: options?.cause }) as EnclaveVerificationError;
 }
 
 /**
  * A verified enclave for `config`: the cached verification of the configured host while unexpired, else
  * the attestation fetched through the relay and verified now.
  * @param fresh ignore the cache's latest entry (after the enclave refused the pinned key)
- * @throws EnclaveVerificationError when the document cannot be fetched or does not verify;
+ * @throws EnclaveVerificationError (AppError "upstream:enclave_verification") when the document cannot be fetched or does not verify;
  *   DOMException "AbortError" when `signal` aborts
  */
 export async function verifiedEnclave(
@@ -85,7 +69,7 @@ export async function verifiedEnclave(
     document = await response.json();
   } catch (error) {
     if (isAbort(error)) throw error;
-    throw new EnclaveVerificationError("unavailable", { cause: error });
+    throw enclaveVerificationError("unavailable", { cause: error });
   }
   try {
     const enclave = await enclaveVerificationCache.verify(document, {
@@ -95,7 +79,7 @@ export async function verifiedEnclave(
     });
     return { enclave, cached: false };
   } catch (error) {
-    throw new EnclaveVerificationError(error instanceof AttestationRefused ? error.reason : "malformed", { cause: error });
+    throw enclaveVerificationError(isAttestationRefused(error) ? error.reason : "malformed", { cause: error });
   }
 }
 
@@ -125,7 +109,7 @@ export async function sendConfidentialTurn(input: SendChatInput, config: Confide
     sent = await sendOnce(attempt.enclave, body, input, config);
   } catch (error) {
     // The enclave no longer holds the pinned key (restarted): verify it again, once.
-    if (!(error instanceof ConfidentialRequestError && (error.failure === "key_config" || error.failure === "enclave_expired"))) throw asSendError(error);
+    if (!(isConfidentialRequestError(error) && (error.reason === "key_config" || error.reason === "enclave_expired"))) throw asSendError(error);
     enclaveVerificationCache.clear(attempt.enclave.hpkePublicKey);
     attempt = await verifiedEnclave(config, { signal: input.signal, fresh: true });
     try {
@@ -164,7 +148,7 @@ async function sendOnce(enclave: VerifiedEnclave, body: string, input: SendChatI
       signal: input.signal,
     });
   } catch (error) {
-    if (isAbort(error) || error instanceof ConfidentialRequestError) throw error;
+    if (isAbort(error) || isConfidentialRequestError(error)) throw error;
     throw AppError.fromStatus(0, "Network error");
   }
 }
@@ -206,7 +190,7 @@ async function readAnswer(body: ReadableStream<Uint8Array<ArrayBuffer>>, onDelta
     await readEventStream(body, onEvent);
   } catch (error) {
     if (isAbort(error)) throw error;
-    if (error instanceof ConfidentialRequestError) throw AppError.fromStatus(502, "The encrypted answer failed verification and was refused.");
+    if (isConfidentialRequestError(error)) throw AppError.fromStatus(502, "The encrypted answer failed verification and was refused.");
     throw AppError.fromStatus(0, "The connection was lost while the answer was streaming.");
   }
   if (failure) throw failure;
@@ -216,6 +200,6 @@ async function readAnswer(body: ReadableStream<Uint8Array<ArrayBuffer>>, onDelta
 
 /** A transport refusal (unencrypted or unauthenticated answer) as the chat's error type; others unchanged. */
 function asSendError(error: unknown): unknown {
-  return error instanceof ConfidentialRequestError ? AppError.fromStatus(502, "The secure enclave's answer was refused: it was not encrypted for this message.") : error;
+  return isConfidentialRequestError(error) ? AppError.fromStatus(502, "The secure enclave's answer was refused: it was not encrypted for this message.") : error;
 }
 

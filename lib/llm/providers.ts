@@ -129,12 +129,14 @@ export function modelProviders(config: Config = getConfig()): ModelProviderInfo[
   return MODELS.map((m) => {
     const route = routes[m.tier];
     const provider = PROVIDERS[route.kind];
+    const privacy = modelPrivacy(m.code, config);
     return {
       code: m.code,
       title: m.title,
-      privacy: modelPrivacy(m.code, config),
+      privacy,
       kind: route.kind,
-      providerName: route.providerName ?? provider.name,
+      // A confidential model is answered by the enclave at CONFIDENTIAL_BASE_URL, not by its LLM_* route.
+      providerName: privacy === "confidential" ? config.confidential!.host : (route.providerName ?? provider.name),
       retention: route.retention ?? provider.retention,
     };
   });

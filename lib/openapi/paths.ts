@@ -264,7 +264,7 @@ export function apiPaths(limits: ChatLimits): ZodOpenApiPathsObject {
         security: [{}],
         "x-max-body-bytes": chatMax,
         requestBody: jsonBody(chatBody, chatMax),
-        responses: { ...chatResponses, ...errors(400, 403, 413, 415, 422, 429, 502, 503, 504) },
+        responses: { ...chatResponses, ...errors(400, 403, 409, 413, 415, 422, 429, 502, 503, 504) },
       },
     },
     "/api/ns/chat_user": {
@@ -275,7 +275,7 @@ export function apiPaths(limits: ChatLimits): ZodOpenApiPathsObject {
         security: SIGNED_IN,
         "x-max-body-bytes": chatMax,
         requestBody: jsonBody(chatBody, chatMax),
-        responses: { ...chatResponses, ...errors(400, 401, 403, 404, 413, 415, 422, 429, 502, 503, 504) },
+        responses: { ...chatResponses, ...errors(400, 401, 403, 404, 409, 413, 415, 422, 429, 502, 503, 504) },
       },
     },
     ...vaultPaths(),

@@ -9,22 +9,26 @@ import { gunzipSync, gzipSync } from "node:zlib";
 import { exportJWK, generateKeyPair } from "jose";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
-  AttestationRefused,
+  ATTESTATION_REFUSED,
   PRODUCTION_CACHE_SECONDS,
   createVerificationCache,
+  isAttestationRefused,
   verifyEnclave,
   type AttestationRefusalReason,
   type VerifyEnclaveOptions,
 } from "@/lib/confidential/attestation";
 import { createDevelopmentAttestation, startDevEnclave, TAMPERED_MEASUREMENT, type DevEnclave } from "@/lib/confidential/dev-enclave";
+import { AppError } from "@/lib/errors";
 import { DEVELOPMENT_MEASUREMENT, DEVELOPMENT_RELEASE } from "@/lib/confidential/development-root";
 
 async function refusal(promise: Promise<unknown>): Promise<AttestationRefusalReason> {
   try {
     await promise;
   } catch (error) {
-    expect(error).toBeInstanceOf(AttestationRefused);
-    return (error as AttestationRefused).reason;
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).code).toBe(ATTESTATION_REFUSED);
+    if (!isAttestationRefused(error)) throw error;
+    return error.reason;
   }
   throw new Error("expected AttestationRefused, but verification succeeded");
 }

@@ -8,8 +8,9 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { Identity, PROTOCOL, bytesToHex, decryptChunk, deriveResponseKeys, hexToBytes } from "ehbp";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { AppError } from "@/lib/errors";
 import { verifyEnclave, type VerifiedEnclave } from "@/lib/confidential/attestation";
-import { ConfidentialRequestError, sendConfidentialRequest, type ConfidentialRequestFailure } from "@/lib/confidential/ehbp-client";
+import { CONFIDENTIAL_REQUEST_FAILED, isConfidentialRequestError, sendConfidentialRequest, type ConfidentialRequestFailure } from "@/lib/confidential/ehbp-client";
 import { startDevEnclave, type DevEnclave } from "@/lib/confidential/dev-enclave";
 import { USAGE_METRICS_HEADER, USAGE_METRICS_REQUEST_HEADER, formatUsageMetrics, parseUsageMetrics } from "@/lib/confidential/usage-metrics";
 import { flipByte, sseContent, startTamperingRelay, type TamperingRelay } from "./helpers";
@@ -33,8 +34,10 @@ async function failure(promise: Promise<unknown>): Promise<ConfidentialRequestFa
   try {
     await promise;
   } catch (error) {
-    expect(error).toBeInstanceOf(ConfidentialRequestError);
-    return (error as ConfidentialRequestError).failure;
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).code).toBe(CONFIDENTIAL_REQUEST_FAILED);
+    if (!isConfidentialRequestError(error)) throw error;
+    return error.reason;
   }
   throw new Error("expected ConfidentialRequestError");
 }

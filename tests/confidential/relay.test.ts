@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { POST } from "@/app/api/confidential/chat/route";
+import { POST as visitorChat } from "@/app/api/ns/chat/route";
+import { POST as userChat } from "@/app/api/ns/chat_user/route";
 import { sessionCookieName } from "@/lib/auth/cookies";
 import { getConfig, resetConfigForTests } from "@/lib/config";
 import { MISMATCH_MESSAGE } from "@/lib/confidential/relay";
@@ -9,7 +11,7 @@ import { captureLogsForTests } from "@/lib/log";
 import { closeQuota } from "@/lib/quota";
 import { closeRateLimits } from "@/lib/rate-limit";
 import { setupTestDb, type TestDb } from "../db/setup-db";
-import { createTestUser, sessionCookieFor } from "../helpers/auth";
+import { createTestUser, sameOrigin, sessionCookieFor } from "../helpers/auth";
 import { fromPeer } from "../helpers/peer";
 import { defaultAnswer, NONCE, startFakeEnclave, type FakeEnclave } from "./upstream";
 
@@ -290,6 +292,34 @@ describe("plans and models", () => {
     expect(res.status).toBe(400);
     expect((await res.json()).error).toMatch(/not served confidentially/);
     expect(enclave.requests).toHaveLength(0);
+  });
+
+  it("the plaintext chat routes refuse a confidential model (409), uncounted; a model not listed is still served there", async () => {
+    configure({ QUOTA_VISITOR_PER_DAY: "1", QUOTA_FREE_PER_DAY: "1" });
+    const address = uniquePeer();
+    const body = JSON.stringify({ messages: [{ role: "user", content: "in clear?" }], model: BASIC, file: null, chat_id: null, save_chat: false });
+    const plain = (route: typeof visitorChat, headers: Record<string, string> = {}) =>
+      route(new Request(`${getConfig().APP_URL}/api/ns/chat`, { method: "POST", headers: fromPeer(address, { "Content-Type": "application/json", ...sameOrigin(), ...headers }), body }));
+    for (let i = 0; i < 2; i++) {
+      const refused = await plain(visitorChat);
+      expect(refused.status).toBe(409);
+      expect((await refused.json()).error).toMatch(/only accepts messages encrypted in your browser/);
+    }
+    const user = await createTestUser();
+    const cookie = await sessionCookieFor(user.id);
+    const refusedUser = await plain(userChat, { cookie });
+    expect(refusedUser.status).toBe(409);
+    // Neither refusal was counted: the one turn of each quota still goes through the relay.
+    const relayed = await send({ address });
+    expect(relayed.status).toBe(200);
+    await relayed.arrayBuffer();
+    const relayedUser = await send({ headers: { cookie } });
+    expect(relayedUser.status).toBe(200);
+    await relayedUser.arrayBuffer();
+
+    configure({ CONFIDENTIAL_MODELS: PRO });
+    const standard = await plain(visitorChat);
+    expect(standard.status).toBe(200);
   });
 
   it("a stale session cookie answers 401 and a cross-site request 403, before anything is sent", async () => {

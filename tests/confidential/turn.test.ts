@@ -3,7 +3,7 @@ import { enclaveVerificationCache } from "@/lib/confidential/attestation";
 import { startDevEnclave, type DevEnclave } from "@/lib/confidential/dev-enclave";
 import type { ConfidentialPublicConfig } from "@/lib/confidential/protocol";
 import { latestReceipt } from "@/lib/confidential/receipt-store";
-import { EnclaveVerificationError, sendConfidentialTurn } from "@/lib/confidential/turn";
+import { ENCLAVE_UNVERIFIED, VERIFICATION_FAILED_MESSAGE, sendConfidentialTurn } from "@/lib/confidential/turn";
 import { SYSTEM_PROMPT } from "@/lib/llm/prompt";
 import { startTamperingRelay, type TamperingRelay } from "./helpers";
 
@@ -102,9 +102,11 @@ describe("sendConfidentialTurn", () => {
   });
 
   it("refuses a tampered enclave before anything is sent", async () => {
-    await expect(sendConfidentialTurn(input("never sent TAMPERCANARY"), configFor(tampered, tamperedRelay))).rejects.toBeInstanceOf(
-      EnclaveVerificationError,
-    );
+    await expect(sendConfidentialTurn(input("never sent TAMPERCANARY"), configFor(tampered, tamperedRelay))).rejects.toMatchObject({
+      code: ENCLAVE_UNVERIFIED,
+      reason: "measurement",
+      message: VERIFICATION_FAILED_MESSAGE,
+    });
     // Only the attestation exchange crossed (the empty GET and the document): no chat request was made.
     expect(tamperedRelay.seen).toHaveLength(2);
     expect(tamperedRelay.seen[0]!.byteLength).toBe(0);

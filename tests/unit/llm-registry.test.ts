@@ -10,6 +10,11 @@ import { startFakeLlmServer, type FakeLlmServer } from "@/tests/helpers/fake-llm
 
 const KEYS = [
   "GROQ_API_KEY",
+  "CONFIDENTIAL_BASE_URL",
+  "CONFIDENTIAL_API_KEY",
+  "CONFIDENTIAL_MODELS",
+  "CONFIDENTIAL_MODEL_BASIC",
+  "CONFIDENTIAL_TRUST",
   "GROQ_BASE_URL",
   "LLM_BASE_URL",
   "LLM_API_KEY",
@@ -108,6 +113,21 @@ describe("provider per model", () => {
   it("names a per-model provider by its host when no name is configured", () => {
     useEnv({ LLM_BASE_URL: `${basicServer.url}/v1`, LLM_BASIC_BASE_URL: "http://privatemode-proxy:8080/v1" });
     expect(modelProviders()[0]).toMatchObject({ providerName: "privatemode-proxy:8080", kind: "openai-compatible" });
+  });
+
+  it("names the enclave's host as the provider of a confidential model (docs/issues.md #20)", () => {
+    useEnv({
+      LLM_BASE_URL: `${basicServer.url}/v1`,
+      CONFIDENTIAL_BASE_URL: "https://inference.enclave.example",
+      CONFIDENTIAL_API_KEY: "k",
+      CONFIDENTIAL_MODELS: BASIC,
+      CONFIDENTIAL_MODEL_BASIC: "enclave-basic",
+      CONFIDENTIAL_TRUST: "development",
+    });
+    expect(modelProviders().map((p) => [p.title, p.privacy, p.providerName])).toEqual([
+      ["Basic", "confidential", "inference.enclave.example"],
+      ["Pro", "standard", new URL(basicServer.url).host],
+    ]);
   });
 
   it("lets production start with only per-model providers, and not with one of them missing", () => {

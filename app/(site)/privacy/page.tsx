@@ -2,7 +2,7 @@ import Link from "next/link";
 import { connection } from "next/server";
 import { container } from "@/components/landing/section";
 import { siteConfig } from "@/config/site";
-import { privacyIntro, privacySections, providersSection } from "@/content/privacy";
+import { confidentialServerNote, privacyIntro, privacySections, providersSection } from "@/content/privacy";
 import { modelPrivacyLines } from "@/lib/confidential/models";
 import { modelProviders } from "@/lib/llm";
 import { publicPageMetadata } from "@/lib/seo";
@@ -18,11 +18,16 @@ export const metadata = publicPageMetadata({
  * configuration (lib/llm registry). Rendered per request, not prerendered: a page built with other LLM
  * settings than the server runs with would name the wrong provider, and this page must be literally true.
  */
+/** A cell: a table cell from sm up; on a phone a labelled line of the model's card (its data-label). */
+const cardCell =
+  "px-4 py-3 max-sm:block max-sm:px-0 max-sm:pb-0 max-sm:pt-3 max-sm:before:block max-sm:before:text-xs max-sm:before:font-semibold max-sm:before:uppercase max-sm:before:tracking-wide max-sm:before:text-ink-500 max-sm:before:content-[attr(data-label)]";
+
 export default async function PrivacyPage() {
   await connection();
   const providers = modelProviders();
   // docs/issues.md #20: per model, whether Hush's server reads messages (standard) or relays ciphertext (confidential).
   const privacy = new Map(modelPrivacyLines().map((p) => [p.code, p]));
+  const anyConfidential = [...privacy.values()].some((p) => p.confidential);
   return (
     <div className={`${container} py-16 sm:py-24`}>
       <article className="mx-auto max-w-3xl">
@@ -36,11 +41,11 @@ export default async function PrivacyPage() {
             {providersSection.title}
           </h2>
           <p className="mt-4 leading-7 text-ink-700">{providersSection.lead}</p>
-          {/* Scrolls sideways on a phone: focusable and named, so a keyboard can scroll it (axe scrollable-region-focusable). */}
-          <div className="mt-6 overflow-x-auto rounded-2xl border border-ink-200" tabIndex={0} role="region" aria-label={providersSection.caption}>
-            <table className="w-full text-left text-sm" data-testid="provider-table">
+          {/* On a phone each model is a card with its labels (four columns do not fit 390 px); a table from sm up. */}
+          <div className="mt-6 rounded-2xl border border-ink-200 sm:overflow-hidden max-sm:border-0">
+            <table className="w-full text-left text-sm max-sm:block" data-testid="provider-table">
               <caption className="sr-only">{providersSection.caption}</caption>
-              <thead className="bg-ink-50 text-ink-700">
+              <thead className="bg-ink-50 text-ink-700 max-sm:sr-only">
                 <tr>
                   <th scope="col" className="px-4 py-3 font-semibold">Model</th>
                   <th scope="col" className="px-4 py-3 font-semibold">Provider</th>
@@ -48,13 +53,13 @@ export default async function PrivacyPage() {
                   <th scope="col" className="px-4 py-3 font-semibold">Who processes your messages</th>
                 </tr>
               </thead>
-              <tbody className="divide-y divide-ink-100 text-ink-700">
+              <tbody className="divide-y divide-ink-100 text-ink-700 max-sm:block max-sm:space-y-4 max-sm:divide-y-0">
                 {providers.map((p) => (
-                  <tr key={p.code}>
-                    <th scope="row" className="px-4 py-3 font-semibold text-ink-950">{p.title}</th>
-                    <td className="px-4 py-3">{p.providerName}</td>
-                    <td className="px-4 py-3">{p.retention ?? providersSection.retentionUnknown}</td>
-                    <td className="px-4 py-3" data-testid="model-privacy-line">{privacy.get(p.code)?.line}</td>
+                  <tr key={p.code} className="max-sm:block max-sm:rounded-2xl max-sm:border max-sm:border-ink-200 max-sm:p-4">
+                    <th scope="row" className="px-4 py-3 font-semibold text-ink-950 max-sm:block max-sm:p-0 max-sm:text-base">{p.title}</th>
+                    <td className={cardCell} data-label="Provider">{p.providerName}</td>
+                    <td className={cardCell} data-label="What the provider keeps">{p.retention ?? providersSection.retentionUnknown}</td>
+                    <td className={cardCell} data-label="Who processes your messages" data-testid="model-privacy-line">{privacy.get(p.code)?.line}</td>
                   </tr>
                 ))}
               </tbody>
@@ -72,6 +77,7 @@ export default async function PrivacyPage() {
                 {p}
               </p>
             ))}
+            {s.id === "server" && anyConfidential && <p className="mt-4 leading-7 text-ink-700">{confidentialServerNote}</p>}
           </section>
         ))}
 

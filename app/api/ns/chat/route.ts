@@ -4,6 +4,7 @@ import { respondToTurn } from "@/lib/chat/respond";
 import { chatRequestFor } from "@/lib/chat/limits";
 import { checkModel, prepareTurn } from "@/lib/chat/turn";
 import { clientAddress } from "@/lib/client-address";
+import { confidentialInClearError } from "@/lib/confidential/models";
 import { readJsonBody } from "@/lib/http";
 import { assertAcceptingTurns } from "@/lib/lifecycle";
 import { consumeQuota } from "@/lib/quota";
@@ -19,6 +20,9 @@ export const POST = route(api.chatVisitor, { name: "chat", auth: "none", sameOri
   const { schema, maxBytes } = chatRequestFor();
   const body = await readJsonBody(request, schema, maxBytes);
   const model = checkModel(body.model, "Free");
+  // A confidential model's turn goes through the relay, encrypted; never in clear through this route.
+  const inClear = confidentialInClearError(model.code);
+  if (inClear) throw inClear;
   assertAcceptingTurns();
   await consumeQuota({ kind: "visitor", address: clientAddress(request) });
   const turn = prepareTurn(body, model);
