@@ -69,6 +69,12 @@ function buildChatRequestSchema(limits: ChatLimits) {
         .nullable()
         .optional()
         .meta({ description: "This turn's PDF as the browser extracted it; the file itself is never sent." }),
+      // docs/product.md §7 names a `file` (data URL) here; Hush reads PDFs in the browser (docs/issues.md #20), so a
+      // client written to the spec may still send `file: null`, and a file itself is refused, never read.
+      file: z
+        .null({ error: "PDFs are read in your browser: send the extracted text as `document`, never the file." })
+        .optional()
+        .meta({ description: "Always null: the spec's file field; the PDF's text travels as `document`." }),
       documents: z
         .array(z.object({ name: z.string().trim().min(1).max(255), text: documentText }))
         .max(limits.maxDocuments, `A chat request can carry at most ${limits.maxDocuments} documents.`)

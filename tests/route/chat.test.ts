@@ -121,10 +121,13 @@ describe("POST /api/ns/chat answers", () => {
     expect(lastUser?.content).toMatch(/<document name="long\.pdf"[\s\S]*\[Note: this document was too long and is truncated/);
   });
 
-  it("ignores a file sent the old way (data URL): the server reads no file bytes", async () => {
+  it("refuses a file sent the spec's way (data URL) without reading it, and accepts the spec's `file: null`", async () => {
+    const before = llm.requests.length;
     const res = await post(ask("Read", { file: { name: "f.pdf", type: "application/pdf", content: dataUrl(fixture("e2e-report.pdf")) } }));
-    expect(res.status).toBe(200);
-    expect(llm.requests.at(-1)?.messages.at(-1)?.content).not.toContain("<document");
+    expect(res.status).toBe(400);
+    expect((await res.json()).error).toMatch(/PDFs are read in your browser/);
+    expect(llm.requests.length).toBe(before);
+    expect((await post(ask("Read", { file: null }))).status).toBe(200);
   });
 });
 
