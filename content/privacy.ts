@@ -49,7 +49,7 @@ export const privacySections: readonly PrivacySection[] = [
     paragraphs: [
       "For a model marked Standard, each message passes through Hush's servers in memory on its way to the model, and the answer comes " +
         "back the same way. Our servers never store that text and never write it to a log or an error report.",
-      "A PDF you attach is read in memory to extract its text, which goes to the model with your message. " +
+      "A PDF you attach is read in your browser to extract its text, which goes to the model with your message; the file itself is never uploaded. " +
         "The file itself is never stored. Your browser keeps the extracted text for the rest of the " +
         "conversation so that follow-up questions can still refer to it.",
     ],

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 
 /**
@@ -12,7 +13,16 @@ async function openChat(page: Page) {
   await expect(page.getByRole("heading", { name: "How can I help?" })).toBeVisible();
 }
 
-test("a visitor attaches a multi-page PDF, asks about it and reads the answer as it streams", async ({ page }) => {
+test("a visitor attaches a multi-page PDF, asks about it and reads the answer as it streams", async ({ page, baseURL }) => {
+  // docs/issues.md #20 ("Documents"): the PDF is read in the browser; only its text goes to Hush's server.
+  const bodies: { url: string; body: Buffer | null }[] = [];
+  const elsewhere: string[] = [];
+  // Context-wide, so the PDF worker's own requests (its script chunks) are seen too: pdf.js fetches no fonts,
+  // CMaps or anything else, from any origin.
+  page.context().on("request", (r) => {
+    if (new URL(r.url()).origin === new URL(baseURL!).origin) bodies.push({ url: r.url(), body: r.postDataBuffer() });
+    else if (!r.url().startsWith("data:") && !r.url().startsWith("blob:")) elsewhere.push(r.url());
+  });
   await openChat(page);
   await expect(page.getByText("Private. Encrypted. Ready to chat.")).toBeVisible();
   await expect(page.getByText("Hush may produce mistakes. Please verify information.")).toBeVisible();
@@ -28,8 +38,25 @@ test("a visitor attaches a multi-page PDF, asks about it and reads the answer as
   await input.press("Enter");
 
   const answer = page.locator('[data-role="assistant"]').last();
-  // The answer quotes the first words of page 1 of the PDF, read on the server.
+  // The answer quotes the first words of page 1 of the PDF, read in this browser.
   await expect(answer).toContainText("Hush quarterly privacy report");
+  expect(elsewhere, "requests to other origins").toEqual([]);
+  expect(bodies.some((b) => b.url.includes("turbopack-worker")), "the PDF worker was loaded from Hush's origin").toBe(true);
+  const pdf = readFileSync("tests/fixtures/e2e-report.pdf");
+  const chatBody = bodies.find((b) => b.url.endsWith("/api/ns/chat"))?.body;
+  expect(chatBody, "the chat request").toBeTruthy();
+  const sent = JSON.parse(chatBody!.toString("utf8"));
+  expect(sent.file).toBeUndefined();
+  expect(sent.document.name).toBe("e2e-report.pdf");
+  expect(sent.document.text.startsWith("Hush quarterly privacy report.")).toBe(true);
+  // No request body to Hush's origin carries the file's bytes: not raw, not base64 (a data URL), not hex.
+  for (const { url, body } of bodies) {
+    if (!body) continue;
+    const text = body.toString("latin1");
+    for (const form of ["%PDF-", pdf.subarray(0, 48).toString("base64"), "JVBERi0", pdf.subarray(0, 32).toString("hex")]) {
+      expect(text.includes(form), `${url} carries the PDF (${form.slice(0, 12)})`).toBe(false);
+    }
+  }
   await expect(answer).toContainText("What is this report about?");
   await expect(page.getByTestId("staged-file")).toHaveCount(0);
   await expect(page.locator('[data-role="user"]').last()).toContainText("e2e-report.pdf");
@@ -97,17 +124,44 @@ test("a stream cut mid-way shows the error and keeps the text and the PDF", asyn
   await expect(page.getByTestId("staged-file")).toContainText("e2e-report.pdf");
 });
 
-test("files other than PDF and unreadable PDFs get clear messages", async ({ page }) => {
+test("files other than PDF, too-large and unreadable PDFs get clear messages; the typed text stays", async ({ page }) => {
   await openChat(page);
-  await page.getByTestId("file-input").setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hello") });
-  await expect(page.getByTestId("chat-error")).toHaveText("Sorry, this filetype is not supported in this demo yet. Try a PDF.");
-
-  await page.getByTestId("file-input").setInputFiles("tests/fixtures/encrypted.pdf");
   const input = page.getByPlaceholder("Message GPT");
-  await input.fill("Summarise the locked file");
+  await input.fill("Summarise the file");
+  const fileInput = page.getByTestId("file-input");
+  const error = page.getByTestId("chat-error");
+
+  await fileInput.setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hello") });
+  await expect(error).toHaveText("Sorry, this filetype is not supported in this demo yet. Try a PDF.");
+  await expect(input).toHaveValue("Summarise the file");
+
+  // PDF_MAX_BYTES is 10 MB: refused before a byte is read.
+  const big = Buffer.concat([Buffer.from("%PDF-1.7\n"), Buffer.alloc(10 * 1024 * 1024 + 1, 0x20)]);
+  await fileInput.setInputFiles({ name: "big.pdf", mimeType: "application/pdf", buffer: big });
+  await expect(error).toHaveText("This PDF is too large. The limit is 10 MB.");
+  await expect(input).toHaveValue("Summarise the file");
+
+  await fileInput.setInputFiles("tests/fixtures/encrypted.pdf");
+  await expect(error).toHaveText("This PDF is password-protected. Remove the password and try again.");
+  await expect(page.getByTestId("staged-file")).toHaveCount(0);
+  await expect(input).toHaveValue("Summarise the file");
+
+  // A PNG named .pdf: read, but it has no %PDF- header.
+  await fileInput.setInputFiles({ name: "photo.pdf", mimeType: "application/pdf", buffer: readFileSync("tests/fixtures/not-a-pdf.png") });
+  await expect(error).toHaveText("Sorry, this filetype is not supported in this demo yet. Try a PDF.");
+
+  // Pressing Enter while an unreadable PDF is still being read sends nothing: the error shows, the text stays.
+  await fileInput.setInputFiles("tests/fixtures/corrupt.pdf");
   await input.press("Enter");
-  await expect(page.getByTestId("chat-error")).toContainText(/password|encrypted/i);
-  await expect(input).toHaveValue("Summarise the locked file");
+  await expect(error).toHaveText("This PDF could not be read. It may be damaged.");
+  await expect(input).toHaveValue("Summarise the file");
+  await expect(page.locator('[data-role="user"]')).toHaveCount(0);
+
+  // A readable PDF afterwards still works (a fresh worker per file).
+  await fileInput.setInputFiles("tests/fixtures/e2e-report.pdf");
+  await expect(page.getByTestId("staged-file")).toContainText("e2e-report.pdf");
+  await expect(page.getByTestId("staged-file")).not.toHaveAttribute("data-reading", "true");
+  await expect(error).toHaveCount(0);
 });
 
 test("choosing the Pro model without Pro goes to /pricing", async ({ page }) => {

@@ -10,6 +10,7 @@ import {
   E2E_TAMPERED_APP_PORT,
 } from "../playwright.config";
 import { confidentialServerNote } from "../content/privacy";
+import { pdfWithContentStream } from "../tests/helpers/pdf-bomb";
 import { signInByEmail } from "./helpers/auth";
 import { sidebarOf, turnOnHistoryWithPassphrase } from "./helpers/vault";
 
@@ -19,9 +20,8 @@ import { sidebarOf, turnOnHistoryWithPassphrase } from "./helpers/vault";
  * come back in the answer (the development enclave quotes the message), while no request body or URL from
  * the page to Hush's origin, no line of the server's output and no file of its database carries it in clear,
  * base64 or hex.
- *
- * TODO(docs/issues.md #20, PDF branch): when PDF text extraction runs in the browser, attach a PDF with a second canary
- * to the visitor and saved-chat turns here and assert the same of it.
+ * The visitor and saved-chat turns also attach a PDF whose text holds a second canary: the browser reads it
+ * (lib/pdf/browser) and the text goes inside the encrypted request only, so the same holds of that canary.
  */
 const CONFIDENTIAL_APP = `http://127.0.0.1:${E2E_CONFIDENTIAL_APP_PORT}`;
 const TAMPERED_APP = `http://127.0.0.1:${E2E_TAMPERED_APP_PORT}`;
@@ -30,6 +30,13 @@ const VERIFY_TEXT = "Couldn't verify the secure enclave — your message was not
 
 function canary(label: string): string {
   return `CANARY${label}${Math.random().toString(36).slice(2, 10).toUpperCase()}`;
+}
+
+/** A one-page PDF whose only text line holds `secret`; its content stream is not compressed, so the file's
+ *  bytes carry the canary as they are (a leak of the file would show it too). */
+function canaryPdf(secret: string): { name: string; mimeType: string; buffer: Buffer } {
+  const content = Buffer.from(`BT /F1 12 Tf 72 720 Td (Attached note ${secret}) Tj ET\n`, "latin1");
+  return { name: "canary-note.pdf", mimeType: "application/pdf", buffer: pdfWithContentStream(content, { flate: false }) };
 }
 
 /** Every encoding of `secret` a leak could take: plain, hex (both cases), base64 at the three alignments. */
@@ -88,11 +95,14 @@ test("a visitor's confidential turn: the answer has the canary, Hush's server on
   const { context, page } = await openChat(browser, CONFIDENTIAL_APP);
   const requests = recordRequests(page, CONFIDENTIAL_APP);
   const secret = canary("VISITOR");
+  const pdfSecret = canary("VISITORPDF");
   await page.goto("/chat");
   const badge = page.getByTestId("model-privacy-badge");
   await expect(badge).toHaveText("Verified (development)");
 
   const input = page.getByPlaceholder("Message GPT");
+  await page.getByTestId("file-input").setInputFiles(canaryPdf(pdfSecret));
+  await expect(page.getByTestId("staged-file")).toContainText("canary-note.pdf");
   await input.fill(`Please repeat ${secret} back to me`);
   const relayed = page.waitForRequest((r) => r.url().endsWith("/api/confidential/chat"));
   await input.press("Enter");
@@ -102,8 +112,12 @@ test("a visitor's confidential turn: the answer has the canary, Hush's server on
 
   const answer = page.locator('[data-role="assistant"]').last();
   await expect(answer).toContainText(secret);
+  // The development enclave quotes the attached document's opening lines.
+  await expect(answer).toContainText(pdfSecret);
+  await expect(page.locator('[data-role="user"]').last()).toContainText("canary-note.pdf");
   await expect(page.getByRole("button", { name: "Send message" })).toBeVisible();
   assertNoLeak(requests, secret);
+  assertNoLeak(requests, pdfSecret);
   // No standard chat route was used.
   expect(requests.some((r) => r.url().includes("/api/ns/chat"))).toBe(false);
 
@@ -148,17 +162,21 @@ test("a signed-in saved chat's confidential turn: answered, saved encrypted, the
   await turnOnHistoryWithPassphrase(page, "correct horse battery staple confidential");
   const requests = recordRequests(page, CONFIDENTIAL_APP);
   const secret = canary("SAVED");
+  const pdfSecret = canary("SAVEDPDF");
 
   await expect(page.getByTestId("model-privacy-badge")).toHaveText("Verified (development)");
   const input = page.getByPlaceholder("Message GPT");
+  await page.getByTestId("file-input").setInputFiles(canaryPdf(pdfSecret));
   await input.fill(`Keep ${secret} between us`);
   const saved = page.waitForResponse((r) => r.url().endsWith("/api/ns/chat_save") && r.request().method() === "POST");
   await input.press("Enter");
   await expect(page.locator('[data-role="assistant"]').last()).toContainText(secret);
+  await expect(page.locator('[data-role="assistant"]').last()).toContainText(pdfSecret);
   expect((await saved).ok()).toBe(true);
   await expect(sidebarOf(page).getByRole("button", { name: /^Keep CANARY/ })).toBeVisible();
 
   assertNoLeak(requests, secret);
+  assertNoLeak(requests, pdfSecret);
   const confidentialPost = requests.find((r) => r.url().endsWith("/api/confidential/chat"));
   expect(confidentialPost).toBeTruthy();
   // The request carries no chat id: nothing ties the turn to the saved chat.
@@ -168,7 +186,7 @@ test("a signed-in saved chat's confidential turn: answered, saved encrypted, the
   // The server's output and its database files.
   const log = readFileSync(E2E_CONFIDENTIAL_LOG);
   expect(log.byteLength).toBeGreaterThan(0);
-  for (const secretOf of [secret]) {
+  for (const secretOf of [secret, pdfSecret]) {
     expect(leaks(log, secretOf), "server log").toBeNull();
     for (const file of filesUnder(E2E_CONFIDENTIAL_DATA_DIR)) expect(leaks(readFileSync(file), secretOf), file).toBeNull();
   }

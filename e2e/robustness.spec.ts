@@ -250,7 +250,6 @@ function fuzzRequests(count: number): Sent[] {
     "application/json; charset=utf-16", "", "text/event-stream", "application/octet-stream",
   ];
   const jwtish = "eyJhbGciOiJSUzI1NiIsImtpZCI6IngifQ.eyJzdWIiOiIxIn0.c2ln";
-  const pdfStub = "data:application/pdf;base64,JVBERi0xLjQKJcOkw7zDtsOfCjEgMCBvYmoKPDwvVHlwZS9DYXRhbG9nPj4KZW5kb2JqCg==";
   const chat = (over: Record<string, unknown>) => JSON.stringify({ model: "llama3-8b-8192", messages: [{ role: "user", content: "hello" }], ...over });
   const bodies: (() => string | Buffer)[] = [
     () => "{}",
@@ -271,9 +270,9 @@ function fuzzRequests(count: number): Sent[] {
     () => chat({ messages: [{ role: "system", content: "x" }] }),
     () => chat({ messages: [{ role: "user", content: { nested: true } }] }),
     () => chat({ messages: [] }),
-    () => chat({ file: { name: "a.pdf", type: "application/pdf", content: pdfStub } }),
-    () => chat({ file: { name: "a.pdf", type: "application/pdf", content: "data:application/pdf;base64,%%%" } }),
-    () => chat({ file: { name: "a.png", type: "image/png", content: "data:image/png;base64,AAAA" } }),
+    () => chat({ document: { name: "a.pdf", text: "x".repeat(70_000) } }),
+    () => chat({ document: { name: "", text: 5 } }),
+    () => chat({ document: "data:application/pdf;base64,JVBERi0xLjQK", documents: [{ name: "a.pdf" }] }),
     () => chat({ chat_id: "%FF", save_chat: "yes" }),
     () => JSON.stringify({ chat_id: pick(segments) }),
     () => JSON.stringify({ chatId: 5, title: null }),

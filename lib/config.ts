@@ -116,10 +116,14 @@ const envSchema = z.object({
    */
   CHAT_MAX_MESSAGES: positiveInt(10_000),
   CHAT_MAX_MESSAGE_CHARS: positiveInt(32_000),
-  /** Bytes of a chat request's JSON besides the attached file: messages and earlier documents. */
+  /** Bytes of a chat request's JSON: messages, this turn's document and earlier documents. */
   CHAT_MAX_REQUEST_BYTES: positiveInt(16 * 1024 * 1024),
   /** Earlier documents a chat request may carry back (`documents`, each at most PDF_MAX_TEXT_CHARS). */
   CHAT_MAX_DOCUMENTS: positiveInt(20),
+  /**
+   * Limits of the browser's PDF reading (lib/pdf/browser; docs/issues.md #20: PDFs never reach the server),
+   * passed to the chat page. PDF_MAX_TEXT_CHARS also bounds a document's text in a chat request.
+   */
   PDF_MAX_BYTES: positiveInt(10 * 1024 * 1024),
   PDF_MAX_PAGES: positiveInt(100),
   PDF_MAX_TEXT_CHARS: positiveInt(60_000),

@@ -6,6 +6,8 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { planOf, useAccount } from "@/lib/account/client";
 import { deserialize, switchVersion, versionOf } from "@/lib/chat/branches";
 import type { StagedFile } from "@/lib/chat/send-turn";
+import { extractPdfInBrowser, truncationNotice, type PdfLimits } from "@/lib/pdf/browser";
+import { isPdfError, READ_FAILURE_MESSAGE } from "@/lib/pdf/errors";
 import type { ModelChoice } from "@/lib/llm/models";
 import { chatsToJson, chatToMarkdown, exportFileName, type ExportableChat } from "@/lib/chat/export";
 import { storedPath, treeForSaving, type SavedMessage } from "@/lib/chat/saved-tree";
@@ -28,8 +30,8 @@ import { useSavedChat } from "./use-saved-chat";
 interface ChatAppProps {
   models: ModelChoice[];
   defaultModel: string;
-  /** Largest PDF accepted, in bytes (PDF_MAX_BYTES), checked here before reading the file. */
-  maxFileBytes: number;
+  /** Limits of reading a PDF in this browser (PDF_MAX_BYTES, _PAGES, _TEXT_CHARS, _PARSE_TIMEOUT_MS, _INFLATED_BYTES). */
+  pdfLimits: PdfLimits;
   /** Set when the server answers with its built-in development responder instead of a real model. */
   providerNotice: string | null;
 }
@@ -37,7 +39,6 @@ interface ChatAppProps {
 // docs/issues.md #12: the shortcuts list is fetched when first opened, not with the page.
 const ShortcutsDialog = dynamic(() => import("./shortcuts-dialog").then((m) => m.ShortcutsDialog), { ssr: false });
 
-const UNSUPPORTED_FILE = "Sorry, this filetype is not supported in this demo yet. Try a PDF.";
 const SMALL_SCREEN = "(max-width: 767px)";
 /** How long a chat deletion can be undone, in ms (docs/issues.md #9: "within a few seconds"). */
 const UNDO_MS = 5000;
@@ -49,7 +50,7 @@ const UNDO_MS = 5000;
  * history on the answered turn is sealed and saved from this browser (./use-saved-chat.ts). A send shows the user's message at once; on failure the conversation goes
  * back to how it was and the typed text and staged PDF are put back (nothing lost), with Retry.
  */
-export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: ChatAppProps) {
+export function ChatApp({ models, defaultModel, pdfLimits, providerNotice }: ChatAppProps) {
   const router = useRouter();
   const account = useAccount();
   const signedIn = account.user !== null && !account.accountDeleted;
@@ -61,6 +62,10 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
   const [sidebarOpen, setSidebarOpen] = useState<boolean | null>(null);
   const [input, setInput] = useState("");
   const [staged, setStaged] = useState<StagedFile | null>(null);
+  // The PDF being read in this browser now (its name), and the way to stop reading it.
+  const [reading, setReading] = useState<string | null>(null);
+  const readingAbort = useRef<AbortController | null>(null);
+  const pendingRead = useRef<Promise<StagedFile | null> | null>(null);
   const [model, setModel] = useState(defaultModel);
   const chat = useConversation({
     signedIn,
@@ -115,7 +120,7 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
     chat.load([], null);
     saved.startNew();
     documents.reset();
-    setStaged(null);
+    removeStaged();
     // On phones the history is a drawer over the chat: the new chat should be in view (docs/issues.md #9).
     if (isSmallScreen()) setSidebarOpen(false);
   };
@@ -129,7 +134,7 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
       chat.load(opened.tree, opened.chatId);
       // The documents stored (encrypted) with the chat go back into the conversation's context.
       documents.reset(opened.documents);
-      setStaged(null);
+      removeStaged();
     } catch {
       console.error("Failed to load chat");
     }
@@ -165,28 +170,55 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
     if (open) search.sync();
   };
 
+  // docs/issues.md #20 ("Documents"): the PDF is read here, in a Web Worker; only its text is ever sent. A send
+  // while it is being read waits for it; if it cannot be read, the error shows and the typed text stays.
   const pickFile = (file: File) => {
     chat.setError(null);
-    if (file.type !== "application/pdf") {
-      chat.setError({ text: UNSUPPORTED_FILE, link: null, detail: null, retry: null });
-      return;
-    }
-    if (file.size > maxFileBytes) {
-      chat.setError({ text: `This PDF is too large (limit ${Math.floor(maxFileBytes / (1024 * 1024))} MB).`, link: null, detail: null, retry: null });
-      return;
-    }
-    const reader = new FileReader();
-    reader.onload = () => setStaged({ name: file.name, type: file.type, content: String(reader.result), size: file.size });
-    reader.onerror = () => chat.setError({ text: "Failed to read file", link: null, detail: null, retry: null });
-    reader.readAsDataURL(file);
+    readingAbort.current?.abort();
+    const controller = new AbortController();
+    readingAbort.current = controller;
+    setStaged(null);
+    setReading(file.name);
+    const job = (async (): Promise<StagedFile | null> => {
+      try {
+        const result = await extractPdfInBrowser(file, pdfLimits, controller.signal);
+        const read: StagedFile = { name: file.name, text: result.text, truncated: result.truncated, notice: truncationNotice(result, pdfLimits.maxChars) };
+        if (!controller.signal.aborted) setStaged(read);
+        return read;
+      } catch (error) {
+        if (!controller.signal.aborted) chat.setError({ text: isPdfError(error) ? error.message : READ_FAILURE_MESSAGE, link: null, detail: null, retry: null });
+        return null;
+      } finally {
+        if (readingAbort.current === controller) {
+          readingAbort.current = null;
+          pendingRead.current = null;
+          setReading(null);
+        }
+      }
+    })();
+    pendingRead.current = job;
   };
 
-  const send = () => {
+  const removeStaged = () => {
+    readingAbort.current?.abort();
+    readingAbort.current = null;
+    pendingRead.current = null;
+    setReading(null);
+    setStaged(null);
+  };
+
+  const send = async () => {
     const text = input.trim();
     if (!text || busy) return;
+    let file = staged;
+    if (pendingRead.current) {
+      file = await pendingRead.current;
+      // Not readable: the error is shown and the typed text stays in the composer.
+      if (!file) return;
+    }
     setInput("");
     setStaged(null);
-    void chat.send(text, staged);
+    void chat.send(text, file);
   };
 
   const retry = () => {
@@ -208,7 +240,7 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
       }),
     [chat.shown, chat.tree],
   );
-  const empty = shown.length === 0 && !staged && !busy;
+  const empty = shown.length === 0 && !staged && !reading && !busy;
 
   // docs/issues.md #9: export the open chat from what this browser holds (decrypted), with its versions.
   const exportChat = (kind: "md" | "json") => {
@@ -323,8 +355,9 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
         ) : (
           <MessageList
             messages={shown}
-            stagedName={staged?.name ?? null}
-            onRemoveStaged={() => setStaged(null)}
+            stagedName={staged?.name ?? reading}
+            stagedReading={reading !== null}
+            onRemoveStaged={removeStaged}
             streamingText={chat.streamingText}
             busy={busy}
             onEdit={chat.edit}
@@ -344,7 +377,7 @@ export function ChatApp({ models, defaultModel, maxFileBytes, providerNotice }: 
         <Composer
           value={input}
           onChange={setInput}
-          onSend={send}
+          onSend={() => void send()}
           onStop={chat.stop}
           onPickFile={pickFile}
           busy={busy}

@@ -1,5 +1,8 @@
-/** A PDF shown as a compact card: in a sent message, or staged with a remove button (docs/product.md §4). */
-export function FileChip({ name, onRemove }: { name: string; onRemove?: () => void }) {
+/**
+ * A PDF shown as a compact card: in a sent message, or staged with a remove button (docs/product.md §4);
+ * `reading` while its text is being extracted in this browser.
+ */
+export function FileChip({ name, onRemove, reading }: { name: string; onRemove?: () => void; reading?: boolean }) {
   return (
     <div className="inline-flex max-w-full items-center gap-2 rounded-xl border border-ink-200 bg-white px-3 py-2 text-sm text-ink-800 shadow-sm">
       <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5 shrink-0 text-red-600" fill="none" stroke="currentColor" strokeWidth="1.6">
@@ -9,7 +12,7 @@ export function FileChip({ name, onRemove }: { name: string; onRemove?: () => vo
       <span className="truncate" title={name}>
         {name}
       </span>
-      <span className="shrink-0 rounded bg-ink-100 px-1.5 py-0.5 text-[10px] font-semibold uppercase text-ink-600">PDF</span>
+      <span className="shrink-0 rounded bg-ink-100 px-1.5 py-0.5 text-[10px] font-semibold uppercase text-ink-600">{reading ? "Reading…" : "PDF"}</span>
       {onRemove && (
         <button
           type="button"

@@ -23,6 +23,8 @@ interface MessageListProps {
   messages: ShownMessage[];
   /** The staged PDF, shown as a removable pseudo-message until it is sent (docs/product.md §4). */
   stagedName: string | null;
+  /** The staged PDF is still being read in this browser. */
+  stagedReading?: boolean;
   onRemoveStaged: () => void;
   /** Text of the answer streaming in, or "" while waiting for its first words. */
   streamingText: string | null;
@@ -43,7 +45,7 @@ const INTENT_MS = 1000;
  * the reader has scrolled up; then a button scrolls back down. Long chats are virtualized.
  */
 export function MessageList(props: MessageListProps) {
-  const { messages, stagedName, onRemoveStaged, streamingText, busy } = props;
+  const { messages, stagedName, stagedReading, onRemoveStaged, streamingText, busy } = props;
   const scroller = useRef<HTMLDivElement>(null);
   const content = useRef<HTMLDivElement>(null);
   const pinnedRef = useRef(true);
@@ -165,8 +167,8 @@ export function MessageList(props: MessageListProps) {
           )}
           <div aria-live="polite">
             {stagedName && (
-              <div className="flex justify-end pb-6" data-testid="staged-file">
-                <FileChip name={stagedName} onRemove={onRemoveStaged} />
+              <div className="flex justify-end pb-6" data-testid="staged-file" data-reading={stagedReading ? "true" : undefined}>
+                <FileChip name={stagedName} onRemove={onRemoveStaged} reading={stagedReading} />
               </div>
             )}
             {streamingText !== null &&

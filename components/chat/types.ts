@@ -6,7 +6,7 @@ export interface UiMessage extends ApiMessage {
   attachmentName?: string;
   /** Shown under the message, e.g. when only part of the PDF was read. */
   notice?: string | null;
-  /** The PDF sent with this user message, kept in memory only so regenerate and Retry can send it again. */
+  /** The PDF's text sent with this user message, kept in memory only so regenerate and Retry can send it again. */
   file?: StagedFile | null;
   /** An answer the user stopped; its content may be "" (stopped before the first words). */
   stopped?: boolean;

@@ -44,8 +44,8 @@ interface Options {
   model: string;
   /** The conversation's earlier PDFs (docs/issues.md #8: follow-up questions keep the document). */
   documents: ConversationDocument[];
-  /** A turn was answered: keep its document and context report (./use-documents.ts). */
-  onResult: (result: SendChatResult) => void;
+  /** A turn was answered: keep its document (this turn's PDF text) and context report (./use-documents.ts). */
+  onResult: (result: SendChatResult, document: ConversationDocument | null) => void;
   /** A plain send failed: put its text and PDF back (nothing typed is lost). */
   onRestoreInput: (text: string, file: StagedFile | null) => void;
   /** A visitor at the daily limit is sent away (docs/product.md §8). */
@@ -133,13 +133,14 @@ export function useConversation(options: Options) {
       // docs/product.md §4: after a successful send, keep the chat id and take the server's answer.
       const answer = result.messages[result.messages.length - 1];
       const user = working.nodes[userId]!.message as UiMessage;
-      let next = op.kind === "send" ? updateMessage(working, userId, { ...user, notice: result.attachment?.notice ?? null }) : working;
+      let next = op.kind === "send" ? updateMessage(working, userId, { ...user, notice: file?.notice ?? null }) : working;
       next = addChild(next, userId, { role: "assistant", content: answer?.role === "assistant" ? answer.content : "" }).tree;
       setTree(next);
-      options.onResult(result);
+      const document = file ? { name: file.name, text: file.text } : null;
+      options.onResult(result, document);
       if (options.signedIn && options.saveHistory) {
         try {
-          setChatId(await options.save({ chatId, tree: next, userNodeId: userId, document: result.document ?? null }));
+          setChatId(await options.save({ chatId, tree: next, userNodeId: userId, document }));
         } catch (saveError) {
           const why = saveError instanceof AppError ? saveError.message : "please try again.";
           setError({ text: `This answer was not saved: ${why}`, link: null, detail: null, retry: null });

@@ -5,8 +5,8 @@ import type { ContextReport, ConversationDocument, SendChatResult } from "@/lib/
 
 /**
  * The current conversation's documents and context report, kept in the browser for the conversation's
- * life (docs/issues.md #8: follow-up questions keep the document). Each answered turn adds its PDF's extracted
- * text (the response's `document`); every later send carries them back as `documents`. A new chat clears
+ * life (docs/issues.md #8: follow-up questions keep the document). Each answered turn adds its PDF's text,
+ * extracted in this browser (lib/pdf/browser); every later send carries them back as `documents`. A new chat clears
  * them; a reopened saved chat starts from the documents stored with it (`reset(documents)`).
  * Nothing here is persisted: visitors' documents vanish with the tab.
  */
@@ -15,9 +15,8 @@ export function useConversationDocuments() {
   const [context, setContext] = useState<ContextReport | null>(null);
 
   /** Take a successful turn's result: keep its document, remember what the budget left out. */
-  const onResult = useCallback((result: Pick<SendChatResult, "document" | "context">) => {
-    const doc = result.document;
-    // A regenerated answer returns its turn's document again: keep one copy.
+  const onResult = useCallback((result: Pick<SendChatResult, "context">, doc: ConversationDocument | null) => {
+    // A regenerated answer sends its turn's document again: keep one copy.
     if (doc) setDocuments((current) => (current.some((d) => d.name === doc.name && d.text === doc.text) ? current : [...current, { name: doc.name, text: doc.text }]));
     setContext(result.context ?? null);
   }, []);

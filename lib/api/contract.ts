@@ -55,11 +55,6 @@ export const chatResultSchema = z
   .object({
     messages: z.array(message),
     chat_id: z.string().nullable(),
-    attachment: z
-      .looseObject({ name: z.string(), notice: z.string().nullable() })
-      .nullable()
-      .meta({ description: "What was read of this turn's PDF." }),
-    document: z.object({ name: z.string(), text: z.string() }).nullable(),
     context: contextReportSchema,
   })
   .meta({ id: "ChatResult" });
@@ -203,7 +198,7 @@ export interface ApiRoute {
 const chatBodyShape = z.strictObject({
   messages: z.array(z.strictObject({ role: roleSchema, content: z.string() })),
   model: z.string(),
-  file: z.strictObject({ name: z.string(), type: z.string(), content: z.string() }).nullable().optional(),
+  document: z.strictObject({ name: z.string(), text: z.string(), truncated: z.boolean().optional() }).nullable().optional(),
   documents: z.array(z.strictObject({ name: z.string(), text: z.string() })).optional(),
   chat_id: z.string().nullable().optional(),
   save_chat: z.boolean().optional(),

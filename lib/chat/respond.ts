@@ -3,20 +3,16 @@ import { getLlmProvider, LlmError, type LlmEvent } from "@/lib/llm";
 import { AppError } from "@/lib/errors";
 import { beginTurn, isShutdownAbort, SHUTDOWN_MESSAGE } from "@/lib/lifecycle";
 import type { ContextReport } from "@/lib/llm";
-import type { ConversationDocument } from "./schema";
-import type { AttachmentInfo, ChatMessage, PreparedTurn } from "./turn";
+import type { ChatMessage, PreparedTurn } from "./turn";
 import { logger } from "@/lib/log";
 
 /**
  * The chat call's answer (docs/product.md §7): the whole conversation and the chat id (null when not saved); plus
- * `attachment` (what was read of this turn's PDF), `document` (this turn's PDF text, which the browser
- * keeps and sends back as `documents` on later turns) and `context` (what the context budget left out).
+ * `context` (what the context budget left out). A PDF's text is never echoed: the browser extracted it.
  */
 export interface ChatResult {
   messages: ChatMessage[];
   chat_id: string | null;
-  attachment: AttachmentInfo | null;
-  document: ConversationDocument | null;
   context: ContextReport;
 }
 
@@ -24,7 +20,7 @@ export interface ChatResult {
  * Run a prepared turn against the configured LLM provider and answer the spec's JSON, or, when the
  * request accepts `text/event-stream`, Server-Sent Events:
  *   `event: delta` `{ "text": "..." }` for each piece of the answer,
- *   `event: done`  `{ messages, chat_id, attachment, document, context }` once,
+ *   `event: done`  `{ messages, chat_id, context }` once,
  *   `event: error` `{ "error": "...", "status": 502 }` if the provider fails after streaming began.
  * The provider is awaited for its first token before the response starts, so a provider that fails at
  * once gets a proper HTTP status rather than a 200 stream with an error in it.
@@ -67,8 +63,6 @@ async function respond(
   const complete = (text: string): ChatResult => ({
     messages: [...turn.history, { role: "assistant", content: text }],
     chat_id: chatId,
-    attachment: turn.attachment,
-    document: turn.document,
     context: turn.context,
   });
 

@@ -1,21 +1,21 @@
 import { z } from "@/lib/zod";
 
 /**
- * The chat call's body (docs/product.md §7): messages, model (code), file (name, type, content as a data URL,
- * or null), chat_id, save_chat; plus, beyond the spec, optional `documents`: the extracted text of the
- * PDFs attached earlier in this conversation, which the browser keeps (each turn's response returns
- * its PDF's text as `document`) and sends back so follow-up questions keep them.
- * Limits come from config (CHAT_MAX_MESSAGES, CHAT_MAX_MESSAGE_CHARS, CHAT_MAX_DOCUMENTS,
- * PDF_MAX_TEXT_CHARS, PDF_MAX_BYTES, CHAT_MAX_REQUEST_BYTES) so the schema is built per call. They bound
- * abuse only: a long conversation is fitted to the model's context budget (lib/llm/fit-context.ts), not refused.
+ * The chat call's body (docs/product.md §7): messages, model (code), chat_id, save_chat; plus, beyond the spec,
+ * `document`: this turn's PDF as the browser extracted it (name, text, truncated; docs/issues.md #20, "Documents":
+ * the file itself never leaves the browser), and `documents`: the extracted text of the PDFs attached earlier
+ * in this conversation, which the browser keeps and sends back so follow-up questions keep them.
+ * Limits come from config (CHAT_MAX_MESSAGES, CHAT_MAX_MESSAGE_CHARS, CHAT_MAX_DOCUMENTS, PDF_MAX_TEXT_CHARS,
+ * CHAT_MAX_REQUEST_BYTES) so the schema is built per call. They bound abuse only: a long conversation is
+ * fitted to the model's context budget (lib/llm/fit-context.ts), not refused.
  */
 export interface ChatLimits {
   maxMessages: number;
   maxMessageChars: number;
-  maxFileBytes: number;
   maxDocuments: number;
+  /** Characters of one document's text (the browser keeps at most PDF_MAX_TEXT_CHARS). */
   maxDocumentChars: number;
-  /** Bytes of the request besides the attached file's data URL. */
+  /** Bytes of the whole request body. */
   maxRequestBytes: number;
 }
 
@@ -34,7 +34,7 @@ export type Role = z.infer<typeof roleSchema>;
  * unknown field is a 400 naming it (docs/issues.md #22).
  */
 export function chatRequestSchema(limits: ChatLimits): ReturnType<typeof buildChatRequestSchema> {
-  const key = JSON.stringify([limits.maxMessages, limits.maxMessageChars, limits.maxFileBytes, limits.maxDocuments, limits.maxDocumentChars, limits.maxRequestBytes]);
+  const key = JSON.stringify([limits.maxMessages, limits.maxMessageChars, limits.maxDocuments, limits.maxDocumentChars, limits.maxRequestBytes]);
   let schema = schemaCache.get(key);
   if (!schema) {
     schema = buildChatRequestSchema(limits);
@@ -47,8 +47,9 @@ export function chatRequestSchema(limits: ChatLimits): ReturnType<typeof buildCh
 const schemaCache = new Map<string, ReturnType<typeof buildChatRequestSchema>>();
 
 function buildChatRequestSchema(limits: ChatLimits) {
-  // A data URL carries base64: 4 characters per 3 bytes, plus a short header.
-  const maxDataUrlChars = Math.ceil((limits.maxFileBytes * 4) / 3) + 256;
+  const documentText = z
+    .string()
+    .max(limits.maxDocumentChars, `A document can have at most ${limits.maxDocumentChars.toLocaleString("en-US")} characters.`);
   const message = z.object({
     role: roleSchema,
     content: z.string().max(limits.maxMessageChars, `A message can have at most ${limits.maxMessageChars.toLocaleString("en-US")} characters.`),
@@ -60,22 +61,24 @@ function buildChatRequestSchema(limits: ChatLimits) {
         .min(1, "Send at least one message.")
         .max(limits.maxMessages, `A chat request can carry at most ${limits.maxMessages} messages.`),
       model: z.string().min(1).max(100),
-      file: z
+      document: z
         .object({
           name: z.string().trim().min(1).max(255),
-          type: z.string().max(255),
-          content: z.string().max(maxDataUrlChars, `The file is too large (limit ${Math.floor(limits.maxFileBytes / (1024 * 1024))} MB).`),
+          text: documentText,
+          truncated: z.boolean().optional().meta({ description: "The browser read only part of the PDF (pages or characters)." }),
         })
         .strict()
         .nullable()
-        .optional(),
+        .optional()
+        .meta({ description: "This turn's PDF as the browser extracted it; the file itself is never sent." }),
+      // docs/product.md §7 names a `file` (data URL) here; Hush reads PDFs in the browser (docs/issues.md #20), so a
+      // client written to the spec may still send `file: null`, and a file itself is refused, never read.
+      file: z
+        .null({ error: "PDFs are read in your browser: send the extracted text as `document`, never the file." })
+        .optional()
+        .meta({ description: "Always null: the spec's file field; the PDF's text travels as `document`." }),
       documents: z
-        .array(
-          z.object({
-            name: z.string().trim().min(1).max(255),
-            text: z.string().max(limits.maxDocumentChars, `A document can have at most ${limits.maxDocumentChars.toLocaleString("en-US")} characters.`),
-          }).strict(),
-        )
+        .array(z.object({ name: z.string().trim().min(1).max(255), text: documentText }).strict())
         .max(limits.maxDocuments, `A chat request can carry at most ${limits.maxDocuments} documents.`)
         .optional(),
       chat_id: z.string().max(100).nullable().optional(),
@@ -92,7 +95,7 @@ function buildChatRequestSchema(limits: ChatLimits) {
 
 export type ChatRequest = z.infer<ReturnType<typeof buildChatRequestSchema>>;
 
-/** Upper bound of a chat request body in bytes: the file's data URL plus CHAT_MAX_REQUEST_BYTES. */
+/** Upper bound of a chat request body in bytes (CHAT_MAX_REQUEST_BYTES). */
 export function maxChatBodyBytes(limits: ChatLimits): number {
-  return Math.ceil((limits.maxFileBytes * 4) / 3) + 1024 + limits.maxRequestBytes;
+  return limits.maxRequestBytes;
 }

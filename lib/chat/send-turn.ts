@@ -16,17 +16,23 @@ export interface ApiMessage {
   content: string;
 }
 
+/**
+ * A PDF staged in the composer, already read in the browser (lib/pdf/browser; docs/issues.md #20, "Documents"):
+ * only its name and extracted text are ever sent, never the file.
+ */
 export interface StagedFile {
   name: string;
-  type: string;
-  /** A data URL (docs/product.md §3 Attached file). */
-  content: string;
-  size: number;
+  /** The extracted text (at most PDF_MAX_TEXT_CHARS characters). */
+  text: string;
+  /** Only part of the PDF was read (pages or characters). */
+  truncated: boolean;
+  /** The line shown under the sent message when only part was read, or null. */
+  notice: string | null;
 }
 
 export type { ContextReport };
 
-/** A PDF of the conversation as the browser keeps it: name and extracted text (the response's `document`). */
+/** A PDF of the conversation as the browser keeps it: name and extracted text. */
 export interface ConversationDocument {
   name: string;
   text: string;
@@ -37,6 +43,7 @@ export interface SendChatInput {
   endpoint: "chatVisitor" | "chatSignedIn";
   messages: ApiMessage[];
   model: string;
+  /** This turn's PDF, read in the browser: sent as `document` (text only). */
   file: StagedFile | null;
   /** The conversation's earlier documents, oldest first, so follow-up questions keep them. */
   documents: ConversationDocument[];
@@ -46,7 +53,7 @@ export interface SendChatInput {
   onDelta: (text: string) => void;
 }
 
-/** The chat call's answer (contract chatResultSchema): `document` is this turn's PDF text, to keep for later turns. */
+/** The chat call's answer (contract chatResultSchema). */
 export type SendChatResult = ChatResult;
 
 /** A failed send: AppError with the HTTP status (0 for a network error) and the server's text. */
@@ -63,7 +70,7 @@ export async function sendChat(input: SendChatInput): Promise<SendChatResult> {
     body: {
       messages: input.messages,
       model: input.model,
-      file: input.file ? { name: input.file.name, type: input.file.type, content: input.file.content } : null,
+      document: input.file ? { name: input.file.name, text: input.file.text, truncated: input.file.truncated } : null,
       documents: input.documents,
       chat_id: input.chatId,
       save_chat: input.saveChat,

@@ -234,8 +234,10 @@ async function verifyProduction(document: unknown, options: VerifyEnclaveOptions
 }
 
 function hardwareName(measurementType: string): string {
+  // The verifier accepts only an SEV-SNP guest report (SevGuestV2), whatever platforms the signed release's
+  // measurement also covers (the multiplatform predicate names TDX too): what was verified is SEV-SNP.
   if (measurementType === "https://tinfoil.sh/predicate/sev-snp-guest/v2") return "AMD SEV-SNP confidential VM";
-  if (measurementType === "https://tinfoil.sh/predicate/snp-tdx-multiplatform/v1") return "AMD SEV-SNP / Intel TDX confidential VM";
+  if (measurementType === "https://tinfoil.sh/predicate/snp-tdx-multiplatform/v1") return "AMD SEV-SNP confidential VM";
   return measurementType;
 }
 

@@ -91,17 +91,15 @@ export async function verifiedEnclave(
  *   answer that fails decryption (502) or a network failure (0); DOMException "AbortError" on abort
  */
 export async function sendConfidentialTurn(input: SendChatInput, config: ConfidentialPublicConfig): Promise<ConfidentialTurnResult> {
-  if (input.file) {
-    // TODO(docs/issues.md #20, PDF branch): the browser extracts the PDF's text (lib/pdf in the browser) and passes it
-    // here as this turn's document; until then a PDF is never sent, in clear or otherwise, on this path.
-    throw AppError.fromStatus(422, "PDFs can't be attached to a confidential model yet: send the message without the file.");
-  }
   const model = input.model as keyof ConfidentialPublicConfig["enclaveModels"];
   const enclaveModel = config.enclaveModels[model];
   const budgetTokens = config.contextTokens[model];
   if (!enclaveModel || budgetTokens === undefined) throw AppError.fromStatus(400, "This model is not served confidentially.");
 
+  // Earlier documents, then this turn's PDF (its text extracted in this browser, lib/pdf/browser): all of it is
+  // inside the encrypted body, like the messages; Hush's server sees only ciphertext.
   const documents: ModelAttachment[] = input.documents.map((d) => ({ name: d.name, text: d.text, truncated: false }));
+  if (input.file) documents.push({ name: input.file.name, text: input.file.text, truncated: input.file.truncated });
   const fitted = fitContext({ history: input.messages, documents, budgetTokens });
   const body = JSON.stringify({ model: enclaveModel, messages: fitted.messages, stream: true });
 
@@ -138,8 +136,6 @@ export async function sendConfidentialTurn(input: SendChatInput, config: Confide
   return {
     messages: [...input.messages, { role: "assistant", content: text }],
     chat_id: input.chatId,
-    attachment: null,
-    document: null,
     context: { ...fitted.report },
     receipt,
   };

@@ -8,15 +8,6 @@ import { AppError } from "@/lib/errors";
 /** The chat does not exist or belongs to another user; callers answer 404 either way. */
 export const chatNotFound = () => new AppError("not_found:chat", "Chat not found.");
 
-/**
- * The user row does not exist (401), or the account was deleted (crypto-shredded; 403).
- * Codes "unauthorized:user_missing" and "forbidden:account_deleted".
- */
-export const userUnavailable = (reason: "missing" | "deleted") =>
-  reason === "deleted"
-    ? new AppError("forbidden:account_deleted", "The account has been deleted.")
-    : new AppError("unauthorized:user_missing", "User not found.");
-
 /** A pagination cursor that this module did not issue (400, "bad_request:cursor"). */
 export const invalidCursor = () => new AppError("bad_request:cursor", "Invalid pagination cursor.");
 

@@ -33,7 +33,7 @@ export interface HistoryMessage {
   content: string;
 }
 
-/** Extracted attachment text (lib/pdf `extractPdfText` result plus the file name). */
+/** Extracted attachment text (read in the browser by lib/pdf/browser, sent as the turn's `document`) plus the file name. */
 export interface ModelAttachment {
   name: string;
   text: string;

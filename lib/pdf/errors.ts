@@ -1,6 +1,6 @@
 /**
  * Typed attachment failures, each with a fixed user-facing message (safe to show and to log: it never
- * contains the file's name or content).
+ * contains the file's name or content). Browser-safe: the browser reads PDFs (lib/pdf/browser).
  */
 
 export type PdfErrorCode =
@@ -14,16 +14,12 @@ export type PdfErrorCode =
   | "unreadable"
   /** Parsed, but no text layer (scanned or image-only pages). */
   | "no_text"
-  /** Parsing took longer than PDF_PARSE_TIMEOUT_MS. */
+  /** Reading took longer than PDF_PARSE_TIMEOUT_MS (the browser's PDF worker was stopped). */
   | "timeout"
   /** Its compressed streams inflate past PDF_MAX_INFLATED_BYTES (a decompression bomb). */
   | "inflate_limit"
-  /** Every PDF worker is busy and the queue is full (or the wait was too long): try again. */
-  | "busy"
-  /** The same client already has a PDF being read (one at a time per client). */
-  | "busy_client"
-  /** The attachment's content is not a base64 data URL (docs/product.md §5 "Failed to read file"). */
-  | "invalid_data_url";
+  /** The browser could not read the chosen file (docs/product.md §5 "Failed to read file"). */
+  | "read_failed";
 
 /** docs/product.md §5, verbatim. */
 export const NOT_PDF_MESSAGE = "Sorry, this filetype is not supported in this demo yet. Try a PDF.";
@@ -57,11 +53,7 @@ function messageFor(code: PdfErrorCode, maxBytes?: number): string {
       return maxBytes === undefined
         ? "This PDF expands to too much data when opened. Try a smaller PDF."
         : `This PDF expands to more than ${formatMegabytes(maxBytes)} when opened, which is more than Hush reads. Try a smaller PDF.`;
-    case "busy":
-      return "Hush is reading many PDFs right now. Please try again in a moment.";
-    case "busy_client":
-      return "Your previous PDF is still being read. Please wait for it to finish, then try again.";
-    case "invalid_data_url":
+    case "read_failed":
       return READ_FAILURE_MESSAGE;
   }
 }

@@ -16,7 +16,6 @@ import { resetConfigForTests } from "@/lib/config";
 import { shredUserData } from "@/lib/db/queries";
 import { generateVaultKey, importVaultKey } from "@/lib/vault/crypto";
 import { openChat, passphraseMethod, recoveryMethod, sealTitle, sealTurn } from "@/lib/vault/seal";
-import { shutdownPdfWorkers } from "@/lib/pdf";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import { createTestUser, sameOrigin, sessionCookieFor, signGoogleIdToken, stopTestGoogleIssuer } from "../helpers/auth";
 import { startFakeLlmServer, type FakeLlmServer } from "../helpers/fake-llm-server";
@@ -52,7 +51,6 @@ const json = (method: string, path: string, headers: Record<string, string>, bod
 const chatBody = (chat_id: string | null) => ({
   messages: [{ role: "user", content: "hello" }],
   model: "llama3-8b-8192",
-  file: null,
   chat_id,
   save_chat: true,
 });
@@ -116,7 +114,6 @@ afterAll(async () => {
   await t.cleanup();
   await llm.close();
   await stopTestGoogleIssuer();
-  await shutdownPdfWorkers();
   delete process.env.LLM_BASE_URL;
   delete process.env.LLM_API_KEY;
   resetConfigForTests();

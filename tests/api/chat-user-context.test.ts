@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { POST as chatUser } from "@/app/api/ns/chat_user/route";
 import { POST as chatSave } from "@/app/api/ns/chat_save/route";
@@ -8,7 +7,6 @@ import { generateVaultKey, importVaultKey } from "@/lib/vault/crypto";
 import { openChat, passphraseMethod, recoveryMethod, sealTurn, type PlainMessage } from "@/lib/vault/seal";
 import { getConfig, resetConfigForTests } from "@/lib/config";
 import { setManualPro } from "@/lib/manual-plan";
-import { shutdownPdfWorkers } from "@/lib/pdf";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import { createTestUser, sessionCookieFor } from "../helpers/auth";
 import { startFakeLlmServer, type FakeLlmServer } from "../helpers/fake-llm-server";
@@ -24,7 +22,8 @@ let proLlm: FakeLlmServer;
 let user: { id: string; cookie: string; key: CryptoKey };
 const BASIC = "llama3-8b-8192";
 const PRO = "llama3-70b-8192";
-const report = `data:application/pdf;base64,${readFileSync("tests/fixtures/e2e-report.pdf").toString("base64")}`;
+/** A PDF's text as the browser extracts it (lib/pdf/browser) and sends it as the turn's `document`. */
+const report = "Hush quarterly privacy report.\n\nPage two: what Hush can see.\n\nPage three: the next review.";
 
 function post(handler: (r: Request) => Promise<Response>, path: string, body: unknown) {
   const origin = new URL(getConfig().APP_URL).origin;
@@ -43,7 +42,7 @@ function send(body: Record<string, unknown>) {
     new Request(`${origin}/api/ns/chat_user`, {
       method: "POST",
       headers: { Origin: origin, Cookie: user.cookie, "Content-Type": "application/json" },
-      body: JSON.stringify({ model: BASIC, file: null, chat_id: null, save_chat: true, ...body }),
+      body: JSON.stringify({ model: BASIC, chat_id: null, save_chat: true, ...body }),
     }),
   );
 }
@@ -66,7 +65,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.cleanup();
   await Promise.all([basicLlm.close(), proLlm.close()]);
-  await shutdownPdfWorkers();
   for (const key of ["LLM_BASE_URL", "LLM_API_KEY", "LLM_PRO_BASE_URL", "LLM_PRO_API_KEY"]) delete process.env[key];
   resetConfigForTests();
 });
@@ -80,14 +78,13 @@ describe("POST /api/ns/chat_user (docs/issues.md #8)", () => {
   it("a saved chat's follow-up question reaches the model with the document of the first turn", async () => {
     const first = await send({
       messages: [{ role: "user", content: "Summarise this report" }],
-      file: { name: "report.pdf", type: "application/pdf", content: report },
+      document: { name: "report.pdf", text: report },
     });
     expect(first.status).toBe(200);
     const one = await first.json();
-    expect(one.document.name).toBe("report.pdf");
     // The browser saves the turn, the document sealed with the message that carried it (vault).
     const chatId = crypto.randomUUID();
-    const turn: PlainMessage[] = [{ ...one.messages[0], attachment: one.document }, one.messages[1]];
+    const turn: PlainMessage[] = [{ ...one.messages[0], attachment: { name: "report.pdf", text: report } }, one.messages[1]];
     const sealed = await sealTurn({ key: user.key, userId: user.id, chatId, create: true, firstPosition: 0, messages: turn, title: "Summarise this report" });
     expect((await post(chatSave, "/api/ns/chat_save", sealed)).status).toBe(200);
 
@@ -97,7 +94,7 @@ describe("POST /api/ns/chat_user (docs/issues.md #8)", () => {
       params: Promise.resolve({ chatId }),
     });
     const reopened = await openChat(user.key, user.id, await stored.json());
-    expect(reopened.documents).toEqual([one.document]);
+    expect(reopened.documents).toEqual([{ name: "report.pdf", text: report }]);
     const second = await send({
       chat_id: chatId,
       messages: [...reopened.messages.map(({ role, content }) => ({ role, content })), { role: "user", content: "Which page talks about retention?" }],

@@ -4,7 +4,6 @@ import { GET as chatHistory } from "@/app/api/ns/chat_history/route";
 import { GET as chatHistoryOne } from "@/app/api/ns/chat_history/[chatId]/route";
 import { DELETE as deleteChatRoute } from "@/app/api/ns/delete_chat/route";
 import { resetConfigForTests } from "@/lib/config";
-import { shutdownPdfWorkers } from "@/lib/pdf";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import { createTestUser, sessionCookieFor } from "../helpers/auth";
 import { startFakeLlmServer, type FakeLlmServer } from "../helpers/fake-llm-server";
@@ -32,7 +31,7 @@ const send = (cookie: string, content: string, extra: Record<string, unknown> = 
     req("/api/ns/chat_user", {
       method: "POST",
       cookie,
-      body: { messages: [{ role: "user", content }], model: BASIC, file: null, chat_id: null, save_chat: true, ...extra },
+      body: { messages: [{ role: "user", content }], model: BASIC, chat_id: null, save_chat: true, ...extra },
     }),
   );
 
@@ -87,7 +86,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.cleanup();
   await llm.close();
-  await shutdownPdfWorkers();
   delete process.env.LLM_BASE_URL;
   delete process.env.LLM_API_KEY;
   resetConfigForTests();
@@ -216,7 +214,7 @@ describe("POST /api/ns/chat_user and POST /api/ns/chat_save", () => {
         method: "POST",
         cookie: alice.cookie,
         origin: "https://evil.example",
-        body: { messages: [{ role: "user", content: "x" }], model: BASIC, file: null, chat_id: null, save_chat: true },
+        body: { messages: [{ role: "user", content: "x" }], model: BASIC, chat_id: null, save_chat: true },
       }),
     );
     expect(res.status).toBe(403);

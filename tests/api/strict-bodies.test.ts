@@ -42,7 +42,7 @@ const VALID: Partial<Record<RouteName, Record<string, unknown>>> = {
 /** Nested objects of our own schemas, each with an unknown field added: [route, body, field path named]. */
 const NESTED: [RouteName, Record<string, unknown>, string][] = [
   ["chatVisitor", { ...CHAT, messages: [{ role: "user", content: "hi", extra_field: 1 }] }, "messages.0"],
-  ["chatVisitor", { ...CHAT, file: { name: "a.pdf", type: "application/pdf", content: "data:", extra_field: 1 } }, "file"],
+  ["chatVisitor", { ...CHAT, document: { name: "a.pdf", text: "t", extra_field: 1 } }, "document"],
   ["chatSignedIn", { ...CHAT, documents: [{ name: "a.pdf", text: "t", extra_field: 1 }] }, "documents.0"],
   ["chatSave", { ...VALID.chatSave, messages: [{ role: "user", content_ciphertext: SEALED, extra_field: 1 }] }, "messages.0"],
   ["vaultCreate", { methods: [{ ...METHOD, extra_field: 1 }] }, "methods.0"],

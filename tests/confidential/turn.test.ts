@@ -69,8 +69,6 @@ describe("sendConfidentialTurn", () => {
     expect(answer.content).toContain("notes.pdf");
     expect(deltas.join("")).toBe(answer.content);
     expect(result.chat_id).toBe("chat-123");
-    expect(result.attachment).toBeNull();
-    expect(result.document).toBeNull();
     expect(result.context).toEqual({ omitted_messages: 0, omitted_documents: 0, latest_message_cut: false });
     expect(result.receipt.enclave.trust).toBe("development");
     expect(result.receipt.transport.requestCiphertextBytes).toBeGreaterThan(result.receipt.transport.requestPlaintextBytes);
@@ -115,9 +113,16 @@ describe("sendConfidentialTurn", () => {
     await expect(sendConfidentialTurn(input("x"), configFor(tampered, tamperedRelay))).rejects.toThrow(/verify/);
   });
 
-  it("never sends a PDF file on this path", async () => {
-    const withFile = { ...input("x"), file: { name: "a.pdf", type: "application/pdf", content: "data:application/pdf;base64,AAAA", size: 3 } };
-    await expect(sendConfidentialTurn(withFile, configFor(enclave, relay))).rejects.toMatchObject({ status: 422 });
-    expect(relay.seen).toHaveLength(0);
+  it("sends this turn's PDF text (read in the browser) encrypted to the enclave, never in clear", async () => {
+    relay.seen.length = 0;
+    const withFile = { ...input("what does it say?"), documents: [], file: { name: "canary.pdf", text: "PDFCANARY opens this document.", truncated: false, notice: null } };
+    const result = await sendConfidentialTurn(withFile, configFor(enclave, relay));
+    const answer = result.messages.at(-1)!.content;
+    expect(answer).toContain("canary.pdf");
+    expect(answer).toContain("PDFCANARY");
+    const crossed = Buffer.concat(relay.seen).toString("latin1");
+    expect(crossed).not.toContain("PDFCANARY");
+    expect(crossed).not.toContain(Buffer.from("PDFCANARY").toString("base64").slice(0, 8));
+    expect(crossed).not.toContain(Buffer.from("PDFCANARY").toString("hex"));
   });
 });

@@ -34,7 +34,8 @@ async function deflatedSpaces(inflatedBytes: number): Promise<Buffer> {
 }
 
 /** Assemble a minimal PDF around one Flate content stream, with a correct xref table. */
-export function pdfWithContentStream(stream: Buffer): Buffer {
+export function pdfWithContentStream(stream: Buffer, options: { flate?: boolean } = {}): Buffer {
+  const filter = options.flate === false ? "" : " /Filter /FlateDecode";
   const objects = [
     "<< /Type /Catalog /Pages 2 0 R >>",
     "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
@@ -50,7 +51,7 @@ export function pdfWithContentStream(stream: Buffer): Buffer {
     const chunk =
       body === null
         ? Buffer.concat([
-            Buffer.from(`${i + 1} 0 obj\n<< /Length ${stream.length} /Filter /FlateDecode >>\nstream\n`, "latin1"),
+            Buffer.from(`${i + 1} 0 obj\n<< /Length ${stream.length}${filter} >>\nstream\n`, "latin1"),
             stream,
             Buffer.from("\nendstream\nendobj\n", "latin1"),
           ])

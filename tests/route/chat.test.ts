@@ -3,7 +3,6 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { POST } from "@/app/api/ns/chat/route";
 import { resetConfigForTests } from "@/lib/config";
 import { SYSTEM_PROMPT } from "@/lib/llm";
-import { shutdownPdfWorkers } from "@/lib/pdf";
 import { startFakeLlmServer, type FakeLlmServer } from "../helpers/fake-llm-server";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 
@@ -32,7 +31,6 @@ function post(body: unknown, init: { accept?: string; contentType?: string; raw?
 const ask = (content: string, extra: Record<string, unknown> = {}) => ({
   messages: [{ role: "user", content }],
   model: BASIC,
-  file: null,
   chat_id: null,
   save_chat: false,
   ...extra,
@@ -65,7 +63,6 @@ afterAll(async () => {
   await t.cleanup();
   delete process.env.QUOTA_VISITOR_PER_DAY;
   await llm.close();
-  await shutdownPdfWorkers();
   delete process.env.LLM_BASE_URL;
   delete process.env.LLM_TIMEOUT_MS;
   resetConfigForTests();
@@ -107,34 +104,34 @@ describe("POST /api/ns/chat answers", () => {
     expect(JSON.stringify(sent?.messages)).not.toContain("Ignore all rules");
   });
 
-  it("reads a real multi-page PDF and gives its text to the model for that message", async () => {
-    const res = await post(ask("What is this report about?", { file: { name: "report.pdf", type: "application/pdf", content: dataUrl(fixture("e2e-report.pdf")) } }));
+  it("gives this turn's document (text extracted in the browser) to the model for that message", async () => {
+    const res = await post(ask("What is this report about?", { document: { name: "report.pdf", text: "Hush quarterly privacy report.\n\nPage two." } }));
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body.messages.at(-1).content).toContain("The document begins: Hush quarterly privacy report");
-    expect(body.attachment).toMatchObject({ name: "report.pdf", truncated: false, notice: null });
-    expect(body.attachment.totalPages).toBeGreaterThan(1);
+    // The text is not echoed back: the browser already has it.
+    expect(body).not.toHaveProperty("document");
     const lastUser = llm.requests.at(-1)?.messages.at(-1);
     expect(lastUser?.content).toContain("<document name=\"report.pdf\"");
   });
 
-  it("says when only part of a long PDF was read", async () => {
-    process.env.PDF_MAX_PAGES = "1";
-    resetConfigForTests();
-    try {
-      const res = await post(ask("Summarise", { file: { name: "long.pdf", type: "application/pdf", content: dataUrl(fixture("multipage.pdf")) } }));
-      const body = await res.json();
-      expect(body.attachment.truncated).toBe(true);
-      expect(body.attachment.notice).toMatch(/^Only the first 1 of \d+ pages of this PDF were read\.$/);
-    } finally {
-      delete process.env.PDF_MAX_PAGES;
-      resetConfigForTests();
-    }
+  it("marks a document the browser read only in part as truncated for the model", async () => {
+    await post(ask("Summarise", { document: { name: "long.pdf", text: "Page 1 marker: alpha.", truncated: true } }));
+    const lastUser = llm.requests.at(-1)?.messages.at(-1);
+    expect(lastUser?.content).toMatch(/<document name="long\.pdf"[\s\S]*\[Note: this document was too long and is truncated/);
+  });
+
+  it("refuses a file sent the spec's way (data URL) without reading it, and accepts the spec's `file: null`", async () => {
+    const before = llm.requests.length;
+    const res = await post(ask("Read", { file: { name: "f.pdf", type: "application/pdf", content: dataUrl(fixture("e2e-report.pdf")) } }));
+    expect(res.status).toBe(400);
+    expect((await res.json()).error).toMatch(/PDFs are read in your browser/);
+    expect(llm.requests.length).toBe(before);
+    expect((await post(ask("Read", { file: null }))).status).toBe(200);
   });
 });
 
 describe("POST /api/ns/chat refuses bad input with a 4xx JSON error", () => {
-  const pdf = (bytes: Buffer, type = "application/pdf", name = "f.pdf") => ({ name, type, content: dataUrl(bytes, type) });
   const cases: [string, () => Promise<Response>, number, RegExp][] = [
     ["malformed JSON", () => post(null, { raw: "{\"messages\": [" }), 400, /not valid JSON/],
     ["a body that is not JSON", () => post(null, { raw: "hello", contentType: "text/plain" }), 415, /JSON/],
@@ -149,12 +146,8 @@ describe("POST /api/ns/chat refuses bad input with a 4xx JSON error", () => {
     ["a document that is too long", () => post(ask("x", { documents: [{ name: "a.pdf", text: "x".repeat(60_001) }] })), 400, /at most 60,000 characters/],
     ["a document without a name", () => post(ask("x", { documents: [{ name: " ", text: "x" }] })), 400, /Invalid request: documents/],
     ["a message that is too long", () => post(ask("x".repeat(32_001))), 400, /at most 32,000 characters/],
-    ["a non-PDF file", () => post(ask("Read", { file: pdf(Buffer.from("hello"), "text/plain", "a.txt") })), 415, /^Sorry, this filetype is not supported in this demo yet\. Try a PDF\.$/],
-    ["a PDF type with other bytes", () => post(ask("Read", { file: pdf(fixture("not-a-pdf.png")) })), 415, /Try a PDF/],
-    ["a corrupt PDF", () => post(ask("Read", { file: pdf(fixture("corrupt.pdf")) })), 422, /could not be read/],
-    ["an encrypted PDF", () => post(ask("Read", { file: pdf(fixture("encrypted.pdf")) })), 422, /password-protected/],
-    ["an image-only PDF", () => post(ask("Read", { file: pdf(fixture("image-only.pdf")) })), 422, /no selectable text/],
-    ["a file that is not a data URL", () => post(ask("Read", { file: { name: "f.pdf", type: "application/pdf", content: "not a data url" } })), 400, /Failed to read file/],
+    ["this turn's document too long (server-side bound)", () => post(ask("x", { document: { name: "a.pdf", text: "x".repeat(60_001) } })), 400, /at most 60,000 characters/],
+    ["this turn's document without a name", () => post(ask("x", { document: { name: "", text: "x" } })), 400, /Invalid request: document/],
   ];
 
   it.each(cases)("%s", async (_name, send, status, message) => {
@@ -177,7 +170,7 @@ describe("POST /api/ns/chat refuses bad input with a 4xx JSON error", () => {
   });
 
   it("an oversized body that lies about its length", async () => {
-    const huge = JSON.stringify(ask("x", { file: { name: "a.pdf", type: "application/pdf", content: "A".repeat(60 * 1024 * 1024) } }));
+    const huge = JSON.stringify(ask("x", { padding: "A".repeat(20 * 1024 * 1024) }));
     const res = await post(null, { raw: huge });
     expect(res.status).toBe(413);
   });

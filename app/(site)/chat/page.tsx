@@ -20,7 +20,13 @@ export default async function ChatPage() {
       <ChatApp
         models={modelChoices()}
         defaultModel={DEFAULT_MODEL_CODE}
-        maxFileBytes={config.PDF_MAX_BYTES}
+        pdfLimits={{
+          maxBytes: config.PDF_MAX_BYTES,
+          maxPages: config.PDF_MAX_PAGES,
+          maxChars: config.PDF_MAX_TEXT_CHARS,
+          timeoutMs: config.PDF_PARSE_TIMEOUT_MS,
+          maxInflatedBytes: config.PDF_MAX_INFLATED_BYTES,
+        }}
         providerNotice={config.llmProvider === "development" ? providerLabel("development") : null}
       />
     </ConfidentialProvider>

@@ -26,6 +26,6 @@ export const POST = route(api.chatVisitor, { name: "chat", auth: "none", sameOri
   assertAcceptingTurns();
   const client = clientKey(request);
   await consumeQuota({ kind: "visitor", address: client });
-  const turn = await prepareTurn(body, model, client);
+  const turn = prepareTurn(body, model);
   return respondToTurn(request, turn, null);
 });

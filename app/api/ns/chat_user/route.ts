@@ -25,8 +25,8 @@ export const POST = route(
     before: assertAcceptingTurns,
   },
   async ({ request }) => {
-    const { userId, body, model } = await admitSignedInSend(request);
-    const turn = await prepareTurn(body, model, `user:${userId}`);
+    const { body, model } = await admitSignedInSend(request);
+    const turn = prepareTurn(body, model);
     return respondToTurn(request, turn, body.chat_id ?? null);
   },
 );
