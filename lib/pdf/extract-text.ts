@@ -8,6 +8,7 @@
  * (lib/pdf/browser/index.ts): a synchronous loop inside pdf.js cannot be interrupted any other way.
  */
 import { PdfError } from "./errors";
+import { withInflateLimit } from "./inflate-guard";
 
 export interface PdfLimits {
   /** Largest accepted file in bytes (PDF_MAX_BYTES). */
@@ -54,15 +55,20 @@ export function hasPdfMagic(bytes: Uint8Array): boolean {
 }
 
 /**
- * Check order: size (too_large), %PDF- header (not_pdf), decompression budget (inflate_limit), then pdf.js
- * page by page until maxPages or maxChars.
+ * Check order: size (too_large), %PDF- header (not_pdf), then pdf.js page by page until maxPages or
+ * maxChars, with every decoder's output counted against maxInflatedBytes as it is produced
+ * (./inflate-guard.ts): a bomb fails with inflate_limit whatever pdf.js made of the error inside it.
  * @throws PdfError too_large | not_pdf | inflate_limit | encrypted | unreadable | no_text
  */
 export async function extractPdfTextWithPdfjs(pdfjs: PdfjsLike, bytes: Uint8Array, limits: Omit<PdfLimits, "timeoutMs">): Promise<PdfText> {
   if (bytes.byteLength > limits.maxBytes) throw new PdfError("too_large", { maxBytes: limits.maxBytes });
   if (!hasPdfMagic(bytes)) throw new PdfError("not_pdf");
-  if (await exceedsInflateLimit(bytes, limits.maxInflatedBytes)) throw new PdfError("inflate_limit", { maxBytes: limits.maxInflatedBytes });
+  const { value, exceeded } = await withInflateLimit(limits.maxInflatedBytes, () => parse(pdfjs, bytes, limits));
+  if (exceeded) throw new PdfError("inflate_limit", { maxBytes: limits.maxInflatedBytes });
+  return value;
+}
 
+async function parse(pdfjs: PdfjsLike, bytes: Uint8Array, limits: Omit<PdfLimits, "timeoutMs">): Promise<PdfText> {
   const task = pdfjs.getDocument({
     // pdf.js may detach the buffer it is given: hand it a copy.
     data: bytes.slice(),
@@ -141,81 +147,4 @@ export function cut(text: string, max: number): string {
 
 function latin1(bytes: Uint8Array): string {
   return new TextDecoder("latin1").decode(bytes);
-}
-
-/**
- * Flate-compressed streams of the file that pdf.js may decode for text (all but images), as
- * [{ start, end, layers }] byte offsets; layers = chained Flate filters (at most 3 counted).
- */
-export function flateStreams(bytes: Uint8Array): { start: number; end: number; layers: number }[] {
-  // latin1 maps each byte to one UTF-16 unit, so string offsets are byte offsets.
-  const s = latin1(bytes);
-  const found: { start: number; end: number; layers: number }[] = [];
-  let pos = 0;
-  for (;;) {
-    pos = s.indexOf("stream", pos);
-    if (pos < 0) break;
-    const keywordEnd = pos + 6;
-    if (pos >= 3 && s.slice(pos - 3, pos) === "end") {
-      pos = keywordEnd;
-      continue;
-    }
-    let start: number;
-    if (s[keywordEnd] === "\r" && s[keywordEnd + 1] === "\n") start = keywordEnd + 2;
-    else if (s[keywordEnd] === "\n" || s[keywordEnd] === "\r") start = keywordEnd + 1;
-    else {
-      pos = keywordEnd;
-      continue;
-    }
-    const head = s.slice(Math.max(0, pos - 4096), pos);
-    const objAt = head.lastIndexOf("obj");
-    const dict = objAt >= 0 ? head.slice(objAt) : head;
-    const layers = (dict.match(/\/(?:FlateDecode|Fl)(?![A-Za-z0-9])/g) ?? []).length;
-    const image = /\/Subtype\s*\/Image(?![A-Za-z0-9])/.test(dict);
-    const endAt = s.indexOf("endstream", start);
-    const end = endAt < 0 ? s.length : endAt;
-    if (layers > 0 && !image) found.push({ start, end, layers: Math.min(layers, 3) });
-    pos = end;
-  }
-  return found;
-}
-
-/**
- * Inflated size of one stream through its Flate layers (the platform's DecompressionStream, streaming),
- * counting at most `limit` bytes (then Infinity). Corrupt data counts what inflated before the error:
- * pdf.js decides what to make of the rest.
- */
-async function inflatedSize(data: Uint8Array, layers: number, limit: number): Promise<number> {
-  let stream: ReadableStream<Uint8Array> = new Blob([data as Uint8Array<ArrayBuffer>]).stream();
-  for (let i = 0; i < layers; i++) stream = stream.pipeThrough(new DecompressionStream("deflate") as unknown as TransformStream<Uint8Array, Uint8Array>);
-  const reader = stream.getReader();
-  let total = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.byteLength;
-      if (total > limit) {
-        await reader.cancel().catch(() => {});
-        return Infinity;
-      }
-    }
-  } catch {
-    // Corrupt or truncated stream: count what came out.
-  }
-  return total;
-}
-
-/**
- * True when the file's decodable Flate streams inflate to more than `maxBytes` in total (a decompression
- * bomb: 1 MB that inflates to 1 GB fails here in a fraction of a second, with memory bounded by the
- * decompressor's chunk size, before pdf.js would hold it all).
- */
-export async function exceedsInflateLimit(bytes: Uint8Array, maxBytes: number): Promise<boolean> {
-  let budget = maxBytes;
-  for (const s of flateStreams(bytes)) {
-    budget -= await inflatedSize(bytes.subarray(s.start, s.end), s.layers, budget);
-    if (budget < 0) return true;
-  }
-  return false;
 }

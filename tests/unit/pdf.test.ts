@@ -4,9 +4,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import * as pdfjs from "pdfjs-dist/legacy/build/pdf.mjs";
 import { WorkerMessageHandler } from "pdfjs-dist/legacy/build/pdf.worker.mjs";
 import { formatMegabytes, NOT_PDF_MESSAGE, PdfError, type PdfErrorCode } from "@/lib/pdf/errors";
-import { exceedsInflateLimit, extractPdfTextWithPdfjs, flateStreams, hasPdfMagic, type PdfjsLike, type PdfLimits } from "@/lib/pdf/extract-text";
+import { extractPdfTextWithPdfjs, hasPdfMagic, type PdfjsLike, type PdfLimits } from "@/lib/pdf/extract-text";
+import { inflateGuardAttached, withInflateLimit } from "@/lib/pdf/inflate-guard";
 import { truncationNotice } from "@/lib/pdf/browser";
-import { pdfBomb } from "../helpers/pdf-bomb";
+import { BOMB_VARIANTS, pdfBomb, pdfBombVariant, type BombVariant } from "../helpers/pdf-bomb";
 
 /**
  * The limits of reading a PDF (docs/issues.md #20 "Documents": the browser reads PDFs, in a Web Worker,
@@ -22,6 +23,17 @@ const extract = (bytes: Uint8Array, limits: Partial<PdfLimits> = {}) =>
 beforeAll(() => {
   (globalThis as unknown as { pdfjsWorker: unknown }).pdfjsWorker = { WorkerMessageHandler };
 });
+
+/** pdf.js alone, no limit of extract-text.ts: the first page's text items. */
+async function firstPageText(bytes: Uint8Array): Promise<unknown[]> {
+  const task = (pdfjs as unknown as PdfjsLike).getDocument({ data: bytes.slice(), verbosity: 0, isEvalSupported: false, disableFontFace: true, stopAtErrors: false });
+  try {
+    const doc = await task.promise;
+    return (await (await doc.getPage(1)).getTextContent()).items;
+  } finally {
+    await task.destroy();
+  }
+}
 
 async function pdfErrorCode(promise: Promise<unknown>): Promise<PdfErrorCode> {
   const err = await promise.then(
@@ -110,27 +122,52 @@ describe("extractPdfTextWithPdfjs", () => {
   });
 });
 
-describe("the decompression budget", () => {
+describe("the decompression limit, counted inside pdf.js's decoders (issue 22)", () => {
+  const MiB = 1024 * 1024;
   let bomb: Uint8Array;
+  const variants = new Map<BombVariant, Uint8Array>();
   beforeAll(async () => {
     bomb = new Uint8Array(await pdfBomb());
+    // 256 MiB each: past the 100 MB limit, small enough that pdf.js without the limit survives it (and then
+    // answers with the text, which is how these tests fail on a scan of the raw bytes).
+    for (const variant of BOMB_VARIANTS) variants.set(variant, new Uint8Array(await pdfBombVariant(variant, 256 * MiB)));
   }, 120_000);
 
-  it("finds the Flate streams pdf.js would decode for text", () => {
-    expect(flateStreams(bomb).length).toBeGreaterThan(0);
-  });
-
-  it("fails a 1 MB file that inflates to 1 GiB with the inflation-limit error before pdf.js sees it", async () => {
-    expect(bomb.byteLength).toBeLessThan(1.5 * 1024 * 1024);
+  it("fails a 1 MB file that inflates to 1 GiB with the inflation-limit error, naming the limit", async () => {
+    expect(bomb.byteLength).toBeLessThan(1.5 * MiB);
     const err = await extract(bomb).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PdfError);
     expect((err as PdfError).code).toBe("inflate_limit");
     expect((err as PdfError).message).toBe("This PDF expands to more than 100 MB when opened, which is more than Hush reads. Try a smaller PDF.");
+    expect(inflateGuardAttached()).toBe(true);
   });
 
-  it("lets ordinary PDFs through", async () => {
-    expect(await exceedsInflateLimit(fixture("multipage.pdf"), LIMITS.maxInflatedBytes)).toBe(false);
-    expect(await exceedsInflateLimit(fixture("multipage.pdf"), 10)).toBe(true);
+  it.each(BOMB_VARIANTS)("fails the %s variant, which a scan of the raw bytes misses", async (variant) => {
+    const bytes = variants.get(variant)!;
+    expect(bytes.byteLength).toBeLessThan(2.5 * MiB);
+    expect(await pdfErrorCode(extract(bytes, { maxInflatedBytes: 16 * MiB }))).toBe("inflate_limit");
+  });
+
+  it("stops each decoder before it holds more than the limit (twice it while a buffer doubles)", async () => {
+    for (const variant of BOMB_VARIANTS) {
+      const limit = 8 * MiB;
+      const { exceeded, produced } = await withInflateLimit(limit, () => firstPageText(variants.get(variant)!).catch(() => null));
+      expect(exceeded, variant).toBe(true);
+      expect(produced, variant).toBeLessThanOrEqual(2 * limit);
+    }
+  });
+
+  it("reads the same variants' text when they inflate to less than the limit", async () => {
+    for (const variant of BOMB_VARIANTS) {
+      const small = new Uint8Array(await pdfBombVariant(variant, MiB));
+      const result = await extract(small);
+      expect(result.text, variant).toContain("Hello from the bomb");
+    }
+  });
+
+  it("lets ordinary PDFs through, and counts what they inflate to", async () => {
+    expect((await extract(fixture("multipage.pdf"))).pages).toBe(8);
+    expect(await pdfErrorCode(extract(fixture("multipage.pdf"), { maxInflatedBytes: 10 }))).toBe("inflate_limit");
   });
 });
 
