@@ -144,8 +144,14 @@ const envSchema = z.object({
   ),
   /** Sender of sign-in e-mails; unset: "Hush <no-reply@<APP_URL host>>". */
   EMAIL_FROM: optionalString,
-  /** Sign-in e-mails a single address may request per hour (docs/product.md §4 e-mail link). */
+  /** Sign-in e-mails one mailbox may be sent per hour at the request of one client network (lib/rate-limit.ts). */
   EMAIL_SIGNIN_LIMIT_PER_HOUR: positiveInt(5),
+  /**
+   * Sign-in e-mails one mailbox may be sent per minute from all networks together: the ceiling on mail to
+   * one inbox, a minute long so that nobody can hold the owner's next link back for longer (issue 22).
+   * At least EMAIL_SIGNIN_LIMIT_PER_HOUR, so one network alone never meets it first.
+   */
+  EMAIL_SIGNIN_MAILBOX_LIMIT_PER_MINUTE: positiveInt(6),
   /** Sign-in e-mails one client address (lib/client-address.ts) may request per hour, whatever the addresses. */
   EMAIL_SIGNIN_LIMIT_PER_CLIENT_PER_HOUR: positiveInt(20),
   /** Days without any authenticated request after which a session ends (idle timeout). */
@@ -321,6 +327,9 @@ export function parseConfig(raw: Record<string, string | undefined>): Config {
     proxyaddr.compile(trustedProxies);
   } catch (error) {
     throw new ConfigError(`TRUSTED_PROXIES: ${error instanceof Error ? error.message : "invalid"}. See .env.example.`);
+  }
+  if (env.EMAIL_SIGNIN_MAILBOX_LIMIT_PER_MINUTE < env.EMAIL_SIGNIN_LIMIT_PER_HOUR) {
+    throw new ConfigError("EMAIL_SIGNIN_MAILBOX_LIMIT_PER_MINUTE must be at least EMAIL_SIGNIN_LIMIT_PER_HOUR. See .env.example.");
   }
   const dataDir = path.resolve(env.DATA_DIR);
   const llmProvider: LlmProviderKind = env.GROQ_API_KEY

@@ -94,32 +94,46 @@ export async function blockedSeconds(name: string, key: string): Promise<number>
 }
 
 /**
+ * Give back one point of `key` under `spec` (a request another limit refused sent nothing, so it must not
+ * use up this one).
+ */
+async function refund(spec: LimiterSpec, key: string): Promise<void> {
+  const hashed = createHash("sha256").update(key).digest("base64url");
+  await limiterFor(spec).reward(hashed, 1);
+}
+
+/**
  * One sign-in e-mail requested for `mailbox` (lib/auth/email-address.ts `mailboxKey`, so "+tag", case
- * and Gmail dot variants share one count) by the client at `client` (lib/client-address.ts; null
- * counts as one unknown client): at most EMAIL_SIGNIN_LIMIT_PER_HOUR an hour per mailbox (docs/product.md §4
- * e-mail link) and EMAIL_SIGNIN_LIMIT_PER_CLIENT_PER_HOUR an hour per client address (docs/issues.md #10: one
- * client must not mail many addresses). Both are counted on every request.
- * @throws AppError "rate_limited:email-signin" (the mailbox's limit) or "rate_limited:email-signin-client" (the
- *   client address's): 429 with Retry-After and the sentence the sign-in page shows.
+ * and Gmail dot variants share one count) by the client network `client` (lib/client-address.ts
+ * `clientKey`; null counts as one unknown client). Three limits, checked in this order:
+ * 1. EMAIL_SIGNIN_LIMIT_PER_CLIENT_PER_HOUR an hour per client network, whatever the addresses
+ *    (docs/issues.md #10: one client must not mail many addresses);
+ * 2. EMAIL_SIGNIN_LIMIT_PER_HOUR an hour per (mailbox, client network): a third party's requests use up
+ *    their own network's count, never the owner's (docs/issues.md #22, mailbox lockout);
+ * 3. EMAIL_SIGNIN_MAILBOX_LIMIT_PER_MINUTE a minute per mailbox from all networks together: the ceiling on
+ *    mail to one inbox. Its window is a minute, so a flood from many networks holds the owner's next link
+ *    back for at most a minute at a time.
+ * A request one limit refuses is given back to the limits before it: it sent nothing.
+ * @throws AppError "rate_limited:email-signin-client" (1), "rate_limited:email-signin" (2) or
+ *   "rate_limited:email-signin-mailbox" (3): 429 with Retry-After and the sentence the sign-in page shows.
  */
 export async function consumeEmailSignIn(mailbox: string, client: string | null): Promise<void> {
   const config = getConfig();
-  const results = await Promise.allSettled([
-    consume({ name: "email-signin", points: config.EMAIL_SIGNIN_LIMIT_PER_HOUR, durationSeconds: 3600 }, mailbox),
-    consume({ name: "email-signin-client", points: config.EMAIL_SIGNIN_LIMIT_PER_CLIENT_PER_HOUR, durationSeconds: 3600 }, client ?? "unknown"),
-  ]);
-  const from = ["for this address", "from your network"] as const;
-  for (const [i, result] of results.entries()) {
-    if (result.status === "rejected") {
-      const error: unknown = result.reason;
+  const network = client ?? "unknown";
+  const steps: { spec: LimiterSpec; key: string; from: string }[] = [
+    { spec: { name: "email-signin-client", points: config.EMAIL_SIGNIN_LIMIT_PER_CLIENT_PER_HOUR, durationSeconds: 3600 }, key: network, from: "from your network" },
+    { spec: { name: "email-signin", points: config.EMAIL_SIGNIN_LIMIT_PER_HOUR, durationSeconds: 3600 }, key: `${mailbox}\n${network}`, from: "for this address" },
+    { spec: { name: "email-signin-mailbox", points: config.EMAIL_SIGNIN_MAILBOX_LIMIT_PER_MINUTE, durationSeconds: 60 }, key: mailbox, from: "for this address" },
+  ];
+  for (const [i, step] of steps.entries()) {
+    try {
+      await consume(step.spec, step.key);
+    } catch (error) {
       if (!(error instanceof AppError && error.type === "rate_limited")) throw error;
+      await Promise.all(steps.slice(0, i).map((done) => refund(done.spec, done.key)));
       const seconds = retryAfterSeconds(error);
-      const minutes = Math.ceil(seconds / 60);
-      throw rateLimited(
-        error.code.slice("rate_limited:".length),
-        seconds,
-        `Too many sign-in e-mails were requested ${from[i]}. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
-      );
+      const wait = seconds < 60 ? `${seconds} second${seconds === 1 ? "" : "s"}` : `${Math.ceil(seconds / 60)} minute${Math.ceil(seconds / 60) === 1 ? "" : "s"}`;
+      throw rateLimited(step.spec.name, seconds, `Too many sign-in e-mails were requested ${step.from}. Try again in ${wait}.`);
     }
   }
 }

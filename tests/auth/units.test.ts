@@ -152,6 +152,12 @@ describe("settings", () => {
     expect(() => parseConfig({ ...production, NEXTAUTH_SECRET: "short" })).toThrow(/at least 32/);
   });
 
+  it("the mailbox's per-minute ceiling is at least the per-network hourly limit", () => {
+    expect(parseConfig({}).EMAIL_SIGNIN_MAILBOX_LIMIT_PER_MINUTE).toBe(6);
+    expect(() => parseConfig({ EMAIL_SIGNIN_LIMIT_PER_HOUR: "7" })).toThrow(/EMAIL_SIGNIN_MAILBOX_LIMIT_PER_MINUTE must be at least/);
+    expect(parseConfig({ EMAIL_SIGNIN_LIMIT_PER_HOUR: "7", EMAIL_SIGNIN_MAILBOX_LIMIT_PER_MINUTE: "7" }).EMAIL_SIGNIN_LIMIT_PER_HOUR).toBe(7);
+  });
+
   it("e-mail: SMTP when EMAIL_SERVER is set, the log in development, off in production", () => {
     const secret = { NEXTAUTH_SECRET: "s".repeat(32) };
     expect(parseConfig({}).emailDelivery).toBe("log");
