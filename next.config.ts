@@ -1,5 +1,6 @@
 import type { NextConfig } from "next";
 import { noindexPaths } from "./config/seo";
+import { BODY_CEILING_BYTES } from "./lib/api/body-limits";
 
 const nextConfig: NextConfig = {
   // .next/standalone: server.js with only the files the server needs, for the Docker image
@@ -18,6 +19,10 @@ const nextConfig: NextConfig = {
   experimental: {
     // app/global-not-found.tsx: unknown paths show the landing page with status 404 (docs/product.md §2).
     globalNotFound: true,
+    // Next copies each request body for proxy.ts and cuts it silently past this size (10 MB by default,
+    // below the chat and save limits): one byte past the ceiling of every route's own limit, so a body
+    // reaches its route whole or is refused there with 413 naming the limit (lib/api/body-limits.ts).
+    proxyClientMaxBodySize: BODY_CEILING_BYTES + 1,
   },
   async headers() {
     return [

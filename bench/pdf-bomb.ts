@@ -8,7 +8,7 @@
  * Part 1, extraction: each file is read by lib/pdf/extract-text.ts (the code the browser's PDF worker runs,
  * with its limits from lib/config.ts) in a fresh Node process, which reports its peak resident set
  * (VmHWM) and wall time. Files: the 1 GiB bomb of tests/helpers/pdf-bomb.ts and its four variants of
- * issue 22 (escaped filter name, filter array, indirect filter, filter in an object stream); reference: an
+ * docs/issues.md #22 (escaped filter name, filter array, indirect filter, filter in an object stream); reference: an
  * ordinary 8-page PDF (tests/fixtures/multipage.pdf).
  *
  * Part 2, the server: one `next start` of the production build (embedded defaults), its resident set sampled

@@ -2,6 +2,7 @@ import "server-only";
 import path from "node:path";
 import proxyaddr from "proxy-addr";
 import { z } from "@/lib/zod";
+import { BODY_CEILING_BYTES } from "@/lib/api/body-limits";
 import type { ModelTier } from "@/lib/llm/models";
 import { isModelCode, MODEL_CODES, type ModelCode } from "@/lib/llm/models";
 
@@ -21,6 +22,8 @@ const optionalString = z
   .optional();
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+/** A request body limit in bytes: at most the one ceiling next.config.ts lets through (lib/api/body-limits.ts). */
+const bodyLimit = (fallback: number) => z.coerce.number().int().positive().max(BODY_CEILING_BYTES).default(fallback);
 
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
@@ -99,7 +102,7 @@ const envSchema = z.object({
   CONFIDENTIAL_MODEL_BASIC: optionalString,
   CONFIDENTIAL_MODEL_PRO: optionalString,
   /** Largest encrypted request body the relay forwards, bytes (counted while streaming; 413 beyond). */
-  CONFIDENTIAL_MAX_REQUEST_BYTES: positiveInt(16 * 1024 * 1024),
+  CONFIDENTIAL_MAX_REQUEST_BYTES: bodyLimit(16 * 1024 * 1024),
   /** Milliseconds the relay waits for the enclave's response headers (504 after; connecting: at most 10 s). */
   CONFIDENTIAL_TIMEOUT_MS: positiveInt(60_000),
   /** Seconds the assembled production attestation bundle is reused before it is fetched again. */
@@ -117,7 +120,7 @@ const envSchema = z.object({
   CHAT_MAX_MESSAGES: positiveInt(10_000),
   CHAT_MAX_MESSAGE_CHARS: positiveInt(32_000),
   /** Bytes of a chat request's JSON: messages, this turn's document and earlier documents. */
-  CHAT_MAX_REQUEST_BYTES: positiveInt(16 * 1024 * 1024),
+  CHAT_MAX_REQUEST_BYTES: bodyLimit(16 * 1024 * 1024),
   /** Earlier documents a chat request may carry back (`documents`, each at most PDF_MAX_TEXT_CHARS). */
   CHAT_MAX_DOCUMENTS: positiveInt(20),
   /**
@@ -148,7 +151,7 @@ const envSchema = z.object({
   EMAIL_SIGNIN_LIMIT_PER_HOUR: positiveInt(5),
   /**
    * Sign-in e-mails one mailbox may be sent per minute from all networks together: the ceiling on mail to
-   * one inbox, a minute long so that nobody can hold the owner's next link back for longer (issue 22).
+   * one inbox, a minute long so that nobody can hold the owner's next link back for longer (docs/issues.md #22).
    * At least EMAIL_SIGNIN_LIMIT_PER_HOUR, so one network alone never meets it first.
    */
   EMAIL_SIGNIN_MAILBOX_LIMIT_PER_MINUTE: positiveInt(6),

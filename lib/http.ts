@@ -1,6 +1,7 @@
 import "server-only";
 import type { z } from "@/lib/zod";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
+import { formatBytes } from "@/lib/bytes";
 import { AppError } from "@/lib/errors";
 import { logger, securityEvent } from "@/lib/log";
 
@@ -59,7 +60,7 @@ export async function readJsonBody<S extends z.ZodType>(
 }
 
 function tooLarge(maxBytes: number): AppError {
-  return new AppError("payload_too_large:body", `The request is too large (limit ${Math.floor(maxBytes / (1024 * 1024))} MB).`);
+  return new AppError("payload_too_large:body", `The request is too large (limit ${formatBytes(maxBytes)}).`);
 }
 
 /** The 400 of a request failing its schema: "Invalid request: <field>: <message>" for the first issue. */

@@ -1,3 +1,5 @@
+import { formatBytes } from "@/lib/bytes";
+
 /**
  * Typed attachment failures, each with a fixed user-facing message (safe to show and to log: it never
  * contains the file's name or content). Browser-safe: the browser reads PDFs (lib/pdf/browser).
@@ -26,13 +28,6 @@ export const NOT_PDF_MESSAGE = "Sorry, this filetype is not supported in this de
 /** docs/product.md §5, verbatim. */
 export const READ_FAILURE_MESSAGE = "Failed to read file";
 
-/** "10 MB", "2.5 MB" (binary megabytes, at most one decimal); below 1 MB "20 KB". */
-export function formatMegabytes(bytes: number): string {
-  if (bytes < 1024 * 1024) return `${Math.max(1, Math.round(bytes / 1024))} KB`;
-  const mb = Math.round((bytes / (1024 * 1024)) * 10) / 10;
-  return `${mb} MB`;
-}
-
 function messageFor(code: PdfErrorCode, maxBytes?: number): string {
   switch (code) {
     case "not_pdf":
@@ -40,7 +35,7 @@ function messageFor(code: PdfErrorCode, maxBytes?: number): string {
     case "too_large":
       return maxBytes === undefined
         ? "This PDF is too large."
-        : `This PDF is too large. The limit is ${formatMegabytes(maxBytes)}.`;
+        : `This PDF is too large. The limit is ${formatBytes(maxBytes)}.`;
     case "encrypted":
       return "This PDF is password-protected. Remove the password and try again.";
     case "unreadable":
@@ -52,7 +47,7 @@ function messageFor(code: PdfErrorCode, maxBytes?: number): string {
     case "inflate_limit":
       return maxBytes === undefined
         ? "This PDF expands to too much data when opened. Try a smaller PDF."
-        : `This PDF expands to more than ${formatMegabytes(maxBytes)} when opened, which is more than Hush reads. Try a smaller PDF.`;
+        : `This PDF expands to more than ${formatBytes(maxBytes)} when opened, which is more than Hush reads. Try a smaller PDF.`;
     case "read_failed":
       return READ_FAILURE_MESSAGE;
   }

@@ -259,8 +259,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       const nodeArgs = inspectPort ? [`--inspect=127.0.0.1:${inspectPort}`] : [];
       const proc =
         index === 0
-          ? spawnLogged(process.execPath, [...nodeArgs, nextBin, "start", "-p", String(port), "-H", "127.0.0.1"], appEnv(port), output)
-          : spawnLogged(process.execPath, [...nodeArgs, "server.js"], { ...appEnv(port), PORT: String(port), HOSTNAME: "127.0.0.1" }, output, runtimeDir);
+          ? spawnLogged(process.execPath, [...nodeArgs, "--require", path.join(ROOT, "deploy/http-timeouts.cjs"), nextBin, "start", "-p", String(port), "-H", "127.0.0.1"], appEnv(port), output)
+          : // deploy/Dockerfile's CMD
+            spawnLogged(process.execPath, [...nodeArgs, "--require", "./http-timeouts.cjs", "server.js"], { ...appEnv(port), PORT: String(port), HOSTNAME: "127.0.0.1" }, output, runtimeDir);
       const exited = new Promise<number | null>((res) => proc.once("exit", (code) => res(code)));
       const app: AppInstance = { name: index === 0 ? "A" : "B", port, addr: `127.0.0.1:${port}`, proc, output, exited, inspectPort };
       apps[index] = app;

@@ -2,7 +2,7 @@
  * PDF decompression bombs for tests (docs/issues.md #10, #22): one-page PDFs whose content stream is about
  * 1 MB of Flate data that inflates to `inflatedBytes` (default 1 GiB) of spaces, plus one line of real text
  * so that a parser which survives it would find something. The variants name or reach the Flate filter in
- * the ways a scan of the raw bytes misses (issue 22): an escaped name, a filter array behind another
+ * the ways a scan of the raw bytes misses (docs/issues.md #22): an escaped name, a filter array behind another
  * filter, an indirect reference, and a reference into a compressed object stream. Generated on first use (a
  * few seconds: the deflate is streamed, never held inflated in memory) and cached in the OS temp folder.
  */

@@ -3,10 +3,11 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as pdfjs from "pdfjs-dist/legacy/build/pdf.mjs";
 import { WorkerMessageHandler } from "pdfjs-dist/legacy/build/pdf.worker.mjs";
-import { formatMegabytes, NOT_PDF_MESSAGE, PdfError, type PdfErrorCode } from "@/lib/pdf/errors";
+import { NOT_PDF_MESSAGE, PdfError, type PdfErrorCode } from "@/lib/pdf/errors";
 import { extractPdfTextWithPdfjs, hasPdfMagic, type PdfjsLike, type PdfLimits } from "@/lib/pdf/extract-text";
 import { inflateGuardAttached, withInflateLimit } from "@/lib/pdf/inflate-guard";
 import { truncationNotice } from "@/lib/pdf/browser";
+import { formatBytes } from "@/lib/bytes";
 import { BOMB_VARIANTS, pdfBomb, pdfBombVariant, type BombVariant } from "../helpers/pdf-bomb";
 
 /**
@@ -122,7 +123,7 @@ describe("extractPdfTextWithPdfjs", () => {
   });
 });
 
-describe("the decompression limit, counted inside pdf.js's decoders (issue 22)", () => {
+describe("the decompression limit, counted inside pdf.js's decoders (docs/issues.md #22)", () => {
   const MiB = 1024 * 1024;
   let bomb: Uint8Array;
   const variants = new Map<BombVariant, Uint8Array>();
@@ -171,11 +172,13 @@ describe("the decompression limit, counted inside pdf.js's decoders (issue 22)",
   });
 });
 
-describe("formatMegabytes", () => {
+describe("formatBytes", () => {
   it("names limits in MB, or KB below one", () => {
-    expect(formatMegabytes(10 * 1024 * 1024)).toBe("10 MB");
-    expect(formatMegabytes(2.5 * 1024 * 1024)).toBe("2.5 MB");
-    expect(formatMegabytes(20 * 1024)).toBe("20 KB");
+    expect(formatBytes(10 * 1024 * 1024)).toBe("10 MB");
+    expect(formatBytes(2.5 * 1024 * 1024)).toBe("2.5 MB");
+    expect(formatBytes(20 * 1024)).toBe("20 KB");
+    expect(formatBytes(1024)).toBe("1 KB");
+    expect(formatBytes(200)).toBe("200 bytes");
   });
 });
 
