@@ -116,7 +116,16 @@ function send(req: Sent): Promise<{ status: number; body: string }> {
 function sendWithHeaders(req: Sent): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
     const r = http.request(
-      { host: "127.0.0.1", port, method: req.method, path: req.path, headers: req.headers, timeout: 10_000, agent: false },
+      {
+        host: "127.0.0.1",
+        port,
+        method: req.method,
+        path: req.path,
+        // Node frames a DELETE's body only with a Content-Length (it sends no chunked DELETE by default).
+        headers: req.body !== undefined && !Object.keys(req.headers ?? {}).some((h) => /^(content-length|transfer-encoding)$/i.test(h)) ? { ...req.headers, "content-length": String(Buffer.byteLength(req.body)) } : req.headers,
+        timeout: 10_000,
+        agent: false,
+      },
       (res) => {
         let body = "";
         res.setEncoding("utf8");

@@ -13,7 +13,7 @@
  * JSON. Path parameters are generated from their schemas too. Deterministic for a seed.
  */
 import { dereference } from "@readme/openapi-parser";
-import { createGeneratorSync, type JsonSchema } from "json-schema-faker";
+import type { JsonSchema } from "json-schema-faker";
 
 type Schema = JsonSchema & { type?: string | string[]; properties?: Record<string, Schema>; required?: string[] };
 interface Operation {
@@ -72,6 +72,8 @@ export async function fuzzCases(
   },
 ): Promise<FuzzCase[]> {
   const doc = (await dereference(structuredClone(document) as never)) as unknown as Doc;
+  // json-schema-faker is ESM only; Playwright loads specs as CommonJS.
+  const { createGeneratorSync } = await import("json-schema-faker");
   const random = rng(options.seed);
   const faker = createGeneratorSync({ seed: options.seed, maxItems: 3, maxLength: 64, optionalsProbability: 0.5 });
   const gen = (schema: Schema | undefined): unknown => (schema ? faker.generate(schema) : undefined);

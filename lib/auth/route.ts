@@ -113,8 +113,21 @@ async function route(request: Request, segments: string[]): Promise<Response> {
   if (method === "POST" && action === "signin" && providerId === "email") return emailSigninAnswer(answer);
   // next-auth sets its CSRF and callback-URL cookies on every call; a visitor's page asking
   // /api/auth/session must not get cookies (docs/product.md §1: no trackers, nothing set for visitors).
-  if (method === "GET" && !["csrf", "signin", "callback"].includes(action ?? "")) return withoutFlowCookies(answer);
-  return answer;
+  if (method === "GET" && !["csrf", "signin", "callback"].includes(action ?? "")) return withoutFlowCookies(jsonErrorBody(answer));
+  return jsonErrorBody(answer);
+}
+
+/**
+ * next-auth answers an action it does not know with 400 and a plain-text "Error: This action with HTTP GET
+ * is not supported by NextAuth.js": every error of the API is JSON `{ "error": ... }` (docs/issues.md #22, found
+ * by the OpenAPI fuzzer in e2e/robustness.spec.ts).
+ */
+function jsonErrorBody(answer: Response): Response {
+  if (answer.status < 400 || answer.headers.get("content-type")?.includes("application/json")) return answer;
+  const headers = new Headers(answer.headers);
+  headers.delete("content-type");
+  headers.delete("content-length");
+  return jsonError(answer.status, answer.status === 400 ? "This sign-in request is not supported." : "The sign-in request failed.", headers);
 }
 
 /** `answer` without next-auth's CSRF-token and callback-URL cookies (its session cookie is kept). */

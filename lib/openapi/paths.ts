@@ -41,7 +41,7 @@ export function apiPaths(limits: ChatLimits): ZodOpenApiPathsObject {
     summary: `next-auth (${method})`,
     description: NEXTAUTH_DESCRIPTION,
     security: ANYONE,
-    requestParams: { path: z.object({ nextauth: z.string().meta({ description: "next-auth's action, e.g. signin/email" }) }) },
+    requestParams: { path: z.object({ nextauth: z.string().min(1).meta({ description: "next-auth's action, e.g. signin/email" }) }) },
     responses: {
       "200": { description: "next-auth's answer (JSON or HTML)." },
       "302": { description: "A browser redirect (sign-in flows)." },
@@ -295,7 +295,7 @@ export function apiPaths(limits: ChatLimits): ZodOpenApiPathsObject {
         tags: ["chat"],
         summary: "One saved chat with its messages (docs/product.md §7)",
         security: SIGNED_IN,
-        requestParams: { path: z.object({ chatId: z.string() }) },
+        requestParams: { path: z.object({ chatId: z.string().min(1).meta({ description: "The chat's id, a lowercase UUID (any other value: 404)" }) }) },
         responses: { ...ok(api.chatHistoryGet.response), ...errors(401, 403, 404, 503) },
       },
     },
