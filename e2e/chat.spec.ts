@@ -190,6 +190,19 @@ test("decompression bombs, however their filter is named, end with a clear error
   await expect(error).toHaveCount(0);
 });
 
+test("HTML in a message or in an answer is shown as text and never runs (docs/security.md ASVS V1)", async ({ page }) => {
+  await openChat(page);
+  const payload = `<img src=x onerror="window.__hushXss=1"><script>window.__hushXss=2</script><a href="javascript:window.__hushXss=3">link</a>`;
+  await page.getByPlaceholder("Message GPT").fill(payload);
+  await page.getByRole("button", { name: "Send message" }).click();
+  // The fake model quotes the message back, so the answer carries the same HTML through the markdown renderer.
+  const answer = page.locator('[data-role="assistant"]').last();
+  await expect(answer).toContainText("You asked");
+  await expect(page.locator('[data-role="user"]').last()).toContainText('<img src=x onerror="window.__hushXss=1">');
+  await expect(page.locator('[data-role] img[src="x"], [data-role] script, [data-role] a[href^="javascript:"]')).toHaveCount(0);
+  expect(await page.evaluate(() => (window as unknown as { __hushXss?: number }).__hushXss)).toBeUndefined();
+});
+
 test("choosing the Pro model without Pro goes to /pricing", async ({ page }) => {
   await openChat(page);
   await page.getByRole("button", { name: /Model: Basic/ }).click();

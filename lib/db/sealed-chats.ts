@@ -50,6 +50,9 @@ export async function saveSealedTurn(input: {
   const db = await getDb();
   const lastUpdated = input.create ? (input.lastUpdated ?? new Date()) : new Date();
   const at = lastUpdated.toISOString();
+  // Messages' and chats' creation times are stored to the minute (docs/issues.md #22, "Metadata"): nothing
+  // needs more. last_updated stays exact: it orders the history and tells a browser what changed.
+  const atMinute = toMinute(lastUpdated).toISOString();
   if (input.replace) return replaceTail(input, lastUpdated);
   // One statement, so one round trip and no connection held open across the event loop: under load a
   // multi-statement transaction waited seconds for a pooled connection and failed (bench/load.ts, issue
@@ -68,7 +71,7 @@ export async function saveSealedTurn(input: {
   const tree = input.tree ? b64(input.tree) : null;
   try {
     if (input.create) {
-      const created = (input.createdAt ?? lastUpdated).toISOString();
+      const created = toMinute(input.createdAt ?? lastUpdated).toISOString();
       const [result] = await db.$queryRaw<{ has_vault: number; inserted: number }[]>`
         WITH v AS (SELECT 1 FROM vaults WHERE user_id = ${userId}),
         c AS (
@@ -79,7 +82,7 @@ export async function saveSealedTurn(input: {
         ),
         ins AS (
           INSERT INTO messages (id, chat_id, position, role, content_ciphertext, attachment_ciphertext, created_at)
-          SELECT gen_random_uuid(), c.id, x.position, x.role, decode(x.content, 'base64'), decode(x.attachment, 'base64'), ${at}::timestamptz
+          SELECT gen_random_uuid(), c.id, x.position, x.role, decode(x.content, 'base64'), decode(x.attachment, 'base64'), ${atMinute}::timestamptz
           FROM c, jsonb_to_recordset(${rows}::jsonb) AS x(position int, role text, content text, attachment text)
           RETURNING 1
         )
@@ -101,7 +104,7 @@ export async function saveSealedTurn(input: {
       ok AS (SELECT o.id FROM owned o, nxt WHERE nxt.n = ${input.firstPosition}),
       ins AS (
         INSERT INTO messages (id, chat_id, position, role, content_ciphertext, attachment_ciphertext, created_at)
-        SELECT gen_random_uuid(), ok.id, x.position, x.role, decode(x.content, 'base64'), decode(x.attachment, 'base64'), ${at}::timestamptz
+        SELECT gen_random_uuid(), ok.id, x.position, x.role, decode(x.content, 'base64'), decode(x.attachment, 'base64'), ${atMinute}::timestamptz
         FROM ok, jsonb_to_recordset(${rows}::jsonb) AS x(position int, role text, content text, attachment text)
         RETURNING 1
       ),
@@ -125,6 +128,11 @@ export async function saveSealedTurn(input: {
 }
 
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64");
+
+/** `date` with its seconds and milliseconds dropped. */
+function toMinute(date: Date): Date {
+  return new Date(Math.floor(date.getTime() / 60_000) * 60_000);
+}
 
 /** Prisma's interactive-transaction limits for a save: wait up to 10 s for a connection, finish in 20 s. */
 const SAVE_TRANSACTION = { maxWait: 10_000, timeout: 20_000 } as const;
@@ -155,6 +163,7 @@ async function replaceTail(input: Parameters<typeof saveSealedTurn>[0], lastUpda
         role: m.role,
         contentCiphertext: m.content,
         attachmentCiphertext: m.attachment,
+        createdAt: toMinute(lastUpdated),
       })),
     });
     await tx.chat.update({

@@ -1,4 +1,7 @@
 import { AppError } from "@/lib/errors";
+import { paddedLength } from "./padding";
+
+export { paddedLength };
 
 /**
  * The vault: end-to-end encryption of saved history, run in the browser (and in Node for tests, which
@@ -14,19 +17,27 @@ import { AppError } from "@/lib/errors";
  *   passkey -> WebAuthn PRF output (32 bytes, evaluated on a 32-byte random per-passkey input)
  *             -> HKDF-SHA-256(prf, 16-byte salt, "hush vault passkey v2")
  *
- * Ciphertext format 2 (byte 0; format 1 was the server-side encryption of before the vault, removed)
- *   byte 0        0x02
+ * Ciphertext formats (byte 0; format 1 was the server-side encryption of before the vault, removed)
+ *   byte 0        0x03 for fields (titles, trees, messages) since docs/issues.md #22; 0x02 for wrapped keys
+ *                 and for fields written before it (still read)
  *   bytes 1..12   random 96-bit IV (getRandomValues; NIST SP 800-38D allows 2^32 random IVs per key)
  *   bytes 13..    AES-256-GCM ciphertext followed by its 16-byte tag
- * Associated data is the UTF-8 JSON array ["hush", 2, <purpose>, ...fields]:
+ * Format 3 pads the plaintext before sealing (ISO/IEC 7816-4: the text, one 0x80 byte, zeros) to a bucket,
+ * so that the stored length tells the server only the bucket, not the text's length (docs/issues.md #22,
+ * "Metadata"): 256 bytes at least, then powers of two up to 1 MiB, then whole MiB (`paddedLength`).
+ * Associated data is the UTF-8 JSON array ["hush", <format>, <purpose>, ...fields]:
  *   chat title:  ["hush", 2, "title", userId, chatId]
  *   branch tree: ["hush", 2, "tree", userId, chatId]   (docs/issues.md #9: edited and regenerated versions)
  *   message:     ["hush", 2, "content" | "attachment", userId, chatId, position, role]
  *   wrapped key: ["hush", 2, "vault-key", userId, kind, methodId]
- * so a ciphertext moved to another user, chat, field, position, role or method fails to decrypt.
+ * so a ciphertext moved to another user, chat, field, position, role or method fails to decrypt, and a
+ * format byte changed by the server (3 to 2, to skip the unpadding) fails too.
  */
 
+/** The format of wrapped keys (fixed length, nothing to pad). */
 export const VAULT_FORMAT = 2;
+/** The format of fields: padded to a bucket. */
+export const VAULT_FIELD_FORMAT = 3;
 export const VAULT_KEY_BYTES = 32;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
@@ -83,28 +94,42 @@ export async function importVaultKey(raw: Uint8Array<ArrayBuffer>): Promise<Cryp
   return subtle().importKey("raw", raw, "AES-GCM", false, ["encrypt", "decrypt"]);
 }
 
-function ad(purpose: string, fields: (string | number)[]): Uint8Array<ArrayBuffer> {
-  return enc.encode(JSON.stringify(["hush", VAULT_FORMAT, purpose, ...fields]));
+function ad(purpose: string, fields: (string | number)[], format = VAULT_FORMAT): Uint8Array<ArrayBuffer> {
+  return enc.encode(JSON.stringify(["hush", format, purpose, ...fields]));
 }
 
-function fieldAd(ctx: VaultField): Uint8Array<ArrayBuffer> {
-  if (ctx.field === "title" || ctx.field === "tree") return ad(ctx.field, [ctx.userId, ctx.chatId]);
-  return ad(ctx.field, [ctx.userId, ctx.chatId, ctx.position, ctx.role]);
+function fieldAd(ctx: VaultField, format: number): Uint8Array<ArrayBuffer> {
+  if (ctx.field === "title" || ctx.field === "tree") return ad(ctx.field, [ctx.userId, ctx.chatId], format);
+  return ad(ctx.field, [ctx.userId, ctx.chatId, ctx.position, ctx.role], format);
 }
 
-async function seal(key: CryptoKey, data: Uint8Array<ArrayBuffer>, plaintext: Uint8Array<ArrayBuffer>) {
+function pad(text: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(paddedLength(text.length));
+  out.set(text);
+  out[text.length] = 0x80;
+  return out;
+}
+
+function unpad(padded: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
+  let end = padded.length - 1;
+  while (end >= 0 && padded[end] === 0) end--;
+  if (end < 0 || padded[end] !== 0x80) throw vaultDecryptionError("Malformed padding.");
+  return padded.slice(0, end);
+}
+
+async function seal(key: CryptoKey, data: Uint8Array<ArrayBuffer>, plaintext: Uint8Array<ArrayBuffer>, format = VAULT_FORMAT) {
   const iv = randomBytes(IV_BYTES);
   const sealed = new Uint8Array(await subtle().encrypt({ name: "AES-GCM", iv, additionalData: data }, key, plaintext));
   const out = new Uint8Array(HEADER + sealed.length);
-  out[0] = VAULT_FORMAT;
+  out[0] = format;
   out.set(iv, 1);
   out.set(sealed, HEADER);
   return out;
 }
 
-async function open(key: CryptoKey, data: Uint8Array<ArrayBuffer>, ciphertext: Uint8Array): Promise<Uint8Array<ArrayBuffer>> {
+async function open(key: CryptoKey, data: Uint8Array<ArrayBuffer>, ciphertext: Uint8Array, format = VAULT_FORMAT): Promise<Uint8Array<ArrayBuffer>> {
   if (ciphertext.length < HEADER + TAG_BYTES) throw vaultDecryptionError("Malformed ciphertext.");
-  if (ciphertext[0] !== VAULT_FORMAT) throw vaultDecryptionError(`Unsupported ciphertext version ${ciphertext[0]}.`);
+  if (ciphertext[0] !== format) throw vaultDecryptionError(`Unsupported ciphertext version ${ciphertext[0]}.`);
   try {
     const iv = ciphertext.slice(1, HEADER);
     const body = ciphertext.slice(HEADER);
@@ -114,14 +139,19 @@ async function open(key: CryptoKey, data: Uint8Array<ArrayBuffer>, ciphertext: U
   }
 }
 
-/** Encrypt one text field under the vault key, bound to `ctx`. */
+/** Encrypt one text field under the vault key, bound to `ctx`, padded to its bucket (format 3). */
 export async function encryptField(key: CryptoKey, ctx: VaultField, text: string): Promise<Uint8Array<ArrayBuffer>> {
-  return seal(key, fieldAd(ctx), enc.encode(text));
+  return seal(key, fieldAd(ctx, VAULT_FIELD_FORMAT), pad(enc.encode(text)), VAULT_FIELD_FORMAT);
 }
 
-/** Decrypt one text field. @throws AppError "unprocessable:vault_decrypt" (also when the plaintext is not UTF-8). */
+/**
+ * Decrypt one text field, format 3 or (written before docs/issues.md #22) 2.
+ * @throws AppError "unprocessable:vault_decrypt" (also when the padding or the UTF-8 is malformed).
+ */
 export async function decryptField(key: CryptoKey, ctx: VaultField, ciphertext: Uint8Array): Promise<string> {
-  const bytes = await open(key, fieldAd(ctx), ciphertext);
+  const format = ciphertext[0] === VAULT_FIELD_FORMAT ? VAULT_FIELD_FORMAT : VAULT_FORMAT;
+  const opened = await open(key, fieldAd(ctx, format), ciphertext, format);
+  const bytes = format === VAULT_FIELD_FORMAT ? unpad(opened) : opened;
   try {
     return dec.decode(bytes);
   } catch {

@@ -1,5 +1,6 @@
 import { z } from "@/lib/zod";
 import { LOWERCASE_UUID } from "@/lib/uuid";
+import { isPaddedLength } from "./padding";
 
 /*
  * Field schemas (sealed ciphertexts, unlock methods): browser-safe, so the API contract
@@ -9,14 +10,31 @@ const B64 = /^[A-Za-z0-9+/]*={0,2}$/;
 /** Largest ciphertext field accepted, in base64 characters (a 60,000-character PDF text is ~80 KB). */
 const MAX_FIELD_B64 = 2_000_000;
 
-/** Base64 of a version-2 vault ciphertext (lib/vault/crypto.ts), decoded to bytes. */
+/** Bytes a vault ciphertext adds to its plaintext: format byte, IV, tag (lib/vault/crypto.ts). */
+const SEAL_OVERHEAD = 1 + 12 + 16;
+
+/**
+ * Base64 of a vault field ciphertext (lib/vault/crypto.ts), decoded to bytes: format 3, its plaintext one of
+ * the padding buckets (docs/issues.md #22), or format 2, which tabs loaded before padding still send.
+ */
 export const sealed = (max = MAX_FIELD_B64) =>
   z
     .string()
     .max(max)
     .regex(B64, "must be base64")
     .transform((v) => new Uint8Array(Buffer.from(v, "base64")))
-    .refine((b) => b.length >= 29 && b[0] === 2, "must be a vault ciphertext (format 2)");
+    .refine(
+      (b) => (b[0] === 3 && isPaddedLength(b.length - SEAL_OVERHEAD)) || (b[0] === 2 && b.length >= SEAL_OVERHEAD),
+      "must be a vault ciphertext (format 3, padded, or format 2)",
+    );
+
+/** Base64 of a wrapped vault key (format 2: a fixed-length key, nothing to pad), decoded to bytes. */
+const sealedKey = z
+  .string()
+  .max(200)
+  .regex(B64, "must be base64")
+  .transform((v) => new Uint8Array(Buffer.from(v, "base64")))
+  .refine((b) => b.length >= SEAL_OVERHEAD && b[0] === 2, "must be a wrapped vault key (format 2)");
 
 const b64bytes = z.string().max(200).regex(B64, "must be base64");
 
@@ -43,7 +61,7 @@ export const methodSchema = z
     id: z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/),
     kind: z.enum(["passkey", "passphrase", "recovery"]),
     label: z.string().trim().max(60).nullable().default(null),
-    wrapped_key: sealed(200),
+    wrapped_key: sealedKey,
     kdf: kdfSchema,
     /** Passkeys only: the registration response of the ceremony started by /api/vault/passkey/options. */
     registration: webauthnResponse.optional(),

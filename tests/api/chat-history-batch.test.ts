@@ -96,23 +96,24 @@ describe("POST /api/ns/chat_history/batch", () => {
   });
 
   it("stops at its size bound and lists the chats left out, which a second request returns", async () => {
-    // 1.45 MB of ciphertext each (a field may be 2,000,000 base64 characters): two fit in 4 MiB, three do not.
-    const big = (n: number) => savedChat(alice, [{ role: "user", content: `${n} ${"x".repeat(1_450_000)}` }], `Big ${n}`);
-    const ids = [await big(1), await big(2), await big(3)];
+    // 1 MiB of ciphertext each (0.95 MB of text padded to its 1 MiB bucket, docs/issues.md #22): three fit in
+    // 4 MiB, four do not.
+    const big = (n: number) => savedChat(alice, [{ role: "user", content: `${n} ${"x".repeat(950_000)}` }], `Big ${n}`);
+    const ids = [await big(1), await big(2), await big(3), await big(4)];
     const small = await savedChat(alice, qa("Small"), "Small");
     expect(CHAT_BATCH_MAX_BYTES).toBe(4 * 1024 * 1024);
 
     const first = (await (await batch(alice, { chat_ids: [...ids, small] })).json()) as BatchJson;
-    expect(first.chats.map((c) => c.chat_id)).toEqual(ids.slice(0, 2));
+    expect(first.chats.map((c) => c.chat_id)).toEqual(ids.slice(0, 3));
     // Everything after the first chat that did not fit waits, so the order asked is kept.
-    expect(first.remaining_chat_ids).toEqual([ids[2], small]);
+    expect(first.remaining_chat_ids).toEqual([ids[3], small]);
     const second = (await (await batch(alice, { chat_ids: first.remaining_chat_ids })).json()) as BatchJson;
-    expect(second.chats.map((c) => c.chat_id)).toEqual([ids[2], small]);
+    expect(second.chats.map((c) => c.chat_id)).toEqual([ids[3], small]);
     expect(second.remaining_chat_ids).toEqual([]);
-    expect((await openChat(alice.key, alice.id, second.chats[0]!)).messages[0]!.content.startsWith("3 xxx")).toBe(true);
+    expect((await openChat(alice.key, alice.id, second.chats[0]!)).messages[0]!.content.startsWith("4 xxx")).toBe(true);
 
     // A chat larger than the bound on its own still comes, alone.
-    const huge = await savedChat(alice, [1, 2, 3].map((n) => ({ role: "user" as const, content: `${n} ${"y".repeat(1_450_000)}` })), "Huge");
+    const huge = await savedChat(alice, [1, 2, 3, 4, 5].map((n) => ({ role: "user" as const, content: `${n} ${"y".repeat(950_000)}` })), "Huge");
     const alone = (await (await batch(alice, { chat_ids: [huge, small] })).json()) as BatchJson;
     expect(alone.chats.map((c) => c.chat_id)).toEqual([huge]);
     expect(alone.remaining_chat_ids).toEqual([small]);

@@ -88,7 +88,7 @@ describe("PATCH /api/ns/chat_title", () => {
     const dump = await dumpDatabase(t.db);
     for (const form of [secret, Buffer.from(secret).toString("base64"), Buffer.from(secret).toString("hex")]) expect(dump).not.toContain(form);
     const row = await t.db.chat.findUniqueOrThrow({ where: { id: chatId } });
-    expect(row.titleCiphertext![0]).toBe(2);
+    expect(row.titleCiphertext![0]).toBe(3);
     expect(Buffer.from(row.titleCiphertext!).toString("utf8")).not.toContain(secret);
 
     // An appended turn (create: false) sends no title, so the chosen name stays.

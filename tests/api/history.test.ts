@@ -318,7 +318,7 @@ describe("server blindness (docs/issues.md #8)", () => {
     // which no server code decrypts.
     const rows = await t.db.message.findMany({ where: { chat: { userId: alice.id } } });
     expect(rows.length).toBeGreaterThan(0);
-    expect(rows.every((r) => r.contentCiphertext[0] === 2 && (!r.attachmentCiphertext || r.attachmentCiphertext[0] === 2))).toBe(true);
+    expect(rows.every((r) => r.contentCiphertext[0] === 3 && (!r.attachmentCiphertext || r.attachmentCiphertext[0] === 3))).toBe(true);
     expect(dump.length).toBeGreaterThan(1000);
   });
 });

@@ -63,6 +63,20 @@ afterAll(async () => {
   await t.cleanup();
 });
 
+describe("stored times (docs/issues.md #22, metadata)", () => {
+  it("a chat's and its messages' creation times are kept to the minute; last_updated stays exact", async () => {
+    const carol = await person();
+    const chatId = crypto.randomUUID();
+    const now = new Date();
+    await saveSealedTurn({ userId: carol.id, chatId, create: true, firstPosition: 0, title: null, messages: [{ role: "user", content: bytes(40), attachment: null }] });
+    await saveSealedTurn({ userId: carol.id, chatId, create: false, firstPosition: 1, title: null, messages: [{ role: "assistant", content: bytes(40), attachment: null }] });
+    const chat = await t.db.chat.findUniqueOrThrow({ where: { id: chatId }, include: { messages: true } });
+    for (const at of [chat.createdAt, ...chat.messages.map((m) => m.createdAt)]) expect(at.getTime() % 60_000).toBe(0);
+    expect(chat.messages).toHaveLength(2);
+    expect(chat.lastUpdated.getTime()).toBeGreaterThanOrEqual(now.getTime());
+  });
+});
+
 describe("history JSON built by the database (docs/issues.md #12)", () => {
   it("a chat with a branch tree, attachments and import dates, and one with neither title nor tree, read as historyChat shapes them", async () => {
     for (const chatId of [chats.full, chats.bare]) {
@@ -76,7 +90,8 @@ describe("history JSON built by the database (docs/issues.md #12)", () => {
     }
     const full = JSON.parse((await chatJsonForSession({ sessionTokenHash: hashSessionToken(alice.token), now: new Date(), chatId: chats.full })).json!);
     expect(full.tree_ciphertext).toEqual(expect.any(String));
-    expect(full.created_at).toBe("2021-03-04T05:06:07.008Z");
+    // Creation times are stored to the minute (docs/issues.md #22, "Metadata"); last_updated stays exact.
+    expect(full.created_at).toBe("2021-03-04T05:06:00.000Z");
     expect(full.last_updated).toBe("2021-03-04T05:06:07.890Z");
     expect(full.messages.map((m: { position: number; attachment_ciphertext: string | null }) => [m.position, m.attachment_ciphertext !== null])).toEqual([
       [0, true],

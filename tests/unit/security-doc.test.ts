@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 
@@ -26,6 +26,18 @@ describe("docs/security.md", () => {
     for (const heading of ["## Reporting a vulnerability", "## Secrets and keys", "## Threat model"]) expect(doc).toContain(heading);
     for (const attacker of ["With a copy of the database", "With the server", "With a session cookie", "With the user's device"]) {
       expect(doc).toContain(`**${attacker}`);
+    }
+  });
+
+  it("has the ASVS 5.0 table: 17 chapters, each passing or not applicable, citing files that exist (docs/issues.md #22)", () => {
+    const section = doc.slice(doc.indexOf("## OWASP ASVS 5.0 Level 2, chapter by chapter"));
+    const rows = [...section.matchAll(/^\| (V\d+) [^|]+\| ([^|]+) \|[^|]+\| ([^|]+) \|$/gm)].map((m) => ({ chapter: m[1]!, status: m[2]!.trim(), evidence: m[3]! }));
+    expect(rows.map((r) => r.chapter)).toEqual(Array.from({ length: 17 }, (_, i) => `V${i + 1}`));
+    for (const row of rows) {
+      expect(["Passes", "Not applicable"], row.chapter).toContain(row.status);
+      const files = [...row.evidence.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
+      if (row.status === "Passes") expect(files.length, row.chapter).toBeGreaterThan(0);
+      for (const file of files) expect(existsSync(path.join(root, file)), `${row.chapter}: ${file}`).toBe(true);
     }
   });
 

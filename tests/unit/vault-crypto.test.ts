@@ -14,6 +14,8 @@ import {
   recoveryKey,
   toBase64,
   unwrapVaultKey,
+  paddedLength,
+  VAULT_FIELD_FORMAT,
   VAULT_FORMAT,
   wrapVaultKey,
   type VaultField,
@@ -23,14 +25,40 @@ import {
 const msg: VaultField = { field: "content", userId: "u1", chatId: "c1", position: 3, role: "user" };
 
 describe("vault field format", () => {
-  it("writes version 2, a 12-byte IV and a 16-byte tag, and round-trips text", async () => {
+  it("writes format 3, a 12-byte IV, the text padded to its bucket and a 16-byte tag, and round-trips text", async () => {
     const key = await importVaultKey(generateVaultKey());
     const ct = await encryptField(key, msg, "héllo");
-    expect(ct[0]).toBe(VAULT_FORMAT);
-    expect(ct.length).toBe(1 + 12 + new TextEncoder().encode("héllo").length + 16);
+    expect(ct[0]).toBe(VAULT_FIELD_FORMAT);
+    expect(ct.length).toBe(1 + 12 + 256 + 16);
     expect(await decryptField(key, msg, ct)).toBe("héllo");
     // Two encryptions of the same text differ (fresh IV).
     expect(toBase64(await encryptField(key, msg, "héllo"))).not.toBe(toBase64(ct));
+  });
+
+  it("stores only the bucket of a text's length: 256 bytes, powers of two to 1 MiB, then whole MiB (docs/issues.md #22)", async () => {
+    const key = await importVaultKey(generateVaultKey());
+    const sizes = async (texts: string[]) => Promise.all(texts.map(async (t) => (await encryptField(key, msg, t)).length - 29));
+    expect(await sizes(["", "a", "a".repeat(255)])).toEqual([256, 256, 256]);
+    expect(await sizes(["a".repeat(256), "a".repeat(300), "a".repeat(511)])).toEqual([512, 512, 512]);
+    expect(await sizes(["a".repeat(70_000)])).toEqual([131_072]);
+    expect([paddedLength(1024 * 1024 - 1), paddedLength(1024 * 1024), paddedLength(3 * 1024 * 1024 + 5)]).toEqual([1024 * 1024, 2 * 1024 * 1024, 4 * 1024 * 1024]);
+    for (const text of ["", "x", "trailing zero bytes stay \u0000\u0000", "a".repeat(300)]) expect(await decryptField(key, msg, await encryptField(key, msg, text))).toBe(text);
+  });
+
+  it("still reads format 2 fields (written before padding), and refuses a format byte changed to skip the unpadding", async () => {
+    const raw = generateVaultKey();
+    const key = await importVaultKey(raw);
+    // Format 2 as lib/vault/crypto.ts wrote it: 0x02, IV, AES-256-GCM under associated data ["hush", 2, ...].
+    const iv = randomBytes(12);
+    const aesKey = await crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt"]);
+    const data = new TextEncoder().encode(JSON.stringify(["hush", 2, "content", "u1", "c1", 3, "user"]));
+    const body = new Uint8Array(await crypto.subtle.encrypt({ name: "AES-GCM", iv, additionalData: data }, aesKey, new TextEncoder().encode("old text")));
+    const v2 = new Uint8Array([VAULT_FORMAT, ...iv, ...body]);
+    expect(await decryptField(key, msg, v2)).toBe("old text");
+    const v3 = await encryptField(key, msg, "new text");
+    const downgraded = v3.slice();
+    downgraded[0] = VAULT_FORMAT;
+    await expect(decryptField(key, msg, downgraded)).rejects.toMatchObject({ code: "unprocessable:vault_decrypt" });
   });
 
   it("binds each ciphertext to user, chat, field, position and role", async () => {
