@@ -115,11 +115,23 @@ function listener(port: number): number {
 async function serverPart(): Promise<void> {
   const dataDir = path.join(ROOT, ".data-bench-pdf-bomb");
   rmSync(dataDir, { recursive: true, force: true });
-  const app: ChildProcess = spawn("npx", ["next", "start", "-p", String(PORT), "-H", "127.0.0.1"], {
+  // As `npm start` runs it. No model is called: a provider that does not answer is enough.
+  const app: ChildProcess = spawn(process.execPath, ["--require", "./deploy/http-timeouts.cjs", "node_modules/next/dist/bin/next", "start", "-p", String(PORT), "-H", "127.0.0.1"], {
     cwd: ROOT,
     detached: true,
     stdio: "ignore",
-    env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", APP_URL: `http://127.0.0.1:${PORT}`, DATA_DIR: dataDir, DATABASE_URL: "", REDIS_URL: "", NEXTAUTH_SECRET: "bench-nextauth-secret-0123456789abcdef0123456789", LOG_LEVEL: "warn" },
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      NEXT_TELEMETRY_DISABLED: "1",
+      APP_URL: `http://127.0.0.1:${PORT}`,
+      DATA_DIR: dataDir,
+      DATABASE_URL: "",
+      REDIS_URL: "",
+      NEXTAUTH_SECRET: "bench-nextauth-secret-0123456789abcdef0123456789",
+      LLM_BASE_URL: "http://127.0.0.1:9/v1",
+      LOG_LEVEL: "warn",
+    },
   });
   try {
     const base = `http://127.0.0.1:${PORT}`;
@@ -133,6 +145,7 @@ async function serverPart(): Promise<void> {
       await new Promise((r) => setTimeout(r, 250));
     }
     const pid = listener(PORT);
+    const idle = rssMiB(pid);
     const list = await files();
     const statuses = new Map<string, Set<number>>();
     const peaks = new Map<string, number[]>();
@@ -160,7 +173,7 @@ async function serverPart(): Promise<void> {
       }
     }
     const ref = median(peaks.get(list[0]!.name)!);
-    console.log(`\nPart 2: the server (next start, pid ${pid}) sent each file 4 times to 2 requests, RSS sampled every 20 ms, medians of ${ROUNDS} rounds`);
+    console.log(`\nPart 2: the server (next start, pid ${pid}, ${idle.toFixed(0)} MiB after start-up) sent each file 4 times to 2 requests, RSS sampled every 20 ms, medians of ${ROUNDS} rounds`);
     console.log("| file | statuses | peak RSS | × reference |\n|---|---|---|---|");
     for (const { name } of list) {
       const p = median(peaks.get(name)!);
