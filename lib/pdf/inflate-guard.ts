@@ -9,7 +9,8 @@
  *
  * pdf.js exports no decoder class, so the prototype is found from the first decoder pdf.js constructs:
  * `DecodeStream`'s constructor assigns `this._rawMinBufferLength`, and a setter of that name on
- * Object.prototype sees the instance once, patches its prototype chain, and removes itself. This runs only
+ * Object.prototype sees each new instance, patches its prototype chain the first time it sees it, and
+ * stores the field on the instance as an ordinary property. This runs only
  * in the realm that parses PDFs (the browser's dedicated PDF worker, or a test process); the pinned
  * pdfjs-dist version is checked by tests/unit/pdf.test.ts, which fails if the hook no longer attaches.
  *
@@ -31,9 +32,13 @@ interface DecodeStreamLike {
 /** Bytes still allowed, or null when no extraction is counting (pdf.js used outside extract-text.ts). */
 let budget: { max: number; left: number; exceeded: boolean; produced: number } | null = null;
 let patched = false;
+/** Prototypes already looked at: each decoder class is patched once, when its first instance is built. */
+const seen = new WeakSet<object>();
 
 function patch(instance: object): void {
   for (let proto = Object.getPrototypeOf(instance); proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+    if (seen.has(proto)) continue;
+    seen.add(proto);
     const own = Object.getOwnPropertyNames(proto);
     // FlateStream's DecompressionStream path has no limit: answering null makes pdf.js inflate through
     // readBlock, which is counted below.
@@ -69,14 +74,16 @@ function patch(instance: object): void {
   }
 }
 
-/** Install the hook (idempotent): the next decoder pdf.js constructs in this realm patches the prototype. */
+/**
+ * Install the hook (idempotent). It stays for the realm's life: the first decoder of each class pdf.js
+ * builds (DecodeStream's subclasses: FlateStream's asyncGetBytes is only reached through a FlateStream)
+ * patches its prototypes; each instance gets the field as an ordinary own property.
+ */
 function install(): void {
-  if (patched || Object.prototype.hasOwnProperty.call(Object.prototype, HOOK_FIELD)) return;
+  if (Object.prototype.hasOwnProperty.call(Object.prototype, HOOK_FIELD)) return;
   Object.defineProperty(Object.prototype, HOOK_FIELD, {
     configurable: true,
     set(this: object, value: unknown) {
-      // Remove the trap first: from now on the field is an ordinary own property of each instance.
-      delete (Object.prototype as Record<string, unknown>)[HOOK_FIELD];
       Object.defineProperty(this, HOOK_FIELD, { value, writable: true, enumerable: true, configurable: true });
       patch(this);
     },
