@@ -184,6 +184,10 @@ test("decompression bombs, however their filter is named, end with a clear error
     await expect(page.getByTestId("staged-file")).toHaveCount(0);
   }
   await expect(input).toHaveValue("Summarise the file!!!!");
+  await page.screenshot({ path: `${SCREENS}/chat-pdf-bomb-desktop.png` });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(error).toBeVisible();
+  await page.screenshot({ path: `${SCREENS}/chat-pdf-bomb-phone.png` });
   // A readable PDF afterwards still works (a fresh worker per file).
   await fileInput.setInputFiles("tests/fixtures/e2e-report.pdf");
   await expect(page.getByTestId("staged-file")).not.toHaveAttribute("data-reading", "true");
