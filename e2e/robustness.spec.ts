@@ -6,6 +6,7 @@ import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { E2E_OIDC_PORT, E2E_STRIPE_PORT, E2E_GOOGLE_CLIENT_ID } from "../playwright.config";
 import { checkAnswer, fuzzCases } from "./helpers/openapi-fuzz";
+import { prng } from "./helpers/prng";
 
 /**
  * docs/issues.md #10, logs and robustness, against the production build (`npm test` builds it first): a server
@@ -212,18 +213,6 @@ test("the fuzzers' 500s are 4xx now: bad %-encoding, invalid callbackUrl, TRACE,
 });
 
 // ---- the fuzzer ----
-
-/** mulberry32: a small seeded PRNG, so every run sends the same requests. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Route {
   pattern: string;

@@ -14,6 +14,7 @@
  */
 import { dereference } from "@readme/openapi-parser";
 import type { JsonSchema } from "json-schema-faker";
+import { prng } from "./prng";
 
 type Schema = JsonSchema & { type?: string | string[]; properties?: Record<string, Schema>; required?: string[] };
 interface Operation {
@@ -44,18 +45,6 @@ export interface FuzzAnswer {
   body: string;
 }
 
-/** Mulberry32: a small seeded generator for the choices made here. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * The cases for every operation of `document` (the JSON of GET /api/openapi.json): `perOperation` valid
  * cases and one of each negative mutation where the operation has a JSON body, plus every undocumented
@@ -74,7 +63,7 @@ export async function fuzzCases(
   const doc = (await dereference(structuredClone(document) as never)) as unknown as Doc;
   // json-schema-faker is ESM only; Playwright loads specs as CommonJS.
   const { createGeneratorSync } = await import("json-schema-faker");
-  const random = rng(options.seed);
+  const random = prng(options.seed);
   const faker = createGeneratorSync({ seed: options.seed, maxItems: 3, maxLength: 64, optionalsProbability: 0.5 });
   const gen = (schema: Schema | undefined): unknown => (schema ? faker.generate(schema) : undefined);
   const cases: FuzzCase[] = [];

@@ -1,8 +1,6 @@
 import { AppError } from "@/lib/errors";
 import { paddedLength } from "./padding";
 
-export { paddedLength };
-
 /**
  * The vault: end-to-end encryption of saved history, run in the browser (and in Node for tests, which
  * has the same WebCrypto). The server only ever stores what this module produces.

@@ -14,12 +14,12 @@ import {
   recoveryKey,
   toBase64,
   unwrapVaultKey,
-  paddedLength,
   VAULT_FIELD_FORMAT,
   VAULT_FORMAT,
   wrapVaultKey,
   type VaultField,
 } from "@/lib/vault/crypto";
+import { paddedLength } from "@/lib/vault/padding";
 
 /** The browser vault module (lib/vault/crypto.ts) under Node's WebCrypto, which is the browser's API. */
 const msg: VaultField = { field: "content", userId: "u1", chatId: "c1", position: 3, role: "user" };
