@@ -111,7 +111,7 @@ SELECT who.*, (
     'messages', COALESCE((
       SELECT json_agg(json_build_object('role', m.role, 'content', '', 'position', m.position,
         'content_ciphertext', ${b64("m.content_ciphertext")}, 'attachment_ciphertext', ${b64("m.attachment_ciphertext")}) ORDER BY m.position)
-      FROM messages m WHERE m.chat_id = c.id), '[]'::json))::text
+      FROM messages m WHERE m.user_id = c.user_id AND m.chat_id = c.id), '[]'::json))::text
   FROM chats c WHERE c.id = $3::uuid AND c.user_id = who.user_id
 ) AS chat
 FROM who`;

@@ -81,8 +81,8 @@ export async function saveSealedTurn(input: {
           RETURNING id
         ),
         ins AS (
-          INSERT INTO messages (id, chat_id, position, role, content_ciphertext, attachment_ciphertext, created_at)
-          SELECT gen_random_uuid(), c.id, x.position, x.role, decode(x.content, 'base64'), decode(x.attachment, 'base64'), ${atMinute}::timestamptz
+          INSERT INTO messages (id, user_id, chat_id, position, role, content_ciphertext, attachment_ciphertext, created_at)
+          SELECT gen_random_uuid(), ${userId}, c.id, x.position, x.role, decode(x.content, 'base64'), decode(x.attachment, 'base64'), ${atMinute}::timestamptz
           FROM c, jsonb_to_recordset(${rows}::jsonb) AS x(position int, role text, content text, attachment text)
           RETURNING 1
         )
@@ -100,11 +100,11 @@ export async function saveSealedTurn(input: {
         WHERE c.id = ${chatId}::uuid AND c.user_id = ${userId} AND EXISTS (SELECT 1 FROM v)
         FOR UPDATE OF c
       ),
-      nxt AS (SELECT COALESCE(max(m.position), -1) + 1 AS n FROM messages m WHERE m.chat_id = ${chatId}::uuid),
+      nxt AS (SELECT COALESCE(max(m.position), -1) + 1 AS n FROM messages m WHERE m.user_id = ${userId} AND m.chat_id = ${chatId}::uuid),
       ok AS (SELECT o.id FROM owned o, nxt WHERE nxt.n = ${input.firstPosition}),
       ins AS (
-        INSERT INTO messages (id, chat_id, position, role, content_ciphertext, attachment_ciphertext, created_at)
-        SELECT gen_random_uuid(), ok.id, x.position, x.role, decode(x.content, 'base64'), decode(x.attachment, 'base64'), ${atMinute}::timestamptz
+        INSERT INTO messages (id, user_id, chat_id, position, role, content_ciphertext, attachment_ciphertext, created_at)
+        SELECT gen_random_uuid(), ${userId}, ok.id, x.position, x.role, decode(x.content, 'base64'), decode(x.attachment, 'base64'), ${atMinute}::timestamptz
         FROM ok, jsonb_to_recordset(${rows}::jsonb) AS x(position int, role text, content text, attachment text)
         RETURNING 1
       ),
@@ -112,7 +112,7 @@ export async function saveSealedTurn(input: {
         UPDATE chats SET last_updated = ${at}::timestamptz,
           title_ciphertext = COALESCE(decode(${title}::text, 'base64'), title_ciphertext),
           tree_ciphertext = CASE WHEN ${setTree} THEN decode(${tree}::text, 'base64') ELSE tree_ciphertext END
-        WHERE id IN (SELECT id FROM ok)
+        WHERE user_id = ${userId} AND id IN (SELECT id FROM ok)
         RETURNING 1
       )
       SELECT (SELECT count(*) FROM v)::int AS has_vault, (SELECT count(*) FROM owned)::int AS owned,
@@ -153,11 +153,12 @@ async function replaceTail(input: Parameters<typeof saveSealedTurn>[0], lastUpda
     const owned = await tx.$queryRaw<{ id: string }[]>`
       SELECT id FROM chats WHERE id = ${chatId}::uuid AND user_id = ${userId} FOR UPDATE`;
     if (!owned.length) throw chatNotFound();
-    const last = await tx.message.aggregate({ where: { chatId }, _max: { position: true } });
+    const last = await tx.message.aggregate({ where: { userId, chatId }, _max: { position: true } });
     if (input.firstPosition > (last._max.position ?? -1) + 1) throw saveConflict();
-    await tx.message.deleteMany({ where: { chatId, position: { gte: input.firstPosition } } });
+    await tx.message.deleteMany({ where: { userId, chatId, position: { gte: input.firstPosition } } });
     await tx.message.createMany({
       data: input.messages.map((m, i) => ({
+        userId,
         chatId,
         position: input.firstPosition + i,
         role: m.role,
@@ -167,7 +168,7 @@ async function replaceTail(input: Parameters<typeof saveSealedTurn>[0], lastUpda
       })),
     });
     await tx.chat.update({
-      where: { id: chatId },
+      where: { userId_id: { userId, id: chatId } },
       data: { lastUpdated, ...tree, ...(input.title ? { titleCiphertext: input.title } : {}) },
     });
   }, SAVE_TRANSACTION);
@@ -291,7 +292,7 @@ export async function getSealedChats(input: {
     SELECT c.id::text AS id, c.title_ciphertext, c.created_at, c.last_updated,
       (COALESCE(octet_length(c.title_ciphertext), 0) + COALESCE(octet_length(c.tree_ciphertext), 0)
         + COALESCE((SELECT SUM(octet_length(m.content_ciphertext) + COALESCE(octet_length(m.attachment_ciphertext), 0))
-                    FROM messages m WHERE m.chat_id = c.id), 0))::float8 AS bytes
+                    FROM messages m WHERE m.user_id = c.user_id AND m.chat_id = c.id), 0))::float8 AS bytes
     FROM chats c
     WHERE c.user_id = ${input.userId} AND c.id = ANY(string_to_array(${ids.join(",")}::text, ',')::uuid[])`;
   const found = new Map(sizes.map((r) => [r.id, r]));
@@ -316,7 +317,7 @@ export async function getSealedChats(input: {
       WHERE c.user_id = ${input.userId} AND c.tree_ciphertext IS NOT NULL AND c.id = ANY(string_to_array(${list}::text, ',')::uuid[])
     UNION ALL
     SELECT m.chat_id::text, m.position, m.role, m.content_ciphertext, m.attachment_ciphertext
-      FROM messages m JOIN chats c ON c.id = m.chat_id
+      FROM messages m JOIN chats c ON c.user_id = m.user_id AND c.id = m.chat_id
       WHERE c.user_id = ${input.userId} AND m.chat_id = ANY(string_to_array(${list}::text, ',')::uuid[])
     ORDER BY 1, 2`;
   const chats = new Map<string, SealedChat>(

@@ -15,7 +15,7 @@ export function vaultPaths(): ZodOpenApiPathsObject {
         ...common,
         tags: ["chat"],
         operationId: "saveSealedTurn",
-        summary: "Store a turn the browser sealed under the vault key (append, or replace from a position after an edit or regenerate, with the sealed branch tree); 409 without a vault or at a stale position",
+        summary: "Store a turn the browser sealed under the vault key (append, or replace from a position after an edit or regenerate, with the sealed branch tree); 409 without a vault, at a stale position, or for a chat id the caller already holds (ids are unique per user: another user's id is free)",
         "x-max-body-bytes": api.chatSave.maxBytes,
         requestBody: jsonBody(api.chatSave.body, api.chatSave.maxBytes),
         responses: { ...ok(api.chatSave.response), ...errors(400, 401, 403, 404, 409, 413, 415, 503) },

@@ -87,7 +87,7 @@ describe("PATCH /api/ns/chat_title", () => {
     expect((await rename(alice, { chat_id: chatId, title_ciphertext: await sealTitle(alice.key, alice.id, chatId, secret) })).status).toBe(200);
     const dump = await dumpDatabase(t.db);
     for (const form of [secret, Buffer.from(secret).toString("base64"), Buffer.from(secret).toString("hex")]) expect(dump).not.toContain(form);
-    const row = await t.db.chat.findUniqueOrThrow({ where: { id: chatId } });
+    const row = await t.db.chat.findUniqueOrThrow({ where: { userId_id: { userId: alice.id, id: chatId } } });
     expect(row.titleCiphertext![0]).toBe(3);
     expect(Buffer.from(row.titleCiphertext!).toString("utf8")).not.toContain(secret);
 

@@ -131,11 +131,34 @@ describe("POST /api/ns/chat_user and POST /api/ns/chat_save", () => {
     expect(llm.requests).toHaveLength(0);
     const read = await chatHistoryOne(req(`/api/ns/chat_history/${mine.chatId}`, { cookie: bob.cookie }), params(mine.chatId));
     expect(read.status).toBe(404);
-    // Bob cannot append to Alice's chat either, nor take its id for a new one.
+    // Bob cannot append to Alice's chat either.
     const body = await sealTurn({ key: bob.key, userId: bob.id, chatId: mine.chatId, create: false, firstPosition: 2, messages: [{ role: "user", content: "x" }] });
     expect((await chatSave(req("/api/ns/chat_save", { method: "POST", cookie: bob.cookie, body }))).status).toBe(404);
-    const steal = await sealTurn({ key: bob.key, userId: bob.id, chatId: mine.chatId, create: true, firstPosition: 0, messages: [{ role: "user", content: "x" }] });
-    expect((await chatSave(req("/api/ns/chat_save", { method: "POST", cookie: bob.cookie, body: steal }))).status).toBe(409);
+  });
+
+  it("creating a chat with another user's id answers exactly as with a free id, and touches nothing of theirs (docs/issues.md #22, existence oracle)", async () => {
+    const mine = await saveTurn(alice, [], "Alice's chat whose id Bob learned", null);
+    const bob = await withVault((await createTestUser()).id);
+    const create = async (chatId: string) => {
+      const body = await sealTurn({ key: bob.key, userId: bob.id, chatId, create: true, firstPosition: 0, messages: [{ role: "user", content: "Bob's own words" }] });
+      const res = await chatSave(req("/api/ns/chat_save", { method: "POST", cookie: bob.cookie, body }));
+      const json = (await res.json()) as Record<string, unknown>;
+      return { status: res.status, headers: [...res.headers.keys()].sort(), keys: Object.keys(json).sort(), chatId: json.chat_id };
+    };
+    const free = await create(crypto.randomUUID());
+    const taken = await create(mine.chatId);
+    // Same status, headers and body shape: nothing tells Bob the id was in use (before: 409 for `taken`).
+    expect(taken).toEqual({ ...free, chatId: mine.chatId });
+    expect(free.status).toBe(200);
+    // Each sees their own chat under the id; Alice's is unchanged.
+    const hers = await openChat(alice.key, alice.id, (await readChat(alice, mine.chatId)).json);
+    expect(hers.messages.map((m) => m.content)).toEqual(mine.messages.map((m) => m.content));
+    const his = await openChat(bob.key, bob.id, (await readChat(bob, mine.chatId)).json);
+    expect(his.messages.map((m) => m.content)).toEqual(["Bob's own words"]);
+    // Deleting his deletes only his.
+    const del = await deleteChatRoute(req("/api/ns/delete_chat", { method: "DELETE", cookie: bob.cookie, body: { chat_id: mine.chatId } }));
+    expect(del.status).toBe(200);
+    expect((await readChat(alice, mine.chatId)).json.messages).toHaveLength(mine.messages.length);
   });
 
   it("refuses an append at the wrong position (409), plaintext instead of ciphertext (400), and saving without a vault (409)", async () => {
@@ -171,7 +194,7 @@ describe("POST /api/ns/chat_user and POST /api/ns/chat_save", () => {
 
     const again = await chatSave(req("/api/ns/chat_save", { method: "POST", cookie: alice.cookie, body }));
     expect(again.status).toBe(409);
-    expect(await t.db.message.count({ where: { chatId } })).toBe(3);
+    expect(await t.db.message.count({ where: { userId: alice.id, chatId } })).toBe(3);
 
     const erin = await createTestUser();
     const erinVault = await withVault(erin.id);

@@ -71,7 +71,7 @@ describe("listSealedChats", () => {
     const rows = await t.db.chat.findMany({ where: { userId }, select: { id: true } });
     for (const [i, row] of rows.entries()) {
       const at = new Date(Date.UTC(2030, 0, 1) + Math.floor(i / 10) * 60_000);
-      await t.db.chat.update({ where: { id: row.id }, data: { lastUpdated: at } });
+      await t.db.chat.update({ where: { userId_id: { userId, id: row.id } }, data: { lastUpdated: at } });
     }
 
     const seen: SealedChatSummary[] = [];

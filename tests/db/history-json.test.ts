@@ -70,7 +70,7 @@ describe("stored times (docs/issues.md #22, metadata)", () => {
     const now = new Date();
     await saveSealedTurn({ userId: carol.id, chatId, create: true, firstPosition: 0, title: null, messages: [{ role: "user", content: bytes(40), attachment: null }] });
     await saveSealedTurn({ userId: carol.id, chatId, create: false, firstPosition: 1, title: null, messages: [{ role: "assistant", content: bytes(40), attachment: null }] });
-    const chat = await t.db.chat.findUniqueOrThrow({ where: { id: chatId }, include: { messages: true } });
+    const chat = await t.db.chat.findUniqueOrThrow({ where: { userId_id: { userId: carol.id, id: chatId } }, include: { messages: true } });
     for (const at of [chat.createdAt, ...chat.messages.map((m) => m.createdAt)]) expect(at.getTime() % 60_000).toBe(0);
     expect(chat.messages).toHaveLength(2);
     expect(chat.lastUpdated.getTime()).toBeGreaterThanOrEqual(now.getTime());

@@ -221,3 +221,72 @@ describe("an existing database with chats of the legacy server-key path (docs/is
     });
   });
 });
+
+describe("an existing database with saved chats, when a chat's key becomes (user_id, id) (docs/issues.md #22)", () => {
+  const KEY = "20261126093947_chat_key_per_user";
+
+  /** Apply the migrations before KEY, add two users' chats, then apply KEY as a restart would. */
+  async function upgrade(runner: SqlRunner): Promise<void> {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hush-migrations-"));
+    try {
+      for (const m of local.filter((m) => m.name < KEY)) fs.cpSync(path.join(MIGRATIONS_DIR, m.name), path.join(dir, m.name), { recursive: true });
+      await applyMigrations(runner, { dir });
+      await runner.exec(`
+        INSERT INTO users (id, email) VALUES ('u1', 'one@example.test'), ('u2', 'two@example.test');
+        INSERT INTO chats (id, user_id, title_ciphertext) VALUES
+          ('00000000-0000-4000-8000-00000000000a', 'u1', '\\x01'),
+          ('00000000-0000-4000-8000-00000000000b', 'u2', '\\x02');
+        INSERT INTO messages (id, chat_id, position, role, content_ciphertext) VALUES
+          ('00000000-0000-4000-8000-0000000000a0', '00000000-0000-4000-8000-00000000000a', 0, 'user', '\\x01'),
+          ('00000000-0000-4000-8000-0000000000a1', '00000000-0000-4000-8000-00000000000a', 1, 'assistant', '\\x02'),
+          ('00000000-0000-4000-8000-0000000000b0', '00000000-0000-4000-8000-00000000000b', 0, 'user', '\\x03');`);
+      fs.cpSync(path.join(MIGRATIONS_DIR, KEY), path.join(dir, KEY), { recursive: true });
+      expect(await applyMigrations(runner, { dir })).toEqual([KEY]);
+      // Every message took its chat's owner.
+      expect(await runner.query(`SELECT user_id, chat_id::text, position FROM messages ORDER BY user_id, position`)).toEqual([
+        { user_id: "u1", chat_id: "00000000-0000-4000-8000-00000000000a", position: 0 },
+        { user_id: "u1", chat_id: "00000000-0000-4000-8000-00000000000a", position: 1 },
+        { user_id: "u2", chat_id: "00000000-0000-4000-8000-00000000000b", position: 0 },
+      ]);
+      // u2 may now hold a chat with u1's id; deleting u1's chat takes only u1's messages.
+      await runner.exec(`
+        INSERT INTO chats (id, user_id) VALUES ('00000000-0000-4000-8000-00000000000a', 'u2');
+        INSERT INTO messages (id, user_id, chat_id, position, role, content_ciphertext)
+          VALUES ('00000000-0000-4000-8000-0000000000c0', 'u2', '00000000-0000-4000-8000-00000000000a', 0, 'user', '\\x04');
+        DELETE FROM chats WHERE user_id = 'u1';`);
+      expect(await runner.query(`SELECT user_id, chat_id::text FROM messages ORDER BY chat_id`)).toEqual([
+        { user_id: "u2", chat_id: "00000000-0000-4000-8000-00000000000a" },
+        { user_id: "u2", chat_id: "00000000-0000-4000-8000-00000000000b" },
+      ]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it("PGlite: backfills messages.user_id and lets two users hold the same chat id", async () => {
+    const pglite = new PGlite();
+    try {
+      await upgrade({
+        query: async (sql, params) => (await pglite.query<never>(sql, params)).rows,
+        exec: async (sql) => void (await pglite.exec(sql)),
+      });
+    } finally {
+      await pglite.close();
+    }
+  }, 120_000);
+
+  it.runIf(!!process.env.DATABASE_URL)("PostgreSQL: the same", async () => {
+    await withScratchPostgres(process.env.DATABASE_URL!, async (url) => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        await upgrade({
+          query: async (sql, params) => (await client.query(sql, params)).rows,
+          exec: async (sql) => void (await client.query(sql)),
+        });
+      } finally {
+        await client.end();
+      }
+    });
+  });
+});

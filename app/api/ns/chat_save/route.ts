@@ -6,8 +6,8 @@ import { toSealedMessage } from "@/lib/vault/server";
 /**
  * POST /api/ns/chat_save: store a turn the browser encrypted under the vault key (docs/issues.md #8), after the
  * answer of /api/ns/chat_user completed. `create: true` makes the chat with the browser-chosen
- * `chat_id` (messages at 0..n-1); otherwise the messages are appended at `first_position`, which must
- * be the chat's next position (409 otherwise: reload and retry); with `replace` (docs/issues.md #9: an edited or
+ * `chat_id`, unique per user (docs/issues.md #22: another user's id is a free one), messages at
+ * 0..n-1; otherwise the messages are appended at `first_position`, which must be the chat's next position (409 otherwise: reload and retry); with `replace` (docs/issues.md #9: an edited or
  * regenerated turn) the stored messages from `first_position` on are replaced. `tree_ciphertext` is the
  * sealed branch tree (lib/vault/schemas.ts). 409 without a vault, 404 for a chat that is not the
  * caller's. Answers `{ chat_id, last_updated }`.
