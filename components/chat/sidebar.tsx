@@ -136,6 +136,10 @@ export function Sidebar(props: SidebarProps) {
           <div className="flex-1 overflow-y-auto">
             <UnlockPanel info={props.vault.info} />
           </div>
+        ) : signedIn && props.vault.status === "unlocking" ? (
+          <p role="status" className="m-3 text-sm text-ink-600">
+            Unlocking saved chats on this remembered device…
+          </p>
         ) : canSearch && props.searchOpen ? (
           <ChatSearch
             state={props.searchState}

@@ -107,7 +107,7 @@ export function DataSection() {
         Your data
       </h2>
       <div className="space-y-6 px-5 py-4 text-sm text-ink-700">
-        {vault.status === "loading" && <p role="status">Loading…</p>}
+        {(vault.status === "loading" || vault.status === "unlocking") && <p role="status">Loading…</p>}
         {vault.status === "error" && <p role="alert">Your saved history could not be loaded. Reload the page to try again.</p>}
         {vault.status === "none" && (
           <p>Save history is off, so there is nothing to export. To import chats from ChatGPT, turn on Save history from the chat sidebar first.</p>

@@ -6,6 +6,7 @@ import { signOutAndReload } from "@/components/auth/sign-out";
 import { apiFetch, serverMessage } from "@/lib/api/client";
 import { buttonStyles, Dialog } from "@/components/ui/dialog";
 import { SecuritySection } from "@/components/vault/security-section";
+import { forgetThisDevice, isThisDeviceRemembered } from "@/lib/vault/vault-api";
 import { DataSection } from "./data-section";
 
 interface SettingsPanelProps {
@@ -26,6 +27,17 @@ export function SettingsPanel({ email, plan, status }: SettingsPanelProps) {
   const [typed, setTyped] = useState("");
   const [deleting, setDeleting] = useState(false);
   const [deleteError, setDeleteError] = useState<string | null>(null);
+  // Log out offers to forget a remembered device (docs/issues.md #21); otherwise it signs out at once (docs/product.md §2).
+  const [loggingOut, setLoggingOut] = useState<"ask" | "working" | null>(null);
+  const logOut = async () => {
+    if (await isThisDeviceRemembered()) setLoggingOut("ask");
+    else await signOutAndReload();
+  };
+  const finishLogOut = async (forget: boolean) => {
+    setLoggingOut("working");
+    if (forget) await forgetThisDevice().catch(() => console.error("Could not revoke this device"));
+    await signOutAndReload();
+  };
 
   const manage = async () => {
     try {
@@ -83,7 +95,7 @@ export function SettingsPanel({ email, plan, status }: SettingsPanelProps) {
               Manage
             </button>
           )}
-          <button type="button" onClick={() => void signOutAndReload()} className={buttonStyles.secondary}>
+          <button type="button" onClick={() => void logOut()} className={buttonStyles.secondary}>
             Log out
           </button>
         </div>
@@ -106,6 +118,27 @@ export function SettingsPanel({ email, plan, status }: SettingsPanelProps) {
           </button>
         </div>
       </section>
+
+      <Dialog
+        open={loggingOut !== null}
+        onClose={() => loggingOut === "ask" && setLoggingOut(null)}
+        title="Forget this device?"
+        actions={
+          <>
+            <button type="button" className={buttonStyles.secondary} disabled={loggingOut === "working"} onClick={() => void finishLogOut(false)}>
+              Keep remembered
+            </button>
+            <button type="button" className={buttonStyles.primary} disabled={loggingOut === "working"} onClick={() => void finishLogOut(true)}>
+              {loggingOut === "working" ? "Logging out…" : "Forget and log out"}
+            </button>
+          </>
+        }
+      >
+        <p>
+          This browser opens your saved chats without asking. Forget it if others use this device: it is revoked, and your passkey,
+          passphrase or recovery code is needed here next time.
+        </p>
+      </Dialog>
 
       <Dialog
         open={confirming}

@@ -16,6 +16,7 @@ import { AppError } from "@/lib/errors";
 import { MIN_PASSPHRASE_CHARS } from "@/lib/vault/crypto";
 import type { StoredMethod } from "@/lib/vault/seal";
 import { RecoveryCodeBox } from "./recovery-code";
+import { RememberedDevices } from "./remembered-devices";
 import { UnlockPanel } from "./unlock-panel";
 import { ModelPrivacyLines } from "@/components/confidential/model-privacy-lines";
 
@@ -26,7 +27,8 @@ const inputClass =
 
 /**
  * Settings → Security (docs/issues.md #8): the vault's unlock methods (add/remove passkey, change passphrase,
- * new recovery code), the last unlock, a Lock button, and "What Hush can see", written plainly.
+ * new recovery code), remembered devices (docs/issues.md #21), the last unlock, a Lock button, and "What Hush
+ * can see", written plainly.
  */
 export function SecuritySection() {
   const vault = useVault(true);
@@ -60,6 +62,7 @@ export function SecuritySection() {
         {vault.status === "loading" && <p role="status">Loading…</p>}
         {vault.status === "error" && <p role="alert">Your security settings could not be loaded. Reload the page to try again.</p>}
         {vault.status === "none" && <p>Save history is off, so nothing of your chats is stored. Turn it on from the chat sidebar to set up your key.</p>}
+        {vault.status === "unlocking" && <p role="status">Unlocking with this remembered device…</p>}
         {vault.status === "locked" && info && (
           <div className="-m-3">
             <UnlockPanel info={info} />
@@ -116,6 +119,7 @@ export function SecuritySection() {
                 Lock now
               </button>
             </div>
+            <RememberedDevices />
             {passphrase !== null && (
               <form
                 className="mt-3 max-w-sm"

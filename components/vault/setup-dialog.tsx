@@ -3,6 +3,7 @@
 import { useEffect, useState } from "react";
 import { buttonStyles, Dialog } from "@/components/ui/dialog";
 import { AppError } from "@/lib/errors";
+import { RememberDeviceBox } from "@/components/vault/remember-device";
 import { commitSetup, draftSetup, passkeysAvailable, preloadVaultMethods, type SetupDraft } from "@/lib/vault/vault-api";
 import { MIN_PASSPHRASE_CHARS } from "@/lib/vault/crypto";
 import { RecoveryCodeBox } from "./recovery-code";
@@ -24,6 +25,7 @@ export function VaultSetupDialog({ open, onClose, onDone }: { open: boolean; onC
   const [again, setAgain] = useState("");
   const [draft, setDraft] = useState<SetupDraft | null>(null);
   const [saved, setSaved] = useState(false);
+  const [remember, setRemember] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
   const close = () => {
@@ -33,6 +35,7 @@ export function VaultSetupDialog({ open, onClose, onDone }: { open: boolean; onC
     setAgain("");
     setDraft(null);
     setSaved(false);
+    setRemember(false);
     setError(null);
     onClose();
   };
@@ -65,7 +68,7 @@ export function VaultSetupDialog({ open, onClose, onDone }: { open: boolean; onC
 
   const turnOn = () =>
     run(async () => {
-      await commitSetup(draft!);
+      await commitSetup(draft!, remember);
       close();
       onDone();
     }, "recovery");
@@ -146,6 +149,7 @@ export function VaultSetupDialog({ open, onClose, onDone }: { open: boolean; onC
       {step === "recovery" && draft && (
         <>
           <RecoveryCodeBox code={draft.code} saved={saved} onSavedChange={setSaved} />
+          <RememberDeviceBox id="vault-setup-remember" checked={remember} onChange={setRemember} />
           <p className="mt-3 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-amber-900">
             If you lose your {draft.methods[0]!.kind === "passkey" ? "passkey" : "passphrase"} and this recovery code, your
             saved history is lost for good. Hush cannot recover it.

@@ -3,6 +3,7 @@
 import { useEffect, useState } from "react";
 import { buttonStyles } from "@/components/ui/dialog";
 import { AppError } from "@/lib/errors";
+import { RememberDeviceBox } from "@/components/vault/remember-device";
 import { preloadVaultMethods, unlockPassphrase, unlockPasskey, unlockRecovery, type VaultJson } from "@/lib/vault/vault-api";
 
 const inputClass =
@@ -20,6 +21,7 @@ export function UnlockPanel({ info }: { info: VaultJson }) {
   const [secret, setSecret] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [remember, setRemember] = useState(false);
 
   const attempt = async (work: () => Promise<void>) => {
     setBusy(true);
@@ -43,8 +45,9 @@ export function UnlockPanel({ info }: { info: VaultJson }) {
         Saved chats are locked
       </h2>
       <p className="mt-1 text-ink-600">They are encrypted with a key only you hold. Unlock them in this browser; new chats are not saved until then.</p>
+      <RememberDeviceBox id="vault-unlock-remember" checked={remember} onChange={setRemember} />
       {hasPasskey && (
-        <button type="button" disabled={busy} onClick={() => void attempt(unlockPasskey)} className={`${buttonStyles.primary} mt-3 w-full`}>
+        <button type="button" disabled={busy} onClick={() => void attempt(() => unlockPasskey(remember))} className={`${buttonStyles.primary} mt-3 w-full`}>
           Unlock with passkey
         </button>
       )}
@@ -53,7 +56,7 @@ export function UnlockPanel({ info }: { info: VaultJson }) {
         onSubmit={(e) => {
           e.preventDefault();
           if (!secret || busy) return;
-          void attempt(() => (mode === "passphrase" ? unlockPassphrase(secret) : unlockRecovery(secret)));
+          void attempt(() => (mode === "passphrase" ? unlockPassphrase(secret, remember) : unlockRecovery(secret, remember)));
         }}
       >
         <label htmlFor="vault-unlock-secret" className="block font-medium text-ink-900">

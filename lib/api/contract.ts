@@ -17,6 +17,8 @@ import {
   VAULT_MAX_BODY_BYTES,
   vaultAddMethodBodySchema,
   vaultCreateBodySchema,
+  vaultDeviceCreateBodySchema,
+  vaultDeviceIdBodySchema,
   vaultPasskeyBodySchema,
   vaultPatchBodySchema,
   vaultRemoveMethodBodySchema,
@@ -149,6 +151,16 @@ export const vaultStateSchema = z
     ),
   })
   .meta({ id: "VaultState" });
+/** GET /api/vault/devices and DELETE's answer: the remembered devices (never their secrets). */
+export const vaultDevicesSchema = z
+  .object({
+    devices: z.array(z.object({ id: z.string(), name: z.string(), created_at: z.string(), last_used_at: z.string().nullable() })),
+  })
+  .meta({ id: "VaultDevices" });
+/** POST /api/vault/devices (201): the new device's id and the server's share, base64 (32 bytes). */
+export const vaultDeviceCreatedSchema = z.object({ id: z.string(), secret: z.string() });
+/** POST /api/vault/devices/unlock: the server's share of the device's wrap, base64. */
+export const vaultDeviceSecretSchema = z.object({ secret: z.string() });
 export const chatSavedSchema = z.object({ chat_id: z.string(), last_updated: z.string() });
 export const webauthnOptionsSchema = z.looseObject({}).meta({ description: "WebAuthn options (@simplewebauthn/server)." });
 export const unlockedSchema = z.object({ ok: z.literal(true), method_id: z.string() });
@@ -260,6 +272,22 @@ export const api = {
   },
   vaultPasskey: { method: "POST", path: "/api/vault/passkey", body: vaultPasskeyBodySchema, maxBytes: VAULT_MAX_BODY_BYTES.passkey, response: webauthnOptionsSchema },
   vaultUnlock: { method: "POST", path: "/api/vault/unlock", body: vaultUnlockBodySchema, maxBytes: VAULT_MAX_BODY_BYTES.unlock, response: unlockedSchema },
+  vaultDevices: { method: "GET", path: "/api/vault/devices", response: vaultDevicesSchema },
+  vaultDeviceCreate: {
+    method: "POST",
+    path: "/api/vault/devices",
+    body: vaultDeviceCreateBodySchema,
+    maxBytes: VAULT_MAX_BODY_BYTES.device,
+    response: vaultDeviceCreatedSchema,
+  },
+  vaultDeviceRevoke: { method: "DELETE", path: "/api/vault/devices", body: vaultDeviceIdBodySchema, maxBytes: VAULT_MAX_BODY_BYTES.device, response: vaultDevicesSchema },
+  vaultDeviceUnlock: {
+    method: "POST",
+    path: "/api/vault/devices/unlock",
+    body: vaultDeviceIdBodySchema,
+    maxBytes: VAULT_MAX_BODY_BYTES.device,
+    response: vaultDeviceSecretSchema,
+  },
 
   health: { method: "GET", path: "/api/health", response: healthSchema },
   ready: { method: "GET", path: "/api/ready", response: readySchema },
@@ -281,4 +309,5 @@ export type ChatHistoryEntryJson = z.output<typeof chatHistoryEntrySchema>;
 export type SealedChatJson = z.output<typeof chatSchema>;
 export type SealedChatBatchJson = z.output<typeof chatBatchSchema>;
 export type VaultJson = z.output<typeof vaultStateSchema>;
+export type VaultDevicesJson = z.output<typeof vaultDevicesSchema>;
 export type SubscriptionJson = z.output<typeof subscriptionSchema>;

@@ -2,6 +2,7 @@ import "server-only";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { getDb } from "@/lib/db/client";
 import { invalidInput, noVault, vaultExists } from "@/lib/db/errors";
+import { MAX_REMEMBERED_DEVICES } from "@/lib/vault/schemas";
 
 
 /**
@@ -140,6 +141,66 @@ export async function removeVaultMethod(userId: string, methodId: string): Promi
 export async function vacuumKeyTables(): Promise<void> {
   const db = await getDb();
   await db.$executeRawUnsafe("VACUUM FULL vault_methods");
+  await db.$executeRawUnsafe("VACUUM FULL vault_devices");
+}
+
+/** A remembered device as Settings lists it (its secret is read only by `vaultDeviceShare`). */
+export interface VaultDeviceInfo {
+  id: string;
+  name: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+}
+
+/** The user's remembered devices, oldest first. */
+export async function listVaultDevices(userId: string): Promise<VaultDeviceInfo[]> {
+  const db = await getDb();
+  return db.vaultDevice.findMany({
+    where: { userId },
+    orderBy: { createdAt: "asc" },
+    select: { id: true, name: true, createdAt: true, lastUsedAt: true },
+  });
+}
+
+/**
+ * Remember a device: a new row with a server-chosen id and `secret` (the server's share, 32 random
+ * bytes from the caller). @throws AppError conflict:no_vault; AppError bad_request:input past
+ * MAX_REMEMBERED_DEVICES.
+ */
+export async function createVaultDevice(userId: string, name: string, secret: Uint8Array<ArrayBuffer>): Promise<{ id: string }> {
+  const db = await getDb();
+  return db.$transaction(async (tx) => {
+    // The vault row is locked so two tabs cannot both pass the count.
+    const vault = await tx.$queryRaw<{ user_id: string }[]>`SELECT user_id FROM vaults WHERE user_id = ${userId} FOR UPDATE`;
+    if (!vault.length) throw noVault();
+    if ((await tx.vaultDevice.count({ where: { userId } })) >= MAX_REMEMBERED_DEVICES) {
+      throw invalidInput(`At most ${MAX_REMEMBERED_DEVICES} remembered devices: revoke one in Settings first.`);
+    }
+    return tx.vaultDevice.create({ data: { userId, name, secret }, select: { id: true } });
+  });
+}
+
+/** A remembered device's server share, recording its use (and the vault's last unlock); null when not the user's. */
+export async function vaultDeviceShare(userId: string, deviceId: string): Promise<Uint8Array | null> {
+  const db = await getDb();
+  const now = new Date();
+  const rows = await db.$queryRaw<{ secret: Uint8Array }[]>`
+    UPDATE vault_devices SET last_used_at = ${now.toISOString()}::timestamptz
+    WHERE id = ${deviceId}::uuid AND user_id = ${userId} RETURNING secret`;
+  if (!rows[0]) return null;
+  await db.vault.updateMany({ where: { userId }, data: { lastUnlockAt: now } });
+  return rows[0].secret;
+}
+
+/**
+ * Revoke a remembered device: delete its row (the server's share with it), then VACUUM so the share is
+ * not left in a dead tuple. @returns false when the device is not the user's.
+ */
+export async function revokeVaultDevice(userId: string, deviceId: string): Promise<boolean> {
+  const db = await getDb();
+  const { count } = await db.vaultDevice.deleteMany({ where: { id: deviceId, userId } });
+  if (count) await vacuumKeyTables();
+  return count > 0;
 }
 
 /** Record an unlock (and which method) for Settings' "last unlock". */

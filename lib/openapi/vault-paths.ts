@@ -1,6 +1,7 @@
 import type { ZodOpenApiPathsObject } from "zod-openapi";
 import { errors, jsonBody, ok, SIGNED_IN } from "./helpers";
 import { api } from "@/lib/api/contract";
+import { MAX_REMEMBERED_DEVICES } from "@/lib/vault/schemas";
 
 /**
  * The vault endpoints and /api/ns/chat_save (docs/issues.md #8: zero-access saved history) for the OpenAPI
@@ -81,6 +82,43 @@ export function vaultPaths(): ZodOpenApiPathsObject {
         "x-max-body-bytes": api.vaultUnlock.maxBytes,
         requestBody: jsonBody(api.vaultUnlock.body, api.vaultUnlock.maxBytes),
         responses: { ...ok(api.vaultUnlock.response), ...errors(400, 401, 403, 404, 409, 413, 415, 503) },
+      },
+    },
+    "/api/vault/devices": {
+      get: {
+        ...common,
+        operationId: "listRememberedDevices",
+        summary: "The remembered devices (docs/issues.md #21): name, created, last used; never their secrets",
+        responses: { ...ok(api.vaultDevices.response), ...errors(401, 403, 503) },
+      },
+      post: {
+        ...common,
+        operationId: "rememberDevice",
+        summary: `Remember this device: the server keeps a new 32-byte share and answers it once with the device's id; 409 without a vault, 400 past ${MAX_REMEMBERED_DEVICES} devices`,
+        "x-max-body-bytes": api.vaultDeviceCreate.maxBytes,
+        requestBody: jsonBody(api.vaultDeviceCreate.body, api.vaultDeviceCreate.maxBytes),
+        responses: {
+          "201": { description: "Remembered.", content: { "application/json": { schema: api.vaultDeviceCreate.response } } },
+          ...errors(400, 401, 403, 409, 413, 415, 503),
+        },
+      },
+      delete: {
+        ...common,
+        operationId: "revokeRememberedDevice",
+        summary: "Revoke a remembered device: its server share is deleted, so the device's copy opens nothing",
+        "x-max-body-bytes": api.vaultDeviceRevoke.maxBytes,
+        requestBody: jsonBody(api.vaultDeviceRevoke.body, api.vaultDeviceRevoke.maxBytes),
+        responses: { ...ok(api.vaultDeviceRevoke.response), ...errors(400, 401, 403, 404, 413, 415, 503) },
+      },
+    },
+    "/api/vault/devices/unlock": {
+      post: {
+        ...common,
+        operationId: "unlockRememberedDevice",
+        summary: "The server's share of a remembered device's wrap (recorded as its last use); 404 once revoked",
+        "x-max-body-bytes": api.vaultDeviceUnlock.maxBytes,
+        requestBody: jsonBody(api.vaultDeviceUnlock.body, api.vaultDeviceUnlock.maxBytes),
+        responses: { ...ok(api.vaultDeviceUnlock.response), ...errors(400, 401, 403, 404, 413, 415, 429, 503) },
       },
     },
   };

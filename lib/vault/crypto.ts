@@ -223,6 +223,46 @@ export function prfKey(prfOutput: Uint8Array<ArrayBuffer>, salt: Uint8Array<Arra
   return hkdfKey(prfOutput, salt, "hush vault passkey v2");
 }
 
+/**
+ * A remembered device's own share (docs/issues.md #21): a fresh AES-GCM key the browser cannot export,
+ * kept in IndexedDB (structured clone keeps it non-extractable), so script can use it on this device
+ * but cannot copy it elsewhere.
+ */
+export async function generateDeviceKey(): Promise<CryptoKey> {
+  return subtle().generateKey({ name: "AES-GCM", length: 256 }, false, ["encrypt", "decrypt"]);
+}
+
+/** What a remembered device's wrap is bound to. */
+export interface DeviceContext {
+  userId: string;
+  deviceId: string;
+}
+
+const deviceShareKey = (secret: Uint8Array<ArrayBuffer>, ctx: DeviceContext) =>
+  hkdfKey(secret, enc.encode(ctx.deviceId), "hush vault device v1");
+
+/**
+ * Wrap the raw vault key for a remembered device under two shares: first the device's own key
+ * (`generateDeviceKey`), then a key derived (HKDF-SHA-256) from the server's 32-byte share; both
+ * layers bind user and device. Without either share the wrap opens nothing, so deleting the server's
+ * share revokes the device.
+ */
+export async function wrapForDevice(raw: Uint8Array<ArrayBuffer>, deviceKey: CryptoKey, serverShare: Uint8Array<ArrayBuffer>, ctx: DeviceContext) {
+  const inner = await seal(deviceKey, ad("device-key", [ctx.userId, ctx.deviceId]), raw);
+  return seal(await deviceShareKey(serverShare, ctx), ad("device-share", [ctx.userId, ctx.deviceId]), inner);
+}
+
+/**
+ * Open a remembered device's wrap. @throws AppError "unprocessable:vault_decrypt" when either share is
+ * wrong, or the wrap was made for another user or device.
+ */
+export async function unwrapForDevice(wrapped: Uint8Array, deviceKey: CryptoKey, serverShare: Uint8Array<ArrayBuffer>, ctx: DeviceContext) {
+  const inner = await open(await deviceShareKey(serverShare, ctx), ad("device-share", [ctx.userId, ctx.deviceId]), wrapped);
+  const raw = await open(deviceKey, ad("device-key", [ctx.userId, ctx.deviceId]), inner);
+  if (raw.length !== VAULT_KEY_BYTES) throw vaultDecryptionError("Malformed vault key.");
+  return raw;
+}
+
 // Crockford's base32: no I, L, O, U, so a code read aloud or handwritten is not misread.
 const B32 = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 

@@ -150,6 +150,19 @@ export const vaultUnlockBodySchema = z
   .strict()
   .refine((b) => (b.method_id === undefined) !== (b.assertion === undefined), "send method_id or assertion");
 
+/**
+ * Most remembered devices per vault (docs/issues.md #21): enough for a person's browsers, few enough that
+ * Settings' list stays readable; one is revoked in Settings to remember another.
+ */
+export const MAX_REMEMBERED_DEVICES = 10;
+/** Bytes of the server's share of a remembered device's wrap. */
+export const DEVICE_SECRET_BYTES = 32;
+
+/** POST /api/vault/devices `{ name }`: remember this device (docs/issues.md #21); the name describes it in Settings. */
+export const vaultDeviceCreateBodySchema = z.object({ name: z.string().trim().min(1).max(80) }).strict();
+/** POST /api/vault/devices/unlock and DELETE /api/vault/devices: `{ id }` of a remembered device. */
+export const vaultDeviceIdBodySchema = z.object({ id: z.string().uuid() }).strict();
+
 /** Body bytes per vault endpoint. */
 export const VAULT_MAX_BODY_BYTES = {
   create: 64 * 1024,
@@ -158,4 +171,5 @@ export const VAULT_MAX_BODY_BYTES = {
   removeMethod: 1024,
   passkey: 1024,
   unlock: 16 * 1024,
+  device: 1024,
 } as const;

@@ -15,6 +15,7 @@ import {
   takeChallenge,
   type NewVaultMethod,
   type SealedMessage,
+  type VaultDeviceInfo,
   type VaultState,
 } from "@/lib/db/queries";
 import type { VaultJson } from "@/lib/api/contract";
@@ -172,6 +173,18 @@ export function vaultStateJson(userId: string, state: VaultState) {
       credential_id: m.credentialId,
       created_at: m.createdAt.toISOString(),
       last_used_at: m.lastUsedAt?.toISOString() ?? null,
+    })),
+  };
+}
+
+/** GET /api/vault/devices' body: the remembered devices without their secrets. */
+export function vaultDevicesJson(devices: VaultDeviceInfo[]) {
+  return {
+    devices: devices.map((d) => ({
+      id: d.id,
+      name: d.name,
+      created_at: d.createdAt.toISOString(),
+      last_used_at: d.lastUsedAt?.toISOString() ?? null,
     })),
   };
 }

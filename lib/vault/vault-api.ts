@@ -2,9 +2,19 @@
 
 import { useSyncExternalStore } from "react";
 import { apiFetch } from "@/lib/api/client";
-import type { ChatHistoryPage, SealedChatBatchJson, VaultJson } from "@/lib/api/contract";
+import type { ChatHistoryPage, SealedChatBatchJson, VaultDevicesJson, VaultJson } from "@/lib/api/contract";
 import { AppError, isAppError } from "@/lib/errors";
-import { fromBase64, generateVaultKey, importVaultKey, MIN_PASSPHRASE_CHARS, randomBytes } from "./crypto";
+import {
+  fromBase64,
+  generateDeviceKey,
+  generateVaultKey,
+  importVaultKey,
+  MIN_PASSPHRASE_CHARS,
+  randomBytes,
+  unwrapForDevice,
+  wrapForDevice,
+} from "./crypto";
+import { describeThisDevice, forgetDeviceRecord, readDevice, writeDevice } from "./device-store";
 import {
   passkeyMethod,
   passphraseMethod,
@@ -26,16 +36,24 @@ import {
  * server receives wrapped keys and ciphertext.
  */
 
-export type { SealedChatBatchJson, VaultJson };
+export type { SealedChatBatchJson, VaultDevicesJson, VaultJson };
 
 export interface VaultStore {
-  /** "loading" until GET /api/vault answered; "error" if it failed. */
-  status: "loading" | "none" | "locked" | "unlocked" | "error";
+  /**
+   * "loading" until GET /api/vault answered; "error" if it failed; "unlocking" while a remembered
+   * device (docs/issues.md #21) opens the vault without asking.
+   */
+  status: "loading" | "none" | "locked" | "unlocking" | "unlocked" | "error";
   info: VaultJson | null;
   key: CryptoKey | null;
+  /** This browser's remembered-device id when it is remembered and opened the vault (else null). */
+  deviceId: string | null;
 }
 
-let store: VaultStore = { status: "loading", info: null, key: null };
+let store: VaultStore = { status: "loading", info: null, key: null, deviceId: null };
+// A remembered device is tried once per page load, before the unlock panel is shown.
+let deviceTried = false;
+let deviceUnlocking = false;
 // The raw key is needed to wrap it under a new method (Settings); it lives as long as `key`.
 let rawKey: Uint8Array<ArrayBuffer> | null = null;
 let started = false;
@@ -43,7 +61,7 @@ const listeners = new Set<() => void>();
 
 function set(next: Partial<VaultStore>) {
   store = { ...store, ...next };
-  if (store.info) store.status = !store.info.exists ? "none" : store.key ? "unlocked" : "locked";
+  if (store.info) store.status = !store.info.exists ? "none" : store.key ? "unlocked" : deviceUnlocking ? "unlocking" : "locked";
   listeners.forEach((l) => l());
 }
 
@@ -68,7 +86,18 @@ export function preloadVaultMethods(): void {
 /** Load (or reload) the vault state. Failures leave status "error" and are logged by kind only. */
 export async function refreshVault(): Promise<void> {
   try {
-    set({ info: await apiFetch("vaultGet") });
+    const next = await apiFetch("vaultGet");
+    const tryDevice = next.exists && !store.key && !deviceTried;
+    if (tryDevice) deviceTried = deviceUnlocking = true;
+    set({ info: next });
+    if (tryDevice) {
+      try {
+        await unlockRememberedDevice();
+      } finally {
+        deviceUnlocking = false;
+        set({});
+      }
+    }
   } catch {
     console.error("Failed to load the vault state");
     store = { ...store, status: "error" };
@@ -93,8 +122,10 @@ export function useVault(signedIn: boolean): VaultStore {
   return value;
 }
 
-async function unlocked(raw: Uint8Array<ArrayBuffer>): Promise<void> {
+/** Hold the opened vault key; with `remember`, remember this device first (a failure is logged, the vault still opens). */
+async function unlocked(raw: Uint8Array<ArrayBuffer>, remember = false): Promise<void> {
   rawKey = raw;
+  if (remember) await rememberThisDevice().catch(() => console.error("Could not remember this device"));
   set({ key: await importVaultKey(raw) });
 }
 
@@ -103,6 +134,102 @@ export function lockVault(): void {
   rawKey?.fill(0);
   rawKey = null;
   set({ key: null });
+}
+
+/**
+ * Open the vault with this browser's remembered-device record (docs/issues.md #21): the server's share
+ * (POST /api/vault/devices/unlock) and the device's own key open the wrap. A revoked device (404) or a
+ * wrap that no longer opens (the vault was set up again) deletes the local record.
+ * @returns whether the vault is now unlocked. Never throws: failing, the unlock panel shows as before.
+ */
+async function unlockRememberedDevice(): Promise<boolean> {
+  const userId = info().user_id;
+  const record = await readDevice(userId);
+  if (!record) return false;
+  let share: Uint8Array<ArrayBuffer>;
+  try {
+    share = fromBase64((await apiFetch("vaultDeviceUnlock", { body: { id: record.deviceId } })).secret);
+  } catch (error) {
+    if (error instanceof AppError && error.status === 404) await forgetDeviceRecord(userId);
+    return false;
+  }
+  try {
+    await unlocked(await unwrapForDevice(record.wrapped, record.deviceKey, share, { userId, deviceId: record.deviceId }));
+    set({ deviceId: record.deviceId });
+    return true;
+  } catch {
+    await forgetDeviceRecord(userId);
+    return false;
+  } finally {
+    share.fill(0);
+  }
+}
+
+/**
+ * Remember this browser (the "Remember this device" box, docs/issues.md #21): the server makes and keeps
+ * one share, this browser a non-extractable key; the vault key is wrapped under both and stored in
+ * IndexedDB, so a reload or a new tab opens the vault without asking until the device is revoked.
+ * @throws AppError (locked, the server refused, or this browser cannot store it).
+ */
+export async function rememberThisDevice(): Promise<void> {
+  const raw = needRaw();
+  const userId = info().user_id;
+  const { id, secret } = await apiFetch("vaultDeviceCreate", { body: { name: describeThisDevice() } });
+  const share = fromBase64(secret);
+  try {
+    const deviceKey = await generateDeviceKey();
+    const wrapped = await wrapForDevice(raw, deviceKey, share, { userId, deviceId: id });
+    await writeDevice(userId, { deviceId: id, deviceKey, wrapped });
+  } catch {
+    await apiFetch("vaultDeviceRevoke", { body: { id } }).catch(() => undefined);
+    throw actionError("This browser could not remember the device (its storage is unavailable). Your history is unlocked for this visit.");
+  } finally {
+    share.fill(0);
+  }
+  set({ deviceId: id });
+}
+
+/** Whether this browser holds a remembered-device record for the signed-in user (sign-out offers to forget it). */
+export async function isThisDeviceRemembered(): Promise<boolean> {
+  return store.info ? (await readDevice(store.info.user_id)) !== null : false;
+}
+
+/** This browser's remembered-device id, read from IndexedDB (Settings marks "This device"). */
+export async function thisDeviceId(): Promise<string | null> {
+  return store.info ? ((await readDevice(store.info.user_id))?.deviceId ?? null) : null;
+}
+
+/**
+ * Forget this device: revoke its server share (a 404 means it was already revoked) and delete the
+ * local record. @throws AppError when the server could not be reached (the local record is deleted anyway).
+ */
+export async function forgetThisDevice(): Promise<void> {
+  const userId = info().user_id;
+  const record = await readDevice(userId);
+  await forgetDeviceRecord(userId);
+  set({ deviceId: null });
+  if (!record) return;
+  try {
+    await apiFetch("vaultDeviceRevoke", { body: { id: record.deviceId } });
+  } catch (error) {
+    if (!(error instanceof AppError && error.status === 404)) throw error;
+  }
+}
+
+/** The remembered devices (Settings). @throws AppError */
+export function listRememberedDevices(): Promise<VaultDevicesJson> {
+  return apiFetch("vaultDevices");
+}
+
+/** Revoke a remembered device (Settings' "Revoke"); this browser's own record goes too when it is this one. @throws AppError */
+export async function revokeRememberedDevice(id: string): Promise<VaultDevicesJson> {
+  const left = await apiFetch("vaultDeviceRevoke", { body: { id } });
+  const userId = info().user_id;
+  if ((await readDevice(userId))?.deviceId === id) {
+    await forgetDeviceRecord(userId);
+    set({ deviceId: null });
+  }
+  return left;
 }
 
 function info(): VaultJson {
@@ -199,11 +326,11 @@ function checkPassphrase(passphrase: string): string {
   return passphrase;
 }
 
-/** Create the vault from a draft (history on) and unlock it. */
-export async function commitSetup(draft: SetupDraft): Promise<void> {
+/** Create the vault from a draft (history on) and unlock it; `remember`: remember this device too. */
+export async function commitSetup(draft: SetupDraft, remember = false): Promise<void> {
   const created = await apiFetch("vaultCreate", { body: { methods: draft.methods as never } });
   set({ info: created });
-  await unlocked(draft.raw);
+  await unlocked(draft.raw, remember);
 }
 
 function wrongSecret(error: unknown, message: string): never {
@@ -212,8 +339,8 @@ function wrongSecret(error: unknown, message: string): never {
   throw error;
 }
 
-/** Unlock with the passphrase. @throws AppError "That passphrase is not right…" */
-export async function unlockPassphrase(passphrase: string): Promise<void> {
+/** Unlock with the passphrase (`remember`: remember this device too). @throws AppError "That passphrase is not right…" */
+export async function unlockPassphrase(passphrase: string, remember = false): Promise<void> {
   const v = info();
   let result;
   try {
@@ -221,12 +348,12 @@ export async function unlockPassphrase(passphrase: string): Promise<void> {
   } catch (error) {
     wrongSecret(error, "That passphrase is not right. Nothing was changed: try again.");
   }
-  await unlocked(result.raw);
+  await unlocked(result.raw, remember);
   void apiFetch("vaultUnlock", { body: { method_id: result.methodId } }).catch(() => undefined);
 }
 
-/** Unlock with the recovery code. @throws AppError */
-export async function unlockRecovery(code: string): Promise<void> {
+/** Unlock with the recovery code (`remember`: remember this device too). @throws AppError */
+export async function unlockRecovery(code: string, remember = false): Promise<void> {
   const v = info();
   let result;
   try {
@@ -234,12 +361,12 @@ export async function unlockRecovery(code: string): Promise<void> {
   } catch (error) {
     wrongSecret(error, "That recovery code is not right. Nothing was changed: check it and try again.");
   }
-  await unlocked(result.raw);
+  await unlocked(result.raw, remember);
   void apiFetch("vaultUnlock", { body: { method_id: result.methodId } }).catch(() => undefined);
 }
 
-/** Unlock with a passkey tap (the PRF output opens the wrap; the server verifies the assertion). */
-export async function unlockPasskey(): Promise<void> {
+/** Unlock with a passkey tap (the PRF output opens the wrap; the server verifies the assertion); `remember` as above. */
+export async function unlockPasskey(remember = false): Promise<void> {
   const v = info();
   const passkeys = v.methods.filter((m) => m.kind === "passkey" && m.credential_id && m.kdf.prf_input);
   if (!passkeys.length) throw actionError("No passkey is set up.");
@@ -262,7 +389,7 @@ export async function unlockPasskey(): Promise<void> {
   } finally {
     output.fill(0);
   }
-  await unlocked(result.raw);
+  await unlocked(result.raw, remember);
   await apiFetch("vaultUnlock", { body: { assertion: withoutPrf(assertion) as never } }).catch(() => undefined);
   await refreshVault();
 }

@@ -31,6 +31,8 @@ import {
   vaultPatchBodySchema,
   vaultRemoveMethodBodySchema,
   vaultUnlockBodySchema,
+  vaultDeviceCreateBodySchema,
+  vaultDeviceIdBodySchema,
 } from "@/lib/vault/schemas";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import { createTestUser, sameOrigin, sessionCookieFor } from "../helpers/auth";
@@ -148,6 +150,9 @@ describe("(b) the document's request schemas are the handlers' own objects", () 
       ["/api/vault/methods", "delete", vaultRemoveMethodBodySchema],
       ["/api/vault/passkey", "post", vaultPasskeyBodySchema],
       ["/api/vault/unlock", "post", vaultUnlockBodySchema],
+      ["/api/vault/devices", "post", vaultDeviceCreateBodySchema],
+      ["/api/vault/devices", "delete", vaultDeviceIdBodySchema],
+      ["/api/vault/devices/unlock", "post", vaultDeviceIdBodySchema],
     ];
     for (const [p, m, schema] of expected) expect(bodyOf(p, m), `${m} ${p}`).toBe(schema);
     // Every other documented body is one no handler validates with zod (the webhook's raw, signed body).

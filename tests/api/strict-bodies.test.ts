@@ -37,6 +37,9 @@ const VALID: Partial<Record<RouteName, Record<string, unknown>>> = {
   vaultRemoveMethod: { id: UUID },
   vaultPasskey: { purpose: "register" },
   vaultUnlock: { method_id: UUID },
+  vaultDeviceCreate: { name: "Chrome on Linux" },
+  vaultDeviceRevoke: { id: UUID },
+  vaultDeviceUnlock: { id: UUID },
 };
 
 /** Nested objects of our own schemas, each with an unknown field added: [route, body, field path named]. */

@@ -1,0 +1,20 @@
+import { api } from "@/lib/api/contract";
+import { PRIVATE_NO_STORE, reply, route } from "@/lib/api/route";
+import { vaultDeviceShare } from "@/lib/db/queries";
+import { AppError } from "@/lib/errors";
+
+/**
+ * POST /api/vault/devices/unlock `{ id }`: the server's share of a remembered device's wrap
+ * (docs/issues.md #21), recorded as the device's last use and the vault's last unlock. 404 once revoked
+ * (or not the caller's); 429 past 30 a minute per user. The share alone opens nothing: the other half
+ * is a non-extractable key in that browser's IndexedDB.
+ */
+export const POST = route(
+  api.vaultDeviceUnlock,
+  { name: "vault_device_unlock", auth: "user", rateLimit: { name: "vault-device-unlock", points: 30, durationSeconds: 60 } },
+  async ({ user, body }) => {
+    const secret = await vaultDeviceShare(user.id, body.id);
+    if (!secret) throw new AppError("not_found:device", "Remembered device not found.");
+    return reply(api.vaultDeviceUnlock, { secret: Buffer.from(secret).toString("base64") }, { headers: PRIVATE_NO_STORE });
+  },
+);

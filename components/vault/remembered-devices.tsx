@@ -1,0 +1,135 @@
+"use client";
+
+import { useCallback, useEffect, useState } from "react";
+import { buttonStyles, ConfirmDialog } from "@/components/ui/dialog";
+import { AppError } from "@/lib/errors";
+import {
+  listRememberedDevices,
+  rememberThisDevice,
+  revokeRememberedDevice,
+  thisDeviceId,
+  type VaultDevicesJson,
+} from "@/lib/vault/vault-api";
+
+type Device = VaultDevicesJson["devices"][number];
+const when = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+
+/**
+ * Settings → Security → Remembered devices (docs/issues.md #21): each device that opens saved chats without
+ * asking (name, created, last used), "This device" marked, "Revoke" (confirmed) deleting the server's
+ * share so that device's copy opens nothing, and "Remember this device" when this one is not.
+ */
+export function RememberedDevices() {
+  const [devices, setDevices] = useState<Device[] | null>(null);
+  const [mine, setMine] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [revoking, setRevoking] = useState<Device | null>(null);
+
+  const act = useCallback(async (work: () => Promise<void>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await work();
+    } catch (e) {
+      setError(e instanceof AppError ? e.message : "Something went wrong. Please try again.");
+    } finally {
+      setBusy(false);
+    }
+  }, []);
+
+  const reload = useCallback(async () => {
+    const [list, id] = await Promise.all([listRememberedDevices(), thisDeviceId()]);
+    setDevices(list.devices);
+    setMine(id);
+  }, []);
+
+  useEffect(() => {
+    let live = true;
+    Promise.all([listRememberedDevices(), thisDeviceId()]).then(
+      ([list, id]) => {
+        if (!live) return;
+        setDevices(list.devices);
+        setMine(id);
+      },
+      (e: unknown) => live && setError(e instanceof AppError ? e.message : "Your remembered devices could not be loaded."),
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  const thisOneListed = mine !== null && devices?.some((d) => d.id === mine);
+
+  return (
+    <div className="mt-5" data-testid="remembered-devices">
+      <h3 className="font-semibold text-ink-900">Remembered devices</h3>
+      <p className="mt-1 text-ink-600">These open your saved chats without asking. Revoking one makes its stored copy useless.</p>
+      {devices === null && !error && (
+        <p role="status" className="mt-2">
+          Loading…
+        </p>
+      )}
+      {devices !== null && devices.length === 0 && <p className="mt-2">No device is remembered.</p>}
+      {devices !== null && devices.length > 0 && (
+        <ul className="mt-2 divide-y divide-ink-100 rounded-xl border border-ink-200">
+          {devices.map((d) => (
+            <li key={d.id} className="flex flex-wrap items-center justify-between gap-2 px-3 py-2">
+              <span>
+                <span className="font-medium text-ink-900">{d.name}</span>
+                {d.id === mine && <span className="ml-2 rounded-full bg-brand-50 px-2 py-0.5 text-xs font-medium text-brand-800">This device</span>}
+                <span className="block text-xs text-ink-500">
+                  Remembered {when.format(new Date(d.created_at))}
+                  {d.last_used_at ? ` · last used ${when.format(new Date(d.last_used_at))}` : ""}
+                </span>
+              </span>
+              <button type="button" className={buttonStyles.secondary} disabled={busy} onClick={() => setRevoking(d)} aria-label={`Revoke ${d.name}`}>
+                Revoke
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {devices !== null && !thisOneListed && (
+        <button
+          type="button"
+          className={`${buttonStyles.secondary} mt-3`}
+          disabled={busy}
+          onClick={() =>
+            void act(async () => {
+              await rememberThisDevice();
+              await reload();
+            })
+          }
+        >
+          Remember this device
+        </button>
+      )}
+      {error && (
+        <p role="alert" className="mt-2 text-red-700">
+          {error}
+        </p>
+      )}
+      <ConfirmDialog
+        open={revoking !== null}
+        title="Revoke this device?"
+        confirmLabel="Revoke"
+        onCancel={() => setRevoking(null)}
+        onConfirm={() => {
+          const device = revoking;
+          setRevoking(null);
+          if (device)
+            void act(async () => {
+              setDevices((await revokeRememberedDevice(device.id)).devices);
+              setMine(await thisDeviceId());
+            });
+        }}
+      >
+        {revoking?.id === mine
+          ? "This browser will ask for your passkey, passphrase or recovery code again after a reload."
+          : `${revoking?.name ?? "That device"} will ask for your passkey, passphrase or recovery code again.`}{" "}
+        Your saved chats are not affected.
+      </ConfirmDialog>
+    </div>
+  );
+}
