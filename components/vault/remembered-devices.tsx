@@ -17,9 +17,9 @@ const when = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle
 /**
  * Settings → Security → Remembered devices (docs/issues.md #21): each device that opens saved chats without
  * asking (name, created, last used), "This device" marked, "Revoke" (confirmed) deleting the server's
- * share so that device's copy opens nothing, and "Remember this device" when this one is not.
+ * share so that device's copy opens nothing, and (when unlocked here) "Remember this device" when this one is not.
  */
-export function RememberedDevices() {
+export function RememberedDevices({ unlocked }: { unlocked: boolean }) {
   const [devices, setDevices] = useState<Device[] | null>(null);
   const [mine, setMine] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -90,7 +90,7 @@ export function RememberedDevices() {
           ))}
         </ul>
       )}
-      {devices !== null && !thisOneListed && (
+      {unlocked && devices !== null && !thisOneListed && (
         <button
           type="button"
           className={`${buttonStyles.secondary} mt-3`}

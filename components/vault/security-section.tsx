@@ -64,9 +64,13 @@ export function SecuritySection() {
         {vault.status === "none" && <p>Save history is off, so nothing of your chats is stored. Turn it on from the chat sidebar to set up your key.</p>}
         {vault.status === "unlocking" && <p role="status">Unlocking with this remembered device…</p>}
         {vault.status === "locked" && info && (
-          <div className="-m-3">
-            <UnlockPanel info={info} />
-          </div>
+          <>
+            <div className="-m-3">
+              <UnlockPanel info={info} />
+            </div>
+            {/* Revoking a lost device needs no unlock: the list and Revoke use only the session. */}
+            <RememberedDevices unlocked={false} />
+          </>
         )}
         {vault.status === "unlocked" && info && (
           <>
@@ -119,7 +123,7 @@ export function SecuritySection() {
                 Lock now
               </button>
             </div>
-            <RememberedDevices />
+            <RememberedDevices unlocked />
             {passphrase !== null && (
               <form
                 className="mt-3 max-w-sm"

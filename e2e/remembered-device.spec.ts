@@ -1,0 +1,151 @@
+import { expect, test, type Browser, type Page } from "@playwright/test";
+import { LOCAL, sidebarOf, signInOnLocalhost, unlockWithPassphrase } from "./helpers/vault";
+
+/**
+ * Remembered devices (docs/issues.md #21): "Remember this device" at setup keeps the vault openable in this
+ * browser across reloads and new tabs without asking; Settings lists the device; revoking it from another
+ * browser makes the remembered copy open nothing, so the next reload asks again.
+ */
+const SCREENS = "test-results/screens";
+const PASSPHRASE = "velvet quarry lantern orbit mosaic";
+test.use({ baseURL: LOCAL });
+
+const newContext = (browser: Browser) => browser.newContext({ baseURL: LOCAL, viewport: { width: 1280, height: 800 } });
+
+async function sendAndWait(page: Page, text: string) {
+  const input = page.getByPlaceholder("Message GPT");
+  await input.fill(text);
+  await input.press("Enter");
+  await expect(page.locator('[data-role="assistant"]').last()).toContainText(`You asked: ${text}`);
+  await expect(page.getByRole("button", { name: "Send message" })).toBeVisible();
+}
+
+test("a remembered device opens saved chats after a reload and in a new tab, and opens nothing once revoked", async ({ browser }) => {
+  test.slow(); // two browsers, Argon2id and several reloads on a loaded machine
+  const email = `remember-${Date.now()}@example.com`;
+  const one = await newContext(browser);
+  const page = await one.newPage();
+  await signInOnLocalhost(page, email);
+  const sidebar = sidebarOf(page);
+
+  // Setup with the box ticked (it starts unticked).
+  await sidebar.getByRole("switch", { name: "Save history" }).click();
+  const dialog = page.getByRole("dialog", { name: "Save chat history?" });
+  await dialog.getByRole("button", { name: "Use a passphrase" }).click();
+  await dialog.getByLabel(/^Passphrase/).fill(PASSPHRASE);
+  await dialog.getByLabel("Type it again").fill(PASSPHRASE);
+  await dialog.getByRole("button", { name: "Continue" }).click();
+  await expect(dialog.getByTestId("recovery-code")).toBeVisible();
+  const remember = dialog.getByLabel("Remember this device");
+  await expect(remember).not.toBeChecked();
+  await remember.check();
+  await dialog.getByLabel("I have saved my recovery code somewhere safe.").check();
+  await page.screenshot({ path: `${SCREENS}/remember-setup-desktop.png` });
+  await dialog.getByRole("button", { name: "Turn on" }).click();
+  await expect(dialog).toBeHidden();
+  await sendAndWait(page, "Seed order for spring");
+  const entry = (s: typeof sidebar) => s.getByRole("button", { name: /^Seed order for spring/ });
+  await expect(entry(sidebar)).toBeVisible();
+
+  // A reload, and a new tab, open the vault without asking.
+  await page.reload();
+  await expect(entry(sidebar)).toBeVisible();
+  await expect(sidebar.getByTestId("vault-locked")).toHaveCount(0);
+  const tab = await one.newPage();
+  await tab.goto(`${LOCAL}/chat`);
+  await expect(entry(sidebarOf(tab))).toBeVisible();
+  await expect(sidebarOf(tab).getByTestId("vault-locked")).toHaveCount(0);
+  await tab.close();
+
+  // Settings lists it as this device.
+  await page.goto(`${LOCAL}/settings`);
+  const devices = page.getByTestId("remembered-devices");
+  await expect(devices.getByRole("listitem")).toHaveCount(1);
+  await expect(devices.getByRole("listitem")).toContainText("This device");
+  await expect(devices.getByRole("listitem")).toContainText(/^Chrome on /);
+  await devices.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SCREENS}/remember-settings-desktop.png`, fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await devices.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SCREENS}/remember-settings-mobile.png`, fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  // Another browser, unlocked with the passphrase (box left unticked), revokes the first one.
+  const two = await newContext(browser);
+  const other = await two.newPage();
+  await signInOnLocalhost(other, email);
+  const sidebar2 = sidebarOf(other);
+  await expect(sidebar2.getByTestId("vault-locked")).toBeVisible();
+  await expect(sidebar2.getByLabel("Remember this device")).not.toBeChecked();
+  await other.setViewportSize({ width: 390, height: 844 });
+  await other.getByRole("button", { name: "Toggle chat history" }).click();
+  await expect(sidebar2.getByLabel("Remember this device")).toBeVisible();
+  await other.screenshot({ path: `${SCREENS}/remember-unlock-mobile.png` });
+  await other.setViewportSize({ width: 1280, height: 800 });
+  await unlockWithPassphrase(sidebar2, PASSPHRASE);
+  await expect(entry(sidebar2)).toBeVisible();
+  await other.getByRole("link", { name: "Settings" }).click();
+  const list = other.getByTestId("remembered-devices");
+  await expect(list.getByRole("listitem")).toHaveCount(1);
+  await expect(list.getByText("This device", { exact: true })).toHaveCount(0);
+  await list.getByRole("button", { name: /^Revoke/ }).click();
+  const confirm = other.getByRole("dialog", { name: "Revoke this device?" });
+  await confirm.getByRole("button", { name: "Revoke" }).click();
+  await expect(list.getByText("No device is remembered.")).toBeVisible();
+  await expect(list.getByRole("button", { name: "Remember this device" })).toBeVisible();
+
+  // The first browser still holds its copy, which now opens nothing: the next load asks again.
+  await page.goto(`${LOCAL}/chat`);
+  await expect(sidebar.getByTestId("vault-locked")).toBeVisible();
+  await expect(entry(sidebar)).toHaveCount(0);
+  // And its local record was deleted on the way, so it does not try again.
+  const left = await page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        const open = indexedDB.open("hush-vault");
+        open.onsuccess = () => {
+          const count = open.result.transaction("devices").objectStore("devices").count();
+          count.onsuccess = () => resolve(count.result);
+        };
+      }),
+  );
+  expect(left).toBe(0);
+  await one.close();
+  await two.close();
+});
+
+test("log out offers to forget a remembered device; forgetting revokes it", async ({ browser }) => {
+  test.slow();
+  const email = `remember-out-${Date.now()}@example.com`;
+  const context = await newContext(browser);
+  const page = await context.newPage();
+  await signInOnLocalhost(page, email);
+  const sidebar = sidebarOf(page);
+  await sidebar.getByRole("switch", { name: "Save history" }).click();
+  const dialog = page.getByRole("dialog", { name: "Save chat history?" });
+  await dialog.getByRole("button", { name: "Use a passphrase" }).click();
+  await dialog.getByLabel(/^Passphrase/).fill(PASSPHRASE);
+  await dialog.getByLabel("Type it again").fill(PASSPHRASE);
+  await dialog.getByRole("button", { name: "Continue" }).click();
+  await dialog.getByLabel("Remember this device").check();
+  await dialog.getByLabel("I have saved my recovery code somewhere safe.").check();
+  await dialog.getByRole("button", { name: "Turn on" }).click();
+  await expect(dialog).toBeHidden();
+
+  await page.goto(`${LOCAL}/settings`);
+  await expect(page.getByTestId("remembered-devices").getByRole("listitem")).toHaveCount(1);
+  await page.getByRole("button", { name: "Log out" }).click();
+  const ask = page.getByRole("dialog", { name: "Forget this device?" });
+  await expect(ask).toBeVisible();
+  await page.screenshot({ path: `${SCREENS}/remember-logout-desktop.png` });
+  await ask.getByRole("button", { name: "Forget and log out" }).click();
+  await expect(page.getByRole("button", { name: "Log out" })).toHaveCount(0, { timeout: 30_000 });
+
+  // Signed in again: nothing is remembered, and the vault asks for the passphrase.
+  await signInOnLocalhost(page, email);
+  await expect(sidebar.getByTestId("vault-locked")).toBeVisible();
+  await unlockWithPassphrase(sidebar, PASSPHRASE);
+  await page.goto(`${LOCAL}/settings`);
+  await expect(page.getByTestId("remembered-devices").getByText("No device is remembered.")).toBeVisible();
+  await context.close();
+});
