@@ -8,7 +8,8 @@ import { syncAuthToken } from "./sync";
  * next-auth's signOut deletes the database session (server side, so a copied cookie stops working
  * at once) and clears the cookie; then the page reloads. A failed sign-out request still reloads:
  * the server decides what the reloaded page shows. The reload also locks the vault (docs/issues.md #8): its key
- * lives only in the page's memory. In between, the auth-token sync's DELETE (docs/product.md §7, ./sync.ts).
+ * lives only in the page's memory (a remembered device, docs/issues.md #21, opens it again after the next sign-in
+ * unless Settings' "Log out" was told to forget it). In between, the auth-token sync's DELETE (docs/product.md §7, ./sync.ts).
  */
 export async function signOutAndReload(): Promise<void> {
   try {

@@ -8,7 +8,8 @@ import { paddedLength } from "./padding";
  * Keys
  * - Vault key: 32 random bytes made in the browser (crypto.getRandomValues) when the user turns on
  *   saved history. It never leaves the browser unwrapped: the server stores it only wrapped by each
- *   unlock method, and it lives in the tab's memory once unlocked.
+ *   unlock method, and it lives in the tab's memory once unlocked. A remembered device (opt-in) keeps it
+ *   wrapped under a non-extractable IndexedDB key and a server-held share (wrapForDevice).
  * - Wrapping key, one per unlock method (an AES-256-GCM key):
  *   passphrase -> Argon2id(passphrase, 16-byte random salt, ARGON2ID) -> 32 bytes
  *   recovery code (160 random bits) -> HKDF-SHA-256(code, 16-byte salt, "hush vault recovery v2")

@@ -32,7 +32,7 @@ import {
  * The vault in the browser (docs/issues.md #8), as a tiny shared store like lib/account/client.ts; its calls go
  * through the typed API client (lib/api/client.ts): the state
  * from GET /api/vault and, once unlocked, the vault key, kept in this tab's memory only (a reload or
- * sign-out locks). Every secret (passphrase, recovery code, PRF output, vault key) stays here; the
+ * sign-out locks, unless this device is remembered: docs/issues.md #21, wrapped under two shares). Every secret (passphrase, recovery code, PRF output, vault key) stays here; the
  * server receives wrapped keys and ciphertext.
  */
 
