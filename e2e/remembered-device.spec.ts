@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { LOCAL, sidebarOf, signInOnLocalhost, unlockWithPassphrase } from "./helpers/vault";
+import { LOCAL, sidebarOf, signInOnLocalhost, turnOnHistoryWithPassphrase, unlockWithPassphrase } from "./helpers/vault";
 
 /**
  * Remembered devices (docs/issues.md #21): "Remember this device" at setup keeps the vault openable in this
@@ -29,20 +29,7 @@ test("a remembered device opens saved chats after a reload and in a new tab, and
   const sidebar = sidebarOf(page);
 
   // Setup with the box ticked (it starts unticked).
-  await sidebar.getByRole("switch", { name: "Save history" }).click();
-  const dialog = page.getByRole("dialog", { name: "Save chat history?" });
-  await dialog.getByRole("button", { name: "Use a passphrase" }).click();
-  await dialog.getByLabel(/^Passphrase/).fill(PASSPHRASE);
-  await dialog.getByLabel("Type it again").fill(PASSPHRASE);
-  await dialog.getByRole("button", { name: "Continue" }).click();
-  await expect(dialog.getByTestId("recovery-code")).toBeVisible();
-  const remember = dialog.getByLabel("Remember this device");
-  await expect(remember).not.toBeChecked();
-  await remember.check();
-  await dialog.getByLabel("I have saved my recovery code somewhere safe.").check();
-  await page.screenshot({ path: `${SCREENS}/remember-setup-desktop.png` });
-  await dialog.getByRole("button", { name: "Turn on" }).click();
-  await expect(dialog).toBeHidden();
+  await turnOnHistoryWithPassphrase(page, PASSPHRASE, { remember: true, screenshot: `${SCREENS}/remember-setup-desktop.png` });
   await sendAndWait(page, "Seed order for spring");
   const entry = (s: typeof sidebar) => s.getByRole("button", { name: /^Seed order for spring/ });
   await expect(entry(sidebar)).toBeVisible();
@@ -121,16 +108,7 @@ test("log out offers to forget a remembered device; forgetting revokes it", asyn
   const page = await context.newPage();
   await signInOnLocalhost(page, email);
   const sidebar = sidebarOf(page);
-  await sidebar.getByRole("switch", { name: "Save history" }).click();
-  const dialog = page.getByRole("dialog", { name: "Save chat history?" });
-  await dialog.getByRole("button", { name: "Use a passphrase" }).click();
-  await dialog.getByLabel(/^Passphrase/).fill(PASSPHRASE);
-  await dialog.getByLabel("Type it again").fill(PASSPHRASE);
-  await dialog.getByRole("button", { name: "Continue" }).click();
-  await dialog.getByLabel("Remember this device").check();
-  await dialog.getByLabel("I have saved my recovery code somewhere safe.").check();
-  await dialog.getByRole("button", { name: "Turn on" }).click();
-  await expect(dialog).toBeHidden();
+  await turnOnHistoryWithPassphrase(page, PASSPHRASE, { remember: true });
 
   await page.goto(`${LOCAL}/settings`);
   await expect(page.getByTestId("remembered-devices").getByRole("listitem")).toHaveCount(1);

@@ -10,6 +10,7 @@ import {
   thisDeviceId,
   type VaultDevicesJson,
 } from "@/lib/vault/vault-api";
+import { useAction } from "./use-action";
 
 type Device = VaultDevicesJson["devices"][number];
 const when = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
@@ -22,21 +23,8 @@ const when = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle
 export function RememberedDevices({ unlocked }: { unlocked: boolean }) {
   const [devices, setDevices] = useState<Device[] | null>(null);
   const [mine, setMine] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, setError, act } = useAction();
   const [revoking, setRevoking] = useState<Device | null>(null);
-
-  const act = useCallback(async (work: () => Promise<void>) => {
-    setBusy(true);
-    setError(null);
-    try {
-      await work();
-    } catch (e) {
-      setError(e instanceof AppError ? e.message : "Something went wrong. Please try again.");
-    } finally {
-      setBusy(false);
-    }
-  }, []);
 
   const reload = useCallback(async () => {
     const [list, id] = await Promise.all([listRememberedDevices(), thisDeviceId()]);
@@ -57,7 +45,7 @@ export function RememberedDevices({ unlocked }: { unlocked: boolean }) {
     return () => {
       live = false;
     };
-  }, []);
+  }, [setError]);
 
   const thisOneListed = mine !== null && devices?.some((d) => d.id === mine);
 

@@ -12,11 +12,11 @@ import {
   removeMethod,
   useVault,
 } from "@/lib/vault/vault-api";
-import { AppError } from "@/lib/errors";
 import { MIN_PASSPHRASE_CHARS } from "@/lib/vault/crypto";
 import type { StoredMethod } from "@/lib/vault/seal";
 import { RecoveryCodeBox } from "./recovery-code";
 import { RememberedDevices } from "./remembered-devices";
+import { useAction } from "./use-action";
 import { UnlockPanel } from "./unlock-panel";
 import { ModelPrivacyLines } from "@/components/confidential/model-privacy-lines";
 
@@ -34,24 +34,11 @@ export function SecuritySection() {
   const vault = useVault(true);
   useEffect(preloadVaultMethods, []);
   const info = vault.info;
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, act } = useAction();
   const [passphrase, setPassphrase] = useState<string | null>(null);
   const [code, setCode] = useState<string | null>(null);
   const [codeSaved, setCodeSaved] = useState(false);
   const [removing, setRemoving] = useState<StoredMethod | null>(null);
-
-  const act = async (work: () => Promise<void>) => {
-    setBusy(true);
-    setError(null);
-    try {
-      await work();
-    } catch (e) {
-      setError(e instanceof AppError ? e.message : "Something went wrong. Please try again.");
-    } finally {
-      setBusy(false);
-    }
-  };
 
   return (
     <section aria-labelledby="security-h" data-testid="security-section" className="mt-8 rounded-2xl border border-ink-200 bg-white">

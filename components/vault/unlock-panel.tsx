@@ -2,7 +2,7 @@
 
 import { useEffect, useState } from "react";
 import { buttonStyles } from "@/components/ui/dialog";
-import { AppError } from "@/lib/errors";
+import { useAction } from "@/components/vault/use-action";
 import { RememberDeviceBox } from "@/components/vault/remember-device";
 import { preloadVaultMethods, unlockPassphrase, unlockPasskey, unlockRecovery, type VaultJson } from "@/lib/vault/vault-api";
 
@@ -19,21 +19,8 @@ export function UnlockPanel({ info }: { info: VaultJson }) {
   const hasPassphrase = info.methods.some((m) => m.kind === "passphrase");
   const [mode, setMode] = useState<"passphrase" | "recovery">(hasPassphrase ? "passphrase" : "recovery");
   const [secret, setSecret] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, setError, act: attempt } = useAction("Could not unlock. Please try again.");
   const [remember, setRemember] = useState(false);
-
-  const attempt = async (work: () => Promise<void>) => {
-    setBusy(true);
-    setError(null);
-    try {
-      await work();
-    } catch (e) {
-      setError(e instanceof AppError ? e.message : "Could not unlock. Please try again.");
-    } finally {
-      setBusy(false);
-    }
-  };
 
   return (
     <section aria-labelledby="vault-locked-h" data-testid="vault-locked" className="m-3 rounded-xl border border-ink-200 bg-white p-4 text-sm">

@@ -28,8 +28,11 @@ export async function signInOnLocalhost(page: Page, email: string): Promise<void
   await page.goto(`${LOCAL}/chat`);
 }
 
-/** Turn Save history on with a passphrase, through the spec's "Save chat history?" dialog, as a person does. */
-export async function turnOnHistoryWithPassphrase(page: Page, passphrase: string): Promise<void> {
+/**
+ * Turn Save history on with a passphrase, through the spec's "Save chat history?" dialog, as a person does;
+ * `remember` ticks "Remember this device" (docs/issues.md #21), which starts unticked.
+ */
+export async function turnOnHistoryWithPassphrase(page: Page, passphrase: string, options: { remember?: boolean; screenshot?: string } = {}): Promise<void> {
   const sidebar = sidebarOf(page);
   await sidebar.getByRole("switch", { name: "Save history" }).click();
   const dialog = page.getByRole("dialog", { name: "Save chat history?" });
@@ -38,7 +41,10 @@ export async function turnOnHistoryWithPassphrase(page: Page, passphrase: string
   await dialog.getByLabel("Type it again").fill(passphrase);
   await dialog.getByRole("button", { name: "Continue" }).click();
   await expect(dialog.getByTestId("recovery-code")).toBeVisible();
+  await expect(dialog.getByLabel("Remember this device")).not.toBeChecked();
+  if (options.remember) await dialog.getByLabel("Remember this device").check();
   await dialog.getByLabel("I have saved my recovery code somewhere safe.").check();
+  if (options.screenshot) await page.screenshot({ path: options.screenshot });
   await dialog.getByRole("button", { name: "Turn on" }).click();
   await expect(dialog).toBeHidden();
   await expect(sidebar.getByRole("switch", { name: "Save history" })).toHaveAttribute("aria-checked", "true");

@@ -195,30 +195,11 @@ describe("an existing database with chats of the legacy server-key path (docs/is
   }
 
   it("PGlite: deletes the legacy chats, drops chats.vault and data_keys, keeps the vault chats", async () => {
-    const pglite = new PGlite();
-    try {
-      await upgrade({
-        query: async (sql, params) => (await pglite.query<never>(sql, params)).rows,
-        exec: async (sql) => void (await pglite.exec(sql)),
-      });
-    } finally {
-      await pglite.close();
-    }
+    await onPGlite(upgrade);
   }, 120_000);
 
   it.runIf(!!process.env.DATABASE_URL)("PostgreSQL: the same", async () => {
-    await withScratchPostgres(process.env.DATABASE_URL!, async (url) => {
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      try {
-        await upgrade({
-          query: async (sql, params) => (await client.query(sql, params)).rows,
-          exec: async (sql) => void (await client.query(sql)),
-        });
-      } finally {
-        await client.end();
-      }
-    });
+    await onScratchPostgres(upgrade);
   });
 });
 
@@ -264,29 +245,39 @@ describe("an existing database with saved chats, when a chat's key becomes (user
   }
 
   it("PGlite: backfills messages.user_id and lets two users hold the same chat id", async () => {
-    const pglite = new PGlite();
-    try {
-      await upgrade({
-        query: async (sql, params) => (await pglite.query<never>(sql, params)).rows,
-        exec: async (sql) => void (await pglite.exec(sql)),
-      });
-    } finally {
-      await pglite.close();
-    }
+    await onPGlite(upgrade);
   }, 120_000);
 
   it.runIf(!!process.env.DATABASE_URL)("PostgreSQL: the same", async () => {
-    await withScratchPostgres(process.env.DATABASE_URL!, async (url) => {
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      try {
-        await upgrade({
-          query: async (sql, params) => (await client.query(sql, params)).rows,
-          exec: async (sql) => void (await client.query(sql)),
-        });
-      } finally {
-        await client.end();
-      }
-    });
+    await onScratchPostgres(upgrade);
   });
 });
+
+/** Run `work` against a fresh in-memory PGlite. */
+async function onPGlite(work: (runner: SqlRunner) => Promise<void>): Promise<void> {
+  const pglite = new PGlite();
+  try {
+    await work({
+      query: async (sql, params) => (await pglite.query<never>(sql, params)).rows,
+      exec: async (sql) => void (await pglite.exec(sql)),
+    });
+  } finally {
+    await pglite.close();
+  }
+}
+
+/** Run `work` against a scratch database on DATABASE_URL's PostgreSQL. */
+async function onScratchPostgres(work: (runner: SqlRunner) => Promise<void>): Promise<void> {
+  await withScratchPostgres(process.env.DATABASE_URL!, async (url) => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await work({
+        query: async (sql, params) => (await client.query(sql, params)).rows,
+        exec: async (sql) => void (await client.query(sql)),
+      });
+    } finally {
+      await client.end();
+    }
+  });
+}

@@ -1,0 +1,28 @@
+"use client";
+
+import { useCallback, useState } from "react";
+import { AppError } from "@/lib/errors";
+
+/**
+ * One vault action at a time with its outcome: `act(work)` marks busy, clears the last error, runs
+ * `work`, and shows an AppError's message as is (the server's or the vault's sentence) or `fallback`.
+ */
+export function useAction(fallback = "Something went wrong. Please try again.") {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const act = useCallback(
+    async (work: () => Promise<void>) => {
+      setBusy(true);
+      setError(null);
+      try {
+        await work();
+      } catch (e) {
+        setError(e instanceof AppError ? e.message : fallback);
+      } finally {
+        setBusy(false);
+      }
+    },
+    [fallback],
+  );
+  return { busy, error, setError, act };
+}
