@@ -16,8 +16,8 @@ export const MIN_PASSPHRASE_CHARS = 10;
 export const MIN_SCORE = 3;
 /**
  * Least estimated guesses accepted, as log10: 10^10. It is the stricter of the two rules: zxcvbn gives
- * score 4 from 10^10 guesses on, so an accepted passphrase also has score 4. At the Argon2id floor
- * (64 MiB, 3 passes) 10^10 guesses cost an attacker centuries of one GPU.
+ * score 4 from 10^10 guesses on, so an accepted passphrase also has score 4. At zxcvbn's rate for an offline
+ * attack on a slow hash (10^4 guesses a second) 10^10 guesses take about 30 years.
  */
 export const MIN_GUESSES_LOG10 = 10;
 /** Words in a suggested passphrase: 6 from BIP-39's 2,048-word list, 66 bits. */
@@ -109,12 +109,14 @@ type ZxcvbnResult = ReturnType<ZxcvbnFactory["check"]>;
 function reasonFor(text: string, longEnough: boolean, acceptable: boolean, result: ZxcvbnResult): string {
   if (!text) return `Use ${SUGGESTED_WORDS} or more random words, or let Hush suggest some.`;
   if (!longEnough) return `Too short: use at least ${MIN_PASSPHRASE_CHARS} characters, best several random words.`;
-  // zxcvbn's "offline, slow hash" time assumes 10^4 guesses a second: about what one GPU does against Argon2id at the floor.
-  const time = result.crackTimes.offlineSlowHashingXPerSecond.display;
-  if (acceptable) return `Good: guessing it would take an attacker with the stored copy about ${time}.`;
-  const why = result.feedback.warning ?? "It could be guessed from common words and patterns.";
+  // zxcvbn's time for an offline attack on a slow hash such as Argon2id (10^4 guesses a second): someone
+  // holding a copy of the wrapped key, which is what the passphrase protects against.
+  const crack = result.crackTimes.offlineSlowHashingXPerSecond;
+  const time = crack.seconds < 1 ? "under a second" : crack.base === null ? crack.display : `about ${crack.display}`;
+  if (acceptable) return `Good: guessing it would take an attacker with the stored copy ${time}.`;
+  const why = result.feedback.warning ?? "It is made of common words or patterns.";
   const tip = result.feedback.suggestions[0] ?? "Add more words that are less common.";
-  return `Too easy to guess (about ${time} for an attacker with the stored copy). ${withStop(why)} ${withStop(tip)}`;
+  return `Too easy to guess (${time} for an attacker with the stored copy). ${withStop(why)} ${withStop(tip)}`;
 }
 
 const withStop = (s: string) => (/[.!?]$/.test(s) ? s : `${s}.`);

@@ -30,6 +30,7 @@ import {
   vaultPasskeyBodySchema,
   vaultPatchBodySchema,
   vaultRemoveMethodBodySchema,
+  vaultReplaceMethodBodySchema,
   vaultUnlockBodySchema,
 } from "@/lib/vault/schemas";
 import { setupTestDb, type TestDb } from "../db/setup-db";
@@ -145,6 +146,7 @@ describe("(b) the document's request schemas are the handlers' own objects", () 
       ["/api/vault", "post", vaultCreateBodySchema],
       ["/api/vault", "patch", vaultPatchBodySchema],
       ["/api/vault/methods", "post", vaultAddMethodBodySchema],
+      ["/api/vault/methods", "patch", vaultReplaceMethodBodySchema],
       ["/api/vault/methods", "delete", vaultRemoveMethodBodySchema],
       ["/api/vault/passkey", "post", vaultPasskeyBodySchema],
       ["/api/vault/unlock", "post", vaultUnlockBodySchema],
