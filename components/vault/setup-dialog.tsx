@@ -65,7 +65,8 @@ export function VaultSetupDialog({ open, onClose, onDone }: { open: boolean; onC
     } catch {
       return setError("The strength check could not load. Check your connection and try again.");
     }
-    if (!rating.acceptable) return setError(`Choose a stronger passphrase. ${rating.reason}`);
+    // The reason itself is under the meter (and announced there); the alert says what to do.
+    if (!rating.acceptable) return setError("This passphrase is too easy to guess. Add more uncommon words, or use \u201cSuggest one\u201d.");
     if (passphrase !== again) return setError("The two passphrases are not the same.");
     void run(async () => {
       setDraft(await draftSetup({ kind: "passphrase", passphrase }));
@@ -141,11 +142,20 @@ export function VaultSetupDialog({ open, onClose, onDone }: { open: boolean; onC
             void choosePassphrase();
           }}
         >
-          <NewPassphraseField id="vault-passphrase" label="Passphrase" value={passphrase} onChange={setPassphrase} onSuggest={setAgain} />
+          <NewPassphraseField
+            id="vault-passphrase"
+            label="Passphrase"
+            value={passphrase}
+            onChange={(value) => {
+              setPassphrase(value);
+              setError(null);
+            }}
+            onSuggest={setAgain}
+          />
           <label htmlFor="vault-passphrase-again" className="mt-3 block font-medium text-ink-900">
             Type it again
           </label>
-          <input id="vault-passphrase-again" type="password" autoComplete="new-password" value={again} onChange={(e) => setAgain(e.target.value)} className={inputClass} />
+          <input id="vault-passphrase-again" type="password" autoComplete="new-password" value={again} onChange={(e) => { setAgain(e.target.value); setError(null); }} className={inputClass} />
           <button type="submit" hidden />
         </form>
       )}
