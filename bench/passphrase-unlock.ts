@@ -15,7 +15,10 @@ import { ARGON2ID, type Argon2Params } from "../lib/vault/argon2-params";
 
 /** Before docs/issues.md #21: OWASP's first Argon2id option. */
 const OLD: Argon2Params = { memoryKiB: 47104, iterations: 1, parallelism: 1 };
-const arg = (name: string, fallback: number) => Number(process.argv[process.argv.indexOf(`--${name}`) + 1] || fallback);
+const arg = (name: string, fallback: number) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i < 0 ? fallback : Number(process.argv[i + 1]);
+};
 
 async function main() {
   const port = arg("port", 5152);
@@ -28,6 +31,8 @@ async function main() {
   });
   const page = await browser.newPage();
   await page.goto(`http://localhost:${port}/`);
+  // tsx (esbuild keepNames) wraps named functions in __name(); the page needs it too.
+  await page.evaluate("globalThis.__name = (f) => f");
   await page.addScriptTag({ path: path.join(import.meta.dirname, "../node_modules/hash-wasm/dist/argon2.umd.min.js") });
   const cdp = await page.context().newCDPSession(page);
 
