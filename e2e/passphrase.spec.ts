@@ -87,4 +87,26 @@ test("a weak passphrase is refused with its reason and nothing is stored; a stro
   const after = await (await page.request.get(`${LOCAL}/api/vault`)).json();
   const method = after.methods.find((m: { kind: string }) => m.kind === "passphrase");
   expect(method.kdf.argon2).toEqual({ memoryKiB: 65536, iterations: 3, parallelism: 4 });
+
+  // Settings → Security → Change passphrase: the same meter and the same refusal; nothing changes.
+  await page.getByRole("link", { name: "Settings" }).click();
+  const security = page.getByTestId("security-section");
+  await expect(security.getByRole("button", { name: "Change passphrase" })).toBeVisible({ timeout: 30_000 });
+  await security.getByRole("button", { name: "Change passphrase" }).click();
+  await security.getByLabel("New passphrase", { exact: true }).fill("monkey123456");
+  await expect(security.getByTestId("passphrase-strength")).toHaveText("Weak");
+  await security.getByRole("button", { name: "Save passphrase" }).click();
+  await expect(security.getByRole("alert")).toContainText("Too easy to guess");
+  await expect(security.getByRole("alert")).toContainText("This is similar to a commonly used password.");
+  const unchanged = await (await page.request.get(`${LOCAL}/api/vault`)).json();
+  expect(unchanged.methods.find((m: { kind: string }) => m.kind === "passphrase").id).toBe(method.id);
+  await security.getByLabel("New passphrase", { exact: true }).fill("otters hold hands while sleeping");
+  await expect(security.getByTestId("passphrase-strength")).toHaveText(/^(Strong|Very strong)$/);
+  await security.getByRole("button", { name: "Save passphrase" }).click();
+  await expect(security.getByRole("button", { name: "Save passphrase" })).toHaveCount(0, { timeout: 30_000 });
+  const changed = await (await page.request.get(`${LOCAL}/api/vault`)).json();
+  const passphrases = changed.methods.filter((m: { kind: string }) => m.kind === "passphrase");
+  expect(passphrases).toHaveLength(1);
+  expect(passphrases[0].id).not.toBe(method.id);
+  expect(passphrases[0].kdf.argon2).toEqual({ memoryKiB: 65536, iterations: 3, parallelism: 4 });
 });
