@@ -3,7 +3,7 @@ import { LOCAL, sidebarOf, signInOnLocalhost } from "./helpers/vault";
 
 /**
  * docs/issues.md #21, "Passphrase strength", in the browser: the vault's setup dialog rates the passphrase as it is
- * typed (zxcvbn-ts, loaded on first use), shows a meter with its label and the reason, refuses a guessable
+ * typed (zxcvbn-ts, in a worker started on first use), shows a meter with its label and the reason, refuses a guessable
  * passphrase with that reason before anything is stored, suggests six random words, and the wrap it stores
  * carries today's Argon2id parameters (64 MiB, 3 passes). Screenshots, desktop and phone, of a weak and a
  * strong passphrase.
@@ -41,6 +41,9 @@ test("a weak passphrase is refused with its reason and nothing is stored; a stro
   await expect(meter).toHaveAttribute("aria-valuetext", "Weak");
   await expect(reason).toContainText("This is similar to a commonly used password.");
   await expect(field).toHaveAttribute("aria-describedby", (await reason.getAttribute("id"))!);
+  // Rated in the rating worker (lib/vault/strength-client.ts), not on the page's thread.
+  const workerNames = await Promise.all(page.workers().map((w) => w.evaluate(() => (self as unknown as { name: string }).name)));
+  expect(workerNames).toContain("hush-strength");
   await dialog.getByRole("button", { name: "Continue" }).click();
   const alert = dialog.getByRole("alert");
   await expect(alert).toHaveText("This passphrase is too easy to guess. Add more uncommon words, or use \u201cSuggest one\u201d.");

@@ -4,7 +4,7 @@ import { useEffect, useState } from "react";
 import { buttonStyles, Dialog } from "@/components/ui/dialog";
 import { AppError } from "@/lib/errors";
 import { commitSetup, draftSetup, passkeysAvailable, preloadVaultMethods, type SetupDraft } from "@/lib/vault/vault-api";
-import { ratePassphrase } from "@/lib/vault/strength";
+import { ratePassphraseOffThread } from "@/lib/vault/strength-client";
 import { NewPassphraseField } from "./passphrase-field";
 import { RecoveryCodeBox } from "./recovery-code";
 
@@ -61,7 +61,7 @@ export function VaultSetupDialog({ open, onClose, onDone }: { open: boolean; onC
     setError(null);
     let rating;
     try {
-      rating = await ratePassphrase(passphrase);
+      rating = await ratePassphraseOffThread(passphrase);
     } catch {
       return setError("The strength check could not load. Check your connection and try again.");
     }

@@ -4,9 +4,10 @@
  * only: the server never sees a passphrase, so it cannot rate one; it holds the Argon2id cost of each
  * stored wrap to a floor instead (lib/vault/argon2-params.ts).
  *
- * zxcvbn-ts and its dictionaries (about 1 MB of word lists) and the suggestion's word list are imported on
- * first use (the passphrase field's first focus or keystroke), never with a page: /chat's first-load
- * JavaScript does not carry them (docs/issues.md #12 budgets).
+ * zxcvbn-ts and its dictionaries (about 1.6 MB of word lists) and the suggestion's word list load on first
+ * use (the passphrase field's first focus or keystroke), never with a page: /chat's first-load JavaScript
+ * does not carry them (docs/issues.md #12 budgets). The browser rates in a worker (lib/vault/strength-client.ts,
+ * ./strength.worker.ts).
  */
 import type { ZxcvbnFactory } from "@zxcvbn-ts/core";
 
@@ -56,19 +57,27 @@ const SERVICE_WORDS = ["hush", "hushchat", "vault", "chat", "history", "passphra
 
 let factory: Promise<ZxcvbnFactory> | undefined;
 
+type Core = typeof import("@zxcvbn-ts/core");
+type Common = typeof import("@zxcvbn-ts/language-common");
+type English = typeof import("@zxcvbn-ts/language-en");
+
 /**
  * zxcvbn-ts with the common (passwords, diceware words, keyboard layouts) and English (words, names,
- * Wikipedia) dictionaries and English feedback, loaded once. Levenshtein matching stays off: it made a
- * check take seconds (measured 0.1–7 s per passphrase with it, 0.1–0.5 s without, Node on 2 loaded cores).
+ * Wikipedia) dictionaries and English feedback. Levenshtein matching stays off: it made a check take
+ * seconds (measured 0.1–7 s per passphrase with it, 0.1–0.5 s without, Node on 2 loaded cores).
  */
+export function makeRater(core: Core, common: Common, en: English): ZxcvbnFactory {
+  return new core.ZxcvbnFactory({
+    translations: en.translations,
+    graphs: common.adjacencyGraphs,
+    dictionary: { ...common.dictionary, ...en.dictionary },
+  });
+}
+
+/** The rater on this thread, loaded once. */
 function zxcvbn(): Promise<ZxcvbnFactory> {
   factory ??= Promise.all([import("@zxcvbn-ts/core"), import("@zxcvbn-ts/language-common"), import("@zxcvbn-ts/language-en")]).then(
-    ([core, common, en]) =>
-      new core.ZxcvbnFactory({
-        translations: en.translations,
-        graphs: common.adjacencyGraphs,
-        dictionary: { ...common.dictionary, ...en.dictionary },
-      }),
+    ([core, common, en]) => makeRater(core, common, en),
   );
   factory.catch(() => {
     // A failed chunk load (offline) is tried again at the next rating.
@@ -77,19 +86,21 @@ function zxcvbn(): Promise<ZxcvbnFactory> {
   return factory;
 }
 
-/** Start loading the rater (the passphrase field got focus), so the first rating does not wait on the download. */
-export function preloadStrength(): void {
-  void zxcvbn().catch(() => undefined);
-}
 
 /**
- * Rate `passphrase` (NFKC-normalised, as lib/vault/crypto.ts stretches it). `userInputs`: words of this
- * person (their e-mail's parts) that should not make a passphrase, added to the service's own.
- * @throws Error when zxcvbn cannot be loaded (a failed chunk download).
+ * Rate `passphrase` on this thread (NFKC-normalised, as lib/vault/crypto.ts stretches it). `userInputs`: words of
+ * this person (their e-mail's parts) that should not make a passphrase, added to the service's own. The browser
+ * rates in a worker instead (lib/vault/strength-client.ts); this is the worker's own call, the tests' and the
+ * fallback. @throws Error when zxcvbn cannot be loaded (a failed chunk download).
  */
 export async function ratePassphrase(passphrase: string, userInputs: readonly string[] = []): Promise<PassphraseRating> {
+  return rateWith(await zxcvbn(), passphrase, userInputs);
+}
+
+/** `ratePassphrase` with a zxcvbn already made (the worker builds its own from static imports). */
+export function rateWith(rater: ZxcvbnFactory, passphrase: string, userInputs: readonly string[] = []): PassphraseRating {
   const text = passphrase.normalize("NFKC");
-  const result = (await zxcvbn()).check(text, [...SERVICE_WORDS, ...userInputs]);
+  const result = rater.check(text, [...SERVICE_WORDS, ...userInputs]);
   const score = result.score;
   const longEnough = [...text].length >= MIN_PASSPHRASE_CHARS;
   const acceptable = longEnough && score >= MIN_SCORE && result.guessesLog10 >= MIN_GUESSES_LOG10;

@@ -201,8 +201,8 @@ export async function draftSetup(choice: { kind: "passkey" } | { kind: "passphra
  * @throws AppError "bad_request:vault" with the rating's reason.
  */
 async function checkPassphrase(passphrase: string): Promise<string> {
-  const { ratePassphrase } = await import("./strength");
-  const rating = await ratePassphrase(passphrase);
+  const { ratePassphraseOffThread } = await import("./strength-client");
+  const rating = await ratePassphraseOffThread(passphrase);
   if (!rating.acceptable) throw actionError(rating.reason);
   return passphrase;
 }
