@@ -58,7 +58,7 @@ for (let round = 0; round < 3; round++) {
   }
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[1]!;
-console.log(`Argon2id: m = ${ARGON2ID.memoryKiB} KiB, t = ${ARGON2ID.iterations}, p = ${ARGON2ID.parallelism} (OWASP)`);
+console.log(`Argon2id: m = ${ARGON2ID.memoryKiB} KiB, t = ${ARGON2ID.iterations}, p = ${ARGON2ID.parallelism} (RFC 9106, docs/issues.md #21)`);
 console.log("case        median ms   reference ms (SHA-256 of 16 MB)   ratio");
 for (const c of cases) {
   const r = results[c]!;

@@ -42,7 +42,7 @@ test("a user saves chats, finds them after a reload, deletes one, then deletes t
   await save.click();
   const setup = page.getByRole("dialog", { name: "Save chat history?" });
   await setup.getByRole("button", { name: "Use a passphrase" }).click();
-  await setup.getByLabel(/^Passphrase/).fill(PASSPHRASE);
+  await setup.getByLabel("Passphrase", { exact: true }).fill(PASSPHRASE);
   await setup.getByLabel("Type it again").fill(PASSPHRASE);
   await setup.getByRole("button", { name: "Continue" }).click();
   await setup.getByLabel("I have saved my recovery code somewhere safe.").check();

@@ -140,7 +140,7 @@ test("passphrase and recovery code: a wrong passphrase says so and loses nothing
   await sidebar.getByRole("switch", { name: "Save history" }).click();
   const dialog = page.getByRole("dialog", { name: "Save chat history?" });
   await dialog.getByRole("button", { name: "Use a passphrase" }).click();
-  await dialog.getByLabel(/^Passphrase/).fill(passphrase);
+  await dialog.getByLabel("Passphrase", { exact: true }).fill(passphrase);
   await dialog.getByLabel("Type it again").fill(passphrase);
   await page.screenshot({ path: `${SCREENS}/vault-setup-passphrase-desktop.png` });
   await dialog.getByRole("button", { name: "Continue" }).click();

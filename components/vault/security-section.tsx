@@ -12,8 +12,8 @@ import {
   removeMethod,
   useVault,
 } from "@/lib/vault/vault-api";
-import { MIN_PASSPHRASE_CHARS } from "@/lib/vault/crypto";
 import type { StoredMethod } from "@/lib/vault/seal";
+import { NewPassphraseField } from "./passphrase-field";
 import { RecoveryCodeBox } from "./recovery-code";
 import { RememberedDevices } from "./remembered-devices";
 import { useAction } from "./use-action";
@@ -22,8 +22,6 @@ import { ModelPrivacyLines } from "@/components/confidential/model-privacy-lines
 
 const when = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 const KIND_NAMES = { passkey: "Passkey", passphrase: "Passphrase", recovery: "Recovery code" } as const;
-const inputClass =
-  "mt-1 w-full rounded-lg border border-ink-300 px-3 py-2 text-base text-ink-900 focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-100";
 
 /**
  * Settings → Security (docs/issues.md #8): the vault's unlock methods (add/remove passkey, change passphrase,
@@ -122,10 +120,7 @@ export function SecuritySection() {
                   });
                 }}
               >
-                <label htmlFor="new-passphrase" className="block font-medium text-ink-900">
-                  New passphrase (at least {MIN_PASSPHRASE_CHARS} characters)
-                </label>
-                <input id="new-passphrase" type="password" autoComplete="new-password" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} className={inputClass} />
+                <NewPassphraseField id="new-passphrase" label="New passphrase" value={passphrase} onChange={setPassphrase} />
                 <div className="mt-2 flex gap-2">
                   <button type="submit" className={buttonStyles.primary} disabled={busy}>
                     Save passphrase

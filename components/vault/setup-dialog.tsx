@@ -5,7 +5,8 @@ import { buttonStyles, Dialog } from "@/components/ui/dialog";
 import { AppError } from "@/lib/errors";
 import { RememberDeviceBox } from "@/components/vault/remember-device";
 import { commitSetup, draftSetup, passkeysAvailable, preloadVaultMethods, type SetupDraft } from "@/lib/vault/vault-api";
-import { MIN_PASSPHRASE_CHARS } from "@/lib/vault/crypto";
+import { ratePassphraseOffThread } from "@/lib/vault/strength-client";
+import { NewPassphraseField } from "./passphrase-field";
 import { RecoveryCodeBox } from "./recovery-code";
 
 type Step = "choose" | "passphrase" | "working" | "recovery";
@@ -57,8 +58,18 @@ export function VaultSetupDialog({ open, onClose, onDone }: { open: boolean; onC
       setStep("recovery");
     }, "choose");
 
-  const choosePassphrase = () => {
-    if (passphrase.length < MIN_PASSPHRASE_CHARS) return setError(`Use at least ${MIN_PASSPHRASE_CHARS} characters.`);
+  // docs/issues.md #21: a guessable passphrase is refused here, with the meter's reason, before any key is wrapped
+  // (draftSetup checks again).
+  const choosePassphrase = async () => {
+    setError(null);
+    let rating;
+    try {
+      rating = await ratePassphraseOffThread(passphrase);
+    } catch {
+      return setError("The strength check could not load. Check your connection and try again.");
+    }
+    // The reason itself is under the meter (and announced there); the alert says what to do.
+    if (!rating.acceptable) return setError("This passphrase is too easy to guess. Add more uncommon words, or use \u201cSuggest one\u201d.");
     if (passphrase !== again) return setError("The two passphrases are not the same.");
     void run(async () => {
       setDraft(await draftSetup({ kind: "passphrase", passphrase }));
@@ -93,7 +104,7 @@ export function VaultSetupDialog({ open, onClose, onDone }: { open: boolean; onC
         <button type="button" className={buttonStyles.secondary} onClick={() => { setError(null); setStep("choose"); }}>
           Back
         </button>
-        <button type="button" className={buttonStyles.primary} onClick={choosePassphrase}>
+        <button type="button" className={buttonStyles.primary} onClick={() => void choosePassphrase()}>
           Continue
         </button>
       </>
@@ -131,17 +142,23 @@ export function VaultSetupDialog({ open, onClose, onDone }: { open: boolean; onC
         <form
           onSubmit={(e) => {
             e.preventDefault();
-            choosePassphrase();
+            void choosePassphrase();
           }}
         >
-          <label htmlFor="vault-passphrase" className="block font-medium text-ink-900">
-            Passphrase (at least {MIN_PASSPHRASE_CHARS} characters)
-          </label>
-          <input id="vault-passphrase" type="password" autoComplete="new-password" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} className={inputClass} />
+          <NewPassphraseField
+            id="vault-passphrase"
+            label="Passphrase"
+            value={passphrase}
+            onChange={(value) => {
+              setPassphrase(value);
+              setError(null);
+            }}
+            onSuggest={setAgain}
+          />
           <label htmlFor="vault-passphrase-again" className="mt-3 block font-medium text-ink-900">
             Type it again
           </label>
-          <input id="vault-passphrase-again" type="password" autoComplete="new-password" value={again} onChange={(e) => setAgain(e.target.value)} className={inputClass} />
+          <input id="vault-passphrase-again" type="password" autoComplete="new-password" value={again} onChange={(e) => { setAgain(e.target.value); setError(null); }} className={inputClass} />
           <button type="submit" hidden />
         </form>
       )}

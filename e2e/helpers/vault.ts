@@ -37,7 +37,7 @@ export async function turnOnHistoryWithPassphrase(page: Page, passphrase: string
   await sidebar.getByRole("switch", { name: "Save history" }).click();
   const dialog = page.getByRole("dialog", { name: "Save chat history?" });
   await dialog.getByRole("button", { name: "Use a passphrase" }).click();
-  await dialog.getByLabel(/^Passphrase/).fill(passphrase);
+  await dialog.getByLabel("Passphrase", { exact: true }).fill(passphrase);
   await dialog.getByLabel("Type it again").fill(passphrase);
   await dialog.getByRole("button", { name: "Continue" }).click();
   await expect(dialog.getByTestId("recovery-code")).toBeVisible();

@@ -22,6 +22,7 @@ import {
   vaultPasskeyBodySchema,
   vaultPatchBodySchema,
   vaultRemoveMethodBodySchema,
+  vaultReplaceMethodBodySchema,
   vaultUnlockBodySchema,
 } from "@/lib/vault/schemas";
 
@@ -263,6 +264,13 @@ export const api = {
   vaultCreate: { method: "POST", path: "/api/vault", body: vaultCreateBodySchema, maxBytes: VAULT_MAX_BODY_BYTES.create, response: vaultStateSchema },
   vaultPatch: { method: "PATCH", path: "/api/vault", body: vaultPatchBodySchema, maxBytes: VAULT_MAX_BODY_BYTES.patch, response: historyOnSchema },
   vaultAddMethod: { method: "POST", path: "/api/vault/methods", body: vaultAddMethodBodySchema, maxBytes: VAULT_MAX_BODY_BYTES.addMethod, response: vaultStateSchema },
+  vaultReplaceMethod: {
+    method: "PATCH",
+    path: "/api/vault/methods",
+    body: vaultReplaceMethodBodySchema,
+    maxBytes: VAULT_MAX_BODY_BYTES.replaceMethod,
+    response: vaultStateSchema,
+  },
   vaultRemoveMethod: {
     method: "DELETE",
     path: "/api/vault/methods",

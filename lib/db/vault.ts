@@ -115,6 +115,39 @@ export async function addVaultMethod(userId: string, method: NewVaultMethod): Pr
 }
 
 /**
+ * Replace the user's method `replacesId` by `method`, of the same kind, in one transaction (docs/issues.md #21: a
+ * passphrase wrap made again with today's Argon2id parameters; it keeps the old one's dates), then VACUUM the key table so the old wrap
+ * does not stay readable in the database files.
+ * @returns false when `replacesId` is not one of the user's methods.
+ * @throws AppError bad_request:input when the kinds differ or the new id is taken; conflict:no_vault.
+ */
+export async function replaceVaultMethod(userId: string, replacesId: string, method: NewVaultMethod): Promise<boolean> {
+  const db = await getDb();
+  if (!(await db.vault.count({ where: { userId } }))) throw noVault();
+  let replaced: boolean;
+  try {
+    replaced = await db.$transaction(async (tx) => {
+      const rows = await tx.$queryRaw<{ kind: string; created_at: Date; last_used_at: Date | null }[]>`
+        SELECT kind, created_at, last_used_at FROM vault_methods WHERE user_id = ${userId} AND id::text = ${replacesId} FOR UPDATE`;
+      const old = rows[0];
+      if (!old) return false;
+      if (old.kind !== method.kind) throw invalidInput(`A ${old.kind} method can only be replaced by another ${old.kind}.`);
+      await tx.vaultMethod.delete({ where: { id: replacesId } });
+      // The same way to unlock, wrapped anew: Settings keeps showing when it was added and last used.
+      await tx.vaultMethod.create({ data: { ...methodRow(userId, method), createdAt: old.created_at, lastUsedAt: old.last_used_at } });
+      return true;
+    });
+  } catch (error) {
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
+      throw invalidInput("That unlock method is already registered.");
+    }
+    throw error;
+  }
+  if (replaced) await vacuumKeyTables();
+  return replaced;
+}
+
+/**
  * Remove an unlock method, refusing the last one (the history would be lost), then VACUUM the key
  * table so the removed wrap does not stay readable in the database files.
  * @returns false when the method is not the user's. @throws AppError bad_request:input for the last method.

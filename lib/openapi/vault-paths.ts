@@ -32,7 +32,7 @@ export function vaultPaths(): ZodOpenApiPathsObject {
       post: {
         ...common,
         operationId: "createVault",
-        summary: "Create the vault with its first unlock methods (one a recovery code); 409 when it exists",
+        summary: "Create the vault with its first unlock methods (one a recovery code); 400 for a passphrase wrap below the Argon2id floor (64 MiB, 3 passes); 409 when it exists",
         "x-max-body-bytes": api.vaultCreate.maxBytes,
         requestBody: jsonBody(api.vaultCreate.body, api.vaultCreate.maxBytes),
         responses: { ...created("Created."), ...errors(400, 401, 403, 409, 413, 415, 503) },
@@ -50,10 +50,19 @@ export function vaultPaths(): ZodOpenApiPathsObject {
       post: {
         ...common,
         operationId: "addVaultMethod",
-        summary: "Add an unlock method (wrapped in the browser); 409 without a vault",
+        summary: "Add an unlock method (wrapped in the browser); 400 for a passphrase wrap below the Argon2id floor (64 MiB, 3 passes); 409 without a vault",
         "x-max-body-bytes": api.vaultAddMethod.maxBytes,
         requestBody: jsonBody(api.vaultAddMethod.body, api.vaultAddMethod.maxBytes),
         responses: { ...created("Added."), ...errors(400, 401, 403, 409, 413, 415, 503) },
+      },
+      patch: {
+        ...common,
+        operationId: "replaceVaultMethod",
+        summary:
+          "Replace one of the caller's unlock methods by a new one of the same kind, in one transaction (a passphrase wrapped again with today's Argon2id parameters, docs/issues.md #21); 400 below the Argon2id floor or for another kind, 404 when not the caller's",
+        "x-max-body-bytes": api.vaultReplaceMethod.maxBytes,
+        requestBody: jsonBody(api.vaultReplaceMethod.body, api.vaultReplaceMethod.maxBytes),
+        responses: { ...ok(api.vaultReplaceMethod.response), ...errors(400, 401, 403, 404, 409, 413, 415, 503) },
       },
       delete: {
         ...common,

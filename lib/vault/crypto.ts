@@ -1,4 +1,5 @@
 import { AppError } from "@/lib/errors";
+import { ARGON2ID, type Argon2Params } from "./argon2-params";
 import { paddedLength } from "./padding";
 
 /**
@@ -11,7 +12,7 @@ import { paddedLength } from "./padding";
  *   unlock method, and it lives in the tab's memory once unlocked. A remembered device (opt-in) keeps it
  *   wrapped under a non-extractable IndexedDB key and a server-held share (wrapForDevice).
  * - Wrapping key, one per unlock method (an AES-256-GCM key):
- *   passphrase -> Argon2id(passphrase, 16-byte random salt, ARGON2ID) -> 32 bytes
+ *   passphrase -> Argon2id(passphrase, 16-byte random salt, ARGON2ID: 64 MiB, 3 passes, 4 lanes) -> 32 bytes
  *   recovery code (160 random bits) -> HKDF-SHA-256(code, 16-byte salt, "hush vault recovery v2")
  *   passkey -> WebAuthn PRF output (32 bytes, evaluated on a 32-byte random per-passkey input)
  *             -> HKDF-SHA-256(prf, 16-byte salt, "hush vault passkey v2")
@@ -43,16 +44,8 @@ const TAG_BYTES = 16;
 const HEADER = 1 + IV_BYTES;
 /** Bytes of randomness in a recovery code: 160 bits (the issue asks for at least 128). */
 export const RECOVERY_CODE_BYTES = 20;
-/** Shortest passphrase accepted at setup. */
-export const MIN_PASSPHRASE_CHARS = 10;
 
-/**
- * Argon2id parameters for the passphrase: OWASP Password Storage Cheat Sheet (2024), first listed
- * configuration for Argon2id: m = 47104 KiB (46 MiB), t = 1, p = 1. They are stored with each wrap, so
- * raising them later only affects new wraps.
- */
-export const ARGON2ID = { memoryKiB: 47104, iterations: 1, parallelism: 1 } as const;
-export type Argon2Params = { memoryKiB: number; iterations: number; parallelism: number };
+export { ARGON2ID, ARGON2ID_FLOOR, type Argon2Params } from "./argon2-params";
 
 export type MethodKind = "passkey" | "passphrase" | "recovery";
 

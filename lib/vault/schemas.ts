@@ -1,5 +1,6 @@
 import { z } from "@/lib/zod";
 import { LOWERCASE_UUID } from "@/lib/uuid";
+import { ARGON2ID_FLOOR, ARGON2ID_FLOOR_TEXT } from "./argon2-params";
 import { isPaddedLength } from "./padding";
 
 /*
@@ -38,16 +39,28 @@ const sealedKey = z
 
 const b64bytes = z.string().max(200).regex(B64, "must be base64");
 
+/** What a wrap below the floor is told (docs/issues.md #21): the floor, and what to do. */
+const BELOW_FLOOR = `below the server's floor for passphrase wraps (Argon2id ${ARGON2ID_FLOOR_TEXT}): wrap the key again with stronger parameters`;
+
+/**
+ * A passphrase wrap's Argon2id parameters. The minimums are the server's floor (lib/vault/argon2-params.ts
+ * ARGON2ID_FLOOR: m ≥ 64 MiB, t ≥ 3; docs/issues.md #21): the one place every stored wrap is checked (POST /api/vault,
+ * POST and PATCH /api/vault/methods), so a wrap an offline attacker could try passphrases against cheaply is
+ * refused with 400 naming the floor. Reads (GET /api/vault) are not checked: older, weaker wraps are still
+ * served so the browser can open them and wrap the key again.
+ */
+const argon2Schema = z
+  .object({
+    memoryKiB: z.number().int().min(ARGON2ID_FLOOR.memoryKiB, `memory ${BELOW_FLOOR}`).max(4_194_304),
+    iterations: z.number().int().min(ARGON2ID_FLOOR.iterations, `passes ${BELOW_FLOOR}`).max(20),
+    parallelism: z.number().int().min(1).max(16),
+  })
+  .strict();
+
 const kdfSchema = z
   .object({
     salt: b64bytes,
-    argon2: z
-      .object({
-        memoryKiB: z.number().int().min(19456).max(4_194_304),
-        iterations: z.number().int().min(1).max(20),
-        parallelism: z.number().int().min(1).max(16),
-      })
-      .optional(),
+    argon2: argon2Schema.optional(),
     prf_input: b64bytes.optional(),
   })
   .strict();
@@ -135,6 +148,12 @@ export const vaultCreateBodySchema = z.object({ methods: z.array(methodSchema).m
 export const vaultPatchBodySchema = z.object({ history_on: z.boolean() }).strict();
 /** POST /api/vault/methods `{ method }`. */
 export const vaultAddMethodBodySchema = z.object({ method: methodSchema }).strict();
+/**
+ * PATCH /api/vault/methods `{ replaces, method }` (docs/issues.md #21): store `method` in place of the caller's method
+ * `replaces`, of the same kind, in one transaction (the browser wraps the key again after unlocking a
+ * passphrase wrap made with weaker Argon2id parameters than today's). `method` meets the floor like any new one.
+ */
+export const vaultReplaceMethodBodySchema = z.object({ replaces: z.string().uuid(), method: methodSchema }).strict();
 /** DELETE /api/vault/methods `{ id }`. */
 export const vaultRemoveMethodBodySchema = z.object({ id: z.string().uuid() }).strict();
 /** POST /api/vault/passkey `{ purpose }`. */
@@ -168,6 +187,7 @@ export const VAULT_MAX_BODY_BYTES = {
   create: 64 * 1024,
   patch: 1024,
   addMethod: 64 * 1024,
+  replaceMethod: 64 * 1024,
   removeMethod: 1024,
   passkey: 1024,
   unlock: 16 * 1024,

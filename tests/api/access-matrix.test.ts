@@ -97,7 +97,7 @@ beforeAll(async () => {
   ownerId = owner.id;
   const raw = generateVaultKey();
   ownerKey = await importVaultKey(raw);
-  const methods = [await passphraseMethod(raw, owner.id, "owner passphrase"), (await recoveryMethod(raw, owner.id)).method];
+  const methods = [await passphraseMethod(raw, owner.id, "owner trims ivy beside the copper gate"), (await recoveryMethod(raw, owner.id)).method];
   ownerMethodId = methods[0]!.id;
   expect((await vaultCreate(json("POST", "/api/vault", auth.owner, { methods }))).status).toBe(201);
   ownerChatId = crypto.randomUUID();

@@ -58,7 +58,7 @@ beforeAll(async () => {
   const u = await createTestUser("carol@example.com");
   const raw = generateVaultKey();
   user = { id: u.id, cookie: await sessionCookieFor(u.id), key: await importVaultKey(raw) };
-  const methods = [await passphraseMethod(raw, u.id, "carol's passphrase"), (await recoveryMethod(raw, u.id)).method];
+  const methods = [await passphraseMethod(raw, u.id, "carol paints violet lighthouses at noon"), (await recoveryMethod(raw, u.id)).method];
   expect((await post(vaultCreate, "/api/vault", { methods })).status).toBe(201);
 });
 

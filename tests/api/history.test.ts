@@ -257,7 +257,7 @@ describe("the vault endpoints", () => {
     expect(again.status).toBe(409);
     const dave = await createTestUser();
     const cookie = await sessionCookieFor(dave.id);
-    const noCode = await vaultCreate(req("/api/vault", { method: "POST", cookie, body: { methods: [await passphraseMethod(raw, dave.id, "a long passphrase")] } }));
+    const noCode = await vaultCreate(req("/api/vault", { method: "POST", cookie, body: { methods: [await passphraseMethod(raw, dave.id, "amber kettles hum beside lighthouses")] } }));
     expect(noCode.status).toBe(400);
     const off = await vaultPatch(req("/api/vault", { method: "PATCH", cookie: alice.cookie, body: { history_on: false } }));
     expect(off.status).toBe(200);

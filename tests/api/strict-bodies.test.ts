@@ -34,6 +34,7 @@ const VALID: Partial<Record<RouteName, Record<string, unknown>>> = {
   vaultCreate: { methods: [METHOD] },
   vaultPatch: { history_on: true },
   vaultAddMethod: { method: METHOD },
+  vaultReplaceMethod: { replaces: UUID, method: METHOD },
   vaultRemoveMethod: { id: UUID },
   vaultPasskey: { purpose: "register" },
   vaultUnlock: { method_id: UUID },
@@ -50,6 +51,7 @@ const NESTED: [RouteName, Record<string, unknown>, string][] = [
   ["chatSave", { ...VALID.chatSave, messages: [{ role: "user", content_ciphertext: SEALED, extra_field: 1 }] }, "messages.0"],
   ["vaultCreate", { methods: [{ ...METHOD, extra_field: 1 }] }, "methods.0"],
   ["vaultAddMethod", { method: { ...METHOD, kdf: { salt: "AAAA", extra_field: 1 } } }, "method.kdf"],
+  ["vaultReplaceMethod", { replaces: UUID, method: { ...METHOD, extra_field: 1 } }, "method"],
 ];
 
 const bodyRoutes = (Object.entries(api) as [RouteName, ApiRoute][]).filter(([, r]) => r.body && !r.form);

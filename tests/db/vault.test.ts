@@ -33,7 +33,7 @@ function req(p: string, init: { method?: string; cookie: string; body?: unknown 
 
 async function newVault(userId: string, cookie: string) {
   const raw = generateVaultKey();
-  const methods = [await passphraseMethod(raw, userId, "a long passphrase"), (await recoveryMethod(raw, userId)).method];
+  const methods = [await passphraseMethod(raw, userId, "amber kettles hum beside lighthouses"), (await recoveryMethod(raw, userId)).method];
   const res = await vaultCreate(req("/api/vault", { method: "POST", cookie, body: { methods } }));
   expect(res.status).toBe(201);
   return { key: await importVaultKey(raw), methods };

@@ -35,7 +35,7 @@ export function req(path: string, init: { method?: string; cookie?: string; body
 export async function withVault(id: string): Promise<Person> {
   const cookie = await sessionCookieFor(id);
   const raw = generateVaultKey();
-  const methods = [await passphraseMethod(raw, id, "a long passphrase"), (await recoveryMethod(raw, id)).method];
+  const methods = [await passphraseMethod(raw, id, "amber kettles hum beside lighthouses"), (await recoveryMethod(raw, id)).method];
   expect((await vaultCreate(req("/api/vault", { method: "POST", cookie, body: { methods } }))).status).toBe(201);
   return { id, cookie, key: await importVaultKey(raw) };
 }

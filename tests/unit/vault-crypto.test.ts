@@ -106,8 +106,8 @@ describe("key wrapping", () => {
     await expect(unwrapVaultKey(wrapped, key, { ...ctx, methodId: "m2" })).rejects.toMatchObject({ code: "unprocessable:vault_decrypt" });
   });
 
-  it("uses the written-down Argon2id parameters (OWASP: 46 MiB, t=1, p=1) and normalises the passphrase", async () => {
-    expect(ARGON2ID).toEqual({ memoryKiB: 47104, iterations: 1, parallelism: 1 });
+  it("uses the written-down Argon2id parameters (RFC 9106's second option: 64 MiB, t=3, p=4; docs/issues.md #21) and normalises the passphrase", async () => {
+    expect(ARGON2ID).toEqual({ memoryKiB: 65536, iterations: 3, parallelism: 4 });
     const raw = generateVaultKey();
     const salt = randomBytes(16);
     // "é" precomposed vs. e + combining accent: same passphrase to a person, same key here.

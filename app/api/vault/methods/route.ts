@@ -1,6 +1,6 @@
 import { api } from "@/lib/api/contract";
 import { reply, route } from "@/lib/api/route";
-import { addVaultMethod, getVaultState, removeVaultMethod } from "@/lib/db/queries";
+import { addVaultMethod, getVaultState, removeVaultMethod, replaceVaultMethod } from "@/lib/db/queries";
 import { AppError } from "@/lib/errors";
 import { toNewMethod, vaultStateJson } from "@/lib/vault/server";
 
@@ -8,6 +8,18 @@ import { toNewMethod, vaultStateJson } from "@/lib/vault/server";
 export const POST = route(api.vaultAddMethod, { name: "vault_methods", auth: "user" }, async ({ request, user, body }) => {
   await addVaultMethod(user.id, await toNewMethod(request, user.id, body.method));
   return reply(api.vaultAddMethod, vaultStateJson(user.id, await getVaultState(user.id)), { status: 201 });
+});
+
+/**
+ * PATCH /api/vault/methods `{ replaces, method }` (docs/issues.md #21): store `method` in place of the caller's method
+ * `replaces`, of the same kind, in one transaction, and physically remove the old row (VACUUM). The browser
+ * does it after unlocking with a passphrase wrap made with weaker Argon2id parameters than today's; the new
+ * wrap must meet the floor (400 otherwise, lib/vault/schemas.ts). 404 when `replaces` is not the caller's.
+ */
+export const PATCH = route(api.vaultReplaceMethod, { name: "vault_methods", auth: "user" }, async ({ request, user, body }) => {
+  const method = await toNewMethod(request, user.id, body.method);
+  if (!(await replaceVaultMethod(user.id, body.replaces, method))) throw new AppError("not_found:unlock_method", "Unlock method not found.");
+  return reply(api.vaultReplaceMethod, vaultStateJson(user.id, await getVaultState(user.id)));
 });
 
 /**
