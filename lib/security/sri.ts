@@ -78,18 +78,36 @@ export function addIntegrity(html: string, lookup: (src: string) => string | und
 type Dispatcher = Record<string, ((...args: unknown[]) => unknown) | undefined>;
 
 /**
- * The root layout's stylesheets, from the build's client reference manifest of the home page
- * (`entryCSSFiles["[project]/app/layout"]`), as URL paths; [] when the build has none.
+ * The root layout's stylesheets, from the build's client reference manifests
+ * (`entryCSSFiles["[project]/app/layout"]`, the same in every page's), as URL paths; [] when the
+ * build has none or the format is not the one known here.
  */
 function rootStylesheets(distDir: string): string[] {
-  try {
-    const text = fs.readFileSync(path.join(distDir, "server", "app", "page_client-reference-manifest.js"), "utf8");
-    const list = /"\[project\]\/app\/layout":(\[[^\]]*\])/.exec(text)?.[1];
-    if (!list) return [];
-    return (JSON.parse(list) as { path: string; inlined?: boolean }[]).filter((f) => !f.inlined).map((f) => `/_next/${f.path}`);
-  } catch {
-    return [];
+  const pending = [path.join(distDir, "server", "app")];
+  for (let dir = pending.pop(); dir !== undefined; dir = pending.pop()) {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) pending.push(full);
+      else if (entry.name.endsWith("_client-reference-manifest.js")) {
+        const text = fs.readFileSync(full, "utf8");
+        const at = text.indexOf('"entryCSSFiles"');
+        const list = at >= 0 ? /"\[project\]\/app\/layout":(\[[^\]]*\])/.exec(text.slice(at))?.[1] : undefined;
+        if (!list) continue;
+        try {
+          return (JSON.parse(list) as { path: string; inlined?: boolean }[]).filter((f) => !f.inlined).map((f) => `/_next/${f.path}`);
+        } catch {
+          return [];
+        }
+      }
+    }
   }
+  return [];
 }
 
 let installed = false;
