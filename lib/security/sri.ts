@@ -13,8 +13,9 @@ import path from "node:path";
  *   (`addIntegrity`);
  * - pages rendered per request: `installSriHook` (called by instrumentation.ts) wraps React's
  *   server-side `preinitScript` so each chunk script it emits carries its integrity, and registers
- *   the root layout's stylesheets with their integrity before they render (React copies a
- *   preload's integrity onto the `<link rel="stylesheet">` of the same href).
+ *   the root layout's stylesheets and the page's segment scripts with their integrity before they
+ *   render (React copies a preload's integrity onto the `<link rel="stylesheet">` or
+ *   `<script async src>` of the same href).
  * Chunks the Turbopack runtime loads later in the browser (client navigation, lazy imports) are
  * created by Next's runtime without integrity: the build manifest and `npm run verify` cover them.
  */
@@ -110,6 +111,28 @@ function rootStylesheets(distDir: string): string[] {
   return [];
 }
 
+/**
+ * The scripts Next renders as `<script async src>` elements for the segments of `page` (its layouts
+ * and itself; `page` as Next's work store names it, e.g. `/(site)/settings/page`), from that page's
+ * client reference manifest (`entryJSFiles`), as URL paths; [] when unknown.
+ */
+function segmentScripts(distDir: string, page: string): string[] {
+  try {
+    const text = fs.readFileSync(path.join(distDir, "server", "app", `${page}_client-reference-manifest.js`), "utf8");
+    const at = text.indexOf('"entryJSFiles":');
+    if (at < 0) return [];
+    const start = at + '"entryJSFiles":'.length;
+    const end = text.indexOf("}", start);
+    const entries = JSON.parse(text.slice(start, end + 1)) as Record<string, string[]>;
+    const parts = page.split("/").filter(Boolean).slice(0, -1);
+    const keys = [`[project]/app${page}`, "[project]/app/layout"];
+    for (let i = 1; i <= parts.length; i++) keys.push(`[project]/app/${parts.slice(0, i).join("/")}/layout`);
+    return [...new Set(keys.flatMap((k) => entries[k] ?? []))].map((f) => `/_next/${f}`);
+  } catch {
+    return [];
+  }
+}
+
 let installed = false;
 
 /**
@@ -137,17 +160,37 @@ export function installSriHook(distDir: string = path.join(process.cwd(), ".next
   const preinitScript = dispatcher?.X;
   const preload = dispatcher?.L;
   if (!dispatcher || typeof preinitScript !== "function" || typeof preload !== "function") return false;
+  let currentPage: () => string | undefined = () => undefined;
+  try {
+    const load = createRequire(path.join(process.cwd(), "package.json"));
+    // Next's per-request work store (shared by its server chunks): names the page being rendered.
+    const { workAsyncStorage } = load("next/dist/server/app-render/work-async-storage.external.js") as {
+      workAsyncStorage?: { getStore(): { page?: string } | undefined };
+    };
+    if (workAsyncStorage) currentPage = () => workAsyncStorage.getStore()?.page;
+  } catch {
+    // Without it only the segment scripts go without integrity; the e2e test says so.
+  }
   const lookup = integrityLookup(distDir);
-  const stylesheets = rootStylesheets(distDir)
-    .map((href) => ({ href, integrity: lookup(href) }))
-    .filter((s): s is { href: string; integrity: string } => Boolean(s.integrity));
+  const pageScripts = new Map<string, { href: string; integrity: string }[]>();
+  const withIntegrity = (hrefs: string[]) =>
+    hrefs.map((href) => ({ href, integrity: lookup(href) })).filter((s): s is { href: string; integrity: string } => Boolean(s.integrity));
+  const stylesheets = withIntegrity(rootStylesheets(distDir));
   dispatcher.X = function (this: unknown, src: unknown, options: unknown) {
     if (typeof src === "string") {
-      // Before the first chunk script of a render: React adopts this integrity when the layout's
-      // <link rel="stylesheet"> of the same href renders, and drops the preload itself.
-      for (const sheet of stylesheets) preload.call(this, sheet.href, "style", { integrity: sheet.integrity });
-      const integrity = lookup(src);
       const given = (options ?? {}) as Record<string, unknown>;
+      // Before the first chunk script of a render (React dedupes repeats by href): React adopts a
+      // preload's integrity when the <link rel="stylesheet"> or <script async src> of the same href
+      // renders later, and then drops the preload itself. The root stylesheets, and the scripts
+      // Next renders as elements for this page's segments.
+      for (const sheet of stylesheets) preload.call(this, sheet.href, "style", { integrity: sheet.integrity });
+      const page = currentPage();
+      if (page) {
+        let scripts = pageScripts.get(page);
+        if (!scripts) pageScripts.set(page, (scripts = withIntegrity(segmentScripts(distDir, page))));
+        for (const script of scripts) preload.call(this, script.href, "script", { integrity: script.integrity, nonce: given.nonce });
+      }
+      const integrity = lookup(src);
       if (integrity && given.integrity == null) options = { ...given, integrity };
     }
     return preinitScript.call(this, src, options);
