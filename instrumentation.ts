@@ -12,7 +12,9 @@ export async function register(): Promise<void> {
   // Requests Next.js itself would answer with a 500 (TRACE, OPTIONS *, bad %-encoding) get a 4xx.
   (await import("./lib/request-guard")).installRequestGuard();
   // Integrity on every chunk script and root stylesheet of pages rendered per request (docs/verify.md).
-  (await import("./lib/security/sri")).installSriHook();
+  if (process.env.NODE_ENV === "production" && !(await import("./lib/security/sri")).installSriHook()) {
+    (await import("./lib/log")).logger("hush").warn("Subresource Integrity hook not installed: Next's runtime is not the one lib/security/sri.ts knows");
+  }
   const { startServer } = await import("./lib/startup");
   await startServer();
 }
