@@ -1,6 +1,7 @@
 /**
  * Next.js start-up hook: stamp each request with its socket peer (lib/peer-stamp.ts, for the client
- * address rule of lib/client-address.ts), validate configuration, say which embedded defaults are in
+ * address rule of lib/client-address.ts), add Subresource Integrity to server-rendered HTML (lib/security/sri.ts),
+ * validate configuration, say which embedded defaults are in
  * use and apply database migrations before the first request.
  */
 export async function register(): Promise<void> {
@@ -10,6 +11,10 @@ export async function register(): Promise<void> {
   installPeerStamp();
   // Requests Next.js itself would answer with a 500 (TRACE, OPTIONS *, bad %-encoding) get a 4xx.
   (await import("./lib/request-guard")).installRequestGuard();
+  // Integrity on every chunk script and root stylesheet of pages rendered per request (docs/verify.md).
+  if (process.env.NODE_ENV === "production" && !(await import("./lib/security/sri")).installSriHook()) {
+    (await import("./lib/log")).logger("hush").warn("Subresource Integrity hook not installed: Next's runtime is not the one lib/security/sri.ts knows");
+  }
   const { startServer } = await import("./lib/startup");
   await startServer();
 }

