@@ -47,6 +47,30 @@ window.benchReady = (async (argon) => {
   const hkdf = async (ikm) =>
     subtle.deriveKey({ name: "HKDF", hash: "SHA-256", salt, info: enc.encode("hush vault passkey v2") }, await subtle.importKey("raw", ikm, "HKDF", false, ["deriveKey"]), { name: "AES-GCM", length: 256 }, false, ["encrypt", "decrypt"]);
   const prfWrap = await seal(await hkdf(await getPrf()), "wrap", raw);
+  // A remembered device (docs/issues.md #21): the vault key wrapped under a non-extractable device key, then
+  // under HKDF of the server's 32-byte share; the record lives in IndexedDB, the share comes back over HTTP.
+  const share = crypto.getRandomValues(new Uint8Array(32));
+  const shareKey = async (bytes) =>
+    subtle.deriveKey({ name: "HKDF", hash: "SHA-256", salt: enc.encode("device"), info: enc.encode("hush vault device v1") }, await subtle.importKey("raw", bytes, "HKDF", false, ["deriveKey"]), { name: "AES-GCM", length: 256 }, false, ["encrypt", "decrypt"]);
+  const deviceKey = await subtle.generateKey({ name: "AES-GCM", length: 256 }, false, ["encrypt", "decrypt"]);
+  const inner = await seal(deviceKey, "device-key", raw);
+  const innerBytes = new Uint8Array(12 + inner.ct.length);
+  innerBytes.set(inner.iv);
+  innerBytes.set(inner.ct, 12);
+  const outer = await seal(await shareKey(share), "device-share", innerBytes);
+  const idb = await new Promise((resolve, reject) => {
+    const req = indexedDB.open("bench-vault", 1);
+    req.onupgradeneeded = () => req.result.createObjectStore("devices");
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error);
+  });
+  const idbDo = (mode, work) =>
+    new Promise((resolve, reject) => {
+      const r = work(idb.transaction("devices", mode).objectStore("devices"));
+      r.onsuccess = () => resolve(r.result);
+      r.onerror = () => reject(r.error);
+    });
+  await idbDo("readwrite", (st) => st.put({ deviceKey, outer }, "u"));
   const list = document.getElementById("l");
   const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
   const open = async (k, x) =>
@@ -62,6 +86,13 @@ window.benchReady = (async (argon) => {
     },
     passkey: async () => {
       await subtle.decrypt({ name: "AES-GCM", iv: prfWrap.iv, additionalData: enc.encode("wrap") }, await hkdf(await getPrf()), prfWrap.ct);
+    },
+    device: async () => {
+      const record = await idbDo("readonly", (st) => st.get("u"));
+      // The share's round trip, answered by the bench server (the app's route adds a session check and one UPDATE).
+      await (await fetch("/share", { method: "POST" })).arrayBuffer();
+      const opened = new Uint8Array(await subtle.decrypt({ name: "AES-GCM", iv: record.outer.iv, additionalData: enc.encode("device-share") }, await shareKey(share), record.outer.ct));
+      await subtle.decrypt({ name: "AES-GCM", iv: opened.slice(0, 12), additionalData: enc.encode("device-key") }, record.deviceKey, opened.slice(12));
     },
     list: async () => {
       const names = await Promise.all(titles.map((t) => open(key, t)));
