@@ -1,5 +1,3 @@
-import fs from "node:fs";
-import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as vaultGet, POST as vaultCreate } from "@/app/api/vault/route";
 import { PATCH as methodReplace, POST as methodAdd } from "@/app/api/vault/methods/route";
@@ -7,7 +5,7 @@ import { POST as vaultUnlock } from "@/app/api/vault/unlock/route";
 import type { VaultJson } from "@/lib/api/contract";
 import { ARGON2ID, ARGON2ID_FLOOR, generateVaultKey, passphraseKey, randomBytes, toBase64, wrapVaultKey, type Argon2Params } from "@/lib/vault/crypto";
 import { passphraseMethod, recoveryMethod, unlockWithPassphrase, type MethodJson } from "@/lib/vault/seal";
-import { setupTestDb, type TestDb } from "../db/setup-db";
+import { setupTestDb, type TestDb, tableFilesHold } from "../db/setup-db";
 import { createTestUser, sessionCookieFor } from "../helpers/auth";
 import { req } from "../helpers/vault-api";
 
@@ -164,8 +162,8 @@ describe("re-wrap at the next unlock (docs/issues.md #21)", () => {
     expect((await unlockWithPassphrase(passphrases, u.id, PASSPHRASE)).raw).toEqual(raw);
     if (t.target.kind === "pglite") {
       await t.db.$executeRawUnsafe("CHECKPOINT");
-      expect(tableFilesHold(Buffer.from(old.wrapped_key, "base64"))).toBe(false);
-      expect(tableFilesHold(Buffer.from(renewed.wrapped_key, "base64"))).toBe(true);
+      expect(tableFilesHold(t, Buffer.from(old.wrapped_key, "base64"))).toBe(false);
+      expect(tableFilesHold(t, Buffer.from(renewed.wrapped_key, "base64"))).toBe(true);
     }
     // The browser's store holds the new state too, and a second unlock has nothing to re-wrap.
     expect(store.useVault).toBeTypeOf("function");
@@ -178,17 +176,3 @@ describe("re-wrap at the next unlock (docs/issues.md #21)", () => {
   });
 });
 
-/** Whether the relation files of the PGlite database (not the write-ahead log) hold `bytes`. */
-function tableFilesHold(bytes: Buffer): boolean {
-  const root = path.join(t.dataDir, "pglite", "base");
-  let hit = false;
-  const walk = (dir: string) => {
-    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-      const p = path.join(dir, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.isFile() && fs.readFileSync(p).includes(bytes)) hit = true;
-    }
-  };
-  walk(root);
-  return hit;
-}

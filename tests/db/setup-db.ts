@@ -94,3 +94,22 @@ export async function createUser(db: PrismaClient, email?: string): Promise<stri
   const user = await db.user.create({ data: { email: email ?? `${randomBytes(6).toString("hex")}@example.test` } });
   return user.id;
 }
+
+/**
+ * Whether the relation files of `t`'s PGlite database (PGDATA/base, i.e. every table and index, not the
+ * write-ahead log) hold `bytes`. The WAL keeps a record of each insert until its segment is recycled;
+ * README "Privacy" says so.
+ */
+export function tableFilesHold(t: TestDb, bytes: Buffer): boolean {
+  const root = path.join(t.dataDir, "pglite", "base");
+  let hit = false;
+  const walk = (dir: string) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.isFile() && fs.readFileSync(p).includes(bytes)) hit = true;
+    }
+  };
+  walk(root);
+  return hit;
+}

@@ -7,7 +7,7 @@ import { getConfig } from "@/lib/config";
 import { shredUserData } from "@/lib/db/queries";
 import { generateVaultKey, importVaultKey } from "@/lib/vault/crypto";
 import { passphraseMethod, recoveryMethod } from "@/lib/vault/seal";
-import { setupTestDb, type TestDb } from "./setup-db";
+import { setupTestDb, type TestDb, tableFilesHold } from "./setup-db";
 import { createTestUser, sessionCookieFor } from "../helpers/auth";
 
 /**
@@ -65,7 +65,7 @@ describe("deleted keys are physically removed", () => {
     // Written through to the files (a checkpoint flushes the buffers): the search can find them.
     if (pglite) {
       await t.db.$executeRawUnsafe("CHECKPOINT");
-      expect(tableFilesHold(wrapOf(passphrase))).toBe(true);
+      expect(tableFilesHold(t, wrapOf(passphrase))).toBe(true);
       expect(databaseFiles().includes(wrapOf(recovery))).toBe(true);
     }
 
@@ -75,8 +75,8 @@ describe("deleted keys are physically removed", () => {
     expect(await t.db.vaultMethod.count({ where: { userId: user.id } })).toBe(1);
     if (pglite) {
       await t.db.$executeRawUnsafe("CHECKPOINT");
-      expect(tableFilesHold(wrapOf(passphrase))).toBe(false);
-      expect(tableFilesHold(wrapOf(recovery))).toBe(true);
+      expect(tableFilesHold(t, wrapOf(passphrase))).toBe(false);
+      expect(tableFilesHold(t, wrapOf(recovery))).toBe(true);
     }
 
     await shredUserData(user.id);
@@ -84,26 +84,8 @@ describe("deleted keys are physically removed", () => {
     expect(await t.db.vault.count({ where: { userId: user.id } })).toBe(0);
     if (pglite) {
       await t.db.$executeRawUnsafe("CHECKPOINT");
-      expect(tableFilesHold(wrapOf(recovery))).toBe(false);
+      expect(tableFilesHold(t, wrapOf(recovery))).toBe(false);
     }
   });
 });
 
-/**
- * Whether the relation files of the database (PGDATA/base, i.e. every table and index, not the
- * write-ahead log) hold `bytes`. The WAL keeps a record of each insert until its segment is recycled;
- * README "Privacy" says so.
- */
-function tableFilesHold(bytes: Buffer): boolean {
-  const root = path.join(t.dataDir, "pglite", "base");
-  let hit = false;
-  const walk = (dir: string) => {
-    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-      const p = path.join(dir, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.isFile() && fs.readFileSync(p).includes(bytes)) hit = true;
-    }
-  };
-  walk(root);
-  return hit;
-}
