@@ -68,6 +68,7 @@ export const chatHistoryEntrySchema = z.object({
   display_name: z.string().nullable().meta({ description: "Always null: the name is sealed in display_name_ciphertext." }),
   display_name_ciphertext: z.string().nullable().meta({ description: "Base64 vault ciphertext of the display name; null for \"Untitled Chat\"." }),
   last_updated: z.string(),
+  version: z.number().int().meta({ description: "The chat header's version (docs/issues.md #21); 0 for a chat saved without a header." }),
 });
 
 export const chatHistoryPageSchema = z
@@ -93,6 +94,12 @@ export const chatSchema = z
       .nullable()
       .optional()
       .meta({ description: "Base64 vault ciphertext of the whole branch tree (edited and regenerated versions, docs/issues.md #9); null when the chat has none." }),
+    header_ciphertext: z
+      .string()
+      .nullable()
+      .optional()
+      .meta({ description: "Base64 of the chat's sealed header (version, message count, hash chain; docs/issues.md #21); null for chats saved before it." }),
+    version: z.number().int().optional().meta({ description: "The header's version, in clear for compare-and-set." }),
     created_at: z.string().optional(),
     last_updated: z.string(),
     messages: z.array(sealedMessageJson),
@@ -138,6 +145,11 @@ export const vaultStateSchema = z
     exists: z.boolean(),
     history_on: z.boolean(),
     last_unlock_at: z.string().nullable(),
+    manifest: z
+      .object({ ciphertext: z.string(), version: z.number().int() })
+      .nullable()
+      .optional()
+      .meta({ description: "The sealed manifest of the user's chats and their versions (docs/issues.md #21)." }),
     methods: z.array(
       z.object({
         id: z.string(),

@@ -35,7 +35,7 @@ export interface VaultMethodInfo {
 }
 
 export interface VaultState {
-  vault: { historyOn: boolean; lastUnlockAt: Date | null; createdAt: Date } | null;
+  vault: { historyOn: boolean; lastUnlockAt: Date | null; createdAt: Date; manifestCiphertext: Uint8Array | null; manifestVersion: number } | null;
   methods: VaultMethodInfo[];
 }
 
@@ -47,7 +47,13 @@ export async function getVaultState(userId: string): Promise<VaultState> {
     db.vaultMethod.findMany({ where: { userId }, orderBy: { createdAt: "asc" } }),
   ]);
   return {
-    vault: vault && { historyOn: vault.historyOn, lastUnlockAt: vault.lastUnlockAt, createdAt: vault.createdAt },
+    vault: vault && {
+      historyOn: vault.historyOn,
+      lastUnlockAt: vault.lastUnlockAt,
+      createdAt: vault.createdAt,
+      manifestCiphertext: vault.manifestCiphertext,
+      manifestVersion: vault.manifestVersion,
+    },
     methods: methods.map((m) => ({
       id: m.id,
       kind: m.kind as MethodKind,

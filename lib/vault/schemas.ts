@@ -105,6 +105,27 @@ export const sealedMessageSchema = z
 
 const lowercaseUuid = z.string().regex(LOWERCASE_UUID, "must be a lowercase UUID");
 
+/** Largest sealed manifest in base64 characters (docs/issues.md #21): about 70 bytes a chat, 50,000 chats. */
+export const MAX_MANIFEST_B64 = 5_000_000;
+/** Largest sealed chat header in base64 characters: one padding bucket of 256 bytes, with room for format changes. */
+const MAX_HEADER_B64 = 4000;
+const version = z.number().int().min(0).max(2_000_000_000);
+
+/**
+ * docs/issues.md #21: the sealed manifest that goes with every change to the chat list or to a chat's version,
+ * with the version it replaces (compare-and-set: another device's write in between answers 409
+ * "conflict:manifest", and the browser merges and writes again).
+ */
+export const manifestWriteSchema = z.object({ ciphertext: sealed(MAX_MANIFEST_B64), base_version: version }).strict();
+
+/**
+ * docs/issues.md #21: a chat's new sealed header, the version it replaces (compare-and-set on the chat: 409
+ * "conflict:chat_version"), and the manifest that records the new version.
+ */
+export const chatIntegritySchema = z
+  .object({ header_ciphertext: sealed(MAX_HEADER_B64), base_version: version, manifest: manifestWriteSchema })
+  .strict();
+
 /** Largest sealed branch tree, in base64 characters (the whole tree of a long chat with its versions). */
 export const MAX_TREE_B64 = 40_000_000;
 /** Oldest timestamp an imported chat may carry (docs/issues.md #9: ChatGPT exports keep their dates). */
@@ -135,10 +156,13 @@ export const chatSaveBodySchema = z
     tree_ciphertext: sealed(MAX_TREE_B64).nullable().optional(),
     created_at: importTime.optional(),
     last_updated: importTime.optional(),
+    /** docs/issues.md #21: the chat's new header and the manifest (every Hush browser sends them). */
+    integrity: chatIntegritySchema.optional(),
   })
   .strict()
   .refine((b) => b.create || (b.created_at === undefined && b.last_updated === undefined), "created_at and last_updated only with create")
   .refine((b) => !b.create || !b.replace, "a new chat has nothing to replace")
+  .refine((b) => !b.create || !b.integrity || b.integrity.base_version === 0, "a new chat's header replaces version 0")
   .refine((b) => !b.created_at || !b.last_updated || b.created_at <= b.last_updated, "created_at must not be after last_updated");
 export const CHAT_SAVE_MAX_BODY_BYTES = 50 * 1024 * 1024;
 

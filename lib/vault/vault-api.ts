@@ -6,19 +6,18 @@ import type { SealedChatBatchJson, VaultDevicesJson, VaultJson } from "@/lib/api
 import { AppError, isAppError } from "@/lib/errors";
 import { weakerThanCurrent } from "./argon2-params";
 import { fromBase64, generateDeviceKey, generateVaultKey, importVaultKey, randomBytes, unwrapForDevice, wrapForDevice } from "./crypto";
-import { describeThisDevice, forgetDeviceRecord, readDevice, writeDevice } from "./device-store";
+import { describeThisDevice, forgetDeviceRecord, readDevice, readSeen, writeDevice, writeSeen } from "./device-store";
+import { IntegrityTracker } from "./integrity-tracker";
 import { forEachSealedChatBatch } from "./sealed-chat-batches";
 import {
   passkeyMethod,
   passphraseMethod,
   recoveryMethod,
   openChat,
-  sealTurn,
   unlockWithPassphrase,
   unlockWithPrf,
   unlockWithRecovery,
   type MethodJson,
-  type PlainMessage,
 } from "./seal";
 
 /**
@@ -49,6 +48,8 @@ let deviceTried = false;
 let deviceUnlocking = false;
 // The raw key is needed to wrap it under a new method (Settings); it lives as long as `key`.
 let rawKey: Uint8Array<ArrayBuffer> | null = null;
+// docs/issues.md #21: this device's view of the history's integrity, for as long as the key is held.
+let tracker: IntegrityTracker | null = null;
 let started = false;
 const listeners = new Set<() => void>();
 
@@ -118,6 +119,8 @@ export function useVault(signedIn: boolean): VaultStore {
 /** Hold the opened vault key; with `remember`, remember this device first (a failure is logged, the vault still opens). */
 async function unlocked(raw: Uint8Array<ArrayBuffer>, remember = false): Promise<void> {
   rawKey = raw;
+  const userId = info().user_id;
+  tracker = await IntegrityTracker.start(raw, userId, { read: () => readSeen(userId), write: (seen) => writeSeen(userId, seen) });
   if (remember) await rememberThisDevice().catch(() => console.error("Could not remember this device"));
   set({ key: await importVaultKey(raw) });
 }
@@ -126,6 +129,7 @@ async function unlocked(raw: Uint8Array<ArrayBuffer>, remember = false): Promise
 export function lockVault(): void {
   rawKey?.fill(0);
   rawKey = null;
+  tracker = null;
   set({ key: null });
 }
 
@@ -223,6 +227,22 @@ export async function revokeRememberedDevice(id: string): Promise<VaultDevicesJs
     set({ deviceId: null });
   }
   return left;
+}
+
+/**
+ * The unlocked vault for the saved-chat operations (lib/vault/saved-chats.ts): the key, the user and this
+ * device's integrity tracker (docs/issues.md #21). @throws AppError "bad_request:vault" when locked.
+ */
+export function unlockedVault(message = "Unlock your history first."): { key: CryptoKey; userId: string; tracker: IntegrityTracker } {
+  if (!store.key || !tracker) throw actionError(message);
+  return { key: store.key, userId: info().user_id, tracker };
+}
+
+/** Read GET /api/vault again (the manifest changed on another device: docs/issues.md #21). */
+export async function reloadVaultInfo(): Promise<VaultJson> {
+  const next = await apiFetch("vaultGet");
+  set({ info: next });
+  return next;
 }
 
 function info(): VaultJson {
@@ -449,67 +469,6 @@ export async function newRecoveryCode(): Promise<string> {
 /** Remove an unlock method (the server refuses the last one). */
 export async function removeMethod(id: string): Promise<void> {
   set({ info: await apiFetch("vaultRemoveMethod", { body: { id } }) });
-}
-
-/**
- * Seal and store a finished turn (POST /api/ns/chat_save). `messages` is the whole stored path; `from` is
- * how many of them are already stored unchanged (0 for a new chat, whose id is made here). With
- * `replace` the stored messages from `from` on are replaced (docs/issues.md #9: an edit or regenerate changed the
- * active path); `tree` is the branch tree's wire form (null: no versions).
- * @returns the chat id. @throws AppError
- */
-export async function saveTurn(input: {
-  chatId: string | null;
-  from: number;
-  messages: PlainMessage[];
-  title: string | null;
-  replace?: boolean;
-  tree?: string | null;
-}): Promise<string> {
-  const key = store.key;
-  if (!key) throw actionError("Unlock your history to save this chat.");
-  const create = input.chatId === null;
-  const chatId = input.chatId ?? crypto.randomUUID();
-  const body = await sealTurn({
-    key,
-    userId: info().user_id,
-    chatId,
-    create,
-    firstPosition: create ? 0 : input.from,
-    messages: create ? input.messages : input.messages.slice(input.from),
-    title: input.title,
-    replace: !create && input.replace === true,
-    tree: input.tree,
-  });
-  await apiFetch("chatSave", { body: body as never });
-  return chatId;
-}
-
-/**
- * Store an imported chat as a new saved chat (docs/issues.md #9: ChatGPT import), sealed here under the vault key,
- * with its original dates. @returns the new chat id. @throws AppError
- */
-export async function importChat(input: {
-  title: string | null;
-  messages: PlainMessage[];
-  createdAt: Date;
-  lastUpdated: Date;
-}): Promise<string> {
-  const key = store.key;
-  if (!key) throw actionError("Unlock your history to import chats.");
-  const chatId = crypto.randomUUID();
-  const body = await sealTurn({
-    key,
-    userId: info().user_id,
-    chatId,
-    create: true,
-    firstPosition: 0,
-    messages: input.messages,
-    title: input.title,
-    dates: { createdAt: input.createdAt, lastUpdated: input.lastUpdated },
-  });
-  await apiFetch("chatSave", { body: body as never });
-  return chatId;
 }
 
 /** A saved chat decrypted in this browser (for export). */
