@@ -23,6 +23,9 @@ import {
   vaultPatchBodySchema,
   vaultRemoveMethodBodySchema,
   vaultReplaceMethodBodySchema,
+  vaultRotationChatsBodySchema,
+  vaultRotationFinishBodySchema,
+  vaultRotationStartBodySchema,
   vaultUnlockBodySchema,
 } from "@/lib/vault/schemas";
 
@@ -150,6 +153,11 @@ export const vaultStateSchema = z
       .nullable()
       .optional()
       .meta({ description: "The sealed manifest of the user's chats and their versions (docs/issues.md #21)." }),
+    key_generation: z.number().int().meta({ description: "The generation of the vault key the methods wrap (docs/issues.md #21)." }),
+    rotation: z
+      .object({ generation: z.number().int(), next_key: z.string() })
+      .nullable()
+      .meta({ description: "A key rotation under way: the next key wrapped under the current one (docs/issues.md #21)." }),
     methods: z.array(
       z.object({
         id: z.string(),
@@ -175,6 +183,12 @@ export const vaultDeviceCreatedSchema = z.object({ id: z.string(), secret: z.str
 /** POST /api/vault/devices/unlock: the server's share of the device's wrap, base64. */
 export const vaultDeviceSecretSchema = z.object({ secret: z.string() });
 export const chatSavedSchema = z.object({ chat_id: z.string(), last_updated: z.string() });
+/** GET /api/vault/rotation (docs/issues.md #21): the rotation under way and the chats still under the old key. */
+export const vaultRotationSchema = z
+  .object({ generation: z.number().int().nullable(), remaining_chat_ids: z.array(z.string()) })
+  .meta({ id: "VaultRotation" });
+/** POST /api/vault/rotation/chats: the chats stored (the others changed meanwhile: read and seal them again). */
+export const resealedSchema = z.object({ stored_chat_ids: z.array(z.string()) });
 export const webauthnOptionsSchema = z.looseObject({}).meta({ description: "WebAuthn options (@simplewebauthn/server)." });
 export const unlockedSchema = z.object({ ok: z.literal(true), method_id: z.string() });
 export const historyOnSchema = z.object({ ok: z.literal(true), history_on: z.boolean() });
@@ -273,6 +287,28 @@ export const api = {
   chatTitle: { method: "PATCH", path: "/api/ns/chat_title", body: chatTitleBodySchema, maxBytes: CHAT_TITLE_MAX_BODY_BYTES, response: okSchema },
 
   vaultGet: { method: "GET", path: "/api/vault", response: vaultStateSchema },
+  vaultRotation: { method: "GET", path: "/api/vault/rotation", response: vaultRotationSchema },
+  vaultRotationStart: {
+    method: "POST",
+    path: "/api/vault/rotation",
+    body: vaultRotationStartBodySchema,
+    maxBytes: VAULT_MAX_BODY_BYTES.rotationStart,
+    response: vaultRotationSchema,
+  },
+  vaultRotationChats: {
+    method: "POST",
+    path: "/api/vault/rotation/chats",
+    body: vaultRotationChatsBodySchema,
+    maxBytes: VAULT_MAX_BODY_BYTES.rotationChats,
+    response: resealedSchema,
+  },
+  vaultRotationFinish: {
+    method: "POST",
+    path: "/api/vault/rotation/finish",
+    body: vaultRotationFinishBodySchema,
+    maxBytes: VAULT_MAX_BODY_BYTES.rotationFinish,
+    response: vaultStateSchema,
+  },
   vaultCreate: { method: "POST", path: "/api/vault", body: vaultCreateBodySchema, maxBytes: VAULT_MAX_BODY_BYTES.create, response: vaultStateSchema },
   vaultPatch: { method: "PATCH", path: "/api/vault", body: vaultPatchBodySchema, maxBytes: VAULT_MAX_BODY_BYTES.patch, response: historyOnSchema },
   vaultAddMethod: { method: "POST", path: "/api/vault/methods", body: vaultAddMethodBodySchema, maxBytes: VAULT_MAX_BODY_BYTES.addMethod, response: vaultStateSchema },

@@ -1,6 +1,6 @@
 import "server-only";
 import { getDb } from "@/lib/db/client";
-import { chatVersionConflict } from "@/lib/db/errors";
+import { chatVersionConflict, manifestConflict } from "@/lib/db/errors";
 import { writeManifest, type IntegrityWrite } from "@/lib/db/sealed-chats";
 
 /**
@@ -30,6 +30,9 @@ export async function renameSealedChat(input: {
   return db.$transaction(async (tx) => {
     const chat = await tx.chat.findUnique({ where: { userId_id: { userId: input.userId, id: input.chatId } }, select: { version: true } });
     if (!chat) return false;
+    // A chat sealed under another key generation (a rotation under way) cannot take this writer's header.
+    const stale = await tx.chat.count({ where: { id: input.chatId, userId: input.userId, keyGeneration: { not: integrity.manifest.keyGeneration } } });
+    if (stale) throw manifestConflict();
     const { count } = await tx.chat.updateMany({
       where: { id: input.chatId, userId: input.userId, version: integrity.baseVersion },
       data: { titleCiphertext: input.title, headerCiphertext: integrity.header, version: integrity.baseVersion + 1 },

@@ -13,6 +13,7 @@ import { writeManifest, type ManifestWrite } from "@/lib/db/sealed-chats";
 
 export * from "@/lib/db/vault";
 export * from "@/lib/db/sealed-chats";
+export * from "@/lib/db/vault-rotation";
 export { chatNotFound, invalidCursor, invalidInput } from "@/lib/db/errors";
 export { loadChatPreconditions, type ChatPreconditionInput, type ChatPreconditions } from "@/lib/db/chat-preconditions";
 

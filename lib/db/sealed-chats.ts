@@ -35,6 +35,8 @@ export interface IntegrityWrite {
 export interface ManifestWrite {
   ciphertext: Uint8Array<ArrayBuffer>;
   baseVersion: number;
+  /** The vault key generation the writer holds: a write from before a rotation fails like a lost race. */
+  keyGeneration: number;
 }
 
 /**
@@ -43,7 +45,7 @@ export interface ManifestWrite {
  */
 export async function writeManifest(tx: Prisma.TransactionClient, userId: string, manifest: ManifestWrite): Promise<void> {
   const { count } = await tx.vault.updateMany({
-    where: { userId, manifestVersion: manifest.baseVersion },
+    where: { userId, manifestVersion: manifest.baseVersion, keyGeneration: manifest.keyGeneration },
     data: { manifestCiphertext: manifest.ciphertext, manifestVersion: manifest.baseVersion + 1 },
   });
   if (count !== 1) throw manifestConflict();
@@ -108,20 +110,21 @@ export async function saveSealedTurn(input: {
   const baseVersion = input.integrity?.baseVersion ?? 0;
   const manifest = input.integrity ? b64(input.integrity.manifest.ciphertext) : null;
   const manifestBase = input.integrity?.manifest.baseVersion ?? 0;
+  const generation = input.integrity?.manifest.keyGeneration ?? 0;
   try {
     if (input.create) {
       const created = toMinute(input.createdAt ?? lastUpdated).toISOString();
       const [result] = await db.$queryRaw<{ has_vault: number; inserted: number; manifest: number }[]>`
         WITH man AS (
           UPDATE vaults SET manifest_ciphertext = decode(${manifest}::text, 'base64'), manifest_version = manifest_version + 1
-          WHERE ${checked} AND user_id = ${userId} AND manifest_version = ${manifestBase}
+          WHERE ${checked} AND user_id = ${userId} AND manifest_version = ${manifestBase} AND key_generation = ${generation}
           RETURNING 1
         ),
         v AS (SELECT 1 FROM vaults WHERE user_id = ${userId} AND (NOT ${checked} OR EXISTS (SELECT 1 FROM man))),
         c AS (
-          INSERT INTO chats (id, user_id, title_ciphertext, tree_ciphertext, header_ciphertext, version, created_at, last_updated)
+          INSERT INTO chats (id, user_id, title_ciphertext, tree_ciphertext, header_ciphertext, version, key_generation, created_at, last_updated)
           SELECT ${chatId}::uuid, ${userId}, decode(${title}::text, 'base64'), decode(${tree}::text, 'base64'),
-                 decode(${header}::text, 'base64'), CASE WHEN ${checked} THEN 1 ELSE 0 END,
+                 decode(${header}::text, 'base64'), CASE WHEN ${checked} THEN 1 ELSE 0 END, ${generation},
                  ${created}::timestamptz, ${at}::timestamptz FROM v
           RETURNING id
         ),
@@ -143,15 +146,19 @@ export async function saveSealedTurn(input: {
     const [result] = await db.$queryRaw<{ has_vault: number; owned: number; next: number; version: number; written: number }[]>`
       WITH v AS (SELECT 1 FROM vaults WHERE user_id = ${userId}),
       owned AS (
-        SELECT c.id, c.version FROM chats c
+        SELECT c.id, c.version, c.key_generation FROM chats c
         WHERE c.id = ${chatId}::uuid AND c.user_id = ${userId} AND EXISTS (SELECT 1 FROM v)
         FOR UPDATE OF c
       ),
       nxt AS (SELECT COALESCE(max(m.position), -1) + 1 AS n FROM messages m WHERE m.user_id = ${userId} AND m.chat_id = ${chatId}::uuid),
-      fits AS (SELECT o.id FROM owned o, nxt WHERE nxt.n = ${input.firstPosition} AND (NOT ${checked} OR o.version = ${baseVersion})),
+      fits AS (
+        SELECT o.id FROM owned o, nxt
+        WHERE nxt.n = ${input.firstPosition} AND (NOT ${checked} OR (o.version = ${baseVersion} AND o.key_generation = ${generation}))
+      ),
       man AS (
         UPDATE vaults SET manifest_ciphertext = decode(${manifest}::text, 'base64'), manifest_version = manifest_version + 1
-        WHERE ${checked} AND user_id = ${userId} AND manifest_version = ${manifestBase} AND EXISTS (SELECT 1 FROM fits)
+        WHERE ${checked} AND user_id = ${userId} AND manifest_version = ${manifestBase} AND key_generation = ${generation}
+          AND EXISTS (SELECT 1 FROM fits)
         RETURNING 1
       ),
       ok AS (SELECT id FROM fits WHERE NOT ${checked} OR EXISTS (SELECT 1 FROM man)),
@@ -208,12 +215,13 @@ async function replaceTail(input: Parameters<typeof saveSealedTurn>[0], lastUpda
   if (!vault) throw noVault();
   const tree = input.tree === undefined ? {} : { treeCiphertext: input.tree };
   await db.$transaction(async (tx) => {
-    const owned = await tx.$queryRaw<{ id: string; version: number }[]>`
-      SELECT id, version FROM chats WHERE id = ${chatId}::uuid AND user_id = ${userId} FOR UPDATE`;
+    const owned = await tx.$queryRaw<{ id: string; version: number; key_generation: number }[]>`
+      SELECT id, version, key_generation FROM chats WHERE id = ${chatId}::uuid AND user_id = ${userId} FOR UPDATE`;
     if (!owned.length) throw chatNotFound();
     const last = await tx.message.aggregate({ where: { userId, chatId }, _max: { position: true } });
     if (input.firstPosition > (last._max.position ?? -1) + 1) throw saveConflict();
     if (input.integrity) {
+      if (owned[0]!.key_generation !== input.integrity.manifest.keyGeneration) throw manifestConflict();
       if (owned[0]!.version !== input.integrity.baseVersion) throw chatVersionConflict();
       await writeManifest(tx, userId, input.integrity.manifest);
     }

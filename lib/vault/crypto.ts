@@ -30,6 +30,7 @@ import { paddedLength } from "./padding";
  *   branch tree: ["hush", 2, "tree", userId, chatId]   (docs/issues.md #9: edited and regenerated versions)
  *   message:     ["hush", 2, "content" | "attachment", userId, chatId, position, role]
  *   wrapped key: ["hush", 2, "vault-key", userId, kind, methodId]
+ *   next key:    ["hush", 2, "next-key", userId, generation]  (a rotation's new key, docs/issues.md #21)
  *   chat header: ["hush", 3, "header", userId, chatId]      (under the integrity key, docs/issues.md #21)
  *   manifest:    ["hush", 3, "manifest", userId]            (under the integrity key, docs/issues.md #21)
  * so a ciphertext moved to another user, chat, field, position, role or method fails to decrypt, and a
@@ -222,6 +223,29 @@ export async function passphraseKey(passphrase: string, salt: Uint8Array<ArrayBu
 export function integrityKey(raw: Uint8Array<ArrayBuffer>): Promise<CryptoKey> {
   if (raw.length !== VAULT_KEY_BYTES) throw vaultDecryptionError("Malformed vault key.");
   return hkdfKey(raw, enc.encode("hush"), "hush vault integrity v1");
+}
+
+/** What the next key of a rotation is bound to (docs/issues.md #21). */
+export interface NextKeyContext {
+  userId: string;
+  generation: number;
+}
+
+const nextKeyWrappingKey = (current: Uint8Array<ArrayBuffer>) => hkdfKey(current, enc.encode("hush"), "hush vault next key v1");
+
+/**
+ * Wrap a rotation's next vault key under a key derived (HKDF-SHA-256) from the current one, bound to user
+ * and generation: whoever unlocks the current key can finish the rotation (docs/issues.md #21).
+ */
+export async function wrapNextKey(next: Uint8Array<ArrayBuffer>, current: Uint8Array<ArrayBuffer>, ctx: NextKeyContext) {
+  return seal(await nextKeyWrappingKey(current), ad("next-key", [ctx.userId, ctx.generation]), next);
+}
+
+/** Open a rotation's next key. @throws AppError "unprocessable:vault_decrypt" */
+export async function unwrapNextKey(wrapped: Uint8Array, current: Uint8Array<ArrayBuffer>, ctx: NextKeyContext) {
+  const raw = await open(await nextKeyWrappingKey(current), ad("next-key", [ctx.userId, ctx.generation]), wrapped);
+  if (raw.length !== VAULT_KEY_BYTES) throw vaultDecryptionError("Malformed vault key.");
+  return raw;
 }
 
 /** SHA-256 of `bytes`, as 64 lowercase hex digits. */

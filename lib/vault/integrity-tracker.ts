@@ -31,6 +31,8 @@ export interface IntegrityBody {
 export interface ManifestBody {
   ciphertext: string;
   base_version: number;
+  /** The vault key generation this device holds (docs/issues.md #21: a rotation moves it on). */
+  key_generation: number;
 }
 
 /** A chat as GET /api/ns/chat_history/{id} and the batch return it (the fields verifyChat reads). */
@@ -53,11 +55,13 @@ export class IntegrityTracker {
     private readonly userId: string,
     private readonly storage: SeenStorage,
     private seen: Seen,
+    /** The key generation of `raw` (docs/issues.md #21: key rotation). */
+    readonly generation: number,
   ) {}
 
-  /** A tracker for the vault key `raw` of `userId`, with this device's seen versions from `storage`. */
-  static async start(raw: Uint8Array<ArrayBuffer>, userId: string, storage: SeenStorage): Promise<IntegrityTracker> {
-    return new IntegrityTracker(await integrityKey(raw), userId, storage, await storage.read());
+  /** A tracker for the vault key `raw` (of key generation `generation`) of `userId`, with this device's seen versions from `storage`. */
+  static async start(raw: Uint8Array<ArrayBuffer>, userId: string, storage: SeenStorage, generation = 0): Promise<IntegrityTracker> {
+    return new IntegrityTracker(await integrityKey(raw), userId, storage, await storage.read(), generation);
   }
 
   /** Whether a write may be made now: the manifest or, for a vault without one, the whole list was read. */
@@ -126,7 +130,7 @@ export class IntegrityTracker {
   }
 
   private async manifestBody(next: Manifest): Promise<ManifestBody> {
-    return { ciphertext: await sealManifest(this.key, this.userId, next), base_version: this.manifest.version };
+    return { ciphertext: await sealManifest(this.key, this.userId, next), base_version: this.manifest.version, key_generation: this.generation };
   }
 
   /**
@@ -157,6 +161,16 @@ export class IntegrityTracker {
         await this.remember({ manifest: manifest.version, chats: { [chatId]: state.version } });
       },
     };
+  }
+
+  /**
+   * docs/issues.md #21, key rotation: the current manifest sealed under the next key's integrity key, as the
+   * rotation's finish writes it (same chats and versions, its own version one more).
+   */
+  async manifestUnder(nextIntegrityKey: CryptoKey): Promise<ManifestBody> {
+    if (!this.known) throw new Error("The manifest was not read.");
+    const next: Manifest = { version: this.manifest.version + 1, chats: this.manifest.chats };
+    return { ciphertext: await sealManifest(nextIntegrityKey, this.userId, next), base_version: this.manifest.version, key_generation: this.generation + 1 };
   }
 
   /** The manifest write of deleting `chatId`; `commit` records it once the server accepted it. */

@@ -50,8 +50,9 @@ async function ready(tracker: IntegrityTracker): Promise<void> {
 }
 
 /**
- * Write with retries: a 409 conflict:manifest reads the manifest again, a conflict:chat_version reads the
- * chat again (both checked), then `attempt` makes its bodies again from what was read.
+ * Write with retries: after a 409 (the client sees the status and message, not the server's code: the
+ * manifest, the chat's version or its positions moved), the manifest and the chat are read again and
+ * checked, then `attempt` makes its bodies again from what was read. A 409 that stays is thrown.
  */
 async function withRetries<T>(tracker: IntegrityTracker, chatId: string | null, attempt: () => Promise<T>): Promise<T> {
   await ready(tracker);
@@ -60,9 +61,9 @@ async function withRetries<T>(tracker: IntegrityTracker, chatId: string | null, 
       return await attempt();
     } catch (error) {
       if (i >= ATTEMPTS) throw error;
-      if (isAppError(error, "conflict:manifest")) await reloadManifest(tracker);
-      else if (chatId && isAppError(error, "conflict:chat_version")) await readChecked(tracker, chatId);
-      else throw error;
+      if (!isAppError(error, "conflict")) throw error;
+      await reloadManifest(tracker);
+      if (chatId && tracker.has(chatId)) await readChecked(tracker, chatId);
     }
   }
 }

@@ -37,7 +37,7 @@ export function toSealedMessage(m: z.infer<typeof sealedMessageSchema>): SealedM
 
 /** docs/issues.md #21: a request's manifest write for the data layer. */
 export function toManifestWrite(m: z.infer<typeof manifestWriteSchema>): ManifestWrite {
-  return { ciphertext: m.ciphertext, baseVersion: m.base_version };
+  return { ciphertext: m.ciphertext, baseVersion: m.base_version, keyGeneration: m.key_generation };
 }
 
 /** docs/issues.md #21: a request's chat header and manifest write for the data layer (undefined stays undefined). */
@@ -177,6 +177,12 @@ export function vaultStateJson(userId: string, state: VaultState) {
     last_unlock_at: state.vault?.lastUnlockAt?.toISOString() ?? null,
     /** docs/issues.md #21: the sealed manifest of chats and versions (null before the first write that made one). */
     manifest: state.vault?.manifestCiphertext ? { ciphertext: b64(state.vault.manifestCiphertext)!, version: state.vault.manifestVersion } : null,
+    /** docs/issues.md #21: the generation of the vault key the methods wrap (a rotation moves it on). */
+    key_generation: state.vault?.keyGeneration ?? 0,
+    /** While a rotation is under way: the next key's generation and its wrap under the current key. */
+    rotation: state.vault?.nextKeyCiphertext
+      ? { generation: state.vault.keyGeneration + 1, next_key: b64(state.vault.nextKeyCiphertext)! }
+      : null,
     methods: state.methods.map((m) => ({
       id: m.id,
       kind: m.kind,

@@ -5,7 +5,8 @@ import { apiFetch } from "@/lib/api/client";
 import type { SealedChatBatchJson, VaultDevicesJson, VaultJson } from "@/lib/api/contract";
 import { AppError, isAppError } from "@/lib/errors";
 import { weakerThanCurrent } from "./argon2-params";
-import { fromBase64, generateDeviceKey, generateVaultKey, importVaultKey, randomBytes, unwrapForDevice, wrapForDevice } from "./crypto";
+import { fromBase64, generateDeviceKey, generateVaultKey, importVaultKey, randomBytes, unwrapForDevice, unwrapNextKey, wrapForDevice } from "./crypto";
+import { completeRotation, draftRotation, startRotation, type CurrentKey, type RotationDraft, type RotationProgress } from "./rotation";
 import { describeThisDevice, forgetDeviceRecord, readDevice, readSeen, writeDevice, writeSeen } from "./device-store";
 import { IntegrityTracker } from "./integrity-tracker";
 import { forEachSealedChatBatch } from "./sealed-chat-batches";
@@ -46,6 +47,8 @@ let store: VaultStore = { status: "loading", info: null, key: null, deviceId: nu
 // A remembered device is tried once per page load, before the unlock panel is shown.
 let deviceTried = false;
 let deviceUnlocking = false;
+// docs/issues.md #21: a key rotation left unfinished is being completed (the vault shows as unlocking meanwhile).
+let rotating = false;
 // The raw key is needed to wrap it under a new method (Settings); it lives as long as `key`.
 let rawKey: Uint8Array<ArrayBuffer> | null = null;
 // docs/issues.md #21: this device's view of the history's integrity, for as long as the key is held.
@@ -55,7 +58,7 @@ const listeners = new Set<() => void>();
 
 function set(next: Partial<VaultStore>) {
   store = { ...store, ...next };
-  if (store.info) store.status = !store.info.exists ? "none" : store.key ? "unlocked" : deviceUnlocking ? "unlocking" : "locked";
+  if (store.info) store.status = !store.info.exists ? "none" : store.key ? "unlocked" : deviceUnlocking || rotating ? "unlocking" : "locked";
   listeners.forEach((l) => l());
 }
 
@@ -118,11 +121,73 @@ export function useVault(signedIn: boolean): VaultStore {
 
 /** Hold the opened vault key; with `remember`, remember this device first (a failure is logged, the vault still opens). */
 async function unlocked(raw: Uint8Array<ArrayBuffer>, remember = false): Promise<void> {
-  rawKey = raw;
   const userId = info().user_id;
-  tracker = await IntegrityTracker.start(raw, userId, { read: () => readSeen(userId), write: (seen) => writeSeen(userId, seen) });
+  const pending = info().rotation;
+  if (pending) raw = await finishPendingRotation(raw, pending);
+  rawKey = raw;
+  tracker = await trackerFor(raw);
   if (remember) await rememberThisDevice().catch(() => console.error("Could not remember this device"));
   set({ key: await importVaultKey(raw) });
+}
+
+const trackerFor = (raw: Uint8Array<ArrayBuffer>) => {
+  const userId = info().user_id;
+  return IntegrityTracker.start(raw, userId, { read: () => readSeen(userId), write: (seen) => writeSeen(userId, seen) }, info().key_generation);
+};
+
+/**
+ * docs/issues.md #21: a key rotation left unfinished (the tab closed midway) is finished at the next unlock: the
+ * next key opens from its wrap under the current one, the chats left are sealed again, and the old
+ * methods go. @returns the key to hold (the next one; the current one when finishing failed, logged).
+ */
+async function finishPendingRotation(raw: Uint8Array<ArrayBuffer>, pending: { generation: number; next_key: string }): Promise<Uint8Array<ArrayBuffer>> {
+  const userId = info().user_id;
+  rotating = true;
+  set({});
+  try {
+    const next = await unwrapNextKey(fromBase64(pending.next_key), raw, { userId, generation: pending.generation });
+    const current: CurrentKey = { userId, raw, key: await importVaultKey(raw), tracker: await trackerFor(raw) };
+    set({ info: await completeRotation(apiFetch, current, next, pending.generation) });
+    await forgetDeviceRecord(userId);
+    set({ deviceId: null });
+    raw.fill(0);
+    return next;
+  } catch {
+    console.error("Failed to finish the vault key rotation");
+    return raw;
+  } finally {
+    rotating = false;
+  }
+}
+
+/**
+ * Draft "Rotate vault key" (Settings, docs/issues.md #21): a new key, a new recovery code (show it once) and, when
+ * the vault has a passphrase, a wrap under `passphrase` (the current one or a new one, rated like any).
+ * Nothing is sent yet. @throws AppError (locked, weak passphrase)
+ */
+export async function draftKeyRotation(passphrase: string | null): Promise<RotationDraft> {
+  needRaw();
+  const v = info();
+  const checked = passphrase === null ? null : await checkPassphrase(passphrase);
+  return draftRotation(v.user_id, v.key_generation + 1, generateVaultKey(), checked);
+}
+
+/**
+ * Rotate the vault key (docs/issues.md #21): send the draft, seal every chat again under the new key, finish
+ * (the old methods, passkeys included, and the remembered devices are deleted), then hold the new key.
+ * Interrupted, it finishes at the next unlock. @throws AppError
+ */
+export async function rotateVaultKey(draft: RotationDraft, onProgress?: RotationProgress): Promise<void> {
+  const userId = info().user_id;
+  if (!rawKey || !store.key || !tracker) throw actionError("Unlock your history first.");
+  const current: CurrentKey = { userId, raw: rawKey, key: store.key, tracker };
+  await startRotation(apiFetch, current, draft);
+  set({ info: await completeRotation(apiFetch, current, draft.next, draft.generation, onProgress) });
+  await forgetDeviceRecord(userId);
+  rawKey.fill(0);
+  set({ deviceId: null, key: null });
+  rawKey = null;
+  await unlocked(draft.next);
 }
 
 /** Forget the vault key (the "Lock" action, and on sign-out). */

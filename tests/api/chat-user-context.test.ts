@@ -57,7 +57,7 @@ beforeAll(async () => {
   resetConfigForTests();
   const u = await createTestUser("carol@example.com");
   const raw = generateVaultKey();
-  user = { id: u.id, cookie: await sessionCookieFor(u.id), key: await importVaultKey(raw), raw };
+  user = { id: u.id, cookie: await sessionCookieFor(u.id), key: await importVaultKey(raw) };
   const methods = [await passphraseMethod(raw, u.id, "carol paints violet lighthouses at noon"), (await recoveryMethod(raw, u.id)).method];
   expect((await post(vaultCreate, "/api/vault", { methods })).status).toBe(201);
 });
