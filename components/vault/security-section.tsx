@@ -16,6 +16,7 @@ import type { StoredMethod } from "@/lib/vault/seal";
 import { NewPassphraseField } from "./passphrase-field";
 import { RecoveryCodeBox } from "./recovery-code";
 import { RememberedDevices } from "./remembered-devices";
+import { RotateKey } from "./rotate-key";
 import { useAction } from "./use-action";
 import { UnlockPanel } from "./unlock-panel";
 import { ModelPrivacyLines } from "@/components/confidential/model-privacy-lines";
@@ -25,7 +26,7 @@ const KIND_NAMES = { passkey: "Passkey", passphrase: "Passphrase", recovery: "Re
 
 /**
  * Settings → Security (docs/issues.md #8): the vault's unlock methods (add/remove passkey, change passphrase,
- * new recovery code), remembered devices (docs/issues.md #21), the last unlock, a Lock button, and "What Hush
+ * new recovery code), "Rotate vault key" and remembered devices (docs/issues.md #21), the last unlock, a Lock button, and "What Hush
  * can see", written plainly.
  */
 export function SecuritySection() {
@@ -47,7 +48,7 @@ export function SecuritySection() {
         {vault.status === "loading" && <p role="status">Loading…</p>}
         {vault.status === "error" && <p role="alert">Your security settings could not be loaded. Reload the page to try again.</p>}
         {vault.status === "none" && <p>Save history is off, so nothing of your chats is stored. Turn it on from the chat sidebar to set up your key.</p>}
-        {vault.status === "unlocking" && <p role="status">Unlocking with this remembered device…</p>}
+        {vault.status === "unlocking" && <p role="status">Unlocking…</p>}
         {vault.status === "locked" && info && (
           <>
             <div className="-m-3">
@@ -104,6 +105,7 @@ export function SecuritySection() {
               >
                 New recovery code
               </button>
+              <RotateKey info={info} busy={busy} />
               <button type="button" className={buttonStyles.secondary} onClick={lockVault}>
                 Lock now
               </button>

@@ -119,9 +119,11 @@ export function useVault(signedIn: boolean): VaultStore {
   return value;
 }
 
-/** Hold the opened vault key; with `remember`, remember this device first (a failure is logged, the vault still opens). */
+/**
+ * Hold the opened vault key; with `remember`, remember this device first (a failure is logged, the vault
+ * still opens). A key rotation left unfinished is finished first (docs/issues.md #21).
+ */
 async function unlocked(raw: Uint8Array<ArrayBuffer>, remember = false): Promise<void> {
-  const userId = info().user_id;
   const pending = info().rotation;
   if (pending) raw = await finishPendingRotation(raw, pending);
   rawKey = raw;
