@@ -6,7 +6,10 @@ import type { SealedChatBatchJson, VaultDevicesJson, VaultJson } from "@/lib/api
 import { AppError, isAppError } from "@/lib/errors";
 import { weakerThanCurrent } from "./argon2-params";
 import { fromBase64, generateDeviceKey, generateVaultKey, importVaultKey, randomBytes, unwrapForDevice, unwrapNextKey, wrapForDevice } from "./crypto";
-import { completeRotation, draftRotation, startRotation, type CurrentKey, type RotationDraft, type RotationProgress } from "./rotation";
+import type { CurrentKey, RotationDraft, RotationProgress } from "./rotation";
+
+/** lib/vault/rotation.ts, loaded when a rotation runs (docs/issues.md #12: not in /chat's first load). */
+const rotation = () => import("./rotation");
 import { describeThisDevice, forgetDeviceRecord, readDevice, readSeen, writeDevice, writeSeen } from "./device-store";
 import { IntegrityTracker } from "./integrity-tracker";
 import { forEachSealedChatBatch } from "./sealed-chat-batches";
@@ -149,7 +152,7 @@ async function finishPendingRotation(raw: Uint8Array<ArrayBuffer>, pending: { ge
   try {
     const next = await unwrapNextKey(fromBase64(pending.next_key), raw, { userId, generation: pending.generation });
     const current: CurrentKey = { userId, raw, key: await importVaultKey(raw), tracker: await trackerFor(raw) };
-    set({ info: await completeRotation(apiFetch, current, next, pending.generation) });
+    set({ info: await (await rotation()).completeRotation(apiFetch, current, next, pending.generation) });
     await forgetDeviceRecord(userId);
     set({ deviceId: null });
     raw.fill(0);
@@ -171,7 +174,7 @@ export async function draftKeyRotation(passphrase: string | null): Promise<Rotat
   needRaw();
   const v = info();
   const checked = passphrase === null ? null : await checkPassphrase(passphrase);
-  return draftRotation(v.user_id, v.key_generation + 1, generateVaultKey(), checked);
+  return (await rotation()).draftRotation(v.user_id, v.key_generation + 1, generateVaultKey(), checked);
 }
 
 /**
@@ -183,6 +186,7 @@ export async function rotateVaultKey(draft: RotationDraft, onProgress?: Rotation
   const userId = info().user_id;
   if (!rawKey || !store.key || !tracker) throw actionError("Unlock your history first.");
   const current: CurrentKey = { userId, raw: rawKey, key: store.key, tracker };
+  const { completeRotation, startRotation } = await rotation();
   await startRotation(apiFetch, current, draft);
   set({ info: await completeRotation(apiFetch, current, draft.next, draft.generation, onProgress) });
   await forgetDeviceRecord(userId);

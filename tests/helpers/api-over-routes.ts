@@ -8,7 +8,7 @@ import { GET as vaultGet } from "@/app/api/vault/route";
 import { GET as rotationGet, POST as rotationStart } from "@/app/api/vault/rotation/route";
 import { POST as rotationChats } from "@/app/api/vault/rotation/chats/route";
 import { POST as rotationFinish } from "@/app/api/vault/rotation/finish/route";
-import { req, type Person } from "./vault-api";
+import { getConfig } from "@/lib/config";
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
 
@@ -25,10 +25,12 @@ const handlers: Partial<Record<RouteName, Handler>> = {
 
 /**
  * The typed client (lib/api/client.ts apiFetch) for code that takes it as a parameter, answered by the real
- * route handlers for `person` instead of over HTTP: the same contract, the same response validation,
- * and refusals turned into AppError exactly as apiFetch does (status and message only).
+ * route handlers for the session `cookie` (or a test Person) instead of over HTTP: the same contract, the
+ * same response validation, and refusals turned into AppError exactly as apiFetch does (status and
+ * message only). No test-runner imports, so benchmarks use it too.
  */
-export function apiOverRoutes(person: Person): typeof apiFetch {
+export function apiOverRoutes(who: { cookie: string }): typeof apiFetch {
+  const origin = new URL(getConfig().APP_URL).origin;
   return (async (name: RouteName, input: CallInput<RouteName> = {}) => {
     const handler = handlers[name];
     if (!handler) throw new Error(`No handler wired for ${name}`);
@@ -37,7 +39,10 @@ export function apiOverRoutes(person: Person): typeof apiFetch {
     for (const [key, value] of Object.entries(input.params ?? {})) path = path.replace(`{${key}}`, encodeURIComponent(value));
     const query = Object.entries(input.query ?? {}).filter(([, v]) => v !== null && v !== undefined);
     if (query.length) path += `?${new URLSearchParams(query.map(([k, v]) => [k, String(v)]))}`;
-    const response = await handler(req(path, { method: route.method, cookie: person.cookie, body: input.body }), {
+    const headers: Record<string, string> = { Origin: origin, Cookie: who.cookie };
+    if (input.body !== undefined) headers["Content-Type"] = "application/json";
+    const request = new Request(`${origin}${path}`, { method: route.method, headers, body: input.body === undefined ? undefined : JSON.stringify(input.body) });
+    const response = await handler(request, {
       params: Promise.resolve(input.params ?? {}),
     });
     const data: { error?: string } | undefined = await response.json().catch(() => undefined);
