@@ -15,8 +15,15 @@ type Step = "intro" | "code" | "running" | "done";
  * with it in this browser, then the old ways to unlock deleted. Asks first (what changes, what to keep
  * open), then shows the new recovery code, which must be saved before anything is sent, then the progress.
  */
-export function RotateKey({ info, busy: otherBusy }: { info: VaultJson; busy: boolean }) {
+export function RotateKey({ info, busy: otherBusy, request = 0 }: { info: VaultJson; busy: boolean; request?: number }) {
   const [step, setStep] = useState<Step | null>(null);
+  // A method removed as compromised asks for a rotation (docs/issues.md #21): each new request opens the dialog
+  // (state adjusted while rendering, React's pattern for following a prop).
+  const [handled, setHandled] = useState(request);
+  if (request !== handled) {
+    setHandled(request);
+    setStep("intro");
+  }
   const [passphrase, setPassphrase] = useState("");
   const [draft, setDraft] = useState<RotationDraft | null>(null);
   const [codeSaved, setCodeSaved] = useState(false);

@@ -38,6 +38,8 @@ export function SecuritySection() {
   const [code, setCode] = useState<string | null>(null);
   const [codeSaved, setCodeSaved] = useState(false);
   const [removing, setRemoving] = useState<StoredMethod | null>(null);
+  const [compromised, setCompromised] = useState(false);
+  const [rotateRequest, setRotateRequest] = useState(0);
 
   return (
     <section aria-labelledby="security-h" data-testid="security-section" className="mt-8 rounded-2xl border border-ink-200 bg-white">
@@ -105,7 +107,7 @@ export function SecuritySection() {
               >
                 New recovery code
               </button>
-              <RotateKey info={info} busy={busy} />
+              <RotateKey info={info} busy={busy} request={rotateRequest} />
               <button type="button" className={buttonStyles.secondary} onClick={lockVault}>
                 Lock now
               </button>
@@ -161,12 +163,28 @@ export function SecuritySection() {
         open={removing !== null}
         title="Remove this passkey?"
         confirmLabel="Remove"
-        onCancel={() => setRemoving(null)}
+        onCancel={() => {
+          setRemoving(null);
+          setCompromised(false);
+        }}
         onConfirm={() => {
-          if (removing) void act(() => removeMethod(removing.id));
+          const rotate = compromised;
+          setCompromised(false);
+          if (removing)
+            void act(async () => {
+              await removeMethod(removing.id);
+              if (rotate) setRotateRequest((n) => n + 1);
+            });
         }}
       >
         It will no longer unlock your saved chats. Your other ways to unlock keep working.
+        <label className="mt-3 flex items-start gap-2 text-ink-900">
+          <input type="checkbox" className="mt-1 h-4 w-4" checked={compromised} onChange={(e) => setCompromised(e.target.checked)} />
+          <span>
+            Someone else may have used it: rotate the vault key next, so that nothing this passkey ever opened opens anything
+            again.
+          </span>
+        </label>
       </ConfirmDialog>
     </section>
   );
