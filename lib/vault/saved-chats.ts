@@ -192,6 +192,18 @@ export async function openSavedChat(chatId: string): Promise<CheckedChat> {
   }
 }
 
+/**
+ * Check a chat read in a batch (search's index, docs/issues.md #21) against its header and the manifest.
+ * @returns the integrity warning, or null (also when the vault is locked meanwhile: nothing is shown then).
+ */
+export async function checkSealedChat(chat: SealedChatJson): Promise<string | null> {
+  try {
+    return await unlockedVault().tracker.checkChat(chat);
+  } catch {
+    return null;
+  }
+}
+
 /** Every saved chat's id and version in clear (all pages of GET /api/ns/chat_history). */
 async function listAll(): Promise<{ chat_id: string; version: number }[]> {
   const out: { chat_id: string; version: number }[] = [];

@@ -558,7 +558,7 @@ export {
 /**
  * Saved chats, fetched in batches and decrypted here (for export, docs/issues.md #9), in the order of `chatIds`;
  * chats deleted meanwhile are left out. `onProgress` gets how many ids are settled so far.
- * @throws AppError (locked, network, a chat that does not decrypt)
+ * @throws AppError (locked, network, a chat that fails its integrity check or does not decrypt)
  */
 export async function loadSavedChats(chatIds: readonly string[], onProgress?: (done: number) => void): Promise<OpenedChat[]> {
   const key = store.key;
@@ -566,7 +566,13 @@ export async function loadSavedChats(chatIds: readonly string[], onProgress?: (d
   const userId = info().user_id;
   const opened = new Map<string, OpenedChat>();
   let done = 0;
+  const checker = tracker;
   await forEachSealedChatBatch(chatIds, async (batch, settled) => {
+    // docs/issues.md #21: every chat read is checked against its header and the manifest first.
+    for (const sealed of batch.chats) {
+      const problem = await checker?.checkChat(sealed);
+      if (problem) throw actionError(problem);
+    }
     try {
       const chats = await Promise.all(batch.chats.map((sealed) => openChat(key, userId, sealed)));
       for (const chat of chats) opened.set(chat.chatId, chat);
