@@ -190,10 +190,14 @@ export async function rotateVaultKey(draft: RotationDraft, onProgress?: Rotation
   await startRotation(apiFetch, current, draft);
   set({ info: await completeRotation(apiFetch, current, draft.next, draft.generation, onProgress) });
   await forgetDeviceRecord(userId);
-  rawKey.fill(0);
-  set({ deviceId: null, key: null });
-  rawKey = null;
-  await unlocked(draft.next);
+  // Straight from the old key to the new one: the vault never shows as locked in between (the screen
+  // that started the rotation stays, with its "done" step).
+  const nextKey = await importVaultKey(draft.next);
+  const nextTracker = await trackerFor(draft.next);
+  rawKey?.fill(0);
+  rawKey = draft.next;
+  tracker = nextTracker;
+  set({ deviceId: null, key: nextKey });
 }
 
 /** Forget the vault key (the "Lock" action, and on sign-out). */
