@@ -224,10 +224,15 @@ export function SignupPanel({ token, complete, initialError, googleEnabled, reas
   return (
     <Card>
       <Heading title="Sign Up to Hush" subtitle="Begin chatting privately" />
+      {/* docs/issues.md #23: "Log In" leads here too (docs/product.md §2); one honest line for returning users. */}
+      <p data-testid="signup-returning" className="mt-3 text-center text-sm text-ink-600">
+        New or returning: the same e-mail link or Google account signs you in.
+      </p>
       <div className="mt-6 space-y-3 empty:hidden">
         {reason === "limit" && !sentTo && (
           <p data-testid="signup-reason" className="rounded-xl border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900">
-            You have used today&rsquo;s free messages for visitors. Sign up free to keep chatting.
+            You have used today&rsquo;s free messages for visitors. Sign up free to keep chatting.{" "}
+            <span className="block pt-1">Your conversation is kept in this tab: Back returns to it, and after signing in here you can keep it as a saved chat.</span>
           </p>
         )}
         {sentTo && (

@@ -53,6 +53,8 @@ export type MethodKind = "passkey" | "passphrase" | "recovery";
 export type VaultField =
   | { field: "title"; userId: string; chatId: string }
   | { field: "tree"; userId: string; chatId: string }
+  /** An unsent draft kept in this browser (lib/chat/drafts.ts); chatId is the chat's id or "new". */
+  | { field: "draft"; userId: string; chatId: string }
   | { field: "content" | "attachment"; userId: string; chatId: string; position: number; role: string };
 
 /** A ciphertext did not authenticate: wrong key or secret, or it was moved or altered (AppError "unprocessable:vault_decrypt"). */
@@ -91,7 +93,7 @@ function ad(purpose: string, fields: (string | number)[], format = VAULT_FORMAT)
 }
 
 function fieldAd(ctx: VaultField, format: number): Uint8Array<ArrayBuffer> {
-  if (ctx.field === "title" || ctx.field === "tree") return ad(ctx.field, [ctx.userId, ctx.chatId], format);
+  if (ctx.field === "title" || ctx.field === "tree" || ctx.field === "draft") return ad(ctx.field, [ctx.userId, ctx.chatId], format);
   return ad(ctx.field, [ctx.userId, ctx.chatId, ctx.position, ctx.role], format);
 }
 
