@@ -52,6 +52,8 @@ export function SignupPanel({ token, complete, initialError, googleEnabled, reas
   const [email, setEmail] = useState("");
   const [confirmEmail, setConfirmEmail] = useState("");
   const [sentTo, setSentTo] = useState<string | null>(null);
+  // Development without a mail server only: the link the server logged (docs/issues.md #23).
+  const [devLink, setDevLink] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(authErrorMessage(initialError));
   const [busy, setBusy] = useState<"email" | "google" | null>(null);
   const started = useRef(false);
@@ -103,8 +105,9 @@ export function SignupPanel({ token, complete, initialError, googleEnabled, reas
     setError(null);
     setSentTo(null);
     try {
-      await requestEmailLink(address);
+      const link = await requestEmailLink(address);
       storeEmail(address);
+      setDevLink(link);
       setSentTo(address);
     } catch (e) {
       setError(cleanProviderMessage(e instanceof Error ? e.message : null));
@@ -240,6 +243,15 @@ export function SignupPanel({ token, complete, initialError, googleEnabled, reas
             A verification e-mail was sent to <strong className="font-semibold break-all">{sentTo}</strong>. Check your
             inbox, including spam/junk.
           </SuccessNotice>
+        )}
+        {sentTo && devLink && (
+          <p data-testid="dev-sign-in-link" className="rounded-xl border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900">
+            Development: no e-mail was sent (EMAIL_SERVER is unset); the link is in the server log and here:{" "}
+            <a href={devLink} className="font-semibold break-all underline">
+              open the sign-in link
+            </a>
+            .
+          </p>
         )}
         <ErrorLine message={error} id={errorId} />
       </div>
