@@ -43,6 +43,8 @@ for (const size of SIZES) {
     await expect(page.getByTestId("chat-title")).toHaveText("Plan a walk along the harbour");
     await page.getByTestId("file-input").setInputFiles("tests/fixtures/e2e-report.pdf");
     await expect(page.getByTestId("staged-file")).toContainText("e2e-report.pdf");
+    // Read in this browser (a Web Worker): what is kept is the text, once it is read.
+    await expect(page.getByTestId("staged-file")).not.toHaveAttribute("data-reading");
     await composer(page).fill("And what should I pack?");
     await page.screenshot({ path: `${SCREENS}/keep-chat-before-pro-${size.name}.png` });
 
