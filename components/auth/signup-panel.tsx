@@ -247,7 +247,7 @@ export function SignupPanel({ token, complete, initialError, googleEnabled, reas
         {sentTo && devLink && (
           <p data-testid="dev-sign-in-link" className="rounded-xl border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900">
             Development: no e-mail was sent (EMAIL_SERVER is unset); the link is in the server log and here:{" "}
-            <a href={devLink} className="font-semibold break-all underline">
+            <a href={devLink} className="font-semibold underline">
               open the sign-in link
             </a>
             .

@@ -49,27 +49,34 @@ export function developmentAnswer(messages: readonly LlmMessage[]): string {
       parts.push(`Documents in this conversation: ${documents.map((d) => `“${d.name}”`).join(", ")}.`);
     }
   }
-  parts.push(markdownSample(question));
+  // Each turn shows another kind of sample than the one before it (the first is chosen by the first message).
+  const users = messages.filter((m) => m.role === "user");
+  const first = splitDocumentContext(users[0]?.content ?? "").question;
+  parts.push(markdownSample(question, sampleKind(first, users.length)));
   return parts.join("\n\n");
 }
 
 /** The kinds of sample answer, one per answer (docs/issues.md #23: short and varied, not the same long sample). */
 export const SAMPLE_KINDS = ["list", "code", "formula"] as const;
 
-/** Which sample a message gets: a stable hash of its text, so the same message always looks the same. */
-export function sampleKind(question: string): (typeof SAMPLE_KINDS)[number] {
+/**
+ * Which sample turn `turn` (1 = the first user message) of a conversation opening with `firstQuestion` gets: a
+ * stable hash of that opening picks the first, and each later turn takes the next kind, so consecutive
+ * answers differ and the same conversation always looks the same.
+ */
+export function sampleKind(firstQuestion: string, turn = 1): (typeof SAMPLE_KINDS)[number] {
   let h = 2166136261;
-  for (const ch of question.trim()) h = Math.imul(h ^ ch.codePointAt(0)!, 16777619) >>> 0;
-  return SAMPLE_KINDS[h % SAMPLE_KINDS.length]!;
+  for (const ch of firstQuestion.trim()) h = Math.imul(h ^ ch.codePointAt(0)!, 16777619) >>> 0;
+  return SAMPLE_KINDS[(h + Math.max(0, turn - 1)) % SAMPLE_KINDS.length]!;
 }
 
 /** One short sample of what answers can contain (a list, a code block or a formula), made from the message. */
-function markdownSample(question: string): string {
+function markdownSample(question: string, kind: (typeof SAMPLE_KINDS)[number]): string {
   const text = question.trim();
   const words = text ? text.split(/\s+/) : [];
   const characters = [...text].length;
   const longest = words.reduce((a, w) => (w.length > a.length ? w : a), "");
-  switch (sampleKind(text)) {
+  switch (kind) {
     case "list":
       return [
         "A real model would answer here. Answers can hold **lists**, like this one about your message:",

@@ -63,6 +63,21 @@ describe("development responder", () => {
     expect(kinds.size).toBeGreaterThan(1);
   });
 
+  it("gives consecutive turns of a conversation different kinds of sample", () => {
+    const turns = ["Plan my week", "And Friday?", "Shorter please"];
+    const seen = turns.map((_, i) => sampleKind("Plan my week", i + 1));
+    expect(new Set(seen).size).toBe(3);
+    const conversation = buildModelMessages([
+      { role: "user", content: turns[0]! },
+      { role: "assistant", content: "…" },
+      { role: "user", content: turns[1]! },
+    ]);
+    const second = developmentAnswer(conversation);
+    if (seen[1] === "list") expect(second).toMatch(/^- \d+ words?/m);
+    if (seen[1] === "code") expect(second).toContain("```json");
+    if (seen[1] === "formula") expect(second).toContain("$$");
+  });
+
   it("quotes the opening lines of the attached document", () => {
     const answer = developmentAnswer(buildModelMessages([{ role: "user", content: "Summarise it" }], doc));
     expect(answer).toContain("You asked: “Summarise it”");
