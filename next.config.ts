@@ -34,6 +34,14 @@ const nextConfig: NextConfig = {
     // reaches its route whole or is refused there with 413 naming the limit (lib/api/body-limits.ts).
     proxyClientMaxBodySize: BODY_CEILING_BYTES + 1,
   },
+  // docs/issues.md #23: "Log In" leads to /signup (docs/product.md §2), where the same e-mail link or Google
+  // account signs a returning user in; /login and /signin are the paths people type.
+  async redirects() {
+    return [
+      { source: "/login", destination: "/signup", permanent: false },
+      { source: "/signin", destination: "/signup", permanent: false },
+    ];
+  },
   async headers() {
     return [
       {

@@ -59,7 +59,10 @@ export const privacySections: readonly PrivacySection[] = [
     title: "What we store",
     paragraphs: [
       "Chats without an account are never stored: once the answer is sent, nothing of the conversation " +
-        "remains on our side. Your browser holds the chat and its documents only while the page is open.",
+        "remains on our side. Your browser holds the chat and its documents while the page is open, and keeps a " +
+        "copy (with what you were typing) in this tab's session storage, so that a visit to Pricing or Sign Up, " +
+        "Back, or a reload loses nothing. It never leaves your browser; the browser deletes it when you close the " +
+        "tab, and after you sign in in that tab we ask whether to keep it as a saved chat or discard it.",
       "Saving history is off until you turn it on. Saved chats (their titles, messages and document text) " +
         "are encrypted in your browser with a key only you hold, unlocked with your passkey, passphrase or " +
         "recovery code. Our servers store only the encrypted form and cannot decrypt it. If you lose every " +
@@ -76,6 +79,9 @@ export const privacySections: readonly PrivacySection[] = [
       "Only Hush's own code, served from Hush's own server: no analytics, no advertising, no third-party " +
         "scripts or fonts. An automated test opens every public page and fails if it requests anything from " +
         "another site or sets a cookie.",
+      "When you are signed in, what you are typing in a chat is kept as a draft in this browser's local " +
+        "storage, encrypted with your vault key like your saved chats, so a reload or a failed send loses " +
+        "nothing; it is removed once sent. Without an unlocked vault the draft stays only in the open page's memory.",
     ],
   },
   {

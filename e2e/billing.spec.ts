@@ -121,7 +121,7 @@ test("a user buys Pro: Checkout, signed webhook, then the Pro model and no Prici
   await expect(page.getByTestId("chat-error")).toHaveCount(0);
 
   await page.goto("/settings");
-  await expect(page.getByText("Status: active")).toBeVisible();
+  await expect(page.getByText("You are on the Pro plan; your subscription is active.")).toBeVisible();
   await page.getByRole("button", { name: "Manage" }).click();
   await page.waitForURL(`${STRIPE}/portal/**`);
   await expect(page.getByRole("heading", { name: "Fake Stripe Customer Portal" })).toBeVisible();

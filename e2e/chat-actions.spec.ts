@@ -144,18 +144,18 @@ for (const size of SIZES) {
       const error = page.getByTestId("chat-error");
       await expect(error).toContainText("You've reached your usage limit. Upgrade to get priority access.");
       await expect(error.getByRole("link", { name: "Upgrade" })).toHaveAttribute("href", "/pricing");
-      await expect(page.getByTestId("chat-error-detail")).toHaveText("The model service did not answer.");
+      await expect(page.getByTestId("chat-error-detail")).toHaveText("The model did not answer: the model service failed. This is not a limit on your account.");
       await expect(input).toHaveValue("Will this fail? [[fake:500]]");
       await page.screenshot({ path: `${SCREENS}/chat-retry-${size.name}.png` });
       await error.getByRole("button", { name: "Retry" }).click();
       // The same message goes again (and fails again the same way, since the trigger is in it).
-      await expect(page.getByTestId("chat-error-detail")).toHaveText("The model service did not answer.");
+      await expect(page.getByTestId("chat-error-detail")).toHaveText("The model did not answer: the model service failed. This is not a limit on your account.");
       await expect(input).toHaveValue("Will this fail? [[fake:500]]");
 
       await input.fill("Cut me off [[fake:cut]]");
       await page.getByTestId("file-input").setInputFiles("tests/fixtures/e2e-report.pdf");
       await input.press("Enter");
-      await expect(page.getByTestId("chat-error-detail")).toHaveText("The connection to the model service dropped before the answer finished.");
+      await expect(page.getByTestId("chat-error-detail")).toHaveText("The connection to the model service dropped before the answer finished. This is not a limit on your account.");
       await expect(input).toHaveValue("Cut me off [[fake:cut]]");
       await expect(page.getByTestId("staged-file")).toContainText("e2e-report.pdf");
     });

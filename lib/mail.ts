@@ -14,6 +14,20 @@ import { logger } from "@/lib/log";
 
 let transport: { config: Config; transporter: Transporter } | undefined;
 
+/**
+ * Development only (EMAIL_SERVER unset, never production: lib/config.ts): the last link logged for each
+ * address, taken once by the sign-in request that asked for it so /signup can show it too (docs/issues.md #23).
+ */
+const developmentLinks = new Map<string, string>();
+
+/** The sign-in link just logged for `to` (the normalised address), once; null unless mail goes to the log. */
+export function takeDevelopmentSignInLink(to: string): string | null {
+  if (getConfig().emailDelivery !== "log") return null;
+  const url = developmentLinks.get(to) ?? null;
+  developmentLinks.delete(to);
+  return url;
+}
+
 function transporter(config: Config): Transporter {
   if (transport?.config !== config) {
     transport = { config, transporter: nodemailer.createTransport(config.EMAIL_SERVER) };
@@ -44,6 +58,7 @@ export async function sendSignInEmail(input: { to: string; url: string; expires:
       { to: input.to, validMinutes: minutes },
       `DEVELOPMENT: SIGN-IN LINK (not e-mailed: EMAIL_SERVER is unset), valid ${minutes} minutes, once: ${input.url}`,
     );
+    developmentLinks.set(input.to, input.url);
     return;
   }
   const host = new URL(config.APP_URL).host;

@@ -5,7 +5,7 @@ import { getConfig } from "@/lib/config";
 /** The shared layout of docs/product.md §2 (header and footer); /appsignup stands outside it. */
 export default function SiteLayout({ children }: Readonly<{ children: React.ReactNode }>) {
   return (
-    <div className="flex min-h-dvh flex-col">
+    <div className="site-shell flex min-h-dvh flex-col">
       <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-4 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
         Skip to content
       </a>

@@ -63,13 +63,14 @@ export async function csrfToken(): Promise<string> {
 }
 
 /**
- * Ask for a sign-in link to `email`. Resolves when the e-mail is on its way.
+ * Ask for a sign-in link to `email`. Resolves when the e-mail is on its way, to the link itself in
+ * development without a mail server (the server answers it then only, docs/issues.md #23), else to null.
  * @throws Error whose message is ready to show (rate limit, invalid address, e-mail off...).
  */
-export async function requestEmailLink(email: string): Promise<void> {
+export async function requestEmailLink(email: string): Promise<string | null> {
   const body = { email, csrfToken: await csrfToken(), callbackUrl: new URL(SIGNUP_COMPLETE_PATH, window.location.origin).toString(), json: "true" as const };
   try {
-    await apiFetch("authSignInEmail", { body });
+    return (await apiFetch("authSignInEmail", { body })).dev_sign_in_link ?? null;
   } catch (error) {
     throw shown(error, "The sign-in e-mail could not be sent. Please try again.");
   }

@@ -52,6 +52,8 @@ export function SignupPanel({ token, complete, initialError, googleEnabled, reas
   const [email, setEmail] = useState("");
   const [confirmEmail, setConfirmEmail] = useState("");
   const [sentTo, setSentTo] = useState<string | null>(null);
+  // Development without a mail server only: the link the server logged (docs/issues.md #23).
+  const [devLink, setDevLink] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(authErrorMessage(initialError));
   const [busy, setBusy] = useState<"email" | "google" | null>(null);
   const started = useRef(false);
@@ -103,8 +105,9 @@ export function SignupPanel({ token, complete, initialError, googleEnabled, reas
     setError(null);
     setSentTo(null);
     try {
-      await requestEmailLink(address);
+      const link = await requestEmailLink(address);
       storeEmail(address);
+      setDevLink(link);
       setSentTo(address);
     } catch (e) {
       setError(cleanProviderMessage(e instanceof Error ? e.message : null));
@@ -224,10 +227,15 @@ export function SignupPanel({ token, complete, initialError, googleEnabled, reas
   return (
     <Card>
       <Heading title="Sign Up to Hush" subtitle="Begin chatting privately" />
+      {/* docs/issues.md #23: "Log In" leads here too (docs/product.md §2); one honest line for returning users. */}
+      <p data-testid="signup-returning" className="mt-3 text-center text-sm text-ink-600">
+        New or returning: the same e-mail link or Google account signs you in.
+      </p>
       <div className="mt-6 space-y-3 empty:hidden">
         {reason === "limit" && !sentTo && (
           <p data-testid="signup-reason" className="rounded-xl border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900">
-            You have used today&rsquo;s free messages for visitors. Sign up free to keep chatting.
+            You have used today&rsquo;s free messages for visitors. Sign up free to keep chatting.{" "}
+            <span className="block pt-1">Your conversation is kept in this tab: Back returns to it, and after signing in here you can keep it as a saved chat.</span>
           </p>
         )}
         {sentTo && (
@@ -235,6 +243,15 @@ export function SignupPanel({ token, complete, initialError, googleEnabled, reas
             A verification e-mail was sent to <strong className="font-semibold break-all">{sentTo}</strong>. Check your
             inbox, including spam/junk.
           </SuccessNotice>
+        )}
+        {sentTo && devLink && (
+          <p data-testid="dev-sign-in-link" className="rounded-xl border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900">
+            Development: no e-mail was sent (EMAIL_SERVER is unset); the link is in the server log and here:{" "}
+            <a href={devLink} className="font-semibold underline">
+              open the sign-in link
+            </a>
+            .
+          </p>
         )}
         <ErrorLine message={error} id={errorId} />
       </div>

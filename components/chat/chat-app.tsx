@@ -28,6 +28,11 @@ import type { HistoryEntry } from "./use-chat-history";
 import { useConversation } from "./use-conversation";
 import { contextNotice, useConversationDocuments } from "./use-documents";
 import { useSavedChat } from "./use-saved-chat";
+import { useDraft } from "./use-draft";
+import { useKeptConversation } from "./use-kept-conversation";
+import { KeptOfferNotice } from "./kept-offer";
+import type { KeptConversation } from "@/lib/chat/kept-conversation";
+import type { UiMessage } from "./types";
 
 interface ChatAppProps {
   models: ModelChoice[];
@@ -85,6 +90,40 @@ export function ChatApp({ models, defaultModel, pdfLimits, providerNotice }: Cha
     save: saved.save,
   });
   const { busy, error } = chat;
+  // docs/issues.md #23: a signed-in user's unsent text is kept per chat, sealed with the vault key (./use-draft.ts).
+  const drafts = useDraft({ signedIn, vaultKey, chatId: chat.chatId, input, setInput });
+  // docs/issues.md #23: a visitor's conversation survives /pricing and /signup in this tab (./use-kept-conversation.ts).
+  const plan = planOf(account);
+  const restoreKept = (kept: KeptConversation<UiMessage>) => {
+    chat.load(kept.tree, null);
+    documents.reset(kept.documents);
+    setInput((current) => (current === "" ? kept.input : current));
+    setStaged((current) => current ?? kept.staged);
+    if (models.some((m) => m.code === kept.model && (m.plan !== "Pro" || plan === "Pro"))) setModel(kept.model);
+  };
+  const keptOffer = useKeptConversation({
+    loading: account.loading,
+    signedIn,
+    current: { tree: chat.tree, documents: documents.documents, input, staged, model },
+    restore: restoreKept,
+  });
+  const keepKept = () => {
+    if (!keptOffer) return;
+    const kept = keptOffer.keep();
+    restoreKept(kept);
+    if (!saveHistory || !vaultKey) {
+      toast("Kept on screen. Turn on Save history to save it with the next answer.");
+      return;
+    }
+    // Kept as the user's saved chat (sealed in this browser like every turn, ./use-saved-chat.ts).
+    saved.save({ chatId: null, tree: kept.tree, userNodeId: null, document: null, documents: kept.documents }).then(
+      (id) => {
+        chat.load(kept.tree, id);
+        toast.success("Kept as a saved chat");
+      },
+      () => toast.error("Could not save the chat. It stays on screen and is saved with the next answer."),
+    );
+  };
   const openChatId = useRef<string | null>(null);
   useEffect(() => {
     openChatId.current = chat.chatId;
@@ -121,6 +160,7 @@ export function ChatApp({ models, defaultModel, pdfLimits, providerNotice }: Cha
   const toggleSidebar = () => setSidebarOpen((open) => !(open ?? !isSmallScreen()));
 
   const newChat = () => {
+    drafts.switchTo(null);
     setChatIntegrity(null);
     chat.load([], null);
     saved.startNew();
@@ -136,6 +176,7 @@ export function ChatApp({ models, defaultModel, pdfLimits, providerNotice }: Cha
     chat.cancel();
     try {
       const opened = await saved.open(id);
+      drafts.switchTo(opened.chatId);
       chat.load(opened.tree, opened.chatId);
       setChatIntegrity(opened.integrity);
       // The documents stored (encrypted) with the chat go back into the conversation's context.
@@ -273,6 +314,10 @@ export function ChatApp({ models, defaultModel, pdfLimits, providerNotice }: Cha
     toast.success(`Exported this chat as ${kind === "md" ? "Markdown" : "JSON"}`);
   };
   const leftOut = contextNotice(documents.context);
+  // docs/issues.md #23: the open chat's title stands in the chat header (a saved chat's name, else the name it
+  // would be saved under).
+  const openEntry = chat.chatId ? history.chats.find((c) => c.chat_id === chat.chatId) : undefined;
+  const title = empty ? null : (openEntry?.display_name ?? displayNameFrom(shown.map((m) => m.message)) ?? "Untitled Chat");
 
   // Keyboard shortcuts (docs/issues.md #9; components/chat/use-shortcuts.ts).
   const shortcuts = useShortcuts({
@@ -310,7 +355,7 @@ export function ChatApp({ models, defaultModel, pdfLimits, providerNotice }: Cha
   if (shortcuts.helpOpen && !helpShown) setHelpShown(true);
 
   return (
-    <div className="relative flex h-[calc(100dvh-4rem)] min-h-96 bg-white">
+    <div data-fit-viewport className="relative flex min-h-96 flex-1 bg-white">
       <Sidebar
         open={sidebarOpen}
         onClose={toggleSidebar}
@@ -344,8 +389,14 @@ export function ChatApp({ models, defaultModel, pdfLimits, providerNotice }: Cha
           <div className="flex items-center gap-1">
             <HeaderIconButton label="Toggle chat history" title="Chat history" onClick={toggleSidebar} sidebarOpen={sidebarOpen} path="M4 5h16v14H4zM9 5v14" />
             <HeaderIconButton label="New chat" title="New chat" onClick={newChat} sidebarOpen={sidebarOpen} path="M12 20h9M16.5 3.5a2.1 2.1 0 0 1 3 3L7 19l-4 1 1-4Z" />
-            <ModelPicker models={models} value={model} onChange={setModel} onNeedsPro={() => router.push("/pricing")} plan={planOf(account)} />
+            <ModelPicker models={models} value={model} onChange={setModel} onNeedsPro={() => router.push("/pricing")} plan={plan} />
           </div>
+          {/* Every page has one h1: the open chat's title, or the empty state's heading. */}
+          {title !== null && (
+            <h1 data-testid="chat-title" title={title} className="sr-only text-sm font-semibold text-ink-900 sm:not-sr-only sm:min-w-0 sm:flex-1 sm:truncate sm:text-center">
+              {title}
+            </h1>
+          )}
           <div className="flex min-w-0 items-center gap-1">
             {providerNotice && (
               <span className="truncate rounded-full bg-amber-50 px-3 py-1 text-xs font-medium text-amber-800 ring-1 ring-amber-200" title={providerNotice}>
@@ -356,8 +407,11 @@ export function ChatApp({ models, defaultModel, pdfLimits, providerNotice }: Cha
           </div>
         </div>
 
-        {/* Every page has one h1: the empty state's heading, else a heading only screen readers see. */}
-        {!empty && <h1 className="sr-only">Chat</h1>}
+        {title !== null && (
+          <p aria-hidden="true" className="truncate border-b border-ink-100 px-4 py-1.5 text-center text-xs font-semibold text-ink-700 sm:hidden">
+            {title}
+          </p>
+        )}
         {empty ? (
           <div className="flex flex-1 flex-col items-center justify-center gap-2 px-6 text-center">
             <h1 className="text-3xl font-semibold tracking-tight text-ink-950 sm:text-4xl">How can I help?</h1>
@@ -384,6 +438,9 @@ export function ChatApp({ models, defaultModel, pdfLimits, providerNotice }: Cha
         )}
 
         {error && <ChatErrorNotice error={error} onRetry={retry} />}
+        {keptOffer && (
+          <KeptOfferNotice messages={keptOffer.messages} saving={saveHistory && vaultKey !== null} onKeep={keepKept} onDiscard={keptOffer.discard} />
+        )}
         <IntegrityNotice text={chatIntegrity ?? saved.historyIntegrity} />
 
         <Composer

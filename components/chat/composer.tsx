@@ -70,6 +70,8 @@ export function Composer({ value, onChange, onSend, onStop, onPickFile, busy, di
           type="file"
           accept="application/pdf"
           className="hidden"
+          aria-label="PDF to attach"
+          tabIndex={-1}
           data-testid="file-input"
           onChange={(e) => {
             const file = e.target.files?.[0];

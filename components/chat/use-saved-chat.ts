@@ -21,6 +21,8 @@ export interface SaveInput {
   /** The id of the answered turn's user message (null for a version switch: no new document). */
   userNodeId: string | null;
   document: ConversationDocument | null;
+  /** The chat's documents when they are not yet the open conversation's (a visitor's chat kept after sign-in). */
+  documents?: ConversationDocument[];
 }
 
 /** A saved chat opened from history, decrypted: its tree of versions and its documents. */
@@ -76,7 +78,7 @@ export function useSavedChat(signedIn: boolean, documents: ConversationDocument[
     const job = saveChain.current.then(async () => {
       const { chatId, tree, userNodeId, document } = input;
       const path = storedPath(tree);
-      const known = new Map(documents.map((d) => [d.name, d]));
+      const known = new Map((input.documents ?? documents).map((d) => [d.name, d]));
       const stored = path.map(({ id, message: m }) => ({
         role: m.role,
         content: m.content,

@@ -33,7 +33,7 @@ const PRO_BULLETS = ["Unlimited private messaging and file uploads", "Fully encr
  * the server decides: 503 payments not configured (said plainly), 401 -> /signup (docs/product.md §5), else
  * Stripe Checkout.
  */
-export function PricingClient({ country }: { country: string }) {
+export function PricingClient({ country, proDailyLimit }: { country: string; /** QUOTA_PRO_PER_DAY (docs/product.md §10.2). */ proDailyLimit: number }) {
   const router = useRouter();
   const [option, setOption] = useState<PlanOption>(1);
   const [pending, setPending] = useState(false);
@@ -141,9 +141,11 @@ export function PricingClient({ country }: { country: string }) {
             Pro
           </h3>
           <p className="mt-4 flex flex-wrap items-baseline gap-x-2">
-            <s data-testid="base-price" className="text-xl text-ink-500" aria-label={`Was ${formatAmount(price.baseMinor)} ${price.currency}`}>
+            <span className="sr-only">Was</span>
+            <s data-testid="base-price" className="text-xl text-ink-500">
               {formatAmount(price.baseMinor)}
             </s>
+            <span className="sr-only">now</span>
             <span data-testid="launch-price" className="text-4xl font-semibold tracking-tight text-ink-950">
               {formatAmount(price.launchMinor)}
             </span>
@@ -169,6 +171,11 @@ export function PricingClient({ country }: { country: string }) {
               </li>
             ))}
           </ul>
+          {/* docs/issues.md #23: "Unlimited" (docs/product.md §2) has a fair-use ceiling (lib/quota.ts); say which. */}
+          <p data-testid="fair-use" className="mt-4 text-xs text-ink-600">
+            Unlimited within fair use: up to {proDailyLimit.toLocaleString("en-US")} messages a day (reset at midnight UTC), to keep the
+            service fast for everyone.
+          </p>
           <button
             type="button"
             onClick={() => void getPro()}

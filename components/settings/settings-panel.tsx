@@ -79,9 +79,9 @@ export function SettingsPanel({ email, plan, status }: SettingsPanelProps) {
             <span className="break-all">{email ?? "—"}</span>
           </Row>
           <Row label="Plan">
-            <span className="inline-flex items-center gap-2">
+            <span data-testid="plan-sentence" className="inline-flex flex-wrap items-center gap-2">
               <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${plan === "Pro" ? "bg-brand-100 text-brand-800" : "bg-ink-100 text-ink-700"}`}>{plan}</span>
-              <span className="text-sm text-ink-600">Status: {status}</span>
+              <span className="text-sm font-normal text-ink-700">{planSentence(plan, status)}</span>
             </span>
           </Row>
         </dl>
@@ -181,6 +181,16 @@ export function SettingsPanel({ email, plan, status }: SettingsPanelProps) {
       </Dialog>
     </div>
   );
+}
+
+/**
+ * The plan and subscription status (docs/product.md §2 "the subscription plan and status") as a sentence
+ * (docs/issues.md #23), the status word kept as the payment provider names it.
+ */
+function planSentence(plan: "Free" | "Pro", status: string): string {
+  const subscription =
+    status === "inactive" ? "no paid subscription is active (status: inactive)" : `your subscription is ${status.replaceAll("_", " ")}`;
+  return `You are on the ${plan} plan; ${subscription}.`;
 }
 
 function Row({ label, children }: { label: string; children: React.ReactNode }) {

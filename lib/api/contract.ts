@@ -120,6 +120,8 @@ export const chatBatchSchema = z
   .meta({ id: "ChatBatch" });
 
 export const okSchema = z.object({ ok: z.literal(true) });
+/** docs/issues.md #23: in development without a mail server (never production) the link is also answered, for /signup to show. */
+export const signInEmailSchema = z.object({ ok: z.literal(true), dev_sign_in_link: z.url().optional() });
 export const accountStatusSchema = z.object({ account_deleted: z.boolean() });
 export const okAccountSchema = z.object({ ok: z.literal(true), account_deleted: z.boolean() });
 export const subscriptionSchema = z
@@ -247,7 +249,7 @@ const chatBodyShape = z.strictObject({
 export const api = {
   // next-auth (app/api/auth/[...nextauth]): the calls the browser makes itself.
   authCsrf: { method: "GET", path: "/api/auth/csrf", response: csrfSchema },
-  authSignInEmail: { method: "POST", path: "/api/auth/signin/email", body: signInFormSchema, form: true, response: okSchema },
+  authSignInEmail: { method: "POST", path: "/api/auth/signin/email", body: signInFormSchema, form: true, response: signInEmailSchema },
   authSignInGoogle: { method: "POST", path: "/api/auth/signin/google", body: signInFormSchema, form: true, response: signInUrlSchema },
 
   authIdToken: { method: "POST", path: "/api/auth/id-token", body: idTokenBodySchema, maxBytes: ID_TOKEN_MAX_BODY_BYTES, response: okAccountSchema },

@@ -11,6 +11,7 @@ import { assertSameOrigin } from "@/lib/auth/session";
 import { callbackUrlCookieName, parseCookies } from "@/lib/auth/cookies";
 import { handoffCookie } from "@/lib/auth/desktop";
 import { mailboxKey, normalizeEmail } from "@/lib/auth/email-address";
+import { takeDevelopmentSignInLink } from "@/lib/mail";
 import { applyNextAuthEnv, buildAuthOptions, type AuthRequestContext } from "@/lib/auth/options";
 import { getAuthSecret } from "@/lib/auth/secret";
 
@@ -110,7 +111,7 @@ async function route(request: Request, segments: string[]): Promise<Response> {
       answer.headers.set("location", new URL("/appsignup?handoff=1", getConfig().APP_URL).toString());
     }
   }
-  if (method === "POST" && action === "signin" && providerId === "email") return emailSigninAnswer(answer);
+  if (method === "POST" && action === "signin" && providerId === "email") return emailSigninAnswer(answer, body?.email ?? "");
   // next-auth sets its CSRF and callback-URL cookies on every call; a visitor's page asking
   // /api/auth/session must not get cookies (docs/product.md §1: no trackers, nothing set for visitors).
   if (method === "GET" && !["csrf", "signin", "callback"].includes(action ?? "")) return withoutFlowCookies(jsonErrorBody(answer));
@@ -246,15 +247,21 @@ function csrfTokenValid(bodyToken: string | undefined, cookies: Record<string, s
   return expected.length === hash.length && timingSafeEqual(Buffer.from(expected), Buffer.from(hash));
 }
 
-/** next-auth's answer to an e-mail sign-in request, as `{ ok: true }` or `{ error }` JSON. */
-async function emailSigninAnswer(answer: Response): Promise<Response> {
+/**
+ * next-auth's answer to an e-mail sign-in request, as `{ ok: true }` or `{ error }` JSON; in development
+ * without a mail server also the logged link (`dev_sign_in_link`, lib/mail.ts), for /signup to show.
+ */
+async function emailSigninAnswer(answer: Response, email: string): Promise<Response> {
   // A plain form post (no `json`) gets next-auth's redirect as it is.
   if (!answer.headers.get("content-type")?.includes("application/json")) return answer;
   const headers = new Headers({ "Cache-Control": "private, no-store" });
   for (const cookie of answer.headers.getSetCookie()) headers.append("set-cookie", cookie);
   const { url } = ((await answer.json().catch(() => ({}))) ?? {}) as { url?: string };
   const code = url ? errorCodeOf(url) : "EmailSignin";
-  if (!code) return Response.json({ ok: true }, { headers });
+  if (!code) {
+    const devLink = takeDevelopmentSignInLink(email);
+    return Response.json(devLink ? { ok: true, dev_sign_in_link: devLink } : { ok: true }, { headers });
+  }
   const status = code === "EmailSignin" ? 502 : 400;
   const message =
     code === "EmailSignin"

@@ -29,6 +29,16 @@ export function sendErrorOutcome(status: number, serverText: string, signedIn: b
  * (0 = network, as the API client's AppError carries it) and the server's sentence (lib/chat/respond.ts, lib/chat/turn.ts).
  */
 export function failureDetail(status: number, serverText: string): string {
+  return `${whatFailed(status, serverText)} ${NOT_A_LIMIT}`;
+}
+
+/**
+ * docs/issues.md #23: the spec's text speaks of a usage limit, but these failures are not one; said beside it so
+ * nobody upgrades or waits a day because a model service failed.
+ */
+export const NOT_A_LIMIT = "This is not a limit on your account.";
+
+function whatFailed(status: number, serverText: string): string {
   if (/\b(pdf|document)\b/i.test(serverText)) return "The document could not be read.";
   if (status === 0) {
     return /lost|stream/i.test(serverText)
@@ -36,6 +46,6 @@ export function failureDetail(status: number, serverText: string): string {
       : "The connection dropped: Hush could not be reached.";
   }
   if (/cut off|ended before/i.test(serverText)) return "The connection to the model service dropped before the answer finished.";
-  if (status === 504 || status === 408) return "The model service did not answer in time.";
-  return "The model service did not answer.";
+  if (status === 504 || status === 408) return "The model did not answer in time.";
+  return "The model did not answer: the model service failed.";
 }

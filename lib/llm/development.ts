@@ -1,8 +1,9 @@
 /**
  * The built-in development responder: used only when no provider is configured and not in production
  * (lib/config.ts `llmProvider === "development"`). Deterministic, so screenshots and tests are stable:
- * it restates the user's last message and quotes the opening lines of an attached document, and it
- * says plainly that no language model wrote the answer. Streams in small chunks with a short delay so
+ * it restates the user's last message, quotes the opening lines of an attached document, adds one short
+ * sample of what answers can hold (a list, a code block or a formula, chosen by the message), and it says
+ * plainly that no language model wrote the answer. Streams in small chunks with a short delay so
  * the streaming UI is visible.
  */
 import { LlmError } from "./errors";
@@ -48,22 +49,50 @@ export function developmentAnswer(messages: readonly LlmMessage[]): string {
       parts.push(`Documents in this conversation: ${documents.map((d) => `“${d.name}”`).join(", ")}.`);
     }
   }
-  parts.push(markdownSample(question));
+  // Each turn shows another kind of sample than the one before it (the first is chosen by the first message).
+  const users = messages.filter((m) => m.role === "user");
+  const first = splitDocumentContext(users[0]?.content ?? "").question;
+  parts.push(markdownSample(question, sampleKind(first, users.length)));
   return parts.join("\n\n");
 }
 
-/** A sample of the Markdown answers may contain, filled with counts of the user's message. */
-function markdownSample(question: string): string {
+/** The kinds of sample answer, one per answer (docs/issues.md #23: short and varied, not the same long sample). */
+export const SAMPLE_KINDS = ["list", "code", "formula"] as const;
+
+/**
+ * Which sample turn `turn` (1 = the first user message) of a conversation opening with `firstQuestion` gets: a
+ * stable hash of that opening picks the first, and each later turn takes the next kind, so consecutive
+ * answers differ and the same conversation always looks the same.
+ */
+export function sampleKind(firstQuestion: string, turn = 1): (typeof SAMPLE_KINDS)[number] {
+  let h = 2166136261;
+  for (const ch of firstQuestion.trim()) h = Math.imul(h ^ ch.codePointAt(0)!, 16777619) >>> 0;
+  return SAMPLE_KINDS[(h + Math.max(0, turn - 1)) % SAMPLE_KINDS.length]!;
+}
+
+/** One short sample of what answers can contain (a list, a code block or a formula), made from the message. */
+function markdownSample(question: string, kind: (typeof SAMPLE_KINDS)[number]): string {
   const text = question.trim();
-  const words = text ? text.split(/\s+/).length : 0;
+  const words = text ? text.split(/\s+/) : [];
   const characters = [...text].length;
-  return [
-    "## How answers look",
-    "With a model configured, answers can use Markdown, shown like this:",
-    "- **Lists** for steps and options\n- `inline code` and code blocks with a copy button\n- Tables for comparisons",
-    "```json\n" + JSON.stringify({ words, characters }, null, 2) + "\n```",
-    `| Your message | Count |\n| --- | ---: |\n| Words | ${words} |\n| Characters | ${characters} |`,
-  ].join("\n\n");
+  const longest = words.reduce((a, w) => (w.length > a.length ? w : a), "");
+  switch (kind) {
+    case "list":
+      return [
+        "A real model would answer here. Answers can hold **lists**, like this one about your message:",
+        `- ${words.length === 1 ? "1 word" : `${words.length} words`}, ${characters === 1 ? "1 character" : `${characters} characters`}\n- longest word: \`${clip(longest.replaceAll("`", "'"), 40) || "none"}\``,
+      ].join("\n\n");
+    case "code":
+      return [
+        "A real model would answer here. Answers can hold **code blocks** with a copy button:",
+        "```json\n" + JSON.stringify({ words: words.length, characters }, null, 2) + "\n```",
+      ].join("\n\n");
+    case "formula":
+      return [
+        "A real model would answer here. Answers can hold **formulas**:",
+        `$$\\frac{\\text{characters}}{\\text{words}} = \\frac{${characters}}{${words.length}} \\approx ${words.length ? (characters / words.length).toFixed(1) : "0"}$$`,
+      ].join("\n\n");
+  }
 }
 
 /** The development responder as an LlmProvider. @throws LlmError "aborted" when the signal fires */

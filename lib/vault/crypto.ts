@@ -60,6 +60,8 @@ export type VaultField =
   | { field: "header"; userId: string; chatId: string }
   /** docs/issues.md #21: the sealed manifest of the user's chats and their versions, under the integrity key. */
   | { field: "manifest"; userId: string }
+  /** docs/issues.md #23: an unsent draft kept in this browser (lib/chat/drafts.ts); chatId is the chat's id or "new". */
+  | { field: "draft"; userId: string; chatId: string }
   | { field: "content" | "attachment"; userId: string; chatId: string; position: number; role: string };
 
 /** A ciphertext did not authenticate: wrong key or secret, or it was moved or altered (AppError "unprocessable:vault_decrypt"). */
@@ -99,7 +101,7 @@ function ad(purpose: string, fields: (string | number)[], format = VAULT_FORMAT)
 
 function fieldAd(ctx: VaultField, format: number): Uint8Array<ArrayBuffer> {
   if (ctx.field === "manifest") return ad(ctx.field, [ctx.userId], format);
-  if (ctx.field === "title" || ctx.field === "tree" || ctx.field === "header") return ad(ctx.field, [ctx.userId, ctx.chatId], format);
+  if (ctx.field === "title" || ctx.field === "tree" || ctx.field === "header" || ctx.field === "draft") return ad(ctx.field, [ctx.userId, ctx.chatId], format);
   return ad(ctx.field, [ctx.userId, ctx.chatId, ctx.position, ctx.role], format);
 }
 

@@ -296,3 +296,28 @@ describe("asking for a link", () => {
     }
   });
 });
+
+describe("in development without a mail server (docs/issues.md #23)", () => {
+  it("answers the logged link to the browser that asked, once, and never with a mail server", async () => {
+    delete process.env.EMAIL_SERVER;
+    resetConfigForTests();
+    try {
+      const email = freshAddress();
+      const res = await new AuthTestClient().requestEmailLink(email);
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { ok: true; dev_sign_in_link?: string };
+      const link = new URL(body.dev_sign_in_link!);
+      expect(link.origin + link.pathname).toBe(`${APP}/signup`);
+      expect(link.searchParams.get("token")).toMatch(/^[0-9a-f]{64}$/);
+    } finally {
+      process.env.EMAIL_SERVER = smtp.url;
+      resetConfigForTests();
+    }
+    // With SMTP (as in production) the answer is only { ok: true }: the link goes by e-mail alone.
+    const since = Date.now();
+    const email = freshAddress();
+    const res = await new AuthTestClient().requestEmailLink(email);
+    expect(await res.json()).toEqual({ ok: true });
+    await smtp.waitForMail(email, { since });
+  });
+});

@@ -29,6 +29,7 @@
  *   [[fake:cut]]        sends two deltas, then destroys the socket (no finish_reason, no [DONE])
  *   [[fake:error-event]] sends one delta, then an SSE `data: {"error": ...}` event and [DONE]
  *   [[fake:slow]]       20 deltas ("Slow part N. "), one every 300 ms (6 s in all): for the Stop button
+ *   [[fake:once-TAG]]   HTTP 500 the first time TAG is seen, the default answer after: for Retry
  * `setScenario()` forces a scenario for every request until it is set back to null.
  *
  * Run as a script (Playwright's webServer does): `npx tsx tests/helpers/fake-llm-server.ts --port 4010`
@@ -140,6 +141,9 @@ export async function startFakeLlmServer(
     });
   });
 
+  // The [[fake:once-TAG]] tags that have failed their one time.
+  const failedOnce = new Set<string>();
+
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const path = (req.url ?? "/").split("?")[0] ?? "/";
     if (req.method === "GET" && path === "/health") return sendJson(res, 200, { ok: true });
@@ -172,7 +176,10 @@ export async function startFakeLlmServer(
     const model = typeof body.model === "string" ? body.model : "";
     const stream = body.stream === true;
     const lastUser = [...messages].reverse().find((m) => m.role === "user")?.content ?? "";
-    const scenario = forced ?? scenarioFromText(lastUser);
+    const once = /\[\[fake:once-([a-z0-9-]+)\]\]/.exec(lastUser)?.[1];
+    const failOnce = once !== undefined && !failedOnce.has(once);
+    if (failOnce) failedOnce.add(once);
+    const scenario = forced ?? (failOnce ? "500" : scenarioFromText(lastUser));
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(req.headers)) {
       if (k === "authorization" || k === "cookie" || v === undefined) continue;

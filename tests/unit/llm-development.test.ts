@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { resetConfigForTests } from "@/lib/config";
 import { getLlmProvider, LlmError, providerLabel, buildModelMessages, type LlmEvent } from "@/lib/llm";
-import { createDevelopmentProvider, developmentAnswer, DEVELOPMENT_NOTICE } from "@/lib/llm/development";
+import { createDevelopmentProvider, developmentAnswer, DEVELOPMENT_NOTICE, sampleKind } from "@/lib/llm/development";
 
 afterEach(() => {
   resetConfigForTests();
@@ -44,14 +44,38 @@ describe("development responder", () => {
     expect(answer).not.toContain("First question");
   });
 
-  it("shows how Markdown renders: a heading, a list, a code block and a table, after the notice", () => {
-    const answer = developmentAnswer(buildModelMessages([{ role: "user", content: "Hello there, Hush" }]));
-    expect(answer.startsWith(DEVELOPMENT_NOTICE)).toBe(true);
-    expect(answer).toMatch(/^## How answers look$/m);
-    expect(answer).toMatch(/^- \*\*Lists\*\*/m);
-    expect(answer).toContain('```json\n{\n  "words": 3,\n  "characters": 17\n}\n```');
-    expect(answer).toContain("| Your message | Count |\n| --- | ---: |\n| Words | 3 |\n| Characters | 17 |");
-    expect(answer.indexOf("You asked:")).toBeLessThan(answer.indexOf("## How answers look"));
+  it("adds one short sample of what answers hold, varied by the message: a list, a code block or a formula", () => {
+    const kinds = new Set<string>();
+    for (const text of ["Hello there, Hush", "What is a vault?", "Plan my week", "Tell me about tides", "Why encrypt?", "One more"]) {
+      const answer = developmentAnswer(buildModelMessages([{ role: "user", content: text }]));
+      expect(answer.startsWith(DEVELOPMENT_NOTICE)).toBe(true);
+      expect(answer.indexOf(`You asked: “${text}”`)).toBeGreaterThan(0);
+      // Short: the notice, the quote and one sample.
+      expect(answer.split("\n").length).toBeLessThan(15);
+      const kind = sampleKind(text);
+      kinds.add(kind);
+      if (kind === "list") expect(answer).toMatch(/^- \d+ words?, \d+ characters?$/m);
+      if (kind === "code") expect(answer).toMatch(/```json\n\{\n {2}"words": \d+,\n {2}"characters": \d+\n\}\n```/);
+      if (kind === "formula") expect(answer).toMatch(/\$\$\\frac\{\\text\{characters\}\}/);
+      // The same message always gets the same answer.
+      expect(developmentAnswer(buildModelMessages([{ role: "user", content: text }]))).toBe(answer);
+    }
+    expect(kinds.size).toBeGreaterThan(1);
+  });
+
+  it("gives consecutive turns of a conversation different kinds of sample", () => {
+    const turns = ["Plan my week", "And Friday?", "Shorter please"];
+    const seen = turns.map((_, i) => sampleKind("Plan my week", i + 1));
+    expect(new Set(seen).size).toBe(3);
+    const conversation = buildModelMessages([
+      { role: "user", content: turns[0]! },
+      { role: "assistant", content: "…" },
+      { role: "user", content: turns[1]! },
+    ]);
+    const second = developmentAnswer(conversation);
+    if (seen[1] === "list") expect(second).toMatch(/^- \d+ words?/m);
+    if (seen[1] === "code") expect(second).toContain("```json");
+    if (seen[1] === "formula") expect(second).toContain("$$");
   });
 
   it("quotes the opening lines of the attached document", () => {

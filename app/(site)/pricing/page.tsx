@@ -1,6 +1,7 @@
 import { headers } from "next/headers";
 import { PricingClient } from "@/components/pricing/pricing-client";
 import { siteConfig } from "@/config/site";
+import { getConfig } from "@/lib/config";
 import { countryOrDefault } from "@/lib/geo";
 import { publicPageMetadata } from "@/lib/seo";
 
@@ -22,7 +23,7 @@ export default async function PricingPage() {
   return (
     <div className="mx-auto w-full max-w-6xl flex-1 px-4 py-14 sm:px-6 sm:py-20">
       <h1 className="sr-only">Hush pricing</h1>
-      <PricingClient country={country} />
+      <PricingClient country={country} proDailyLimit={getConfig().QUOTA_PRO_PER_DAY} />
     </div>
   );
 }

@@ -1,0 +1,103 @@
+"use client";
+
+import { useEffect, useRef, useState } from "react";
+import type { BranchTree } from "@/lib/chat/branches";
+import {
+  forgetKeptConversation,
+  isEmptyConversation,
+  keptMessageCount,
+  readKeptConversation,
+  writeKeptConversation,
+  type KeptConversation,
+} from "@/lib/chat/kept-conversation";
+import type { UiMessage } from "./types";
+
+interface Options {
+  /** The account is still being looked up: nothing is read or written until it is known. */
+  loading: boolean;
+  signedIn: boolean;
+  /** What the chat screen holds now (the conversation, its documents, the composer, the model). */
+  current: KeptConversation<UiMessage>;
+  /** Put a kept conversation back on screen. */
+  restore: (kept: KeptConversation<UiMessage>) => void;
+}
+
+/** The kept conversation in this page's memory: survives moving between the app's pages (client-side navigation). */
+let memory: KeptConversation<UiMessage> | null = null;
+
+/**
+ * Whether this tab's stored copy is brought back on a fresh page load: on Back/Forward and reload, and when
+ * /chat was reached inside the app after a full load of another page (the e-mail sign-in link opens /signup,
+ * which goes on to /chat). Opening /chat itself by its address or a link from elsewhere starts a new chat.
+ */
+function arrivedWithinTheTab(): boolean {
+  const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined;
+  if (!nav) return false;
+  if (nav.type === "reload" || nav.type === "back_forward") return true;
+  return new URL(nav.name).pathname !== window.location.pathname;
+}
+
+/** A visitor's conversation waiting, after sign-in in the same tab, for "Keep it" or "Discard". */
+export interface KeptOffer {
+  messages: number;
+  keep: () => KeptConversation<UiMessage>;
+  discard: () => void;
+}
+
+/**
+ * docs/issues.md #23: a visitor's conversation survives the spec's redirects to /pricing and /signup, Back and a
+ * reload: in this page's memory and this tab's sessionStorage (lib/chat/kept-conversation.ts). A visitor gets it back silently; a
+ * user who has just signed in in this tab is offered to keep it (`offer`), and it is forgotten either way.
+ * Signed-in users' conversations are never written there.
+ */
+export function useKeptConversation({ loading, signedIn, current, restore }: Options): KeptOffer | null {
+  const [offer, setOffer] = useState<KeptConversation<UiMessage> | null>(null);
+  // Read once, when the account is known; writing starts only after that, so nothing is overwritten first.
+  const [ready, setReady] = useState(false);
+  const restoreRef = useRef(restore);
+  useEffect(() => {
+    restoreRef.current = restore;
+  }, [restore]);
+
+  useEffect(() => {
+    if (loading || ready) return;
+    const kept = memory ?? (arrivedWithinTheTab() ? readKeptConversation<UiMessage>() : null);
+    if (!kept) forgetKeptConversation();
+    // Applied after this render (a callback, not a synchronous update inside the effect).
+    queueMicrotask(() => {
+      if (kept && !signedIn) restoreRef.current(kept);
+      else if (kept && keptMessageCount(kept) > 0) setOffer(kept);
+      else if (kept) {
+        // Only unsent text or a PDF: put it back in the composer, there is no chat to keep.
+        memory = null;
+        forgetKeptConversation();
+        restoreRef.current(kept);
+      }
+      setReady(true);
+    });
+  }, [loading, ready, signedIn]);
+
+  const { tree, documents, input, staged, model } = current;
+  useEffect(() => {
+    if (!ready || loading || signedIn) return;
+    const kept = { tree: tree as BranchTree<UiMessage>, documents, input, staged, model };
+    memory = isEmptyConversation(kept) ? null : kept;
+    writeKeptConversation<UiMessage>(kept);
+  }, [ready, loading, signedIn, tree, documents, input, staged, model]);
+
+  if (!offer || !signedIn) return null;
+  return {
+    messages: keptMessageCount(offer),
+    keep: () => {
+      memory = null;
+      forgetKeptConversation();
+      setOffer(null);
+      return offer;
+    },
+    discard: () => {
+      memory = null;
+      forgetKeptConversation();
+      setOffer(null);
+    },
+  };
+}
