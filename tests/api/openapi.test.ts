@@ -22,6 +22,7 @@ import { chatLimits } from "@/lib/chat/limits";
 import { chatRequestSchema } from "@/lib/chat/schema";
 import { resetConfigForTests } from "@/lib/config";
 import { openApiJson, openApiSource } from "@/lib/openapi/document";
+import { shareCreateBodySchema, shareIdBodySchema } from "@/lib/share/schemas";
 import { checkoutBodySchema, customerPortalBodySchema } from "@/lib/stripe/schemas";
 import {
   chatSaveBodySchema,
@@ -155,6 +156,8 @@ describe("(b) the document's request schemas are the handlers' own objects", () 
       ["/api/vault/devices", "post", vaultDeviceCreateBodySchema],
       ["/api/vault/devices", "delete", vaultDeviceIdBodySchema],
       ["/api/vault/devices/unlock", "post", vaultDeviceIdBodySchema],
+      ["/api/shares", "post", shareCreateBodySchema],
+      ["/api/shares", "delete", shareIdBodySchema],
     ];
     for (const [p, m, schema] of expected) expect(bodyOf(p, m), `${m} ${p}`).toBe(schema);
     // Every other documented body is one no handler validates with zod (the webhook's raw, signed body).

@@ -41,6 +41,8 @@ const VALID: Partial<Record<RouteName, Record<string, unknown>>> = {
   vaultDeviceCreate: { name: "Chrome on Linux" },
   vaultDeviceRevoke: { id: UUID },
   vaultDeviceUnlock: { id: UUID },
+  shareCreate: { ciphertext: SEALED },
+  shareRevoke: { id: UUID },
 };
 
 /** Nested objects of our own schemas, each with an unknown field added: [route, body, field path named]. */
