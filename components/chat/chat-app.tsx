@@ -38,6 +38,8 @@ interface ChatAppProps {
 
 // docs/issues.md #12: the shortcuts list is fetched when first opened, not with the page.
 const ShortcutsDialog = dynamic(() => import("./shortcuts-dialog").then((m) => m.ShortcutsDialog), { ssr: false });
+// docs/issues.md #23: the share dialog (and its sealing code) is fetched when first opened.
+const ShareDialog = dynamic(() => import("@/components/share/share-dialog").then((m) => m.ShareDialog), { ssr: false });
 
 const SMALL_SCREEN = "(max-width: 767px)";
 /** How long a chat deletion can be undone, in ms (docs/issues.md #9: "within a few seconds"). */
@@ -262,6 +264,20 @@ export function ChatApp({ models, defaultModel, pdfLimits, providerNotice }: Cha
     toast.success(`Exported this chat as ${kind === "md" ? "Markdown" : "JSON"}`);
   };
   const leftOut = contextNotice(documents.context);
+  const [shareOpen, setShareOpen] = useState(false);
+  // docs/issues.md #23: what a share link shows, the open saved chat's shown path as this browser holds it.
+  const shareSnapshot = () => {
+    const path = storedPath(chat.tree);
+    const entry = chat.chatId ? history.chats.find((c) => c.chat_id === chat.chatId) : undefined;
+    return {
+      v: 1 as const,
+      title: entry?.display_name || displayNameFrom(path.map((n) => n.message)) || "Untitled Chat",
+      sharedAt: new Date().toISOString(),
+      messages: path.flatMap(({ message: m }) =>
+        m.role === "system" ? [] : [{ role: m.role, content: m.content, ...(m.attachmentName ? { attachmentName: m.attachmentName } : {}) }],
+      ),
+    };
+  };
 
   // Keyboard shortcuts (docs/issues.md #9; components/chat/use-shortcuts.ts).
   const shortcuts = useShortcuts({
@@ -341,7 +357,7 @@ export function ChatApp({ models, defaultModel, pdfLimits, providerNotice }: Cha
                 {providerNotice}
               </span>
             )}
-            {shown.length > 0 && <ChatMenu onExport={exportChat} />}
+            {shown.length > 0 && <ChatMenu onExport={exportChat} onShare={chat.chatId && !busy ? () => setShareOpen(true) : undefined} />}
           </div>
         </div>
 
@@ -384,6 +400,7 @@ export function ChatApp({ models, defaultModel, pdfLimits, providerNotice }: Cha
         />
         <p className="px-4 pb-3 text-center text-xs text-ink-500">Hush may produce mistakes. Please verify information.</p>
       </div>
+      {shareOpen && <ShareDialog open={shareOpen} onClose={() => setShareOpen(false)} snapshot={shareSnapshot} />}
       {(helpShown || shortcuts.helpOpen) && <ShortcutsDialog open={shortcuts.helpOpen} onClose={() => shortcuts.setHelpOpen(false)} />}
     </div>
   );
