@@ -6,8 +6,10 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { planOf, useAccount } from "@/lib/account/client";
 import { deserialize, switchVersion, versionOf } from "@/lib/chat/branches";
 import type { StagedFile } from "@/lib/chat/send-turn";
-import { extractPdfInBrowser, truncationNotice, type PdfLimits } from "@/lib/pdf/browser";
+import type { PdfLimits } from "@/lib/pdf/browser";
 import { isPdfError, READ_FAILURE_MESSAGE } from "@/lib/pdf/errors";
+import { readAttachment } from "@/lib/files/browser";
+import { isFileError } from "@/lib/files/errors";
 import type { ModelChoice } from "@/lib/llm/models";
 import { chatsToJson, chatToMarkdown, exportFileName, type ExportableChat } from "@/lib/chat/export";
 import { storedPath, treeForSaving, type SavedMessage } from "@/lib/chat/saved-tree";
@@ -172,7 +174,8 @@ export function ChatApp({ models, defaultModel, pdfLimits, providerNotice }: Cha
     if (open) search.sync();
   };
 
-  // docs/issues.md #20 ("Documents"): the PDF is read here, in a Web Worker; only its text is ever sent. A send
+  // docs/issues.md #20 ("Documents"): the PDF is read here, in a Web Worker; only its text is ever sent (and so are
+  // text, source and Word files since docs/issues.md #23, lib/files/browser.ts). A send
   // while it is being read waits for it; if it cannot be read, the error shows and the typed text stays.
   const pickFile = (file: File) => {
     chat.setError(null);
@@ -183,12 +186,11 @@ export function ChatApp({ models, defaultModel, pdfLimits, providerNotice }: Cha
     setReading(file.name);
     const job = (async (): Promise<StagedFile | null> => {
       try {
-        const result = await extractPdfInBrowser(file, pdfLimits, controller.signal);
-        const read: StagedFile = { name: file.name, text: result.text, truncated: result.truncated, notice: truncationNotice(result, pdfLimits.maxChars) };
+        const read = await readAttachment(file, pdfLimits, models.find((m) => m.code === model), controller.signal);
         if (!controller.signal.aborted) setStaged(read);
         return read;
       } catch (error) {
-        if (!controller.signal.aborted) chat.setError({ text: isPdfError(error) ? error.message : READ_FAILURE_MESSAGE, link: null, detail: null, retry: null });
+        if (!controller.signal.aborted) chat.setError({ text: isPdfError(error) || isFileError(error) ? error.message : READ_FAILURE_MESSAGE, link: null, detail: null, retry: null });
         return null;
       } finally {
         if (readingAbort.current === controller) {
