@@ -37,31 +37,31 @@ export function SharedChat({ id }: { id: string }) {
 
   if (!state) {
     return (
-      <main className="mx-auto w-full max-w-3xl px-4 py-12 sm:px-6">
+      <div className="mx-auto w-full max-w-3xl px-4 py-12 sm:px-6">
         <h1 className="sr-only">Shared chat</h1>
         <p role="status" className="text-center text-ink-600">
           Decrypting the shared chat…
         </p>
-      </main>
+      </div>
     );
   }
 
   if (state.kind !== "ok") {
     const text = FAILED[state.kind];
     return (
-      <main className="mx-auto flex w-full max-w-xl flex-col items-center gap-4 px-6 py-20 text-center" data-testid="share-unavailable">
+      <div className="mx-auto flex w-full max-w-xl flex-col items-center gap-4 px-6 py-20 text-center" data-testid="share-unavailable">
         <h1 className="text-2xl font-semibold text-ink-950">{text.title}</h1>
         <p className="text-ink-700">{text.body}</p>
         <Link href="/chat" className="rounded-lg bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700">
           Start your own chat
         </Link>
-      </main>
+      </div>
     );
   }
 
   const { snapshot } = state;
   return (
-    <main className="mx-auto w-full max-w-3xl px-4 py-8 sm:px-6" data-testid="shared-chat">
+    <div className="mx-auto w-full max-w-3xl px-4 py-8 sm:px-6" data-testid="shared-chat">
       <header className="mb-6 border-b border-ink-100 pb-4">
         <p className="text-xs font-semibold uppercase tracking-wide text-ink-600">Shared chat · read-only</p>
         <h1 className="mt-1 break-words text-2xl font-semibold text-ink-950">{snapshot.title}</h1>
@@ -92,6 +92,6 @@ export function SharedChat({ id }: { id: string }) {
           Start your own private chat
         </Link>
       </p>
-    </main>
+    </div>
   );
 }
