@@ -62,7 +62,12 @@ test("text, Markdown, CSV, JSON, source and Word files are read in the browser a
     await page.getByTestId("file-input").setInputFiles({ name: file.name, mimeType: file.mimeType, buffer: file.buffer });
     await expect(page.getByTestId("staged-file")).toContainText(file.name);
     await expect(page.getByTestId("staged-file")).not.toHaveAttribute("data-reading", "true");
-    if (file.name === "plan.docx") await page.screenshot({ path: `${SCREENS}/files-staged-docx-desktop.png` });
+    if (file.name === "plan.docx") {
+      await page.screenshot({ path: `${SCREENS}/files-staged-docx-desktop.png` });
+      await page.setViewportSize(PHONE);
+      await page.screenshot({ path: `${SCREENS}/files-staged-docx-phone.png` });
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
     await send(page, `What is in ${file.name}?`);
     const latest = (await received(page)).at(-1)!.messages.at(-1)!;
     expect(latest.role).toBe("user");
@@ -113,14 +118,22 @@ test("a saved chat is shared by link: the server holds only ciphertext, a fresh 
     if (r.url().endsWith("/api/shares") && r.method() === "POST") posted.push(r.postData() ?? "");
   });
   await page.getByRole("button", { name: "Chat options" }).click();
+  await expect(page.getByRole("menuitem", { name: "Share…" })).toBeVisible();
+  await page.screenshot({ path: `${SCREENS}/share-menu-desktop.png` });
   await page.getByRole("menuitem", { name: "Share…" }).click();
   const dialog = page.getByRole("dialog", { name: "Share this chat" });
   await expect(dialog).toBeVisible();
   await page.screenshot({ path: `${SCREENS}/share-dialog-desktop.png` });
+  await page.setViewportSize(PHONE);
+  await page.screenshot({ path: `${SCREENS}/share-dialog-phone.png` });
+  await page.setViewportSize({ width: 1280, height: 800 });
   await dialog.getByRole("button", { name: "Create link" }).click();
   const linkField = page.getByTestId("share-link");
   await expect(linkField).toHaveValue(/\/share\/[0-9a-f-]{36}#[A-Za-z0-9_-]{43}$/);
   await page.screenshot({ path: `${SCREENS}/share-link-desktop.png` });
+  await page.setViewportSize(PHONE);
+  await page.screenshot({ path: `${SCREENS}/share-link-phone.png` });
+  await page.setViewportSize({ width: 1280, height: 800 });
   const link = await linkField.inputValue();
   const [pathPart, key] = link.split("#");
   const id = pathPart!.split("/share/")[1]!;
