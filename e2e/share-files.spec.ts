@@ -181,10 +181,9 @@ test("a saved chat is shared by link: the server holds only ciphertext, a fresh 
   await page.goto(`${LOCAL}/settings`);
   const section = page.getByTestId("share-links");
   await expect(section.getByRole("listitem")).toHaveCount(1);
-  await section.scrollIntoViewIfNeeded();
-  await page.screenshot({ path: `${SCREENS}/share-settings-desktop.png`, fullPage: true });
+  await section.screenshot({ path: `${SCREENS}/share-settings-desktop.png` });
   await page.setViewportSize(PHONE);
-  await page.screenshot({ path: `${SCREENS}/share-settings-phone.png`, fullPage: true });
+  await section.screenshot({ path: `${SCREENS}/share-settings-phone.png` });
   await page.setViewportSize({ width: 1280, height: 800 });
   await section.getByRole("button", { name: /^Revoke the share link/ }).click();
   const confirm = page.getByRole("dialog", { name: "Revoke this share link?" });
