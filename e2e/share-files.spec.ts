@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
+import { E2E_CONFIDENTIAL_APP_PORT } from "../playwright.config";
 import { makeDocx } from "../tests/helpers/docx";
 import { LOCAL, sidebarOf, signInOnLocalhost, turnOnHistoryWithPassphrase } from "./helpers/vault";
 
@@ -84,6 +85,41 @@ test("text, Markdown, CSV, JSON, source and Word files are read in the browser a
       expect(text.includes(form), `${url} carries the .docx`).toBe(false);
     }
   }
+});
+
+test("with a confidential model, a text file's and a Word document's text reach the enclave but never Hush's server in clear", async ({ browser }) => {
+  // Like PDFs (e2e/confidential.spec.ts): the browser reads the file and the text travels inside the
+  // request encrypted to the enclave; the development enclave quotes the document back.
+  const origin = `http://127.0.0.1:${E2E_CONFIDENTIAL_APP_PORT}`;
+  const context = await browser.newContext({ baseURL: origin });
+  const page = await context.newPage();
+  const bodies: Buffer[] = [];
+  const urls: string[] = [];
+  page.on("request", (r) => {
+    if (new URL(r.url()).origin !== origin) return;
+    urls.push(r.url());
+    const body = r.postDataBuffer();
+    if (body) bodies.push(body);
+  });
+  for (const { secret, file } of [
+    { secret: `TXTCANARY${Date.now()}`, file: (s: string) => ({ name: "secret-notes.txt", mimeType: "text/plain", buffer: Buffer.from(`${s} is the word.\n`) }) },
+    { secret: `DOCXCANARY${Date.now()}`, file: async (s: string) => ({ name: "secret-plan.docx", mimeType: "", buffer: await makeDocx([`${s} is the word.`]) }) },
+  ]) {
+    // A fresh conversation per file: the development enclave quotes the conversation's first document.
+    await page.goto("/chat");
+    await expect(page.getByTestId("model-privacy-badge")).toHaveText("Verified (development)");
+    const chosen = await file(secret);
+    await page.getByTestId("file-input").setInputFiles(chosen);
+    await expect(page.getByTestId("staged-file")).toContainText(chosen.name);
+    await expect(page.getByTestId("staged-file")).not.toHaveAttribute("data-reading", "true");
+    await send(page, "What does the file say?");
+    await expect(page.locator('[data-role="assistant"]').last()).toContainText(secret);
+    const forms = [secret, Buffer.from(secret).toString("base64").slice(0, 12), Buffer.from(secret).toString("hex")];
+    for (const body of bodies) for (const form of forms) expect(body.toString("latin1").includes(form), `a request body carries ${form}`).toBe(false);
+    for (const url of urls) expect(url.includes(secret)).toBe(false);
+  }
+  expect(urls.some((u) => u.includes("/api/ns/chat"))).toBe(false);
+  await context.close();
 });
 
 test("an image for a model that cannot read images, and an unsupported file, get clear messages", async ({ page }) => {
