@@ -203,6 +203,11 @@ test("a saved chat is shared by link: the server holds only ciphertext, a fresh 
     await expect(other.getByPlaceholder("Message GPT")).toHaveCount(0);
     expect(await other.locator('meta[name="robots"]').getAttribute("content")).toContain("noindex");
     await expectNoAxeViolations(other, `/share (${viewport.name})`);
+    await other.emulateMedia({ colorScheme: "dark" });
+    await expect(other.locator("html")).toHaveClass(/\bdark\b/);
+    await expectNoAxeViolations(other, `/share (${viewport.name}, dark)`);
+    await other.screenshot({ path: `${SCREENS}/share-page-${viewport.name}-dark.png`, fullPage: true });
+    await other.emulateMedia({ colorScheme: "light" });
     await other.screenshot({ path: `${SCREENS}/share-page-${viewport.name}.png`, fullPage: true });
     expect(elsewhere, "requests to other origins").toEqual([]);
     if (viewport.name === "desktop") {
