@@ -35,6 +35,9 @@ import {
   vaultUnlockBodySchema,
   vaultDeviceCreateBodySchema,
   vaultDeviceIdBodySchema,
+  vaultRotationChatsBodySchema,
+  vaultRotationFinishBodySchema,
+  vaultRotationStartBodySchema,
 } from "@/lib/vault/schemas";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import { createTestUser, sameOrigin, sessionCookieFor } from "../helpers/auth";
@@ -158,6 +161,9 @@ describe("(b) the document's request schemas are the handlers' own objects", () 
       ["/api/vault/devices/unlock", "post", vaultDeviceIdBodySchema],
       ["/api/shares", "post", shareCreateBodySchema],
       ["/api/shares", "delete", shareIdBodySchema],
+      ["/api/vault/rotation", "post", vaultRotationStartBodySchema],
+      ["/api/vault/rotation/chats", "post", vaultRotationChatsBodySchema],
+      ["/api/vault/rotation/finish", "post", vaultRotationFinishBodySchema],
     ];
     for (const [p, m, schema] of expected) expect(bodyOf(p, m), `${m} ${p}`).toBe(schema);
     // Every other documented body is one no handler validates with zod (the webhook's raw, signed body).

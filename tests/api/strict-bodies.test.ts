@@ -43,6 +43,12 @@ const VALID: Partial<Record<RouteName, Record<string, unknown>>> = {
   vaultDeviceUnlock: { id: UUID },
   shareCreate: { ciphertext: SEALED },
   shareRevoke: { id: UUID },
+  vaultRotationStart: { generation: 1, next_key: SEALED, methods: [METHOD] },
+  vaultRotationChats: {
+    generation: 1,
+    chats: [{ chat_id: UUID, base_version: 0, title_ciphertext: null, tree_ciphertext: null, header_ciphertext: SEALED, messages: [{ role: "user", content_ciphertext: SEALED }] }],
+  },
+  vaultRotationFinish: { generation: 1, manifest: { ciphertext: SEALED, base_version: 0 } },
 };
 
 /** Nested objects of our own schemas, each with an unknown field added: [route, body, field path named]. */
@@ -54,6 +60,8 @@ const NESTED: [RouteName, Record<string, unknown>, string][] = [
   ["vaultCreate", { methods: [{ ...METHOD, extra_field: 1 }] }, "methods.0"],
   ["vaultAddMethod", { method: { ...METHOD, kdf: { salt: "AAAA", extra_field: 1 } } }, "method.kdf"],
   ["vaultReplaceMethod", { replaces: UUID, method: { ...METHOD, extra_field: 1 } }, "method"],
+  ["chatTitle", { chat_id: UUID, title_ciphertext: SEALED, integrity: { header_ciphertext: SEALED, base_version: 0, manifest: { ciphertext: SEALED, base_version: 0, extra_field: 1 } } }, "integrity.manifest"],
+  ["vaultRotationChats", { generation: 1, chats: [{ ...(VALID.vaultRotationChats!.chats as object[])[0], extra_field: 1 }] }, "chats.0"],
 ];
 
 const bodyRoutes = (Object.entries(api) as [RouteName, ApiRoute][]).filter(([, r]) => r.body && !r.form);
