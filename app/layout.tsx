@@ -4,6 +4,7 @@ import { siteConfig } from "@/config/site";
 import { getConfig } from "@/lib/config";
 import { ThemeProvider } from "@/components/theme/theme-provider";
 import { Toaster } from "@/components/ui/toaster";
+import { RegisterServiceWorker } from "@/components/pwa/register-service-worker";
 
 /** Site-wide defaults; metadataBase turns the pages' relative canonical and image URLs into absolute ones. */
 export function generateMetadata(): Metadata {
@@ -41,6 +42,7 @@ export default function RootLayout({ children }: Readonly<{ children: React.Reac
         <ThemeProvider nonce={undefined}>
           {children}
           <Toaster />
+          <RegisterServiceWorker />
         </ThemeProvider>
       </body>
     </html>

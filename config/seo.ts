@@ -7,7 +7,7 @@
  * Paths never to be indexed: personal or transactional screens (the public-pages issue: /chat,
  * /settings and the auth pages are noindex). Each also covers its sub-paths.
  */
-export const noindexPaths = ["/chat", "/settings", "/signup", "/appsignup", "/purchase-complete", "/purchase-failed"] as const;
+export const noindexPaths = ["/chat", "/share", "/settings", "/signup", "/appsignup", "/purchase-complete", "/purchase-failed"] as const;
 
 /** Public pages listed in sitemap.xml, with how often they change and their relative weight. */
 export const sitemapPages = [

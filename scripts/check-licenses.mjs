@@ -48,6 +48,7 @@ const CLARIFIED = {
   "@visx/vendor": { license: "MIT AND ISC", why: 'package.json says "MIT and ISC"' },
   "seq-queue": { license: "MIT", why: "its LICENSE file is the MIT license" },
   "parse-cache-control": { license: "BSD-3-Clause", why: "its LICENSE file is the 3-clause BSD license" },
+  duck: { license: "BSD-2-Clause", why: "its LICENSE file is the 2-clause BSD license (a dependency of mammoth, docs/issues.md #23)" },
 };
 
 /** Packages whose license is not in ALLOWED but which are never combined with Hush's program. */

@@ -6,8 +6,10 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { planOf, useAccount } from "@/lib/account/client";
 import { deserialize, switchVersion, versionOf } from "@/lib/chat/branches";
 import type { StagedFile } from "@/lib/chat/send-turn";
-import { extractPdfInBrowser, truncationNotice, type PdfLimits } from "@/lib/pdf/browser";
+import type { PdfLimits } from "@/lib/pdf/browser";
 import { isPdfError, READ_FAILURE_MESSAGE } from "@/lib/pdf/errors";
+import { readAttachment } from "@/lib/files/browser";
+import { isFileError } from "@/lib/files/errors";
 import type { ModelChoice } from "@/lib/llm/models";
 import { chatsToJson, chatToMarkdown, exportFileName, type ExportableChat } from "@/lib/chat/export";
 import { storedPath, treeForSaving, type SavedMessage } from "@/lib/chat/saved-tree";
@@ -45,6 +47,8 @@ interface ChatAppProps {
 
 // docs/issues.md #12: the shortcuts list is fetched when first opened, not with the page.
 const ShortcutsDialog = dynamic(() => import("./shortcuts-dialog").then((m) => m.ShortcutsDialog), { ssr: false });
+// docs/issues.md #23: the share dialog (and its sealing code) is fetched when first opened.
+const ShareDialog = dynamic(() => import("@/components/share/share-dialog").then((m) => m.ShareDialog), { ssr: false });
 
 const SMALL_SCREEN = "(max-width: 767px)";
 /** How long a chat deletion can be undone, in ms (docs/issues.md #9: "within a few seconds"). */
@@ -222,7 +226,8 @@ export function ChatApp({ models, defaultModel, pdfLimits, providerNotice }: Cha
     if (open) search.sync();
   };
 
-  // docs/issues.md #20 ("Documents"): the PDF is read here, in a Web Worker; only its text is ever sent. A send
+  // docs/issues.md #20 ("Documents"): the PDF is read here, in a Web Worker; only its text is ever sent (and so are
+  // text, source and Word files since docs/issues.md #23, lib/files/browser.ts). A send
   // while it is being read waits for it; if it cannot be read, the error shows and the typed text stays.
   const pickFile = (file: File) => {
     chat.setError(null);
@@ -233,12 +238,11 @@ export function ChatApp({ models, defaultModel, pdfLimits, providerNotice }: Cha
     setReading(file.name);
     const job = (async (): Promise<StagedFile | null> => {
       try {
-        const result = await extractPdfInBrowser(file, pdfLimits, controller.signal);
-        const read: StagedFile = { name: file.name, text: result.text, truncated: result.truncated, notice: truncationNotice(result, pdfLimits.maxChars) };
+        const read = await readAttachment(file, pdfLimits, models.find((m) => m.code === model), controller.signal);
         if (!controller.signal.aborted) setStaged(read);
         return read;
       } catch (error) {
-        if (!controller.signal.aborted) chat.setError({ text: isPdfError(error) ? error.message : READ_FAILURE_MESSAGE, link: null, detail: null, retry: null });
+        if (!controller.signal.aborted) chat.setError({ text: isPdfError(error) || isFileError(error) ? error.message : READ_FAILURE_MESSAGE, link: null, detail: null, retry: null });
         return null;
       } finally {
         if (readingAbort.current === controller) {
@@ -318,6 +322,20 @@ export function ChatApp({ models, defaultModel, pdfLimits, providerNotice }: Cha
   // would be saved under).
   const openEntry = chat.chatId ? history.chats.find((c) => c.chat_id === chat.chatId) : undefined;
   const title = empty ? null : (openEntry?.display_name ?? displayNameFrom(shown.map((m) => m.message)) ?? "Untitled Chat");
+  const [shareOpen, setShareOpen] = useState(false);
+  // docs/issues.md #23: what a share link shows, the open saved chat's shown path as this browser holds it.
+  const shareSnapshot = () => {
+    const path = storedPath(chat.tree);
+    const entry = chat.chatId ? history.chats.find((c) => c.chat_id === chat.chatId) : undefined;
+    return {
+      v: 1 as const,
+      title: entry?.display_name || displayNameFrom(path.map((n) => n.message)) || "Untitled Chat",
+      sharedAt: new Date().toISOString(),
+      messages: path.flatMap(({ message: m }) =>
+        m.role === "system" ? [] : [{ role: m.role, content: m.content, ...(m.attachmentName ? { attachmentName: m.attachmentName } : {}) }],
+      ),
+    };
+  };
 
   // Keyboard shortcuts (docs/issues.md #9; components/chat/use-shortcuts.ts).
   const shortcuts = useShortcuts({
@@ -403,7 +421,7 @@ export function ChatApp({ models, defaultModel, pdfLimits, providerNotice }: Cha
                 {providerNotice}
               </span>
             )}
-            {shown.length > 0 && <ChatMenu onExport={exportChat} />}
+            {shown.length > 0 && <ChatMenu onExport={exportChat} onShare={chat.chatId && !busy ? () => setShareOpen(true) : undefined} />}
           </div>
         </div>
 
@@ -453,6 +471,7 @@ export function ChatApp({ models, defaultModel, pdfLimits, providerNotice }: Cha
         />
         <p className="px-4 pb-3 text-center text-xs text-ink-500">Hush may produce mistakes. Please verify information.</p>
       </div>
+      {shareOpen && <ShareDialog open={shareOpen} onClose={() => setShareOpen(false)} snapshot={shareSnapshot} />}
       {(helpShown || shortcuts.helpOpen) && <ShortcutsDialog open={shortcuts.helpOpen} onClose={() => shortcuts.setHelpOpen(false)} />}
     </div>
   );

@@ -5,6 +5,8 @@ import { useEffect, useId, useRef, useState } from "react";
 interface ChatMenuProps {
   /** Export the open chat (docs/issues.md #9), written in this browser. */
   onExport: (kind: "md" | "json") => void;
+  /** Share a saved chat by link (docs/issues.md #23); absent for a chat that is not saved. */
+  onShare?: () => void;
 }
 
 const ITEMS = [
@@ -13,11 +15,12 @@ const ITEMS = [
 ] as const;
 
 /**
- * The open chat's menu in the chat header ("⋯"): export this chat as Markdown or JSON. A menu button
+ * The open chat's menu in the chat header ("⋯"): export this chat as Markdown or JSON, and share a saved
+ * chat by link (docs/issues.md #23). A menu button
  * (WAI-ARIA menu pattern): Enter/Space/ArrowDown open it on the first item, arrows move, Escape and a
  * click outside close it and give focus back to the button.
  */
-export function ChatMenu({ onExport }: ChatMenuProps) {
+export function ChatMenu({ onExport, onShare }: ChatMenuProps) {
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
   const menu = useRef<HTMLDivElement>(null);
@@ -87,6 +90,23 @@ export function ChatMenu({ onExport }: ChatMenuProps) {
           onKeyDown={onKeyDown}
           className="absolute right-0 top-full z-30 mt-1 w-56 rounded-xl border border-ink-200 bg-white p-1 shadow-lg"
         >
+          {onShare && (
+            <button
+              type="button"
+              role="menuitem"
+              tabIndex={-1}
+              onClick={() => {
+                close();
+                onShare();
+              }}
+              className="flex w-full items-center gap-2 rounded-lg px-3 py-2 text-left text-sm text-ink-800 hover:bg-ink-100 focus:bg-ink-100 focus:outline-none"
+            >
+              <svg aria-hidden="true" viewBox="0 0 24 24" className="h-4 w-4 text-ink-500" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round">
+                <path d="M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1" />
+              </svg>
+              Share…
+            </button>
+          )}
           {ITEMS.map((item) => (
             <button
               key={item.kind}

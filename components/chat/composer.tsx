@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useLayoutEffect, useRef, type ClipboardEvent, type KeyboardEvent } from "react";
+import { ACCEPT } from "@/lib/files/kinds";
 
 interface ComposerProps {
   value: string;
@@ -15,7 +16,8 @@ interface ComposerProps {
 const MAX_HEIGHT_PX = 200;
 
 /**
- * The message input (docs/product.md §2, §5): placeholder "Message GPT", an attach button for PDFs, and a send
+ * The message input (docs/product.md §2, §5): placeholder "Message GPT", an attach button (PDFs, and since docs/issues.md #23 text, source, Word
+ * and image files: lib/files/kinds.ts), and a send
  * button disabled while the text is empty, which becomes Stop while an answer streams. Enter sends,
  * Shift+Enter adds a line, and pasting inserts plain text only.
  */
@@ -68,7 +70,7 @@ export function Composer({ value, onChange, onSend, onStop, onPickFile, busy, di
         <input
           ref={fileInput}
           type="file"
-          accept="application/pdf"
+          accept={ACCEPT}
           className="hidden"
           aria-label="PDF to attach"
           tabIndex={-1}
@@ -83,8 +85,8 @@ export function Composer({ value, onChange, onSend, onStop, onPickFile, busy, di
           type="button"
           onClick={() => fileInput.current?.click()}
           disabled={busy || disabled}
-          aria-label="Attach a PDF"
-          title="Attach a PDF"
+          aria-label="Attach a file"
+          title="Attach a file: PDF, Word, text, Markdown, CSV, JSON, code or image"
           className="inline-flex h-10 w-10 shrink-0 items-center justify-center rounded-xl text-ink-600 hover:bg-ink-100 hover:text-ink-900 disabled:opacity-40"
         >
           <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round">

@@ -1,5 +1,11 @@
+/** The badge of a file: its extension in capitals ("PDF", "DOCX", "CSV"), or "FILE". */
+function kindLabel(name: string): string {
+  const ext = /\.([a-z0-9]{1,5})$/i.exec(name)?.[1];
+  return ext ? ext.toUpperCase() : "FILE";
+}
+
 /**
- * A PDF shown as a compact card: in a sent message, or staged with a remove button (docs/product.md §4);
+ * An attached file (a PDF, text, Word document or image, docs/issues.md #23) shown as a compact card: in a sent message, or staged with a remove button (docs/product.md §4);
  * `reading` while its text is being extracted in this browser.
  */
 export function FileChip({ name, onRemove, reading }: { name: string; onRemove?: () => void; reading?: boolean }) {
@@ -12,7 +18,7 @@ export function FileChip({ name, onRemove, reading }: { name: string; onRemove?:
       <span className="truncate" title={name}>
         {name}
       </span>
-      <span className="shrink-0 rounded bg-ink-100 px-1.5 py-0.5 text-[10px] font-semibold uppercase text-ink-600">{reading ? "Reading…" : "PDF"}</span>
+      <span className="shrink-0 rounded bg-ink-100 px-1.5 py-0.5 text-[10px] font-semibold uppercase text-ink-600">{reading ? "Reading…" : kindLabel(name)}</span>
       {onRemove && (
         <button
           type="button"

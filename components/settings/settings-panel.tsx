@@ -7,6 +7,7 @@ import { apiFetch, serverMessage } from "@/lib/api/client";
 import { buttonStyles, Dialog } from "@/components/ui/dialog";
 import { SecuritySection } from "@/components/vault/security-section";
 import { forgetThisDevice, isThisDeviceRemembered } from "@/lib/vault/vault-api";
+import { ShareLinksSection } from "@/components/share/share-links-section";
 import { DataSection } from "./data-section";
 
 interface SettingsPanelProps {
@@ -104,6 +105,8 @@ export function SettingsPanel({ email, plan, status }: SettingsPanelProps) {
       <SecuritySection />
 
       <DataSection />
+
+      <ShareLinksSection />
 
       <section aria-labelledby="danger-h" className="mt-8 rounded-2xl border border-red-200 bg-white">
         <h2 id="danger-h" className="border-b border-red-100 px-5 py-3 text-sm font-semibold text-red-800">

@@ -10,6 +10,15 @@ import {
   DELETE_CHAT_MAX_BODY_BYTES,
   deleteChatBodySchema,
 } from "@/lib/chat/history-schema";
+import {
+  SHARE_CREATE_MAX_BODY_BYTES,
+  SHARE_DELETE_MAX_BODY_BYTES,
+  shareCreateBodySchema,
+  shareCreatedSchema,
+  shareIdBodySchema,
+  shareListSchema,
+  sharedSnapshotSchema,
+} from "@/lib/share/schemas";
 import { checkoutBodySchema, customerPortalBodySchema, PAYMENT_MAX_BODY_BYTES } from "@/lib/stripe/schemas";
 import {
   CHAT_SAVE_MAX_BODY_BYTES,
@@ -346,6 +355,12 @@ export const api = {
     maxBytes: VAULT_MAX_BODY_BYTES.device,
     response: vaultDeviceSecretSchema,
   },
+
+  // docs/issues.md #23 ("Share links"): ciphertext only; the key stays in the link's fragment.
+  shareCreate: { method: "POST", path: "/api/shares", body: shareCreateBodySchema, maxBytes: SHARE_CREATE_MAX_BODY_BYTES, response: shareCreatedSchema },
+  shareList: { method: "GET", path: "/api/shares", response: shareListSchema },
+  shareRevoke: { method: "DELETE", path: "/api/shares", body: shareIdBodySchema, maxBytes: SHARE_DELETE_MAX_BODY_BYTES, response: shareListSchema },
+  shareGet: { method: "GET", path: "/api/shares/{shareId}", response: sharedSnapshotSchema },
 
   health: { method: "GET", path: "/api/health", response: healthSchema },
   ready: { method: "GET", path: "/api/ready", response: readySchema },

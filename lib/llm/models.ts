@@ -39,12 +39,18 @@ export interface ModelDescriptor {
    * LLM_BASIC_CONTEXT_TOKENS / LLM_PRO_CONTEXT_TOKENS for other models.
    */
   readonly contextTokens: number;
+  /**
+   * Whether the model reads images (docs/issues.md #23, "More file types"). Both default provider models
+   * (gpt-oss-20b/120b) read text only, so an image attached for them is refused in the browser with a
+   * sentence that says the model cannot read images.
+   */
+  readonly vision: boolean;
 }
 
 /** docs/product.md §9: Basic (llama3-8b-8192, Free, the default) and Pro (llama3-70b-8192, Pro). */
 export const MODELS = [
-  { code: "llama3-8b-8192", title: "Basic", description: "For everyday tasks", plan: "Free", tier: "basic", contextTokens: 32_000 },
-  { code: "llama3-70b-8192", title: "Pro", description: "For advanced tasks", plan: "Pro", tier: "pro", contextTokens: 100_000 },
+  { code: "llama3-8b-8192", title: "Basic", description: "For everyday tasks", plan: "Free", tier: "basic", contextTokens: 32_000, vision: false },
+  { code: "llama3-70b-8192", title: "Pro", description: "For advanced tasks", plan: "Pro", tier: "pro", contextTokens: 100_000, vision: false },
 ] as const satisfies readonly ModelDescriptor[];
 
 /** Public model codes accepted by the chat API. */
@@ -81,4 +87,6 @@ export interface ModelChoice {
   description: string;
   plan: ModelPlan;
   privacy: PrivacyClass;
+  /** The model reads images (ModelDescriptor.vision). */
+  vision: boolean;
 }

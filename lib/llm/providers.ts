@@ -103,7 +103,7 @@ export function modelPrivacy(code: string, config: Config = getConfig()): Privac
 
 /** The model table's public columns for the picker, in table order, with each model's privacy class. */
 export function modelChoices(): ModelChoice[] {
-  return MODELS.map(({ code, title, description, plan }) => ({ code, title, description, plan, privacy: modelPrivacy(code) }));
+  return MODELS.map(({ code, title, description, plan, vision }) => ({ code, title, description, plan, privacy: modelPrivacy(code), vision }));
 }
 
 /** The label of a provider kind (default: the configured default provider), e.g. "Groq". */

@@ -22,6 +22,7 @@ import { chatLimits } from "@/lib/chat/limits";
 import { chatRequestSchema } from "@/lib/chat/schema";
 import { resetConfigForTests } from "@/lib/config";
 import { openApiJson, openApiSource } from "@/lib/openapi/document";
+import { shareCreateBodySchema, shareIdBodySchema } from "@/lib/share/schemas";
 import { checkoutBodySchema, customerPortalBodySchema } from "@/lib/stripe/schemas";
 import {
   chatSaveBodySchema,
@@ -158,6 +159,8 @@ describe("(b) the document's request schemas are the handlers' own objects", () 
       ["/api/vault/devices", "post", vaultDeviceCreateBodySchema],
       ["/api/vault/devices", "delete", vaultDeviceIdBodySchema],
       ["/api/vault/devices/unlock", "post", vaultDeviceIdBodySchema],
+      ["/api/shares", "post", shareCreateBodySchema],
+      ["/api/shares", "delete", shareIdBodySchema],
       ["/api/vault/rotation", "post", vaultRotationStartBodySchema],
       ["/api/vault/rotation/chats", "post", vaultRotationChatsBodySchema],
       ["/api/vault/rotation/finish", "post", vaultRotationFinishBodySchema],

@@ -41,6 +41,8 @@ const VALID: Partial<Record<RouteName, Record<string, unknown>>> = {
   vaultDeviceCreate: { name: "Chrome on Linux" },
   vaultDeviceRevoke: { id: UUID },
   vaultDeviceUnlock: { id: UUID },
+  shareCreate: { ciphertext: SEALED },
+  shareRevoke: { id: UUID },
   vaultRotationStart: { generation: 1, next_key: SEALED, methods: [METHOD] },
   vaultRotationChats: {
     generation: 1,

@@ -13,8 +13,8 @@ afterEach(() => {
 describe("model catalogue (docs/product.md §9)", () => {
   it("offers Basic (Free, default) and Pro (Pro) under the public llama3 codes", () => {
     expect(MODELS).toEqual([
-      { code: "llama3-8b-8192", title: "Basic", description: "For everyday tasks", plan: "Free", tier: "basic", contextTokens: 32_000 },
-      { code: "llama3-70b-8192", title: "Pro", description: "For advanced tasks", plan: "Pro", tier: "pro", contextTokens: 100_000 },
+      { code: "llama3-8b-8192", title: "Basic", description: "For everyday tasks", plan: "Free", tier: "basic", contextTokens: 32_000, vision: false },
+      { code: "llama3-70b-8192", title: "Pro", description: "For advanced tasks", plan: "Pro", tier: "pro", contextTokens: 100_000, vision: false },
     ]);
     expect(DEFAULT_MODEL_CODE).toBe("llama3-8b-8192");
     expect(findModel(DEFAULT_MODEL_CODE)?.title).toBe("Basic");
@@ -28,8 +28,8 @@ describe("model catalogue (docs/product.md §9)", () => {
 
   it("gives the picker the public columns, every model standard until a model is listed as confidential", () => {
     expect(modelChoices()).toEqual([
-      { code: "llama3-8b-8192", title: "Basic", description: "For everyday tasks", plan: "Free", privacy: "standard" },
-      { code: "llama3-70b-8192", title: "Pro", description: "For advanced tasks", plan: "Pro", privacy: "standard" },
+      { code: "llama3-8b-8192", title: "Basic", description: "For everyday tasks", plan: "Free", privacy: "standard", vision: false },
+      { code: "llama3-70b-8192", title: "Pro", description: "For advanced tasks", plan: "Pro", privacy: "standard", vision: false },
     ]);
     expect(privacyClassOf("llama3-70b-8192", ["llama3-70b-8192"])).toBe("confidential");
     expect(privacyClassOf("llama3-8b-8192", ["llama3-70b-8192"])).toBe("standard");

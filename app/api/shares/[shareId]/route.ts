@@ -1,0 +1,24 @@
+import { api } from "@/lib/api/contract";
+import { reply, route } from "@/lib/api/route";
+import { readShare } from "@/lib/db/shares";
+import { AppError } from "@/lib/errors";
+import { toBase64 } from "@/lib/vault/crypto";
+
+/**
+ * GET /api/shares/{shareId}: a shared snapshot's ciphertext, for anyone holding the link (docs/issues.md #23,
+ * "Share links"); the key to open it is in the link's fragment, never here. 404 for a missing or revoked
+ * share. Not stored by shared caches: a revoked link must stop working at once.
+ */
+export const GET = route<typeof api.shareGet, "none", { shareId: string }>(
+  api.shareGet,
+  { name: "share_get", auth: "none", rateLimit: { name: "share-get", points: 120, durationSeconds: 60 } },
+  async ({ params }) => {
+    const share = await readShare(params.shareId);
+    if (!share) throw new AppError("not_found:share", "This shared chat was not found. It may have been revoked.");
+    return reply(
+      api.shareGet,
+      { id: share.id, created_at: share.createdAt.toISOString(), ciphertext: toBase64(share.ciphertext) },
+      { headers: { "Cache-Control": "no-store" } },
+    );
+  },
+);
