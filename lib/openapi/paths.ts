@@ -5,6 +5,7 @@ import { chatRequestSchema, maxChatBodyBytes, type ChatLimits } from "@/lib/chat
 import { WEBHOOK_MAX_BODY_BYTES } from "@/lib/stripe/schemas";
 import { ANYONE, errors, jsonBody, ok, SIGNED_IN } from "./helpers";
 import { api, chatResultSchema, notReadySchema } from "@/lib/api/contract";
+import { projectPaths } from "./project-paths";
 import { vaultPaths } from "./vault-paths";
 
 /**
@@ -279,6 +280,7 @@ export function apiPaths(limits: ChatLimits): ZodOpenApiPathsObject {
       },
     },
     ...vaultPaths(),
+    ...projectPaths(),
     "/api/ns/chat_history": {
       get: {
         operationId: "listChats",

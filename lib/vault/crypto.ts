@@ -28,6 +28,7 @@ import { paddedLength } from "./padding";
  * Associated data is the UTF-8 JSON array ["hush", <format>, <purpose>, ...fields]:
  *   chat title:  ["hush", 2, "title", userId, chatId]
  *   branch tree: ["hush", 2, "tree", userId, chatId]   (docs/issues.md #9: edited and regenerated versions)
+ *   project:     ["hush", 2, "project", userId, projectId]   (docs/issues.md #23: name and instructions)
  *   message:     ["hush", 2, "content" | "attachment", userId, chatId, position, role]
  *   wrapped key: ["hush", 2, "vault-key", userId, kind, methodId]
  * so a ciphertext moved to another user, chat, field, position, role or method fails to decrypt, and a
@@ -53,6 +54,7 @@ export type MethodKind = "passkey" | "passphrase" | "recovery";
 export type VaultField =
   | { field: "title"; userId: string; chatId: string }
   | { field: "tree"; userId: string; chatId: string }
+  | { field: "project"; userId: string; projectId: string }
   | { field: "content" | "attachment"; userId: string; chatId: string; position: number; role: string };
 
 /** A ciphertext did not authenticate: wrong key or secret, or it was moved or altered (AppError "unprocessable:vault_decrypt"). */
@@ -92,6 +94,7 @@ function ad(purpose: string, fields: (string | number)[], format = VAULT_FORMAT)
 
 function fieldAd(ctx: VaultField, format: number): Uint8Array<ArrayBuffer> {
   if (ctx.field === "title" || ctx.field === "tree") return ad(ctx.field, [ctx.userId, ctx.chatId], format);
+  if (ctx.field === "project") return ad(ctx.field, [ctx.userId, ctx.projectId], format);
   return ad(ctx.field, [ctx.userId, ctx.chatId, ctx.position, ctx.role], format);
 }
 
