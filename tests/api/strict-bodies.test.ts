@@ -41,6 +41,10 @@ const VALID: Partial<Record<RouteName, Record<string, unknown>>> = {
   vaultDeviceCreate: { name: "Chrome on Linux" },
   vaultDeviceRevoke: { id: UUID },
   vaultDeviceUnlock: { id: UUID },
+  projectCreate: { project_id: UUID, sealed: SEALED },
+  projectUpdate: { project_id: UUID, sealed: SEALED },
+  projectDelete: { project_id: UUID },
+  projectMoveChat: { chat_id: UUID, project_id: null },
 };
 
 /** Nested objects of our own schemas, each with an unknown field added: [route, body, field path named]. */
