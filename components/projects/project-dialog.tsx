@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { buttonStyles, Dialog } from "@/components/ui/dialog";
 import { serverMessage } from "@/lib/api/client";
-import { PROJECT_INSTRUCTIONS_MAX_CHARS, PROJECT_NAME_MAX_CHARS } from "@/lib/projects/schemas";
+import { PROJECT_INSTRUCTIONS_MAX_CHARS, PROJECT_NAME_MAX_CHARS } from "@/lib/projects/limits";
 import type { PlainProject } from "@/lib/vault/projects";
 
 /**

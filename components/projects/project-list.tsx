@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { ConfirmDialog } from "@/components/ui/dialog";
 import { toast } from "@/components/ui/toaster";
-import { MAX_PROJECTS } from "@/lib/projects/schemas";
+import { MAX_PROJECTS } from "@/lib/projects/limits";
 import type { PlainProject } from "@/lib/vault/projects";
 import { ProjectDialog } from "./project-dialog";
 import type { Project } from "./use-projects";

@@ -50,7 +50,7 @@ export function cleanTitle(answer: string): string | null {
   if (!line) return null;
   let title = line
     .replace(/^#+\s*/, "")
-    .replace(/^\*\*(.*)\*\*$/, "$1")
+    .replace(/\*\*|__|`/g, "")
     .replace(/^title\s*:\s*/i, "")
     .replace(/^["'“‘«]+|["'”’»]+$/g, "")
     .replace(/[.。]+$/, "")

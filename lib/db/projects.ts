@@ -2,7 +2,7 @@ import "server-only";
 import { getDb } from "@/lib/db/client";
 import { chatNotFound, noVault } from "@/lib/db/errors";
 import { AppError } from "@/lib/errors";
-import { MAX_PROJECTS } from "@/lib/projects/schemas";
+import { MAX_PROJECTS } from "@/lib/projects/limits";
 
 /**
  * Data access for projects (docs/issues.md #23). A project's name and instructions are one ciphertext the browser

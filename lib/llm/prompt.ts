@@ -17,7 +17,7 @@
  *   <the user's own message>
  */
 import type { LlmMessage } from "./types";
-import { PROJECT_INSTRUCTIONS_MAX_CHARS } from "@/lib/projects/schemas";
+import { PROJECT_INSTRUCTIONS_MAX_CHARS } from "@/lib/projects/limits";
 
 /** The server-side system prompt. Clients cannot replace or extend it (see buildModelMessages). */
 export const SYSTEM_PROMPT = [

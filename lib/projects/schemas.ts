@@ -5,16 +5,11 @@ import { LOWERCASE_UUID } from "@/lib/uuid";
 /**
  * Projects (docs/issues.md #23): limits and the request schemas of /api/projects, browser-safe so the API
  * contract (lib/api/contract.ts), the browser (components/projects) and the model prompt (lib/llm/prompt.ts)
- * share them. A project's name and instructions travel only as one ciphertext sealed in the browser
+ * share them (the limits themselves are in ./limits.ts, free of zod). A project's name and instructions travel only as one ciphertext sealed in the browser
  * (lib/vault/projects.ts); the server can check the ciphertext's size bucket, never the text.
  */
 
-/** Most projects one user can have (409 "conflict:project_limit" beyond). */
-export const MAX_PROJECTS = 100;
-/** Characters of a project's name (the browser refuses more; the sealed bucket bounds it on the server). */
-export const PROJECT_NAME_MAX_CHARS = 100;
-/** Characters of a project's instructions; the model prompt also cuts any system text at this length. */
-export const PROJECT_INSTRUCTIONS_MAX_CHARS = 4000;
+export { MAX_PROJECTS, PROJECT_INSTRUCTIONS_MAX_CHARS, PROJECT_NAME_MAX_CHARS } from "./limits";
 
 /**
  * Base64 characters of a sealed project. Its plaintext is the JSON {name, instructions}: at most

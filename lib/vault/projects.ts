@@ -1,5 +1,5 @@
 import { decryptField, encryptField, fromBase64, toBase64 } from "./crypto";
-import { PROJECT_INSTRUCTIONS_MAX_CHARS, PROJECT_NAME_MAX_CHARS } from "@/lib/projects/schemas";
+import { PROJECT_INSTRUCTIONS_MAX_CHARS, PROJECT_NAME_MAX_CHARS } from "@/lib/projects/limits";
 
 /**
  * A project's name and instructions (docs/issues.md #23), sealed and opened in the browser under the vault key
