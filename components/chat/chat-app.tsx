@@ -361,6 +361,7 @@ export function ChatApp({ models, defaultModel, pdfLimits, providerNotice }: Cha
         onLock={() => {
           saved.lock();
           setSearchOpen(false);
+          setActiveProjectId(null);
           newChat();
           forgetRenderedMarkdown();
         }}

@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { createPortal } from "react-dom";
 import { ConfirmDialog } from "@/components/ui/dialog";
 import { toast } from "@/components/ui/toaster";
 import { MAX_PROJECTS } from "@/lib/projects/limits";
@@ -78,43 +79,49 @@ export function ProjectList(props: ProjectListProps) {
         </button>
       )}
 
-      <ProjectDialog
-        open={editing !== null}
-        initial={editing === "new" || editing === null ? null : editing}
-        onClose={() => setEditing(null)}
-        onSave={async (plain) => {
-          if (editing === "new") {
-            const created = await props.onCreate(plain);
-            props.onSelect(created.id);
-            toast.success("Project created");
-          } else if (editing) {
-            await props.onUpdate(editing.id, plain);
-            toast.success("Project saved");
-          }
-        }}
-      />
+      {/* In the page's body, not in the sidebar: a phone's closed drawer would hide them. */}
+      {createPortal(
+        <>
+          <ProjectDialog
+            open={editing !== null}
+            initial={editing === "new" || editing === null ? null : editing}
+            onClose={() => setEditing(null)}
+            onSave={async (plain) => {
+              if (editing === "new") {
+                const created = await props.onCreate(plain);
+                props.onSelect(created.id);
+                toast.success("Project created");
+              } else if (editing) {
+                await props.onUpdate(editing.id, plain);
+                toast.success("Project saved");
+              }
+            }}
+          />
 
-      <ConfirmDialog
-        open={deleting !== null}
-        title="Delete this project?"
-        confirmLabel="Delete project"
-        onCancel={() => setDeleting(null)}
-        onConfirm={() => {
-          const project = deleting;
-          if (!project) return;
-          if (project.id === props.activeProjectId) props.onSelect(null);
-          props.onDelete(project.id).then(
-            (moved) =>
-              toast.success(
-                moved === 0 ? "Project deleted" : moved === 1 ? "Project deleted. Its chat is in your chat list." : `Project deleted. Its ${moved} chats are in your chat list.`,
-              ),
-            () => toast.error("Could not delete the project. Check your connection and try again."),
-          );
-        }}
-      >
-        “{deleting?.name}” and its instructions will be deleted for good. Its chats are not deleted: they move out
-        of the project into your chat list.
-      </ConfirmDialog>
+          <ConfirmDialog
+            open={deleting !== null}
+            title="Delete this project?"
+            confirmLabel="Delete project"
+            onCancel={() => setDeleting(null)}
+            onConfirm={() => {
+              const project = deleting;
+              if (!project) return;
+              if (project.id === props.activeProjectId) props.onSelect(null);
+              props.onDelete(project.id).then(
+                (moved) =>
+                  toast.success(
+                    moved === 0 ? "Project deleted" : moved === 1 ? "Project deleted. Its chat is in your chat list." : `Project deleted. Its ${moved} chats are in your chat list.`,
+                  ),
+                () => toast.error("Could not delete the project. Check your connection and try again."),
+              );
+            }}
+          >
+            “{deleting?.name}” and its instructions will be deleted for good. Its chats are not deleted: they move out
+            of the project into your chat list.
+          </ConfirmDialog>
+        </>,
+        document.body,
+      )}
     </section>
   );
 }
