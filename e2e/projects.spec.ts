@@ -105,8 +105,10 @@ test("a project's instructions reach the model; create, rename, move a chat out 
   await expect(page.getByText("Removed from the project")).toBeVisible();
   await expect(page.getByTestId("chat-project")).toHaveCount(0);
   await expect(chatEntry).toHaveCount(0);
+  // "All chats" (like picking a project) starts a new chat: open the moved one again.
   await projects.getByRole("button", { name: "← All chats" }).click();
-  await expect(chatEntry).toBeVisible();
+  await chatEntry.click();
+  await expect(page.locator('[data-role="user"]')).toHaveCount(1);
   // Outside the project, no instructions go with it.
   await page.request.delete(`${LLM}/__requests`);
   await send(page, "And in summer");
