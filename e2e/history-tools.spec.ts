@@ -77,8 +77,16 @@ async function seed(page: Page, email: string): Promise<Seeded> {
  */
 async function ageTheList(page: Page) {
   await page.route(/\/api\/ns\/chat_history\?/, async (route) => {
-    const res = await route.fetch();
-    const body = (await res.json()) as { chat_history: { last_updated: string }[] };
+    let res;
+    let body: { chat_history: { last_updated: string }[] };
+    try {
+      res = await route.fetch();
+      body = (await res.json()) as typeof body;
+    } catch {
+      // The page moved on (a reload, or the test's end) while the list was on its way: nothing to age.
+      // The vault's whole-list check after each unlock (docs/issues.md #21) makes such overlaps likelier.
+      return;
+    }
     body.chat_history.forEach((c, i) => {
       const days = DAYS_BACK[i] ?? 120;
       if (!days) return;
@@ -89,7 +97,7 @@ async function ageTheList(page: Page) {
       at.setHours(12, 0, 0, 0);
       c.last_updated = new Date(at.getTime() - i * 60_000).toISOString();
     });
-    await route.fulfill({ response: res, json: body });
+    await route.fulfill({ response: res, json: body }).catch(() => undefined);
   });
 }
 

@@ -15,6 +15,8 @@ import { displayNameFrom } from "@/lib/vault/seal";
 import { ChatMenu } from "./chat-menu";
 import { downloadText } from "./download";
 import { ChatErrorNotice } from "./chat-error";
+import { IntegrityNotice } from "./integrity-notice";
+import { isAppError } from "@/lib/errors";
 import { Composer } from "./composer";
 import { forgetRenderedMarkdown, preloadMarkdown } from "./markdown";
 import { MessageList } from "./message-list";
@@ -64,6 +66,8 @@ export function ChatApp({ models, defaultModel, pdfLimits, providerNotice }: Cha
   const saved = useSavedChat(signedIn, documents.documents);
   const { history, search, vaultKey, saveHistory } = saved;
   const [searchOpen, setSearchOpen] = useState(false);
+  // docs/issues.md #21: the open saved chat's integrity warning (null when it passed or is not a saved chat).
+  const [chatIntegrity, setChatIntegrity] = useState<string | null>(null);
   const [sidebarOpen, setSidebarOpen] = useState<boolean | null>(null);
   const [input, setInput] = useState("");
   const [staged, setStaged] = useState<StagedFile | null>(null);
@@ -142,6 +146,7 @@ export function ChatApp({ models, defaultModel, pdfLimits, providerNotice }: Cha
   const toggleSidebar = () => setSidebarOpen((open) => !(open ?? !isSmallScreen()));
 
   const clearChat = () => {
+    setChatIntegrity(null);
     chat.load([], null);
     saved.startNew();
     documents.reset();
@@ -162,11 +167,17 @@ export function ChatApp({ models, defaultModel, pdfLimits, providerNotice }: Cha
     try {
       const opened = await saved.open(id);
       chat.load(opened.tree, opened.chatId);
+      setChatIntegrity(opened.integrity);
       // The documents stored (encrypted) with the chat go back into the conversation's context.
       documents.reset(opened.documents);
       removeStaged();
-    } catch {
-      console.error("Failed to load chat");
+    } catch (error) {
+      // docs/issues.md #21: a chat that fails its integrity check and cannot be opened is not shown, only the warning.
+      if (isAppError(error, "unprocessable:integrity")) {
+        chat.load([], null);
+        saved.startNew();
+        setChatIntegrity(error.message);
+      } else console.error("Failed to load chat");
     }
   };
 
@@ -449,6 +460,7 @@ export function ChatApp({ models, defaultModel, pdfLimits, providerNotice }: Cha
         )}
 
         {error && <ChatErrorNotice error={error} onRetry={retry} />}
+        <IntegrityNotice text={chatIntegrity ?? saved.historyIntegrity} />
 
         <Composer
           value={input}

@@ -2,7 +2,8 @@
 
 import { useCallback, useEffect, useRef, useState } from "react";
 import { apiFetch } from "@/lib/api/client";
-import { openTitle, sealTitle } from "@/lib/vault/seal";
+import { deleteSavedChat, renameSavedChat } from "@/lib/vault/saved-chats";
+import { openTitle } from "@/lib/vault/seal";
 import type { VaultKey } from "./types";
 import { chatSearch } from "./use-chat-search";
 
@@ -79,8 +80,12 @@ export function useChatHistory(signedIn: boolean, vault: VaultKey | null) {
       window.clearTimeout(item.timer);
       pending.current.delete(chatId);
       // keepalive always: a delete already on its way is not cancelled by a reload or by leaving the page.
-      const request = apiFetch("deleteChat", { body: { chat_id: chatId }, keepalive: true });
-      if (leaving) return;
+      // The manifest without the chat goes with it (docs/issues.md #21).
+      const request = deleteSavedChat(chatId, true);
+      if (leaving) {
+        request.catch(() => console.error("Failed to delete chat"));
+        return;
+      }
       syncPending();
       request
         .then(() => chatSearch.deleted(chatId))
@@ -140,8 +145,7 @@ export function useChatHistory(signedIn: boolean, vault: VaultKey | null) {
       if (!vault || !before) return false;
       setChats((prev) => prev.map((c) => (c.chat_id === chatId ? { ...c, display_name: title } : c)));
       try {
-        const title_ciphertext = await sealTitle(vault.key, vault.userId, chatId, title);
-        await apiFetch("chatTitle", { body: { chat_id: chatId, title_ciphertext } });
+        await renameSavedChat(chatId, title);
         chatSearch.renamed(chatId, title);
         return true;
       } catch {

@@ -6,6 +6,7 @@ import { apiFetch } from "@/lib/api/client";
 import type { ChatHistoryPage } from "@/lib/api/contract";
 import { forEachSealedChatBatch } from "@/lib/vault/vault-api";
 import { openChat, openTitle } from "@/lib/vault/seal";
+import { checkSealedChat } from "@/lib/vault/saved-chats";
 import type { VaultKey } from "./types";
 
 /**
@@ -118,6 +119,8 @@ class SearchStore {
           await Promise.all(
             batch.chats.map(async (sealed) => {
               try {
+                // docs/issues.md #21: a chat that fails its integrity check is not searched (opening it shows why).
+                if (await checkSealedChat(sealed)) return;
                 const chat = await openChat(vault.key, vault.userId, sealed);
                 if (run !== this.run) return;
                 this.index.upsert({

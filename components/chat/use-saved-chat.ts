@@ -1,12 +1,12 @@
 "use client";
 
-import { apiFetch } from "@/lib/api/client";
-import { useMemo, useRef } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import type { BranchTree } from "@/lib/chat/branches";
 import type { ConversationDocument } from "@/lib/chat/send-turn";
 import { planSave, storedPath, treeForSaving, treeFromSaved } from "@/lib/chat/saved-tree";
-import { lockVault, saveTurn, setHistoryOn, useVault } from "@/lib/vault/vault-api";
-import { displayNameFrom, openChat, type SealedChatJson } from "@/lib/vault/seal";
+import { checkHistoryIntegrity, openSavedChat, saveTurn } from "@/lib/vault/saved-chats";
+import { lockVault, setHistoryOn, useVault } from "@/lib/vault/vault-api";
+import { displayNameFrom } from "@/lib/vault/seal";
 import type { UiMessage, VaultKey } from "./types";
 import { useChatHistory } from "./use-chat-history";
 import { chatSearch, useChatSearch } from "./use-chat-search";
@@ -28,6 +28,8 @@ export interface OpenedSavedChat {
   chatId: string;
   tree: BranchTree<UiMessage>;
   documents: ConversationDocument[];
+  /** docs/issues.md #21: the integrity warning of this chat (shown with it), null when it passed. */
+  integrity: string | null;
 }
 
 /**
@@ -52,6 +54,19 @@ export function useSavedChat(signedIn: boolean, documents: ConversationDocument[
   const savedIds = useRef<string[]>([]);
   const saveChain = useRef<Promise<unknown>>(Promise.resolve());
   const switchTimer = useRef<number | null>(null);
+  // docs/issues.md #21: the whole list checked against the sealed manifest once per unlock.
+  const [historyIntegrity, setHistoryIntegrity] = useState<string | null>(null);
+  useEffect(() => {
+    if (!vaultKey) return;
+    let live = true;
+    checkHistoryIntegrity()
+      .then((problem) => live && setHistoryIntegrity(problem))
+      .catch(() => console.error("Failed to check the history's integrity"));
+    return () => {
+      live = false;
+      setHistoryIntegrity(null);
+    };
+  }, [vaultKey]);
 
   /**
    * Seal and store the open chat's active path after `input.tree` changed. Resolves to the chat id (made
@@ -105,14 +120,13 @@ export function useSavedChat(signedIn: boolean, documents: ConversationDocument[
    */
   const open = async (id: string): Promise<OpenedSavedChat> => {
     if (!vaultKey) throw new Error("locked");
-    const sealed = await apiFetch("chatHistoryGet", { params: { chatId: id } });
-    const saved = await openChat(vaultKey.key, vaultKey.userId, sealed);
+    const saved = await openSavedChat(id);
     const tree = treeFromSaved(
       saved.tree,
       saved.messages.map(({ role, content, attachment }) => ({ role, content, ...(attachment ? { attachmentName: attachment.name } : {}) })),
     );
     savedIds.current = storedPath(tree).map((n) => n.id);
-    return { chatId: saved.chatId, tree, documents: saved.documents };
+    return { chatId: saved.chatId, tree, documents: saved.documents, integrity: saved.integrity };
   };
 
   return {
@@ -123,6 +137,8 @@ export function useSavedChat(signedIn: boolean, documents: ConversationDocument[
     search,
     /** Whether answered turns are saved (signed in, a vault, Save history on). */
     saveHistory,
+    /** docs/issues.md #21: the warning when the list of saved chats failed its check against the manifest. */
+    historyIntegrity,
     save,
     saveVersionSoon,
     open,

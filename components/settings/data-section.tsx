@@ -7,7 +7,8 @@ import { toast } from "@/components/ui/toaster";
 import { chatsToJson, chatsToMarkdown, exportableFromSaved, exportFileName } from "@/lib/chat/export";
 import { checkImportFile, importFormatError, parseChatGptExport, type ImportResult } from "@/lib/chat/import-chatgpt";
 import { AppError, isAppError } from "@/lib/errors";
-import { importChat, listSavedChatIds, loadSavedChats, useVault } from "@/lib/vault/vault-api";
+import { importChat } from "@/lib/vault/saved-chats";
+import { listSavedChatIds, loadSavedChats, useVault } from "@/lib/vault/vault-api";
 
 type Progress = { label: string; done: number; total: number } | null;
 

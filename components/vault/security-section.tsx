@@ -16,6 +16,7 @@ import type { StoredMethod } from "@/lib/vault/seal";
 import { NewPassphraseField } from "./passphrase-field";
 import { RecoveryCodeBox } from "./recovery-code";
 import { RememberedDevices } from "./remembered-devices";
+import { RotateKey } from "./rotate-key";
 import { useAction } from "./use-action";
 import { UnlockPanel } from "./unlock-panel";
 import { ModelPrivacyLines } from "@/components/confidential/model-privacy-lines";
@@ -25,7 +26,7 @@ const KIND_NAMES = { passkey: "Passkey", passphrase: "Passphrase", recovery: "Re
 
 /**
  * Settings → Security (docs/issues.md #8): the vault's unlock methods (add/remove passkey, change passphrase,
- * new recovery code), remembered devices (docs/issues.md #21), the last unlock, a Lock button, and "What Hush
+ * new recovery code), "Rotate vault key" and remembered devices (docs/issues.md #21), the last unlock, a Lock button, and "What Hush
  * can see", written plainly.
  */
 export function SecuritySection() {
@@ -37,6 +38,8 @@ export function SecuritySection() {
   const [code, setCode] = useState<string | null>(null);
   const [codeSaved, setCodeSaved] = useState(false);
   const [removing, setRemoving] = useState<StoredMethod | null>(null);
+  const [compromised, setCompromised] = useState(false);
+  const [rotateRequest, setRotateRequest] = useState(0);
 
   return (
     <section aria-labelledby="security-h" data-testid="security-section" className="mt-8 rounded-2xl border border-ink-200 bg-white">
@@ -47,7 +50,7 @@ export function SecuritySection() {
         {vault.status === "loading" && <p role="status">Loading…</p>}
         {vault.status === "error" && <p role="alert">Your security settings could not be loaded. Reload the page to try again.</p>}
         {vault.status === "none" && <p>Save history is off, so nothing of your chats is stored. Turn it on from the chat sidebar to set up your key.</p>}
-        {vault.status === "unlocking" && <p role="status">Unlocking with this remembered device…</p>}
+        {vault.status === "unlocking" && <p role="status">Unlocking…</p>}
         {vault.status === "locked" && info && (
           <>
             <div className="-m-3">
@@ -104,6 +107,7 @@ export function SecuritySection() {
               >
                 New recovery code
               </button>
+              <RotateKey info={info} busy={busy} request={rotateRequest} />
               <button type="button" className={buttonStyles.secondary} onClick={lockVault}>
                 Lock now
               </button>
@@ -159,12 +163,28 @@ export function SecuritySection() {
         open={removing !== null}
         title="Remove this passkey?"
         confirmLabel="Remove"
-        onCancel={() => setRemoving(null)}
+        onCancel={() => {
+          setRemoving(null);
+          setCompromised(false);
+        }}
         onConfirm={() => {
-          if (removing) void act(() => removeMethod(removing.id));
+          const rotate = compromised;
+          setCompromised(false);
+          if (removing)
+            void act(async () => {
+              await removeMethod(removing.id);
+              if (rotate) setRotateRequest((n) => n + 1);
+            });
         }}
       >
         It will no longer unlock your saved chats. Your other ways to unlock keep working.
+        <label className="mt-3 flex items-start gap-2 text-ink-900">
+          <input type="checkbox" className="mt-1 h-4 w-4" checked={compromised} onChange={(e) => setCompromised(e.target.checked)} />
+          <span>
+            Someone else may have used it: rotate the vault key next, so that nothing this passkey ever opened opens anything
+            again.
+          </span>
+        </label>
       </ConfirmDialog>
     </section>
   );

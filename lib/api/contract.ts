@@ -30,6 +30,9 @@ import {
   vaultPatchBodySchema,
   vaultRemoveMethodBodySchema,
   vaultReplaceMethodBodySchema,
+  vaultRotationChatsBodySchema,
+  vaultRotationFinishBodySchema,
+  vaultRotationStartBodySchema,
   vaultUnlockBodySchema,
 } from "@/lib/vault/schemas";
 
@@ -75,6 +78,7 @@ export const chatHistoryEntrySchema = z.object({
   display_name: z.string().nullable().meta({ description: "Always null: the name is sealed in display_name_ciphertext." }),
   display_name_ciphertext: z.string().nullable().meta({ description: "Base64 vault ciphertext of the display name; null for \"Untitled Chat\"." }),
   last_updated: z.string(),
+  version: z.number().int().meta({ description: "The chat header's version (docs/issues.md #21); 0 for a chat saved without a header." }),
 });
 
 export const chatHistoryPageSchema = z
@@ -100,6 +104,12 @@ export const chatSchema = z
       .nullable()
       .optional()
       .meta({ description: "Base64 vault ciphertext of the whole branch tree (edited and regenerated versions, docs/issues.md #9); null when the chat has none." }),
+    header_ciphertext: z
+      .string()
+      .nullable()
+      .optional()
+      .meta({ description: "Base64 of the chat's sealed header (version, message count, hash chain; docs/issues.md #21); null for chats saved before it." }),
+    version: z.number().int().optional().meta({ description: "The header's version, in clear for compare-and-set." }),
     created_at: z.string().optional(),
     last_updated: z.string(),
     messages: z.array(sealedMessageJson),
@@ -145,6 +155,16 @@ export const vaultStateSchema = z
     exists: z.boolean(),
     history_on: z.boolean(),
     last_unlock_at: z.string().nullable(),
+    manifest: z
+      .object({ ciphertext: z.string(), version: z.number().int() })
+      .nullable()
+      .optional()
+      .meta({ description: "The sealed manifest of the user's chats and their versions (docs/issues.md #21)." }),
+    key_generation: z.number().int().meta({ description: "The generation of the vault key the methods wrap (docs/issues.md #21)." }),
+    rotation: z
+      .object({ generation: z.number().int(), next_key: z.string() })
+      .nullable()
+      .meta({ description: "A key rotation under way: the next key wrapped under the current one (docs/issues.md #21)." }),
     methods: z.array(
       z.object({
         id: z.string(),
@@ -170,6 +190,12 @@ export const vaultDeviceCreatedSchema = z.object({ id: z.string(), secret: z.str
 /** POST /api/vault/devices/unlock: the server's share of the device's wrap, base64. */
 export const vaultDeviceSecretSchema = z.object({ secret: z.string() });
 export const chatSavedSchema = z.object({ chat_id: z.string(), last_updated: z.string() });
+/** GET /api/vault/rotation (docs/issues.md #21): the rotation under way and the chats still under the old key. */
+export const vaultRotationSchema = z
+  .object({ generation: z.number().int().nullable(), remaining_chat_ids: z.array(z.string()) })
+  .meta({ id: "VaultRotation" });
+/** POST /api/vault/rotation/chats: the chats stored (the others changed meanwhile: read and seal them again). */
+export const resealedSchema = z.object({ stored_chat_ids: z.array(z.string()) });
 export const webauthnOptionsSchema = z.looseObject({}).meta({ description: "WebAuthn options (@simplewebauthn/server)." });
 export const unlockedSchema = z.object({ ok: z.literal(true), method_id: z.string() });
 export const historyOnSchema = z.object({ ok: z.literal(true), history_on: z.boolean() });
@@ -284,6 +310,28 @@ export const api = {
   chatTitle: { method: "PATCH", path: "/api/ns/chat_title", body: chatTitleBodySchema, maxBytes: CHAT_TITLE_MAX_BODY_BYTES, response: okSchema },
 
   vaultGet: { method: "GET", path: "/api/vault", response: vaultStateSchema },
+  vaultRotation: { method: "GET", path: "/api/vault/rotation", response: vaultRotationSchema },
+  vaultRotationStart: {
+    method: "POST",
+    path: "/api/vault/rotation",
+    body: vaultRotationStartBodySchema,
+    maxBytes: VAULT_MAX_BODY_BYTES.rotationStart,
+    response: vaultRotationSchema,
+  },
+  vaultRotationChats: {
+    method: "POST",
+    path: "/api/vault/rotation/chats",
+    body: vaultRotationChatsBodySchema,
+    maxBytes: VAULT_MAX_BODY_BYTES.rotationChats,
+    response: resealedSchema,
+  },
+  vaultRotationFinish: {
+    method: "POST",
+    path: "/api/vault/rotation/finish",
+    body: vaultRotationFinishBodySchema,
+    maxBytes: VAULT_MAX_BODY_BYTES.rotationFinish,
+    response: vaultStateSchema,
+  },
   vaultCreate: { method: "POST", path: "/api/vault", body: vaultCreateBodySchema, maxBytes: VAULT_MAX_BODY_BYTES.create, response: vaultStateSchema },
   vaultPatch: { method: "PATCH", path: "/api/vault", body: vaultPatchBodySchema, maxBytes: VAULT_MAX_BODY_BYTES.patch, response: historyOnSchema },
   vaultAddMethod: { method: "POST", path: "/api/vault/methods", body: vaultAddMethodBodySchema, maxBytes: VAULT_MAX_BODY_BYTES.addMethod, response: vaultStateSchema },

@@ -1,5 +1,5 @@
 import { z } from "@/lib/zod";
-import { sealed } from "@/lib/vault/schemas";
+import { chatIntegritySchema, manifestWriteSchema, sealed } from "@/lib/vault/schemas";
 import { LOWERCASE_UUID, UUID } from "@/lib/uuid";
 
 /**
@@ -16,11 +16,14 @@ export const chatHistoryQuerySchema = z.object({
   cursor: z.string().max(200).nullable().default(null),
 });
 
-/** DELETE /api/ns/delete_chat `{ chat_id }`. */
-export const deleteChatBodySchema = z.object({ chat_id: z.string().min(1).max(100) }).strict();
+/**
+ * DELETE /api/ns/delete_chat `{ chat_id }` (docs/product.md §7); a vault browser also sends the sealed manifest
+ * without the chat (docs/issues.md #21), written in the same transaction.
+ */
+export const deleteChatBodySchema = z.object({ chat_id: z.string().min(1).max(100), manifest: manifestWriteSchema.optional() }).strict();
 
-/** Bytes of a delete_chat body. */
-export const DELETE_CHAT_MAX_BODY_BYTES = 4096;
+/** Bytes of a delete_chat body (with the manifest of a long history). */
+export const DELETE_CHAT_MAX_BODY_BYTES = 6 * 1024 * 1024;
 
 export { CHAT_TITLE_MAX_CHARS } from "./title-limit";
 
@@ -33,11 +36,13 @@ export const chatTitleBodySchema = z
   .object({
     chat_id: z.string().regex(LOWERCASE_UUID, "must be a lowercase UUID"),
     title_ciphertext: sealed(1200),
+    /** docs/issues.md #21: the chat's new header (its title hash changed) and the manifest. */
+    integrity: chatIntegritySchema.optional(),
   })
   .strict();
 
-/** Bytes of a chat_title body. */
-export const CHAT_TITLE_MAX_BODY_BYTES = 4096;
+/** Bytes of a chat_title body (with the manifest of a long history). */
+export const CHAT_TITLE_MAX_BODY_BYTES = 6 * 1024 * 1024;
 
 /** Most chats one POST /api/ns/chat_history/batch asks for (docs/issues.md #9). */
 export const CHAT_BATCH_MAX_IDS = 100;

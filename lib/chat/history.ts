@@ -60,6 +60,7 @@ function pageJson(page: Awaited<ReturnType<typeof listSealedChats>>) {
     display_name: null,
     display_name_ciphertext: b64(c.title),
     last_updated: c.lastUpdated.toISOString(),
+    version: c.version,
   }));
   return { chat_history, next_cursor: page.nextCursor };
 }
@@ -75,6 +76,9 @@ function chatJson(chat: SealedChat) {
     display_name_ciphertext: b64(chat.title),
     /** Base64 vault ciphertext of the branch tree (docs/issues.md #9), null for a chat without versions. */
     tree_ciphertext: b64(chat.tree),
+    /** docs/issues.md #21: the sealed header (version, hash chain) and its version in clear. */
+    header_ciphertext: b64(chat.header),
+    version: chat.version,
     created_at: chat.createdAt.toISOString(),
     last_updated: chat.lastUpdated.toISOString(),
     messages: chat.messages.map((m) => ({

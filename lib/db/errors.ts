@@ -26,6 +26,20 @@ export const noVault = () => new AppError("conflict:no_vault", "Turn on Save his
 /** A save raced another one (the positions moved): the browser reloads and retries (409). */
 export const saveConflict = (message = "The chat changed meanwhile. Reload it and try again.") => new AppError("conflict:save", message);
 
+/**
+ * docs/issues.md #21: the chat's header was written by another device since the browser read it (compare-and-set on
+ * its version): the browser reads the chat again, checks it, and writes again (409).
+ */
+export const chatVersionConflict = () =>
+  new AppError("conflict:chat_version", "The chat changed on another device meanwhile. Reload it and try again.");
+
+/**
+ * docs/issues.md #21: the manifest was written by another device since the browser read it: the browser reads it
+ * again, merges and writes again (409).
+ */
+export const manifestConflict = () =>
+  new AppError("conflict:manifest", "Your history changed on another device meanwhile. Reload and try again.");
+
 /** Network and server-state codes meaning "the database cannot be reached right now". */
 const UNAVAILABLE_CODES = new Set([
   "ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "EPIPE", "ENOTFOUND", "EAI_AGAIN",

@@ -55,7 +55,7 @@ function sessionOf(row: WhoColumns | undefined): SessionRow | null {
 /** $3: limit + 1, $4: limit, then with a cursor $5: its last_updated (ISO), $6: its chat id. */
 const pageSql = (after: boolean) => `${WHO},
 page AS (
-  SELECT c.id, c.title_ciphertext, c.last_updated FROM who JOIN chats c ON c.user_id = who.user_id
+  SELECT c.id, c.title_ciphertext, c.last_updated, c.version FROM who JOIN chats c ON c.user_id = who.user_id
   ${after ? "WHERE (c.last_updated, c.id) < ($5::timestamptz, $6::uuid)" : ""}
   ORDER BY c.last_updated DESC, c.id DESC
   LIMIT $3::int
@@ -63,7 +63,7 @@ page AS (
 shown AS (SELECT * FROM page ORDER BY last_updated DESC, id DESC LIMIT $4::int)
 SELECT who.*,
   (SELECT json_agg(json_build_object('chat_id', p.id, 'display_name', NULL, 'display_name_ciphertext', ${b64("p.title_ciphertext")},
-     'last_updated', ${iso("p.last_updated")}) ORDER BY p.last_updated DESC, p.id DESC) FROM shown p)::text AS chats,
+     'last_updated', ${iso("p.last_updated")}, 'version', p.version) ORDER BY p.last_updated DESC, p.id DESC) FROM shown p)::text AS chats,
   (SELECT count(*) FROM page)::int AS found,
   l.last_ms, l.last_id
 FROM who LEFT JOIN LATERAL (
@@ -107,7 +107,7 @@ export async function historyPageJsonForSession(input: {
 const CHAT_SQL = `${WHO}
 SELECT who.*, (
   SELECT json_build_object('chat_id', c.id, 'display_name', NULL, 'display_name_ciphertext', ${b64("c.title_ciphertext")},
-    'tree_ciphertext', ${b64("c.tree_ciphertext")}, 'created_at', ${iso("c.created_at")}, 'last_updated', ${iso("c.last_updated")},
+    'tree_ciphertext', ${b64("c.tree_ciphertext")}, 'header_ciphertext', ${b64("c.header_ciphertext")}, 'version', c.version, 'created_at', ${iso("c.created_at")}, 'last_updated', ${iso("c.last_updated")},
     'messages', COALESCE((
       SELECT json_agg(json_build_object('role', m.role, 'content', '', 'position', m.position,
         'content_ciphertext', ${b64("m.content_ciphertext")}, 'attachment_ciphertext', ${b64("m.attachment_ciphertext")}) ORDER BY m.position)

@@ -2,6 +2,7 @@ import "server-only";
 import { getDb } from "@/lib/db/client";
 import { canonicalUuid } from "@/lib/uuid";
 import { vacuumKeyTables } from "@/lib/db/vault";
+import { writeManifest, type ManifestWrite } from "@/lib/db/sealed-chats";
 
 /**
  * Data access for saved chats: the one home for reading and writing users' history. Chats are saved
@@ -12,16 +13,30 @@ import { vacuumKeyTables } from "@/lib/db/vault";
 
 export * from "@/lib/db/vault";
 export * from "@/lib/db/sealed-chats";
+export * from "@/lib/db/vault-rotation";
 export { chatNotFound, invalidCursor, invalidInput } from "@/lib/db/errors";
 export { loadChatPreconditions, type ChatPreconditionInput, type ChatPreconditions } from "@/lib/db/chat-preconditions";
 
-/** Delete one of the user's chats with its messages. @returns false when missing or another user's. */
-export async function deleteChat(input: { userId: string; chatId: string }): Promise<boolean> {
+/**
+ * Delete one of the user's chats with its messages; with `manifest` (docs/issues.md #21: the sealed manifest
+ * without the chat) it is written in the same transaction, compare-and-set on its version.
+ * @returns false when missing or another user's. @throws AppError conflict:manifest
+ */
+export async function deleteChat(input: { userId: string; chatId: string; manifest?: ManifestWrite }): Promise<boolean> {
   const chatId = canonicalUuid(input.chatId);
   if (!chatId) return false;
   const db = await getDb();
-  const { count } = await db.chat.deleteMany({ where: { id: chatId, userId: input.userId } });
-  return count > 0;
+  const { manifest } = input;
+  if (!manifest) {
+    const { count } = await db.chat.deleteMany({ where: { id: chatId, userId: input.userId } });
+    return count > 0;
+  }
+  return db.$transaction(async (tx) => {
+    const { count } = await tx.chat.deleteMany({ where: { id: chatId, userId: input.userId } });
+    if (count === 0) return false;
+    await writeManifest(tx, input.userId, manifest);
+    return true;
+  });
 }
 
 /**

@@ -1,7 +1,7 @@
 import "server-only";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { getDb } from "@/lib/db/client";
-import { chatNotFound, invalidCursor, invalidInput, noVault, saveConflict } from "@/lib/db/errors";
+import { chatNotFound, chatVersionConflict, invalidCursor, invalidInput, manifestConflict, noVault, saveConflict } from "@/lib/db/errors";
 import { MAX_PAGE_SIZE } from "@/lib/chat/history-schema";
 import { LOWERCASE_UUID } from "@/lib/uuid";
 
@@ -20,6 +20,38 @@ export interface SealedMessage {
 }
 
 /**
+ * docs/issues.md #21: what a Hush browser writes with every change to a chat: the chat's new sealed header and
+ * the version it replaces, and the user's new sealed manifest and the version it replaces. Both are
+ * compare-and-set in the same statement or transaction as the change, so a chat's version and the
+ * manifest's record of it never disagree, and two devices never write the same version.
+ */
+export interface IntegrityWrite {
+  header: Uint8Array<ArrayBuffer>;
+  baseVersion: number;
+  manifest: ManifestWrite;
+}
+
+/** The user's new sealed manifest and the version it replaces (docs/issues.md #21). */
+export interface ManifestWrite {
+  ciphertext: Uint8Array<ArrayBuffer>;
+  baseVersion: number;
+  /** The vault key generation the writer holds: a write from before a rotation fails like a lost race. */
+  keyGeneration: number;
+}
+
+/**
+ * Write the manifest inside a transaction (compare-and-set on its version, which then goes up by one).
+ * @throws AppError conflict:manifest when another write came first.
+ */
+export async function writeManifest(tx: Prisma.TransactionClient, userId: string, manifest: ManifestWrite): Promise<void> {
+  const { count } = await tx.vault.updateMany({
+    where: { userId, manifestVersion: manifest.baseVersion, keyGeneration: manifest.keyGeneration },
+    data: { manifestCiphertext: manifest.ciphertext, manifestVersion: manifest.baseVersion + 1 },
+  });
+  if (count !== 1) throw manifestConflict();
+}
+
+/**
  * Store an encrypted turn (docs/issues.md #8: the browser encrypts, the server only stores). `create`: a new
  * chat with the browser-chosen id (lowercase UUID; the ciphertexts' associated data binds it) and
  * messages at 0..n-1, dated now or, for an import, at `createdAt`/`lastUpdated`. Otherwise the messages
@@ -27,8 +59,9 @@ export interface SealedMessage {
  * two tabs cannot interleave); with `replace` (docs/issues.md #9: an edited or regenerated turn changed the active
  * path) `firstPosition` may be any stored position up to the next one, and the messages from there on
  * are deleted and replaced in the same transaction. `tree` (the sealed branch tree): bytes set it, null
- * clears it, undefined leaves it.
- * @throws AppError conflict:no_vault, AppError not_found:chat (not the user's vault chat), AppError conflict:save, AppError bad_request:input.
+ * clears it, undefined leaves it. `integrity` (docs/issues.md #21): the new header and manifest, compare-and-set.
+ * @throws AppError conflict:no_vault, AppError not_found:chat (not the user's vault chat), AppError conflict:save,
+ * AppError conflict:chat_version, AppError conflict:manifest, AppError bad_request:input.
  */
 export async function saveSealedTurn(input: {
   userId: string;
@@ -41,8 +74,10 @@ export async function saveSealedTurn(input: {
   tree?: Uint8Array<ArrayBuffer> | null;
   createdAt?: Date;
   lastUpdated?: Date;
+  integrity?: IntegrityWrite;
 }): Promise<{ lastUpdated: Date }> {
   const { userId, chatId } = input;
+  if (input.create && input.integrity && input.integrity.baseVersion !== 0) throw invalidInput("A new chat's header replaces version 0.");
   if (!LOWERCASE_UUID.test(chatId)) throw invalidInput("chat_id must be a lowercase UUID.");
   if (!input.create && (input.createdAt || input.lastUpdated)) throw invalidInput("Only a new chat takes its dates.");
   if (input.create && input.firstPosition !== 0) throw invalidInput("A new chat starts at position 0.");
@@ -69,14 +104,27 @@ export async function saveSealedTurn(input: {
   // tree: undefined keeps the stored one, null clears it, bytes set it.
   const setTree = input.tree !== undefined;
   const tree = input.tree ? b64(input.tree) : null;
+  // docs/issues.md #21: without `integrity` (an older client) the header and versions stay as they are.
+  const checked = input.integrity !== undefined;
+  const header = input.integrity ? b64(input.integrity.header) : null;
+  const baseVersion = input.integrity?.baseVersion ?? 0;
+  const manifest = input.integrity ? b64(input.integrity.manifest.ciphertext) : null;
+  const manifestBase = input.integrity?.manifest.baseVersion ?? 0;
+  const generation = input.integrity?.manifest.keyGeneration ?? 0;
   try {
     if (input.create) {
       const created = toMinute(input.createdAt ?? lastUpdated).toISOString();
-      const [result] = await db.$queryRaw<{ has_vault: number; inserted: number }[]>`
-        WITH v AS (SELECT 1 FROM vaults WHERE user_id = ${userId}),
+      const [result] = await db.$queryRaw<{ has_vault: number; inserted: number; manifest: number }[]>`
+        WITH man AS (
+          UPDATE vaults SET manifest_ciphertext = decode(${manifest}::text, 'base64'), manifest_version = manifest_version + 1
+          WHERE ${checked} AND user_id = ${userId} AND manifest_version = ${manifestBase} AND key_generation = ${generation}
+          RETURNING 1
+        ),
+        v AS (SELECT 1 FROM vaults WHERE user_id = ${userId} AND (NOT ${checked} OR EXISTS (SELECT 1 FROM man))),
         c AS (
-          INSERT INTO chats (id, user_id, title_ciphertext, tree_ciphertext, created_at, last_updated)
+          INSERT INTO chats (id, user_id, title_ciphertext, tree_ciphertext, header_ciphertext, version, key_generation, created_at, last_updated)
           SELECT ${chatId}::uuid, ${userId}, decode(${title}::text, 'base64'), decode(${tree}::text, 'base64'),
+                 decode(${header}::text, 'base64'), CASE WHEN ${checked} THEN 1 ELSE 0 END, ${generation},
                  ${created}::timestamptz, ${at}::timestamptz FROM v
           RETURNING id
         ),
@@ -86,22 +134,34 @@ export async function saveSealedTurn(input: {
           FROM c, jsonb_to_recordset(${rows}::jsonb) AS x(position int, role text, content text, attachment text)
           RETURNING 1
         )
-        SELECT (SELECT count(*) FROM v)::int AS has_vault, (SELECT count(*) FROM ins)::int AS inserted`;
+        SELECT (SELECT count(*) FROM vaults WHERE user_id = ${userId})::int AS has_vault, (SELECT count(*) FROM ins)::int AS inserted,
+               (SELECT count(*) FROM man)::int AS manifest`;
       if (!result?.has_vault) throw noVault();
+      if (checked && !result.manifest) throw manifestConflict();
       return { lastUpdated };
     }
     // Appending: the chat row is locked (FOR UPDATE) and the position checked in the same statement; two
     // tabs appending at once both see the same next position, and the second's insert then violates the
     // (chat_id, position) key: a AppError conflict:save, never an interleaving.
-    const [result] = await db.$queryRaw<{ has_vault: number; owned: number; next: number; inserted: number }[]>`
+    const [result] = await db.$queryRaw<{ has_vault: number; owned: number; next: number; version: number; written: number }[]>`
       WITH v AS (SELECT 1 FROM vaults WHERE user_id = ${userId}),
       owned AS (
-        SELECT c.id FROM chats c
+        SELECT c.id, c.version, c.key_generation FROM chats c
         WHERE c.id = ${chatId}::uuid AND c.user_id = ${userId} AND EXISTS (SELECT 1 FROM v)
         FOR UPDATE OF c
       ),
       nxt AS (SELECT COALESCE(max(m.position), -1) + 1 AS n FROM messages m WHERE m.user_id = ${userId} AND m.chat_id = ${chatId}::uuid),
-      ok AS (SELECT o.id FROM owned o, nxt WHERE nxt.n = ${input.firstPosition}),
+      fits AS (
+        SELECT o.id FROM owned o, nxt
+        WHERE nxt.n = ${input.firstPosition} AND (NOT ${checked} OR (o.version = ${baseVersion} AND o.key_generation = ${generation}))
+      ),
+      man AS (
+        UPDATE vaults SET manifest_ciphertext = decode(${manifest}::text, 'base64'), manifest_version = manifest_version + 1
+        WHERE ${checked} AND user_id = ${userId} AND manifest_version = ${manifestBase} AND key_generation = ${generation}
+          AND EXISTS (SELECT 1 FROM fits)
+        RETURNING 1
+      ),
+      ok AS (SELECT id FROM fits WHERE NOT ${checked} OR EXISTS (SELECT 1 FROM man)),
       ins AS (
         INSERT INTO messages (id, user_id, chat_id, position, role, content_ciphertext, attachment_ciphertext, created_at)
         SELECT gen_random_uuid(), ${userId}, ok.id, x.position, x.role, decode(x.content, 'base64'), decode(x.attachment, 'base64'), ${atMinute}::timestamptz
@@ -111,15 +171,20 @@ export async function saveSealedTurn(input: {
       upd AS (
         UPDATE chats SET last_updated = ${at}::timestamptz,
           title_ciphertext = COALESCE(decode(${title}::text, 'base64'), title_ciphertext),
-          tree_ciphertext = CASE WHEN ${setTree} THEN decode(${tree}::text, 'base64') ELSE tree_ciphertext END
+          tree_ciphertext = CASE WHEN ${setTree} THEN decode(${tree}::text, 'base64') ELSE tree_ciphertext END,
+          header_ciphertext = CASE WHEN ${checked} THEN decode(${header}::text, 'base64') ELSE header_ciphertext END,
+          version = CASE WHEN ${checked} THEN version + 1 ELSE version END
         WHERE user_id = ${userId} AND id IN (SELECT id FROM ok)
         RETURNING 1
       )
       SELECT (SELECT count(*) FROM v)::int AS has_vault, (SELECT count(*) FROM owned)::int AS owned,
-             (SELECT n FROM nxt)::int AS next, (SELECT count(*) FROM ins)::int AS inserted`;
+             (SELECT n FROM nxt)::int AS next, (SELECT version FROM owned)::int AS version,
+             (SELECT count(*) FROM ok)::int AS written`;
     if (!result?.has_vault) throw noVault();
     if (!result.owned) throw chatNotFound();
     if (result.next !== input.firstPosition) throw saveConflict();
+    if (checked && result.version !== baseVersion) throw chatVersionConflict();
+    if (!result.written) throw manifestConflict();
     return { lastUpdated };
   } catch (error) {
     if (isUniqueViolation(error)) throw saveConflict();
@@ -150,11 +215,16 @@ async function replaceTail(input: Parameters<typeof saveSealedTurn>[0], lastUpda
   if (!vault) throw noVault();
   const tree = input.tree === undefined ? {} : { treeCiphertext: input.tree };
   await db.$transaction(async (tx) => {
-    const owned = await tx.$queryRaw<{ id: string }[]>`
-      SELECT id FROM chats WHERE id = ${chatId}::uuid AND user_id = ${userId} FOR UPDATE`;
+    const owned = await tx.$queryRaw<{ id: string; version: number; key_generation: number }[]>`
+      SELECT id, version, key_generation FROM chats WHERE id = ${chatId}::uuid AND user_id = ${userId} FOR UPDATE`;
     if (!owned.length) throw chatNotFound();
     const last = await tx.message.aggregate({ where: { userId, chatId }, _max: { position: true } });
     if (input.firstPosition > (last._max.position ?? -1) + 1) throw saveConflict();
+    if (input.integrity) {
+      if (owned[0]!.key_generation !== input.integrity.manifest.keyGeneration) throw manifestConflict();
+      if (owned[0]!.version !== input.integrity.baseVersion) throw chatVersionConflict();
+      await writeManifest(tx, userId, input.integrity.manifest);
+    }
     await tx.message.deleteMany({ where: { userId, chatId, position: { gte: input.firstPosition } } });
     await tx.message.createMany({
       data: input.messages.map((m, i) => ({
@@ -169,7 +239,12 @@ async function replaceTail(input: Parameters<typeof saveSealedTurn>[0], lastUpda
     });
     await tx.chat.update({
       where: { userId_id: { userId, id: chatId } },
-      data: { lastUpdated, ...tree, ...(input.title ? { titleCiphertext: input.title } : {}) },
+      data: {
+        lastUpdated,
+        ...tree,
+        ...(input.title ? { titleCiphertext: input.title } : {}),
+        ...(input.integrity ? { headerCiphertext: input.integrity.header, version: input.integrity.baseVersion + 1 } : {}),
+      },
     });
   }, SAVE_TRANSACTION);
   return { lastUpdated };
@@ -187,6 +262,8 @@ export interface SealedChatSummary {
   chatId: string;
   title: Uint8Array | null;
   lastUpdated: Date;
+  /** docs/issues.md #21: the chat header's version in clear (0: no header yet). */
+  version: number;
 }
 
 /** The opaque cursor of GET /api/ns/chat_history's next page: the last chat's last_updated and id. */
@@ -215,13 +292,13 @@ export async function listSealedChats(input: { userId: string; limit: number; cu
   }
   const after = input.cursor ? decodeCursor(input.cursor) : null;
   const db = await getDb();
-  const rows = await db.$queryRaw<{ id: string; title_ciphertext: Uint8Array | null; last_updated: Date }[]>`
-    SELECT id::text AS id, title_ciphertext, last_updated FROM chats
+  const rows = await db.$queryRaw<{ id: string; title_ciphertext: Uint8Array | null; last_updated: Date; version: number }[]>`
+    SELECT id::text AS id, title_ciphertext, last_updated, version FROM chats
     WHERE user_id = ${userId}
     ${after ? Prisma.sql`AND (last_updated, id) < (${after.lastUpdated.toISOString()}::timestamptz, ${after.chatId}::uuid)` : Prisma.empty}
     ORDER BY last_updated DESC, id DESC
     LIMIT ${limit + 1}`;
-  const chats: SealedChatSummary[] = rows.slice(0, limit).map((r) => ({ chatId: r.id, title: r.title_ciphertext, lastUpdated: r.last_updated }));
+  const chats: SealedChatSummary[] = rows.slice(0, limit).map((r) => ({ chatId: r.id, title: r.title_ciphertext, lastUpdated: r.last_updated, version: r.version }));
   const last = chats.at(-1);
   return { chats, nextCursor: rows.length > limit && last ? encodeCursor(last.lastUpdated, last.chatId) : null };
 }
@@ -243,6 +320,8 @@ export async function getSealedChat(input: { userId: string; chatId: string }): 
     chatId,
     title: chat.titleCiphertext,
     tree: chat.treeCiphertext,
+    header: chat.headerCiphertext,
+    version: chat.version,
     createdAt: chat.createdAt,
     lastUpdated: chat.lastUpdated,
     messages: chat.messages.map((m) => ({
@@ -260,6 +339,9 @@ export interface SealedChat {
   title: Uint8Array | null;
   /** The sealed branch tree (docs/issues.md #9), null for a chat without versions. */
   tree: Uint8Array | null;
+  /** docs/issues.md #21: the sealed header and its version in clear (null and 0 for chats saved before it). */
+  header: Uint8Array | null;
+  version: number;
   createdAt: Date;
   lastUpdated: Date;
   messages: { position: number; role: string; content: Uint8Array; attachment: Uint8Array | null }[];
@@ -288,9 +370,11 @@ export async function getSealedChats(input: {
   if (!ids.length) return { chats: [], remaining: [] };
   const db = await getDb();
   // Only UUIDs reach the list, so a comma-separated text parameter is exact (as in chat-preconditions.ts).
-  const sizes = await db.$queryRaw<{ id: string; title_ciphertext: Uint8Array | null; created_at: Date; last_updated: Date; bytes: number }[]>`
-    SELECT c.id::text AS id, c.title_ciphertext, c.created_at, c.last_updated,
-      (COALESCE(octet_length(c.title_ciphertext), 0) + COALESCE(octet_length(c.tree_ciphertext), 0)
+  const sizes = await db.$queryRaw<
+    { id: string; title_ciphertext: Uint8Array | null; header_ciphertext: Uint8Array | null; version: number; created_at: Date; last_updated: Date; bytes: number }[]
+  >`
+    SELECT c.id::text AS id, c.title_ciphertext, c.header_ciphertext, c.version, c.created_at, c.last_updated,
+      (COALESCE(octet_length(c.title_ciphertext), 0) + COALESCE(octet_length(c.tree_ciphertext), 0) + COALESCE(octet_length(c.header_ciphertext), 0)
         + COALESCE((SELECT SUM(octet_length(m.content_ciphertext) + COALESCE(octet_length(m.attachment_ciphertext), 0))
                     FROM messages m WHERE m.user_id = c.user_id AND m.chat_id = c.id), 0))::float8 AS bytes
     FROM chats c
@@ -321,7 +405,7 @@ export async function getSealedChats(input: {
       WHERE c.user_id = ${input.userId} AND m.chat_id = ANY(string_to_array(${list}::text, ',')::uuid[])
     ORDER BY 1, 2`;
   const chats = new Map<string, SealedChat>(
-    chosen.map((c) => [c.id, { chatId: c.id, title: c.title_ciphertext, tree: null, createdAt: c.created_at, lastUpdated: c.last_updated, messages: [] }]),
+    chosen.map((c) => [c.id, { chatId: c.id, title: c.title_ciphertext, tree: null, header: c.header_ciphertext, version: c.version, createdAt: c.created_at, lastUpdated: c.last_updated, messages: [] }]),
   );
   for (const p of parts) {
     const chat = chats.get(p.chat_id);

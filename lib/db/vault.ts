@@ -35,19 +35,37 @@ export interface VaultMethodInfo {
 }
 
 export interface VaultState {
-  vault: { historyOn: boolean; lastUnlockAt: Date | null; createdAt: Date } | null;
+  vault: {
+    historyOn: boolean;
+    lastUnlockAt: Date | null;
+    createdAt: Date;
+    manifestCiphertext: Uint8Array | null;
+    manifestVersion: number;
+    /** docs/issues.md #21: the key generation, and the next key's wrap while a rotation is under way. */
+    keyGeneration: number;
+    nextKeyCiphertext: Uint8Array | null;
+  } | null;
   methods: VaultMethodInfo[];
 }
 
-/** The user's vault, its methods (wraps included: useless without a secret only the user holds). */
+/**
+ * The user's vault, its methods (wraps included: useless without a secret only the user holds). Only the
+ * methods of the current key generation: a rotation's new methods wait until it finishes (docs/issues.md #21).
+ */
 export async function getVaultState(userId: string): Promise<VaultState> {
   const db = await getDb();
-  const [vault, methods] = await Promise.all([
-    db.vault.findUnique({ where: { userId } }),
-    db.vaultMethod.findMany({ where: { userId }, orderBy: { createdAt: "asc" } }),
-  ]);
+  const vault = await db.vault.findUnique({ where: { userId } });
+  const methods = await db.vaultMethod.findMany({ where: { userId, generation: vault?.keyGeneration ?? 0 }, orderBy: { createdAt: "asc" } });
   return {
-    vault: vault && { historyOn: vault.historyOn, lastUnlockAt: vault.lastUnlockAt, createdAt: vault.createdAt },
+    vault: vault && {
+      historyOn: vault.historyOn,
+      lastUnlockAt: vault.lastUnlockAt,
+      createdAt: vault.createdAt,
+      manifestCiphertext: vault.manifestCiphertext,
+      manifestVersion: vault.manifestVersion,
+      keyGeneration: vault.keyGeneration,
+      nextKeyCiphertext: vault.nextKeyCiphertext,
+    },
     methods: methods.map((m) => ({
       id: m.id,
       kind: m.kind as MethodKind,
@@ -103,9 +121,10 @@ export async function setHistoryOn(userId: string, on: boolean): Promise<boolean
 /** Add an unlock method. @throws AppError conflict:no_vault; AppError bad_request:input for a passkey already registered. */
 export async function addVaultMethod(userId: string, method: NewVaultMethod): Promise<void> {
   const db = await getDb();
-  if (!(await db.vault.count({ where: { userId } }))) throw noVault();
+  const vault = await db.vault.findUnique({ where: { userId }, select: { keyGeneration: true } });
+  if (!vault) throw noVault();
   try {
-    await db.vaultMethod.create({ data: methodRow(userId, method) });
+    await db.vaultMethod.create({ data: { ...methodRow(userId, method), generation: vault.keyGeneration } });
   } catch (error) {
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
       throw invalidInput("That unlock method is already registered.");
@@ -127,14 +146,16 @@ export async function replaceVaultMethod(userId: string, replacesId: string, met
   let replaced: boolean;
   try {
     replaced = await db.$transaction(async (tx) => {
-      const rows = await tx.$queryRaw<{ kind: string; created_at: Date; last_used_at: Date | null }[]>`
-        SELECT kind, created_at, last_used_at FROM vault_methods WHERE user_id = ${userId} AND id::text = ${replacesId} FOR UPDATE`;
+      const rows = await tx.$queryRaw<{ kind: string; created_at: Date; last_used_at: Date | null; generation: number }[]>`
+        SELECT kind, created_at, last_used_at, generation FROM vault_methods WHERE user_id = ${userId} AND id::text = ${replacesId} FOR UPDATE`;
       const old = rows[0];
       if (!old) return false;
       if (old.kind !== method.kind) throw invalidInput(`A ${old.kind} method can only be replaced by another ${old.kind}.`);
       await tx.vaultMethod.delete({ where: { id: replacesId } });
       // The same way to unlock, wrapped anew: Settings keeps showing when it was added and last used.
-      await tx.vaultMethod.create({ data: { ...methodRow(userId, method), createdAt: old.created_at, lastUsedAt: old.last_used_at } });
+      await tx.vaultMethod.create({
+        data: { ...methodRow(userId, method), createdAt: old.created_at, lastUsedAt: old.last_used_at, generation: old.generation },
+      });
       return true;
     });
   } catch (error) {
@@ -155,8 +176,10 @@ export async function replaceVaultMethod(userId: string, replacesId: string, met
 export async function removeVaultMethod(userId: string, methodId: string): Promise<boolean> {
   const db = await getDb();
   const removed = await db.$transaction(async (tx) => {
+    // The current generation's methods (docs/issues.md #21: a rotation's new ones are not yet usable).
     const methods = await tx.$queryRaw<{ id: string }[]>`
-      SELECT id::text AS id FROM vault_methods WHERE user_id = ${userId} FOR UPDATE`;
+      SELECT m.id::text AS id FROM vault_methods m JOIN vaults v ON v.user_id = m.user_id AND v.key_generation = m.generation
+      WHERE m.user_id = ${userId} FOR UPDATE OF m`;
     if (!methods.some((m) => m.id === methodId)) return false;
     if (methods.length === 1) throw invalidInput("Keep at least one way to unlock your history.");
     await tx.vaultMethod.delete({ where: { id: methodId } });
@@ -175,6 +198,8 @@ export async function vacuumKeyTables(): Promise<void> {
   const db = await getDb();
   await db.$executeRawUnsafe("VACUUM FULL vault_methods");
   await db.$executeRawUnsafe("VACUUM FULL vault_devices");
+  // docs/issues.md #21: a finished rotation clears the next key's wrap (under the old key) from this row.
+  await db.$executeRawUnsafe("VACUUM FULL vaults");
 }
 
 /** A remembered device as Settings lists it (its secret is read only by `vaultDeviceShare`). */

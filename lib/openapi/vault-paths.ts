@@ -130,5 +130,41 @@ export function vaultPaths(): ZodOpenApiPathsObject {
         responses: { ...ok(api.vaultDeviceUnlock.response), ...errors(400, 401, 403, 404, 413, 415, 429, 503) },
       },
     },
+    "/api/vault/rotation": {
+      get: {
+        ...common,
+        operationId: "getVaultKeyRotation",
+        summary: "The key rotation under way (generation null when none) and the chats still sealed under the old key",
+        responses: { ...ok(api.vaultRotation.response), ...errors(401, 403, 503) },
+      },
+      post: {
+        ...common,
+        operationId: "startVaultKeyRotation",
+        summary: "Start rotating the vault key: the next key wrapped under the current one and the new key's unlock methods (passphrase and recovery code; they wait until it finishes); 409 when one is under way or the generation is not the next",
+        "x-max-body-bytes": api.vaultRotationStart.maxBytes,
+        requestBody: jsonBody(api.vaultRotationStart.body, api.vaultRotationStart.maxBytes),
+        responses: { ...created("Started."), ...errors(400, 401, 403, 409, 413, 415, 503) },
+      },
+    },
+    "/api/vault/rotation/chats": {
+      post: {
+        ...common,
+        operationId: "storeResealedChats",
+        summary: "Chats sealed again under the next key, stored in place (dates, order and versions kept); answers the ids stored (the others changed meanwhile); 409 when no rotation to that generation is under way",
+        "x-max-body-bytes": api.vaultRotationChats.maxBytes,
+        requestBody: jsonBody(api.vaultRotationChats.body, api.vaultRotationChats.maxBytes),
+        responses: { ...ok(api.vaultRotationChats.response), ...errors(400, 401, 403, 409, 413, 415, 503) },
+      },
+    },
+    "/api/vault/rotation/finish": {
+      post: {
+        ...common,
+        operationId: "finishVaultKeyRotation",
+        summary: "Finish the rotation once every chat is under the new key: the old unlock methods and remembered devices are deleted (VACUUM), the manifest under the new key is written; 409 while chats are left or the manifest changed",
+        "x-max-body-bytes": api.vaultRotationFinish.maxBytes,
+        requestBody: jsonBody(api.vaultRotationFinish.body, api.vaultRotationFinish.maxBytes),
+        responses: { ...ok(api.vaultRotationFinish.response), ...errors(400, 401, 403, 409, 413, 415, 503) },
+      },
+    },
   };
 }

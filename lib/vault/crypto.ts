@@ -31,6 +31,9 @@ import { paddedLength } from "./padding";
  *   project:     ["hush", 2, "project", userId, projectId]   (docs/issues.md #23: name and instructions)
  *   message:     ["hush", 2, "content" | "attachment", userId, chatId, position, role]
  *   wrapped key: ["hush", 2, "vault-key", userId, kind, methodId]
+ *   next key:    ["hush", 2, "next-key", userId, generation]  (a rotation's new key, docs/issues.md #21)
+ *   chat header: ["hush", 3, "header", userId, chatId]      (under the integrity key, docs/issues.md #21)
+ *   manifest:    ["hush", 3, "manifest", userId]            (under the integrity key, docs/issues.md #21)
  * so a ciphertext moved to another user, chat, field, position, role or method fails to decrypt, and a
  * format byte changed by the server (3 to 2, to skip the unpadding) fails too.
  */
@@ -54,6 +57,10 @@ export type MethodKind = "passkey" | "passphrase" | "recovery";
 export type VaultField =
   | { field: "title"; userId: string; chatId: string }
   | { field: "tree"; userId: string; chatId: string }
+  /** docs/issues.md #21: a chat's sealed header (version and hash chain), under the integrity key. */
+  | { field: "header"; userId: string; chatId: string }
+  /** docs/issues.md #21: the sealed manifest of the user's chats and their versions, under the integrity key. */
+  | { field: "manifest"; userId: string }
   | { field: "project"; userId: string; projectId: string }
   | { field: "content" | "attachment"; userId: string; chatId: string; position: number; role: string };
 
@@ -93,7 +100,8 @@ function ad(purpose: string, fields: (string | number)[], format = VAULT_FORMAT)
 }
 
 function fieldAd(ctx: VaultField, format: number): Uint8Array<ArrayBuffer> {
-  if (ctx.field === "title" || ctx.field === "tree") return ad(ctx.field, [ctx.userId, ctx.chatId], format);
+  if (ctx.field === "manifest") return ad(ctx.field, [ctx.userId], format);
+  if (ctx.field === "title" || ctx.field === "tree" || ctx.field === "header") return ad(ctx.field, [ctx.userId, ctx.chatId], format);
   if (ctx.field === "project") return ad(ctx.field, [ctx.userId, ctx.projectId], format);
   return ad(ctx.field, [ctx.userId, ctx.chatId, ctx.position, ctx.role], format);
 }
@@ -208,6 +216,45 @@ export async function passphraseKey(passphrase: string, salt: Uint8Array<ArrayBu
     outputType: "binary",
   });
   return aesKey(new Uint8Array(hash));
+}
+
+/**
+ * The integrity key (docs/issues.md #21): HKDF-SHA-256 of the raw vault key, salt "hush", info "hush vault
+ * integrity v1", as a non-extractable AES-256-GCM key. Chat headers and the manifest are sealed under it,
+ * so they authenticate under a key derived from the vault key but separate from the one of the contents.
+ */
+export function integrityKey(raw: Uint8Array<ArrayBuffer>): Promise<CryptoKey> {
+  if (raw.length !== VAULT_KEY_BYTES) throw vaultDecryptionError("Malformed vault key.");
+  return hkdfKey(raw, enc.encode("hush"), "hush vault integrity v1");
+}
+
+/** What the next key of a rotation is bound to (docs/issues.md #21). */
+export interface NextKeyContext {
+  userId: string;
+  generation: number;
+}
+
+const nextKeyWrappingKey = (current: Uint8Array<ArrayBuffer>) => hkdfKey(current, enc.encode("hush"), "hush vault next key v1");
+
+/**
+ * Wrap a rotation's next vault key under a key derived (HKDF-SHA-256) from the current one, bound to user
+ * and generation: whoever unlocks the current key can finish the rotation (docs/issues.md #21).
+ */
+export async function wrapNextKey(next: Uint8Array<ArrayBuffer>, current: Uint8Array<ArrayBuffer>, ctx: NextKeyContext) {
+  return seal(await nextKeyWrappingKey(current), ad("next-key", [ctx.userId, ctx.generation]), next);
+}
+
+/** Open a rotation's next key. @throws AppError "unprocessable:vault_decrypt" */
+export async function unwrapNextKey(wrapped: Uint8Array, current: Uint8Array<ArrayBuffer>, ctx: NextKeyContext) {
+  const raw = await open(await nextKeyWrappingKey(current), ad("next-key", [ctx.userId, ctx.generation]), wrapped);
+  if (raw.length !== VAULT_KEY_BYTES) throw vaultDecryptionError("Malformed vault key.");
+  return raw;
+}
+
+/** SHA-256 of `bytes`, as 64 lowercase hex digits. */
+export async function sha256Hex(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
+  const digest = new Uint8Array(await subtle().digest("SHA-256", bytes));
+  return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /** Wrapping key from a recovery code's bytes (already 160 random bits: no stretching needed). */

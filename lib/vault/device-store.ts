@@ -1,6 +1,7 @@
 "use client";
 
 import { createStore, del, get, set, type UseStore } from "idb-keyval";
+import type { Seen } from "./integrity";
 
 /**
  * This browser's half of a remembered device (docs/issues.md #21), in IndexedDB (idb-keyval): per user,
@@ -36,6 +37,36 @@ export async function forgetDeviceRecord(userId: string): Promise<void> {
     await del(userId, devices());
   } catch {
     // Nothing stored, or IndexedDB unavailable: nothing to forget.
+  }
+}
+
+// idb-keyval keeps one object store per database: the seen versions get their own.
+let seenStore: UseStore | null = null;
+const seenVersions = () => (seenStore ??= createStore("hush-seen", "versions"));
+// Without IndexedDB the seen versions last as long as the tab (still catching rollbacks within it).
+const seenInMemory = new Map<string, Seen>();
+
+/**
+ * The highest versions of the manifest and of each chat this device has seen for `userId`
+ * (docs/issues.md #21); chat ids and numbers only, nothing a user wrote.
+ */
+export async function readSeen(userId: string): Promise<Seen> {
+  try {
+    const stored = await get<Seen>(userId, seenVersions());
+    if (stored) return stored;
+  } catch {
+    // IndexedDB unavailable: the tab's memory below.
+  }
+  return seenInMemory.get(userId) ?? { manifest: 0, chats: {} };
+}
+
+/** Store the seen versions for `userId` (in this tab's memory too, should IndexedDB refuse). */
+export async function writeSeen(userId: string, seen: Seen): Promise<void> {
+  seenInMemory.set(userId, seen);
+  try {
+    await set(userId, seen, seenVersions());
+  } catch {
+    // Kept in memory for this tab.
   }
 }
 

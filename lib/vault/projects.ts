@@ -1,3 +1,4 @@
+import type { apiFetch } from "@/lib/api/client";
 import { decryptField, encryptField, fromBase64, toBase64 } from "./crypto";
 import { PROJECT_INSTRUCTIONS_MAX_CHARS, PROJECT_NAME_MAX_CHARS } from "@/lib/projects/limits";
 
@@ -37,4 +38,22 @@ export async function openProject(key: CryptoKey, userId: string, projectId: str
   const text = await decryptField(key, { field: "project", userId, projectId }, fromBase64(sealed));
   const parsed = JSON.parse(text) as Partial<PlainProject>;
   return { name: String(parsed.name ?? ""), instructions: String(parsed.instructions ?? "") };
+}
+
+/**
+ * Key rotation (docs/issues.md #21) for projects: each project that opens under `oldKey` is sealed again under
+ * `nextKey` and stored (PATCH /api/projects); one that does not (already sealed under the next key by an
+ * interrupted rotation, or unreadable) is left as it is. Called by lib/vault/rotation.ts before it finishes.
+ * @returns how many were sealed again. @throws AppError (network, refused)
+ */
+export async function resealProjects(api: typeof apiFetch, userId: string, oldKey: CryptoKey, nextKey: CryptoKey): Promise<number> {
+  const { projects } = await api("projectList");
+  let resealed = 0;
+  for (const p of projects) {
+    const plain = await openProject(oldKey, userId, p.project_id, p.sealed).catch(() => null);
+    if (!plain) continue;
+    await api("projectUpdate", { body: { project_id: p.project_id, sealed: await sealProject(nextKey, userId, p.project_id, plain) } });
+    resealed += 1;
+  }
+  return resealed;
 }

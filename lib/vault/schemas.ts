@@ -105,6 +105,34 @@ export const sealedMessageSchema = z
 
 const lowercaseUuid = z.string().regex(LOWERCASE_UUID, "must be a lowercase UUID");
 
+/** Largest sealed manifest in base64 characters (docs/issues.md #21): about 70 bytes a chat, 50,000 chats. */
+export const MAX_MANIFEST_B64 = 5_000_000;
+/** Largest sealed chat header in base64 characters: one padding bucket of 256 bytes, with room for format changes. */
+const MAX_HEADER_B64 = 4000;
+const version = z.number().int().min(0).max(2_000_000_000);
+
+/**
+ * docs/issues.md #21: the sealed manifest that goes with every change to the chat list or to a chat's version,
+ * with the version it replaces (compare-and-set: another device's write in between answers 409
+ * "conflict:manifest", and the browser merges and writes again).
+ */
+export const manifestWriteSchema = z
+  .object({
+    ciphertext: sealed(MAX_MANIFEST_B64),
+    base_version: version,
+    /** The vault key generation the writer holds (a rotation moves it on: 409 for a writer left behind). */
+    key_generation: version.default(0),
+  })
+  .strict();
+
+/**
+ * docs/issues.md #21: a chat's new sealed header, the version it replaces (compare-and-set on the chat: 409
+ * "conflict:chat_version"), and the manifest that records the new version.
+ */
+export const chatIntegritySchema = z
+  .object({ header_ciphertext: sealed(MAX_HEADER_B64), base_version: version, manifest: manifestWriteSchema })
+  .strict();
+
 /** Largest sealed branch tree, in base64 characters (the whole tree of a long chat with its versions). */
 export const MAX_TREE_B64 = 40_000_000;
 /** Oldest timestamp an imported chat may carry (docs/issues.md #9: ChatGPT exports keep their dates). */
@@ -135,12 +163,50 @@ export const chatSaveBodySchema = z
     tree_ciphertext: sealed(MAX_TREE_B64).nullable().optional(),
     created_at: importTime.optional(),
     last_updated: importTime.optional(),
+    /** docs/issues.md #21: the chat's new header and the manifest (every Hush browser sends them). */
+    integrity: chatIntegritySchema.optional(),
   })
   .strict()
   .refine((b) => b.create || (b.created_at === undefined && b.last_updated === undefined), "created_at and last_updated only with create")
   .refine((b) => !b.create || !b.replace, "a new chat has nothing to replace")
+  .refine((b) => !b.create || !b.integrity || b.integrity.base_version === 0, "a new chat's header replaces version 0")
   .refine((b) => !b.created_at || !b.last_updated || b.created_at <= b.last_updated, "created_at must not be after last_updated");
 export const CHAT_SAVE_MAX_BODY_BYTES = 50 * 1024 * 1024;
+
+/**
+ * POST /api/vault/rotation (docs/issues.md #21, "Rotate vault key"): start a rotation to key generation
+ * `generation` (the vault's plus one): `next_key` is the new key wrapped under one derived from the current
+ * key (lib/vault/crypto.ts wrapNextKey), `methods` the new key's unlock methods, which wait until the
+ * rotation finishes. Passkeys cannot be wrapped again without each one's tap: they are added again after.
+ */
+export const vaultRotationStartBodySchema = z
+  .object({ generation: version.min(1), next_key: sealedKey, methods: z.array(methodSchema).min(1).max(5) })
+  .strict()
+  .refine((b) => b.methods.every((m) => m.kind !== "passkey"), "passkeys are added again once the rotation is finished")
+  .refine((b) => b.methods.filter((m) => m.kind === "recovery").length === 1, "the new key needs exactly one recovery code");
+
+/** One chat sealed again under the next key (docs/issues.md #21): all its messages, positions 0..n-1, its version unchanged. */
+const resealedChatSchema = z
+  .object({
+    chat_id: lowercaseUuid,
+    base_version: version,
+    title_ciphertext: sealed().nullable(),
+    tree_ciphertext: sealed(MAX_TREE_B64).nullable(),
+    header_ciphertext: sealed(MAX_HEADER_B64),
+    messages: z.array(sealedMessageSchema).min(1).max(10_000),
+  })
+  .strict();
+
+/** Most chats one POST /api/vault/rotation/chats carries. */
+export const ROTATION_CHATS_PER_REQUEST = 50;
+
+/** POST /api/vault/rotation/chats: chats sealed again under the next key (docs/issues.md #21). */
+export const vaultRotationChatsBodySchema = z
+  .object({ generation: version.min(1), chats: z.array(resealedChatSchema).min(1).max(ROTATION_CHATS_PER_REQUEST) })
+  .strict();
+
+/** POST /api/vault/rotation/finish: the manifest sealed under the next key's integrity key (docs/issues.md #21). */
+export const vaultRotationFinishBodySchema = z.object({ generation: version.min(1), manifest: manifestWriteSchema }).strict();
 
 /** POST /api/vault `{ methods }`: the vault's first unlock methods (one must be a recovery code). */
 export const vaultCreateBodySchema = z.object({ methods: z.array(methodSchema).min(1).max(5) }).strict();
@@ -192,4 +258,7 @@ export const VAULT_MAX_BODY_BYTES = {
   passkey: 1024,
   unlock: 16 * 1024,
   device: 1024,
+  rotationStart: 64 * 1024,
+  rotationChats: 50 * 1024 * 1024,
+  rotationFinish: 6 * 1024 * 1024,
 } as const;

@@ -20,7 +20,8 @@ import {
 } from "@/lib/db/queries";
 import type { VaultJson } from "@/lib/api/contract";
 import { AppError } from "@/lib/errors";
-import { sealedMessageSchema, type MethodInput } from "@/lib/vault/schemas";
+import { chatIntegritySchema, manifestWriteSchema, sealedMessageSchema, type MethodInput } from "@/lib/vault/schemas";
+import type { IntegrityWrite, ManifestWrite } from "@/lib/db/sealed-chats";
 
 export { methodSchema, sealed, sealedMessageSchema, type MethodInput } from "@/lib/vault/schemas";
 
@@ -32,6 +33,16 @@ export { methodSchema, sealed, sealedMessageSchema, type MethodInput } from "@/l
 
 export function toSealedMessage(m: z.infer<typeof sealedMessageSchema>): SealedMessage {
   return { role: m.role, content: m.content_ciphertext, attachment: m.attachment_ciphertext };
+}
+
+/** docs/issues.md #21: a request's manifest write for the data layer. */
+export function toManifestWrite(m: z.infer<typeof manifestWriteSchema>): ManifestWrite {
+  return { ciphertext: m.ciphertext, baseVersion: m.base_version, keyGeneration: m.key_generation };
+}
+
+/** docs/issues.md #21: a request's chat header and manifest write for the data layer (undefined stays undefined). */
+export function toIntegrityWrite(i: z.infer<typeof chatIntegritySchema> | undefined): IntegrityWrite | undefined {
+  return i && { header: i.header_ciphertext, baseVersion: i.base_version, manifest: toManifestWrite(i.manifest) };
 }
 
 const rpName = "Hush";
@@ -164,6 +175,14 @@ export function vaultStateJson(userId: string, state: VaultState) {
     exists: state.vault !== null,
     history_on: state.vault?.historyOn ?? false,
     last_unlock_at: state.vault?.lastUnlockAt?.toISOString() ?? null,
+    /** docs/issues.md #21: the sealed manifest of chats and versions (null before the first write that made one). */
+    manifest: state.vault?.manifestCiphertext ? { ciphertext: b64(state.vault.manifestCiphertext)!, version: state.vault.manifestVersion } : null,
+    /** docs/issues.md #21: the generation of the vault key the methods wrap (a rotation moves it on). */
+    key_generation: state.vault?.keyGeneration ?? 0,
+    /** While a rotation is under way: the next key's generation and its wrap under the current key. */
+    rotation: state.vault?.nextKeyCiphertext
+      ? { generation: state.vault.keyGeneration + 1, next_key: b64(state.vault.nextKeyCiphertext)! }
+      : null,
     methods: state.methods.map((m) => ({
       id: m.id,
       kind: m.kind,

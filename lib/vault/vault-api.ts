@@ -5,20 +5,23 @@ import { apiFetch } from "@/lib/api/client";
 import type { SealedChatBatchJson, VaultDevicesJson, VaultJson } from "@/lib/api/contract";
 import { AppError, isAppError } from "@/lib/errors";
 import { weakerThanCurrent } from "./argon2-params";
-import { fromBase64, generateDeviceKey, generateVaultKey, importVaultKey, randomBytes, unwrapForDevice, wrapForDevice } from "./crypto";
-import { describeThisDevice, forgetDeviceRecord, readDevice, writeDevice } from "./device-store";
+import { fromBase64, generateDeviceKey, generateVaultKey, importVaultKey, randomBytes, unwrapForDevice, unwrapNextKey, wrapForDevice } from "./crypto";
+import type { CurrentKey, RotationDraft, RotationProgress } from "./rotation";
+
+/** lib/vault/rotation.ts, loaded when a rotation runs (docs/issues.md #12: not in /chat's first load). */
+const rotation = () => import("./rotation");
+import { describeThisDevice, forgetDeviceRecord, readDevice, readSeen, writeDevice, writeSeen } from "./device-store";
+import { IntegrityTracker } from "./integrity-tracker";
 import { forEachSealedChatBatch } from "./sealed-chat-batches";
 import {
   passkeyMethod,
   passphraseMethod,
   recoveryMethod,
   openChat,
-  sealTurn,
   unlockWithPassphrase,
   unlockWithPrf,
   unlockWithRecovery,
   type MethodJson,
-  type PlainMessage,
 } from "./seal";
 
 /**
@@ -47,14 +50,18 @@ let store: VaultStore = { status: "loading", info: null, key: null, deviceId: nu
 // A remembered device is tried once per page load, before the unlock panel is shown.
 let deviceTried = false;
 let deviceUnlocking = false;
+// docs/issues.md #21: a key rotation left unfinished is being completed (the vault shows as unlocking meanwhile).
+let rotating = false;
 // The raw key is needed to wrap it under a new method (Settings); it lives as long as `key`.
 let rawKey: Uint8Array<ArrayBuffer> | null = null;
+// docs/issues.md #21: this device's view of the history's integrity, for as long as the key is held.
+let tracker: IntegrityTracker | null = null;
 let started = false;
 const listeners = new Set<() => void>();
 
 function set(next: Partial<VaultStore>) {
   store = { ...store, ...next };
-  if (store.info) store.status = !store.info.exists ? "none" : store.key ? "unlocked" : deviceUnlocking ? "unlocking" : "locked";
+  if (store.info) store.status = !store.info.exists ? "none" : store.key ? "unlocked" : deviceUnlocking || rotating ? "unlocking" : "locked";
   listeners.forEach((l) => l());
 }
 
@@ -115,17 +122,89 @@ export function useVault(signedIn: boolean): VaultStore {
   return value;
 }
 
-/** Hold the opened vault key; with `remember`, remember this device first (a failure is logged, the vault still opens). */
+/**
+ * Hold the opened vault key; with `remember`, remember this device first (a failure is logged, the vault
+ * still opens). A key rotation left unfinished is finished first (docs/issues.md #21).
+ */
 async function unlocked(raw: Uint8Array<ArrayBuffer>, remember = false): Promise<void> {
+  const pending = info().rotation;
+  if (pending) raw = await finishPendingRotation(raw, pending);
   rawKey = raw;
+  tracker = await trackerFor(raw);
   if (remember) await rememberThisDevice().catch(() => console.error("Could not remember this device"));
   set({ key: await importVaultKey(raw) });
+}
+
+const trackerFor = (raw: Uint8Array<ArrayBuffer>) => {
+  const userId = info().user_id;
+  return IntegrityTracker.start(raw, userId, { read: () => readSeen(userId), write: (seen) => writeSeen(userId, seen) }, info().key_generation);
+};
+
+/**
+ * docs/issues.md #21: a key rotation left unfinished (the tab closed midway) is finished at the next unlock: the
+ * next key opens from its wrap under the current one, the chats left are sealed again, and the old
+ * methods go. @returns the key to hold (the next one; the current one when finishing failed, logged).
+ */
+async function finishPendingRotation(raw: Uint8Array<ArrayBuffer>, pending: { generation: number; next_key: string }): Promise<Uint8Array<ArrayBuffer>> {
+  const userId = info().user_id;
+  rotating = true;
+  set({});
+  try {
+    const next = await unwrapNextKey(fromBase64(pending.next_key), raw, { userId, generation: pending.generation });
+    const current: CurrentKey = { userId, raw, key: await importVaultKey(raw), tracker: await trackerFor(raw) };
+    set({ info: await (await rotation()).completeRotation(apiFetch, current, next, pending.generation) });
+    await forgetDeviceRecord(userId);
+    set({ deviceId: null });
+    raw.fill(0);
+    return next;
+  } catch {
+    console.error("Failed to finish the vault key rotation");
+    return raw;
+  } finally {
+    rotating = false;
+  }
+}
+
+/**
+ * Draft "Rotate vault key" (Settings, docs/issues.md #21): a new key, a new recovery code (show it once) and, when
+ * the vault has a passphrase, a wrap under `passphrase` (the current one or a new one, rated like any).
+ * Nothing is sent yet. @throws AppError (locked, weak passphrase)
+ */
+export async function draftKeyRotation(passphrase: string | null): Promise<RotationDraft> {
+  needRaw();
+  const v = info();
+  const checked = passphrase === null ? null : await checkPassphrase(passphrase);
+  return (await rotation()).draftRotation(v.user_id, v.key_generation + 1, generateVaultKey(), checked);
+}
+
+/**
+ * Rotate the vault key (docs/issues.md #21): send the draft, seal every chat again under the new key, finish
+ * (the old methods, passkeys included, and the remembered devices are deleted), then hold the new key.
+ * Interrupted, it finishes at the next unlock. @throws AppError
+ */
+export async function rotateVaultKey(draft: RotationDraft, onProgress?: RotationProgress): Promise<void> {
+  const userId = info().user_id;
+  if (!rawKey || !store.key || !tracker) throw actionError("Unlock your history first.");
+  const current: CurrentKey = { userId, raw: rawKey, key: store.key, tracker };
+  const { completeRotation, startRotation } = await rotation();
+  await startRotation(apiFetch, current, draft);
+  set({ info: await completeRotation(apiFetch, current, draft.next, draft.generation, onProgress) });
+  await forgetDeviceRecord(userId);
+  // Straight from the old key to the new one: the vault never shows as locked in between (the screen
+  // that started the rotation stays, with its "done" step).
+  const nextKey = await importVaultKey(draft.next);
+  const nextTracker = await trackerFor(draft.next);
+  rawKey?.fill(0);
+  rawKey = draft.next;
+  tracker = nextTracker;
+  set({ deviceId: null, key: nextKey });
 }
 
 /** Forget the vault key (the "Lock" action, and on sign-out). */
 export function lockVault(): void {
   rawKey?.fill(0);
   rawKey = null;
+  tracker = null;
   set({ key: null });
 }
 
@@ -223,6 +302,22 @@ export async function revokeRememberedDevice(id: string): Promise<VaultDevicesJs
     set({ deviceId: null });
   }
   return left;
+}
+
+/**
+ * The unlocked vault for the saved-chat operations (lib/vault/saved-chats.ts): the key, the user and this
+ * device's integrity tracker (docs/issues.md #21). @throws AppError "bad_request:vault" when locked.
+ */
+export function unlockedVault(message = "Unlock your history first."): { key: CryptoKey; userId: string; tracker: IntegrityTracker } {
+  if (!store.key || !tracker) throw actionError(message);
+  return { key: store.key, userId: info().user_id, tracker };
+}
+
+/** Read GET /api/vault again (the manifest changed on another device: docs/issues.md #21). */
+export async function reloadVaultInfo(): Promise<VaultJson> {
+  const next = await apiFetch("vaultGet");
+  set({ info: next });
+  return next;
 }
 
 function info(): VaultJson {
@@ -451,67 +546,6 @@ export async function removeMethod(id: string): Promise<void> {
   set({ info: await apiFetch("vaultRemoveMethod", { body: { id } }) });
 }
 
-/**
- * Seal and store a finished turn (POST /api/ns/chat_save). `messages` is the whole stored path; `from` is
- * how many of them are already stored unchanged (0 for a new chat, whose id is made here). With
- * `replace` the stored messages from `from` on are replaced (docs/issues.md #9: an edit or regenerate changed the
- * active path); `tree` is the branch tree's wire form (null: no versions).
- * @returns the chat id. @throws AppError
- */
-export async function saveTurn(input: {
-  chatId: string | null;
-  from: number;
-  messages: PlainMessage[];
-  title: string | null;
-  replace?: boolean;
-  tree?: string | null;
-}): Promise<string> {
-  const key = store.key;
-  if (!key) throw actionError("Unlock your history to save this chat.");
-  const create = input.chatId === null;
-  const chatId = input.chatId ?? crypto.randomUUID();
-  const body = await sealTurn({
-    key,
-    userId: info().user_id,
-    chatId,
-    create,
-    firstPosition: create ? 0 : input.from,
-    messages: create ? input.messages : input.messages.slice(input.from),
-    title: input.title,
-    replace: !create && input.replace === true,
-    tree: input.tree,
-  });
-  await apiFetch("chatSave", { body: body as never });
-  return chatId;
-}
-
-/**
- * Store an imported chat as a new saved chat (docs/issues.md #9: ChatGPT import), sealed here under the vault key,
- * with its original dates. @returns the new chat id. @throws AppError
- */
-export async function importChat(input: {
-  title: string | null;
-  messages: PlainMessage[];
-  createdAt: Date;
-  lastUpdated: Date;
-}): Promise<string> {
-  const key = store.key;
-  if (!key) throw actionError("Unlock your history to import chats.");
-  const chatId = crypto.randomUUID();
-  const body = await sealTurn({
-    key,
-    userId: info().user_id,
-    chatId,
-    create: true,
-    firstPosition: 0,
-    messages: input.messages,
-    title: input.title,
-    dates: { createdAt: input.createdAt, lastUpdated: input.lastUpdated },
-  });
-  await apiFetch("chatSave", { body: body as never });
-  return chatId;
-}
-
 /** A saved chat decrypted in this browser (for export). */
 export type OpenedChat = Awaited<ReturnType<typeof openChat>>;
 
@@ -528,7 +562,7 @@ export {
 /**
  * Saved chats, fetched in batches and decrypted here (for export, docs/issues.md #9), in the order of `chatIds`;
  * chats deleted meanwhile are left out. `onProgress` gets how many ids are settled so far.
- * @throws AppError (locked, network, a chat that does not decrypt)
+ * @throws AppError (locked, network, a chat that fails its integrity check or does not decrypt)
  */
 export async function loadSavedChats(chatIds: readonly string[], onProgress?: (done: number) => void): Promise<OpenedChat[]> {
   const key = store.key;
@@ -536,7 +570,13 @@ export async function loadSavedChats(chatIds: readonly string[], onProgress?: (d
   const userId = info().user_id;
   const opened = new Map<string, OpenedChat>();
   let done = 0;
+  const checker = tracker;
   await forEachSealedChatBatch(chatIds, async (batch, settled) => {
+    // docs/issues.md #21: every chat read is checked against its header and the manifest first.
+    for (const sealed of batch.chats) {
+      const problem = await checker?.checkChat(sealed);
+      if (problem) throw actionError(problem);
+    }
     try {
       const chats = await Promise.all(batch.chats.map((sealed) => openChat(key, userId, sealed)));
       for (const chat of chats) opened.set(chat.chatId, chat);

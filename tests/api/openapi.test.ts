@@ -35,6 +35,9 @@ import {
   vaultUnlockBodySchema,
   vaultDeviceCreateBodySchema,
   vaultDeviceIdBodySchema,
+  vaultRotationChatsBodySchema,
+  vaultRotationFinishBodySchema,
+  vaultRotationStartBodySchema,
 } from "@/lib/vault/schemas";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import { createTestUser, sameOrigin, sessionCookieFor } from "../helpers/auth";
@@ -156,6 +159,9 @@ describe("(b) the document's request schemas are the handlers' own objects", () 
       ["/api/vault/devices", "post", vaultDeviceCreateBodySchema],
       ["/api/vault/devices", "delete", vaultDeviceIdBodySchema],
       ["/api/vault/devices/unlock", "post", vaultDeviceIdBodySchema],
+      ["/api/vault/rotation", "post", vaultRotationStartBodySchema],
+      ["/api/vault/rotation/chats", "post", vaultRotationChatsBodySchema],
+      ["/api/vault/rotation/finish", "post", vaultRotationFinishBodySchema],
       ["/api/projects", "post", projectBodySchema],
       ["/api/projects", "patch", projectBodySchema],
       ["/api/projects", "delete", projectIdBodySchema],

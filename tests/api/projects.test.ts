@@ -11,6 +11,10 @@ import { setupTestDb, type TestDb } from "../db/setup-db";
 import { createTestUser, sessionCookieFor } from "../helpers/auth";
 import { dumpDatabase } from "../helpers/db-dump";
 import { req, withVault, type Person } from "../helpers/vault-api";
+import { apiOverRoutes } from "../helpers/api-over-routes";
+import { unlock } from "../helpers/integrity-device";
+import { generateVaultKey, importVaultKey } from "@/lib/vault/crypto";
+import { completeRotation, draftRotation, startRotation } from "@/lib/vault/rotation";
 
 /**
  * Projects (docs/issues.md #23) through the real handlers and database. The test plays the browser: it holds the
@@ -206,5 +210,19 @@ describe("/api/projects", () => {
     expect((await deleteUser(req("/api/delete_user", { method: "POST", cookie: erin.cookie, body: {} }))).status).toBe(200);
     expect(await t.db.project.count({ where: { userId: erin.id } })).toBe(0);
     expect(await t.db.chat.count({ where: { userId: erin.id } })).toBe(0);
+  });
+
+  it("a key rotation (docs/issues.md #21) seals projects again under the new key; the old key opens none", async () => {
+    const frank = await withVault((await createTestUser("frank-projects@example.com")).id);
+    const id = await created(frank, "Rotated project", "Keep answers short.");
+    const device = await unlock(frank);
+    const api = apiOverRoutes(frank);
+    const current = { userId: frank.id, raw: frank.raw, key: frank.key, tracker: device.tracker };
+    const draft = await draftRotation(frank.id, 1, generateVaultKey(), null);
+    await startRotation(api, current, draft);
+    await completeRotation(api, current, draft.next, 1);
+    const entry = (await listed(frank)).projects.find((p) => p.project_id === id)!;
+    expect(await openProject(await importVaultKey(draft.next), frank.id, id, entry.sealed)).toEqual({ name: "Rotated project", instructions: "Keep answers short." });
+    await expect(openProject(frank.key, frank.id, id, entry.sealed)).rejects.toThrow();
   });
 });

@@ -41,6 +41,12 @@ const VALID: Partial<Record<RouteName, Record<string, unknown>>> = {
   vaultDeviceCreate: { name: "Chrome on Linux" },
   vaultDeviceRevoke: { id: UUID },
   vaultDeviceUnlock: { id: UUID },
+  vaultRotationStart: { generation: 1, next_key: SEALED, methods: [METHOD] },
+  vaultRotationChats: {
+    generation: 1,
+    chats: [{ chat_id: UUID, base_version: 0, title_ciphertext: null, tree_ciphertext: null, header_ciphertext: SEALED, messages: [{ role: "user", content_ciphertext: SEALED }] }],
+  },
+  vaultRotationFinish: { generation: 1, manifest: { ciphertext: SEALED, base_version: 0 } },
   projectCreate: { project_id: UUID, sealed: SEALED },
   projectUpdate: { project_id: UUID, sealed: SEALED },
   projectDelete: { project_id: UUID },
@@ -56,6 +62,8 @@ const NESTED: [RouteName, Record<string, unknown>, string][] = [
   ["vaultCreate", { methods: [{ ...METHOD, extra_field: 1 }] }, "methods.0"],
   ["vaultAddMethod", { method: { ...METHOD, kdf: { salt: "AAAA", extra_field: 1 } } }, "method.kdf"],
   ["vaultReplaceMethod", { replaces: UUID, method: { ...METHOD, extra_field: 1 } }, "method"],
+  ["chatTitle", { chat_id: UUID, title_ciphertext: SEALED, integrity: { header_ciphertext: SEALED, base_version: 0, manifest: { ciphertext: SEALED, base_version: 0, extra_field: 1 } } }, "integrity.manifest"],
+  ["vaultRotationChats", { generation: 1, chats: [{ ...(VALID.vaultRotationChats!.chats as object[])[0], extra_field: 1 }] }, "chats.0"],
 ];
 
 const bodyRoutes = (Object.entries(api) as [RouteName, ApiRoute][]).filter(([, r]) => r.body && !r.form);

@@ -13,6 +13,8 @@ export interface Person {
   id: string;
   cookie: string;
   key: CryptoKey;
+  /** The raw vault key (the integrity key derives from it: docs/issues.md #21). */
+  raw: Uint8Array<ArrayBuffer>;
 }
 
 /**
@@ -37,5 +39,5 @@ export async function withVault(id: string): Promise<Person> {
   const raw = generateVaultKey();
   const methods = [await passphraseMethod(raw, id, "amber kettles hum beside lighthouses"), (await recoveryMethod(raw, id)).method];
   expect((await vaultCreate(req("/api/vault", { method: "POST", cookie, body: { methods } }))).status).toBe(201);
-  return { id, cookie, key: await importVaultKey(raw) };
+  return { id, cookie, key: await importVaultKey(raw), raw };
 }

@@ -1,7 +1,7 @@
 import { api } from "@/lib/api/contract";
 import { reply, route } from "@/lib/api/route";
 import { saveSealedTurn } from "@/lib/db/queries";
-import { toSealedMessage } from "@/lib/vault/server";
+import { toIntegrityWrite, toSealedMessage } from "@/lib/vault/server";
 
 /**
  * POST /api/ns/chat_save: store a turn the browser encrypted under the vault key (docs/issues.md #8), after the
@@ -10,7 +10,9 @@ import { toSealedMessage } from "@/lib/vault/server";
  * 0..n-1; otherwise the messages are appended at `first_position`, which must be the chat's next position (409 otherwise: reload and retry); with `replace` (docs/issues.md #9: an edited or
  * regenerated turn) the stored messages from `first_position` on are replaced. `tree_ciphertext` is the
  * sealed branch tree (lib/vault/schemas.ts). 409 without a vault, 404 for a chat that is not the
- * caller's. Answers `{ chat_id, last_updated }`.
+ * caller's. `integrity` (docs/issues.md #21): the chat's new sealed header and the sealed manifest, each naming
+ * the version it replaces (409 conflict:chat_version or conflict:manifest when another device wrote first).
+ * Answers `{ chat_id, last_updated }`.
  */
 export const POST = route(api.chatSave, { name: "chat_save", auth: "user" }, async ({ user, body }) => {
   const { lastUpdated } = await saveSealedTurn({
@@ -24,6 +26,7 @@ export const POST = route(api.chatSave, { name: "chat_save", auth: "user" }, asy
     tree: body.tree_ciphertext,
     createdAt: body.created_at,
     lastUpdated: body.last_updated,
+    integrity: toIntegrityWrite(body.integrity),
   });
   return reply(api.chatSave, { chat_id: body.chat_id, last_updated: lastUpdated.toISOString() });
 });

@@ -1,0 +1,25 @@
+import { api } from "@/lib/api/contract";
+import { reply, route } from "@/lib/api/route";
+import { storeResealedChats } from "@/lib/db/queries";
+import { toSealedMessage } from "@/lib/vault/server";
+
+/**
+ * POST /api/vault/rotation/chats `{ generation, chats }` (docs/issues.md #21): chats the browser sealed again under
+ * the next key, stored in place; answers the ids stored (a chat that changed meanwhile is skipped: the
+ * browser reads it and seals it again). 409 when no rotation to `generation` is under way.
+ */
+export const POST = route(api.vaultRotationChats, { name: "vault_rotation_chats", auth: "user" }, async ({ user, body }) => {
+  const stored = await storeResealedChats(
+    user.id,
+    body.generation,
+    body.chats.map((c) => ({
+      chatId: c.chat_id,
+      baseVersion: c.base_version,
+      title: c.title_ciphertext,
+      tree: c.tree_ciphertext,
+      header: c.header_ciphertext,
+      messages: c.messages.map(toSealedMessage),
+    })),
+  );
+  return reply(api.vaultRotationChats, { stored_chat_ids: stored });
+});
