@@ -29,12 +29,17 @@ import { Sidebar } from "./sidebar";
 import type { HistoryEntry } from "./use-chat-history";
 import { useConversation } from "./use-conversation";
 import { contextNotice, useConversationDocuments } from "./use-documents";
-import { useSavedChat } from "./use-saved-chat";
 import { useDraft } from "./use-draft";
 import { useKeptConversation } from "./use-kept-conversation";
 import { KeptOfferNotice } from "./kept-offer";
 import type { KeptConversation } from "@/lib/chat/kept-conversation";
 import type { UiMessage } from "./types";
+import { useSavedChat, type SaveInput } from "./use-saved-chat";
+import { useGeneratedTitle } from "./use-generated-title";
+import { TemporaryChatBanner, TemporaryChatButton } from "./temporary-chat";
+import { MoveChatDialog } from "@/components/projects/move-chat-dialog";
+import { ProjectList } from "@/components/projects/project-list";
+import { useProjects } from "@/components/projects/use-projects";
 
 interface ChatAppProps {
   models: ModelChoice[];
@@ -80,9 +85,29 @@ export function ChatApp({ models, defaultModel, pdfLimits, providerNotice }: Cha
   const readingAbort = useRef<AbortController | null>(null);
   const pendingRead = useRef<Promise<StagedFile | null> | null>(null);
   const [model, setModel] = useState(defaultModel);
+  // docs/issues.md #23: projects (sealed like chats), the one whose chats are listed and new chats go into, a
+  // temporary chat (never saved), and the title the model gives a chat after its first exchange.
+  const projects = useProjects(vaultKey);
+  const [activeProjectId, setActiveProjectId] = useState<string | null>(null);
+  const [temporary, setTemporary] = useState(false);
+  const [moving, setMoving] = useState(false);
+  const nameChat = useGeneratedTitle(history);
+  const projectOf = (chatId: string | null) => (chatId ? (projects.membership.get(chatId) ?? null) : activeProjectId);
+  const saveTurn = async (input: SaveInput & { userNodeId: string }) => {
+    const id = await saved.save(input);
+    if (input.chatId !== null) return id;
+    // A new chat: into the project it was started in, then named by the model.
+    if (activeProjectId) void projects.moveChat(id, activeProjectId).catch(() => toast.error("The chat was saved, but could not be put in the project"));
+    const path = storedPath(input.tree).map((n) => n.message);
+    const question = path.find((m) => m.role === "user")?.content;
+    const answer = path.findLast((m) => m.role === "assistant")?.content;
+    if (question && answer) nameChat({ chatId: id, model, question, answer, fallback: displayNameFrom(path) });
+    return id;
+  };
   const chat = useConversation({
     signedIn,
-    saveHistory,
+    saveHistory: saveHistory && !temporary,
+    instructionsFor: (chatId) => projects.projects.find((p) => p.id === projectOf(chatId))?.instructions || null,
     model,
     documents: documents.documents,
     onResult: documents.onResult,
@@ -91,7 +116,7 @@ export function ChatApp({ models, defaultModel, pdfLimits, providerNotice }: Cha
       setInput((current) => (current === "" ? text : current));
     },
     onRedirect: (href) => router.push(href),
-    save: saved.save,
+    save: saveTurn,
   });
   const { busy, error } = chat;
   // docs/issues.md #23: a signed-in user's unsent text is kept per chat, sealed with the vault key (./use-draft.ts).
@@ -163,13 +188,17 @@ export function ChatApp({ models, defaultModel, pdfLimits, providerNotice }: Cha
 
   const toggleSidebar = () => setSidebarOpen((open) => !(open ?? !isSmallScreen()));
 
-  const newChat = () => {
+  const clearChat = () => {
     drafts.switchTo(null);
     setChatIntegrity(null);
     chat.load([], null);
     saved.startNew();
     documents.reset();
     removeStaged();
+    setTemporary(false);
+  };
+  const newChat = () => {
+    clearChat();
     // On phones the history is a drawer over the chat: the new chat should be in view (docs/issues.md #9).
     if (isSmallScreen()) setSidebarOpen(false);
   };
@@ -178,6 +207,7 @@ export function ChatApp({ models, defaultModel, pdfLimits, providerNotice }: Cha
     if (isSmallScreen()) setSidebarOpen(false);
     if (id === chat.chatId) return;
     chat.cancel();
+    setTemporary(false);
     try {
       const opened = await saved.open(id);
       drafts.switchTo(opened.chatId);
@@ -336,6 +366,13 @@ export function ChatApp({ models, defaultModel, pdfLimits, providerNotice }: Cha
       ),
     };
   };
+  const openProjectId = projectOf(chat.chatId);
+  const openProject = projects.projects.find((p) => p.id === openProjectId) ?? null;
+  // The list shows the chats of the project picked in the sidebar, else the chats outside projects.
+  const listed = useMemo(
+    () => history.chats.filter((c) => (projects.membership.get(c.chat_id) ?? null) === activeProjectId),
+    [history.chats, projects.membership, activeProjectId],
+  );
 
   // Keyboard shortcuts (docs/issues.md #9; components/chat/use-shortcuts.ts).
   const shortcuts = useShortcuts({
@@ -378,7 +415,7 @@ export function ChatApp({ models, defaultModel, pdfLimits, providerNotice }: Cha
         open={sidebarOpen}
         onClose={toggleSidebar}
         signedIn={signedIn}
-        chats={history.chats}
+        chats={listed}
         loading={history.loading || account.loading}
         hasMore={history.hasMore}
         onLoadMore={history.loadMore}
@@ -398,9 +435,26 @@ export function ChatApp({ models, defaultModel, pdfLimits, providerNotice }: Cha
         onLock={() => {
           saved.lock();
           setSearchOpen(false);
+          setActiveProjectId(null);
           newChat();
           forgetRenderedMarkdown();
         }}
+        projects={
+          vaultKey && (
+            <ProjectList
+              projects={projects.projects}
+              activeProjectId={activeProjectId}
+              onSelect={(id) => {
+                // Picking a project opens a new chat in it (its chats are listed below).
+                clearChat();
+                setActiveProjectId(id);
+              }}
+              onCreate={projects.create}
+              onUpdate={projects.update}
+              onDelete={projects.remove}
+            />
+          )
+        }
       />
       <div className="flex min-w-0 flex-1 flex-col">
         <div className="flex items-center justify-between gap-2 border-b border-ink-100 px-3 py-2 sm:px-4">
@@ -421,7 +475,28 @@ export function ChatApp({ models, defaultModel, pdfLimits, providerNotice }: Cha
                 {providerNotice}
               </span>
             )}
-            {shown.length > 0 && <ChatMenu onExport={exportChat} onShare={chat.chatId && !busy ? () => setShareOpen(true) : undefined} />}
+            {openProject && (
+              <span data-testid="chat-project" className="inline-flex min-w-0 max-w-40 items-center gap-1 rounded-full bg-ink-100 px-2.5 py-1 text-xs font-medium text-ink-700" title={`Project: ${openProject.name}`}>
+                <span className="sr-only">Project: </span>
+                <span className="truncate">{openProject.name}</span>
+              </span>
+            )}
+            {signedIn && (
+              <TemporaryChatButton
+                on={temporary}
+                onToggle={() => {
+                  clearChat();
+                  setTemporary(!temporary);
+                }}
+              />
+            )}
+            {shown.length > 0 && (
+              <ChatMenu
+                onExport={exportChat}
+                onShare={chat.chatId && !busy && !temporary ? () => setShareOpen(true) : undefined}
+                extraItems={chat.chatId && !temporary && projects.projects.length > 0 ? [{ label: "Move to project…", onSelect: () => setMoving(true) }] : []}
+              />
+            )}
           </div>
         </div>
 
@@ -430,10 +505,12 @@ export function ChatApp({ models, defaultModel, pdfLimits, providerNotice }: Cha
             {title}
           </p>
         )}
+        {temporary && <TemporaryChatBanner />}
         {empty ? (
           <div className="flex flex-1 flex-col items-center justify-center gap-2 px-6 text-center">
             <h1 className="text-3xl font-semibold tracking-tight text-ink-950 sm:text-4xl">How can I help?</h1>
             <p className="text-ink-600">Private. Encrypted. Ready to chat.</p>
+            {openProject && !chat.chatId && <p className="text-sm text-ink-500">New chat in the project “{openProject.name}”: its instructions apply.</p>}
           </div>
         ) : (
           <MessageList
@@ -472,6 +549,21 @@ export function ChatApp({ models, defaultModel, pdfLimits, providerNotice }: Cha
         <p className="px-4 pb-3 text-center text-xs text-ink-500">Hush may produce mistakes. Please verify information.</p>
       </div>
       {shareOpen && <ShareDialog open={shareOpen} onClose={() => setShareOpen(false)} snapshot={shareSnapshot} />}
+      <MoveChatDialog
+        open={moving}
+        projects={projects.projects}
+        current={openProjectId}
+        onClose={() => setMoving(false)}
+        onMove={(projectId) => {
+          const id = chat.chatId;
+          if (!id) return;
+          const name = projects.projects.find((p) => p.id === projectId)?.name;
+          projects.moveChat(id, projectId).then(
+            () => toast.success(name ? `Moved to “${name}”` : "Removed from the project"),
+            () => toast.error("Could not move the chat. Check your connection and try again."),
+          );
+        }}
+      />
       {(helpShown || shortcuts.helpOpen) && <ShortcutsDialog open={shortcuts.helpOpen} onClose={() => shortcuts.setHelpOpen(false)} />}
     </div>
   );

@@ -7,6 +7,8 @@ interface ChatMenuProps {
   onExport: (kind: "md" | "json") => void;
   /** Share a saved chat by link (docs/issues.md #23); absent for a chat that is not saved. */
   onShare?: () => void;
+  /** More actions on the open chat, after the exports (docs/issues.md #23: "Move to project…"). */
+  extraItems?: { label: string; onSelect: () => void }[];
 }
 
 const ITEMS = [
@@ -20,7 +22,7 @@ const ITEMS = [
  * (WAI-ARIA menu pattern): Enter/Space/ArrowDown open it on the first item, arrows move, Escape and a
  * click outside close it and give focus back to the button.
  */
-export function ChatMenu({ onExport, onShare }: ChatMenuProps) {
+export function ChatMenu({ onExport, onShare, extraItems = [] }: ChatMenuProps) {
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
   const menu = useRef<HTMLDivElement>(null);
@@ -121,6 +123,24 @@ export function ChatMenu({ onExport, onShare }: ChatMenuProps) {
             >
               <svg aria-hidden="true" viewBox="0 0 24 24" className="h-4 w-4 text-ink-500" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round">
                 <path d="M12 4v11m0 0-4-4m4 4 4-4M5 20h14" />
+              </svg>
+              {item.label}
+            </button>
+          ))}
+          {extraItems.map((item) => (
+            <button
+              key={item.label}
+              type="button"
+              role="menuitem"
+              tabIndex={-1}
+              onClick={() => {
+                close();
+                item.onSelect();
+              }}
+              className="flex w-full items-center gap-2 rounded-lg px-3 py-2 text-left text-sm text-ink-800 hover:bg-ink-100 focus:bg-ink-100 focus:outline-none"
+            >
+              <svg aria-hidden="true" viewBox="0 0 24 24" className="h-4 w-4 text-ink-500" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round">
+                <path d="M3 7a2 2 0 0 1 2-2h4l2 2h8a2 2 0 0 1 2 2v8a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2Z" />
               </svg>
               {item.label}
             </button>

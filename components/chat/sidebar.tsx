@@ -43,6 +43,8 @@ interface SidebarProps {
   /** The user's vault (docs/issues.md #8): setup on first "Save history", locked/unlocked state. */
   vault: VaultStore;
   onLock: () => void;
+  /** Shown above the chats while they are listed: the projects (docs/issues.md #23, components/projects). */
+  projects?: React.ReactNode;
 }
 
 /**
@@ -156,6 +158,7 @@ export function Sidebar(props: SidebarProps) {
           />
         ) : (
           <nav aria-label="Saved chats" className="flex-1 overflow-y-auto p-2">
+            {props.projects}
             {!loading && chats.length === 0 && (
               <p className="px-2 py-3 text-sm text-ink-500">
                 {props.saveHistory ? "Chats you send now are saved here." : "No saved chats. Turn on Save history to keep chats."}

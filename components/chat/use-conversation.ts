@@ -44,6 +44,12 @@ interface Options {
   model: string;
   /** The conversation's earlier PDFs (docs/issues.md #8: follow-up questions keep the document). */
   documents: ConversationDocument[];
+  /**
+   * The instructions of the project of chat `chatId` (null: a new chat) (docs/issues.md #23), sent first as a
+   * system message with every turn (never stored with the chat, never shown: lib/llm/prompt.ts
+   * projectInstructions); null when it is in no project.
+   */
+  instructionsFor?: (chatId: string | null) => string | null;
   /** A turn was answered: keep its document (this turn's PDF text) and context report (./use-documents.ts). */
   onResult: (result: SendChatResult, document: ConversationDocument | null) => void;
   /** A plain send failed: put its text and PDF back (nothing typed is lost). */
@@ -62,6 +68,11 @@ interface Options {
 /** Only what the API accepts: a stopped, empty answer stub is shown but never sent. */
 function toApi(messages: UiMessage[]) {
   return messages.filter((m) => m.content !== "").map(({ role, content }) => ({ role, content }));
+}
+
+/** A project's instructions first, as a system message (docs/issues.md #23), then the conversation. */
+function withInstructions(instructions: string | null, messages: ReturnType<typeof toApi>) {
+  return instructions ? [{ role: "system" as const, content: instructions }, ...messages] : messages;
 }
 
 /**
@@ -119,7 +130,7 @@ export function useConversation(options: Options) {
     try {
       const result: SendChatResult = await turnSender(confidential, options.model)({
         endpoint: options.signedIn ? "chatSignedIn" : "chatVisitor",
-        messages: toApi(conversation),
+        messages: withInstructions(options.instructionsFor?.(chatId) ?? null, toApi(conversation)),
         model: options.model,
         file,
         // A regenerated or edited turn sends its own PDF again: not also as an earlier document.

@@ -19,6 +19,13 @@ import {
   shareListSchema,
   sharedSnapshotSchema,
 } from "@/lib/share/schemas";
+import {
+  PROJECT_ID_MAX_BODY_BYTES,
+  PROJECT_MAX_BODY_BYTES,
+  projectBodySchema,
+  projectChatBodySchema,
+  projectIdBodySchema,
+} from "@/lib/projects/schemas";
 import { checkoutBodySchema, customerPortalBodySchema, PAYMENT_MAX_BODY_BYTES } from "@/lib/stripe/schemas";
 import {
   CHAT_SAVE_MAX_BODY_BYTES,
@@ -204,6 +211,22 @@ export const webauthnOptionsSchema = z.looseObject({}).meta({ description: "WebA
 export const unlockedSchema = z.object({ ok: z.literal(true), method_id: z.string() });
 export const historyOnSchema = z.object({ ok: z.literal(true), history_on: z.boolean() });
 
+/** One project (docs/issues.md #23): its name and instructions only as the browser's ciphertext. */
+export const projectEntrySchema = z.object({
+  project_id: z.string(),
+  sealed: z.string().meta({ description: "Base64 vault ciphertext of the JSON {name, instructions} (lib/vault/projects.ts)." }),
+  created_at: z.string(),
+});
+/** GET /api/projects: the caller's projects, oldest first, and which of their chats are in one. */
+export const projectListSchema = z
+  .object({
+    projects: z.array(projectEntrySchema),
+    chats: z.array(z.object({ chat_id: z.string(), project_id: z.string() })).meta({ description: "Every chat of the caller that is in a project." }),
+  })
+  .meta({ id: "ProjectList" });
+/** DELETE /api/projects: the chats of the project moved out of it (never deleted). */
+export const projectDeletedSchema = z.object({ ok: z.literal(true), chats_moved: z.number().int() });
+
 /** next-auth's GET /api/auth/csrf. */
 export const csrfSchema = z.object({ csrfToken: z.string().min(1) });
 /** next-auth's POST /api/auth/signin/<provider> with `json: "true"`: where to go next. */
@@ -361,6 +384,11 @@ export const api = {
   shareList: { method: "GET", path: "/api/shares", response: shareListSchema },
   shareRevoke: { method: "DELETE", path: "/api/shares", body: shareIdBodySchema, maxBytes: SHARE_DELETE_MAX_BODY_BYTES, response: shareListSchema },
   shareGet: { method: "GET", path: "/api/shares/{shareId}", response: sharedSnapshotSchema },
+  projectList: { method: "GET", path: "/api/projects", response: projectListSchema },
+  projectCreate: { method: "POST", path: "/api/projects", body: projectBodySchema, maxBytes: PROJECT_MAX_BODY_BYTES, response: projectEntrySchema },
+  projectUpdate: { method: "PATCH", path: "/api/projects", body: projectBodySchema, maxBytes: PROJECT_MAX_BODY_BYTES, response: okSchema },
+  projectDelete: { method: "DELETE", path: "/api/projects", body: projectIdBodySchema, maxBytes: PROJECT_ID_MAX_BODY_BYTES, response: projectDeletedSchema },
+  projectMoveChat: { method: "PATCH", path: "/api/projects/chat", body: projectChatBodySchema, maxBytes: PROJECT_ID_MAX_BODY_BYTES, response: okSchema },
 
   health: { method: "GET", path: "/api/health", response: healthSchema },
   ready: { method: "GET", path: "/api/ready", response: readySchema },
@@ -384,3 +412,4 @@ export type SealedChatBatchJson = z.output<typeof chatBatchSchema>;
 export type VaultJson = z.output<typeof vaultStateSchema>;
 export type VaultDevicesJson = z.output<typeof vaultDevicesSchema>;
 export type SubscriptionJson = z.output<typeof subscriptionSchema>;
+export type ProjectListJson = z.output<typeof projectListSchema>;

@@ -8,6 +8,7 @@
  */
 import { LlmError } from "./errors";
 import { splitDocumentContext } from "./prompt";
+import { standInTitle } from "@/lib/chat/generated-title";
 import type { LlmEvent, LlmMessage, LlmProvider, LlmRequest } from "./types";
 
 /** Shown with the answer and in the UI (see providerLabel in ./index). */
@@ -28,6 +29,9 @@ export interface DevelopmentResponderOptions {
 /** The full deterministic answer for a conversation (exported for tests and previews). */
 export function developmentAnswer(messages: readonly LlmMessage[]): string {
   const lastUser = messages.findLast((m) => m.role === "user");
+  // A generated-title request (docs/issues.md #23) gets a title, not the notice the chat shows.
+  const title = standInTitle(lastUser?.content ?? "");
+  if (title) return title;
   const { question, document, documents } = splitDocumentContext(lastUser?.content ?? "");
   const parts = [DEVELOPMENT_NOTICE];
   const asked = clip(question.replace(/\s+/g, " ").trim(), QUESTION_MAX_CHARS);

@@ -1,4 +1,4 @@
-import { buildModelMessages, conversationTurns, formatDocumentBlock, SYSTEM_PROMPT, type HistoryMessage, type ModelAttachment } from "./prompt";
+import { buildModelMessages, conversationTurns, formatDocumentBlock, projectInstructions, systemMessages, type HistoryMessage, type ModelAttachment } from "./prompt";
 import type { LlmMessage } from "./types";
 
 /**
@@ -24,7 +24,7 @@ export interface ContextReport {
 }
 
 export interface FittedContext {
-  /** System prompt, the kept turns, the kept documents inside the last user turn. */
+  /** System prompt (and a project's instructions), the kept turns, the kept documents inside the last user turn. */
   messages: LlmMessage[];
   report: ContextReport;
 }
@@ -59,14 +59,17 @@ export function fitContext(input: {
   const latest = turns.at(-1);
   const older = turns.slice(0, -1);
   const cost = (text: string) => estimateTokens(text) + MESSAGE_OVERHEAD_TOKENS;
-  let remaining = input.budgetTokens - cost(SYSTEM_PROMPT) - (latest ? cost(latest.content) : 0);
+  // The server's prompt and a project's instructions (docs/issues.md #23) are always sent.
+  const instructions = projectInstructions(input.history);
+  const systemCost = systemMessages(instructions).reduce((n, m) => n + cost(m.content), 0);
+  let remaining = input.budgetTokens - systemCost - (latest ? cost(latest.content) : 0);
 
   if (!latest || remaining < 0) {
     // Not even the latest message fits: it goes alone, cut in the middle.
-    const allowed = Math.max(0, input.budgetTokens - cost(SYSTEM_PROMPT) - CUT_NOTE_TOKENS - MESSAGE_OVERHEAD_TOKENS);
+    const allowed = Math.max(0, input.budgetTokens - systemCost - CUT_NOTE_TOKENS - MESSAGE_OVERHEAD_TOKENS);
     const kept = latest ? [{ ...latest, content: cutMiddle(latest.content, allowed) }] : [];
     return {
-      messages: buildModelMessages(kept),
+      messages: buildModelMessages(kept, undefined, instructions),
       report: { omitted_messages: older.length, omitted_documents: input.documents.length, latest_message_cut: Boolean(latest) },
     };
   }
@@ -105,7 +108,7 @@ export function fitContext(input: {
   }
 
   return {
-    messages: buildModelMessages([...keptOlder, latest], docs),
+    messages: buildModelMessages([...keptOlder, latest], docs, instructions),
     report: {
       omitted_messages: older.length - keptOlder.length,
       omitted_documents: input.documents.length - docs.length,

@@ -6,6 +6,7 @@ import { WEBHOOK_MAX_BODY_BYTES } from "@/lib/stripe/schemas";
 import { ANYONE, errors, jsonBody, ok, SIGNED_IN } from "./helpers";
 import { api, chatResultSchema, notReadySchema } from "@/lib/api/contract";
 import { sharePaths } from "./share-paths";
+import { projectPaths } from "./project-paths";
 import { vaultPaths } from "./vault-paths";
 
 /**
@@ -281,6 +282,7 @@ export function apiPaths(limits: ChatLimits): ZodOpenApiPathsObject {
     },
     ...vaultPaths(),
     ...sharePaths(),
+    ...projectPaths(),
     "/api/ns/chat_history": {
       get: {
         operationId: "listChats",

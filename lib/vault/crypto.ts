@@ -28,6 +28,7 @@ import { paddedLength } from "./padding";
  * Associated data is the UTF-8 JSON array ["hush", <format>, <purpose>, ...fields]:
  *   chat title:  ["hush", 2, "title", userId, chatId]
  *   branch tree: ["hush", 2, "tree", userId, chatId]   (docs/issues.md #9: edited and regenerated versions)
+ *   project:     ["hush", 2, "project", userId, projectId]   (docs/issues.md #23: name and instructions)
  *   message:     ["hush", 2, "content" | "attachment", userId, chatId, position, role]
  *   wrapped key: ["hush", 2, "vault-key", userId, kind, methodId]
  *   next key:    ["hush", 2, "next-key", userId, generation]  (a rotation's new key, docs/issues.md #21)
@@ -62,6 +63,7 @@ export type VaultField =
   | { field: "manifest"; userId: string }
   /** docs/issues.md #23: an unsent draft kept in this browser (lib/chat/drafts.ts); chatId is the chat's id or "new". */
   | { field: "draft"; userId: string; chatId: string }
+  | { field: "project"; userId: string; projectId: string }
   | { field: "content" | "attachment"; userId: string; chatId: string; position: number; role: string };
 
 /** A ciphertext did not authenticate: wrong key or secret, or it was moved or altered (AppError "unprocessable:vault_decrypt"). */
@@ -102,6 +104,7 @@ function ad(purpose: string, fields: (string | number)[], format = VAULT_FORMAT)
 function fieldAd(ctx: VaultField, format: number): Uint8Array<ArrayBuffer> {
   if (ctx.field === "manifest") return ad(ctx.field, [ctx.userId], format);
   if (ctx.field === "title" || ctx.field === "tree" || ctx.field === "header" || ctx.field === "draft") return ad(ctx.field, [ctx.userId, ctx.chatId], format);
+  if (ctx.field === "project") return ad(ctx.field, [ctx.userId, ctx.projectId], format);
   return ad(ctx.field, [ctx.userId, ctx.chatId, ctx.position, ctx.role], format);
 }
 

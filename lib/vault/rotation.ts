@@ -4,6 +4,7 @@ import { AppError, isAppError } from "@/lib/errors";
 import { encryptField, fromBase64, importVaultKey, integrityKey, sha256Hex, toBase64, wrapNextKey } from "./crypto";
 import { extendChain, sealHeader, type ChatState } from "./integrity";
 import type { IntegrityTracker } from "./integrity-tracker";
+import { resealProjects } from "./projects";
 import { openChat, passphraseMethod, recoveryMethod, sealTurn, type MethodJson } from "./seal";
 
 /**
@@ -131,6 +132,8 @@ export async function completeRotation(api: Api, current: CurrentKey, nextRaw: U
       // A vault without a manifest yet: the list is taken as it is (as lib/vault/saved-chats.ts does).
       if (!current.tracker.ready) await current.tracker.adoptList(await listAll(api));
       const manifest = await current.tracker.manifestUnder(next.integrity);
+      // Projects' names and instructions too (docs/issues.md #23), before the old key's methods go.
+      await resealProjects(api, current.userId, current.key, next.key);
       return await api("vaultRotationFinish", { body: { generation, manifest } as never });
     } catch (error) {
       // Chats saved meanwhile under the old key, or a manifest written meanwhile: another round.

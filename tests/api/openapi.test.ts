@@ -1,4 +1,5 @@
 import { readdirSync } from "node:fs";
+import { projectBodySchema, projectChatBodySchema, projectIdBodySchema } from "@/lib/projects/schemas";
 import path from "node:path";
 import { validate } from "@readme/openapi-parser";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -164,6 +165,10 @@ describe("(b) the document's request schemas are the handlers' own objects", () 
       ["/api/vault/rotation", "post", vaultRotationStartBodySchema],
       ["/api/vault/rotation/chats", "post", vaultRotationChatsBodySchema],
       ["/api/vault/rotation/finish", "post", vaultRotationFinishBodySchema],
+      ["/api/projects", "post", projectBodySchema],
+      ["/api/projects", "patch", projectBodySchema],
+      ["/api/projects", "delete", projectIdBodySchema],
+      ["/api/projects/chat", "patch", projectChatBodySchema],
     ];
     for (const [p, m, schema] of expected) expect(bodyOf(p, m), `${m} ${p}`).toBe(schema);
     // Every other documented body is one no handler validates with zod (the webhook's raw, signed body).

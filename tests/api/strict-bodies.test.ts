@@ -49,6 +49,10 @@ const VALID: Partial<Record<RouteName, Record<string, unknown>>> = {
     chats: [{ chat_id: UUID, base_version: 0, title_ciphertext: null, tree_ciphertext: null, header_ciphertext: SEALED, messages: [{ role: "user", content_ciphertext: SEALED }] }],
   },
   vaultRotationFinish: { generation: 1, manifest: { ciphertext: SEALED, base_version: 0 } },
+  projectCreate: { project_id: UUID, sealed: SEALED },
+  projectUpdate: { project_id: UUID, sealed: SEALED },
+  projectDelete: { project_id: UUID },
+  projectMoveChat: { chat_id: UUID, project_id: null },
 };
 
 /** Nested objects of our own schemas, each with an unknown field added: [route, body, field path named]. */

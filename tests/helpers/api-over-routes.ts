@@ -8,6 +8,7 @@ import { GET as vaultGet } from "@/app/api/vault/route";
 import { GET as rotationGet, POST as rotationStart } from "@/app/api/vault/rotation/route";
 import { POST as rotationChats } from "@/app/api/vault/rotation/chats/route";
 import { POST as rotationFinish } from "@/app/api/vault/rotation/finish/route";
+import { GET as projectList, PATCH as projectUpdate } from "@/app/api/projects/route";
 import { getConfig } from "@/lib/config";
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
@@ -21,6 +22,8 @@ const handlers: Partial<Record<RouteName, Handler>> = {
   vaultRotationStart: rotationStart as Handler,
   vaultRotationChats: rotationChats as Handler,
   vaultRotationFinish: rotationFinish as Handler,
+  projectList: projectList as Handler,
+  projectUpdate: projectUpdate as Handler,
 };
 
 /**

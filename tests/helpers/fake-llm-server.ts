@@ -15,6 +15,7 @@
  * `x_groq.usage` of the last chunk; on /v1 in a final `choices: []` chunk when the request asks for
  * `stream_options.include_usage` (OpenAI).
  *
+ * A generated-title request (docs/issues.md #23) is answered `Title: <first six words of its user side>`.
  * Default answer (deterministic): `You asked: <last user text>.` and, when the last user message
  * carries `<document ...>...</document>` blocks (lib/llm/prompt.ts), ` The document begins:
  * <first 100 characters of the first one, whitespace collapsed>` and, with several, ` Documents: N.`
@@ -84,9 +85,22 @@ export function scenarioFromText(text: string): FakeScenario {
   return name && SCENARIOS.includes(name) ? name : "default";
 }
 
+/**
+ * The answer to a generated-title request (docs/issues.md #23; lib/chat/generated-title.ts, whose header is
+ * repeated here so this server keeps no imports): "Title: " and the first six words of the conversation's
+ * user side, so the browser's tidying is exercised and a short first message is named as its fallback is.
+ */
+export function fakeTitle(content: string): string | null {
+  if (!content.startsWith("Write a title of at most six words for the conversation below.")) return null;
+  const user = /<conversation>\nUser: ([\s\S]*?)\n\nAssistant: /.exec(content)?.[1] ?? "";
+  return `Title: ${user.split(/\s+/).filter(Boolean).slice(0, 6).join(" ").replace(/[.?!,;:]+$/, "")}`;
+}
+
 /** The deterministic default answer for a conversation (exported so tests can compare). */
 export function fakeAnswer(messages: readonly { role: string; content: string }[]): string {
   let rest = [...messages].reverse().find((m) => m.role === "user")?.content ?? "";
+  const title = fakeTitle(rest);
+  if (title) return title;
   const docs: string[] = [];
   for (;;) {
     const doc = /^<document\b[^>]*>\n([\s\S]*?)\n<\/document>(?:\n\[Note: [^\n]*\])?(?:\n\n|$)/.exec(rest);

@@ -1,0 +1,33 @@
+"use client";
+
+import { useCallback, useEffect, useRef } from "react";
+import { useConfidential } from "@/components/confidential/confidential-context";
+import { turnSender } from "@/components/confidential/send-turn";
+import { generateTitle } from "@/lib/chat/generated-title";
+import type { useChatHistory } from "./use-chat-history";
+
+/**
+ * Generated titles (docs/issues.md #23): `nameChat` asks the chat's own model, through the chat's own path
+ * (standard, or confidential to the verified enclave), to name a chat just saved for the first time, then
+ * stores the name sealed like a rename (useChatHistory.rename: PATCH /api/ns/chat_title). It changes
+ * nothing when generation fails, when the user renamed the chat meanwhile, or when the chat is gone.
+ */
+export function useGeneratedTitle(history: ReturnType<typeof useChatHistory>) {
+  const confidential = useConfidential().config;
+  // The list as it is when the title arrives, not as it was when the chat was saved.
+  const latest = useRef(history);
+  useEffect(() => {
+    latest.current = history;
+  });
+  return useCallback(
+    (input: { chatId: string; model: string; question: string; answer: string; fallback: string | null }) => {
+      void generateTitle({ send: turnSender(confidential, input.model), model: input.model, question: input.question, answer: input.answer }).then((title) => {
+        if (!title || title === input.fallback) return;
+        const entry = latest.current.chats.find((c) => c.chat_id === input.chatId);
+        if (!entry || entry.display_name !== input.fallback) return;
+        void latest.current.rename(input.chatId, title);
+      });
+    },
+    [confidential],
+  );
+}

@@ -1,0 +1,105 @@
+"use client";
+
+import { useCallback, useEffect, useRef, useState } from "react";
+import { apiFetch } from "@/lib/api/client";
+import { openProject, sealProject, type PlainProject } from "@/lib/vault/projects";
+import type { VaultKey } from "@/components/chat/types";
+
+/** A project as the browser holds it: opened with the vault key. */
+export interface Project extends PlainProject {
+  id: string;
+  createdAt: string;
+}
+
+/**
+ * The signed-in user's projects (docs/issues.md #23), read and written through /api/projects: names and
+ * instructions are sealed here under the vault key (lib/vault/projects.ts) and opened here; the server
+ * only stores ciphertext. Nothing loads while the vault is locked (`vault` null). `membership` maps each
+ * chat in a project to its project's id. Writes throw AppError (lib/api/client.ts) for the caller to show.
+ */
+export function useProjects(vault: VaultKey | null) {
+  const [projects, setProjects] = useState<Project[]>([]);
+  const [membership, setMembership] = useState<ReadonlyMap<string, string>>(new Map());
+  const membershipRef = useRef(membership);
+  useEffect(() => {
+    membershipRef.current = membership;
+  }, [membership]);
+
+  useEffect(() => {
+    if (!vault) return;
+    let live = true;
+    (async () => {
+      const listed = await apiFetch("projectList");
+      const opened = await Promise.all(
+        listed.projects.map(async (p) => {
+          // A project that does not open (moved or altered ciphertext) is left out rather than shown wrong.
+          const plain = await openProject(vault.key, vault.userId, p.project_id, p.sealed).catch(() => null);
+          return plain ? { id: p.project_id, createdAt: p.created_at, ...plain } : null;
+        }),
+      );
+      if (!live) return;
+      setProjects(opened.filter((p): p is Project => p !== null));
+      setMembership(new Map(listed.chats.map((c) => [c.chat_id, c.project_id])));
+    })().catch(() => console.error("Failed to load projects"));
+    return () => {
+      live = false;
+    };
+  }, [vault]);
+
+  /** Make a project (a fresh id, sealed here). @returns the new project. */
+  const create = useCallback(
+    async (plain: PlainProject): Promise<Project> => {
+      if (!vault) throw new Error("locked");
+      const id = crypto.randomUUID();
+      const sealed = await sealProject(vault.key, vault.userId, id, plain);
+      const created = await apiFetch("projectCreate", { body: { project_id: id, sealed } });
+      const project = { id, createdAt: created.created_at, ...(await openProject(vault.key, vault.userId, id, created.sealed)) };
+      setProjects((prev) => [...prev, project]);
+      return project;
+    },
+    [vault],
+  );
+
+  /** Store a project's new name and instructions. */
+  const update = useCallback(
+    async (id: string, plain: PlainProject) => {
+      if (!vault) throw new Error("locked");
+      const sealed = await sealProject(vault.key, vault.userId, id, plain);
+      await apiFetch("projectUpdate", { body: { project_id: id, sealed } });
+      const opened = await openProject(vault.key, vault.userId, id, sealed);
+      setProjects((prev) => prev.map((p) => (p.id === id ? { ...p, ...opened } : p)));
+    },
+    [vault],
+  );
+
+  /** Delete a project; its chats stay, out of any project. @returns how many chats moved out. */
+  const remove = useCallback(async (id: string) => {
+    const { chats_moved } = await apiFetch("projectDelete", { body: { project_id: id } });
+    setProjects((prev) => prev.filter((p) => p.id !== id));
+    setMembership((prev) => new Map([...prev].filter(([, projectId]) => projectId !== id)));
+    return chats_moved;
+  }, []);
+
+  /** Put a saved chat in a project, or (null) take it out: shown at once, undone when the server refuses. */
+  const moveChat = useCallback(async (chatId: string, projectId: string | null) => {
+    const place = (to: string | null) =>
+      setMembership((prev) => {
+        const next = new Map(prev);
+        if (to === null) next.delete(chatId);
+        else next.set(chatId, to);
+        return next;
+      });
+    const before = membershipRef.current.get(chatId) ?? null;
+    place(projectId);
+    try {
+      await apiFetch("projectMoveChat", { body: { chat_id: chatId, project_id: projectId } });
+    } catch (error) {
+      place(before);
+      throw error;
+    }
+  }, []);
+
+  return { projects: vault ? projects : [], membership, create, update, remove, moveChat };
+}
+
+export type ProjectsStore = ReturnType<typeof useProjects>;
