@@ -11,10 +11,7 @@
  *      `DATABASE_URL=postgresql://root@127.0.0.1:5432/postgres npx tsx --conditions=react-server bench/history.bench.ts`
  */
 import { randomBytes, randomUUID } from "node:crypto";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import pg from "pg";
+import { throwawayDatabase } from "./throwaway-db";
 
 const N = Number(process.argv[2] ?? 1000);
 const RUNS = 20;
@@ -25,21 +22,7 @@ function median(xs: number[]) {
 }
 
 async function main() {
-  const server = process.env.DATABASE_URL;
-  let dbName: string | undefined;
-  if (server) {
-    dbName = `hush_bench_${randomBytes(4).toString("hex")}`;
-    const c = new pg.Client({ connectionString: server });
-    await c.connect();
-    await c.query(`CREATE DATABASE ${dbName}`);
-    await c.end();
-    const url = new URL(server);
-    url.pathname = `/${dbName}`;
-    process.env.DATABASE_URL = url.toString();
-  }
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hush-bench-"));
-  process.env.DATA_DIR = dataDir;
-  process.env.APP_URL = "http://127.0.0.1:3000";
+  const database = await throwawayDatabase();
 
   const { closeDb, getDb } = await import("@/lib/db/client");
   const { saveSealedTurn } = await import("@/lib/db/queries");
@@ -101,19 +84,13 @@ async function main() {
     await (await one(req(`/api/ns/chat_history/${lastId}`), { params: Promise.resolve({ chatId: lastId }) })).json();
     openOne.push(performance.now() - t);
   }
-  console.log(`database: ${server ? "PostgreSQL" : "PGlite"}; ${N} saved chats (seeded in ${(seedMs / 1000).toFixed(1)} s); median of ${RUNS} runs`);
+  console.log(`database: ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"}; ${N} saved chats (seeded in ${(seedMs / 1000).toFixed(1)} s); median of ${RUNS} runs`);
   console.log(`first page (50 chats, titles decrypted):  ${median(firstPage).toFixed(1)} ms`);
   console.log(`all ${N} chats, pages of 100:            ${median(allPages).toFixed(1)} ms`);
   console.log(`open one chat (4 messages decrypted):     ${median(openOne).toFixed(1)} ms`);
 
   await closeDb();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-  if (server && dbName) {
-    const c = new pg.Client({ connectionString: server });
-    await c.connect();
-    await c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-    await c.end();
-  }
+  await database.drop();
   process.exit(0);
 }
 

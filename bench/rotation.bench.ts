@@ -12,11 +12,7 @@
  *
  * Run: `npx tsx --conditions=react-server bench/rotation.bench.ts [N]` (add `DATABASE_URL=…` for PostgreSQL)
  */
-import { randomBytes } from "node:crypto";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import pg from "pg";
+import { throwawayDatabase } from "./throwaway-db";
 
 const N = Number(process.argv[2] ?? 1000);
 const ROUNDS = 3;
@@ -25,19 +21,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const words = (n: number) => Array.from({ length: n }, (_, i) => ["harbour", "granite", "ferry", "tide", "lantern", "quay"][i % 6]).join(" ");
 
 async function main() {
-  const server = process.env.DATABASE_URL;
-  if (server) {
-    const dbName = `hush_bench_${randomBytes(4).toString("hex")}`;
-    const c = new pg.Client({ connectionString: server });
-    await c.connect();
-    await c.query(`CREATE DATABASE ${dbName}`);
-    await c.end();
-    const url = new URL(server);
-    url.pathname = `/${dbName}`;
-    process.env.DATABASE_URL = url.toString();
-  }
-  process.env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "hush-bench-"));
-  process.env.APP_URL = "http://127.0.0.1:3000";
+  const database = await throwawayDatabase();
 
   const { closeDb, getDb } = await import("@/lib/db/client");
   const { createSession } = await import("@/lib/auth/session-store");
@@ -88,7 +72,7 @@ async function main() {
     if (res.status !== 200) throw new Error(`seed failed: ${res.status} ${await res.text()}`);
     await integrity.commit();
   }
-  console.log(`seeded ${N} chats × 4 messages in ${((performance.now() - t0) / 1000).toFixed(1)} s (${server ? "PostgreSQL" : "PGlite"})`);
+  console.log(`seeded ${N} chats × 4 messages in ${((performance.now() - t0) / 1000).toFixed(1)} s (${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"})`);
 
   const sqlMs: number[] = [];
   const cryptoMs: number[] = [];
@@ -125,6 +109,7 @@ async function main() {
     `\n${N} chats (${N * 4} messages), medians of ${ROUNDS}: rotation ${(r / 1000).toFixed(2)} s; SQL floor ${median(sqlMs).toFixed(0)} ms (×${(r / median(sqlMs)).toFixed(1)}); crypto floor ${median(cryptoMs).toFixed(0)} ms (×${(r / median(cryptoMs)).toFixed(1)})`,
   );
   await closeDb();
+  await database.drop();
 }
 
 main().catch((e) => {

@@ -1,5 +1,6 @@
 import type { apiFetch } from "@/lib/api/client";
-import type { ChatHistoryPage, SealedChatJson } from "@/lib/api/contract";
+import type { SealedChatJson } from "@/lib/api/contract";
+import { listSavedChatVersions } from "./sealed-chat-batches";
 import { AppError, isAppError } from "@/lib/errors";
 import { encryptField, fromBase64, importVaultKey, integrityKey, sha256Hex, toBase64, wrapNextKey } from "./crypto";
 import { extendChain, sealHeader, type ChatState } from "./integrity";
@@ -82,18 +83,6 @@ export async function resealChat(current: CurrentKey, next: { key: CryptoKey; in
 
 const integrityError = (message: string) => new AppError("unprocessable:integrity", message);
 
-/** Every saved chat's id and version in clear (all pages of GET /api/ns/chat_history). */
-async function listAll(api: Api) {
-  const out: { chat_id: string; version: number }[] = [];
-  let cursor: string | null = null;
-  do {
-    const page: ChatHistoryPage = await api("chatHistoryList", { query: { limit: 100, cursor } });
-    out.push(...page.chat_history.map((c) => ({ chat_id: c.chat_id, version: c.version })));
-    cursor = page.next_cursor;
-  } while (cursor);
-  return out;
-}
-
 /** Chats read per batch request while re-sealing. */
 const BATCH = 20;
 
@@ -130,7 +119,7 @@ export async function completeRotation(api: Api, current: CurrentKey, nextRaw: U
       const problem = await current.tracker.adoptManifest((await api("vaultGet")).manifest);
       if (problem) throw integrityError(problem);
       // A vault without a manifest yet: the list is taken as it is (as lib/vault/saved-chats.ts does).
-      if (!current.tracker.ready) await current.tracker.adoptList(await listAll(api));
+      if (!current.tracker.ready) await current.tracker.adoptList(await listSavedChatVersions(api));
       const manifest = await current.tracker.manifestUnder(next.integrity);
       // Projects' names and instructions too (docs/issues.md #23), before the old key's methods go.
       await resealProjects(api, current.userId, current.key, next.key);

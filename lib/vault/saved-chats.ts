@@ -1,10 +1,10 @@
 "use client";
 
 import { apiFetch } from "@/lib/api/client";
-import type { ChatHistoryPage } from "@/lib/api/contract";
 import { AppError, isAppError } from "@/lib/errors";
 import type { IntegrityTracker } from "./integrity-tracker";
 import { openChat, sealTitle, sealTurn, type PlainMessage, type SealedChatJson } from "./seal";
+import { listSavedChatVersions } from "./sealed-chat-batches";
 import { reloadVaultInfo, unlockedVault } from "./vault-api";
 
 /**
@@ -204,18 +204,6 @@ export async function checkSealedChat(chat: SealedChatJson): Promise<string | nu
   }
 }
 
-/** Every saved chat's id and version in clear (all pages of GET /api/ns/chat_history). */
-async function listAll(): Promise<{ chat_id: string; version: number }[]> {
-  const out: { chat_id: string; version: number }[] = [];
-  let cursor: string | null = null;
-  do {
-    const page: ChatHistoryPage = await apiFetch("chatHistoryList", { query: { limit: 100, cursor } });
-    out.push(...page.chat_history.map((c) => ({ chat_id: c.chat_id, version: c.version })));
-    cursor = page.next_cursor;
-  } while (cursor);
-  return out;
-}
-
 /**
  * Check the whole list of saved chats against the manifest (docs/issues.md #21): the manifest is read before and
  * after the list, until both reads agree (a write from another device in between would look like
@@ -227,7 +215,7 @@ export async function checkHistoryIntegrity(): Promise<string | null> {
     const before = await reloadVaultInfo();
     const problem = await tracker.adoptManifest(before.manifest);
     if (problem) return problem;
-    const list = await listAll();
+    const list = await listSavedChatVersions();
     const after = await reloadVaultInfo();
     if ((after.manifest?.version ?? 0) === (before.manifest?.version ?? 0)) return tracker.adoptList(list);
   }

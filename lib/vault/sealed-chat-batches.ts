@@ -8,16 +8,24 @@ import type { ChatHistoryPage, SealedChatBatchJson } from "@/lib/api/contract";
  * request. Nothing here needs the vault key; lib/vault/vault-api.ts opens what it reads (loadSavedChats).
  */
 
-/** The ids of every saved chat, newest first, paging through GET /api/ns/chat_history. */
-export async function listSavedChatIds(): Promise<string[]> {
-  const ids: string[] = [];
+/**
+ * Every saved chat's id and header version in clear (docs/issues.md #21), newest first, paging through
+ * GET /api/ns/chat_history. `api`: the typed client (tests pass one over the route handlers).
+ */
+export async function listSavedChatVersions(api: typeof apiFetch = apiFetch): Promise<{ chat_id: string; version: number }[]> {
+  const out: { chat_id: string; version: number }[] = [];
   let cursor: string | null = null;
   do {
-    const page: ChatHistoryPage = await apiFetch("chatHistoryList", { query: { limit: 100, cursor } });
-    ids.push(...page.chat_history.map((c) => c.chat_id));
+    const page: ChatHistoryPage = await api("chatHistoryList", { query: { limit: 100, cursor } });
+    out.push(...page.chat_history.map((c) => ({ chat_id: c.chat_id, version: c.version })));
     cursor = page.next_cursor;
   } while (cursor);
-  return ids;
+  return out;
+}
+
+/** The ids of every saved chat, newest first. */
+export async function listSavedChatIds(): Promise<string[]> {
+  return (await listSavedChatVersions()).map((c) => c.chat_id);
 }
 
 /**

@@ -1,14 +1,15 @@
 import { expect } from "vitest";
-import { GET as chatHistory } from "@/app/api/ns/chat_history/route";
 import { GET as chatHistoryOne } from "@/app/api/ns/chat_history/[chatId]/route";
 import { POST as chatSave } from "@/app/api/ns/chat_save/route";
 import { PATCH as chatTitle } from "@/app/api/ns/chat_title/route";
 import { DELETE as deleteChatRoute } from "@/app/api/ns/delete_chat/route";
 import { GET as vaultGet } from "@/app/api/vault/route";
-import type { ChatHistoryPage, VaultJson } from "@/lib/api/contract";
+import type { VaultJson } from "@/lib/api/contract";
+import { listSavedChatVersions } from "@/lib/vault/sealed-chat-batches";
 import type { Seen } from "@/lib/vault/integrity";
 import { IntegrityTracker } from "@/lib/vault/integrity-tracker";
 import { sealTitle, sealTurn, type PlainMessage, type SealedChatJson } from "@/lib/vault/seal";
+import { apiOverRoutes } from "./api-over-routes";
 import { req, type Person } from "./vault-api";
 
 /**
@@ -25,17 +26,8 @@ export async function vaultOf(p: Person): Promise<VaultJson> {
   return (await vaultGet(req("/api/vault", { cookie: p.cookie }))).json();
 }
 
-export async function listAll(p: Person) {
-  const out: { chat_id: string; version: number }[] = [];
-  let cursor: string | null = null;
-  do {
-    const q: string = cursor ? `&cursor=${encodeURIComponent(cursor)}` : "";
-    const page = (await (await chatHistory(req(`/api/ns/chat_history?limit=100${q}`, { cookie: p.cookie }))).json()) as ChatHistoryPage;
-    out.push(...page.chat_history.map((c) => ({ chat_id: c.chat_id, version: c.version })));
-    cursor = page.next_cursor;
-  } while (cursor);
-  return out;
-}
+/** Every chat's id and version in clear, as the browser lists them (lib/vault/sealed-chat-batches.ts). */
+export const listAll = (p: Person) => listSavedChatVersions(apiOverRoutes(p));
 
 /** A device unlocking: its tracker, the manifest and the whole list checked as lib/vault/saved-chats.ts does. */
 export async function unlock(p: Person, seen: Seen = { manifest: 0, chats: {} }, generation = 0): Promise<Device & { problem: string | null }> {
