@@ -2,7 +2,7 @@
 
 import { useCallback, useEffect, useRef, useState } from "react";
 import { apiFetch } from "@/lib/api/client";
-import { deleteSavedChat, renameSavedChat } from "@/lib/vault/saved-chats";
+import { deleteSavedChat, prepareDeleteBody, renameSavedChat } from "@/lib/vault/saved-chats";
 import { openTitle } from "@/lib/vault/seal";
 import type { VaultKey } from "./types";
 import { chatSearch } from "./use-chat-search";
@@ -60,7 +60,8 @@ export function useChatHistory(signedIn: boolean, vault: VaultKey | null) {
   }, []);
 
   // Deletions waiting out their undo window (docs/issues.md #9): chat id → the entry and its timer.
-  const pending = useRef(new Map<string, { entry: HistoryEntry; timer: number }>());
+  // `body`: the delete made ready when the window opened, sent as is if the page is left (docs/issues.md #21).
+  const pending = useRef(new Map<string, { entry: HistoryEntry; timer: number; body: Awaited<ReturnType<typeof prepareDeleteBody>> | null }>());
   const [pendingIds, setPendingIds] = useState<ReadonlySet<string>>(new Set());
   const syncPending = () => setPendingIds(new Set(pending.current.keys()));
 
@@ -81,7 +82,7 @@ export function useChatHistory(signedIn: boolean, vault: VaultKey | null) {
       pending.current.delete(chatId);
       // keepalive always: a delete already on its way is not cancelled by a reload or by leaving the page.
       // The manifest without the chat goes with it (docs/issues.md #21).
-      const request = deleteSavedChat(chatId, true);
+      const request = leaving && item.body ? apiFetch("deleteChat", { body: item.body, keepalive: true }).then(() => undefined) : deleteSavedChat(chatId, true);
       if (leaving) {
         request.catch(() => console.error("Failed to delete chat"));
         return;
@@ -108,7 +109,14 @@ export function useChatHistory(signedIn: boolean, vault: VaultKey | null) {
     (entry: HistoryEntry, delayMs: number) => {
       setChats((prev) => prev.filter((c) => c.chat_id !== entry.chat_id));
       const timer = window.setTimeout(() => sendDelete(entry.chat_id, false), delayMs);
-      pending.current.set(entry.chat_id, { entry, timer });
+      const item: { entry: HistoryEntry; timer: number; body: Awaited<ReturnType<typeof prepareDeleteBody>> | null } = { entry, timer, body: null };
+      pending.current.set(entry.chat_id, item);
+      void prepareDeleteBody(entry.chat_id).then(
+        (body) => {
+          item.body = body;
+        },
+        () => undefined,
+      );
       syncPending();
       return () => {
         const item = pending.current.get(entry.chat_id);

@@ -3,6 +3,8 @@
  * the build's version in it. What it caches, and why no more:
  * - only the static app shell: the build's hashed, immutable files under /_next/static (scripts,
  *   styles, fonts), the icons and the web app manifest, cache-first;
+ * - never a Web Worker's own script (its URL's fragment, which Turbopack's worker bootstrap reads, does not
+ *   survive a response from a service worker; the PDF and Word readers never started);
  * - never a page, an RSC payload or anything under /api: pages carry a per-request CSP nonce and the
  *   signed-in user's state, and answers carry chats; those requests are not even answered by the
  *   worker (no respondWith), so the browser fetches them as if there were no worker;
@@ -45,6 +47,9 @@ function isShell(url) {
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   if (request.method !== "GET") return;
+  // A Web Worker's own script is left to the browser: a response from here would lose the URL's fragment,
+  // which Turbopack's worker bootstrap reads (#params=: the chunks to load), and the worker would never start.
+  if (request.destination === "worker" || request.destination === "sharedworker") return;
   const url = new URL(request.url);
   // Pages, RSC payloads and /api/* are never answered or stored here.
   if (url.origin !== self.location.origin || url.pathname.startsWith("/api/") || !isShell(url)) return;

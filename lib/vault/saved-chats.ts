@@ -2,7 +2,7 @@
 
 import { apiFetch } from "@/lib/api/client";
 import { AppError, isAppError } from "@/lib/errors";
-import type { IntegrityTracker } from "./integrity-tracker";
+import type { IntegrityTracker, ManifestBody } from "./integrity-tracker";
 import { openChat, sealTitle, sealTurn, type PlainMessage, type SealedChatJson } from "./seal";
 import { listSavedChatVersions } from "./sealed-chat-batches";
 import { reloadVaultInfo, unlockedVault } from "./vault-api";
@@ -171,6 +171,18 @@ export function deleteSavedChat(chatId: string, keepalive = false): Promise<void
       await manifest.commit();
     }),
   );
+}
+
+/**
+ * The body of deleting `chatId`, made now so that it can be sent at once when the page is left inside the
+ * undo window (docs/issues.md #9): a fetch with keepalive in "pagehide" has no time left for sealing a manifest.
+ * Best effort: should the manifest move meanwhile, the server answers 409 and the chat stays (no false
+ * alarm either way). @throws AppError when locked
+ */
+export async function prepareDeleteBody(chatId: string): Promise<{ chat_id: string; manifest: ManifestBody }> {
+  const { tracker } = unlockedVault();
+  await ready(tracker);
+  return { chat_id: chatId, manifest: (await tracker.forDelete(chatId)).body };
 }
 
 /** A saved chat opened here: decrypted, and its integrity problem (null when it passed). */
