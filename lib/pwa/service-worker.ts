@@ -3,6 +3,8 @@
  * the build's version in it. What it caches, and why no more:
  * - only the static app shell: the build's hashed, immutable files under /_next/static (scripts,
  *   styles, fonts), the icons and the web app manifest, cache-first;
+ * - pages and /api/* do not even pass through it where the browser supports static routing (keepalive
+ *   requests sent while a page is left were dropped when they did);
  * - never a Web Worker's own script (its URL's fragment, which Turbopack's worker bootstrap reads, does not
  *   survive a response from a service worker; the PDF and Word readers never started);
  * - never a page, an RSC payload or anything under /api: pages carry a per-request CSP nonce and the
@@ -29,6 +31,17 @@ const CACHE = ${JSON.stringify(shellCacheName(version))};
 const SHELL = ${JSON.stringify(SHELL_FILES)};
 
 self.addEventListener("install", (event) => {
+  // Pages and /api/* go straight to the network without waking this worker (Chromium's static routing,
+  // where available): a keepalive request sent as the page is left (a deletion inside its undo window) was
+  // dropped when it had to pass through the worker.
+  if (event.addRoutes && typeof URLPattern === "function") {
+    event.waitUntil(
+      event.addRoutes([
+        { condition: { urlPattern: new URLPattern({ pathname: "/api/*" }) }, source: "network" },
+        { condition: { requestMode: "navigate" }, source: "network" },
+      ]).catch(() => undefined),
+    );
+  }
   event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()));
 });
 
