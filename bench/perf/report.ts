@@ -121,6 +121,7 @@ export function printProfiles(dir: string | undefined, n = 5) {
       continue;
     }
     const byFn = new Map<string, number>();
+    const byOwner = new Map<string, number>();
     let busy = 0;
     for (const f of files) {
       const s = summarize(JSON.parse(fs.readFileSync(path.join(folder, f), "utf8")), { windows: w.spans });
@@ -129,12 +130,16 @@ export function printProfiles(dir: string | undefined, n = 5) {
         busy += ms;
         byFn.set(k, (byFn.get(k) ?? 0) + ms);
       }
+      for (const [k, ms] of s.byOwner) if (!NOT_WORK.test(k)) byOwner.set(k, (byOwner.get(k) ?? 0) + ms);
     }
     const secs = w.spans.reduce((a, [s, e]) => a + (e - s), 0) / 1e6;
     lines.push(`- ${label} (${w.instance}; ${secs.toFixed(1)} s timed, ${busy.toFixed(0)} ms busy in frames):`);
     for (const [k, ms] of [...byFn].sort((a, b) => b[1] - a[1]).slice(0, n)) {
       lines.push(`    ${((100 * ms) / Math.max(busy, 1e-9)).toFixed(1).padStart(5)}% ${ms.toFixed(0).padStart(6)} ms  ${k}`);
     }
+    // Node's internals and V8's builtins charged to the package (or our lib/app folder) that called them.
+    const owners = [...byOwner].sort((a, b) => b[1] - a[1]).slice(0, n);
+    lines.push(`    by caller: ${owners.map(([k, ms]) => `${k} ${((100 * ms) / Math.max(busy, 1e-9)).toFixed(0)}%`).join(" · ")}`);
   }
   console.log(lines.join("\n"));
 }
