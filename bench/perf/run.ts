@@ -33,7 +33,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { latencyUnderLoad, median, runJob, send, throughput as measure, ttft as ttftOf, type Job, type Target } from "./client";
+import { agent, latencyUnderLoad, median, runJob, send, throughput as measure, ttft as ttftOf, type Job, type Target } from "./client";
 import { checkConfidential, confidentialTurn, sealedRequests } from "./confidential";
 import { start, stopAll, waitFor } from "./processes";
 import { printOverheads, printProfiles, printTable, profiled, record, writeJson } from "./report";
@@ -312,6 +312,8 @@ async function main() {
   if (process.env.PERF_JSON) writeJson(process.env.PERF_JSON);
 
   await pool?.end();
+  // No idle keep-alive connection left to hold a server's graceful close (and its profile) back.
+  agent.destroy();
   await stopAll();
   // The instances write their profiles as they exit.
   printProfiles(process.env.PERF_CPU_PROF);
