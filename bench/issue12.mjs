@@ -87,6 +87,8 @@ try {
   const fmt = (x) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
   const lines = ["| Goal | Reference | Hush | Ratio (median; rounds) | Met |", "|---|---|---|---|---|"];
   for (const r of readJson("perf.json")) {
+    // Added milliseconds per turn (docs/issues.md #24): a difference, printed by bench/perf/run.ts itself.
+    if (r.kind === "diff") continue;
     const met = r.kind === "info" ? "—" : (r.kind === "min" ? r.ratio >= r.bound : r.ratio <= r.bound) ? "yes" : "no";
     lines.push(`| ${r.goal} | ${fmt(r.ref)} ${r.unit} | ${fmt(r.hush)} ${r.unit} | ${r.ratio.toFixed(2)}× (${r.rounds.map((x) => x.toFixed(2)).join(", ")}) | ${met} |`);
   }

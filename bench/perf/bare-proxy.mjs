@@ -5,7 +5,11 @@
  * keep-alive connection, and pipes the provider's SSE stream back. No validation, storage, encryption,
  * session or quota.
  *
- *   node bench/perf/bare-proxy.mjs --port 5852 --upstream http://127.0.0.1:5851
+ * With --bytes (docs/issues.md #24, the reference of the confidential relay): forwards each POST's body
+ * bytes as they come to <upstream>/v1/chat/completions (an enclave) with only the EHBP key, Content-Type
+ * and Accept headers, and pipes back the status, Content-Type, Ehbp-Response-Nonce and the body's bytes.
+ *
+ *   node bench/perf/bare-proxy.mjs --port 5852 --upstream http://127.0.0.1:5851 [--bytes]
  */
 import http from "node:http";
 
@@ -16,9 +20,26 @@ const arg = (name, fallback) => {
 const port = Number(arg("port", 5852));
 const upstream = new URL("/v1/chat/completions", arg("upstream", "http://127.0.0.1:5851"));
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+const bytes = process.argv.includes("--bytes");
+const pick = (headers, names) => Object.fromEntries(names.filter((n) => headers[n] !== undefined).map((n) => [n, headers[n]]));
+
+/** --bytes: the request body streamed to the enclave unread, its answer streamed back. */
+function forwardBytes(req, res) {
+  const headers = pick(req.headers, ["ehbp-encapsulated-key", "content-type", "accept", "content-length"]);
+  const up = http.request(upstream, { method: "POST", agent, headers }, (upRes) => {
+    res.writeHead(upRes.statusCode ?? 502, pick(upRes.headers, ["content-type", "ehbp-response-nonce"]));
+    upRes.pipe(res);
+  });
+  up.on("error", () => {
+    res.statusCode = 502;
+    res.end();
+  });
+  req.pipe(up);
+}
 
 const server = http.createServer((req, res) => {
   if (req.method === "GET") return res.end('{"ok":true}');
+  if (bytes) return forwardBytes(req, res);
   const chunks = [];
   req.on("data", (c) => chunks.push(c));
   req.on("end", () => {
