@@ -169,11 +169,11 @@ test("a signed-in draft survives a failed send and a reload, sealed with the vau
   await expect(page.getByTestId("chat-error-detail")).toContainText("This is not a limit on your account.");
   await expect(composer(page)).toHaveValue(`Will fail ${canary} [[fake:500]]`);
 
-  // A draft being written, then a reload.
+  // A draft being written, then a reload (once the sealed draft in storage is this text's: it changes).
+  const sealedDraft = () => page.evaluate(() => Object.entries(localStorage).filter(([k]) => k.startsWith("hush.draft.v1.")).map(([, v]) => v));
+  const before = await sealedDraft();
   await composer(page).fill(`Half-written thought ${canary}`);
-  await expect
-    .poll(() => page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith("hush.draft.v1.")).length))
-    .toBe(1);
+  await expect.poll(async () => { const now = await sealedDraft(); return now.length === 1 && now[0] !== before[0]; }).toBe(true);
   const stored = await page.evaluate(() => Object.entries(localStorage).filter(([k]) => k.startsWith("hush.draft.v1.")));
   expect(stored[0]![0]).toMatch(/\.new$/);
   const sealed = stored[0]![1];
@@ -192,6 +192,15 @@ test("a signed-in draft survives a failed send and a reload, sealed with the vau
   await composer(page).press("Enter");
   await expect(assistant(page)).toHaveCount(1);
   await expect.poll(() => page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith("hush.draft.v1.")).length)).toBe(0);
+
+  // A draft of the saved chat goes when the chat is deleted (after the undo window).
+  await composer(page).fill(`Second thought ${canary}`);
+  await expect
+    .poll(() => page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith("hush.draft.v1.") && !k.endsWith(".new")).length))
+    .toBe(1);
+  await sidebarOf(page).getByRole("button", { name: /^Delete / }).first().click();
+  await page.getByRole("dialog", { name: "Delete this chat?" }).getByRole("button", { name: "Delete", exact: true }).click();
+  await expect.poll(() => page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith("hush.draft.v1.") && !k.endsWith(".new")).length), { timeout: 15_000 }).toBe(0);
 });
 
 test("a provider failure says what happened and that it is not a limit; Retry sends it again and it is answered", async ({ page }) => {

@@ -2,6 +2,7 @@
 
 import { useCallback, useEffect, useRef, useState } from "react";
 import { apiFetch } from "@/lib/api/client";
+import { removeDraft } from "@/lib/chat/drafts";
 import { deleteSavedChat, prepareDeleteBody, renameSavedChat } from "@/lib/vault/saved-chats";
 import { openTitle } from "@/lib/vault/seal";
 import type { VaultKey } from "./types";
@@ -33,6 +34,14 @@ async function fetchPage(vault: VaultKey, after: string | null): Promise<{ chat_
  * vault key (docs/issues.md #8); nothing loads while the vault is locked (`vault` null). Failures are only logged
  * (docs/product.md §8: history load and chat delete failures show no user message).
  */
+/** A deletion waiting out its undo window; `owner`: the user whose sealed draft of the chat goes with it. */
+interface PendingDelete {
+  entry: HistoryEntry;
+  timer: number;
+  owner: string | null;
+  body: Awaited<ReturnType<typeof prepareDeleteBody>> | null;
+}
+
 export function useChatHistory(signedIn: boolean, vault: VaultKey | null) {
   const [chats, setChats] = useState<HistoryEntry[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
@@ -61,7 +70,7 @@ export function useChatHistory(signedIn: boolean, vault: VaultKey | null) {
 
   // Deletions waiting out their undo window (docs/issues.md #9): chat id → the entry and its timer.
   // `body`: the delete made ready when the window opened, sent as is if the page is left (docs/issues.md #21).
-  const pending = useRef(new Map<string, { entry: HistoryEntry; timer: number; body: Awaited<ReturnType<typeof prepareDeleteBody>> | null }>());
+  const pending = useRef(new Map<string, PendingDelete>());
   const [pendingIds, setPendingIds] = useState<ReadonlySet<string>>(new Set());
   const syncPending = () => setPendingIds(new Set(pending.current.keys()));
 
@@ -80,6 +89,8 @@ export function useChatHistory(signedIn: boolean, vault: VaultKey | null) {
       if (!item) return;
       window.clearTimeout(item.timer);
       pending.current.delete(chatId);
+      // A deleted chat's sealed draft goes too: nothing of it is left in this browser.
+      if (item.owner) removeDraft(item.owner, chatId);
       // keepalive always: a delete already on its way is not cancelled by a reload or by leaving the page.
       // The manifest without the chat goes with it (docs/issues.md #21).
       const request = leaving && item.body ? apiFetch("deleteChat", { body: item.body, keepalive: true }).then(() => undefined) : deleteSavedChat(chatId, true);
@@ -109,7 +120,7 @@ export function useChatHistory(signedIn: boolean, vault: VaultKey | null) {
     (entry: HistoryEntry, delayMs: number) => {
       setChats((prev) => prev.filter((c) => c.chat_id !== entry.chat_id));
       const timer = window.setTimeout(() => sendDelete(entry.chat_id, false), delayMs);
-      const item: { entry: HistoryEntry; timer: number; body: Awaited<ReturnType<typeof prepareDeleteBody>> | null } = { entry, timer, body: null };
+      const item: PendingDelete = { entry, timer, owner: vault?.userId ?? null, body: null };
       pending.current.set(entry.chat_id, item);
       void prepareDeleteBody(entry.chat_id).then(
         (body) => {
@@ -128,7 +139,7 @@ export function useChatHistory(signedIn: boolean, vault: VaultKey | null) {
         return true;
       };
     },
-    [sendDelete, restore],
+    [sendDelete, restore, vault?.userId],
   );
 
   useEffect(() => {

@@ -69,6 +69,9 @@ export function useDraft({ signedIn, vaultKey, chatId, input, setInput }: Option
     void loadDraft(owner.key, owner.userId, key).then((text) => {
       if (!live) return;
       if (text) setInput((current) => (current === "" ? text : current));
+      // Text typed while this chat's draft was being read (a new chat getting its id on its first save
+      // takes what is in the composer along): keep it now, not only at the next keystroke.
+      else if (inputRef.current.trim() !== "") void storeDraft(owner.key, owner.userId, key, inputRef.current);
       restored.current = tag;
     });
     return () => {
