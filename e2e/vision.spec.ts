@@ -2,6 +2,8 @@ import { mkdirSync } from "node:fs";
 import { expect, test, type Browser, type Page, type Request } from "@playwright/test";
 import { E2E_CONFIDENTIAL_APP_PORT, E2E_VISION_APP_PORT } from "../playwright.config";
 import { imageSize } from "../lib/chat/images";
+import { signInByEmail } from "./helpers/auth";
+import { sidebarOf, turnOnHistoryWithPassphrase, unlockWithPassphrase } from "./helpers/vault";
 
 /**
  * Images for vision-capable models (docs/issues.md #23) end to end against the production build: on the app
@@ -137,6 +139,52 @@ test("an image for a vision model: resized and stripped in the browser, a thumbn
   await expect(answer).toContainText("You asked: And what colour is the square?");
   const followUp = ((await (await page.request.get(`${LLM}/__requests`)).json()) as Received[]).at(-1)!;
   expect(followUp.messages.filter((m) => m.images?.length).map((m) => m.content)).toEqual(["What is in this photo?"]);
+  await context.close();
+});
+
+test("an image in a saved chat is sealed with the vault key: the server never sees it, and the reopened chat shows it", async ({ browser }) => {
+  const { context, page } = await openChat(browser, VISION_APP);
+  const passphrase = "kite meadow silver anchor vision";
+  await signInByEmail(page, `vision-${Date.now()}@example.test`);
+  await turnOnHistoryWithPassphrase(page, passphrase);
+  const bodies = recordBodies(page, VISION_APP);
+  const input = page.getByPlaceholder("Message GPT");
+  await input.fill("Keep this picture of the square");
+  await page.getByTestId("file-input").setInputFiles({ name: "square.jpg", mimeType: "image/jpeg", buffer: await photoWithExif(page, 800, 600) });
+  await expect(page.getByTestId("staged-file").getByTestId("image-thumbnail")).toBeVisible();
+  const saved = page.waitForResponse((r) => r.url().endsWith("/api/ns/chat_save") && r.request().method() === "POST");
+  await input.press("Enter");
+  await expect(page.locator('[data-role="assistant"]').last()).toContainText("Images: 1.");
+  expect((await saved).ok()).toBe(true);
+  const entry = sidebarOf(page).getByRole("button", { name: /^Keep this picture/ });
+  await expect(entry).toBeVisible();
+  const url = ((await (await page.request.get(`${LLM}/__requests`)).json()) as Received[]).at(-1)!.messages.at(-1)!.images![0]!;
+  const base64 = url.slice(url.indexOf(",") + 1);
+  // The save carried ciphertext only: neither the data URL nor its base64 is in any save body.
+  const saves = bodies.filter((r) => r.url().endsWith("/api/ns/chat_save"));
+  expect(saves.length).toBeGreaterThan(0);
+  for (const r of saves) {
+    const body = r.postData() ?? "";
+    expect(body.includes("data:image")).toBe(false);
+    expect(body.includes(base64.slice(100, 200))).toBe(false);
+  }
+
+  // After a reload (the vault locks), the chat opens with its image.
+  await page.goto("/chat");
+  await unlockWithPassphrase(sidebarOf(page), passphrase);
+  await entry.click();
+  const user = page.locator('[data-role="user"]').first();
+  await expect(user).toContainText("Keep this picture of the square");
+  await expect(user.getByTestId("image-thumbnail")).toBeVisible();
+  expect(await user.getByTestId("image-thumbnail").getAttribute("src")).toBe(url);
+  await page.screenshot({ path: `${SHOTS}/reopened-image-desktop.png` });
+
+  // A follow-up in the reopened chat sends the image again.
+  await input.fill("What colour was it?");
+  await input.press("Enter");
+  await expect(page.locator('[data-role="assistant"]').last()).toContainText("You asked: What colour was it?");
+  const followUp = ((await (await page.request.get(`${LLM}/__requests`)).json()) as Received[]).at(-1)!;
+  expect(followUp.messages.find((m) => m.images?.length)?.images).toEqual([url]);
   await context.close();
 });
 

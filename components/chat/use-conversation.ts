@@ -15,6 +15,7 @@ import {
 import { type ApiMessage, type ConversationDocument, type SendChatResult, type StagedFile } from "@/lib/chat/send-turn";
 import { failureDetail, sendErrorOutcome } from "@/lib/chat/send-errors";
 import { AppError } from "@/lib/errors";
+import { SAVED_IMAGE_MAX_CHARS } from "@/lib/vault/seal";
 import type { UiMessage } from "./types";
 import { useStreamingText } from "./use-streaming-text";
 import { useConfidential } from "@/components/confidential/confidential-context";
@@ -30,10 +31,10 @@ export type ChatOp =
   | { kind: "regenerate"; parentId: string };
 
 /**
- * Shown under a saved chat's message with an image (docs/issues.md #23): the image is sent for this turn and kept in
- * this page, but a saved chat stores its name only (the sealed history holds text).
+ * Shown under a saved chat's message whose image is too large to seal with it (docs/issues.md #23,
+ * SAVED_IMAGE_MAX_CHARS): the image is sent for this turn and kept in this page, the saved chat keeps its name.
  */
-export const IMAGE_NOT_SAVED = "Images are not kept in saved history: this chat keeps the file name only.";
+export const IMAGE_NOT_SAVED = "This image is too large to keep in saved history: the saved chat keeps its name only.";
 
 /** What a failed send shows (docs/product.md §8) and, for the "any other failure" case, what can be retried. */
 export interface ChatError {
@@ -157,7 +158,8 @@ export function useConversation(options: Options) {
       // docs/product.md §4: after a successful send, keep the chat id and take the server's answer.
       const answer = result.messages[result.messages.length - 1];
       const user = working.nodes[userId]!.message as UiMessage;
-      const notice = attached?.image && options.signedIn && options.saveHistory ? IMAGE_NOT_SAVED : (file?.notice ?? null);
+      const notice =
+        attached?.image && attached.image.url.length > SAVED_IMAGE_MAX_CHARS && options.signedIn && options.saveHistory ? IMAGE_NOT_SAVED : (file?.notice ?? null);
       let next = op.kind === "send" ? updateMessage(working, userId, { ...user, notice }) : working;
       next = addChild(next, userId, { role: "assistant", content: answer?.role === "assistant" ? answer.content : "" }).tree;
       setTree(next);
