@@ -158,7 +158,9 @@ test("an image in a saved chat is sealed with the vault key: the server never se
   expect((await saved).ok()).toBe(true);
   const entry = sidebarOf(page).getByRole("button", { name: /^Keep this picture/ });
   await expect(entry).toBeVisible();
-  const url = ((await (await page.request.get(`${LLM}/__requests`)).json()) as Received[]).at(-1)!.messages.at(-1)!.images![0]!;
+  // The turn's request (the chat's generated title is asked for after it).
+  const turns = ((await (await page.request.get(`${LLM}/__requests`)).json()) as Received[]).filter((r) => r.messages.at(-1)?.images?.length);
+  const url = turns.at(-1)!.messages.at(-1)!.images![0]!;
   const base64 = url.slice(url.indexOf(",") + 1);
   // The save carried ciphertext only: neither the data URL nor its base64 is in any save body.
   const saves = bodies.filter((r) => r.url().endsWith("/api/ns/chat_save"));
@@ -183,7 +185,7 @@ test("an image in a saved chat is sealed with the vault key: the server never se
   await input.fill("What colour was it?");
   await input.press("Enter");
   await expect(page.locator('[data-role="assistant"]').last()).toContainText("You asked: What colour was it?");
-  const followUp = ((await (await page.request.get(`${LLM}/__requests`)).json()) as Received[]).at(-1)!;
+  const followUp = ((await (await page.request.get(`${LLM}/__requests`)).json()) as Received[]).findLast((r) => r.messages.at(-1)?.content === "What colour was it?")!;
   expect(followUp.messages.find((m) => m.images?.length)?.images).toEqual([url]);
   await context.close();
 });
