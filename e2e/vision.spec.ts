@@ -1,4 +1,5 @@
 import { mkdirSync } from "node:fs";
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser, type Page, type Request } from "@playwright/test";
 import { E2E_CONFIDENTIAL_APP_PORT, E2E_VISION_APP_PORT } from "../playwright.config";
 import { imageSize } from "../lib/chat/images";
@@ -97,6 +98,9 @@ test("an image for a vision model: resized and stripped in the browser, a thumbn
   await expect(staged).toHaveCount(0);
   await fileInput.setInputFiles({ name: "holiday.jpg", mimeType: "image/jpeg", buffer: photo });
   await expect(staged.getByTestId("image-thumbnail")).toBeVisible();
+  // The staged chip (thumbnail with its alt text, labelled remove button) passes axe.
+  const axe = await new AxeBuilder({ page }).analyze();
+  expect(axe.violations.map((v) => ({ id: v.id, targets: v.nodes.slice(0, 5).map((n) => n.target.join(" ")) }))).toEqual([]);
   await page.screenshot({ path: `${SHOTS}/composer-image-desktop.png` });
   await page.setViewportSize(PHONE);
   await page.screenshot({ path: `${SHOTS}/composer-image-phone.png` });
