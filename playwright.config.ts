@@ -39,6 +39,12 @@ export const E2E_TAMPERED_APP_PORT = Number(process.env.E2E_TAMPERED_APP_PORT ??
 export const E2E_ENCLAVE_PORT = Number(process.env.E2E_ENCLAVE_PORT ?? APP_PORT + 5);
 const ENCLAVE_PORT = E2E_ENCLAVE_PORT;
 const TAMPERED_ENCLAVE_PORT = Number(process.env.E2E_TAMPERED_ENCLAVE_PORT ?? APP_PORT + 6);
+/**
+ * Images for vision-capable models (docs/issues.md #23, e2e/vision.spec.ts): an app instance whose Basic model is
+ * listed in LLM_VISION_MODELS (the main one keeps both models text-only: e2e/share-files.spec.ts checks the
+ * refusal there).
+ */
+export const E2E_VISION_APP_PORT = Number(process.env.E2E_VISION_APP_PORT ?? APP_PORT + 7);
 export const E2E_CONFIDENTIAL_DATA_DIR = `${E2E_DATA_DIR}-confidential`;
 export const E2E_CONFIDENTIAL_LOG = `${E2E_DATA_DIR}-confidential.log`;
 
@@ -69,6 +75,8 @@ function confidentialApp(port: number, enclavePort: number, dataDir: string): Re
     CONFIDENTIAL_MODEL_PRO: "hush-dev-pro",
     CONFIDENTIAL_TRUST: "development",
     CONFIDENTIAL_ALLOW_DEVELOPMENT_IN_PRODUCTION: "1",
+    // docs/issues.md #23: the Basic model takes images, encrypted to the enclave like text (e2e/vision.spec.ts).
+    LLM_VISION_MODELS: "llama3-8b-8192",
   };
 }
 
@@ -196,6 +204,30 @@ export default defineConfig({
         REDIS_URL: "",
         QUOTA_VISITOR_PER_DAY: String(E2E_QUOTA_LIMIT),
         QUOTA_FREE_PER_DAY: String(E2E_QUOTA_LIMIT),
+      },
+    },
+    {
+      command: `rm -rf ${E2E_DATA_DIR}-vision && node --require ./deploy/http-timeouts.cjs node_modules/next/dist/bin/next start -p ${E2E_VISION_APP_PORT} -H 127.0.0.1`,
+      url: `http://127.0.0.1:${E2E_VISION_APP_PORT}/`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      env: {
+        NODE_ENV: "production",
+        NEXT_TELEMETRY_DISABLED: "1",
+        APP_URL: `http://127.0.0.1:${E2E_VISION_APP_PORT}`,
+        DATA_DIR: `${E2E_DATA_DIR}-vision`,
+        LLM_BASE_URL: `http://127.0.0.1:${LLM_PORT}/v1`,
+        LLM_API_KEY: "test",
+        LLM_TIMEOUT_MS: "5000",
+        LLM_VISION_MODELS: "llama3-8b-8192",
+        DATABASE_URL: "",
+        NEXTAUTH_SECRET: "e2e-nextauth-secret-0123456789abcdef0123456789",
+        EMAIL_SERVER: `smtp://127.0.0.1:${SMTP_PORT}`,
+        EMAIL_FROM: "Hush <no-reply@hush.test>",
+        EMAIL_SIGNIN_LIMIT_PER_CLIENT_PER_HOUR: "100000",
+        REDIS_URL: "",
+        QUOTA_VISITOR_PER_DAY: "100000",
+        QUOTA_FREE_PER_DAY: "100000",
       },
     },
     {

@@ -52,6 +52,9 @@ export const privacySections: readonly PrivacySection[] = [
       "A PDF you attach is read in your browser to extract its text, which goes to the model with your message; the file itself is never uploaded. " +
         "The file itself is never stored. Your browser keeps the extracted text for the rest of the " +
         "conversation so that follow-up questions can still refer to it.",
+      "If the operator has set up a model that reads images, an image you attach to it is scaled down and re-encoded in your browser " +
+        "first, which removes its metadata (camera, location, time); only that copy is sent, with your message and in the same way: " +
+        "through our servers in memory for a Standard model, encrypted to the enclave for a Confidential one. Other models refuse images.",
     ],
   },
   {
@@ -63,7 +66,7 @@ export const privacySections: readonly PrivacySection[] = [
         "copy (with what you were typing) in this tab's session storage, so that a visit to Pricing or Sign Up, " +
         "Back, or a reload loses nothing. It never leaves your browser; the browser deletes it when you close the " +
         "tab, and after you sign in in that tab we ask whether to keep it as a saved chat or discard it.",
-      "Saving history is off until you turn it on. Saved chats (their titles, messages and document text) " +
+      "Saving history is off until you turn it on. Saved chats (their titles, messages, document text and images) " +
         "are encrypted in your browser with a key only you hold, unlocked with your passkey, passphrase or " +
         "recovery code. Our servers store only the encrypted form and cannot decrypt it. If you lose every " +
         "way to unlock it, nobody, including us, can recover that history.",

@@ -124,6 +124,19 @@ const envSchema = z.object({
   /** Earlier documents a chat request may carry back (`documents`, each at most PDF_MAX_TEXT_CHARS). */
   CHAT_MAX_DOCUMENTS: positiveInt(20),
   /**
+   * Public model codes whose provider model reads images, comma-separated (docs/issues.md #23): set it only
+   * when LLM_MODEL_<TIER> (or the enclave's model) is a vision model, e.g. Groq's
+   * meta-llama/llama-4-scout-17b-16e-instruct or Ollama's llava. Unset: no model takes images (the
+   * default models read text only), and an image is refused with a sentence saying so.
+   */
+  LLM_VISION_MODELS: optionalString,
+  /** Images on one user message of a chat request (lib/chat/images.ts). */
+  CHAT_MAX_IMAGES_PER_MESSAGE: positiveInt(4),
+  /** Images in one chat request, all messages together (Groq takes at most 5 a request). */
+  CHAT_MAX_IMAGES: positiveInt(5),
+  /** Decoded bytes of one image in a chat request (Groq takes base64 images up to 4 MB). */
+  CHAT_MAX_IMAGE_BYTES: positiveInt(3 * 1024 * 1024),
+  /**
    * Limits of the browser's PDF reading (lib/pdf/browser; docs/issues.md #20: PDFs never reach the server),
    * passed to the chat page. PDF_MAX_TEXT_CHARS also bounds a document's text in a chat request.
    */
@@ -272,6 +285,8 @@ export interface Config extends Env {
   trustedProxies: string[];
   /** Confidential inference (CONFIDENTIAL_*), or null when no enclave is configured. */
   confidential: ConfidentialSettings | null;
+  /** LLM_VISION_MODELS as model codes, in table order (empty: no model reads images). */
+  visionModels: ModelCode[];
 }
 
 /** A setting is missing or malformed; the message names the variable. */
@@ -354,7 +369,18 @@ export function parseConfig(raw: Record<string, string | undefined>): Config {
     paymentsEnabled: Boolean(env.STRIPE_SECRET_KEY),
     trustedProxies,
     confidential,
+    visionModels: visionModels(env),
   };
+}
+
+/** LLM_VISION_MODELS as model codes. @throws ConfigError naming an unknown code */
+function visionModels(env: Env): ModelCode[] {
+  const listed = (env.LLM_VISION_MODELS ?? "").split(",").map((c) => c.trim()).filter(Boolean);
+  const unknown = listed.filter((c) => !isModelCode(c));
+  if (unknown.length) {
+    throw new ConfigError(`LLM_VISION_MODELS: unknown model code ${unknown.join(", ")} (known: ${MODEL_CODES.join(", ")}). See .env.example.`);
+  }
+  return MODEL_CODES.filter((c) => listed.includes(c));
 }
 
 /**

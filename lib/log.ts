@@ -27,6 +27,8 @@ export const REDACTED_FIELDS: ReadonlySet<string> = new Set(
     "token", "sessionToken", "idToken", "id_token", "access_token", "refresh_token", "csrfToken",
     "cookie", "cookies", "set-cookie", "authorization", "password", "passphrase", "secret", "key",
     "url", "callbackUrl", "body",
+    // docs/issues.md #23: a message's images (data URLs) never reach the log either.
+    "images", "image", "image_url",
   ].map((k) => k.toLowerCase()),
 );
 

@@ -517,6 +517,7 @@ export function ChatApp({ models, defaultModel, pdfLimits, providerNotice }: Cha
             messages={shown}
             stagedName={staged?.name ?? reading}
             stagedReading={reading !== null}
+            stagedThumbnail={staged?.image?.url}
             onRemoveStaged={removeStaged}
             streamingText={chat.streamingText}
             busy={busy}
@@ -545,6 +546,7 @@ export function ChatApp({ models, defaultModel, pdfLimits, providerNotice }: Cha
           onStop={chat.stop}
           onPickFile={pickFile}
           busy={busy}
+          readsImages={models.find((m) => m.code === model)?.vision ?? false}
         />
         <p className="px-4 pb-3 text-center text-xs text-ink-500">Hush may produce mistakes. Please verify information.</p>
       </div>

@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useLayoutEffect, useRef, type ClipboardEvent, type KeyboardEvent } from "react";
-import { ACCEPT } from "@/lib/files/kinds";
+import { acceptFor } from "@/lib/files/kinds";
 
 interface ComposerProps {
   value: string;
@@ -11,6 +11,8 @@ interface ComposerProps {
   onPickFile: (file: File) => void;
   busy: boolean;
   disabled?: boolean;
+  /** The chosen model reads images (docs/issues.md #23): the picker offers images too. */
+  readsImages?: boolean;
 }
 
 const MAX_HEIGHT_PX = 200;
@@ -21,7 +23,7 @@ const MAX_HEIGHT_PX = 200;
  * button disabled while the text is empty, which becomes Stop while an answer streams. Enter sends,
  * Shift+Enter adds a line, and pasting inserts plain text only.
  */
-export function Composer({ value, onChange, onSend, onStop, onPickFile, busy, disabled }: ComposerProps) {
+export function Composer({ value, onChange, onSend, onStop, onPickFile, busy, disabled, readsImages = false }: ComposerProps) {
   const fileInput = useRef<HTMLInputElement>(null);
   const textarea = useRef<HTMLTextAreaElement>(null);
   const canSend = value.trim() !== "" && !busy && !disabled;
@@ -70,7 +72,7 @@ export function Composer({ value, onChange, onSend, onStop, onPickFile, busy, di
         <input
           ref={fileInput}
           type="file"
-          accept={ACCEPT}
+          accept={acceptFor(readsImages)}
           className="hidden"
           aria-label="PDF to attach"
           tabIndex={-1}
@@ -86,7 +88,7 @@ export function Composer({ value, onChange, onSend, onStop, onPickFile, busy, di
           onClick={() => fileInput.current?.click()}
           disabled={busy || disabled}
           aria-label="Attach a file"
-          title="Attach a file: PDF, Word, text, Markdown, CSV, JSON, code or image"
+          title={readsImages ? "Attach a file: PDF, Word, text, Markdown, CSV, JSON, code or image" : "Attach a file: PDF, Word, text, Markdown, CSV, JSON or code"}
           className="inline-flex h-10 w-10 shrink-0 items-center justify-center rounded-xl text-ink-600 hover:bg-ink-100 hover:text-ink-900 disabled:opacity-40"
         >
           <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round">

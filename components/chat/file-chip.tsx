@@ -6,15 +6,21 @@ function kindLabel(name: string): string {
 
 /**
  * An attached file (a PDF, text, Word document or image, docs/issues.md #23) shown as a compact card: in a sent message, or staged with a remove button (docs/product.md §4);
- * `reading` while its text is being extracted in this browser.
+ * `reading` while its text is being extracted in this browser; `thumbnail`: an image's data URL, shown small.
  */
-export function FileChip({ name, onRemove, reading }: { name: string; onRemove?: () => void; reading?: boolean }) {
+export function FileChip({ name, onRemove, reading, thumbnail }: { name: string; onRemove?: () => void; reading?: boolean; thumbnail?: string }) {
   return (
     <div className="inline-flex max-w-full items-center gap-2 rounded-xl border border-ink-200 bg-white px-3 py-2 text-sm text-ink-800 shadow-sm">
-      <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5 shrink-0 text-red-600" fill="none" stroke="currentColor" strokeWidth="1.6">
-        <path d="M14 3H7a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8z" />
-        <path d="M14 3v5h5" />
-      </svg>
+      {thumbnail ? (
+        // An image for a model that reads images (docs/issues.md #23): its resized copy, held in this page only.
+        // eslint-disable-next-line @next/next/no-img-element -- a data URL made in this browser; next/image cannot optimise it
+        <img src={thumbnail} alt={`Attached image ${name}`} data-testid="image-thumbnail" className="h-12 w-12 shrink-0 rounded-lg border border-ink-100 object-cover" />
+      ) : (
+        <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5 shrink-0 text-red-600" fill="none" stroke="currentColor" strokeWidth="1.6">
+          <path d="M14 3H7a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8z" />
+          <path d="M14 3v5h5" />
+        </svg>
+      )}
       <span className="truncate" title={name}>
         {name}
       </span>

@@ -25,6 +25,8 @@ interface MessageListProps {
   stagedName: string | null;
   /** The staged PDF is still being read in this browser. */
   stagedReading?: boolean;
+  /** The staged image's resized copy (a data URL), shown as a thumbnail (docs/issues.md #23). */
+  stagedThumbnail?: string;
   onRemoveStaged: () => void;
   /** Text of the answer streaming in, or "" while waiting for its first words. */
   streamingText: string | null;
@@ -45,7 +47,7 @@ const INTENT_MS = 1000;
  * the reader has scrolled up; then a button scrolls back down. Long chats are virtualized.
  */
 export function MessageList(props: MessageListProps) {
-  const { messages, stagedName, stagedReading, onRemoveStaged, streamingText, busy } = props;
+  const { messages, stagedName, stagedReading, stagedThumbnail, onRemoveStaged, streamingText, busy } = props;
   const scroller = useRef<HTMLDivElement>(null);
   const content = useRef<HTMLDivElement>(null);
   const pinnedRef = useRef(true);
@@ -168,7 +170,7 @@ export function MessageList(props: MessageListProps) {
           <div aria-live="polite">
             {stagedName && (
               <div className="flex justify-end pb-6" data-testid="staged-file" data-reading={stagedReading ? "true" : undefined}>
-                <FileChip name={stagedName} onRemove={onRemoveStaged} reading={stagedReading} />
+                <FileChip name={stagedName} onRemove={onRemoveStaged} reading={stagedReading} thumbnail={stagedThumbnail} />
               </div>
             )}
             {streamingText !== null &&

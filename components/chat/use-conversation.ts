@@ -12,9 +12,10 @@ import {
   updateMessage,
   type BranchTree,
 } from "@/lib/chat/branches";
-import { type ConversationDocument, type SendChatResult, type StagedFile } from "@/lib/chat/send-turn";
+import { type ApiMessage, type ConversationDocument, type SendChatResult, type StagedFile } from "@/lib/chat/send-turn";
 import { failureDetail, sendErrorOutcome } from "@/lib/chat/send-errors";
 import { AppError } from "@/lib/errors";
+import { SAVED_IMAGE_MAX_CHARS } from "@/lib/vault/seal";
 import type { UiMessage } from "./types";
 import { useStreamingText } from "./use-streaming-text";
 import { useConfidential } from "@/components/confidential/confidential-context";
@@ -28,6 +29,12 @@ import { turnSender, verificationFailureText } from "@/components/confidential/s
 export type ChatOp =
   | { kind: "send"; parentId: string; text: string; file: StagedFile | null }
   | { kind: "regenerate"; parentId: string };
+
+/**
+ * Shown under a saved chat's message whose image is too large to seal with it (docs/issues.md #23,
+ * SAVED_IMAGE_MAX_CHARS): the image is sent for this turn and kept in this page, the saved chat keeps its name.
+ */
+export const IMAGE_NOT_SAVED = "This image is too large to keep in saved history: the saved chat keeps its name only.";
 
 /** What a failed send shows (docs/product.md §8) and, for the "any other failure" case, what can be retried. */
 export interface ChatError {
@@ -65,9 +72,14 @@ interface Options {
   save: (input: { chatId: string | null; tree: BranchTree<UiMessage>; userNodeId: string; document: ConversationDocument | null }) => Promise<string>;
 }
 
-/** Only what the API accepts: a stopped, empty answer stub is shown but never sent. */
-function toApi(messages: UiMessage[]) {
-  return messages.filter((m) => m.content !== "").map(({ role, content }) => ({ role, content }));
+/**
+ * Only what the API accepts: a stopped, empty answer stub is shown but never sent. A user message's image
+ * (docs/issues.md #23) goes with it, so follow-up questions keep it.
+ */
+function toApi(messages: UiMessage[]): ApiMessage[] {
+  return messages
+    .filter((m) => m.content !== "")
+    .map(({ role, content, file }) => (role === "user" && file?.image ? { role, content, images: [{ url: file.image.url }] } : { role, content }));
 }
 
 /** A project's instructions first, as a system message (docs/issues.md #23), then the conversation. */
@@ -119,7 +131,9 @@ export function useConversation(options: Options) {
       userId = added.id;
     }
     const conversation = pathTo(working, userId);
-    const file = conversation[conversation.length - 1]?.file ?? null;
+    const attached = conversation[conversation.length - 1]?.file ?? null;
+    // An image travels on its message (toApi), never as a document.
+    const file = attached?.image ? null : attached;
     setTree(working);
     setPendingAfter(userId);
     setError(null);
@@ -144,7 +158,9 @@ export function useConversation(options: Options) {
       // docs/product.md §4: after a successful send, keep the chat id and take the server's answer.
       const answer = result.messages[result.messages.length - 1];
       const user = working.nodes[userId]!.message as UiMessage;
-      let next = op.kind === "send" ? updateMessage(working, userId, { ...user, notice: file?.notice ?? null }) : working;
+      const notice =
+        attached?.image && attached.image.url.length > SAVED_IMAGE_MAX_CHARS && options.signedIn && options.saveHistory ? IMAGE_NOT_SAVED : (file?.notice ?? null);
+      let next = op.kind === "send" ? updateMessage(working, userId, { ...user, notice }) : working;
       next = addChild(next, userId, { role: "assistant", content: answer?.role === "assistant" ? answer.content : "" }).tree;
       setTree(next);
       const document = file ? { name: file.name, text: file.text } : null;

@@ -1,12 +1,12 @@
 "use client";
 
 import { useEffect, useMemo, useRef, useState } from "react";
-import type { BranchTree } from "@/lib/chat/branches";
+import { updateMessage, type BranchTree } from "@/lib/chat/branches";
 import type { ConversationDocument } from "@/lib/chat/send-turn";
 import { planSave, storedPath, treeForSaving, treeFromSaved } from "@/lib/chat/saved-tree";
 import { checkHistoryIntegrity, openSavedChat, saveTurn } from "@/lib/vault/saved-chats";
 import { lockVault, setHistoryOn, useVault } from "@/lib/vault/vault-api";
-import { displayNameFrom } from "@/lib/vault/seal";
+import { displayNameFrom, SAVED_IMAGE_MAX_CHARS } from "@/lib/vault/seal";
 import type { UiMessage, VaultKey } from "./types";
 import { useChatHistory } from "./use-chat-history";
 import { chatSearch, useChatSearch } from "./use-chat-search";
@@ -82,7 +82,7 @@ export function useSavedChat(signedIn: boolean, documents: ConversationDocument[
       const stored = path.map(({ id, message: m }) => ({
         role: m.role,
         content: m.content,
-        attachment: id === userNodeId && document ? document : m.attachmentName ? (known.get(m.attachmentName) ?? null) : null,
+        attachment: savedImage(m) ?? (id === userNodeId && document ? document : m.attachmentName ? (known.get(m.attachmentName) ?? null) : null),
       }));
       const title = displayNameFrom(path.map((n) => n.message));
       const plan = chatId === null ? { from: 0, replace: false } : planSave(savedIds.current, path);
@@ -123,10 +123,15 @@ export function useSavedChat(signedIn: boolean, documents: ConversationDocument[
   const open = async (id: string): Promise<OpenedSavedChat> => {
     if (!vaultKey) throw new Error("locked");
     const saved = await openSavedChat(id);
-    const tree = treeFromSaved(
+    let tree: BranchTree<UiMessage> = treeFromSaved(
       saved.tree,
       saved.messages.map(({ role, content, attachment }) => ({ role, content, ...(attachment ? { attachmentName: attachment.name } : {}) })),
     );
+    // docs/issues.md #23: an image sealed with its message comes back on it (thumbnail, and follow-ups send it again).
+    storedPath(tree).forEach(({ id, message }, i) => {
+      const image = saved.messages[i]?.attachment?.image;
+      if (image) tree = updateMessage(tree, id, { ...message, file: { name: message.attachmentName ?? "image", text: "", truncated: false, notice: null, image } });
+    });
     savedIds.current = storedPath(tree).map((n) => n.id);
     return { chatId: saved.chatId, tree, documents: saved.documents, integrity: saved.integrity };
   };
@@ -155,4 +160,14 @@ export function useSavedChat(signedIn: boolean, documents: ConversationDocument[
     /** Forget the vault key in this tab (the Lock action). */
     lock: lockVault,
   };
+}
+
+/**
+ * The attachment that seals a message's image with the chat (docs/issues.md #23), or undefined (no image, or one
+ * too large to seal: SAVED_IMAGE_MAX_CHARS; it is then kept by name only, and the chat says so).
+ */
+function savedImage(m: UiMessage): { name: string; text: string; image: { url: string; width: number; height: number } } | undefined {
+  const image = m.file?.image;
+  if (!image || image.url.length > SAVED_IMAGE_MAX_CHARS) return undefined;
+  return { name: m.attachmentName ?? m.file!.name, text: "", image: { url: image.url, width: image.width, height: image.height } };
 }

@@ -24,7 +24,7 @@ export const UserMessage = memo(function UserMessage({ id, message, versionIndex
   const [editing, setEditing] = useState(false);
   return (
     <div className="group flex flex-col items-end gap-1" data-role="user">
-      {message.attachmentName && <FileChip name={message.attachmentName} />}
+      {message.attachmentName && <FileChip name={message.attachmentName} thumbnail={message.file?.image?.url} />}
       {editing ? (
         <MessageEditor
           initial={message.content}

@@ -269,7 +269,21 @@ export interface ApiRoute {
  * config), which the OpenAPI document uses too.
  */
 const chatBodyShape = z.strictObject({
-  messages: z.array(z.strictObject({ role: roleSchema, content: z.string() })),
+  messages: z.array(
+    z.strictObject({
+      role: roleSchema,
+      // docs/issues.md #23: a user message to a model that reads images carries OpenAI content parts.
+      content: z.union([
+        z.string(),
+        z.array(
+          z.discriminatedUnion("type", [
+            z.strictObject({ type: z.literal("text"), text: z.string() }),
+            z.strictObject({ type: z.literal("image_url"), image_url: z.strictObject({ url: z.string() }) }),
+          ]),
+        ),
+      ]),
+    }),
+  ),
   model: z.string(),
   document: z.strictObject({ name: z.string(), text: z.string(), truncated: z.boolean().optional() }).nullable().optional(),
   documents: z.array(z.strictObject({ name: z.string(), text: z.string() })).optional(),

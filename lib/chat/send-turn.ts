@@ -2,6 +2,7 @@ import { apiStream } from "@/lib/api/client";
 import type { ChatResult, ContextReport } from "@/lib/api/contract";
 import { AppError } from "@/lib/errors";
 import { isAbort, readEventStream } from "./event-stream";
+import { contentParts, type MessageImage } from "./images";
 
 /**
  * Browser side of the chat call (docs/product.md §7): POST the conversation through the typed API client
@@ -14,6 +15,8 @@ export type Role = "user" | "assistant" | "system";
 export interface ApiMessage {
   role: Role;
   content: string;
+  /** A user message's images (docs/issues.md #23), sent as OpenAI content parts after its text. */
+  images?: MessageImage[];
 }
 
 /**
@@ -28,6 +31,18 @@ export interface StagedFile {
   truncated: boolean;
   /** The line shown under the sent message when only part was read, or null. */
   notice: string | null;
+  /**
+   * An image for a model that reads images (docs/issues.md #23), resized and re-encoded in this browser
+   * (lib/files/image.ts): it travels on its user message, never as `document`; `text` is then "".
+   */
+  image?: StagedImage;
+}
+
+/** An image as the composer holds it: a JPEG data URL (no EXIF: re-encoded) and its size in pixels. */
+export interface StagedImage {
+  url: string;
+  width: number;
+  height: number;
 }
 
 export type { ContextReport };
@@ -68,7 +83,7 @@ const sendFailed = (status: number, message: string) => AppError.fromStatus(stat
 export async function sendChat(input: SendChatInput): Promise<SendChatResult> {
   const body = await apiStream(input.endpoint, {
     body: {
-      messages: input.messages,
+      messages: input.messages.map(wireMessage),
       model: input.model,
       document: input.file ? { name: input.file.name, text: input.file.text, truncated: input.file.truncated } : null,
       documents: input.documents,
@@ -96,3 +111,8 @@ export async function sendChat(input: SendChatInput): Promise<SendChatResult> {
   return result;
 }
 
+
+/** A message as the chat API takes it: text, or text and images as OpenAI content parts (docs/issues.md #23). */
+export function wireMessage(m: ApiMessage) {
+  return m.images?.length ? { role: m.role, content: contentParts(m.content, m.images) } : { role: m.role, content: m.content };
+}

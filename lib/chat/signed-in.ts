@@ -5,7 +5,7 @@ import { accountDeleted, assertSameOrigin, requireUser, unauthorized } from "@/l
 import { acceptSessionRow, hashSessionToken } from "@/lib/auth/session-store";
 import { chatRequestFor } from "@/lib/chat/limits";
 import type { ChatRequest } from "@/lib/chat/schema";
-import { checkModel } from "@/lib/chat/turn";
+import { checkModel, imageRefusal } from "@/lib/chat/turn";
 import { loadChatPreconditions } from "@/lib/db/queries";
 import { readJsonBody } from "@/lib/http";
 import { PRO_STATUSES } from "@/lib/plans";
@@ -128,7 +128,7 @@ export async function admitSignedInSend(request: Request): Promise<SignedInSend>
     modelCode: body?.model ?? null,
     chatId: body?.chat_id ?? null,
     // A confidential model's turn goes through the relay, encrypted; never in clear through this route.
-    pending: [originError, read.error, body ? confidentialInClearError(body.model) : null],
+    pending: [originError, read.error, body ? confidentialInClearError(body.model) : null, body ? imageRefusal(body) : null],
   });
   return { ...admitted, body: body! };
 }

@@ -38,6 +38,7 @@ import {
 import { CompactSign, importJWK, type JWK } from "jose";
 import { z } from "@/lib/zod";
 import { developmentAnswer } from "../llm/development";
+import { contentImages, contentText } from "../chat/images";
 import { sha256Hex, type DevelopmentAttestationDocument, type DevelopmentReport, type EnclaveMeasurement } from "./attestation";
 import {
   DEVELOPMENT_FORMAT,
@@ -134,7 +135,23 @@ export async function createDevelopmentAttestation(options: DevelopmentAttestati
 const chatRequestSchema = z.looseObject({
   model: z.string().min(1).max(200).regex(/^[\w.:/-]+$/),
   messages: z
-    .array(z.looseObject({ role: z.enum(["system", "user", "assistant"]), content: z.string().max(MAX_REQUEST_BYTES) }))
+    .array(
+      z.looseObject({
+        role: z.enum(["system", "user", "assistant"]),
+        // A string, or OpenAI content parts: text and images (docs/issues.md #23), as a vision model takes them.
+        content: z.union([
+          z.string().max(MAX_REQUEST_BYTES),
+          z
+            .array(
+              z.discriminatedUnion("type", [
+                z.looseObject({ type: z.literal("text"), text: z.string().max(MAX_REQUEST_BYTES) }),
+                z.looseObject({ type: z.literal("image_url"), image_url: z.looseObject({ url: z.string().max(MAX_REQUEST_BYTES) }) }),
+              ]),
+            )
+            .max(100),
+        ]),
+      }),
+    )
     .min(1)
     .max(10_000),
   stream: z.boolean().optional(),
@@ -229,7 +246,12 @@ export async function startDevEnclave(options: DevEnclaveOptions = {}): Promise<
       return;
     }
 
-    const messages = request.messages.map((m) => ({ role: m.role, content: m.content }));
+    // Images are acknowledged by count and size in the development answer (lib/llm/development.ts).
+    const messages = request.messages.map((m) => {
+      const parts = typeof m.content === "string" ? m.content : m.content.map((p) => (p.type === "text" ? { type: "text" as const, text: p.text } : { type: "image_url" as const, image_url: { url: p.image_url.url } }));
+      const images = contentImages(parts);
+      return images.length ? { role: m.role, content: contentText(parts), images } : { role: m.role, content: contentText(parts) };
+    });
     const answer = (options.answer ?? developmentAnswer)(messages);
     const promptTokens = Math.ceil(messages.reduce((n, m) => n + m.content.length, 0) / 4);
     const completionTokens = Math.ceil(answer.length / 4);

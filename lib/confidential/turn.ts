@@ -3,7 +3,7 @@ import type { EventSourceMessage } from "eventsource-parser";
 import { isAbort, readEventStream } from "@/lib/chat/event-stream";
 import { AppError } from "@/lib/errors";
 import { fitContext } from "@/lib/llm/fit-context";
-import type { ModelAttachment } from "@/lib/llm/prompt";
+import { toOpenAiMessages, type ModelAttachment } from "@/lib/llm/prompt";
 import { enclaveVerificationCache, isAttestationRefused, type VerifiedEnclave } from "./attestation";
 import { isConfidentialRequestError, sendConfidentialRequest, type ConfidentialReceipt } from "./ehbp-client";
 import { ENCLAVE_UNVERIFIED, VERIFICATION_FAILED_MESSAGE, type ConfidentialPublicConfig, type EnclaveVerificationError } from "./protocol";
@@ -99,9 +99,10 @@ export async function sendConfidentialTurn(input: SendChatInput, config: Confide
   // Earlier documents, then this turn's PDF (its text extracted in this browser, lib/pdf/browser): all of it is
   // inside the encrypted body, like the messages; Hush's server sees only ciphertext.
   const documents: ModelAttachment[] = input.documents.map((d) => ({ name: d.name, text: d.text, truncated: false }));
-  if (input.file) documents.push({ name: input.file.name, text: input.file.text, truncated: input.file.truncated });
+  if (input.file && !input.file.image) documents.push({ name: input.file.name, text: input.file.text, truncated: input.file.truncated });
   const fitted = fitContext({ history: input.messages, documents, budgetTokens });
-  const body = JSON.stringify({ model: enclaveModel, messages: fitted.messages, stream: true });
+  // Images (docs/issues.md #23) go inside the encrypted body too, as OpenAI content parts.
+  const body = JSON.stringify({ model: enclaveModel, messages: toOpenAiMessages(fitted.messages), stream: true });
 
   let attempt = await verifiedEnclave(config, { signal: input.signal });
   let sent;
@@ -134,7 +135,7 @@ export async function sendConfidentialTurn(input: SendChatInput, config: Confide
   const text = await readAnswer(response.body, input.onDelta);
   recordReceipt(receipt);
   return {
-    messages: [...input.messages, { role: "assistant", content: text }],
+    messages: [...input.messages.map(({ role, content }) => ({ role, content })), { role: "assistant", content: text }],
     chat_id: input.chatId,
     context: { ...fitted.report },
     receipt,

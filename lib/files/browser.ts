@@ -6,7 +6,8 @@ import { fileKind } from "./kinds";
 
 /**
  * Read an attachment in the browser (docs/issues.md #23, "More file types"), whatever its kind, into the text
- * the next turn sends: PDFs as before (lib/pdf/browser), text and source files here, Word documents in a
+ * the next turn sends (or, for an image and a model that reads images, a resized JPEG without metadata,
+ * ./image.ts, sent on the user message as an image part): PDFs as before (lib/pdf/browser), text and source files here, Word documents in a
  * worker (./docx, loaded on first use). Only the extracted text ever leaves this device, as the turn's
  * `document` (to Hush's server for a standard model, encrypted to the enclave for a confidential one).
  * All kinds share the PDF limits: PDF_MAX_BYTES, PDF_MAX_TEXT_CHARS, PDF_PARSE_TIMEOUT_MS and
@@ -32,9 +33,14 @@ export async function readAttachment(file: File, limits: PdfLimits, model: Pick<
       const result = await extractDocxInBrowser(file, limits, signal);
       return { name: file.name, text: result.text, truncated: result.truncated, notice: result.truncated ? notice("document") : null };
     }
-    case "image":
-      // No model of the table reads images yet (lib/llm/models.ts `vision`): say so rather than send nothing.
-      throw new FileError("image_not_supported", { modelTitle: model?.title });
+    case "image": {
+      // docs/issues.md #23: only a model that reads images (lib/llm/models.ts `vision`, LLM_VISION_MODELS) gets one;
+      // for the others, say so rather than send nothing.
+      if (!model?.vision) throw new FileError("image_not_supported", { modelTitle: model?.title });
+      const { prepareImage } = await import("./image");
+      const image = await prepareImage(file, limits.maxBytes);
+      return { name: file.name, text: "", truncated: false, notice: null, image };
+    }
     default:
       throw new FileError("unsupported");
   }

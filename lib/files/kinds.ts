@@ -44,5 +44,13 @@ export function fileKind(file: { name: string; type: string }): FileKind | null 
   return null;
 }
 
-/** The file input's `accept` list: every extension above, so pickers offer them. */
-export const ACCEPT = [".pdf", ".docx", ...IMAGE_EXTENSIONS.map((e) => `.${e}`), ...TEXT_EXTENSIONS.map((e) => `.${e}`), "application/pdf", "text/*"].join(",");
+/** The file input's `accept` list for a model that reads text only: every extension above but images. */
+export const ACCEPT = [".pdf", ".docx", ...TEXT_EXTENSIONS.map((e) => `.${e}`), "application/pdf", "text/*"].join(",");
+
+/** The `accept` list for a model that reads images (lib/llm/models.ts `vision`): images too (docs/issues.md #23). */
+export const ACCEPT_WITH_IMAGES = [ACCEPT, ...IMAGE_EXTENSIONS.map((e) => `.${e}`), ...IMAGE_TYPES].join(",");
+
+/** The picker's `accept` list for a model. */
+export function acceptFor(vision: boolean): string {
+  return vision ? ACCEPT_WITH_IMAGES : ACCEPT;
+}

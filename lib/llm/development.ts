@@ -8,6 +8,7 @@
  */
 import { LlmError } from "./errors";
 import { splitDocumentContext } from "./prompt";
+import { describeImages } from "@/lib/chat/images";
 import { standInTitle } from "@/lib/chat/generated-title";
 import type { LlmEvent, LlmMessage, LlmProvider, LlmRequest } from "./types";
 
@@ -36,6 +37,8 @@ export function developmentAnswer(messages: readonly LlmMessage[]): string {
   const parts = [DEVELOPMENT_NOTICE];
   const asked = clip(question.replace(/\s+/g, " ").trim(), QUESTION_MAX_CHARS);
   parts.push(asked ? `You asked: “${asked}”` : "You sent an empty message.");
+  // docs/issues.md #23: say what arrived (count and size, never the content), so images are visible in development.
+  if (lastUser?.images?.length) parts.push(`I received ${describeImages(lastUser.images)}.`);
   if (document) {
     const lines = document.text
       .split("\n")

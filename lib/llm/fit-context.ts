@@ -1,10 +1,11 @@
 import { buildModelMessages, conversationTurns, formatDocumentBlock, projectInstructions, systemMessages, type HistoryMessage, type ModelAttachment } from "./prompt";
 import type { LlmMessage } from "./types";
+import { IMAGE_TOKENS } from "@/lib/chat/images";
 
 /**
  * The context budget (docs/issues.md #8, "follow-up questions keep the document"): every request fits a total
  * input budget per model, counted approximately, by leaving out the oldest content first: older
- * messages, then older documents, never the latest user message. If the latest message alone is too
+ * messages (an image counts IMAGE_TOKENS), then older documents, never the latest user message. If the latest message alone is too
  * long it is cut in the middle with a note. A long conversation therefore never fails; the response
  * says what was left out (`context` in lib/chat/respond.ts) and the chat shows a line for it.
  *
@@ -59,14 +60,17 @@ export function fitContext(input: {
   const latest = turns.at(-1);
   const older = turns.slice(0, -1);
   const cost = (text: string) => estimateTokens(text) + MESSAGE_OVERHEAD_TOKENS;
+  // An image counts a fixed IMAGE_TOKENS (lib/chat/images.ts: its number and source).
+  const messageCost = (m: LlmMessage) => cost(m.content) + (m.images?.length ?? 0) * IMAGE_TOKENS;
   // The server's prompt and a project's instructions (docs/issues.md #23) are always sent.
   const instructions = projectInstructions(input.history);
   const systemCost = systemMessages(instructions).reduce((n, m) => n + cost(m.content), 0);
-  let remaining = input.budgetTokens - systemCost - (latest ? cost(latest.content) : 0);
+  let remaining = input.budgetTokens - systemCost - (latest ? messageCost(latest) : 0);
 
   if (!latest || remaining < 0) {
     // Not even the latest message fits: it goes alone, cut in the middle.
-    const allowed = Math.max(0, input.budgetTokens - systemCost - CUT_NOTE_TOKENS - MESSAGE_OVERHEAD_TOKENS);
+    const imageCost = (latest?.images?.length ?? 0) * IMAGE_TOKENS;
+    const allowed = Math.max(0, input.budgetTokens - systemCost - imageCost - CUT_NOTE_TOKENS - MESSAGE_OVERHEAD_TOKENS);
     const kept = latest ? [{ ...latest, content: cutMiddle(latest.content, allowed) }] : [];
     return {
       messages: buildModelMessages(kept, undefined, instructions),
@@ -85,7 +89,7 @@ export function fitContext(input: {
     remaining -= allDocs;
     let start = older.length;
     while (start > 0) {
-      const c = cost(older[start - 1]!.content);
+      const c = messageCost(older[start - 1]!);
       if (c > remaining) break;
       remaining -= c;
       start -= 1;

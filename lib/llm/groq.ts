@@ -1,5 +1,6 @@
 import "server-only";
 import Groq from "groq-sdk";
+import { toOpenAiMessages } from "./prompt";
 import { streamOpenAiProtocol } from "./openai-protocol";
 import type { LlmEvent, LlmProvider, LlmRequest } from "./types";
 
@@ -37,7 +38,7 @@ export function createGroqProvider(options: ProviderClientOptions): LlmProvider 
         messages: req.messages,
         errors: Groq,
         open: (signal) =>
-          client.chat.completions.create({ model: req.model, messages: req.messages, stream: true }, { signal }),
+          client.chat.completions.create({ model: req.model, messages: toOpenAiMessages(req.messages) as Groq.Chat.ChatCompletionMessageParam[], stream: true }, { signal }),
       });
     },
   };

@@ -12,6 +12,7 @@ export {
   modelOf,
   modelPrivacy,
   modelProviders,
+  modelReadsImages,
   modelTier,
   providerLabel,
   providerModelId,

@@ -41,8 +41,9 @@ export interface ModelDescriptor {
   readonly contextTokens: number;
   /**
    * Whether the model reads images (docs/issues.md #23, "More file types"). Both default provider models
-   * (gpt-oss-20b/120b) read text only, so an image attached for them is refused in the browser with a
-   * sentence that says the model cannot read images.
+   * (gpt-oss-20b/120b) read text only, so an image attached for them is refused (in the browser and by
+   * the chat routes) with a sentence that says the model cannot read images. An operator whose provider
+   * model reads images turns it on with LLM_VISION_MODELS (lib/llm/providers.ts `modelReadsImages`).
    */
   readonly vision: boolean;
 }
@@ -87,6 +88,6 @@ export interface ModelChoice {
   description: string;
   plan: ModelPlan;
   privacy: PrivacyClass;
-  /** The model reads images (ModelDescriptor.vision). */
+  /** The model reads images (ModelDescriptor.vision or LLM_VISION_MODELS). */
   vision: boolean;
 }

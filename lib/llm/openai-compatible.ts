@@ -2,6 +2,7 @@ import "server-only";
 import { createParser } from "eventsource-parser";
 import OpenAI from "openai";
 import type { ProviderClientOptions } from "./groq";
+import { toOpenAiMessages } from "./prompt";
 import { streamOpenAiProtocol, type ChunkLike } from "./openai-protocol";
 import type { LlmEvent, LlmProvider, LlmRequest } from "./types";
 
@@ -39,7 +40,7 @@ export function createOpenAiCompatibleProvider(options: ProviderClientOptions): 
               .create(
                 {
                   model: req.model,
-                  messages: req.messages,
+                  messages: toOpenAiMessages(req.messages) as OpenAI.Chat.ChatCompletionMessageParam[],
                   stream: true,
                   stream_options: { include_usage: true },
                 },

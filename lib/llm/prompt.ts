@@ -17,6 +17,7 @@
  *   <the user's own message>
  */
 import type { LlmMessage } from "./types";
+import { contentParts, type ContentPart, type MessageImage } from "@/lib/chat/images";
 import { PROJECT_INSTRUCTIONS_MAX_CHARS } from "@/lib/projects/limits";
 
 /** The server-side system prompt. Clients cannot replace or extend it (see buildModelMessages). */
@@ -35,6 +36,8 @@ export const SYSTEM_PROMPT = [
 export interface HistoryMessage {
   role: string;
   content: string;
+  /** A user message's images (docs/issues.md #23), kept with it for a model that reads images. */
+  images?: readonly MessageImage[];
 }
 
 /** Extracted attachment text (read in the browser by lib/pdf/browser, sent as the turn's `document`) plus the file name. */
@@ -54,9 +57,25 @@ const MAX_NAME_CHARS = 200;
 /** The user and assistant turns of a client's history; client system messages and unknown roles dropped. */
 export function conversationTurns(history: readonly HistoryMessage[]): LlmMessage[] {
   return history
-    .filter((m): m is LlmMessage => m.role === "user" || m.role === "assistant")
-    .map((m) => ({ role: m.role, content: m.content }));
+    .filter((m): m is HistoryMessage & { role: "user" | "assistant" } => m.role === "user" || m.role === "assistant")
+    .map((m) => (m.role === "user" && m.images?.length ? { role: m.role, content: m.content, images: [...m.images] } : { role: m.role, content: m.content }));
 }
+
+/**
+ * The model input in the OpenAI chat-completions shape (Groq, OpenAI-compatible servers, the enclave): a
+ * message with images becomes content parts, its text first, then one `image_url` part per image
+ * (docs/issues.md #23); every other message keeps its string content.
+ */
+export function toOpenAiMessages(messages: readonly LlmMessage[]): OpenAiMessage[] {
+  return messages.map((m) =>
+    m.role === "user" && m.images?.length ? { role: "user", content: contentParts(m.content, m.images) } : { role: m.role, content: m.content },
+  );
+}
+
+/** A chat-completions message as sent to the provider. */
+export type OpenAiMessage =
+  | { role: "system" | "assistant"; content: string }
+  | { role: "user"; content: string | ContentPart[] };
 
 /** What the model is told before a project's instructions (docs/issues.md #23). */
 export const PROJECT_INSTRUCTIONS_PREFIX =

@@ -101,9 +101,17 @@ export function modelPrivacy(code: string, config: Config = getConfig()): Privac
   return privacyClassOf(code, config.confidential?.models ?? []);
 }
 
+/**
+ * Whether a public model code reads images (docs/issues.md #23): the table's `vision`, or LLM_VISION_MODELS lists it
+ * (the operator configured a vision model behind it). @throws AppError "bad_request:model"
+ */
+export function modelReadsImages(code: string, config: Config = getConfig()): boolean {
+  return modelOf(code).vision || (config.visionModels as readonly string[]).includes(code);
+}
+
 /** The model table's public columns for the picker, in table order, with each model's privacy class. */
 export function modelChoices(): ModelChoice[] {
-  return MODELS.map(({ code, title, description, plan, vision }) => ({ code, title, description, plan, privacy: modelPrivacy(code), vision }));
+  return MODELS.map(({ code, title, description, plan }) => ({ code, title, description, plan, privacy: modelPrivacy(code), vision: modelReadsImages(code) }));
 }
 
 /** The label of a provider kind (default: the configured default provider), e.g. "Groq". */

@@ -3,6 +3,7 @@
  * development responder) streams text deltas and then one usage event, and fails with an `LlmError`.
  */
 import type { LlmProviderKind } from "@/lib/config";
+import type { MessageImage } from "@/lib/chat/images";
 
 export type { LlmProviderKind };
 
@@ -11,6 +12,11 @@ export type LlmRole = "system" | "user" | "assistant";
 export interface LlmMessage {
   role: LlmRole;
   content: string;
+  /**
+   * Images of a user message (docs/issues.md #23), for a model that reads images: sent after the text as
+   * OpenAI `image_url` content parts (./prompt.ts `toOpenAiMessages`). Never logged.
+   */
+  images?: MessageImage[];
 }
 
 export interface LlmRequest {

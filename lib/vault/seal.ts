@@ -44,11 +44,35 @@ export interface StoredMethod {
   last_used_at: string | null;
 }
 
-/** A message as the chat holds it; `attachment` is a document that came with a user message. */
+/**
+ * A message as the chat holds it; `attachment` is a document that came with a user message, or an image
+ * (docs/issues.md #23: `image` set, `text` ""), sealed the same way under the vault key.
+ */
 export interface PlainMessage {
   role: "user" | "assistant" | "system";
   content: string;
-  attachment?: { name: string; text: string } | null;
+  attachment?: { name: string; text: string; image?: SavedImage } | null;
+}
+
+/** An image kept with a saved chat: the resized JPEG's data URL and its size in pixels (lib/files/image.ts). */
+export interface SavedImage {
+  url: string;
+  width: number;
+  height: number;
+}
+
+/**
+ * Longest image data URL sealed with a saved chat, in characters: the sealed attachment must stay in the
+ * 1 MiB padding bucket (lib/vault/padding.ts), since a field's ciphertext is at most 2,000,000 base64
+ * characters (lib/vault/schemas.ts). A larger image is sent but kept by name only.
+ */
+export const SAVED_IMAGE_MAX_CHARS = 1_000_000;
+
+function savedImageOf(value: unknown): SavedImage | undefined {
+  const v = value as Partial<SavedImage> | null | undefined;
+  if (!v || typeof v.url !== "string" || !v.url.startsWith("data:image/")) return undefined;
+  if (typeof v.width !== "number" || typeof v.height !== "number") return undefined;
+  return { url: v.url, width: v.width, height: v.height };
 }
 
 /** The passphrase method wrapping `raw`. */
@@ -164,7 +188,13 @@ export async function sealTurn(input: {
         role: m.role,
         content_ciphertext: toBase64(await encryptField(key, { ...ctx, field: "content" }, m.content)),
         attachment_ciphertext: m.attachment
-          ? toBase64(await encryptField(key, { ...ctx, field: "attachment" }, JSON.stringify({ name: m.attachment.name, text: m.attachment.text })))
+          ? toBase64(
+              await encryptField(
+                key,
+                { ...ctx, field: "attachment" },
+                JSON.stringify({ name: m.attachment.name, text: m.attachment.text, ...(m.attachment.image ? { image: m.attachment.image } : {}) }),
+              ),
+            )
           : null,
       };
     }),
@@ -224,8 +254,10 @@ export async function openChat(key: CryptoKey, userId: string, chat: SealedChatJ
         const parsed = JSON.parse(await decryptField(key, { ...ctx, field: "attachment" }, fromBase64(m.attachment_ciphertext))) as {
           name: string;
           text: string;
+          image?: unknown;
         };
-        attachment = { name: String(parsed.name), text: String(parsed.text) };
+        const image = savedImageOf(parsed.image);
+        attachment = image ? { name: String(parsed.name), text: "", image } : { name: String(parsed.name), text: String(parsed.text) };
       }
       return { role: m.role, content, attachment };
     }),
@@ -238,6 +270,7 @@ export async function openChat(key: CryptoKey, userId: string, chat: SealedChatJ
     createdAt: chat.created_at ?? null,
     lastUpdated: chat.last_updated,
     messages,
-    documents: messages.flatMap((m) => (m.attachment ? [m.attachment] : [])),
+    // An image is not a document: it goes back on its own message (docs/issues.md #23).
+    documents: messages.flatMap((m) => (m.attachment && !m.attachment.image ? [{ name: m.attachment.name, text: m.attachment.text }] : [])),
   };
 }

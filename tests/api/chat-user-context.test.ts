@@ -119,4 +119,25 @@ describe("POST /api/ns/chat_user (docs/issues.md #8)", () => {
     expect(proLlm.requests.map((r) => [r.model, r.messages.at(-1)?.content])).toEqual([["openai/gpt-oss-120b", "A Pro question"]]);
     expect(basicLlm.requests.map((r) => [r.model, r.messages.at(-1)?.content])).toEqual([["openai/gpt-oss-20b", "A Basic question"]]);
   });
+
+  it("an image (docs/issues.md #23): 400 with the chat's sentence for a text-only model; the provider's image part for a model LLM_VISION_MODELS lists", async () => {
+    const png = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+    const messages = [{ role: "user", content: [{ type: "text", text: "What is this?" }, { type: "image_url", image_url: { url: png } }] }];
+    basicLlm.requests.length = 0;
+    proLlm.requests.length = 0;
+    const refused = await send({ model: PRO, save_chat: false, messages });
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).error).toBe("The Pro model cannot read images. Attach the text instead, or describe the image in your message.");
+    process.env.LLM_VISION_MODELS = PRO;
+    resetConfigForTests();
+    try {
+      const answered = await send({ model: PRO, save_chat: false, messages });
+      expect(answered.status).toBe(200);
+      expect(proLlm.requests.at(-1)?.messages.at(-1)).toEqual({ role: "user", content: "What is this?", images: [png] });
+    } finally {
+      delete process.env.LLM_VISION_MODELS;
+      resetConfigForTests();
+    }
+    expect(basicLlm.requests).toHaveLength(0);
+  });
 });

@@ -45,7 +45,8 @@ const SCENARIOS: readonly FakeScenario[] = ["429", "500", "400", "hang", "stall"
 export interface RecordedRequest {
   path: string;
   model: string;
-  messages: { role: string; content: string }[];
+  /** Each message's text: its string content, or its text parts joined (content parts, docs/issues.md #23). */
+  messages: { role: string; content: string; images?: string[] }[];
   stream: boolean;
   streamOptions?: unknown;
   /** Lower-cased request headers without authorization and cookie. */
@@ -97,8 +98,9 @@ export function fakeTitle(content: string): string | null {
 }
 
 /** The deterministic default answer for a conversation (exported so tests can compare). */
-export function fakeAnswer(messages: readonly { role: string; content: string }[]): string {
-  let rest = [...messages].reverse().find((m) => m.role === "user")?.content ?? "";
+export function fakeAnswer(messages: readonly { role: string; content: string; images?: readonly unknown[] }[]): string {
+  const lastUser = [...messages].reverse().find((m) => m.role === "user");
+  let rest = lastUser?.content ?? "";
   const title = fakeTitle(rest);
   if (title) return title;
   const docs: string[] = [];
@@ -115,6 +117,7 @@ export function fakeAnswer(messages: readonly { role: string; content: string }[
     answer += ` The document begins: ${excerpt}`;
   }
   if (docs.length > 1) answer += ` Documents: ${docs.length}.`;
+  if (lastUser?.images?.length) answer += ` Images: ${lastUser.images.length}.`;
   return answer;
 }
 
@@ -182,10 +185,14 @@ export async function startFakeLlmServer(
       return sendJson(res, 400, errorBody("Request body is not JSON.", "invalid_request_error", null));
     }
     const messages = Array.isArray(body.messages)
-      ? (body.messages as { role?: unknown; content?: unknown }[]).map((m) => ({
-          role: String(m.role),
-          content: typeof m.content === "string" ? m.content : JSON.stringify(m.content),
-        }))
+      ? (body.messages as { role?: unknown; content?: unknown }[]).map((m) => {
+          if (!Array.isArray(m.content)) return { role: String(m.role), content: typeof m.content === "string" ? m.content : JSON.stringify(m.content) };
+          // OpenAI content parts (a vision model's input): the text parts as the content, the image URLs recorded.
+          const parts = m.content as { type?: unknown; text?: unknown; image_url?: { url?: unknown } }[];
+          const text = parts.filter((p) => p.type === "text").map((p) => String(p.text)).join("\n\n");
+          const images = parts.filter((p) => p.type === "image_url").map((p) => String(p.image_url?.url));
+          return { role: String(m.role), content: text, images };
+        })
       : [];
     const model = typeof body.model === "string" ? body.model : "";
     const stream = body.stream === true;

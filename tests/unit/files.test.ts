@@ -2,13 +2,21 @@ import mammoth from "mammoth";
 import { describe, expect, it } from "vitest";
 import { checkDocxZip } from "@/lib/files/docx/zip-check";
 import { FileError } from "@/lib/files/errors";
-import { fileKind } from "@/lib/files/kinds";
+import { acceptFor, fileKind } from "@/lib/files/kinds";
+import { imageNotSupportedMessage } from "@/lib/chat/turn";
 import { decodeText } from "@/lib/files/read-text";
 import { NOT_PDF_MESSAGE } from "@/lib/pdf/errors";
 import { makeDocx } from "../helpers/docx";
 
 /** More file types (docs/issues.md #23): which files are read as what, text decoding limits, the .docx zip check. */
 describe("attachments other than PDF", () => {
+  it("offers images in the picker only for a model that reads them; the server refuses with the browser's sentence", () => {
+    expect(acceptFor(false).split(",")).not.toContain(".png");
+    expect(acceptFor(false).split(",")).toContain(".pdf");
+    expect(acceptFor(true).split(",")).toEqual(expect.arrayContaining([".pdf", ".png", ".jpg", ".jpeg", ".webp", ".gif", "image/png"]));
+    expect(new FileError("image_not_supported", { modelTitle: "Basic" }).message).toBe(imageNotSupportedMessage("Basic"));
+  });
+
   it("tells the kinds apart by name first, then by type", () => {
     expect(fileKind({ name: "notes.txt", type: "text/plain" })).toBe("text");
     expect(fileKind({ name: "main.py", type: "" })).toBe("text");

@@ -29,7 +29,7 @@ describe("the logger", () => {
     const line = capture.lines[0]!;
     expect(line).not.toContain("canary");
     expect(JSON.parse(line).nested.deeper.idToken).toBe("[redacted]");
-    for (const k of ["content", "title", "token", "cookie", "authorization"]) expect(REDACTED_FIELDS.has(k)).toBe(true);
+    for (const k of ["content", "title", "token", "cookie", "authorization", "images", "image_url"]) expect(REDACTED_FIELDS.has(k)).toBe(true);
   });
 
   it("writes e-mail addresses only as a stable keyed hash, in fields and inside strings", () => {

@@ -1,12 +1,13 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { resetConfigForTests } from "@/lib/config";
+import { parseConfig, resetConfigForTests } from "@/lib/config";
 import { DEFAULT_MODEL_CODE, findModel, MODELS, privacyClassOf } from "@/lib/llm/models";
-import { contextBudgetTokens, modelChoices, providerModelId } from "@/lib/llm/providers";
+import { contextBudgetTokens, modelChoices, modelReadsImages, providerModelId } from "@/lib/llm/providers";
 
 afterEach(() => {
   delete process.env.LLM_MODEL_BASIC;
   delete process.env.LLM_MODEL_PRO;
   delete process.env.LLM_PRO_CONTEXT_TOKENS;
+  delete process.env.LLM_VISION_MODELS;
   resetConfigForTests();
 });
 
@@ -33,6 +34,18 @@ describe("model catalogue (docs/product.md §9)", () => {
     ]);
     expect(privacyClassOf("llama3-70b-8192", ["llama3-70b-8192"])).toBe("confidential");
     expect(privacyClassOf("llama3-8b-8192", ["llama3-70b-8192"])).toBe("standard");
+  });
+
+  it("reads images only for the models LLM_VISION_MODELS lists (docs/issues.md #23); an unknown code stops start-up", () => {
+    expect(modelReadsImages("llama3-8b-8192")).toBe(false);
+    process.env.LLM_VISION_MODELS = " llama3-70b-8192 ";
+    resetConfigForTests();
+    expect(modelChoices().map((m) => [m.code, m.vision])).toEqual([
+      ["llama3-8b-8192", false],
+      ["llama3-70b-8192", true],
+    ]);
+    expect(() => parseConfig({ LLM_VISION_MODELS: "llava" })).toThrow(/LLM_VISION_MODELS: unknown model code llava/);
+    expect(parseConfig({}).visionModels).toEqual([]);
   });
 
   it("keeps provider ids out of the public list", () => {

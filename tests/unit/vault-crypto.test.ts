@@ -149,3 +149,27 @@ describe("key wrapping", () => {
     expect(fromBase64(toBase64(big))).toEqual(big);
   });
 });
+
+describe("an image sealed with a saved chat (docs/issues.md #23)", () => {
+  it("travels in the attachment ciphertext and comes back on its message, never as a document", async () => {
+    const { sealTurn, openChat } = await import("@/lib/vault/seal");
+    const key = await importVaultKey(generateVaultKey());
+    const url = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+    const image = { url, width: 1, height: 1 };
+    const body = await sealTurn({
+      key, userId: "u1", chatId: "c1", create: true, firstPosition: 0, title: "t",
+      messages: [
+        { role: "user", content: "look", attachment: { name: "dot.png", text: "", image } },
+        { role: "assistant", content: "a dot" },
+        { role: "user", content: "and this", attachment: { name: "a.pdf", text: "pdf text" } },
+      ],
+    });
+    expect(JSON.stringify(body)).not.toContain("iVBOR");
+    const opened = await openChat(key, "u1", {
+      chat_id: "c1", display_name_ciphertext: body.title_ciphertext, last_updated: new Date().toISOString(),
+      messages: body.messages.map((m, position) => ({ ...m, position })),
+    });
+    expect(opened.messages[0]!.attachment).toEqual({ name: "dot.png", text: "", image });
+    expect(opened.documents).toEqual([{ name: "a.pdf", text: "pdf text" }]);
+  });
+});

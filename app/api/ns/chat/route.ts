@@ -2,7 +2,7 @@ import { api } from "@/lib/api/contract";
 import { route } from "@/lib/api/route";
 import { respondToTurn } from "@/lib/chat/respond";
 import { chatRequestFor } from "@/lib/chat/limits";
-import { checkModel, prepareTurn } from "@/lib/chat/turn";
+import { checkImagesAllowed, checkModel, prepareTurn } from "@/lib/chat/turn";
 import { clientKey } from "@/lib/client-address";
 import { confidentialInClearError } from "@/lib/confidential/models";
 import { readJsonBody } from "@/lib/http";
@@ -23,6 +23,8 @@ export const POST = route(api.chatVisitor, { name: "chat", auth: "none", sameOri
   // A confidential model's turn goes through the relay, encrypted; never in clear through this route.
   const inClear = confidentialInClearError(model.code);
   if (inClear) throw inClear;
+  // An image for a model that reads text only: refused before the quota is counted (docs/issues.md #23).
+  checkImagesAllowed(body, model);
   assertAcceptingTurns();
   const client = clientKey(request);
   await consumeQuota({ kind: "visitor", address: client });
