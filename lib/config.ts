@@ -134,7 +134,11 @@ const envSchema = z.object({
   CHAT_MAX_IMAGES_PER_MESSAGE: positiveInt(4),
   /** Images in one chat request, all messages together (Groq takes at most 5 a request). */
   CHAT_MAX_IMAGES: positiveInt(5),
-  /** Decoded bytes of one image in a chat request (Groq takes base64 images up to 4 MB). */
+  /**
+   * Decoded bytes of one image in a chat request. Groq refuses a request with base64 images over 4 MB with
+   * 413 (console.groq.com/docs/vision, "Request Size Limit"); the browser's re-encoded JPEG at
+   * IMAGE_MAX_SIDE is typically a few hundred KB, and a provider's 413 answers as a provider failure.
+   */
   CHAT_MAX_IMAGE_BYTES: positiveInt(3 * 1024 * 1024),
   /**
    * Limits of the browser's PDF reading (lib/pdf/browser; docs/issues.md #20: PDFs never reach the server),
