@@ -1,3 +1,4 @@
+import os from "node:os";
 import { expect, test } from "@playwright/test";
 import { signInByEmail } from "../e2e/helpers/auth";
 import { generateVaultKey, importVaultKey } from "../lib/vault/crypto";
@@ -12,7 +13,12 @@ import { passphraseMethod, recoveryMethod, sealTurn } from "../lib/vault/seal";
  *           meanwhile;
  *   query:  for several queries, the time from the input event to the results on screen (mutation of the
  *           results list, then the next animation frame), median of ROUNDS.
+ *   reference (docs/issues.md #24): in the same page right after, the bare reading of the same chats — the list's
+ *           pages, then every chat in batches of 50, four requests at a time, each answer's JSON parsed, no
+ *           decryption, no index — so that the index time is also given as a ratio to it.
  * Run: `npx next build && E2E_APP_PORT=… npx playwright test -c bench/search-page.config.ts` (N=SEARCH_BENCH_CHATS, default 1000).
+ * The same file runs against another checkout's build from that checkout's root:
+ * `cd <other> && npx playwright test -c <this checkout>/bench/search-page.config.ts`.
  */
 const N = Number(process.env.SEARCH_BENCH_CHATS ?? 1000);
 const ROUNDS = 7;
@@ -58,6 +64,7 @@ test(`search over ${N} saved chats`, async ({ page }) => {
     w.__first = null;
     new PerformanceObserver((list) => list.getEntries().forEach((e) => w.__long.push(e.duration))).observe({ type: "longtask", buffered: false });
   });
+  const load = os.loadavg()[0]!;
   const started = await page.evaluate(() => performance.now());
   await sidebar.getByRole("button", { name: "Search chats" }).click();
   const box = sidebar.getByRole("combobox", { name: "Search chats" });
@@ -72,6 +79,36 @@ test(`search over ${N} saved chats`, async ({ page }) => {
   const long = await page.evaluate(() => (window as unknown as { __long: number[] }).__long);
   console.log(`index ${N} chats in the browser: first results after ${(first - started).toFixed(0)} ms, all after ${(done - started).toFixed(0)} ms`);
   console.log(`long tasks while indexing: ${long.length}${long.length ? `, longest ${Math.max(...long).toFixed(0)} ms, total ${long.reduce((a, b) => a + b, 0).toFixed(0)} ms` : ""}`);
+  const reference = await page.evaluate(async () => {
+    const t = performance.now();
+    const ids: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = (await (await fetch(`/api/ns/chat_history?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`)).json()) as {
+        chat_history: { chat_id: string }[];
+        next_cursor: string | null;
+      };
+      ids.push(...page.chat_history.map((c) => c.chat_id));
+      cursor = page.next_cursor;
+    } while (cursor);
+    const queue = ids.slice();
+    let read = 0;
+    const lane = async () => {
+      for (let batch = queue.splice(0, 50); batch.length; batch = queue.splice(0, 50)) {
+        const res = await fetch("/api/ns/chat_history/batch", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ chat_ids: batch }) });
+        const body = (await res.json()) as { chats: unknown[]; remaining_chat_ids: string[] };
+        read += body.chats.length;
+        queue.unshift(...body.remaining_chat_ids);
+      }
+    };
+    await Promise.all([lane(), lane(), lane(), lane()]);
+    return { ms: performance.now() - t, read };
+  });
+  expect(reference.read).toBe(N);
+  console.log(
+    `reference: bare read of the same ${N} chats (list, then batches of 50, 4 in flight, JSON parsed) ${reference.ms.toFixed(0)} ms; ` +
+      `index time / reference ${((done - started) / reference.ms).toFixed(2)}; load average ${load.toFixed(1)} → ${os.loadavg()[0]!.toFixed(1)}`,
+  );
 
   const queries = ["quokka", "coffee", "lis", "garden budget", "encrpytion", "mo"];
   for (const q of queries) {

@@ -1,12 +1,13 @@
 "use client";
 
-import { useDeferredValue, useEffect, useMemo, useRef, useState, type KeyboardEvent } from "react";
+import { useDeferredValue, useEffect, useRef, useState, type KeyboardEvent } from "react";
 import type { ChatSearchHit, Segment } from "@/lib/chat/search";
 import type { SearchState } from "./use-chat-search";
 
 interface ChatSearchProps {
   state: SearchState;
-  search: (query: string, exclude: ReadonlySet<string>) => ChatSearchHit[];
+  /** Answered by the search worker (docs/issues.md #24). */
+  search: (query: string, exclude: ReadonlySet<string>) => Promise<ChatSearchHit[]>;
   /** Chats whose deletion can still be undone: not shown. */
   hidden: ReadonlySet<string>;
   onOpen: (chatId: string) => void;
@@ -28,8 +29,19 @@ export function ChatSearch({ state, search, hidden, onOpen, onClose }: ChatSearc
   const [active, setActive] = useState(0);
   const deferred = useDeferredValue(query);
   const input = useRef<HTMLInputElement>(null);
-  // `state.version` changes whenever chats are added to the index: results follow while it loads.
-  const hits = useMemo(() => search(deferred, hidden), [search, deferred, hidden, state.version]); // eslint-disable-line react-hooks/exhaustive-deps
+  const [answer, setAnswer] = useState<{ query: string; hits: ChatSearchHit[] }>({ query: "", hits: [] });
+  const hits = answer.hits;
+  // `state.version` changes whenever chats are added to the index: results follow while it loads. Only
+  // the answer to the latest query is shown; the previous one stays until it comes.
+  useEffect(() => {
+    let current = true;
+    void search(deferred, hidden).then((found) => {
+      if (current) setAnswer({ query: deferred, hits: found });
+    });
+    return () => {
+      current = false;
+    };
+  }, [search, deferred, hidden, state.version]);
   const current = Math.min(active, Math.max(0, hits.length - 1));
 
   useEffect(() => {
@@ -132,7 +144,7 @@ export function ChatSearch({ state, search, hidden, onOpen, onClose }: ChatSearc
             </li>
           ))}
         </ul>
-        {deferred.trim() !== "" && hits.length === 0 && !loading && (
+        {deferred.trim() !== "" && answer.query === deferred && hits.length === 0 && !loading && (
           <p className="px-3 py-3 text-sm text-ink-600">No chats match “{deferred.trim()}”.</p>
         )}
         {deferred.trim() === "" && (

@@ -35,7 +35,7 @@ interface SidebarProps {
   searchOpen: boolean;
   onSearchOpenChange: (open: boolean) => void;
   searchState: SearchState;
-  search: (query: string, exclude: ReadonlySet<string>) => ChatSearchHit[];
+  search: (query: string, exclude: ReadonlySet<string>) => Promise<ChatSearchHit[]>;
   /** Chats deleted but still undoable, left out of search. */
   hiddenChats: ReadonlySet<string>;
   saveHistory: boolean;

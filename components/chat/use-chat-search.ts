@@ -1,24 +1,23 @@
 "use client";
 
 import { useCallback, useEffect, useSyncExternalStore } from "react";
-import { ChatSearchIndex, type ChatSearchHit, type SearchableChat } from "@/lib/chat/search";
-import { apiFetch } from "@/lib/api/client";
-import type { ChatHistoryPage } from "@/lib/api/contract";
-import { forEachSealedChatBatch } from "@/lib/vault/vault-api";
-import { openChat, openTitle } from "@/lib/vault/seal";
-import { checkSealedChat } from "@/lib/vault/saved-chats";
+import type { ChatSearchHit, SearchableChat } from "@/lib/chat/search";
+import type { SearchReply, SearchRequest } from "@/lib/chat/search-worker-core";
+import { unlockedVault } from "@/lib/vault/vault-api";
 import type { VaultKey } from "./types";
 
 /**
- * The index behind "Search chats" (docs/issues.md #9 History), built in this browser: when search opens, every
- * page of the chat list is fetched, then the chats not yet indexed (or changed since) are fetched in
- * batches of 50, the first two of 10 (POST /api/ns/chat_history/batch, two requests at a time, docs/issues.md #9),
- * decrypted with the vault key and added as they arrive, so results grow while it loads. The decrypted index lives only in this tab's memory for the vault session: it is dropped when
- * the vault locks or another key unlocks, and kept current by saved turns, renames and deletions.
- * Nothing decrypted leaves the browser.
+ * The index behind "Search chats" (docs/issues.md #9 History), built in this browser, in a Web Worker
+ * (lib/chat/search.worker.ts, docs/issues.md #24) so that the page stays responsive while it loads: when
+ * search opens, the worker reads the chat list and, while it does, fetches the chats not yet indexed (or
+ * changed since) in batches (POST /api/ns/chat_history/batch, several at a time), checks each against its
+ * header, the manifest and this device's seen versions (docs/issues.md #21, with the inputs of this tab's
+ * integrity tracker, which then records the chats that passed), decrypts it and indexes it, so results
+ * grow while it loads. The decrypted index lives only in the worker's memory for the vault session: it is
+ * dropped when the vault locks or another key unlocks, and kept current by saved turns, renames and
+ * deletions. Nothing decrypted leaves the browser. Where no worker can start, the same code runs here.
  */
 
-const PAGE = 100;
 /** Least time between two screen updates while chats are being indexed, in ms. */
 const PROGRESS_MS = 150;
 
@@ -31,10 +30,66 @@ export interface SearchState {
   version: number;
 }
 
+/** Where the index runs: the worker, or (no worker could start) this thread. */
+interface Channel {
+  send(msg: SearchRequest): void;
+}
+
+/**
+ * The worker, or the same code on this thread, replying to `onReply`. Should the worker fail to start (its
+ * chunk did not load), what was sent to it since the last "open" is replayed on this thread.
+ */
+function openChannel(onReply: (reply: SearchReply) => void): Channel {
+  // Dropped once the worker has answered (it started).
+  let log: SearchRequest[] | null = [];
+  let target: Channel | null = null;
+  const inThread = () => {
+    const pending: SearchRequest[] = [];
+    let handle: ((msg: SearchRequest) => void) | null = null;
+    void Promise.all([import("@/lib/chat/search-worker-core"), import("@/lib/api/client")]).then(([{ SearchWorkerCore }, { apiFetch }]) => {
+      const core = new SearchWorkerCore((reply) => setTimeout(() => onReply(reply), 0), apiFetch);
+      handle = (msg) => core.handle(msg);
+      for (const msg of pending.splice(0)) handle(msg);
+    });
+    return { send: (msg: SearchRequest) => (handle ? handle(msg) : void pending.push(msg)) };
+  };
+  if (typeof Worker !== "undefined") {
+    try {
+      // A classic worker, as for lib/pdf/browser: Turbopack's worker bootstrap loads chunks with
+      // importScripts(), which a module worker refuses.
+      const worker = new Worker(new URL("../../lib/chat/search.worker.ts", import.meta.url), { name: "hush-search" });
+      worker.onmessage = (event: MessageEvent<{ hush?: string; reply: SearchReply }>) => {
+        log = null;
+        if (event.data?.hush === "search") onReply(event.data.reply);
+      };
+      worker.onerror = (event) => {
+        event.preventDefault();
+        if (!log) return;
+        worker.terminate();
+        target = inThread();
+        for (const msg of log) target.send(msg);
+      };
+      target = { send: (msg) => worker.postMessage({ hush: "search", msg }) };
+    } catch {
+      target = null;
+    }
+  }
+  target ??= inThread();
+  return {
+    send(msg) {
+      if (log && (msg.type === "open" || msg.type === "close")) log = [];
+      log?.push(msg);
+      target!.send(msg);
+    },
+  };
+}
+
 class SearchStore {
-  index = new ChatSearchIndex();
   private key: CryptoKey | null = null;
   private run = 0;
+  private channel: Channel | null = null;
+  private nextQuery = 0;
+  private queries = new Map<number, (hits: ChatSearchHit[]) => void>();
   state: SearchState = { status: "idle", indexed: 0, total: 0, version: 0 };
   private listeners = new Set<() => void>();
 
@@ -58,121 +113,101 @@ class SearchStore {
     for (const l of this.listeners) l();
   }
 
-  /**
-   * While indexing, one chat after another: the state changes at once but the screen (progress line
-   * and results) is told at most every PROGRESS_MS, not once per chat.
-   */
+  /** While indexing: the state changes at once but the screen is told at most every PROGRESS_MS. */
   private progress(patch: Partial<SearchState>) {
     this.state = { ...this.state, ...patch, version: this.state.version + 1 };
     this.timer ??= setTimeout(() => this.emit(), PROGRESS_MS);
   }
 
-  /** Forget everything decrypted (vault locked, or another key). */
-  reset(key: CryptoKey | null) {
-    this.key = key;
-    this.run++;
-    this.index = new ChatSearchIndex();
-    this.set({ status: "idle", indexed: 0, total: 0 });
+  private send(msg: SearchRequest) {
+    this.channel?.send(msg);
   }
 
-  private forKey(key: CryptoKey) {
-    if (this.key !== key) this.reset(key);
+  private onReply = (reply: SearchReply) => {
+    if (reply.run !== this.run) return;
+    switch (reply.type) {
+      case "progress":
+        if (reply.verified.length || reply.rejected.length) void this.adopt(reply);
+        this.progress({ indexed: reply.indexed, total: reply.total });
+        return;
+      case "done":
+        if (reply.failed) console.error(`Failed to index ${reply.failed} chat(s) for search`);
+        if (reply.error) console.error("Failed to load chats for search");
+        this.set({ status: reply.error ? "error" : "ready", indexed: reply.indexed, total: reply.total });
+        return;
+      case "updated":
+        if (!reply.had) this.set({ total: Math.max(this.state.total, reply.size), indexed: Math.max(this.state.indexed, reply.size) });
+        else if (reply.size < this.state.indexed) this.set({ total: Math.max(0, this.state.total - 1), indexed: reply.size });
+        else this.set({});
+        return;
+      case "hits":
+        this.queries.get(reply.id)?.(reply.hits);
+        this.queries.delete(reply.id);
+        return;
+    }
+  };
+
+  /** docs/issues.md #21: the chats the worker checked are recorded as checkSealedChat records them. */
+  private async adopt(reply: Extract<SearchReply, { type: "progress" }>) {
+    try {
+      await unlockedVault().tracker.adoptVerified(reply.verified, reply.rejected);
+    } catch {
+      // Locked meanwhile: nothing to record.
+    }
+  }
+
+  /** Forget everything decrypted (vault locked, or another key). */
+  reset(key: CryptoKey | null) {
+    if (this.key !== null) this.send({ type: "close", run: this.run });
+    this.key = key;
+    this.run++;
+    for (const resolve of this.queries.values()) resolve([]);
+    this.queries.clear();
+    this.set({ status: "idle", indexed: 0, total: 0 });
   }
 
   /** Bring the index up to date with the server's list (called each time search opens). */
   async sync(vault: VaultKey): Promise<void> {
-    this.forKey(vault.key);
+    if (this.key !== vault.key) this.reset(vault.key);
     if (this.state.status === "loading") return;
-    const run = ++this.run;
-    this.set({ status: "loading" });
+    let inputs: ReturnType<ReturnType<typeof unlockedVault>["tracker"]["checkInputs"]>;
     try {
-      const listed: { chat_id: string; display_name_ciphertext: string | null; last_updated: string }[] = [];
-      let cursor: string | null = null;
-      do {
-        const page: ChatHistoryPage = await apiFetch("chatHistoryList", { query: { limit: PAGE, cursor } });
-        listed.push(...page.chat_history);
-        cursor = page.next_cursor;
-        if (run !== this.run) return;
-      } while (cursor);
-
-      const ids = new Set(listed.map((c) => c.chat_id));
-      for (const id of this.index.ids()) if (!ids.has(id)) this.index.remove(id);
-      const todo: typeof listed = [];
-      for (const c of listed) {
-        const have = this.index.get(c.chat_id);
-        if (!have || have.last_updated !== c.last_updated) todo.push(c);
-        else {
-          // Same content; the title may have been renamed elsewhere.
-          const title = await openTitle(vault.key, vault.userId, c.chat_id, c.display_name_ciphertext).catch(() => have.title);
-          if (title !== have.title) this.index.rename(c.chat_id, title ?? "");
-        }
-      }
-      this.set({ total: listed.length, indexed: listed.length - todo.length });
-
-      let failed = 0;
-      const tick = (n: number) => {
-        if (run === this.run && n > 0) this.progress({ indexed: this.state.indexed + n });
-      };
-      await forEachSealedChatBatch(
-        todo.map((c) => c.chat_id),
-        async (batch, settled) => {
-          await Promise.all(
-            batch.chats.map(async (sealed) => {
-              try {
-                // docs/issues.md #21: a chat that fails its integrity check is not searched (opening it shows why).
-                if (await checkSealedChat(sealed)) return;
-                const chat = await openChat(vault.key, vault.userId, sealed);
-                if (run !== this.run) return;
-                this.index.upsert({
-                  chat_id: chat.chatId,
-                  title: chat.title,
-                  messages: chat.messages.filter((m) => m.role !== "system").map((m) => m.content),
-                  last_updated: sealed.last_updated,
-                });
-              } catch {
-                failed++;
-              }
-              tick(1);
-            }),
-          );
-          // Settled but not returned: deleted since the list was read.
-          tick(settled.length - batch.chats.length);
-        },
-        {
-          stop: () => run !== this.run,
-          onError: (ids) => {
-            failed += ids.length;
-            tick(ids.length);
-          },
-        },
-      );
-      if (run !== this.run) return;
-      if (failed) console.error(`Failed to index ${failed} chat(s) for search`);
-      this.set({ status: "ready" });
+      inputs = unlockedVault().tracker.checkInputs();
     } catch {
-      if (run !== this.run) return;
-      console.error("Failed to load chats for search");
-      this.set({ status: "error" });
+      return;
     }
+    this.channel ??= openChannel(this.onReply);
+    if (this.state.status === "idle") {
+      this.send({ type: "open", run: this.run, keys: { key: vault.key, integrityKey: inputs.integrityKey, userId: vault.userId } });
+    }
+    this.set({ status: "loading" });
+    this.send({ type: "sync", run: this.run, seen: inputs.seen, manifest: inputs.manifest });
+  }
+
+  /** The chats matching `query`, best first (empty while nothing is indexed). */
+  search(query: string, exclude: ReadonlySet<string>, limit: number): Promise<ChatSearchHit[]> {
+    if (query.trim() === "" || this.state.status === "idle" || !this.channel) return Promise.resolve([]);
+    const id = this.nextQuery++;
+    return new Promise((resolve) => {
+      this.queries.set(id, resolve);
+      this.send({ type: "search", run: this.run, id, query, limit, exclude: [...exclude] });
+    });
   }
 
   /** A chat saved or appended to in this tab (only when already indexing: else the next sync reads it). */
   saved(vault: VaultKey, chat: SearchableChat) {
     if (this.key !== vault.key || this.state.status === "idle") return;
-    this.index.upsert(chat);
-    this.set({ total: Math.max(this.state.total, this.index.size), indexed: Math.max(this.state.indexed, this.index.size) });
+    this.send({ type: "upsert", run: this.run, chat });
   }
 
   renamed(chatId: string, title: string) {
-    if (!this.index.get(chatId)) return;
-    this.index.rename(chatId, title);
-    this.set({});
+    if (this.state.status === "idle") return;
+    this.send({ type: "rename", run: this.run, chatId, title });
   }
 
   deleted(chatId: string) {
-    if (!this.index.get(chatId)) return;
-    this.index.remove(chatId);
-    this.set({ total: Math.max(0, this.state.total - 1), indexed: Math.max(0, this.state.indexed - 1) });
+    if (this.state.status === "idle") return;
+    this.send({ type: "remove", run: this.run, chatId });
   }
 }
 
@@ -183,7 +218,7 @@ const idle = chatSearch.state;
 
 /**
  * The search index's state for the unlocked vault (`vault` null: locked or signed out, nothing is
- * kept), with `sync` to bring it up to date and `search` to query it.
+ * kept), with `sync` to bring it up to date and `search` to query it (answered by the worker).
  */
 export function useChatSearch(vault: VaultKey | null) {
   const state = useSyncExternalStore(chatSearch.subscribe, () => chatSearch.state, () => idle);
@@ -195,7 +230,7 @@ export function useChatSearch(vault: VaultKey | null) {
     if (vault) void chatSearch.sync(vault);
   }, [vault]);
   const search = useCallback(
-    (query: string, exclude: ReadonlySet<string>): ChatSearchHit[] => (vault ? chatSearch.index.search(query, { limit: 30, exclude }) : []),
+    (query: string, exclude: ReadonlySet<string>): Promise<ChatSearchHit[]> => (vault ? chatSearch.search(query, exclude, 30) : Promise.resolve([])),
     [vault],
   );
   return { state, sync, search };

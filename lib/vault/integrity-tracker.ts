@@ -124,6 +124,32 @@ export class IntegrityTracker {
     return null;
   }
 
+  /**
+   * What a chat read elsewhere (search's worker, docs/issues.md #24) is checked against with verifyChat: the
+   * integrity key (non-extractable, so it can be posted to a worker), this device's seen versions and the
+   * manifest's (null before it was read, as checkChat then checks against no manifest entry).
+   */
+  checkInputs(): { integrityKey: CryptoKey; userId: string; seen: Record<string, number>; manifest: Record<string, number> | null } {
+    return { integrityKey: this.key, userId: this.userId, seen: { ...this.seen.chats }, manifest: this.known ? { ...this.manifest.chats } : null };
+  }
+
+  /**
+   * Record chats that passed verifyChat against checkInputs() elsewhere, as checkChat does for one (the
+   * state to write on top of, the seen version), in one write of the seen versions. A state older than
+   * one known here (written in this tab meanwhile) is not taken. The state of the chats in `rejected`
+   * (failed their check) is forgotten, as checkChat forgets it.
+   */
+  async adoptVerified(verified: readonly { chat_id: string; state: ChatState }[], rejected: readonly string[] = []): Promise<void> {
+    for (const id of rejected) this.states.delete(id);
+    const chats: Record<string, number> = {};
+    for (const { chat_id, state } of verified) {
+      if ((this.states.get(chat_id)?.version ?? -1) > state.version) continue;
+      this.states.set(chat_id, state);
+      chats[chat_id] = state.version;
+    }
+    if (Object.keys(chats).length) await this.remember({ chats });
+  }
+
   /** Whether the state of `chatId` is known (read and verified, or written, since unlocking). */
   has(chatId: string): boolean {
     return this.states.has(chatId);
