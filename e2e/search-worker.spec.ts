@@ -5,8 +5,8 @@ import { passphraseMethod, recoveryMethod, sealTurn } from "../lib/vault/seal";
 
 /**
  * "Search chats" built in its Web Worker (docs/issues.md #24) end to end, against the production build: the
- * worker starts when search first opens (named "hush-search"), reads and indexes the saved chats in several
- * batches, and answers queries with highlights; a chat continued while search is open is found by its new
+ * worker starts once the unlocked page is idle (named "hush-search"; it reads nothing until search opens),
+ * reads and indexes the saved chats in several batches, and answers queries with highlights; a chat continued while search is open is found by its new
  * words, and a deleted chat is no longer found.
  */
 const PASSPHRASE = "lanterns over the quiet harbour";
@@ -42,21 +42,26 @@ test("search over saved chats runs in its worker and follows sends and deletions
   await seed(page);
   await page.goto("/chat");
   const sidebar = page.getByRole("complementary", { name: "Chat history" });
+  const batches: string[] = [];
+  page.on("request", (r) => {
+    if (r.url().includes("/api/ns/chat_history/batch")) batches.push(r.url());
+  });
+  // The worker starts once the unlocked page is idle, ahead of the first search, and reads nothing yet.
+  const started = page.waitForEvent("worker", { timeout: 30_000 });
   await sidebar.getByLabel("Passphrase").fill(PASSPHRASE);
   await sidebar.getByRole("button", { name: "Unlock", exact: true }).click();
   await expect(sidebar.getByTestId("vault-locked")).toHaveCount(0, { timeout: 30_000 });
   await expect(sidebar.getByRole("button", { name: /^Chat 20/ })).toBeVisible();
-  // No search worker before search opens.
-  expect(page.workers().length).toBe(0);
+  const worker = await started;
+  expect(await worker.evaluate(() => self.name)).toBe("hush-search");
 
   // Open a chat first, so it can be continued while search stays open.
   await sidebar.getByRole("button", { name: /^Chat 20/ }).click();
   await expect(page.locator('[data-role="assistant"]')).toContainText("Answer 20");
 
-  const started = page.waitForEvent("worker");
+  expect(batches, "nothing is read for search before search opens").toEqual([]);
   await sidebar.getByRole("button", { name: "Search chats" }).click();
-  const worker = await started;
-  expect(await worker.evaluate(() => self.name)).toBe("hush-search");
+  expect(page.workers().length, "search uses the worker already started").toBe(1);
   const box = sidebar.getByRole("combobox", { name: "Search chats" });
   await expect(sidebar.getByTestId("search-progress")).toContainText(`${N} chats searched in this browser`, { timeout: 30_000 });
   await box.fill("quokka");
@@ -69,10 +74,7 @@ test("search over saved chats runs in its worker and follows sends and deletions
   await expect(results.getByRole("option")).toHaveCount(30);
 
   // Continued while search is open: the saved turn reaches the worker's index without reading it again.
-  const batches: string[] = [];
-  page.on("request", (r) => {
-    if (r.url().includes("/api/ns/chat_history/batch")) batches.push(r.url());
-  });
+  batches.length = 0;
   const input = page.getByPlaceholder("Message GPT");
   await input.fill("Tell me about zanzibar spices");
   await input.press("Enter");

@@ -184,6 +184,14 @@ class SearchStore {
     this.send({ type: "sync", run: this.run, seen: inputs.seen, manifest: inputs.manifest });
   }
 
+  /**
+   * Start the worker ahead of the first search (its code loads and compiles then, not when search opens):
+   * nothing is fetched, decrypted or indexed until `sync`.
+   */
+  warm() {
+    this.channel ??= openChannel(this.onReply);
+  }
+
   /** The chats matching `query`, best first (empty while nothing is indexed). */
   search(query: string, exclude: ReadonlySet<string>, limit: number): Promise<ChatSearchHit[]> {
     if (query.trim() === "" || this.state.status === "idle" || !this.channel) return Promise.resolve([]);
@@ -223,8 +231,15 @@ const idle = chatSearch.state;
 export function useChatSearch(vault: VaultKey | null) {
   const state = useSyncExternalStore(chatSearch.subscribe, () => chatSearch.state, () => idle);
   // Locked or signed out: what was decrypted for search is dropped.
+  // Unlocked: the worker starts once the page is idle, so the first search does not wait for its code.
   useEffect(() => {
-    if (!vault) chatSearch.reset(null);
+    if (!vault) {
+      chatSearch.reset(null);
+      return;
+    }
+    if (typeof requestIdleCallback === "undefined") return;
+    const id = requestIdleCallback(() => chatSearch.warm(), { timeout: 5_000 });
+    return () => cancelIdleCallback(id);
   }, [vault]);
   const sync = useCallback(() => {
     if (vault) void chatSearch.sync(vault);
