@@ -274,10 +274,12 @@ class SealedTurns {
 const NEXT_BIN = path.join(ROOT, "node_modules/next/dist/bin/next");
 const FLOOR_DIR = path.join(ROOT, "bench/floor-app");
 
+/** Hush as `npm start` runs it (server.mjs, docs/issues.md #24); the floor app (`dir`) with `next start`. */
 function startApp(name: string, port: number, env: Record<string, string>, dir = ROOT): number {
   const prof = process.env.PERF_CPU_PROF;
   const node = prof ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(prof, name)}`] : [];
-  const child = start(name, process.execPath, [...node, NEXT_BIN, "start", "-p", String(port), "-H", "127.0.0.1"], env, dir);
+  const server = dir === ROOT ? ["--require", "./deploy/http-timeouts.cjs", "server.mjs"] : [NEXT_BIN, "start"];
+  const child = start(name, process.execPath, [...node, ...server, "-p", String(port), "-H", "127.0.0.1"], env, dir);
   return child.pid!;
 }
 

@@ -1,0 +1,158 @@
+import "server-only";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { Readable } from "node:stream";
+import { getConfig } from "@/lib/config";
+import { chatSignedInRoute, chatVisitorRoute } from "@/lib/chat/routes";
+import { relayChat } from "@/lib/confidential/relay";
+import { errorResponse } from "@/lib/http";
+import { apiPolicyHeaders, COMMON_HEADERS } from "@/lib/security/headers";
+
+/**
+ * The hot path of server.mjs (docs/issues.md #24; docs/performance.md "Custom server"): the chat turns,
+ * answered by the same handlers as their route files but straight from node:http, without Next's
+ * routing, proxy.ts and route-handler machinery.
+ *
+ * What Next did around those handlers is done here: the security headers of proxy.ts (API CSP, HSTS)
+ * and next.config.ts (COMMON_HEADERS); a request Next would refuse before routing never gets here,
+ * since lib/request-guard.ts and the peer stamp (lib/peer-stamp.ts, the client address) wrap every
+ * node:http server of the process. Only POST on the exact paths is taken: any other method goes to Next,
+ * whose proxy.ts answers 405.
+ *
+ * server.mjs imports nothing of lib: it finds `handle` on globalThis under HOT_PATH_KEY, put there by
+ * instrumentation.ts (installHotPath) from the copy of lib Next loaded, so module state (database,
+ * quota, rate limits, lifecycle) stays the one Next's routes see (they keep theirs on globalThis).
+ */
+
+/** A route handler as the route files export it: a Web Request in, a Response out. */
+type WebHandler = (request: Request) => Promise<Response>;
+
+/** The paths served here (POST only), each by the handler its route file exports. */
+const HOT_ROUTES = new Map<string, WebHandler>([
+  ["/api/ns/chat", chatVisitorRoute],
+  ["/api/ns/chat_user", chatSignedInRoute],
+  ["/api/confidential/chat", relayChat],
+]);
+
+/** The globalThis key under which installHotPath leaves `{ handle }` for server.mjs. */
+export const HOT_PATH_KEY = Symbol.for("hush.hotPath");
+
+/** What server.mjs calls for each request. */
+export interface HotPath {
+  /** True when the request is a hot route and is being answered here; false: hand it to Next. */
+  handle(req: IncomingMessage, res: ServerResponse): boolean;
+}
+
+/** Offer the hot path to server.mjs (called once by instrumentation.ts; the last call wins). */
+export function installHotPath(): void {
+  (globalThis as Record<symbol, unknown>)[HOT_PATH_KEY] = { handle: handleHotRequest } satisfies HotPath;
+}
+
+/**
+ * Answer `req` here when it is POST on a hot route (true), else leave it untouched (false). The answer's
+ * body is written with back-pressure (the next chunk is read once the socket has drained), and a client
+ * that goes away aborts the request's signal at once, which stops the model call or the enclave request.
+ */
+export function handleHotRequest(req: IncomingMessage, res: ServerResponse): boolean {
+  if (req.method !== "POST") return false;
+  const url = req.url ?? "";
+  const query = url.indexOf("?");
+  const handler = HOT_ROUTES.get(query < 0 ? url : url.slice(0, query));
+  if (!handler) return false;
+  void serve(handler, req, res);
+  return true;
+}
+
+async function serve(handler: WebHandler, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const gone = new AbortController();
+  // 'close' before the answer finished: the client disconnected (or the socket failed).
+  res.once("close", () => {
+    if (!res.writableFinished) gone.abort();
+  });
+  // A write to a socket already gone is noticed through 'close'; its error needs no listener of its own.
+  res.on("error", () => undefined);
+  let response: Response;
+  try {
+    response = await handler(toRequest(req, gone.signal));
+  } catch (error) {
+    // The handlers answer their own errors; this is a failure of the adaptation itself.
+    response = errorResponse(error, "hot_path");
+  }
+  await send(response, res, gone.signal);
+}
+
+/** The Web Request the handlers take: same method, URL, headers (with the peer stamp) and streamed body. */
+function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
+  const headers = new Headers();
+  for (const name in req.headers) {
+    const value = req.headers[name];
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+    else headers.set(name, value);
+  }
+  let url: URL;
+  try {
+    url = new URL(req.url!, `http://${req.headers.host ?? "localhost"}`);
+  } catch {
+    url = new URL(req.url!, "http://localhost");
+  }
+  return new Request(url, {
+    method: req.method,
+    headers,
+    body: Readable.toWeb(req) as ReadableStream<Uint8Array>,
+    signal,
+    duplex: "half",
+  } as RequestInit);
+}
+
+/** Write `response` to `res`: status, headers plus the security headers, then its body with back-pressure. */
+async function send(response: Response, res: ServerResponse, gone: AbortSignal): Promise<void> {
+  const config = getConfig();
+  const headers: Record<string, string | string[]> = {};
+  for (const { key, value } of COMMON_HEADERS) headers[key] = value;
+  Object.assign(headers, apiPolicyHeaders({ production: config.isProduction, appUrl: config.APP_URL }));
+  response.headers.forEach((value, name) => {
+    if (name !== "set-cookie") headers[name] = value;
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length) headers["set-cookie"] = cookies;
+  if (res.destroyed) {
+    await response.body?.cancel().catch(() => undefined);
+    return;
+  }
+  res.writeHead(response.status, headers);
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  const reader = response.body.getReader();
+  const cancel = () => void reader.cancel().catch(() => undefined);
+  gone.addEventListener("abort", cancel, { once: true });
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (gone.aborted) return;
+      if (!res.write(value)) await drained(res);
+    }
+    res.end();
+  } catch {
+    // The answer's stream failed mid-way: the status is sent, so cut the connection rather than end
+    // a body that looks complete.
+    res.destroy();
+  } finally {
+    gone.removeEventListener("abort", cancel);
+  }
+}
+
+/** Resolves when `res` can take more (drain) or is gone (close). */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.on("drain", done);
+    res.on("close", done);
+  });
+}
