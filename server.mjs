@@ -15,6 +15,7 @@
  * copy of any module state (database, quota, rate limits, lifecycle). Until Next is prepared (and so
  * instrumentation has run) nothing is listening. In development the hot path is off unless
  * HUSH_FAST_PATH=1: Next recompiles the route files on edit, instrumentation's copy is not reloaded.
+ * HUSH_FAST_PATH=0 turns it off in production.
  *
  * Plain JavaScript on purpose: it runs as is in the image, where nothing compiles TypeScript.
  */
@@ -62,7 +63,9 @@ await app.prepare();
 // database is migrated and the hot path offered before anyone is served.
 await (await app.server?.getServer?.())?.prepare?.();
 const nextHandler = app.getRequestHandler();
-const fastPath = !dev || process.env.HUSH_FAST_PATH === "1";
+// HUSH_FAST_PATH=0 serves everything through Next (the same handlers, with Next's routing): a comparison
+// within one build (bench/perf), or a way back should the hot path misbehave.
+const fastPath = process.env.HUSH_FAST_PATH === "1" || (!dev && process.env.HUSH_FAST_PATH !== "0");
 const HOT_PATH = Symbol.for("hush.hotPath");
 
 server.on("request", (req, res) => {

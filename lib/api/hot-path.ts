@@ -1,6 +1,5 @@
 import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { Readable } from "node:stream";
 import { getConfig } from "@/lib/config";
 import { chatSignedInRoute, chatVisitorRoute } from "@/lib/chat/routes";
 import { relayChat } from "@/lib/confidential/relay";
@@ -70,18 +69,75 @@ async function serve(handler: WebHandler, req: IncomingMessage, res: ServerRespo
   });
   // A write to a socket already gone is noticed through 'close'; its error needs no listener of its own.
   res.on("error", () => undefined);
+  const body = new RequestBody(req);
   let response: Response;
   try {
-    response = await handler(toRequest(req, gone.signal));
+    response = await handler(toRequest(req, body.stream, gone.signal));
   } catch (error) {
     // The handlers answer their own errors; this is a failure of the adaptation itself.
     response = errorResponse(error, "hot_path");
   }
   await send(response, res, gone.signal);
+  // A body the handler did not read (refused before reading it): discard the rest as it arrives, so the
+  // keep-alive connection's next request is read (bounded by deploy/http-timeouts.cjs requestTimeout).
+  // Only now: the relay may still be streaming the body upstream while the answer comes back.
+  body.discardRest();
+}
+
+/**
+ * The request body as a Web stream that reads the IncomingMessage only as fast as the handler reads
+ * (the socket is paused past 64 KB queued), cheaper than Readable.toWeb, and that can drop the rest.
+ */
+class RequestBody {
+  readonly stream: ReadableStream<Uint8Array>;
+  private controller!: ReadableStreamDefaultController<Uint8Array>;
+  private open = true;
+
+  constructor(private readonly req: IncomingMessage) {
+    const onData = (chunk: Buffer) => {
+      if (!this.open) return;
+      this.controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+      if ((this.controller.desiredSize ?? 0) <= 0) req.pause();
+    };
+    this.stream = new ReadableStream<Uint8Array>(
+      {
+        start: (controller) => {
+          this.controller = controller;
+          req.on("data", onData);
+          req.once("end", () => this.close(() => controller.close()));
+          // Closed before the end: the client went away mid-body; a reader must not take it as whole.
+          req.once("close", () => {
+            if (!req.complete) this.close(() => controller.error(new Error("request body cut off")));
+          });
+        },
+        pull: () => {
+          req.resume();
+        },
+        cancel: () => this.discardRest(),
+      },
+      { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
+    );
+  }
+
+  /** Stop passing data on; what is left of the body is read and dropped. */
+  discardRest(): void {
+    this.open = false;
+    if (!this.req.complete) this.req.resume();
+  }
+
+  private close(action: () => void): void {
+    if (!this.open) return;
+    this.open = false;
+    try {
+      action();
+    } catch {
+      // Already closed or cancelled by the reader.
+    }
+  }
 }
 
 /** The Web Request the handlers take: same method, URL, headers (with the peer stamp) and streamed body. */
-function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
+function toRequest(req: IncomingMessage, body: ReadableStream<Uint8Array>, signal: AbortSignal): Request {
   const headers = new Headers();
   for (const name in req.headers) {
     const value = req.headers[name];
@@ -98,7 +154,7 @@ function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
   return new Request(url, {
     method: req.method,
     headers,
-    body: Readable.toWeb(req) as ReadableStream<Uint8Array>,
+    body,
     signal,
     duplex: "half",
   } as RequestInit);
