@@ -1,21 +1,21 @@
 import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { getConfig } from "@/lib/config";
-import { chatSignedInRoute, chatVisitorRoute } from "@/lib/chat/routes";
+import { chatHistoryGetRoute, chatSignedInRoute, chatVisitorRoute } from "@/lib/chat/routes";
 import { relayChat } from "@/lib/confidential/relay";
 import { errorResponse } from "@/lib/http";
 import { apiPolicyHeaders, COMMON_HEADERS } from "@/lib/security/headers";
 
 /**
- * The hot path of server.mjs (docs/issues.md #24; docs/performance.md "Custom server"): the chat turns,
- * answered by the same handlers as their route files but straight from node:http, without Next's
- * routing, proxy.ts and route-handler machinery.
+ * The hot path of server.mjs (docs/issues.md #24; docs/performance.md "Custom server"): the chat turns
+ * and the opening of one saved chat, answered by the same handlers as their route files but straight
+ * from node:http, without Next's routing, proxy.ts and route-handler machinery.
  *
  * What Next did around those handlers is done here: the security headers of proxy.ts (API CSP, HSTS)
  * and next.config.ts (COMMON_HEADERS); a request Next would refuse before routing never gets here,
  * since lib/request-guard.ts and the peer stamp (lib/peer-stamp.ts, the client address) wrap every
- * node:http server of the process. Only POST on the exact paths is taken: any other method goes to Next,
- * whose proxy.ts answers 405.
+ * node:http server of the process. Only POST on the exact chat paths and GET of one saved chat are taken:
+ * any other method goes to Next, whose proxy.ts answers 405.
  *
  * server.mjs imports nothing of lib: it finds `handle` on globalThis under HOT_PATH_KEY, put there by
  * instrumentation.ts (installHotPath) from the copy of lib Next loaded, so module state (database,
@@ -25,12 +25,15 @@ import { apiPolicyHeaders, COMMON_HEADERS } from "@/lib/security/headers";
 /** A route handler as the route files export it: a Web Request in, a Response out. */
 type WebHandler = (request: Request) => Promise<Response>;
 
-/** The paths served here (POST only), each by the handler its route file exports. */
+/** The paths served here on POST, each by the handler its route file exports. */
 const HOT_ROUTES = new Map<string, WebHandler>([
   ["/api/ns/chat", chatVisitorRoute],
   ["/api/ns/chat_user", chatSignedInRoute],
   ["/api/confidential/chat", relayChat],
 ]);
+
+/** GET of one saved chat (app/api/ns/chat_history/[chatId]/route.ts); "batch" is a route of its own. */
+const HISTORY_PREFIX = "/api/ns/chat_history/";
 
 /** The globalThis key under which installHotPath leaves `{ handle }` for server.mjs. */
 export const HOT_PATH_KEY = Symbol.for("hush.hotPath");
@@ -52,10 +55,24 @@ export function installHotPath(): void {
  * that goes away aborts the request's signal at once, which stops the model call or the enclave request.
  */
 export function handleHotRequest(req: IncomingMessage, res: ServerResponse): boolean {
-  if (req.method !== "POST") return false;
   const url = req.url ?? "";
   const query = url.indexOf("?");
-  const handler = HOT_ROUTES.get(query < 0 ? url : url.slice(0, query));
+  const path = query < 0 ? url : url.slice(0, query);
+  if (req.method === "GET") {
+    if (!path.startsWith(HISTORY_PREFIX)) return false;
+    const segment = path.slice(HISTORY_PREFIX.length);
+    if (!segment || segment === "batch" || segment.includes("/")) return false;
+    let chatId: string;
+    try {
+      chatId = decodeURIComponent(segment);
+    } catch {
+      return false;
+    }
+    void serve((request) => chatHistoryGetRoute(request, { params: Promise.resolve({ chatId }) }), req, res);
+    return true;
+  }
+  if (req.method !== "POST") return false;
+  const handler = HOT_ROUTES.get(path);
   if (!handler) return false;
   void serve(handler, req, res);
   return true;
@@ -154,7 +171,8 @@ function toRequest(req: IncomingMessage, body: ReadableStream<Uint8Array>, signa
   return new Request(url, {
     method: req.method,
     headers,
-    body,
+    // A GET has no body (the Request constructor refuses one).
+    body: req.method === "GET" ? undefined : body,
     signal,
     duplex: "half",
   } as RequestInit);

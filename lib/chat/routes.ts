@@ -1,6 +1,7 @@
 import "server-only";
 import { api } from "@/lib/api/contract";
-import { route } from "@/lib/api/route";
+import { PRIVATE_NO_STORE, route } from "@/lib/api/route";
+import { historyChatFor } from "@/lib/chat/history";
 import { respondToTurn } from "@/lib/chat/respond";
 import { chatRequestFor } from "@/lib/chat/limits";
 import { admitSignedInSend } from "@/lib/chat/signed-in";
@@ -12,10 +13,11 @@ import { assertAcceptingTurns } from "@/lib/lifecycle";
 import { consumeQuota } from "@/lib/quota";
 
 /**
- * The two chat calls' handlers, in one home for their two servers: the route files
- * (app/api/ns/chat/route.ts, app/api/ns/chat_user/route.ts) export them to Next, and the hot path of
- * server.mjs (lib/api/hot-path.ts, docs/issues.md #24) calls them without Next's route-handler machinery.
- * Both take a Web Request and answer a Response through lib/api/route.ts.
+ * The handlers of the hot routes, in one home for their two servers: the route files
+ * (app/api/ns/chat/route.ts, app/api/ns/chat_user/route.ts, app/api/ns/chat_history/[chatId]/route.ts)
+ * export them to Next, and the hot path of server.mjs (lib/api/hot-path.ts, docs/issues.md #24) calls them
+ * without Next's route-handler machinery. Each takes a Web Request and answers a Response through
+ * lib/api/route.ts.
  */
 
 /**
@@ -64,4 +66,16 @@ export const chatSignedInRoute = route(
     const turn = prepareTurn(body, model);
     return respondToTurn(request, turn, body.chat_id ?? null);
   },
+);
+
+/**
+ * GET /api/ns/chat_history/{chat_id}: one saved chat with its messages; 404 when not the caller's.
+ * Session and chat in one database round trip, the JSON text (contract chatSchema) made by the database
+ * (docs/issues.md #12), so the wrapper's own auth step is off.
+ */
+export const chatHistoryGetRoute = route<typeof api.chatHistoryGet, "none", { chatId: string }>(
+  api.chatHistoryGet,
+  { name: "chat_history", auth: "none" },
+  async ({ request, params }) =>
+    new Response(await historyChatFor(request, params.chatId), { headers: { "Content-Type": "application/json", ...PRIVATE_NO_STORE } }),
 );

@@ -179,6 +179,7 @@ describe("the hot path over HTTP", () => {
 
   it("leaves other methods and paths to Next", async () => {
     expect((await fetch(`${base}/api/ns/chat`)).status).toBe(404);
+    expect((await fetch(`${base}/api/ns/chat_history/3f1c2b7e-8d4a-4c1e-9b2f-0a1b2c3d4e5f`, { method: "DELETE" })).status).toBe(404);
     expect((await post("/api/ns/chat/", ask("x"))).status).toBe(404);
     expect((await post("/api/ns/chat_history", ask("x"))).status).toBe(404);
   });
@@ -201,6 +202,25 @@ describe("the hot path over HTTP", () => {
     statements = 0;
     expect((await post("/api/ns/chat", ask("Counted"))).status).toBe(200);
     expect(statements).toBe(1);
+  });
+
+  it("opens one saved chat (GET /api/ns/chat_history/{id}): 401 signed out, 404 not the caller's, in one statement", async () => {
+    const id = "3f1c2b7e-8d4a-4c1e-9b2f-0a1b2c3d4e5f";
+    const signedOut = await fetch(`${base}/api/ns/chat_history/${id}`);
+    expect(signedOut.status).toBe(401);
+    expect(await signedOut.json()).toEqual({ error: expect.any(String) });
+    const cookie = await sessionCookieFor((await createTestUser()).id);
+    expect((await fetch(`${base}/api/ns/chat_history/${id}`, { headers: { Cookie: cookie } })).status).toBe(404);
+    statements = 0;
+    const missing = await fetch(`${base}/api/ns/chat_history/${id}`, { headers: { Cookie: cookie } });
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get("content-security-policy")).toContain("default-src 'none'");
+    expect(await missing.json()).toEqual({ error: expect.any(String) });
+    expect(statements).toBe(1);
+    // Not this route: left to Next (404 from this test's stand-in).
+    for (const path of ["/api/ns/chat_history/batch", `/api/ns/chat_history/${id}/more`, "/api/ns/chat_history/"]) {
+      expect(await (await fetch(`${base}${path}`, { headers: { Cookie: cookie } })).json()).toEqual({ error: "not on the hot path" });
+    }
   });
 
   it("stops the model call as soon as the client goes away mid-stream", async () => {
