@@ -2,7 +2,8 @@
  * Next.js start-up hook: stamp each request with its socket peer (lib/peer-stamp.ts, for the client
  * address rule of lib/client-address.ts), add Subresource Integrity to server-rendered HTML (lib/security/sri.ts),
  * validate configuration, say which embedded defaults are in
- * use and apply database migrations before the first request.
+ * use, apply database migrations before the first request and offer server.mjs its hot path
+ * (lib/api/hot-path.ts).
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
@@ -17,4 +18,6 @@ export async function register(): Promise<void> {
   }
   const { startServer } = await import("./lib/startup");
   await startServer();
+  // The chat turns server.mjs answers without Next's routing, from this copy of lib (docs/issues.md #24).
+  (await import("./lib/api/hot-path")).installHotPath();
 }

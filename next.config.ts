@@ -2,6 +2,7 @@ import type { NextConfig } from "next";
 import { noindexPaths } from "./config/seo";
 import { BODY_CEILING_BYTES } from "./lib/api/body-limits";
 import { sourceCommit } from "./lib/build/source-commit";
+import { COMMON_HEADERS } from "./lib/security/headers";
 
 const nextConfig: NextConfig = {
   // .next/standalone: server.js with only the files the server needs, for the Docker image
@@ -46,12 +47,8 @@ const nextConfig: NextConfig = {
     return [
       {
         source: "/:path*",
-        headers: [
-          { key: "X-Content-Type-Options", value: "nosniff" },
-          { key: "Referrer-Policy", value: "same-origin" },
-          { key: "X-Frame-Options", value: "DENY" },
-          { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=(), interest-cohort=()" },
-        ],
+        // Also added by server.mjs's hot path (lib/api/hot-path.ts), which Next's headers() does not reach.
+        headers: [...COMMON_HEADERS],
       },
       // Personal and transactional screens stay out of search results, whoever renders them.
       ...noindexPaths.map((p) => ({

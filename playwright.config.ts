@@ -26,7 +26,7 @@ export const E2E_AUTH_SYNC_SECRET = "e2e-auth-sync-secret-0123456789abcdef";
  */
 export const E2E_QUOTA_APP_PORT = Number(process.env.E2E_QUOTA_APP_PORT ?? APP_PORT + 1);
 export const E2E_QUOTA_LIMIT = 2;
-/** The development server (`next dev`) that e2e/console.spec.ts starts itself, to check its console. */
+/** The development server (`npm run dev`: server.mjs --dev) that e2e/console.spec.ts starts itself, to check its console. */
 export const E2E_DEV_PORT = Number(process.env.E2E_DEV_PORT ?? APP_PORT + 2);
 /**
  * Confidential inference (docs/issues.md #20, e2e/confidential.spec.ts): the development enclave and a tampered one
@@ -141,7 +141,7 @@ export default defineConfig({
       timeout: 30_000,
     },
     {
-      command: `rm -rf ${E2E_DATA_DIR} && node --require ./deploy/http-timeouts.cjs node_modules/next/dist/bin/next start -p ${APP_PORT} -H 127.0.0.1`,
+      command: `rm -rf ${E2E_DATA_DIR} && node --require ./deploy/http-timeouts.cjs server.mjs -p ${APP_PORT} -H 127.0.0.1`,
       url: `http://127.0.0.1:${APP_PORT}/`,
       reuseExistingServer: false,
       timeout: 120_000,
@@ -185,7 +185,7 @@ export default defineConfig({
       },
     },
     {
-      command: `rm -rf ${E2E_DATA_DIR}-quota && node --require ./deploy/http-timeouts.cjs node_modules/next/dist/bin/next start -p ${E2E_QUOTA_APP_PORT} -H 127.0.0.1`,
+      command: `rm -rf ${E2E_DATA_DIR}-quota && node --require ./deploy/http-timeouts.cjs server.mjs -p ${E2E_QUOTA_APP_PORT} -H 127.0.0.1`,
       url: `http://127.0.0.1:${E2E_QUOTA_APP_PORT}/`,
       reuseExistingServer: false,
       timeout: 120_000,
@@ -244,14 +244,14 @@ export default defineConfig({
     },
     {
       // Output to a file: e2e/confidential.spec.ts greps it for the canary.
-      command: `rm -rf ${E2E_CONFIDENTIAL_DATA_DIR} ${E2E_CONFIDENTIAL_LOG} && node --require ./deploy/http-timeouts.cjs node_modules/next/dist/bin/next start -p ${E2E_CONFIDENTIAL_APP_PORT} -H 127.0.0.1 > ${E2E_CONFIDENTIAL_LOG} 2>&1`,
+      command: `rm -rf ${E2E_CONFIDENTIAL_DATA_DIR} ${E2E_CONFIDENTIAL_LOG} && node --require ./deploy/http-timeouts.cjs server.mjs -p ${E2E_CONFIDENTIAL_APP_PORT} -H 127.0.0.1 > ${E2E_CONFIDENTIAL_LOG} 2>&1`,
       url: `http://127.0.0.1:${E2E_CONFIDENTIAL_APP_PORT}/`,
       reuseExistingServer: false,
       timeout: 120_000,
       env: confidentialApp(E2E_CONFIDENTIAL_APP_PORT, ENCLAVE_PORT, E2E_CONFIDENTIAL_DATA_DIR),
     },
     {
-      command: `rm -rf ${E2E_DATA_DIR}-tampered && node --require ./deploy/http-timeouts.cjs node_modules/next/dist/bin/next start -p ${E2E_TAMPERED_APP_PORT} -H 127.0.0.1`,
+      command: `rm -rf ${E2E_DATA_DIR}-tampered && node --require ./deploy/http-timeouts.cjs server.mjs -p ${E2E_TAMPERED_APP_PORT} -H 127.0.0.1`,
       url: `http://127.0.0.1:${E2E_TAMPERED_APP_PORT}/`,
       reuseExistingServer: false,
       timeout: 120_000,

@@ -16,7 +16,8 @@ import { buildPageHashes, prerenderedPageHashes } from "@/lib/security/static-pa
  * - Strict-Transport-Security in production with an https APP_URL.
  * - A method an API route does not answer: 405 with `Allow` naming its methods and `{ "error": ... }`
  *   (lib/api/methods.ts, docs/issues.md #22).
- * Authentication is not checked here: each route handler checks its own.
+ * Authentication is not checked here: each route handler checks its own. The chat turns server.mjs
+ * answers itself never reach this file: lib/api/hot-path.ts adds the same API headers (docs/issues.md #24).
  */
 export function proxy(request: NextRequest): NextResponse {
   const config = getConfig();

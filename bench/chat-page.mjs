@@ -31,7 +31,7 @@
  * <= 50 ms, last messages shown < 300 ms after opening.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -196,7 +196,9 @@ async function waitFor(url, ms = 120_000) {
 
 function startApp(dir, port) {
   const dataDir = mkdtempSync(path.join(tmpdir(), "hush-bench-"));
-  const child = spawn(process.execPath, [path.join(dir, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
+  // As `npm start` runs it (server.mjs, docs/issues.md #24); `next start` for a checkout from before it.
+  const server = existsSync(path.join(dir, "server.mjs")) ? ["server.mjs"] : [path.join(dir, "node_modules/next/dist/bin/next"), "start"];
+  const child = spawn(process.execPath, [...server, "-p", String(port), "-H", "127.0.0.1"], {
     cwd: dir,
     stdio: "ignore",
     env: {

@@ -196,8 +196,8 @@ async function relayPart(): Promise<string[]> {
   for (const suffix of ["-plain", "-conf"]) rmSync(path.join(ROOT, DATA_DIR + suffix), { recursive: true, force: true });
 
   start("npx", ["tsx", "bench/confidential-relay.ts", "--peers"], { BENCH_APP_PORT: String(APP_PORT) }, "peers");
-  start("npx", ["next", "start", "-p", String(APP_PORT), "-H", "127.0.0.1"], appEnv(APP_PORT, DATA_DIR + "-plain", false), "plaintext app");
-  start("npx", ["next", "start", "-p", String(CONF_PORT), "-H", "127.0.0.1"], appEnv(CONF_PORT, DATA_DIR + "-conf", true), "confidential app");
+  start(process.execPath, ["--require", "./deploy/http-timeouts.cjs", "server.mjs", "-p", String(APP_PORT), "-H", "127.0.0.1"], appEnv(APP_PORT, DATA_DIR + "-plain", false), "plaintext app");
+  start(process.execPath, ["--require", "./deploy/http-timeouts.cjs", "server.mjs", "-p", String(CONF_PORT), "-H", "127.0.0.1"], appEnv(CONF_PORT, DATA_DIR + "-conf", true), "confidential app");
   await waitFor(`http://127.0.0.1:${LLM_PORT}/health`);
   await waitFor(`http://127.0.0.1:${ENCLAVE_PORT}/.well-known/tinfoil-attestation`);
   await Promise.all([waitFor(`http://127.0.0.1:${APP_PORT}/api/health`), waitFor(`http://127.0.0.1:${CONF_PORT}/api/health`)]);

@@ -7,7 +7,7 @@
  * It runs, one after the other, on the production build in `.next`:
  * 1. bench/perf/run.ts (npm run bench:perf): the server goals against a bare Node proxy, raw SQL and
  *    a trivial page of Next's floor app (bench/floor-app), interleaved, 3 rounds (ports 5851-5855);
- * 2. `next start` on port 5860 (embedded PGlite, no keys), then bench/first-load-js.mjs for /chat and
+ * 2. `npm start`'s server.mjs on port 5860 (embedded PGlite, no keys), then bench/first-load-js.mjs for /chat and
  *    /termsofservice (the trivial-page floor: no chat code) and bench/lighthouse.mjs for /, /pricing,
  *    /termsofservice and /chat (mobile, median of 3);
  * 3. bench/chat-page.mjs: a 4,000-token answer streaming into an open 1,000-message chat in Chromium,
@@ -22,7 +22,6 @@ import path from "node:path";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const TSX = path.join(ROOT, "node_modules/.bin/tsx");
-const NEXT = path.join(ROOT, "node_modules/next/dist/bin/next");
 const APP_PORT = Number(process.env.ISSUE12_APP_PORT ?? 5860);
 const tmp = mkdtempSync(path.join(os.tmpdir(), "hush-issue12-"));
 const out = (name) => path.join(tmp, name);
@@ -47,7 +46,8 @@ async function startApp() {
     LLM_BASE_URL: "http://127.0.0.1:9/v1",
     LLM_API_KEY: "unused",
   };
-  const child = spawn(process.execPath, [NEXT, "start", "-p", String(APP_PORT)], { cwd: ROOT, stdio: "ignore", env: { ...process.env, ...env } });
+  // As `npm start` runs it (server.mjs, docs/issues.md #24).
+  const child = spawn(process.execPath, ["--require", "./deploy/http-timeouts.cjs", "server.mjs", "-p", String(APP_PORT)], { cwd: ROOT, stdio: "ignore", env: { ...process.env, ...env } });
   for (let i = 0; i < 120; i++) {
     try {
       if ((await fetch(`http://localhost:${APP_PORT}/`)).ok) return child;

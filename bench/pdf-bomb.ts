@@ -116,7 +116,7 @@ async function serverPart(): Promise<void> {
   const dataDir = path.join(ROOT, ".data-bench-pdf-bomb");
   rmSync(dataDir, { recursive: true, force: true });
   // As `npm start` runs it. No model is called: a provider that does not answer is enough.
-  const app: ChildProcess = spawn(process.execPath, ["--require", "./deploy/http-timeouts.cjs", "node_modules/next/dist/bin/next", "start", "-p", String(PORT), "-H", "127.0.0.1"], {
+  const app: ChildProcess = spawn(process.execPath, ["--require", "./deploy/http-timeouts.cjs", "server.mjs", "-p", String(PORT), "-H", "127.0.0.1"], {
     cwd: ROOT,
     detached: true,
     stdio: "ignore",

@@ -60,7 +60,7 @@ async function appFirstDelta(body: unknown): Promise<number> {
 
 async function main() {
   const llm = await startFakeLlmServer();
-  const app = spawn("npx", ["next", "start", "-p", String(APP_PORT), "-H", "127.0.0.1"], {
+  const app = spawn(process.execPath, ["--require", "./deploy/http-timeouts.cjs", "server.mjs", "-p", String(APP_PORT), "-H", "127.0.0.1"], {
     env: {
       ...process.env,
       NODE_ENV: "production",

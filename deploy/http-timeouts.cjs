@@ -1,8 +1,8 @@
 /**
  * Request timeouts for the Node server (docs/issues.md #22, "Slow bodies"), loaded before Next with
- * `node --require ./deploy/http-timeouts.cjs` (npm start, deploy/Dockerfile): `next start` and the standalone
- * server.js create their http.Server with Node's defaults (5 minutes for a whole request) and take no
- * option for them, so every server this process creates gets these instead:
+ * `node --require ./deploy/http-timeouts.cjs server.mjs` (npm start, deploy/Dockerfile): server.mjs, like
+ * `next start`, creates its http.Server with Node's defaults (5 minutes for a whole request), so every
+ * server this process creates gets these instead:
  *   headersTimeout 10 s: the request line and headers must arrive within it;
  *   requestTimeout 25 s: the whole request, body included (a chat, a save), must arrive within it;
  *   connectionsCheckingInterval 1 s: how often Node looks for expired requests (default 30 s).

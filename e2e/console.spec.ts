@@ -5,7 +5,7 @@ import { signInByEmail } from "./helpers/auth";
 
 /**
  * docs/issues.md #13: a clean console on every page. Loads the spec's pages in Chromium against the production
- * build (the server playwright.config.ts starts) and against the development server (`next dev`,
+ * build (the server playwright.config.ts starts) and against the development server (`npm run dev`,
  * started here on E2E_DEV_PORT, writing to .next/dev beside the production build), in the light and
  * the dark theme, as a visitor and signed in; fails on any console error, uncaught exception or
  * hydration warning (React's "did not match" / "hydrat…" texts, the dev overlay's error badge).
@@ -63,13 +63,14 @@ test.describe("production build", () => {
   });
 });
 
-test.describe("development server (next dev)", () => {
+test.describe("development server (npm run dev)", () => {
   test.describe.configure({ timeout: 600_000 });
   let server: ChildProcess | null = null;
 
   test.beforeAll(async () => {
     test.setTimeout(240_000);
-    server = spawn("npx", ["next", "dev", "-p", String(E2E_DEV_PORT), "-H", "127.0.0.1"], {
+    // As `npm run dev` runs it: server.mjs in development mode.
+    server = spawn(process.execPath, ["server.mjs", "--dev", "-p", String(E2E_DEV_PORT), "-H", "127.0.0.1"], {
       detached: true,
       stdio: ["ignore", "ignore", "pipe"],
       env: {
@@ -90,7 +91,7 @@ test.describe("development server (next dev)", () => {
     for (;;) {
       const ok = await fetch(`${DEV_URL}/api/me`).then((r) => r.ok, () => false);
       if (ok) break;
-      if (Date.now() > deadline || server.exitCode !== null) throw new Error("next dev did not start");
+      if (Date.now() > deadline || server.exitCode !== null) throw new Error("the development server did not start");
       await new Promise((r) => setTimeout(r, 1000));
     }
     // next dev compiles a route at its first request: compile next-auth's before the signed-in test, so
@@ -99,7 +100,7 @@ test.describe("development server (next dev)", () => {
   });
 
   test.afterAll(() => {
-    // The whole process group: npx, next dev and its workers.
+    // The whole process group: the server and any worker of Next's.
     if (server?.pid) process.kill(-server.pid, "SIGTERM");
   });
 

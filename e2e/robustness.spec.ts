@@ -51,7 +51,7 @@ test.beforeAll(async () => {
   origin = `http://127.0.0.1:${port}`;
   fs.rmSync(DATA_DIR, { recursive: true, force: true });
   // As `npm start` runs it: with the header and body timeouts of deploy/http-timeouts.cjs.
-  server = spawn(process.execPath, ["--require", "./deploy/http-timeouts.cjs", path.join("node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
+  server = spawn(process.execPath, ["--require", "./deploy/http-timeouts.cjs", "server.mjs", "-p", String(port), "-H", "127.0.0.1"], {
     env: {
       ...process.env,
       NODE_ENV: "production",

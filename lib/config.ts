@@ -482,17 +482,20 @@ function llmRoute(env: Env, defaultKind: LlmProviderKind, tier: "BASIC" | "PRO")
   }
 }
 
-let cached: Config | undefined;
+// On globalThis: one Config object per process, whichever bundle of Next (or server.mjs's hot path,
+// through instrumentation's) asks, since the modules that cache per Config compare it by identity
+// (lib/quota.ts, lib/rate-limit.ts; docs/issues.md #24).
+const shared = globalThis as typeof globalThis & { __hushConfig?: Config };
 
 /** The process-wide Config, parsed once from process.env. @throws ConfigError */
 export function getConfig(): Config {
-  cached ??= parseConfig(process.env);
-  return cached;
+  shared.__hushConfig ??= parseConfig(process.env);
+  return shared.__hushConfig;
 }
 
 /** Forget the parsed Config; tests that change process.env call this. */
 export function resetConfigForTests(): void {
-  cached = undefined;
+  shared.__hushConfig = undefined;
 }
 
 /** Human-readable list of the embedded defaults in use, for the start-up log. */

@@ -11,8 +11,8 @@ import https from "node:https";
  * X-Forwarded-For, Next keeps it unchanged and the real peer address is lost, so the header alone
  * cannot tell a spoofed value from one Next wrote. Node's `http.Server` emits "request" with the
  * IncomingMessage, whose `socket.remoteAddress` is the peer; wrapping `emit` is the one place where
- * both are at hand for `next start`, `next dev` and the standalone server alike (all call
- * `http.createServer`). lib/client-address.ts then trusts X-Forwarded-For and the country header
+ * both are at hand for server.mjs (npm start, npm run dev, the image), its hot path included, and for
+ * `next start` and `next dev` alike (all call `http.createServer`). lib/client-address.ts then trusts X-Forwarded-For and the country header
  * only when this peer is a configured proxy (TRUSTED_PROXIES).
  *
  * Called from instrumentation.ts `register()` (Node.js runtime only), which Next runs at start-up.

@@ -12,8 +12,9 @@ import { logger } from "@/lib/log";
  * visitor address, QUOTA_FREE_PER_DAY per Free user, QUOTA_PRO_PER_DAY per Pro user (a fair-use
  * ceiling), counted per UTC day.
  *
- * Counters live in the database (`quota_counters`) by default and in Redis when REDIS_URL is set, so
- * several app instances share them. Both increments are atomic and bounded: of N concurrent sends at
+ * Counters live in the database (`quota_counters`) by default and, for visitors, in Redis when REDIS_URL
+ * is set; several app instances share either. A signed-in user's sends are counted in the database always,
+ * by the one statement that also checks the session (userQuotaInDatabase, docs/issues.md #24). Both increments are atomic and bounded: of N concurrent sends at
  * the boundary exactly the remaining allowance is admitted (a conditional upsert in PostgreSQL, one
  * Lua script in Redis).
  *
@@ -134,6 +135,19 @@ function redisStore(redis: Redis): QuotaStore {
   };
 }
 
+// INCREMENT_SCRIPT, unless KEYS[2] (a refusal kept by lib/rate-limit.ts blockKey) is above 1: then the
+// refusal's remaining seconds, negated, and nothing is counted.
+const INCREMENT_UNLESS_BLOCKED_SCRIPT = `
+local b = tonumber(redis.call('GET', KEYS[2]) or '0')
+if b and b > 1 then
+  local ttl = redis.call('PTTL', KEYS[2])
+  return -math.max(1, math.ceil(ttl / 1000))
+end
+local c = redis.call('INCR', KEYS[1])
+if c == 1 then redis.call('EXPIRE', KEYS[1], ARGV[2]) end
+if c > tonumber(ARGV[1]) then return 0 end
+return c`;
+
 /** `primary` (Redis), and `fallback` (the database) for each call Redis cannot answer. */
 function withFallback(primary: QuotaStore, fallback: QuotaStore): QuotaStore {
   let lastWarning = 0;
@@ -163,15 +177,19 @@ function withFallback(primary: QuotaStore, fallback: QuotaStore): QuotaStore {
   };
 }
 
-let state: { config: Config; store: QuotaStore; redis: Redis | null; salt: { day: string; value: Buffer } | null } | undefined;
+type QuotaState = { config: Config; store: QuotaStore; redis: Redis | null; salt: { day: string; value: Buffer } | null };
+// On globalThis: one Redis connection and one salt cache per process, whichever of Next's bundles (or
+// server.mjs's hot path, through instrumentation's) counts (docs/issues.md #24).
+const shared = globalThis as typeof globalThis & { __hushQuota?: QuotaState };
 
-function current(): NonNullable<typeof state> {
+function current(): QuotaState {
   const config = getConfig();
+  let state = shared.__hushQuota;
   if (state?.config !== config) {
     state?.redis?.disconnect();
     const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, commandTimeout: 1000 }) : null;
     redis?.on("error", (error) => logger("quota").error({ err: error.message }, "Redis error"));
-    state = { config, redis, store: redis ? withFallback(redisStore(redis), databaseStore) : databaseStore, salt: null };
+    state = shared.__hushQuota = { config, redis, store: redis ? withFallback(redisStore(redis), databaseStore) : databaseStore, salt: null };
   }
   return state;
 }
@@ -197,6 +215,43 @@ export async function consumeQuota(subject: QuotaSubject, now = new Date()): Pro
 }
 
 /**
+ * consumeQuota, unless the subject is refused under `block`, checked in the same round trip: one Redis
+ * script when REDIS_URL is set (docs/issues.md #24: one round trip before the model is called), else
+ * `block.check()` (process memory) then the database counter.
+ * @param block.redisKey lib/rate-limit.ts blockRedisKey (null without Redis);
+ *   block.check the same refusal read the ordinary way (used without Redis, or while Redis is down).
+ * @returns the seconds the subject stays refused (nothing counted), or 0 once counted.
+ * @throws AppError "rate_limited:quota" when today's limit is reached (nothing is counted then).
+ */
+export async function consumeQuotaUnlessBlocked(
+  subject: QuotaSubject,
+  block: { redisKey: string | null; check: () => Promise<number> },
+  now = new Date(),
+): Promise<number> {
+  const day = utcDay(now);
+  const limit = limitFor(subject);
+  const key = await keyFor(subject, day);
+  const s = current();
+  if (s.redis && block.redisKey) {
+    let result: number | null = null;
+    try {
+      result = Number(await s.redis.eval(INCREMENT_UNLESS_BLOCKED_SCRIPT, 2, `hush:quota:${day}:${key}`, block.redisKey, limit, 2 * 86_400));
+    } catch (error) {
+      logger("quota").error({ err: error instanceof Error ? error.message : "unknown" }, "Redis unavailable; counting in the database");
+    }
+    if (result !== null) {
+      if (result < 0) return -result;
+      if (result === 0) throw quotaExceeded(secondsToNextUtcDay(now));
+      return 0;
+    }
+  }
+  const seconds = await block.check();
+  if (seconds > 0) return seconds;
+  if (!(await s.store.increment(key, day, limit))) throw quotaExceeded(secondsToNextUtcDay(now));
+  return 0;
+}
+
+/**
  * PING the quota Redis (readiness, lib/health.ts). Resolves when it answers.
  * @throws when REDIS_URL is unset or Redis does not answer (commandTimeout: 1 s).
  */
@@ -209,11 +264,12 @@ export async function pingQuotaRedis(): Promise<void> {
 /**
  * What a signed-in send's single precondition statement (lib/db/chat-preconditions.ts) needs to count
  * the send in the database with `quotaIncrementSql`: today's UTC day and each plan's limit (limitFor).
- * Null when the counters live in Redis (REDIS_URL): then the caller counts with `consumeQuota` after the checks.
+ * Users are counted there whether or not REDIS_URL is set: the statement that checks the session runs
+ * anyway, so counting in it keeps a send at one round trip before the model is called (docs/issues.md #24),
+ * where a Redis counter would add one. Visitors, who have no such statement, are counted in Redis.
  */
-export function userQuotaInDatabase(now = new Date()): { day: string; freeLimit: number; proLimit: number } | null {
+export function userQuotaInDatabase(now = new Date()): { day: string; freeLimit: number; proLimit: number } {
   const config = getConfig();
-  if (config.REDIS_URL) return null;
   return {
     day: utcDay(now),
     freeLimit: limitFor({ kind: "user", userId: "", plan: "Free" }, config),
@@ -221,9 +277,18 @@ export function userQuotaInDatabase(now = new Date()): { day: string; freeLimit:
   };
 }
 
+/**
+ * Give back one send of `userId` counted in the database on `day` (YYYY-MM-DD) by a statement that then
+ * had the send refused for another reason (lib/chat/signed-in.ts admitUserTurn). Never below zero.
+ */
+export async function refundUserQuota(userId: string, day: string): Promise<void> {
+  const db = await getDb();
+  await db.$executeRaw`UPDATE quota_counters SET count = count - 1 WHERE subject = ${userQuotaKey(userId)} AND day = ${day} AND count > 0`;
+}
+
 /** Close the Redis connection, if any (tests, benchmarks). */
 export async function closeQuota(): Promise<void> {
-  const redis = state?.redis;
-  state = undefined;
+  const redis = shared.__hushQuota?.redis;
+  shared.__hushQuota = undefined;
   if (redis) await redis.quit().catch(() => redis.disconnect());
 }

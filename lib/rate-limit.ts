@@ -32,10 +32,15 @@ interface LimiterSpec {
   durationSeconds: number;
 }
 
-let state: { config: Config; redis: Redis | null; limiters: Map<string, RateLimiterAbstract> } | undefined;
+type LimitState = { config: Config; redis: Redis | null; limiters: Map<string, RateLimiterAbstract> };
+// On globalThis: Next evaluates this module in more than one bundle (instrumentation, whose copy serves
+// server.mjs's hot path, and the routes'), and an in-memory limit or block must be one store
+// (docs/issues.md #24).
+const shared = globalThis as typeof globalThis & { __hushRateLimits?: LimitState };
 
 function limiterFor(spec: LimiterSpec): RateLimiterAbstract {
   const config = getConfig();
+  let state = shared.__hushRateLimits;
   if (state?.config !== config) {
     state?.redis?.disconnect();
     const redis = config.REDIS_URL
@@ -45,7 +50,7 @@ function limiterFor(spec: LimiterSpec): RateLimiterAbstract {
       : null;
     // An unreachable Redis must not crash the process; the insurance limiter takes over meanwhile.
     redis?.on("error", (error) => logger("rate-limit").error({ err: error.message }, "Redis error"));
-    state = { config, redis, limiters: new Map() };
+    state = shared.__hushRateLimits = { config, redis, limiters: new Map() };
   }
   const id = `${spec.name}:${spec.points}/${spec.durationSeconds}`;
   let limiter = state.limiters.get(id);
@@ -83,6 +88,17 @@ const blockSpec = (name: string): LimiterSpec => ({ name: `block:${name}`, point
 export async function blockKey(name: string, key: string, seconds: number): Promise<void> {
   const hashed = createHash("sha256").update(key).digest("base64url");
   await limiterFor(blockSpec(name)).block(hashed, seconds);
+}
+
+/**
+ * The Redis key that holds `key`'s refusal under `name` (`blockKey`), for a script that checks it in the
+ * same round trip as something else (lib/quota.ts consumeQuotaUnlessBlocked): rate-limiter-flexible's
+ * layout, `<keyPrefix>:<hashed key>`, whose value is above 1 while refused and whose TTL is the refusal's.
+ * Null without REDIS_URL (refusals are then in this process's memory: `blockedSeconds` costs no round trip).
+ */
+export function blockRedisKey(name: string, key: string): string | null {
+  if (!getConfig().REDIS_URL) return null;
+  return `hush:rl:${blockSpec(name).name}:${createHash("sha256").update(key).digest("base64url")}`;
 }
 
 /** Seconds `key` stays refused under `name` (`blockKey`), 0 when it is not. */
@@ -140,7 +156,7 @@ export async function consumeEmailSignIn(mailbox: string, client: string | null)
 
 /** Close the Redis connection, if any (tests, shutdown). */
 export async function closeRateLimits(): Promise<void> {
-  const redis = state?.redis;
-  state = undefined;
+  const redis = shared.__hushRateLimits?.redis;
+  shared.__hushRateLimits = undefined;
   if (redis) await redis.quit().catch(() => redis.disconnect());
 }

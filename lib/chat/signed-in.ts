@@ -10,7 +10,7 @@ import { loadChatPreconditions } from "@/lib/db/queries";
 import { readJsonBody } from "@/lib/http";
 import { PRO_STATUSES } from "@/lib/plans";
 import { canonicalUuid } from "@/lib/uuid";
-import { consumeQuota, quotaExceeded, secondsToNextUtcDay, userQuotaInDatabase } from "@/lib/quota";
+import { quotaExceeded, refundUserQuota, secondsToNextUtcDay, userQuotaInDatabase } from "@/lib/quota";
 import { chatNotFound } from "@/lib/db/errors";
 import { confidentialInClearError } from "@/lib/confidential/models";
 
@@ -56,8 +56,12 @@ export interface AdmittedUserTurn {
  * 429 quota used up. Only a turn that passes all of them is counted.
  * @param input.modelCode the public model code asked for (null when the body could not be read: then a
  *   `pending` error answers).
- * @param input.beforeCount a last check on the user before the turn is counted (the confidential relay's
- *   refusal of a client caught tampering); the count then runs after it, through lib/quota.ts.
+ * @param input.beforeCount a last check on the user, made after the statement and before the quota's
+ *   answer (the confidential relay's refusal of a client caught tampering, lib/rate-limit.ts blockedSeconds:
+ *   process memory, or Redis with REDIS_URL). The statement has counted the turn already (users are
+ *   counted in the database, lib/quota.ts userQuotaInDatabase), so without Redis nothing else awaits
+ *   before the model is called (docs/issues.md #24); a refusal here gives the count back (one more
+ *   statement, on that refusal only).
  * @throws AppError with those statuses.
  */
 export async function admitUserTurn(input: {
@@ -71,7 +75,7 @@ export async function admitUserTurn(input: {
   const model = input.modelCode === null ? undefined : findModel(input.modelCode);
   const chatId = input.chatId == null ? null : (canonicalUuid(input.chatId) ?? NO_CHAT);
   const now = new Date();
-  const sqlQuota = input.beforeCount ? null : userQuotaInDatabase(now);
+  const sqlQuota = userQuotaInDatabase(now);
   const pre = await loadChatPreconditions({
     who: input.who,
     chatId,
@@ -90,13 +94,15 @@ export async function admitUserTurn(input: {
   if (pending.length) throw pending[0];
   if (!pre.ownsChat) throw chatNotFound();
   const checked = checkModel(input.modelCode ?? "", pre.plan);
-  const subject = { kind: "user" as const, userId: pre.user.id, plan: pre.plan };
-  if (sqlQuota) {
-    if (pre.counted === null) throw quotaExceeded(secondsToNextUtcDay(now));
-  } else {
-    await input.beforeCount?.(pre.user.id);
-    await consumeQuota(subject, now);
+  if (input.beforeCount) {
+    try {
+      await input.beforeCount(pre.user.id);
+    } catch (refusal) {
+      if (pre.counted !== null) await refundUserQuota(pre.user.id, sqlQuota.day);
+      throw refusal;
+    }
   }
+  if (pre.counted === null) throw quotaExceeded(secondsToNextUtcDay(now));
   return { userId: pre.user.id, plan: pre.plan, model: checked };
 }
 

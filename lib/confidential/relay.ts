@@ -14,8 +14,8 @@ import { errorResponse, jsonError } from "@/lib/http";
 import { AppError } from "@/lib/errors";
 import { assertAcceptingTurns, beginTurn, SHUTDOWN_MESSAGE } from "@/lib/lifecycle";
 import { logger, securityEvent } from "@/lib/log";
-import { consumeQuota } from "@/lib/quota";
-import { blockedSeconds, blockKey } from "@/lib/rate-limit";
+import { consumeQuotaUnlessBlocked } from "@/lib/quota";
+import { blockedSeconds, blockKey, blockRedisKey } from "@/lib/rate-limit";
 import { enclaveModelId, isConfidentialModel } from "./models";
 import { EHBP_ENCAPSULATED_KEY_HEADER, EHBP_RESPONSE_NONCE_HEADER, MODEL_HEADER } from "./protocol";
 import { parseUsageMetrics, recordUsage, USAGE_REQUEST_HEADER, USAGE_RESPONSE_HEADER, type UsageKind } from "./usage";
@@ -188,7 +188,11 @@ function tooLarge(maxBytes: number): AppError {
 
 async function refuseIfBlocked(key: string): Promise<void> {
   const seconds = await blockedSeconds(MISMATCH_BLOCK, key);
-  if (seconds > 0) throw new AppError("forbidden:confidential_mismatch", MISMATCH_MESSAGE, { headers: { "Retry-After": String(seconds) } });
+  if (seconds > 0) throw mismatchRefusal(seconds);
+}
+
+function mismatchRefusal(seconds: number): AppError {
+  return new AppError("forbidden:confidential_mismatch", MISMATCH_MESSAGE, { headers: { "Retry-After": String(seconds) } });
 }
 
 /**
@@ -227,9 +231,20 @@ async function admit(request: Request): Promise<AdmittedTurn> {
   if (problem) throw problem;
   const address = clientKey(request);
   const key = `v:${address ?? "unknown"}`;
-  await refuseIfBlocked(key);
-  const model = checkModel(code, "Free");
-  await consumeQuota({ kind: "visitor", address });
+  let model: ReturnType<typeof checkModel>;
+  try {
+    model = checkModel(code, "Free");
+  } catch (error) {
+    // A refused client hears of its refusal first, as when this was checked before the model.
+    await refuseIfBlocked(key);
+    throw error;
+  }
+  // The refusal list and the quota in one round trip (one Redis script with REDIS_URL; docs/issues.md #24).
+  const blocked = await consumeQuotaUnlessBlocked(
+    { kind: "visitor", address },
+    { redisKey: blockRedisKey(MISMATCH_BLOCK, key), check: () => blockedSeconds(MISMATCH_BLOCK, key) },
+  );
+  if (blocked > 0) throw mismatchRefusal(blocked);
   return { kind: "visitor", modelCode: model.code as ModelCode, blockKey: key };
 }
 

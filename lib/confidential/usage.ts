@@ -17,11 +17,15 @@ export const USAGE_RESPONSE_HEADER = USAGE_METRICS_HEADER;
 /** Who a confidential turn was for, as usage is counted: by kind only, never by user. */
 export type UsageKind = "visitor" | "free" | "pro";
 
-const totals: Record<UsageKind, { turns: number; unreported: number; prompt: number; completion: number; total: number }> = {
+type Totals = Record<UsageKind, { turns: number; unreported: number; prompt: number; completion: number; total: number }>;
+// On globalThis: one set of counters per process, whichever of Next's bundles (or server.mjs's hot path,
+// through instrumentation's) relays the turn (docs/issues.md #24).
+const shared = globalThis as typeof globalThis & { __hushConfidentialUsage?: Totals };
+const totals: Totals = (shared.__hushConfidentialUsage ??= {
   visitor: { turns: 0, unreported: 0, prompt: 0, completion: 0, total: 0 },
   free: { turns: 0, unreported: 0, prompt: 0, completion: 0, total: 0 },
   pro: { turns: 0, unreported: 0, prompt: 0, completion: 0, total: 0 },
-};
+});
 
 /**
  * Add one relayed turn to this process's token counters and log them (kind, public model code and

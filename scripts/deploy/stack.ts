@@ -2,7 +2,7 @@
  * The production layout on one machine, with real servers, for scripts/deploy-test.ts and
  * bench/load.ts: a fresh PostgreSQL database (on TEST_POSTGRES_URL's server), a Redis of its own
  * (redis-server on its own port), the fake LLM and test SMTP servers, two production app instances of
- * the same build (`next start`, as the image's server.js would) and nginx running deploy/nginx.conf
+ * the same build (`npm start`'s server.mjs, as the image runs it) and nginx running deploy/nginx.conf
  * with a self-signed certificate. Ports: DEPLOY_PORT_BASE (default 5550) + 0..9.
  */
 import { spawn, execFileSync, type ChildProcess } from "node:child_process";
@@ -247,10 +247,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       ...options.appEnv,
     });
     const apps: AppInstance[] = [];
-    const nextBin = path.join(ROOT, "node_modules/next/dist/bin/next");
-    // Instance A runs `next start` on the build; instance B runs the Docker image's runtime layout
-    // (deploy/Dockerfile stage 3: `node server.js` from Next's standalone output, with only the files
-    // copied there), so every check here also holds for the image.
+    // Instance A runs server.mjs on the build as `npm start` does; instance B runs the Docker image's
+    // runtime layout (deploy/Dockerfile stage 3: `node server.mjs` beside Next's standalone output, with
+    // only the files copied there), so every check here also holds for the image.
     const runtimeDir = assembleDockerRuntime(work);
     const startApp = async (index: number): Promise<AppInstance> => {
       const port = index === 0 ? ports.appA : ports.appB;
@@ -259,9 +258,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       const nodeArgs = inspectPort ? [`--inspect=127.0.0.1:${inspectPort}`] : [];
       const proc =
         index === 0
-          ? spawnLogged(process.execPath, [...nodeArgs, "--require", path.join(ROOT, "deploy/http-timeouts.cjs"), nextBin, "start", "-p", String(port), "-H", "127.0.0.1"], appEnv(port), output)
+          ? spawnLogged(process.execPath, [...nodeArgs, "--require", path.join(ROOT, "deploy/http-timeouts.cjs"), "server.mjs", "-p", String(port), "-H", "127.0.0.1"], appEnv(port), output)
           : // deploy/Dockerfile's CMD
-            spawnLogged(process.execPath, [...nodeArgs, "--require", "./http-timeouts.cjs", "server.js"], { ...appEnv(port), PORT: String(port), HOSTNAME: "127.0.0.1" }, output, runtimeDir);
+            spawnLogged(process.execPath, [...nodeArgs, "--require", "./http-timeouts.cjs", "server.mjs"], { ...appEnv(port), PORT: String(port), HOSTNAME: "127.0.0.1" }, output, runtimeDir);
       const exited = new Promise<number | null>((res) => proc.once("exit", (code) => res(code)));
       const app: AppInstance = { name: index === 0 ? "A" : "B", port, addr: `127.0.0.1:${port}`, proc, output, exited, inspectPort };
       apps[index] = app;

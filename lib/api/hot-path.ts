@@ -1,0 +1,232 @@
+import "server-only";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { getConfig } from "@/lib/config";
+import { chatHistoryGetRoute, chatSignedInRoute, chatVisitorRoute } from "@/lib/chat/routes";
+import { relayChat } from "@/lib/confidential/relay";
+import { errorResponse } from "@/lib/http";
+import { apiPolicyHeaders, COMMON_HEADERS } from "@/lib/security/headers";
+
+/**
+ * The hot path of server.mjs (docs/issues.md #24; docs/performance.md "Custom server"): the chat turns
+ * and the opening of one saved chat, answered by the same handlers as their route files but straight
+ * from node:http, without Next's routing, proxy.ts and route-handler machinery.
+ *
+ * What Next did around those handlers is done here: the security headers of proxy.ts (API CSP, HSTS)
+ * and next.config.ts (COMMON_HEADERS); a request Next would refuse before routing never gets here,
+ * since lib/request-guard.ts and the peer stamp (lib/peer-stamp.ts, the client address) wrap every
+ * node:http server of the process. Only POST on the exact chat paths and GET of one saved chat are taken:
+ * any other method goes to Next, whose proxy.ts answers 405.
+ *
+ * server.mjs imports nothing of lib: it finds `handle` on globalThis under HOT_PATH_KEY, put there by
+ * instrumentation.ts (installHotPath) from the copy of lib Next loaded, so module state (database,
+ * quota, rate limits, lifecycle) stays the one Next's routes see (they keep theirs on globalThis).
+ */
+
+/** A route handler as the route files export it: a Web Request in, a Response out. */
+type WebHandler = (request: Request) => Promise<Response>;
+
+/** The paths served here on POST, each by the handler its route file exports. */
+const HOT_ROUTES = new Map<string, WebHandler>([
+  ["/api/ns/chat", chatVisitorRoute],
+  ["/api/ns/chat_user", chatSignedInRoute],
+  ["/api/confidential/chat", relayChat],
+]);
+
+/** GET of one saved chat (app/api/ns/chat_history/[chatId]/route.ts); "batch" is a route of its own. */
+const HISTORY_PREFIX = "/api/ns/chat_history/";
+
+/** The globalThis key under which installHotPath leaves `{ handle }` for server.mjs. */
+export const HOT_PATH_KEY = Symbol.for("hush.hotPath");
+
+/** What server.mjs calls for each request. */
+export interface HotPath {
+  /** True when the request is a hot route and is being answered here; false: hand it to Next. */
+  handle(req: IncomingMessage, res: ServerResponse): boolean;
+}
+
+/** Offer the hot path to server.mjs (called once by instrumentation.ts; the last call wins). */
+export function installHotPath(): void {
+  (globalThis as Record<symbol, unknown>)[HOT_PATH_KEY] = { handle: handleHotRequest } satisfies HotPath;
+}
+
+/**
+ * Answer `req` here when it is POST on a hot route (true), else leave it untouched (false). The answer's
+ * body is written with back-pressure (the next chunk is read once the socket has drained), and a client
+ * that goes away aborts the request's signal at once, which stops the model call or the enclave request.
+ */
+export function handleHotRequest(req: IncomingMessage, res: ServerResponse): boolean {
+  const url = req.url ?? "";
+  const query = url.indexOf("?");
+  const path = query < 0 ? url : url.slice(0, query);
+  if (req.method === "GET") {
+    if (!path.startsWith(HISTORY_PREFIX)) return false;
+    const segment = path.slice(HISTORY_PREFIX.length);
+    if (!segment || segment === "batch" || segment.includes("/")) return false;
+    let chatId: string;
+    try {
+      chatId = decodeURIComponent(segment);
+    } catch {
+      return false;
+    }
+    void serve((request) => chatHistoryGetRoute(request, { params: Promise.resolve({ chatId }) }), req, res);
+    return true;
+  }
+  if (req.method !== "POST") return false;
+  const handler = HOT_ROUTES.get(path);
+  if (!handler) return false;
+  void serve(handler, req, res);
+  return true;
+}
+
+async function serve(handler: WebHandler, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const gone = new AbortController();
+  // 'close' before the answer finished: the client disconnected (or the socket failed).
+  res.once("close", () => {
+    if (!res.writableFinished) gone.abort();
+  });
+  // A write to a socket already gone is noticed through 'close'; its error needs no listener of its own.
+  res.on("error", () => undefined);
+  const body = new RequestBody(req);
+  let response: Response;
+  try {
+    response = await handler(toRequest(req, body.stream, gone.signal));
+  } catch (error) {
+    // The handlers answer their own errors; this is a failure of the adaptation itself.
+    response = errorResponse(error, "hot_path");
+  }
+  await send(response, res, gone.signal);
+  // A body the handler did not read (refused before reading it): discard the rest as it arrives, so the
+  // keep-alive connection's next request is read (bounded by deploy/http-timeouts.cjs requestTimeout).
+  // Only now: the relay may still be streaming the body upstream while the answer comes back.
+  body.discardRest();
+}
+
+/**
+ * The request body as a Web stream that reads the IncomingMessage only as fast as the handler reads
+ * (the socket is paused past 64 KB queued), cheaper than Readable.toWeb, and that can drop the rest.
+ */
+class RequestBody {
+  readonly stream: ReadableStream<Uint8Array>;
+  private controller!: ReadableStreamDefaultController<Uint8Array>;
+  private open = true;
+
+  constructor(private readonly req: IncomingMessage) {
+    const onData = (chunk: Buffer) => {
+      if (!this.open) return;
+      this.controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+      if ((this.controller.desiredSize ?? 0) <= 0) req.pause();
+    };
+    this.stream = new ReadableStream<Uint8Array>(
+      {
+        start: (controller) => {
+          this.controller = controller;
+          req.on("data", onData);
+          req.once("end", () => this.close(() => controller.close()));
+          // Closed before the end: the client went away mid-body; a reader must not take it as whole.
+          req.once("close", () => {
+            if (!req.complete) this.close(() => controller.error(new Error("request body cut off")));
+          });
+        },
+        pull: () => {
+          req.resume();
+        },
+        cancel: () => this.discardRest(),
+      },
+      { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
+    );
+  }
+
+  /** Stop passing data on; what is left of the body is read and dropped. */
+  discardRest(): void {
+    this.open = false;
+    if (!this.req.complete) this.req.resume();
+  }
+
+  private close(action: () => void): void {
+    if (!this.open) return;
+    this.open = false;
+    try {
+      action();
+    } catch {
+      // Already closed or cancelled by the reader.
+    }
+  }
+}
+
+/** The Web Request the handlers take: same method, URL, headers (with the peer stamp) and streamed body. */
+function toRequest(req: IncomingMessage, body: ReadableStream<Uint8Array>, signal: AbortSignal): Request {
+  const headers = new Headers();
+  for (const name in req.headers) {
+    const value = req.headers[name];
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+    else headers.set(name, value);
+  }
+  let url: URL;
+  try {
+    url = new URL(req.url!, `http://${req.headers.host ?? "localhost"}`);
+  } catch {
+    url = new URL(req.url!, "http://localhost");
+  }
+  return new Request(url, {
+    method: req.method,
+    headers,
+    // A GET has no body (the Request constructor refuses one).
+    body: req.method === "GET" ? undefined : body,
+    signal,
+    duplex: "half",
+  } as RequestInit);
+}
+
+/** Write `response` to `res`: status, headers plus the security headers, then its body with back-pressure. */
+async function send(response: Response, res: ServerResponse, gone: AbortSignal): Promise<void> {
+  const config = getConfig();
+  const headers: Record<string, string | string[]> = {};
+  for (const { key, value } of COMMON_HEADERS) headers[key] = value;
+  Object.assign(headers, apiPolicyHeaders({ production: config.isProduction, appUrl: config.APP_URL }));
+  response.headers.forEach((value, name) => {
+    if (name !== "set-cookie") headers[name] = value;
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length) headers["set-cookie"] = cookies;
+  if (res.destroyed) {
+    await response.body?.cancel().catch(() => undefined);
+    return;
+  }
+  res.writeHead(response.status, headers);
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  const reader = response.body.getReader();
+  const cancel = () => void reader.cancel().catch(() => undefined);
+  gone.addEventListener("abort", cancel, { once: true });
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (gone.aborted) return;
+      if (!res.write(value)) await drained(res);
+    }
+    res.end();
+  } catch {
+    // The answer's stream failed mid-way: the status is sent, so cut the connection rather than end
+    // a body that looks complete.
+    res.destroy();
+  } finally {
+    gone.removeEventListener("abort", cancel);
+  }
+}
+
+/** Resolves when `res` can take more (drain) or is gone (close). */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.on("drain", done);
+    res.on("close", done);
+  });
+}

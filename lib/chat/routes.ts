@@ -1,0 +1,83 @@
+import "server-only";
+import { api } from "@/lib/api/contract";
+import { PRIVATE_NO_STORE, route } from "@/lib/api/route";
+import { historyChatFor } from "@/lib/chat/history";
+import { respondToTurn } from "@/lib/chat/respond";
+import { chatRequestFor } from "@/lib/chat/limits";
+import { admitSignedInSend } from "@/lib/chat/signed-in";
+import { checkImagesAllowed, checkModel, prepareTurn } from "@/lib/chat/turn";
+import { clientKey } from "@/lib/client-address";
+import { confidentialInClearError } from "@/lib/confidential/models";
+import { readJsonBody } from "@/lib/http";
+import { assertAcceptingTurns } from "@/lib/lifecycle";
+import { consumeQuota } from "@/lib/quota";
+
+/**
+ * The handlers of the hot routes, in one home for their two servers: the route files
+ * (app/api/ns/chat/route.ts, app/api/ns/chat_user/route.ts, app/api/ns/chat_history/[chatId]/route.ts)
+ * export them to Next, and the hot path of server.mjs (lib/api/hot-path.ts, docs/issues.md #24) calls them
+ * without Next's route-handler machinery. Each takes a Web Request and answers a Response through
+ * lib/api/route.ts.
+ */
+
+/**
+ * POST /api/ns/chat: the visitor chat call (docs/product.md §7). Basic model only; nothing is stored, so
+ * chat_id is always null and save_chat is ignored. JSON, or SSE with `Accept: text/event-stream`.
+ * Counts against the visitor's daily quota (lib/quota.ts; 429 when used up) in one round trip to the
+ * database or Redis (the day's salt is cached). The body's schema follows the configured limits
+ * (chatRequestFor), so it is read here rather than by the wrapper; sameOrigin is off as before (a
+ * visitor's call changes nothing of an account).
+ */
+export const chatVisitorRoute = route(api.chatVisitor, { name: "chat", auth: "none", sameOrigin: false, handlerReadsBody: true }, async ({ request }) => {
+  const { schema, maxBytes } = chatRequestFor();
+  const body = await readJsonBody(request, schema, maxBytes);
+  const model = checkModel(body.model, "Free");
+  // A confidential model's turn goes through the relay, encrypted; never in clear through this route.
+  const inClear = confidentialInClearError(model.code);
+  if (inClear) throw inClear;
+  // An image for a model that reads text only: refused before the quota is counted (docs/issues.md #23).
+  checkImagesAllowed(body, model);
+  assertAcceptingTurns();
+  const client = clientKey(request);
+  await consumeQuota({ kind: "visitor", address: client });
+  const turn = prepareTurn(body, model);
+  return respondToTurn(request, turn, null);
+});
+
+/**
+ * POST /api/ns/chat_user: the signed-in chat call (docs/product.md §7). Like /api/ns/chat, plus: the Pro model for
+ * Pro users. It stores nothing: since the vault (docs/issues.md #8) a saved chat's turn is encrypted in the browser
+ * and sent to POST /api/ns/chat_save once the answer is complete; `save_chat` is accepted for docs/product.md §7
+ * and ignored, and `chat_id` is echoed. A chat_id that is not the caller's answers 404 before the model runs.
+ * The Pro model without Pro answers 403; each send counts against the plan's daily quota (429).
+ * Session, owner, plan and quota are checked in one database round trip (lib/chat/signed-in.ts), so the
+ * wrapper's own auth step is off ("none"); same-origin is checked there too.
+ */
+export const chatSignedInRoute = route(
+  api.chatSignedIn,
+  {
+    name: "chat_user",
+    auth: "none",
+    sameOrigin: false,
+    handlerReadsBody: true,
+    // A draining instance (SIGTERM) refuses new turns before anything is counted (lib/lifecycle.ts).
+    before: assertAcceptingTurns,
+  },
+  async ({ request }) => {
+    const { body, model } = await admitSignedInSend(request);
+    const turn = prepareTurn(body, model);
+    return respondToTurn(request, turn, body.chat_id ?? null);
+  },
+);
+
+/**
+ * GET /api/ns/chat_history/{chat_id}: one saved chat with its messages; 404 when not the caller's.
+ * Session and chat in one database round trip, the JSON text (contract chatSchema) made by the database
+ * (docs/issues.md #12), so the wrapper's own auth step is off.
+ */
+export const chatHistoryGetRoute = route<typeof api.chatHistoryGet, "none", { chatId: string }>(
+  api.chatHistoryGet,
+  { name: "chat_history", auth: "none" },
+  async ({ request, params }) =>
+    new Response(await historyChatFor(request, params.chatId), { headers: { "Content-Type": "application/json", ...PRIVATE_NO_STORE } }),
+);

@@ -1,0 +1,81 @@
+/**
+ * Hush's HTTP server (docs/issues.md #24, "Lean hot path"; docs/performance.md "Custom server"): one
+ * node:http server that answers the chat hot path itself and hands every other request to Next.js's
+ * request handler in the same process.
+ *
+ *   node --require ./deploy/http-timeouts.cjs server.mjs [-p PORT] [-H HOST] [--dev]
+ *
+ * PORT and HOSTNAME from the environment are used when -p/-H are not given (defaults 3000, 0.0.0.0;
+ * the Docker image sets them). `npm start` runs it on the build of `npm run build`, `npm run dev` with
+ * --dev; the Docker image runs the same file beside Next's standalone output (deploy/Dockerfile).
+ *
+ * The hot path (POST /api/ns/chat, /api/ns/chat_user, /api/confidential/chat) is served by the very
+ * handlers of the route files, from the copy of lib/* Next loaded for instrumentation.ts, which puts
+ * them on globalThis (lib/api/hot-path.ts): this file imports nothing of lib, so there is no second
+ * copy of any module state (database, quota, rate limits, lifecycle). Until Next is prepared (and so
+ * instrumentation has run) nothing is listening. In development the hot path is off unless
+ * HUSH_FAST_PATH=1: Next recompiles the route files on edit, instrumentation's copy is not reloaded.
+ * HUSH_FAST_PATH=0 turns it off in production.
+ *
+ * Plain JavaScript on purpose: it runs as is in the image, where nothing compiles TypeScript.
+ */
+import { readFileSync, existsSync } from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const dir = path.dirname(fileURLToPath(import.meta.url));
+const args = process.argv.slice(2);
+const flag = (name) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const dev = args.includes("--dev");
+const port = Number(flag("-p") ?? flag("--port") ?? process.env.PORT ?? 3000);
+const hostname = flag("-H") ?? flag("--hostname") ?? process.env.HOSTNAME ?? "0.0.0.0";
+
+if (!dev) {
+  process.env.NODE_ENV = "production";
+  // The config the build resolved (as Next's standalone server.js does): no next.config.ts to load,
+  // which the image does not have.
+  const manifest = path.join(dir, ".next", "required-server-files.json");
+  if (existsSync(manifest)) process.env.__NEXT_PRIVATE_STANDALONE_CONFIG = JSON.stringify(JSON.parse(readFileSync(manifest, "utf8")).config);
+}
+
+const { default: next } = await import("next");
+const server = http.createServer();
+// httpServer: Next attaches its own WebSocket upgrade handler (development hot reload) to it.
+const app = next({ dev, dir, hostname, port, httpServer: server });
+
+// Registered before Next's instrumentation runs, so lib/lifecycle.ts finds it and calls it when it
+// drains (as it calls `next start`'s own): stop accepting connections, then report every one closed
+// through process.exit, which the drain holds back until the turns in flight are done.
+for (const signal of ["SIGTERM", "SIGINT"]) {
+  process.on(signal, () => {
+    server.close(() => process.exit(0));
+    server.closeIdleConnections();
+  });
+}
+
+await app.prepare();
+// In production Next prepares its server, and so runs instrumentation.ts, at the first request
+// (node_modules/next/dist/server/next.js NextServer.prepare); do it now, before listening, so the
+// database is migrated and the hot path offered before anyone is served.
+await (await app.server?.getServer?.())?.prepare?.();
+const nextHandler = app.getRequestHandler();
+// HUSH_FAST_PATH=0 serves everything through Next (the same handlers, with Next's routing): a comparison
+// within one build (bench/perf), or a way back should the hot path misbehave.
+const fastPath = process.env.HUSH_FAST_PATH === "1" || (!dev && process.env.HUSH_FAST_PATH !== "0");
+const HOT_PATH = Symbol.for("hush.hotPath");
+
+server.on("request", (req, res) => {
+  // Looked up per request (one property read): present once instrumentation has run.
+  /** @type {{ handle(req: http.IncomingMessage, res: http.ServerResponse): boolean } | undefined} */
+  const hot = fastPath ? globalThis[HOT_PATH] : undefined;
+  if (hot?.handle(req, res)) return;
+  void nextHandler(req, res);
+});
+server.listen(port, hostname, () => {
+  const hot = fastPath && globalThis[HOT_PATH] ? "on" : "off";
+  console.log(`[hush] listening on http://${hostname}:${port}${dev ? " (development)" : ""}, hot path ${hot}`);
+});

@@ -1,0 +1,391 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import pg from "pg";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { handleHotRequest } from "@/lib/api/hot-path";
+import { getConfig, resetConfigForTests } from "@/lib/config";
+import { installPeerStamp } from "@/lib/peer-stamp";
+import { installRequestGuard } from "@/lib/request-guard";
+import { closeQuota } from "@/lib/quota";
+import { blockKey, closeRateLimits } from "@/lib/rate-limit";
+import { Redis } from "ioredis";
+import { setupTestDb, type TestDb } from "../db/setup-db";
+import { redisAvailable, TEST_REDIS_URL } from "../helpers/redis";
+import { createTestUser, sessionCookieFor } from "../helpers/auth";
+import { startFakeLlmServer, type FakeLlmServer } from "../helpers/fake-llm-server";
+import { defaultAnswer, startFakeEnclave, type FakeEnclave } from "../confidential/upstream";
+
+/**
+ * server.mjs's hot path (lib/api/hot-path.ts, docs/issues.md #24) over real HTTP: a node:http server that
+ * answers through handleHotRequest as server.mjs does (anything else: 404 here, Next there), with the
+ * peer stamp and request guard instrumentation installs, the fake LLM and a fake enclave as upstreams
+ * and the test database. Statuses, error JSON, headers, streaming, cancellation, back-pressure, and the
+ * database round trips before the model is called.
+ */
+let t: TestDb;
+let llm: FakeLlmServer;
+let enclave: FakeEnclave;
+let server: http.Server;
+let base: string;
+const BASIC = "llama3-8b-8192";
+const KEY = "0f".repeat(32);
+const ENV: Record<string, string> = {
+  QUOTA_VISITOR_PER_DAY: "10000",
+  QUOTA_FREE_PER_DAY: "10000",
+  LLM_API_KEY: "test",
+  LLM_TIMEOUT_MS: "5000",
+};
+/** The relay's settings: the Basic model served confidentially (then refused in clear, 409). */
+const CONFIDENTIAL: Record<string, string> = {
+  CONFIDENTIAL_API_KEY: "sk-hot-path-test",
+  CONFIDENTIAL_MODELS: BASIC,
+  CONFIDENTIAL_TRUST: "development",
+  CONFIDENTIAL_MODEL_BASIC: "enclave-basic",
+};
+
+/** Confidential inference on (through `origin`) or off. */
+function confidential(origin: string | null) {
+  for (const k of [...Object.keys(CONFIDENTIAL), "CONFIDENTIAL_BASE_URL"]) delete process.env[k];
+  if (origin) Object.assign(process.env, CONFIDENTIAL, { CONFIDENTIAL_BASE_URL: origin });
+  resetConfigForTests();
+}
+
+/** Statements sent to the database by any pg client of this process (PGlite is reached through pg too). */
+let statements = 0;
+const query = pg.Client.prototype.query;
+
+const ask = (content: string) => ({ messages: [{ role: "user", content }], model: BASIC, chat_id: null, save_chat: false });
+
+function post(path: string, body: unknown, headers: Record<string, string> = {}, signal?: AbortSignal): Promise<Response> {
+  return fetch(`${base}${path}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Accept: "application/json", Origin: new URL(getConfig().APP_URL).origin, ...headers },
+    body: typeof body === "string" ? body : Buffer.isBuffer(body) ? new Uint8Array(body) : JSON.stringify(body),
+    signal,
+  });
+}
+
+/** Resolves true when `promise` settles within `ms`, false otherwise. */
+function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  return Promise.race([promise.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms))]);
+}
+
+beforeAll(async () => {
+  llm = await startFakeLlmServer();
+  enclave = await startFakeEnclave();
+  Object.assign(process.env, ENV, { LLM_BASE_URL: `${llm.url}/v1` });
+  delete process.env.GROQ_API_KEY;
+  t = await setupTestDb();
+  resetConfigForTests();
+  installPeerStamp();
+  installRequestGuard();
+  pg.Client.prototype.query = function counted(this: pg.Client, ...args: unknown[]) {
+    statements++;
+    return (query as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof query;
+  server = http.createServer((req, res) => {
+    if (handleHotRequest(req, res)) return;
+    res.writeHead(404, { "Content-Type": "application/json" });
+    res.end(JSON.stringify({ error: "not on the hot path" }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  pg.Client.prototype.query = query;
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await t.cleanup();
+  await llm.close();
+  await enclave.close();
+  await closeQuota();
+  await closeRateLimits();
+  for (const k of [...Object.keys(ENV), ...Object.keys(CONFIDENTIAL), "LLM_BASE_URL", "CONFIDENTIAL_BASE_URL"]) delete process.env[k];
+  resetConfigForTests();
+});
+
+beforeEach(() => {
+  confidential(null);
+  llm.requests.length = 0;
+  enclave.requests.length = 0;
+  enclave.answer = () => defaultAnswer();
+});
+
+describe("the hot path over HTTP", () => {
+  it("answers a visitor's turn as JSON, with the headers Next's proxy.ts and next.config.ts add", async () => {
+    const res = await post("/api/ns/chat", ask("Hello there"));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-security-policy")).toContain("default-src 'none'");
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(res.headers.get("x-frame-options")).toBe("DENY");
+    expect(res.headers.get("cache-control")).toBe("private, no-store");
+    const body = await res.json();
+    expect(body.chat_id).toBeNull();
+    expect(body.messages[1].content).toContain("You asked: Hello there");
+  });
+
+  it("streams Server-Sent Events: deltas, then done", async () => {
+    const res = await post("/api/ns/chat", ask("Stream this"), { Accept: "text/event-stream" });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("text/event-stream");
+    const text = await res.text();
+    expect(text.match(/^event: delta$/gm)!.length).toBeGreaterThan(1);
+    expect(text.trim().split("\n\n").at(-1)).toMatch(/^event: done\n/);
+  });
+
+  it("answers the routes' errors as { error } with their statuses", async () => {
+    const notJson = await post("/api/ns/chat", "hi", { "Content-Type": "text/plain" });
+    expect(notJson.status).toBe(415);
+    expect(await notJson.json()).toEqual({ error: expect.stringContaining("JSON") });
+    const unknownField = await post("/api/ns/chat", { ...ask("x"), extra: 1 });
+    expect(unknownField.status).toBe(400);
+    expect((await unknownField.json()).error).toMatch(/^Invalid request/);
+    const signedOut = await post("/api/ns/chat_user", ask("x"));
+    expect(signedOut.status).toBe(401);
+    expect(await signedOut.json()).toEqual({ error: expect.any(String) });
+    confidential(enclave.origin);
+    const plain = await post("/api/confidential/chat", "ciphertext", { "X-Hush-Model": BASIC });
+    expect(plain.status).toBe(400);
+    expect((await plain.json()).error).toContain("Ehbp-Encapsulated-Key");
+    expect(llm.requests).toHaveLength(0);
+    expect(enclave.requests).toHaveLength(0);
+  });
+
+  it("keeps a connection usable after refusing a large body it never read", async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const once = (body: Buffer) =>
+      new Promise<{ status: number; text: string; socket: unknown }>((resolve, reject) => {
+        const req = http.request(`${base}/api/ns/chat_user`, { method: "POST", agent, headers: { "Content-Type": "application/json" } }, (res) => {
+          let text = "";
+          res.setEncoding("utf8").on("data", (d: string) => (text += d));
+          res.on("end", () => resolve({ status: res.statusCode!, text, socket: req.socket }));
+        });
+        req.once("error", reject);
+        req.end(body);
+      });
+    try {
+      // 401 before the body is read (no session), then the same socket answers the next request.
+      const first = await once(Buffer.alloc(4 * 1024 * 1024, 0x20));
+      expect(first.status).toBe(401);
+      const second = await once(Buffer.from("{}"));
+      expect(second.status).toBe(401);
+      expect(JSON.parse(second.text)).toEqual({ error: expect.any(String) });
+      expect(second.socket).toBe(first.socket);
+    } finally {
+      agent.destroy();
+    }
+  });
+
+  it("leaves other methods and paths to Next", async () => {
+    expect((await fetch(`${base}/api/ns/chat`)).status).toBe(404);
+    expect((await fetch(`${base}/api/ns/chat_history/3f1c2b7e-8d4a-4c1e-9b2f-0a1b2c3d4e5f`, { method: "DELETE" })).status).toBe(404);
+    expect((await post("/api/ns/chat/", ask("x"))).status).toBe(404);
+    expect((await post("/api/ns/chat_history", ask("x"))).status).toBe(404);
+  });
+
+  it("answers a signed-in turn with one database statement before the model is called", async () => {
+    const user = await createTestUser();
+    const cookie = await sessionCookieFor(user.id);
+    // The first turn of the day may move the session's idle deadline (a write at most once a day).
+    expect((await post("/api/ns/chat_user", ask("warm"), { Cookie: cookie })).status).toBe(200);
+    statements = 0;
+    const res = await post("/api/ns/chat_user", ask("Counted"), { Cookie: cookie });
+    expect(res.status).toBe(200);
+    expect((await res.json()).messages[1].content).toContain("You asked: Counted");
+    expect(statements).toBe(1);
+  });
+
+  it("answers a visitor's turn with one database statement before the model is called", async () => {
+    // The day's salt is read once and kept.
+    expect((await post("/api/ns/chat", ask("warm"))).status).toBe(200);
+    statements = 0;
+    expect((await post("/api/ns/chat", ask("Counted"))).status).toBe(200);
+    expect(statements).toBe(1);
+  });
+
+  it("opens one saved chat (GET /api/ns/chat_history/{id}): 401 signed out, 404 not the caller's, in one statement", async () => {
+    const id = "3f1c2b7e-8d4a-4c1e-9b2f-0a1b2c3d4e5f";
+    const signedOut = await fetch(`${base}/api/ns/chat_history/${id}`);
+    expect(signedOut.status).toBe(401);
+    expect(await signedOut.json()).toEqual({ error: expect.any(String) });
+    const cookie = await sessionCookieFor((await createTestUser()).id);
+    expect((await fetch(`${base}/api/ns/chat_history/${id}`, { headers: { Cookie: cookie } })).status).toBe(404);
+    statements = 0;
+    const missing = await fetch(`${base}/api/ns/chat_history/${id}`, { headers: { Cookie: cookie } });
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get("content-security-policy")).toContain("default-src 'none'");
+    expect(await missing.json()).toEqual({ error: expect.any(String) });
+    expect(statements).toBe(1);
+    // Not this route: left to Next (404 from this test's stand-in).
+    for (const path of ["/api/ns/chat_history/batch", `/api/ns/chat_history/${id}/more`, "/api/ns/chat_history/"]) {
+      expect(await (await fetch(`${base}${path}`, { headers: { Cookie: cookie } })).json()).toEqual({ error: "not on the hot path" });
+    }
+  });
+
+  it("stops the model call as soon as the client goes away mid-stream", async () => {
+    const client = new AbortController();
+    const res = await post("/api/ns/chat", ask("Take your time [[fake:slow]]"), { Accept: "text/event-stream" }, client.signal);
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    const first = await reader.read();
+    expect(new TextDecoder().decode(first.value)).toContain("event: delta");
+    client.abort();
+    // The slow answer has 20 pieces 300 ms apart (6 s): the model's request is closed long before its end.
+    await expect.poll(() => llm.requests.at(-1)?.closedEarly, { timeout: 2000, interval: 10 }).toBe(true);
+  });
+
+  it("relays a confidential turn byte for byte and closes the enclave request when the client goes away", async () => {
+    confidential(enclave.origin);
+    enclave.answer = () => ({
+      status: 200,
+      headers: { "Content-Type": "text/event-stream", "Ehbp-Response-Nonce": "ab".repeat(32) },
+      chunks: [Buffer.from([0, 1, 2, 255])],
+      hang: true,
+    });
+    const client = new AbortController();
+    const res = await post("/api/confidential/chat", Buffer.from("sealed bytes"), { "X-Hush-Model": BASIC, "Ehbp-Encapsulated-Key": KEY, "Content-Type": "application/octet-stream" }, client.signal);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("ehbp-response-nonce")).toBe("ab".repeat(32));
+    const reader = res.body!.getReader();
+    expect([...(await reader.read()).value!]).toEqual([0, 1, 2, 255]);
+    expect(enclave.requests[0]!.body.toString()).toBe("sealed bytes");
+    client.abort();
+    expect(await within(enclave.requests[0]!.closed, 1000)).toBe(true);
+  });
+
+  it("relays a signed-in turn with one database statement; a blocked client's refusal gives its count back", async () => {
+    confidential(enclave.origin);
+    const user = await createTestUser();
+    const headers = { Cookie: await sessionCookieFor(user.id), "X-Hush-Model": BASIC, "Ehbp-Encapsulated-Key": KEY, "Content-Type": "application/octet-stream" };
+    const count = async () => (await t.db.quotaCounter.findFirst({ where: { subject: `u:${user.id}` } }))?.count ?? 0;
+    const warm = await post("/api/confidential/chat", Buffer.from("warm"), headers);
+    expect(warm.status).toBe(200);
+    await warm.arrayBuffer();
+    statements = 0;
+    const res = await post("/api/confidential/chat", Buffer.from("sealed"), headers);
+    expect(res.status).toBe(200);
+    expect(statements).toBe(1);
+    await res.arrayBuffer();
+    expect(await count()).toBe(2);
+    // As after a usage report naming another model (lib/confidential/relay.ts checkServedModel).
+    await blockKey("confidential-model-mismatch", `u:${user.id}`, 60);
+    const refused = await post("/api/confidential/chat", Buffer.from("sealed"), headers);
+    expect(refused.status).toBe(403);
+    expect(await count()).toBe(2);
+    expect(enclave.requests).toHaveLength(2);
+  });
+
+  it("holds the upstream back while the client does not read (back-pressure), then delivers every byte", async () => {
+    const CHUNK = 64 * 1024;
+    const TOTAL = 64 * 1024 * 1024;
+    let written = 0;
+    const upstream = http.createServer((req, res) => {
+      req.resume();
+      req.on("end", async () => {
+        res.writeHead(200, { "Content-Type": "application/octet-stream", "Ehbp-Response-Nonce": "ab".repeat(32) });
+        const chunk = Buffer.alloc(CHUNK, 7);
+        while (written < TOTAL && !res.destroyed) {
+          written += CHUNK;
+          if (!res.write(chunk)) await new Promise((r) => res.once("drain", r));
+        }
+        res.end();
+      });
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
+    confidential(`http://127.0.0.1:${(upstream.address() as AddressInfo).port}`);
+    try {
+      const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
+        const req = http.request(`${base}/api/confidential/chat`, {
+          method: "POST",
+          headers: { "X-Hush-Model": BASIC, "Ehbp-Encapsulated-Key": KEY, "Content-Type": "application/octet-stream", Origin: new URL(getConfig().APP_URL).origin },
+        });
+        req.once("response", resolve);
+        req.once("error", reject);
+        req.end("sealed");
+      });
+      expect(res.statusCode).toBe(200);
+      res.pause();
+      await new Promise((r) => setTimeout(r, 500));
+      // Socket buffers on three hops and a stream's high-water marks: a few MB at most, not the whole answer.
+      expect(written).toBeLessThan(TOTAL / 4);
+      let received = 0;
+      res.on("data", (c: Buffer) => (received += c.length));
+      res.resume();
+      await new Promise((r) => res.once("end", r));
+      expect(received).toBe(TOTAL);
+    } finally {
+      upstream.closeAllConnections();
+      await new Promise<void>((resolve) => upstream.close(() => resolve()));
+    }
+  });
+});
+
+describe.runIf(await redisAvailable())("with REDIS_URL: one round trip before the model is called", () => {
+  // A database number of its own, so that MONITOR tells this file's commands from other users of the server.
+  const db = 1 + Math.floor(Math.random() * 15);
+  let monitor: Awaited<ReturnType<Redis["monitor"]>>;
+  const commands: string[][] = [];
+
+  beforeAll(async () => {
+    const url = new URL(TEST_REDIS_URL);
+    url.pathname = `/${db}`;
+    process.env.REDIS_URL = url.toString();
+    resetConfigForTests();
+    monitor = await new Redis(TEST_REDIS_URL).monitor();
+    // Commands a script runs show with the source "lua": the round trip is the script's own EVAL.
+    monitor.on("monitor", (_time: string, args: string[], source: string, database: string) => {
+      if (Number(database) === db && !/lua/i.test(source)) commands.push(args);
+    });
+  });
+
+  afterAll(async () => {
+    monitor.disconnect();
+    await closeQuota();
+    await closeRateLimits();
+    delete process.env.REDIS_URL;
+    resetConfigForTests();
+  });
+
+  /** Redis commands and SQL statements of one request, after a first one of the same kind (salt, session). */
+  async function roundTrips(send: () => Promise<Response>): Promise<{ redis: string[]; sql: number }> {
+    const warm = await send();
+    expect(warm.status).toBe(200);
+    await warm.arrayBuffer();
+    await new Promise((r) => setTimeout(r, 100));
+    commands.length = 0;
+    statements = 0;
+    const res = await send();
+    expect(res.status).toBe(200);
+    const sql = statements;
+    await res.arrayBuffer();
+    await new Promise((r) => setTimeout(r, 100));
+    return { redis: commands.map((c) => c[0]!.toLowerCase()), sql };
+  }
+
+  it("a visitor's turn: one Redis script, no SQL", async () => {
+    expect(await roundTrips(() => post("/api/ns/chat", ask("Redis")))).toEqual({ redis: ["eval"], sql: 0 });
+  });
+
+  it("a signed-in turn: one SQL statement (the quota counted in it), no Redis", async () => {
+    const cookie = await sessionCookieFor((await createTestUser()).id);
+    expect(await roundTrips(() => post("/api/ns/chat_user", ask("Redis"), { Cookie: cookie }))).toEqual({ redis: [], sql: 1 });
+  });
+
+  it("a visitor's confidential turn: the refusal list and the quota in one Redis script, no SQL; a refused visitor is not counted", async () => {
+    confidential(enclave.origin);
+    const headers = { "X-Hush-Model": BASIC, "Ehbp-Encapsulated-Key": KEY, "Content-Type": "application/octet-stream" };
+    const send = () => post("/api/confidential/chat", Buffer.from("sealed"), headers);
+    expect(await roundTrips(send)).toEqual({ redis: ["eval"], sql: 0 });
+    // The test client's address (the socket peer) refused, as after a usage report naming another model.
+    await blockKey("confidential-model-mismatch", "v:127.0.0.1", 60);
+    await new Promise((r) => setTimeout(r, 100));
+    commands.length = 0;
+    const refused = await send();
+    expect(refused.status).toBe(403);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(commands.map((c) => c[0]!.toLowerCase())).toEqual(["eval"]);
+    expect(enclave.requests).toHaveLength(2);
+  });
+});
