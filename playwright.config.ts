@@ -207,7 +207,7 @@ export default defineConfig({
       },
     },
     {
-      command: `rm -rf ${E2E_DATA_DIR}-vision && node --require ./deploy/http-timeouts.cjs node_modules/next/dist/bin/next start -p ${E2E_VISION_APP_PORT} -H 127.0.0.1`,
+      command: `rm -rf ${E2E_DATA_DIR}-vision && node --require ./deploy/http-timeouts.cjs server.mjs -p ${E2E_VISION_APP_PORT} -H 127.0.0.1`,
       url: `http://127.0.0.1:${E2E_VISION_APP_PORT}/`,
       reuseExistingServer: false,
       timeout: 120_000,
