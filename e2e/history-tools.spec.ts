@@ -228,6 +228,7 @@ for (const size of SIZES) {
       await sidebar.getByRole("button", { name: "Delete Budget spreadsheet" }).click();
       const dialog = page.getByRole("dialog", { name: "Delete this chat?" });
       await expect(dialog).toContainText("“Budget spreadsheet” will be deleted for good.");
+      await expect(dialog).toContainText("A share link made from it keeps its copy until you revoke it in Settings.");
       await dialog.getByRole("button", { name: "Delete", exact: true }).click();
       await expect(sidebar.getByRole("button", { name: /^Budget spreadsheet/ })).toHaveCount(0);
       const toastUndo = page.getByRole("button", { name: "Undo" });

@@ -212,7 +212,7 @@ export function Sidebar(props: SidebarProps) {
         }}
       >
         “{deleting?.display_name || "Untitled Chat"}” will be deleted for good. You can undo this for a few seconds
-        afterwards.
+        afterwards. A share link made from it keeps its copy until you revoke it in Settings.
       </ConfirmDialog>
     </>
   );
