@@ -72,9 +72,11 @@ test("the answer streams in and Stop keeps what arrived", async ({ page }) => {
   await input.press("Enter");
   const answer = page.locator('[data-role="assistant"]').last();
   await expect(answer).toContainText("Slow part 2");
+  // More arrives after what is on screen now (a piece every 300 ms): the answer streams in. Polled, as
+  // expect's own retries back off to a second, long enough for several pieces to land at once.
   const first = await answer.innerText();
+  await expect.poll(async () => (await answer.innerText()).length, { intervals: [50] }).toBeGreaterThan(first.length);
   await expect(answer).toContainText("Slow part 4");
-  expect((await answer.innerText()).length).toBeGreaterThan(first.length);
   await page.getByRole("button", { name: "Stop generating" }).click();
   await expect(page.getByRole("button", { name: "Send message" })).toBeVisible();
   const kept = await answer.innerText();
