@@ -113,8 +113,13 @@ async function main() {
   const webcrypto: number[] = [];
   const wasm: number[] = [];
   for (let r = 0; r < 3; r++) {
-    if (r % 2 === 0) webcrypto.push(await verifyAll()), wasm.push(await verifyAll(sync));
-    else wasm.push(await verifyAll(sync)), webcrypto.push(await verifyAll());
+    if (r % 2 === 0) {
+      webcrypto.push(await verifyAll());
+      wasm.push(await verifyAll(sync));
+    } else {
+      wasm.push(await verifyAll(sync));
+      webcrypto.push(await verifyAll());
+    }
   }
   const med = (xs: number[]) => stats(xs).median;
   console.log(
