@@ -41,7 +41,11 @@ function treeCpu(root: number): number {
   const inTree = new Set([root]);
   for (let grew = true; grew; ) {
     grew = false;
-    for (const p of procs) if (!inTree.has(p.pid) && inTree.has(p.ppid)) (inTree.add(p.pid), (grew = true));
+    for (const p of procs) {
+      if (inTree.has(p.pid) || !inTree.has(p.ppid)) continue;
+      inTree.add(p.pid);
+      grew = true;
+    }
   }
   return procs.filter((p) => inTree.has(p.pid)).reduce((sum, p) => sum + p.ticks, 0) / 100;
 }
