@@ -1,3 +1,5 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
 import os from "node:os";
 import { expect, test } from "@playwright/test";
 import { signInByEmail } from "../e2e/helpers/auth";
@@ -21,6 +23,42 @@ import { passphraseMethod, recoveryMethod, sealTurn } from "../lib/vault/seal";
  * `cd <other> && npx playwright test -c <this checkout>/bench/search-page.config.ts`.
  */
 const N = Number(process.env.SEARCH_BENCH_CHATS ?? 1000);
+
+/** CPU seconds used so far by `root` and its descendants (Linux /proc; 0 elsewhere). */
+function treeCpu(root: number): number {
+  if (!root || !fs.existsSync("/proc/self/stat")) return 0;
+  const procs: { pid: number; ppid: number; ticks: number }[] = [];
+  for (const name of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      // Fields after the ")" closing the command name: state ppid … utime (14th field) stime (15th).
+      const f = fs.readFileSync(`/proc/${name}/stat`, "utf8").split(") ")[1]!.split(" ");
+      procs.push({ pid: Number(name), ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) });
+    } catch {
+      // Exited meanwhile.
+    }
+  }
+  const inTree = new Set([root]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const p of procs) {
+      if (inTree.has(p.pid) || !inTree.has(p.ppid)) continue;
+      inTree.add(p.pid);
+      grew = true;
+    }
+  }
+  return procs.filter((p) => inTree.has(p.pid)).reduce((sum, p) => sum + p.ticks, 0) / 100;
+}
+
+/** The pid listening on the app's port (the Next.js server), or 0. */
+function serverPid(port: string): number {
+  try {
+    const out = execFileSync("ss", ["-ltnpH", `sport = :${port}`], { encoding: "utf8" });
+    return Number(/pid=(\d+)/.exec(out)?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
+}
 const ROUNDS = 7;
 const PASSPHRASE = "bench passphrase for search";
 const WORDS = "the of and to in is that for it as with was on be by at this are from or have an they which one you were all we her she there would their will when who him been has more if no out so said what up its about than into them can only other new some could time these two may then do first any my now such like our over function react server database query index encryption key vault message answer model token stream render component layout button sidebar garden recipe travel budget invoice contract meeting schedule holiday lisbon tokyo berlin harbour mountain river coffee bread cheese".split(" ");
@@ -65,6 +103,11 @@ test(`search over ${N} saved chats`, async ({ page }) => {
     new PerformanceObserver((list) => list.getEntries().forEach((e) => w.__long.push(e.duration))).observe({ type: "longtask", buffered: false });
   });
   const load = os.loadavg()[0]!;
+  // docs/issues.md #24: where the time goes — CPU of the server's process tree and of the browser's (this
+  // test process launched it; the test process itself is in that tree but idles while it waits).
+  const server = serverPid(new URL(page.url()).port || "80");
+  const cpu = () => ({ server: treeCpu(server), browser: treeCpu(process.pid) });
+  const cpu0 = cpu();
   const started = await page.evaluate(() => performance.now());
   await sidebar.getByRole("button", { name: "Search chats" }).click();
   const box = sidebar.getByRole("combobox", { name: "Search chats" });
@@ -76,6 +119,7 @@ test(`search over ${N} saved chats`, async ({ page }) => {
     timeout: 300_000,
   });
   const done = await page.evaluate(() => performance.now());
+  const cpu1 = cpu();
   const long = await page.evaluate(() => (window as unknown as { __long: number[] }).__long);
   console.log(`index ${N} chats in the browser: first results after ${(first - started).toFixed(0)} ms, all after ${(done - started).toFixed(0)} ms`);
   console.log(`long tasks while indexing: ${long.length}${long.length ? `, longest ${Math.max(...long).toFixed(0)} ms, total ${long.reduce((a, b) => a + b, 0).toFixed(0)} ms` : ""}`);
@@ -105,6 +149,11 @@ test(`search over ${N} saved chats`, async ({ page }) => {
     return { ms: performance.now() - t, read };
   });
   expect(reference.read).toBe(N);
+  const cpu2 = cpu();
+  console.log(
+    `CPU seconds while indexing: server ${(cpu1.server - cpu0.server).toFixed(2)}, browser ${(cpu1.browser - cpu0.browser).toFixed(2)}; ` +
+      `during the bare read: server ${(cpu2.server - cpu1.server).toFixed(2)}, browser ${(cpu2.browser - cpu1.browser).toFixed(2)}`,
+  );
   console.log(
     `reference: bare read of the same ${N} chats (list, then batches of 50, 4 in flight, JSON parsed) ${reference.ms.toFixed(0)} ms; ` +
       `index time / reference ${((done - started) / reference.ms).toFixed(2)}; load average ${load.toFixed(1)} → ${os.loadavg()[0]!.toFixed(1)}`,

@@ -4,6 +4,9 @@
  *
  * Measures, in Node (same minisearch and WebCrypto code the browser runs):
  * - decrypting the N chats as openChat does (AES-GCM under the vault key, per message and title);
+ * - checking the N chats' integrity as the search worker does (verifyChat: header, hash chain), with
+ *   WebCrypto's SHA-256 and with the synchronous one (lib/vault/sha256-sync.ts), interleaved, 3 rounds
+ *   (docs/issues.md #24);
  * - building the index over them (all chats added);
  * - queries as one types them (a 2-letter prefix, a common word, a rare word only in one message body,
  *   two words, a typo), each returning the top 20 hits with their highlighted snippets: median and p95
@@ -14,7 +17,9 @@
  */
 import { performance } from "node:perf_hooks";
 import { ChatSearchIndex, type SearchableChat } from "../lib/chat/search";
-import { generateVaultKey, importVaultKey } from "../lib/vault/crypto";
+import { generateVaultKey, importVaultKey, integrityKey } from "../lib/vault/crypto";
+import { sealHeader, stateAfterWrite, verifyChat } from "../lib/vault/integrity";
+import { loadSyncSha256 } from "../lib/vault/sha256-sync";
 import { openChat, sealTurn, type SealedChatJson } from "../lib/vault/seal";
 
 const N = Number(process.argv[2] ?? 1000);
@@ -89,6 +94,38 @@ async function main() {
   const opened = await Promise.all(sealed.map((s) => openChat(key, userId, s)));
   const decrypt = performance.now() - t;
   console.log(`decrypt all (openChat × ${N}):       ${ms(decrypt)}`);
+
+  // The integrity check, as the search worker runs it on every chat it reads (all chats at once).
+  const iKey = await integrityKey(raw);
+  const checked = await Promise.all(
+    sealed.map(async (c) => {
+      const state = await stateAfterWrite(c.chat_id, null, { from: 0, messages: c.messages, title_ciphertext: c.display_name_ciphertext, tree_ciphertext: null });
+      return { ...c, tree_ciphertext: null, version: state.version, header_ciphertext: await sealHeader(iKey, userId, c.chat_id, state) };
+    }),
+  );
+  const sync = (await loadSyncSha256())!;
+  const verifyAll = async (sha?: typeof sync) => {
+    const t0 = performance.now();
+    const results = await Promise.all(checked.map((c) => verifyChat(iKey, userId, c, { seen: 0, manifest: c.version }, sha)));
+    if (results.some((r) => r.problem)) throw new Error("a chat failed its check");
+    return performance.now() - t0;
+  };
+  const webcrypto: number[] = [];
+  const wasm: number[] = [];
+  for (let r = 0; r < 3; r++) {
+    if (r % 2 === 0) {
+      webcrypto.push(await verifyAll());
+      wasm.push(await verifyAll(sync));
+    } else {
+      wasm.push(await verifyAll(sync));
+      webcrypto.push(await verifyAll());
+    }
+  }
+  const med = (xs: number[]) => stats(xs).median;
+  console.log(
+    `verify all (verifyChat × ${N}), median of 3: WebCrypto SHA-256 ${ms(med(webcrypto))} (${webcrypto.map((x) => x.toFixed(0)).join(", ")}), ` +
+      `sync SHA-256 ${ms(med(wasm))} (${wasm.map((x) => x.toFixed(0)).join(", ")})`,
+  );
 
   const docs: SearchableChat[] = opened.map((o) => ({ chat_id: o.chatId, title: o.title, messages: o.messages.map((m) => m.content), last_updated: new Date().toISOString() }));
   const builds: number[] = [];

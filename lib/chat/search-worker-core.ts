@@ -1,6 +1,7 @@
 import type { apiFetch } from "@/lib/api/client";
 import type { ChatHistoryPage, SealedChatBatchJson } from "@/lib/api/contract";
-import { verifyChat, type ChatState } from "@/lib/vault/integrity";
+import { verifyChat, type ChatState, type Sha256Hex } from "@/lib/vault/integrity";
+import { loadSyncSha256 } from "@/lib/vault/sha256-sync";
 import { decryptField, fromBase64 } from "@/lib/vault/crypto";
 import { openTitle, type SealedChatJson } from "@/lib/vault/seal";
 import { ChatSearchIndex, type ChatSearchHit, type SearchableChat } from "./search";
@@ -70,6 +71,8 @@ export class SearchWorkerCore {
   private keys: SearchKeys | null = null;
   private run = 0;
   private syncing = false;
+  /** The SHA-256 verifyChat uses here: the synchronous one once loaded, else WebCrypto's (its default). */
+  private sha: Promise<Sha256Hex | undefined> | null = null;
 
   constructor(
     private readonly post: (reply: SearchReply) => void,
@@ -122,6 +125,8 @@ export class SearchWorkerCore {
   /** Bring the index up to date with the server's list; replies "progress" as batches are indexed, then "done". */
   private async sync(run: number, keys: SearchKeys, seen: Record<string, number>, manifest: Record<string, number> | null): Promise<void> {
     this.syncing = true;
+    // Loaded while the list is read; chats wait for it only when they arrive first.
+    const shaReady = (this.sha ??= loadSyncSha256().then((sha) => sha ?? undefined));
     const live = () => run === this.run;
     const listed = new Set<string>();
     let total = 0;
@@ -146,16 +151,23 @@ export class SearchWorkerCore {
 
     const index = async (sealed: SealedChatJson & { header_ciphertext?: string | null; version?: number }) => {
       try {
-        // docs/issues.md #21: a chat that fails its integrity check is not searched (opening it shows why).
-        const { state, problem } = await verifyChat(keys.integrityKey, keys.userId, sealed, {
-          seen: seen[sealed.chat_id] ?? 0,
-          manifest: manifest ? manifest[sealed.chat_id] : undefined,
-        });
+        // Decrypted while it is checked (WebCrypto works on both at once); the text is indexed only if the
+        // check passes. docs/issues.md #21: a chat that fails it is not searched (opening it shows why).
+        const opening = openForSearch(keys.key, keys.userId, sealed);
+        opening.catch(() => undefined);
+        const sha = await shaReady;
+        const { state, problem } = await verifyChat(
+          keys.integrityKey,
+          keys.userId,
+          sealed,
+          { seen: seen[sealed.chat_id] ?? 0, manifest: manifest ? manifest[sealed.chat_id] : undefined },
+          sha,
+        );
         if (problem) {
           rejected.push(sealed.chat_id);
           return;
         }
-        const chat = await openForSearch(keys.key, keys.userId, sealed);
+        const chat = await opening;
         if (!live()) return;
         this.index.upsert(chat);
         verified.push({ chat_id: chat.chat_id, state });

@@ -53,23 +53,35 @@ export interface SealedMessageRef {
   attachment_ciphertext: string | null;
 }
 
+/**
+ * SHA-256 of some bytes as lowercase hex. WebCrypto's (lib/vault/crypto.ts sha256Hex, async) by default;
+ * the search worker passes a synchronous one (lib/vault/sha256-sync.ts, same digests) because a chat's
+ * ~20 small chained digests cost more in WebCrypto's round trips than in hashing (docs/issues.md #24).
+ */
+export type Sha256Hex = (bytes: Uint8Array<ArrayBuffer>) => string | Promise<string>;
+
 const utf8 = new TextEncoder();
-const hashB64 = async (b64: string | null | undefined) => (b64 ? sha256Hex(fromBase64(b64)) : null);
+const hashB64 = async (b64: string | null | undefined, sha: Sha256Hex = sha256Hex) => (b64 ? sha(fromBase64(b64)) : null);
 
 /** The chain's starting value for a chat: SHA-256 of "hush chat v1" and its id. */
-const chainStart = (chatId: string) => sha256Hex(utf8.encode(`hush chat v1|${chatId}`));
+const chainStart = (chatId: string, sha: Sha256Hex) => sha(utf8.encode(`hush chat v1|${chatId}`));
 
 /**
  * The hash chain after each of `messages`, continuing `prefix` (the chain of the messages before them):
  * c[i] = SHA-256(c[i-1] | role | SHA-256(content) | SHA-256(attachment or nothing)).
  */
-export async function extendChain(chatId: string, prefix: readonly string[], messages: readonly SealedMessageRef[]): Promise<string[]> {
+export async function extendChain(
+  chatId: string,
+  prefix: readonly string[],
+  messages: readonly SealedMessageRef[],
+  sha: Sha256Hex = sha256Hex,
+): Promise<string[]> {
   const out = [...prefix];
-  let last = out.at(-1) ?? (await chainStart(chatId));
+  let last = out.at(-1) ?? (await chainStart(chatId, sha));
   for (const m of messages) {
-    const content = await hashB64(m.content_ciphertext);
-    const attachment = (await hashB64(m.attachment_ciphertext)) ?? "";
-    last = await sha256Hex(utf8.encode(`${last}|${m.role}|${content}|${attachment}`));
+    const content = await hashB64(m.content_ciphertext, sha);
+    const attachment = (await hashB64(m.attachment_ciphertext, sha)) ?? "";
+    last = await sha(utf8.encode(`${last}|${m.role}|${content}|${attachment}`));
     out.push(last);
   }
   return out;
@@ -132,6 +144,7 @@ export interface ChatExpectations {
 
 /**
  * Check a chat as the server returned it against its sealed header, the manifest and this device.
+ * `sha`: the SHA-256 to use (default WebCrypto's; any other must give the same digests).
  * @returns its state (to write on top of) and a problem (text starting with INTEGRITY_WARNING), or null.
  */
 export async function verifyChat(
@@ -146,12 +159,13 @@ export async function verifyChat(
     messages: (SealedMessageRef & { position: number })[];
   },
   expect: ChatExpectations,
+  sha: Sha256Hex = sha256Hex,
 ): Promise<{ state: ChatState; problem: string | null }> {
   const chatId = chat.chat_id;
   const ordered = [...chat.messages].sort((a, b) => a.position - b.position);
-  const chain = await extendChain(chatId, [], ordered);
-  const title = await hashB64(chat.display_name_ciphertext);
-  const tree = await hashB64(chat.tree_ciphertext);
+  const chain = await extendChain(chatId, [], ordered, sha);
+  const title = await hashB64(chat.display_name_ciphertext, sha);
+  const tree = await hashB64(chat.tree_ciphertext, sha);
   const gaps = ordered.some((m, i) => m.position !== i);
   const warn = (what: string) => `${INTEGRITY_WARNING} ${what}`;
   if (!chat.header_ciphertext) {
