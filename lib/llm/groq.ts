@@ -1,11 +1,15 @@
 import "server-only";
 import Groq from "groq-sdk";
+import { createHttpFetch } from "./http-fetch";
 import { toOpenAiMessages } from "./prompt";
 import { streamOpenAiProtocol } from "./openai-protocol";
 import type { LlmEvent, LlmProvider, LlmRequest } from "./types";
 
 /** Groq's public API origin; groq-sdk appends /openai/v1/chat/completions. */
 const GROQ_DEFAULT_BASE_URL = "https://api.groq.com";
+
+/** The one `fetch` of both SDKs: keep-alive connections shared by every provider client (./http-fetch.ts). */
+export const llmFetch = createHttpFetch();
 
 /** What a provider client needs: where, with which key, and LLM_TIMEOUT_MS. */
 export interface ProviderClientOptions {
@@ -27,6 +31,8 @@ export function createGroqProvider(options: ProviderClientOptions): LlmProvider 
     timeout: options.timeoutMs,
     // The SDK logs unparsable stream chunks verbatim; those may hold model output.
     logLevel: "off",
+    // node:http instead of Next's patched fetch (./http-fetch.ts, docs/issues.md #24).
+    fetch: llmFetch,
   });
   return {
     kind: "groq",

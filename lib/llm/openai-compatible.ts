@@ -2,6 +2,7 @@ import "server-only";
 import { createParser } from "eventsource-parser";
 import OpenAI from "openai";
 import type { ProviderClientOptions } from "./groq";
+import { llmFetch } from "./groq";
 import { toOpenAiMessages } from "./prompt";
 import { streamOpenAiProtocol, type ChunkLike } from "./openai-protocol";
 import type { LlmEvent, LlmProvider, LlmRequest } from "./types";
@@ -24,6 +25,8 @@ export function createOpenAiCompatibleProvider(options: ProviderClientOptions): 
     maxRetries: 0,
     timeout: options.timeoutMs,
     logLevel: "off",
+    // node:http instead of Next's patched fetch (./http-fetch.ts, docs/issues.md #24).
+    fetch: llmFetch,
   });
   return {
     kind: "openai-compatible",
