@@ -1,4 +1,5 @@
 import "server-only";
+import type { Writable } from "node:stream";
 import type { z } from "@/lib/zod";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
 import { formatBytes } from "@/lib/bytes";
@@ -100,4 +101,20 @@ export function refusalEvent(status: number, route: string): void {
   if (status === 401) securityEvent("http.unauthorized", { route });
   else if (status === 403) securityEvent("http.forbidden", { route });
   else if (status === 429) securityEvent("http.rate_limited", { route });
+}
+
+/**
+ * Resolves when `stream` can take more after a write returned false ("drain"), or is gone ("close"):
+ * the back-pressure wait of the hot path's answers and the relay's upload to the enclave.
+ */
+export function drained(stream: Writable): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.off("drain", done);
+      stream.off("close", done);
+      resolve();
+    };
+    stream.on("drain", done);
+    stream.on("close", done);
+  });
 }

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { getConfig } from "@/lib/config";
 import { chatHistoryGetRoute, chatSignedInRoute, chatVisitorRoute } from "@/lib/chat/routes";
 import { relayChat } from "@/lib/confidential/relay";
-import { errorResponse } from "@/lib/http";
+import { drained, errorResponse } from "@/lib/http";
 import { apiPolicyHeaders, COMMON_HEADERS } from "@/lib/security/headers";
 
 /**
@@ -216,17 +216,4 @@ async function send(response: Response, res: ServerResponse, gone: AbortSignal):
   } finally {
     gone.removeEventListener("abort", cancel);
   }
-}
-
-/** Resolves when `res` can take more (drain) or is gone (close). */
-function drained(res: ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      res.off("drain", done);
-      res.off("close", done);
-      resolve();
-    };
-    res.on("drain", done);
-    res.on("close", done);
-  });
 }

@@ -10,7 +10,7 @@ import { admitUserTurn, signedInCaller } from "@/lib/chat/signed-in";
 import { checkModel } from "@/lib/chat/turn";
 import { clientKey } from "@/lib/client-address";
 import { getConfig, type ConfidentialSettings } from "@/lib/config";
-import { errorResponse, jsonError } from "@/lib/http";
+import { drained, errorResponse, jsonError } from "@/lib/http";
 import { AppError } from "@/lib/errors";
 import { assertAcceptingTurns, beginTurn, SHUTDOWN_MESSAGE } from "@/lib/lifecycle";
 import { logger, securityEvent } from "@/lib/log";
@@ -371,17 +371,7 @@ async function pumpBody(
         await reader.cancel().catch(() => undefined);
         return;
       }
-      if (!upstream.write(value)) {
-        await new Promise<void>((resolve) => {
-          const done = () => {
-            upstream.off("drain", done);
-            upstream.off("close", done);
-            resolve();
-          };
-          upstream.on("drain", done);
-          upstream.on("close", done);
-        });
-      }
+      if (!upstream.write(value)) await drained(upstream);
     }
     if (!upstream.destroyed) upstream.end();
   } catch {
