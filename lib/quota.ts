@@ -6,6 +6,7 @@ import { getDb, getPool } from "@/lib/db/client";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { AppError } from "@/lib/errors";
 import { logger } from "@/lib/log";
+import { writeBehindCounts, type CounterTable, type WriteBehindCounts } from "@/lib/quota-write-behind";
 
 /**
  * Daily chat quotas (issue "Quotas"; docs/product.md §9 leaves the numbers open): QUOTA_VISITOR_PER_DAY per
@@ -16,7 +17,9 @@ import { logger } from "@/lib/log";
  * is set; several app instances share either. A signed-in user's sends are counted in the database always,
  * by the one statement that also checks the session (userQuotaInDatabase, docs/issues.md #24). Both increments are atomic and bounded: of N concurrent sends at
  * the boundary exactly the remaining allowance is admitted (a conditional upsert in PostgreSQL, one
- * Lua script in Redis).
+ * Lua script in Redis). On embedded PGlite without Redis, visitors are counted in this process's memory
+ * and written behind to the database (lib/quota-write-behind.ts: one process owns that database, so the
+ * count in memory is exact; a crash may forget its last 100 ms of counts).
  *
  * Redis unavailable (docs/deploy.md "Redis"): the counters fall back to the database, which every
  * instance shares too, so the limit still holds across instances; it restarts from the database's count
@@ -63,6 +66,7 @@ interface QuotaStore {
 }
 
 const USER_KEY_PREFIX = "u:";
+const VISITOR_KEY_PREFIX = "v:";
 
 /** The counter key of a user: "u:<user id>" (visitors: keyFor). */
 export function userQuotaKey(userId: string): string {
@@ -115,6 +119,35 @@ const databaseStore: QuotaStore = {
     return Buffer.from(row.salt);
   },
 };
+
+/** The database's counters as lib/quota-write-behind.ts reads and writes them (one statement each). */
+const counterTable: CounterTable = {
+  async read(key, day) {
+    const pool = await getPool();
+    const { rows } = await pool.query<{ count: number }>("SELECT count FROM quota_counters WHERE subject = $1 AND day = $2", [key, day]);
+    return rows[0]?.count ?? 0;
+  },
+  async write(rows) {
+    const pool = await getPool();
+    await pool.query(
+      `INSERT INTO quota_counters (subject, day, count)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::int[])
+       ON CONFLICT (subject, day) DO UPDATE SET count = GREATEST(quota_counters.count, EXCLUDED.count)`,
+      [rows.map((r) => r.key), rows.map((r) => r.day), rows.map((r) => r.count)],
+    );
+  },
+};
+
+/**
+ * Embedded PGlite without Redis: visitors counted in memory and written behind (lib/quota-write-behind.ts,
+ * exact there because one process owns the database); users and the salt as in the database.
+ */
+function visitorsInMemory(visitors: WriteBehindCounts): QuotaStore {
+  return {
+    increment: (key, day, limit) => (key.startsWith(VISITOR_KEY_PREFIX) ? visitors.increment(key, day, limit) : databaseStore.increment(key, day, limit)),
+    salt: (day) => databaseStore.salt(day),
+  };
+}
 
 // INCR, expire with the day, refuse past the limit; run atomically by Redis.
 const INCREMENT_SCRIPT = `
@@ -181,7 +214,14 @@ function withFallback(primary: QuotaStore, fallback: QuotaStore): QuotaStore {
   };
 }
 
-type QuotaState = { config: Config; store: QuotaStore; redis: Redis | null; salt: { day: string; value: Buffer } | null };
+type QuotaState = {
+  config: Config;
+  store: QuotaStore;
+  redis: Redis | null;
+  /** Visitors' counts in memory (embedded PGlite without Redis), else null. */
+  visitors: WriteBehindCounts | null;
+  salt: { day: string; value: Buffer } | null;
+};
 // On globalThis: one Redis connection and one salt cache per process, whichever of Next's bundles (or
 // server.mjs's hot path, through instrumentation's) counts (docs/issues.md #24).
 const shared = globalThis as typeof globalThis & { __hushQuota?: QuotaState };
@@ -191,9 +231,12 @@ function current(): QuotaState {
   let state = shared.__hushQuota;
   if (state?.config !== config) {
     state?.redis?.disconnect();
+    void state?.visitors?.close();
     const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, commandTimeout: 1000 }) : null;
     redis?.on("error", (error) => logger("quota").error({ err: error.message }, "Redis error"));
-    state = shared.__hushQuota = { config, redis, store: redis ? withFallback(redisStore(redis), databaseStore) : databaseStore, salt: null };
+    const visitors = !redis && config.database.kind === "pglite" ? writeBehindCounts(counterTable) : null;
+    const store = redis ? withFallback(redisStore(redis), databaseStore) : visitors ? visitorsInMemory(visitors) : databaseStore;
+    state = shared.__hushQuota = { config, redis, store, visitors, salt: null };
   }
   return state;
 }
@@ -204,7 +247,7 @@ async function keyFor(subject: QuotaSubject, day: string): Promise<string> {
   const s = current();
   if (s.salt?.day !== day) s.salt = { day, value: await s.store.salt(day) };
   const digest = createHmac("sha256", s.salt.value).update(subject.address ?? "unknown").digest("base64url");
-  return `v:${digest}`;
+  return `${VISITOR_KEY_PREFIX}${digest}`;
 }
 
 /**
@@ -290,9 +333,22 @@ export async function refundUserQuota(userId: string, day: string): Promise<void
   await db.$executeRaw`UPDATE quota_counters SET count = count - 1 WHERE subject = ${userQuotaKey(userId)} AND day = ${day} AND count > 0`;
 }
 
-/** Close the Redis connection, if any (tests, benchmarks). */
+/**
+ * Write visitors' counts still in memory to the database (embedded PGlite; a no-op otherwise). Tests,
+ * and anything that reads quota_counters while the app runs.
+ */
+export async function flushQuota(): Promise<void> {
+  await shared.__hushQuota?.visitors?.flush();
+}
+
+/**
+ * Write visitors' counts still in memory and close the Redis connection, if any (shutdown, before the
+ * database closes; tests, benchmarks).
+ */
 export async function closeQuota(): Promise<void> {
-  const redis = shared.__hushQuota?.redis;
+  const state = shared.__hushQuota;
   shared.__hushQuota = undefined;
+  await state?.visitors?.close();
+  const redis = state?.redis;
   if (redis) await redis.quit().catch(() => redis.disconnect());
 }

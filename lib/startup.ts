@@ -55,7 +55,9 @@ export async function startServer(): Promise<void> {
   installShutdownHandlers({
     graceMs: config.SHUTDOWN_GRACE_SECONDS * 1000,
     closeResources: async () => {
-      await Promise.allSettled([closeDb(), closeQuota(), closeRateLimits(), devEnclave?.close()]);
+      // Visitors' counts kept in memory are written before the database closes (lib/quota.ts).
+      await closeQuota().catch(() => undefined);
+      await Promise.allSettled([closeDb(), closeRateLimits(), devEnclave?.close()]);
     },
   });
   const { basic, pro } = config.llmRoutes;
