@@ -41,8 +41,11 @@ export interface ProtocolStreamOptions {
   signal?: AbortSignal;
   messages: LlmMessage[];
   errors: SdkErrorClasses;
-  /** Start the request; must pass `signal` to the SDK so aborting it cancels the HTTP request. */
-  open: (signal: AbortSignal) => Promise<AsyncIterable<ChunkLike>>;
+  /**
+   * Start the request; must pass `signal` to the SDK so aborting it cancels the HTTP request. Yields
+   * chunks one by one (an SDK's stream) or in batches (the chunks of one network read).
+   */
+  open: (signal: AbortSignal) => Promise<AsyncIterable<ChunkLike | ChunkLike[]>>;
 }
 
 /**
@@ -84,7 +87,7 @@ export async function* streamOpenAiProtocol(opts: ProtocolStreamOptions): AsyncG
 
   try {
     arm();
-    let stream: AsyncIterable<ChunkLike>;
+    let stream: AsyncIterable<ChunkLike | ChunkLike[]>;
     try {
       stream = await opts.open(controller.signal);
     } catch (err) {
@@ -92,20 +95,26 @@ export async function* streamOpenAiProtocol(opts: ProtocolStreamOptions): AsyncG
     }
     opened = true;
     try {
-      for await (const chunk of stream) {
+      for await (const item of stream) {
         arm();
-        const reported = chunk.usage ?? chunk.x_groq?.usage;
-        if (reported) usage = toUsage(reported);
-        for (const choice of chunk.choices ?? []) {
-          if (choice.finish_reason) finished = true;
-          const text = choice.delta?.content;
-          if (text) {
-            completionChars += text.length;
-            pause();
-            yield { type: "delta", text };
-            if (stopReason) break;
-            arm();
+        // The text of every chunk of one network read goes out as one delta (./openai-compatible.ts
+        // sseChunks): one hop through each generator per read rather than per token (docs/issues.md #24).
+        let text = "";
+        for (const chunk of Array.isArray(item) ? item : [item]) {
+          const reported = chunk.usage ?? chunk.x_groq?.usage;
+          if (reported) usage = toUsage(reported);
+          for (const choice of chunk.choices ?? []) {
+            if (choice.finish_reason) finished = true;
+            const piece = choice.delta?.content;
+            if (piece) text += piece;
           }
+        }
+        if (text) {
+          completionChars += text.length;
+          pause();
+          yield { type: "delta", text };
+          if (stopReason) break;
+          arm();
         }
       }
     } catch (err) {
