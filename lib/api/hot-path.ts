@@ -1,7 +1,7 @@
 import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { getConfig } from "@/lib/config";
-import { chatHistoryGetRoute, chatSignedInRoute, chatVisitorRoute } from "@/lib/chat/routes";
+import { chatHistoryGetRoute, chatSaveRoute, chatSignedInRoute, chatVisitorRoute } from "@/lib/chat/routes";
 import { relayChat } from "@/lib/confidential/relay";
 import { drained, errorResponse } from "@/lib/http";
 import { apiPolicyHeaders, COMMON_HEADERS } from "@/lib/security/headers";
@@ -29,6 +29,8 @@ type WebHandler = (request: Request) => Promise<Response>;
 const HOT_ROUTES = new Map<string, WebHandler>([
   ["/api/ns/chat", chatVisitorRoute],
   ["/api/ns/chat_user", chatSignedInRoute],
+  // The browser's sealed save after each signed-in answer: half of a saved turn's requests.
+  ["/api/ns/chat_save", chatSaveRoute],
   ["/api/confidential/chat", relayChat],
 ]);
 

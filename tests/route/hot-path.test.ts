@@ -14,6 +14,8 @@ import { redisAvailable, TEST_REDIS_URL } from "../helpers/redis";
 import { createTestUser, sessionCookieFor } from "../helpers/auth";
 import { startFakeLlmServer, type FakeLlmServer } from "../helpers/fake-llm-server";
 import { defaultAnswer, startFakeEnclave, type FakeEnclave } from "../confidential/upstream";
+import { sealTurn } from "@/lib/vault/seal";
+import { withVault } from "../helpers/vault-api";
 
 /**
  * server.mjs's hot path (lib/api/hot-path.ts, docs/issues.md #24) over real HTTP: a node:http server that
@@ -203,6 +205,36 @@ describe("the hot path over HTTP", () => {
     statements = 0;
     expect((await post("/api/ns/chat", ask("Counted"))).status).toBe(200);
     expect(statements).toBe(t.target.kind === "pglite" ? 0 : 1);
+  });
+
+  it("saves a sealed turn (POST /api/ns/chat_save) and opens it again, both on the hot path", async () => {
+    const person = await withVault((await createTestUser()).id);
+    const chatId = crypto.randomUUID();
+    const body = await sealTurn({
+      key: person.key,
+      userId: person.id,
+      chatId,
+      create: true,
+      firstPosition: 0,
+      messages: [
+        { role: "user", content: "Sealed question" },
+        { role: "assistant", content: "Sealed answer" },
+      ],
+      title: "Sealed",
+    });
+    const saved = await post("/api/ns/chat_save", body, { Cookie: person.cookie });
+    expect(saved.status).toBe(200);
+    expect(saved.headers.get("content-security-policy")).toContain("default-src 'none'");
+    expect(await saved.json()).toEqual({ chat_id: chatId, last_updated: expect.any(String) });
+    const opened = await fetch(`${base}/api/ns/chat_history/${chatId}`, { headers: { Cookie: person.cookie } });
+    expect(opened.status).toBe(200);
+    const chat = await opened.json();
+    expect(chat.messages).toHaveLength(2);
+    // Ciphertext only: the server never had the words.
+    expect(JSON.stringify(chat)).not.toContain("Sealed answer");
+    // Signed out, and cross-site: refused as by Next's route.
+    expect((await post("/api/ns/chat_save", body)).status).toBe(401);
+    expect((await post("/api/ns/chat_save", body, { Cookie: person.cookie, Origin: "https://elsewhere.example" })).status).toBe(403);
   });
 
   it("opens one saved chat (GET /api/ns/chat_history/{id}): 401 signed out, 404 not the caller's, in one statement", async () => {
