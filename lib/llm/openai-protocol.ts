@@ -64,15 +64,26 @@ export async function* streamOpenAiProtocol(opts: ProtocolStreamOptions): AsyncG
   };
   signal?.addEventListener("abort", onCallerAbort, { once: true });
 
+  // One timer for the whole stream, re-armed with refresh() (a new setTimeout per chunk was a visible
+  // part of a turn's CPU, docs/issues.md #24). While paused, its firing only re-arms it.
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let paused = false;
   const arm = () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => {
-      stopReason ??= "timeout";
-      controller.abort();
-    }, timeoutMs);
+    paused = false;
+    if (timer) timer.refresh();
+    else
+      timer = setTimeout(() => {
+        if (paused) {
+          timer!.refresh();
+          return;
+        }
+        stopReason ??= "timeout";
+        controller.abort();
+      }, timeoutMs);
   };
-  const pause = () => clearTimeout(timer);
+  const pause = () => {
+    paused = true;
+  };
 
   let opened = false;
   let finished = false;
@@ -133,7 +144,7 @@ export async function* streamOpenAiProtocol(opts: ProtocolStreamOptions): AsyncG
       },
     };
   } finally {
-    pause();
+    clearTimeout(timer);
     signal?.removeEventListener("abort", onCallerAbort);
     // The consumer stopped early (break/return) or we failed: release the upstream connection.
     if (!completed) controller.abort();

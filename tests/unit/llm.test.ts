@@ -187,6 +187,26 @@ describe.each(providers)("$kind provider", ({ kind, path, env }) => {
     await waitFor(() => server.requests[0]?.closedEarly === true);
   });
 
+  it("does not blame the provider for a consumer that holds a delta longer than the timeout", async () => {
+    const provider = useEnv({ ...env(), LLM_TIMEOUT_MS: "400" });
+    let held = false;
+    const events: LlmEvent[] = [];
+    let error: unknown;
+    try {
+      for await (const event of provider.stream({ model: "m", messages: messages() })) {
+        events.push(event);
+        if (!held && event.type === "delta") {
+          held = true;
+          await new Promise((r) => setTimeout(r, 1000));
+        }
+      }
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeUndefined();
+    expect(events.at(-1)?.type).toBe("usage");
+  });
+
   it("reports a stream cut mid-way as interrupted", async () => {
     const provider = useEnv(env());
     server.setScenario("cut");
