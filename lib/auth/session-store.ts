@@ -1,7 +1,7 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { getConfig } from "@/lib/config";
-import { getDb } from "@/lib/db/client";
+import { getDb, getPool } from "@/lib/db/client";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { securityEvent } from "@/lib/log";
 
@@ -108,12 +108,19 @@ export function liveSessionSql(sessionTokenHash: string, now: Date): Prisma.Sql 
 export async function findSessionUser(token: string): Promise<StoredSessionUser | null> {
   // Tokens we issue are 43 characters; anything far longer is not ours (and not worth hashing).
   if (!token || token.length > 256) return null;
-  const db = await getDb();
-  const row = await db.session.findUnique({
-    where: { sessionToken: hashSessionToken(token) },
-    select: { id: true, expires: true, createdAt: true, user: { select: { id: true, email: true, deletedAt: true } } },
-  });
-  return acceptSessionRow(row);
+  // Straight through node-postgres: every signed-in request starts here, and Prisma's own work around
+  // this one read was a visible part of a saved turn's CPU (docs/issues.md #24). Both timestamps are
+  // timestamptz, which node-postgres reads with their zone.
+  const pool = await getPool();
+  const { rows } = await pool.query<{ id: string; expires: Date; created_at: Date; user_id: string; email: string | null; deleted_at: Date | null }>(
+    `SELECT s.id, s.expires, s.created_at, u.id AS user_id, u.email, u.deleted_at
+     FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.session_token = $1::text`,
+    [hashSessionToken(token)],
+  );
+  const row = rows[0];
+  return acceptSessionRow(
+    row ? { id: row.id, expires: row.expires, createdAt: row.created_at, user: { id: row.user_id, email: row.email, deletedAt: row.deleted_at } } : null,
+  );
 }
 
 /** A session row as read with its user (by findSessionUser, or by a statement that reads more, e.g. lib/db/history-json.ts). */

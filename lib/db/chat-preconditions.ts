@@ -1,5 +1,5 @@
 import "server-only";
-import { getPool } from "@/lib/db/client";
+import { rawRows } from "@/lib/db/client";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { liveSessionSql, type SessionRow } from "@/lib/auth/session-store";
 import { quotaIncrementSql, userQuotaKeySql } from "@/lib/quota";
@@ -59,17 +59,15 @@ interface Row {
 
 /** Run the statement (see the module comment). @throws the driver's error */
 export async function loadChatPreconditions(input: ChatPreconditionInput): Promise<ChatPreconditions> {
-  const pool = await getPool();
   const q = input.quota;
-  // Composed with Prisma.sql (each ${} a parameter; the casts pin types for PostgreSQL and PGlite alike)
-  // and sent straight through node-postgres: Prisma's own work around one raw statement was a sizeable
-  // part of a signed-in turn's CPU (docs/issues.md #24). Every timestamp column here is timestamptz, which
-  // node-postgres reads with its zone.
+  // Each ${} a parameter; the casts pin types for PostgreSQL and PGlite alike, and let the statement go
+  // straight through node-postgres (rawRows, docs/issues.md #24). Every timestamp column here is
+  // timestamptz, which node-postgres reads with its zone.
   const live =
     "sessionTokenHash" in input.who
       ? liveSessionSql(input.who.sessionTokenHash, input.now)
       : Prisma.sql`SELECT NULL::text AS id, ${input.who.userId}::text AS user_id, NULL::timestamptz AS expires, NULL::timestamptz AS created_at`;
-  const statement = Prisma.sql`
+  const rows = await rawRows<Row>(Prisma.sql`
     WITH live AS (${live}),
     gate AS (
       SELECT u.id, u.email, u.deleted_at,
@@ -90,8 +88,7 @@ export async function loadChatPreconditions(input: ChatPreconditionInput): Promi
           })
         : Prisma.sql`SELECT NULL::int AS count WHERE false`
     })
-    SELECT gate.*, (SELECT count FROM counted) AS counted FROM gate`;
-  const { rows } = await pool.query<Row>(statement.text, statement.values);
+    SELECT gate.*, (SELECT count FROM counted) AS counted FROM gate`);
   const row = rows[0];
   if (!row) return { user: null, session: null, plan: "Free", ownsChat: false, counted: null };
   const user = { id: row.id, email: row.email, deletedAt: row.deleted_at };

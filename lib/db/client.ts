@@ -5,7 +5,7 @@ import path from "node:path";
 import { Worker } from "node:worker_threads";
 import pg from "pg";
 import { PrismaPg } from "@prisma/adapter-pg";
-import { PrismaClient } from "@/lib/generated/prisma/client";
+import { PrismaClient, type Prisma } from "@/lib/generated/prisma/client";
 import { getConfig, type Config } from "@/lib/config";
 import { applyMigrations, type SqlRunner } from "@/lib/db/migrate";
 import { logger } from "@/lib/log";
@@ -184,6 +184,19 @@ function handle(): Promise<DbHandle> {
  */
 export function getPool(): Promise<pg.Pool> {
   return handle().then((h) => h.pool);
+}
+
+/**
+ * Run one statement composed with Prisma.sql straight through the node-postgres pool under getDb()
+ * (same connections and queue): for the statements of every chat turn (a signed-in turn's checks, a
+ * saved turn's write), where Prisma's own work around one raw statement was a visible part of a turn's
+ * CPU (docs/issues.md #24). node-postgres sends parameters untyped, so every `${}` of `statement` that
+ * PostgreSQL cannot type from its context needs a cast. Not inside a Prisma transaction.
+ * @throws pg.DatabaseError (SQLSTATE in `code`) or the driver's connection error.
+ */
+export async function rawRows<T extends pg.QueryResultRow>(statement: Prisma.Sql): Promise<T[]> {
+  const pool = await getPool();
+  return (await pool.query<T>(statement.text, statement.values)).rows;
 }
 
 /** Close the process-wide client (tests, scripts, shutdown); the next `getDb()` opens a new one. */

@@ -1,6 +1,7 @@
 import "server-only";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { getDb } from "@/lib/db/client";
+import pg from "pg";
+import { getDb, rawRows } from "@/lib/db/client";
 import { chatNotFound, chatVersionConflict, invalidCursor, invalidInput, manifestConflict, noVault, saveConflict } from "@/lib/db/errors";
 import { MAX_PAGE_SIZE } from "@/lib/chat/history-schema";
 import { LOWERCASE_UUID } from "@/lib/uuid";
@@ -82,7 +83,6 @@ export async function saveSealedTurn(input: {
   if (!input.create && (input.createdAt || input.lastUpdated)) throw invalidInput("Only a new chat takes its dates.");
   if (input.create && input.firstPosition !== 0) throw invalidInput("A new chat starts at position 0.");
   if (input.create && input.replace) throw invalidInput("A new chat has nothing to replace.");
-  const db = await getDb();
   const lastUpdated = input.create ? (input.lastUpdated ?? new Date()) : new Date();
   const at = lastUpdated.toISOString();
   // Messages' and chats' creation times are stored to the minute (docs/issues.md #22, "Metadata"): nothing
@@ -114,28 +114,29 @@ export async function saveSealedTurn(input: {
   try {
     if (input.create) {
       const created = toMinute(input.createdAt ?? lastUpdated).toISOString();
-      const [result] = await db.$queryRaw<{ has_vault: number; inserted: number; manifest: number }[]>`
+      // Through node-postgres (rawRows, docs/issues.md #24): every parameter carries its cast.
+      const [result] = await rawRows<{ has_vault: number; inserted: number; manifest: number }>(Prisma.sql`
         WITH man AS (
           UPDATE vaults SET manifest_ciphertext = decode(${manifest}::text, 'base64'), manifest_version = manifest_version + 1
-          WHERE ${checked} AND user_id = ${userId} AND manifest_version = ${manifestBase} AND key_generation = ${generation}
+          WHERE ${checked}::boolean AND user_id = ${userId}::text AND manifest_version = ${manifestBase}::int AND key_generation = ${generation}::int
           RETURNING 1
         ),
-        v AS (SELECT 1 FROM vaults WHERE user_id = ${userId} AND (NOT ${checked} OR EXISTS (SELECT 1 FROM man))),
+        v AS (SELECT 1 FROM vaults WHERE user_id = ${userId}::text AND (NOT ${checked}::boolean OR EXISTS (SELECT 1 FROM man))),
         c AS (
           INSERT INTO chats (id, user_id, title_ciphertext, tree_ciphertext, header_ciphertext, version, key_generation, created_at, last_updated)
-          SELECT ${chatId}::uuid, ${userId}, decode(${title}::text, 'base64'), decode(${tree}::text, 'base64'),
-                 decode(${header}::text, 'base64'), CASE WHEN ${checked} THEN 1 ELSE 0 END, ${generation},
+          SELECT ${chatId}::uuid, ${userId}::text, decode(${title}::text, 'base64'), decode(${tree}::text, 'base64'),
+                 decode(${header}::text, 'base64'), CASE WHEN ${checked}::boolean THEN 1 ELSE 0 END, ${generation}::int,
                  ${created}::timestamptz, ${at}::timestamptz FROM v
           RETURNING id
         ),
         ins AS (
           INSERT INTO messages (id, user_id, chat_id, position, role, content_ciphertext, attachment_ciphertext, created_at)
-          SELECT gen_random_uuid(), ${userId}, c.id, x.position, x.role, decode(x.content, 'base64'), decode(x.attachment, 'base64'), ${atMinute}::timestamptz
+          SELECT gen_random_uuid(), ${userId}::text, c.id, x.position, x.role, decode(x.content, 'base64'), decode(x.attachment, 'base64'), ${atMinute}::timestamptz
           FROM c, jsonb_to_recordset(${rows}::jsonb) AS x(position int, role text, content text, attachment text)
           RETURNING 1
         )
-        SELECT (SELECT count(*) FROM vaults WHERE user_id = ${userId})::int AS has_vault, (SELECT count(*) FROM ins)::int AS inserted,
-               (SELECT count(*) FROM man)::int AS manifest`;
+        SELECT (SELECT count(*) FROM vaults WHERE user_id = ${userId}::text)::int AS has_vault, (SELECT count(*) FROM ins)::int AS inserted,
+               (SELECT count(*) FROM man)::int AS manifest`);
       if (!result?.has_vault) throw noVault();
       if (checked && !result.manifest) throw manifestConflict();
       return { lastUpdated };
@@ -143,43 +144,43 @@ export async function saveSealedTurn(input: {
     // Appending: the chat row is locked (FOR UPDATE) and the position checked in the same statement; two
     // tabs appending at once both see the same next position, and the second's insert then violates the
     // (chat_id, position) key: a AppError conflict:save, never an interleaving.
-    const [result] = await db.$queryRaw<{ has_vault: number; owned: number; next: number; version: number; written: number }[]>`
-      WITH v AS (SELECT 1 FROM vaults WHERE user_id = ${userId}),
+    const [result] = await rawRows<{ has_vault: number; owned: number; next: number; version: number; written: number }>(Prisma.sql`
+      WITH v AS (SELECT 1 FROM vaults WHERE user_id = ${userId}::text),
       owned AS (
         SELECT c.id, c.version, c.key_generation FROM chats c
-        WHERE c.id = ${chatId}::uuid AND c.user_id = ${userId} AND EXISTS (SELECT 1 FROM v)
+        WHERE c.id = ${chatId}::uuid AND c.user_id = ${userId}::text AND EXISTS (SELECT 1 FROM v)
         FOR UPDATE OF c
       ),
-      nxt AS (SELECT COALESCE(max(m.position), -1) + 1 AS n FROM messages m WHERE m.user_id = ${userId} AND m.chat_id = ${chatId}::uuid),
+      nxt AS (SELECT COALESCE(max(m.position), -1) + 1 AS n FROM messages m WHERE m.user_id = ${userId}::text AND m.chat_id = ${chatId}::uuid),
       fits AS (
         SELECT o.id FROM owned o, nxt
-        WHERE nxt.n = ${input.firstPosition} AND (NOT ${checked} OR (o.version = ${baseVersion} AND o.key_generation = ${generation}))
+        WHERE nxt.n = ${input.firstPosition}::int AND (NOT ${checked}::boolean OR (o.version = ${baseVersion}::int AND o.key_generation = ${generation}::int))
       ),
       man AS (
         UPDATE vaults SET manifest_ciphertext = decode(${manifest}::text, 'base64'), manifest_version = manifest_version + 1
-        WHERE ${checked} AND user_id = ${userId} AND manifest_version = ${manifestBase} AND key_generation = ${generation}
+        WHERE ${checked}::boolean AND user_id = ${userId}::text AND manifest_version = ${manifestBase}::int AND key_generation = ${generation}::int
           AND EXISTS (SELECT 1 FROM fits)
         RETURNING 1
       ),
-      ok AS (SELECT id FROM fits WHERE NOT ${checked} OR EXISTS (SELECT 1 FROM man)),
+      ok AS (SELECT id FROM fits WHERE NOT ${checked}::boolean OR EXISTS (SELECT 1 FROM man)),
       ins AS (
         INSERT INTO messages (id, user_id, chat_id, position, role, content_ciphertext, attachment_ciphertext, created_at)
-        SELECT gen_random_uuid(), ${userId}, ok.id, x.position, x.role, decode(x.content, 'base64'), decode(x.attachment, 'base64'), ${atMinute}::timestamptz
+        SELECT gen_random_uuid(), ${userId}::text, ok.id, x.position, x.role, decode(x.content, 'base64'), decode(x.attachment, 'base64'), ${atMinute}::timestamptz
         FROM ok, jsonb_to_recordset(${rows}::jsonb) AS x(position int, role text, content text, attachment text)
         RETURNING 1
       ),
       upd AS (
         UPDATE chats SET last_updated = ${at}::timestamptz,
           title_ciphertext = COALESCE(decode(${title}::text, 'base64'), title_ciphertext),
-          tree_ciphertext = CASE WHEN ${setTree} THEN decode(${tree}::text, 'base64') ELSE tree_ciphertext END,
-          header_ciphertext = CASE WHEN ${checked} THEN decode(${header}::text, 'base64') ELSE header_ciphertext END,
-          version = CASE WHEN ${checked} THEN version + 1 ELSE version END
-        WHERE user_id = ${userId} AND id IN (SELECT id FROM ok)
+          tree_ciphertext = CASE WHEN ${setTree}::boolean THEN decode(${tree}::text, 'base64') ELSE tree_ciphertext END,
+          header_ciphertext = CASE WHEN ${checked}::boolean THEN decode(${header}::text, 'base64') ELSE header_ciphertext END,
+          version = CASE WHEN ${checked}::boolean THEN version + 1 ELSE version END
+        WHERE user_id = ${userId}::text AND id IN (SELECT id FROM ok)
         RETURNING 1
       )
       SELECT (SELECT count(*) FROM v)::int AS has_vault, (SELECT count(*) FROM owned)::int AS owned,
              (SELECT n FROM nxt)::int AS next, (SELECT version FROM owned)::int AS version,
-             (SELECT count(*) FROM ok)::int AS written`;
+             (SELECT count(*) FROM ok)::int AS written`);
     if (!result?.has_vault) throw noVault();
     if (!result.owned) throw chatNotFound();
     if (result.next !== input.firstPosition) throw saveConflict();
@@ -252,6 +253,8 @@ async function replaceTail(input: Parameters<typeof saveSealedTurn>[0], lastUpda
 
 /** A unique-key violation, as Prisma reports it for model queries (P2002) and raw SQL (SQLSTATE 23505). */
 function isUniqueViolation(error: unknown): boolean {
+  // node-postgres (rawRows): the server's SQLSTATE as it is.
+  if (error instanceof pg.DatabaseError) return error.code === "23505";
   if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return false;
   if (error.code === "P2002") return true;
   const meta = error.meta as { code?: unknown; driverAdapterError?: { cause?: { kind?: unknown; originalCode?: unknown } } } | undefined;
