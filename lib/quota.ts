@@ -104,7 +104,7 @@ const databaseStore: QuotaStore = {
     // work around one raw statement was a sizeable part of a visitor turn's CPU (docs/issues.md #24).
     incrementText ??= quotaIncrementSql({ key: Prisma.sql`${""}::text`, day: "", limit: Prisma.sql`${0}::int` }).text;
     const pool = await getPool();
-    const { rows } = await pool.query<{ count: number }>(incrementText, [key, day, limit]);
+    const { rows } = await pool.query<{ count: number }>({ name: "hush_quota_increment", text: incrementText, values: [key, day, limit] });
     return rows.length > 0 && rows[0]!.count <= limit;
   },
   async salt(day) {

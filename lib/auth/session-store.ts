@@ -112,11 +112,13 @@ export async function findSessionUser(token: string): Promise<StoredSessionUser 
   // this one read was a visible part of a saved turn's CPU (docs/issues.md #24). Both timestamps are
   // timestamptz, which node-postgres reads with their zone.
   const pool = await getPool();
-  const { rows } = await pool.query<{ id: string; expires: Date; created_at: Date; user_id: string; email: string | null; deleted_at: Date | null }>(
-    `SELECT s.id, s.expires, s.created_at, u.id AS user_id, u.email, u.deleted_at
-     FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.session_token = $1::text`,
-    [hashSessionToken(token)],
-  );
+  const { rows } = await pool.query<{ id: string; expires: Date; created_at: Date; user_id: string; email: string | null; deleted_at: Date | null }>({
+    // Prepared once per connection (named), as the hot statements are.
+    name: "hush_session_user",
+    text: `SELECT s.id, s.expires, s.created_at, u.id AS user_id, u.email, u.deleted_at
+           FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.session_token = $1::text`,
+    values: [hashSessionToken(token)],
+  });
   const row = rows[0];
   return acceptSessionRow(
     row ? { id: row.id, expires: row.expires, createdAt: row.created_at, user: { id: row.user_id, email: row.email, deletedAt: row.deleted_at } } : null,

@@ -1,4 +1,5 @@
 import "server-only";
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -196,8 +197,16 @@ export function getPool(): Promise<pg.Pool> {
  */
 export async function rawRows<T extends pg.QueryResultRow>(statement: Prisma.Sql): Promise<T[]> {
   const pool = await getPool();
-  return (await pool.query<T>(statement.text, statement.values)).rows;
+  const text = statement.text;
+  // A named (prepared) statement per distinct text: each connection parses and plans it once, not on
+  // every turn. The name is the text's hash, so two texts never share one.
+  let name = statementNames.get(text);
+  if (!name) statementNames.set(text, (name = `raw_${createHash("sha256").update(text).digest("hex").slice(0, 24)}`));
+  return (await pool.query<T>({ name, text, values: statement.values })).rows;
 }
+
+/** rawRows' statement names by text (a handful of texts: the statements are fixed, with a few variants). */
+const statementNames = new Map<string, string>();
 
 /** Close the process-wide client (tests, scripts, shutdown); the next `getDb()` opens a new one. */
 export async function closeDb(): Promise<void> {
