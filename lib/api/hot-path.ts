@@ -1,21 +1,22 @@
 import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { getConfig } from "@/lib/config";
-import { chatHistoryGetRoute, chatSaveRoute, chatSignedInRoute, chatVisitorRoute } from "@/lib/chat/routes";
+import { chatHistoryBatchRoute, chatHistoryGetRoute, chatHistoryListRoute, chatSaveRoute, chatSignedInRoute, chatVisitorRoute } from "@/lib/chat/routes";
 import { relayChat } from "@/lib/confidential/relay";
 import { drained, errorResponse } from "@/lib/http";
 import { apiPolicyHeaders, COMMON_HEADERS } from "@/lib/security/headers";
 
 /**
- * The hot path of server.mjs (docs/issues.md #24; docs/performance.md "Custom server"): the chat turns
- * and the opening of one saved chat, answered by the same handlers as their route files but straight
- * from node:http, without Next's routing, proxy.ts and route-handler machinery.
+ * The hot path of server.mjs (docs/issues.md #24; docs/performance.md "Custom server"): the chat turns, the
+ * saving of a sealed turn and the history reads (the list, one saved chat, a batch for search), answered
+ * by the same handlers as their route files but straight from node:http, without Next's routing,
+ * proxy.ts and route-handler machinery.
  *
  * What Next did around those handlers is done here: the security headers of proxy.ts (API CSP, HSTS)
  * and next.config.ts (COMMON_HEADERS); a request Next would refuse before routing never gets here,
  * since lib/request-guard.ts and the peer stamp (lib/peer-stamp.ts, the client address) wrap every
- * node:http server of the process. Only POST on the exact chat paths and GET of one saved chat are taken:
- * any other method goes to Next, whose proxy.ts answers 405.
+ * node:http server of the process. Only POST on the exact paths of HOT_ROUTES and GET of the list or of
+ * one saved chat are taken: any other method goes to Next, whose proxy.ts answers 405.
  *
  * server.mjs imports nothing of lib: it finds `handle` on globalThis under HOT_PATH_KEY, put there by
  * instrumentation.ts (installHotPath) from the copy of lib Next loaded, so module state (database,
@@ -31,10 +32,13 @@ const HOT_ROUTES = new Map<string, WebHandler>([
   ["/api/ns/chat_user", chatSignedInRoute],
   // The browser's sealed save after each signed-in answer: half of a saved turn's requests.
   ["/api/ns/chat_save", chatSaveRoute],
+  // Search and export read the whole history through it (docs/issues.md #9).
+  ["/api/ns/chat_history/batch", chatHistoryBatchRoute],
   ["/api/confidential/chat", relayChat],
 ]);
 
-/** GET of one saved chat (app/api/ns/chat_history/[chatId]/route.ts); "batch" is a route of its own. */
+/** GET of the list (app/api/ns/chat_history/route.ts) and of one saved chat ([chatId]/route.ts; "batch" is a POST route of its own). */
+const HISTORY_LIST = "/api/ns/chat_history";
 const HISTORY_PREFIX = "/api/ns/chat_history/";
 
 /** The globalThis key under which installHotPath leaves `{ handle }` for server.mjs. */
@@ -61,6 +65,10 @@ export function handleHotRequest(req: IncomingMessage, res: ServerResponse): boo
   const query = url.indexOf("?");
   const path = query < 0 ? url : url.slice(0, query);
   if (req.method === "GET") {
+    if (path === HISTORY_LIST) {
+      void serve(chatHistoryListRoute, req, res);
+      return true;
+    }
     if (!path.startsWith(HISTORY_PREFIX)) return false;
     const segment = path.slice(HISTORY_PREFIX.length);
     if (!segment || segment === "batch" || segment.includes("/")) return false;

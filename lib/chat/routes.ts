@@ -3,7 +3,9 @@ import { api } from "@/lib/api/contract";
 import { PRIVATE_NO_STORE, reply, route } from "@/lib/api/route";
 import { saveSealedTurn } from "@/lib/db/queries";
 import { toIntegrityWrite, toSealedMessage } from "@/lib/vault/server";
-import { historyChatFor } from "@/lib/chat/history";
+import { historyBatch, historyChatFor, historyPageFor } from "@/lib/chat/history";
+import { requireUser } from "@/lib/auth/session";
+import { invalidRequest } from "@/lib/http";
 import { respondToTurn } from "@/lib/chat/respond";
 import { chatRequestFor } from "@/lib/chat/limits";
 import { admitSignedInSend } from "@/lib/chat/signed-in";
@@ -17,6 +19,7 @@ import { consumeQuota } from "@/lib/quota";
 /**
  * The handlers of the hot routes, in one home for their two servers: the route files
  * (app/api/ns/chat/route.ts, app/api/ns/chat_user/route.ts, app/api/ns/chat_save/route.ts,
+ * app/api/ns/chat_history/route.ts, app/api/ns/chat_history/batch/route.ts,
  * app/api/ns/chat_history/[chatId]/route.ts)
  * export them to Next, and the hot path of server.mjs (lib/api/hot-path.ts, docs/issues.md #24) calls them
  * without Next's route-handler machinery. Each takes a Web Request and answers a Response through
@@ -113,3 +116,34 @@ export const chatSaveRoute = route(api.chatSave, { name: "chat_save", auth: "use
   });
   return reply(api.chatSave, { chat_id: body.chat_id, last_updated: lastUpdated.toISOString() });
 });
+
+/**
+ * GET /api/ns/chat_history?limit=50&cursor=…: the caller's saved chats, newest first by last_updated
+ * (docs/product.md §2, §7), a page at a time: `{ chat_history: [{ chat_id, display_name, display_name_ciphertext,
+ * last_updated }], next_cursor }`. Messages come per chat from /api/ns/chat_history/{chat_id}, so a long
+ * history loads quickly. Session and page in one database round trip, the JSON text made by the database
+ * (docs/issues.md #12), so the wrapper's own auth step is off.
+ */
+export const chatHistoryListRoute = route(api.chatHistoryList, { name: "chat_history", auth: "none" }, async ({ request }) => {
+  const params = new URL(request.url).searchParams;
+  const parsed = api.chatHistoryList.query.safeParse({ limit: params.get("limit") ?? undefined, cursor: params.get("cursor") });
+  if (!parsed.success) {
+    await requireUser(request); // 401/403 come before 400
+    throw invalidRequest(parsed.error);
+  }
+  return new Response(await historyPageFor(request, parsed.data.limit, parsed.data.cursor), {
+    headers: { "Content-Type": "application/json", ...PRIVATE_NO_STORE },
+  });
+});
+
+/**
+ * POST /api/ns/chat_history/batch `{ chat_ids }` (docs/issues.md #9: search and export read the whole history in a
+ * few requests, not one per chat): up to 100 of the caller's saved chats with their messages, each in the
+ * shape of GET /api/ns/chat_history/{chat_id} (ciphertext only), in the order asked:
+ * `{ chats, remaining_chat_ids }`. Ids that are not the caller's chats are left out silently; chats left
+ * out because the response reached its size bound are in `remaining_chat_ids`, to ask for again.
+ * A read, but a POST for its body: same-origin is checked as for writes.
+ */
+export const chatHistoryBatchRoute = route(api.chatHistoryBatch, { name: "chat_history_batch", auth: "user" }, async ({ user, body }) =>
+  reply(api.chatHistoryBatch, await historyBatch(user.id, body.chat_ids), { headers: PRIVATE_NO_STORE }),
+);

@@ -207,7 +207,7 @@ describe("the hot path over HTTP", () => {
     expect(statements).toBe(t.target.kind === "pglite" ? 0 : 1);
   });
 
-  it("saves a sealed turn (POST /api/ns/chat_save) and opens it again, both on the hot path", async () => {
+  it("saves a sealed turn (POST /api/ns/chat_save) and reads it back (list, one chat, batch), all on the hot path", async () => {
     const person = await withVault((await createTestUser()).id);
     const chatId = crypto.randomUUID();
     const body = await sealTurn({
@@ -230,6 +230,14 @@ describe("the hot path over HTTP", () => {
     expect(opened.status).toBe(200);
     const chat = await opened.json();
     expect(chat.messages).toHaveLength(2);
+    // The list and the batch read (search, export) answer here too.
+    const list = await fetch(`${base}/api/ns/chat_history?limit=10`, { headers: { Cookie: person.cookie } });
+    expect(list.status).toBe(200);
+    expect((await list.json()).chat_history.map((c: { chat_id: string }) => c.chat_id)).toEqual([chatId]);
+    expect((await fetch(`${base}/api/ns/chat_history?limit=0`, { headers: { Cookie: person.cookie } })).status).toBe(400);
+    const batch = await post("/api/ns/chat_history/batch", { chat_ids: [chatId] }, { Cookie: person.cookie });
+    expect(batch.status).toBe(200);
+    expect((await batch.json()).chats.map((c: { chat_id: string }) => c.chat_id)).toEqual([chatId]);
     // Ciphertext only: the server never had the words.
     expect(JSON.stringify(chat)).not.toContain("Sealed answer");
     // Signed out, and cross-site: refused as by Next's route.
