@@ -55,10 +55,15 @@ function sessionOf(row: WhoColumns | undefined): SessionRow | null {
 /** $3: limit + 1, $4: limit, then with a cursor $5: its last_updated (ISO), $6: its chat id. */
 const pageSql = (after: boolean) => `${WHO},
 page AS (
-  SELECT c.id, c.title_ciphertext, c.last_updated, c.version FROM who JOIN chats c ON c.user_id = who.user_id
-  ${after ? "WHERE (c.last_updated, c.id) < ($5::timestamptz, $6::uuid)" : ""}
-  ORDER BY c.last_updated DESC, c.id DESC
-  LIMIT $3::int
+  -- LATERAL, with the LIMIT inside: the page is read from the (user_id, last_updated, id) index and stops
+  -- after limit + 1 rows, however many chats the user has; a join of who and chats let a prepared
+  -- statement's generic plan read and sort every chat of the user (bench/perf, docs/issues.md #24).
+  SELECT c.id, c.title_ciphertext, c.last_updated, c.version FROM who CROSS JOIN LATERAL (
+    SELECT c.id, c.title_ciphertext, c.last_updated, c.version FROM chats c
+    WHERE c.user_id = who.user_id ${after ? "AND (c.last_updated, c.id) < ($5::timestamptz, $6::uuid)" : ""}
+    ORDER BY c.last_updated DESC, c.id DESC
+    LIMIT $3::int
+  ) c
 ),
 shown AS (SELECT * FROM page ORDER BY last_updated DESC, id DESC LIMIT $4::int)
 SELECT who.*,
