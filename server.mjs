@@ -9,7 +9,7 @@
  * the Docker image sets them). `npm start` runs it on the build of `npm run build`, `npm run dev` with
  * --dev; the Docker image runs the same file beside Next's standalone output (deploy/Dockerfile).
  *
- * The hot path (POST /api/ns/chat, /api/ns/chat_user, /api/confidential/chat) is served by the very
+ * The hot path (the chat turns, the relay, the sealed save and the history reads: lib/api/hot-path.ts) is served by the very
  * handlers of the route files, from the copy of lib/* Next loaded for instrumentation.ts, which puts
  * them on globalThis (lib/api/hot-path.ts): this file imports nothing of lib, so there is no second
  * copy of any module state (database, quota, rate limits, lifecycle). Until Next is prepared (and so
