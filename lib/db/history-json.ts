@@ -78,6 +78,9 @@ FROM who LEFT JOIN LATERAL (
 const PAGE_SQL = pageSql(false);
 const PAGE_AFTER_SQL = pageSql(true);
 
+/** The first page's statement text, for tests/db/history-plan.test.ts (its plan must not grow with the history). */
+export const HISTORY_PAGE_SQL_FOR_TESTS = PAGE_SQL;
+
 /**
  * GET /api/ns/chat_history's JSON for the live session whose token hashes to `sessionTokenHash`, in one
  * statement: `{ chat_history: [{ chat_id, display_name: null, display_name_ciphertext, last_updated }],
