@@ -2,7 +2,7 @@ import "server-only";
 import Groq from "groq-sdk";
 import { createHttpFetch } from "./http-fetch";
 import { toOpenAiMessages } from "./prompt";
-import { streamOpenAiProtocol } from "./openai-protocol";
+import { sseChunks, streamOpenAiProtocol } from "./openai-protocol";
 import type { LlmEvent, LlmProvider, LlmRequest } from "./types";
 
 /** Groq's public API origin; groq-sdk appends /openai/v1/chat/completions. */
@@ -43,8 +43,16 @@ export function createGroqProvider(options: ProviderClientOptions): LlmProvider 
         signal: req.signal,
         messages: req.messages,
         errors: Groq,
-        open: (signal) =>
-          client.chat.completions.create({ model: req.model, messages: toOpenAiMessages(req.messages) as Groq.Chat.ChatCompletionMessageParam[], stream: true }, { signal }),
+        // The SDK makes the request and maps an error status; the body is parsed by sseChunks, one
+        // batch per network read (docs/issues.md #24), as for the OpenAI-compatible provider.
+        open: async (signal) =>
+          sseChunks(
+            await client.chat.completions
+              .create({ model: req.model, messages: toOpenAiMessages(req.messages) as Groq.Chat.ChatCompletionMessageParam[], stream: true }, { signal })
+              .asResponse(),
+            signal,
+            Groq,
+          ),
       });
     },
   };

@@ -1,11 +1,13 @@
 /**
- * The streaming loop shared by the Groq and OpenAI-compatible providers: both SDKs return an async
- * iterable of OpenAI-style `chat.completion.chunk` objects and throw the same family of errors.
+ * The streaming loop shared by the Groq and OpenAI-compatible providers: both SDKs make the request and
+ * throw the same family of errors, and sseChunks (below) reads their response's OpenAI-style
+ * `chat.completion.chunk` events.
  *
  * Timing rule (LLM_TIMEOUT_MS): a single idle timer, armed before the request and re-armed on every
  * chunk (reasoning chunks count: the upstream is alive), paused while the consumer holds a delta so a
  * slow reader is not blamed on the provider.
  */
+import { createParser } from "eventsource-parser";
 import { LlmError, kindForStatus, safeErrorCode, type LlmErrorKind } from "./errors";
 import type { LlmEvent, LlmMessage, LlmUsage } from "./types";
 
@@ -201,4 +203,70 @@ function retryAfter(headers: unknown): number | undefined {
   if (Number.isFinite(seconds) && seconds >= 0) return Math.ceil(seconds);
   const date = Date.parse(raw);
   return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000));
+}
+
+/** The two SDK error classes sseChunks throws: both SDKs (Stainless-made) construct them alike. */
+export interface SseErrorClasses {
+  APIError: new (status: undefined, error: object, message: undefined, headers: Headers) => Error;
+  APIConnectionError: new (options: { message: string }) => Error;
+}
+
+/**
+ * The chunks of a chat-completions SSE response (docs/issues.md #12): the SDK still makes the request and turns
+ * an HTTP error status into its APIError, but the body is parsed here with eventsource-parser, one
+ * pass per network read, instead of by the SDK's Stream (its chunk and line decoders re-copy the
+ * buffer for every event and add several async-generator hops per chunk: 19% of a visitor request's
+ * CPU in bench/perf's profile). The chunks of one network read are yielded together, as one array
+ * (docs/issues.md #24: one generator hop per read, not per token). Same outcomes as the SDK's Stream: `[DONE]` ends it; a chunk carrying
+ * `error` throws the SDK's APIError (no status: an error inside the stream); an abort ends it quietly (the
+ * caller knows why it aborted); a broken body or unparsable chunk throws.
+ */
+export async function* sseChunks(response: Response, signal: AbortSignal, errors: SseErrorClasses): AsyncGenerator<ChunkLike[]> {
+  if (!response.body) throw new errors.APIConnectionError({ message: "The response has no body." });
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let ready: ChunkLike[] = [];
+  let done = false;
+  let failure: unknown = null;
+  const parser = createParser({
+    onEvent(event) {
+      if (done || failure) return;
+      if (event.data.startsWith("[DONE]")) {
+        done = true;
+        return;
+      }
+      try {
+        const data = JSON.parse(event.data) as ChunkLike & { error?: unknown };
+        if (data && data.error) failure = new errors.APIError(undefined, data.error as object, undefined, response.headers);
+        else ready.push(data);
+      } catch (error) {
+        failure = error;
+      }
+    },
+  });
+  try {
+    while (!done) {
+      let read: ReadableStreamReadResult<Uint8Array>;
+      try {
+        read = await reader.read();
+      } catch (error) {
+        if (signal.aborted) return;
+        throw error;
+      }
+      if (read.done) {
+        parser.feed(decoder.decode());
+        parser.feed("\n\n");
+      } else {
+        parser.feed(decoder.decode(read.value, { stream: true }));
+      }
+      const batch = ready;
+      ready = [];
+      if (batch.length) yield batch;
+      if (failure) throw failure;
+      if (read.done) break;
+    }
+  } finally {
+    // Release the connection: cancel whatever the provider still sends after [DONE] or a failure.
+    reader.cancel().catch(() => {});
+  }
 }
