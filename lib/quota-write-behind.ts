@@ -40,6 +40,11 @@ interface Entry {
   written: number;
 }
 
+/**
+ * Counters over `table` (lib/quota.ts gives it the database's quota_counters), written behind at most
+ * every `flushMs` milliseconds (see the module comment for when this is exact).
+ * increment() rejects with the table's error when a key's first read fails.
+ */
 export function writeBehindCounts(table: CounterTable, flushMs = 100): WriteBehindCounts {
   /** day → key → entry. */
   const days = new Map<string, Map<string, Entry>>();
