@@ -2,7 +2,7 @@ import "server-only";
 import { createHmac, randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import { getConfig, type Config } from "@/lib/config";
-import { getDb, getPool } from "@/lib/db/client";
+import { getDb, getPool, rawRows } from "@/lib/db/client";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { AppError } from "@/lib/errors";
 import { logger } from "@/lib/log";
@@ -95,16 +95,11 @@ export function quotaIncrementSql(input: { key: Prisma.Sql; day: string; limit: 
     RETURNING count`;
 }
 
-/** quotaIncrementSql for one key, as text with $1 (key), $2 (day), $3 (limit): the same for every call. */
-let incrementText: string | undefined;
-
 const databaseStore: QuotaStore = {
   async increment(key, day, limit) {
-    // Straight through node-postgres (getPool: the same connections and queue as Prisma's): Prisma's own
-    // work around one raw statement was a sizeable part of a visitor turn's CPU (docs/issues.md #24).
-    incrementText ??= quotaIncrementSql({ key: Prisma.sql`${""}::text`, day: "", limit: Prisma.sql`${0}::int` }).text;
-    const pool = await getPool();
-    const { rows } = await pool.query<{ count: number }>({ name: "hush_quota_increment", text: incrementText, values: [key, day, limit] });
+    // Through node-postgres as a prepared statement (rawRows): Prisma's own work around one raw
+    // statement was a sizeable part of a visitor turn's CPU (docs/issues.md #24).
+    const rows = await rawRows<{ count: number }>(quotaIncrementSql({ key: Prisma.sql`${key}::text`, day, limit: Prisma.sql`${limit}::int` }));
     return rows.length > 0 && rows[0]!.count <= limit;
   },
   async salt(day) {
@@ -174,32 +169,30 @@ function redisStore(redis: Redis): QuotaStore {
 
 // INCREMENT_SCRIPT, unless KEYS[2] (a refusal kept by lib/rate-limit.ts blockKey) is above 1: then the
 // refusal's remaining seconds, negated, and nothing is counted.
-const INCREMENT_UNLESS_BLOCKED_SCRIPT = `
+const INCREMENT_UNLESS_BLOCKED_SCRIPT =
+  `
 local b = tonumber(redis.call('GET', KEYS[2]) or '0')
 if b and b > 1 then
   local ttl = redis.call('PTTL', KEYS[2])
   return -math.max(1, math.ceil(ttl / 1000))
-end
-local c = redis.call('INCR', KEYS[1])
-if c == 1 then redis.call('EXPIRE', KEYS[1], ARGV[2]) end
-if c > tonumber(ARGV[1]) then return 0 end
-return c`;
+end` + INCREMENT_SCRIPT;
+
+let lastRedisWarning = 0;
+/** Log that Redis failed a quota call and the database counts instead: one line per 10 s at most, so an outage does not flood the log. */
+function warnRedisDown(error: unknown): void {
+  if (Date.now() - lastRedisWarning < 10_000) return;
+  lastRedisWarning = Date.now();
+  logger("quota").error({ err: error instanceof Error ? error.message : "unknown" }, "Redis unavailable; counting in the database");
+}
 
 /** `primary` (Redis), and `fallback` (the database) for each call Redis cannot answer. */
 function withFallback(primary: QuotaStore, fallback: QuotaStore): QuotaStore {
-  let lastWarning = 0;
-  const warn = (error: unknown) => {
-    // One line per 10 s at most: an outage must not flood the log.
-    if (Date.now() - lastWarning < 10_000) return;
-    lastWarning = Date.now();
-    logger("quota").error({ err: error instanceof Error ? error.message : "unknown" }, "Redis unavailable; counting in the database");
-  };
   return {
     async increment(key, day, limit) {
       try {
         return await primary.increment(key, day, limit);
       } catch (error) {
-        warn(error);
+        warnRedisDown(error);
         return fallback.increment(key, day, limit);
       }
     },
@@ -207,7 +200,7 @@ function withFallback(primary: QuotaStore, fallback: QuotaStore): QuotaStore {
       try {
         return await primary.salt(day);
       } catch (error) {
-        warn(error);
+        warnRedisDown(error);
         return fallback.salt(day);
       }
     },
@@ -284,7 +277,7 @@ export async function consumeQuotaUnlessBlocked(
     try {
       result = Number(await s.redis.eval(INCREMENT_UNLESS_BLOCKED_SCRIPT, 2, `hush:quota:${day}:${key}`, block.redisKey, limit, 2 * 86_400));
     } catch (error) {
-      logger("quota").error({ err: error instanceof Error ? error.message : "unknown" }, "Redis unavailable; counting in the database");
+      warnRedisDown(error);
     }
     if (result !== null) {
       if (result < 0) return -result;

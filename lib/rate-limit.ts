@@ -38,6 +38,12 @@ type LimitState = { config: Config; redis: Redis | null; limiters: Map<string, R
 // (docs/issues.md #24).
 const shared = globalThis as typeof globalThis & { __hushRateLimits?: LimitState };
 
+/** The limiter's key prefix in Redis (and in memory) for limits named `name`. */
+const keyPrefix = (name: string) => `hush:rl:${name}`;
+
+/** What the limiters store for `key`: its SHA-256, so no address or mailbox is kept as it is. */
+const hashedKey = (key: string) => createHash("sha256").update(key).digest("base64url");
+
 function limiterFor(spec: LimiterSpec): RateLimiterAbstract {
   const config = getConfig();
   let state = shared.__hushRateLimits;
@@ -55,7 +61,7 @@ function limiterFor(spec: LimiterSpec): RateLimiterAbstract {
   const id = `${spec.name}:${spec.points}/${spec.durationSeconds}`;
   let limiter = state.limiters.get(id);
   if (!limiter) {
-    const base = { keyPrefix: `hush:rl:${spec.name}`, points: spec.points, duration: spec.durationSeconds };
+    const base = { keyPrefix: keyPrefix(spec.name), points: spec.points, duration: spec.durationSeconds };
     limiter = state.redis
       ? new RateLimiterRedis({ ...base, storeClient: state.redis, insuranceLimiter: new RateLimiterMemory(base) })
       : new RateLimiterMemory(base);
@@ -69,7 +75,7 @@ function limiterFor(spec: LimiterSpec): RateLimiterAbstract {
  * @throws AppError "rate_limited:<spec.name>" (429, Retry-After) when the limit is reached.
  */
 export async function consume(spec: LimiterSpec, key: string): Promise<void> {
-  const hashed = createHash("sha256").update(key).digest("base64url");
+  const hashed = hashedKey(key);
   try {
     await limiterFor(spec).consume(hashed);
   } catch (error) {
@@ -86,7 +92,7 @@ const blockSpec = (name: string): LimiterSpec => ({ name: `block:${name}`, point
  * shared through Redis like the limits when REDIS_URL is set.
  */
 export async function blockKey(name: string, key: string, seconds: number): Promise<void> {
-  const hashed = createHash("sha256").update(key).digest("base64url");
+  const hashed = hashedKey(key);
   await limiterFor(blockSpec(name)).block(hashed, seconds);
 }
 
@@ -98,12 +104,12 @@ export async function blockKey(name: string, key: string, seconds: number): Prom
  */
 export function blockRedisKey(name: string, key: string): string | null {
   if (!getConfig().REDIS_URL) return null;
-  return `hush:rl:${blockSpec(name).name}:${createHash("sha256").update(key).digest("base64url")}`;
+  return `${keyPrefix(blockSpec(name).name)}:${hashedKey(key)}`;
 }
 
 /** Seconds `key` stays refused under `name` (`blockKey`), 0 when it is not. */
 export async function blockedSeconds(name: string, key: string): Promise<number> {
-  const hashed = createHash("sha256").update(key).digest("base64url");
+  const hashed = hashedKey(key);
   const res = await limiterFor(blockSpec(name)).get(hashed);
   if (!res || res.consumedPoints <= 1) return 0;
   return Math.max(1, Math.ceil(res.msBeforeNext / 1000));
@@ -114,7 +120,7 @@ export async function blockedSeconds(name: string, key: string): Promise<number>
  * use up this one).
  */
 async function refund(spec: LimiterSpec, key: string): Promise<void> {
-  const hashed = createHash("sha256").update(key).digest("base64url");
+  const hashed = hashedKey(key);
   await limiterFor(spec).reward(hashed, 1);
 }
 
