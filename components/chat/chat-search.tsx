@@ -116,7 +116,14 @@ export function ChatSearch({ state, search, hidden, onOpen, onClose }: ChatSearc
       </div>
 
       <p role="status" className="flex items-center gap-2 px-3 pb-1 text-xs text-ink-500" data-testid="search-progress">
-        {loading && <span aria-hidden="true" className="h-3 w-3 animate-spin rounded-full border-2 border-ink-300 border-t-brand-600" />}
+        {/* Once the count is known it is the progress (a determinate bar, no endless animation: on a
+            slow machine a spinner's every frame competed with the decrypting, docs/performance.md). */}
+        {loading && !state.total && <span aria-hidden="true" className="h-3 w-3 rounded-full border-2 border-ink-300 border-t-brand-600 motion-safe:animate-spin" />}
+        {loading && state.total > 0 && (
+          <span aria-hidden="true" className="h-1 w-10 shrink-0 overflow-hidden rounded-full bg-ink-200">
+            <span className="block h-full bg-brand-600" style={{ width: `${Math.round((100 * state.indexed) / state.total)}%` }} />
+          </span>
+        )}
         {progress}
       </p>
 

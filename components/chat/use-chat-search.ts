@@ -99,6 +99,9 @@ class SearchStore {
   };
 
   private timer: ReturnType<typeof setTimeout> | null = null;
+  /** performance.now() of the last time the screen was told, and how many chats were indexed then. */
+  private emitted = -Infinity;
+  private shownIndexed = 0;
 
   private set(patch: Partial<SearchState>) {
     this.state = { ...this.state, ...patch, version: this.state.version + 1 };
@@ -110,13 +113,20 @@ class SearchStore {
       clearTimeout(this.timer);
       this.timer = null;
     }
+    this.emitted = performance.now();
+    this.shownIndexed = this.state.indexed;
     for (const l of this.listeners) l();
   }
 
-  /** While indexing: the state changes at once but the screen is told at most every PROGRESS_MS. */
+  /**
+   * While indexing: the state changes at once but the screen is told at most every PROGRESS_MS, except
+   * when the first chats are indexed (the first results should not wait for the period to end).
+   */
   private progress(patch: Partial<SearchState>) {
     this.state = { ...this.state, ...patch, version: this.state.version + 1 };
-    this.timer ??= setTimeout(() => this.emit(), PROGRESS_MS);
+    const wait = this.emitted + PROGRESS_MS - performance.now();
+    if (wait <= 0 || (this.shownIndexed === 0 && this.state.indexed > 0)) this.emit();
+    else this.timer ??= setTimeout(() => this.emit(), wait);
   }
 
   private send(msg: SearchRequest) {

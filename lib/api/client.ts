@@ -21,6 +21,17 @@ function routes(): Promise<Api> {
   return contract;
 }
 
+/**
+ * Start loading the contract now rather than at the first call: for code that will call soon and runs
+ * where nothing else is waiting (the search worker as it starts, docs/issues.md #24). A failed load is retried
+ * by that first call's own import.
+ */
+export function preloadContract(): void {
+  routes().catch(() => {
+    contract = undefined;
+  });
+}
+
 export interface CallInput<N extends RouteName> {
   /** Values of the path's `{param}` segments (encoded here). */
   params?: Record<string, string>;

@@ -50,6 +50,13 @@ export const FIRST_BATCH = 10;
 export const BATCH = 50;
 /** Batch requests at once: more than the page's two, as decrypting no longer competes with the page. */
 export const IN_FLIGHT = 4;
+/**
+ * Batch requests at once while the list is still being read: the list's pages come one after another
+ * (each names the next), so they are the pipeline's critical path, and on an embedded database every
+ * request waits for the ones before it. A trace of 1,000 chats showed each list page waiting ~100 ms
+ * behind four batches, and batches then waiting for ids (docs/issues.md #24).
+ */
+export const IN_FLIGHT_WHILE_LISTING = 1;
 const LIST_PAGE = 100;
 
 /** A chat's text for search only: the messages' content and the title (attachments and tree are not searched). */
@@ -78,6 +85,15 @@ export class SearchWorkerCore {
     private readonly post: (reply: SearchReply) => void,
     private readonly api: typeof apiFetch,
   ) {}
+
+  /**
+   * Load now what the first sync needs besides this code (the synchronous SHA-256's WebAssembly): the page
+   * starts the worker when it is idle after unlocking (use-chat-search.ts warm), so that search's first
+   * sync does not wait for it (docs/issues.md #24).
+   */
+  preload(): void {
+    this.sha ??= loadSyncSha256().then((sha) => sha ?? undefined);
+  }
 
   /** Handle one message from the page (async work for "sync" goes on after it returns). */
   handle(msg: SearchRequest): void {
@@ -126,7 +142,8 @@ export class SearchWorkerCore {
   private async sync(run: number, keys: SearchKeys, seen: Record<string, number>, manifest: Record<string, number> | null): Promise<void> {
     this.syncing = true;
     // Loaded while the list is read; chats wait for it only when they arrive first.
-    const shaReady = (this.sha ??= loadSyncSha256().then((sha) => sha ?? undefined));
+    this.preload();
+    const shaReady = this.sha!;
     const live = () => run === this.run;
     const listed = new Set<string>();
     let total = 0;
@@ -176,9 +193,9 @@ export class SearchWorkerCore {
       }
     };
 
-    const lane = async () => {
+    const lane = async (lane: number) => {
       while (live()) {
-        if (!queue.length) {
+        if (!queue.length || (listing && lane >= IN_FLIGHT_WHILE_LISTING)) {
           if (!listing) return;
           await new Promise<void>((resolve) => waiting.push(resolve));
           continue;
@@ -204,7 +221,7 @@ export class SearchWorkerCore {
     };
 
     let error = false;
-    const lanes = Array.from({ length: IN_FLIGHT }, lane);
+    const lanes = Array.from({ length: IN_FLIGHT }, (_, i) => lane(i));
     try {
       let cursor: string | null = null;
       do {
