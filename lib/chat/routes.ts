@@ -3,7 +3,7 @@ import { api } from "@/lib/api/contract";
 import { PRIVATE_NO_STORE, reply, route } from "@/lib/api/route";
 import { saveSealedTurn } from "@/lib/db/queries";
 import { toIntegrityWrite, toSealedMessage } from "@/lib/vault/server";
-import { historyBatch, historyChatFor, historyPageFor } from "@/lib/chat/history";
+import { historyBatchJson, historyChatFor, historyPageFor } from "@/lib/chat/history";
 import { requireUser } from "@/lib/auth/session";
 import { invalidRequest } from "@/lib/http";
 import { respondToTurn } from "@/lib/chat/respond";
@@ -145,5 +145,6 @@ export const chatHistoryListRoute = route(api.chatHistoryList, { name: "chat_his
  * A read, but a POST for its body: same-origin is checked as for writes.
  */
 export const chatHistoryBatchRoute = route(api.chatHistoryBatch, { name: "chat_history_batch", auth: "user" }, async ({ user, body }) =>
-  reply(api.chatHistoryBatch, await historyBatch(user.id, body.chat_ids), { headers: PRIVATE_NO_STORE }),
+  // The JSON text made by the database (docs/issues.md #24), in the contract's chatHistoryBatch shape.
+  new Response(await historyBatchJson(user.id, body.chat_ids), { headers: { "Content-Type": "application/json", ...PRIVATE_NO_STORE } }),
 );
