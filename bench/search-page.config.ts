@@ -15,6 +15,9 @@ export default defineConfig({
   testDir: ".",
   testMatch: "search-page.bench.ts",
   outputDir: path.join(root, "test-results"),
+  // Not the e2e suite's trace recording: its screenshots, DOM snapshots and network capture run in the
+  // browser and in Playwright's driver on the same 2 cores as what is timed (docs/performance.md).
+  use: { ...base.use, trace: "off" },
   timeout: 600_000,
   webServer: servers.map((s) => ({ ...s, cwd: root })),
 });

@@ -50,13 +50,6 @@ export const FIRST_BATCH = 10;
 export const BATCH = 50;
 /** Batch requests at once: more than the page's two, as decrypting no longer competes with the page. */
 export const IN_FLIGHT = 4;
-/**
- * Batch requests at once while the list is still being read: the list's pages come one after another
- * (each names the next), so they are the pipeline's critical path, and on an embedded database every
- * request waits for the ones before it. A trace of 1,000 chats showed each list page waiting ~100 ms
- * behind four batches, and batches then waiting for ids (docs/issues.md #24).
- */
-export const IN_FLIGHT_WHILE_LISTING = 1;
 const LIST_PAGE = 100;
 
 /** A chat's text for search only: the messages' content and the title (attachments and tree are not searched). */
@@ -193,9 +186,9 @@ export class SearchWorkerCore {
       }
     };
 
-    const lane = async (lane: number) => {
+    const lane = async () => {
       while (live()) {
-        if (!queue.length || (listing && lane >= IN_FLIGHT_WHILE_LISTING)) {
+        if (!queue.length) {
           if (!listing) return;
           await new Promise<void>((resolve) => waiting.push(resolve));
           continue;
@@ -221,7 +214,7 @@ export class SearchWorkerCore {
     };
 
     let error = false;
-    const lanes = Array.from({ length: IN_FLIGHT }, (_, i) => lane(i));
+    const lanes = Array.from({ length: IN_FLIGHT }, lane);
     try {
       let cursor: string | null = null;
       do {

@@ -3,8 +3,9 @@
  * The "Search chats" worker (docs/issues.md #24): reads, checks, decrypts and indexes the saved chats, and answers
  * queries, off the page's main thread (lib/chat/search-worker-core.ts has the logic and the protocol). Started
  * by components/chat/use-chat-search.ts once the page is idle after the vault unlocks, or when search opens
- * first: its chunks (MiniSearch, the contract, the hasher) are fetched then, never with a page. The vault key and the integrity key arrive as non-extractable CryptoKeys
- * (structured clones); nothing decrypted leaves it but the results of a query. Nothing is logged.
+ * first: its chunks (MiniSearch, the contract, the hasher) are fetched then, never with a page. The vault
+ * key and the integrity key arrive as non-extractable CryptoKeys (structured clones); nothing decrypted
+ * leaves it but the results of a query. Nothing is logged.
  */
 import { apiFetch, preloadContract } from "@/lib/api/client";
 import { SearchWorkerCore, type SearchRequest } from "./search-worker-core";

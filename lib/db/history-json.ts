@@ -179,8 +179,8 @@ SELECT
 
 /**
  * POST /api/ns/chat_history/batch's JSON (docs/issues.md #9: search and export read the whole history in a few
- * requests, not one per chat), built by PostgreSQL in one statement whatever the number of chats (a
- * third of the CPU of reading the rows through Prisma and encoding them here, docs/issues.md #24):
+ * requests, not one per chat), built by PostgreSQL in one statement whatever the number of chats (about
+ * half the time of reading the rows through Prisma and encoding them here, docs/issues.md #24):
  * `{ "chats": [...], "remaining_chat_ids": [...] }`. The user's vault chats among `chatIds`, each as GET
  * /api/ns/chat_history/{chat_id} answers it, in the order asked, while their ciphertext adds up to at most
  * `maxBytes` (the first always comes, however large); the user's chats left out for that bound are in

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { IN_FLIGHT_WHILE_LISTING, SearchWorkerCore, type SearchReply, type SearchRequest } from "@/lib/chat/search-worker-core";
+import { SearchWorkerCore, type SearchReply, type SearchRequest } from "@/lib/chat/search-worker-core";
 import { resetConfigForTests } from "@/lib/config";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import { createTestUser } from "../helpers/auth";
@@ -18,9 +18,9 @@ let device: Device;
 const ids: string[] = [];
 
 /** A core answering into `replies`, as the worker does for the page. */
-function start(p: Person, api = apiOverRoutes(p)) {
+function start(p: Person) {
   const replies: SearchReply[] = [];
-  const core = new SearchWorkerCore((r) => replies.push(r), api);
+  const core = new SearchWorkerCore((r) => replies.push(r), apiOverRoutes(p));
   const send = (msg: SearchRequest) => core.handle(msg);
   /** The first reply from `from` on matching `pick`, waiting for it. */
   const next = async <T extends SearchReply["type"]>(type: T, from = 0): Promise<Extract<SearchReply, { type: T }>> => {
@@ -135,38 +135,6 @@ describe("search worker core", () => {
     // its new title was read from the list).
     const verified = w.replies.slice(from).flatMap((r) => (r.type === "progress" ? r.verified.map((v) => v.chat_id) : []));
     expect(verified).toEqual([ids[2]]);
-  });
-
-  it("keeps one batch in flight while the list is still being read", async () => {
-    // The list in pages of 20 (2 pages for the 26 chats left by the tests above), each answered 15 ms
-    // late: the first page's ids make two batches, which would both be in flight were they allowed.
-    const real = apiOverRoutes(alice);
-    let listing = true;
-    let inFlight = 0;
-    let mostWhileListing = 0;
-    const api = (async (name: Parameters<typeof real>[0], input: Parameters<typeof real>[1]) => {
-      if (name === "chatHistoryList") {
-        await new Promise((r) => setTimeout(r, 15));
-        const page = (await real(name, { ...input, query: { ...input?.query, limit: 20 } })) as { next_cursor: string | null };
-        if (page.next_cursor === null) listing = false;
-        return page;
-      }
-      if (name !== "chatHistoryBatch") return real(name, input);
-      inFlight++;
-      if (listing) mostWhileListing = Math.max(mostWhileListing, inFlight);
-      try {
-        await new Promise((r) => setTimeout(r, 10));
-        return await real(name, input);
-      } finally {
-        inFlight--;
-      }
-    }) as typeof real;
-    const w = start(alice, api);
-    const done = await open(w, 9);
-    expect(done).toMatchObject({ indexed: 26, total: 26, failed: 0, error: false });
-    expect(IN_FLIGHT_WHILE_LISTING).toBe(1);
-    expect(mostWhileListing).toBe(1);
-    expect(await w.search(9, "quokka")).toHaveLength(1);
   });
 
   it("ignores what belongs to another vault session, and forgets everything on close", async () => {
