@@ -125,7 +125,7 @@ export const chatSchema = z
   })
   .meta({ id: "Chat" });
 
-/** POST /api/ns/chat_history/batch (docs/issues.md #9; lib/chat/history.ts historyBatchJson). */
+/** POST /api/ns/chat_history/batch (docs/issues.md #9; lib/db/history-json.ts sealedChatsJson). */
 export const chatBatchSchema = z
   .object({
     chats: z.array(chatSchema),

@@ -1,8 +1,7 @@
 import "server-only";
 import { requireUser, requireUserWith } from "@/lib/auth/session";
-import { CHAT_BATCH_MAX_BYTES } from "@/lib/chat/history-schema";
 import { getSealedChat, listSealedChats, type SealedChat } from "@/lib/db/queries";
-import { chatJsonForSession, historyPageJsonForSession, sealedChatsJson } from "@/lib/db/history-json";
+import { chatJsonForSession, historyPageJsonForSession } from "@/lib/db/history-json";
 import { chatNotFound } from "@/lib/db/errors";
 import { isAppError } from "@/lib/errors";
 
@@ -113,15 +112,4 @@ export async function historyChatFor(request: Request, chatId: string): Promise<
   );
   if (value === null) throw chatNotFound();
   return value;
-}
-
-/**
- * Many chats with their messages (POST /api/ns/chat_history/batch, docs/issues.md #9) as the answer's JSON
- * text, built by PostgreSQL (lib/db/history-json.ts sealedChatsJson, docs/issues.md #24): `{ chats,
- * remaining_chat_ids }`, each chat as historyChat returns it, in the order of `chatIds`, at most
- * CHAT_BATCH_MAX_BYTES of ciphertext (the first chat always), the user's chats left out for that bound in
- * `remaining_chat_ids`. Ids that are not the user's chats are left out silently.
- */
-export async function historyBatchJson(userId: string, chatIds: readonly string[], maxBytes = CHAT_BATCH_MAX_BYTES): Promise<string> {
-  return sealedChatsJson({ userId, chatIds, maxBytes });
 }

@@ -3,7 +3,8 @@ import { api } from "@/lib/api/contract";
 import { PRIVATE_NO_STORE, reply, route } from "@/lib/api/route";
 import { saveSealedTurn } from "@/lib/db/queries";
 import { toIntegrityWrite, toSealedMessage } from "@/lib/vault/server";
-import { historyBatchJson, historyChatFor, historyPageFor } from "@/lib/chat/history";
+import { historyChatFor, historyPageFor } from "@/lib/chat/history";
+import { sealedChatsJson } from "@/lib/db/history-json";
 import { requireUser } from "@/lib/auth/session";
 import { invalidRequest } from "@/lib/http";
 import { respondToTurn } from "@/lib/chat/respond";
@@ -146,5 +147,5 @@ export const chatHistoryListRoute = route(api.chatHistoryList, { name: "chat_his
  */
 export const chatHistoryBatchRoute = route(api.chatHistoryBatch, { name: "chat_history_batch", auth: "user" }, async ({ user, body }) =>
   // The JSON text made by the database (docs/issues.md #24), in the contract's chatHistoryBatch shape.
-  new Response(await historyBatchJson(user.id, body.chat_ids), { headers: { "Content-Type": "application/json", ...PRIVATE_NO_STORE } }),
+  new Response(await sealedChatsJson({ userId: user.id, chatIds: body.chat_ids }), { headers: { "Content-Type": "application/json", ...PRIVATE_NO_STORE } }),
 );

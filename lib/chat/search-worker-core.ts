@@ -84,8 +84,8 @@ export class SearchWorkerCore {
    * starts the worker when it is idle after unlocking (use-chat-search.ts warm), so that search's first
    * sync does not wait for it (docs/issues.md #24).
    */
-  preload(): void {
-    this.sha ??= loadSyncSha256().then((sha) => sha ?? undefined);
+  preload(): Promise<Sha256Hex | undefined> {
+    return (this.sha ??= loadSyncSha256().then((sha) => sha ?? undefined));
   }
 
   /** Handle one message from the page (async work for "sync" goes on after it returns). */
@@ -135,8 +135,7 @@ export class SearchWorkerCore {
   private async sync(run: number, keys: SearchKeys, seen: Record<string, number>, manifest: Record<string, number> | null): Promise<void> {
     this.syncing = true;
     // Loaded while the list is read; chats wait for it only when they arrive first.
-    this.preload();
-    const shaReady = this.sha!;
+    const shaReady = this.preload();
     const live = () => run === this.run;
     const listed = new Set<string>();
     let total = 0;

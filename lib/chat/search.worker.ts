@@ -15,7 +15,7 @@ const core = new SearchWorkerCore((reply) => scope.postMessage({ hush: "search",
 // The worker starts before search is first opened (when the page is idle): the contract's and the hasher's
 // chunks load now, not when the first sync needs them (about 0.15 s of importScripts in a trace).
 preloadContract();
-core.preload();
+void core.preload();
 
 scope.addEventListener("message", (event: MessageEvent<{ hush?: string; msg: SearchRequest }>) => {
   if (event.data?.hush === "search") core.handle(event.data.msg);

@@ -1,4 +1,5 @@
 import "server-only";
+import { CHAT_BATCH_MAX_BYTES, CHAT_BATCH_MAX_IDS } from "@/lib/chat/history-schema";
 import { getPool } from "@/lib/db/client";
 import type { SessionRow } from "@/lib/auth/session-store";
 import { invalidInput } from "@/lib/db/errors";
@@ -154,9 +155,6 @@ export async function chatJsonForSession(input: { sessionTokenHash: string; now:
   return { session: sessionOf(rows[0]), json: rows[0]?.chat ?? null };
 }
 
-/** Most chats one sealedChatsJson call reads (docs/issues.md #9). */
-export const SEALED_CHATS_MAX_IDS = 100;
-
 /**
  * $1: the user id, $2: the ids asked (uuid[], in order), $3: the byte bound. The chats found, numbered in
  * the order asked with the running sum of their ciphertext's bytes (title, tree, header, messages,
@@ -186,13 +184,13 @@ SELECT
  * `maxBytes` (the first always comes, however large); the user's chats left out for that bound are in
  * `remaining_chat_ids`, in order, to ask for again. Ids in any case; those that are not the user's vault
  * chats (unknown, another user's, not a UUID) are left out silently.
- * @throws AppError bad_request:input (more than SEALED_CHATS_MAX_IDS ids)
+ * `maxBytes` defaults to CHAT_BATCH_MAX_BYTES. @throws AppError bad_request:input (more than CHAT_BATCH_MAX_IDS ids)
  */
-export async function sealedChatsJson(input: { userId: string; chatIds: readonly string[]; maxBytes: number }): Promise<string> {
-  if (input.chatIds.length > SEALED_CHATS_MAX_IDS) throw invalidInput(`At most ${SEALED_CHATS_MAX_IDS} chats at a time.`);
+export async function sealedChatsJson(input: { userId: string; chatIds: readonly string[]; maxBytes?: number }): Promise<string> {
+  if (input.chatIds.length > CHAT_BATCH_MAX_IDS) throw invalidInput(`At most ${CHAT_BATCH_MAX_IDS} chats at a time.`);
   const ids = [...new Set(input.chatIds.map((id) => id.toLowerCase()).filter((id) => LOWERCASE_UUID.test(id)))];
   if (!ids.length) return `{"chats":[],"remaining_chat_ids":[]}`;
   const pool = await getPool();
-  const { rows } = await pool.query<{ chats: string; remaining: string }>({ name: "hush_history_batch", text: BATCH_SQL, values: [input.userId, ids, input.maxBytes] });
+  const { rows } = await pool.query<{ chats: string; remaining: string }>({ name: "hush_history_batch", text: BATCH_SQL, values: [input.userId, ids, input.maxBytes ?? CHAT_BATCH_MAX_BYTES] });
   return `{"chats":${rows[0]!.chats},"remaining_chat_ids":${rows[0]!.remaining}}`;
 }
