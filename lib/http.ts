@@ -1,4 +1,5 @@
 import "server-only";
+import type { IncomingMessage } from "node:http";
 import type { Writable } from "node:stream";
 import type { z } from "@/lib/zod";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
@@ -33,8 +34,22 @@ export async function readJsonBody<S extends z.ZodType>(
   }
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > maxBytes) throw tooLarge(maxBytes);
-  if (!request.body) throw new AppError("bad_request:body", "The request body is empty.");
+  const onSocket = takeNodeBody(request);
+  const bytes = onSocket ? await readNodeBody(onSocket, maxBytes) : await readWebBody(request, maxBytes);
 
+  let data: unknown;
+  try {
+    data = JSON.parse(bytes.toString("utf8"));
+  } catch {
+    throw new AppError("bad_request:body", "The request body is not valid JSON.");
+  }
+  const parsed = schema.safeParse(data);
+  if (!parsed.success) throw invalidRequest(parsed.error);
+  return parsed.data;
+}
+
+async function readWebBody(request: Request, maxBytes: number): Promise<Buffer> {
+  if (!request.body) throw new AppError("bad_request:body", "The request body is empty.");
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -48,16 +63,70 @@ export async function readJsonBody<S extends z.ZodType>(
     }
     chunks.push(value);
   }
+  return Buffer.concat(chunks);
+}
 
-  let data: unknown;
-  try {
-    data = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-  } catch {
-    throw new AppError("bad_request:body", "The request body is not valid JSON.");
-  }
-  const parsed = schema.safeParse(data);
-  if (!parsed.success) throw invalidRequest(parsed.error);
-  return parsed.data;
+/**
+ * The body of `req` straight from the socket, counted as it comes. Too large: stops listening (the hot
+ * path drops the rest once it has answered, lib/api/hot-path.ts).
+ * @throws AppError 413; Error when the client goes away before the end.
+ */
+function readNodeBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const stop = () => {
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("close", onClose);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.byteLength;
+      if (size > maxBytes) {
+        stop();
+        req.pause();
+        reject(tooLarge(maxBytes));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      stop();
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+    };
+    // Closed before the end: the client went away mid-body; never take it as whole.
+    const onClose = () => {
+      if (req.complete) return;
+      stop();
+      reject(new Error("request body cut off"));
+    };
+    req.on("data", onData);
+    req.once("end", onEnd);
+    req.once("close", onClose);
+  });
+}
+
+const nodeBodies = new WeakMap<Request, IncomingMessage>();
+
+/**
+ * `request`, made without a Web body, with `req`'s body left on the socket for readJsonBody
+ * (docs/issues.md #24: the hot path of lib/api/hot-path.ts, no Web stream per request).
+ */
+export function withNodeBody(request: Request, req: IncomingMessage): Request {
+  nodeBodies.set(request, req);
+  return request;
+}
+
+/** The IncomingMessage whose body stands for `request`'s, once (see `withNodeBody`). */
+function takeNodeBody(request: Request): IncomingMessage | undefined {
+  const req = nodeBodies.get(request);
+  nodeBodies.delete(request);
+  return req;
+}
+
+/** Whether `request` has a body left on the socket by `withNodeBody`. */
+export function hasNodeBody(request: Request): boolean {
+  return nodeBodies.has(request);
 }
 
 function tooLarge(maxBytes: number): AppError {

@@ -72,12 +72,18 @@ export function beginTurn(requestSignal: AbortSignal): { signal: AbortSignal; en
   assertAcceptingTurns();
   const controller = new AbortController();
   state.turns.add(controller);
+  // The request's abort passed on by a listener rather than AbortSignal.any, whose bookkeeping (weak
+  // references, a finalization registry) was a visible share of a turn's CPU (docs/issues.md #24).
+  const onRequestAbort = () => controller.abort(requestSignal.reason);
+  if (requestSignal.aborted) onRequestAbort();
+  else requestSignal.addEventListener("abort", onRequestAbort, { once: true });
   let ended = false;
   return {
-    signal: AbortSignal.any([requestSignal, controller.signal]),
+    signal: controller.signal,
     end() {
       if (ended) return;
       ended = true;
+      requestSignal.removeEventListener("abort", onRequestAbort);
       state.turns.delete(controller);
       if (state.turns.size === 0) for (const resolve of state.idle.splice(0)) resolve();
     },

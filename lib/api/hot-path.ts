@@ -3,7 +3,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { getConfig } from "@/lib/config";
 import { chatHistoryBatchRoute, chatHistoryGetRoute, chatHistoryListRoute, chatSaveRoute, chatSignedInRoute, chatVisitorRoute } from "@/lib/chat/routes";
 import { relayChat } from "@/lib/confidential/relay";
-import { drained, errorResponse } from "@/lib/http";
+import { drained, errorResponse, withNodeBody } from "@/lib/http";
+import { pushTo, takeProducer } from "@/lib/api/pushed-body";
 import { apiPolicyHeaders, COMMON_HEADERS } from "@/lib/security/headers";
 
 /**
@@ -36,6 +37,13 @@ const HOT_ROUTES = new Map<string, WebHandler>([
   ["/api/ns/chat_history/batch", chatHistoryBatchRoute],
   ["/api/confidential/chat", relayChat],
 ]);
+
+/**
+ * The handlers that stream the request body itself (the relay passes the sealed bytes on as they come),
+ * and so get it as a Web stream; the others read JSON with readJsonBody, straight from the socket
+ * (lib/http.ts withNodeBody).
+ */
+const STREAMS_BODY = new Set<WebHandler>([relayChat]);
 
 /** GET of the list (app/api/ns/chat_history/route.ts) and of one saved chat ([chatId]/route.ts; "batch" is a POST route of its own). */
 const HISTORY_LIST = "/api/ns/chat_history";
@@ -96,10 +104,11 @@ async function serve(handler: WebHandler, req: IncomingMessage, res: ServerRespo
   });
   // A write to a socket already gone is noticed through 'close'; its error needs no listener of its own.
   res.on("error", () => undefined);
-  const body = new RequestBody(req);
+  const streamed = req.method === "POST" && STREAMS_BODY.has(handler) ? new RequestBody(req) : null;
   let response: Response;
   try {
-    response = await handler(toRequest(req, body.stream, gone.signal));
+    const request = toRequest(req, streamed?.stream ?? null, gone.signal);
+    response = await handler(streamed || req.method !== "POST" ? request : withNodeBody(request, req));
   } catch (error) {
     // The handlers answer their own errors; this is a failure of the adaptation itself.
     response = errorResponse(error, "hot_path");
@@ -108,7 +117,8 @@ async function serve(handler: WebHandler, req: IncomingMessage, res: ServerRespo
   // A body the handler did not read (refused before reading it): discard the rest as it arrives, so the
   // keep-alive connection's next request is read (bounded by deploy/http-timeouts.cjs requestTimeout).
   // Only now: the relay may still be streaming the body upstream while the answer comes back.
-  body.discardRest();
+  if (streamed) streamed.discardRest();
+  else if (!req.complete) req.resume();
 }
 
 /**
@@ -163,8 +173,11 @@ class RequestBody {
   }
 }
 
-/** The Web Request the handlers take: same method, URL, headers (with the peer stamp) and streamed body. */
-function toRequest(req: IncomingMessage, body: ReadableStream<Uint8Array>, signal: AbortSignal): Request {
+/**
+ * The Web Request the handlers take: same method, URL, headers (with the peer stamp), and the streamed
+ * body, or none (a GET, or a body left on the socket for readJsonBody).
+ */
+function toRequest(req: IncomingMessage, body: ReadableStream<Uint8Array> | null, signal: AbortSignal): Request {
   const headers = new Headers();
   for (const name in req.headers) {
     const value = req.headers[name];
@@ -181,10 +194,9 @@ function toRequest(req: IncomingMessage, body: ReadableStream<Uint8Array>, signa
   return new Request(url, {
     method: req.method,
     headers,
-    // A GET has no body (the Request constructor refuses one).
-    body: req.method === "GET" ? undefined : body,
+    body,
     signal,
-    duplex: "half",
+    ...(body ? { duplex: "half" } : {}),
   } as RequestInit);
 }
 
@@ -200,10 +212,18 @@ async function send(response: Response, res: ServerResponse, gone: AbortSignal):
   const cookies = response.headers.getSetCookie();
   if (cookies.length) headers["set-cookie"] = cookies;
   if (res.destroyed) {
-    await response.body?.cancel().catch(() => undefined);
+    // Gone before the answer started: a producer still runs, to its end at once, letting go of what it holds.
+    const produce = takeProducer(response);
+    if (produce) await pushTo(produce, res, AbortSignal.abort());
+    else await response.body?.cancel().catch(() => undefined);
     return;
   }
   res.writeHead(response.status, headers);
+  const produce = takeProducer(response);
+  if (produce) {
+    await pushTo(produce, res, gone);
+    return;
+  }
   if (!response.body) {
     res.end();
     return;

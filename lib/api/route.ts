@@ -4,7 +4,7 @@ import type { ApiRoute, ResponseOf } from "@/lib/api/contract";
 import { assertSameOrigin, getRequestUser, requireUser } from "@/lib/auth/session";
 import type { AuthUser } from "@/lib/auth/types";
 import { clientKey } from "@/lib/client-address";
-import { errorResponse, readJsonBody } from "@/lib/http";
+import { errorResponse, hasNodeBody, readJsonBody } from "@/lib/http";
 import { consume } from "@/lib/rate-limit";
 
 /**
@@ -110,5 +110,5 @@ export function route<R extends ApiRoute, A extends Auth, P = Record<string, nev
 
 /** Whether an optional body was sent: a Content-Type, and not an empty one. */
 function hasBody(request: Request): boolean {
-  return Boolean(request.headers.get("content-type")) && request.headers.get("content-length") !== "0" && request.body !== null;
+  return Boolean(request.headers.get("content-type")) && request.headers.get("content-length") !== "0" && (request.body !== null || hasNodeBody(request));
 }

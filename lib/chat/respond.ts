@@ -5,6 +5,7 @@ import { beginTurn, isShutdownAbort, SHUTDOWN_MESSAGE } from "@/lib/lifecycle";
 import type { ContextReport } from "@/lib/llm";
 import type { ChatMessage, PreparedTurn } from "./turn";
 import { logger } from "@/lib/log";
+import { pushedResponse, type Producer } from "@/lib/api/pushed-body";
 
 /**
  * The chat call's answer (docs/product.md §7): the whole conversation and the chat id (null when not saved); plus
@@ -83,65 +84,66 @@ async function respond(
     return Response.json(result, { headers: { "Cache-Control": "private, no-store" } });
   }
 
-  const encoder = new TextEncoder();
-  const send = (controller: ReadableStreamDefaultController<Uint8Array>, event: string, data: unknown) =>
-    controller.enqueue(encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`));
+  const event = (name: string, data: unknown) => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
 
-  const body = new ReadableStream<Uint8Array>({
-    async start(controller) {
-      let text = "";
-      // Pieces that arrive in one event-loop turn (a provider often packs several tokens into one TCP
-      // read) go out as one `delta` event: one write instead of one per token (bench/perf).
-      let pending = "";
-      let flushQueued = false;
-      const flush = () => {
-        flushQueued = false;
-        if (!pending) return;
-        const piece = pending;
-        pending = "";
-        try {
-          send(controller, "delta", { text: piece });
-        } catch {
-          // The client went away; the loop below notices through the abort signal.
-        }
-      };
-      try {
-        for (let next = first; !next.done; next = await events.next()) {
-          const piece = deltaText(next);
-          if (piece) {
-            text += piece;
-            pending += piece;
-            // The first token goes out at once; the rest once per turn.
-            if (next === first) flush();
-            else if (!flushQueued) {
-              flushQueued = true;
-              setImmediate(flush);
-            }
+  // The answer is written by this producer: into the socket on server.mjs's hot path, into a Web
+  // stream under Next (lib/api/pushed-body.ts).
+  const produce: Producer = async (sink) => {
+    const stop = () => void events.return?.(undefined)?.catch(() => undefined);
+    if (sink.gone.aborted) stop();
+    else sink.gone.addEventListener("abort", stop, { once: true });
+    let text = "";
+    // Pieces that arrive in one event-loop turn (a provider often packs several tokens into one TCP
+    // read) go out as one `delta` event: one write instead of one per token (bench/perf).
+    let pending = "";
+    let flushQueued = false;
+    // False once the client stops keeping up: the provider is not read again until it has (back-pressure).
+    let room = true;
+    const flush = () => {
+      flushQueued = false;
+      if (!pending) return;
+      const piece = pending;
+      pending = "";
+      if (!sink.write(event("delta", { text: piece }))) room = false;
+    };
+    try {
+      for (let next = first; !next.done; ) {
+        const piece = deltaText(next);
+        if (piece) {
+          text += piece;
+          pending += piece;
+          // The first token goes out at once; the rest once per turn.
+          if (next === first) flush();
+          else if (!flushQueued) {
+            flushQueued = true;
+            setImmediate(flush);
           }
         }
-        flush();
-        send(controller, "done", complete(text));
-      } catch (error) {
-        if (!request.signal.aborted) {
-          const apiError = toAppError(error, signal);
-          flush();
-          send(controller, "error", { error: apiError.message, status: apiError.status });
+        if (!room) {
+          await sink.ready();
+          room = true;
         }
-      } finally {
-        inFlight.end();
-        try {
-          controller.close();
-        } catch {
-          // The client went away; nothing is left to close.
-        }
+        if (sink.gone.aborted) break;
+        next = await events.next();
       }
-    },
-    async cancel() {
-      await events.return?.();
-    },
-  });
+      if (!sink.gone.aborted) {
+        flush();
+        sink.write(event("done", complete(text)));
+      }
+    } catch (error) {
+      if (!request.signal.aborted && !sink.gone.aborted) {
+        const apiError = toAppError(error, signal);
+        flush();
+        sink.write(event("error", { error: apiError.message, status: apiError.status }));
+      }
+    } finally {
+      sink.gone.removeEventListener("abort", stop);
+      inFlight.end();
+      sink.end();
+    }
+  };
 
-  return new Response(body, {
+  return pushedResponse(produce, {
     headers: {
       "Content-Type": "text/event-stream; charset=utf-8",
       "Cache-Control": "private, no-store, no-transform",

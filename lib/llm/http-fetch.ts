@@ -1,23 +1,29 @@
 import "server-only";
 import http from "node:http";
 import https from "node:https";
+import type { Readable } from "node:stream";
 import zlib from "node:zlib";
 
 /**
- * The `fetch` the LLM SDKs (openai, groq-sdk) are given (docs/issues.md #24, docs/performance.md "Custom
- * server"): the request the SDK built, sent with node:http over keep-alive connections, its answer
- * handed back as a Web Response whose body streams the socket's bytes.
+ * The `fetch` the LLM SDKs (openai, groq-sdk) are given for the chat stream (docs/issues.md #24,
+ * docs/performance.md "Custom server"): the request the SDK built, sent with node:http over keep-alive
+ * connections. The SDKs still build the request, map an error status to their errors and time out the
+ * wait for headers; this only moves bytes.
  *
  * Why not the global fetch: in the server process it is Next's patched fetch (tracing and its data
  * cache around undici), and undici's own Request/Response machinery; together they were about a
- * seventh of a visitor turn's CPU in bench/perf's profile (2026-11-26). The SDKs still build the request,
- * map statuses to their errors and time out the wait for headers; this only moves bytes.
+ * seventh of a visitor turn's CPU in bench/perf's profile (2026-11-26). Why the body of a 2xx answer is
+ * not a Web stream: a ReadableStream per turn, and a promise per read through it, were the next largest
+ * part (2026-11-27). The SDKs hand a streamed answer back untouched (`.asResponse()`), and sseChunks
+ * (./openai-protocol.ts) takes its body as the socket's Node stream with `takeAnswerBody`; so a 2xx
+ * Response from here has a null body. An error status's body (the SDK reads it for its APIError) is
+ * read whole first, up to ERROR_BODY_MAX_BYTES, and given as a normal body.
  *
  * Same outcomes as fetch where the SDKs look: an abort (the SDK's timeout or the caller) rejects with
  * a DOMException named AbortError; a connection failure rejects with a TypeError ("fetch failed", its
- * cause the socket error); a body that breaks mid-way errors the stream. Differences: redirects are
- * not followed (an LLM API does not redirect a POST; the 3xx reaches the SDK as an error status), and a
- * body that is not a string or bytes (none of the chat calls) goes to the global fetch.
+ * cause the socket error). Differences: redirects are not followed (an LLM API does not redirect a POST;
+ * the 3xx reaches the SDK as an error status), and a body that is not a string or bytes (none of the
+ * chat calls) goes to the global fetch.
  */
 export function createHttpFetch(): typeof fetch {
   const agents = { "http:": new http.Agent({ keepAlive: true }), "https:": new https.Agent({ keepAlive: true }) };
@@ -51,25 +57,52 @@ export function createHttpFetch(): typeof fetch {
       });
       request.once("response", (response) => {
         answered = true;
-        resolve(toResponse(response, signal, settle));
+        toResponse(response, signal, settle).then(resolve, reject);
       });
       request.end(bytes ?? undefined);
     });
   }) as typeof fetch;
 }
 
+/** A 2xx answer's body, as sseChunks reads it. */
+export interface AnswerBody {
+  /** The body's bytes (decoded when the server compressed it anyway). */
+  readonly source: Readable;
+  /**
+   * Done reading (at the end, or stopping early): stops listening for the abort, and lets the rest of
+   * the answer arrive and be dropped so the keep-alive connection is reused, cutting it after a second.
+   */
+  release(): void;
+}
+
+/** The bodies of 2xx Responses made here, until sseChunks takes them. */
+const answerBodies = new WeakMap<Response, AnswerBody>();
+
+/**
+ * The body of a 2xx Response made by createHttpFetch (once: a second call gets undefined), or undefined
+ * for any other Response (whose body is its Web stream).
+ */
+export function takeAnswerBody(response: Response): AnswerBody | undefined {
+  const body = answerBodies.get(response);
+  answerBodies.delete(response);
+  return body;
+}
+
 /** Statuses whose Response may not carry a body (the Response constructor refuses one). */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+/** The most of an error answer read for the SDK's APIError (a provider's error JSON is far smaller). */
+const ERROR_BODY_MAX_BYTES = 64 * 1024;
 
-function toResponse(response: http.IncomingMessage, signal: AbortSignal | undefined, settle: () => void): Response {
+async function toResponse(response: http.IncomingMessage, signal: AbortSignal | undefined, settle: () => void): Promise<Response> {
   const status = response.statusCode ?? 502;
   const headers = new Headers();
   const raw = response.rawHeaders;
   for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
+  const init = { status, statusText: response.statusMessage, headers };
   if (NULL_BODY.has(status)) {
     response.resume();
     settle();
-    return new Response(null, { status, statusText: response.statusMessage, headers });
+    return new Response(null, init);
   }
   // fetch decodes what it asked for; this asks for nothing, so only a server ignoring that needs it.
   const encoding = (response.headers["content-encoding"] ?? "").trim().toLowerCase();
@@ -79,57 +112,62 @@ function toResponse(response: http.IncomingMessage, signal: AbortSignal | undefi
     response.pipe(decoder);
     response.once("error", (error) => decoder.destroy(error));
   }
-  const source = decoder ?? response;
-  // Set once the stream is closed, errored or cancelled: what still arrives is dropped.
-  let over = false;
-  const stream = new ReadableStream<Uint8Array>({
-    start(controller) {
-      source.on("data", (chunk: Buffer) => {
-        if (over) return;
-        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-        if ((controller.desiredSize ?? 0) <= 0) source.pause();
-      });
-      source.once("end", () => {
-        settle();
-        if (over) return;
-        over = true;
-        try {
-          controller.close();
-        } catch {
-          // Cancelled by the reader.
-        }
-      });
-      const broken = (error?: Error) => {
-        settle();
-        if (over) return;
-        over = true;
-        try {
-          controller.error(signal?.aborted ? abortError() : Object.assign(new TypeError("terminated"), { cause: error }));
-        } catch {
-          // Cancelled by the reader.
-        }
-      };
-      source.once("error", broken);
-      response.once("close", () => {
-        if (!response.complete) broken();
-      });
-    },
-    pull() {
-      source.resume();
-    },
-    cancel() {
+  const source: Readable = decoder ?? response;
+  if (status < 200 || status > 299) {
+    const text = await readError(source, response, signal, settle);
+    return new Response(text, init);
+  }
+  source.once("end", settle);
+  source.once("error", settle);
+  const answer = new Response(null, init);
+  let released = false;
+  answerBodies.set(answer, {
+    source,
+    release: () => {
+      if (released) return;
+      released = true;
       settle();
-      over = true;
       // After the last event the rest is usually only the end of the body: read it, so the keep-alive
       // connection is reused; an answer still going after a second is cut.
       if (response.complete) return;
+      source.removeAllListeners("data");
+      source.on("error", () => undefined);
       source.resume();
       const timer = setTimeout(() => response.destroy(), 1000);
       timer.unref();
       response.once("end", () => clearTimeout(timer));
     },
-  }, { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength });
-  return new Response(stream, { status, statusText: response.statusMessage, headers });
+  });
+  return answer;
+}
+
+/** An error answer's text (at most ERROR_BODY_MAX_BYTES; the rest is dropped with the connection). */
+function readError(source: Readable, response: http.IncomingMessage, signal: AbortSignal | undefined, settle: () => void): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    source.on("data", (chunk: Buffer) => {
+      if (size >= ERROR_BODY_MAX_BYTES) return;
+      chunks.push(chunk);
+      size += chunk.byteLength;
+      if (size >= ERROR_BODY_MAX_BYTES) {
+        response.destroy();
+        finish();
+      }
+    });
+    const finish = () => {
+      settle();
+      resolve(Buffer.concat(chunks).subarray(0, ERROR_BODY_MAX_BYTES).toString("utf8"));
+    };
+    source.once("end", finish);
+    // Cut off without an error event: what came is enough for the SDK's APIError, which has the status.
+    response.once("close", finish);
+    source.once("error", (error) => {
+      settle();
+      if (size >= ERROR_BODY_MAX_BYTES) return;
+      reject(signal?.aborted ? abortError() : Object.assign(new TypeError("terminated"), { cause: error }));
+    });
+  });
 }
 
 function abortError(): DOMException {

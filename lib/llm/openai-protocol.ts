@@ -7,7 +7,9 @@
  * chunk (reasoning chunks count: the upstream is alive), paused while the consumer holds a delta so a
  * slow reader is not blamed on the provider.
  */
+import { Readable } from "node:stream";
 import { createParser } from "eventsource-parser";
+import { takeAnswerBody, type AnswerBody } from "./http-fetch";
 import { LlmError, kindForStatus, safeErrorCode, type LlmErrorKind } from "./errors";
 import type { LlmEvent, LlmMessage, LlmUsage } from "./types";
 
@@ -216,15 +218,16 @@ export interface SseErrorClasses {
  * an HTTP error status into its APIError, but the body is parsed here with eventsource-parser, one
  * pass per network read, instead of by the SDK's Stream (its chunk and line decoders re-copy the
  * buffer for every event and add several async-generator hops per chunk: 19% of a visitor request's
- * CPU in bench/perf's profile). The chunks of one network read are yielded together, as one array
- * (docs/issues.md #24: one generator hop per read, not per token). Same outcomes as the SDK's Stream: `[DONE]` ends it; a chunk carrying
- * `error` throws the SDK's APIError (no status: an error inside the stream); an abort ends it quietly (the
- * caller knows why it aborted); a broken body or unparsable chunk throws.
+ * CPU in bench/perf's profile). The body is read as the socket's Node stream (./http-fetch.ts
+ * takeAnswerBody: no Web stream per turn, docs/issues.md #24); a Response from elsewhere through its Web body.
+ * The chunks of one network read are yielded together, as one array (one generator hop per read, not
+ * per token). Same outcomes as the SDK's Stream: `[DONE]` ends it; a chunk carrying `error` throws the
+ * SDK's APIError (no status: an error inside the stream); an abort ends it quietly (the caller knows why
+ * it aborted); a broken body or unparsable chunk throws.
  */
 export async function* sseChunks(response: Response, signal: AbortSignal, errors: SseErrorClasses): AsyncGenerator<ChunkLike[]> {
-  if (!response.body) throw new errors.APIConnectionError({ message: "The response has no body." });
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
+  const body = takeAnswerBody(response) ?? webAnswerBody(response);
+  if (!body) throw new errors.APIConnectionError({ message: "The response has no body." });
   let ready: ChunkLike[] = [];
   let done = false;
   let failure: unknown = null;
@@ -244,29 +247,35 @@ export async function* sseChunks(response: Response, signal: AbortSignal, errors
       }
     },
   });
+  body.source.setEncoding("utf8");
   try {
-    while (!done) {
-      let read: ReadableStreamReadResult<Uint8Array>;
-      try {
-        read = await reader.read();
-      } catch (error) {
-        if (signal.aborted) return;
-        throw error;
+    try {
+      // Stopping early must not destroy the socket: release() lets the rest arrive for the keep-alive reuse.
+      for await (const text of body.source.iterator({ destroyOnReturn: false }) as AsyncIterable<string>) {
+        parser.feed(text);
+        const batch = ready;
+        ready = [];
+        if (batch.length) yield batch;
+        if (failure) throw failure;
+        if (done) return;
       }
-      if (read.done) {
-        parser.feed(decoder.decode());
-        parser.feed("\n\n");
-      } else {
-        parser.feed(decoder.decode(read.value, { stream: true }));
-      }
-      const batch = ready;
-      ready = [];
-      if (batch.length) yield batch;
-      if (failure) throw failure;
-      if (read.done) break;
+    } catch (error) {
+      if (signal.aborted) return;
+      throw error;
     }
+    // The end of the body ends the last event even without its blank line.
+    parser.feed("\n\n");
+    if (ready.length) yield ready;
+    if (failure) throw failure;
   } finally {
-    // Release the connection: cancel whatever the provider still sends after [DONE] or a failure.
-    reader.cancel().catch(() => {});
+    // Release the connection: drop whatever the provider still sends after [DONE] or a failure.
+    body.release();
   }
+}
+
+/** A Response not made by ./http-fetch.ts: its Web body as a Node stream. */
+function webAnswerBody(response: Response): AnswerBody | undefined {
+  if (!response.body) return undefined;
+  const source = Readable.fromWeb(response.body as import("node:stream/web").ReadableStream<Uint8Array>);
+  return { source, release: () => source.destroy() };
 }

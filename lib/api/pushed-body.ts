@@ -1,0 +1,156 @@
+import "server-only";
+import type { ServerResponse } from "node:http";
+import { drained } from "@/lib/http";
+
+/**
+ * Bodies that skip the Web streams on the hot path (docs/issues.md #24; docs/performance.md "Custom
+ * server"), in both directions, while the route handlers keep Next's Web signature:
+ *
+ * - an answer made by a producer (`pushedResponse`): the handler returns a Response as usual; Next
+ *   reads its Web body, which runs the producer into a ReadableStream on the first read, while
+ *   server.mjs's hot path (lib/api/hot-path.ts) takes the producer (`takeProducer`) and runs it straight
+ *   into the node:http response, without the ReadableStream's promise per chunk;
+ * - a request body left on the socket (lib/http.ts `withNodeBody`): the hot path gives the handler a
+ *   Request without a Web body, and readJsonBody reads the IncomingMessage itself.
+ *
+ * Both are kept in WeakMaps keyed by the Response or Request, so a Response or Request made elsewhere
+ * (tests, Next) behaves exactly as a Web one.
+ */
+
+/** Where a producer writes: the client's connection, or the Web body Next reads. */
+export interface PushSink {
+  /** Send `text` (UTF-8). False: the client is not keeping up; await `ready()` before writing more. */
+  write(text: string): boolean;
+  /** Resolves once more may be written, or once the client is gone (`gone` then aborted). */
+  ready(): Promise<void>;
+  /** The answer is complete. */
+  end(): void;
+  /** Aborted when the client stops reading: the producer stops what it is waiting for. */
+  readonly gone: AbortSignal;
+}
+
+/** Writes an answer into `sink`; must call `sink.end()` once done, and never throws. */
+export type Producer = (sink: PushSink) => Promise<void>;
+
+const producers = new WeakMap<Response, Producer>();
+
+/**
+ * A Response whose body `produce` writes, with `init`'s status and headers. Read as a Web stream, the
+ * producer starts at the first read and writes one chunk per read (back-pressure); the hot path runs it
+ * into the socket instead (`takeProducer`).
+ */
+export function pushedResponse(produce: Producer, init: ResponseInit): Response {
+  let sink: WebSink | null = null;
+  let control: ReadableStreamDefaultController<Uint8Array>;
+  const body = new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        control = controller;
+      },
+      pull(controller) {
+        if (!sink) {
+          sink = new WebSink(controller);
+          void produce(sink);
+        } else sink.pulled();
+      },
+      cancel() {
+        if (sink) sink.cancel();
+        else {
+          // Never read: the producer still runs, to its end at once, so what it holds (a model call, a
+          // turn in flight) is let go.
+          sink = new WebSink(control);
+          sink.cancel();
+          void produce(sink);
+        }
+      },
+    },
+    // Nothing is produced ahead of a read: a Response the hot path takes never starts its Web body.
+    { highWaterMark: 0 },
+  );
+  const response = new Response(body, init);
+  producers.set(response, produce);
+  return response;
+}
+
+/** The producer of a Response made by `pushedResponse`, once (its Web body must then not be read). */
+export function takeProducer(response: Response): Producer | undefined {
+  const produce = producers.get(response);
+  producers.delete(response);
+  return produce;
+}
+
+/**
+ * Run `produce` into `res` (whose status and headers are written): writes that come in one event-loop
+ * turn leave in one socket write (corked until the turn's microtasks are through: a write syscall was
+ * the largest single cost of a turn in bench/perf's CPU profile). `gone`: the client went away.
+ */
+export async function pushTo(produce: Producer, res: ServerResponse, gone: AbortSignal): Promise<void> {
+  let corked = false;
+  const uncork = () => {
+    corked = false;
+    res.uncork();
+  };
+  await produce({
+    write(text) {
+      if (gone.aborted) return true;
+      if (!corked) {
+        corked = true;
+        res.cork();
+        process.nextTick(uncork);
+      }
+      return res.write(text);
+    },
+    ready: () => (gone.aborted ? Promise.resolve() : drained(res)),
+    end() {
+      if (!gone.aborted) res.end();
+    },
+    gone,
+  });
+}
+
+/** A producer's sink over a Web stream read one chunk at a time. */
+class WebSink implements PushSink {
+  private readonly encoder = new TextEncoder();
+  private readonly stop = new AbortController();
+  private wake: (() => void) | null = null;
+  private room = true;
+  readonly gone = this.stop.signal;
+
+  constructor(private readonly controller: ReadableStreamDefaultController<Uint8Array>) {}
+
+  write(text: string): boolean {
+    if (this.gone.aborted) return true;
+    this.controller.enqueue(this.encoder.encode(text));
+    // One chunk per read: the next waits for the reader's next pull.
+    this.room = false;
+    return false;
+  }
+
+  ready(): Promise<void> {
+    if (this.room || this.gone.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.wake = resolve;
+    });
+  }
+
+  end(): void {
+    if (this.gone.aborted) return;
+    try {
+      this.controller.close();
+    } catch {
+      // Already cancelled.
+    }
+  }
+
+  pulled(): void {
+    this.room = true;
+    this.wake?.();
+    this.wake = null;
+  }
+
+  cancel(): void {
+    this.stop.abort();
+    this.wake?.();
+    this.wake = null;
+  }
+}

@@ -1,0 +1,112 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { POST } from "@/app/api/ns/chat/route";
+import { pushedResponse, pushTo, takeProducer, type PushSink } from "@/lib/api/pushed-body";
+import { resetConfigForTests } from "@/lib/config";
+import { resetLifecycleForTests, turnsInFlight } from "@/lib/lifecycle";
+import { startFakeLlmServer, type FakeLlmServer } from "../helpers/fake-llm-server";
+import { setupTestDb, type TestDb } from "../db/setup-db";
+
+/**
+ * Answers written by a producer (lib/api/pushed-body.ts, docs/issues.md #24): read as a Web body (Next),
+ * one chunk per read; run straight into a node:http response (server.mjs's hot path); and a body never
+ * read still runs its producer to the end, so a chat turn lets go of its model call and its place in
+ * lib/lifecycle.ts.
+ */
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+describe("pushedResponse", () => {
+  it("is read as a Web body, one chunk per read: the producer waits for the reader (back-pressure)", async () => {
+    const steps: string[] = [];
+    const response = pushedResponse(
+      async (sink) => {
+        for (const part of ["a", "b", "c"]) {
+          steps.push(`write ${part}`);
+          if (!sink.write(part)) await sink.ready();
+        }
+        sink.end();
+      },
+      { headers: { "Content-Type": "text/plain" } },
+    );
+    expect(steps).toEqual([]); // nothing runs before a read
+    const reader = response.body!.getReader();
+    const decode = (v: Uint8Array | undefined) => new TextDecoder().decode(v);
+    expect(decode((await reader.read()).value)).toBe("a");
+    await tick();
+    expect(steps).toEqual(["write a"]); // waits until the next read
+    expect(decode((await reader.read()).value)).toBe("b");
+    expect(decode((await reader.read()).value)).toBe("c");
+    expect((await reader.read()).done).toBe(true);
+    expect(response.headers.get("content-type")).toBe("text/plain");
+  });
+
+  it("runs the producer with `gone` aborted when the body is cancelled before any read", async () => {
+    let seen: PushSink | null = null;
+    const response = pushedResponse(
+      async (sink) => {
+        seen = sink;
+        sink.end();
+      },
+      {},
+    );
+    await response.body!.cancel();
+    expect(seen).not.toBeNull();
+    expect(seen!.gone.aborted).toBe(true);
+  });
+
+  it("hands its producer to the hot path once, which writes it into a node:http response", async () => {
+    const response = pushedResponse(async (sink) => {
+      sink.write("first ");
+      if (!sink.write("second")) await sink.ready();
+      sink.end();
+    }, {});
+    const produce = takeProducer(response);
+    expect(produce).toBeTypeOf("function");
+    expect(takeProducer(response)).toBeUndefined();
+    expect(takeProducer(new Response("plain"))).toBeUndefined();
+    const server = http.createServer((_req, res) => {
+      res.writeHead(200);
+      void pushTo(produce!, res, new AbortController().signal);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    expect(await (await fetch(`http://127.0.0.1:${port}/`)).text()).toBe("first second");
+    await new Promise((resolve) => server.close(resolve));
+  });
+});
+
+describe("a chat turn whose answer is never read", () => {
+  let llm: FakeLlmServer;
+  let t: TestDb;
+  beforeAll(async () => {
+    llm = await startFakeLlmServer();
+    Object.assign(process.env, { LLM_BASE_URL: `${llm.url}/v1`, LLM_API_KEY: "test", LLM_TIMEOUT_MS: "5000", QUOTA_VISITOR_PER_DAY: "10000" });
+    delete process.env.GROQ_API_KEY;
+    t = await setupTestDb();
+    resetConfigForTests();
+  });
+  afterAll(async () => {
+    await t.cleanup();
+    await llm.close();
+    for (const k of ["LLM_BASE_URL", "LLM_TIMEOUT_MS", "QUOTA_VISITOR_PER_DAY"]) delete process.env[k];
+    resetConfigForTests();
+  });
+  afterEach(() => resetLifecycleForTests());
+
+  it("ends the turn and closes the model's stream when its body is cancelled unread", async () => {
+    const response = await POST(
+      new Request("http://localhost/api/ns/chat", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: "text/event-stream" },
+        body: JSON.stringify({ messages: [{ role: "user", content: "Tell me slowly [[fake:slow]]" }], model: "llama3-8b-8192", file: null, chat_id: null, save_chat: false }),
+      }),
+    );
+    expect(response.status).toBe(200);
+    expect(turnsInFlight()).toBe(1);
+    await response.body!.cancel();
+    await expect.poll(() => turnsInFlight(), { timeout: 2000 }).toBe(0);
+    // The slow answer takes 6 s; the model's connection closes long before.
+    await expect.poll(() => llm.requests.at(-1)?.closedEarly, { timeout: 2000 }).toBe(true);
+  });
+});
