@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { getConfig } from "@/lib/config";
 import { chatHistoryBatchRoute, chatHistoryGetRoute, chatHistoryListRoute, chatSaveRoute, chatSignedInRoute, chatVisitorRoute } from "@/lib/chat/routes";
 import { relayChat } from "@/lib/confidential/relay";
-import { drained, errorResponse, withNodeBody } from "@/lib/http";
+import { directRequest, drained, errorResponse } from "@/lib/http";
 import { pushTo, takeProducer } from "@/lib/api/pushed-body";
 import { apiPolicyHeaders, COMMON_HEADERS } from "@/lib/security/headers";
 
@@ -107,8 +107,8 @@ async function serve(handler: WebHandler, req: IncomingMessage, res: ServerRespo
   const streamed = req.method === "POST" && STREAMS_BODY.has(handler) ? new RequestBody(req) : null;
   let response: Response;
   try {
-    const request = toRequest(req, streamed?.stream ?? null, gone.signal);
-    response = await handler(streamed || req.method !== "POST" ? request : withNodeBody(request, req));
+    const request = directRequest(toRequest(req, streamed?.stream ?? null), gone.signal, streamed || req.method !== "POST" ? null : req);
+    response = await handler(request);
   } catch (error) {
     // The handlers answer their own errors; this is a failure of the adaptation itself.
     response = errorResponse(error, "hot_path");
@@ -175,9 +175,10 @@ class RequestBody {
 
 /**
  * The Web Request the handlers take: same method, URL, headers (with the peer stamp), and the streamed
- * body, or none (a GET, or a body left on the socket for readJsonBody).
+ * body, or none (a GET, or a body left on the socket for readJsonBody). No signal: the handlers take the
+ * client's from lib/http.ts clientSignal (a Request following a signal costs more than the rest of it).
  */
-function toRequest(req: IncomingMessage, body: ReadableStream<Uint8Array> | null, signal: AbortSignal): Request {
+function toRequest(req: IncomingMessage, body: ReadableStream<Uint8Array> | null): Request {
   const headers = new Headers();
   for (const name in req.headers) {
     const value = req.headers[name];
@@ -195,7 +196,6 @@ function toRequest(req: IncomingMessage, body: ReadableStream<Uint8Array> | null
     method: req.method,
     headers,
     body,
-    signal,
     ...(body ? { duplex: "half" } : {}),
   } as RequestInit);
 }

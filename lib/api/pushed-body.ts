@@ -1,6 +1,6 @@
 import "server-only";
 import type { ServerResponse } from "node:http";
-import { drained } from "@/lib/http";
+import { drained, isDirectRequest } from "@/lib/http";
 
 /**
  * Bodies that skip the Web streams on the hot path (docs/issues.md #24; docs/performance.md "Custom
@@ -35,11 +35,16 @@ export type Producer = (sink: PushSink) => Promise<void>;
 const producers = new WeakMap<Response, Producer>();
 
 /**
- * A Response whose body `produce` writes, with `init`'s status and headers. Read as a Web stream, the
- * producer starts at the first read and writes one chunk per read (back-pressure); the hot path runs it
- * into the socket instead (`takeProducer`).
+ * The answer to `request` whose body `produce` writes, with `init`'s status and headers. Read as a Web
+ * stream, the producer starts at the first read and writes one chunk per read (back-pressure); the hot
+ * path runs it into the socket instead (`takeProducer`), and for a request it made no Web body is built.
  */
-export function pushedResponse(produce: Producer, init: ResponseInit): Response {
+export function pushedResponse(request: Request, produce: Producer, init: ResponseInit): Response {
+  if (isDirectRequest(request)) {
+    const response = new Response(null, init);
+    producers.set(response, produce);
+    return response;
+  }
   let sink: WebSink | null = null;
   let control: ReadableStreamDefaultController<Uint8Array>;
   const body = new ReadableStream<Uint8Array>(

@@ -5,6 +5,7 @@ import { beginTurn, isShutdownAbort, SHUTDOWN_MESSAGE } from "@/lib/lifecycle";
 import type { ContextReport } from "@/lib/llm";
 import type { ChatMessage, PreparedTurn } from "./turn";
 import { logger } from "@/lib/log";
+import { clientSignal } from "@/lib/http";
 import { pushedResponse, type Producer } from "@/lib/api/pushed-body";
 
 /**
@@ -33,7 +34,7 @@ export interface ChatResult {
  * @throws AppError 503 while the process shuts down; provider failures before the first token.
  */
 export async function respondToTurn(request: Request, turn: PreparedTurn, chatId: string | null): Promise<Response> {
-  const inFlight = beginTurn(request.signal);
+  const inFlight = beginTurn(clientSignal(request));
   try {
     return await respond(request, inFlight, turn, chatId);
   } catch (error) {
@@ -131,7 +132,7 @@ async function respond(
         sink.write(event("done", complete(text)));
       }
     } catch (error) {
-      if (!request.signal.aborted && !sink.gone.aborted) {
+      if (!clientSignal(request).aborted && !sink.gone.aborted) {
         const apiError = toAppError(error, signal);
         flush();
         sink.write(event("error", { error: apiError.message, status: apiError.status }));
@@ -143,7 +144,7 @@ async function respond(
     }
   };
 
-  return pushedResponse(produce, {
+  return pushedResponse(request, produce, {
     headers: {
       "Content-Type": "text/event-stream; charset=utf-8",
       "Cache-Control": "private, no-store, no-transform",

@@ -10,7 +10,7 @@ import { admitUserTurn, signedInCaller } from "@/lib/chat/signed-in";
 import { checkModel } from "@/lib/chat/turn";
 import { clientKey } from "@/lib/client-address";
 import { getConfig, type ConfidentialSettings } from "@/lib/config";
-import { drained, errorResponse, jsonError } from "@/lib/http";
+import { clientSignal, drained, errorResponse, jsonError } from "@/lib/http";
 import { AppError } from "@/lib/errors";
 import { assertAcceptingTurns, beginTurn, SHUTDOWN_MESSAGE } from "@/lib/lifecycle";
 import { logger, securityEvent } from "@/lib/log";
@@ -261,7 +261,7 @@ interface ForwardLimits {
  * Ehbp-Response-Nonce and Content-Type.
  */
 async function forward(request: Request, settings: ConfidentialSettings, turn: AdmittedTurn, limits: ForwardLimits): Promise<Response> {
-  const inFlight = beginTurn(request.signal);
+  const inFlight = beginTurn(clientSignal(request));
   const target = new URL(CHAT_PATH, settings.origin);
   const headers: Record<string, string> = {
     [EHBP_ENCAPSULATED_KEY_HEADER]: request.headers.get(EHBP_ENCAPSULATED_KEY_HEADER)!,
@@ -302,7 +302,7 @@ async function forward(request: Request, settings: ConfidentialSettings, turn: A
     });
   } catch (error) {
     inFlight.end();
-    throw toAppError(failure ?? error, request.signal);
+    throw toAppError(failure ?? error, clientSignal(request));
   } finally {
     clearTimeout(firstByte);
   }
@@ -310,7 +310,7 @@ async function forward(request: Request, settings: ConfidentialSettings, turn: A
   if (failure) {
     response.destroy();
     inFlight.end();
-    throw toAppError(failure, request.signal);
+    throw toAppError(failure, clientSignal(request));
   }
 
   const status = response.statusCode ?? 502;

@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { POST } from "@/app/api/ns/chat/route";
 import { pushedResponse, pushTo, takeProducer, type PushSink } from "@/lib/api/pushed-body";
 import { resetConfigForTests } from "@/lib/config";
+import { directRequest } from "@/lib/http";
 import { resetLifecycleForTests, turnsInFlight } from "@/lib/lifecycle";
 import { startFakeLlmServer, type FakeLlmServer } from "../helpers/fake-llm-server";
 import { setupTestDb, type TestDb } from "../db/setup-db";
@@ -20,6 +21,7 @@ describe("pushedResponse", () => {
   it("is read as a Web body, one chunk per read: the producer waits for the reader (back-pressure)", async () => {
     const steps: string[] = [];
     const response = pushedResponse(
+      new Request("http://localhost/"),
       async (sink) => {
         for (const part of ["a", "b", "c"]) {
           steps.push(`write ${part}`);
@@ -44,6 +46,7 @@ describe("pushedResponse", () => {
   it("runs the producer with `gone` aborted when the body is cancelled before any read", async () => {
     let seen: PushSink | null = null;
     const response = pushedResponse(
+      new Request("http://localhost/"),
       async (sink) => {
         seen = sink;
         sink.end();
@@ -56,7 +59,7 @@ describe("pushedResponse", () => {
   });
 
   it("hands its producer to the hot path once, which writes it into a node:http response", async () => {
-    const response = pushedResponse(async (sink) => {
+    const response = pushedResponse(new Request("http://localhost/"), async (sink) => {
       sink.write("first ");
       if (!sink.write("second")) await sink.ready();
       sink.end();
@@ -73,6 +76,14 @@ describe("pushedResponse", () => {
     const { port } = server.address() as AddressInfo;
     expect(await (await fetch(`http://127.0.0.1:${port}/`)).text()).toBe("first second");
     await new Promise((resolve) => server.close(resolve));
+  });
+
+  it("makes no Web body for a request of the hot path, whose producer the hot path takes", async () => {
+    const request = directRequest(new Request("http://localhost/", { method: "POST" }), new AbortController().signal, null);
+    const response = pushedResponse(request, async (sink) => sink.end(), { headers: { "Content-Type": "text/event-stream" } });
+    expect(response.body).toBeNull();
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    expect(takeProducer(response)).toBeTypeOf("function");
   });
 });
 
