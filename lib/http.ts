@@ -73,6 +73,11 @@ async function readWebBody(request: Request, maxBytes: number): Promise<Buffer> 
  */
 function readNodeBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
+    // The connection closed before the handler came to the body: no event would tell.
+    if (req.destroyed) {
+      reject(new Error("request body cut off"));
+      return;
+    }
     const chunks: Buffer[] = [];
     let size = 0;
     const stop = () => {

@@ -41,7 +41,7 @@ const HOT_ROUTES = new Map<string, WebHandler>([
 /**
  * The handlers that stream the request body itself (the relay passes the sealed bytes on as they come),
  * and so get it as a Web stream; the others read JSON with readJsonBody, straight from the socket
- * (lib/http.ts withNodeBody).
+ * (lib/http.ts directRequest).
  */
 const STREAMS_BODY = new Set<WebHandler>([relayChat]);
 

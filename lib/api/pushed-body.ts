@@ -10,7 +10,7 @@ import { drained, isDirectRequest } from "@/lib/http";
  *   reads its Web body, which runs the producer into a ReadableStream on the first read, while
  *   server.mjs's hot path (lib/api/hot-path.ts) takes the producer (`takeProducer`) and runs it straight
  *   into the node:http response, without the ReadableStream's promise per chunk;
- * - a request body left on the socket (lib/http.ts `withNodeBody`): the hot path gives the handler a
+ * - a request body left on the socket (lib/http.ts `directRequest`): the hot path gives the handler a
  *   Request without a Web body, and readJsonBody reads the IncomingMessage itself.
  *
  * Both are kept in WeakMaps keyed by the Response or Request, so a Response or Request made elsewhere
