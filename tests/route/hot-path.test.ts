@@ -360,6 +360,67 @@ describe("the hot path over HTTP", () => {
       await new Promise<void>((resolve) => upstream.close(() => resolve()));
     }
   });
+
+  it("holds the model's stream back while the client does not read a chat turn (back-pressure), then delivers the whole answer", async () => {
+    const PIECE = "x".repeat(2048);
+    const CHUNKS = 16 * 1024; // 32 MiB of answer text
+    const frame = (delta: object, finish: string | null = null) =>
+      `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 0, model: "m", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    let sent = 0;
+    const model = http.createServer((req, res) => {
+      req.resume();
+      req.on("end", async () => {
+        res.writeHead(200, { "Content-Type": "text/event-stream" });
+        res.write(frame({ role: "assistant", content: "" }));
+        const piece = frame({ content: PIECE });
+        while (sent < CHUNKS && !res.destroyed) {
+          sent++;
+          if (!res.write(piece)) await new Promise((r) => res.once("drain", r));
+        }
+        res.end(frame({}, "stop") + "data: [DONE]\n\n");
+      });
+    });
+    await new Promise<void>((resolve) => model.listen(0, "127.0.0.1", resolve));
+    process.env.LLM_BASE_URL = `http://127.0.0.1:${(model.address() as AddressInfo).port}/v1`;
+    resetConfigForTests();
+    try {
+      const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
+        const req = http.request(`${base}/api/ns/chat`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json", Accept: "text/event-stream", Origin: new URL(getConfig().APP_URL).origin },
+        });
+        req.once("response", resolve);
+        req.once("error", reject);
+        req.end(JSON.stringify(ask("Write a very long answer")));
+      });
+      expect(res.statusCode).toBe(200);
+      res.pause();
+      await new Promise((r) => setTimeout(r, 500));
+      // Socket buffers on both hops fill (several MB on loopback), then the model is not read any further.
+      const held = sent;
+      await new Promise((r) => setTimeout(r, 300));
+      expect(sent).toBe(held);
+      expect(held).toBeLessThan(CHUNKS / 2);
+      let tail = "";
+      let received = 0;
+      res.setEncoding("utf8");
+      res.on("data", (c: string) => {
+        received += c.length;
+        tail = (tail + c).slice(-200);
+      });
+      res.resume();
+      await new Promise((r) => res.once("end", r));
+      expect(sent).toBe(CHUNKS);
+      // Every piece arrived twice: in the deltas, and in the `done` event's whole conversation.
+      expect(received).toBeGreaterThan(2 * CHUNKS * PIECE.length);
+      expect(tail).toMatch(/"chat_id":null.*\n\n$/s);
+    } finally {
+      process.env.LLM_BASE_URL = `${llm.url}/v1`;
+      resetConfigForTests();
+      model.closeAllConnections();
+      await new Promise<void>((resolve) => model.close(() => resolve()));
+    }
+  });
 });
 
 describe.runIf(await redisAvailable())("with REDIS_URL: one round trip before the model is called", () => {
