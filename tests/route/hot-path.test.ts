@@ -7,7 +7,7 @@ import { getConfig, resetConfigForTests } from "@/lib/config";
 import { installPeerStamp } from "@/lib/peer-stamp";
 import { installRequestGuard } from "@/lib/request-guard";
 import { closeQuota, flushQuota } from "@/lib/quota";
-import { blockKey, closeRateLimits } from "@/lib/rate-limit";
+import { blockKey, blockRedisKey, closeRateLimits } from "@/lib/rate-limit";
 import { Redis } from "ioredis";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import { redisAvailable, TEST_REDIS_URL } from "../helpers/redis";
@@ -481,13 +481,21 @@ describe.runIf(await redisAvailable())("with REDIS_URL: one round trip before th
     expect(await roundTrips(send)).toEqual({ redis: ["eval"], sql: 0 });
     // The test client's address (the socket peer) refused, as after a usage report naming another model.
     await blockKey("confidential-model-mismatch", "v:127.0.0.1", 60);
-    await new Promise((r) => setTimeout(r, 100));
-    commands.length = 0;
-    const refused = await send();
-    expect(refused.status).toBe(403);
-    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
-    await new Promise((r) => setTimeout(r, 100));
-    expect(commands.map((c) => c[0]!.toLowerCase())).toEqual(["eval"]);
-    expect(enclave.requests).toHaveLength(2);
+    try {
+      await new Promise((r) => setTimeout(r, 100));
+      commands.length = 0;
+      const refused = await send();
+      expect(refused.status).toBe(403);
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+      await new Promise((r) => setTimeout(r, 100));
+      expect(commands.map((c) => c[0]!.toLowerCase())).toEqual(["eval"]);
+      expect(enclave.requests).toHaveLength(2);
+    } finally {
+      // The refusal outlives the process in Redis: a run of this file within the minute on the same
+      // database number would be refused at its first turn.
+      const redis = new Redis(process.env.REDIS_URL!);
+      await redis.del(blockRedisKey("confidential-model-mismatch", "v:127.0.0.1")!);
+      redis.disconnect();
+    }
   });
 });
