@@ -4,7 +4,7 @@ import { getConfig } from "@/lib/config";
 import { chatHistoryBatchRoute, chatHistoryGetRoute, chatHistoryListRoute, chatSaveRoute, chatSignedInRoute, chatVisitorRoute } from "@/lib/chat/routes";
 import { relayChat } from "@/lib/confidential/relay";
 import { directRequest, drained, errorResponse } from "@/lib/http";
-import { pushTo, takeProducer } from "@/lib/api/pushed-body";
+import { corkedWriter, pushTo, takeProducer } from "@/lib/api/pushed-body";
 import { apiPolicyHeaders, COMMON_HEADERS } from "@/lib/security/headers";
 
 /**
@@ -231,25 +231,14 @@ async function send(response: Response, res: ServerResponse, gone: AbortSignal):
   const reader = response.body.getReader();
   const cancel = () => void reader.cancel().catch(() => undefined);
   gone.addEventListener("abort", cancel, { once: true });
-  // Chunks the stream already holds (the rest of an answer, its `done` event, the end) leave in one
-  // socket write: corked at the first write, uncorked once this turn's microtasks are through. A write
-  // syscall on the socket was the largest single cost of a turn in bench/perf's CPU profile.
-  let corked = false;
-  const uncork = () => {
-    corked = false;
-    res.uncork();
-  };
+  // Chunks the stream already holds (the rest of an answer, the end) leave in one socket write.
+  const write = corkedWriter(res);
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
       if (gone.aborted) return;
-      if (!corked) {
-        corked = true;
-        res.cork();
-        process.nextTick(uncork);
-      }
-      if (!res.write(value)) await drained(res);
+      if (!write(value)) await drained(res);
     }
     res.end();
   } catch {

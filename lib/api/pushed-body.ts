@@ -52,9 +52,9 @@ export function pushedResponse(request: Request, produce: Producer, init: Respon
       start(controller) {
         control = controller;
       },
-      pull(controller) {
+      pull() {
         if (!sink) {
-          sink = new WebSink(controller);
+          sink = new WebSink(control);
           void produce(sink);
         } else sink.pulled();
       },
@@ -85,32 +85,40 @@ export function takeProducer(response: Response): Producer | undefined {
 }
 
 /**
- * Run `produce` into `res` (whose status and headers are written): writes that come in one event-loop
- * turn leave in one socket write (corked until the turn's microtasks are through: a write syscall was
- * the largest single cost of a turn in bench/perf's CPU profile). `gone`: the client went away.
+ * Run `produce` into `res` (whose status and headers are written), its writes corked per event-loop turn
+ * (`corkedWriter`). `gone`: the client went away.
  */
 export async function pushTo(produce: Producer, res: ServerResponse, gone: AbortSignal): Promise<void> {
-  let corked = false;
-  const uncork = () => {
-    corked = false;
-    res.uncork();
-  };
+  const write = corkedWriter(res);
   await produce({
-    write(text) {
-      if (gone.aborted) return true;
-      if (!corked) {
-        corked = true;
-        res.cork();
-        process.nextTick(uncork);
-      }
-      return res.write(text);
-    },
+    write: (text) => (gone.aborted ? true : write(text)),
     ready: () => (gone.aborted ? Promise.resolve() : drained(res)),
     end() {
       if (!gone.aborted) res.end();
     },
     gone,
   });
+}
+
+/**
+ * `res.write` where the writes of one event-loop turn leave in one socket write: corked at the first,
+ * uncorked once the turn's microtasks are through (a write syscall was the largest single cost of a
+ * turn in bench/perf's CPU profile). Returns `res.write`'s answer (false: wait for `drain`).
+ */
+export function corkedWriter(res: ServerResponse): (chunk: string | Uint8Array) => boolean {
+  let corked = false;
+  const uncork = () => {
+    corked = false;
+    res.uncork();
+  };
+  return (chunk) => {
+    if (!corked) {
+      corked = true;
+      res.cork();
+      process.nextTick(uncork);
+    }
+    return res.write(chunk);
+  };
 }
 
 /** A producer's sink over a Web stream read one chunk at a time. */
