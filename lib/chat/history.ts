@@ -1,9 +1,12 @@
 import "server-only";
-import { requireUser, requireUserWith } from "@/lib/auth/session";
-import { getSealedChat, listSealedChats, type SealedChat } from "@/lib/db/queries";
+import { api } from "@/lib/api/contract";
+import { assertSameOrigin, requireUser, requireUserWith } from "@/lib/auth/session";
+import { getSealedChat, listSealedChats, saveSealedTurn, saveSealedTurnForSession, type SealedChat } from "@/lib/db/queries";
 import { chatJsonForSession, historyPageJsonForSession } from "@/lib/db/history-json";
 import { chatNotFound } from "@/lib/db/errors";
 import { isAppError } from "@/lib/errors";
+import { readJsonBody } from "@/lib/http";
+import { toIntegrityWrite, toSealedMessage } from "@/lib/vault/server";
 
 /**
  * Saved history as the API returns it (docs/product.md §3, §7; docs/issues.md #8): everything a user wrote is ciphertext
@@ -112,4 +115,57 @@ export async function historyChatFor(request: Request, chatId: string): Promise<
   );
   if (value === null) throw chatNotFound();
   return value;
+}
+
+/**
+ * POST /api/ns/chat_save's work for the caller of `request` (docs/issues.md #8: the browser's sealed turn
+ * stored as it is): for a cookie session, the session is read in the save's own statement
+ * (lib/db/sealed-chats.ts saveSealedTurnForSession; docs/issues.md #24: one database round trip for the
+ * request a saved turn makes after every answer). An edit or regenerate (`replace`) and a bearer token
+ * check the caller first, as before. Answers in the order checking one by one would: 403 cross-site,
+ * 401 no live session, 403 deleted account, 413/415/400 body, then the save's own refusals (409 no
+ * vault, 404 not the caller's chat, 409 conflicts).
+ * @returns the chat's id and its new last_updated. @throws AppError with those statuses.
+ */
+export async function saveTurnFor(request: Request): Promise<{ chatId: string; lastUpdated: Date }> {
+  assertSameOrigin(request);
+  const read = await readJsonBody(request, api.chatSave.body, api.chatSave.maxBytes ?? 1024).then(
+    (body) => ({ body, error: null }),
+    (error: unknown) => ({ body: null, error }),
+  );
+  if (!read.body) {
+    await requireUser(request);
+    throw read.error;
+  }
+  const body = read.body;
+  const turn = {
+    chatId: body.chat_id,
+    create: body.create,
+    title: body.title_ciphertext,
+    firstPosition: body.first_position,
+    messages: body.messages.map(toSealedMessage),
+    tree: body.tree_ciphertext,
+    createdAt: body.created_at,
+    lastUpdated: body.last_updated,
+    integrity: toIntegrityWrite(body.integrity),
+  };
+  if (body.replace) {
+    const user = await requireUser(request);
+    return { chatId: body.chat_id, ...(await saveSealedTurn({ ...turn, userId: user.id, replace: true })) };
+  }
+  try {
+    const { value } = await requireUserWith(
+      request,
+      (sessionTokenHash, now) => saveSealedTurnForSession(sessionTokenHash, now, turn),
+      async (user) => {
+        const saved = await saveSealedTurn({ ...turn, userId: user.id });
+        return () => saved;
+      },
+    );
+    return { chatId: body.chat_id, ...value() };
+  } catch (error) {
+    // The turn's shape is checked before the session is read: the caller's credentials still answer first.
+    if (isAppError(error, "bad_request:input")) await requireUser(request);
+    throw error;
+  }
 }

@@ -1,9 +1,7 @@
 import "server-only";
 import { api } from "@/lib/api/contract";
 import { PRIVATE_NO_STORE, reply, route } from "@/lib/api/route";
-import { saveSealedTurn } from "@/lib/db/queries";
-import { toIntegrityWrite, toSealedMessage } from "@/lib/vault/server";
-import { historyChatFor, historyPageFor } from "@/lib/chat/history";
+import { historyChatFor, historyPageFor, saveTurnFor } from "@/lib/chat/history";
 import { sealedChatsJson } from "@/lib/db/history-json";
 import { requireUser } from "@/lib/auth/session";
 import { invalidRequest } from "@/lib/http";
@@ -101,22 +99,16 @@ export const chatHistoryGetRoute = route<typeof api.chatHistoryGet, "none", { ch
  * Answers `{ chat_id, last_updated }`. On the hot path: a saved turn is this request after every
  * chat_user answer.
  */
-export const chatSaveRoute = route(api.chatSave, { name: "chat_save", auth: "user" }, async ({ user, body }) => {
-  const { lastUpdated } = await saveSealedTurn({
-    userId: user.id,
-    chatId: body.chat_id,
-    create: body.create,
-    title: body.title_ciphertext,
-    firstPosition: body.first_position,
-    messages: body.messages.map(toSealedMessage),
-    replace: body.replace,
-    tree: body.tree_ciphertext,
-    createdAt: body.created_at,
-    lastUpdated: body.last_updated,
-    integrity: toIntegrityWrite(body.integrity),
-  });
-  return reply(api.chatSave, { chat_id: body.chat_id, last_updated: lastUpdated.toISOString() });
-});
+export const chatSaveRoute = route(
+  api.chatSave,
+  // The session is read in the save's own statement (lib/chat/history.ts saveTurnFor), so the wrapper's
+  // auth, same-origin and body steps are off; saveTurnFor does them in their usual order.
+  { name: "chat_save", auth: "none", sameOrigin: false, handlerReadsBody: true },
+  async ({ request }) => {
+    const { chatId, lastUpdated } = await saveTurnFor(request);
+    return reply(api.chatSave, { chat_id: chatId, last_updated: lastUpdated.toISOString() });
+  },
+);
 
 /**
  * GET /api/ns/chat_history?limit=50&cursor=…: the caller's saved chats, newest first by last_updated

@@ -5,6 +5,7 @@ import { getDb, rawRows } from "@/lib/db/client";
 import { chatNotFound, chatVersionConflict, invalidCursor, invalidInput, manifestConflict, noVault, saveConflict } from "@/lib/db/errors";
 import { MAX_PAGE_SIZE } from "@/lib/chat/history-schema";
 import { LOWERCASE_UUID } from "@/lib/uuid";
+import { liveSessionSql, type SessionRow } from "@/lib/auth/session-store";
 
 /**
  * Data access for chats saved under the vault (docs/issues.md #8): sealed turns in, sealed chats out. Re-exported
@@ -52,6 +53,21 @@ export async function writeManifest(tx: Prisma.TransactionClient, userId: string
   if (count !== 1) throw manifestConflict();
 }
 
+/** A turn to store: what POST /api/ns/chat_save carries, for `userId` (see saveSealedTurn). */
+export interface SealedTurnInput {
+  userId: string;
+  chatId: string;
+  create: boolean;
+  title: Uint8Array<ArrayBuffer> | null;
+  firstPosition: number;
+  messages: SealedMessage[];
+  replace?: boolean;
+  tree?: Uint8Array<ArrayBuffer> | null;
+  createdAt?: Date;
+  lastUpdated?: Date;
+  integrity?: IntegrityWrite;
+}
+
 /**
  * Store an encrypted turn (docs/issues.md #8: the browser encrypts, the server only stores). `create`: a new
  * chat with the browser-chosen id (lowercase UUID; the ciphertexts' associated data binds it) and
@@ -64,31 +80,89 @@ export async function writeManifest(tx: Prisma.TransactionClient, userId: string
  * @throws AppError conflict:no_vault, AppError not_found:chat (not the user's vault chat), AppError conflict:save,
  * AppError conflict:chat_version, AppError conflict:manifest, AppError bad_request:input.
  */
-export async function saveSealedTurn(input: {
-  userId: string;
-  chatId: string;
-  create: boolean;
-  title: Uint8Array<ArrayBuffer> | null;
-  firstPosition: number;
-  messages: SealedMessage[];
-  replace?: boolean;
-  tree?: Uint8Array<ArrayBuffer> | null;
-  createdAt?: Date;
-  lastUpdated?: Date;
-  integrity?: IntegrityWrite;
-}): Promise<{ lastUpdated: Date }> {
-  const { userId, chatId } = input;
+export async function saveSealedTurn(input: SealedTurnInput): Promise<{ lastUpdated: Date }> {
+  checkTurnShape(input);
+  if (input.replace) return replaceTail(input, turnDates(input).lastUpdated);
+  return (await writeTurn(input, Prisma.sql`SELECT ${input.userId}::text AS id, NULL::text AS email, NULL::timestamptz AS deleted_at,
+    NULL::text AS session_id, NULL::timestamptz AS session_expires, NULL::timestamptz AS session_created_at`)).outcome();
+}
+
+/**
+ * saveSealedTurn (without `replace`) for the live session whose token hashes to `sessionTokenHash`, the
+ * session read in the save's own statement (docs/issues.md #24: one database round trip for a saved turn's
+ * request). Nothing is written unless the session is live at `now` and its account not deleted. Returns
+ * the session row found (null: none live), for lib/auth/session.ts requireUserWith to apply its rules
+ * (401, 403, idle deadline) before `outcome()` gives the save's result or throws its refusal.
+ * @throws AppError bad_request:input (the turn's shape, before any SQL); the driver's errors.
+ */
+export async function saveSealedTurnForSession(
+  sessionTokenHash: string,
+  now: Date,
+  turn: Omit<SealedTurnInput, "userId" | "replace">,
+): Promise<{ session: SessionRow | null; value: () => { lastUpdated: Date } }> {
+  checkTurnShape(turn);
+  const { session, outcome } = await writeTurn(
+    turn,
+    Prisma.sql`SELECT u.id, u.email, u.deleted_at, live.id AS session_id, live.expires AS session_expires, live.created_at AS session_created_at
+      FROM (${liveSessionSql(sessionTokenHash, now)}) AS live JOIN users u ON u.id = live.user_id`,
+  );
+  return { session, value: outcome };
+}
+
+/** The checks of a turn's shape that need no database. @throws AppError bad_request:input */
+function checkTurnShape(input: Omit<SealedTurnInput, "userId">): void {
   if (input.create && input.integrity && input.integrity.baseVersion !== 0) throw invalidInput("A new chat's header replaces version 0.");
-  if (!LOWERCASE_UUID.test(chatId)) throw invalidInput("chat_id must be a lowercase UUID.");
+  if (!LOWERCASE_UUID.test(input.chatId)) throw invalidInput("chat_id must be a lowercase UUID.");
   if (!input.create && (input.createdAt || input.lastUpdated)) throw invalidInput("Only a new chat takes its dates.");
   if (input.create && input.firstPosition !== 0) throw invalidInput("A new chat starts at position 0.");
   if (input.create && input.replace) throw invalidInput("A new chat has nothing to replace.");
-  const lastUpdated = input.create ? (input.lastUpdated ?? new Date()) : new Date();
+}
+
+/** A turn's last_updated: now, or an imported new chat's own. */
+function turnDates(input: Pick<SealedTurnInput, "create" | "lastUpdated">): { lastUpdated: Date } {
+  return { lastUpdated: input.create ? (input.lastUpdated ?? new Date()) : new Date() };
+}
+
+/** The saver's row as the statement returns it: `gate`'s columns (all null when it had no row). */
+interface GateColumns {
+  gate_id: string | null;
+  gate_email: string | null;
+  gate_deleted_at: Date | null;
+  session_id: string | null;
+  session_expires: Date | null;
+  session_created_at: Date | null;
+}
+
+function sessionOf(row: GateColumns | undefined): SessionRow | null {
+  if (!row?.gate_id || !row.session_id || !row.session_expires || !row.session_created_at) return null;
+  return {
+    id: row.session_id,
+    expires: row.session_expires,
+    createdAt: row.session_created_at,
+    user: { id: row.gate_id, email: row.gate_email, deletedAt: row.gate_deleted_at },
+  };
+}
+
+/**
+ * The create or append statement of a turn (no `replace`), its saver given by `gate`: a query of at most
+ * one row (id, email, deleted_at, session_id, session_expires, session_created_at); the turn is written for
+ * gate's id unless deleted_at is set. `outcome()` throws the save's refusal, if any.
+ * @throws AppError conflict:save (a unique key taken by a concurrent save); the driver's errors.
+ */
+async function writeTurn(
+  input: Omit<SealedTurnInput, "userId" | "replace">,
+  gate: Prisma.Sql,
+): Promise<{ session: SessionRow | null; outcome: () => { lastUpdated: Date } }> {
+  const { chatId } = input;
+  // The saver, evaluated once per statement: null (nothing matches it below) without a live, undeleted one.
+  const userId = Prisma.sql`(SELECT id FROM gate WHERE deleted_at IS NULL)`;
+  const gateColumns = Prisma.sql`gate.id AS gate_id, gate.email AS gate_email, gate.deleted_at AS gate_deleted_at,
+    gate.session_id, gate.session_expires, gate.session_created_at`;
+  const { lastUpdated } = turnDates(input);
   const at = lastUpdated.toISOString();
   // Messages' and chats' creation times are stored to the minute (docs/issues.md #22, "Metadata"): nothing
   // needs more. last_updated stays exact: it orders the history and tells a browser what changed.
   const atMinute = toMinute(lastUpdated).toISOString();
-  if (input.replace) return replaceTail(input, lastUpdated);
   // One statement, so one round trip and no connection held open across the event loop: under load a
   // multi-statement transaction waited seconds for a pooled connection and failed (bench/load.ts, issue
   // 11). The rows travel as one JSON parameter, ciphertext in base64, decoded by PostgreSQL.
@@ -115,57 +189,65 @@ export async function saveSealedTurn(input: {
     if (input.create) {
       const created = toMinute(input.createdAt ?? lastUpdated).toISOString();
       // Through node-postgres (rawRows, docs/issues.md #24): every parameter carries its cast.
-      const [result] = await rawRows<{ has_vault: number; inserted: number; manifest: number }>(Prisma.sql`
-        WITH man AS (
+      const [result] = await rawRows<{ has_vault: number; inserted: number; manifest: number } & GateColumns>(Prisma.sql`
+        WITH gate AS (${gate}),
+        man AS (
           UPDATE vaults SET manifest_ciphertext = decode(${manifest}::text, 'base64'), manifest_version = manifest_version + 1
-          WHERE ${checked}::boolean AND user_id = ${userId}::text AND manifest_version = ${manifestBase}::int AND key_generation = ${generation}::int
+          WHERE ${checked}::boolean AND user_id = ${userId} AND manifest_version = ${manifestBase}::int AND key_generation = ${generation}::int
           RETURNING 1
         ),
-        v AS (SELECT 1 FROM vaults WHERE user_id = ${userId}::text AND (NOT ${checked}::boolean OR EXISTS (SELECT 1 FROM man))),
+        v AS (SELECT 1 FROM vaults WHERE user_id = ${userId} AND (NOT ${checked}::boolean OR EXISTS (SELECT 1 FROM man))),
         c AS (
           INSERT INTO chats (id, user_id, title_ciphertext, tree_ciphertext, header_ciphertext, version, key_generation, created_at, last_updated)
-          SELECT ${chatId}::uuid, ${userId}::text, decode(${title}::text, 'base64'), decode(${tree}::text, 'base64'),
+          SELECT ${chatId}::uuid, ${userId}, decode(${title}::text, 'base64'), decode(${tree}::text, 'base64'),
                  decode(${header}::text, 'base64'), CASE WHEN ${checked}::boolean THEN 1 ELSE 0 END, ${generation}::int,
                  ${created}::timestamptz, ${at}::timestamptz FROM v
           RETURNING id
         ),
         ins AS (
           INSERT INTO messages (id, user_id, chat_id, position, role, content_ciphertext, attachment_ciphertext, created_at)
-          SELECT gen_random_uuid(), ${userId}::text, c.id, x.position, x.role, decode(x.content, 'base64'), decode(x.attachment, 'base64'), ${atMinute}::timestamptz
+          SELECT gen_random_uuid(), ${userId}, c.id, x.position, x.role, decode(x.content, 'base64'), decode(x.attachment, 'base64'), ${atMinute}::timestamptz
           FROM c, jsonb_to_recordset(${rows}::jsonb) AS x(position int, role text, content text, attachment text)
           RETURNING 1
         )
-        SELECT (SELECT count(*) FROM vaults WHERE user_id = ${userId}::text)::int AS has_vault, (SELECT count(*) FROM ins)::int AS inserted,
-               (SELECT count(*) FROM man)::int AS manifest`);
-      if (!result?.has_vault) throw noVault();
-      if (checked && !result.manifest) throw manifestConflict();
-      return { lastUpdated };
+        SELECT (SELECT count(*) FROM vaults WHERE user_id = ${userId})::int AS has_vault, (SELECT count(*) FROM ins)::int AS inserted,
+               (SELECT count(*) FROM man)::int AS manifest, ${gateColumns}
+        FROM (SELECT 1) AS one LEFT JOIN gate ON true`);
+      return {
+        session: sessionOf(result),
+        outcome: () => {
+          if (!result?.has_vault) throw noVault();
+          if (checked && !result.manifest) throw manifestConflict();
+          return { lastUpdated };
+        },
+      };
     }
     // Appending: the chat row is locked (FOR UPDATE) and the position checked in the same statement; two
     // tabs appending at once both see the same next position, and the second's insert then violates the
     // (chat_id, position) key: a AppError conflict:save, never an interleaving.
-    const [result] = await rawRows<{ has_vault: number; owned: number; next: number; version: number; written: number }>(Prisma.sql`
-      WITH v AS (SELECT 1 FROM vaults WHERE user_id = ${userId}::text),
+    const [result] = await rawRows<{ has_vault: number; owned: number; next: number; version: number; written: number } & GateColumns>(Prisma.sql`
+      WITH gate AS (${gate}),
+      v AS (SELECT 1 FROM vaults WHERE user_id = ${userId}),
       owned AS (
         SELECT c.id, c.version, c.key_generation FROM chats c
-        WHERE c.id = ${chatId}::uuid AND c.user_id = ${userId}::text AND EXISTS (SELECT 1 FROM v)
+        WHERE c.id = ${chatId}::uuid AND c.user_id = ${userId} AND EXISTS (SELECT 1 FROM v)
         FOR UPDATE OF c
       ),
-      nxt AS (SELECT COALESCE(max(m.position), -1) + 1 AS n FROM messages m WHERE m.user_id = ${userId}::text AND m.chat_id = ${chatId}::uuid),
+      nxt AS (SELECT COALESCE(max(m.position), -1) + 1 AS n FROM messages m WHERE m.user_id = ${userId} AND m.chat_id = ${chatId}::uuid),
       fits AS (
         SELECT o.id FROM owned o, nxt
         WHERE nxt.n = ${input.firstPosition}::int AND (NOT ${checked}::boolean OR (o.version = ${baseVersion}::int AND o.key_generation = ${generation}::int))
       ),
       man AS (
         UPDATE vaults SET manifest_ciphertext = decode(${manifest}::text, 'base64'), manifest_version = manifest_version + 1
-        WHERE ${checked}::boolean AND user_id = ${userId}::text AND manifest_version = ${manifestBase}::int AND key_generation = ${generation}::int
+        WHERE ${checked}::boolean AND user_id = ${userId} AND manifest_version = ${manifestBase}::int AND key_generation = ${generation}::int
           AND EXISTS (SELECT 1 FROM fits)
         RETURNING 1
       ),
       ok AS (SELECT id FROM fits WHERE NOT ${checked}::boolean OR EXISTS (SELECT 1 FROM man)),
       ins AS (
         INSERT INTO messages (id, user_id, chat_id, position, role, content_ciphertext, attachment_ciphertext, created_at)
-        SELECT gen_random_uuid(), ${userId}::text, ok.id, x.position, x.role, decode(x.content, 'base64'), decode(x.attachment, 'base64'), ${atMinute}::timestamptz
+        SELECT gen_random_uuid(), ${userId}, ok.id, x.position, x.role, decode(x.content, 'base64'), decode(x.attachment, 'base64'), ${atMinute}::timestamptz
         FROM ok, jsonb_to_recordset(${rows}::jsonb) AS x(position int, role text, content text, attachment text)
         RETURNING 1
       ),
@@ -175,18 +257,24 @@ export async function saveSealedTurn(input: {
           tree_ciphertext = CASE WHEN ${setTree}::boolean THEN decode(${tree}::text, 'base64') ELSE tree_ciphertext END,
           header_ciphertext = CASE WHEN ${checked}::boolean THEN decode(${header}::text, 'base64') ELSE header_ciphertext END,
           version = CASE WHEN ${checked}::boolean THEN version + 1 ELSE version END
-        WHERE user_id = ${userId}::text AND id IN (SELECT id FROM ok)
+        WHERE user_id = ${userId} AND id IN (SELECT id FROM ok)
         RETURNING 1
       )
       SELECT (SELECT count(*) FROM v)::int AS has_vault, (SELECT count(*) FROM owned)::int AS owned,
              (SELECT n FROM nxt)::int AS next, (SELECT version FROM owned)::int AS version,
-             (SELECT count(*) FROM ok)::int AS written`);
-    if (!result?.has_vault) throw noVault();
-    if (!result.owned) throw chatNotFound();
-    if (result.next !== input.firstPosition) throw saveConflict();
-    if (checked && result.version !== baseVersion) throw chatVersionConflict();
-    if (!result.written) throw manifestConflict();
-    return { lastUpdated };
+             (SELECT count(*) FROM ok)::int AS written, ${gateColumns}
+      FROM (SELECT 1) AS one LEFT JOIN gate ON true`);
+    return {
+      session: sessionOf(result),
+      outcome: () => {
+        if (!result?.has_vault) throw noVault();
+        if (!result.owned) throw chatNotFound();
+        if (result.next !== input.firstPosition) throw saveConflict();
+        if (checked && result.version !== baseVersion) throw chatVersionConflict();
+        if (!result.written) throw manifestConflict();
+        return { lastUpdated };
+      },
+    };
   } catch (error) {
     if (isUniqueViolation(error)) throw saveConflict();
     throw error;
@@ -209,7 +297,7 @@ const SAVE_TRANSACTION = { maxWait: 10_000, timeout: 20_000 } as const;
  * delete plus an insert of the same keys cannot share one statement, so this path keeps a transaction.
  * @throws AppError conflict:no_vault, AppError not_found:chat, AppError conflict:save (firstPosition beyond the next position)
  */
-async function replaceTail(input: Parameters<typeof saveSealedTurn>[0], lastUpdated: Date): Promise<{ lastUpdated: Date }> {
+async function replaceTail(input: SealedTurnInput, lastUpdated: Date): Promise<{ lastUpdated: Date }> {
   const { userId, chatId } = input;
   const db = await getDb();
   const vault = await db.vault.findUnique({ where: { userId }, select: { userId: true } });

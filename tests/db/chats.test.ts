@@ -8,10 +8,12 @@ import {
   getSealedChat,
   listSealedChats,
   saveSealedTurn,
+  saveSealedTurnForSession,
   shredUserData,
   type SealedChatSummary,
 } from "@/lib/db/queries";
 import { openChat, sealTurn } from "@/lib/vault/seal";
+import { createSession, hashSessionToken } from "@/lib/auth/session-store";
 import { createUser, setupTestDb, type TestDb } from "./setup-db";
 import { req, withVault } from "../helpers/vault-api";
 
@@ -218,3 +220,61 @@ function readTree(dir: string): Buffer {
   }
   return Buffer.concat(parts);
 }
+
+describe("saveSealedTurnForSession (the session read in the save's statement)", () => {
+  const turn = (chatId: string, create = true, firstPosition = 0) => ({
+    chatId,
+    create,
+    title: opaque(),
+    firstPosition,
+    messages: [{ role: "user" as const, content: opaque(), attachment: null }],
+  });
+  const stored = (chatId: string) => t.db.message.count({ where: { chatId } });
+
+  it("writes for a live session and returns its row; appends to the session user's chat only", async () => {
+    const { userId, chatIds } = await userWithChats(1);
+    const { token } = await createSession(userId);
+    const chatId = randomUUID();
+    const saved = await saveSealedTurnForSession(hashSessionToken(token), new Date(), turn(chatId));
+    expect(saved.session?.user).toEqual({ id: userId, email: expect.any(String), deletedAt: null });
+    expect(saved.value().lastUpdated).toBeInstanceOf(Date);
+    expect(await stored(chatId)).toBe(1);
+    const appended = await saveSealedTurnForSession(hashSessionToken(token), new Date(), turn(chatIds[0]!, false, 1));
+    appended.value();
+    expect(await stored(chatIds[0]!)).toBe(2);
+    // Another user's chat: 404 once the session passed, nothing written.
+    const other = await userWithChats(1);
+    const foreign = await saveSealedTurnForSession(hashSessionToken(token), new Date(), turn(other.chatIds[0]!, false, 1));
+    expect(foreign.session?.user.id).toBe(userId);
+    expect(() => foreign.value()).toThrow(expect.objectContaining({ code: "not_found:chat" }));
+    expect(await stored(other.chatIds[0]!)).toBe(1);
+  });
+
+  it("writes nothing for an unknown, expired or too old session, nor for a deleted account", async () => {
+    const { userId } = await userWithChats(0);
+    const { token } = await createSession(userId);
+    const hash = hashSessionToken(token);
+    const refusals: [string, Date][] = [
+      [hashSessionToken("not-a-session"), new Date()],
+      // Past the idle deadline and past the absolute lifetime, as seen from later instants.
+      [hash, new Date(Date.now() + 400 * 86_400_000)],
+    ];
+    for (const [h, now] of refusals) {
+      const chatId = randomUUID();
+      const result = await saveSealedTurnForSession(h, now, turn(chatId));
+      expect(result.session).toBeNull();
+      expect(await stored(chatId)).toBe(0);
+    }
+    await t.db.user.update({ where: { id: userId }, data: { deletedAt: new Date() } });
+    const chatId = randomUUID();
+    const deleted = await saveSealedTurnForSession(hash, new Date(), turn(chatId));
+    // The row comes back (the caller answers 403), the turn is not written.
+    expect(deleted.session?.user.deletedAt).toBeInstanceOf(Date);
+    expect(await stored(chatId)).toBe(0);
+    expect(await t.db.chat.count({ where: { id: chatId } })).toBe(0);
+  });
+
+  it("checks the turn's shape before any SQL", async () => {
+    await expect(saveSealedTurnForSession("x", new Date(), turn(randomUUID(), true, 1))).rejects.toMatchObject({ code: "bad_request:input" });
+  });
+});

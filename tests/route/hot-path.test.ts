@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { handleHotRequest } from "@/lib/api/hot-path";
+import { sessionCookieName } from "@/lib/auth/cookies";
 import { getConfig, resetConfigForTests } from "@/lib/config";
 import { installPeerStamp } from "@/lib/peer-stamp";
 import { installRequestGuard } from "@/lib/request-guard";
@@ -243,6 +244,28 @@ describe("the hot path over HTTP", () => {
     // Signed out, and cross-site: refused as by Next's route.
     expect((await post("/api/ns/chat_save", body)).status).toBe(401);
     expect((await post("/api/ns/chat_save", body, { Cookie: person.cookie, Origin: "https://elsewhere.example" })).status).toBe(403);
+  });
+
+  it("saves a turn with one database statement, the session read in it; signed out, nothing is written whatever the body", async () => {
+    const person = await withVault((await createTestUser()).id);
+    const chatId = crypto.randomUUID();
+    const turn = (firstPosition: number, content: string) =>
+      sealTurn({ key: person.key, userId: person.id, chatId, create: firstPosition === 0, firstPosition, messages: [{ role: "user", content }] });
+    // The first request of the day may move the session's idle deadline (a write at most once a day).
+    expect((await post("/api/ns/chat_save", await turn(0, "first"), { Cookie: person.cookie })).status).toBe(200);
+    statements = 0;
+    const appended = await post("/api/ns/chat_save", await turn(1, "second"), { Cookie: person.cookie });
+    expect(appended.status).toBe(200);
+    expect(statements).toBe(1);
+    const stored = () => t.db.message.count({ where: { chatId } });
+    expect(await stored()).toBe(2);
+    // Without a session: 401 before anything about the body (malformed, or a shape the save refuses).
+    for (const body of [await turn(2, "third"), { ...(await turn(2, "third")), create: true }, { chat_id: chatId }]) {
+      const refused = await post("/api/ns/chat_save", body, { Cookie: `${sessionCookieName()}=not-a-session` });
+      expect(refused.status).toBe(401);
+      expect(await refused.json()).toEqual({ error: expect.any(String) });
+    }
+    expect(await stored()).toBe(2);
   });
 
   it("opens one saved chat (GET /api/ns/chat_history/{id}): 401 signed out, 404 not the caller's, in one statement", async () => {
