@@ -1,5 +1,7 @@
 import "server-only";
+import type { z } from "zod";
 import { api } from "@/lib/api/contract";
+import { readCookie, sessionCookieName } from "@/lib/auth/cookies";
 import { assertSameOrigin, requireUser, requireUserWith } from "@/lib/auth/session";
 import { getSealedChat, listSealedChats, saveSealedTurn, saveSealedTurnForSession, type SealedChat } from "@/lib/db/queries";
 import { chatJsonForSession, historyPageJsonForSession } from "@/lib/db/history-json";
@@ -118,18 +120,34 @@ export async function historyChatFor(request: Request, chatId: string): Promise<
 }
 
 /**
+ * The largest chat_save body (declared Content-Length, bytes) read before the session is checked, so that
+ * one statement checks the session and saves (docs/issues.md #24). A text turn is a few kilobytes; a larger
+ * or undeclared body (documents, an import) is read only once the session passed, as for any route, so
+ * that nobody signed out makes the server read more than this.
+ */
+export const SAVE_IN_ONE_STATEMENT_MAX_BYTES = 1024 * 1024;
+
+/**
  * POST /api/ns/chat_save's work for the caller of `request` (docs/issues.md #8: the browser's sealed turn
- * stored as it is): for a cookie session, the session is read in the save's own statement
- * (lib/db/sealed-chats.ts saveSealedTurnForSession; docs/issues.md #24: one database round trip for the
- * request a saved turn makes after every answer). An edit or regenerate (`replace`) and a bearer token
- * check the caller first, as before. Answers in the order checking one by one would: 403 cross-site,
- * 401 no live session, 403 deleted account, 413/415/400 body, then the save's own refusals (409 no
- * vault, 404 not the caller's chat, 409 conflicts).
+ * stored as it is). For a cookie session and a body of at most SAVE_IN_ONE_STATEMENT_MAX_BYTES, the session
+ * is read in the save's own statement (lib/db/sealed-chats.ts saveSealedTurnForSession; docs/issues.md #24:
+ * one database round trip for the request a saved turn makes after every answer). Otherwise (a bearer
+ * token, a larger body, an edit or regenerate with `replace`) the caller is checked first. Answers in
+ * the order checking one by one would: 403 cross-site, 401 no live session, 403 deleted account,
+ * 413/415/400 body, then the save's own refusals (409 no vault, 404 not the caller's chat, 409 conflicts).
  * @returns the chat's id and its new last_updated. @throws AppError with those statuses.
  */
 export async function saveTurnFor(request: Request): Promise<{ chatId: string; lastUpdated: Date }> {
   assertSameOrigin(request);
-  const read = await readJsonBody(request, api.chatSave.body, api.chatSave.maxBytes ?? 1024).then(
+  const token = request.headers.has("authorization") ? null : readCookie(request.headers.get("cookie"), sessionCookieName());
+  const declared = Number(request.headers.get("content-length") ?? Number.NaN);
+  // Tokens we issue are 43 characters (lib/auth/session-store.ts).
+  if (!token || token.length > 256 || !(declared <= SAVE_IN_ONE_STATEMENT_MAX_BYTES)) {
+    const user = await requireUser(request);
+    const body = await readJsonBody(request, api.chatSave.body, api.chatSave.maxBytes ?? 1024);
+    return { chatId: body.chat_id, ...(await saveSealedTurn({ ...toTurn(body), userId: user.id, replace: body.replace })) };
+  }
+  const read = await readJsonBody(request, api.chatSave.body, SAVE_IN_ONE_STATEMENT_MAX_BYTES).then(
     (body) => ({ body, error: null }),
     (error: unknown) => ({ body: null, error }),
   );
@@ -138,7 +156,33 @@ export async function saveTurnFor(request: Request): Promise<{ chatId: string; l
     throw read.error;
   }
   const body = read.body;
-  const turn = {
+  if (body.replace) {
+    const user = await requireUser(request);
+    return { chatId: body.chat_id, ...(await saveSealedTurn({ ...toTurn(body), userId: user.id, replace: true })) };
+  }
+  try {
+    const { value } = await requireUserWith(
+      request,
+      (sessionTokenHash, now) => saveSealedTurnForSession(sessionTokenHash, now, toTurn(body)),
+      async (user) => {
+        const saved = await saveSealedTurn({ ...toTurn(body), userId: user.id });
+        return () => saved;
+      },
+    );
+    return { chatId: body.chat_id, ...value() };
+  } catch (error) {
+    // The turn's shape is checked before the session is read: the caller's credentials still answer first.
+    if (isAppError(error, "bad_request:input")) await requireUser(request);
+    throw error;
+  }
+}
+
+/** A validated chat_save body. */
+type ChatSaveBody = z.output<typeof api.chatSave.body>;
+
+/** A chat_save body as the data layer takes it (without the saver and `replace`). */
+function toTurn(body: ChatSaveBody) {
+  return {
     chatId: body.chat_id,
     create: body.create,
     title: body.title_ciphertext,
@@ -149,23 +193,4 @@ export async function saveTurnFor(request: Request): Promise<{ chatId: string; l
     lastUpdated: body.last_updated,
     integrity: toIntegrityWrite(body.integrity),
   };
-  if (body.replace) {
-    const user = await requireUser(request);
-    return { chatId: body.chat_id, ...(await saveSealedTurn({ ...turn, userId: user.id, replace: true })) };
-  }
-  try {
-    const { value } = await requireUserWith(
-      request,
-      (sessionTokenHash, now) => saveSealedTurnForSession(sessionTokenHash, now, turn),
-      async (user) => {
-        const saved = await saveSealedTurn({ ...turn, userId: user.id });
-        return () => saved;
-      },
-    );
-    return { chatId: body.chat_id, ...value() };
-  } catch (error) {
-    // The turn's shape is checked before the session is read: the caller's credentials still answer first.
-    if (isAppError(error, "bad_request:input")) await requireUser(request);
-    throw error;
-  }
 }

@@ -4,6 +4,7 @@ import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { handleHotRequest } from "@/lib/api/hot-path";
 import { sessionCookieName } from "@/lib/auth/cookies";
+import { SAVE_IN_ONE_STATEMENT_MAX_BYTES } from "@/lib/chat/history";
 import { getConfig, resetConfigForTests } from "@/lib/config";
 import { installPeerStamp } from "@/lib/peer-stamp";
 import { installRequestGuard } from "@/lib/request-guard";
@@ -155,11 +156,16 @@ describe("the hot path over HTTP", () => {
     expect(enclave.requests).toHaveLength(0);
   });
 
-  it("keeps a connection usable after refusing a large body it never read", async () => {
+  it.each([
+    ["/api/ns/chat_user", {}],
+    ["/api/ns/chat_save", {}],
+    // A session cookie that is not one, with more than the save reads before checking it.
+    ["/api/ns/chat_save", { Cookie: `next-auth.session-token=${"x".repeat(43)}` }],
+  ])("keeps a connection usable after refusing a large body it never read (%s)", async (path, extra: Record<string, string>) => {
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     const once = (body: Buffer) =>
       new Promise<{ status: number; text: string; socket: unknown }>((resolve, reject) => {
-        const req = http.request(`${base}/api/ns/chat_user`, { method: "POST", agent, headers: { "Content-Type": "application/json" } }, (res) => {
+        const req = http.request(`${base}${path}`, { method: "POST", agent, headers: { "Content-Type": "application/json", ...extra } }, (res) => {
           let text = "";
           res.setEncoding("utf8").on("data", (d: string) => (text += d));
           res.on("end", () => resolve({ status: res.statusCode!, text, socket: req.socket }));
@@ -266,6 +272,14 @@ describe("the hot path over HTTP", () => {
       expect(await refused.json()).toEqual({ error: expect.any(String) });
     }
     expect(await stored()).toBe(2);
+    // More than the save reads before the session is checked: checked first, then read and saved.
+    const big = await turn(2, "x".repeat(0.6 * SAVE_IN_ONE_STATEMENT_MAX_BYTES));
+    expect(Buffer.byteLength(JSON.stringify(big))).toBeGreaterThan(SAVE_IN_ONE_STATEMENT_MAX_BYTES);
+    statements = 0;
+    const bigSaved = await post("/api/ns/chat_save", big, { Cookie: person.cookie });
+    expect(bigSaved.status).toBe(200);
+    expect(statements).toBe(2);
+    expect(await stored()).toBe(3);
   });
 
   it("opens one saved chat (GET /api/ns/chat_history/{id}): 401 signed out, 404 not the caller's, in one statement", async () => {
