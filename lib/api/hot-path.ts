@@ -4,7 +4,7 @@ import { getConfig } from "@/lib/config";
 import { chatHistoryBatchRoute, chatHistoryGetRoute, chatHistoryListRoute, chatSaveRoute, chatSignedInRoute, chatVisitorRoute } from "@/lib/chat/routes";
 import { relayChat } from "@/lib/confidential/relay";
 import { directRequest, drained, errorResponse } from "@/lib/http";
-import { corkedWriter, pushTo, takeProducer } from "@/lib/api/pushed-body";
+import { corkedWriter, pushTo, takeProducer, takeText } from "@/lib/api/pushed-body";
 import { apiPolicyHeaders, COMMON_HEADERS } from "@/lib/security/headers";
 
 /**
@@ -211,6 +211,15 @@ async function send(response: Response, res: ServerResponse, gone: AbortSignal):
   });
   const cookies = response.headers.getSetCookie();
   if (cookies.length) headers["set-cookie"] = cookies;
+  // A JSON answer made as text (lib/api/pushed-body.ts jsonResponse): written with the headers at once.
+  const text = takeText(response);
+  if (text !== undefined) {
+    if (res.destroyed) return;
+    headers["content-length"] = String(Buffer.byteLength(text));
+    res.writeHead(response.status, headers);
+    res.end(text);
+    return;
+  }
   if (res.destroyed) {
     // Gone before the answer started: a producer still runs, to its end at once, letting go of what it holds.
     const produce = takeProducer(response);

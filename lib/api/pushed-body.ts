@@ -13,7 +13,9 @@ import { drained, isDirectRequest } from "@/lib/http";
  * - a request body left on the socket (lib/http.ts `directRequest`): the hot path gives the handler a
  *   Request without a Web body, and readJsonBody reads the IncomingMessage itself.
  *
- * Both are kept in WeakMaps keyed by the Response or Request, so a Response or Request made elsewhere
+ * - a JSON answer (`jsonResponse`): the hot path writes its text as it is, without a Web body.
+ *
+ * All are kept in WeakMaps keyed by the Response or Request, so a Response or Request made elsewhere
  * (tests, Next) behaves exactly as a Web one.
  */
 
@@ -75,6 +77,29 @@ export function pushedResponse(request: Request, produce: Producer, init: Respon
   const response = new Response(body, init);
   producers.set(response, produce);
   return response;
+}
+
+const texts = new WeakMap<Response, string>();
+
+/**
+ * A JSON answer to `request` whose body is `json` (text), with `init`'s status and headers and
+ * Content-Type application/json. For a hot-path request the text is kept for the hot path to write in
+ * one go (`takeText`) and no Web body is made; otherwise an ordinary Response.
+ */
+export function jsonResponse(request: Request, json: string, init: ResponseInit = {}): Response {
+  const headers = new Headers(init.headers);
+  if (!headers.has("content-type")) headers.set("content-type", "application/json");
+  if (!isDirectRequest(request)) return new Response(json, { ...init, headers });
+  const response = new Response(null, { ...init, headers });
+  texts.set(response, json);
+  return response;
+}
+
+/** The text of a Response made by `jsonResponse` for a hot-path request, once. */
+export function takeText(response: Response): string | undefined {
+  const text = texts.get(response);
+  texts.delete(response);
+  return text;
 }
 
 /** The producer of a Response made by `pushedResponse`, once (its Web body must then not be read). */

@@ -5,6 +5,7 @@ import { assertSameOrigin, getRequestUser, requireUser } from "@/lib/auth/sessio
 import type { AuthUser } from "@/lib/auth/types";
 import { clientKey } from "@/lib/client-address";
 import { errorResponse, hasNodeBody, readJsonBody } from "@/lib/http";
+import { jsonResponse } from "@/lib/api/pushed-body";
 import { consume } from "@/lib/rate-limit";
 
 /**
@@ -101,7 +102,7 @@ export function route<R extends ApiRoute, A extends Auth, P = Record<string, nev
       const params = (context ? await context.params : {}) as P;
       const answer = await handler({ request, user: user as UserOf<A>, body: body as BodyOut<R>, params });
       if (answer instanceof Response) return answer;
-      return Response.json(answer.body, { status: answer.status, headers: answer.headers });
+      return jsonResponse(request, JSON.stringify(answer.body), { status: answer.status, headers: answer.headers });
     } catch (error) {
       return errorResponse(error, options.name);
     }

@@ -1,5 +1,6 @@
 import "server-only";
 import { api } from "@/lib/api/contract";
+import { jsonResponse } from "@/lib/api/pushed-body";
 import { PRIVATE_NO_STORE, reply, route } from "@/lib/api/route";
 import { historyChatFor, historyPageFor, saveTurnFor } from "@/lib/chat/history";
 import { sealedChatsJson } from "@/lib/db/history-json";
@@ -84,7 +85,7 @@ export const chatHistoryGetRoute = route<typeof api.chatHistoryGet, "none", { ch
   api.chatHistoryGet,
   { name: "chat_history", auth: "none" },
   async ({ request, params }) =>
-    new Response(await historyChatFor(request, params.chatId), { headers: { "Content-Type": "application/json", ...PRIVATE_NO_STORE } }),
+    jsonResponse(request, await historyChatFor(request, params.chatId), { headers: PRIVATE_NO_STORE }),
 );
 
 /**
@@ -124,9 +125,7 @@ export const chatHistoryListRoute = route(api.chatHistoryList, { name: "chat_his
     await requireUser(request); // 401/403 come before 400
     throw invalidRequest(parsed.error);
   }
-  return new Response(await historyPageFor(request, parsed.data.limit, parsed.data.cursor), {
-    headers: { "Content-Type": "application/json", ...PRIVATE_NO_STORE },
-  });
+  return jsonResponse(request, await historyPageFor(request, parsed.data.limit, parsed.data.cursor), { headers: PRIVATE_NO_STORE });
 });
 
 /**
@@ -137,7 +136,7 @@ export const chatHistoryListRoute = route(api.chatHistoryList, { name: "chat_his
  * out because the response reached its size bound are in `remaining_chat_ids`, to ask for again.
  * A read, but a POST for its body: same-origin is checked as for writes.
  */
-export const chatHistoryBatchRoute = route(api.chatHistoryBatch, { name: "chat_history_batch", auth: "user" }, async ({ user, body }) =>
+export const chatHistoryBatchRoute = route(api.chatHistoryBatch, { name: "chat_history_batch", auth: "user" }, async ({ request, user, body }) =>
   // The JSON text made by the database (docs/issues.md #24), in the contract's chatHistoryBatch shape.
-  new Response(await sealedChatsJson({ userId: user.id, chatIds: body.chat_ids }), { headers: { "Content-Type": "application/json", ...PRIVATE_NO_STORE } }),
+  jsonResponse(request, await sealedChatsJson({ userId: user.id, chatIds: body.chat_ids }), { headers: PRIVATE_NO_STORE }),
 );
