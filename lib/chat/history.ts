@@ -1,5 +1,5 @@
 import "server-only";
-import type { z } from "zod";
+import type { z } from "@/lib/zod";
 import { api } from "@/lib/api/contract";
 import { readCookie, sessionCookieName } from "@/lib/auth/cookies";
 import { assertSameOrigin, requireUser, requireUserWith } from "@/lib/auth/session";

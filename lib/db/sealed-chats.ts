@@ -133,6 +133,7 @@ interface GateColumns {
   session_created_at: Date | null;
 }
 
+/** The session row the statement found with its user, or null (a saver given by id, or no live session). */
 function sessionOf(row: GateColumns | undefined): SessionRow | null {
   if (!row?.gate_id || !row.session_id || !row.session_expires || !row.session_created_at) return null;
   return {
