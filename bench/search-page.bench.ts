@@ -53,6 +53,60 @@ function treeCpu(root: number): number {
   return procs.filter((p) => inTree.has(p.pid)).reduce((sum, p) => sum + p.ticks, 0) / 100;
 }
 
+/**
+ * CPU seconds used so far by each thread of `root`'s process tree, summed by thread name (Linux
+ * /proc/<pid>/task/<tid>/stat; empty elsewhere): in Chromium the worker, the page's main thread, the
+ * compositor and the network service have threads of their own names.
+ */
+function threadCpu(root: number): Map<string, number> {
+  const out = new Map<string, number>();
+  if (!root || !fs.existsSync("/proc/self/stat")) return out;
+  const parent = new Map<number, number>();
+  for (const name of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      parent.set(Number(name), Number(fs.readFileSync(`/proc/${name}/stat`, "utf8").split(") ")[1]!.split(" ")[1]));
+    } catch {
+      // Exited meanwhile.
+    }
+  }
+  const inTree = (pid: number): boolean => {
+    for (let p: number | undefined = pid; p; p = parent.get(p)) if (p === root) return true;
+    return false;
+  };
+  for (const pid of parent.keys()) {
+    if (!inTree(pid)) continue;
+    let tids: string[] = [];
+    try {
+      tids = fs.readdirSync(`/proc/${pid}/task`);
+    } catch {
+      continue;
+    }
+    for (const tid of tids) {
+      try {
+        const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+        const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")).replace(/\d+$/, "");
+        const f = stat.slice(stat.lastIndexOf(") ") + 2).split(" ");
+        out.set(comm, (out.get(comm) ?? 0) + (Number(f[11]) + Number(f[12])) / 100);
+      } catch {
+        // Exited meanwhile.
+      }
+    }
+  }
+  return out;
+}
+
+/** The busiest threads between two threadCpu readings, "name 0.42 s, …" (at most `top`). */
+function busiest(before: Map<string, number>, after: Map<string, number>, top = 6): string {
+  return [...after]
+    .map(([name, s]) => [name, s - (before.get(name) ?? 0)] as const)
+    .filter(([, s]) => s > 0)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .map(([name, s]) => `${name} ${s.toFixed(2)} s`)
+    .join(", ");
+}
+
 /** The pid listening on the app's port (the Next.js server), or 0. */
 function serverPid(port: string): number {
   try {
@@ -121,6 +175,7 @@ test(`search over ${N} saved chats`, async ({ page }) => {
     const server = serverPid(new URL(page.url()).port || "80");
     const cpu = () => ({ server: treeCpu(server), browser: treeCpu(process.pid) });
     const cpu0 = cpu();
+    const threads0 = threadCpu(process.pid);
     // The first results and the end are noticed in the page by a MutationObserver, each time taken at the
     // next animation frame after the change (the frame that shows it). Polling every frame from here
     // (waitForFunction's "raf") kept the compositor busy throughout and took a core from the index.
@@ -145,10 +200,12 @@ test(`search over ${N} saved chats`, async ({ page }) => {
     const first = await page.evaluate(() => (window as unknown as { __firstAt: Promise<number> }).__firstAt);
     const done = await page.evaluate(() => (window as unknown as { __doneAt: Promise<number> }).__doneAt);
     const cpu1 = cpu();
+    const threads1 = threadCpu(process.pid);
     const long = await page.evaluate(() => (window as unknown as { __long: number[] }).__long);
     console.log(`index ${N} chats in the browser, ${label}: first results after ${(first - started).toFixed(0)} ms, all after ${(done - started).toFixed(0)} ms`);
     console.log(`long tasks while indexing: ${long.length}${long.length ? `, longest ${Math.max(...long).toFixed(0)} ms, total ${long.reduce((a, b) => a + b, 0).toFixed(0)} ms` : ""}`);
     console.log(`CPU seconds while indexing: server ${(cpu1.server - cpu0.server).toFixed(2)}, browser ${(cpu1.browser - cpu0.browser).toFixed(2)}`);
+    console.log(`browser threads while indexing: ${busiest(threads0, threads1)}`);
     return { started, done, box, load, cpu, cpu1 };
   };
   await indexOnce("worker started with search (cold)", 0);

@@ -1,4 +1,4 @@
-import MiniSearch from "minisearch";
+import MiniSearch, { type Options } from "minisearch";
 
 /**
  * Search over the user's saved chats (docs/issues.md #9 History: "Search my chats"), run in the browser over
@@ -36,6 +36,56 @@ export interface ChatSearchHit {
 /** MiniSearch's default tokenizer: runs of spaces and punctuation separate words. */
 const SEPARATOR = /[\n\r\p{Z}\p{P}]+/u;
 const SPLIT_KEEPING = /([\n\r\p{Z}\p{P}]+)/u;
+/** SEPARATOR's ASCII characters (tests/unit/chat-search.test.ts checks all 128): a Unicode-property class costs more per character. */
+const ASCII_SEPARATOR = /[\n\r !"#%&'()*,\-./:;?@[\\\]_{}]+/;
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/** The words of `text` as MiniSearch's default tokenizer splits them (SEPARATOR), faster on ASCII text. */
+export function tokenize(text: string): string[] {
+  return NON_ASCII.test(text) ? text.split(SEPARATOR) : text.split(ASCII_SEPARATOR);
+}
+
+/** The internals of minisearch@7 that lookUpTermsOncePerDocument uses (not in its typings). */
+interface MiniSearchInternals {
+  add(document: unknown): void;
+  addTerm(fieldId: number, documentId: number, term: string): void;
+  _index: { fetch(term: string, initial: () => Map<number, Map<number, number>>): Map<number, Map<number, number>> };
+}
+
+/**
+ * Make `mini` look up each distinct term of a document once per add() instead of once per occurrence.
+ * MiniSearch 7 walks its radix tree for every occurrence of a word (addTerm); a chat repeats its words
+ * tens of times. Within one synchronous add() a term's postings are one Map object (vacuuming, which
+ * may delete it, runs later), so it is cached for that add only and the counts go where MiniSearch puts
+ * them: the same index, built in about 0.7× the time (bench/search.ts, docs/performance.md). Uses two
+ * internals, addTerm and _index.fetch; when this minisearch has not got them, `mini` is left as it is.
+ * tests/unit/chat-search.test.ts checks that the serialized index equals MiniSearch's own.
+ */
+export function lookUpTermsOncePerDocument<T>(mini: MiniSearch<T>): MiniSearch<T> {
+  const inner = mini as unknown as MiniSearchInternals;
+  if (typeof inner.addTerm !== "function" || typeof inner._index?.fetch !== "function") return mini;
+  const postings = new Map<string, Map<number, Map<number, number>>>();
+  const add = inner.add.bind(inner);
+  inner.add = (document) => {
+    postings.clear();
+    try {
+      add(document);
+    } finally {
+      postings.clear();
+    }
+  };
+  inner.addTerm = (fieldId, documentId, term) => {
+    let data = postings.get(term);
+    if (!data) {
+      data = inner._index.fetch(term, () => new Map());
+      postings.set(term, data);
+    }
+    const field = data.get(fieldId);
+    if (field) field.set(documentId, (field.get(documentId) ?? 0) + 1);
+    else data.set(fieldId, new Map([[documentId, 1]]));
+  };
+  return mini;
+}
 
 /** Characters of context shown before the first matched word of a snippet, and in all. */
 const SNIPPET_BEFORE = 40;
@@ -93,19 +143,22 @@ export function snippetOf(messages: readonly string[], terms: ReadonlySet<string
   return null;
 }
 
+/** The index's options: one document per chat, prefix matching, small typos on longer words, all words, titles first. */
+export const SEARCH_OPTIONS = {
+  fields: ["title", "body"],
+  storeFields: [],
+  tokenize,
+  searchOptions: {
+    prefix: true,
+    fuzzy: (term: string) => (term.length >= 5 ? 0.2 : false),
+    combineWith: "AND",
+    boost: { title: 2 },
+  },
+} satisfies Options;
+
 /** The in-memory index of the user's decrypted chats (one per vault session, never stored). */
 export class ChatSearchIndex {
-  private readonly mini = new MiniSearch<{ id: string; title: string; body: string }>({
-    fields: ["title", "body"],
-    storeFields: [],
-    tokenize: (text) => text.split(SEPARATOR),
-    searchOptions: {
-      prefix: true,
-      fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
-      combineWith: "AND",
-      boost: { title: 2 },
-    },
-  });
+  private readonly mini = lookUpTermsOncePerDocument(new MiniSearch<{ id: string; title: string; body: string }>(SEARCH_OPTIONS));
   private readonly chats = new Map<string, SearchableChat>();
 
   /** How many chats are indexed. */

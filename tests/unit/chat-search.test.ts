@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ChatSearchIndex, highlight, snippetOf, type Segment } from "@/lib/chat/search";
+import MiniSearch from "minisearch";
+import { ChatSearchIndex, highlight, lookUpTermsOncePerDocument, SEARCH_OPTIONS, snippetOf, tokenize, type Segment } from "@/lib/chat/search";
 
 /** Chat search over decrypted chats (docs/issues.md #9 History), on the real minisearch index. */
 const marked = (segments: Segment[] | null) => (segments ?? []).map((s) => (s.match ? `[${s.text}]` : s.text)).join("");
@@ -51,6 +52,40 @@ describe("ChatSearchIndex", () => {
     expect(index.size).toBe(2);
     index.remove("nope");
     expect(index.size).toBe(2);
+  });
+});
+
+describe("the index's speed-ups keep MiniSearch's index", () => {
+  const SEPARATOR = /[\n\r\p{Z}\p{P}]+/u;
+
+  it("splits words as MiniSearch's default separator does, ASCII or not", () => {
+    for (let c = 0; c < 128; c++) {
+      const text = `a${String.fromCharCode(c)}b`;
+      expect(tokenize(text), `character ${c}`).toEqual(text.split(SEPARATOR));
+    }
+    for (const text of ["Hello, world! (it's) 1+1=2 — done…", "tab\there|pipe~tilde$dollar", "Belém: pastéis «de» nata", "x\u00a0y\u2028z", ""]) {
+      expect(tokenize(text)).toEqual(text.split(SEPARATOR));
+    }
+  });
+
+  it("builds, replaces and discards to the same serialized index as MiniSearch alone", () => {
+    type Doc = { id: string; title: string; body: string };
+    const plain = new MiniSearch<Doc>(SEARCH_OPTIONS);
+    const fast = lookUpTermsOncePerDocument(new MiniSearch<Doc>(SEARCH_OPTIONS));
+    const words = "the cat sat on the mat and the cat ran to Lisbon, where the café served café au lait".split(" ");
+    let seed = 3;
+    const pick = () => words[(seed = (seed * 48271) % 2147483647) % words.length]!;
+    const docs = Array.from({ length: 40 }, (_, i) => ({ id: `c${i}`, title: `${pick()} ${pick()}`, body: Array.from({ length: 60 }, pick).join(" ") }));
+    for (const mini of [plain, fast]) {
+      mini.addAll(docs);
+      mini.replace({ id: "c3", title: "the cat", body: "cat cat cat mat" });
+      mini.discard("c7");
+      mini.add({ id: "c7", title: "", body: "the the café" });
+    }
+    expect(JSON.stringify(fast.toJSON())).toBe(JSON.stringify(plain.toJSON()));
+    expect(fast.search("cat lisb")).toEqual(plain.search("cat lisb"));
+    // It did take the faster path: the add it wraps is not MiniSearch's own.
+    expect(Object.hasOwn(fast, "addTerm")).toBe(true);
   });
 });
 
