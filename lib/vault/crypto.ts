@@ -119,7 +119,8 @@ function unpad(padded: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
   let end = padded.length - 1;
   while (end >= 0 && padded[end] === 0) end--;
   if (end < 0 || padded[end] !== 0x80) throw vaultDecryptionError("Malformed padding.");
-  return padded.slice(0, end);
+  // A view, not a copy: only decoded to text (docs/issues.md #24, search decrypts every message).
+  return padded.subarray(0, end);
 }
 
 async function seal(key: CryptoKey, data: Uint8Array<ArrayBuffer>, plaintext: Uint8Array<ArrayBuffer>, format = VAULT_FORMAT) {
@@ -136,8 +137,11 @@ async function open(key: CryptoKey, data: Uint8Array<ArrayBuffer>, ciphertext: U
   if (ciphertext.length < HEADER + TAG_BYTES) throw vaultDecryptionError("Malformed ciphertext.");
   if (ciphertext[0] !== format) throw vaultDecryptionError(`Unsupported ciphertext version ${ciphertext[0]}.`);
   try {
-    const iv = ciphertext.slice(1, HEADER);
-    const body = ciphertext.slice(HEADER);
+    // Views, not copies: WebCrypto copies its inputs when called (the Web Cryptography spec's "get a copy
+    // of the bytes held by"); a view of shared memory, which it refuses, is copied first.
+    const bytes = ciphertext.buffer instanceof ArrayBuffer ? (ciphertext as Uint8Array<ArrayBuffer>) : ciphertext.slice();
+    const iv = bytes.subarray(1, HEADER);
+    const body = bytes.subarray(HEADER);
     return new Uint8Array(await subtle().decrypt({ name: "AES-GCM", iv, additionalData: data }, key, body));
   } catch {
     throw vaultDecryptionError();
