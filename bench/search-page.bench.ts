@@ -21,7 +21,8 @@ import { passphraseMethod, recoveryMethod, sealTurn } from "../lib/vault/seal";
  *   reference (docs/issues.md #24): in the same page right after the warm index, the bare reading of the same chats — the list's
  *           pages, then every chat in batches of 50, four requests at a time, each answer's JSON parsed, no
  *           decryption, no index — so that the index time is also given as a ratio to it.
- * Run: `npx next build && E2E_APP_PORT=… npx playwright test -c bench/search-page.config.ts` (N=SEARCH_BENCH_CHATS, default 1000).
+ * Run: `npx next build && E2E_APP_PORT=… npx playwright test -c bench/search-page.config.ts` (N=SEARCH_BENCH_CHATS, default 1000;
+ * SEARCH_BENCH_TRACE=<file> also records a trace of the warm index, read with bench/perf/trace-summary.mjs).
  * The same file runs against another checkout's build from that checkout's root:
  * `cd <other> && npx playwright test -c <this checkout>/bench/search-page.config.ts`.
  */
@@ -193,12 +194,22 @@ test(`search over ${N} saved chats`, async ({ page }) => {
       w.__firstAt = when(() => document.querySelector('[role="listbox"] [role="option"]') !== null);
       w.__doneAt = when(() => document.querySelector('[data-testid="search-progress"]')?.textContent?.includes(`${n.toLocaleString()} chats searched`) ?? false);
     }, N);
+    // SEARCH_BENCH_TRACE=<file>: a Chromium trace of the warm index with V8's sampler (every thread's
+    // JavaScript, the worker's too) for `node bench/perf/trace-summary.mjs <file>`. Tracing slows the page.
+    const trace = pauseMs && process.env.SEARCH_BENCH_TRACE;
+    if (trace) {
+      await page.context().browser()!.startTracing(page, {
+        path: trace,
+        categories: ["disabled-by-default-v8.cpu_profiler", "v8.execute", "toplevel", "disabled-by-default-devtools.timeline", "devtools.timeline"],
+      });
+    }
     const started = await page.evaluate(() => performance.now());
     await sidebar.getByRole("button", { name: "Search chats" }).click();
     const box = sidebar.getByRole("combobox", { name: "Search chats" });
     await box.fill("coffee");
     const first = await page.evaluate(() => (window as unknown as { __firstAt: Promise<number> }).__firstAt);
     const done = await page.evaluate(() => (window as unknown as { __doneAt: Promise<number> }).__doneAt);
+    if (trace) await page.context().browser()!.stopTracing();
     const cpu1 = cpu();
     const threads1 = threadCpu(process.pid);
     const long = await page.evaluate(() => (window as unknown as { __long: number[] }).__long);
