@@ -31,8 +31,8 @@ test("signing in by e-mail link POSTs a bearer token for the user; Log out sends
   const since = Date.now();
   await signInByEmail(page, email);
 
-  // Sign-in: one POST with a bearer token the receiver verifies, about this user. Counted by this user's
-  // address: the receiver serves the whole run, and an earlier spec's sign-in may be forwarded late.
+  // Sign-in: one POST with a bearer token the receiver verifies, about this user. Only this user's POSTs
+  // are counted: the receiver serves the whole run.
   const mine = async (after: number) => (await receivedSince(after)).filter((r) => r.method === "POST" && r.claims?.email === email);
   await expect.poll(async () => (await mine(since)).length).toBeGreaterThan(0);
   const posts = await mine(since);

@@ -57,7 +57,7 @@ interface MiniSearchInternals {
  * MiniSearch 7 walks its radix tree for every occurrence of a word (addTerm); a chat repeats its words
  * tens of times. Within one synchronous add() a term's postings are one Map object (vacuuming, which
  * may delete it, runs later), so it is cached for that add only and the counts go where MiniSearch puts
- * them: the same index, built in about 0.7× the time (bench/search.ts, docs/performance.md). Uses two
+ * them: the same index, built in about 0.6× the time (bench/search.ts, docs/performance.md). Uses two
  * internals, addTerm and _index.fetch; when this minisearch has not got them, `mini` is left as it is.
  * tests/unit/chat-search.test.ts checks that the serialized index equals MiniSearch's own.
  */

@@ -84,7 +84,7 @@ describe("the index's speed-ups keep MiniSearch's index", () => {
     }
     expect(JSON.stringify(fast.toJSON())).toBe(JSON.stringify(plain.toJSON()));
     expect(fast.search("cat lisb")).toEqual(plain.search("cat lisb"));
-    // It did take the faster path: the add it wraps is not MiniSearch's own.
+    // It did take the faster path: addTerm is the instance's own, not MiniSearch's.
     expect(Object.hasOwn(fast, "addTerm")).toBe(true);
   });
 });
