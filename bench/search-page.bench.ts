@@ -28,16 +28,20 @@ import { passphraseMethod, recoveryMethod, sealTurn } from "../lib/vault/seal";
  */
 const N = Number(process.env.SEARCH_BENCH_CHATS ?? 1000);
 
-/** CPU seconds used so far by `root` and its descendants (Linux /proc; 0 elsewhere). */
-function treeCpu(root: number): number {
-  if (!root || !fs.existsSync("/proc/self/stat")) return 0;
-  const procs: { pid: number; ppid: number; ticks: number }[] = [];
+/** A /proc stat line's fields after the ")" that closes the command name: state ppid … utime (index 11) stime (12). */
+function statFields(stat: string): string[] {
+  return stat.slice(stat.lastIndexOf(") ") + 2).split(" ");
+}
+
+/** `root` and its descendants as /proc lists them now, with each process's stat fields (Linux; [] elsewhere). */
+function processTree(root: number): { pid: number; fields: string[] }[] {
+  if (!root || !fs.existsSync("/proc/self/stat")) return [];
+  const procs: { pid: number; ppid: number; fields: string[] }[] = [];
   for (const name of fs.readdirSync("/proc")) {
     if (!/^\d+$/.test(name)) continue;
     try {
-      // Fields after the ")" closing the command name: state ppid … utime (14th field) stime (15th).
-      const f = fs.readFileSync(`/proc/${name}/stat`, "utf8").split(") ")[1]!.split(" ");
-      procs.push({ pid: Number(name), ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) });
+      const fields = statFields(fs.readFileSync(`/proc/${name}/stat`, "utf8"));
+      procs.push({ pid: Number(name), ppid: Number(fields[1]), fields });
     } catch {
       // Exited meanwhile.
     }
@@ -51,7 +55,15 @@ function treeCpu(root: number): number {
       grew = true;
     }
   }
-  return procs.filter((p) => inTree.has(p.pid)).reduce((sum, p) => sum + p.ticks, 0) / 100;
+  return procs.filter((p) => inTree.has(p.pid));
+}
+
+/** CPU seconds (user + system) in a stat line's fields. */
+const cpuSeconds = (fields: string[]) => (Number(fields[11]) + Number(fields[12])) / 100;
+
+/** CPU seconds used so far by `root` and its descendants (Linux /proc; 0 elsewhere). */
+function treeCpu(root: number): number {
+  return processTree(root).reduce((sum, p) => sum + cpuSeconds(p.fields), 0);
 }
 
 /**
@@ -61,22 +73,7 @@ function treeCpu(root: number): number {
  */
 function threadCpu(root: number): Map<string, number> {
   const out = new Map<string, number>();
-  if (!root || !fs.existsSync("/proc/self/stat")) return out;
-  const parent = new Map<number, number>();
-  for (const name of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      parent.set(Number(name), Number(fs.readFileSync(`/proc/${name}/stat`, "utf8").split(") ")[1]!.split(" ")[1]));
-    } catch {
-      // Exited meanwhile.
-    }
-  }
-  const inTree = (pid: number): boolean => {
-    for (let p: number | undefined = pid; p; p = parent.get(p)) if (p === root) return true;
-    return false;
-  };
-  for (const pid of parent.keys()) {
-    if (!inTree(pid)) continue;
+  for (const { pid } of processTree(root)) {
     let tids: string[] = [];
     try {
       tids = fs.readdirSync(`/proc/${pid}/task`);
@@ -86,9 +83,8 @@ function threadCpu(root: number): Map<string, number> {
     for (const tid of tids) {
       try {
         const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
-        const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")).replace(/\d+$/, "");
-        const f = stat.slice(stat.lastIndexOf(") ") + 2).split(" ");
-        out.set(comm, (out.get(comm) ?? 0) + (Number(f[11]) + Number(f[12])) / 100);
+        const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")).replace(/\d+$/, "");
+        out.set(name, (out.get(name) ?? 0) + cpuSeconds(statFields(stat)));
       } catch {
         // Exited meanwhile.
       }

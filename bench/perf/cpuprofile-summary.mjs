@@ -38,14 +38,15 @@ function mapFor(url) {
   return maps.get(url);
 }
 
-/** Where a frame comes from: { source, line, name } with source mapped through the build's maps. */
+/** Where a frame comes from: { source, line, name } with source mapped through the build's maps (line "line:column" when not). */
 function locate(cf) {
   const map = cf.url ? mapFor(cf.url) : null;
   if (map) {
     const o = originalPositionFor(map, { line: cf.lineNumber + 1, column: cf.columnNumber });
     if (o.source) return { source: o.source, line: o.line, name: cf.functionName || o.name || "(anonymous)" };
   }
-  return { source: cf.url, line: cf.lineNumber + 1, name: cf.functionName || "(anonymous)" };
+  // Unmapped: the column too, as a minified file has most of its functions on one line.
+  return { source: cf.url, line: `${cf.lineNumber + 1}:${cf.columnNumber + 1}`, name: cf.functionName || "(anonymous)" };
 }
 
 /** The package (or group) a source belongs to. */
