@@ -1,0 +1,68 @@
+/**
+ * A rung of bench/perf/ladder.ts (docs/issues.md #24): a bare node:http server whose model call is Hush's own
+ * provider layer, lib/llm/openai-compatible.ts as the app runs it (the openai SDK's create() with
+ * lib/llm/http-fetch.ts's fetch, sseChunks, streamOpenAiProtocol's timer and cancellation), writing the
+ * same delta events as bench/perf/translating-proxy.mjs. No validation, session, quota, prompt or Next.
+ * With --no-sdk the same layer makes the request with llmFetch itself instead of the SDK's create(): what
+ * the SDK's request building costs on a turn. (Only a measurement: the app keeps the SDK, docs/performance.md.)
+ *
+ *   npx tsx --conditions=react-server bench/perf/llm-layer-proxy.ts --port 5955 --upstream http://127.0.0.1:5851 [--no-sdk]
+ */
+import http from "node:http";
+import OpenAI from "openai";
+import { llmFetch } from "../../lib/llm/groq";
+import { createOpenAiCompatibleProvider } from "../../lib/llm/openai-compatible";
+import { sseChunks, streamOpenAiProtocol } from "../../lib/llm/openai-protocol";
+import type { LlmEvent, LlmProvider, LlmRequest } from "../../lib/llm/types";
+import { deltaEvents } from "./delta-events.mjs";
+
+const arg = (name: string, fallback: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1]! : fallback;
+};
+const port = Number(arg("port", "5955"));
+const baseUrl = `${arg("upstream", "http://127.0.0.1:5851")}/v1`;
+const TIMEOUT_MS = 30_000;
+
+/** lib/llm/openai-compatible.ts's provider with the request made by llmFetch directly. */
+const withoutSdk: LlmProvider = {
+  kind: "openai-compatible",
+  stream(req: LlmRequest): AsyncIterable<LlmEvent> {
+    return streamOpenAiProtocol({
+      provider: "openai-compatible",
+      timeoutMs: TIMEOUT_MS,
+      signal: req.signal,
+      messages: req.messages,
+      errors: OpenAI,
+      open: async (signal) => {
+        const response = await llmFetch(`${baseUrl}/chat/completions`, {
+          method: "POST",
+          signal,
+          headers: { "content-type": "application/json", accept: "application/json", authorization: "Bearer bench" },
+          body: JSON.stringify({ model: req.model, messages: req.messages, stream: true, stream_options: { include_usage: true } }),
+        });
+        if (!response.ok) throw new Error(`The model answered ${response.status}.`);
+        return sseChunks(response, signal, OpenAI);
+      },
+    });
+  },
+};
+const provider = process.argv.includes("--no-sdk") ? withoutSdk : createOpenAiCompatibleProvider({ baseUrl, apiKey: "bench", timeoutMs: TIMEOUT_MS });
+http
+  .createServer((req, res) => {
+    if (req.method === "GET") return void res.end('{"ok":true}');
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", async () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as LlmRequest;
+      const out = deltaEvents(res);
+      try {
+        for await (const e of provider.stream({ model: body.model, messages: body.messages })) if (e.type === "delta") out.delta(e.text);
+        out.end();
+      } catch {
+        if (!res.headersSent) res.statusCode = 502;
+        res.end();
+      }
+    });
+  })
+  .listen(port, "127.0.0.1", () => console.log(`Hush's lib/llm proxy on ${port}${provider === withoutSdk ? " (no SDK)" : ""}`));
