@@ -29,6 +29,13 @@ const unique = (name: string) => `${name}.${Date.now()}.${Math.floor(Math.random
 test("signing in by e-mail link POSTs a bearer token for the user; Log out sends a DELETE", async ({ page, baseURL }) => {
   const email = unique("sync");
   const since = Date.now();
+  // The page's own POSTs to /api/auth/sync, beside what the receiver got: should the two counts differ, the
+  // failure says which side made the extra call (the browser's network stack may resend a request whose
+  // reused connection closed before any answer; the page does not see that resend).
+  const pageSyncs: number[] = [];
+  page.on("request", (r) => {
+    if (r.method() === "POST" && new URL(r.url()).pathname === "/api/auth/sync") pageSyncs.push(Date.now());
+  });
   await signInByEmail(page, email);
 
   // Sign-in: one POST with a bearer token the receiver verifies, about this user. Only this user's POSTs
@@ -36,7 +43,9 @@ test("signing in by e-mail link POSTs a bearer token for the user; Log out sends
   const mine = async (after: number) => (await receivedSince(after)).filter((r) => r.method === "POST" && r.claims?.email === email);
   await expect.poll(async () => (await mine(since)).length).toBeGreaterThan(0);
   const posts = await mine(since);
-  expect(posts).toHaveLength(1);
+  const seen = () => `page POSTs at ${JSON.stringify(pageSyncs.map((t) => t - since))} ms, receiver POSTs at ${JSON.stringify(posts.map((r) => r.receivedAt - since))} ms`;
+  expect(pageSyncs, seen()).toHaveLength(1);
+  expect(posts, seen()).toHaveLength(1);
   expect(posts[0]!.path).toBe("/auth-token");
   expect(posts[0]!.authorization).toMatch(/^Bearer [\w-]+\.[\w-]+\.[\w-]+$/);
   expect(posts[0]!.error).toBeNull();
