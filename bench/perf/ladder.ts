@@ -12,7 +12,7 @@
  *
  *   npx tsx bench/perf/ladder.ts [--rounds 3] [--seconds 4] [--concurrency 20]
  */
-import { throughput, type Target } from "./client";
+import { median, throughput, type Target } from "./client";
 import { sleep, start, stopAll, waitFor } from "./processes";
 
 const opt = (name: string, fallback: string) => {
@@ -51,13 +51,12 @@ async function main() {
     }
     await sleep(200);
   }
-  const mid = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   console.log(`\nbench/perf/ladder: ${ROUNDS} rounds, interleaved; ${CONCURRENCY} connections × ${SECONDS} s; the model streams 64 deltas\n`);
   console.log("| Rung | req/s | Ratio to the bare proxy (median; rounds) | CPU per request |");
   console.log("|---|---|---|---|");
   for (const [i, r] of rungs.entries()) {
     const ratios = rps[i]!.map((x, k) => x / rps[0]![k]!);
-    console.log(`| ${r.name} | ${mid(rps[i]!).toFixed(0)} | ${mid(ratios).toFixed(2)}× (${ratios.map((x) => x.toFixed(2)).join(", ")}) | ${mid(cpu[i]!).toFixed(2)} ms |`);
+    console.log(`| ${r.name} | ${median(rps[i]!).toFixed(0)} | ${median(ratios).toFixed(2)}× (${ratios.map((x) => x.toFixed(2)).join(", ")}) | ${median(cpu[i]!).toFixed(2)} ms |`);
   }
 }
 
