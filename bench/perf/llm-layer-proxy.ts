@@ -10,7 +10,7 @@
  */
 import http from "node:http";
 import OpenAI from "openai";
-import { llmFetch } from "../../lib/llm/groq";
+import { llmFetch } from "../../lib/llm/http-fetch";
 import { createOpenAiCompatibleProvider } from "../../lib/llm/openai-compatible";
 import { sseChunks, streamOpenAiProtocol } from "../../lib/llm/openai-protocol";
 import type { LlmEvent, LlmProvider, LlmRequest } from "../../lib/llm/types";

@@ -1,15 +1,13 @@
 import "server-only";
 import Groq from "groq-sdk";
-import { createHttpFetch } from "./http-fetch";
+import type { ChatCompletionCreateParamsStreaming } from "groq-sdk/resources/chat/completions";
 import { toOpenAiMessages } from "./prompt";
-import { sseChunks, streamOpenAiProtocol } from "./openai-protocol";
+import { streamOpenAiProtocol } from "./openai-protocol";
+import { captureSdkRequest, sendChatRequest } from "./sdk-request";
 import type { LlmEvent, LlmProvider, LlmRequest } from "./types";
 
 /** Groq's public API origin; groq-sdk appends /openai/v1/chat/completions. */
 const GROQ_DEFAULT_BASE_URL = "https://api.groq.com";
-
-/** The one `fetch` of both SDKs: keep-alive connections shared by every provider client (./http-fetch.ts). */
-export const llmFetch = createHttpFetch();
 
 /** What a provider client needs: where, with which key, and LLM_TIMEOUT_MS. */
 export interface ProviderClientOptions {
@@ -22,6 +20,7 @@ export interface ProviderClientOptions {
  * Groq through groq-sdk (GROQ_API_KEY; GROQ_BASE_URL for tests and proxies).
  * No automatic retries: a 429 must reach the caller at once (docs/product.md §8 maps it to the limit message).
  * Usage arrives in `x_groq.usage` on the last chunk, so no stream_options are sent.
+ * The request is the SDK's `create()`'s, captured once and sent per turn by ./sdk-request.ts.
  */
 export function createGroqProvider(options: ProviderClientOptions): LlmProvider {
   const client = new Groq({
@@ -31,9 +30,10 @@ export function createGroqProvider(options: ProviderClientOptions): LlmProvider 
     timeout: options.timeoutMs,
     // The SDK logs unparsable stream chunks verbatim; those may hold model output.
     logLevel: "off",
-    // node:http instead of Next's patched fetch (./http-fetch.ts, docs/issues.md #24).
-    fetch: llmFetch,
   });
+  const chatRequest = captureSdkRequest((fetch) =>
+    client.withOptions({ fetch }).chat.completions.create({ model: "", messages: [], stream: true }).asResponse(),
+  );
   return {
     kind: "groq",
     stream(req: LlmRequest): AsyncIterable<LlmEvent> {
@@ -43,13 +43,16 @@ export function createGroqProvider(options: ProviderClientOptions): LlmProvider 
         signal: req.signal,
         messages: req.messages,
         errors: Groq,
-        // The SDK makes the request and maps an error status; the body is parsed by sseChunks, one
-        // batch per network read (docs/issues.md #24), as for the OpenAI-compatible provider.
+        // The SDK's request, the body parsed by sseChunks one batch per network read (docs/issues.md #24),
+        // as for the OpenAI-compatible provider.
         open: async (signal) =>
-          sseChunks(
-            await client.chat.completions
-              .create({ model: req.model, messages: toOpenAiMessages(req.messages) as Groq.Chat.ChatCompletionMessageParam[], stream: true }, { signal })
-              .asResponse(),
+          sendChatRequest(
+            await chatRequest(),
+            {
+              model: req.model,
+              messages: toOpenAiMessages(req.messages) as Groq.Chat.ChatCompletionMessageParam[],
+              stream: true,
+            } satisfies ChatCompletionCreateParamsStreaming,
             signal,
             Groq,
           ),

@@ -5,24 +5,23 @@ import type { Readable } from "node:stream";
 import zlib from "node:zlib";
 
 /**
- * The `fetch` the LLM SDKs (openai, groq-sdk) are given for the chat stream (docs/issues.md #24,
- * docs/performance.md "Custom server"): the request the SDK built, sent with node:http over keep-alive
- * connections. The SDKs still build the request, map an error status to their errors and time out the
- * wait for headers; this only moves bytes.
+ * The `fetch` of the LLM providers' chat stream (docs/issues.md #24, docs/performance.md "Custom server"):
+ * the request the SDK (openai, groq-sdk) made, captured once and sent per turn by ./sdk-request.ts, over
+ * node:http's keep-alive connections. The SDK's APIError is made from an error status there; the
+ * provider's idle timer (./openai-protocol.ts) times out the wait; this only moves bytes.
  *
  * Why not the global fetch: in the server process it is Next's patched fetch (tracing and its data
  * cache around undici), and undici's own Request/Response machinery; together they were about a
  * seventh of a visitor turn's CPU in bench/perf's profile (2026-11-26). Why the body of a 2xx answer is
  * not a Web stream: a ReadableStream per turn, and a promise per read through it, were the next largest
- * part (2026-11-27). The SDKs hand a streamed answer back untouched (`.asResponse()`), and sseChunks
- * (./openai-protocol.ts) takes its body as the socket's Node stream with `takeAnswerBody`; so a 2xx
- * Response from here has a null body. An error status's body (the SDK reads it for its APIError) is
+ * part (2026-11-27). sseChunks (./openai-protocol.ts) takes its body as the socket's Node stream with `takeAnswerBody`; so a 2xx
+ * Response from here has a null body. An error status's body (read for the SDK's APIError) is
  * read whole first, up to ERROR_BODY_MAX_BYTES, and given as a normal body.
  *
- * Same outcomes as fetch where the SDKs look: an abort (the SDK's timeout or the caller) rejects with
+ * Same outcomes as fetch where the SDKs look: an abort (the provider's timer or the caller) rejects with
  * a DOMException named AbortError; a connection failure rejects with a TypeError ("fetch failed", its
  * cause the socket error). Differences: redirects are not followed (an LLM API does not redirect a POST;
- * the 3xx reaches the SDK as an error status), and a body that is not a string or bytes (none of the
+ * the 3xx becomes the SDK's error for its status), and a body that is not a string or bytes (none of the
  * chat calls) goes to the global fetch.
  */
 export function createHttpFetch(): typeof fetch {
@@ -36,9 +35,14 @@ export function createHttpFetch(): typeof fetch {
     if (signal?.aborted) throw abortError();
 
     const headers: Record<string, string> = {};
-    new Headers(init.headers).forEach((value, name) => {
-      headers[name] = value;
-    });
+    const given = init.headers;
+    if (given && !(given instanceof Headers) && !Array.isArray(given)) {
+      // A plain record (./sdk-request.ts): no Headers object per turn.
+      for (const name in given) headers[name.toLowerCase()] = (given as Record<string, string>)[name]!;
+    } else
+      new Headers(given).forEach((value, name) => {
+        headers[name] = value;
+      });
     if (bytes !== null) headers["content-length"] = String(Buffer.byteLength(bytes));
     const transport = url.protocol === "https:" ? https : http;
 
@@ -63,6 +67,9 @@ export function createHttpFetch(): typeof fetch {
     });
   }) as typeof fetch;
 }
+
+/** The one fetch of the LLM providers: keep-alive connections shared by every provider client. */
+export const llmFetch = createHttpFetch();
 
 /** A 2xx answer's body, as sseChunks reads it. */
 export interface AnswerBody {

@@ -1,9 +1,9 @@
 import "server-only";
 import OpenAI from "openai";
 import type { ProviderClientOptions } from "./groq";
-import { llmFetch } from "./groq";
 import { toOpenAiMessages } from "./prompt";
-import { sseChunks, streamOpenAiProtocol } from "./openai-protocol";
+import { streamOpenAiProtocol } from "./openai-protocol";
+import { captureSdkRequest, sendChatRequest } from "./sdk-request";
 import type { LlmEvent, LlmProvider, LlmRequest } from "./types";
 
 /** Local servers (Ollama, llama.cpp) ignore the key, but the SDK refuses to start without one. */
@@ -13,6 +13,7 @@ const PLACEHOLDER_API_KEY = "not-needed";
  * Any OpenAI-compatible chat-completions server through openai@6: LLM_BASE_URL or LLM_<TIER>_BASE_URL
  * (including /v1, e.g. http://localhost:11434/v1 for Ollama) and its API key. No automatic retries (see groq.ts).
  * `stream_options.include_usage` asks for the final usage chunk (OpenAI, vLLM, llama.cpp, Ollama).
+ * The request is the SDK's `create()`'s, captured once and sent per turn by ./sdk-request.ts.
  */
 export function createOpenAiCompatibleProvider(options: ProviderClientOptions): LlmProvider {
   const client = new OpenAI({
@@ -24,9 +25,13 @@ export function createOpenAiCompatibleProvider(options: ProviderClientOptions): 
     maxRetries: 0,
     timeout: options.timeoutMs,
     logLevel: "off",
-    // node:http instead of Next's patched fetch (./http-fetch.ts, docs/issues.md #24).
-    fetch: llmFetch,
   });
+  const chatRequest = captureSdkRequest((fetch) =>
+    client
+      .withOptions({ fetch })
+      .chat.completions.create({ model: "", messages: [], stream: true, stream_options: { include_usage: true } })
+      .asResponse(),
+  );
   return {
     kind: "openai-compatible",
     stream(req: LlmRequest): AsyncIterable<LlmEvent> {
@@ -37,18 +42,14 @@ export function createOpenAiCompatibleProvider(options: ProviderClientOptions): 
         messages: req.messages,
         errors: OpenAI,
         open: async (signal) =>
-          sseChunks(
-            await client.chat.completions
-              .create(
-                {
-                  model: req.model,
-                  messages: toOpenAiMessages(req.messages) as OpenAI.Chat.ChatCompletionMessageParam[],
-                  stream: true,
-                  stream_options: { include_usage: true },
-                },
-                { signal },
-              )
-              .asResponse(),
+          sendChatRequest(
+            await chatRequest(),
+            {
+              model: req.model,
+              messages: toOpenAiMessages(req.messages) as OpenAI.Chat.ChatCompletionMessageParam[],
+              stream: true,
+              stream_options: { include_usage: true },
+            } satisfies OpenAI.Chat.ChatCompletionCreateParamsStreaming,
             signal,
             OpenAI,
           ),
