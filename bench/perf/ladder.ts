@@ -5,9 +5,11 @@
  *   translating      raw node:http to the model, its SSE parsed and re-sent as Hush's delta events
  *                    (bench/perf/translating-proxy.mjs): the work any proxy that is not a pipe must do;
  *   translating+SDK  the same through the openai SDK as it comes (its fetch and Stream);
+ *   lib/llm, create()  Hush's provider layer with the SDK's create() per turn (the app until b8f3652);
  *   lib/llm          Hush's provider layer as the app runs it (bench/perf/llm-layer-proxy.ts): the SDK's
- *                    request with lib/llm/http-fetch.ts, Hush's SSE reading, timer and cancellation;
- *   lib/llm, no SDK  the same layer with the request made by llmFetch directly.
+ *                    request captured once (lib/llm/sdk-request.ts), sent with lib/llm/http-fetch.ts, Hush's
+ *                    SSE reading, timer and cancellation;
+ *   lib/llm, no SDK  the same layer with the request written by hand and sent by llmFetch.
  * Hush's own visitor turn on top of lib/llm (server.mjs, validation, quota, prompt) is bench/perf/run.ts's row.
  *
  *   npx tsx bench/perf/ladder.ts [--rounds 3] [--seconds 4] [--concurrency 20]
@@ -30,8 +32,9 @@ const rungs: { name: string; port: number; cmd: readonly [string, readonly strin
   { name: "bare proxy (reference)", port: BASE + 1, cmd: [process.execPath, ["bench/perf/bare-proxy.mjs", "--port", `${BASE + 1}`, "--upstream", MODEL]] },
   { name: "translating", port: BASE + 2, cmd: [process.execPath, ["bench/perf/translating-proxy.mjs", "--port", `${BASE + 2}`, "--upstream", MODEL]] },
   { name: "translating + openai SDK", port: BASE + 3, cmd: [process.execPath, ["bench/perf/translating-proxy.mjs", "--port", `${BASE + 3}`, "--upstream", MODEL, "--sdk"]] },
-  { name: "Hush's lib/llm", port: BASE + 4, cmd: tsx("bench/perf/llm-layer-proxy.ts", "--port", `${BASE + 4}`, "--upstream", MODEL) },
-  { name: "Hush's lib/llm without the SDK's request", port: BASE + 5, cmd: tsx("bench/perf/llm-layer-proxy.ts", "--port", `${BASE + 5}`, "--upstream", MODEL, "--no-sdk") },
+  { name: "Hush's lib/llm, the SDK's create() per turn", port: BASE + 6, cmd: tsx("bench/perf/llm-layer-proxy.ts", "--port", `${BASE + 6}`, "--upstream", MODEL, "--sdk-create") },
+  { name: "Hush's lib/llm (the SDK's request, captured once)", port: BASE + 4, cmd: tsx("bench/perf/llm-layer-proxy.ts", "--port", `${BASE + 4}`, "--upstream", MODEL) },
+  { name: "Hush's lib/llm, request written by hand", port: BASE + 5, cmd: tsx("bench/perf/llm-layer-proxy.ts", "--port", `${BASE + 5}`, "--upstream", MODEL, "--no-sdk") },
 ];
 
 async function main() {

@@ -1,12 +1,14 @@
 /**
  * A rung of bench/perf/ladder.ts (docs/issues.md #24): a bare node:http server whose model call is Hush's own
- * provider layer, lib/llm/openai-compatible.ts as the app runs it (the openai SDK's create() with
- * lib/llm/http-fetch.ts's fetch, sseChunks, streamOpenAiProtocol's timer and cancellation), writing the
- * same delta events as bench/perf/translating-proxy.mjs. No validation, session, quota, prompt or Next.
- * With --no-sdk the same layer makes the request with llmFetch itself instead of the SDK's create(): what
- * the SDK's request building costs on a turn. (Only a measurement: the app keeps the SDK, docs/performance.md.)
+ * provider layer, lib/llm/openai-compatible.ts as the app runs it (the request the openai SDK's create()
+ * makes, captured once and sent per turn by lib/llm/sdk-request.ts through lib/llm/http-fetch.ts; sseChunks,
+ * streamOpenAiProtocol's timer and cancellation), writing the same delta events as
+ * bench/perf/translating-proxy.mjs. No validation, session, quota, prompt or Next.
+ * --sdk-create: the same layer with the SDK's create() called per turn (the app until b8f3652): what the
+ * SDK's per-request plumbing costs. --no-sdk: the request written by hand and sent with llmFetch: the
+ * least this layer can cost. (Only measurements: the app runs the default.)
  *
- *   npx tsx --conditions=react-server bench/perf/llm-layer-proxy.ts --port 5955 --upstream http://127.0.0.1:5851 [--no-sdk]
+ *   npx tsx --conditions=react-server bench/perf/llm-layer-proxy.ts --port 5955 --upstream http://127.0.0.1:5851 [--sdk-create | --no-sdk]
  */
 import http from "node:http";
 import OpenAI from "openai";
@@ -47,7 +49,36 @@ const withoutSdk: LlmProvider = {
     });
   },
 };
-const provider = process.argv.includes("--no-sdk") ? withoutSdk : createOpenAiCompatibleProvider({ baseUrl, apiKey: "bench", timeoutMs: TIMEOUT_MS });
+const sdk = new OpenAI({ apiKey: "bench", baseURL: baseUrl, organization: null, project: null, maxRetries: 0, timeout: TIMEOUT_MS, logLevel: "off", fetch: llmFetch });
+/** lib/llm/openai-compatible.ts as it was until b8f3652: the SDK's create() on every turn. */
+const sdkCreate: LlmProvider = {
+  kind: "openai-compatible",
+  stream(req: LlmRequest): AsyncIterable<LlmEvent> {
+    return streamOpenAiProtocol({
+      provider: "openai-compatible",
+      timeoutMs: TIMEOUT_MS,
+      signal: req.signal,
+      messages: req.messages,
+      errors: OpenAI,
+      open: async (signal) =>
+        sseChunks(
+          await sdk.chat.completions
+            .create(
+              { model: req.model, messages: req.messages as OpenAI.Chat.ChatCompletionMessageParam[], stream: true, stream_options: { include_usage: true } },
+              { signal },
+            )
+            .asResponse(),
+          signal,
+          OpenAI,
+        ),
+    });
+  },
+};
+const provider = process.argv.includes("--no-sdk")
+  ? withoutSdk
+  : process.argv.includes("--sdk-create")
+    ? sdkCreate
+    : createOpenAiCompatibleProvider({ baseUrl, apiKey: "bench", timeoutMs: TIMEOUT_MS });
 http
   .createServer((req, res) => {
     if (req.method === "GET") return void res.end('{"ok":true}');
@@ -65,4 +96,4 @@ http
       }
     });
   })
-  .listen(port, "127.0.0.1", () => console.log(`Hush's lib/llm proxy on ${port}${provider === withoutSdk ? " (no SDK)" : ""}`));
+  .listen(port, "127.0.0.1", () => console.log(`Hush's lib/llm proxy on ${port}${provider === withoutSdk ? " (no SDK)" : provider === sdkCreate ? " (SDK create() per turn)" : ""}`));

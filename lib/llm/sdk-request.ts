@@ -14,7 +14,7 @@ import { sseChunks, type ChunkLike, type SseErrorClasses } from "./openai-protoc
  * what Hush turns off or does itself anyway: retries (maxRetries 0), logging (logLevel "off"), the
  * timeout (streamOpenAiProtocol's idle timer) and the abort plumbing around fetch; in bench/perf's
  * ladder that plumbing was about 0.13 ms of CPU a turn, a quarter of the provider layer's cost.
- * tests/unit/llm.test.ts checks that both SDKs' `create()` and this send the same request.
+ * tests/unit/llm-sdk-request.test.ts checks that both SDKs' `create()` and this send the same request.
  */
 
 /** What the SDK sends for a chat completion, apart from the body. */
