@@ -14,7 +14,7 @@ import http from "node:http";
 import OpenAI from "openai";
 import { llmFetch } from "../../lib/llm/http-fetch";
 import { createOpenAiCompatibleProvider } from "../../lib/llm/openai-compatible";
-import { sseChunks, streamOpenAiProtocol } from "../../lib/llm/openai-protocol";
+import { sseChunks, streamOpenAiProtocol, type ChunkLike } from "../../lib/llm/openai-protocol";
 import type { LlmEvent, LlmProvider, LlmRequest } from "../../lib/llm/types";
 import { deltaEvents } from "./delta-events.mjs";
 
@@ -26,54 +26,35 @@ const port = Number(arg("port", "5955"));
 const baseUrl = `${arg("upstream", "http://127.0.0.1:5851")}/v1`;
 const TIMEOUT_MS = 30_000;
 
-/** lib/llm/openai-compatible.ts's provider with the request made by llmFetch directly. */
-const withoutSdk: LlmProvider = {
+/** lib/llm/openai-compatible.ts's provider with another way of opening the model's stream. */
+const layerWith = (open: (req: LlmRequest, signal: AbortSignal) => Promise<AsyncIterable<ChunkLike[]>>): LlmProvider => ({
   kind: "openai-compatible",
-  stream(req: LlmRequest): AsyncIterable<LlmEvent> {
-    return streamOpenAiProtocol({
+  stream: (req: LlmRequest): AsyncIterable<LlmEvent> =>
+    streamOpenAiProtocol({
       provider: "openai-compatible",
       timeoutMs: TIMEOUT_MS,
       signal: req.signal,
       messages: req.messages,
       errors: OpenAI,
-      open: async (signal) => {
-        const response = await llmFetch(`${baseUrl}/chat/completions`, {
-          method: "POST",
-          signal,
-          headers: { "content-type": "application/json", accept: "application/json", authorization: "Bearer bench" },
-          body: JSON.stringify({ model: req.model, messages: req.messages, stream: true, stream_options: { include_usage: true } }),
-        });
-        if (!response.ok) throw new Error(`The model answered ${response.status}.`);
-        return sseChunks(response, signal, OpenAI);
-      },
-    });
-  },
-};
+      open: (signal) => open(req, signal),
+    }),
+});
+const body = (req: LlmRequest) => ({ model: req.model, messages: req.messages as OpenAI.Chat.ChatCompletionMessageParam[], stream: true as const, stream_options: { include_usage: true } });
+
+/** The request written by hand and sent by llmFetch. */
+const withoutSdk = layerWith(async (req, signal) => {
+  const response = await llmFetch(`${baseUrl}/chat/completions`, {
+    method: "POST",
+    signal,
+    headers: { "content-type": "application/json", accept: "application/json", authorization: "Bearer bench" },
+    body: JSON.stringify(body(req)),
+  });
+  if (!response.ok) throw new Error(`The model answered ${response.status}.`);
+  return sseChunks(response, signal, OpenAI);
+});
 const sdk = new OpenAI({ apiKey: "bench", baseURL: baseUrl, organization: null, project: null, maxRetries: 0, timeout: TIMEOUT_MS, logLevel: "off", fetch: llmFetch });
-/** lib/llm/openai-compatible.ts as it was until b8f3652: the SDK's create() on every turn. */
-const sdkCreate: LlmProvider = {
-  kind: "openai-compatible",
-  stream(req: LlmRequest): AsyncIterable<LlmEvent> {
-    return streamOpenAiProtocol({
-      provider: "openai-compatible",
-      timeoutMs: TIMEOUT_MS,
-      signal: req.signal,
-      messages: req.messages,
-      errors: OpenAI,
-      open: async (signal) =>
-        sseChunks(
-          await sdk.chat.completions
-            .create(
-              { model: req.model, messages: req.messages as OpenAI.Chat.ChatCompletionMessageParam[], stream: true, stream_options: { include_usage: true } },
-              { signal },
-            )
-            .asResponse(),
-          signal,
-          OpenAI,
-        ),
-    });
-  },
-};
+/** As lib/llm/openai-compatible.ts was until b8f3652: the SDK's create() on every turn. */
+const sdkCreate = layerWith(async (req, signal) => sseChunks(await sdk.chat.completions.create(body(req), { signal }).asResponse(), signal, OpenAI));
 const provider = process.argv.includes("--no-sdk")
   ? withoutSdk
   : process.argv.includes("--sdk-create")

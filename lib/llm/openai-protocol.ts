@@ -1,7 +1,7 @@
 /**
- * The streaming loop shared by the Groq and OpenAI-compatible providers: both SDKs make the request and
- * throw the same family of errors, and sseChunks (below) reads their response's OpenAI-style
- * `chat.completion.chunk` events.
+ * The streaming loop shared by the Groq and OpenAI-compatible providers: both send their SDK's request
+ * (./sdk-request.ts) and throw the same family of errors, and sseChunks (below) reads their response's
+ * OpenAI-style `chat.completion.chunk` events.
  *
  * Timing rule (LLM_TIMEOUT_MS): a single idle timer, armed before the request and re-armed on every
  * chunk (reasoning chunks count: the upstream is alive), paused while the consumer holds a delta so a
@@ -46,7 +46,7 @@ export interface ProtocolStreamOptions {
   messages: LlmMessage[];
   errors: SdkErrorClasses;
   /**
-   * Start the request; must pass `signal` to the SDK so aborting it cancels the HTTP request. Yields
+   * Start the request; must pass `signal` to its fetch so aborting it cancels the HTTP request. Yields
    * chunks one by one (an SDK's stream) or in batches (the chunks of one network read).
    */
   open: (signal: AbortSignal) => Promise<AsyncIterable<ChunkLike | ChunkLike[]>>;
@@ -135,7 +135,7 @@ export async function* streamOpenAiProtocol(opts: ProtocolStreamOptions): AsyncG
     } catch (err) {
       throw fail(err);
     }
-    // Both SDKs end the iteration quietly when their request is aborted, so check why it ended.
+    // sseChunks (as the SDKs' Stream) ends the iteration quietly when the request is aborted, so check why it ended.
     if (stopReason) throw new LlmError(stopReason, { provider });
     if (!finished) throw new LlmError("interrupted", { provider });
     completed = true;
@@ -214,8 +214,8 @@ export interface SseErrorClasses {
 }
 
 /**
- * The chunks of a chat-completions SSE response (docs/issues.md #12): the SDK still makes the request and turns
- * an HTTP error status into its APIError, but the body is parsed here with eventsource-parser, one
+ * The chunks of a chat-completions SSE response (docs/issues.md #12): the request is the SDK's and an HTTP
+ * error status becomes its APIError (./sdk-request.ts), but the body is parsed here with eventsource-parser, one
  * pass per network read, instead of by the SDK's Stream (its chunk and line decoders re-copy the
  * buffer for every event and add several async-generator hops per chunk: 19% of a visitor request's
  * CPU in bench/perf's profile). The body is read as the socket's Node stream (./http-fetch.ts
