@@ -81,32 +81,39 @@ async function openPglite(dataDir: string, options: { migrate?: boolean }): Prom
     throw error;
   }
   // One connection: the worker serves one (see lib/db/pglite-server.mjs); queries queue in the pool.
-  const pool = new pg.Pool({ host: socketDir, port: 5432, user: "postgres", database: "postgres", max: 1 });
   // PGlite is one session whatever the connection: a connection that replaces a closed one (the pool
   // closes idle clients and clients after some errors, see pglite-server.mjs) would find the old one's
-  // named prepared statements (lib/db/history-json.ts) and fail to prepare them again. Queued first
-  // on each new connection, before any statement of the app.
-  pool.on("connect", (client) => void client.query("DEALLOCATE ALL").catch(() => undefined));
-  return openPool(pool, { ...options, lock: false, utcOnConnect: false, txMaxWaitMs: 15_000 }, stopWorker);
+  // named prepared statements (lib/db/history-json.ts) and fail to prepare them again. Run on each new
+  // connection before the pool hands it out (pg-pool's onConnect: awaited, unlike a "connect" listener,
+  // whose query the app's first one would queue behind, which node-postgres now warns of).
+  const pool = new pg.Pool({
+    host: socketDir,
+    port: 5432,
+    user: "postgres",
+    database: "postgres",
+    max: 1,
+    onConnect: (client) => client.query("DEALLOCATE ALL"),
+  });
+  return openPool(pool, { ...options, lock: false, txMaxWaitMs: 15_000 }, stopWorker);
 }
 
 async function openPostgres(url: string, options: { migrate?: boolean }): Promise<DbHandle> {
   // connectionTimeoutMillis: an unreachable server (packets dropped) fails a request in 5 s instead of
   // hanging it; a refused connection fails at once either way (docs/deploy.md "PostgreSQL outage").
   // Several app instances may start together: Prisma's advisory lock serialises their migrations.
-  return openPool(new pg.Pool({ connectionString: url, connectionTimeoutMillis: 5_000 }), { ...options, lock: true, utcOnConnect: true });
+  // Prisma's pg adapter sends and reads timestamps without a zone, as UTC: a session in any other
+  // time zone would store shifted instants. Set on each new connection before the pool hands it out.
+  // (PGlite is one session, set to UTC once by its worker.)
+  const pool = new pg.Pool({ connectionString: url, connectionTimeoutMillis: 5_000, onConnect: (client) => client.query("SET TIME ZONE 'UTC'") });
+  return openPool(pool, { ...options, lock: true });
 }
 
 async function openPool(
   pool: pg.Pool,
   /** txMaxWaitMs: how long a transaction may wait for a connection (Prisma's default 2 s). */
-  options: { migrate?: boolean; lock: boolean; utcOnConnect: boolean; txMaxWaitMs?: number },
+  options: { migrate?: boolean; lock: boolean; txMaxWaitMs?: number },
   afterEnd: () => Promise<void> = async () => undefined,
 ): Promise<DbHandle> {
-  // Prisma's pg adapter sends and reads timestamps without a zone, as UTC: a session in any other
-  // time zone would store shifted instants. Queued first on each new connection.
-  // (PGlite is one session, set to UTC once by its worker.)
-  if (options.utcOnConnect) pool.on("connect", (client) => void client.query("SET TIME ZONE 'UTC'").catch(() => undefined));
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on("error", (error) => logger("db").error({ err: error.message }, "idle database connection error"));
   try {

@@ -14,18 +14,31 @@ import zlib from "node:zlib";
  * cache around undici), and undici's own Request/Response machinery; together they were about a
  * seventh of a visitor turn's CPU in bench/perf's profile (2026-11-26). Why the body of a 2xx answer is
  * not a Web stream: a ReadableStream per turn, and a promise per read through it, were the next largest
- * part (2026-11-27). sseChunks (./openai-protocol.ts) takes its body as the socket's Node stream with `takeAnswerBody`; so a 2xx
- * Response from here has a null body. An error status's body (read for the SDK's APIError) is
- * read whole first, up to ERROR_BODY_MAX_BYTES, and given as a normal body.
+ * part (2026-11-27). sseChunks (./openai-protocol.ts) takes its body as the socket's Node stream with
+ * `takeAnswerBody`; so a 2xx Response from here has a null body. An error status's body (read for the
+ * SDK's APIError) is read whole first, up to ERROR_BODY_MAX_BYTES, and given as a normal body.
+ *
+ * Keep-alive, as undici (the global fetch) keeps it: an idle connection is closed after the server's
+ * `Keep-Alive: timeout` hint less a second, and after `idleMs` (undici's default, 4 s) at most; and a
+ * request whose reused connection the server had closed meanwhile (ECONNRESET before any answer) is sent
+ * again on another connection, as Node's documentation of `request.reusedSocket` advises. Without both,
+ * a model server closing an idle connection just as a turn reused it failed that turn with a 502
+ * (the load test through nginx, 1 turn in 14,135, 2026-11-27).
  *
  * Same outcomes as fetch where the SDKs look: an abort (the provider's timer or the caller) rejects with
  * a DOMException named AbortError; a connection failure rejects with a TypeError ("fetch failed", its
  * cause the socket error). Differences: redirects are not followed (an LLM API does not redirect a POST;
  * the 3xx becomes the SDK's error for its status), and a body that is not a string or bytes (none of the
  * chat calls) goes to the global fetch.
+ * @param options.idleMs the longest an idle connection is kept, in ms (4000, undici's default)
  */
-export function createHttpFetch(): typeof fetch {
-  const agents = { "http:": new http.Agent({ keepAlive: true }), "https:": new https.Agent({ keepAlive: true }) };
+export function createHttpFetch({ idleMs = 4_000 }: { idleMs?: number } = {}): typeof fetch {
+  // Node's Agent applies a server's shorter hint only below its own `timeout`: without one, an idle
+  // connection would be kept until the server closes it, and the next turn would race that close.
+  const agents = {
+    "http:": new http.Agent({ keepAlive: true, timeout: idleMs }),
+    "https:": new https.Agent({ keepAlive: true, timeout: idleMs }),
+  };
   return (async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
     const url = typeof input === "string" ? new URL(input) : input instanceof URL ? input : null;
     const body = init.body;
@@ -34,38 +47,57 @@ export function createHttpFetch(): typeof fetch {
     const signal = init.signal ?? undefined;
     if (signal?.aborted) throw abortError();
 
-    const headers: Record<string, string> = {};
     const given = init.headers;
-    if (given && !(given instanceof Headers) && !Array.isArray(given)) {
-      // A plain record (./sdk-request.ts): no Headers object per turn.
-      for (const name in given) headers[name.toLowerCase()] = (given as Record<string, string>)[name]!;
-    } else
-      new Headers(given).forEach((value, name) => {
-        headers[name] = value;
-      });
+    // A plain record (./sdk-request.ts): no Headers object per turn.
+    const headers = given && !(given instanceof Headers) && !Array.isArray(given) ? lowerCaseKeys(given) : headerRecord(given);
     if (bytes !== null) headers["content-length"] = String(Buffer.byteLength(bytes));
     const transport = url.protocol === "https:" ? https : http;
+    const agent = agents[url.protocol as "http:" | "https:"];
 
     return new Promise<Response>((resolve, reject) => {
-      const request = transport.request(url, { method: init.method ?? "GET", headers, agent: agents[url.protocol as "http:" | "https:"] });
-      let answered = false;
-      const onAbort = () => {
-        request.destroy(abortError());
+      const send = (retriesLeft: number) => {
+        const request = transport.request(url, { method: init.method ?? "GET", headers, agent });
+        let answered = false;
+        const onAbort = () => {
+          request.destroy(abortError());
+        };
+        signal?.addEventListener("abort", onAbort, { once: true });
+        const settle = () => signal?.removeEventListener("abort", onAbort);
+        request.on("error", (error: NodeJS.ErrnoException) => {
+          if (answered) return;
+          settle();
+          // The server closed a kept-alive connection as this request took it: nothing was answered,
+          // so the request goes again, on a connection the agent opens or another idle one.
+          if (request.reusedSocket && error.code === "ECONNRESET" && !signal?.aborted && retriesLeft > 0) return send(retriesLeft - 1);
+          reject(signal?.aborted ? abortError() : Object.assign(new TypeError("fetch failed"), { cause: error }));
+        });
+        request.once("response", (response) => {
+          answered = true;
+          toResponse(response, signal, settle).then(resolve, reject);
+        });
+        request.end(bytes ?? undefined);
       };
-      signal?.addEventListener("abort", onAbort, { once: true });
-      const settle = () => signal?.removeEventListener("abort", onAbort);
-      request.on("error", (error) => {
-        if (answered) return;
-        settle();
-        reject(signal?.aborted ? abortError() : Object.assign(new TypeError("fetch failed"), { cause: error }));
-      });
-      request.once("response", (response) => {
-        answered = true;
-        toResponse(response, signal, settle).then(resolve, reject);
-      });
-      request.end(bytes ?? undefined);
+      send(STALE_CONNECTION_RETRIES);
     });
   }) as typeof fetch;
+}
+
+/** How many idle connections found closed one request may go through before it fails. */
+const STALE_CONNECTION_RETRIES = 3;
+
+/** Any HeadersInit as a record with lower-case names, as node:http takes it. */
+export function headerRecord(init: HeadersInit | undefined): Record<string, string> {
+  const headers: Record<string, string> = {};
+  new Headers(init).forEach((value, name) => {
+    headers[name] = value;
+  });
+  return headers;
+}
+
+function lowerCaseKeys(record: Record<string, string>): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name in record) headers[name.toLowerCase()] = record[name]!;
+  return headers;
 }
 
 /** The one fetch of the LLM providers: keep-alive connections shared by every provider client. */

@@ -1,5 +1,5 @@
 import "server-only";
-import { llmFetch } from "./http-fetch";
+import { headerRecord, llmFetch } from "./http-fetch";
 import { sseChunks, type ChunkLike, type SseErrorClasses } from "./openai-protocol";
 
 /**
@@ -38,12 +38,8 @@ export function captureSdkRequest(run: (fetch: typeof globalThis.fetch) => Promi
     (captured ??= (async () => {
       let request: SdkRequest | undefined;
       const record = (async (input: string | URL | Request, init: RequestInit = {}) => {
-        const headers: Record<string, string> = {};
-        new Headers(init.headers).forEach((value, name) => {
-          headers[name] = value;
-        });
-        // fetch sends the method upper-cased; node:http does not change it.
-        request = { url: new URL(String(input)), method: (init.method ?? "GET").toUpperCase(), headers };
+        // Upper-cased as both fetch and node:http send it.
+        request = { url: new URL(String(input)), method: (init.method ?? "GET").toUpperCase(), headers: headerRecord(init.headers) };
         return new Response(null, { status: 200 });
       }) as typeof globalThis.fetch;
       await run(record);
