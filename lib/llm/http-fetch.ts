@@ -57,14 +57,16 @@ export function createHttpFetch({ idleMs = 4_000 }: { idleMs?: number } = {}): t
     return new Promise<Response>((resolve, reject) => {
       const send = (retriesLeft: number) => {
         const request = transport.request(url, { method: init.method ?? "GET", headers, agent });
-        let answered = false;
+        /** Answered, or failed once (a request emits no second error, but one must not be sent twice). */
+        let done = false;
         const onAbort = () => {
           request.destroy(abortError());
         };
         signal?.addEventListener("abort", onAbort, { once: true });
         const settle = () => signal?.removeEventListener("abort", onAbort);
         request.on("error", (error: NodeJS.ErrnoException) => {
-          if (answered) return;
+          if (done) return;
+          done = true;
           settle();
           // The server closed a kept-alive connection as this request took it: nothing was answered,
           // so the request goes again, on a connection the agent opens or another idle one.
@@ -72,7 +74,7 @@ export function createHttpFetch({ idleMs = 4_000 }: { idleMs?: number } = {}): t
           reject(signal?.aborted ? abortError() : Object.assign(new TypeError("fetch failed"), { cause: error }));
         });
         request.once("response", (response) => {
-          answered = true;
+          done = true;
           toResponse(response, signal, settle).then(resolve, reject);
         });
         request.end(bytes ?? undefined);
