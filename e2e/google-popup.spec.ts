@@ -18,25 +18,47 @@ async function session(page: Page): Promise<{ user?: { email?: string } }> {
   return page.evaluate(async () => (await fetch("/api/auth/session")).json());
 }
 
-test("/signup: Google opens in a popup, the page stays loaded, then /chat", async ({ page }) => {
-  const email = unique("popup");
-  await setGoogleIdentity({ sub: `popup-${Date.now()}`, email });
+/**
+ * From /signup, Google sign-in through the popup for a new identity: the page must land on /chat signed in
+ * as it, without a reload. `typed` runs on the page before the click.
+ */
+async function signInThroughPopup(page: Page, name: string, typed?: () => Promise<void>): Promise<void> {
+  const email = unique(name);
+  await setGoogleIdentity({ sub: `${name}-${Date.now()}`, email });
   await page.goto("/signup");
-  // Something typed on the page survives (the page is never reloaded).
-  await page.getByLabel("Email address").fill("typed-before@example.test");
+  await typed?.();
   await markDocument(page);
   const popupPromise = page.waitForEvent("popup");
   await page.getByRole("button", { name: "Continue with Google" }).click();
-  const popup = await popupPromise;
   // The popup goes to the provider, comes back to our origin, and closes itself.
-  await popup.waitForEvent("close", { timeout: 30_000 });
+  await (await popupPromise).waitForEvent("close", { timeout: 30_000 });
   await page.waitForURL("**/chat");
   expect(await documentMark(page)).toBe(42);
   expect((await session(page)).user).toEqual({ email });
+}
+
+test("/signup: Google opens in a popup, the page stays loaded, then /chat", async ({ page }) => {
+  // Something typed on the page survives (the page is never reloaded).
+  await signInThroughPopup(page, "popup", () => page.getByLabel("Email address").fill("typed-before@example.test"));
   const status = await page.evaluate(async () => (await fetch("/api/check_account_status")).json());
   expect(status).toEqual({ account_deleted: false });
   // The header knows the user now (Settings instead of Sign Up).
   await expect(page.getByRole("banner").getByRole("link", { name: "Settings" })).toBeVisible();
+});
+
+test("/signup: an opener slow to take the popup's report still gets it: the popup waits for it, no reload", async ({ page }) => {
+  // The opener's channel hands each message over 1.5 s late (a busy page), longer than its closed-poll.
+  // Only this page: the popup is another page and keeps the browser's own BroadcastChannel.
+  await page.addInitScript(() => {
+    const Native = window.BroadcastChannel;
+    class Late extends Native {
+      set onmessage(handler: ((event: MessageEvent) => void) | null) {
+        super.onmessage = handler && ((event: MessageEvent) => void setTimeout(() => handler.call(this, event), 1_500));
+      }
+    }
+    window.BroadcastChannel = Late;
+  });
+  await signInThroughPopup(page, "slow-opener");
 });
 
 test("/signup: a Google error in the popup shows on the page that opened it", async ({ page }) => {

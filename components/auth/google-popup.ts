@@ -9,8 +9,14 @@ import { csrfToken } from "./client";
  * /chat"; §5 "/appsignup, after Google popup sign-in …"). The page the user is on stays loaded (and
  * whatever they typed stays in place); the popup runs next-auth's ordinary OAuth flow on our own
  * origin and, once it lands back on /signup or /appsignup, reports the outcome over a same-origin
- * BroadcastChannel and closes itself. Where no popup can be opened (blocked) or the popup is closed
- * before it reports, the page falls back to the full-page redirect (docs/issues.md #13).
+ * BroadcastChannel and closes itself once the opener has acknowledged the report. Where no popup can be
+ * opened (blocked) or the popup is closed before it reports, the page falls back to the full-page
+ * redirect (docs/issues.md #13).
+ *
+ * Why the acknowledgement: the opener learns that the popup closed by polling `closed`, and a channel's
+ * message may arrive after that. A popup that closed right after posting was, on a busy machine, taken
+ * for one the user had closed, and the page went the full-page way (reloaded) although sign-in had
+ * succeeded (seen twice in CI, e2e/google-popup.spec.ts).
  */
 
 /** The popup's window name and the sessionStorage key that marks a page as running inside it. */
@@ -19,11 +25,15 @@ const POPUP_FLAG = "hush.googlePopup";
 const CHANNEL = "hush-google-signin";
 /** How often the opener checks whether the popup was closed (ms). */
 const CLOSED_POLL_MS = 400;
+/** The longest the popup waits for the opener's acknowledgement before closing anyway (ms): an opener gone. */
+const ACK_TIMEOUT_MS = 5_000;
 
 const NETWORK_ERROR = "Could not reach Hush. Check your connection and try again.";
 
 /** What the popup reports: signed in, or a sign-in error code (components/auth/errors.ts). */
 export type PopupResult = { ok: true } | { ok: false; error: string };
+/** The opener's answer to a report: the popup may close. */
+type PopupAck = { ack: true };
 
 /** How the sign-in ended from the opener's side. */
 export type GoogleSignInOutcome =
@@ -98,9 +108,11 @@ export function startGooglePopupSignIn(callbackPath: string): Promise<GoogleSign
       channel.close();
       fn();
     };
-    channel.onmessage = (event: MessageEvent<PopupResult>) => {
+    channel.onmessage = (event: MessageEvent<PopupResult | PopupAck>) => {
       const result = event.data;
-      if (!result || typeof result !== "object") return;
+      if (!result || typeof result !== "object" || "ack" in result) return;
+      // Posted before the channel closes, so it is still delivered.
+      channel.postMessage({ ack: true } satisfies PopupAck);
       done(() => resolve(result.ok ? { kind: "signed-in" } : { kind: "error", code: String(result.error) }));
     };
     const timer = window.setInterval(() => {
@@ -128,8 +140,9 @@ export function isGooglePopup(): boolean {
 }
 
 /**
- * In the popup, once back on our origin: tell the opener how sign-in ended and close. If the window
- * cannot close itself, the caller's page shows what to do.
+ * In the popup, once back on our origin: tell the opener how sign-in ended, and close once it has
+ * acknowledged (or after ACK_TIMEOUT_MS without an answer). If the window cannot close itself, the
+ * caller's page shows what to do.
  */
 export function reportToOpener(result: PopupResult): void {
   try {
@@ -138,7 +151,14 @@ export function reportToOpener(result: PopupResult): void {
     // nothing stored
   }
   const channel = new BroadcastChannel(CHANNEL);
+  const close = () => {
+    window.clearTimeout(timer);
+    channel.close();
+    window.close();
+  };
+  const timer = window.setTimeout(close, ACK_TIMEOUT_MS);
+  channel.onmessage = (event: MessageEvent<PopupResult | PopupAck>) => {
+    if (event.data && typeof event.data === "object" && "ack" in event.data) close();
+  };
   channel.postMessage(result);
-  channel.close();
-  window.close();
 }
