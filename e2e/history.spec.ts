@@ -47,6 +47,9 @@ test("a user saves chats, finds them after a reload, deletes one, then deletes t
   await setup.getByRole("button", { name: "Continue" }).click();
   await setup.getByLabel("I have saved my recovery code somewhere safe.").check();
   await setup.getByRole("button", { name: "Turn on" }).click();
+  // The switch shows on as soon as the vault exists, while the dialog still says "Working…" (the key is being
+  // opened); until it closes the page behind it is inert, and text typed there goes nowhere, as for a person.
+  await expect(setup).toBeHidden();
   await expect(save).toHaveAttribute("aria-checked", "true");
 
   const input = page.getByPlaceholder("Message GPT");
