@@ -4,7 +4,7 @@
  * Throughput: `concurrency` loops for `seconds`; TTFT: sequential requests, time to the first token.
  */
 import http from "node:http";
-import { sleep, treeCpuMs } from "./processes";
+import { commCpuMs, machineBusyMs, sleep, treeCpuMs } from "./processes";
 
 export const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 
@@ -59,11 +59,19 @@ export type Job = Target | { name: string; port: number; run: () => Promise<Outc
 export const runJob = (j: Job) => ("run" in j ? j.run() : send(j));
 export const jobName = (j: Job) => ("run" in j ? `:${j.port} ${j.name}` : `:${j.port}${j.path}`);
 
-/** Requests per second with `concurrency` loops for `seconds`, and CPU ms per request of `pid`'s process tree. */
+/**
+ * Requests per second with `concurrency` loops for `seconds`, and CPU ms per request (per unit of work) of
+ * `pid`'s process tree; also, per request, the whole machine's busy CPU (`machinePerReq`), this load
+ * client's own (`clientPerReq`) and PostgreSQL's, server and backends (`postgresPerReq`): where a unit's
+ * CPU goes when the client, the model, the database and the server share the machine's cores.
+ */
 export async function throughput(t: Job, pid: number, concurrency: number, seconds: number) {
   const end = performance.now() + seconds * 1000;
   let ok = 0;
   let failed = 0;
+  const machine0 = machineBusyMs();
+  const client0 = process.cpuUsage();
+  const postgres0 = commCpuMs("postgres");
   const cpu0 = treeCpuMs(pid);
   const t0 = performance.now();
   await Promise.all(
@@ -77,8 +85,18 @@ export async function throughput(t: Job, pid: number, concurrency: number, secon
   );
   const elapsed = (performance.now() - t0) / 1000;
   const cpu = treeCpuMs(pid) - cpu0;
+  const postgres = commCpuMs("postgres") - postgres0;
+  const client = process.cpuUsage(client0);
+  const machine = machineBusyMs() - machine0;
   if (failed) console.error(`  ! ${failed} failed requests to ${jobName(t)}`);
-  return { rps: ok / elapsed, cpuPerReq: cpu / Math.max(1, ok + failed) };
+  const n = Math.max(1, ok + failed);
+  return {
+    rps: ok / elapsed,
+    cpuPerReq: cpu / n,
+    machinePerReq: machine / n,
+    clientPerReq: (client.user + client.system) / 1000 / n,
+    postgresPerReq: postgres / n,
+  };
 }
 
 /** Median time to the first token of `n` sequential requests (ms). @throws when one fails */

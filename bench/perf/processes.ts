@@ -78,3 +78,30 @@ export function treeCpuMs(pid: number): number {
   return total;
 }
 
+
+/**
+ * Busy CPU time (ms) of the whole machine since boot, from /proc/stat's first line: user, nice, system,
+ * irq and softirq (guest time is counted inside user; idle, iowait and steal are not busy here).
+ */
+export function machineBusyMs(): number {
+  const fields = fs.readFileSync("/proc/stat", "utf8").split("\n", 1)[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const [user, nice, system, , , irq, softirq] = fields;
+  return ((user! + nice! + system! + irq! + softirq!) * 1000) / 100;
+}
+
+/** CPU time (ms) of every process whose name (/proc/<pid>/comm) is `comm`, e.g. "postgres": the server and all its backends. */
+export function commCpuMs(comm: string): number {
+  let total = 0;
+  for (const p of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(p)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${p}/comm`, "utf8").trim() !== comm) continue;
+      const stat = fs.readFileSync(`/proc/${p}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      total += ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+    } catch {
+      // gone
+    }
+  }
+  return total;
+}

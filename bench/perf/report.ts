@@ -75,6 +75,58 @@ export function printOverheads() {
   console.log(lines.join("\n"));
 }
 
+/** One timed throughput run's CPU per unit of work (ms), split by process (bench/perf/client.ts throughput). */
+export interface CpuSplit {
+  rps: number;
+  cpuPerReq: number;
+  machinePerReq: number;
+  clientPerReq: number;
+  postgresPerReq: number;
+}
+
+const splits = new Map<string, { bare: CpuSplit[]; hush: CpuSplit[]; bound: number }>();
+
+/** Add one round's split of the bare proxy's request and of a Hush unit of work (`label`), whose throughput goal is `bound`× bare. */
+export function recordSplit(label: string, bound: number, bare: CpuSplit, hush: CpuSplit) {
+  const s = splits.get(label) ?? { bare: [], hush: [], bound };
+  s.bare.push(bare);
+  s.hush.push(hush);
+  splits.set(label, s);
+}
+
+/**
+ * Where a unit's CPU goes when everything shares the machine (docs/issues.md #24): the whole machine's busy CPU
+ * per unit, split into the server under test, the load client, PostgreSQL and the rest (the model, the
+ * system); then the throughput ratio the machine's cores would allow if the server cost nothing (every
+ * core busy with the rest), and the server CPU per unit the goal leaves. Medians of the rounds.
+ */
+export function printSplits(cores: number) {
+  if (!splits.size) return;
+  const lines = [
+    "",
+    `Where the CPU goes, ms per unit of work (whole machine's busy CPU, ${cores} cores; medians of the rounds)`,
+    "| Unit | Machine | Server | Load client | PostgreSQL | Rest | Ratio if the server cost nothing | Server budget at the goal |",
+    "|---|---|---|---|---|---|---|---|",
+  ];
+  const m = (xs: CpuSplit[], f: (x: CpuSplit) => number) => median(xs.map(f));
+  for (const [label, s] of splits) {
+    const row = (name: string, xs: CpuSplit[], bareRps: number | null) => {
+      const machine = m(xs, (x) => x.machinePerReq);
+      const server = m(xs, (x) => x.cpuPerReq);
+      const client = m(xs, (x) => x.clientPerReq);
+      const postgres = m(xs, (x) => x.postgresPerReq);
+      const outside = machine - server;
+      // All cores busy with what is not the server: the most units per second, against the bare proxy's.
+      const ceiling = bareRps === null ? "—" : `${((cores * 1000) / outside / bareRps).toFixed(2)}×`;
+      const budget = bareRps === null ? "—" : `${fmt((cores * 1000) / (s.bound * bareRps) - outside)} ms`;
+      return `| ${name} | ${fmt(machine)} | ${fmt(server)} | ${fmt(client)} | ${fmt(postgres)} | ${fmt(machine - server - client - postgres)} | ${ceiling} | ${budget} |`;
+    };
+    lines.push(row("bare proxy, one request", s.bare, null));
+    lines.push(row(label, s.hush, m(s.bare, (x) => x.rps)));
+  }
+  console.log(lines.join("\n"));
+}
+
 /** Rows as JSON for bench/issue12.mjs (PERF_JSON). */
 export function writeJson(file: string) {
   const out = [...rows.values()].map((r) => {

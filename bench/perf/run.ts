@@ -36,7 +36,7 @@ import pg from "pg";
 import { agent, latencyUnderLoad, median, runJob, send, throughput as measure, ttft as ttftOf, type Job, type Target } from "./client";
 import { checkConfidential, confidentialTurn, sealedRequests } from "./confidential";
 import { start, stopAll, waitFor } from "./processes";
-import { printOverheads, printProfiles, printTable, profiled, record, writeJson } from "./report";
+import { printOverheads, printProfiles, printSplits, printTable, profiled, record, recordSplit, writeJson } from "./report";
 import { PORT, ROOT, SealedTurns, appEnv, buildFloorApp, seed, startApp, startCommand, startFloorApp } from "./setup";
 
 const argv = process.argv.slice(2);
@@ -205,6 +205,7 @@ async function main() {
       const v = await profiled("visitor chat", "hush-pglite", () => throughput(visitor, lite.pid));
       record("v-rps", { goal: `Visitor chat throughput, ${CONCURRENCY} concurrent, zero-delay model (≥ 0.5×)`, unit: "req/s", kind: "min", bound: 0.5 }, b.rps, v.rps);
       record("v-cpu", { goal: "Visitor chat CPU per request (issue: 6–7× before)", unit: "ms", kind: "info" }, b.cpuPerReq, v.cpuPerReq);
+      recordSplit("visitor chat, one turn", 0.5, b, v);
       const f = await throughput(nextFloor, floorPid);
       record("floor-rps", { goal: "Next's floor: a route handler that only proxies the model, throughput", unit: "req/s", kind: "info" }, b.rps, f.rps);
       record("floor-cpu", { goal: "Next's floor: CPU per request", unit: "ms", kind: "info" }, b.cpuPerReq, f.cpuPerReq);
@@ -220,6 +221,7 @@ async function main() {
         const s = await profiled("signed-in chat + saving (PostgreSQL)", "hush-postgres", () => throughput(signed(pgApp), pgApp.pid));
         record("s-pg-rps", { goal: `Signed-in chat + saving, PostgreSQL: throughput, ${CONCURRENCY} concurrent (≥ 0.35×)`, unit: "req/s", kind: "min", bound: 0.35 }, b.rps, s.rps);
         record("s-pg-cpu", { goal: "Signed-in chat + saving, PostgreSQL: CPU per request", unit: "ms", kind: "info" }, b.cpuPerReq, s.cpuPerReq);
+        recordSplit("signed-in chat + saving (PostgreSQL), one turn", 0.35, b, s);
       }
       const l = await throughput(signed(lite), lite.pid);
       record("s-lite-rps", { goal: "Signed-in chat + saving, PGlite: throughput", unit: "req/s", kind: "info" }, b.rps, l.rps);
@@ -308,6 +310,7 @@ async function main() {
   );
   printTable();
   printOverheads();
+  printSplits(os.cpus().length);
   // bench/issue12.mjs reads the rows back to print every goal of the issue in one table.
   if (process.env.PERF_JSON) writeJson(process.env.PERF_JSON);
 
