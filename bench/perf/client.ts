@@ -4,7 +4,7 @@
  * Throughput: `concurrency` loops for `seconds`; TTFT: sequential requests, time to the first token.
  */
 import http from "node:http";
-import { commCpuMs, machineBusyMs, sleep, treeCpuMs } from "./processes";
+import { commCpuMs, cpuSince, machineBusyMs, sleep, treeCpuMs } from "./processes";
 
 export const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 
@@ -85,7 +85,7 @@ export async function throughput(t: Job, pid: number, concurrency: number, secon
   );
   const elapsed = (performance.now() - t0) / 1000;
   const cpu = treeCpuMs(pid) - cpu0;
-  const postgres = commCpuMs("postgres") - postgres0;
+  const postgres = cpuSince(postgres0, commCpuMs("postgres"));
   const client = process.cpuUsage(client0);
   const machine = machineBusyMs() - machine0;
   if (failed) console.error(`  ! ${failed} failed requests to ${jobName(t)}`);

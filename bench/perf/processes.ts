@@ -89,19 +89,32 @@ export function machineBusyMs(): number {
   return ((user! + nice! + system! + irq! + softirq!) * 1000) / 100;
 }
 
-/** CPU time (ms) of every process whose name (/proc/<pid>/comm) is `comm`, e.g. "postgres": the server and all its backends. */
-export function commCpuMs(comm: string): number {
-  let total = 0;
+/**
+ * CPU time (ms) of each process whose name (/proc/<pid>/comm) is `comm`, by pid, e.g. "postgres": the server
+ * and all its backends. Compare two readings with `cpuSince`.
+ */
+export function commCpuMs(comm: string): Map<string, number> {
+  const byPid = new Map<string, number>();
   for (const p of fs.readdirSync("/proc")) {
     if (!/^\d+$/.test(p)) continue;
     try {
       if (fs.readFileSync(`/proc/${p}/comm`, "utf8").trim() !== comm) continue;
       const stat = fs.readFileSync(`/proc/${p}/stat`, "utf8");
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      total += ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+      byPid.set(p, ((Number(fields[11]) + Number(fields[12])) * 1000) / 100);
     } catch {
       // gone
     }
   }
+  return byPid;
+}
+
+/**
+ * CPU time (ms) spent between two `commCpuMs` readings by the processes alive at the second: a process that
+ * exited in between (a backend closed, an autovacuum worker) is left out rather than counted negative.
+ */
+export function cpuSince(before: Map<string, number>, after: Map<string, number>): number {
+  let total = 0;
+  for (const [pid, ms] of after) total += ms - (before.get(pid) ?? 0);
   return total;
 }
