@@ -9,7 +9,11 @@
  * bytes as they come to <upstream>/v1/chat/completions (an enclave) with only the EHBP key, Content-Type
  * and Accept headers, and pipes back the status, Content-Type, Ehbp-Response-Nonce and the body's bytes.
  *
- *   node bench/perf/bare-proxy.mjs --port 5852 --upstream http://127.0.0.1:5851 [--bytes]
+ * With --store <postgres url> (docs/issues.md #24, a reference for the signed-in saved turn): POST /save also
+ * stores the request body as it came (the browser's sealed turn) with one prepared INSERT, and answers
+ * `{"last_updated": …}`: the least a backend that keeps a turn costs, with no session, parsing or checks.
+ *
+ *   node bench/perf/bare-proxy.mjs --port 5852 --upstream http://127.0.0.1:5851 [--bytes | --store <url>]
  */
 import http from "node:http";
 
@@ -21,6 +25,25 @@ const port = Number(arg("port", 5852));
 const upstream = new URL("/v1/chat/completions", arg("upstream", "http://127.0.0.1:5851"));
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 const bytes = process.argv.includes("--bytes");
+const store = arg("store", null);
+const pool = store ? new (await import("pg")).default.Pool({ connectionString: store }) : null;
+if (pool) await pool.query("CREATE TABLE IF NOT EXISTS bare_saved_turns (id bigserial PRIMARY KEY, body text NOT NULL, saved_at timestamptz NOT NULL DEFAULT now())");
+
+/** --store: POST /save's body kept as one row. */
+function save(req, res) {
+  const chunks = [];
+  req.on("data", (c) => chunks.push(c));
+  req.on("end", () => {
+    pool.query({ name: "bare_save", text: "INSERT INTO bare_saved_turns (body) VALUES ($1) RETURNING saved_at", values: [Buffer.concat(chunks).toString("utf8")] }).then(
+      ({ rows }) => res.end(JSON.stringify({ last_updated: rows[0].saved_at.toISOString() })),
+      () => {
+        res.statusCode = 500;
+        res.end();
+      },
+    );
+  });
+}
+
 const pick = (headers, names) => Object.fromEntries(names.filter((n) => headers[n] !== undefined).map((n) => [n, headers[n]]));
 
 /** --bytes: the request body streamed to the enclave unread, its answer streamed back. */
@@ -40,6 +63,7 @@ function forwardBytes(req, res) {
 const server = http.createServer((req, res) => {
   if (req.method === "GET") return res.end('{"ok":true}');
   if (bytes) return forwardBytes(req, res);
+  if (pool && req.url === "/save") return save(req, res);
   const chunks = [];
   req.on("data", (c) => chunks.push(c));
   req.on("end", () => {

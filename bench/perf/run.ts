@@ -26,7 +26,7 @@
  * PERF_CPU_PROF=dir writes a V8 CPU profile of each app instance into dir/<instance> (node --cpu-prof)
  * and prints each timed run's top frames from them. PERF_JSON=file writes the rows (bench/issue12.mjs).
  * Ports from 5851 (override with PERF_PORT_BASE): model, bare proxy, PGlite, PostgreSQL, floor app,
- * confidential instance, enclave, bare enclave proxy (bench/perf/setup.ts PORT).
+ * confidential instance, enclave, bare enclave proxy, bare storing proxy (bench/perf/setup.ts PORT).
  */
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
@@ -110,6 +110,12 @@ async function main() {
     ? { pid: startApp("hush-postgres", PORT.pg, pgEnv), port: PORT.pg, cookie: pgSeed!.cookie, turns: new SealedTurns(pgSeed!.key, pgSeed!.userId) }
     : null;
   const confPid = confEnv ? startApp("hush-confidential", PORT.conf, confEnv) : 0;
+  // The signed-in saved turn's second reference: the bare proxy that also stores the sealed turn (one INSERT
+  // into its own table of the same throwaway database).
+  const bareStorePid =
+    pgUrl && ONLY.has("signed")
+      ? start("bare-store", process.execPath, ["bench/perf/bare-proxy.mjs", "--port", String(PORT.bareStore), "--upstream", `http://127.0.0.1:${PORT.llm}`, "--store", pgUrl]).pid!
+      : 0;
   // Enough sealed turns for every timed loop (topped up again before each round).
   const fillTurns = () => Promise.all([lite, pgApp].map((a) => (ONLY.has("signed") || ONLY.has("wait") ? a?.turns.fill(3000) : undefined)));
   await fillTurns();
@@ -118,6 +124,7 @@ async function main() {
   await waitFor(`http://127.0.0.1:${PORT.floor}/`);
   await waitFor(`http://127.0.0.1:${PORT.lite}/api/health`);
   if (pgApp) await waitFor(`http://127.0.0.1:${PORT.pg}/api/health`);
+  if (bareStorePid) await waitFor(`http://127.0.0.1:${PORT.bareStore}/health`);
   let confTurn: Job | null = null;
   let bareConf: Job | null = null;
   if (confidential) {
@@ -171,11 +178,31 @@ async function main() {
       return { ok: save.ok, firstMs: chat.firstMs, totalMs: chat.totalMs + (performance.now() - t0) };
     },
   });
+  // The same two requests to the bare storing proxy: the chat, then the sealed turn stored as it came.
+  const bareSealed = pgApp ? await pgApp.turns.take() : "";
+  const bareSaved: Job = {
+    name: "chat + save",
+    port: PORT.bareStore,
+    run: async () => {
+      const chat = await send({ port: PORT.bareStore, method: "POST", path: "/chat", body: chatBody, first: "Hello", done: "[DONE]" });
+      if (!chat.ok) return chat;
+      const t0 = performance.now();
+      const save = await send({ port: PORT.bareStore, method: "POST", path: "/save", body: bareSealed, done: "last_updated" });
+      return { ok: save.ok, firstMs: chat.firstMs, totalMs: chat.totalMs + (performance.now() - t0) };
+    },
+  };
   // A Next route handler that does what the bare proxy does (read the JSON body, fetch the model, pass
   // its SSE through) and nothing else: what Next itself costs (bench/floor-app/app/stream/route.js).
   const nextFloor: Target = { port: PORT.floor, method: "POST", path: "/stream", body: chatBody, first: "Hello", done: "[DONE]" };
   const page = (port: number, p: string): Target => ({ port, method: "GET", path: p, done: "</html>" });
-  const pids: Record<number, number> = { [PORT.bare]: barePid, [PORT.floor]: floorPid, [PORT.lite]: lite.pid, [PORT.conf]: confPid, [PORT.bareEnclave]: bareEnclavePid };
+  const pids: Record<number, number> = {
+    [PORT.bare]: barePid,
+    [PORT.floor]: floorPid,
+    [PORT.lite]: lite.pid,
+    [PORT.conf]: confPid,
+    [PORT.bareEnclave]: bareEnclavePid,
+    [PORT.bareStore]: bareStorePid,
+  };
   if (pgApp) pids[PORT.pg] = pgApp.pid;
   const pidOf = (port: number) => pids[port]!;
   // A request that needs no SQL, served by the instance under test (GET /api/health, liveness only).
@@ -187,6 +214,7 @@ async function main() {
     ...(ONLY.has("visitor") ? [visitor, nextFloor] : []),
     ...(confTurn && bareConf ? [bareConf, confTurn] : []),
     ...(ONLY.has("signed") || ONLY.has("wait") ? [signed(lite), ...(pgApp ? [signed(pgApp)] : [])] : []),
+    ...(bareStorePid ? [bareSaved] : []),
     ...(ONLY.has("landing") ? [page(PORT.lite, "/"), page(PORT.floor, "/")] : []),
     ...(ONLY.has("wait") ? [noSql(PORT.lite), ...(pgApp ? [noSql(PORT.pg)] : [])] : []),
   ];
@@ -222,6 +250,14 @@ async function main() {
         record("s-pg-rps", { goal: `Signed-in chat + saving, PostgreSQL: throughput, ${CONCURRENCY} concurrent (≥ 0.35×)`, unit: "req/s", kind: "min", bound: 0.35 }, b.rps, s.rps);
         record("s-pg-cpu", { goal: "Signed-in chat + saving, PostgreSQL: CPU per request", unit: "ms", kind: "info" }, b.cpuPerReq, s.cpuPerReq);
         recordSplit("signed-in chat + saving (PostgreSQL), one turn", 0.35, b, s);
+        const bs = await throughput(bareSaved, bareStorePid);
+        record(
+          "s-pg-bare-saved",
+          { goal: "Signed-in chat + saving, PostgreSQL: throughput vs the bare proxy that also stores the sealed turn (one INSERT)", unit: "req/s", kind: "info" },
+          bs.rps,
+          s.rps,
+        );
+        recordSplit("bare proxy chat + one INSERT of the sealed turn", 0.35, b, bs);
       }
       const l = await throughput(signed(lite), lite.pid);
       record("s-lite-rps", { goal: "Signed-in chat + saving, PGlite: throughput", unit: "req/s", kind: "info" }, b.rps, l.rps);

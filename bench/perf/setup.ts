@@ -24,6 +24,7 @@ export const PORT = {
   conf: BASE + 5,
   enclave: BASE + 6,
   bareEnclave: BASE + 7,
+  bareStore: BASE + 8,
 };
 /** The fake model's answer (bench/perf/fake-llm.mjs, 64 deltas); the bench's enclave streams the same text. */
 export const ANSWER = "Hello" + " tok".repeat(63);
