@@ -57,15 +57,22 @@ export async function waitFor(url: string, ms = 120_000) {
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** USER_HZ on Linux: /proc's CPU times are in these ticks per second. */
+const TICKS_PER_SECOND = 100;
+
+/** User plus system CPU time (ms) of process `pid` itself, from /proc/<pid>/stat. @throws when it is gone */
+function processCpuMs(pid: number | string): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+}
+
 /** CPU time (ms) of a process and all its descendants, from /proc (Linux). */
 export function treeCpuMs(pid: number): number {
-  const tick = 100; // USER_HZ on Linux
   let total = 0;
   const visit = (p: number) => {
     try {
-      const stat = fs.readFileSync(`/proc/${p}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      total += ((Number(fields[11]) + Number(fields[12])) * 1000) / tick;
+      total += processCpuMs(p);
       for (const t of fs.readdirSync(`/proc/${p}/task`)) {
         const kids = fs.readFileSync(`/proc/${p}/task/${t}/children`, "utf8").trim();
         for (const k of kids ? kids.split(" ") : []) visit(Number(k));
@@ -78,7 +85,6 @@ export function treeCpuMs(pid: number): number {
   return total;
 }
 
-
 /**
  * Busy CPU time (ms) of the whole machine since boot, from /proc/stat's first line: user, nice, system,
  * irq and softirq (guest time is counted inside user; idle, iowait and steal are not busy here).
@@ -86,22 +92,20 @@ export function treeCpuMs(pid: number): number {
 export function machineBusyMs(): number {
   const fields = fs.readFileSync("/proc/stat", "utf8").split("\n", 1)[0]!.trim().split(/\s+/).slice(1).map(Number);
   const [user, nice, system, , , irq, softirq] = fields;
-  return ((user! + nice! + system! + irq! + softirq!) * 1000) / 100;
+  return ((user! + nice! + system! + irq! + softirq!) * 1000) / TICKS_PER_SECOND;
 }
 
 /**
- * CPU time (ms) of each process whose name (/proc/<pid>/comm) is `comm`, by pid, e.g. "postgres": the server
- * and all its backends. Compare two readings with `cpuSince`.
+ * CPU time (ms) of each process on the machine whose name (/proc/<pid>/comm) is `comm`, by pid, e.g.
+ * "postgres": the server and all its backends, whatever database they serve. Compare two readings with
+ * `cpuSince`.
  */
 export function commCpuMs(comm: string): Map<string, number> {
   const byPid = new Map<string, number>();
   for (const p of fs.readdirSync("/proc")) {
     if (!/^\d+$/.test(p)) continue;
     try {
-      if (fs.readFileSync(`/proc/${p}/comm`, "utf8").trim() !== comm) continue;
-      const stat = fs.readFileSync(`/proc/${p}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      byPid.set(p, ((Number(fields[11]) + Number(fields[12])) * 1000) / 100);
+      if (fs.readFileSync(`/proc/${p}/comm`, "utf8").trim() === comm) byPid.set(p, processCpuMs(p));
     } catch {
       // gone
     }

@@ -97,8 +97,9 @@ export function recordSplit(label: string, bound: number, bare: CpuSplit, hush: 
 /**
  * Where a unit's CPU goes when everything shares the machine (docs/issues.md #24): the whole machine's busy CPU
  * per unit, split into the server under test, the load client, PostgreSQL and the rest (the model, the
- * system); then the throughput ratio the machine's cores would allow if the server cost nothing (every
- * core busy with the rest), and the server CPU per unit the goal leaves. Medians of the rounds.
+ * kernel, anything else running); then the throughput ratio the machine's cores would allow if the server
+ * cost nothing (every core busy with the rest), and the server CPU per unit the goal leaves. Medians of the
+ * rounds.
  */
 export function printSplits(cores: number) {
   if (!splits.size) return;
@@ -109,6 +110,7 @@ export function printSplits(cores: number) {
     "|---|---|---|---|---|---|---|---|",
   ];
   const m = (xs: CpuSplit[], f: (x: CpuSplit) => number) => median(xs.map(f));
+  let lastBare = "";
   for (const [label, s] of splits) {
     const row = (name: string, xs: CpuSplit[], bareRps: number | null) => {
       const machine = m(xs, (x) => x.machinePerReq);
@@ -121,7 +123,10 @@ export function printSplits(cores: number) {
       const budget = bareRps === null ? "—" : `${fmt((cores * 1000) / (s.bound * bareRps) - outside)} ms`;
       return `| ${name} | ${fmt(machine)} | ${fmt(server)} | ${fmt(client)} | ${fmt(postgres)} | ${fmt(machine - server - client - postgres)} | ${ceiling} | ${budget} |`;
     };
-    lines.push(row("bare proxy, one request", s.bare, null));
+    // Units measured against the same bare runs share one reference row.
+    const bareRow = row("bare proxy, one request", s.bare, null);
+    if (bareRow !== lastBare) lines.push(bareRow);
+    lastBare = bareRow;
     lines.push(row(label, s.hush, m(s.bare, (x) => x.rps)));
   }
   console.log(lines.join("\n"));
