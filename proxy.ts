@@ -1,13 +1,13 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { methodNotAllowed } from "@/lib/api/methods";
-import { getConfig } from "@/lib/config";
-import { API_POLICY, hstsHeader, newNonce, pagePolicy } from "@/lib/security/csp";
-import { buildPageHashes, prerenderedPageHashes } from "@/lib/security/static-pages";
+import { methodNotAllowed } from "@/lib/server/api/methods";
+import { getConfig } from "@/lib/server/config";
+import { API_POLICY, hstsHeader, newNonce, pagePolicy } from "@/lib/server/security/csp";
+import { buildPageHashes, prerenderedPageHashes } from "@/lib/server/security/static-pages";
 
 /**
  * Security headers of every page and API response (docs/issues.md #10; Next 16 runs proxy.ts on the Node.js
  * runtime before routing):
- * - Content-Security-Policy (lib/security/csp.ts): API routes get `default-src 'none'`; prerendered
+ * - Content-Security-Policy (lib/server/security/csp.ts): API routes get `default-src 'none'`; prerendered
  *   pages get the hashes of their own inline scripts (they stay static); every other page gets a
  *   fresh nonce, passed to Next in the request's CSP header (Next puts it on its scripts; a server
  *   component can read it from `x-nonce`) plus the hashes of the build's home and not-found pages
@@ -15,9 +15,9 @@ import { buildPageHashes, prerenderedPageHashes } from "@/lib/security/static-pa
  *   script run without a nonce). In development: no nonce, see pagePolicy.
  * - Strict-Transport-Security in production with an https APP_URL.
  * - A method an API route does not answer: 405 with `Allow` naming its methods and `{ "error": ... }`
- *   (lib/api/methods.ts, docs/issues.md #22).
+ *   (lib/server/api/methods.ts, docs/issues.md #22).
  * Authentication is not checked here: each route handler checks its own. The chat turns server.mjs
- * answers itself never reach this file: lib/api/hot-path.ts adds the same API headers (docs/issues.md #24).
+ * answers itself never reach this file: lib/server/api/hot-path.ts adds the same API headers (docs/issues.md #24).
  */
 export function proxy(request: NextRequest): NextResponse {
   const config = getConfig();

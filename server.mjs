@@ -9,9 +9,9 @@
  * the Docker image sets them). `npm start` runs it on the build of `npm run build`, `npm run dev` with
  * --dev; the Docker image runs the same file beside Next's standalone output (deploy/Dockerfile).
  *
- * The hot path (the chat turns, the relay, the sealed save and the history reads: lib/api/hot-path.ts) is served by the very
+ * The hot path (the chat turns, the relay, the sealed save and the history reads: lib/server/api/hot-path.ts) is served by the very
  * handlers of the route files, from the copy of lib/* Next loaded for instrumentation.ts, which puts
- * them on globalThis (lib/api/hot-path.ts): this file imports nothing of lib, so there is no second
+ * them on globalThis (lib/server/api/hot-path.ts): this file imports nothing of lib, so there is no second
  * copy of any module state (database, quota, rate limits, lifecycle). Until Next is prepared (and so
  * instrumentation has run) nothing is listening. In development the hot path is off unless
  * HUSH_FAST_PATH=1: Next recompiles the route files on edit, instrumentation's copy is not reloaded.
@@ -47,7 +47,7 @@ const server = http.createServer();
 // httpServer: Next attaches its own WebSocket upgrade handler (development hot reload) to it.
 const app = next({ dev, dir, hostname, port, httpServer: server });
 
-// Registered before Next's instrumentation runs, so lib/lifecycle.ts finds it and calls it when it
+// Registered before Next's instrumentation runs, so lib/server/lifecycle.ts finds it and calls it when it
 // drains (as it calls `next start`'s own): stop accepting connections, then report every one closed
 // through process.exit, which the drain holds back until the turns in flight are done.
 for (const signal of ["SIGTERM", "SIGINT"]) {

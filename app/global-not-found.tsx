@@ -5,7 +5,7 @@ import { LandingPage } from "@/components/landing/landing-page";
 import { ThemeProvider } from "@/components/theme/theme-provider";
 import { Toaster } from "@/components/ui/toaster";
 import { siteConfig } from "@/config/site";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/server/config";
 
 /**
  * Any unknown path (docs/product.md §2) shows the landing page inside the shared layout, answered with status 404

@@ -1,7 +1,7 @@
 import type { Metadata, Viewport } from "next";
 import "./globals.css";
 import { siteConfig } from "@/config/site";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/server/config";
 import { ThemeProvider } from "@/components/theme/theme-provider";
 import { Toaster } from "@/components/ui/toaster";
 import { RegisterServiceWorker } from "@/components/pwa/register-service-worker";

@@ -1,6 +1,6 @@
 import { ImageResponse } from "next/og";
 import { siteConfig } from "@/config/site";
-import { shareImage } from "@/lib/seo";
+import { shareImage } from "@/lib/server/seo";
 
 export const alt = shareImage.alt;
 export const size = shareImage.size;

@@ -1,5 +1,5 @@
 import type { MetadataRoute } from "next";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/server/config";
 
 /**
  * /robots.txt: everything but the API may be crawled. The noindex pages stay crawlable on purpose, so

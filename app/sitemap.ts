@@ -1,6 +1,6 @@
 import type { MetadataRoute } from "next";
 import { sitemapPages } from "@/config/seo";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/server/config";
 
 /** /sitemap.xml: the indexable public pages (config/seo.ts), as absolute URLs under APP_URL. */
 export default function sitemap(): MetadataRoute.Sitemap {

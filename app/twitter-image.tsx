@@ -1,5 +1,5 @@
 import OpengraphImage, { alt as ogAlt } from "./opengraph-image";
-import { shareImage } from "@/lib/seo";
+import { shareImage } from "@/lib/server/seo";
 
 // Route segment config must be declared here, not re-exported, for Next to read it statically.
 export const alt = ogAlt;

@@ -10,7 +10,7 @@
  *
  * How the chat gets there: a small Node proxy in front of each app serves the signed-in parts the page
  * asks for, in the exact JSON shapes of the real routes, from a zero-access vault made here with the
- * app's own lib/vault/seal.ts (docs/issues.md #8): GET /api/me, /api/check_account_status, /api/check_stripe_status;
+ * app's own lib/browser/vault/seal.ts (docs/issues.md #8): GET /api/me, /api/check_account_status, /api/check_stripe_status;
  * GET /api/vault (one recovery-code method wrapping a vault key made for this run); POST /api/vault/unlock;
  * GET /api/ns/chat_history (one chat, its title sealed) and /api/ns/chat_history/<id> (1,000 sealed
  * messages); POST /api/ns/chat_user as the app's own SSE stream (`delta` events, then `done`), 4 tokens
@@ -22,7 +22,7 @@
  *
  *   npx next build   # in this tree (and in a reference tree, e.g. a worktree of main, if comparing)
  *   npx tsx bench/chat-page.mjs [--ref-dir <reference tree>] [--dir .] [--rounds 3] [--port 5650]
- *   (tsx: the vault fixtures are sealed with lib/vault/seal.ts; BENCH_PROFILE=1 adds one uncounted run
+ *   (tsx: the vault fixtures are sealed with lib/browser/vault/seal.ts; BENCH_PROFILE=1 adds one uncounted run
  *   of this tree under the CDP CPU profiler, writes bench-chat-open.cpuprofile and
  *   bench-chat-stream.cpuprofile and prints their top self-time functions)
  *
@@ -36,8 +36,8 @@ import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium } from "@playwright/test";
-import { generateVaultKey, importVaultKey } from "../lib/vault/crypto.ts";
-import { recoveryMethod, sealTurn } from "../lib/vault/seal.ts";
+import { generateVaultKey, importVaultKey } from "../lib/browser/vault/crypto.ts";
+import { recoveryMethod, sealTurn } from "../lib/browser/vault/seal.ts";
 
 const args = Object.fromEntries(
   process.argv.slice(2).reduce((acc, a, i, all) => (a.startsWith("--") ? [...acc, [a.slice(2), all[i + 1]]] : acc), []),
@@ -94,7 +94,7 @@ const vaultKey = await importVaultKey(vaultRaw);
 const recovery = await recoveryMethod(vaultRaw, USER_ID);
 const RECOVERY_CODE = recovery.code;
 const NOW = new Date().toISOString();
-/** GET /api/vault's body (lib/vault/server.ts vaultStateJson). */
+/** GET /api/vault's body (lib/server/vault/server.ts vaultStateJson). */
 const VAULT_JSON = {
   user_id: USER_ID,
   exists: true,
@@ -103,12 +103,12 @@ const VAULT_JSON = {
   methods: [{ ...recovery.method, credential_id: null, created_at: NOW, last_used_at: NOW }],
 };
 const sealed = await sealTurn({ key: vaultKey, userId: USER_ID, chatId: CHAT_ID, create: true, firstPosition: 0, messages: chat, title: TITLE });
-/** GET /api/ns/chat_history's body (lib/chat/history.ts historyPage). */
+/** GET /api/ns/chat_history's body (lib/server/chat/history.ts historyPage). */
 const HISTORY_JSON = {
   chat_history: [{ chat_id: CHAT_ID, display_name: null, display_name_ciphertext: sealed.title_ciphertext, last_updated: NOW }],
   next_cursor: null,
 };
-/** GET /api/ns/chat_history/{id}'s body (lib/chat/history.ts historyChat). */
+/** GET /api/ns/chat_history/{id}'s body (lib/server/chat/history.ts historyChat). */
 const CHAT_JSON = JSON.stringify({
   chat_id: CHAT_ID,
   display_name: null,

@@ -1,11 +1,11 @@
 /**
  * Browser entry of bench/confidential-relay.ts (bundled by esbuild, loaded in headless Chromium): the same
- * modules a confidential turn runs in the page (lib/confidential/attestation.ts, ehbp via
- * lib/confidential/ehbp-client.ts), exposed as `window.confidentialBench` for timed `page.evaluate` calls.
+ * modules a confidential turn runs in the page (lib/browser/confidential/attestation.ts, ehbp via
+ * lib/browser/confidential/ehbp-client.ts), exposed as `window.confidentialBench` for timed `page.evaluate` calls.
  * Each function returns the milliseconds of `runs` calls (performance.now()), so the page does the timing.
  */
 import { Identity } from "ehbp";
-import { createVerificationCache, verifyEnclave, type VerifyEnclaveOptions } from "../lib/confidential/attestation";
+import { createVerificationCache, verifyEnclave, type VerifyEnclaveOptions } from "../lib/browser/confidential/attestation";
 
 type Options = Omit<VerifyEnclaveOptions, "now"> & { now?: string };
 

@@ -10,11 +10,11 @@
  * here — P on BENCH_APP_PORT (default 3300; plaintext: every model through the fake LLM) and C on +1
  * (CONFIDENTIAL_* pointing at the development enclave, development trust, as playwright.config.ts starts
  * its confidential instance) — and, in a child process, the fake LLM (tests/helpers/fake-llm-server.ts) and the
- * development enclave (lib/confidential/dev-enclave.ts) made to stream the SAME answer (the fake LLM's
+ * development enclave (dev/enclave.ts) made to stream the SAME answer (the fake LLM's
  * `fakeAnswer`: "You asked: <last message>.") in the same 3-word pieces at the same pace (BENCH_PIECE_MS).
  * Three paths for the same ~10 KB conversation (answer ~4 KB, ~230 pieces):
  *   (a) plaintext: POST /api/ns/chat on P (visitor, SSE), the app calling the fake LLM;
- *   (b) confidential: the body encrypted in Node with lib/confidential/ehbp-client.ts, POST /api/confidential/chat
+ *   (b) confidential: the body encrypted in Node with lib/browser/confidential/ehbp-client.ts, POST /api/confidential/chat
  *       on C (visitor), relayed to the enclave, the answer decrypted;
  *   (c) direct: the same encrypted request sent to the enclave itself (no relay): the reference for the
  *       relay's own cost.
@@ -59,7 +59,7 @@ const part = args.includes("--part") ? args[args.indexOf("--part") + 1] : "all";
 /** `--peers`: the fake LLM and the development enclave, streaming the same answer at the same pace. */
 async function runPeers(): Promise<void> {
   const { startFakeLlmServer, fakeAnswer } = await import("../tests/helpers/fake-llm-server");
-  const { startDevEnclave } = await import("../lib/confidential/dev-enclave");
+  const { startDevEnclave } = await import("../dev/enclave");
   const llm = await startFakeLlmServer({ port: LLM_PORT, delayMs: PIECE_MS, firstTokenMs: 0 });
   const enclave = await startDevEnclave({ port: ENCLAVE_PORT, chunkDelayMs: PIECE_MS, answer: fakeAnswer });
   console.log(`peers ready ${llm.url} ${enclave.url}`);
@@ -191,8 +191,8 @@ async function readTimed(body: ReadableStream<Uint8Array>, started: number): Pro
 // ---------------------------------------------------------------- part 1
 
 async function relayPart(): Promise<string[]> {
-  const { verifyEnclave } = await import("../lib/confidential/attestation");
-  const { sendConfidentialRequest } = await import("../lib/confidential/ehbp-client");
+  const { verifyEnclave } = await import("../lib/browser/confidential/attestation");
+  const { sendConfidentialRequest } = await import("../lib/browser/confidential/ehbp-client");
   for (const suffix of ["-plain", "-conf"]) rmSync(path.join(ROOT, DATA_DIR + suffix), { recursive: true, force: true });
 
   start("npx", ["tsx", "bench/confidential-relay.ts", "--peers"], { BENCH_APP_PORT: String(APP_PORT) }, "peers");
@@ -289,7 +289,7 @@ async function relayPart(): Promise<string[]> {
 async function browserPart(): Promise<string[]> {
   const esbuild = await import("esbuild");
   const { chromium } = await import("playwright-core");
-  const { startDevEnclave } = await import("../lib/confidential/dev-enclave");
+  const { startDevEnclave } = await import("../dev/enclave");
   const built = await esbuild.build({
     entryPoints: [path.join(ROOT, "bench/confidential-browser.ts")],
     bundle: true,

@@ -12,9 +12,9 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { Identity } from "ehbp";
-import { createVerificationCache, verifyEnclave } from "../lib/confidential/attestation";
-import { sendConfidentialRequest } from "../lib/confidential/ehbp-client";
-import { startDevEnclave } from "../lib/confidential/dev-enclave";
+import { createVerificationCache, verifyEnclave } from "../lib/browser/confidential/attestation";
+import { sendConfidentialRequest } from "../lib/browser/confidential/ehbp-client";
+import { startDevEnclave } from "../dev/enclave";
 
 const RUNS = Number(process.env.CONFIDENTIAL_BENCH_RUNS ?? 20);
 

@@ -24,10 +24,10 @@ function median(xs: number[]) {
 async function main() {
   const database = await throwawayDatabase();
 
-  const { closeDb, getDb } = await import("@/lib/db/client");
-  const { saveSealedTurn } = await import("@/lib/db/queries");
-  const { createSession } = await import("@/lib/auth/session-store");
-  const { sessionCookieName } = await import("@/lib/auth/cookies");
+  const { closeDb, getDb } = await import("@/lib/server/db/client");
+  const { saveSealedTurn } = await import("@/lib/server/db/queries");
+  const { createSession } = await import("@/lib/server/auth/session-store");
+  const { sessionCookieName } = await import("@/lib/server/auth/cookies");
   const { GET: list } = await import("@/app/api/ns/chat_history/route");
   const { GET: one } = await import("@/app/api/ns/chat_history/[chatId]/route");
 

@@ -17,7 +17,7 @@ import { HttpsClient } from "../scripts/deploy/https-client";
 import { signIn } from "../scripts/deploy/sign-in";
 import { startStack, type Stack } from "../scripts/deploy/stack";
 import { saveTurn, setUpVault, type Vault } from "../scripts/deploy/vault";
-import type { PlainMessage } from "../lib/vault/seal";
+import type { PlainMessage } from "../lib/browser/vault/seal";
 
 const CONCURRENCY = Number(process.env.LOAD_CONCURRENCY ?? 200);
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 60);

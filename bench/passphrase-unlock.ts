@@ -11,7 +11,7 @@
 import http from "node:http";
 import path from "node:path";
 import { chromium } from "@playwright/test";
-import { ARGON2ID, type Argon2Params } from "../lib/vault/argon2-params";
+import { ARGON2ID, type Argon2Params } from "../lib/shared/vault/argon2-params";
 
 /** Before docs/issues.md #21: OWASP's first Argon2id option. */
 const OLD: Argon2Params = { memoryKiB: 47104, iterations: 1, parallelism: 1 };

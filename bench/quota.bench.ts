@@ -48,10 +48,10 @@ async function throughput(fn: () => Promise<void>, concurrency = 50): Promise<nu
 }
 
 async function main() {
-  const { resetConfigForTests } = await import("@/lib/config");
-  const { closeDb, getDb } = await import("@/lib/db/client");
-  const { closeQuota, consumeQuota } = await import("@/lib/quota");
-  const { getPlan } = await import("@/lib/plans");
+  const { resetConfigForTests } = await import("@/lib/server/config");
+  const { closeDb, getDb } = await import("@/lib/server/db/client");
+  const { closeQuota, consumeQuota } = await import("@/lib/server/quota");
+  const { getPlan } = await import("@/lib/server/plans");
   const pg = (await import("pg")).default;
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hush-quota-bench-"));

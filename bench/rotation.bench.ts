@@ -1,6 +1,6 @@
 /**
  * "Rotate vault key" for a user with N saved chats (docs/issues.md #21): the browser's rotation code
- * (lib/vault/rotation.ts: open each chat under the old key, check its header, seal it again, store in
+ * (lib/browser/vault/rotation.ts: open each chat under the old key, check its header, seal it again, store in
  * batches, finish) through the real route handlers, in Node (the same WebCrypto code as the browser).
  *
  * References measured in the same run, interleaved with the rotation, 3 rounds:
@@ -23,14 +23,14 @@ const words = (n: number) => Array.from({ length: n }, (_, i) => ["harbour", "gr
 async function main() {
   const database = await throwawayDatabase();
 
-  const { closeDb, getDb } = await import("@/lib/db/client");
-  const { createSession } = await import("@/lib/auth/session-store");
-  const { sessionCookieName } = await import("@/lib/auth/cookies");
+  const { closeDb, getDb } = await import("@/lib/server/db/client");
+  const { createSession } = await import("@/lib/server/auth/session-store");
+  const { sessionCookieName } = await import("@/lib/server/auth/cookies");
   const { POST: chatSave } = await import("@/app/api/ns/chat_save/route");
-  const { decryptField, encryptField, generateVaultKey, importVaultKey } = await import("@/lib/vault/crypto");
-  const { recoveryMethod, sealTurn } = await import("@/lib/vault/seal");
-  const { IntegrityTracker } = await import("@/lib/vault/integrity-tracker");
-  const { completeRotation, draftRotation, startRotation } = await import("@/lib/vault/rotation");
+  const { decryptField, encryptField, generateVaultKey, importVaultKey } = await import("@/lib/browser/vault/crypto");
+  const { recoveryMethod, sealTurn } = await import("@/lib/browser/vault/seal");
+  const { IntegrityTracker } = await import("@/lib/browser/vault/integrity-tracker");
+  const { completeRotation, draftRotation, startRotation } = await import("@/lib/browser/vault/rotation");
   const { apiOverRoutes } = await import("../tests/helpers/api-over-routes");
 
   const db = await getDb();

@@ -3,8 +3,8 @@ import fs from "node:fs";
 import os from "node:os";
 import { expect, test } from "@playwright/test";
 import { signInByEmail } from "../e2e/helpers/auth";
-import { generateVaultKey, importVaultKey } from "../lib/vault/crypto";
-import { passphraseMethod, recoveryMethod, sealTurn } from "../lib/vault/seal";
+import { generateVaultKey, importVaultKey } from "../lib/browser/vault/crypto";
+import { passphraseMethod, recoveryMethod, sealTurn } from "../lib/browser/vault/seal";
 
 /**
  * "Search chats" on 1,000 saved chats in Chromium (docs/issues.md #9 History: "fast on 1,000 chats"), against the

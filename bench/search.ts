@@ -1,11 +1,11 @@
 /**
- * Chat search speed (docs/issues.md #9 History: "fast on 1,000 chats"): the in-browser index of lib/chat/search.ts
+ * Chat search speed (docs/issues.md #9 History: "fast on 1,000 chats"): the in-browser index of lib/browser/chat/search.ts
  * over N synthetic chats of ~10 messages each, as the sidebar's search builds it after decrypting.
  *
  * Measures, in Node (same minisearch and WebCrypto code the browser runs):
  * - decrypting the N chats as openChat does (AES-GCM under the vault key, per message and title);
  * - checking the N chats' integrity as the search worker does (verifyChat: header, hash chain), with
- *   WebCrypto's SHA-256 and with the synchronous one (lib/vault/sha256-sync.ts), interleaved, 3 rounds
+ *   WebCrypto's SHA-256 and with the synchronous one (lib/browser/vault/sha256-sync.ts), interleaved, 3 rounds
  *   (docs/issues.md #24);
  * - building the index over them (all chats added);
  * - queries as one types them (a 2-letter prefix, a common word, a rare word only in one message body,
@@ -16,11 +16,11 @@
  * Run: `npx tsx bench/search.ts [N=1000] [MESSAGES=10]`
  */
 import { performance } from "node:perf_hooks";
-import { ChatSearchIndex, type SearchableChat } from "../lib/chat/search";
-import { generateVaultKey, importVaultKey, integrityKey } from "../lib/vault/crypto";
-import { sealHeader, stateAfterWrite, verifyChat } from "../lib/vault/integrity";
-import { loadSyncSha256 } from "../lib/vault/sha256-sync";
-import { openChat, sealTurn, type SealedChatJson } from "../lib/vault/seal";
+import { ChatSearchIndex, type SearchableChat } from "../lib/browser/chat/search";
+import { generateVaultKey, importVaultKey, integrityKey } from "../lib/browser/vault/crypto";
+import { sealHeader, stateAfterWrite, verifyChat } from "../lib/browser/vault/integrity";
+import { loadSyncSha256 } from "../lib/browser/vault/sha256-sync";
+import { openChat, sealTurn, type SealedChatJson } from "../lib/browser/vault/seal";
 
 const N = Number(process.argv[2] ?? 1000);
 const MESSAGES = Number(process.argv[3] ?? 10);

@@ -14,7 +14,7 @@ import { readFileSync } from "node:fs";
 import OpenAI from "openai";
 import * as pdfjs from "pdfjs-dist/legacy/build/pdf.mjs";
 import { WorkerMessageHandler } from "pdfjs-dist/legacy/build/pdf.worker.mjs";
-import { extractPdfTextWithPdfjs, type PdfjsLike } from "../lib/pdf/extract-text";
+import { extractPdfTextWithPdfjs, type PdfjsLike } from "../lib/browser/pdf/extract-text";
 import { startFakeLlmServer } from "../tests/helpers/fake-llm-server";
 
 const N = Number(process.argv[2] ?? 40);

@@ -1,5 +1,5 @@
 // The in-page half of bench/vault.bench.ts (plain JS, loaded with addScriptTag): fixtures and the
-// timed cases, with the same WebCrypto calls as lib/vault/crypto.ts. window.benchReady settles when set up.
+// timed cases, with the same WebCrypto calls as lib/browser/vault/crypto.ts. window.benchReady settles when set up.
 window.benchReady = (async (argon) => {
   const w = window;
   const subtle = crypto.subtle;

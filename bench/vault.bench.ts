@@ -10,12 +10,12 @@
  *   npx tsx bench/vault.bench.ts [--port 5151]
  *
  * The page is a blank one served on http://localhost:<port> (WebAuthn needs a secure context and a host
- * name); the crypto is the same WebCrypto calls lib/vault/crypto.ts makes, and hash-wasm's own bundle.
+ * name); the crypto is the same WebCrypto calls lib/browser/vault/crypto.ts makes, and hash-wasm's own bundle.
  */
 import http from "node:http";
 import path from "node:path";
 import { chromium } from "@playwright/test";
-import { ARGON2ID } from "../lib/vault/crypto";
+import { ARGON2ID } from "../lib/browser/vault/crypto";
 
 async function main() {
 const portArg = process.argv.indexOf("--port");

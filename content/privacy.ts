@@ -4,7 +4,7 @@
  * - messages pass through the server in memory only: lib/chat (no write of a visitor turn; nothing
  *   user-written is logged), tests/route/chat.test.ts;
  * - saved chats are encrypted in the browser with a key only the user holds: the vault (docs/issues.md #8);
- * - the provider of each model and what it keeps: lib/llm/providers.ts, set by the operator
+ * - the provider of each model and what it keeps: lib/server/llm/providers.ts, set by the operator
  *   (LLM_<TIER>_PROVIDER_NAME / LLM_<TIER>_RETENTION, docs/providers.md);
  * - nothing from another site in the browser: e2e/public-pages.spec.ts "no trackers".
  * The provider table is filled in from the server's configuration by app/(site)/privacy/page.tsx.
@@ -35,7 +35,7 @@ export const providersSection = {
 
 /**
  * Shown in "What our servers see" when some model is served confidentially (docs/issues.md #20): true of the
- * relay (lib/confidential/relay.ts forwards ciphertext and reads only headers, sizes and timing).
+ * relay (lib/server/confidential/relay.ts forwards ciphertext and reads only headers, sizes and timing).
  */
 export const confidentialServerNote =
   "A model marked Confidential is different: your browser checks the enclave's attestation, then encrypts " +

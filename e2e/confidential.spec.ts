@@ -21,7 +21,7 @@ import { sidebarOf, turnOnHistoryWithPassphrase } from "./helpers/vault";
  * the page to Hush's origin, no line of the server's output and no file of its database carries it in clear,
  * base64 or hex.
  * The visitor and saved-chat turns also attach a PDF whose text holds a second canary: the browser reads it
- * (lib/pdf/browser) and the text goes inside the encrypted request only, so the same holds of that canary.
+ * (lib/browser/pdf) and the text goes inside the encrypted request only, so the same holds of that canary.
  */
 const CONFIDENTIAL_APP = `http://127.0.0.1:${E2E_CONFIDENTIAL_APP_PORT}`;
 const TAMPERED_APP = `http://127.0.0.1:${E2E_TAMPERED_APP_PORT}`;

@@ -1,8 +1,8 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { signInByEmail } from "./helpers/auth";
-import { generateVaultKey, importVaultKey } from "../lib/vault/crypto";
-import { openTitle, passphraseMethod, recoveryMethod, sealTurn } from "../lib/vault/seal";
+import { generateVaultKey, importVaultKey } from "../lib/browser/vault/crypto";
+import { openTitle, passphraseMethod, recoveryMethod, sealTurn } from "../lib/browser/vault/seal";
 
 /**
  * History tools of docs/issues.md #9 end to end, in both themes at 1280×800 and 390×844: rename in place (stored

@@ -2,8 +2,8 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import pa11y from "pa11y";
 import puppeteer, { type Browser } from "puppeteer";
-import { sealSnapshot, shareLink } from "@/lib/share/crypto";
-import { toBase64 } from "@/lib/vault/crypto";
+import { sealSnapshot, shareLink } from "@/lib/browser/share/crypto";
+import { toBase64 } from "@/lib/browser/vault/crypto";
 import { LOCAL, signInOnLocalhost } from "./helpers/vault";
 
 /**
@@ -122,7 +122,7 @@ test("pa11y and axe find no errors on the signed-in screens and a shared chat, d
   expect(session).toBeTruthy();
   const cookie = `${session!.name}=${session!.value}`;
 
-  // A share as the Share dialog makes it (lib/share/client.ts): sealed here, ciphertext uploaded.
+  // A share as the Share dialog makes it (lib/browser/share/client.ts): sealed here, ciphertext uploaded.
   const { ciphertext, fragmentKey } = await sealSnapshot({
     v: 1,
     title: "A shared chat",

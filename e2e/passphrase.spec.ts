@@ -41,7 +41,7 @@ test("a weak passphrase is refused with its reason and nothing is stored; a stro
   await expect(meter).toHaveAttribute("aria-valuetext", "Weak");
   await expect(reason).toContainText("This is similar to a commonly used password.");
   await expect(field).toHaveAttribute("aria-describedby", (await reason.getAttribute("id"))!);
-  // Rated in the rating worker (lib/vault/strength-client.ts), not on the page's thread.
+  // Rated in the rating worker (lib/browser/vault/strength-client.ts), not on the page's thread.
   const workerNames = await Promise.all(page.workers().map((w) => w.evaluate(() => (self as unknown as { name: string }).name)));
   expect(workerNames).toContain("hush-strength");
   await dialog.getByRole("button", { name: "Continue" }).click();

@@ -421,7 +421,7 @@ test("OpenAPI-driven fuzz (schemathesis's checks): no 5xx, only documented statu
     seed: SEED,
     perOperation: 12,
     origin,
-    // next-auth's catch-all answers GET, POST and HEAD on every path below /api/auth (lib/api/methods.ts).
+    // next-auth's catch-all answers GET, POST and HEAD on every path below /api/auth (lib/server/api/methods.ts).
     routeMethods: (p) => (p.startsWith("/api/auth/") && p !== "/api/auth/id-token" && p !== "/api/auth/sync" ? ["GET", "POST"] : undefined),
   });
   const failures: string[] = [];

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { signInByEmail } from "./helpers/auth";
-import { generateVaultKey, importVaultKey } from "../lib/vault/crypto";
-import { passphraseMethod, recoveryMethod, sealTurn } from "../lib/vault/seal";
+import { generateVaultKey, importVaultKey } from "../lib/browser/vault/crypto";
+import { passphraseMethod, recoveryMethod, sealTurn } from "../lib/browser/vault/seal";
 
 /**
  * "Search chats" built in its Web Worker (docs/issues.md #24) end to end, against the production build: the

@@ -1,7 +1,7 @@
 import { expect, test, type Browser, type BrowserContext, type CDPSession, type Page } from "@playwright/test";
 import { LOCAL, sidebarOf, signInOnLocalhost, turnOnHistoryWithPassphrase } from "./helpers/vault";
-import { generateVaultKey, importVaultKey } from "../lib/vault/crypto";
-import { sealTurn, unlockWithPassphrase, type StoredMethod } from "../lib/vault/seal";
+import { generateVaultKey, importVaultKey } from "../lib/browser/vault/crypto";
+import { sealTurn, unlockWithPassphrase, type StoredMethod } from "../lib/browser/vault/seal";
 
 /**
  * Zero-access saved history (docs/issues.md #8) end to end: the vault is set up in the Save history

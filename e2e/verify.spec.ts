@@ -2,8 +2,8 @@ import { execFile } from "node:child_process";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test } from "@playwright/test";
-import { referencesOf } from "../lib/build/verify";
-import { sri384 } from "../lib/security/sri";
+import { referencesOf } from "../lib/server/build/verify";
+import { sri384 } from "../lib/server/security/sri";
 import { signInByEmail } from "./helpers/auth";
 
 /**
@@ -46,7 +46,7 @@ test("every script and stylesheet of every page carries Subresource Integrity, a
   for (const path of PAGES) {
     const response = await request.get(path);
     expect([200, 404], path).toContain(response.status());
-    // Twice: the first render of a page after start-up too (lib/security/sri.ts wraps React's dispatcher).
+    // Twice: the first render of a page after start-up too (lib/server/security/sri.ts wraps React's dispatcher).
     await expectIntegrityOnAll(await response.text(), path, get);
     await expectIntegrityOnAll(await (await request.get(path)).text(), path, get);
     await page.goto(path);

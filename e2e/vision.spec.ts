@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser, type Page, type Request } from "@playwright/test";
 import { E2E_CONFIDENTIAL_APP_PORT, E2E_VISION_APP_PORT } from "../playwright.config";
-import { imageSize } from "../lib/chat/images";
+import { imageSize } from "../lib/shared/chat/images";
 import { signInByEmail } from "./helpers/auth";
 import { sidebarOf, turnOnHistoryWithPassphrase, unlockWithPassphrase } from "./helpers/vault";
 

@@ -1,9 +1,9 @@
 /**
  * After `next build` (npm's `postbuild`; docs/verify.md, docs/issues.md #21):
  * 1. adds `integrity` to every script and stylesheet of the prerendered HTML that Next left without
- *    one (lib/security/sri.ts), in `.next/server/app` and in the standalone copy the Docker image runs;
+ *    one (lib/server/security/sri.ts), in `.next/server/app` and in the standalone copy the Docker image runs;
  * 2. writes the build manifest, the SHA-384 of every file under `.next/static` with the source commit
- *    (lib/build/source-commit.ts), to `public/.well-known/hush/manifest.json`, which the server
+ *    (lib/server/build/source-commit.ts), to `public/.well-known/hush/manifest.json`, which the server
  *    then serves as a static file.
  *
  *   tsx scripts/build-manifest.ts [--dist .next] [--out public/.well-known/hush/manifest.json]
@@ -12,9 +12,9 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { manifestOfBuild, serializeManifest, MANIFEST_URL_PATH } from "../lib/build/manifest";
-import { sourceCommit } from "../lib/build/source-commit";
-import { addIntegrity, integrityLookup } from "../lib/security/sri";
+import { manifestOfBuild, serializeManifest, MANIFEST_URL_PATH } from "../lib/server/build/manifest";
+import { sourceCommit } from "../lib/server/build/source-commit";
+import { addIntegrity, integrityLookup } from "../lib/server/security/sri";
 
 function option(name: string, fallback: string): string {
   const i = process.argv.indexOf(name);
@@ -45,7 +45,7 @@ for (const file of pages) {
   const html = fs.readFileSync(file, "utf8");
   const next = addIntegrity(html, lookup);
   if (next !== html) {
-    // Keep the mtime: lib/security/static-pages.ts caches by it, and nothing it hashes changed.
+    // Keep the mtime: lib/server/security/static-pages.ts caches by it, and nothing it hashes changed.
     const { atime, mtime } = fs.statSync(file);
     fs.writeFileSync(file, next);
     fs.utimesSync(file, atime, mtime);

@@ -17,10 +17,10 @@ trap 'rm -rf "$copy"' EXIT
 git ls-files -z --cached --others --exclude-standard | while IFS= read -r -d '' f; do
   [ -e "$f" ] && printf '%s\0' "$f"
 done | xargs -0 cp --parents -t "$copy"
-# Hard links where the file system allows them (fast), a copy otherwise. lib/generated is Prisma's
+# Hard links where the file system allows them (fast), a copy otherwise. lib/server/db/generated is Prisma's
 # generated client (gitignored, made by npm ci).
 cp -al node_modules "$copy/node_modules" 2>/dev/null || cp -a node_modules "$copy/node_modules"
-cp -a lib/generated "$copy/lib/generated"
+cp -a lib/server/db/generated "$copy/lib/server/db/generated"
 
 start=$(date +%s)
 (cd "$copy" && HUSH_SOURCE_COMMIT="$commit" HUSH_SKIP_TYPECHECK=1 npx next build >"$copy/build.log" 2>&1 && HUSH_SOURCE_COMMIT="$commit" npx tsx scripts/build-manifest.ts >/dev/null) || {

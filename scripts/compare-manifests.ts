@@ -4,7 +4,7 @@
  *   tsx scripts/compare-manifests.ts <expected.json> <actual.json>
  */
 import fs from "node:fs";
-import { compareManifests, parseManifest } from "../lib/build/manifest";
+import { compareManifests, parseManifest } from "../lib/server/build/manifest";
 
 const [a, b] = process.argv.slice(2);
 if (!a || !b) {

@@ -6,7 +6,7 @@
  *   npx tsx --conditions=react-server scripts/deploy-test.ts
  *
  * Needs `npx next build`, nginx, redis-server, openssl, curl, and TEST_POSTGRES_URL or PostgreSQL on
- * 127.0.0.1:5432. The condition makes "server-only" (reached through lib/db/migrate.ts -> lib/log.ts)
+ * 127.0.0.1:5432. The condition makes "server-only" (reached through lib/server/db/migrate.ts -> lib/server/log.ts)
  * an empty module, as the package.json scripts do.
  *
  * Sign-in is the real e-mail-link flow (next-auth through nginx, the link read from the test SMTP server).
@@ -14,13 +14,13 @@
  */
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { listMigrations } from "../lib/db/migrate";
+import { listMigrations } from "../lib/server/db/migrate";
 import { HttpsClient } from "./deploy/https-client";
 import { signIn } from "./deploy/sign-in";
 import { STRIPE_WEBHOOK_SECRET, startStack, type Stack } from "./deploy/stack";
 import { makeEvent, signEvent } from "../tests/helpers/fake-stripe-server";
 import { readChat, saveTurn, setUpVault, unlockVault } from "./deploy/vault";
-import type { PlainMessage } from "../lib/vault/seal";
+import type { PlainMessage } from "../lib/browser/vault/seal";
 
 const FREE_LIMIT = 4;
 const VISITOR_LIMIT = 2;

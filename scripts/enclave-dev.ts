@@ -1,9 +1,9 @@
 /**
- * `npm run enclave:dev [-- --port N] [-- --tamper]`: the development enclave (lib/confidential/dev-enclave.ts)
+ * `npm run enclave:dev [-- --port N] [-- --tamper]`: the development enclave (dev/enclave.ts)
  * on ENCLAVE_PORT (default 8788). `--tamper` serves an attestation whose measurement differs from the pinned
  * one, so verification must refuse it. Development only: its attestation is signed by a published key.
  */
-import { DEFAULT_ENCLAVE_PORT, startDevEnclave } from "../lib/confidential/dev-enclave";
+import { DEFAULT_ENCLAVE_PORT, startDevEnclave } from "../dev/enclave";
 
 function parsePort(value: string | undefined, from: string): number | undefined {
   if (value === undefined || value === "") return undefined;

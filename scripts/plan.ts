@@ -1,11 +1,11 @@
 /**
  * `npm run plan -- grant <email>` / `npm run plan -- revoke <email>`: give or take away Pro by hand,
- * for on-premises deployments without Stripe (lib/manual-plan.ts). Run it with the app's settings
+ * for on-premises deployments without Stripe (lib/server/manual-plan.ts). Run it with the app's settings
  * (DATABASE_URL / DATA_DIR); with embedded PGlite stop the app first (one process at a time).
  * Exit status: 0 done, 1 failed, 2 usage.
  */
 import { runMain } from "./run-main";
-import { setManualPro } from "@/lib/manual-plan";
+import { setManualPro } from "@/lib/server/manual-plan";
 
 async function main(argv: string[]): Promise<number> {
   const [action, email] = argv;

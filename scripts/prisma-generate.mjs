@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 /**
- * `npm run postinstall`: generates the Prisma client into lib/generated/prisma (gitignored).
+ * `npm run postinstall`: generates the Prisma client into lib/server/db/generated/prisma (gitignored).
  *
  * Every Prisma CLI command first fetches the native schema engine from Prisma's servers, even
  * `generate`, which never runs it. Pointing PRISMA_SCHEMA_ENGINE_BINARY at a dummy executable skips
  * that download, so installs work offline and behind firewalls (stack-facts: "Prisma 7"). The app
  * needs no native engine: the client is Rust-free (driver adapters) and migrations run through
- * lib/db/migrate.ts, new ones are written by scripts/db-new-migration.ts with the wasm engine.
+ * lib/server/db/migrate.ts, new ones are written by scripts/db-new-migration.ts with the wasm engine.
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";

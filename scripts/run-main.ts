@@ -1,4 +1,4 @@
-import { closeDb } from "@/lib/db/client";
+import { closeDb } from "@/lib/server/db/client";
 
 /**
  * Run a command's `main`, close the database (PGlite keeps the process alive otherwise) and exit

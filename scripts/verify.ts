@@ -9,9 +9,9 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { manifestOfBuild, parseManifest, MANIFEST_URL_PATH } from "../lib/build/manifest";
-import { sourceCommit } from "../lib/build/source-commit";
-import { DEFAULT_PAGES, formatReport, verifyDeployment } from "../lib/build/verify";
+import { manifestOfBuild, parseManifest, MANIFEST_URL_PATH } from "../lib/server/build/manifest";
+import { sourceCommit } from "../lib/server/build/source-commit";
+import { DEFAULT_PAGES, formatReport, verifyDeployment } from "../lib/server/build/verify";
 
 function option(name: string): string | undefined {
   const i = process.argv.indexOf(name);

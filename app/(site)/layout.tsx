@@ -1,6 +1,6 @@
 import { SiteFooter } from "@/components/layout/site-footer";
 import { SiteHeader } from "@/components/layout/site-header";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/server/config";
 
 /** The shared layout of docs/product.md §2 (header and footer); /appsignup stands outside it. */
 export default function SiteLayout({ children }: Readonly<{ children: React.ReactNode }>) {

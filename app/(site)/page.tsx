@@ -1,7 +1,7 @@
 import { LandingPage } from "@/components/landing/landing-page";
 import { siteConfig } from "@/config/site";
-import { getConfig } from "@/lib/config";
-import { landingJsonLd, publicPageMetadata, serializeJsonLd } from "@/lib/seo";
+import { getConfig } from "@/lib/server/config";
+import { landingJsonLd, publicPageMetadata, serializeJsonLd } from "@/lib/server/seo";
 
 export const metadata = publicPageMetadata({ title: null, description: siteConfig.description, path: "/" });
 

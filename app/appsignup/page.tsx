@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import { cookies } from "next/headers";
 import { AppSignupPanel } from "@/components/auth/appsignup-panel";
-import { getConfig } from "@/lib/config";
-import { desktopDeepLink, handoffCookieName, openHandoff } from "@/lib/auth/desktop";
+import { getConfig } from "@/lib/server/config";
+import { desktopDeepLink, handoffCookieName, openHandoff } from "@/lib/server/auth/desktop";
 
 export const metadata: Metadata = {
   title: "Sign In",
@@ -15,7 +15,7 @@ const one = (value: string | string[] | undefined) => (typeof value === "string"
 
 /**
  * /appsignup (docs/product.md §2): sign-in for the desktop app. Continue with Google comes back here with
- * ?handoff=1 and the ID token in a short-lived sealed cookie (lib/auth/desktop.ts), which becomes
+ * ?handoff=1 and the ID token in a short-lived sealed cookie (lib/server/auth/desktop.ts), which becomes
  * the deep link DESKTOP_APP_REDIRECT_URL?idToken=…; ?idToken=… signs this browser in and opens /chat.
  */
 export default async function AppSignupPage({ searchParams }: { searchParams: SearchParams }) {

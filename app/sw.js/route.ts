@@ -1,5 +1,5 @@
-import { sourceCommit } from "@/lib/build/source-commit";
-import { serviceWorkerSource } from "@/lib/pwa/service-worker";
+import { sourceCommit } from "@/lib/server/build/source-commit";
+import { serviceWorkerSource } from "@/lib/server/pwa/service-worker";
 
 /**
  * GET /sw.js (docs/issues.md #23, "Installable"): the service worker, written at build time with the build's

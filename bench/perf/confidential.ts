@@ -4,8 +4,8 @@
  * --bytes, both in front of the same development enclave (bench/perf/enclave.ts: no chunk pause).
  *
  * Requests are real EHBP ciphertext, made as the browser makes them: the enclave verified through the
- * app's GET /api/confidential/attestation (lib/confidential/attestation.ts), then each body encrypted with
- * the `ehbp` library's `Identity.encryptRequestWithContext`, as lib/confidential/ehbp-client.ts does. A pool
+ * app's GET /api/confidential/attestation (lib/browser/confidential/attestation.ts), then each body encrypted with
+ * the `ehbp` library's `Identity.encryptRequestWithContext`, as lib/browser/confidential/ehbp-client.ts does. A pool
  * of them is made ahead and reused in turn (the enclave opens each one afresh: HPKE setup per request), so
  * the client's encryption is off the clock, as the sealing of chat_save bodies is. The timed client reads
  * the framed answer (4-byte length, then the sealed chunk) without decrypting it: the first token is the
@@ -25,7 +25,7 @@ interface Sealed {
 
 /** The enclave's HPKE key, verified (development trust) from the attestation the app relays. */
 async function verifiedEnclave(appPort: number, enclavePort: number) {
-  const { verifyEnclave } = await import("@/lib/confidential/attestation");
+  const { verifyEnclave } = await import("@/lib/browser/confidential/attestation");
   const document = await (await fetch(`http://127.0.0.1:${appPort}/api/confidential/attestation`)).json();
   return verifyEnclave(document, { trust: "development", enclaveHost: `127.0.0.1:${enclavePort}`, configRepo: "" });
 }
@@ -105,11 +105,11 @@ export function confidentialTurn(port: number, pool: Sealed[], bare: boolean): J
 
 /**
  * Sends `n` turns through the relay on `appPort` and the bare proxy on `barePort` with the browser's
- * client (lib/confidential/ehbp-client.ts: encrypt, POST, decrypt the stream) and checks each decrypted
+ * client (lib/browser/confidential/ehbp-client.ts: encrypt, POST, decrypt the stream) and checks each decrypted
  * answer carries the enclave's text. @throws on the first failure
  */
 export async function checkConfidential(appPort: number, barePort: number, enclavePort: number, n = 3): Promise<void> {
-  const { sendConfidentialRequest } = await import("@/lib/confidential/ehbp-client");
+  const { sendConfidentialRequest } = await import("@/lib/browser/confidential/ehbp-client");
   const enclave = await verifiedEnclave(appPort, enclavePort);
   const targets: { url: string; headers: Record<string, string> }[] = [
     { url: `http://127.0.0.1:${appPort}/api/confidential/chat`, headers: { "X-Hush-Model": MODEL, Origin: `http://127.0.0.1:${appPort}` } },

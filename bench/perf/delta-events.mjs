@@ -1,5 +1,5 @@
 /**
- * Hush's delta events written to a node:http response as lib/chat/respond.ts writes them: the first piece at
+ * Hush's delta events written to a node:http response as lib/server/chat/respond.ts writes them: the first piece at
  * once, then the pieces of each event-loop turn together, `event: done` at the end. For the rungs of
  * bench/perf/ladder.ts (bench/perf/translating-proxy.mjs, bench/perf/llm-layer-proxy.ts).
  * @param {import("node:http").ServerResponse} res

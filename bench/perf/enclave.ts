@@ -1,10 +1,10 @@
 /**
- * The development enclave (lib/confidential/dev-enclave.ts) as bench/perf/run.ts's confidential upstream
+ * The development enclave (dev/enclave.ts) as bench/perf/run.ts's confidential upstream
  * (docs/issues.md #24): no pause between chunks, and the fake model's answer ("Hello" then " tok" × 63),
  * so every millisecond measured downstream belongs to the relay or the proxy under test. Encryption of
  * the answer is the enclave's real EHBP code. Run with `node --import tsx bench/perf/enclave.ts --port N`.
  */
-import { startDevEnclave } from "@/lib/confidential/dev-enclave";
+import { startDevEnclave } from "@/dev/enclave";
 
 const i = process.argv.indexOf("--port");
 const port = Number(i >= 0 ? process.argv[i + 1] : 5857);

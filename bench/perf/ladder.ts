@@ -7,7 +7,7 @@
  *   translating+SDK  the same through the openai SDK as it comes (its fetch and Stream);
  *   lib/llm, create()  Hush's provider layer with the SDK's create() per turn (the app until b8f3652);
  *   lib/llm          Hush's provider layer as the app runs it (bench/perf/llm-layer-proxy.ts): the SDK's
- *                    request captured once (lib/llm/sdk-request.ts), sent with lib/llm/http-fetch.ts, Hush's
+ *                    request captured once (lib/server/llm/sdk-request.ts), sent with lib/server/llm/http-fetch.ts, Hush's
  *                    SSE reading, timer and cancellation;
  *   lib/llm, no SDK  the same layer with the request written by hand and sent by llmFetch.
  * Hush's own visitor turn on top of lib/llm (server.mjs, validation, quota, prompt) is bench/perf/run.ts's row.

@@ -1,7 +1,7 @@
 /**
  * A rung of bench/perf/ladder.ts (docs/issues.md #24): a bare node:http server whose model call is Hush's own
- * provider layer, lib/llm/openai-compatible.ts as the app runs it (the request the openai SDK's create()
- * makes, captured once and sent per turn by lib/llm/sdk-request.ts through lib/llm/http-fetch.ts; sseChunks,
+ * provider layer, lib/server/llm/openai-compatible.ts as the app runs it (the request the openai SDK's create()
+ * makes, captured once and sent per turn by lib/server/llm/sdk-request.ts through lib/server/llm/http-fetch.ts; sseChunks,
  * streamOpenAiProtocol's timer and cancellation), writing the same delta events as
  * bench/perf/translating-proxy.mjs. No validation, session, quota, prompt or Next.
  * --sdk-create: the same layer with the SDK's create() called per turn (the app until b8f3652): what the
@@ -12,10 +12,10 @@
  */
 import http from "node:http";
 import OpenAI from "openai";
-import { llmFetch } from "../../lib/llm/http-fetch";
-import { createOpenAiCompatibleProvider } from "../../lib/llm/openai-compatible";
-import { sseChunks, streamOpenAiProtocol, type ChunkLike } from "../../lib/llm/openai-protocol";
-import type { LlmEvent, LlmProvider, LlmRequest } from "../../lib/llm/types";
+import { llmFetch } from "../../lib/server/llm/http-fetch";
+import { createOpenAiCompatibleProvider } from "../../lib/server/llm/openai-compatible";
+import { sseChunks, streamOpenAiProtocol, type ChunkLike } from "../../lib/server/llm/openai-protocol";
+import type { LlmEvent, LlmProvider, LlmRequest } from "../../lib/shared/llm/types";
 import { deltaEvents } from "./delta-events.mjs";
 
 const arg = (name: string, fallback: string) => {
@@ -26,7 +26,7 @@ const port = Number(arg("port", "5955"));
 const baseUrl = `${arg("upstream", "http://127.0.0.1:5851")}/v1`;
 const TIMEOUT_MS = 30_000;
 
-/** lib/llm/openai-compatible.ts's provider with another way of opening the model's stream. */
+/** lib/server/llm/openai-compatible.ts's provider with another way of opening the model's stream. */
 const layerWith = (open: (req: LlmRequest, signal: AbortSignal) => Promise<AsyncIterable<ChunkLike[]>>): LlmProvider => ({
   kind: "openai-compatible",
   stream: (req: LlmRequest): AsyncIterable<LlmEvent> =>
@@ -53,7 +53,7 @@ const withoutSdk = layerWith(async (req, signal) => {
   return sseChunks(response, signal, OpenAI);
 });
 const sdk = new OpenAI({ apiKey: "bench", baseURL: baseUrl, organization: null, project: null, maxRetries: 0, timeout: TIMEOUT_MS, logLevel: "off", fetch: llmFetch });
-/** As lib/llm/openai-compatible.ts was until b8f3652: the SDK's create() on every turn. */
+/** As lib/server/llm/openai-compatible.ts was until b8f3652: the SDK's create() on every turn. */
 const sdkCreate = layerWith(async (req, signal) => sseChunks(await sdk.chat.completions.create(body(req), { signal }).asResponse(), signal, OpenAI));
 const provider = process.argv.includes("--no-sdk")
   ? withoutSdk

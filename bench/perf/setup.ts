@@ -8,8 +8,8 @@ import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { generateVaultKey, importVaultKey } from "@/lib/vault/crypto";
-import { sealTurn, type PlainMessage } from "@/lib/vault/seal";
+import { generateVaultKey, importVaultKey } from "@/lib/browser/vault/crypto";
+import { sealTurn, type PlainMessage } from "@/lib/browser/vault/seal";
 import { start } from "./processes";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -92,11 +92,11 @@ export async function seed(env: Record<string, string>, withHistory: boolean): P
 
 async function seedWith(env: Record<string, string>, withHistory: boolean): Promise<Seeded> {
   Object.assign(process.env, env, { NODE_ENV: "test" });
-  const { resetConfigForTests } = await import("@/lib/config");
+  const { resetConfigForTests } = await import("@/lib/server/config");
   resetConfigForTests();
-  const { getDb, closeDb } = await import("@/lib/db/client");
-  const { hashSessionToken } = await import("@/lib/auth/session-store");
-  const { sessionCookieName } = await import("@/lib/auth/cookies");
+  const { getDb, closeDb } = await import("@/lib/server/db/client");
+  const { hashSessionToken } = await import("@/lib/server/auth/session-store");
+  const { sessionCookieName } = await import("@/lib/server/auth/cookies");
   const db = await getDb();
   const user = await db.user.create({ data: { email: `bench-${randomBytes(4).toString("hex")}@example.com` } });
   const token = randomBytes(32).toString("base64url");
@@ -107,9 +107,9 @@ async function seedWith(env: Record<string, string>, withHistory: boolean): Prom
   const key = await importVaultKey(generateVaultKey());
   let longChat = "";
   if (withHistory) {
-    const { saveSealedTurn } = await import("@/lib/db/queries");
-    const { chatSaveBodySchema } = await import("@/lib/vault/schemas");
-    const { toSealedMessage } = await import("@/lib/vault/server");
+    const { saveSealedTurn } = await import("@/lib/server/db/queries");
+    const { chatSaveBodySchema } = await import("@/lib/shared/vault/schemas");
+    const { toSealedMessage } = await import("@/lib/server/vault/server");
     const store = async (messages: PlainMessage[], title: string) => {
       const chatId = crypto.randomUUID();
       const input = chatSaveBodySchema.parse(await sealTurn({ key, userId: user.id, chatId, create: true, firstPosition: 0, messages, title }));

@@ -3,8 +3,8 @@
  * A rung of bench/perf/ladder.ts (docs/issues.md #24): the least a proxy that turns the provider's stream into
  * Hush's own events costs. Like bench/perf/bare-proxy.mjs it reads the JSON body and calls the same fake
  * model over a keep-alive connection, but instead of piping the SSE it parses it (eventsource-parser, as
- * lib/llm/openai-protocol.ts does), `JSON.parse`s every chunk and writes `event: delta` events, the
- * pieces of one event-loop turn coalesced as lib/chat/respond.ts does, then `event: done`.
+ * lib/server/llm/openai-protocol.ts does), `JSON.parse`s every chunk and writes `event: delta` events, the
+ * pieces of one event-loop turn coalesced as lib/server/chat/respond.ts does, then `event: done`.
  * With --sdk the model is called through the openai SDK as it comes (its fetch and its Stream).
  *
  *   node bench/perf/translating-proxy.mjs --port 5953 --upstream http://127.0.0.1:5851 [--sdk]

@@ -1,12 +1,12 @@
 "use client";
 
-import { apiFetch, serverMessage } from "@/lib/api/client";
-import { isAppError } from "@/lib/errors";
+import { apiFetch, serverMessage } from "@/lib/browser/api/client";
+import { isAppError } from "@/lib/shared/errors";
 import { cleanProviderMessage } from "./errors";
 
 /**
  * The sign-in calls of /signup and /appsignup (docs/product.md §4, §7). All go to our own origin, through the typed
- * API client (lib/api/client.ts).
+ * API client (lib/browser/api/client.ts).
  */
 
 /** docs/product.md §3 "Local value emailForSignIn: kept in local storage during e-mail link sign-in." */

@@ -1,7 +1,7 @@
 "use client";
 
 import { signIn } from "next-auth/react";
-import { apiFetch } from "@/lib/api/client";
+import { apiFetch } from "@/lib/browser/api/client";
 import { csrfToken } from "./client";
 
 /**

@@ -14,7 +14,7 @@ import {
 import { authErrorMessage, cleanProviderMessage } from "./errors";
 import { GoogleButton, Spinner } from "./google-button";
 import { isGooglePopup, reportToOpener, startGooglePopupSignIn } from "./google-popup";
-import { refreshAccount } from "@/lib/account/client";
+import { refreshAccount } from "@/lib/browser/account/client";
 import { ErrorLine, SuccessNotice, TermsNotice } from "./notices";
 
 type Phase =

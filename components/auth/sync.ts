@@ -1,14 +1,14 @@
 "use client";
 
 import { useEffect } from "react";
-import { useAccount } from "@/lib/account/client";
-import { apiFetch } from "@/lib/api/client";
+import { useAccount } from "@/lib/browser/account/client";
+import { apiFetch } from "@/lib/browser/api/client";
 
 /**
  * Auth-token sync (docs/product.md §7: "an auth-token sync call (POST with a bearer token, DELETE when there is
  * no token) goes to an optional configured URL"): the browser tells our server whether a user is
  * signed in, and the server forwards to AUTH_SYNC_URL with a Hush-issued bearer token
- * (lib/auth/sync.ts), so the browser never calls a third party. Failures are logged only: sync never
+ * (lib/server/auth/sync.ts), so the browser never calls a third party. Failures are logged only: sync never
  * blocks the app.
  *
  * When: POST once per page load with a signed-in, not deleted account (useAuthTokenSync: a session

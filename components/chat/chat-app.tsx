@@ -3,22 +3,22 @@
 import dynamic from "next/dynamic";
 import { useRouter } from "next/navigation";
 import { useEffect, useMemo, useRef, useState } from "react";
-import { planOf, useAccount } from "@/lib/account/client";
-import { deserialize, switchVersion, versionOf } from "@/lib/chat/branches";
-import type { StagedFile } from "@/lib/chat/send-turn";
-import type { PdfLimits } from "@/lib/pdf/browser";
-import { isPdfError, READ_FAILURE_MESSAGE } from "@/lib/pdf/errors";
-import { readAttachment } from "@/lib/files/browser";
-import { isFileError } from "@/lib/files/errors";
-import type { ModelChoice } from "@/lib/llm/models";
-import { chatsToJson, chatToMarkdown, exportFileName, type ExportableChat } from "@/lib/chat/export";
-import { storedPath, treeForSaving, type SavedMessage } from "@/lib/chat/saved-tree";
-import { displayNameFrom } from "@/lib/vault/seal";
+import { planOf, useAccount } from "@/lib/browser/account/client";
+import { deserialize, switchVersion, versionOf } from "@/lib/browser/chat/branches";
+import type { StagedFile } from "@/lib/browser/chat/send-turn";
+import type { PdfLimits } from "@/lib/browser/pdf";
+import { isPdfError, READ_FAILURE_MESSAGE } from "@/lib/browser/pdf/errors";
+import { readAttachment } from "@/lib/browser/files/browser";
+import { isFileError } from "@/lib/browser/files/errors";
+import type { ModelChoice } from "@/lib/shared/llm/models";
+import { chatsToJson, chatToMarkdown, exportFileName, type ExportableChat } from "@/lib/browser/chat/export";
+import { storedPath, treeForSaving, type SavedMessage } from "@/lib/browser/chat/saved-tree";
+import { displayNameFrom } from "@/lib/browser/vault/seal";
 import { ChatMenu } from "./chat-menu";
 import { downloadText } from "./download";
 import { ChatErrorNotice } from "./chat-error";
 import { IntegrityNotice } from "./integrity-notice";
-import { isAppError } from "@/lib/errors";
+import { isAppError } from "@/lib/shared/errors";
 import { Composer } from "./composer";
 import { forgetRenderedMarkdown, preloadMarkdown } from "./markdown";
 import { MessageList } from "./message-list";
@@ -32,7 +32,7 @@ import { contextNotice, useConversationDocuments } from "./use-documents";
 import { useDraft } from "./use-draft";
 import { useKeptConversation } from "./use-kept-conversation";
 import { KeptOfferNotice } from "./kept-offer";
-import type { KeptConversation } from "@/lib/chat/kept-conversation";
+import type { KeptConversation } from "@/lib/browser/chat/kept-conversation";
 import type { UiMessage } from "./types";
 import { useSavedChat, type SaveInput } from "./use-saved-chat";
 import { useGeneratedTitle } from "./use-generated-title";
@@ -257,7 +257,7 @@ export function ChatApp({ models, defaultModel, pdfLimits, providerNotice }: Cha
   };
 
   // docs/issues.md #20 ("Documents"): the PDF is read here, in a Web Worker; only its text is ever sent (and so are
-  // text, source and Word files since docs/issues.md #23, lib/files/browser.ts). A send
+  // text, source and Word files since docs/issues.md #23, lib/browser/files/browser.ts). A send
   // while it is being read waits for it; if it cannot be read, the error shows and the typed text stays.
   const pickFile = (file: File) => {
     chat.setError(null);

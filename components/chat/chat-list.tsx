@@ -1,8 +1,8 @@
 "use client";
 
 import { useMemo, useRef, useState, type KeyboardEvent } from "react";
-import { groupChatsByDate } from "@/lib/chat/groups";
-import { CHAT_TITLE_MAX_CHARS } from "@/lib/chat/title-limit";
+import { groupChatsByDate } from "@/lib/browser/chat/groups";
+import { CHAT_TITLE_MAX_CHARS } from "@/lib/shared/chat/title-limit";
 import type { HistoryEntry } from "./use-chat-history";
 
 interface ChatListProps {

@@ -1,7 +1,7 @@
 "use client";
 
 import { useDeferredValue, useEffect, useRef, useState, type KeyboardEvent } from "react";
-import type { ChatSearchHit, Segment } from "@/lib/chat/search";
+import type { ChatSearchHit, Segment } from "@/lib/browser/chat/search";
 import type { SearchState } from "./use-chat-search";
 
 interface ChatSearchProps {

@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useLayoutEffect, useRef, type ClipboardEvent, type KeyboardEvent } from "react";
-import { acceptFor } from "@/lib/files/kinds";
+import { acceptFor } from "@/lib/browser/files/kinds";
 
 interface ComposerProps {
   value: string;
@@ -19,7 +19,7 @@ const MAX_HEIGHT_PX = 200;
 
 /**
  * The message input (docs/product.md §2, §5): placeholder "Message GPT", an attach button (PDFs, and since docs/issues.md #23 text, source, Word
- * and image files: lib/files/kinds.ts), and a send
+ * and image files: lib/browser/files/kinds.ts), and a send
  * button disabled while the text is empty, which becomes Stop while an answer streams. Enter sends,
  * Shift+Enter adds a line, and pasting inserts plain text only.
  */

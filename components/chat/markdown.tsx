@@ -1,7 +1,7 @@
 "use client";
 
 import { lazy, memo, Suspense, useMemo } from "react";
-import { splitBlocks } from "@/lib/chat/markdown-blocks";
+import { splitBlocks } from "@/lib/browser/chat/markdown-blocks";
 
 const loadRenderer = () => import("./markdown-renderer");
 const MarkdownBlock = lazy(loadRenderer);

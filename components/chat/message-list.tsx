@@ -11,7 +11,7 @@ import { TypingIndicator } from "./typing-indicator";
 import type { UiMessage } from "./types";
 import { UserMessage } from "./user-message";
 
-/** One message on screen with its place among its versions (lib/chat/branches.ts). */
+/** One message on screen with its place among its versions (lib/browser/chat/branches.ts). */
 export interface ShownMessage {
   id: string;
   message: UiMessage;

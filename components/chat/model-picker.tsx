@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useId, useRef, useState } from "react";
-import type { ModelChoice, ModelPlan } from "@/lib/llm/models";
+import type { ModelChoice, ModelPlan } from "@/lib/shared/llm/models";
 import { ModelPrivacyBadge } from "@/components/confidential/model-privacy-badge";
 
 interface ModelPickerProps {

@@ -1,4 +1,4 @@
-import type { ApiMessage, StagedFile } from "@/lib/chat/send-turn";
+import type { ApiMessage, StagedFile } from "@/lib/browser/chat/send-turn";
 
 /** A message as the page shows it: the API's role and content plus client-only display details. */
 export interface UiMessage extends ApiMessage {
@@ -13,7 +13,7 @@ export interface UiMessage extends ApiMessage {
 }
 
 
-/** The unlocked vault: the key and the user id bound into each ciphertext (lib/vault/seal.ts). */
+/** The unlocked vault: the key and the user id bound into each ciphertext (lib/browser/vault/seal.ts). */
 export interface VaultKey {
   key: CryptoKey;
   userId: string;

@@ -1,10 +1,10 @@
 "use client";
 
 import { useCallback, useEffect, useRef, useState } from "react";
-import { apiFetch } from "@/lib/api/client";
-import { removeDraft } from "@/lib/chat/drafts";
-import { deleteSavedChat, prepareDeleteBody, renameSavedChat } from "@/lib/vault/saved-chats";
-import { openTitle } from "@/lib/vault/seal";
+import { apiFetch } from "@/lib/browser/api/client";
+import { removeDraft } from "@/lib/browser/chat/drafts";
+import { deleteSavedChat, prepareDeleteBody, renameSavedChat } from "@/lib/browser/vault/saved-chats";
+import { openTitle } from "@/lib/browser/vault/seal";
 import type { VaultKey } from "./types";
 import { chatSearch } from "./use-chat-search";
 

@@ -1,14 +1,14 @@
 "use client";
 
 import { useCallback, useEffect, useSyncExternalStore } from "react";
-import type { ChatSearchHit, SearchableChat } from "@/lib/chat/search";
-import type { SearchReply, SearchRequest } from "@/lib/chat/search-worker-core";
-import { unlockedVault } from "@/lib/vault/vault-api";
+import type { ChatSearchHit, SearchableChat } from "@/lib/browser/chat/search";
+import type { SearchReply, SearchRequest } from "@/lib/browser/chat/search-worker-core";
+import { unlockedVault } from "@/lib/browser/vault/vault-api";
 import type { VaultKey } from "./types";
 
 /**
  * The index behind "Search chats" (docs/issues.md #9 History), built in this browser, in a Web Worker
- * (lib/chat/search.worker.ts, docs/issues.md #24) so that the page stays responsive while it loads: when
+ * (lib/browser/chat/search.worker.ts, docs/issues.md #24) so that the page stays responsive while it loads: when
  * search opens, the worker reads the chat list and, while it does, fetches the chats not yet indexed (or
  * changed since) in batches (POST /api/ns/chat_history/batch, several at a time), checks each against its
  * header, the manifest and this device's seen versions (docs/issues.md #21, with the inputs of this tab's
@@ -46,7 +46,7 @@ function openChannel(onReply: (reply: SearchReply) => void): Channel {
   const inThread = () => {
     const pending: SearchRequest[] = [];
     let handle: ((msg: SearchRequest) => void) | null = null;
-    void Promise.all([import("@/lib/chat/search-worker-core"), import("@/lib/api/client")]).then(([{ SearchWorkerCore }, { apiFetch }]) => {
+    void Promise.all([import("@/lib/browser/chat/search-worker-core"), import("@/lib/browser/api/client")]).then(([{ SearchWorkerCore }, { apiFetch }]) => {
       const core = new SearchWorkerCore((reply) => setTimeout(() => onReply(reply), 0), apiFetch);
       handle = (msg) => core.handle(msg);
       for (const msg of pending.splice(0)) handle(msg);
@@ -55,9 +55,9 @@ function openChannel(onReply: (reply: SearchReply) => void): Channel {
   };
   if (typeof Worker !== "undefined") {
     try {
-      // A classic worker, as for lib/pdf/browser: Turbopack's worker bootstrap loads chunks with
+      // A classic worker, as for lib/browser/pdf: Turbopack's worker bootstrap loads chunks with
       // importScripts(), which a module worker refuses.
-      const worker = new Worker(new URL("../../lib/chat/search.worker.ts", import.meta.url), { name: "hush-search" });
+      const worker = new Worker(new URL("../../lib/browser/chat/search.worker.ts", import.meta.url), { name: "hush-search" });
       worker.onmessage = (event: MessageEvent<{ hush?: string; reply: SearchReply }>) => {
         log = null;
         if (event.data?.hush === "search") onReply(event.data.reply);

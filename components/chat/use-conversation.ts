@@ -11,11 +11,11 @@ import {
   switchVersion,
   updateMessage,
   type BranchTree,
-} from "@/lib/chat/branches";
-import { type ApiMessage, type ConversationDocument, type SendChatResult, type StagedFile } from "@/lib/chat/send-turn";
-import { failureDetail, sendErrorOutcome } from "@/lib/chat/send-errors";
-import { AppError } from "@/lib/errors";
-import { SAVED_IMAGE_MAX_CHARS } from "@/lib/vault/seal";
+} from "@/lib/browser/chat/branches";
+import { type ApiMessage, type ConversationDocument, type SendChatResult, type StagedFile } from "@/lib/browser/chat/send-turn";
+import { failureDetail, sendErrorOutcome } from "@/lib/browser/chat/send-errors";
+import { AppError } from "@/lib/shared/errors";
+import { SAVED_IMAGE_MAX_CHARS } from "@/lib/browser/vault/seal";
 import type { UiMessage } from "./types";
 import { useStreamingText } from "./use-streaming-text";
 import { useConfidential } from "@/components/confidential/confidential-context";
@@ -53,7 +53,7 @@ interface Options {
   documents: ConversationDocument[];
   /**
    * The instructions of the project of chat `chatId` (null: a new chat) (docs/issues.md #23), sent first as a
-   * system message with every turn (never stored with the chat, never shown: lib/llm/prompt.ts
+   * system message with every turn (never stored with the chat, never shown: lib/shared/llm/prompt.ts
    * projectInstructions); null when it is in no project.
    */
   instructionsFor?: (chatId: string | null) => string | null;
@@ -88,9 +88,9 @@ function withInstructions(instructions: string | null, messages: ReturnType<type
 }
 
 /**
- * The conversation on screen as a branch tree (lib/chat/branches.ts), and every way to call the model
+ * The conversation on screen as a branch tree (lib/browser/chat/branches.ts), and every way to call the model
  * with it: send, edit-and-resend, regenerate, Retry, Stop. What is sent is the path from the first
- * message to the new one. Saved chats store every answered turn with its versions (lib/chat/saved-tree.ts).
+ * message to the new one. Saved chats store every answered turn with its versions (lib/browser/chat/saved-tree.ts).
  */
 export function useConversation(options: Options) {
   const [tree, setTree] = useState<BranchTree<UiMessage>>(emptyTree);

@@ -1,12 +1,12 @@
 "use client";
 
 import { useCallback, useState } from "react";
-import type { ContextReport, ConversationDocument, SendChatResult } from "@/lib/chat/send-turn";
+import type { ContextReport, ConversationDocument, SendChatResult } from "@/lib/browser/chat/send-turn";
 
 /**
  * The current conversation's documents and context report, kept in the browser for the conversation's
  * life (docs/issues.md #8: follow-up questions keep the document). Each answered turn adds its PDF's text,
- * extracted in this browser (lib/pdf/browser); every later send carries them back as `documents`. A new chat clears
+ * extracted in this browser (lib/browser/pdf); every later send carries them back as `documents`. A new chat clears
  * them; a reopened saved chat starts from the documents stored with it (`reset(documents)`).
  * Nothing here is persisted: visitors' documents vanish with the tab.
  */

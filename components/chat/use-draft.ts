@@ -1,7 +1,7 @@
 "use client";
 
 import { useCallback, useEffect, useRef } from "react";
-import { loadDraft, NEW_CHAT_DRAFT, removeDraft, storeDraft } from "@/lib/chat/drafts";
+import { loadDraft, NEW_CHAT_DRAFT, removeDraft, storeDraft } from "@/lib/browser/chat/drafts";
 import type { VaultKey } from "./types";
 
 /** How long typing must pause before the draft is sealed and stored, in ms. */
@@ -14,7 +14,7 @@ const STORE_DELAY_MS = 300;
 const memoryDrafts = new Map<string, string>();
 
 interface Options {
-  /** Only signed-in users: a visitor's unsent text is kept with the conversation (lib/chat/kept-conversation.ts). */
+  /** Only signed-in users: a visitor's unsent text is kept with the conversation (lib/browser/chat/kept-conversation.ts). */
   signedIn: boolean;
   vaultKey: VaultKey | null;
   /** The open chat's id, or null for a new chat. */
@@ -25,7 +25,7 @@ interface Options {
 
 /**
  * A per-chat draft for signed-in users (docs/issues.md #23): what is typed in the composer is sealed with the vault
- * key and kept in this browser (lib/chat/drafts.ts), so a reload, a failed send, a 429 or a lost connection
+ * key and kept in this browser (lib/browser/chat/drafts.ts), so a reload, a failed send, a 429 or a lost connection
  * loses nothing; it comes back when the vault is unlocked and the chat is open. Switching chats swaps the
  * composer's text for the other chat's draft (`switchTo`); a new chat getting its id on its first save takes
  * its draft along.

@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useRef } from "react";
 import { useConfidential } from "@/components/confidential/confidential-context";
 import { turnSender } from "@/components/confidential/send-turn";
-import { generateTitle } from "@/lib/chat/generated-title";
+import { generateTitle } from "@/lib/browser/chat/generated-title";
 import type { useChatHistory } from "./use-chat-history";
 
 /**

@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
-import type { BranchTree } from "@/lib/chat/branches";
+import type { BranchTree } from "@/lib/browser/chat/branches";
 import {
   forgetKeptConversation,
   isEmptyConversation,
@@ -9,7 +9,7 @@ import {
   readKeptConversation,
   writeKeptConversation,
   type KeptConversation,
-} from "@/lib/chat/kept-conversation";
+} from "@/lib/browser/chat/kept-conversation";
 import type { UiMessage } from "./types";
 
 interface Options {
@@ -46,7 +46,7 @@ export interface KeptOffer {
 
 /**
  * docs/issues.md #23: a visitor's conversation survives the spec's redirects to /pricing and /signup, Back and a
- * reload: in this page's memory and this tab's sessionStorage (lib/chat/kept-conversation.ts). A visitor gets it back silently; a
+ * reload: in this page's memory and this tab's sessionStorage (lib/browser/chat/kept-conversation.ts). A visitor gets it back silently; a
  * user who has just signed in in this tab is offered to keep it (`offer`), and it is forgotten either way.
  * Signed-in users' conversations are never written there.
  */

@@ -1,12 +1,12 @@
 "use client";
 
 import { useEffect, useMemo, useRef, useState } from "react";
-import { updateMessage, type BranchTree } from "@/lib/chat/branches";
-import type { ConversationDocument } from "@/lib/chat/send-turn";
-import { planSave, storedPath, treeForSaving, treeFromSaved } from "@/lib/chat/saved-tree";
-import { checkHistoryIntegrity, openSavedChat, saveTurn } from "@/lib/vault/saved-chats";
-import { lockVault, setHistoryOn, useVault } from "@/lib/vault/vault-api";
-import { displayNameFrom, SAVED_IMAGE_MAX_CHARS } from "@/lib/vault/seal";
+import { updateMessage, type BranchTree } from "@/lib/browser/chat/branches";
+import type { ConversationDocument } from "@/lib/browser/chat/send-turn";
+import { planSave, storedPath, treeForSaving, treeFromSaved } from "@/lib/browser/chat/saved-tree";
+import { checkHistoryIntegrity, openSavedChat, saveTurn } from "@/lib/browser/vault/saved-chats";
+import { lockVault, setHistoryOn, useVault } from "@/lib/browser/vault/vault-api";
+import { displayNameFrom, SAVED_IMAGE_MAX_CHARS } from "@/lib/browser/vault/seal";
 import type { UiMessage, VaultKey } from "./types";
 import { useChatHistory } from "./use-chat-history";
 import { chatSearch, useChatSearch } from "./use-chat-search";
@@ -39,7 +39,7 @@ export interface OpenedSavedChat {
  * key, the chat list and search index read with it, and the saving of the open chat. A finished turn is
  * sealed in this browser and stored by POST /api/ns/chat_save (the server never sees it in clear except
  * on its way to the model). An edit, a regenerate or a version switch replaces the stored path from
- * where it changed, and the whole tree of versions is sealed with it (lib/chat/saved-tree.ts). Saves run
+ * where it changed, and the whole tree of versions is sealed with it (lib/browser/chat/saved-tree.ts). Saves run
  * one after another, each planned against what the previous one stored.
  * `documents` are the open conversation's documents, stored (sealed) with the messages that carried them.
  */

@@ -2,10 +2,10 @@
 
 import { useEffect, useState, useSyncExternalStore } from "react";
 import { Dialog } from "@/components/ui/dialog";
-import type { VerifiedEnclave } from "@/lib/confidential/attestation";
-import { latestReceipt, subscribeReceipts } from "@/lib/confidential/receipt-store";
-import { isConfidentialCode } from "@/lib/confidential/protocol";
-import type { ConfidentialTurnReceipt } from "@/lib/confidential/turn";
+import type { VerifiedEnclave } from "@/lib/browser/confidential/attestation";
+import { latestReceipt, subscribeReceipts } from "@/lib/browser/confidential/receipt-store";
+import { isConfidentialCode } from "@/lib/shared/confidential/protocol";
+import type { ConfidentialTurnReceipt } from "@/lib/browser/confidential/turn";
 import { useConfidential } from "./confidential-context";
 import { confidentialClient } from "./send-turn";
 

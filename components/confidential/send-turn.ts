@@ -1,18 +1,18 @@
-import { sendChat, type SendChatInput, type SendChatResult } from "@/lib/chat/send-turn";
-import { isConfidentialCode, isEnclaveVerificationError, type ConfidentialPublicConfig } from "@/lib/confidential/protocol";
+import { sendChat, type SendChatInput, type SendChatResult } from "@/lib/browser/chat/send-turn";
+import { isConfidentialCode, isEnclaveVerificationError, type ConfidentialPublicConfig } from "@/lib/shared/confidential/protocol";
 
-type ConfidentialClient = typeof import("@/lib/confidential/turn");
+type ConfidentialClient = typeof import("@/lib/browser/confidential/turn");
 let client: Promise<ConfidentialClient> | undefined;
 
 /**
- * The browser's confidential client (lib/confidential/turn.ts with the attestation verifier, EHBP and HPKE:
+ * The browser's confidential client (lib/browser/confidential/turn.ts with the attestation verifier, EHBP and HPKE:
  * about 120 KB gzipped), loaded on the first confidential verification or send rather than with /chat
  * (docs/issues.md #20 "the /chat first-load JS added"; docs/confidential-inference.md "Benchmarks"). A failed load is
  * retried on the next call.
  * @throws the chunk's load error (the chat shows it as a network failure)
  */
 export function confidentialClient(): Promise<ConfidentialClient> {
-  client ??= import("@/lib/confidential/turn").catch((error: unknown) => {
+  client ??= import("@/lib/browser/confidential/turn").catch((error: unknown) => {
     client = undefined;
     throw error;
   });
@@ -21,7 +21,7 @@ export function confidentialClient(): Promise<ConfidentialClient> {
 
 /**
  * How the chat sends a turn of `model`: encrypted to the verified enclave through the relay when the model
- * is in the confidential list (lib/confidential/turn.ts, loaded on first use), else today's path
+ * is in the confidential list (lib/browser/confidential/turn.ts, loaded on first use), else today's path
  * (lib/chat/client.ts `sendChat`).
  */
 export function turnSender(config: ConfidentialPublicConfig | null, model: string): (input: SendChatInput) => Promise<SendChatResult> {

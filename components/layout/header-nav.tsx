@@ -3,7 +3,7 @@
 import dynamic from "next/dynamic";
 import Link from "next/link";
 import { useAuthTokenSync } from "@/components/auth/sync";
-import { useAccount } from "@/lib/account/client";
+import { useAccount } from "@/lib/browser/account/client";
 import { GearIcon } from "./gear-icon";
 import { MobileMenu } from "./mobile-menu";
 import { headerLinksFor } from "./nav-links";

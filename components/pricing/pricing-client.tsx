@@ -3,8 +3,8 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useId, useState } from "react";
-import { apiFetch, serverMessage } from "@/lib/api/client";
-import { AppError } from "@/lib/errors";
+import { apiFetch, serverMessage } from "@/lib/browser/api/client";
+import { AppError } from "@/lib/shared/errors";
 import {
   currencyForCountry,
   formatAmount,
@@ -171,7 +171,7 @@ export function PricingClient({ country, proDailyLimit }: { country: string; /**
               </li>
             ))}
           </ul>
-          {/* docs/issues.md #23: "Unlimited" (docs/product.md §2) has a fair-use ceiling (lib/quota.ts); say which. */}
+          {/* docs/issues.md #23: "Unlimited" (docs/product.md §2) has a fair-use ceiling (lib/server/quota.ts); say which. */}
           <p data-testid="fair-use" className="mt-4 text-xs text-ink-600">
             Unlimited within fair use: up to {proDailyLimit.toLocaleString("en-US")} messages a day (reset at midnight UTC), to keep the
             service fast for everyone.

@@ -2,9 +2,9 @@
 
 import { useState } from "react";
 import { buttonStyles, Dialog } from "@/components/ui/dialog";
-import { serverMessage } from "@/lib/api/client";
-import { PROJECT_INSTRUCTIONS_MAX_CHARS, PROJECT_NAME_MAX_CHARS } from "@/lib/projects/limits";
-import type { PlainProject } from "@/lib/vault/projects";
+import { serverMessage } from "@/lib/browser/api/client";
+import { PROJECT_INSTRUCTIONS_MAX_CHARS, PROJECT_NAME_MAX_CHARS } from "@/lib/shared/projects/limits";
+import type { PlainProject } from "@/lib/browser/vault/projects";
 
 /**
  * Make or edit a project (docs/issues.md #23): its name and its custom instructions, which every chat in the

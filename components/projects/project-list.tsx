@@ -4,8 +4,8 @@ import { useState } from "react";
 import { createPortal } from "react-dom";
 import { ConfirmDialog } from "@/components/ui/dialog";
 import { toast } from "@/components/ui/toaster";
-import { MAX_PROJECTS } from "@/lib/projects/limits";
-import type { PlainProject } from "@/lib/vault/projects";
+import { MAX_PROJECTS } from "@/lib/shared/projects/limits";
+import type { PlainProject } from "@/lib/browser/vault/projects";
 import { ProjectDialog } from "./project-dialog";
 import type { Project } from "./use-projects";
 

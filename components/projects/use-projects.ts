@@ -1,8 +1,8 @@
 "use client";
 
 import { useCallback, useEffect, useRef, useState } from "react";
-import { apiFetch } from "@/lib/api/client";
-import { openProject, sealProject, type PlainProject } from "@/lib/vault/projects";
+import { apiFetch } from "@/lib/browser/api/client";
+import { openProject, sealProject, type PlainProject } from "@/lib/browser/vault/projects";
 import type { VaultKey } from "@/components/chat/types";
 
 /** A project as the browser holds it: opened with the vault key. */
@@ -13,9 +13,9 @@ export interface Project extends PlainProject {
 
 /**
  * The signed-in user's projects (docs/issues.md #23), read and written through /api/projects: names and
- * instructions are sealed here under the vault key (lib/vault/projects.ts) and opened here; the server
+ * instructions are sealed here under the vault key (lib/browser/vault/projects.ts) and opened here; the server
  * only stores ciphertext. Nothing loads while the vault is locked (`vault` null). `membership` maps each
- * chat in a project to its project's id. Writes throw AppError (lib/api/client.ts) for the caller to show.
+ * chat in a project to its project's id. Writes throw AppError (lib/browser/api/client.ts) for the caller to show.
  */
 export function useProjects(vault: VaultKey | null) {
   const [projects, setProjects] = useState<Project[]>([]);

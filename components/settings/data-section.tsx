@@ -4,11 +4,11 @@ import { useRef, useState } from "react";
 import { downloadText, mapPool } from "@/components/chat/download";
 import { buttonStyles } from "@/components/ui/dialog";
 import { toast } from "@/components/ui/toaster";
-import { chatsToJson, chatsToMarkdown, exportableFromSaved, exportFileName } from "@/lib/chat/export";
-import { checkImportFile, importFormatError, parseChatGptExport, type ImportResult } from "@/lib/chat/import-chatgpt";
-import { AppError, isAppError } from "@/lib/errors";
-import { importChat } from "@/lib/vault/saved-chats";
-import { listSavedChatIds, loadSavedChats, useVault } from "@/lib/vault/vault-api";
+import { chatsToJson, chatsToMarkdown, exportableFromSaved, exportFileName } from "@/lib/browser/chat/export";
+import { checkImportFile, importFormatError, parseChatGptExport, type ImportResult } from "@/lib/browser/chat/import-chatgpt";
+import { AppError, isAppError } from "@/lib/shared/errors";
+import { importChat } from "@/lib/browser/vault/saved-chats";
+import { listSavedChatIds, loadSavedChats, useVault } from "@/lib/browser/vault/vault-api";
 
 type Progress = { label: string; done: number; total: number } | null;
 
@@ -16,8 +16,8 @@ const plural = (n: number, one: string, many: string) => `${n.toLocaleString("en
 
 /**
  * Settings → Your data (docs/issues.md #9): export every saved chat as Markdown or JSON, decrypted and written in
- * this browser (lib/chat/export.ts; nothing in clear goes to the server), and import a ChatGPT data
- * export (conversations.json, lib/chat/import-chatgpt.ts), each chat sealed here under the vault key and
+ * this browser (lib/browser/chat/export.ts; nothing in clear goes to the server), and import a ChatGPT data
+ * export (conversations.json, lib/browser/chat/import-chatgpt.ts), each chat sealed here under the vault key and
  * stored through POST /api/ns/chat_save with its original dates. Both need the unlocked vault.
  */
 export function DataSection() {

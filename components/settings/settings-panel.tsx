@@ -3,10 +3,10 @@
 import Link from "next/link";
 import { useState } from "react";
 import { signOutAndReload } from "@/components/auth/sign-out";
-import { apiFetch, serverMessage } from "@/lib/api/client";
+import { apiFetch, serverMessage } from "@/lib/browser/api/client";
 import { buttonStyles, Dialog } from "@/components/ui/dialog";
 import { SecuritySection } from "@/components/vault/security-section";
-import { forgetThisDevice, isThisDeviceRemembered } from "@/lib/vault/vault-api";
+import { forgetThisDevice, isThisDeviceRemembered } from "@/lib/browser/vault/vault-api";
 import { ShareLinksSection } from "@/components/share/share-links-section";
 import { DataSection } from "./data-section";
 

@@ -1,9 +1,9 @@
 "use client";
 
 import { useState } from "react";
-import { serverMessage } from "@/lib/api/client";
-import { createShareLink } from "@/lib/share/client";
-import type { SharedSnapshot } from "@/lib/share/crypto";
+import { serverMessage } from "@/lib/browser/api/client";
+import { createShareLink } from "@/lib/browser/share/client";
+import type { SharedSnapshot } from "@/lib/browser/share/crypto";
 import { buttonStyles, Dialog } from "@/components/ui/dialog";
 import { toast } from "@/components/ui/toaster";
 
@@ -11,7 +11,7 @@ type State = { step: "confirm" } | { step: "creating" } | { step: "done"; link: 
 
 /**
  * "Share" for a saved chat (docs/issues.md #23, "Share links"): says what sharing means, then seals a snapshot of
- * the chat as shown now in this browser under a fresh key (lib/share/crypto.ts), uploads only the
+ * the chat as shown now in this browser under a fresh key (lib/browser/share/crypto.ts), uploads only the
  * ciphertext, and shows the link, whose key part (after #) never reaches Hush's server. Loaded on first
  * use (components/chat/chat-app.tsx), not with /chat.
  */

@@ -1,10 +1,10 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import { serverMessage } from "@/lib/api/client";
-import { listMyShares, revokeMyShare } from "@/lib/share/client";
-import type { ShareInfoJson } from "@/lib/share/schemas";
-import { formatBytes } from "@/lib/bytes";
+import { serverMessage } from "@/lib/browser/api/client";
+import { listMyShares, revokeMyShare } from "@/lib/browser/share/client";
+import type { ShareInfoJson } from "@/lib/shared/share/schemas";
+import { formatBytes } from "@/lib/shared/bytes";
 import { buttonStyles, ConfirmDialog } from "@/components/ui/dialog";
 import { toast } from "@/components/ui/toaster";
 

@@ -5,7 +5,7 @@ import { useEffect, useState } from "react";
 import { AssistantAvatar } from "@/components/chat/assistant-avatar";
 import { FileChip } from "@/components/chat/file-chip";
 import { Markdown } from "@/components/chat/markdown";
-import { openShareLink, type OpenedShare } from "@/lib/share/client";
+import { openShareLink, type OpenedShare } from "@/lib/browser/share/client";
 
 /** The clear texts of a link that shows nothing (docs/issues.md #23: revoked links say so). */
 const FAILED: Record<Exclude<OpenedShare["kind"], "ok">, { title: string; body: string }> = {
@@ -19,7 +19,7 @@ const FAILED: Record<Exclude<OpenedShare["kind"], "ok">, { title: string; body: 
 
 /**
  * A shared chat, read-only (docs/issues.md #23): fetched as ciphertext and opened in this browser with the key
- * from the page's fragment (lib/share/client.ts). Nothing here writes: no composer, no actions.
+ * from the page's fragment (lib/browser/share/client.ts). Nothing here writes: no composer, no actions.
  */
 export function SharedChat({ id }: { id: string }) {
   const [state, setState] = useState<OpenedShare | null>(null);

@@ -1,8 +1,8 @@
 "use client";
 
 import { useEffect, useId, useState } from "react";
-import { preloadStrength, ratePassphraseOffThread } from "@/lib/vault/strength-client";
-import { generatePassphrase, MIN_PASSPHRASE_CHARS, type PassphraseRating } from "@/lib/vault/strength";
+import { preloadStrength, ratePassphraseOffThread } from "@/lib/browser/vault/strength-client";
+import { generatePassphrase, MIN_PASSPHRASE_CHARS, type PassphraseRating } from "@/lib/browser/vault/strength";
 
 const inputClass =
   "w-full rounded-lg border border-ink-300 bg-white px-3 py-2 pr-16 text-base text-ink-900 focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-100";

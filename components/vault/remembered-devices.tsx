@@ -2,14 +2,14 @@
 
 import { useCallback, useEffect, useState } from "react";
 import { buttonStyles, ConfirmDialog } from "@/components/ui/dialog";
-import { AppError } from "@/lib/errors";
+import { AppError } from "@/lib/shared/errors";
 import {
   listRememberedDevices,
   rememberThisDevice,
   revokeRememberedDevice,
   thisDeviceId,
   type VaultDevicesJson,
-} from "@/lib/vault/vault-api";
+} from "@/lib/browser/vault/vault-api";
 import { useAction } from "./use-action";
 
 type Device = VaultDevicesJson["devices"][number];

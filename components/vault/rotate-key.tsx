@@ -2,8 +2,8 @@
 
 import { useState } from "react";
 import { buttonStyles, Dialog } from "@/components/ui/dialog";
-import { draftKeyRotation, rotateVaultKey, type VaultJson } from "@/lib/vault/vault-api";
-import type { RotationDraft } from "@/lib/vault/rotation";
+import { draftKeyRotation, rotateVaultKey, type VaultJson } from "@/lib/browser/vault/vault-api";
+import type { RotationDraft } from "@/lib/browser/vault/rotation";
 import { NewPassphraseField } from "./passphrase-field";
 import { RecoveryCodeBox } from "./recovery-code";
 import { useAction } from "./use-action";

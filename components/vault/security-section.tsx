@@ -11,8 +11,8 @@ import {
   preloadVaultMethods,
   removeMethod,
   useVault,
-} from "@/lib/vault/vault-api";
-import type { StoredMethod } from "@/lib/vault/seal";
+} from "@/lib/browser/vault/vault-api";
+import type { StoredMethod } from "@/lib/browser/vault/seal";
 import { NewPassphraseField } from "./passphrase-field";
 import { RecoveryCodeBox } from "./recovery-code";
 import { RememberedDevices } from "./remembered-devices";

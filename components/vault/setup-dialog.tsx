@@ -2,10 +2,10 @@
 
 import { useEffect, useState } from "react";
 import { buttonStyles, Dialog } from "@/components/ui/dialog";
-import { AppError } from "@/lib/errors";
+import { AppError } from "@/lib/shared/errors";
 import { RememberDeviceBox } from "@/components/vault/remember-device";
-import { commitSetup, draftSetup, passkeysAvailable, preloadVaultMethods, type SetupDraft } from "@/lib/vault/vault-api";
-import { ratePassphraseOffThread } from "@/lib/vault/strength-client";
+import { commitSetup, draftSetup, passkeysAvailable, preloadVaultMethods, type SetupDraft } from "@/lib/browser/vault/vault-api";
+import { ratePassphraseOffThread } from "@/lib/browser/vault/strength-client";
 import { NewPassphraseField } from "./passphrase-field";
 import { RecoveryCodeBox } from "./recovery-code";
 

@@ -1,7 +1,7 @@
 "use client";
 
 import { useCallback, useState } from "react";
-import { AppError } from "@/lib/errors";
+import { AppError } from "@/lib/shared/errors";
 
 /**
  * One vault action at a time with its outcome: `act(work)` marks busy, clears the last error, runs

@@ -2,9 +2,9 @@
  * The browser's side of saved history (docs/issues.md #8), for the multi-instance test and the load bench: set up
  * a vault through the real endpoints, seal a finished turn under the vault key and store it with
  * POST /api/ns/chat_save, unlock on another connection and open what the history endpoints return.
- * The same lib/vault/seal.ts the page uses (lib/vault/vault-api.ts), over the HttpsClient instead of fetch.
+ * The same lib/browser/vault/seal.ts the page uses (lib/browser/vault/vault-api.ts), over the HttpsClient instead of fetch.
  */
-import { generateVaultKey, importVaultKey } from "../../lib/vault/crypto";
+import { generateVaultKey, importVaultKey } from "../../lib/browser/vault/crypto";
 import {
   displayNameFrom,
   openChat,
@@ -15,7 +15,7 @@ import {
   type PlainMessage,
   type SealedChatJson,
   type StoredMethod,
-} from "../../lib/vault/seal";
+} from "../../lib/browser/vault/seal";
 import type { HttpsClient } from "./https-client";
 
 /** A signed-in client's unlocked vault: the key lives only here, as in the tab. */

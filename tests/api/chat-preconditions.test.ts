@@ -1,19 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as chatUser } from "@/app/api/ns/chat_user/route";
-import { getConfig, resetConfigForTests } from "@/lib/config";
+import { getConfig, resetConfigForTests } from "@/lib/server/config";
 import { randomUUID } from "node:crypto";
-import { saveSealedTurn } from "@/lib/db/queries";
-import { closeQuota, consumeQuota, utcDay } from "@/lib/quota";
+import { saveSealedTurn } from "@/lib/server/db/queries";
+import { closeQuota, consumeQuota, utcDay } from "@/lib/server/quota";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import { createTestUser, sessionCookieFor } from "../helpers/auth";
 import { startFakeLlmServer, type FakeLlmServer } from "../helpers/fake-llm-server";
 
 /**
  * POST /api/ns/chat_user checks session, account, origin, body, chat owner, model and quota with one
- * SQL statement (lib/chat/signed-in.ts, lib/db/chat-preconditions.ts): the answers keep the order of
+ * SQL statement (lib/server/chat/signed-in.ts, lib/server/db/chat-preconditions.ts): the answers keep the order of
  * checking one by one, a refused send is never counted, and concurrent sends at the limit admit exactly
  * the remainder. The statement follows the owners of its rules: the session store's (both deadlines; a
- * send moves the idle deadline forward) and lib/quota's (one counter, same key, day and limit).
+ * send moves the idle deadline forward) and lib/server/quota's (one counter, same key, day and limit).
  */
 let t: TestDb;
 let llm: FakeLlmServer;
@@ -129,7 +129,7 @@ describe("POST /api/ns/chat_user preconditions", () => {
     expect(await counted(u.id)).toBe(before);
   });
 
-  it("counts on lib/quota's counter: sends and consumeQuota share one key, day and limit", async () => {
+  it("counts on lib/server/quota's counter: sends and consumeQuota share one key, day and limit", async () => {
     const u = await createTestUser();
     const cookie = await sessionCookieFor(u.id);
     expect((await send({ cookie }, turn())).status).toBe(200);

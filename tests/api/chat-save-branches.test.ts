@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as chatSave } from "@/app/api/ns/chat_save/route";
 import { GET as chatHistory } from "@/app/api/ns/chat_history/route";
 import { GET as chatHistoryOne } from "@/app/api/ns/chat_history/[chatId]/route";
-import { addChild, addSibling, fromMessages, versionOf, type BranchTree } from "@/lib/chat/branches";
-import { planSave, storedPath, treeForSaving, treeFromSaved, type SavedMessage } from "@/lib/chat/saved-tree";
-import { resetConfigForTests } from "@/lib/config";
-import { openChat, sealTurn, type SealedChatJson } from "@/lib/vault/seal";
+import { addChild, addSibling, fromMessages, versionOf, type BranchTree } from "@/lib/browser/chat/branches";
+import { planSave, storedPath, treeForSaving, treeFromSaved, type SavedMessage } from "@/lib/browser/chat/saved-tree";
+import { resetConfigForTests } from "@/lib/server/config";
+import { openChat, sealTurn, type SealedChatJson } from "@/lib/browser/vault/seal";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import { dumpDatabase } from "../helpers/db-dump";
 import { createTestUser } from "../helpers/auth";
@@ -13,7 +13,7 @@ import { req, withVault, type Person } from "../helpers/vault-api";
 
 /**
  * docs/issues.md #9: saved chats keep their edited and regenerated versions. The test plays the browser (builds the
- * branch tree with lib/chat/branches.ts, seals with lib/vault/seal.ts) against the real chat_save and
+ * branch tree with lib/browser/chat/branches.ts, seals with lib/browser/vault/seal.ts) against the real chat_save and
  * chat_history handlers and the real database (PGlite, or PostgreSQL with DATABASE_URL).
  */
 let t: TestDb;

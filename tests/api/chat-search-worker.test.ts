@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SearchWorkerCore, type SearchReply, type SearchRequest } from "@/lib/chat/search-worker-core";
-import { resetConfigForTests } from "@/lib/config";
+import { SearchWorkerCore, type SearchReply, type SearchRequest } from "@/lib/browser/chat/search-worker-core";
+import { resetConfigForTests } from "@/lib/server/config";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import { createTestUser } from "../helpers/auth";
 import { apiOverRoutes } from "../helpers/api-over-routes";
@@ -8,7 +8,7 @@ import { remove, rename, save, unlock, type Device } from "../helpers/integrity-
 import { withVault, type Person } from "../helpers/vault-api";
 
 /**
- * The "Search chats" worker's logic (lib/chat/search-worker-core.ts, docs/issues.md #24) over the real route
+ * The "Search chats" worker's logic (lib/browser/chat/search-worker-core.ts, docs/issues.md #24) over the real route
  * handlers and database: the test plays the page, posting what use-chat-search.ts posts and reading the
  * replies; the chats are saved with their integrity as the browser saves them (docs/issues.md #21).
  */

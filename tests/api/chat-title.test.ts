@@ -1,11 +1,11 @@
-import { CHAT_TITLE_MAX_BODY_BYTES } from "@/lib/chat/history-schema";
+import { CHAT_TITLE_MAX_BODY_BYTES } from "@/lib/shared/chat/history-schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as chatHistory } from "@/app/api/ns/chat_history/route";
 import { GET as chatHistoryOne } from "@/app/api/ns/chat_history/[chatId]/route";
 import { POST as chatSave } from "@/app/api/ns/chat_save/route";
 import { PATCH as chatTitle } from "@/app/api/ns/chat_title/route";
-import { resetConfigForTests } from "@/lib/config";
-import { openChat, openTitle, sealTitle, sealTurn, type SealedChatJson } from "@/lib/vault/seal";
+import { resetConfigForTests } from "@/lib/server/config";
+import { openChat, openTitle, sealTitle, sealTurn, type SealedChatJson } from "@/lib/browser/vault/seal";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import { createTestUser } from "../helpers/auth";
 import { dumpDatabase } from "../helpers/db-dump";
@@ -14,7 +14,7 @@ import { req, withVault, type Person } from "../helpers/vault-api";
 /**
  * Renaming a saved chat (docs/issues.md #9 History) through the real handlers and database (PGlite, or
  * PostgreSQL when DATABASE_URL is set). The test plays the browser: it holds the vault key, seals the
- * new name with lib/vault/seal.ts and opens what the history endpoints return.
+ * new name with lib/browser/vault/seal.ts and opens what the history endpoints return.
  */
 let t: TestDb;
 let alice: Person;

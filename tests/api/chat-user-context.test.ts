@@ -3,10 +3,10 @@ import { POST as chatUser } from "@/app/api/ns/chat_user/route";
 import { POST as chatSave } from "@/app/api/ns/chat_save/route";
 import { GET as chatHistoryOne } from "@/app/api/ns/chat_history/[chatId]/route";
 import { POST as vaultCreate } from "@/app/api/vault/route";
-import { generateVaultKey, importVaultKey } from "@/lib/vault/crypto";
-import { openChat, passphraseMethod, recoveryMethod, sealTurn, type PlainMessage } from "@/lib/vault/seal";
-import { getConfig, resetConfigForTests } from "@/lib/config";
-import { setManualPro } from "@/lib/manual-plan";
+import { generateVaultKey, importVaultKey } from "@/lib/browser/vault/crypto";
+import { openChat, passphraseMethod, recoveryMethod, sealTurn, type PlainMessage } from "@/lib/browser/vault/seal";
+import { getConfig, resetConfigForTests } from "@/lib/server/config";
+import { setManualPro } from "@/lib/server/manual-plan";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import { createTestUser, sessionCookieFor } from "../helpers/auth";
 import { startFakeLlmServer, type FakeLlmServer } from "../helpers/fake-llm-server";
@@ -22,7 +22,7 @@ let proLlm: FakeLlmServer;
 let user: { id: string; cookie: string; key: CryptoKey };
 const BASIC = "llama3-8b-8192";
 const PRO = "llama3-70b-8192";
-/** A PDF's text as the browser extracts it (lib/pdf/browser) and sends it as the turn's `document`. */
+/** A PDF's text as the browser extracts it (lib/browser/pdf) and sends it as the turn's `document`. */
 const report = "Hush quarterly privacy report.\n\nPage two: what Hush can see.\n\nPage three: the next review.";
 
 function post(handler: (r: Request) => Promise<Response>, path: string, body: unknown) {

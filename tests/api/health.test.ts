@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as health } from "@/app/api/health/route";
 import { GET as ready } from "@/app/api/ready/route";
-import { resetConfigForTests } from "@/lib/config";
-import { resetLifecycleForTests, shutdown } from "@/lib/lifecycle";
-import { closeQuota } from "@/lib/quota";
+import { resetConfigForTests } from "@/lib/server/config";
+import { resetLifecycleForTests, shutdown } from "@/lib/server/lifecycle";
+import { closeQuota } from "@/lib/server/quota";
 import { redisAvailable, TEST_REDIS_URL } from "../helpers/redis";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 

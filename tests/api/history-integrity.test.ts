@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resetConfigForTests } from "@/lib/config";
-import { INTEGRITY_WARNING } from "@/lib/vault/integrity";
-import type { PlainMessage } from "@/lib/vault/seal";
+import { resetConfigForTests } from "@/lib/server/config";
+import { INTEGRITY_WARNING } from "@/lib/browser/vault/integrity";
+import type { PlainMessage } from "@/lib/browser/vault/seal";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import { createTestUser } from "../helpers/auth";
 import { check, listAll, remove, rename, save, unlock, vaultOf, type Device } from "../helpers/integrity-device";
 import { withVault, type Person } from "../helpers/vault-api";
 
 /**
- * docs/issues.md #21, tamper-evident history: the browser's integrity code (lib/vault/integrity.ts and its
+ * docs/issues.md #21, tamper-evident history: the browser's integrity code (lib/browser/vault/integrity.ts and its
  * tracker) against the real route handlers and database. Each "device" is a tracker with its own
  * seen versions; the server's tampering is done straight in the database, as a server could.
  */

@@ -3,22 +3,22 @@ import { POST as chatUser } from "@/app/api/ns/chat_user/route";
 import { GET as chatHistory } from "@/app/api/ns/chat_history/route";
 import { GET as chatHistoryOne } from "@/app/api/ns/chat_history/[chatId]/route";
 import { DELETE as deleteChatRoute } from "@/app/api/ns/delete_chat/route";
-import { resetConfigForTests } from "@/lib/config";
+import { resetConfigForTests } from "@/lib/server/config";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import { createTestUser, sessionCookieFor } from "../helpers/auth";
 import { startFakeLlmServer, type FakeLlmServer } from "../helpers/fake-llm-server";
 import { dumpDatabase } from "../helpers/db-dump";
 import { POST as chatSave } from "@/app/api/ns/chat_save/route";
 import { GET as vaultGet, POST as vaultCreate, PATCH as vaultPatch } from "@/app/api/vault/route";
-import { generateVaultKey, importVaultKey } from "@/lib/vault/crypto";
-import { displayNameFrom, openChat, openTitle, passphraseMethod, recoveryMethod, sealTurn, type PlainMessage } from "@/lib/vault/seal";
+import { generateVaultKey, importVaultKey } from "@/lib/browser/vault/crypto";
+import { displayNameFrom, openChat, openTitle, passphraseMethod, recoveryMethod, sealTurn, type PlainMessage } from "@/lib/browser/vault/seal";
 import { req, withVault, type Person } from "../helpers/vault-api";
 
 /**
  * The signed-in chat endpoints (docs/product.md §7) and saving under the vault (docs/issues.md #8) through their real
  * handlers, the real database (PGlite, or PostgreSQL when DATABASE_URL is set) and the real openai SDK
  * against the fake LLM server. The test plays the browser: it makes the vault key, wraps it, seals
- * each turn with lib/vault/seal.ts and opens what the history endpoints return.
+ * each turn with lib/browser/vault/seal.ts and opens what the history endpoints return.
  */
 let t: TestDb;
 let llm: FakeLlmServer;

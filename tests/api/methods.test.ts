@@ -2,14 +2,14 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { NextRequest } from "next/server";
 import { describe, expect, it } from "vitest";
-import { api, type ApiRoute } from "@/lib/api/contract";
-import { routeMethodTable } from "@/lib/api/methods";
-import { refusalFor } from "@/lib/request-guard";
+import { api, type ApiRoute } from "@/lib/shared/api/contract";
+import { routeMethodTable } from "@/lib/server/api/methods";
+import { refusalFor } from "@/lib/server/request-guard";
 import { proxy } from "@/proxy";
 
 /**
  * docs/issues.md #22, "405 without Allow": every route of app/api answers a method it does not export with 405,
- * an `Allow` header naming its methods and a JSON `{ "error": ... }` body (proxy.ts, lib/api/methods.ts).
+ * an `Allow` header naming its methods and a JSON `{ "error": ... }` body (proxy.ts, lib/server/api/methods.ts).
  * The expected methods are read from the route files themselves, so the table cannot drift from them.
  */
 const root = path.join(__dirname, "../..");
@@ -53,7 +53,7 @@ function fileFor(route: ApiRoute): Set<string> {
 const concrete = (pattern: string) => pattern.replace(/\{\.\.\.[^}]+\}/, "session").replace(/\{[^}]+\}/g, "chat-1");
 
 describe("405 with Allow on every API route", () => {
-  it("the method table (lib/api/methods.ts) is exactly the route files' exports", () => {
+  it("the method table (lib/server/api/methods.ts) is exactly the route files' exports", () => {
     expect(files.size).toBeGreaterThan(25);
     const table = routeMethodTable();
     expect(new Set(table.keys())).toEqual(new Set(files.keys()));

@@ -1,5 +1,5 @@
 import { readdirSync } from "node:fs";
-import { projectBodySchema, projectChatBodySchema, projectIdBodySchema } from "@/lib/projects/schemas";
+import { projectBodySchema, projectChatBodySchema, projectIdBodySchema } from "@/lib/shared/projects/schemas";
 import path from "node:path";
 import { validate } from "@readme/openapi-parser";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -16,15 +16,15 @@ import { PATCH as chatTitle } from "@/app/api/ns/chat_title/route";
 import { GET as openApiRoute } from "@/app/api/openapi.json/route";
 import { PATCH as vaultPatch } from "@/app/api/vault/route";
 import { POST as vaultPasskey } from "@/app/api/vault/passkey/route";
-import { createAccountBodySchema, deleteUserBodySchema } from "@/lib/account/schemas";
-import { idTokenBodySchema } from "@/lib/auth/schemas";
-import { chatBatchBodySchema, chatHistoryQuerySchema, chatTitleBodySchema, deleteChatBodySchema } from "@/lib/chat/history-schema";
-import { chatLimits } from "@/lib/chat/limits";
-import { chatRequestSchema } from "@/lib/chat/schema";
-import { resetConfigForTests } from "@/lib/config";
-import { openApiJson, openApiSource } from "@/lib/openapi/document";
-import { shareCreateBodySchema, shareIdBodySchema } from "@/lib/share/schemas";
-import { checkoutBodySchema, customerPortalBodySchema } from "@/lib/stripe/schemas";
+import { createAccountBodySchema, deleteUserBodySchema } from "@/lib/shared/account/schemas";
+import { idTokenBodySchema } from "@/lib/shared/auth/schemas";
+import { chatBatchBodySchema, chatHistoryQuerySchema, chatTitleBodySchema, deleteChatBodySchema } from "@/lib/shared/chat/history-schema";
+import { chatLimits } from "@/lib/server/chat/limits";
+import { chatRequestSchema } from "@/lib/server/chat/schema";
+import { resetConfigForTests } from "@/lib/server/config";
+import { openApiJson, openApiSource } from "@/lib/server/openapi/document";
+import { shareCreateBodySchema, shareIdBodySchema } from "@/lib/shared/share/schemas";
+import { checkoutBodySchema, customerPortalBodySchema } from "@/lib/shared/stripe/schemas";
 import {
   chatSaveBodySchema,
   vaultAddMethodBodySchema,
@@ -39,7 +39,7 @@ import {
   vaultRotationChatsBodySchema,
   vaultRotationFinishBodySchema,
   vaultRotationStartBodySchema,
-} from "@/lib/vault/schemas";
+} from "@/lib/shared/vault/schemas";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import { createTestUser, sameOrigin, sessionCookieFor } from "../helpers/auth";
 

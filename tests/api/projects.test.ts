@@ -3,22 +3,22 @@ import { POST as chatSave } from "@/app/api/ns/chat_save/route";
 import { POST as deleteUser } from "@/app/api/delete_user/route";
 import { DELETE as projectDelete, GET as projectList, PATCH as projectUpdate, POST as projectCreate } from "@/app/api/projects/route";
 import { PATCH as projectMoveChat } from "@/app/api/projects/chat/route";
-import { resetConfigForTests } from "@/lib/config";
-import { MAX_PROJECTS, PROJECT_INSTRUCTIONS_MAX_CHARS } from "@/lib/projects/schemas";
-import { openProject, sealProject } from "@/lib/vault/projects";
-import { sealTurn } from "@/lib/vault/seal";
+import { resetConfigForTests } from "@/lib/server/config";
+import { MAX_PROJECTS, PROJECT_INSTRUCTIONS_MAX_CHARS } from "@/lib/shared/projects/schemas";
+import { openProject, sealProject } from "@/lib/browser/vault/projects";
+import { sealTurn } from "@/lib/browser/vault/seal";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import { createTestUser, sessionCookieFor } from "../helpers/auth";
 import { dumpDatabase } from "../helpers/db-dump";
 import { req, withVault, type Person } from "../helpers/vault-api";
 import { apiOverRoutes } from "../helpers/api-over-routes";
 import { unlock } from "../helpers/integrity-device";
-import { generateVaultKey, importVaultKey } from "@/lib/vault/crypto";
-import { completeRotation, draftRotation, startRotation } from "@/lib/vault/rotation";
+import { generateVaultKey, importVaultKey } from "@/lib/browser/vault/crypto";
+import { completeRotation, draftRotation, startRotation } from "@/lib/browser/vault/rotation";
 
 /**
  * Projects (docs/issues.md #23) through the real handlers and database. The test plays the browser: it holds the
- * vault key, seals each project's name and instructions with lib/vault/projects.ts and opens what comes back.
+ * vault key, seals each project's name and instructions with lib/browser/vault/projects.ts and opens what comes back.
  */
 let t: TestDb;
 let alice: Person;
@@ -178,7 +178,7 @@ describe("/api/projects", () => {
     // bucket); what a client seals bigger (the next bucket, 64 KiB) is refused by size.
     const fits = await sealProject(alice.key, alice.id, id, { name: "n".repeat(500), instructions: "\u0001".repeat(PROJECT_INSTRUCTIONS_MAX_CHARS + 500) });
     expect((await call(projectCreate, "POST", "/api/projects", alice, { project_id: id, sealed: fits })).status).toBe(201);
-    const { encryptField, toBase64 } = await import("@/lib/vault/crypto");
+    const { encryptField, toBase64 } = await import("@/lib/browser/vault/crypto");
     const tooBig = toBase64(await encryptField(alice.key, { field: "project", userId: alice.id, projectId: id }, JSON.stringify({ name: "big", instructions: "x".repeat(40_000) })));
     expect((await call(projectUpdate, "PATCH", "/api/projects", alice, { project_id: id, sealed: tooBig })).status).toBe(413);
     const huge = JSON.stringify({ project_id: id, sealed: "A".repeat(60_000) });

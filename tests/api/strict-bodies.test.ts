@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { POST as chatVisitor } from "@/app/api/ns/chat/route";
-import { api, type ApiRoute, type RouteName } from "@/lib/api/contract";
-import { chatRequestFor } from "@/lib/chat/limits";
-import { isAppError } from "@/lib/errors";
-import { readJsonBody } from "@/lib/http";
-import type { z } from "@/lib/zod";
+import { api, type ApiRoute, type RouteName } from "@/lib/shared/api/contract";
+import { chatRequestFor } from "@/lib/server/chat/limits";
+import { isAppError } from "@/lib/shared/errors";
+import { readJsonBody } from "@/lib/server/http";
+import type { z } from "@/lib/shared/zod";
 import { fromPeer } from "../helpers/peer";
 
 /**
- * docs/issues.md #22, "Schemas not strict": every request body of the API contract (lib/api/contract.ts) refuses
+ * docs/issues.md #22, "Schemas not strict": every request body of the API contract (lib/shared/api/contract.ts) refuses
  * a field it does not define, top-level or nested, with a 400 naming the field, through the same
  * readJsonBody the route wrapper uses. next-auth's form posts (api.authSignInEmail, api.authSignInGoogle)
  * are next-auth's own parsing, outside this rule.

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DELETE as revoke, GET as list, POST as remember } from "@/app/api/vault/devices/route";
 import { POST as unlock } from "@/app/api/vault/devices/unlock/route";
-import { resetConfigForTests } from "@/lib/config";
-import { fromBase64, generateDeviceKey, generateVaultKey, unwrapForDevice, wrapForDevice } from "@/lib/vault/crypto";
-import { MAX_REMEMBERED_DEVICES } from "@/lib/vault/schemas";
+import { resetConfigForTests } from "@/lib/server/config";
+import { fromBase64, generateDeviceKey, generateVaultKey, unwrapForDevice, wrapForDevice } from "@/lib/browser/vault/crypto";
+import { MAX_REMEMBERED_DEVICES } from "@/lib/shared/vault/schemas";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import { createTestUser, sessionCookieFor } from "../helpers/auth";
 import { dumpDatabase } from "../helpers/db-dump";

@@ -2,9 +2,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { GET as vaultGet, POST as vaultCreate } from "@/app/api/vault/route";
 import { PATCH as methodReplace, POST as methodAdd } from "@/app/api/vault/methods/route";
 import { POST as vaultUnlock } from "@/app/api/vault/unlock/route";
-import type { VaultJson } from "@/lib/api/contract";
-import { ARGON2ID, ARGON2ID_FLOOR, generateVaultKey, passphraseKey, randomBytes, toBase64, wrapVaultKey, type Argon2Params } from "@/lib/vault/crypto";
-import { passphraseMethod, recoveryMethod, unlockWithPassphrase, type MethodJson } from "@/lib/vault/seal";
+import type { VaultJson } from "@/lib/shared/api/contract";
+import { ARGON2ID, ARGON2ID_FLOOR, generateVaultKey, passphraseKey, randomBytes, toBase64, wrapVaultKey, type Argon2Params } from "@/lib/browser/vault/crypto";
+import { passphraseMethod, recoveryMethod, unlockWithPassphrase, type MethodJson } from "@/lib/browser/vault/seal";
 import { setupTestDb, type TestDb, tableFilesHold } from "../db/setup-db";
 import { createTestUser, sessionCookieFor } from "../helpers/auth";
 import { req } from "../helpers/vault-api";
@@ -12,7 +12,7 @@ import { req } from "../helpers/vault-api";
 /**
  * docs/issues.md #21, "Passphrase strength", on the server and at unlock: the server's Argon2id floor for passphrase
  * wraps (m ≥ 64 MiB, t ≥ 3; 400 naming it on every write of a method: POST /api/vault, POST and PATCH
- * /api/vault/methods), old weaker wraps still served, and the browser's store (lib/vault/vault-api.ts, with
+ * /api/vault/methods), old weaker wraps still served, and the browser's store (lib/browser/vault/vault-api.ts, with
  * its calls routed to the real handlers) wrapping the key again at the next unlock.
  */
 let t: TestDb;
@@ -144,7 +144,7 @@ describe("re-wrap at the next unlock (docs/issues.md #21)", () => {
       inFlight.push(answer);
       return answer;
     });
-    const store = await import("@/lib/vault/vault-api");
+    const store = await import("@/lib/browser/vault/vault-api");
     await store.refreshVault();
     await expect(store.unlockPassphrase("not the passphrase at all")).rejects.toMatchObject({ message: expect.stringMatching(/^That passphrase is not right/) });
     expect(calls).not.toContain("PATCH /api/vault/methods");

@@ -4,21 +4,21 @@ import { GET as vaultGet } from "@/app/api/vault/route";
 import { POST as rotationStartRoute } from "@/app/api/vault/rotation/route";
 import { POST as rotationChatsRoute } from "@/app/api/vault/rotation/chats/route";
 import { POST as rotationFinishRoute } from "@/app/api/vault/rotation/finish/route";
-import type { VaultJson } from "@/lib/api/contract";
-import { resetConfigForTests } from "@/lib/config";
-import { decryptField, fromBase64, generateVaultKey, importVaultKey, integrityKey, unwrapNextKey } from "@/lib/vault/crypto";
-import { completeRotation, draftRotation, resealChat, startRotation, type CurrentKey } from "@/lib/vault/rotation";
-import { openChat, sealTurn, unlockWithPassphrase, unlockWithRecovery, type StoredMethod } from "@/lib/vault/seal";
+import type { VaultJson } from "@/lib/shared/api/contract";
+import { resetConfigForTests } from "@/lib/server/config";
+import { decryptField, fromBase64, generateVaultKey, importVaultKey, integrityKey, unwrapNextKey } from "@/lib/browser/vault/crypto";
+import { completeRotation, draftRotation, resealChat, startRotation, type CurrentKey } from "@/lib/browser/vault/rotation";
+import { openChat, sealTurn, unlockWithPassphrase, unlockWithRecovery, type StoredMethod } from "@/lib/browser/vault/seal";
 import { setupTestDb, tableFilesHold, type TestDb } from "../db/setup-db";
 import { apiOverRoutes } from "../helpers/api-over-routes";
 import { createTestUser, sessionCookieFor } from "../helpers/auth";
 import { check, listAll, rename, save, unlock, vaultOf } from "../helpers/integrity-device";
 import { req, type Person } from "../helpers/vault-api";
-import { passphraseMethod, recoveryMethod } from "@/lib/vault/seal";
+import { passphraseMethod, recoveryMethod } from "@/lib/browser/vault/seal";
 import { POST as vaultCreate } from "@/app/api/vault/route";
 
 /**
- * docs/issues.md #21, "Rotate vault key": the browser's rotation code (lib/vault/rotation.ts) through the real route
+ * docs/issues.md #21, "Rotate vault key": the browser's rotation code (lib/browser/vault/rotation.ts) through the real route
  * handlers and database. Afterwards every stored wrap is tried with every secret the user ever had: only
  * the new secrets open anything, and they open the new key; the old key opens no stored ciphertext.
  */

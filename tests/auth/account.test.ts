@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as checkAccountStatus } from "@/app/api/check_account_status/route";
 import { POST as createAccount } from "@/app/api/create_account/route";
 import { POST as deleteUser } from "@/app/api/delete_user/route";
-import { saveSealedTurn } from "@/lib/db/queries";
+import { saveSealedTurn } from "@/lib/server/db/queries";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import {
   createTestUser,
@@ -161,7 +161,7 @@ describe("POST /api/delete_user", () => {
     const after = await checkAccountStatus(new Request(`${APP}/api/check_account_status`, { headers: bearer }));
     expect(await after.json()).toEqual({ account_deleted: true });
     // Other endpoints refuse a deleted account with 403 (requireUser without allowDeleted).
-    const { requireUser } = await import("@/lib/auth/session");
+    const { requireUser } = await import("@/lib/server/auth/session");
     await expect(requireUser(new Request(`${APP}/x`, { headers: bearer }))).rejects.toMatchObject({
       status: 403,
       message: "This account has been deleted.",

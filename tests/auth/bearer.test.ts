@@ -2,8 +2,8 @@ import { generateKeyPair, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as checkAccountStatus } from "@/app/api/check_account_status/route";
 import { POST as createAccount } from "@/app/api/create_account/route";
-import { getDb } from "@/lib/db/client";
-import { CLOCK_TOLERANCE_S, resetIdTokenCacheForTests } from "@/lib/auth/google-id-token";
+import { getDb } from "@/lib/server/db/client";
+import { CLOCK_TOLERANCE_S, resetIdTokenCacheForTests } from "@/lib/server/auth/google-id-token";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import { signGoogleIdToken, stopTestGoogleIssuer, TEST_GOOGLE_CLIENT_ID, startTestGoogleIssuer } from "../helpers/auth";
 import type { TestOidcServer } from "../helpers/oidc";
@@ -195,7 +195,7 @@ describe("when the issuer cannot be reached", () => {
     const token = await signGoogleIdToken({ sub: "sub-offline" });
     const saved = process.env.GOOGLE_ISSUER;
     process.env.GOOGLE_ISSUER = "http://127.0.0.1:9"; // discard port: connection refused
-    const { resetConfigForTests } = await import("@/lib/config");
+    const { resetConfigForTests } = await import("@/lib/server/config");
     resetConfigForTests();
     resetIdTokenCacheForTests();
     try {

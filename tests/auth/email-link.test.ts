@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as checkAccountStatus } from "@/app/api/check_account_status/route";
-import { resetConfigForTests } from "@/lib/config";
-import { closeRateLimits } from "@/lib/rate-limit";
+import { resetConfigForTests } from "@/lib/server/config";
+import { closeRateLimits } from "@/lib/server/rate-limit";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import { AuthTestClient, tokenOf } from "../helpers/auth-flow";
 import { extractSignInLink, startSmtpServer, type TestSmtpServer } from "../helpers/smtp";

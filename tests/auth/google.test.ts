@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as idTokenSignIn } from "@/app/api/auth/id-token/route";
 import { GET as checkAccountStatus } from "@/app/api/check_account_status/route";
-import { parseCookies } from "@/lib/auth/cookies";
-import { desktopDeepLink, handoffCookieName, openHandoff } from "@/lib/auth/desktop";
-import { verifyGoogleIdToken } from "@/lib/auth/google-id-token";
-import { getRequestUser } from "@/lib/auth/session";
+import { parseCookies } from "@/lib/server/auth/cookies";
+import { desktopDeepLink, handoffCookieName, openHandoff } from "@/lib/server/auth/desktop";
+import { verifyGoogleIdToken } from "@/lib/server/auth/google-id-token";
+import { getRequestUser } from "@/lib/server/auth/session";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import { createTestUser, signGoogleIdToken, startTestGoogleIssuer, stopTestGoogleIssuer } from "../helpers/auth";
 import { AuthTestClient } from "../helpers/auth-flow";

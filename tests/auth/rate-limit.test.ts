@@ -1,13 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { resetConfigForTests } from "@/lib/config";
-import { AppError } from "@/lib/errors";
-import { closeRateLimits, consumeEmailSignIn, retryAfterSeconds } from "@/lib/rate-limit";
+import { resetConfigForTests } from "@/lib/server/config";
+import { AppError } from "@/lib/shared/errors";
+import { closeRateLimits, consumeEmailSignIn, retryAfterSeconds } from "@/lib/server/rate-limit";
 import { redisAvailable, TEST_REDIS_URL } from "../helpers/redis";
 
 /**
- * The sign-in mail limits (lib/rate-limit.ts consumeEmailSignIn), in memory and in Redis (REDIS_URL; the
+ * The sign-in mail limits (lib/server/rate-limit.ts consumeEmailSignIn), in memory and in Redis (REDIS_URL; the
  * local Redis on 127.0.0.1:6379, or TEST_REDIS_URL; skipped when none answers).
  */
 const REDIS_URL = TEST_REDIS_URL;

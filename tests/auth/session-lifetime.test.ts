@@ -1,15 +1,15 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { resetConfigForTests } from "@/lib/config";
-import { getRequestUser } from "@/lib/auth/session";
-import { hashSessionToken } from "@/lib/auth/session-store";
-import { closeRateLimits } from "@/lib/rate-limit";
+import { resetConfigForTests } from "@/lib/server/config";
+import { getRequestUser } from "@/lib/server/auth/session";
+import { hashSessionToken } from "@/lib/server/auth/session-store";
+import { closeRateLimits } from "@/lib/server/rate-limit";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import { createTestUser, sessionCookieFor } from "../helpers/auth";
 import { AuthTestClient, tokenOf } from "../helpers/auth-flow";
 import { extractSignInLink, startSmtpServer, type TestSmtpServer } from "../helpers/smtp";
 
 /**
- * Session lifetimes (docs/issues.md #10; lib/auth/README.md "Session lifetime"), by moving the clock (only
+ * Session lifetimes (docs/issues.md #10; lib/server/auth/README.md "Session lifetime"), by moving the clock (only
  * Date is faked: the database and the SMTP server keep real timers): an idle timeout
  * (SESSION_IDLE_DAYS, 7) and an absolute end (SESSION_MAX_AGE_DAYS, 30) that no refresh extends,
  * through getRequestUser (every API route and page) and through next-auth's /api/auth/session.

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as checkAccountStatus } from "@/app/api/check_account_status/route";
-import { resetConfigForTests } from "@/lib/config";
-import { getRequestUser, requireUser } from "@/lib/auth/session";
-import { hashSessionToken } from "@/lib/auth/session-store";
-import { closeRateLimits } from "@/lib/rate-limit";
+import { resetConfigForTests } from "@/lib/server/config";
+import { getRequestUser, requireUser } from "@/lib/server/auth/session";
+import { hashSessionToken } from "@/lib/server/auth/session-store";
+import { closeRateLimits } from "@/lib/server/rate-limit";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import { createTestUser, sessionCookieFor } from "../helpers/auth";
 import { AuthTestClient, tokenOf } from "../helpers/auth-flow";

@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { authErrorMessage, cleanProviderMessage, DEFAULT_AUTH_ERROR } from "@/components/auth/errors";
-import { parseConfig, resetConfigForTests } from "@/lib/config";
-import { parseCookies, readCookie, serializeCookie } from "@/lib/auth/cookies";
-import { desktopDeepLink } from "@/lib/auth/desktop";
-import { normalizeEmail } from "@/lib/auth/email-address";
-import { emailLinkFor, nextAuthUrl } from "@/lib/auth/options";
-import { assertSameOrigin } from "@/lib/auth/session";
-import { sendSignInEmail } from "@/lib/mail";
-import { captureLogsForTests } from "@/lib/log";
+import { parseConfig, resetConfigForTests } from "@/lib/server/config";
+import { parseCookies, readCookie, serializeCookie } from "@/lib/server/auth/cookies";
+import { desktopDeepLink } from "@/lib/server/auth/desktop";
+import { normalizeEmail } from "@/lib/server/auth/email-address";
+import { emailLinkFor, nextAuthUrl } from "@/lib/server/auth/options";
+import { assertSameOrigin } from "@/lib/server/auth/session";
+import { sendSignInEmail } from "@/lib/server/mail";
+import { captureLogsForTests } from "@/lib/server/log";
 
 /** Pure pieces of sign-in: error texts, address normalisation, the CSRF guard, cookies, links, settings. */
 
@@ -181,7 +181,7 @@ describe("sendSignInEmail without EMAIL_SERVER (development)", () => {
     await sendSignInEmail({ to: "dev@example.test", url: "http://localhost:3000/signup?token=t0k", expires: new Date(Date.now() + 600_000) });
     capture.restore();
     const logged = capture.lines.join("\n");
-    // The address is logged as a pseudonym like every address (lib/log.ts); the link itself in clear.
+    // The address is logged as a pseudonym like every address (lib/server/log.ts); the link itself in clear.
     expect(logged).not.toContain("dev@example.test");
     expect(logged).toContain("DEVELOPMENT: SIGN-IN LINK (not e-mailed: EMAIL_SERVER is unset)");
     expect(logged).toContain("http://localhost:3000/signup?token=t0k");

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { GET } from "@/app/api/get-country/route";
-import { resetConfigForTests } from "@/lib/config";
+import { resetConfigForTests } from "@/lib/server/config";
 import { fromPeer } from "../helpers/peer";
 
 /**
  * GET /api/get-country (docs/product.md §7): the edge header from a trusted proxy, else the offline GeoIP table
- * for the client address (lib/client-address.ts), else US. Forwarded headers from anyone but a
+ * for the client address (lib/server/client-address.ts), else US. Forwarded headers from anyone but a
  * TRUSTED_PROXIES peer are ignored (docs/issues.md #10: a visitor must not choose its pricing country).
  */
 const ask = async (headers: Record<string, string> = {}) => {

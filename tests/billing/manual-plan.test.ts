@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getPlan, getSubscription } from "@/lib/plans";
-import { setManualPro } from "@/lib/manual-plan";
+import { getPlan, getSubscription } from "@/lib/server/plans";
+import { setManualPro } from "@/lib/server/manual-plan";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import { createTestUser } from "../helpers/auth";
 
-/** `npm run plan -- grant|revoke <email>` (lib/manual-plan.ts) against the real database. */
+/** `npm run plan -- grant|revoke <email>` (lib/server/manual-plan.ts) against the real database. */
 let t: TestDb;
 beforeAll(async () => {
   t = await setupTestDb();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resetConfigForTests } from "@/lib/config";
-import { closeQuota, consumeQuota } from "@/lib/quota";
+import { resetConfigForTests } from "@/lib/server/config";
+import { closeQuota, consumeQuota } from "@/lib/server/quota";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 
 /**

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
-import { resetConfigForTests } from "@/lib/config";
-import { isAppError } from "@/lib/errors";
-import { closeQuota, consumeQuota, flushQuota } from "@/lib/quota";
-import { writeBehindCounts, type CounterTable } from "@/lib/quota-write-behind";
+import { resetConfigForTests } from "@/lib/server/config";
+import { isAppError } from "@/lib/shared/errors";
+import { closeQuota, consumeQuota, flushQuota } from "@/lib/server/quota";
+import { writeBehindCounts, type CounterTable } from "@/lib/server/quota-write-behind";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 
 /**
- * Visitors counted in memory and written behind (lib/quota-write-behind.ts; docs/issues.md #24), on the
+ * Visitors counted in memory and written behind (lib/server/quota-write-behind.ts; docs/issues.md #24), on the
  * embedded PGlite database it is used with: exact at the limit, no statement once a visitor is known,
  * the counts in quota_counters after a flush and after closing, and read back by the next process state.
  * With DATABASE_URL (PostgreSQL, several instances) visitors are counted by the database itself.

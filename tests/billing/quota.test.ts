@@ -2,9 +2,9 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as chatVisitor } from "@/app/api/ns/chat/route";
 import { POST as chatUser } from "@/app/api/ns/chat_user/route";
-import { getConfig, resetConfigForTests } from "@/lib/config";
-import { isAppError, type AppError } from "@/lib/errors";
-import { closeQuota, consumeQuota, type QuotaSubject } from "@/lib/quota";
+import { getConfig, resetConfigForTests } from "@/lib/server/config";
+import { isAppError, type AppError } from "@/lib/shared/errors";
+import { closeQuota, consumeQuota, type QuotaSubject } from "@/lib/server/quota";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import { createTestUser, sessionCookieFor } from "../helpers/auth";
 import { startFakeLlmServer, type FakeLlmServer } from "../helpers/fake-llm-server";
@@ -12,7 +12,7 @@ import { fromPeer } from "../helpers/peer";
 import { redisAvailable, TEST_REDIS_URL } from "../helpers/redis";
 
 /**
- * Daily quotas (lib/quota.ts) in the database (PGlite, or PostgreSQL with DATABASE_URL) and in Redis
+ * Daily quotas (lib/server/quota.ts) in the database (PGlite, or PostgreSQL with DATABASE_URL) and in Redis
  * (TEST_REDIS_URL, default the local 127.0.0.1:6379; skipped when none answers): exact under
  * concurrency, per subject, per plan; and the chat endpoints' 429 / 403.
  */

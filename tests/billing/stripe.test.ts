@@ -4,7 +4,7 @@ import { POST as portal } from "@/app/api/customer-portal/route";
 import { POST as webhook } from "@/app/api/stripe/webhook/route";
 import { GET as stripeStatus } from "@/app/api/check_stripe_status/route";
 import { POST as deleteUser } from "@/app/api/delete_user/route";
-import { getConfig, resetConfigForTests } from "@/lib/config";
+import { getConfig, resetConfigForTests } from "@/lib/server/config";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import { createTestUser, sessionCookieFor } from "../helpers/auth";
 import { fromPeer } from "../helpers/peer";

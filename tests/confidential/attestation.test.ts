@@ -16,10 +16,10 @@ import {
   verifyEnclave,
   type AttestationRefusalReason,
   type VerifyEnclaveOptions,
-} from "@/lib/confidential/attestation";
-import { createDevelopmentAttestation, startDevEnclave, TAMPERED_MEASUREMENT, type DevEnclave } from "@/lib/confidential/dev-enclave";
-import { AppError } from "@/lib/errors";
-import { DEVELOPMENT_MEASUREMENT, DEVELOPMENT_RELEASE } from "@/lib/confidential/development-root";
+} from "@/lib/browser/confidential/attestation";
+import { createDevelopmentAttestation, startDevEnclave, TAMPERED_MEASUREMENT, type DevEnclave } from "@/dev/enclave";
+import { AppError } from "@/lib/shared/errors";
+import { DEVELOPMENT_MEASUREMENT, DEVELOPMENT_RELEASE } from "@/lib/browser/confidential/development-root";
 
 async function refusal(promise: Promise<unknown>): Promise<AttestationRefusalReason> {
   try {

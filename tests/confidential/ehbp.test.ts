@@ -8,11 +8,11 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { Identity, PROTOCOL, bytesToHex, decryptChunk, deriveResponseKeys, hexToBytes } from "ehbp";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { AppError } from "@/lib/errors";
-import { verifyEnclave, type VerifiedEnclave } from "@/lib/confidential/attestation";
-import { CONFIDENTIAL_REQUEST_FAILED, isConfidentialRequestError, sendConfidentialRequest, type ConfidentialRequestFailure } from "@/lib/confidential/ehbp-client";
-import { startDevEnclave, type DevEnclave } from "@/lib/confidential/dev-enclave";
-import { USAGE_METRICS_HEADER, USAGE_METRICS_REQUEST_HEADER, formatUsageMetrics, parseUsageMetrics } from "@/lib/confidential/usage-metrics";
+import { AppError } from "@/lib/shared/errors";
+import { verifyEnclave, type VerifiedEnclave } from "@/lib/browser/confidential/attestation";
+import { CONFIDENTIAL_REQUEST_FAILED, isConfidentialRequestError, sendConfidentialRequest, type ConfidentialRequestFailure } from "@/lib/browser/confidential/ehbp-client";
+import { startDevEnclave, type DevEnclave } from "@/dev/enclave";
+import { USAGE_METRICS_HEADER, USAGE_METRICS_REQUEST_HEADER, formatUsageMetrics, parseUsageMetrics } from "@/lib/server/confidential/usage-metrics";
 import { flipByte, sseContent, startTamperingRelay, type TamperingRelay } from "./helpers";
 
 const fixtures = path.join(import.meta.dirname, "../fixtures/confidential");

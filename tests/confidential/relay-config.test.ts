@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as attestation } from "@/app/api/confidential/attestation/route";
 import { POST as chat } from "@/app/api/confidential/chat/route";
-import { ConfigError, describeDefaults, parseConfig, resetConfigForTests } from "@/lib/config";
-import { confidentialPublicConfig, enclaveModelId, isConfidentialModel } from "@/lib/confidential/models";
-import { CONFIDENTIAL_PATHS } from "@/lib/confidential/protocol";
-import { resetAttestationCacheForTests } from "@/lib/confidential/relay";
-import { parseUsageMetrics } from "@/lib/confidential/usage";
+import { ConfigError, describeDefaults, parseConfig, resetConfigForTests } from "@/lib/server/config";
+import { confidentialPublicConfig, enclaveModelId, isConfidentialModel } from "@/lib/server/confidential/models";
+import { CONFIDENTIAL_PATHS } from "@/lib/shared/confidential/protocol";
+import { resetAttestationCacheForTests } from "@/lib/server/confidential/relay";
+import { parseUsageMetrics } from "@/lib/server/confidential/usage";
 import { startFakeEnclave, type FakeEnclave } from "./upstream";
 
 /**
- * The confidential settings (lib/config.ts), the browser-safe subset a page hands the client, the
+ * The confidential settings (lib/server/config.ts), the browser-safe subset a page hands the client, the
  * usage header format, and GET /api/confidential/attestation against a local server playing the
  * enclave.
  */

@@ -3,13 +3,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { POST } from "@/app/api/confidential/chat/route";
 import { POST as visitorChat } from "@/app/api/ns/chat/route";
 import { POST as userChat } from "@/app/api/ns/chat_user/route";
-import { sessionCookieName } from "@/lib/auth/cookies";
-import { getConfig, resetConfigForTests } from "@/lib/config";
-import { MISMATCH_MESSAGE } from "@/lib/confidential/relay";
-import { usageTotals } from "@/lib/confidential/usage";
-import { captureLogsForTests } from "@/lib/log";
-import { closeQuota } from "@/lib/quota";
-import { closeRateLimits } from "@/lib/rate-limit";
+import { sessionCookieName } from "@/lib/server/auth/cookies";
+import { getConfig, resetConfigForTests } from "@/lib/server/config";
+import { MISMATCH_MESSAGE } from "@/lib/server/confidential/relay";
+import { usageTotals } from "@/lib/server/confidential/usage";
+import { captureLogsForTests } from "@/lib/server/log";
+import { closeQuota } from "@/lib/server/quota";
+import { closeRateLimits } from "@/lib/server/rate-limit";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import { createTestUser, sameOrigin, sessionCookieFor } from "../helpers/auth";
 import { fromPeer } from "../helpers/peer";
@@ -55,7 +55,7 @@ function configure(extra: Record<string, string> = {}) {
 /** A fresh visitor address, so quotas and refusals of one test do not touch another's. */
 const peer = () => `198.51.100.${Math.floor(Math.random() * 250) + 1}`;
 let peerSeq = 0;
-// Each in a /64 of its own: IPv6 clients are counted by their /64 (lib/client-address.ts clientKey).
+// Each in a /64 of its own: IPv6 clients are counted by their /64 (lib/server/client-address.ts clientKey).
 const uniquePeer = () => `2001:db8:${(++peerSeq).toString(16)}:${randomBytes(2).toString("hex")}::1`;
 
 interface SendInit {

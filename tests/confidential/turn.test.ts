@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { enclaveVerificationCache } from "@/lib/confidential/attestation";
-import { startDevEnclave, type DevEnclave } from "@/lib/confidential/dev-enclave";
-import type { ConfidentialPublicConfig } from "@/lib/confidential/protocol";
-import { latestReceipt } from "@/lib/confidential/receipt-store";
-import { ENCLAVE_UNVERIFIED, VERIFICATION_FAILED_MESSAGE, sendConfidentialTurn } from "@/lib/confidential/turn";
-import { SYSTEM_PROMPT } from "@/lib/llm/prompt";
+import { enclaveVerificationCache } from "@/lib/browser/confidential/attestation";
+import { startDevEnclave, type DevEnclave } from "@/dev/enclave";
+import type { ConfidentialPublicConfig } from "@/lib/shared/confidential/protocol";
+import { latestReceipt } from "@/lib/browser/confidential/receipt-store";
+import { ENCLAVE_UNVERIFIED, VERIFICATION_FAILED_MESSAGE, sendConfidentialTurn } from "@/lib/browser/confidential/turn";
+import { SYSTEM_PROMPT } from "@/lib/shared/llm/prompt";
 import { startTamperingRelay, type TamperingRelay } from "./helpers";
 
 /**
- * The browser side of a confidential turn (lib/confidential/turn.ts) against the development enclave behind
+ * The browser side of a confidential turn (lib/browser/confidential/turn.ts) against the development enclave behind
  * a relay that records what crossed it: the canary comes back in the answer and never crosses the relay in
  * clear; a tampered enclave is refused before anything is sent.
  */

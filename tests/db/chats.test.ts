@@ -11,14 +11,14 @@ import {
   saveSealedTurnForSession,
   shredUserData,
   type SealedChatSummary,
-} from "@/lib/db/queries";
-import { openChat, sealTurn } from "@/lib/vault/seal";
-import { createSession, hashSessionToken } from "@/lib/auth/session-store";
+} from "@/lib/server/db/queries";
+import { openChat, sealTurn } from "@/lib/browser/vault/seal";
+import { createSession, hashSessionToken } from "@/lib/server/auth/session-store";
 import { createUser, setupTestDb, type TestDb } from "./setup-db";
 import { req, withVault } from "../helpers/vault-api";
 
 /**
- * The saved-chat data layer (lib/db/queries.ts, lib/db/sealed-chats.ts) against a real database: the
+ * The saved-chat data layer (lib/server/db/queries.ts, lib/server/db/sealed-chats.ts) against a real database: the
  * server stores the browser's ciphertext as opaque bytes, scoped by user.
  */
 let t: TestDb;

@@ -2,18 +2,18 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as chatHistory } from "@/app/api/ns/chat_history/route";
 import { GET as chatHistoryOne } from "@/app/api/ns/chat_history/[chatId]/route";
-import { getConfig } from "@/lib/config";
-import { createSession, hashSessionToken } from "@/lib/auth/session-store";
-import { sessionCookieName } from "@/lib/auth/cookies";
-import { historyChat, historyPage } from "@/lib/chat/history";
-import { chatJsonForSession, historyPageJsonForSession } from "@/lib/db/history-json";
-import { saveSealedTurn } from "@/lib/db/queries";
+import { getConfig } from "@/lib/server/config";
+import { createSession, hashSessionToken } from "@/lib/server/auth/session-store";
+import { sessionCookieName } from "@/lib/server/auth/cookies";
+import { historyChat, historyPage } from "@/lib/server/chat/history";
+import { chatJsonForSession, historyPageJsonForSession } from "@/lib/server/db/history-json";
+import { saveSealedTurn } from "@/lib/server/db/queries";
 import { setupTestDb, type TestDb } from "./setup-db";
 import { createTestUser } from "../helpers/auth";
 
 /**
- * The history reads whose JSON PostgreSQL builds (docs/issues.md #12, lib/db/history-json.ts) against the shapes
- * lib/chat/history.ts builds in Node for bearer callers (historyChat, historyPage): the same text once
+ * The history reads whose JSON PostgreSQL builds (docs/issues.md #12, lib/server/db/history-json.ts) against the shapes
+ * lib/server/chat/history.ts builds in Node for bearer callers (historyChat, historyPage): the same text once
  * whitespace is normalised, so the same keys in the same order, base64 and instants alike. Runs on
  * PGlite and, with DATABASE_URL, on PostgreSQL (whose test databases use an unusual time zone).
  */

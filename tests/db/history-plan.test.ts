@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSession, hashSessionToken } from "@/lib/auth/session-store";
-import { HISTORY_PAGE_SQL_FOR_TESTS } from "@/lib/db/history-json";
+import { createSession, hashSessionToken } from "@/lib/server/auth/session-store";
+import { HISTORY_PAGE_SQL_FOR_TESTS } from "@/lib/server/db/history-json";
 import { setupTestDb, type TestDb } from "./setup-db";
 import { createTestUser } from "../helpers/auth";
 
 /**
- * GET /api/ns/chat_history's first page (lib/db/history-json.ts) runs as a prepared statement, so after a few
+ * GET /api/ns/chat_history's first page (lib/server/db/history-json.ts) runs as a prepared statement, so after a few
  * executions PostgreSQL may use one generic plan for every user. That plan must read at most limit + 1
  * chats from the index however many the user has: with the page written as a join of the session and the
  * chats, a generic plan read and sorted all of them (bench/perf, docs/issues.md #24: the first page took

@@ -7,8 +7,8 @@ import { promisify } from "node:util";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeDb, getDb, openDb } from "@/lib/db/client";
-import { applyMigrations, listMigrations, MIGRATIONS_DIR, type SqlRunner } from "@/lib/db/migrate";
+import { closeDb, getDb, openDb } from "@/lib/server/db/client";
+import { applyMigrations, listMigrations, MIGRATIONS_DIR, type SqlRunner } from "@/lib/server/db/migrate";
 import { setupTestDb, withScratchPostgres, type TestDb } from "./setup-db";
 
 let t: TestDb;

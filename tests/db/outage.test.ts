@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as me } from "@/app/api/me/route";
 import { GET as ready } from "@/app/api/ready/route";
-import { closeDb } from "@/lib/db/client";
-import { isDatabaseUnavailable } from "@/lib/db/errors";
-import { resetConfigForTests } from "@/lib/config";
+import { closeDb } from "@/lib/server/db/client";
+import { isDatabaseUnavailable } from "@/lib/server/db/errors";
+import { resetConfigForTests } from "@/lib/server/config";
 import { createTestUser, sessionCookieFor } from "../helpers/auth";
 import { startTcpProxy, type TcpProxy } from "../helpers/tcp-proxy";
 import { setupTestDb, type TestDb } from "./setup-db";

@@ -1,13 +1,13 @@
 /**
  * Child process for tests/db/migrate.test.ts: asks Prisma's own schema engine (WebAssembly, the
- * engine behind `prisma migrate deploy/status`) what it thinks of a database that lib/db/migrate.ts
+ * engine behind `prisma migrate deploy/status`) what it thinks of a database that lib/server/db/migrate.ts
  * migrated. Prints one JSON line. Usage: tsx --conditions=react-server tests/db/prisma-history.ts
  * <pglite data dir | postgresql:// url>. Exits explicitly: the engine keeps the process alive.
  */
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaPg } from "@prisma/adapter-pg";
-import { engineMigrationList, loadSchemaEngine, NO_FILTERS } from "@/lib/db/schema-engine";
+import { engineMigrationList, loadSchemaEngine, NO_FILTERS } from "@/lib/server/db/schema-engine";
 
 async function main(): Promise<void> {
   const target = process.argv[2]!;

@@ -12,8 +12,8 @@ import os from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import { resetConfigForTests, getConfig } from "@/lib/config";
-import { closeDb, getDb, type DatabaseTarget, type PrismaClient } from "@/lib/db/client";
+import { resetConfigForTests, getConfig } from "@/lib/server/config";
+import { closeDb, getDb, type DatabaseTarget, type PrismaClient } from "@/lib/server/db/client";
 
 const ENV_KEYS = ["DATA_DIR", "DATABASE_URL"] as const;
 

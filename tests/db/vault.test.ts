@@ -3,10 +3,10 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as vaultCreate } from "@/app/api/vault/route";
 import { DELETE as methodDelete } from "@/app/api/vault/methods/route";
-import { getConfig } from "@/lib/config";
-import { shredUserData } from "@/lib/db/queries";
-import { generateVaultKey, importVaultKey } from "@/lib/vault/crypto";
-import { passphraseMethod, recoveryMethod } from "@/lib/vault/seal";
+import { getConfig } from "@/lib/server/config";
+import { shredUserData } from "@/lib/server/db/queries";
+import { generateVaultKey, importVaultKey } from "@/lib/browser/vault/crypto";
+import { passphraseMethod, recoveryMethod } from "@/lib/browser/vault/seal";
 import { setupTestDb, type TestDb, tableFilesHold } from "./setup-db";
 import { createTestUser, sessionCookieFor } from "../helpers/auth";
 

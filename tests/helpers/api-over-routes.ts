@@ -1,6 +1,6 @@
-import type { apiFetch, CallInput } from "@/lib/api/client";
-import { api, type RouteName } from "@/lib/api/contract";
-import { AppError } from "@/lib/errors";
+import type { apiFetch, CallInput } from "@/lib/browser/api/client";
+import { api, type RouteName } from "@/lib/shared/api/contract";
+import { AppError } from "@/lib/shared/errors";
 import { GET as chatHistory } from "@/app/api/ns/chat_history/route";
 import { GET as chatHistoryOne } from "@/app/api/ns/chat_history/[chatId]/route";
 import { POST as chatHistoryBatch } from "@/app/api/ns/chat_history/batch/route";
@@ -9,7 +9,7 @@ import { GET as rotationGet, POST as rotationStart } from "@/app/api/vault/rotat
 import { POST as rotationChats } from "@/app/api/vault/rotation/chats/route";
 import { POST as rotationFinish } from "@/app/api/vault/rotation/finish/route";
 import { GET as projectList, PATCH as projectUpdate } from "@/app/api/projects/route";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/server/config";
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
 
@@ -27,7 +27,7 @@ const handlers: Partial<Record<RouteName, Handler>> = {
 };
 
 /**
- * The typed client (lib/api/client.ts apiFetch) for code that takes it as a parameter, answered by the real
+ * The typed client (lib/browser/api/client.ts apiFetch) for code that takes it as a parameter, answered by the real
  * route handlers for the session `cookie` (or a test Person) instead of over HTTP: the same contract, the
  * same response validation, and refusals turned into AppError exactly as apiFetch does (status and
  * message only). No test-runner imports, so benchmarks use it too.

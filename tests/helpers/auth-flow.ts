@@ -1,18 +1,18 @@
 /**
  * A browser stand-in for route tests of the sign-in flow: calls the /api/auth/* handler directly
- * (lib/auth/route.ts) with a cookie jar, the way the pages' scripts call it (same-origin Origin
+ * (lib/server/auth/route.ts) with a cookie jar, the way the pages' scripts call it (same-origin Origin
  * header, next-auth's CSRF token).
  */
-import { getConfig } from "@/lib/config";
-import { handleAuthRequest } from "@/lib/auth/route";
-import { PEER_ADDRESS_HEADER } from "@/lib/peer-stamp";
+import { getConfig } from "@/lib/server/config";
+import { handleAuthRequest } from "@/lib/server/auth/route";
+import { PEER_ADDRESS_HEADER } from "@/lib/server/peer-stamp";
 
 let peers = 0;
 
 export class AuthTestClient {
   readonly jar = new Map<string, string>();
 
-  /** The client's network address as lib/peer-stamp.ts would stamp it (a fresh one per client by default). */
+  /** The client's network address as lib/server/peer-stamp.ts would stamp it (a fresh one per client by default). */
   constructor(readonly peer: string = `198.18.${Math.floor(++peers / 250) % 250}.${(peers % 250) + 1}`) {}
 
   get origin(): string {

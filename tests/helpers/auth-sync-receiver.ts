@@ -3,7 +3,7 @@
  * webServer runs it):
  *   npx tsx tests/helpers/auth-sync-receiver.ts --port 4050 --secret <AUTH_SYNC_SECRET>
  * Every request to any other path is recorded and answered 204, as a receiver would; a bearer token
- * is verified the way lib/auth/sync.ts says a receiver does (HS256 with the shared secret, audience =
+ * is verified the way lib/server/auth/sync.ts says a receiver does (HS256 with the shared secret, audience =
  * this receiver's origin) and its claims recorded.
  *   GET /health                 {"ok":true}
  *   GET /__test/received        the requests received, oldest first:

@@ -8,10 +8,10 @@
  * GOOGLE_ISSUER / GOOGLE_CLIENT_ID at it (process.env + resetConfigForTests).
  */
 import { randomBytes } from "node:crypto";
-import { getConfig, resetConfigForTests } from "@/lib/config";
-import { getDb } from "@/lib/db/client";
-import { sessionCookieName } from "@/lib/auth/cookies";
-import { createSession } from "@/lib/auth/session-store";
+import { getConfig, resetConfigForTests } from "@/lib/server/config";
+import { getDb } from "@/lib/server/db/client";
+import { sessionCookieName } from "@/lib/server/auth/cookies";
+import { createSession } from "@/lib/server/auth/session-store";
 import { startOidcServer, type TestOidcServer } from "./oidc";
 
 export const TEST_GOOGLE_CLIENT_ID = "hush-test-client.apps.example.test";

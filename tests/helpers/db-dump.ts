@@ -1,4 +1,4 @@
-import type { PrismaClient } from "@/lib/db/client";
+import type { PrismaClient } from "@/lib/server/db/client";
 
 /**
  * Every row of every table in the public schema as JSON text (bytea columns come out as \x hex), for

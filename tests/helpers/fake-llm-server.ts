@@ -17,7 +17,7 @@
  *
  * A generated-title request (docs/issues.md #23) is answered `Title: <first six words of its user side>`.
  * Default answer (deterministic): `You asked: <last user text>.` and, when the last user message
- * carries `<document ...>...</document>` blocks (lib/llm/prompt.ts), ` The document begins:
+ * carries `<document ...>...</document>` blocks (lib/shared/llm/prompt.ts), ` The document begins:
  * <first 100 characters of the first one, whitespace collapsed>` and, with several, ` Documents: N.`
  * Streamed in chunks of 3 words, 20 ms apart.
  *
@@ -87,7 +87,7 @@ export function scenarioFromText(text: string): FakeScenario {
 }
 
 /**
- * The answer to a generated-title request (docs/issues.md #23; lib/chat/generated-title.ts, whose header is
+ * The answer to a generated-title request (docs/issues.md #23; lib/browser/chat/generated-title.ts, whose header is
  * repeated here so this server keeps no imports): "Title: " and the first six words of the conversation's
  * user side, so the browser's tidying is exercised and a short first message is named as its fallback is.
  */

@@ -4,17 +4,17 @@ import { POST as chatSave } from "@/app/api/ns/chat_save/route";
 import { PATCH as chatTitle } from "@/app/api/ns/chat_title/route";
 import { DELETE as deleteChatRoute } from "@/app/api/ns/delete_chat/route";
 import { GET as vaultGet } from "@/app/api/vault/route";
-import type { VaultJson } from "@/lib/api/contract";
-import { listSavedChatVersions } from "@/lib/vault/sealed-chat-batches";
-import type { Seen } from "@/lib/vault/integrity";
-import { IntegrityTracker } from "@/lib/vault/integrity-tracker";
-import { sealTitle, sealTurn, type PlainMessage, type SealedChatJson } from "@/lib/vault/seal";
+import type { VaultJson } from "@/lib/shared/api/contract";
+import { listSavedChatVersions } from "@/lib/browser/vault/sealed-chat-batches";
+import type { Seen } from "@/lib/browser/vault/integrity";
+import { IntegrityTracker } from "@/lib/browser/vault/integrity-tracker";
+import { sealTitle, sealTurn, type PlainMessage, type SealedChatJson } from "@/lib/browser/vault/seal";
 import { apiOverRoutes } from "./api-over-routes";
 import { req, type Person } from "./vault-api";
 
 /**
  * A "device" of docs/issues.md #21's tamper-evident history for route tests: an integrity tracker with its own
- * seen versions, writing and reading through the real route handlers as lib/vault/saved-chats.ts does
+ * seen versions, writing and reading through the real route handlers as lib/browser/vault/saved-chats.ts does
  * (one attempt each: the tests look at every 409).
  */
 export interface Device {
@@ -26,10 +26,10 @@ export async function vaultOf(p: Person): Promise<VaultJson> {
   return (await vaultGet(req("/api/vault", { cookie: p.cookie }))).json();
 }
 
-/** Every chat's id and version in clear, as the browser lists them (lib/vault/sealed-chat-batches.ts). */
+/** Every chat's id and version in clear, as the browser lists them (lib/browser/vault/sealed-chat-batches.ts). */
 export const listAll = (p: Person) => listSavedChatVersions(apiOverRoutes(p));
 
-/** A device unlocking: its tracker, the manifest and the whole list checked as lib/vault/saved-chats.ts does. */
+/** A device unlocking: its tracker, the manifest and the whole list checked as lib/browser/vault/saved-chats.ts does. */
 export async function unlock(p: Person, seen: Seen = { manifest: 0, chats: {} }, generation = 0): Promise<Device & { problem: string | null }> {
   const device = { seen } as Device;
   device.tracker = await IntegrityTracker.start(

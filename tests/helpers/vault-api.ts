@@ -1,8 +1,8 @@
 import { expect } from "vitest";
 import { POST as vaultCreate } from "@/app/api/vault/route";
-import { getConfig } from "@/lib/config";
-import { generateVaultKey, importVaultKey } from "@/lib/vault/crypto";
-import { passphraseMethod, recoveryMethod } from "@/lib/vault/seal";
+import { getConfig } from "@/lib/server/config";
+import { generateVaultKey, importVaultKey } from "@/lib/browser/vault/crypto";
+import { passphraseMethod, recoveryMethod } from "@/lib/browser/vault/seal";
 import { sessionCookieFor } from "./auth";
 
 /**

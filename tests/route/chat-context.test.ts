@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { POST } from "@/app/api/ns/chat/route";
-import { resetConfigForTests } from "@/lib/config";
-import { estimateTokens } from "@/lib/llm";
+import { resetConfigForTests } from "@/lib/server/config";
+import { estimateTokens } from "@/lib/server/llm";
 import { startFakeLlmServer, type FakeLlmServer } from "../helpers/fake-llm-server";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 
@@ -13,7 +13,7 @@ import { setupTestDb, type TestDb } from "../db/setup-db";
 let llm: FakeLlmServer;
 let t: TestDb;
 const BASIC = "llama3-8b-8192";
-/** A PDF's text as the browser extracts it (lib/pdf/browser) and sends it as the turn's `document`. */
+/** A PDF's text as the browser extracts it (lib/browser/pdf) and sends it as the turn's `document`. */
 const report = "Hush quarterly privacy report.\n\nPage two: what Hush can see.\n\nPage three: the next review.";
 
 function post(body: unknown, accept = "application/json") {

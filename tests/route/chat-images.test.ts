@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { POST } from "@/app/api/ns/chat/route";
-import { resetConfigForTests } from "@/lib/config";
-import { developmentAnswer } from "@/lib/llm/development";
-import { fitContext } from "@/lib/llm/fit-context";
-import { describeImages, IMAGE_TOKENS, imageSize, parseImageDataUrl } from "@/lib/chat/images";
+import { resetConfigForTests } from "@/lib/server/config";
+import { developmentAnswer } from "@/lib/server/llm/development";
+import { fitContext } from "@/lib/shared/llm/fit-context";
+import { describeImages, IMAGE_TOKENS, imageSize, parseImageDataUrl } from "@/lib/shared/chat/images";
 import { startFakeLlmServer, type FakeLlmServer } from "../helpers/fake-llm-server";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 
@@ -129,7 +129,7 @@ describe("refusals (400 with a sentence the chat shows), before the provider is 
   });
 });
 
-describe("lib/chat/images.ts and the budget", () => {
+describe("lib/shared/chat/images.ts and the budget", () => {
   it("reads the size of PNG, GIF, JPEG and WebP headers", () => {
     const bytes = (b64: string) => Uint8Array.from(Buffer.from(b64, "base64"));
     expect(imageSize(bytes(parseImageDataUrl(PNG)!.base64))).toEqual({ width: 1, height: 1 });

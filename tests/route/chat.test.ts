@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { POST } from "@/app/api/ns/chat/route";
-import { resetConfigForTests } from "@/lib/config";
-import { SYSTEM_PROMPT } from "@/lib/llm";
-import { PROJECT_INSTRUCTIONS_PREFIX } from "@/lib/llm/prompt";
+import { resetConfigForTests } from "@/lib/server/config";
+import { SYSTEM_PROMPT } from "@/lib/server/llm";
+import { PROJECT_INSTRUCTIONS_PREFIX } from "@/lib/shared/llm/prompt";
 import { startFakeLlmServer, type FakeLlmServer } from "../helpers/fake-llm-server";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 
@@ -12,7 +12,7 @@ import { setupTestDb, type TestDb } from "../db/setup-db";
  * OpenAI-compatible server over HTTP. Nothing here is mocked.
  */
 let llm: FakeLlmServer;
-// The visitor quota (lib/quota.ts) counts in the database; this file sends more than the default.
+// The visitor quota (lib/server/quota.ts) counts in the database; this file sends more than the default.
 let t: TestDb;
 const BASIC = "llama3-8b-8192";
 const PRO = "llama3-70b-8192";

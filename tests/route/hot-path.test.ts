@@ -2,25 +2,25 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { handleHotRequest } from "@/lib/api/hot-path";
-import { sessionCookieName } from "@/lib/auth/cookies";
-import { SAVE_IN_ONE_STATEMENT_MAX_BYTES } from "@/lib/chat/history";
-import { getConfig, resetConfigForTests } from "@/lib/config";
-import { installPeerStamp } from "@/lib/peer-stamp";
-import { installRequestGuard } from "@/lib/request-guard";
-import { closeQuota, flushQuota } from "@/lib/quota";
-import { blockKey, blockRedisKey, closeRateLimits } from "@/lib/rate-limit";
+import { handleHotRequest } from "@/lib/server/api/hot-path";
+import { sessionCookieName } from "@/lib/server/auth/cookies";
+import { SAVE_IN_ONE_STATEMENT_MAX_BYTES } from "@/lib/server/chat/history";
+import { getConfig, resetConfigForTests } from "@/lib/server/config";
+import { installPeerStamp } from "@/lib/server/peer-stamp";
+import { installRequestGuard } from "@/lib/server/request-guard";
+import { closeQuota, flushQuota } from "@/lib/server/quota";
+import { blockKey, blockRedisKey, closeRateLimits } from "@/lib/server/rate-limit";
 import { Redis } from "ioredis";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import { redisAvailable, TEST_REDIS_URL } from "../helpers/redis";
 import { createTestUser, sessionCookieFor } from "../helpers/auth";
 import { startFakeLlmServer, type FakeLlmServer } from "../helpers/fake-llm-server";
 import { defaultAnswer, startFakeEnclave, type FakeEnclave } from "../confidential/upstream";
-import { sealTurn } from "@/lib/vault/seal";
+import { sealTurn } from "@/lib/browser/vault/seal";
 import { withVault } from "../helpers/vault-api";
 
 /**
- * server.mjs's hot path (lib/api/hot-path.ts, docs/issues.md #24) over real HTTP: a node:http server that
+ * server.mjs's hot path (lib/server/api/hot-path.ts, docs/issues.md #24) over real HTTP: a node:http server that
  * answers through handleHotRequest as server.mjs does (anything else: 404 here, Next there), with the
  * peer stamp and request guard instrumentation installs, the fake LLM and a fake enclave as upstreams
  * and the test database. Statuses, error JSON, headers, streaming, cancellation, back-pressure, and the
@@ -206,7 +206,7 @@ describe("the hot path over HTTP", () => {
   });
 
   it("answers a visitor's turn with one database statement before the model is called (none on embedded PGlite)", async () => {
-    // The day's salt is read once and kept; on PGlite, so is the visitor's count (lib/quota-write-behind.ts).
+    // The day's salt is read once and kept; on PGlite, so is the visitor's count (lib/server/quota-write-behind.ts).
     expect((await post("/api/ns/chat", ask("warm"))).status).toBe(200);
     await flushQuota();
     statements = 0;
@@ -247,7 +247,7 @@ describe("the hot path over HTTP", () => {
     expect((await batch.json()).chats.map((c: { chat_id: string }) => c.chat_id)).toEqual([chatId]);
     // Ciphertext only: the server never had the words.
     expect(JSON.stringify(chat)).not.toContain("Sealed answer");
-    // JSON answers go out as their text with its length (lib/api/pushed-body.ts jsonResponse), not as a stream.
+    // JSON answers go out as their text with its length (lib/server/api/pushed-body.ts jsonResponse), not as a stream.
     for (const res of [saved, opened, list, batch]) expect(Number(res.headers.get("content-length"))).toBeGreaterThan(10);
     // Signed out, and cross-site: refused as by Next's route.
     expect((await post("/api/ns/chat_save", body)).status).toBe(401);
@@ -348,7 +348,7 @@ describe("the hot path over HTTP", () => {
     expect(statements).toBe(1);
     await res.arrayBuffer();
     expect(await count()).toBe(2);
-    // As after a usage report naming another model (lib/confidential/relay.ts checkServedModel).
+    // As after a usage report naming another model (lib/server/confidential/relay.ts checkServedModel).
     await blockKey("confidential-model-mismatch", `u:${user.id}`, 60);
     const refused = await post("/api/confidential/chat", Buffer.from("sealed"), headers);
     expect(refused.status).toBe(403);

@@ -2,18 +2,18 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { POST } from "@/app/api/ns/chat/route";
-import { pushedResponse, pushTo, takeProducer, type PushSink } from "@/lib/api/pushed-body";
-import { resetConfigForTests } from "@/lib/config";
-import { directRequest } from "@/lib/http";
-import { resetLifecycleForTests, turnsInFlight } from "@/lib/lifecycle";
+import { pushedResponse, pushTo, takeProducer, type PushSink } from "@/lib/server/api/pushed-body";
+import { resetConfigForTests } from "@/lib/server/config";
+import { directRequest } from "@/lib/server/http";
+import { resetLifecycleForTests, turnsInFlight } from "@/lib/server/lifecycle";
 import { startFakeLlmServer, type FakeLlmServer } from "../helpers/fake-llm-server";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 
 /**
- * Answers written by a producer (lib/api/pushed-body.ts, docs/issues.md #24): read as a Web body (Next),
+ * Answers written by a producer (lib/server/api/pushed-body.ts, docs/issues.md #24): read as a Web body (Next),
  * one chunk per read; run straight into a node:http response (server.mjs's hot path); and a body never
  * read still runs its producer to the end, so a chat turn lets go of its model call and its place in
- * lib/lifecycle.ts.
+ * lib/server/lifecycle.ts.
  */
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, afterEach, describe, expect, it } from "vitest";
 import { POST } from "@/app/api/ns/chat/route";
-import { resetConfigForTests } from "@/lib/config";
-import { DRAINING_MESSAGE, resetLifecycleForTests, shutdown, SHUTDOWN_MESSAGE, turnsInFlight } from "@/lib/lifecycle";
+import { resetConfigForTests } from "@/lib/server/config";
+import { DRAINING_MESSAGE, resetLifecycleForTests, shutdown, SHUTDOWN_MESSAGE, turnsInFlight } from "@/lib/server/lifecycle";
 import { startFakeLlmServer, type FakeLlmServer } from "../helpers/fake-llm-server";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 
 /**
- * Graceful shutdown (lib/lifecycle.ts) around the real chat route and the real openai SDK talking to the
+ * Graceful shutdown (lib/server/lifecycle.ts) around the real chat route and the real openai SDK talking to the
  * fake LLM server: turns in flight finish before the exit, new ones are refused, and past the grace
  * period a turn ends with a clean 503 `error` event. The process-level test (SIGTERM to a production
  * build) is scripts/deploy-test.ts.

@@ -2,9 +2,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { compareManifests, manifestOfBuild, parseManifest, serializeManifest } from "@/lib/build/manifest";
-import { formatReport, referencesOf, verifyDeployment } from "@/lib/build/verify";
-import { addIntegrity, integrityLookup, sri384 } from "@/lib/security/sri";
+import { compareManifests, manifestOfBuild, parseManifest, serializeManifest } from "@/lib/server/build/manifest";
+import { formatReport, referencesOf, verifyDeployment } from "@/lib/server/build/verify";
+import { addIntegrity, integrityLookup, sri384 } from "@/lib/server/security/sri";
 
 /**
  * docs/issues.md #21 part 5 without a server: integrity added to HTML, the build manifest, and the verifier's

@@ -1,10 +1,10 @@
 import { NextRequest } from "next/server";
 import { afterEach, describe, expect, it } from "vitest";
-import { resetConfigForTests } from "@/lib/config";
-import { API_POLICY, hstsHeader, inlineScriptHashes, pagePolicy } from "@/lib/security/csp";
+import { resetConfigForTests } from "@/lib/server/config";
+import { API_POLICY, hstsHeader, inlineScriptHashes, pagePolicy } from "@/lib/server/security/csp";
 import { proxy } from "@/proxy";
 
-/** The security headers of docs/issues.md #10 (lib/security/csp.ts, proxy.ts); the browser side is e2e/security.spec.ts. */
+/** The security headers of docs/issues.md #10 (lib/server/security/csp.ts, proxy.ts); the browser side is e2e/security.spec.ts. */
 const ENV = ["NODE_ENV", "APP_URL", "NEXTAUTH_SECRET", "LLM_BASE_URL"] as const;
 const saved = Object.fromEntries(ENV.map((k) => [k, process.env[k]]));
 

@@ -13,7 +13,7 @@ import {
   switchVersion,
   updateMessage,
   versionOf,
-} from "@/lib/chat/branches";
+} from "@/lib/browser/chat/branches";
 
 const texts = (tree: Parameters<typeof activePath<string>>[0]) => activePath(tree).map((n) => n.message);
 

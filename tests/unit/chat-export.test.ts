@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { addSibling, fromMessages } from "@/lib/chat/branches";
-import { chatsToJson, chatsToMarkdown, chatToMarkdown, EXPORT_FORMAT, exportFileName, type ExportableChat, type ExportJson } from "@/lib/chat/export";
-import type { SavedMessage } from "@/lib/chat/saved-tree";
+import { addSibling, fromMessages } from "@/lib/browser/chat/branches";
+import { chatsToJson, chatsToMarkdown, chatToMarkdown, EXPORT_FORMAT, exportFileName, type ExportableChat, type ExportJson } from "@/lib/browser/chat/export";
+import type { SavedMessage } from "@/lib/browser/chat/saved-tree";
 
 const NOW = new Date("2026-11-22T18:40:00Z");
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dateGroupOf, groupChatsByDate } from "@/lib/chat/groups";
+import { dateGroupOf, groupChatsByDate } from "@/lib/browser/chat/groups";
 
 /** The sidebar's date groups (docs/issues.md #9 History), with a fixed "now" and explicit time zones. */
 describe("dateGroupOf", () => {

@@ -8,7 +8,7 @@ import {
   IMPORT_MAX_MESSAGE_CHARS,
   parseChatGptExport,
   parseConversation,
-} from "@/lib/chat/import-chatgpt";
+} from "@/lib/browser/chat/import-chatgpt";
 
 const fixture = readFileSync(path.join(__dirname, "../fixtures/chatgpt-conversations.json"), "utf8");
 const NOW = new Date("2026-11-22T12:00:00Z");

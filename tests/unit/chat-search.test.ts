@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import MiniSearch from "minisearch";
-import { ChatSearchIndex, highlight, lookUpTermsOncePerDocument, SEARCH_OPTIONS, snippetOf, tokenize, type Segment } from "@/lib/chat/search";
+import { ChatSearchIndex, highlight, lookUpTermsOncePerDocument, SEARCH_OPTIONS, snippetOf, tokenize, type Segment } from "@/lib/browser/chat/search";
 
 /** Chat search over decrypted chats (docs/issues.md #9 History), on the real minisearch index. */
 const marked = (segments: Segment[] | null) => (segments ?? []).map((s) => (s.match ? `[${s.text}]` : s.text)).join("");

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { draftStorageKey, openDraft, sealDraft } from "@/lib/chat/drafts";
-import { fromBase64, generateVaultKey, importVaultKey } from "@/lib/vault/crypto";
+import { draftStorageKey, openDraft, sealDraft } from "@/lib/browser/chat/drafts";
+import { fromBase64, generateVaultKey, importVaultKey } from "@/lib/browser/vault/crypto";
 
 /** docs/issues.md #23: drafts are sealed with the vault key, bound to user and chat, never stored in clear. */
 describe("sealed drafts", () => {

@@ -1,11 +1,11 @@
 import mammoth from "mammoth";
 import { describe, expect, it } from "vitest";
-import { checkDocxZip } from "@/lib/files/docx/zip-check";
-import { FileError } from "@/lib/files/errors";
-import { acceptFor, fileKind } from "@/lib/files/kinds";
-import { imageNotSupportedMessage } from "@/lib/chat/turn";
-import { decodeText } from "@/lib/files/read-text";
-import { NOT_PDF_MESSAGE } from "@/lib/pdf/errors";
+import { checkDocxZip } from "@/lib/browser/files/docx/zip-check";
+import { FileError } from "@/lib/browser/files/errors";
+import { acceptFor, fileKind } from "@/lib/browser/files/kinds";
+import { imageNotSupportedMessage } from "@/lib/server/chat/turn";
+import { decodeText } from "@/lib/browser/files/read-text";
+import { NOT_PDF_MESSAGE } from "@/lib/browser/pdf/errors";
 import { makeDocx } from "../helpers/docx";
 
 /** More file types (docs/issues.md #23): which files are read as what, text decoding limits, the .docx zip check. */

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { cleanTitle, generateTitle, standInTitle, TITLE_REQUEST_HEADER, titleRequestMessages } from "@/lib/chat/generated-title";
+import { cleanTitle, generateTitle, standInTitle, TITLE_REQUEST_HEADER, titleRequestMessages } from "@/lib/browser/chat/generated-title";
 import { fakeAnswer } from "../helpers/fake-llm-server";
-import { generateVaultKey, importVaultKey } from "@/lib/vault/crypto";
-import { openProject, sealProject } from "@/lib/vault/projects";
-import { PROJECT_INSTRUCTIONS_MAX_CHARS, PROJECT_NAME_MAX_CHARS } from "@/lib/projects/schemas";
+import { generateVaultKey, importVaultKey } from "@/lib/browser/vault/crypto";
+import { openProject, sealProject } from "@/lib/browser/vault/projects";
+import { PROJECT_INSTRUCTIONS_MAX_CHARS, PROJECT_NAME_MAX_CHARS } from "@/lib/shared/projects/schemas";
 
 /** Generated titles and sealed projects (docs/issues.md #23): the pure parts the chat screen relies on. */
 describe("generated titles", () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { contextNotice } from "@/components/chat/use-documents";
-import { estimateTokens, fitContext } from "@/lib/llm/fit-context";
-import { SYSTEM_PROMPT } from "@/lib/llm/prompt";
+import { estimateTokens, fitContext } from "@/lib/shared/llm/fit-context";
+import { SYSTEM_PROMPT } from "@/lib/shared/llm/prompt";
 
-/** The context budget (lib/llm/fit-context.ts) on its own: what is kept, in which order. */
+/** The context budget (lib/shared/llm/fit-context.ts) on its own: what is kept, in which order. */
 const msg = (role: "user" | "assistant", content: string) => ({ role, content });
 const doc = (name: string, chars: number) => ({ name, text: "d".repeat(chars), truncated: false });
 const total = (messages: { content: string }[]) => messages.reduce((n, m) => n + estimateTokens(m.content) + 4, 0);

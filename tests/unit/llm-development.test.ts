@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { resetConfigForTests } from "@/lib/config";
-import { getLlmProvider, LlmError, providerLabel, buildModelMessages, type LlmEvent } from "@/lib/llm";
-import { createDevelopmentProvider, developmentAnswer, DEVELOPMENT_NOTICE, sampleKind } from "@/lib/llm/development";
+import { resetConfigForTests } from "@/lib/server/config";
+import { getLlmProvider, LlmError, providerLabel, buildModelMessages, type LlmEvent } from "@/lib/server/llm";
+import { createDevelopmentProvider, developmentAnswer, DEVELOPMENT_NOTICE, sampleKind } from "@/lib/server/llm/development";
 
 afterEach(() => {
   resetConfigForTests();

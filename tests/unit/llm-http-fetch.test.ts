@@ -1,5 +1,5 @@
 /**
- * lib/llm/http-fetch.ts's keep-alive (docs/issues.md #24): a request that takes a kept-alive connection
+ * lib/server/llm/http-fetch.ts's keep-alive (docs/issues.md #24): a request that takes a kept-alive connection
  * the server had closed meanwhile goes again on another one, a bounded number of times; a request on a
  * new connection is not repeated; idle connections are closed after the server's Keep-Alive hint less a
  * second, or after `idleMs` without one. Against a local server written on node:net, so that the test
@@ -8,7 +8,7 @@
 import net from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { createHttpFetch } from "@/lib/llm/http-fetch";
+import { createHttpFetch } from "@/lib/server/llm/http-fetch";
 
 interface Seen {
   /** 1 for the first connection the server accepted. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { buildModelMessages, formatDocumentBlock, PROJECT_INSTRUCTIONS_PREFIX, splitDocumentContext, SYSTEM_PROMPT } from "@/lib/llm/prompt";
-import { fitContext } from "@/lib/llm/fit-context";
-import { PROJECT_INSTRUCTIONS_MAX_CHARS } from "@/lib/projects/schemas";
+import { buildModelMessages, formatDocumentBlock, PROJECT_INSTRUCTIONS_PREFIX, splitDocumentContext, SYSTEM_PROMPT } from "@/lib/shared/llm/prompt";
+import { fitContext } from "@/lib/shared/llm/fit-context";
+import { PROJECT_INSTRUCTIONS_MAX_CHARS } from "@/lib/shared/projects/schemas";
 
 const attachment = { name: "notes.pdf", text: "Line one\nLine two", pages: 2, totalPages: 2, truncated: false };
 

@@ -1,6 +1,6 @@
 /**
- * lib/llm/sdk-request.ts (docs/issues.md #24): each provider sends, byte for byte in its method, path,
- * headers and body, the request its SDK's own `create()` sends over the same transport (lib/llm/http-fetch.ts),
+ * lib/server/llm/sdk-request.ts (docs/issues.md #24): each provider sends, byte for byte in its method, path,
+ * headers and body, the request its SDK's own `create()` sends over the same transport (lib/server/llm/http-fetch.ts),
  * and an error status becomes the SDK's own error class with the SDK's fields, as the SDK makes it.
  * The real openai and groq-sdk clients against a local server that records every request whole.
  */
@@ -9,11 +9,11 @@ import type { AddressInfo } from "node:net";
 import Groq from "groq-sdk";
 import OpenAI from "openai";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { resetConfigForTests } from "@/lib/config";
-import { buildModelMessages, getLlmProvider, LlmError, type LlmEvent } from "@/lib/llm";
-import { llmFetch, takeAnswerBody } from "@/lib/llm/http-fetch";
-import { toOpenAiMessages } from "@/lib/llm/prompt";
-import { sendChatRequest } from "@/lib/llm/sdk-request";
+import { resetConfigForTests } from "@/lib/server/config";
+import { buildModelMessages, getLlmProvider, LlmError, type LlmEvent } from "@/lib/server/llm";
+import { llmFetch, takeAnswerBody } from "@/lib/server/llm/http-fetch";
+import { toOpenAiMessages } from "@/lib/shared/llm/prompt";
+import { sendChatRequest } from "@/lib/server/llm/sdk-request";
 
 interface Seen {
   method: string;

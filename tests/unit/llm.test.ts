@@ -1,9 +1,9 @@
 /**
  * The real groq-sdk and openai clients against tests/helpers/fake-llm-server.ts, selected through
- * lib/config.ts exactly as the app selects them.
+ * lib/server/config.ts exactly as the app selects them.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { resetConfigForTests } from "@/lib/config";
+import { resetConfigForTests } from "@/lib/server/config";
 import {
   buildModelMessages,
   getLlmProvider,
@@ -13,7 +13,7 @@ import {
   type LlmErrorKind,
   type LlmEvent,
   type LlmProvider,
-} from "@/lib/llm";
+} from "@/lib/server/llm";
 import { fakeAnswer, startFakeLlmServer, type FakeLlmServer } from "@/tests/helpers/fake-llm-server";
 
 const ENV_KEYS = ["GROQ_API_KEY", "GROQ_BASE_URL", "LLM_BASE_URL", "LLM_API_KEY", "LLM_TIMEOUT_MS", "LLM_MODEL_BASIC"];

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { captureLogsForTests, escapeForLog, logger, pseudonym, REDACTED_FIELDS } from "@/lib/log";
+import { captureLogsForTests, escapeForLog, logger, pseudonym, REDACTED_FIELDS } from "@/lib/server/log";
 
 /** docs/issues.md #10, logs: the one redaction list and the escaping, on records as production writes them. */
 let capture: ReturnType<typeof captureLogsForTests> | undefined;

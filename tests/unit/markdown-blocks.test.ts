@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { splitBlocks } from "@/lib/chat/markdown-blocks";
+import { splitBlocks } from "@/lib/browser/chat/markdown-blocks";
 
 describe("splitBlocks (a streaming answer re-renders only its last block)", () => {
   it("splits at blank lines", () => {

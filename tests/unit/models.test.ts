@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { parseConfig, resetConfigForTests } from "@/lib/config";
-import { DEFAULT_MODEL_CODE, findModel, MODELS, privacyClassOf } from "@/lib/llm/models";
-import { contextBudgetTokens, modelChoices, modelReadsImages, providerModelId } from "@/lib/llm/providers";
+import { parseConfig, resetConfigForTests } from "@/lib/server/config";
+import { DEFAULT_MODEL_CODE, findModel, MODELS, privacyClassOf } from "@/lib/shared/llm/models";
+import { contextBudgetTokens, modelChoices, modelReadsImages, providerModelId } from "@/lib/server/llm/providers";
 
 afterEach(() => {
   delete process.env.LLM_MODEL_BASIC;

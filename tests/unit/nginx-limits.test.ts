@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { openApiJson } from "@/lib/openapi/document";
+import { openApiJson } from "@/lib/server/openapi/document";
 
 /**
  * deploy/nginx.conf's request size limits against the app's own (docs/issues.md #11: "request size limits matching

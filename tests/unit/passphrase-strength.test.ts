@@ -7,10 +7,10 @@ import {
   ratePassphrase,
   STRENGTH_LABELS,
   SUGGESTED_WORDS,
-} from "@/lib/vault/strength";
+} from "@/lib/browser/vault/strength";
 
 /**
- * docs/issues.md #21, "Passphrase strength": the meter's label and reason (lib/vault/strength.ts, zxcvbn-ts with
+ * docs/issues.md #21, "Passphrase strength": the meter's label and reason (lib/browser/vault/strength.ts, zxcvbn-ts with
  * the common and English dictionaries), the refusal rule (score ≥ 3 and ≥ 10^10 guesses, whichever is
  * stricter) and the suggested phrase (6 BIP-39 words, drawn without modulo bias).
  */

@@ -3,16 +3,16 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as pdfjs from "pdfjs-dist/legacy/build/pdf.mjs";
 import { WorkerMessageHandler } from "pdfjs-dist/legacy/build/pdf.worker.mjs";
-import { NOT_PDF_MESSAGE, PdfError, type PdfErrorCode } from "@/lib/pdf/errors";
-import { extractPdfTextWithPdfjs, hasPdfMagic, type PdfjsLike, type PdfLimits } from "@/lib/pdf/extract-text";
-import { inflateGuardAttached, withInflateLimit } from "@/lib/pdf/inflate-guard";
-import { truncationNotice } from "@/lib/pdf/browser";
-import { formatBytes } from "@/lib/bytes";
+import { NOT_PDF_MESSAGE, PdfError, type PdfErrorCode } from "@/lib/browser/pdf/errors";
+import { extractPdfTextWithPdfjs, hasPdfMagic, type PdfjsLike, type PdfLimits } from "@/lib/browser/pdf/extract-text";
+import { inflateGuardAttached, withInflateLimit } from "@/lib/browser/pdf/inflate-guard";
+import { truncationNotice } from "@/lib/browser/pdf";
+import { formatBytes } from "@/lib/shared/bytes";
 import { BOMB_VARIANTS, pdfBomb, pdfBombVariant, type BombVariant } from "../helpers/pdf-bomb";
 
 /**
  * The limits of reading a PDF (docs/issues.md #20 "Documents": the browser reads PDFs, in a Web Worker,
- * lib/pdf/browser/pdf.worker.ts). The same function runs here on pdf.js under Node, set up the way the
+ * lib/browser/pdf/pdf.worker.ts). The same function runs here on pdf.js under Node, set up the way the
  * worker sets it up (its worker code on the same thread, `globalThis.pdfjsWorker`). The wall-clock limit is
  * the worker's termination, covered end to end (e2e/chat.spec.ts).
  */

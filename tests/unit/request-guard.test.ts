@@ -2,7 +2,7 @@ import http from "node:http";
 import net from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { installRequestGuard, refusalFor } from "@/lib/request-guard";
+import { installRequestGuard, refusalFor } from "@/lib/server/request-guard";
 
 /**
  * docs/issues.md #10, robustness: requests Next.js answers with a 500 before any route code runs (TRACE into a

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { addChild, addSibling, fromMessages, serialize, versionOf } from "@/lib/chat/branches";
-import { hasVersions, planSave, storedPath, treeForSaving, treeFromSaved, type SavedMessage } from "@/lib/chat/saved-tree";
+import { addChild, addSibling, fromMessages, serialize, versionOf } from "@/lib/browser/chat/branches";
+import { hasVersions, planSave, storedPath, treeForSaving, treeFromSaved, type SavedMessage } from "@/lib/browser/chat/saved-tree";
 
 type M = SavedMessage & { file?: { content: string } | null; notice?: string | null };
 

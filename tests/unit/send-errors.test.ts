@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { NOT_A_LIMIT, USAGE_LIMIT_MESSAGE, failureDetail, sendErrorOutcome } from "@/lib/chat/send-errors";
+import { NOT_A_LIMIT, USAGE_LIMIT_MESSAGE, failureDetail, sendErrorOutcome } from "@/lib/browser/chat/send-errors";
 
 describe("chat send failures (docs/product.md §8 text kept, plus one line on what happened)", () => {
   it("keeps the spec's any-other-failure text for 5xx and network errors", () => {

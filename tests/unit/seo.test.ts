@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { landingJsonLd, publicPageMetadata, serializeJsonLd } from "@/lib/seo";
+import { landingJsonLd, publicPageMetadata, serializeJsonLd } from "@/lib/server/seo";
 
 describe("publicPageMetadata", () => {
   it("sets the canonical URL, Open Graph and Twitter card of a page, with the generated images", () => {

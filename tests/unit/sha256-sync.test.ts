@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { integrityKey, generateVaultKey, sha256Hex, toBase64 } from "@/lib/vault/crypto";
-import { extendChain, sealHeader, stateAfterWrite, verifyChat } from "@/lib/vault/integrity";
-import { loadSyncSha256 } from "@/lib/vault/sha256-sync";
+import { integrityKey, generateVaultKey, sha256Hex, toBase64 } from "@/lib/browser/vault/crypto";
+import { extendChain, sealHeader, stateAfterWrite, verifyChat } from "@/lib/browser/vault/integrity";
+import { loadSyncSha256 } from "@/lib/browser/vault/sha256-sync";
 
 /**
- * The search worker's synchronous SHA-256 (lib/vault/sha256-sync.ts, docs/issues.md #24) gives WebCrypto's
+ * The search worker's synchronous SHA-256 (lib/browser/vault/sha256-sync.ts, docs/issues.md #24) gives WebCrypto's
  * digests, so the integrity chain (docs/issues.md #21) it computes is the one the browser seals.
  */
 describe("synchronous SHA-256", () => {

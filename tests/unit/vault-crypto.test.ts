@@ -18,10 +18,10 @@ import {
   VAULT_FORMAT,
   wrapVaultKey,
   type VaultField,
-} from "@/lib/vault/crypto";
-import { paddedLength } from "@/lib/vault/padding";
+} from "@/lib/browser/vault/crypto";
+import { paddedLength } from "@/lib/shared/vault/padding";
 
-/** The browser vault module (lib/vault/crypto.ts) under Node's WebCrypto, which is the browser's API. */
+/** The browser vault module (lib/browser/vault/crypto.ts) under Node's WebCrypto, which is the browser's API. */
 const msg: VaultField = { field: "content", userId: "u1", chatId: "c1", position: 3, role: "user" };
 
 describe("vault field format", () => {
@@ -48,7 +48,7 @@ describe("vault field format", () => {
   it("still reads format 2 fields (written before padding), and refuses a format byte changed to skip the unpadding", async () => {
     const raw = generateVaultKey();
     const key = await importVaultKey(raw);
-    // Format 2 as lib/vault/crypto.ts wrote it: 0x02, IV, AES-256-GCM under associated data ["hush", 2, ...].
+    // Format 2 as lib/browser/vault/crypto.ts wrote it: 0x02, IV, AES-256-GCM under associated data ["hush", 2, ...].
     const iv = randomBytes(12);
     const aesKey = await crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt"]);
     const data = new TextEncoder().encode(JSON.stringify(["hush", 2, "content", "u1", "c1", 3, "user"]));
@@ -152,7 +152,7 @@ describe("key wrapping", () => {
 
 describe("an image sealed with a saved chat (docs/issues.md #23)", () => {
   it("travels in the attachment ciphertext and comes back on its message, never as a document", async () => {
-    const { sealTurn, openChat } = await import("@/lib/vault/seal");
+    const { sealTurn, openChat } = await import("@/lib/browser/vault/seal");
     const key = await importVaultKey(generateVaultKey());
     const url = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
     const image = { url, width: 1, height: 1 };

@@ -2,9 +2,9 @@ import type { Metadata } from "next";
 import { connection } from "next/server";
 import { ChatApp } from "@/components/chat/chat-app";
 import { ConfidentialProvider } from "@/components/confidential/confidential-context";
-import { getConfig } from "@/lib/config";
-import { DEFAULT_MODEL_CODE, modelChoices, providerLabel } from "@/lib/llm";
-import { confidentialPublicConfig, modelPrivacyLines } from "@/lib/confidential/models";
+import { getConfig } from "@/lib/server/config";
+import { DEFAULT_MODEL_CODE, modelChoices, providerLabel } from "@/lib/server/llm";
+import { confidentialPublicConfig, modelPrivacyLines } from "@/lib/server/confidential/models";
 
 export const metadata: Metadata = {
   title: "Chat",

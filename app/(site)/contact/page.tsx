@@ -3,8 +3,8 @@ import { buttonClass } from "@/components/landing/button-link";
 import { MailIcon } from "@/components/landing/icons";
 import { container } from "@/components/landing/section";
 import { siteConfig } from "@/config/site";
-import { getConfig } from "@/lib/config";
-import { publicPageMetadata } from "@/lib/seo";
+import { getConfig } from "@/lib/server/config";
+import { publicPageMetadata } from "@/lib/server/seo";
 
 export const metadata = publicPageMetadata({
   title: "Contact",

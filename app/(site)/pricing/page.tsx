@@ -1,9 +1,9 @@
 import { headers } from "next/headers";
 import { PricingClient } from "@/components/pricing/pricing-client";
 import { siteConfig } from "@/config/site";
-import { getConfig } from "@/lib/config";
-import { countryOrDefault } from "@/lib/geo";
-import { publicPageMetadata } from "@/lib/seo";
+import { getConfig } from "@/lib/server/config";
+import { countryOrDefault } from "@/lib/server/geo";
+import { publicPageMetadata } from "@/lib/server/seo";
 
 export const metadata = publicPageMetadata({
   title: "Pricing",
@@ -13,7 +13,7 @@ export const metadata = publicPageMetadata({
 
 /**
  * /pricing (docs/product.md §2): the prices for the caller's country (docs/product.md §9), looked up while the server renders
- * the page, with the same rule as GET /api/get-country (lib/geo.ts, offline, nothing stored). The page is
+ * the page, with the same rule as GET /api/get-country (lib/server/geo.ts, offline, nothing stored). The page is
  * blank while that lookup runs because nothing has been sent yet (docs/product.md §2 "While the country lookup runs
  * the page is blank"); the prices are in the first HTML, so they paint without waiting for the scripts
  * (docs/issues.md #12: with the lookup in the browser, Lighthouse's LCP waited on hydration plus a request).

@@ -3,9 +3,9 @@ import { connection } from "next/server";
 import { container } from "@/components/landing/section";
 import { siteConfig } from "@/config/site";
 import { confidentialServerNote, privacyIntro, privacySections, providersSection } from "@/content/privacy";
-import { modelPrivacyLines } from "@/lib/confidential/models";
-import { modelProviders } from "@/lib/llm";
-import { publicPageMetadata } from "@/lib/seo";
+import { modelPrivacyLines } from "@/lib/server/confidential/models";
+import { modelProviders } from "@/lib/server/llm";
+import { publicPageMetadata } from "@/lib/server/seo";
 
 export const metadata = publicPageMetadata({
   title: "Privacy",

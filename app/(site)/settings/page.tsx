@@ -2,9 +2,9 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { SettingsPanel } from "@/components/settings/settings-panel";
 import { ConfidentialProvider } from "@/components/confidential/confidential-context";
-import { confidentialPublicConfig, modelPrivacyLines } from "@/lib/confidential/models";
-import { getPageUser } from "@/lib/auth/session";
-import { getSubscription } from "@/lib/plans";
+import { confidentialPublicConfig, modelPrivacyLines } from "@/lib/server/confidential/models";
+import { getPageUser } from "@/lib/server/auth/session";
+import { getSubscription } from "@/lib/server/plans";
 
 export const metadata: Metadata = { title: "Settings", robots: { index: false, follow: false } };
 

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { SignupPanel } from "@/components/auth/signup-panel";
-import { getConfig } from "@/lib/config";
-import { getPageUser } from "@/lib/auth/session";
+import { getConfig } from "@/lib/server/config";
+import { getPageUser } from "@/lib/server/auth/session";
 
 export const metadata: Metadata = {
   title: "Sign Up",

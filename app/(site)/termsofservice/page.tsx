@@ -2,7 +2,7 @@ import Link from "next/link";
 import { container } from "@/components/landing/section";
 import { siteConfig } from "@/config/site";
 import { termsIntro, termsSections } from "@/content/terms";
-import { publicPageMetadata } from "@/lib/seo";
+import { publicPageMetadata } from "@/lib/server/seo";
 
 export const metadata = publicPageMetadata({
   title: "Terms of Service",

@@ -1,5 +1,5 @@
-import { api } from "@/lib/api/contract";
-import { PRIVATE_NO_STORE, reply, route } from "@/lib/api/route";
+import { api } from "@/lib/shared/api/contract";
+import { PRIVATE_NO_STORE, reply, route } from "@/lib/server/api/route";
 
 /** GET /api/check_account_status (docs/product.md §7): `{ account_deleted }` for the caller; 401 without credentials. */
 export const GET = route(api.checkAccountStatus, { name: "check_account_status", auth: "user", allowDeleted: true }, async ({ user }) =>

@@ -1,6 +1,6 @@
-import { api } from "@/lib/api/contract";
-import { PRIVATE_NO_STORE, reply, route } from "@/lib/api/route";
-import { getSubscription } from "@/lib/plans";
+import { api } from "@/lib/shared/api/contract";
+import { PRIVATE_NO_STORE, reply, route } from "@/lib/server/api/route";
+import { getSubscription } from "@/lib/server/plans";
 
 /** GET /api/check_stripe_status (docs/product.md §7): the stored subscription `{ plan, status, ... }`; no Stripe call. */
 export const GET = route(api.checkStripeStatus, { name: "check_stripe_status", auth: "user" }, async ({ user }) =>

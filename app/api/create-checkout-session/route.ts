@@ -1,11 +1,11 @@
 import { isPlanOption } from "@/config/pricing";
-import { api } from "@/lib/api/contract";
-import { PRIVATE_NO_STORE, reply, route } from "@/lib/api/route";
-import { getConfig } from "@/lib/config";
-import { AppError } from "@/lib/errors";
-import { countryOfRequest } from "@/lib/geo";
-import { createCheckoutSession, stripeFailure } from "@/lib/stripe/checkout";
-import { paymentsNotConfigured } from "@/lib/stripe/client";
+import { api } from "@/lib/shared/api/contract";
+import { PRIVATE_NO_STORE, reply, route } from "@/lib/server/api/route";
+import { getConfig } from "@/lib/server/config";
+import { AppError } from "@/lib/shared/errors";
+import { countryOfRequest } from "@/lib/server/geo";
+import { createCheckoutSession, stripeFailure } from "@/lib/server/stripe/checkout";
+import { paymentsNotConfigured } from "@/lib/server/stripe/client";
 
 /**
  * POST /api/create-checkout-session `{ plan: 1..4 }` (docs/product.md §7): `{ id, url }` of a Stripe Checkout

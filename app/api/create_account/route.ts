@@ -1,6 +1,6 @@
-import { api } from "@/lib/api/contract";
-import { PRIVATE_NO_STORE, reply, route } from "@/lib/api/route";
-import { ensureFreePlan } from "@/lib/billing";
+import { api } from "@/lib/shared/api/contract";
+import { PRIVATE_NO_STORE, reply, route } from "@/lib/server/api/route";
+import { ensureFreePlan } from "@/lib/server/billing";
 
 /**
  * POST /api/create_account (docs/product.md §4, §7): called after every sign-in; sets the account up on the

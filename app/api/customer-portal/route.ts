@@ -1,6 +1,6 @@
-import { api } from "@/lib/api/contract";
-import { PRIVATE_NO_STORE, reply, route } from "@/lib/api/route";
-import { createPortalSession, stripeFailure } from "@/lib/stripe/checkout";
+import { api } from "@/lib/shared/api/contract";
+import { PRIVATE_NO_STORE, reply, route } from "@/lib/server/api/route";
+import { createPortalSession, stripeFailure } from "@/lib/server/stripe/checkout";
 
 /**
  * POST /api/customer-portal `{}` (docs/product.md §7): `{ url }` of a Stripe Billing Portal session for the

@@ -1,5 +1,5 @@
-import { api } from "@/lib/api/contract";
-import { reply, route } from "@/lib/api/route";
+import { api } from "@/lib/shared/api/contract";
+import { reply, route } from "@/lib/server/api/route";
 
 /**
  * GET /api/health: liveness. The process answers; nothing else is checked (a dead database must not

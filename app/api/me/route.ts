@@ -1,6 +1,6 @@
-import { api } from "@/lib/api/contract";
-import { PRIVATE_NO_STORE, reply, route } from "@/lib/api/route";
-import { getConfig } from "@/lib/config";
+import { api } from "@/lib/shared/api/contract";
+import { PRIVATE_NO_STORE, reply, route } from "@/lib/server/api/route";
+import { getConfig } from "@/lib/server/config";
 
 /**
  * GET /api/me: who the browser is signed in as, `{ user: { email } | null, auth_sync }`, for the header

@@ -1,10 +1,10 @@
-import { api } from "@/lib/api/contract";
-import { route } from "@/lib/api/route";
-import { openApiJson } from "@/lib/openapi/document";
+import { api } from "@/lib/shared/api/contract";
+import { route } from "@/lib/server/api/route";
+import { openApiJson } from "@/lib/server/openapi/document";
 
 /**
- * GET /api/openapi.json: the OpenAPI 3.1 description of every endpoint (lib/openapi/document.ts),
- * generated from the API contract's zod schemas (lib/api/contract.ts). Public and cacheable (no secrets:
+ * GET /api/openapi.json: the OpenAPI 3.1 description of every endpoint (lib/server/openapi/document.ts),
+ * generated from the API contract's zod schemas (lib/shared/api/contract.ts). Public and cacheable (no secrets:
  * limits and quotas only); an ETag lets clients revalidate with If-None-Match for a 304.
  */
 export const dynamic = "force-dynamic";

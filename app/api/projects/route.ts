@@ -1,10 +1,10 @@
-import { api } from "@/lib/api/contract";
-import { PRIVATE_NO_STORE, reply, route } from "@/lib/api/route";
-import { createProject, deleteProject, listProjects, updateProject } from "@/lib/db/projects";
+import { api } from "@/lib/shared/api/contract";
+import { PRIVATE_NO_STORE, reply, route } from "@/lib/server/api/route";
+import { createProject, deleteProject, listProjects, updateProject } from "@/lib/server/db/projects";
 
 /**
  * /api/projects (docs/issues.md #23): the signed-in user's projects. Names and instructions arrive and leave
- * only as ciphertext sealed in the browser under the vault key (lib/vault/projects.ts); the server stores
+ * only as ciphertext sealed in the browser under the vault key (lib/browser/vault/projects.ts); the server stores
  * bytes. Another user's project id answers 404 exactly as an unknown one.
  */
 

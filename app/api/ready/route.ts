@@ -1,6 +1,6 @@
-import { api } from "@/lib/api/contract";
-import { reply, route } from "@/lib/api/route";
-import { checkReadiness } from "@/lib/health";
+import { api } from "@/lib/shared/api/contract";
+import { reply, route } from "@/lib/server/api/route";
+import { checkReadiness } from "@/lib/server/health";
 
 /**
  * GET /api/ready: readiness for the load balancer (docs/deploy.md). 200 `{ status: "ready", checks }`

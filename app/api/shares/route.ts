@@ -1,8 +1,8 @@
-import { api } from "@/lib/api/contract";
-import { PRIVATE_NO_STORE, reply, route } from "@/lib/api/route";
-import { createShare, listShares, revokeShare, type ShareInfo } from "@/lib/db/shares";
-import { AppError } from "@/lib/errors";
-import { fromBase64 } from "@/lib/vault/crypto";
+import { api } from "@/lib/shared/api/contract";
+import { PRIVATE_NO_STORE, reply, route } from "@/lib/server/api/route";
+import { createShare, listShares, revokeShare, type ShareInfo } from "@/lib/server/db/shares";
+import { AppError } from "@/lib/shared/errors";
+import { fromBase64 } from "@/lib/shared/bytes";
 
 /**
  * The owner's share links (docs/issues.md #23, "Share links"). The browser uploads only the snapshot's

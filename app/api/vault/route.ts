@@ -1,9 +1,9 @@
-import { api } from "@/lib/api/contract";
-import { PRIVATE_NO_STORE, reply, route } from "@/lib/api/route";
-import { noVault } from "@/lib/db/errors";
-import { createVault, getVaultState, setHistoryOn } from "@/lib/db/queries";
-import { AppError } from "@/lib/errors";
-import { toNewMethod, vaultStateJson } from "@/lib/vault/server";
+import { api } from "@/lib/shared/api/contract";
+import { PRIVATE_NO_STORE, reply, route } from "@/lib/server/api/route";
+import { noVault } from "@/lib/server/db/errors";
+import { createVault, getVaultState, setHistoryOn } from "@/lib/server/db/queries";
+import { AppError } from "@/lib/shared/errors";
+import { toNewMethod, vaultStateJson } from "@/lib/server/vault/server";
 
 /**
  * GET /api/vault: the caller's vault (docs/issues.md #8): `{ exists, history_on, last_unlock_at,

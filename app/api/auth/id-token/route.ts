@@ -1,15 +1,15 @@
-import { api } from "@/lib/api/contract";
-import { reply, route } from "@/lib/api/route";
-import { serializeCookie, sessionCookieName, sessionCookieOptions } from "@/lib/auth/cookies";
-import { verifyGoogleIdToken } from "@/lib/auth/google-id-token";
-import { createSession } from "@/lib/auth/session-store";
-import { findOrCreateGoogleUser } from "@/lib/auth/users";
-import { AppError, isAppError } from "@/lib/errors";
-import { logger } from "@/lib/log";
+import { api } from "@/lib/shared/api/contract";
+import { reply, route } from "@/lib/server/api/route";
+import { serializeCookie, sessionCookieName, sessionCookieOptions } from "@/lib/server/auth/cookies";
+import { verifyGoogleIdToken } from "@/lib/server/auth/google-id-token";
+import { createSession } from "@/lib/server/auth/session-store";
+import { findOrCreateGoogleUser } from "@/lib/server/auth/users";
+import { AppError, isAppError } from "@/lib/shared/errors";
+import { logger } from "@/lib/server/log";
 
 /**
  * POST /api/auth/id-token `{ idToken }`: /appsignup?idToken=… signs in with a Google ID token
- * (docs/product.md §2). The token is verified (lib/auth/google-id-token.ts), the account found by its subject
+ * (docs/product.md §2). The token is verified (lib/server/auth/google-id-token.ts), the account found by its subject
  * (created on first use), and a normal database session starts: Set-Cookie, `{ ok, account_deleted }`.
  * Errors: 401 invalid token, 503 Google's keys unreachable, 403 cross-site, 400/415 body.
  */

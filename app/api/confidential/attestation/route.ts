@@ -1,9 +1,9 @@
-import { relayAttestation } from "@/lib/confidential/relay";
+import { relayAttestation } from "@/lib/server/confidential/relay";
 
 /**
  * GET /api/confidential/attestation: the configured enclave's attestation, relayed for the browser to
  * verify (development trust: the enclave's document; production trust: a Tinfoil AttestationBundle).
- * 200 JSON, 404 when confidential inference is off, 502 when it cannot be fetched (lib/confidential/relay.ts).
+ * 200 JSON, 404 when confidential inference is off, 502 when it cannot be fetched (lib/server/confidential/relay.ts).
  */
 export const dynamic = "force-dynamic";
 

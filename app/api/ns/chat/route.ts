@@ -1,7 +1,7 @@
-import { chatVisitorRoute } from "@/lib/chat/routes";
+import { chatVisitorRoute } from "@/lib/server/chat/routes";
 
 /**
- * POST /api/ns/chat: the visitor chat call (docs/product.md §7); the handler lives in lib/chat/routes.ts,
+ * POST /api/ns/chat: the visitor chat call (docs/product.md §7); the handler lives in lib/server/chat/routes.ts,
  * which server.mjs's hot path calls too (docs/issues.md #24).
  */
 export const POST = chatVisitorRoute;

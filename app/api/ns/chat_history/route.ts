@@ -1,7 +1,7 @@
-import { chatHistoryListRoute } from "@/lib/chat/routes";
+import { chatHistoryListRoute } from "@/lib/server/chat/routes";
 
 /**
  * GET /api/ns/chat_history: one page of the caller's saved chats (docs/product.md §2, §7); the handler lives in
- * lib/chat/routes.ts, which server.mjs's hot path calls too (docs/issues.md #24).
+ * lib/server/chat/routes.ts, which server.mjs's hot path calls too (docs/issues.md #24).
  */
 export const GET = chatHistoryListRoute;

@@ -1,8 +1,8 @@
-import { api } from "@/lib/api/contract";
-import { reply, route } from "@/lib/api/route";
-import { renameSealedChat } from "@/lib/db/chat-title";
-import { chatNotFound } from "@/lib/db/errors";
-import { toIntegrityWrite } from "@/lib/vault/server";
+import { api } from "@/lib/shared/api/contract";
+import { reply, route } from "@/lib/server/api/route";
+import { renameSealedChat } from "@/lib/server/db/chat-title";
+import { chatNotFound } from "@/lib/server/db/errors";
+import { toIntegrityWrite } from "@/lib/server/vault/server";
 
 /**
  * PATCH /api/ns/chat_title `{ chat_id, title_ciphertext }` (docs/issues.md #9: rename a chat): stores the new

@@ -1,7 +1,7 @@
-import { chatSignedInRoute } from "@/lib/chat/routes";
+import { chatSignedInRoute } from "@/lib/server/chat/routes";
 
 /**
  * POST /api/ns/chat_user: the signed-in chat call (docs/product.md §7); the handler lives in
- * lib/chat/routes.ts, which server.mjs's hot path calls too (docs/issues.md #24).
+ * lib/server/chat/routes.ts, which server.mjs's hot path calls too (docs/issues.md #24).
  */
 export const POST = chatSignedInRoute;

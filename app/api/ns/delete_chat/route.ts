@@ -1,8 +1,8 @@
-import { api } from "@/lib/api/contract";
-import { reply, route } from "@/lib/api/route";
-import { chatNotFound } from "@/lib/db/errors";
-import { deleteChat } from "@/lib/db/queries";
-import { toManifestWrite } from "@/lib/vault/server";
+import { api } from "@/lib/shared/api/contract";
+import { reply, route } from "@/lib/server/api/route";
+import { chatNotFound } from "@/lib/server/db/errors";
+import { deleteChat } from "@/lib/server/db/queries";
+import { toManifestWrite } from "@/lib/server/vault/server";
 
 /**
  * DELETE /api/ns/delete_chat `{ chat_id }` (docs/product.md §7): deletes one of the caller's chats; 404 otherwise.

@@ -1,6 +1,6 @@
-import { api } from "@/lib/api/contract";
-import { reply, route } from "@/lib/api/route";
-import { moveChatToProject } from "@/lib/db/projects";
+import { api } from "@/lib/shared/api/contract";
+import { reply, route } from "@/lib/server/api/route";
+import { moveChatToProject } from "@/lib/server/db/projects";
 
 /**
  * PATCH /api/projects/chat `{ chat_id, project_id }` (docs/issues.md #23): put one of the caller's saved chats in

@@ -1,8 +1,8 @@
-import { api } from "@/lib/api/contract";
-import { reply, route } from "@/lib/api/route";
-import { readShare } from "@/lib/db/shares";
-import { AppError } from "@/lib/errors";
-import { toBase64 } from "@/lib/vault/crypto";
+import { api } from "@/lib/shared/api/contract";
+import { reply, route } from "@/lib/server/api/route";
+import { readShare } from "@/lib/server/db/shares";
+import { AppError } from "@/lib/shared/errors";
+import { toBase64 } from "@/lib/shared/bytes";
 
 /**
  * GET /api/shares/{shareId}: a shared snapshot's ciphertext, for anyone holding the link (docs/issues.md #23,

@@ -1,9 +1,9 @@
-import { api } from "@/lib/api/contract";
-import { reply, route } from "@/lib/api/route";
-import { AppError, isAppError } from "@/lib/errors";
-import { logger, securityEvent } from "@/lib/log";
-import { WEBHOOK_MAX_BODY_BYTES } from "@/lib/stripe/schemas";
-import { processStripeEvent, verifyStripeEvent } from "@/lib/stripe/webhook";
+import { api } from "@/lib/shared/api/contract";
+import { reply, route } from "@/lib/server/api/route";
+import { AppError, isAppError } from "@/lib/shared/errors";
+import { logger, securityEvent } from "@/lib/server/log";
+import { WEBHOOK_MAX_BODY_BYTES } from "@/lib/shared/stripe/schemas";
+import { processStripeEvent, verifyStripeEvent } from "@/lib/server/stripe/webhook";
 
 /**
  * POST /api/stripe/webhook: Stripe's events, verified on the raw body (STRIPE_WEBHOOK_SECRET), so the

@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { api } from "@/lib/api/contract";
-import { PRIVATE_NO_STORE, reply, route } from "@/lib/api/route";
-import { createVaultDevice, listVaultDevices, revokeVaultDevice } from "@/lib/db/queries";
-import { AppError } from "@/lib/errors";
-import { DEVICE_SECRET_BYTES } from "@/lib/vault/schemas";
-import { vaultDevicesJson } from "@/lib/vault/server";
+import { api } from "@/lib/shared/api/contract";
+import { PRIVATE_NO_STORE, reply, route } from "@/lib/server/api/route";
+import { createVaultDevice, listVaultDevices, revokeVaultDevice } from "@/lib/server/db/queries";
+import { AppError } from "@/lib/shared/errors";
+import { DEVICE_SECRET_BYTES } from "@/lib/shared/vault/schemas";
+import { vaultDevicesJson } from "@/lib/server/vault/server";
 
 /** GET /api/vault/devices: the caller's remembered devices (docs/issues.md #21), oldest first; no secrets. */
 export const GET = route(api.vaultDevices, { name: "vault_devices", auth: "user" }, async ({ user }) =>

@@ -1,8 +1,8 @@
-import { api } from "@/lib/api/contract";
-import { reply, route } from "@/lib/api/route";
-import { addVaultMethod, getVaultState, removeVaultMethod, replaceVaultMethod } from "@/lib/db/queries";
-import { AppError } from "@/lib/errors";
-import { toNewMethod, vaultStateJson } from "@/lib/vault/server";
+import { api } from "@/lib/shared/api/contract";
+import { reply, route } from "@/lib/server/api/route";
+import { addVaultMethod, getVaultState, removeVaultMethod, replaceVaultMethod } from "@/lib/server/db/queries";
+import { AppError } from "@/lib/shared/errors";
+import { toNewMethod, vaultStateJson } from "@/lib/server/vault/server";
 
 /** POST /api/vault/methods `{ method }`: add an unlock method (wrapped in the browser); 409 without a vault. */
 export const POST = route(api.vaultAddMethod, { name: "vault_methods", auth: "user" }, async ({ request, user, body }) => {
@@ -14,7 +14,7 @@ export const POST = route(api.vaultAddMethod, { name: "vault_methods", auth: "us
  * PATCH /api/vault/methods `{ replaces, method }` (docs/issues.md #21): store `method` in place of the caller's method
  * `replaces`, of the same kind, in one transaction, and physically remove the old row (VACUUM). The browser
  * does it after unlocking with a passphrase wrap made with weaker Argon2id parameters than today's; the new
- * wrap must meet the floor (400 otherwise, lib/vault/schemas.ts). 404 when `replaces` is not the caller's.
+ * wrap must meet the floor (400 otherwise, lib/shared/vault/schemas.ts). 404 when `replaces` is not the caller's.
  */
 export const PATCH = route(api.vaultReplaceMethod, { name: "vault_methods", auth: "user" }, async ({ request, user, body }) => {
   const method = await toNewMethod(request, user.id, body.method);

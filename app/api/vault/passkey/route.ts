@@ -1,6 +1,6 @@
-import { api } from "@/lib/api/contract";
-import { PRIVATE_NO_STORE, reply, route } from "@/lib/api/route";
-import { passkeyOptions } from "@/lib/vault/server";
+import { api } from "@/lib/shared/api/contract";
+import { PRIVATE_NO_STORE, reply, route } from "@/lib/server/api/route";
+import { passkeyOptions } from "@/lib/server/vault/server";
 
 /**
  * POST /api/vault/passkey `{ purpose: "register" | "unlock" }`: WebAuthn options for a passkey

@@ -1,7 +1,7 @@
-import { api } from "@/lib/api/contract";
-import { PRIVATE_NO_STORE, reply, route } from "@/lib/api/route";
-import { rotationStatus, startRotation } from "@/lib/db/queries";
-import { toNewMethod } from "@/lib/vault/server";
+import { api } from "@/lib/shared/api/contract";
+import { PRIVATE_NO_STORE, reply, route } from "@/lib/server/api/route";
+import { rotationStatus, startRotation } from "@/lib/server/db/queries";
+import { toNewMethod } from "@/lib/server/vault/server";
 
 /**
  * GET /api/vault/rotation (docs/issues.md #21, "Rotate vault key"): `{ generation, remaining_chat_ids }`, the
@@ -13,7 +13,7 @@ export const GET = route(api.vaultRotation, { name: "vault_rotation", auth: "use
 });
 
 /**
- * POST /api/vault/rotation `{ generation, next_key, methods }`: start a rotation (lib/db/vault-rotation.ts). The
+ * POST /api/vault/rotation `{ generation, next_key, methods }`: start a rotation (lib/server/db/vault-rotation.ts). The
  * new methods wait until it finishes; 409 when one is under way or the generation is not the next.
  */
 export const POST = route(api.vaultRotationStart, { name: "vault_rotation", auth: "user" }, async ({ request, user, body }) => {

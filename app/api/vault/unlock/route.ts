@@ -1,8 +1,8 @@
-import { api } from "@/lib/api/contract";
-import { reply, route } from "@/lib/api/route";
-import { getVaultState, recordUnlock } from "@/lib/db/queries";
-import { AppError } from "@/lib/errors";
-import { verifyPasskeyUnlock } from "@/lib/vault/server";
+import { api } from "@/lib/shared/api/contract";
+import { reply, route } from "@/lib/server/api/route";
+import { getVaultState, recordUnlock } from "@/lib/server/db/queries";
+import { AppError } from "@/lib/shared/errors";
+import { verifyPasskeyUnlock } from "@/lib/server/vault/server";
 
 /**
  * POST /api/vault/unlock: record that the browser unlocked the vault (Settings' "last unlock"). The

@@ -1,7 +1,7 @@
-import { chatHistoryGetRoute } from "@/lib/chat/routes";
+import { chatHistoryGetRoute } from "@/lib/server/chat/routes";
 
 /**
  * GET /api/ns/chat_history/{chat_id}: one saved chat with its messages; the handler lives in
- * lib/chat/routes.ts, which server.mjs's hot path calls too (docs/issues.md #24).
+ * lib/server/chat/routes.ts, which server.mjs's hot path calls too (docs/issues.md #24).
  */
 export const GET = chatHistoryGetRoute;

@@ -1,7 +1,7 @@
-import { api } from "@/lib/api/contract";
-import { PRIVATE_NO_STORE, reply, route } from "@/lib/api/route";
-import { vaultDeviceShare } from "@/lib/db/queries";
-import { AppError } from "@/lib/errors";
+import { api } from "@/lib/shared/api/contract";
+import { PRIVATE_NO_STORE, reply, route } from "@/lib/server/api/route";
+import { vaultDeviceShare } from "@/lib/server/db/queries";
+import { AppError } from "@/lib/shared/errors";
 
 /**
  * POST /api/vault/devices/unlock `{ id }`: the server's share of a remembered device's wrap

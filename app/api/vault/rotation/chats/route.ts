@@ -1,7 +1,7 @@
-import { api } from "@/lib/api/contract";
-import { reply, route } from "@/lib/api/route";
-import { storeResealedChats } from "@/lib/db/queries";
-import { toSealedMessage } from "@/lib/vault/server";
+import { api } from "@/lib/shared/api/contract";
+import { reply, route } from "@/lib/server/api/route";
+import { storeResealedChats } from "@/lib/server/db/queries";
+import { toSealedMessage } from "@/lib/server/vault/server";
 
 /**
  * POST /api/vault/rotation/chats `{ generation, chats }` (docs/issues.md #21): chats the browser sealed again under

@@ -1,7 +1,7 @@
-import { api } from "@/lib/api/contract";
-import { PRIVATE_NO_STORE, reply, route } from "@/lib/api/route";
-import { finishRotation, getVaultState } from "@/lib/db/queries";
-import { toManifestWrite, vaultStateJson } from "@/lib/vault/server";
+import { api } from "@/lib/shared/api/contract";
+import { PRIVATE_NO_STORE, reply, route } from "@/lib/server/api/route";
+import { finishRotation, getVaultState } from "@/lib/server/db/queries";
+import { toManifestWrite, vaultStateJson } from "@/lib/server/vault/server";
 
 /**
  * POST /api/vault/rotation/finish `{ generation, manifest }` (docs/issues.md #21): once every chat is sealed under

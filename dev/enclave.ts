@@ -1,0 +1,393 @@
+/**
+ * The development enclave (docs/issues.md #20): a local, Node-only stand-in for a Tinfoil-compatible inference enclave,
+ * for `npm run enclave:dev`, `npm run dev` without a provider, and the tests. It is NOT isolated from anything;
+ * its attestation is signed by the development root whose private key is published in this repository, so
+ * only `trust: "development"` accepts it.
+ *
+ * Protocol, as a real enclave speaks it:
+ * - `GET /.well-known/tinfoil-attestation`: the development attestation document for the Host it was reached
+ *   by (a JWS by the development root: pinned measurement, report_data = SHA-256 of the HPKE public key,
+ *   1 hour validity) plus the HPKE public key.
+ * - `GET /.well-known/hpke-keys`: RFC 9458 key config (`application/ohttp-keys`), as EHBP EHBP SPEC.md §3 requires;
+ *   Hush's client never uses it (the key comes from the attestation only).
+ * - `POST /v1/chat/completions`: EHBP only (EHBP SPEC.md §4–5): the body is opened with an HPKE recipient context
+ *   (`hpke`), the answer sealed with keys from ehbp's `deriveResponseKeys`/`encryptChunk`; a missing key
+ *   header, a bad key, a framing or authentication failure is a plaintext 400 and the body is never read as
+ *   a request. The answer is OpenAI-compatible (JSON, or SSE when `stream: true`), written by the development
+ *   responder's text (lib/server/llm/development.ts), quoting the user's last message.
+ * - Usage outside the ciphertext, like Tinfoil: with `X-Tinfoil-Request-Usage-Metrics: true`, the
+ *   `X-Tinfoil-Usage-Metrics` header (JSON) or trailer (SSE), with the served model (./usage-metrics.ts).
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { CipherSuite, type Key, type RecipientContext } from "hpke";
+import { AEAD_AES_256_GCM, KDF_HKDF_SHA256, KEM_DHKEM_X25519_HKDF_SHA256 } from "@panva/hpke-noble";
+import {
+  EXPORT_LABEL,
+  EXPORT_LENGTH,
+  HPKE_REQUEST_INFO,
+  Identity,
+  PROTOCOL,
+  RESPONSE_NONCE_LENGTH,
+  bytesToHex,
+  deriveResponseKeys,
+  encryptChunk,
+  hexToBytes,
+  type ResponseKeyMaterial,
+} from "ehbp";
+import { CompactSign, importJWK, type JWK } from "jose";
+import { z } from "@/lib/shared/zod";
+import { developmentAnswer } from "../lib/server/llm/development";
+import { contentImages, contentText } from "../lib/shared/chat/images";
+import { sha256Hex, type DevelopmentAttestationDocument, type DevelopmentReport, type EnclaveMeasurement } from "../lib/browser/confidential/attestation";
+import {
+  DEVELOPMENT_FORMAT,
+  DEVELOPMENT_JWS_TYPE,
+  DEVELOPMENT_MEASUREMENT,
+  DEVELOPMENT_RELEASE,
+  DEVELOPMENT_ROOT_KEY_ID,
+} from "../lib/browser/confidential/development-root";
+import { DEVELOPMENT_ROOT_PRIVATE_JWK } from "./development-root-private";
+import { USAGE_METRICS_HEADER, USAGE_METRICS_REQUEST_HEADER, formatUsageMetrics } from "../lib/server/confidential/usage-metrics";
+
+/** Default port (`ENCLAVE_PORT` / `--port` override it in scripts/enclave-dev.ts). */
+export const DEFAULT_ENCLAVE_PORT = 8788;
+/** Validity of a served development attestation (seconds). */
+export const DEVELOPMENT_VALIDITY_SECONDS = 60 * 60;
+/** The measurement `--tamper` serves: SHA-384 of "hush development enclave TAMPERED". */
+export const TAMPERED_MEASUREMENT: EnclaveMeasurement = {
+  type: DEVELOPMENT_FORMAT,
+  registers: ["bd347e2c240683573da7a1f3ee25e71cdc7cb36dc81e04fad9a936d70cf6dacdacef825439fc81988e65c86011d1c6fe"],
+};
+
+const MAX_REQUEST_BYTES = 8 * 1024 * 1024;
+const WORDS_PER_CHUNK = 3;
+
+export interface DevEnclaveOptions {
+  /** TCP port; 0 picks a free one (tests). Default 8788. */
+  port?: number;
+  /** Interface to listen on. Default 127.0.0.1. */
+  listenHost?: string;
+  /** Serve an attestation with a different measurement (`--tamper`): verification must refuse it. */
+  tamper?: boolean;
+  /** Pause between streamed chunks (ms). Default 15. */
+  chunkDelayMs?: number;
+  /** Validity of served attestations (seconds). Default 3600. */
+  validitySeconds?: number;
+  /**
+   * The answer to a conversation. Default: the development responder's (lib/server/llm/development.ts). The relay
+   * benchmark (bench/confidential-relay.ts) gives the fake LLM's, so both paths stream the same text.
+   */
+  answer?: (messages: readonly { role: string; content: string }[]) => string;
+}
+
+export interface DevEnclave {
+  /** Base URL, e.g. `http://127.0.0.1:8788`. */
+  url: string;
+  port: number;
+  /** The HPKE public key of this run (hex), bound into every attestation it serves. */
+  hpkePublicKey: string;
+  /** The attestation document it serves when reached as `enclaveHost`. */
+  attestation(enclaveHost: string): Promise<DevelopmentAttestationDocument>;
+  close(): Promise<void>;
+}
+
+function createSuite(): CipherSuite {
+  return new CipherSuite(KEM_DHKEM_X25519_HKDF_SHA256, KDF_HKDF_SHA256, AEAD_AES_256_GCM);
+}
+
+export interface DevelopmentAttestationOptions {
+  /** HPKE public key to bind (hex). */
+  hpkePublicKey: string;
+  /** Host the document is for (`domain`), e.g. `127.0.0.1:8788`. */
+  enclaveHost: string;
+  issuedAt?: Date;
+  validitySeconds?: number;
+  measurement?: EnclaveMeasurement;
+  /** Sign with another private JWK (tests of a wrong root). Default: the development root. */
+  signingJwk?: JWK;
+  /** Bind this report_data instead of SHA-256 of the key (tests of an unbound key). */
+  reportData?: string;
+}
+
+/**
+ * Sign a development attestation document (ES256 JWS by the development root unless `signingJwk` is given).
+ * @returns the document as served at `/.well-known/tinfoil-attestation`
+ */
+export async function createDevelopmentAttestation(options: DevelopmentAttestationOptions): Promise<DevelopmentAttestationDocument> {
+  const iat = Math.floor((options.issuedAt ?? new Date()).getTime() / 1000);
+  const report: DevelopmentReport = {
+    iss: "hush-development-enclave",
+    iat,
+    exp: iat + (options.validitySeconds ?? DEVELOPMENT_VALIDITY_SECONDS),
+    domain: options.enclaveHost,
+    measurement: structuredClone(options.measurement ?? { type: DEVELOPMENT_MEASUREMENT.type, registers: [...DEVELOPMENT_MEASUREMENT.registers] }),
+    report_data: options.reportData ?? (await sha256Hex(hexToBytes(options.hpkePublicKey))),
+    release: { ...DEVELOPMENT_RELEASE },
+  };
+  const key = await importJWK(options.signingJwk ?? { ...DEVELOPMENT_ROOT_PRIVATE_JWK }, "ES256");
+  const body = await new CompactSign(new TextEncoder().encode(JSON.stringify(report)))
+    .setProtectedHeader({ alg: "ES256", typ: DEVELOPMENT_JWS_TYPE, kid: DEVELOPMENT_ROOT_KEY_ID })
+    .sign(key);
+  return { format: DEVELOPMENT_FORMAT, body, hpkePublicKey: options.hpkePublicKey };
+}
+
+const chatRequestSchema = z.looseObject({
+  model: z.string().min(1).max(200).regex(/^[\w.:/-]+$/),
+  messages: z
+    .array(
+      z.looseObject({
+        role: z.enum(["system", "user", "assistant"]),
+        // A string, or OpenAI content parts: text and images (docs/issues.md #23), as a vision model takes them.
+        content: z.union([
+          z.string().max(MAX_REQUEST_BYTES),
+          z
+            .array(
+              z.discriminatedUnion("type", [
+                z.looseObject({ type: z.literal("text"), text: z.string().max(MAX_REQUEST_BYTES) }),
+                z.looseObject({ type: z.literal("image_url"), image_url: z.looseObject({ url: z.string().max(MAX_REQUEST_BYTES) }) }),
+              ]),
+            )
+            .max(100),
+        ]),
+      }),
+    )
+    .min(1)
+    .max(10_000),
+  stream: z.boolean().optional(),
+  stream_options: z.looseObject({ include_usage: z.boolean().optional() }).optional(),
+});
+
+/**
+ * Start the development enclave (fresh HPKE key pair each start).
+ * @returns the running enclave; `close()` stops it
+ * @throws the listen error (e.g. EADDRINUSE)
+ */
+export async function startDevEnclave(options: DevEnclaveOptions = {}): Promise<DevEnclave> {
+  const suite = createSuite();
+  const keyPair = await suite.GenerateKeyPair(false);
+  const hpkePublicKey = bytesToHex(await suite.SerializePublicKey(keyPair.publicKey));
+  const keyConfig = await new Identity(suite, keyPair.publicKey, keyPair.privateKey).marshalConfig();
+  const validitySeconds = options.validitySeconds ?? DEVELOPMENT_VALIDITY_SECONDS;
+  const chunkDelayMs = options.chunkDelayMs ?? 15;
+  const measurement = options.tamper ? TAMPERED_MEASUREMENT : undefined;
+
+  const documents = new Map<string, { doc: DevelopmentAttestationDocument; issuedAt: number }>();
+  const attestation = async (enclaveHost: string) => {
+    const cached = documents.get(enclaveHost);
+    // Re-sign once half the validity has passed, so a relayed document always has time left.
+    if (cached && Date.now() - cached.issuedAt < (validitySeconds * 1000) / 2) return cached.doc;
+    const issuedAt = Date.now();
+    const doc = await createDevelopmentAttestation({ hpkePublicKey, enclaveHost, issuedAt: new Date(issuedAt), validitySeconds, measurement });
+    documents.set(enclaveHost, { doc, issuedAt });
+    return doc;
+  };
+
+  const server = http.createServer((req, res) => {
+    handle(req, res).catch(() => {
+      if (!res.headersSent) sendJson(res, 500, { error: "Internal error" });
+      else res.destroy();
+    });
+  });
+
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const path = (req.url ?? "/").split("?", 1)[0];
+    if (req.method === "GET" && path === "/.well-known/tinfoil-attestation") {
+      const host = req.headers.host ?? "";
+      if (!/^[A-Za-z0-9.:[\]-]{1,260}$/.test(host)) return sendJson(res, 400, { error: "Bad Host header" });
+      return sendJson(res, 200, await attestation(host));
+    }
+    if (req.method === "GET" && path === PROTOCOL.KEYS_PATH) {
+      res.writeHead(200, { "Content-Type": PROTOCOL.KEYS_MEDIA_TYPE, "Cache-Control": "no-store" });
+      return void res.end(Buffer.from(keyConfig));
+    }
+    if (req.method === "POST" && path === "/v1/chat/completions") return chat(req, res);
+    sendJson(res, 404, { error: "Not found" });
+  }
+
+  async function chat(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const encHex = req.headers[PROTOCOL.ENCAPSULATED_KEY_HEADER.toLowerCase()];
+    if (typeof encHex !== "string" || !/^[0-9a-f]{64}$/.test(encHex)) {
+      req.resume();
+      return sendJson(res, 400, { error: "This enclave accepts EHBP-encrypted requests only" });
+    }
+    let body: Uint8Array;
+    try {
+      body = await readBody(req, MAX_REQUEST_BYTES);
+    } catch {
+      return sendJson(res, 413, { error: "Request too large" });
+    }
+    const enc = hexToBytes(encHex);
+    let context: RecipientContext;
+    let plaintext: Uint8Array;
+    try {
+      context = await suite.SetupRecipient(keyPair.privateKey as Key, enc, { info: new TextEncoder().encode(HPKE_REQUEST_INFO) });
+      plaintext = await openFrames(context, body);
+    } catch {
+      // One shape for every cryptographic failure (EHBP SPEC.md §5.4.4: no oracle).
+      return sendJson(res, 400, { error: "The request could not be decrypted" });
+    }
+
+    const nonce = crypto.getRandomValues(new Uint8Array(RESPONSE_NONCE_LENGTH));
+    const secret = await context.Export(new TextEncoder().encode(EXPORT_LABEL), EXPORT_LENGTH);
+    const keys = await deriveResponseKeys(secret, enc, nonce);
+    const sealer = frameSealer(keys);
+    const wantsUsage = req.headers[USAGE_METRICS_REQUEST_HEADER.toLowerCase()] === "true";
+
+    let request: z.infer<typeof chatRequestSchema>;
+    try {
+      const parsed = chatRequestSchema.safeParse(JSON.parse(new TextDecoder().decode(plaintext)));
+      if (!parsed.success) throw new Error("invalid chat completion request");
+      request = parsed.data;
+    } catch {
+      // The receiver context exists, so the error is encrypted too (EHBP SPEC.md §5.2).
+      res.writeHead(400, { "Content-Type": "application/json", [PROTOCOL.RESPONSE_NONCE_HEADER]: bytesToHex(nonce) });
+      res.end(await sealer(JSON.stringify({ error: { message: "Invalid chat completion request", type: "invalid_request_error" } })));
+      return;
+    }
+
+    // Images are acknowledged by count and size in the development answer (lib/server/llm/development.ts).
+    const messages = request.messages.map((m) => {
+      const parts = typeof m.content === "string" ? m.content : m.content.map((p) => (p.type === "text" ? { type: "text" as const, text: p.text } : { type: "image_url" as const, image_url: { url: p.image_url.url } }));
+      const images = contentImages(parts);
+      return images.length ? { role: m.role, content: contentText(parts), images } : { role: m.role, content: contentText(parts) };
+    });
+    const answer = (options.answer ?? developmentAnswer)(messages);
+    const promptTokens = Math.ceil(messages.reduce((n, m) => n + m.content.length, 0) / 4);
+    const completionTokens = Math.ceil(answer.length / 4);
+    const usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
+    const usageValue = formatUsageMetrics({ promptTokens, completionTokens, totalTokens: usage.total_tokens, model: request.model });
+    const id = `chatcmpl-dev-${bytesToHex(crypto.getRandomValues(new Uint8Array(8)))}`;
+    const created = Math.floor(Date.now() / 1000);
+
+    if (!request.stream) {
+      const headers: http.OutgoingHttpHeaders = { "Content-Type": "application/json", [PROTOCOL.RESPONSE_NONCE_HEADER]: bytesToHex(nonce) };
+      if (wantsUsage) headers[USAGE_METRICS_HEADER] = usageValue;
+      res.writeHead(200, headers);
+      res.end(
+        await sealer(
+          JSON.stringify({
+            id,
+            object: "chat.completion",
+            created,
+            model: request.model,
+            choices: [{ index: 0, message: { role: "assistant", content: answer }, finish_reason: "stop" }],
+            usage,
+          }),
+        ),
+      );
+      return;
+    }
+
+    const closed = new AbortController();
+    res.on("close", () => closed.abort());
+    const headers: http.OutgoingHttpHeaders = {
+      "Content-Type": "text/event-stream",
+      "Cache-Control": "no-store",
+      [PROTOCOL.RESPONSE_NONCE_HEADER]: bytesToHex(nonce),
+    };
+    if (wantsUsage) headers.Trailer = USAGE_METRICS_HEADER;
+    res.writeHead(200, headers);
+    const event = (data: unknown) => sealer(`data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`);
+    const chunk = (delta: Record<string, string>, finish: string | null) => ({
+      id,
+      object: "chat.completion.chunk",
+      created,
+      model: request.model,
+      choices: [{ index: 0, delta, finish_reason: finish }],
+    });
+    res.write(await event(chunk({ role: "assistant", content: "" }, null)));
+    for (const piece of chunkWords(answer, WORDS_PER_CHUNK)) {
+      if (chunkDelayMs > 0) await new Promise((r) => setTimeout(r, chunkDelayMs));
+      if (closed.signal.aborted) return;
+      res.write(await event(chunk({ content: piece }, null)));
+    }
+    res.write(await event(chunk({}, "stop")));
+    if (request.stream_options?.include_usage) {
+      res.write(await event({ id, object: "chat.completion.chunk", created, model: request.model, choices: [], usage }));
+    }
+    res.write(await event("[DONE]"));
+    if (wantsUsage) res.addTrailers({ [USAGE_METRICS_HEADER]: usageValue });
+    res.end();
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? DEFAULT_ENCLAVE_PORT, options.listenHost ?? "127.0.0.1", () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const hostForUrl = address.family === "IPv6" ? `[${address.address}]` : address.address;
+
+  return {
+    url: `http://${hostForUrl}:${address.port}`,
+    port: address.port,
+    hpkePublicKey,
+    attestation,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Open every frame of an EHBP request body (EHBP SPEC.md §4.3) in order. @throws on framing or AEAD failure */
+async function openFrames(context: RecipientContext, body: Uint8Array): Promise<Uint8Array> {
+  const parts: Uint8Array[] = [];
+  let offset = 0;
+  while (offset < body.byteLength) {
+    if (body.byteLength - offset < 4) throw new Error("partial length prefix");
+    const length = new DataView(body.buffer, body.byteOffset + offset, 4).getUint32(0, false);
+    offset += 4;
+    if (length === 0) continue;
+    if (body.byteLength - offset < length) throw new Error("partial frame");
+    parts.push(await context.Open(body.subarray(offset, offset + length)));
+    offset += length;
+  }
+  if (parts.length === 0) throw new Error("empty body");
+  return Buffer.concat(parts);
+}
+
+/** Seal one response frame per call with the derived response keys (sequence numbers from 0). */
+function frameSealer(keys: ResponseKeyMaterial): (text: string) => Promise<Buffer> {
+  let seq = 0;
+  return async (text) => {
+    const sealed = await encryptChunk(keys, seq++, new TextEncoder().encode(text));
+    const frame = Buffer.alloc(4 + sealed.byteLength);
+    frame.writeUInt32BE(sealed.byteLength, 0);
+    frame.set(sealed, 4);
+    return frame;
+  };
+}
+
+function readBody(req: http.IncomingMessage, limit: number): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.byteLength;
+      if (size > limit) {
+        req.destroy();
+        reject(new Error("too large"));
+      } else chunks.push(chunk);
+    });
+    req.on("end", () => resolve(Buffer.concat(chunks)));
+    req.on("error", reject);
+  });
+}
+
+function sendJson(res: http.ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { "Content-Type": "application/json", "Cache-Control": "no-store" });
+  res.end(JSON.stringify(body));
+}
+
+/** Split into pieces of `n` words, each keeping its trailing whitespace (same pacing as the development responder). */
+function chunkWords(text: string, n: number): string[] {
+  const words = text.match(/\S+\s*|\s+/g) ?? [];
+  const chunks: string[] = [];
+  for (let i = 0; i < words.length; i += n) chunks.push(words.slice(i, i + n).join(""));
+  return chunks;
+}

@@ -1,0 +1,23 @@
+import { createParser, type EventSourceMessage } from "eventsource-parser";
+
+/**
+ * Read a Server-Sent Events body to its end, handing each event to `onEvent` (eventsource-parser): the
+ * one reading loop of the chat's two streams, Hush's own (`delta`/`done`/`error`, lib/browser/chat/send-turn.ts)
+ * and the enclave's decrypted OpenAI chunks (lib/browser/confidential/turn.ts).
+ * @throws whatever reading the body throws (an AbortError when the send was stopped, a network or
+ *   decryption failure), for the caller to map.
+ */
+export async function readEventStream(body: ReadableStream<Uint8Array<ArrayBuffer>>, onEvent: (event: EventSourceMessage) => void): Promise<void> {
+  const parser = createParser({ onEvent });
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    parser.feed(value);
+  }
+}
+
+/** True for the DOMException a fetch or stream read throws when its AbortSignal fired. */
+export function isAbort(error: unknown): boolean {
+  return error instanceof DOMException && error.name === "AbortError";
+}

@@ -1,0 +1,179 @@
+import { activePath, ROOT, versionOf, type BranchTree } from "./branches";
+import { hasVersions, treeFromSaved, type SavedMessage } from "./saved-tree";
+
+/**
+ * Export of saved chats (docs/issues.md #9 "Export: one chat or all chats as Markdown and JSON, produced in the
+ * browser"). Pure formatting over chats already decrypted in the browser: no fetch, no crypto, no DOM.
+ *
+ * JSON shape, `format: "hush-chats"`, `version: 1` (documented in docs/export.md):
+ * {
+ *   "format": "hush-chats", "version": 1, "exported_at": ISO 8601,
+ *   "chats": [{
+ *     "id": UUID, "title": string | null, "created_at": ISO 8601 | null, "updated_at": ISO 8601,
+ *     "messages": [{ "role": "user" | "assistant" | "system", "content": string, "attachment": { "name" } | null }],
+ *     "tree": null | { "root": "root", "nodes": { [id]: { "parent": id | null, "children": id[], "active": number,
+ *              "message": null | { "role", "content", "attachment": { "name" } | null, "stopped": boolean } } } }
+ *   }]
+ * }
+ * `messages` is the active path (what the chat shows); `tree` holds every edited and regenerated version
+ * (null when the chat has none). Attachments carry their file name only, never the PDF or its text.
+ */
+
+export const EXPORT_FORMAT = "hush-chats";
+export const EXPORT_VERSION = 1;
+
+/** A decrypted chat ready to export. */
+export interface ExportableChat {
+  id: string;
+  title: string | null;
+  /** ISO 8601, null when unknown. */
+  createdAt: string | null;
+  /** ISO 8601. */
+  updatedAt: string;
+  /** The active path, as stored. */
+  messages: { role: SavedMessage["role"]; content: string; attachmentName?: string | null }[];
+  /** The branch tree when the chat has versions (lib/browser/chat/saved-tree.ts), else null. */
+  tree: BranchTree<SavedMessage> | null;
+}
+
+export interface ExportJsonMessage {
+  role: SavedMessage["role"];
+  content: string;
+  attachment: { name: string } | null;
+}
+
+export interface ExportJsonChat {
+  id: string;
+  title: string | null;
+  created_at: string | null;
+  updated_at: string;
+  messages: ExportJsonMessage[];
+  tree: {
+    root: string;
+    nodes: Record<string, { parent: string | null; children: string[]; active: number; message: (ExportJsonMessage & { stopped: boolean }) | null }>;
+  } | null;
+}
+
+export interface ExportJson {
+  format: typeof EXPORT_FORMAT;
+  version: typeof EXPORT_VERSION;
+  exported_at: string;
+  chats: ExportJsonChat[];
+}
+
+const UNTITLED = "Untitled Chat";
+
+function attachment(name: string | null | undefined) {
+  return name ? { name } : null;
+}
+
+/** One chat in the JSON shape above. */
+export function chatToJson(chat: ExportableChat): ExportJsonChat {
+  return {
+    id: chat.id,
+    title: chat.title,
+    created_at: chat.createdAt,
+    updated_at: chat.updatedAt,
+    messages: chat.messages.map((m) => ({ role: m.role, content: m.content, attachment: attachment(m.attachmentName) })),
+    tree: chat.tree && {
+      root: ROOT,
+      nodes: Object.fromEntries(
+        Object.values(chat.tree.nodes).map((n) => [
+          n.id,
+          {
+            parent: n.parent,
+            children: [...n.children],
+            active: n.active,
+            message: n.message && {
+              role: n.message.role,
+              content: n.message.content,
+              attachment: attachment(n.message.attachmentName),
+              stopped: n.message.stopped === true,
+            },
+          },
+        ]),
+      ),
+    },
+  };
+}
+
+/** The JSON file's text for `chats` (one or all), pretty-printed. `now` is the export time. */
+export function chatsToJson(chats: ExportableChat[], now: Date): string {
+  const doc: ExportJson = { format: EXPORT_FORMAT, version: EXPORT_VERSION, exported_at: now.toISOString(), chats: chats.map(chatToJson) };
+  return `${JSON.stringify(doc, null, 2)}\n`;
+}
+
+const SPEAKER: Record<SavedMessage["role"], string> = { user: "You", assistant: "Hush", system: "System" };
+
+/** "2026-11-22 18:40 UTC": unambiguous whatever the reader's time zone. */
+export function formatUtc(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return `${d.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}
+
+/**
+ * One chat as Markdown: its title, dates, then each message of the active path under a "You" / "Hush"
+ * heading, with the attachment's name and, where a message has versions, which one this is.
+ */
+export function chatToMarkdown(chat: ExportableChat): string {
+  const lines: string[] = [`# ${(chat.title ?? UNTITLED).replace(/\s+/g, " ").trim() || UNTITLED}`, ""];
+  const dates = [chat.createdAt ? `Created ${formatUtc(chat.createdAt)}` : null, `Last updated ${formatUtc(chat.updatedAt)}`].filter(Boolean);
+  lines.push(`_${dates.join(" · ")}_`, "");
+  // With versions, label each message of the active path that has siblings ("version 2 of 2").
+  const versions = chat.tree ? activePath(chat.tree).filter((n) => n.message.role !== "system" && n.message.content !== "").map((n) => versionOf(chat.tree!, n.id)) : [];
+  if (chat.tree) lines.push("_This chat has other versions of some messages; this file shows the ones last selected. The JSON export holds every version._", "");
+  chat.messages.forEach((m, i) => {
+    const v = versions[i];
+    const label = v && v.count > 1 ? ` (version ${v.index} of ${v.count})` : "";
+    lines.push(`## ${SPEAKER[m.role]}${label}`, "");
+    if (m.attachmentName) lines.push(`_Attachment: ${m.attachmentName}_`, "");
+    lines.push(m.content.trimEnd(), "");
+  });
+  return `${lines.join("\n").trimEnd()}\n`;
+}
+
+/** Every chat in one Markdown file, newest first as given, separated by rules. */
+export function chatsToMarkdown(chats: ExportableChat[], now: Date): string {
+  const head = `_Exported from Hush on ${formatUtc(now.toISOString())}: ${chats.length} ${chats.length === 1 ? "chat" : "chats"}._\n`;
+  return [head, ...chats.map(chatToMarkdown)].join("\n---\n\n");
+}
+
+/** A file name for an export: "hush-<slug of the title>-<YYYY-MM-DD>.<ext>" or "hush-chats-<date>.<ext>". */
+export function exportFileName(title: string | null | "all", ext: "md" | "json", now: Date): string {
+  const date = now.toISOString().slice(0, 10);
+  if (title === "all") return `hush-chats-${date}.${ext}`;
+  const slug = (title ?? "untitled-chat")
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 50)
+    .replace(/-+$/g, "");
+  return `hush-${slug || "chat"}-${date}.${ext}`;
+}
+
+/**
+ * A saved chat as lib/browser/vault/seal.ts `openChat` returns it, ready to export: the tree only when it
+ * matches the stored messages and has versions (lib/browser/chat/saved-tree.ts).
+ */
+export function exportableFromSaved(saved: {
+  chatId: string;
+  title: string | null;
+  tree: string | null;
+  createdAt: string | null;
+  lastUpdated: string;
+  messages: { role: SavedMessage["role"]; content: string; attachment?: { name: string } | null }[];
+}): ExportableChat {
+  const messages = saved.messages.map((m) => ({ role: m.role, content: m.content, attachmentName: m.attachment?.name ?? null }));
+  const tree = saved.tree === null ? null : treeFromSaved(saved.tree, messages.map((m) => ({ role: m.role, content: m.content, ...(m.attachmentName ? { attachmentName: m.attachmentName } : {}) })));
+  return {
+    id: saved.chatId,
+    title: saved.title,
+    createdAt: saved.createdAt,
+    updatedAt: saved.lastUpdated,
+    messages,
+    tree: tree && hasVersions(tree) ? tree : null,
+  };
+}

@@ -1,0 +1,119 @@
+import "client-only";
+import { apiStream } from "@/lib/browser/api/client";
+import type { ChatResult, ContextReport } from "@/lib/shared/api/contract";
+import { AppError } from "@/lib/shared/errors";
+import { isAbort, readEventStream } from "./event-stream";
+import { contentParts, type MessageImage } from "@/lib/shared/chat/images";
+
+/**
+ * Browser side of the chat call (docs/product.md §7): POST the conversation through the typed API client
+ * (lib/browser/api/client.ts apiStream), read the Server-Sent Events stream (`delta`, then `done` or `error`;
+ * see lib/server/chat/respond.ts) and hand text to the caller as it arrives.
+ */
+
+export type Role = "user" | "assistant" | "system";
+
+export interface ApiMessage {
+  role: Role;
+  content: string;
+  /** A user message's images (docs/issues.md #23), sent as OpenAI content parts after its text. */
+  images?: MessageImage[];
+}
+
+/**
+ * A PDF staged in the composer, already read in the browser (lib/browser/pdf; docs/issues.md #20, "Documents"):
+ * only its name and extracted text are ever sent, never the file.
+ */
+export interface StagedFile {
+  name: string;
+  /** The extracted text (at most PDF_MAX_TEXT_CHARS characters). */
+  text: string;
+  /** Only part of the PDF was read (pages or characters). */
+  truncated: boolean;
+  /** The line shown under the sent message when only part was read, or null. */
+  notice: string | null;
+  /**
+   * An image for a model that reads images (docs/issues.md #23), resized and re-encoded in this browser
+   * (lib/browser/files/image.ts): it travels on its user message, never as `document`; `text` is then "".
+   */
+  image?: StagedImage;
+}
+
+/** An image as the composer holds it: a JPEG data URL (no EXIF: re-encoded) and its size in pixels. */
+export interface StagedImage {
+  url: string;
+  width: number;
+  height: number;
+}
+
+export type { ContextReport };
+
+/** A PDF of the conversation as the browser keeps it: name and extracted text. */
+export interface ConversationDocument {
+  name: string;
+  text: string;
+}
+
+export interface SendChatInput {
+  /** The visitor call (/api/ns/chat) or the signed-in one (/api/ns/chat_user). */
+  endpoint: "chatVisitor" | "chatSignedIn";
+  messages: ApiMessage[];
+  model: string;
+  /** This turn's PDF, read in the browser: sent as `document` (text only). */
+  file: StagedFile | null;
+  /** The conversation's earlier documents, oldest first, so follow-up questions keep them. */
+  documents: ConversationDocument[];
+  chatId: string | null;
+  saveChat: boolean;
+  signal: AbortSignal;
+  onDelta: (text: string) => void;
+}
+
+/** The chat call's answer (contract chatResultSchema). */
+export type SendChatResult = ChatResult;
+
+/** A failed send: AppError with the HTTP status (0 for a network error) and the server's text. */
+const sendFailed = (status: number, message: string) => AppError.fromStatus(status, message, "chat_send");
+
+/**
+ * Send one turn and stream the answer.
+ * @throws AppError on an HTTP error (its status and message), a stream error event, or a network failure
+ *         (status 0);
+ *         DOMException "AbortError" when `signal` aborts.
+ */
+export async function sendChat(input: SendChatInput): Promise<SendChatResult> {
+  const body = await apiStream(input.endpoint, {
+    body: {
+      messages: input.messages.map(wireMessage),
+      model: input.model,
+      document: input.file ? { name: input.file.name, text: input.file.text, truncated: input.file.truncated } : null,
+      documents: input.documents,
+      chat_id: input.chatId,
+      save_chat: input.saveChat,
+    },
+    signal: input.signal,
+  });
+
+  let result: SendChatResult | null = null;
+  let failure: AppError | null = null;
+  try {
+    await readEventStream(body, (event) => {
+      const data = JSON.parse(event.data) as Record<string, unknown>;
+      if (event.event === "delta") input.onDelta(String(data.text ?? ""));
+      else if (event.event === "done") result = data as unknown as SendChatResult;
+      else if (event.event === "error") failure = sendFailed(Number(data.status ?? 502), String(data.error ?? "The answer failed."));
+    });
+  } catch (error) {
+    if (isAbort(error)) throw error;
+    throw new AppError("offline:chat_send", "The connection was lost while the answer was streaming.");
+  }
+  if (failure) throw failure;
+  if (!result) throw sendFailed(502, "The answer ended before it was complete.");
+  return result;
+}
+
+
+/** A message as the chat API takes it: text, or text and images as OpenAI content parts (docs/issues.md #23). */
+export function wireMessage(m: ApiMessage) {
+  return m.images?.length ? { role: m.role, content: contentParts(m.content, m.images) } : { role: m.role, content: m.content };
+}

@@ -1,0 +1,206 @@
+import type { SendChatInput, SendChatResult } from "@/lib/browser/chat/send-turn";
+import type { EventSourceMessage } from "eventsource-parser";
+import { isAbort, readEventStream } from "@/lib/browser/chat/event-stream";
+import { AppError } from "@/lib/shared/errors";
+import { fitContext } from "@/lib/shared/llm/fit-context";
+import { toOpenAiMessages, type ModelAttachment } from "@/lib/shared/llm/prompt";
+import { enclaveVerificationCache, isAttestationRefused, type VerifiedEnclave } from "./attestation";
+import { isConfidentialRequestError, sendConfidentialRequest, type ConfidentialReceipt } from "./ehbp-client";
+import { ENCLAVE_UNVERIFIED, VERIFICATION_FAILED_MESSAGE, type ConfidentialPublicConfig, type EnclaveVerificationError } from "@/lib/shared/confidential/protocol";
+// Re-exported for callers of this module (the chat itself imports them from ./protocol, which stays in its first load).
+export { ENCLAVE_UNVERIFIED, VERIFICATION_FAILED_MESSAGE, isConfidentialCode, isEnclaveVerificationError, type EnclaveVerificationError } from "@/lib/shared/confidential/protocol";
+import { recordReceipt } from "./receipt-store";
+
+/**
+ * The browser side of one confidential chat turn (docs/issues.md #20; docs/confidential-inference.md):
+ * 1. the enclave's attestation, fetched through Hush's same-origin relay and verified here (the result is
+ *    cached per enclave key within its validity: `enclaveVerificationCache`);
+ * 2. the OpenAI-compatible chat request built here, with the server's own system prompt and context fitting
+ *    (lib/shared/llm/prompt.ts, lib/shared/llm/fit-context.ts; the budget per model comes from the page's public config,
+ *    i.e. lib/server/llm/providers.ts `contextBudgetTokens`);
+ * 3. encrypted to the verified key (EHBP) and POSTed to /api/confidential/chat with only the public model
+ *    code in a clear header, no chat id;
+ * 4. the streamed answer (OpenAI `chat.completion.chunk` SSE) decrypted and handed to `onDelta`.
+ * Verification happens before anything of the turn is encrypted: when it fails, nothing is sent.
+ */
+
+/** What a confidential turn adds to the standard result: the receipt for the badge's dialog. */
+export interface ConfidentialTurnReceipt {
+  /** What was verified, and when. */
+  enclave: VerifiedEnclave;
+  /** What Hush's server could observe: ciphertext sizes and timing. */
+  transport: ConfidentialReceipt;
+  /** Verification reused from the cache (no attestation fetched for this turn). */
+  cached: boolean;
+}
+
+export interface ConfidentialTurnResult extends SendChatResult {
+  receipt: ConfidentialTurnReceipt;
+}
+
+function enclaveVerificationError(reason: string, options?: { cause?: unknown }): EnclaveVerificationError {
+  return new AppError(ENCLAVE_UNVERIFIED, VERIFICATION_FAILED_MESSAGE, { reason, cause: options?.cause }) as EnclaveVerificationError;
+}
+
+/**
+ * A verified enclave for `config`: the cached verification of the configured host while unexpired, else
+ * the attestation fetched through the relay and verified now.
+ * @param fresh ignore the cache's latest entry (after the enclave refused the pinned key)
+ * @throws EnclaveVerificationError (AppError "upstream:enclave_verification") when the document cannot be fetched or does not verify;
+ *   DOMException "AbortError" when `signal` aborts
+ */
+export async function verifiedEnclave(
+  config: ConfidentialPublicConfig,
+  options: { signal?: AbortSignal; fresh?: boolean } = {},
+): Promise<{ enclave: VerifiedEnclave; cached: boolean }> {
+  if (!options.fresh) {
+    const cached = enclaveVerificationCache.latest(config.trust, config.enclaveHost);
+    if (cached) return { enclave: cached, cached: true };
+  }
+  let document: unknown;
+  try {
+    const response = await fetch(config.paths.attestation, {
+      headers: { Accept: "application/json" },
+      credentials: "same-origin",
+      cache: "no-store",
+      signal: options.signal,
+    });
+    if (!response.ok) throw new Error(`attestation answered ${response.status}`);
+    document = await response.json();
+  } catch (error) {
+    if (isAbort(error)) throw error;
+    throw enclaveVerificationError("unavailable", { cause: error });
+  }
+  try {
+    const enclave = await enclaveVerificationCache.verify(document, {
+      trust: config.trust,
+      enclaveHost: config.enclaveHost,
+      configRepo: config.configRepo ?? "",
+    });
+    return { enclave, cached: false };
+  } catch (error) {
+    throw enclaveVerificationError(isAttestationRefused(error) ? error.reason : "malformed", { cause: error });
+  }
+}
+
+/**
+ * Send one turn of a confidential model and stream the answer; same input and result as `sendChat`
+ * (lib/chat/client.ts) plus the receipt. The chat id is echoed, never sent.
+ * @throws EnclaveVerificationError (nothing was sent); AppError for relay errors (its status and
+ *   `{ error }` text, mapped like a standard turn's by lib/browser/chat/send-errors.ts), an enclave error, an
+ *   answer that fails decryption (502) or a network failure (0); DOMException "AbortError" on abort
+ */
+export async function sendConfidentialTurn(input: SendChatInput, config: ConfidentialPublicConfig): Promise<ConfidentialTurnResult> {
+  const model = input.model as keyof ConfidentialPublicConfig["enclaveModels"];
+  const enclaveModel = config.enclaveModels[model];
+  const budgetTokens = config.contextTokens[model];
+  if (!enclaveModel || budgetTokens === undefined) throw AppError.fromStatus(400, "This model is not served confidentially.");
+
+  // Earlier documents, then this turn's PDF (its text extracted in this browser, lib/browser/pdf): all of it is
+  // inside the encrypted body, like the messages; Hush's server sees only ciphertext.
+  const documents: ModelAttachment[] = input.documents.map((d) => ({ name: d.name, text: d.text, truncated: false }));
+  if (input.file && !input.file.image) documents.push({ name: input.file.name, text: input.file.text, truncated: input.file.truncated });
+  const fitted = fitContext({ history: input.messages, documents, budgetTokens });
+  // Images (docs/issues.md #23) go inside the encrypted body too, as OpenAI content parts.
+  const body = JSON.stringify({ model: enclaveModel, messages: toOpenAiMessages(fitted.messages), stream: true });
+
+  let attempt = await verifiedEnclave(config, { signal: input.signal });
+  let sent;
+  try {
+    sent = await sendOnce(attempt.enclave, body, input, config);
+  } catch (error) {
+    // The enclave no longer holds the pinned key (restarted): verify it again, once.
+    if (!(isConfidentialRequestError(error) && (error.reason === "key_config" || error.reason === "enclave_expired"))) throw asSendError(error);
+    enclaveVerificationCache.clear(attempt.enclave.hpkePublicKey);
+    attempt = await verifiedEnclave(config, { signal: input.signal, fresh: true });
+    try {
+      sent = await sendOnce(attempt.enclave, body, input, config);
+    } catch (again) {
+      throw asSendError(again);
+    }
+  }
+  const { response, authenticated, receipt: transport } = sent;
+  const receipt: ConfidentialTurnReceipt = { enclave: attempt.enclave, transport, cached: attempt.cached };
+
+  if (!authenticated) {
+    // The relay's own refusal (plan, quota, size, enclave unreachable): plaintext JSON `{ error }`.
+    const data = (await response.json().catch(() => null)) as { error?: unknown } | null;
+    throw AppError.fromStatus(response.status, typeof data?.error === "string" ? data.error : `Request failed (${response.status})`);
+  }
+  if (!response.ok || !response.body) {
+    await response.body?.cancel().catch(() => {});
+    throw AppError.fromStatus(response.status >= 500 ? response.status : 502, "The secure enclave could not answer this message.");
+  }
+
+  const text = await readAnswer(response.body, input.onDelta);
+  recordReceipt(receipt);
+  return {
+    messages: [...input.messages.map(({ role, content }) => ({ role, content })), { role: "assistant", content: text }],
+    chat_id: input.chatId,
+    context: { ...fitted.report },
+    receipt,
+  };
+}
+
+async function sendOnce(enclave: VerifiedEnclave, body: string, input: SendChatInput, config: ConfidentialPublicConfig) {
+  try {
+    return await sendConfidentialRequest(enclave, config.paths.chat, body, {
+      headers: { "Content-Type": "application/json", Accept: "text/event-stream", [config.modelHeader]: input.model },
+      signal: input.signal,
+    });
+  } catch (error) {
+    if (isAbort(error) || isConfidentialRequestError(error)) throw error;
+    throw AppError.fromStatus(0, "Network error");
+  }
+}
+
+/**
+ * Read the decrypted OpenAI chat-completions stream: `data: <chunk JSON>` events, `data: [DONE]` last.
+ * @returns the whole answer text
+ * @throws AppError 502 on an error event, an authentication failure or an answer without its end
+ */
+async function readAnswer(body: ReadableStream<Uint8Array<ArrayBuffer>>, onDelta: (text: string) => void): Promise<string> {
+  let text = "";
+  let finished = false;
+  let failure: AppError | null = null;
+  const onEvent = (event: EventSourceMessage) => {
+    if (event.data === "[DONE]") {
+      finished = true;
+      return;
+    }
+    let chunk: { error?: { message?: unknown }; choices?: { delta?: { content?: unknown }; finish_reason?: unknown }[] };
+    try {
+      chunk = JSON.parse(event.data) as typeof chunk;
+    } catch {
+      failure ??= AppError.fromStatus(502, "The answer could not be read.");
+      return;
+    }
+    if (chunk.error) {
+      failure ??= AppError.fromStatus(502, "The model service did not answer.");
+      return;
+    }
+    const choice = chunk.choices?.[0];
+    const delta = choice?.delta?.content;
+    if (typeof delta === "string" && delta !== "") {
+      text += delta;
+      onDelta(delta);
+    }
+    if (typeof choice?.finish_reason === "string") finished = true;
+  };
+  try {
+    await readEventStream(body, onEvent);
+  } catch (error) {
+    if (isAbort(error)) throw error;
+    if (isConfidentialRequestError(error)) throw AppError.fromStatus(502, "The encrypted answer failed verification and was refused.");
+    throw AppError.fromStatus(0, "The connection was lost while the answer was streaming.");
+  }
+  if (failure) throw failure;
+  if (!finished) throw AppError.fromStatus(502, "The answer ended before it was complete.");
+  return text;
+}
+
+/** A transport refusal (unencrypted or unauthenticated answer) as the chat's error type; others unchanged. */
+function asSendError(error: unknown): unknown {
+  return isConfidentialRequestError(error) ? AppError.fromStatus(502, "The secure enclave's answer was refused: it was not encrypted for this message.") : error;
+}
+

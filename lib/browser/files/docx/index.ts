@@ -1,0 +1,59 @@
+import { FileError, type FileErrorCode } from "@/lib/browser/files/errors";
+import { keepChars, type FileText } from "@/lib/browser/files/read-text";
+
+/** Limits of reading a Word document: the PDF limits (PDF_MAX_BYTES, _TEXT_CHARS, _PARSE_TIMEOUT_MS, _INFLATED_BYTES). */
+export interface DocxLimits {
+  maxBytes: number;
+  maxChars: number;
+  timeoutMs: number;
+  maxInflatedBytes: number;
+}
+
+type WorkerReply = { hush: "docx" } & ({ type: "ready" } | { type: "done"; text: string } | { type: "failed"; code: FileErrorCode });
+
+/**
+ * Extract a Word document's text in the browser (docs/issues.md #23), in a Web Worker of its own
+ * (./docx.worker.ts) stopped at `limits.timeoutMs`, like PDFs (lib/browser/pdf): the file's bytes and
+ * text stay on this device; only the text is sent with the turn.
+ * @throws FileError too_large | unreadable | inflate_limit | empty | timeout | read_failed;
+ *   DOMException "AbortError" when `signal` aborts (the worker is terminated).
+ */
+export async function extractDocxInBrowser(file: File, limits: DocxLimits, signal?: AbortSignal): Promise<FileText> {
+  if (file.size > limits.maxBytes) throw new FileError("too_large", { maxBytes: limits.maxBytes });
+  let bytes: Uint8Array<ArrayBuffer>;
+  try {
+    bytes = new Uint8Array(await file.arrayBuffer());
+  } catch {
+    throw new FileError("read_failed");
+  }
+  signal?.throwIfAborted();
+  // A classic worker, as the PDF worker (lib/browser/pdf/index.ts explains why not a module worker).
+  const worker = new Worker(new URL("./docx.worker.ts", import.meta.url), { name: "hush-docx" });
+  try {
+    const text = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new FileError("timeout")), limits.timeoutMs);
+      const fail = (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      };
+      signal?.addEventListener("abort", () => fail(signal.reason ?? new DOMException("Aborted", "AbortError")), { once: true });
+      worker.onerror = (event) => {
+        event.preventDefault();
+        fail(new FileError("unreadable"));
+      };
+      worker.onmessageerror = () => fail(new FileError("unreadable"));
+      worker.onmessage = (event: MessageEvent<WorkerReply>) => {
+        const reply = event.data;
+        if (!reply || typeof reply !== "object" || reply.hush !== "docx") return;
+        if (reply.type === "ready") worker.postMessage({ hush: "docx", bytes, maxInflatedBytes: limits.maxInflatedBytes }, [bytes.buffer]);
+        else if (reply.type === "done") {
+          clearTimeout(timer);
+          resolve(reply.text);
+        } else fail(new FileError(reply.code));
+      };
+    });
+    return keepChars(text, limits.maxChars);
+  } finally {
+    worker.terminate();
+  }
+}

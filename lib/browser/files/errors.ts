@@ -1,0 +1,63 @@
+import { formatBytes } from "@/lib/shared/bytes";
+import { NOT_PDF_MESSAGE, READ_FAILURE_MESSAGE } from "@/lib/browser/pdf/errors";
+
+/**
+ * Failures of reading a non-PDF attachment in the browser (docs/issues.md #23, "More file types"), each with a
+ * fixed message that never contains the file's name or content (safe to show and to log). PDFs keep
+ * their own errors (lib/browser/pdf/errors.ts).
+ */
+export type FileErrorCode =
+  /** Not a kind Hush reads: docs/product.md §5's sentence, verbatim. */
+  | "unsupported"
+  | "too_large"
+  /** A "text" file with binary content. */
+  | "not_text"
+  /** Nothing to read: empty, or only whitespace. */
+  | "empty"
+  /** A damaged Word document, or one that is not a Word document. */
+  | "unreadable"
+  /** Its zip entries inflate past the limit (a decompression bomb). */
+  | "inflate_limit"
+  | "timeout"
+  /** An image, and the chosen model reads text only (lib/shared/llm/models.ts `vision`). */
+  | "image_not_supported"
+  | "read_failed";
+
+export class FileError extends Error {
+  readonly code: FileErrorCode;
+
+  constructor(code: FileErrorCode, detail: { maxBytes?: number; modelTitle?: string } = {}) {
+    super(messageFor(code, detail));
+    this.name = "FileError";
+    this.code = code;
+  }
+}
+
+function messageFor(code: FileErrorCode, { maxBytes, modelTitle }: { maxBytes?: number; modelTitle?: string }): string {
+  switch (code) {
+    case "unsupported":
+      return NOT_PDF_MESSAGE;
+    case "too_large":
+      return maxBytes === undefined ? "This file is too large." : `This file is too large. The limit is ${formatBytes(maxBytes)}.`;
+    case "not_text":
+      return "This file does not contain text Hush can read. Try a text, Markdown, CSV, JSON, source code, Word or PDF file.";
+    case "empty":
+      return "This file is empty: there is nothing to read.";
+    case "unreadable":
+      return "This Word document could not be read. It may be damaged. Try saving it again as .docx or as a PDF.";
+    case "inflate_limit":
+      return maxBytes === undefined
+        ? "This Word document expands to too much data when opened."
+        : `This Word document expands to more than ${formatBytes(maxBytes)} when opened, which is more than Hush reads.`;
+    case "timeout":
+      return "This file took too long to read. Try a smaller file.";
+    case "image_not_supported":
+      return `The ${modelTitle ?? "chosen"} model cannot read images. Attach the text instead, or describe the image in your message.`;
+    case "read_failed":
+      return READ_FAILURE_MESSAGE;
+  }
+}
+
+export function isFileError(error: unknown): error is FileError {
+  return error instanceof FileError;
+}

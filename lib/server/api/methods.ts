@@ -1,0 +1,105 @@
+import { api, type ApiRoute } from "@/lib/shared/api/contract";
+
+/**
+ * The methods each route of app/api answers, in one table derived from the API contract
+ * (lib/shared/api/contract.ts) plus the routes the contract does not list (next-auth's catch-all, the
+ * confidential relay). proxy.ts answers any other method on a known route with 405, an `Allow` header
+ * naming the route's methods and `{ "error": ... }` (docs/issues.md #22: Next's own 405 has no `Allow` and
+ * no body). tests/api/methods.test.ts checks the table against the route files' exports.
+ */
+
+/** Routes outside the contract: file-system patterns (`{name}` one segment, `{...name}` one or more). */
+const OUTSIDE_CONTRACT: ReadonlyArray<{ path: string; methods: readonly string[] }> = [
+  // next-auth's handler (app/api/auth/[...nextauth]/route.ts) answers GET, POST and HEAD on every path below it.
+  { path: "/api/auth/{...nextauth}", methods: ["GET", "POST", "HEAD"] },
+  { path: "/api/confidential/attestation", methods: ["GET"] },
+  { path: "/api/confidential/chat", methods: ["POST"] },
+];
+
+/** Contract routes that next-auth's catch-all serves (form posts and its CSRF call), not a route file of their own. */
+function servedByNextAuth(route: ApiRoute): boolean {
+  return route.form === true || route === api.authCsrf;
+}
+
+type Segment = { kind: 0; text: string } | { kind: 1 } | { kind: 2 };
+
+interface Entry {
+  path: string;
+  segments: Segment[];
+  methods: Set<string>;
+}
+
+function parse(path: string): Segment[] {
+  return path
+    .split("/")
+    .filter(Boolean)
+    .map((part): Segment => (part.startsWith("{...") ? { kind: 2 } : part.startsWith("{") ? { kind: 1 } : { kind: 0, text: part }));
+}
+
+let cached: Entry[] | undefined;
+
+/** Every route file's pattern and the methods it exports (HEAD and OPTIONS not added). */
+export function routeMethodTable(): ReadonlyMap<string, ReadonlySet<string>> {
+  return new Map(entries().map((e) => [e.path, e.methods]));
+}
+
+function entries(): Entry[] {
+  if (cached) return cached;
+  const byPath = new Map<string, Set<string>>();
+  const add = (path: string, method: string) => {
+    const set = byPath.get(path) ?? new Set<string>();
+    set.add(method);
+    byPath.set(path, set);
+  };
+  for (const route of Object.values(api) as ApiRoute[]) if (!servedByNextAuth(route)) add(route.path, route.method);
+  for (const route of OUTSIDE_CONTRACT) for (const method of route.methods) add(route.path, method);
+  cached = [...byPath].map(([path, methods]) => ({ path, segments: parse(path), methods }));
+  return cached;
+}
+
+/** Whether `segments` matches `parts`, and how specifically: a list of segment kinds to compare (lower wins). */
+function rank(segments: Segment[], parts: string[]): number[] | null {
+  const kinds: number[] = [];
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i]!;
+    if (segment.kind === 2) return parts.length > i ? [...kinds, 2] : null;
+    if (i >= parts.length) return null;
+    if (segment.kind === 0 && segment.text !== parts[i]) return null;
+    kinds.push(segment.kind);
+  }
+  return parts.length === segments.length ? kinds : null;
+}
+
+function lessThan(a: number[], b: number[]): boolean {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i]! < b[i]!;
+  return a.length > b.length;
+}
+
+/**
+ * The `Allow` value of the app/api route serving `pathname` (its methods, HEAD with GET, and OPTIONS, which
+ * Next answers itself), or null when no route file serves it (Next answers 404). Static segments win over
+ * `{param}` ones, which win over a catch-all, as in Next's routing.
+ */
+export function allowedMethods(pathname: string): string | null {
+  const parts = pathname.split("/").filter(Boolean);
+  let best: { entry: Entry; rank: number[] } | null = null;
+  for (const entry of entries()) {
+    const r = rank(entry.segments, parts);
+    if (r && (!best || lessThan(r, best.rank))) best = { entry, rank: r };
+  }
+  if (!best) return null;
+  const methods = new Set(best.entry.methods);
+  if (methods.has("GET")) methods.add("HEAD");
+  methods.add("OPTIONS");
+  return ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"].filter((m) => methods.has(m)).join(", ");
+}
+
+/**
+ * Whether `method` is refused with 405 at `pathname`: `{ allow }` (the Allow value), or null when the method is
+ * allowed or no route serves the path.
+ */
+export function methodNotAllowed(method: string, pathname: string): { allow: string } | null {
+  const allow = allowedMethods(pathname);
+  if (allow === null) return null;
+  return allow.split(", ").includes(method.toUpperCase()) ? null : { allow };
+}

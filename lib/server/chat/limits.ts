@@ -1,0 +1,37 @@
+import "server-only";
+import { getConfig, type Config } from "@/lib/server/config";
+import { chatRequestSchema, maxChatBodyBytes, type ChatLimits } from "./schema";
+
+/**
+ * The chat request's abuse bounds from config: CHAT_MAX_MESSAGES, CHAT_MAX_MESSAGE_CHARS, CHAT_MAX_DOCUMENTS,
+ * PDF_MAX_TEXT_CHARS (a document is at most what the browser's extraction keeps), CHAT_MAX_REQUEST_BYTES, and the
+ * image bounds CHAT_MAX_IMAGES_PER_MESSAGE, CHAT_MAX_IMAGES, CHAT_MAX_IMAGE_BYTES (docs/issues.md #23).
+ */
+export function chatLimits(): ChatLimits {
+  const c = getConfig();
+  return {
+    maxMessages: c.CHAT_MAX_MESSAGES,
+    maxMessageChars: c.CHAT_MAX_MESSAGE_CHARS,
+    maxDocuments: c.CHAT_MAX_DOCUMENTS,
+    maxDocumentChars: c.PDF_MAX_TEXT_CHARS,
+    maxRequestBytes: c.CHAT_MAX_REQUEST_BYTES,
+    maxImagesPerMessage: c.CHAT_MAX_IMAGES_PER_MESSAGE,
+    maxImagesPerRequest: c.CHAT_MAX_IMAGES,
+    maxImageBytes: c.CHAT_MAX_IMAGE_BYTES,
+  };
+}
+
+let cached: { config: Config; schema: ReturnType<typeof chatRequestSchema>; maxBytes: number } | undefined;
+
+/**
+ * The chat body's zod schema and size bound for the current config, built once per parsed config
+ * rather than per request (building a zod schema costs more than validating a small body; bench/perf).
+ */
+export function chatRequestFor(): { schema: ReturnType<typeof chatRequestSchema>; maxBytes: number } {
+  const config = getConfig();
+  if (cached?.config !== config) {
+    const limits = chatLimits();
+    cached = { config, schema: chatRequestSchema(limits), maxBytes: maxChatBodyBytes(limits) };
+  }
+  return cached;
+}

@@ -1,0 +1,183 @@
+import "server-only";
+import { getLlmProvider, LlmError, type LlmEvent } from "@/lib/server/llm";
+import { AppError } from "@/lib/shared/errors";
+import { beginTurn, isShutdownAbort, SHUTDOWN_MESSAGE } from "@/lib/server/lifecycle";
+import type { ContextReport } from "@/lib/server/llm";
+import type { ChatMessage, PreparedTurn } from "./turn";
+import { logger } from "@/lib/server/log";
+import { clientSignal } from "@/lib/server/http";
+import { pushedResponse, type Producer } from "@/lib/server/api/pushed-body";
+
+/**
+ * The chat call's answer (docs/product.md §7): the whole conversation and the chat id (null when not saved); plus
+ * `context` (what the context budget left out). A PDF's text is never echoed: the browser extracted it.
+ */
+export interface ChatResult {
+  messages: ChatMessage[];
+  chat_id: string | null;
+  context: ContextReport;
+}
+
+/**
+ * Run a prepared turn against the configured LLM provider and answer the spec's JSON, or, when the
+ * request accepts `text/event-stream`, Server-Sent Events:
+ *   `event: delta` `{ "text": "..." }` for each piece of the answer,
+ *   `event: done`  `{ messages, chat_id, context }` once,
+ *   `event: error` `{ "error": "...", "status": 502 }` if the provider fails after streaming began.
+ * The provider is awaited for its first token before the response starts, so a provider that fails at
+ * once gets a proper HTTP status rather than a 200 stream with an error in it.
+ * The request's abort signal is passed to the provider: a client that disconnects stops generation.
+ * `chatId` is echoed as the answer's `chat_id` (null for visitors): the server stores nothing, the browser
+ * seals and saves a saved chat's turn itself (POST /api/ns/chat_save).
+ * The turn is registered in lib/server/lifecycle.ts from the provider call until its answer is complete, so a
+ * graceful shutdown waits for it (or, past the grace period, aborts it: `error` event, status 503).
+ * @throws AppError 503 while the process shuts down; provider failures before the first token.
+ */
+export async function respondToTurn(request: Request, turn: PreparedTurn, chatId: string | null): Promise<Response> {
+  const inFlight = beginTurn(clientSignal(request));
+  try {
+    return await respond(request, inFlight, turn, chatId);
+  } catch (error) {
+    inFlight.end();
+    throw error;
+  }
+}
+
+async function respond(
+  request: Request,
+  inFlight: ReturnType<typeof beginTurn>,
+  turn: PreparedTurn,
+  chatId: string | null,
+): Promise<Response> {
+  const signal = inFlight.signal;
+  const provider = getLlmProvider(turn.model.code);
+  const events = provider
+    .stream({ model: turn.providerModel, messages: turn.modelMessages, signal })
+    [Symbol.asyncIterator]();
+
+  let first: IteratorResult<LlmEvent>;
+  try {
+    first = await events.next();
+  } catch (error) {
+    throw toAppError(error, signal);
+  }
+
+  const complete = (text: string): ChatResult => ({
+    messages: [...turn.history, { role: "assistant", content: text }],
+    chat_id: chatId,
+    context: turn.context,
+  });
+
+  const wantsStream = (request.headers.get("accept") ?? "").includes("text/event-stream");
+  if (!wantsStream) {
+    let text = deltaText(first);
+    try {
+      for (let next = first; !next.done; ) {
+        next = await events.next();
+        text += deltaText(next);
+      }
+    } catch (error) {
+      throw toAppError(error, signal);
+    }
+    const result = complete(text);
+    inFlight.end();
+    // A message is in the body: no cache (browser, proxy or CDN) may keep it (docs/issues.md #10).
+    return Response.json(result, { headers: { "Cache-Control": "private, no-store" } });
+  }
+
+  const event = (name: string, data: unknown) => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
+
+  // The answer is written by this producer: into the socket on server.mjs's hot path, into a Web
+  // stream under Next (lib/server/api/pushed-body.ts).
+  const produce: Producer = async (sink) => {
+    const stop = () => void events.return?.(undefined)?.catch(() => undefined);
+    if (sink.gone.aborted) stop();
+    else sink.gone.addEventListener("abort", stop, { once: true });
+    let text = "";
+    // Pieces that arrive in one event-loop turn (a provider often packs several tokens into one TCP
+    // read) go out as one `delta` event: one write instead of one per token (bench/perf).
+    let pending = "";
+    let flushQueued = false;
+    // False once the client stops keeping up: the provider is not read again until it has (back-pressure).
+    let room = true;
+    const flush = () => {
+      flushQueued = false;
+      if (!pending) return;
+      const piece = pending;
+      pending = "";
+      if (!sink.write(event("delta", { text: piece }))) room = false;
+    };
+    try {
+      for (let next = first; !next.done; ) {
+        const piece = deltaText(next);
+        if (piece) {
+          text += piece;
+          pending += piece;
+          // The first token goes out at once; the rest once per turn.
+          if (next === first) flush();
+          else if (!flushQueued) {
+            flushQueued = true;
+            setImmediate(flush);
+          }
+        }
+        if (!room) {
+          await sink.ready();
+          room = true;
+        }
+        if (sink.gone.aborted) break;
+        next = await events.next();
+      }
+      if (!sink.gone.aborted) {
+        flush();
+        sink.write(event("done", complete(text)));
+      }
+    } catch (error) {
+      if (!clientSignal(request).aborted && !sink.gone.aborted) {
+        const apiError = toAppError(error, signal);
+        flush();
+        sink.write(event("error", { error: apiError.message, status: apiError.status }));
+      }
+    } finally {
+      sink.gone.removeEventListener("abort", stop);
+      inFlight.end();
+      sink.end();
+    }
+  };
+
+  return pushedResponse(request, produce, {
+    headers: {
+      "Content-Type": "text/event-stream; charset=utf-8",
+      "Cache-Control": "private, no-store, no-transform",
+      "X-Accel-Buffering": "no",
+    },
+  });
+}
+
+function deltaText(result: IteratorResult<LlmEvent>): string {
+  return !result.done && result.value.type === "delta" ? result.value.text : "";
+}
+
+/** Provider failures become 5xx answers with a plain sentence; no provider text reaches the client. */
+function toAppError(error: unknown, signal: AbortSignal): AppError {
+  if (error instanceof AppError) return error;
+  if (isShutdownAbort(signal.reason)) return new AppError("unavailable:shutdown", SHUTDOWN_MESSAGE);
+  if (error instanceof LlmError) {
+    switch (error.kind) {
+      case "rate_limited":
+        return new AppError("unavailable:model_busy", "The model is busy right now. Please try again in a moment.");
+      case "timeout":
+        return new AppError("timeout:model", "The model took too long to answer. Please try again.");
+      case "interrupted":
+        return new AppError("upstream:model_interrupted", "The answer was cut off before it finished. Please try again.");
+      case "aborted":
+        return new AppError("bad_request:cancelled", "The request was cancelled.", { status: 499 });
+      default:
+        return modelUnavailable();
+    }
+  }
+  logger("chat").error({ kind: error instanceof Error ? error.name : "unknown" }, "provider failed");
+  return modelUnavailable();
+}
+
+const modelUnavailable = () => new AppError("upstream:model", "The model service is unavailable right now. Please try again later.");
+

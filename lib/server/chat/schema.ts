@@ -1,0 +1,164 @@
+import { z } from "@/lib/shared/zod";
+import { contentImages, contentText, parseImageDataUrl, type ImageLimits } from "@/lib/shared/chat/images";
+
+/**
+ * The chat call's body (docs/product.md §7): messages, model (code), chat_id, save_chat; plus, beyond the spec,
+ * `document`: this turn's PDF as the browser extracted it (name, text, truncated; docs/issues.md #20, "Documents":
+ * the file itself never leaves the browser), and `documents`: the extracted text of the PDFs attached earlier
+ * in this conversation, which the browser keeps and sends back so follow-up questions keep them.
+ * Limits come from config (CHAT_MAX_MESSAGES, CHAT_MAX_MESSAGE_CHARS, CHAT_MAX_DOCUMENTS, PDF_MAX_TEXT_CHARS,
+ * CHAT_MAX_REQUEST_BYTES) so the schema is built per call. A user message's `content` may also be OpenAI content
+ * parts with images (docs/issues.md #23; ./images.ts), bounded by CHAT_MAX_IMAGES_PER_MESSAGE, CHAT_MAX_IMAGES and
+ * CHAT_MAX_IMAGE_BYTES; whether the chosen model reads images is checked per model (./turn.ts). They bound abuse only: a long conversation is
+ * fitted to the model's context budget (lib/shared/llm/fit-context.ts), not refused.
+ */
+export interface ChatLimits extends ImageLimits {
+  maxMessages: number;
+  maxMessageChars: number;
+  maxDocuments: number;
+  /** Characters of one document's text (the browser keeps at most PDF_MAX_TEXT_CHARS). */
+  maxDocumentChars: number;
+  /** Bytes of the whole request body. */
+  maxRequestBytes: number;
+}
+
+/** A document of the conversation as the browser holds it: the PDF's name and extracted text. */
+export interface ConversationDocument {
+  name: string;
+  text: string;
+}
+
+export const roleSchema = z.enum(["user", "assistant", "system"]);
+export type Role = z.infer<typeof roleSchema>;
+
+/**
+ * The request schema for the given limits. Memoised per limits, so the route handlers and the OpenAPI
+ * document (lib/server/openapi) get the same object for the same configuration. Strict at every level: an
+ * unknown field is a 400 naming it (docs/issues.md #22).
+ */
+export function chatRequestSchema(limits: ChatLimits): ReturnType<typeof buildChatRequestSchema> {
+  const key = JSON.stringify([
+    limits.maxMessages, limits.maxMessageChars, limits.maxDocuments, limits.maxDocumentChars, limits.maxRequestBytes,
+    limits.maxImagesPerMessage, limits.maxImagesPerRequest, limits.maxImageBytes,
+  ]);
+  let schema = schemaCache.get(key);
+  if (!schema) {
+    schema = buildChatRequestSchema(limits);
+    schemaCache.set(key, schema);
+  }
+  return schema;
+}
+
+// Configuration changes only in tests, so this holds a handful of entries.
+const schemaCache = new Map<string, ReturnType<typeof buildChatRequestSchema>>();
+
+function buildChatRequestSchema(limits: ChatLimits) {
+  const documentText = z
+    .string()
+    .max(limits.maxDocumentChars, `A document can have at most ${limits.maxDocumentChars.toLocaleString("en-US")} characters.`);
+  const text = z.string().max(limits.maxMessageChars, `A message can have at most ${limits.maxMessageChars.toLocaleString("en-US")} characters.`);
+  const parts = z
+    .array(
+      z.discriminatedUnion("type", [
+        z.object({ type: z.literal("text"), text }).strict(),
+        z
+          .object({
+            type: z.literal("image_url"),
+            image_url: z
+              .object({ url: z.string().meta({ description: "A base64 data URL: data:image/(png|jpeg|webp|gif);base64,..." }) })
+              .strict(),
+          })
+          .strict(),
+      ]),
+    )
+    .min(1)
+    // The image and text bounds themselves are checked below (checkImages), with their own sentences.
+    .max(2 * limits.maxImagesPerMessage + 2, "A message has too many content parts.")
+    .meta({ description: "OpenAI content parts: text and images (docs/issues.md #23), for user messages to a model that reads images." });
+  const message = z.object({ role: roleSchema, content: z.union([text, parts]) }).strict();
+  return z
+    .object({
+      messages: z
+        .array(message)
+        .min(1, "Send at least one message.")
+        .max(limits.maxMessages, `A chat request can carry at most ${limits.maxMessages} messages.`),
+      model: z.string().min(1).max(100),
+      document: z
+        .object({
+          name: z.string().trim().min(1).max(255),
+          text: documentText,
+          truncated: z.boolean().optional().meta({ description: "The browser read only part of the PDF (pages or characters)." }),
+        })
+        .strict()
+        .nullable()
+        .optional()
+        .meta({ description: "This turn's PDF as the browser extracted it; the file itself is never sent." }),
+      // docs/product.md §7 names a `file` (data URL) here; Hush reads PDFs in the browser (docs/issues.md #20), so a
+      // client written to the spec may still send `file: null`, and a file itself is refused, never read.
+      file: z
+        .null({ error: "PDFs are read in your browser: send the extracted text as `document`, never the file." })
+        .optional()
+        .meta({ description: "Always null: the spec's file field; the PDF's text travels as `document`." }),
+      documents: z
+        .array(z.object({ name: z.string().trim().min(1).max(255), text: documentText }).strict())
+        .max(limits.maxDocuments, `A chat request can carry at most ${limits.maxDocuments} documents.`)
+        .optional(),
+      chat_id: z.string().max(100).nullable().optional(),
+      save_chat: z.boolean().optional(),
+    })
+    .strict()
+    .superRefine((body, ctx) => {
+      const last = body.messages.at(-1);
+      if (!last || last.role !== "user" || contentText(last.content).trim() === "") {
+        ctx.addIssue({ code: "custom", path: ["messages"], message: "The last message must be a non-empty user message." });
+      }
+      checkImages(body.messages, limits, ctx);
+    });
+}
+
+export type ChatRequest = z.infer<ReturnType<typeof buildChatRequestSchema>>;
+
+/**
+ * The image rules of docs/issues.md #23: images only on user messages, as base64 data URLs of an allowed type
+ * (./images.ts IMAGE_MIME_TYPES), each at most maxImageBytes decoded, at most maxImagesPerMessage on a
+ * message and maxImagesPerRequest in all; text parts of one message together within maxMessageChars.
+ * The messages name no value: an image's bytes never reach an error or a log.
+ */
+function checkImages(messages: ChatRequest["messages"], limits: ChatLimits, ctx: z.RefinementCtx): void {
+  let total = 0;
+  messages.forEach((m, index) => {
+    if (typeof m.content === "string") return;
+    const path = ["messages", index, "content"];
+    const images = contentImages(m.content);
+    if (m.role !== "user" && images.length > 0) {
+      ctx.addIssue({ code: "custom", path, message: "Only your own messages can carry images." });
+    }
+    if (images.length > limits.maxImagesPerMessage) {
+      ctx.addIssue({ code: "custom", path, message: `A message can have at most ${limits.maxImagesPerMessage} images.` });
+    }
+    if (contentText(m.content).length > limits.maxMessageChars) {
+      ctx.addIssue({ code: "custom", path, message: `A message can have at most ${limits.maxMessageChars.toLocaleString("en-US")} characters.` });
+    }
+    for (const image of images) {
+      const parsed = parseImageDataUrl(image.url);
+      if (!parsed) {
+        ctx.addIssue({ code: "custom", path, message: "An image must be a PNG, JPEG, WebP or GIF sent as a base64 data URL." });
+      } else if (parsed.bytes > limits.maxImageBytes) {
+        ctx.addIssue({ code: "custom", path, message: `An image can be at most ${formatMiB(limits.maxImageBytes)}.` });
+      }
+    }
+    total += images.length;
+  });
+  if (total > limits.maxImagesPerRequest) {
+    ctx.addIssue({ code: "custom", path: ["messages"], message: `A chat request can carry at most ${limits.maxImagesPerRequest} images.` });
+  }
+}
+
+function formatMiB(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toLocaleString("en-US", { maximumFractionDigits: 1 })} MB`;
+}
+
+/** Upper bound of a chat request body in bytes (CHAT_MAX_REQUEST_BYTES). */
+export function maxChatBodyBytes(limits: ChatLimits): number {
+  return limits.maxRequestBytes;
+}

@@ -1,0 +1,87 @@
+import "server-only";
+import { isModelCode, type ModelCode } from "@/lib/shared/llm/models";
+import { getConfig, type Config } from "@/lib/server/config";
+import { AppError } from "@/lib/shared/errors";
+import { contextBudgetTokens, modelPrivacy, modelProviders } from "@/lib/server/llm/providers";
+import { CONFIDENTIAL_PATHS, MODEL_HEADER, type ConfidentialPublicConfig, type ModelPrivacy } from "@/lib/shared/confidential/protocol";
+
+/**
+ * Which public model codes are served confidentially, and the settings a page may show the browser.
+ * The one place that answers "is this model confidential?" (CONFIDENTIAL_MODELS, lib/server/config.ts), so the
+ * model table's privacy class can be pointed here.
+ */
+
+/** True when `code` is a public model code listed in CONFIDENTIAL_MODELS (and an enclave is configured). */
+export function isConfidentialModel(code: string, config: Config = getConfig()): code is ModelCode {
+  return isModelCode(code) && modelPrivacy(code, config) === "confidential";
+}
+
+/**
+ * The refusal a plaintext chat route (/api/ns/chat, /api/ns/chat_user) gives a model configured as confidential,
+ * or null for a standard model. Such a model's messages reach the enclave only encrypted in the browser
+ * (docs/issues.md #20), so the server never accepts them in clear, even from an out-of-date tab or a
+ * hand-written client: "Hush's server relays only ciphertext" stays true of every turn of that model.
+ * @returns AppError 409 `conflict:model_confidential`, or null.
+ */
+export function confidentialInClearError(code: string, config: Config = getConfig()): AppError | null {
+  if (!isConfidentialModel(code, config)) return null;
+  return new AppError(
+    "conflict:model_confidential",
+    "This model only accepts messages encrypted in your browser to its verified enclave. Reload the page and send again.",
+  );
+}
+
+/** The enclave's model id for a confidential public code (CONFIDENTIAL_MODEL_<TIER>), or null. */
+export function enclaveModelId(code: string, config: Config = getConfig()): string | null {
+  if (!isConfidentialModel(code, config)) return null;
+  return config.confidential!.enclaveModels[code];
+}
+
+/**
+ * The browser-safe subset of the confidential settings (no API key, no origin scheme tricks: the host
+ * only), or null when confidential inference is off. A page renders it into the client's props.
+ */
+export function confidentialPublicConfig(config: Config = getConfig()): ConfidentialPublicConfig | null {
+  const c = config.confidential;
+  if (!c) return null;
+  return {
+    models: [...c.models],
+    enclaveModels: Object.fromEntries(c.models.map((code) => [code, c.enclaveModels[code]])),
+    trust: c.trust,
+    enclaveHost: c.host,
+    configRepo: c.trust === "production" ? c.configRepo : null,
+    contextTokens: Object.fromEntries(c.models.map((code) => [code, contextBudgetTokens(code, config)])),
+    paths: CONFIDENTIAL_PATHS,
+    modelHeader: MODEL_HEADER,
+  };
+}
+
+/**
+ * One plain sentence per model of the catalogue on who processes its messages (docs/product.md §9 order): a
+ * confidential model is encrypted in the browser to the verified enclave; a standard one is read by
+ * Hush's server and its provider (the model and provider tables, lib/shared/llm/models.ts and lib/server/llm/providers.ts).
+ */
+export function modelPrivacyLines(config: Config = getConfig()): ModelPrivacy[] {
+  return modelProviders(config).map((p) => {
+    if (p.privacy === "confidential") {
+      const trust = config.confidential!.trust;
+      const development = trust === "development" ? " (development enclave: no hardware isolation)" : "";
+      return {
+        code: p.code,
+        title: p.title,
+        confidential: true,
+        providerName: config.confidential!.host,
+        trust,
+        line: `Confidential${development}: encrypted in your browser to a verified enclave; Hush's server relays only ciphertext it cannot read`,
+      };
+    }
+    return {
+      code: p.code,
+      title: p.title,
+      confidential: false,
+      providerName: p.providerName,
+      trust: null,
+      line: `Standard: Hush's server and ${p.providerName} process your messages`,
+    };
+  });
+}

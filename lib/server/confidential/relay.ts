@@ -1,0 +1,422 @@
+import "server-only";
+import http from "node:http";
+import https from "node:https";
+import { Readable } from "node:stream";
+import { assembleAttestationBundle, type AttestationBundle } from "@tinfoilsh/verifier";
+import type { ModelCode } from "@/lib/shared/llm/models";
+import { assertSameOrigin } from "@/lib/server/auth/session";
+import { readCookie, sessionCookieName } from "@/lib/server/auth/cookies";
+import { admitUserTurn, signedInCaller } from "@/lib/server/chat/signed-in";
+import { checkModel } from "@/lib/server/chat/turn";
+import { clientKey } from "@/lib/server/client-address";
+import { getConfig, type ConfidentialSettings } from "@/lib/server/config";
+import { clientSignal, drained, errorResponse, jsonError } from "@/lib/server/http";
+import { AppError } from "@/lib/shared/errors";
+import { assertAcceptingTurns, beginTurn, SHUTDOWN_MESSAGE } from "@/lib/server/lifecycle";
+import { logger, securityEvent } from "@/lib/server/log";
+import { consumeQuotaUnlessBlocked } from "@/lib/server/quota";
+import { blockedSeconds, blockKey, blockRedisKey } from "@/lib/server/rate-limit";
+import { enclaveModelId, isConfidentialModel } from "./models";
+import { EHBP_ENCAPSULATED_KEY_HEADER, EHBP_RESPONSE_NONCE_HEADER, MODEL_HEADER } from "@/lib/shared/confidential/protocol";
+import { parseUsageMetrics, recordUsage, USAGE_REQUEST_HEADER, USAGE_RESPONSE_HEADER, type UsageKind } from "./usage";
+
+/**
+ * The confidential relay (docs/issues.md #20; docs/confidential-inference.md): Hush's server between the browser
+ * and the one configured enclave (CONFIDENTIAL_BASE_URL). Chat bodies are EHBP ciphertext (HPKE,
+ * RFC 9180) that only the enclave and the browser can open; this module checks who may send, forwards
+ * the bytes unchanged and streams the answer back. It never parses, logs or keeps a body, takes no URL,
+ * host or path from the client, and never claims that anything was verified: the browser verifies the
+ * attestation it relays.
+ */
+
+/** Path of the enclave's OpenAI-compatible chat endpoint: the only path the relay posts to. */
+const CHAT_PATH = "/v1/chat/completions";
+/** Where a Tinfoil enclave serves its attestation document (tinfoil-js verifier, bundle.ts). */
+const ATTESTATION_PATH = "/.well-known/tinfoil-attestation";
+/** Largest attestation document relayed under development trust (a real one is a few KB). */
+const MAX_ATTESTATION_BYTES = 1024 * 1024;
+/** Longest wait for a TCP/TLS connection to the enclave. */
+const MAX_CONNECT_MS = 10_000;
+/** The refusal kind under which a client caught asking for another model is blocked (lib/server/rate-limit.ts). */
+const MISMATCH_BLOCK = "confidential-model-mismatch";
+/** HPKE encapsulated key of X25519 (RFC 9180 Nenc = 32 bytes) as hex; EHBP SPEC.md §4.1. */
+const ENCAPSULATED_KEY = /^[0-9a-fA-F]{64}$/;
+
+const UNREACHABLE_MESSAGE = "The secure enclave could not be reached. Please try again in a moment.";
+const TIMEOUT_MESSAGE = "The secure enclave did not answer in time. Please try again.";
+/** 403 to a client whose enclave usage named another model than its plan allows. */
+export const MISMATCH_MESSAGE =
+  "Confidential chat is paused for this client: the secure enclave reported a different model than the one your plan allows.";
+
+const NOT_CONFIGURED = () => jsonError(404, "Confidential inference is not configured on this server.");
+
+// ---------------------------------------------------------------------------------------------------
+// GET /api/confidential/attestation
+// ---------------------------------------------------------------------------------------------------
+
+let bundleCache: { key: string; expires: number; value: Promise<AttestationBundle> } | undefined;
+
+/**
+ * The enclave's attestation, for the browser to verify:
+ * - development trust: the enclave's own document (`GET <origin>/.well-known/tinfoil-attestation`),
+ *   bytes unchanged;
+ * - production trust: a Tinfoil AttestationBundle (`assembleAttestationBundle(host, configRepo)` of
+ *   @tinfoilsh/verifier: the hardware report, VCEK, the enclave's certificate and the Sigstore bundle of
+ *   the release named by CONFIDENTIAL_CONFIG_REPO), reused for CONFIDENTIAL_ATTESTATION_CACHE_SECONDS.
+ * Answers 200 JSON (Cache-Control: no-store), 404 when confidential inference is off, 502 JSON when the
+ * enclave or the release cannot be fetched. It says nothing about validity.
+ */
+export async function relayAttestation(): Promise<Response> {
+  const config = getConfig();
+  const settings = config.confidential;
+  if (!settings) return NOT_CONFIGURED();
+  try {
+    if (settings.trust === "development") return await developmentAttestation(settings, config.CONFIDENTIAL_TIMEOUT_MS);
+    const bundle = await productionBundle(settings, config.CONFIDENTIAL_ATTESTATION_CACHE_SECONDS);
+    return Response.json(bundle, { headers: { "Cache-Control": "no-store" } });
+  } catch (error) {
+    logger("confidential").error({ err: error instanceof Error ? `${error.name}: ${error.message}` : "unknown" }, "attestation unavailable");
+    return jsonError(502, "The secure enclave's attestation could not be fetched. Please try again in a moment.");
+  }
+}
+
+async function developmentAttestation(settings: ConfidentialSettings, timeoutMs: number): Promise<Response> {
+  const upstream = await fetch(`${settings.origin}${ATTESTATION_PATH}`, {
+    redirect: "error",
+    signal: AbortSignal.timeout(Math.min(timeoutMs, MAX_CONNECT_MS)),
+    headers: { Accept: "application/json" },
+  });
+  if (upstream.status !== 200) throw new Error(`enclave answered ${upstream.status}`);
+  const bytes = await readBounded(upstream, MAX_ATTESTATION_BYTES);
+  return new Response(bytes, {
+    status: 200,
+    headers: { "Content-Type": "application/json", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" },
+  });
+}
+
+async function readBounded(response: Response, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
+  const reader = response.body?.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  while (reader) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw new Error("attestation document too large");
+    }
+    chunks.push(value);
+  }
+  return new Uint8Array(Buffer.concat(chunks));
+}
+
+function productionBundle(settings: ConfidentialSettings, cacheSeconds: number): Promise<AttestationBundle> {
+  const key = `${settings.host} ${settings.configRepo}`;
+  const now = Date.now();
+  if (bundleCache && bundleCache.key === key && bundleCache.expires > now) return bundleCache.value;
+  // One assembly in flight at a time; a failure is not kept, so the next request tries again.
+  const value = assembleAttestationBundle(settings.host, settings.configRepo!);
+  const entry = { key, expires: now + cacheSeconds * 1000, value };
+  bundleCache = entry;
+  value.catch(() => {
+    if (bundleCache === entry) bundleCache = undefined;
+  });
+  return value;
+}
+
+/** Forget the cached production attestation bundle (tests). */
+export function resetAttestationCacheForTests(): void {
+  bundleCache = undefined;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// POST /api/confidential/chat
+// ---------------------------------------------------------------------------------------------------
+
+/** A turn allowed to go to the enclave. */
+interface AdmittedTurn {
+  kind: UsageKind;
+  modelCode: ModelCode;
+  /** Key under which a tampering client is refused (`u:<user id>` or `v:<address>`). */
+  blockKey: string;
+}
+
+/**
+ * One confidential chat turn: check the caller, plan and quota like POST /api/ns/chat (visitor) and
+ * /api/ns/chat_user (session cookie or bearer), then stream the EHBP-encrypted body to
+ * `<CONFIDENTIAL_BASE_URL>/v1/chat/completions` and the enclave's answer back. See
+ * docs/confidential-inference.md for the contract; statuses: 400 model header / encapsulated key /
+ * empty body, 401, 403 (deleted account, cross-site, Pro model without Pro, client refused after a model
+ * mismatch), 404 off, 413 body too large, 429 quota, 502 enclave unreachable or refusing Hush's key,
+ * 503 draining or enclave busy, 504 no answer in time; otherwise the enclave's status and body.
+ */
+export async function relayChat(request: Request): Promise<Response> {
+  const config = getConfig();
+  const settings = config.confidential;
+  if (!settings) return NOT_CONFIGURED();
+  try {
+    // A draining instance refuses new turns before anything is counted (lib/server/lifecycle.ts).
+    assertAcceptingTurns();
+    const turn = await admit(request);
+    return await forward(request, settings, turn, {
+      maxBytes: config.CONFIDENTIAL_MAX_REQUEST_BYTES,
+      timeoutMs: config.CONFIDENTIAL_TIMEOUT_MS,
+      blockSeconds: config.CONFIDENTIAL_MISMATCH_BLOCK_SECONDS,
+    });
+  } catch (error) {
+    return errorResponse(error, "confidential_chat");
+  }
+}
+
+/** The clear headers' problems, in the order they are reported (null: none). */
+function headerError(request: Request, maxBytes: number): AppError | null {
+  const code = request.headers.get(MODEL_HEADER)?.trim();
+  if (!code) return new AppError("bad_request:confidential", `Name the model in the ${MODEL_HEADER} header.`);
+  if (!isConfidentialModel(code)) return new AppError("bad_request:confidential", "This model is not served confidentially. Choose one of the models offered in the model picker.");
+  if (!ENCAPSULATED_KEY.test(request.headers.get(EHBP_ENCAPSULATED_KEY_HEADER) ?? "")) {
+    return new AppError("bad_request:confidential", `The request must be encrypted (EHBP): the ${EHBP_ENCAPSULATED_KEY_HEADER} header is missing or malformed.`);
+  }
+  if (!request.body) return new AppError("bad_request:confidential", "The request body is empty.");
+  if (Number(request.headers.get("content-length") ?? "0") > maxBytes) return tooLarge(maxBytes);
+  return null;
+}
+
+function tooLarge(maxBytes: number): AppError {
+  return new AppError("payload_too_large:confidential", `The request is too large (limit ${Math.floor(maxBytes / (1024 * 1024))} MB).`);
+}
+
+async function refuseIfBlocked(key: string): Promise<void> {
+  const seconds = await blockedSeconds(MISMATCH_BLOCK, key);
+  if (seconds > 0) throw mismatchRefusal(seconds);
+}
+
+function mismatchRefusal(seconds: number): AppError {
+  return new AppError("forbidden:confidential_mismatch", MISMATCH_MESSAGE, { headers: { "Retry-After": String(seconds) } });
+}
+
+/**
+ * Who sends, and whether they may: a request with an Authorization header or a session cookie is a
+ * signed-in turn (the checks and order of /api/ns/chat_user through lib/server/chat/signed-in.ts, the model
+ * from MODEL_HEADER, no chat id), any other a visitor's (Basic model only, the visitor quota).
+ * @throws AppError 400/401/403/413/429.
+ */
+async function admit(request: Request): Promise<AdmittedTurn> {
+  const maxBytes = getConfig().CONFIDENTIAL_MAX_REQUEST_BYTES;
+  const code = request.headers.get(MODEL_HEADER)?.trim() ?? "";
+  const signedIn = request.headers.has("authorization") || readCookie(request.headers.get("cookie"), sessionCookieName()) !== null;
+  if (signedIn) {
+    const who = await signedInCaller(request);
+    let originError: unknown = null;
+    try {
+      assertSameOrigin(request);
+    } catch (error) {
+      originError = error;
+    }
+    let key = "";
+    const admitted = await admitUserTurn({
+      who,
+      modelCode: code,
+      chatId: null,
+      pending: [originError, headerError(request, maxBytes)],
+      beforeCount: async (userId) => {
+        key = `u:${userId}`;
+        await refuseIfBlocked(key);
+      },
+    });
+    return { kind: admitted.plan === "Pro" ? "pro" : "free", modelCode: admitted.model.code as ModelCode, blockKey: key };
+  }
+  assertSameOrigin(request);
+  const problem = headerError(request, maxBytes);
+  if (problem) throw problem;
+  const address = clientKey(request);
+  const key = `v:${address ?? "unknown"}`;
+  let model: ReturnType<typeof checkModel>;
+  try {
+    model = checkModel(code, "Free");
+  } catch (error) {
+    // A refused client hears of its refusal first, as when this was checked before the model.
+    await refuseIfBlocked(key);
+    throw error;
+  }
+  // The refusal list and the quota in one round trip (one Redis script with REDIS_URL; docs/issues.md #24).
+  const blocked = await consumeQuotaUnlessBlocked(
+    { kind: "visitor", address },
+    { redisKey: blockRedisKey(MISMATCH_BLOCK, key), check: () => blockedSeconds(MISMATCH_BLOCK, key) },
+  );
+  if (blocked > 0) throw mismatchRefusal(blocked);
+  return { kind: "visitor", modelCode: model.code as ModelCode, blockKey: key };
+}
+
+interface ForwardLimits {
+  maxBytes: number;
+  timeoutMs: number;
+  blockSeconds: number;
+}
+
+/**
+ * Stream the request body to the enclave and its answer back. Only these reach the enclave: POST
+ * CHAT_PATH on the configured origin with Ehbp-Encapsulated-Key, Content-Type and Accept from the client,
+ * Authorization: Bearer <the allowed model's key> and the usage-metrics request; the client gets the status,
+ * Ehbp-Response-Nonce and Content-Type.
+ */
+async function forward(request: Request, settings: ConfidentialSettings, turn: AdmittedTurn, limits: ForwardLimits): Promise<Response> {
+  const inFlight = beginTurn(clientSignal(request));
+  const target = new URL(CHAT_PATH, settings.origin);
+  const headers: Record<string, string> = {
+    [EHBP_ENCAPSULATED_KEY_HEADER]: request.headers.get(EHBP_ENCAPSULATED_KEY_HEADER)!,
+    "Content-Type": request.headers.get("content-type") ?? "application/octet-stream",
+    Accept: request.headers.get("accept") ?? "*/*",
+    // Asked by the relay itself, so metering does not depend on the client.
+    [USAGE_REQUEST_HEADER]: "true",
+    "Transfer-Encoding": "chunked",
+  };
+  // The key of the model the plan allowed: with provider keys restricted to one model, another model
+  // asked for inside the ciphertext is refused by the provider itself.
+  const apiKey = settings.apiKeys[turn.modelCode];
+  if (apiKey) headers.Authorization = `Bearer ${apiKey}`;
+
+  const transport = target.protocol === "https:" ? https : http;
+  const upstream = transport.request(target, { method: "POST", headers, signal: inFlight.signal });
+  let failure: AppError | null = null;
+  const fail = (f: AppError) => {
+    failure ??= f;
+    upstream.destroy(f);
+  };
+
+  upstream.on("socket", (socket) => {
+    if (!socket.connecting) return;
+    const timer = setTimeout(() => fail(new AppError("upstream:enclave", UNREACHABLE_MESSAGE)), Math.min(MAX_CONNECT_MS, limits.timeoutMs));
+    socket.once(target.protocol === "https:" ? "secureConnect" : "connect", () => clearTimeout(timer));
+    socket.once("close", () => clearTimeout(timer));
+  });
+  const firstByte = setTimeout(() => fail(new AppError("timeout:enclave", TIMEOUT_MESSAGE)), limits.timeoutMs);
+
+  void pumpBody(request, upstream, limits.maxBytes, fail);
+
+  let response: http.IncomingMessage;
+  try {
+    response = await new Promise<http.IncomingMessage>((resolve, reject) => {
+      upstream.once("response", resolve);
+      upstream.once("error", reject);
+    });
+  } catch (error) {
+    inFlight.end();
+    throw toAppError(failure ?? error, clientSignal(request));
+  } finally {
+    clearTimeout(firstByte);
+  }
+  // A body over the limit found after the enclave already answered still ends the exchange.
+  if (failure) {
+    response.destroy();
+    inFlight.end();
+    throw toAppError(failure, clientSignal(request));
+  }
+
+  const status = response.statusCode ?? 502;
+  const mapped = mapStatus(status, response.headers["retry-after"]);
+  if (mapped) {
+    response.destroy();
+    inFlight.end();
+    if (status !== 429) logger("confidential").error({ status }, "enclave refused the relay's credentials");
+    throw mapped;
+  }
+
+  const out = new Headers({ "Cache-Control": "no-store", "X-Accel-Buffering": "no", "X-Content-Type-Options": "nosniff" });
+  for (const name of [EHBP_RESPONSE_NONCE_HEADER, "Content-Type"]) {
+    const value = response.headers[name.toLowerCase()];
+    if (typeof value === "string") out.set(name, value);
+  }
+
+  let finished = false;
+  const finish = (complete: boolean) => {
+    if (finished) return;
+    finished = true;
+    inFlight.end();
+    if (status < 200 || status >= 300) return;
+    const reported = response.headers[USAGE_RESPONSE_HEADER.toLowerCase()] ?? (complete ? response.trailers[USAGE_RESPONSE_HEADER.toLowerCase()] : undefined);
+    const usage = parseUsageMetrics(typeof reported === "string" ? reported : undefined);
+    if (complete || usage) recordUsage(turn.kind, turn.modelCode, usage);
+    void checkServedModel(turn, usage?.model ?? null, limits.blockSeconds);
+  };
+  response.once("end", () => finish(true));
+  response.once("close", () => finish(false));
+
+  return new Response(Readable.toWeb(response) as ReadableStream<Uint8Array>, { status, headers: out });
+}
+
+/**
+ * Copy the client's body to the enclave, counting bytes as they stream: past `maxBytes` the upstream
+ * request is destroyed (413). Backpressure: waits for `drain` when the socket is full.
+ */
+async function pumpBody(
+  request: Request,
+  upstream: http.ClientRequest,
+  maxBytes: number,
+  fail: (f: AppError) => void,
+): Promise<void> {
+  const reader = request.body!.getReader();
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxBytes) {
+        fail(tooLarge(maxBytes));
+        await reader.cancel().catch(() => undefined);
+        return;
+      }
+      if (upstream.destroyed) {
+        await reader.cancel().catch(() => undefined);
+        return;
+      }
+      if (!upstream.write(value)) await drained(upstream);
+    }
+    if (!upstream.destroyed) upstream.end();
+  } catch {
+    // The client's body failed (it went away): the enclave must not answer a truncated request.
+    fail(new AppError("bad_request:confidential", "The request body was cut off."));
+  }
+}
+
+/** Upstream statuses that mean something else in Hush's API (401/403: sign in; 429: daily limit). */
+function mapStatus(status: number, retryAfter: string | undefined): AppError | null {
+  if (status === 401 || status === 403 || status === 407) {
+    return new AppError("upstream:enclave", "The secure enclave refused this server's credentials. Please try again later.");
+  }
+  if (status === 429) {
+    const seconds = retryAfter && /^\d{1,6}$/.test(retryAfter) ? retryAfter : "5";
+    return new AppError("unavailable:enclave", "The secure enclave is busy. Please try again in a moment.", { headers: { "Retry-After": seconds } });
+  }
+  return null;
+}
+
+function toAppError(error: unknown, clientSignal: AbortSignal): AppError {
+  // A failure this module named (connect or first-byte timeout, body over the limit or cut off).
+  if (error instanceof AppError) return error;
+  // The client went away: nobody reads this answer.
+  if (clientSignal.aborted) return new AppError("bad_request:confidential", "The request was cancelled.");
+  // Aborted by a graceful shutdown past its grace period (lib/server/lifecycle.ts).
+  if (error instanceof Error && error.name === "AbortError") return new AppError("unavailable:enclave", SHUTDOWN_MESSAGE, { headers: { "Retry-After": "1" } });
+  logger("confidential").error({ err: error instanceof Error ? (error as NodeJS.ErrnoException).code ?? error.name : "unknown" }, "enclave unreachable");
+  return new AppError("upstream:enclave", UNREACHABLE_MESSAGE);
+}
+
+/**
+ * Compare the model the enclave says it served with the one the turn was allowed (the public code's
+ * CONFIDENTIAL_MODEL_<TIER>). A mismatch means the client put another model inside the ciphertext:
+ * its further confidential turns are refused for CONFIDENTIAL_MISMATCH_BLOCK_SECONDS, and a security
+ * event is logged. Nothing is compared when the enclave does not report a model.
+ */
+async function checkServedModel(turn: AdmittedTurn, served: string | null, blockSeconds: number): Promise<void> {
+  if (served === null) return;
+  const expected = enclaveModelId(turn.modelCode);
+  if (expected !== null && served.trim().toLowerCase() === expected.trim().toLowerCase()) return;
+  securityEvent("confidential.model_mismatch", { route: "confidential_chat", kind: turn.kind, allowed: turn.modelCode });
+  try {
+    await blockKey(MISMATCH_BLOCK, turn.blockKey, blockSeconds);
+  } catch (error) {
+    logger("confidential").error({ err: error instanceof Error ? error.message : "unknown" }, "could not record a model-mismatch refusal");
+  }
+}

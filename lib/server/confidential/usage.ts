@@ -1,0 +1,58 @@
+import "server-only";
+import { logger } from "@/lib/server/log";
+
+import { parseUsageMetrics, USAGE_METRICS_HEADER, USAGE_METRICS_REQUEST_HEADER, type UsageMetrics } from "./usage-metrics";
+
+/**
+ * Metering of relayed turns from the usage the enclave reports outside the ciphertext (the wire format
+ * is ./usage-metrics.ts, shared with the development enclave).
+ */
+
+export { parseUsageMetrics };
+/** Request header asking the enclave for usage metrics (value "true"). */
+export const USAGE_REQUEST_HEADER = USAGE_METRICS_REQUEST_HEADER;
+/** Response header or trailer carrying them. */
+export const USAGE_RESPONSE_HEADER = USAGE_METRICS_HEADER;
+
+/** Who a confidential turn was for, as usage is counted: by kind only, never by user. */
+export type UsageKind = "visitor" | "free" | "pro";
+
+type Totals = Record<UsageKind, { turns: number; unreported: number; prompt: number; completion: number; total: number }>;
+// On globalThis: one set of counters per process, whichever of Next's bundles (or server.mjs's hot path,
+// through instrumentation's) relays the turn (docs/issues.md #24).
+const shared = globalThis as typeof globalThis & { __hushConfidentialUsage?: Totals };
+const totals: Totals = (shared.__hushConfidentialUsage ??= {
+  visitor: { turns: 0, unreported: 0, prompt: 0, completion: 0, total: 0 },
+  free: { turns: 0, unreported: 0, prompt: 0, completion: 0, total: 0 },
+  pro: { turns: 0, unreported: 0, prompt: 0, completion: 0, total: 0 },
+});
+
+/**
+ * Add one relayed turn to this process's token counters and log them (kind, public model code and
+ * numbers only: no user, no address, no content). `usage` null: the enclave reported none.
+ */
+export function recordUsage(kind: UsageKind, modelCode: string, usage: UsageMetrics | null): void {
+  const t = totals[kind];
+  t.turns += 1;
+  if (usage) {
+    t.prompt += usage.promptTokens;
+    t.completion += usage.completionTokens;
+    t.total += usage.totalTokens;
+  } else {
+    t.unreported += 1;
+  }
+  logger("confidential").info(
+    {
+      kind,
+      model: modelCode,
+      tokens: usage ? { prompt: usage.promptTokens, completion: usage.completionTokens, total: usage.totalTokens } : null,
+      totals: { ...t },
+    },
+    "confidential usage",
+  );
+}
+
+/** This process's counters since start (tests, diagnostics). */
+export function usageTotals(): Readonly<typeof totals> {
+  return structuredClone(totals);
+}

@@ -1,0 +1,224 @@
+import "server-only";
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Worker } from "node:worker_threads";
+import pg from "pg";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaClient, type Prisma } from "@/lib/server/db/generated/prisma/client";
+import { getConfig, type Config } from "@/lib/server/config";
+import { applyMigrations, type SqlRunner } from "@/lib/server/db/migrate";
+import { logger } from "@/lib/server/log";
+
+/**
+ * The Prisma client (Prisma 7, Rust-free, driver adapters) over either database:
+ * - DATABASE_URL unset: embedded PGlite (PostgreSQL in WebAssembly) persisted in DATA_DIR/pglite, run
+ *   in a worker thread and reached through node-postgres over a private Unix socket (openPglite).
+ *   One connection, one process: never open the same folder from two processes at once.
+ * - DATABASE_URL set: PostgreSQL through node-postgres.
+ * Pending migrations are applied (lib/server/db/migrate.ts) before a client is handed out.
+ */
+
+export type { PrismaClient };
+export type DatabaseTarget = Config["database"];
+
+export interface DbHandle {
+  db: PrismaClient;
+  /** The node-postgres pool under `db` (the same connections; PGlite's one included). */
+  pool: pg.Pool;
+  /** Migrations applied while opening, in order. */
+  appliedMigrations: string[];
+  /** Disconnect Prisma and close the driver (PGlite lingers about 10 s without it). */
+  close(): Promise<void>;
+}
+
+/**
+ * Open a client on `target`, applying pending migrations first (unless `migrate: false`).
+ * Tests and scripts use this directly; the app uses `getDb()`.
+ * @throws AppError internal:migration, or the driver's connection error.
+ */
+export async function openDb(target: DatabaseTarget, options: { migrate?: boolean } = {}): Promise<DbHandle> {
+  return target.kind === "pglite" ? openPglite(target.dataDir, options) : openPostgres(target.url, options);
+}
+
+/** The worker that serves PGlite (lib/server/db/pglite-server.mjs), read from disk so Next does not bundle it. */
+const PGLITE_WORKER = path.join(process.cwd(), "lib/server/db/pglite-server.mjs");
+
+/**
+ * Embedded PGlite, run in a worker thread and reached over a Unix socket in a fresh private (0700)
+ * temporary folder: the WebAssembly runs off the main thread (docs/issues.md #12), only this process's user
+ * can connect, and the app talks to it through the same node-postgres adapter as to PostgreSQL.
+ */
+async function openPglite(dataDir: string, options: { migrate?: boolean }): Promise<DbHandle> {
+  fs.mkdirSync(path.dirname(dataDir), { recursive: true });
+  const socketDir = fs.mkdtempSync(path.join(os.tmpdir(), "hush-pglite-"));
+  const worker = new Worker(PGLITE_WORKER, { workerData: { dataDir, socketPath: path.join(socketDir, ".s.PGSQL.5432") } });
+  // The pool's sockets keep the process alive while in use; an idle worker must not.
+  worker.unref();
+  const stopWorker = async () => {
+    if (worker.threadId >= 0) {
+      const closed = new Promise((resolve) => {
+        worker.once("message", resolve);
+        worker.once("exit", resolve);
+      });
+      worker.postMessage("close");
+      await closed;
+      await worker.terminate();
+    }
+    fs.rmSync(socketDir, { recursive: true, force: true });
+  };
+  try {
+    await new Promise<void>((resolve, reject) => {
+      worker.once("message", (m: { ready?: boolean; error?: string }) =>
+        m.ready ? resolve() : reject(new Error(`PGlite failed to open: ${m.error ?? "unknown error"}`)),
+      );
+      worker.once("error", reject);
+      worker.once("exit", (code) => reject(new Error(`PGlite worker exited with code ${code}`)));
+    });
+  } catch (error) {
+    await stopWorker().catch(() => undefined);
+    throw error;
+  }
+  // One connection: the worker serves one (see lib/server/db/pglite-server.mjs); queries queue in the pool.
+  // PGlite is one session whatever the connection: a connection that replaces a closed one (the pool
+  // closes idle clients and clients after some errors, see pglite-server.mjs) would find the old one's
+  // named prepared statements (lib/server/db/history-json.ts) and fail to prepare them again. Run on each new
+  // connection before the pool hands it out (pg-pool's onConnect: awaited, unlike a "connect" listener,
+  // whose query the app's first one would queue behind, which node-postgres now warns of).
+  const pool = new pg.Pool({
+    host: socketDir,
+    port: 5432,
+    user: "postgres",
+    database: "postgres",
+    max: 1,
+    onConnect: (client) => client.query("DEALLOCATE ALL"),
+  });
+  return openPool(pool, { ...options, lock: false, txMaxWaitMs: 15_000 }, stopWorker);
+}
+
+async function openPostgres(url: string, options: { migrate?: boolean }): Promise<DbHandle> {
+  // connectionTimeoutMillis: an unreachable server (packets dropped) fails a request in 5 s instead of
+  // hanging it; a refused connection fails at once either way (docs/deploy.md "PostgreSQL outage").
+  // Several app instances may start together: Prisma's advisory lock serialises their migrations.
+  // Prisma's pg adapter sends and reads timestamps without a zone, as UTC: a session in any other
+  // time zone would store shifted instants. Set on each new connection before the pool hands it out.
+  // (PGlite is one session, set to UTC once by its worker.)
+  const pool = new pg.Pool({ connectionString: url, connectionTimeoutMillis: 5_000, onConnect: (client) => client.query("SET TIME ZONE 'UTC'") });
+  return openPool(pool, { ...options, lock: true });
+}
+
+async function openPool(
+  pool: pg.Pool,
+  /** txMaxWaitMs: how long a transaction may wait for a connection (Prisma's default 2 s). */
+  options: { migrate?: boolean; lock: boolean; txMaxWaitMs?: number },
+  afterEnd: () => Promise<void> = async () => undefined,
+): Promise<DbHandle> {
+  // An idle client losing its connection must not crash the process; the pool replaces it.
+  pool.on("error", (error) => logger("db").error({ err: error.message }, "idle database connection error"));
+  try {
+    let appliedMigrations: string[] = [];
+    if (options.migrate !== false) {
+      const client = await pool.connect();
+      try {
+        const runner: SqlRunner = {
+          query: async (sql, params) => (await client.query(sql, params)).rows,
+          exec: async (sql) => void (await client.query(sql)),
+        };
+        appliedMigrations = await applyMigrations(runner, { lock: options.lock });
+      } finally {
+        client.release();
+      }
+    }
+    // With PGlite's single connection, concurrent transactions queue for it: that wait is normal, not
+    // a sign of trouble, so it may exceed Prisma's 2 s default under load.
+    const db = new PrismaClient({
+      adapter: new PrismaPg(pool),
+      ...(options.txMaxWaitMs ? { transactionOptions: { maxWait: options.txMaxWaitMs } } : {}),
+    });
+    return {
+      db,
+      pool,
+      appliedMigrations,
+      close: async () => {
+        await db.$disconnect();
+        await pool.end();
+        await afterEnd();
+      },
+    };
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    await afterEnd().catch(() => undefined);
+    throw error;
+  }
+}
+
+// On globalThis so that Next's dev hot reload, which re-evaluates modules, keeps one database.
+const store = globalThis as typeof globalThis & { __hushDb?: Promise<DbHandle> };
+
+/**
+ * The process-wide client for `getConfig().database`, opened (and migrated) on first call.
+ * A failed open is not cached: the next call tries again.
+ */
+export function getDb(): Promise<PrismaClient> {
+  return handle().then((h) => h.db);
+}
+
+/** The process-wide handle, opened on first call; a failed open is not cached. */
+function handle(): Promise<DbHandle> {
+  let pending = store.__hushDb;
+  if (!pending) {
+    const opening = openDb(getConfig().database).then((opened) => {
+      if (opened.appliedMigrations.length) {
+        logger("db").info({ migrations: opened.appliedMigrations }, "applied migrations");
+      }
+      return opened;
+    });
+    opening.catch(() => {
+      if (store.__hushDb === opening) store.__hushDb = undefined;
+    });
+    store.__hushDb = opening;
+    pending = opening;
+  }
+  return pending;
+}
+
+/**
+ * The node-postgres pool under getDb()'s client, for the hot reads where Prisma's own per-query work
+ * is most of the cost (docs/issues.md #12: the history reads, lib/server/db/history-json.ts). Same connections, same
+ * queue (PGlite's one connection included), so it mixes safely with Prisma queries; not for use
+ * inside a Prisma transaction. Timestamps: `timestamptz` columns come back as Date (node-postgres's own
+ * parser, which keeps the zone), unlike Prisma's adapter that reads them as UTC without a zone.
+ */
+export function getPool(): Promise<pg.Pool> {
+  return handle().then((h) => h.pool);
+}
+
+/**
+ * Run one statement composed with Prisma.sql straight through the node-postgres pool under getDb()
+ * (same connections and queue): for the statements of every chat turn (a signed-in turn's checks, a
+ * saved turn's write), where Prisma's own work around one raw statement was a visible part of a turn's
+ * CPU (docs/issues.md #24). node-postgres sends parameters untyped, so every `${}` of `statement` that
+ * PostgreSQL cannot type from its context needs a cast. Not inside a Prisma transaction.
+ * @throws pg.DatabaseError (SQLSTATE in `code`) or the driver's connection error.
+ */
+export async function rawRows<T extends pg.QueryResultRow>(statement: Prisma.Sql): Promise<T[]> {
+  const pool = await getPool();
+  const text = statement.text;
+  // A named (prepared) statement per distinct text: each connection parses and plans it once, not on
+  // every turn. The name is the text's hash, so two texts never share one.
+  let name = statementNames.get(text);
+  if (!name) statementNames.set(text, (name = `raw_${createHash("sha256").update(text).digest("hex").slice(0, 24)}`));
+  return (await pool.query<T>({ name, text, values: statement.values })).rows;
+}
+
+/** rawRows' statement names by text (a handful of texts: the statements are fixed, with a few variants). */
+const statementNames = new Map<string, string>();
+
+/** Close the process-wide client (tests, scripts, shutdown); the next `getDb()` opens a new one. */
+export async function closeDb(): Promise<void> {
+  const pending = store.__hushDb;
+  store.__hushDb = undefined;
+  const handle = await pending?.catch(() => undefined);
+  await handle?.close();
+}

@@ -1,0 +1,301 @@
+import "server-only";
+import { Prisma } from "@/lib/server/db/generated/prisma/client";
+import { getDb } from "@/lib/server/db/client";
+import { invalidInput, noVault, vaultExists } from "@/lib/server/db/errors";
+import { MAX_REMEMBERED_DEVICES } from "@/lib/shared/vault/schemas";
+
+
+/**
+ * Data access for the vault (lib/browser/vault/crypto.ts): its methods, passkey challenges and history switch;
+ * the chats saved under it are in lib/server/db/sealed-chats.ts. Re-exported by lib/server/db/queries.ts. Nothing here can decrypt anything: the server stores and returns the browser's
+ * ciphertext (format 2) as bytes, checks only its shape, and scopes every call by `userId`.
+ */
+
+export type MethodKind = "passkey" | "passphrase" | "recovery";
+
+/** An unlock method as stored: the wrapped vault key and the non-secret inputs to its wrapping key. */
+export interface NewVaultMethod {
+  id: string;
+  kind: MethodKind;
+  label: string | null;
+  wrappedKey: Uint8Array<ArrayBuffer>;
+  kdf: Record<string, unknown>;
+  passkey?: { credentialId: string; publicKey: Uint8Array<ArrayBuffer>; counter: number; transports: string[] };
+}
+
+export interface VaultMethodInfo {
+  id: string;
+  kind: MethodKind;
+  label: string | null;
+  wrappedKey: Uint8Array;
+  kdf: unknown;
+  credentialId: string | null;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+}
+
+export interface VaultState {
+  vault: {
+    historyOn: boolean;
+    lastUnlockAt: Date | null;
+    createdAt: Date;
+    manifestCiphertext: Uint8Array | null;
+    manifestVersion: number;
+    /** docs/issues.md #21: the key generation, and the next key's wrap while a rotation is under way. */
+    keyGeneration: number;
+    nextKeyCiphertext: Uint8Array | null;
+  } | null;
+  methods: VaultMethodInfo[];
+}
+
+/**
+ * The user's vault, its methods (wraps included: useless without a secret only the user holds). Only the
+ * methods of the current key generation: a rotation's new methods wait until it finishes (docs/issues.md #21).
+ */
+export async function getVaultState(userId: string): Promise<VaultState> {
+  const db = await getDb();
+  const vault = await db.vault.findUnique({ where: { userId } });
+  const methods = await db.vaultMethod.findMany({ where: { userId, generation: vault?.keyGeneration ?? 0 }, orderBy: { createdAt: "asc" } });
+  return {
+    vault: vault && {
+      historyOn: vault.historyOn,
+      lastUnlockAt: vault.lastUnlockAt,
+      createdAt: vault.createdAt,
+      manifestCiphertext: vault.manifestCiphertext,
+      manifestVersion: vault.manifestVersion,
+      keyGeneration: vault.keyGeneration,
+      nextKeyCiphertext: vault.nextKeyCiphertext,
+    },
+    methods: methods.map((m) => ({
+      id: m.id,
+      kind: m.kind as MethodKind,
+      label: m.label,
+      wrappedKey: m.wrappedKey,
+      kdf: m.kdf,
+      credentialId: m.credentialId,
+      createdAt: m.createdAt,
+      lastUsedAt: m.lastUsedAt,
+    })),
+  };
+}
+
+function methodRow(userId: string, m: NewVaultMethod) {
+  return {
+    id: m.id,
+    userId,
+    kind: m.kind,
+    label: m.label,
+    wrappedKey: m.wrappedKey,
+    kdf: m.kdf as Prisma.InputJsonObject,
+    credentialId: m.passkey?.credentialId ?? null,
+    publicKey: m.passkey?.publicKey ?? null,
+    counter: BigInt(m.passkey?.counter ?? 0),
+    transports: m.passkey?.transports ?? [],
+  };
+}
+
+/**
+ * Create the vault with its first unlock methods, history on. @throws AppError conflict:vault_exists
+ */
+export async function createVault(userId: string, methods: NewVaultMethod[]): Promise<void> {
+  if (!methods.length) throw invalidInput("A vault needs at least one unlock method.");
+  const db = await getDb();
+  try {
+    await db.$transaction([
+      db.vault.create({ data: { userId, historyOn: true, lastUnlockAt: new Date() } }),
+      db.vaultMethod.createMany({ data: methods.map((m) => methodRow(userId, m)) }),
+    ]);
+  } catch (error) {
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") throw vaultExists();
+    throw error;
+  }
+}
+
+/** Remember the save-history toggle for the account. @returns false when there is no vault. */
+export async function setHistoryOn(userId: string, on: boolean): Promise<boolean> {
+  const db = await getDb();
+  const { count } = await db.vault.updateMany({ where: { userId }, data: { historyOn: on } });
+  return count > 0;
+}
+
+/** Add an unlock method. @throws AppError conflict:no_vault; AppError bad_request:input for a passkey already registered. */
+export async function addVaultMethod(userId: string, method: NewVaultMethod): Promise<void> {
+  const db = await getDb();
+  const vault = await db.vault.findUnique({ where: { userId }, select: { keyGeneration: true } });
+  if (!vault) throw noVault();
+  try {
+    await db.vaultMethod.create({ data: { ...methodRow(userId, method), generation: vault.keyGeneration } });
+  } catch (error) {
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
+      throw invalidInput("That unlock method is already registered.");
+    }
+    throw error;
+  }
+}
+
+/**
+ * Replace the user's method `replacesId` by `method`, of the same kind, in one transaction (docs/issues.md #21: a
+ * passphrase wrap made again with today's Argon2id parameters; it keeps the old one's dates), then VACUUM the key table so the old wrap
+ * does not stay readable in the database files.
+ * @returns false when `replacesId` is not one of the user's methods.
+ * @throws AppError bad_request:input when the kinds differ or the new id is taken; conflict:no_vault.
+ */
+export async function replaceVaultMethod(userId: string, replacesId: string, method: NewVaultMethod): Promise<boolean> {
+  const db = await getDb();
+  if (!(await db.vault.count({ where: { userId } }))) throw noVault();
+  let replaced: boolean;
+  try {
+    replaced = await db.$transaction(async (tx) => {
+      const rows = await tx.$queryRaw<{ kind: string; created_at: Date; last_used_at: Date | null; generation: number }[]>`
+        SELECT kind, created_at, last_used_at, generation FROM vault_methods WHERE user_id = ${userId} AND id::text = ${replacesId} FOR UPDATE`;
+      const old = rows[0];
+      if (!old) return false;
+      if (old.kind !== method.kind) throw invalidInput(`A ${old.kind} method can only be replaced by another ${old.kind}.`);
+      await tx.vaultMethod.delete({ where: { id: replacesId } });
+      // The same way to unlock, wrapped anew: Settings keeps showing when it was added and last used.
+      await tx.vaultMethod.create({
+        data: { ...methodRow(userId, method), createdAt: old.created_at, lastUsedAt: old.last_used_at, generation: old.generation },
+      });
+      return true;
+    });
+  } catch (error) {
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
+      throw invalidInput("That unlock method is already registered.");
+    }
+    throw error;
+  }
+  if (replaced) await vacuumKeyTables();
+  return replaced;
+}
+
+/**
+ * Remove an unlock method, refusing the last one (the history would be lost), then VACUUM the key
+ * table so the removed wrap does not stay readable in the database files.
+ * @returns false when the method is not the user's. @throws AppError bad_request:input for the last method.
+ */
+export async function removeVaultMethod(userId: string, methodId: string): Promise<boolean> {
+  const db = await getDb();
+  const removed = await db.$transaction(async (tx) => {
+    // The current generation's methods (docs/issues.md #21: a rotation's new ones are not yet usable).
+    const methods = await tx.$queryRaw<{ id: string }[]>`
+      SELECT m.id::text AS id FROM vault_methods m JOIN vaults v ON v.user_id = m.user_id AND v.key_generation = m.generation
+      WHERE m.user_id = ${userId} FOR UPDATE OF m`;
+    if (!methods.some((m) => m.id === methodId)) return false;
+    if (methods.length === 1) throw invalidInput("Keep at least one way to unlock your history.");
+    await tx.vaultMethod.delete({ where: { id: methodId } });
+    return true;
+  });
+  if (removed) await vacuumKeyTables();
+  return removed;
+}
+
+/**
+ * Physically remove deleted key rows: VACUUM FULL rewrites the small key table into new files (the
+ * old files are unlinked), so a removed wrap is not left in a dead tuple. Outside any transaction
+ * (VACUUM cannot run inside one).
+ */
+export async function vacuumKeyTables(): Promise<void> {
+  const db = await getDb();
+  await db.$executeRawUnsafe("VACUUM FULL vault_methods");
+  await db.$executeRawUnsafe("VACUUM FULL vault_devices");
+  // docs/issues.md #21: a finished rotation clears the next key's wrap (under the old key) from this row.
+  await db.$executeRawUnsafe("VACUUM FULL vaults");
+}
+
+/** A remembered device as Settings lists it (its secret is read only by `vaultDeviceShare`). */
+export interface VaultDeviceInfo {
+  id: string;
+  name: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+}
+
+/** The user's remembered devices, oldest first. */
+export async function listVaultDevices(userId: string): Promise<VaultDeviceInfo[]> {
+  const db = await getDb();
+  return db.vaultDevice.findMany({
+    where: { userId },
+    orderBy: { createdAt: "asc" },
+    select: { id: true, name: true, createdAt: true, lastUsedAt: true },
+  });
+}
+
+/**
+ * Remember a device: a new row with a server-chosen id and `secret` (the server's share, 32 random
+ * bytes from the caller). @throws AppError conflict:no_vault; AppError bad_request:input past
+ * MAX_REMEMBERED_DEVICES.
+ */
+export async function createVaultDevice(userId: string, name: string, secret: Uint8Array<ArrayBuffer>): Promise<{ id: string }> {
+  const db = await getDb();
+  return db.$transaction(async (tx) => {
+    // The vault row is locked so two tabs cannot both pass the count.
+    const vault = await tx.$queryRaw<{ user_id: string }[]>`SELECT user_id FROM vaults WHERE user_id = ${userId} FOR UPDATE`;
+    if (!vault.length) throw noVault();
+    if ((await tx.vaultDevice.count({ where: { userId } })) >= MAX_REMEMBERED_DEVICES) {
+      throw invalidInput(`At most ${MAX_REMEMBERED_DEVICES} remembered devices: revoke one in Settings first.`);
+    }
+    return tx.vaultDevice.create({ data: { userId, name, secret }, select: { id: true } });
+  });
+}
+
+/** A remembered device's server share, recording its use (and the vault's last unlock); null when not the user's. */
+export async function vaultDeviceShare(userId: string, deviceId: string): Promise<Uint8Array | null> {
+  const db = await getDb();
+  const now = new Date();
+  const rows = await db.$queryRaw<{ secret: Uint8Array }[]>`
+    UPDATE vault_devices SET last_used_at = ${now.toISOString()}::timestamptz
+    WHERE id = ${deviceId}::uuid AND user_id = ${userId} RETURNING secret`;
+  if (!rows[0]) return null;
+  await db.vault.updateMany({ where: { userId }, data: { lastUnlockAt: now } });
+  return rows[0].secret;
+}
+
+/**
+ * Revoke a remembered device: delete its row (the server's share with it), then VACUUM so the share is
+ * not left in a dead tuple. @returns false when the device is not the user's.
+ */
+export async function revokeVaultDevice(userId: string, deviceId: string): Promise<boolean> {
+  const db = await getDb();
+  const { count } = await db.vaultDevice.deleteMany({ where: { id: deviceId, userId } });
+  if (count) await vacuumKeyTables();
+  return count > 0;
+}
+
+/** Record an unlock (and which method) for Settings' "last unlock". */
+export async function recordUnlock(userId: string, methodId: string, counter?: number): Promise<void> {
+  const db = await getDb();
+  const now = new Date();
+  await db.$transaction([
+    db.vault.updateMany({ where: { userId }, data: { lastUnlockAt: now } }),
+    db.vaultMethod.updateMany({
+      where: { id: methodId, userId },
+      data: { lastUsedAt: now, ...(counter !== undefined ? { counter: BigInt(counter) } : {}) },
+    }),
+  ]);
+}
+
+/** A user's passkey method by WebAuthn credential id, or null. */
+export async function findPasskey(userId: string, credentialId: string) {
+  const db = await getDb();
+  return db.vaultMethod.findFirst({ where: { userId, credentialId, kind: "passkey" } });
+}
+
+/** Store the pending WebAuthn challenge of a ceremony (replacing any earlier one), valid 5 minutes. */
+export async function saveChallenge(userId: string, challenge: string, purpose: string): Promise<void> {
+  const db = await getDb();
+  const expires = new Date(Date.now() + 5 * 60_000);
+  await db.webauthnChallenge.upsert({
+    where: { userId },
+    create: { userId, challenge, purpose, expires },
+    update: { challenge, purpose, expires },
+  });
+}
+
+/** Take (delete and return) the user's pending challenge for `purpose`; null when none or expired. */
+export async function takeChallenge(userId: string, purpose: string): Promise<string | null> {
+  const db = await getDb();
+  const rows = await db.$queryRaw<{ challenge: string; purpose: string; expires: Date }[]>`
+    DELETE FROM webauthn_challenges WHERE user_id = ${userId} RETURNING challenge, purpose, expires`;
+  const row = rows[0];
+  return row && row.purpose === purpose && row.expires.getTime() > Date.now() ? row.challenge : null;
+}

@@ -1,0 +1,151 @@
+/**
+ * The built-in development responder: used only when no provider is configured and not in production
+ * (lib/server/config.ts `llmProvider === "development"`). Deterministic, so screenshots and tests are stable:
+ * it restates the user's last message, quotes the opening lines of an attached document, adds one short
+ * sample of what answers can hold (a list, a code block or a formula, chosen by the message), and it says
+ * plainly that no language model wrote the answer. Streams in small chunks with a short delay so
+ * the streaming UI is visible.
+ */
+import { LlmError } from "./errors";
+import { splitDocumentContext } from "@/lib/shared/llm/prompt";
+import { describeImages } from "@/lib/shared/chat/images";
+import { standInTitle } from "@/lib/shared/chat/title-request";
+import type { LlmEvent, LlmMessage, LlmProvider, LlmRequest } from "@/lib/shared/llm/types";
+
+/** Shown with the answer and in the UI (see providerLabel in ./index). */
+export const DEVELOPMENT_NOTICE =
+  "_This answer comes from Hush's built-in development responder, not from a language model. " +
+  "Set GROQ_API_KEY or LLM_BASE_URL to use a real model._";
+
+const QUESTION_MAX_CHARS = 300;
+const QUOTED_LINES = 3;
+const QUOTED_LINE_MAX_CHARS = 200;
+const WORDS_PER_CHUNK = 3;
+
+export interface DevelopmentResponderOptions {
+  /** Pause between chunks in milliseconds (default 15). */
+  chunkDelayMs?: number;
+}
+
+/** The full deterministic answer for a conversation (exported for tests and previews). */
+export function developmentAnswer(messages: readonly LlmMessage[]): string {
+  const lastUser = messages.findLast((m) => m.role === "user");
+  // A generated-title request (docs/issues.md #23) gets a title, not the notice the chat shows.
+  const title = standInTitle(lastUser?.content ?? "");
+  if (title) return title;
+  const { question, document, documents } = splitDocumentContext(lastUser?.content ?? "");
+  const parts = [DEVELOPMENT_NOTICE];
+  const asked = clip(question.replace(/\s+/g, " ").trim(), QUESTION_MAX_CHARS);
+  parts.push(asked ? `You asked: “${asked}”` : "You sent an empty message.");
+  // docs/issues.md #23: say what arrived (count and size, never the content), so images are visible in development.
+  if (lastUser?.images?.length) parts.push(`I received ${describeImages(lastUser.images)}.`);
+  if (document) {
+    const lines = document.text
+      .split("\n")
+      .map((l) => l.trim())
+      .filter(Boolean)
+      .slice(0, QUOTED_LINES)
+      .map((l) => `> ${clip(l, QUOTED_LINE_MAX_CHARS)}`);
+    parts.push(
+      lines.length
+        ? `The attached document “${document.name}” begins:\n\n${lines.join("\n")}`
+        : `The attached document “${document.name}” has no text.`,
+    );
+    if (document.truncated) parts.push("(Only the first part of the document was passed on.)");
+    if (documents.length > 1) {
+      parts.push(`Documents in this conversation: ${documents.map((d) => `“${d.name}”`).join(", ")}.`);
+    }
+  }
+  // Each turn shows another kind of sample than the one before it (the first is chosen by the first message).
+  const users = messages.filter((m) => m.role === "user");
+  const first = splitDocumentContext(users[0]?.content ?? "").question;
+  parts.push(markdownSample(question, sampleKind(first, users.length)));
+  return parts.join("\n\n");
+}
+
+/** The kinds of sample answer, one per answer (docs/issues.md #23: short and varied, not the same long sample). */
+export const SAMPLE_KINDS = ["list", "code", "formula"] as const;
+
+/**
+ * Which sample turn `turn` (1 = the first user message) of a conversation opening with `firstQuestion` gets: a
+ * stable hash of that opening picks the first, and each later turn takes the next kind, so consecutive
+ * answers differ and the same conversation always looks the same.
+ */
+export function sampleKind(firstQuestion: string, turn = 1): (typeof SAMPLE_KINDS)[number] {
+  let h = 2166136261;
+  for (const ch of firstQuestion.trim()) h = Math.imul(h ^ ch.codePointAt(0)!, 16777619) >>> 0;
+  return SAMPLE_KINDS[(h + Math.max(0, turn - 1)) % SAMPLE_KINDS.length]!;
+}
+
+/** One short sample of what answers can contain (a list, a code block or a formula), made from the message. */
+function markdownSample(question: string, kind: (typeof SAMPLE_KINDS)[number]): string {
+  const text = question.trim();
+  const words = text ? text.split(/\s+/) : [];
+  const characters = [...text].length;
+  const longest = words.reduce((a, w) => (w.length > a.length ? w : a), "");
+  switch (kind) {
+    case "list":
+      return [
+        "A real model would answer here. Answers can hold **lists**, like this one about your message:",
+        `- ${words.length === 1 ? "1 word" : `${words.length} words`}, ${characters === 1 ? "1 character" : `${characters} characters`}\n- longest word: \`${clip(longest.replaceAll("`", "'"), 40) || "none"}\``,
+      ].join("\n\n");
+    case "code":
+      return [
+        "A real model would answer here. Answers can hold **code blocks** with a copy button:",
+        "```json\n" + JSON.stringify({ words: words.length, characters }, null, 2) + "\n```",
+      ].join("\n\n");
+    case "formula":
+      return [
+        "A real model would answer here. Answers can hold **formulas**:",
+        `$$\\frac{\\text{characters}}{\\text{words}} = \\frac{${characters}}{${words.length}} \\approx ${words.length ? (characters / words.length).toFixed(1) : "0"}$$`,
+      ].join("\n\n");
+  }
+}
+
+/** The development responder as an LlmProvider. @throws LlmError "aborted" when the signal fires */
+export function createDevelopmentProvider(options: DevelopmentResponderOptions = {}): LlmProvider {
+  const delayMs = options.chunkDelayMs ?? 15;
+  return {
+    kind: "development",
+    async *stream(req: LlmRequest): AsyncGenerator<LlmEvent> {
+      const answer = developmentAnswer(req.messages);
+      for (const chunk of chunkWords(answer, WORDS_PER_CHUNK)) {
+        await sleep(delayMs, req.signal);
+        yield { type: "delta", text: chunk };
+      }
+      if (req.signal?.aborted) throw new LlmError("aborted", { provider: "development" });
+      const promptChars = req.messages.reduce((n, m) => n + m.content.length, 0);
+      yield {
+        type: "usage",
+        usage: { promptTokens: Math.ceil(promptChars / 4), completionTokens: Math.ceil(answer.length / 4), estimated: true },
+      };
+    },
+  };
+}
+
+/** Split into pieces of `n` words, each keeping its trailing whitespace, so joining restores the text. */
+function chunkWords(text: string, n: number): string[] {
+  const words = text.match(/\S+\s*|\s+/g) ?? [];
+  const chunks: string[] = [];
+  for (let i = 0; i < words.length; i += n) chunks.push(words.slice(i, i + n).join(""));
+  return chunks;
+}
+
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new LlmError("aborted", { provider: "development" }));
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new LlmError("aborted", { provider: "development" }));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}

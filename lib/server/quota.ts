@@ -1,0 +1,347 @@
+import "server-only";
+import { createHmac, randomBytes } from "node:crypto";
+import { Redis } from "ioredis";
+import { getConfig, type Config } from "@/lib/server/config";
+import { getDb, getPool, rawRows } from "@/lib/server/db/client";
+import { Prisma } from "@/lib/server/db/generated/prisma/client";
+import { AppError } from "@/lib/shared/errors";
+import { logger } from "@/lib/server/log";
+import { writeBehindCounts, type CounterTable, type WriteBehindCounts } from "@/lib/server/quota-write-behind";
+
+/**
+ * Daily chat quotas (issue "Quotas"; docs/product.md §9 leaves the numbers open): QUOTA_VISITOR_PER_DAY per
+ * visitor address, QUOTA_FREE_PER_DAY per Free user, QUOTA_PRO_PER_DAY per Pro user (a fair-use
+ * ceiling), counted per UTC day.
+ *
+ * Counters live in the database (`quota_counters`) by default and, for visitors, in Redis when REDIS_URL
+ * is set; several app instances share either. A signed-in user's sends are counted in the database always,
+ * by the one statement that also checks the session (userQuotaInDatabase, docs/issues.md #24). Both increments are atomic and bounded: of N concurrent sends at
+ * the boundary exactly the remaining allowance is admitted (a conditional upsert in PostgreSQL, one
+ * Lua script in Redis). On embedded PGlite without Redis, visitors are counted in this process's memory
+ * and written behind to the database (lib/server/quota-write-behind.ts: one process owns that database, so the
+ * count in memory is exact; a crash may forget its last 100 ms of counts).
+ *
+ * Redis unavailable (docs/deploy.md "Redis"): the counters fall back to the database, which every
+ * instance shares too, so the limit still holds across instances; it restarts from the database's count
+ * of the day, so a subject may get up to one extra allowance over an outage. Sends are never refused
+ * because Redis is down, and each costs at most Redis's commandTimeout (1 s) extra while it is.
+ *
+ * Visitors are counted by HMAC-SHA256(address) under a random salt of the day, kept in the same store
+ * and deleted after two days; the address itself is never stored.
+ */
+
+/**
+ * The daily quota is used up: AppError "rate_limited:quota", 429 with Retry-After `retryAfterSeconds`
+ * (until the next UTC day). docs/product.md §8: the page shows the Upgrade message to a user and sends a visitor
+ * to /signup.
+ */
+export function quotaExceeded(retryAfterSeconds: number): AppError {
+  return new AppError("rate_limited:quota", "You've reached today's message limit.", { headers: { "Retry-After": String(retryAfterSeconds) } });
+}
+
+/** Who is sending: a visitor's client key (lib/server/client-address.ts clientKey: IPv4 address or IPv6 /64; null: unknown, all counted together), or a user and their plan. */
+export type QuotaSubject = { kind: "visitor"; address: string | null } | { kind: "user"; userId: string; plan: "Free" | "Pro" };
+
+/** UTC day as YYYY-MM-DD. */
+export function utcDay(now = new Date()): string {
+  return now.toISOString().slice(0, 10);
+}
+
+export function secondsToNextUtcDay(now = new Date()): number {
+  const next = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+  return Math.max(1, Math.ceil((next - now.getTime()) / 1000));
+}
+
+/** The daily limit for a subject (configured; see .env.example). */
+export function limitFor(subject: QuotaSubject, config: Config = getConfig()): number {
+  if (subject.kind === "visitor") return config.QUOTA_VISITOR_PER_DAY;
+  return subject.plan === "Pro" ? config.QUOTA_PRO_PER_DAY : config.QUOTA_FREE_PER_DAY;
+}
+
+interface QuotaStore {
+  /** Add one to `key` for `day` unless it already reached `limit`; true when admitted. */
+  increment(key: string, day: string, limit: number): Promise<boolean>;
+  /** The salt of `day`, created at random by the first caller of the day. */
+  salt(day: string): Promise<Buffer>;
+}
+
+const USER_KEY_PREFIX = "u:";
+const VISITOR_KEY_PREFIX = "v:";
+
+/** The counter key of a user: "u:<user id>" (visitors: keyFor). */
+export function userQuotaKey(userId: string): string {
+  return `${USER_KEY_PREFIX}${userId}`;
+}
+
+/** userQuotaKey in SQL, for a statement that knows the user id only as a column (`idColumn`). */
+export function userQuotaKeySql(idColumn: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`(${USER_KEY_PREFIX}::text || ${idColumn})`;
+}
+
+/**
+ * The database counter's one statement: add one to (`key`, `day`) unless the count already reached
+ * `limit`; RETURNING the new count, no row when refused. The row lock taken by ON CONFLICT serialises
+ * concurrent sends of one subject, so of N concurrent sends at the limit exactly the remainder is
+ * admitted. `from` (optional) is a FROM ... WHERE ... clause the key and limit may refer to, and that
+ * gates the insert (lib/server/db/chat-preconditions.ts counts a send only when its checks pass). Used as is
+ * or as a data-modifying CTE.
+ */
+export function quotaIncrementSql(input: { key: Prisma.Sql; day: string; limit: Prisma.Sql; from?: Prisma.Sql }): Prisma.Sql {
+  return Prisma.sql`
+    INSERT INTO quota_counters (subject, day, count)
+    SELECT ${input.key}, ${input.day}::text, 1 ${input.from ?? Prisma.empty}
+    ON CONFLICT (subject, day) DO UPDATE SET count = quota_counters.count + 1
+    WHERE quota_counters.count < ${input.limit}
+    RETURNING count`;
+}
+
+const databaseStore: QuotaStore = {
+  async increment(key, day, limit) {
+    // Through node-postgres as a prepared statement (rawRows): Prisma's own work around one raw
+    // statement was a sizeable part of a visitor turn's CPU (docs/issues.md #24).
+    const rows = await rawRows<{ count: number }>(quotaIncrementSql({ key: Prisma.sql`${key}::text`, day, limit: Prisma.sql`${limit}::int` }));
+    return rows.length > 0 && rows[0]!.count <= limit;
+  },
+  async salt(day) {
+    const db = await getDb();
+    await db.$executeRaw`INSERT INTO quota_salts (day, salt) VALUES (${day}, ${randomBytes(32)}) ON CONFLICT (day) DO NOTHING`;
+    const row = await db.quotaSalt.findUnique({ where: { day } });
+    if (!row) throw new Error("quota salt missing");
+    // Yesterday's salt stays for sends that straddle midnight; older ones and their counters go.
+    const cutoff = utcDay(new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000));
+    await db.quotaSalt.deleteMany({ where: { day: { lt: cutoff } } });
+    await db.quotaCounter.deleteMany({ where: { day: { lt: cutoff } } });
+    return Buffer.from(row.salt);
+  },
+};
+
+/** The database's counters as lib/server/quota-write-behind.ts reads and writes them (one statement each). */
+const counterTable: CounterTable = {
+  async read(key, day) {
+    const pool = await getPool();
+    const { rows } = await pool.query<{ count: number }>("SELECT count FROM quota_counters WHERE subject = $1 AND day = $2", [key, day]);
+    return rows[0]?.count ?? 0;
+  },
+  async write(rows) {
+    const pool = await getPool();
+    await pool.query(
+      `INSERT INTO quota_counters (subject, day, count)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::int[])
+       ON CONFLICT (subject, day) DO UPDATE SET count = GREATEST(quota_counters.count, EXCLUDED.count)`,
+      [rows.map((r) => r.key), rows.map((r) => r.day), rows.map((r) => r.count)],
+    );
+  },
+};
+
+/**
+ * Embedded PGlite without Redis: visitors counted in memory and written behind (lib/server/quota-write-behind.ts,
+ * exact there because one process owns the database); users and the salt as in the database.
+ */
+function visitorsInMemory(visitors: WriteBehindCounts): QuotaStore {
+  return {
+    increment: (key, day, limit) => (key.startsWith(VISITOR_KEY_PREFIX) ? visitors.increment(key, day, limit) : databaseStore.increment(key, day, limit)),
+    salt: (day) => databaseStore.salt(day),
+  };
+}
+
+// INCR, expire with the day, refuse past the limit; run atomically by Redis.
+const INCREMENT_SCRIPT = `
+local c = redis.call('INCR', KEYS[1])
+if c == 1 then redis.call('EXPIRE', KEYS[1], ARGV[2]) end
+if c > tonumber(ARGV[1]) then return 0 end
+return c`;
+
+function redisStore(redis: Redis): QuotaStore {
+  return {
+    async increment(key, day, limit) {
+      const result = await redis.eval(INCREMENT_SCRIPT, 1, `hush:quota:${day}:${key}`, limit, 2 * 86_400);
+      return Number(result) > 0;
+    },
+    async salt(day) {
+      const name = `hush:quota-salt:${day}`;
+      await redis.set(name, randomBytes(32).toString("base64"), "EX", 2 * 86_400, "NX");
+      const value = await redis.get(name);
+      if (!value) throw new Error("quota salt missing");
+      return Buffer.from(value, "base64");
+    },
+  };
+}
+
+// INCREMENT_SCRIPT, unless KEYS[2] (a refusal kept by lib/server/rate-limit.ts blockKey) is above 1: then the
+// refusal's remaining seconds, negated, and nothing is counted.
+const INCREMENT_UNLESS_BLOCKED_SCRIPT =
+  `
+local b = tonumber(redis.call('GET', KEYS[2]) or '0')
+if b and b > 1 then
+  local ttl = redis.call('PTTL', KEYS[2])
+  return -math.max(1, math.ceil(ttl / 1000))
+end` + INCREMENT_SCRIPT;
+
+let lastRedisWarning = 0;
+/** Log that Redis failed a quota call and the database counts instead: one line per 10 s at most, so an outage does not flood the log. */
+function warnRedisDown(error: unknown): void {
+  if (Date.now() - lastRedisWarning < 10_000) return;
+  lastRedisWarning = Date.now();
+  logger("quota").error({ err: error instanceof Error ? error.message : "unknown" }, "Redis unavailable; counting in the database");
+}
+
+/** `primary` (Redis), and `fallback` (the database) for each call Redis cannot answer. */
+function withFallback(primary: QuotaStore, fallback: QuotaStore): QuotaStore {
+  return {
+    async increment(key, day, limit) {
+      try {
+        return await primary.increment(key, day, limit);
+      } catch (error) {
+        warnRedisDown(error);
+        return fallback.increment(key, day, limit);
+      }
+    },
+    async salt(day) {
+      try {
+        return await primary.salt(day);
+      } catch (error) {
+        warnRedisDown(error);
+        return fallback.salt(day);
+      }
+    },
+  };
+}
+
+type QuotaState = {
+  config: Config;
+  store: QuotaStore;
+  redis: Redis | null;
+  /** Visitors' counts in memory (embedded PGlite without Redis), else null. */
+  visitors: WriteBehindCounts | null;
+  salt: { day: string; value: Buffer } | null;
+};
+// On globalThis: one Redis connection and one salt cache per process, whichever of Next's bundles (or
+// server.mjs's hot path, through instrumentation's) counts (docs/issues.md #24).
+const shared = globalThis as typeof globalThis & { __hushQuota?: QuotaState };
+
+function current(): QuotaState {
+  const config = getConfig();
+  let state = shared.__hushQuota;
+  if (state?.config !== config) {
+    state?.redis?.disconnect();
+    void state?.visitors?.close();
+    const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, commandTimeout: 1000 }) : null;
+    redis?.on("error", (error) => logger("quota").error({ err: error.message }, "Redis error"));
+    const visitors = !redis && config.database.kind === "pglite" ? writeBehindCounts(counterTable) : null;
+    const store = redis ? withFallback(redisStore(redis), databaseStore) : visitors ? visitorsInMemory(visitors) : databaseStore;
+    state = shared.__hushQuota = { config, redis, store, visitors, salt: null };
+  }
+  return state;
+}
+
+/** The counter key of a subject for `day`: "u:<id>" or "v:<HMAC of the address under the day's salt>". */
+async function keyFor(subject: QuotaSubject, day: string): Promise<string> {
+  if (subject.kind === "user") return userQuotaKey(subject.userId);
+  const s = current();
+  if (s.salt?.day !== day) s.salt = { day, value: await s.store.salt(day) };
+  const digest = createHmac("sha256", s.salt.value).update(subject.address ?? "unknown").digest("base64url");
+  return `${VISITOR_KEY_PREFIX}${digest}`;
+}
+
+/**
+ * Count one chat message for `subject` today.
+ * @throws AppError "rate_limited:quota" when today's limit is reached (nothing is counted then).
+ */
+export async function consumeQuota(subject: QuotaSubject, now = new Date()): Promise<void> {
+  const day = utcDay(now);
+  const limit = limitFor(subject);
+  const key = await keyFor(subject, day);
+  if (!(await current().store.increment(key, day, limit))) throw quotaExceeded(secondsToNextUtcDay(now));
+}
+
+/**
+ * consumeQuota, unless the subject is refused under `block`, checked in the same round trip: one Redis
+ * script when REDIS_URL is set (docs/issues.md #24: one round trip before the model is called), else
+ * `block.check()` (process memory) then the database counter.
+ * @param block.redisKey lib/server/rate-limit.ts blockRedisKey (null without Redis);
+ *   block.check the same refusal read the ordinary way (used without Redis, or while Redis is down).
+ * @returns the seconds the subject stays refused (nothing counted), or 0 once counted.
+ * @throws AppError "rate_limited:quota" when today's limit is reached (nothing is counted then).
+ */
+export async function consumeQuotaUnlessBlocked(
+  subject: QuotaSubject,
+  block: { redisKey: string | null; check: () => Promise<number> },
+  now = new Date(),
+): Promise<number> {
+  const day = utcDay(now);
+  const limit = limitFor(subject);
+  const key = await keyFor(subject, day);
+  const s = current();
+  if (s.redis && block.redisKey) {
+    let result: number | null = null;
+    try {
+      result = Number(await s.redis.eval(INCREMENT_UNLESS_BLOCKED_SCRIPT, 2, `hush:quota:${day}:${key}`, block.redisKey, limit, 2 * 86_400));
+    } catch (error) {
+      warnRedisDown(error);
+    }
+    if (result !== null) {
+      if (result < 0) return -result;
+      if (result === 0) throw quotaExceeded(secondsToNextUtcDay(now));
+      return 0;
+    }
+  }
+  const seconds = await block.check();
+  if (seconds > 0) return seconds;
+  if (!(await s.store.increment(key, day, limit))) throw quotaExceeded(secondsToNextUtcDay(now));
+  return 0;
+}
+
+/**
+ * PING the quota Redis (readiness, lib/server/health.ts). Resolves when it answers.
+ * @throws when REDIS_URL is unset or Redis does not answer (commandTimeout: 1 s).
+ */
+export async function pingQuotaRedis(): Promise<void> {
+  const redis = current().redis;
+  if (!redis) throw new Error("REDIS_URL is not set");
+  await redis.ping();
+}
+
+/**
+ * What a signed-in send's single precondition statement (lib/server/db/chat-preconditions.ts) needs to count
+ * the send in the database with `quotaIncrementSql`: today's UTC day and each plan's limit (limitFor).
+ * Users are counted there whether or not REDIS_URL is set: the statement that checks the session runs
+ * anyway, so counting in it keeps a send at one round trip before the model is called (docs/issues.md #24),
+ * where a Redis counter would add one. Visitors, who have no such statement, are counted in Redis.
+ */
+export function userQuotaInDatabase(now = new Date()): { day: string; freeLimit: number; proLimit: number } {
+  const config = getConfig();
+  return {
+    day: utcDay(now),
+    freeLimit: limitFor({ kind: "user", userId: "", plan: "Free" }, config),
+    proLimit: limitFor({ kind: "user", userId: "", plan: "Pro" }, config),
+  };
+}
+
+/**
+ * Give back one send of `userId` counted in the database on `day` (YYYY-MM-DD) by a statement that then
+ * had the send refused for another reason (lib/server/chat/signed-in.ts admitUserTurn). Never below zero.
+ */
+export async function refundUserQuota(userId: string, day: string): Promise<void> {
+  const db = await getDb();
+  await db.$executeRaw`UPDATE quota_counters SET count = count - 1 WHERE subject = ${userQuotaKey(userId)} AND day = ${day} AND count > 0`;
+}
+
+/**
+ * Write visitors' counts still in memory to the database (embedded PGlite; a no-op otherwise). Tests,
+ * and anything that reads quota_counters while the app runs.
+ */
+export async function flushQuota(): Promise<void> {
+  await shared.__hushQuota?.visitors?.flush();
+}
+
+/**
+ * Write visitors' counts still in memory and close the Redis connection, if any (shutdown, before the
+ * database closes; tests, benchmarks).
+ */
+export async function closeQuota(): Promise<void> {
+  const state = shared.__hushQuota;
+  shared.__hushQuota = undefined;
+  await state?.visitors?.close();
+  const redis = state?.redis;
+  if (redis) await redis.quit().catch(() => redis.disconnect());
+}

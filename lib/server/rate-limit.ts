@@ -1,0 +1,168 @@
+import "server-only";
+import { createHash } from "node:crypto";
+import { Redis } from "ioredis";
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+import { getConfig, type Config } from "@/lib/server/config";
+import { AppError } from "@/lib/shared/errors";
+import { logger } from "@/lib/server/log";
+
+/**
+ * Rate limits (rate-limiter-flexible): in Redis when REDIS_URL is set, so several app instances share
+ * them, with an in-memory fallback while Redis is unreachable; otherwise in this process's memory.
+ * Keys are hashed: an e-mail address used as a key is never stored in Redis as such.
+ */
+
+/**
+ * Too many attempts: AppError "rate_limited:<limit name>", 429 "Too many requests." with Retry-After
+ * (seconds until the next attempt is allowed).
+ */
+function rateLimited(name: string, retryAfterSeconds: number, message = "Too many requests."): AppError {
+  return new AppError(`rate_limited:${name}`, message, { headers: { "Retry-After": String(retryAfterSeconds) } });
+}
+
+/** The seconds of an AppError's Retry-After header (0 when it has none). */
+export function retryAfterSeconds(error: AppError): number {
+  return Number(error.headers?.["Retry-After"] ?? 0);
+}
+
+interface LimiterSpec {
+  /** Key prefix, unique per limit. */
+  name: string;
+  points: number;
+  durationSeconds: number;
+}
+
+type LimitState = { config: Config; redis: Redis | null; limiters: Map<string, RateLimiterAbstract> };
+// On globalThis: Next evaluates this module in more than one bundle (instrumentation, whose copy serves
+// server.mjs's hot path, and the routes'), and an in-memory limit or block must be one store
+// (docs/issues.md #24).
+const shared = globalThis as typeof globalThis & { __hushRateLimits?: LimitState };
+
+/** The limiter's key prefix in Redis (and in memory) for limits named `name`. */
+const keyPrefix = (name: string) => `hush:rl:${name}`;
+
+/** What the limiters store for `key`: its SHA-256, so no address or mailbox is kept as it is. */
+const hashedKey = (key: string) => createHash("sha256").update(key).digest("base64url");
+
+function limiterFor(spec: LimiterSpec): RateLimiterAbstract {
+  const config = getConfig();
+  let state = shared.__hushRateLimits;
+  if (state?.config !== config) {
+    state?.redis?.disconnect();
+    const redis = config.REDIS_URL
+      ? // Commands wait (at most a second) for the connection, so the first requests after start-up
+        // are counted in Redis, not in a fresh in-memory fallback.
+        new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, commandTimeout: 1000 })
+      : null;
+    // An unreachable Redis must not crash the process; the insurance limiter takes over meanwhile.
+    redis?.on("error", (error) => logger("rate-limit").error({ err: error.message }, "Redis error"));
+    state = shared.__hushRateLimits = { config, redis, limiters: new Map() };
+  }
+  const id = `${spec.name}:${spec.points}/${spec.durationSeconds}`;
+  let limiter = state.limiters.get(id);
+  if (!limiter) {
+    const base = { keyPrefix: keyPrefix(spec.name), points: spec.points, duration: spec.durationSeconds };
+    limiter = state.redis
+      ? new RateLimiterRedis({ ...base, storeClient: state.redis, insuranceLimiter: new RateLimiterMemory(base) })
+      : new RateLimiterMemory(base);
+    state.limiters.set(id, limiter);
+  }
+  return limiter;
+}
+
+/**
+ * Count one attempt for `key` under `spec`.
+ * @throws AppError "rate_limited:<spec.name>" (429, Retry-After) when the limit is reached.
+ */
+export async function consume(spec: LimiterSpec, key: string): Promise<void> {
+  const hashed = hashedKey(key);
+  try {
+    await limiterFor(spec).consume(hashed);
+  } catch (error) {
+    if (error instanceof RateLimiterRes) throw rateLimited(spec.name, Math.max(1, Math.ceil(error.msBeforeNext / 1000)));
+    throw error;
+  }
+}
+
+/** The limiter that holds refusals of a kind (`name`): blocks set by `blockKey`, read by `blockedSeconds`. */
+const blockSpec = (name: string): LimiterSpec => ({ name: `block:${name}`, points: 1, durationSeconds: 1 });
+
+/**
+ * Refuse `key` under `name` for `seconds` (e.g. a client caught tampering; lib/server/confidential/relay.ts),
+ * shared through Redis like the limits when REDIS_URL is set.
+ */
+export async function blockKey(name: string, key: string, seconds: number): Promise<void> {
+  const hashed = hashedKey(key);
+  await limiterFor(blockSpec(name)).block(hashed, seconds);
+}
+
+/**
+ * The Redis key that holds `key`'s refusal under `name` (`blockKey`), for a script that checks it in the
+ * same round trip as something else (lib/server/quota.ts consumeQuotaUnlessBlocked): rate-limiter-flexible's
+ * layout, `<keyPrefix>:<hashed key>`, whose value is above 1 while refused and whose TTL is the refusal's.
+ * Null without REDIS_URL (refusals are then in this process's memory: `blockedSeconds` costs no round trip).
+ */
+export function blockRedisKey(name: string, key: string): string | null {
+  if (!getConfig().REDIS_URL) return null;
+  return `${keyPrefix(blockSpec(name).name)}:${hashedKey(key)}`;
+}
+
+/** Seconds `key` stays refused under `name` (`blockKey`), 0 when it is not. */
+export async function blockedSeconds(name: string, key: string): Promise<number> {
+  const hashed = hashedKey(key);
+  const res = await limiterFor(blockSpec(name)).get(hashed);
+  if (!res || res.consumedPoints <= 1) return 0;
+  return Math.max(1, Math.ceil(res.msBeforeNext / 1000));
+}
+
+/**
+ * Give back one point of `key` under `spec` (a request another limit refused sent nothing, so it must not
+ * use up this one).
+ */
+async function refund(spec: LimiterSpec, key: string): Promise<void> {
+  const hashed = hashedKey(key);
+  await limiterFor(spec).reward(hashed, 1);
+}
+
+/**
+ * One sign-in e-mail requested for `mailbox` (lib/server/auth/email-address.ts `mailboxKey`, so "+tag", case
+ * and Gmail dot variants share one count) by the client network `client` (lib/server/client-address.ts
+ * `clientKey`; null counts as one unknown client). Three limits, checked in this order:
+ * 1. EMAIL_SIGNIN_LIMIT_PER_CLIENT_PER_HOUR an hour per client network, whatever the addresses
+ *    (docs/issues.md #10: one client must not mail many addresses);
+ * 2. EMAIL_SIGNIN_LIMIT_PER_HOUR an hour per (mailbox, client network): a third party's requests use up
+ *    their own network's count, never the owner's (docs/issues.md #22, mailbox lockout);
+ * 3. EMAIL_SIGNIN_MAILBOX_LIMIT_PER_MINUTE a minute per mailbox from all networks together: the ceiling on
+ *    mail to one inbox. Its window is a minute, so a flood from many networks holds the owner's next link
+ *    back for at most a minute at a time.
+ * A request one limit refuses is given back to the limits before it: it sent nothing.
+ * @throws AppError "rate_limited:email-signin-client" (1), "rate_limited:email-signin" (2) or
+ *   "rate_limited:email-signin-mailbox" (3): 429 with Retry-After and the sentence the sign-in page shows.
+ */
+export async function consumeEmailSignIn(mailbox: string, client: string | null): Promise<void> {
+  const config = getConfig();
+  const network = client ?? "unknown";
+  const steps: { spec: LimiterSpec; key: string; from: string }[] = [
+    { spec: { name: "email-signin-client", points: config.EMAIL_SIGNIN_LIMIT_PER_CLIENT_PER_HOUR, durationSeconds: 3600 }, key: network, from: "from your network" },
+    { spec: { name: "email-signin", points: config.EMAIL_SIGNIN_LIMIT_PER_HOUR, durationSeconds: 3600 }, key: `${mailbox}\n${network}`, from: "for this address" },
+    { spec: { name: "email-signin-mailbox", points: config.EMAIL_SIGNIN_MAILBOX_LIMIT_PER_MINUTE, durationSeconds: 60 }, key: mailbox, from: "for this address" },
+  ];
+  for (const [i, step] of steps.entries()) {
+    try {
+      await consume(step.spec, step.key);
+    } catch (error) {
+      if (!(error instanceof AppError && error.type === "rate_limited")) throw error;
+      await Promise.all(steps.slice(0, i).map((done) => refund(done.spec, done.key)));
+      const seconds = retryAfterSeconds(error);
+      const wait = seconds < 60 ? `${seconds} second${seconds === 1 ? "" : "s"}` : `${Math.ceil(seconds / 60)} minute${Math.ceil(seconds / 60) === 1 ? "" : "s"}`;
+      throw rateLimited(step.spec.name, seconds, `Too many sign-in e-mails were requested ${step.from}. Try again in ${wait}.`);
+    }
+  }
+}
+
+/** Close the Redis connection, if any (tests, shutdown). */
+export async function closeRateLimits(): Promise<void> {
+  const redis = shared.__hushRateLimits?.redis;
+  shared.__hushRateLimits = undefined;
+  if (redis) await redis.quit().catch(() => redis.disconnect());
+}

@@ -1,0 +1,76 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import http from "node:http";
+import { allowedMethods } from "@/lib/server/api/methods";
+
+/**
+ * A guard in front of Next.js's request handling, for requests Next cannot parse and answers with a
+ * 500 before any of our code runs (found by fuzzing, docs/issues.md #10): a method it does not support (TRACE
+ * into a route handler: "HTTP method is unsupported"), a request-target that is not a path (`OPTIONS *`:
+ * "Invalid URL"), and a path with malformed percent-encoding (/api/ns/chat_history/%FF: URIError
+ * while decoding a dynamic segment). Each gets a 4xx with a JSON `{ "error": ... }` body instead.
+ *
+ * Installed once from instrumentation.ts. Next's server is a plain node:http Server with no hook of
+ * its own before routing, so the guard wraps `Server.prototype.emit` for "request" events.
+ */
+
+/** Methods the app answers; anything else (TRACE, CONNECT, TRACK, made-up ones) is refused. */
+const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
+/**
+ * Why a request must be refused before Next sees it, or null when it may pass. A 405's `allow` names the
+ * API route's own methods when the path is one (lib/server/api/methods.ts), else every method the app answers.
+ */
+export function refusalFor(method: string | undefined, target: string | undefined): { status: number; error: string; allow?: string } | null {
+  if (!method || !METHODS.has(method.toUpperCase())) {
+    const path = target?.startsWith("/") ? target.split(/[?#]/, 1)[0]! : null;
+    const allow = (path && allowedMethods(path)) ?? [...METHODS].join(", ");
+    return { status: 405, error: "Method not allowed.", allow };
+  }
+  if (!target || !target.startsWith("/") || target.startsWith("//")) {
+    return { status: 400, error: "The request target must be a path." };
+  }
+  const path = target.split(/[?#]/, 1)[0]!;
+  try {
+    decodeURIComponent(path);
+  } catch {
+    return { status: 400, error: "The request path has malformed percent-encoding." };
+  }
+  return null;
+}
+
+function refuse(res: ServerResponse, refusal: { status: number; error: string; allow?: string }): void {
+  const body = JSON.stringify({ error: refusal.error });
+  const headers: Record<string, string | number> = {
+    "Content-Type": "application/json",
+    "Content-Length": Buffer.byteLength(body),
+    "Cache-Control": "no-store",
+    "X-Content-Type-Options": "nosniff",
+    Connection: "close",
+  };
+  if (refusal.allow) headers.Allow = refusal.allow;
+  res.writeHead(refusal.status, headers);
+  res.end(body);
+}
+
+const INSTALLED = Symbol.for("hush.requestGuard");
+
+/** Install the guard on every node:http server of this process (idempotent). */
+export function installRequestGuard(): void {
+  const proto = http.Server.prototype as http.Server & { [INSTALLED]?: boolean };
+  if (proto[INSTALLED]) return;
+  proto[INSTALLED] = true;
+  const emit = proto.emit;
+  proto.emit = function guardedEmit(this: http.Server, event: string | symbol, ...args: unknown[]): boolean {
+    if (event === "request") {
+      const [req, res] = args as [IncomingMessage, ServerResponse];
+      const refusal = refusalFor(req.method, req.url);
+      if (refusal) {
+        // Drain the body (bounded by the socket closing after the answer).
+        req.resume();
+        refuse(res, refusal);
+        return true;
+      }
+    }
+    return (emit as (this: http.Server, event: string | symbol, ...rest: unknown[]) => boolean).call(this, event, ...args);
+  } as typeof proto.emit;
+}

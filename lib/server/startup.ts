@@ -1,0 +1,77 @@
+import "server-only";
+import { ConfigError, describeDefaults, getConfig } from "@/lib/server/config";
+import { getAuthSecret } from "@/lib/server/auth/secret";
+import { closeDb, getDb } from "@/lib/server/db/client";
+import { installShutdownHandlers } from "@/lib/server/lifecycle";
+import { closeQuota } from "@/lib/server/quota";
+import { closeRateLimits } from "@/lib/server/rate-limit";
+import { logger, routeConsoleToLogger } from "@/lib/server/log";
+
+/** Starts the development enclave on a port (dev/enclave.ts, handed in by instrumentation.ts so lib never imports dev/). */
+export type StartDevEnclave = (port: number) => Promise<{ close(): Promise<void> }>;
+
+/**
+ * Server start-up (called from instrumentation.ts): validate configuration, log the embedded defaults
+ * in use, apply database migrations and take over SIGTERM for a graceful shutdown
+ * (lib/server/lifecycle.ts). A configuration error stops the process with a message that names the setting.
+ * `startDevEnclave` runs the development enclave in this process when the configuration embeds it.
+ */
+export async function startServer(startDevEnclave?: StartDevEnclave): Promise<void> {
+  // Production output is JSON lines only; `next dev` keeps its own readable compile messages.
+  if (process.env.NODE_ENV === "production") routeConsoleToLogger();
+  let config;
+  try {
+    config = getConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      logger("hush").fatal({ err: error.message }, "Cannot start");
+      process.exit(1);
+    }
+    throw error;
+  }
+  const defaults = describeDefaults(config);
+  if (defaults.length) {
+    logger("hush").info({ defaults }, `Using embedded defaults (${config.NODE_ENV})`);
+  }
+  const confidential = config.confidential;
+  // The embedded default (development, no provider configured): the development enclave runs in this
+  // process, so `npm run dev` alone takes the confidential path. An `npm run enclave:dev` already on the
+  // port is used as it is.
+  let devEnclave: { close(): Promise<void> } | null = null;
+  if (confidential?.embedded && startDevEnclave) {
+    try {
+      devEnclave = await startDevEnclave(config.ENCLAVE_PORT);
+      logger("hush").info({ port: config.ENCLAVE_PORT }, "development enclave started (development trust: no hardware isolation)");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EADDRINUSE") throw error;
+      logger("hush").info({ port: config.ENCLAVE_PORT }, "development enclave already running on its port; using it");
+    }
+  }
+  if (config.isProduction && confidential?.trust === "development") {
+    // Allowed only by CONFIDENTIAL_ALLOW_DEVELOPMENT_IN_PRODUCTION=1 (lib/server/config.ts refuses it otherwise).
+    logger("hush").warn(
+      { enclave: confidential.host },
+      "CONFIDENTIAL_TRUST=development in production: browsers accept the development enclave, so chats are NOT protected from the operator",
+    );
+  }
+  getAuthSecret();
+  await getDb();
+  installShutdownHandlers({
+    graceMs: config.SHUTDOWN_GRACE_SECONDS * 1000,
+    closeResources: async () => {
+      // Visitors' counts kept in memory are written before the database closes (lib/server/quota.ts).
+      await closeQuota().catch(() => undefined);
+      await Promise.allSettled([closeDb(), closeRateLimits(), devEnclave?.close()]);
+    },
+  });
+  const { basic, pro } = config.llmRoutes;
+  logger("hush").info(
+    {
+      database: config.database.kind,
+      basic: `${basic.kind} (${basic.providerName})`,
+      pro: `${pro.kind} (${pro.providerName})`,
+      confidential: confidential ? `${confidential.models.join(", ")} via ${confidential.host} (${confidential.trust} trust)` : "off",
+    },
+    "Ready",
+  );
+}

@@ -1,0 +1,134 @@
+import "server-only";
+import { currencyForCountry, planPrice, type PlanOption } from "@/config/pricing";
+import { getConfig } from "@/lib/server/config";
+import { getDb } from "@/lib/server/db/client";
+import { AppError } from "@/lib/shared/errors";
+import { logger } from "@/lib/server/log";
+import { getStripe } from "./client";
+
+/**
+ * Checkout and the Customer Portal (issue "Stripe"). Prices come from config/pricing.ts as price_data
+ * (no Price objects to keep in sync); 14 months is `interval: month, interval_count: 14`, within
+ * Stripe's limit for recurring prices (at most three years: 36 months).
+ */
+
+/** The user already has a live Pro subscription: manage it in the portal instead of buying again (409). */
+const alreadySubscribed = () => new AppError("conflict:already_subscribed", "You already have Pro. Manage your plan in Settings.");
+
+/** The user has no Stripe customer yet, so there is no portal to open (404). */
+const noCustomer = () => new AppError("not_found:billing_customer", "There is no billing account to manage yet.");
+
+/**
+ * The user's Stripe customer id, creating the customer (metadata.user_id) and storing it on first use.
+ * Concurrent first calls may create two customers at Stripe; only the first stored one is used.
+ */
+export async function ensureCustomer(user: { id: string; email: string | null }): Promise<string> {
+  const db = await getDb();
+  const row = await db.subscription.findUnique({ where: { userId: user.id }, select: { stripeCustomerId: true } });
+  if (row?.stripeCustomerId) return row.stripeCustomerId;
+  const customer = await getStripe().customers.create({
+    ...(user.email ? { email: user.email } : {}),
+    metadata: { user_id: user.id },
+  });
+  await db.subscription.upsert({
+    where: { userId: user.id },
+    create: { userId: user.id, stripeCustomerId: customer.id },
+    update: {},
+  });
+  const stored = await db.subscription.findUnique({ where: { userId: user.id }, select: { stripeCustomerId: true } });
+  if (!stored?.stripeCustomerId) {
+    await db.subscription.update({ where: { userId: user.id }, data: { stripeCustomerId: customer.id } });
+    return customer.id;
+  }
+  return stored.stripeCustomerId;
+}
+
+/**
+ * A Checkout Session in subscription mode for `option` in the country's currency (docs/product.md §9):
+ * client_reference_id = user id, success -> /purchase-complete, cancel -> /purchase-failed.
+ * @returns `{ id, url }` of the session.
+ * @throws AppError "unavailable:payments", "conflict:already_subscribed"; Stripe errors.
+ */
+export async function createCheckoutSession(
+  user: { id: string; email: string | null },
+  option: PlanOption,
+  country: string,
+): Promise<{ id: string; url: string }> {
+  const db = await getDb();
+  const existing = await db.subscription.findUnique({ where: { userId: user.id }, select: { status: true } });
+  if (existing && ["active", "trialing", "past_due"].includes(existing.status)) throw alreadySubscribed();
+  const stripe = getStripe();
+  const customer = await ensureCustomer(user);
+  const price = planPrice(currencyForCountry(country), option);
+  const base = getConfig().APP_URL.replace(/\/+$/, "");
+  const metadata = { user_id: user.id, plan_option: String(option) };
+  const session = await stripe.checkout.sessions.create({
+    mode: "subscription",
+    customer,
+    client_reference_id: user.id,
+    line_items: [
+      {
+        quantity: 1,
+        price_data: {
+          currency: price.currency.toLowerCase(),
+          unit_amount: price.launchMinor,
+          recurring: { interval: "month", interval_count: price.months },
+          product_data: { name: price.months === 1 ? "Hush Pro (monthly)" : `Hush Pro (${price.months} months)` },
+        },
+      },
+    ],
+    subscription_data: { metadata },
+    metadata,
+    success_url: `${base}/purchase-complete?session_id={CHECKOUT_SESSION_ID}`,
+    cancel_url: `${base}/purchase-failed`,
+  });
+  if (!session.url) throw new Error("Stripe returned a Checkout Session without a URL.");
+  return { id: session.id, url: session.url };
+}
+
+/**
+ * A Billing Portal session for the user's customer, returning to /settings.
+ * @throws AppError "unavailable:payments", "not_found:billing_customer"; Stripe errors.
+ */
+export async function createPortalSession(userId: string): Promise<{ url: string }> {
+  const stripe = getStripe();
+  const db = await getDb();
+  const row = await db.subscription.findUnique({ where: { userId }, select: { stripeCustomerId: true } });
+  if (!row?.stripeCustomerId) throw noCustomer();
+  const base = getConfig().APP_URL.replace(/\/+$/, "");
+  const session = await stripe.billingPortal.sessions.create({ customer: row.stripeCustomerId, return_url: `${base}/settings` });
+  return { url: session.url };
+}
+
+/**
+ * Cancel the user's Stripe subscription at once (account deletion). Idempotent: nothing to do without
+ * a live one; a subscription Stripe already canceled or no longer knows counts as done.
+ * @throws PaymentsNotConfiguredError when a live Stripe subscription exists but no key is set; Stripe errors.
+ */
+export async function cancelStripeSubscription(userId: string): Promise<void> {
+  const db = await getDb();
+  const row = await db.subscription.findUnique({ where: { userId } });
+  if (!row) return;
+  if (row.source === "manual" || !row.stripeSubscriptionId || ["canceled", "incomplete_expired", "inactive"].includes(row.status)) {
+    await db.subscription.update({ where: { userId }, data: { status: row.stripeSubscriptionId ? "canceled" : "inactive" } });
+    return;
+  }
+  const stripe = getStripe();
+  try {
+    await stripe.subscriptions.cancel(row.stripeSubscriptionId, { invoice_now: false, prorate: false });
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code !== "resource_missing") throw error;
+  }
+  await db.subscription.update({ where: { userId }, data: { status: "canceled", cancelAtPeriodEnd: false } });
+}
+
+/**
+ * What a failed checkout or portal call answers: our own refusals (AppError) as they are; anything else
+ * from Stripe a 502 "upstream:stripe" with `message`, logged by kind only.
+ */
+export function stripeFailure(error: unknown, message: string, context: string): unknown {
+  if (error instanceof AppError) return error;
+  logger(context).error({ kind: error instanceof Error ? error.name : "unknown" }, "Stripe error");
+  return new AppError("upstream:stripe", message);
+}

@@ -1,0 +1,184 @@
+import "server-only";
+import type Stripe from "stripe";
+import { z } from "@/lib/shared/zod";
+import { getConfig } from "@/lib/server/config";
+import { getDb } from "@/lib/server/db/client";
+import { AppError } from "@/lib/shared/errors";
+import { Prisma } from "@/lib/server/db/generated/prisma/client";
+import { getStripe, stripeWebhooks } from "./client";
+import { applySnapshot, snapshotOf, type ApplyOutcome, type SubscriptionSnapshot } from "./store";
+
+/**
+ * POST /api/stripe/webhook's logic: verify the signature on the raw body, then apply the event once.
+ * The event row and its effect are written in one transaction, so a failure stores neither and
+ * Stripe's retry applies it; a repeated event id is acknowledged without effect.
+ */
+
+/** The signature header is missing, wrong, for another secret, for a changed body, or too old (400). */
+const badSignature = () => new AppError("bad_request:stripe_signature", "Invalid Stripe signature.");
+
+/** A correctly signed event whose fields are not the shape its type promises (answered 400). */
+const malformedEvent = () => new AppError("bad_request:stripe_event", "Malformed Stripe event.");
+
+const idOrObject = z.union([z.string().min(1), z.looseObject({ id: z.string().min(1) })]);
+const metadata = z.record(z.string(), z.string()).nullish();
+const envelope = z.looseObject({
+  id: z.string().min(1).max(255),
+  type: z.string().min(1).max(255),
+  created: z.number().int().nonnegative(),
+  data: z.looseObject({ object: z.looseObject({}) }),
+});
+const subscriptionObject = z.looseObject({
+  id: z.string().min(1),
+  customer: idOrObject,
+  status: z.string().min(1),
+  metadata,
+  cancel_at_period_end: z.boolean().nullish(),
+  current_period_end: z.number().nullish(),
+  items: z.looseObject({ data: z.array(z.looseObject({ current_period_end: z.number().nullish() })) }).nullish(),
+});
+const checkoutObject = z.looseObject({
+  mode: z.string().nullish(),
+  subscription: idOrObject.nullish(),
+  client_reference_id: z.string().nullish(),
+});
+const invoiceObject = z.looseObject({
+  subscription: idOrObject.nullish(),
+  parent: z.looseObject({ subscription_details: z.looseObject({ subscription: idOrObject.nullish() }).nullish() }).nullish(),
+});
+
+/**
+ * Check the fields this app reads, for the types it handles (Stripe's SDK types are a promise about
+ * Stripe, not about whoever holds the signing secret).
+ * @throws AppError "bad_request:stripe_event"
+ */
+export function assertEventShape(event: unknown): asserts event is Stripe.Event {
+  const parsed = envelope.safeParse(event);
+  if (!parsed.success) throw malformedEvent();
+  const type = parsed.data.type;
+  const object = parsed.data.data.object;
+  const schema = type.startsWith("customer.subscription.")
+    ? subscriptionObject
+    : type === "checkout.session.completed"
+      ? checkoutObject
+      : type.startsWith("invoice.")
+        ? invoiceObject
+        : null;
+  if (schema && !schema.safeParse(object).success) throw malformedEvent();
+}
+
+/**
+ * The signed timestamp (Unix seconds) of a `Stripe-Signature` header, read as Stripe's SDK reads it
+ * (the last `t=` element, parsed as a base-10 integer); NaN when there is none.
+ */
+function signedTimestamp(header: string): number {
+  let timestamp = Number.NaN;
+  for (const item of header.split(",")) {
+    const [key, value] = item.split("=");
+    if (key === "t") timestamp = Number.parseInt(value ?? "", 10);
+  }
+  return timestamp;
+}
+
+/**
+ * Verify `rawBody` against the `Stripe-Signature` header with STRIPE_WEBHOOK_SECRET, and refuse a signed
+ * timestamp more than STRIPE_WEBHOOK_TOLERANCE_SECONDS (300) from `now` in either direction: Stripe's SDK
+ * checks only the past, the future side is checked here (spec: Stripe's signing scheme, HMAC-SHA256 over
+ * "timestamp.body"; docs/issues.md #22).
+ * @param now the receiving time in milliseconds since the epoch (tests move it).
+ * @throws AppError "bad_request:stripe_signature"; Error when STRIPE_WEBHOOK_SECRET is not set.
+ */
+export function verifyStripeEvent(rawBody: string, signature: string | null, now: number = Date.now()): Stripe.Event {
+  const config = getConfig();
+  if (!config.STRIPE_WEBHOOK_SECRET) throw new Error("STRIPE_WEBHOOK_SECRET is not set.");
+  if (!signature) throw badSignature();
+  const tolerance = config.STRIPE_WEBHOOK_TOLERANCE_SECONDS;
+  let event: Stripe.Event;
+  try {
+    event = stripeWebhooks().constructEvent(rawBody, signature, config.STRIPE_WEBHOOK_SECRET, tolerance, undefined, now);
+  } catch {
+    throw badSignature();
+  }
+  // The header verified, so its timestamp is the one that was signed.
+  const skew = signedTimestamp(signature) - Math.floor(now / 1000);
+  if (!(skew <= tolerance)) throw badSignature();
+  return event;
+}
+
+/** What applying an event did. */
+export type EventOutcome = "duplicate" | "ignored" | ApplyOutcome;
+
+interface Plan {
+  snapshot: SubscriptionSnapshot | null;
+  at: Date;
+  fallbackUserId: string | null;
+}
+
+function idOf(value: string | { id: string } | null | undefined): string | null {
+  if (!value) return null;
+  return typeof value === "string" ? value : value.id;
+}
+
+/** The subscription id an invoice belongs to, in current and older API shapes. */
+function invoiceSubscriptionId(invoice: Stripe.Invoice): string | null {
+  const parent = invoice.parent?.subscription_details?.subscription;
+  const legacy = (invoice as unknown as { subscription?: string | { id: string } | null }).subscription;
+  return idOf(parent ?? legacy ?? null);
+}
+
+/**
+ * Work out, outside any transaction (it may call Stripe), the state an event leads to. Subscription
+ * events carry the object at the event's time; for checkout and invoice events the subscription is
+ * re-fetched, which is Stripe's state now.
+ */
+async function planFor(event: Stripe.Event): Promise<Plan | null> {
+  const eventTime = new Date(event.created * 1000);
+  switch (event.type) {
+    case "customer.subscription.created":
+    case "customer.subscription.updated":
+    case "customer.subscription.deleted":
+      return { snapshot: snapshotOf(event.data.object), at: eventTime, fallbackUserId: null };
+    case "checkout.session.completed": {
+      const session = event.data.object;
+      const subId = idOf(session.subscription);
+      if (session.mode !== "subscription" || !subId) return null;
+      const fetchedAt = new Date();
+      const sub = await getStripe().subscriptions.retrieve(subId);
+      return { snapshot: snapshotOf(sub), at: fetchedAt, fallbackUserId: session.client_reference_id ?? null };
+    }
+    case "invoice.paid":
+    case "invoice.payment_failed": {
+      const subId = invoiceSubscriptionId(event.data.object);
+      if (!subId) return null;
+      const fetchedAt = new Date();
+      const sub = await getStripe().subscriptions.retrieve(subId);
+      return { snapshot: snapshotOf(sub), at: fetchedAt, fallbackUserId: null };
+    }
+    default:
+      return null;
+  }
+}
+
+/**
+ * Apply a verified event exactly once.
+ * @throws AppError "bad_request:stripe_event" (answered 400); whatever else fails (Stripe unreachable, database error): the caller answers 500 and nothing
+ *   was stored, so Stripe's retry applies the event.
+ */
+export async function processStripeEvent(event: Stripe.Event): Promise<EventOutcome> {
+  assertEventShape(event);
+  const db = await getDb();
+  if (await db.stripeEvent.findUnique({ where: { id: event.id }, select: { id: true } })) return "duplicate";
+  const plan = await planFor(event);
+  try {
+    return await db.$transaction(async (tx) => {
+      // Inserted first: a concurrent delivery of the same event (Stripe's retry reaching another
+      // instance) fails on the primary key and rolls back, and is answered as the duplicate it is.
+      await tx.stripeEvent.create({ data: { id: event.id, type: event.type } });
+      if (!plan?.snapshot) return "ignored";
+      return applySnapshot(tx, plan.snapshot, plan.at, plan.fallbackUserId);
+    });
+  } catch (error) {
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") return "duplicate";
+    throw error;
+  }
+}
