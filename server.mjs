@@ -9,10 +9,11 @@
  * the Docker image sets them). `npm start` runs it on the build of `npm run build`, `npm run dev` with
  * --dev; the Docker image runs the same file beside Next's standalone output (deploy/Dockerfile).
  *
- * The hot path (the chat turns, the relay, the sealed save and the history reads: lib/server/api/hot-path.ts) is served by the very
- * handlers of the route files, from the copy of lib/* Next loaded for instrumentation.ts, which puts
- * them on globalThis (lib/server/api/hot-path.ts): this file imports nothing of lib, so there is no second
- * copy of any module state (database, quota, rate limits, lifecycle). Until Next is prepared (and so
+ * The hot path (the routes whose contract entry says `fastPath: true`: the chat turns, the relay, the
+ * sealed save and the history reads; lib/server/api/hot-path.ts) is served by the very handlers of the
+ * route files, from the copy of lib Next loaded for instrumentation.ts, handed over through one slot of
+ * the process state (lib/server/process-state.ts): this file imports nothing of lib, so there is no
+ * second copy of any module state (database, quota, rate limits, lifecycle). Until Next is prepared (and so
  * instrumentation has run) nothing is listening. In development the hot path is off unless
  * HUSH_FAST_PATH=1: Next recompiles the route files on edit, instrumentation's copy is not reloaded.
  * HUSH_FAST_PATH=0 turns it off in production.
@@ -66,16 +67,19 @@ const nextHandler = app.getRequestHandler();
 // HUSH_FAST_PATH=0 serves everything through Next (the same handlers, with Next's routing): a comparison
 // within one build (bench/perf), or a way back should the hot path misbehave.
 const fastPath = process.env.HUSH_FAST_PATH === "1" || (!dev && process.env.HUSH_FAST_PATH !== "0");
-const HOT_PATH = Symbol.for("hush.hotPath");
+// The one hand-over from Next's copy of lib: the `hotPath` slot of the process state
+// (lib/server/process-state.ts PROCESS_STATE_KEY), filled by lib/server/api/hot-path.ts installHotPath.
+const PROCESS_STATE = Symbol.for("hush.process");
+/** @returns {import("./lib/server/api/hot-path").HotPath | undefined} */
+const hotPath = () => globalThis[PROCESS_STATE]?.hotPath?.value;
 
 server.on("request", (req, res) => {
-  // Looked up per request (one property read): present once instrumentation has run.
-  /** @type {{ handle(req: http.IncomingMessage, res: http.ServerResponse): boolean } | undefined} */
-  const hot = fastPath ? globalThis[HOT_PATH] : undefined;
+  // Looked up per request (two property reads): present once instrumentation has run.
+  const hot = fastPath ? hotPath() : undefined;
   if (hot?.handle(req, res)) return;
   void nextHandler(req, res);
 });
 server.listen(port, hostname, () => {
-  const hot = fastPath && globalThis[HOT_PATH] ? "on" : "off";
+  const hot = fastPath && hotPath() ? "on" : "off";
   console.log(`[hush] listening on http://${hostname}:${port}${dev ? " (development)" : ""}, hot path ${hot}`);
 });

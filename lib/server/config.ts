@@ -5,6 +5,7 @@ import { z } from "@/lib/shared/zod";
 import { BODY_CEILING_BYTES } from "@/lib/server/api/body-limits";
 import type { ModelTier } from "@/lib/shared/llm/models";
 import { isModelCode, MODEL_CODES, type ModelCode } from "@/lib/shared/llm/models";
+import { processSlot } from "@/lib/server/process-state";
 
 /**
  * The one place environment variables are read (create-t3-app style). Every other module calls
@@ -484,20 +485,19 @@ function llmRoute(env: Env, defaultKind: LlmProviderKind, tier: "BASIC" | "PRO")
   }
 }
 
-// On globalThis: one Config object per process, whichever bundle of Next (or server.mjs's hot path,
-// through instrumentation's) asks, since the modules that cache per Config compare it by identity
-// (lib/server/quota.ts, lib/server/rate-limit.ts; docs/issues.md #24).
-const shared = globalThis as typeof globalThis & { __hushConfig?: Config };
+// One Config object per process, whichever bundle asks: the modules that cache per Config compare it by
+// identity (lib/server/quota.ts, lib/server/rate-limit.ts).
+const shared = processSlot<Config>("config");
 
 /** The process-wide Config, parsed once from process.env. @throws ConfigError */
 export function getConfig(): Config {
-  shared.__hushConfig ??= parseConfig(process.env);
-  return shared.__hushConfig;
+  shared.value ??= parseConfig(process.env);
+  return shared.value;
 }
 
 /** Forget the parsed Config; tests that change process.env call this. */
 export function resetConfigForTests(): void {
-  shared.__hushConfig = undefined;
+  shared.value = undefined;
 }
 
 /** Human-readable list of the embedded defaults in use, for the start-up log. */

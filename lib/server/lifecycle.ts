@@ -1,6 +1,7 @@
 import "server-only";
 import { AppError } from "@/lib/shared/errors";
 import { logger } from "@/lib/server/log";
+import { processSlot } from "@/lib/server/process-state";
 
 /**
  * Process lifecycle: the chat turns in flight and graceful shutdown (docs/deploy.md "Restarts").
@@ -14,8 +15,7 @@ import { logger } from "@/lib/server/log";
  *      SHUTDOWN_GRACE_SECONDS; turns still running then are aborted (their clients get an SSE `error`
  *      event with status 503, nothing is saved half-way);
  *   4. closes the database pool and Redis, and exits 0.
- * State lives on globalThis: Next may evaluate this module in more than one bundle (instrumentation and
- * route handlers), and they must share one registry.
+ * Its state is one per process (lib/server/process-state.ts): every bundle's turns drain together.
  */
 
 /** Why a turn was aborted by the server (as opposed to the client going away): the AbortSignal's reason. */
@@ -38,8 +38,7 @@ interface Lifecycle {
   installed: boolean;
 }
 
-const g = globalThis as typeof globalThis & { __hushLifecycle?: Lifecycle };
-const state: Lifecycle = (g.__hushLifecycle ??= { draining: false, turns: new Set(), idle: [], installed: false });
+const state: Lifecycle = (processSlot<Lifecycle>("lifecycle").value ??= { draining: false, turns: new Set(), idle: [], installed: false });
 
 /** True once a shutdown signal arrived: readiness fails and new chat turns are refused. */
 export function isDraining(): boolean {

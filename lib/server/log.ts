@@ -4,6 +4,7 @@ import { inspect } from "node:util";
 import pino, { type DestinationStream, type Logger } from "pino";
 import pretty from "pino-pretty";
 import { deriveAuthKey } from "@/lib/server/auth/secret";
+import { processSlot } from "@/lib/server/process-state";
 
 /**
  * The server's one logger: structured JSON lines (pino) on stdout in production; the same records
@@ -172,9 +173,9 @@ export function securityEvent(event: SecurityEventName, fields: Record<string, u
  * at server start-up (lib/server/startup.ts); idempotent.
  */
 export function routeConsoleToLogger(): void {
-  const g = globalThis as { __hushConsoleRouted?: boolean };
-  if (g.__hushConsoleRouted) return;
-  g.__hushConsoleRouted = true;
+  const routed = processSlot<boolean>("consoleRouted");
+  if (routed.value) return;
+  routed.value = true;
   const levels = { log: "info", info: "info", debug: "debug", warn: "warn", error: "error", trace: "debug" } as const;
   for (const [method, level] of Object.entries(levels) as [keyof typeof levels, (typeof levels)[keyof typeof levels]][]) {
     console[method] = (...args: unknown[]) => {

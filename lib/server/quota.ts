@@ -7,6 +7,7 @@ import { Prisma } from "@/lib/server/db/generated/prisma/client";
 import { AppError } from "@/lib/shared/errors";
 import { logger } from "@/lib/server/log";
 import { writeBehindCounts, type CounterTable, type WriteBehindCounts } from "@/lib/server/quota-write-behind";
+import { processSlot } from "@/lib/server/process-state";
 
 /**
  * Daily chat quotas (issue "Quotas"; docs/product.md §9 leaves the numbers open): QUOTA_VISITOR_PER_DAY per
@@ -215,13 +216,12 @@ type QuotaState = {
   visitors: WriteBehindCounts | null;
   salt: { day: string; value: Buffer } | null;
 };
-// On globalThis: one Redis connection and one salt cache per process, whichever of Next's bundles (or
-// server.mjs's hot path, through instrumentation's) counts (docs/issues.md #24).
-const shared = globalThis as typeof globalThis & { __hushQuota?: QuotaState };
+// One Redis connection and one salt cache per process, whichever of Next's bundles counts.
+const shared = processSlot<QuotaState>("quota");
 
 function current(): QuotaState {
   const config = getConfig();
-  let state = shared.__hushQuota;
+  let state = shared.value;
   if (state?.config !== config) {
     state?.redis?.disconnect();
     void state?.visitors?.close();
@@ -229,7 +229,7 @@ function current(): QuotaState {
     redis?.on("error", (error) => logger("quota").error({ err: error.message }, "Redis error"));
     const visitors = !redis && config.database.kind === "pglite" ? writeBehindCounts(counterTable) : null;
     const store = redis ? withFallback(redisStore(redis), databaseStore) : visitors ? visitorsInMemory(visitors) : databaseStore;
-    state = shared.__hushQuota = { config, redis, store, visitors, salt: null };
+    state = shared.value = { config, redis, store, visitors, salt: null };
   }
   return state;
 }
@@ -331,7 +331,7 @@ export async function refundUserQuota(userId: string, day: string): Promise<void
  * and anything that reads quota_counters while the app runs.
  */
 export async function flushQuota(): Promise<void> {
-  await shared.__hushQuota?.visitors?.flush();
+  await shared.value?.visitors?.flush();
 }
 
 /**
@@ -339,8 +339,8 @@ export async function flushQuota(): Promise<void> {
  * database closes; tests, benchmarks).
  */
 export async function closeQuota(): Promise<void> {
-  const state = shared.__hushQuota;
-  shared.__hushQuota = undefined;
+  const state = shared.value;
+  shared.value = undefined;
   await state?.visitors?.close();
   const redis = state?.redis;
   if (redis) await redis.quit().catch(() => redis.disconnect());

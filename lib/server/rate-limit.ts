@@ -5,6 +5,7 @@ import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAb
 import { getConfig, type Config } from "@/lib/server/config";
 import { AppError } from "@/lib/shared/errors";
 import { logger } from "@/lib/server/log";
+import { processSlot } from "@/lib/server/process-state";
 
 /**
  * Rate limits (rate-limiter-flexible): in Redis when REDIS_URL is set, so several app instances share
@@ -33,10 +34,8 @@ interface LimiterSpec {
 }
 
 type LimitState = { config: Config; redis: Redis | null; limiters: Map<string, RateLimiterAbstract> };
-// On globalThis: Next evaluates this module in more than one bundle (instrumentation, whose copy serves
-// server.mjs's hot path, and the routes'), and an in-memory limit or block must be one store
-// (docs/issues.md #24).
-const shared = globalThis as typeof globalThis & { __hushRateLimits?: LimitState };
+// An in-memory limit or block must be one store per process, whichever bundle consumes it.
+const shared = processSlot<LimitState>("rateLimits");
 
 /** The limiter's key prefix in Redis (and in memory) for limits named `name`. */
 const keyPrefix = (name: string) => `hush:rl:${name}`;
@@ -46,7 +45,7 @@ const hashedKey = (key: string) => createHash("sha256").update(key).digest("base
 
 function limiterFor(spec: LimiterSpec): RateLimiterAbstract {
   const config = getConfig();
-  let state = shared.__hushRateLimits;
+  let state = shared.value;
   if (state?.config !== config) {
     state?.redis?.disconnect();
     const redis = config.REDIS_URL
@@ -56,7 +55,7 @@ function limiterFor(spec: LimiterSpec): RateLimiterAbstract {
       : null;
     // An unreachable Redis must not crash the process; the insurance limiter takes over meanwhile.
     redis?.on("error", (error) => logger("rate-limit").error({ err: error.message }, "Redis error"));
-    state = shared.__hushRateLimits = { config, redis, limiters: new Map() };
+    state = shared.value = { config, redis, limiters: new Map() };
   }
   const id = `${spec.name}:${spec.points}/${spec.durationSeconds}`;
   let limiter = state.limiters.get(id);
@@ -162,7 +161,7 @@ export async function consumeEmailSignIn(mailbox: string, client: string | null)
 
 /** Close the Redis connection, if any (tests, shutdown). */
 export async function closeRateLimits(): Promise<void> {
-  const redis = shared.__hushRateLimits?.redis;
-  shared.__hushRateLimits = undefined;
+  const redis = shared.value?.redis;
+  shared.value = undefined;
   if (redis) await redis.quit().catch(() => redis.disconnect());
 }

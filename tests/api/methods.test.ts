@@ -3,7 +3,7 @@ import path from "node:path";
 import { NextRequest } from "next/server";
 import { describe, expect, it } from "vitest";
 import { api, type ApiRoute } from "@/lib/shared/api/contract";
-import { routeMethodTable } from "@/lib/server/api/methods";
+import { matchRoute, routeMethodTable } from "@/lib/server/api/methods";
 import { refusalFor } from "@/lib/server/request-guard";
 import { proxy } from "@/proxy";
 
@@ -98,5 +98,34 @@ describe("405 with Allow on every API route", () => {
     expect(refusalFor("TRACE", "/api/me")).toEqual({ status: 405, error: "Method not allowed.", allow: "GET, HEAD, OPTIONS" });
     expect(refusalFor("TRACE", "/api/vault?x=1")?.allow).toBe("GET, HEAD, POST, PATCH, OPTIONS");
     expect(refusalFor("TRACE", "/")?.allow).toBe(METHODS.join(", "));
+  });
+});
+
+describe("matchRoute: which contract route serves a request (the hot path's table)", () => {
+  it("finds every contract route by its own method and path, params decoded", () => {
+    for (const [name, route] of Object.entries(api) as [string, ApiRoute][]) {
+      if (route.form || name === "authCsrf") continue; // next-auth's catch-all serves these
+      const pathname = route.path.replace(/\{(\w+)\}/g, "a%20b");
+      const match = matchRoute(route.method, pathname);
+      expect(match?.name, `${route.method} ${route.path}`).toBe(name);
+      for (const value of Object.values(match!.params)) expect(value).toBe("a b");
+    }
+  });
+
+  it("prefers a static segment to a {param} one, as Next does, and refuses what Next would not route", () => {
+    expect(matchRoute("POST", "/api/ns/chat_history/batch")?.name).toBe("chatHistoryBatch");
+    // The static path wins, and it has no GET: not the {chatId} route.
+    expect(matchRoute("GET", "/api/ns/chat_history/batch")).toBeNull();
+    expect(matchRoute("GET", "/api/ns/chat_history/abc")).toEqual({ name: "chatHistoryGet", params: { chatId: "abc" } });
+    expect(matchRoute("GET", "/api/ns/chat_history/abc/more")).toBeNull();
+    expect(matchRoute("POST", "/api/ns/chat/")).toBeNull();
+    expect(matchRoute("POST", "/api//ns/chat")).toBeNull();
+    expect(matchRoute("GET", "/api/ns/chat_history/%FF")).toBeNull();
+    expect(matchRoute("GET", "/api/ns/chat")).toBeNull();
+  });
+
+  it("marks exactly the chat turns, the relay, the sealed save and the history reads as fast", () => {
+    const fast = (Object.entries(api) as [string, ApiRoute][]).filter(([, r]) => r.fastPath).map(([name]) => name);
+    expect(fast.sort()).toEqual(["chatHistoryBatch", "chatHistoryGet", "chatHistoryList", "chatSave", "chatSignedIn", "chatVisitor", "confidentialChat"]);
   });
 });

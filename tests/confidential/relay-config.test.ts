@@ -150,7 +150,7 @@ describe("GET /api/confidential/attestation", () => {
         : { status: 404, chunks: [] };
     Object.assign(process.env, { CONFIDENTIAL_BASE_URL: enclave.origin, CONFIDENTIAL_TRUST: "development" });
     resetConfigForTests();
-    const res = await attestation();
+    const res = await attestation(new Request("http://localhost/api/confidential/attestation"));
     expect(res.status).toBe(200);
     expect(Buffer.from(await res.arrayBuffer()).equals(doc)).toBe(true);
     expect(res.headers.get("content-type")).toBe("application/json");
@@ -161,7 +161,7 @@ describe("GET /api/confidential/attestation", () => {
 
   it("development trust, enclave failing or down: 502 JSON", async () => {
     enclave.answer = () => ({ status: 500, chunks: [Buffer.from("boom")] });
-    const res = await attestation();
+    const res = await attestation(new Request("http://localhost/api/confidential/attestation"));
     expect(res.status).toBe(502);
     expect((await res.json()).error).toMatch(/attestation could not be fetched/);
   });
@@ -174,7 +174,7 @@ describe("GET /api/confidential/attestation", () => {
       CONFIDENTIAL_CONFIG_REPO: "tinfoilsh/confidential-model-router",
     });
     resetConfigForTests();
-    const res = await attestation();
+    const res = await attestation(new Request("http://localhost/api/confidential/attestation"));
     expect(res.status).toBe(502);
     const body = await res.json();
     expect(Object.keys(body)).toEqual(["error"]);
@@ -184,7 +184,7 @@ describe("GET /api/confidential/attestation", () => {
   it("off: both routes answer 404 JSON", async () => {
     for (const k of KEYS) delete process.env[k];
     resetConfigForTests();
-    expect((await attestation()).status).toBe(404);
+    expect((await attestation(new Request("http://localhost/api/confidential/attestation"))).status).toBe(404);
     const res = await chat(new Request("http://localhost/api/confidential/chat", { method: "POST", body: "x" }));
     expect(res.status).toBe(404);
     expect((await res.json()).error).toMatch(/not configured/);

@@ -15,14 +15,10 @@ import { paymentsNotConfigured } from "@/lib/server/stripe/client";
  */
 export const POST = route(
   api.createCheckoutSession,
-  {
-    name: "create-checkout-session",
-    auth: "user",
-    // Said before anything else, so a visitor is not sent to sign up for something that cannot be bought.
+  { // Said before anything else, so a visitor is not sent to sign up for something that cannot be bought.
     before: () => {
       if (!getConfig().paymentsEnabled) throw paymentsNotConfigured();
-    },
-  },
+    } },
   async ({ request, user, body }) => {
     if (!isPlanOption(body.plan)) throw new AppError("bad_request:validation", "Invalid request: plan must be 1, 2, 3 or 4");
     try {

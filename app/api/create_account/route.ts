@@ -8,7 +8,7 @@ import { ensureFreePlan } from "@/lib/server/billing";
  * revived: 200 `{ ok: true, account_deleted: true }` and nothing changes.
  * Errors: 401, 403 (cross-site), 400/415 (body), as `{ error }`.
  */
-export const POST = route(api.createAccount, { name: "create_account", auth: "user", allowDeleted: true }, async ({ user }) => {
+export const POST = route(api.createAccount, async ({ user }) => {
   if (user.deleted) return reply(api.createAccount, { ok: true, account_deleted: true }, { headers: PRIVATE_NO_STORE });
   await ensureFreePlan(user.id);
   return reply(api.createAccount, { ok: true, account_deleted: false }, { headers: PRIVATE_NO_STORE });

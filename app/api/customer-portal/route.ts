@@ -6,7 +6,7 @@ import { createPortalSession, stripeFailure } from "@/lib/server/stripe/checkout
  * POST /api/customer-portal `{}` (docs/product.md §7): `{ url }` of a Stripe Billing Portal session for the
  * caller's customer. 404 without a customer, 503 when payments are not configured, 502 when Stripe fails.
  */
-export const POST = route(api.customerPortal, { name: "customer-portal", auth: "user", bodyOptional: true }, async ({ user }) => {
+export const POST = route(api.customerPortal, { bodyOptional: true }, async ({ user }) => {
   try {
     return reply(api.customerPortal, await createPortalSession(user.id), { headers: PRIVATE_NO_STORE });
   } catch (error) {

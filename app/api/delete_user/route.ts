@@ -14,7 +14,7 @@ import { securityEvent } from "@/lib/server/log";
  * Answers `{ ok: true }` and clears the session cookie; repeating it on a deleted account is harmless.
  * docs/product.md §7 sends no body; a JSON one must be an empty object.
  */
-export const POST = route(api.deleteUser, { name: "delete_user", auth: "user", allowDeleted: true, bodyOptional: true }, async ({ user }) => {
+export const POST = route(api.deleteUser, { bodyOptional: true }, async ({ user }) => {
   await cancelSubscription(user.id);
   await shredUserData(user.id);
   await revokeUserSessions(user.id);

@@ -7,6 +7,6 @@ import { reply, route } from "@/lib/server/api/route";
  */
 export const dynamic = "force-dynamic";
 
-export const GET = route(api.health, { name: "health", auth: "none" }, async () =>
+export const GET = route(api.health, async () =>
   reply(api.health, { status: "ok" }, { headers: { "Cache-Control": "no-store" } }),
 );

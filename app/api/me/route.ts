@@ -8,6 +8,6 @@ import { getConfig } from "@/lib/server/config";
  * /api/auth/sync after sign-in and at sign-out (docs/product.md §7), and not at all otherwise. Unlike next-auth's /api/auth/session it sets no cookie, so a visitor's page load
  * leaves nothing behind (landing page promise: no trackers, no cookies).
  */
-export const GET = route(api.me, { name: "me", auth: "optional" }, async ({ user }) =>
+export const GET = route(api.me, async ({ user }) =>
   reply(api.me, { user: user ? { email: user.email } : null, auth_sync: Boolean(getConfig().AUTH_SYNC_URL) }, { headers: PRIVATE_NO_STORE }),
 );

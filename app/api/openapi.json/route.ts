@@ -9,7 +9,7 @@ import { openApiJson } from "@/lib/server/openapi/document";
  */
 export const dynamic = "force-dynamic";
 
-export const GET = route(api.openApiDocument, { name: "openapi", auth: "none" }, async ({ request }) => {
+export const GET = route(api.openApiDocument, async ({ request }) => {
   const { json, etag } = openApiJson();
   const headers = { "Cache-Control": "public, max-age=300", ETag: etag, Vary: "Accept-Encoding" };
   if (request.headers.get("if-none-match")?.split(",").some((tag) => tag.trim() === etag)) {

@@ -10,7 +10,7 @@ import { checkReadiness } from "@/lib/server/health";
  */
 export const dynamic = "force-dynamic";
 
-export const GET = route(api.ready, { name: "ready", auth: "none" }, async () => {
+export const GET = route(api.ready, async () => {
   const { ready, checks } = await checkReadiness();
   const headers = { "Cache-Control": "no-store" };
   if (ready) return reply(api.ready, { status: "ready", checks }, { headers });

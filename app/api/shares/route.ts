@@ -12,7 +12,7 @@ import { fromBase64 } from "@/lib/shared/bytes";
 const listJson = (shares: ShareInfo[]) => ({ shares: shares.map((s) => ({ id: s.id, created_at: s.createdAt.toISOString(), bytes: s.bytes })) });
 
 /** GET /api/shares: the caller's shares, newest first: id, time and size, never the ciphertext. */
-export const GET = route(api.shareList, { name: "shares", auth: "user" }, async ({ user }) =>
+export const GET = route(api.shareList, async ({ user }) =>
   reply(api.shareList, listJson(await listShares(user.id)), { headers: PRIVATE_NO_STORE }),
 );
 
@@ -22,7 +22,6 @@ export const GET = route(api.shareList, { name: "shares", auth: "user" }, async 
  */
 export const POST = route(
   api.shareCreate,
-  { name: "shares", auth: "user", rateLimit: { name: "share-create", points: 30, durationSeconds: 60 } },
   async ({ user, body }) => {
     const created = await createShare(user.id, fromBase64(body.ciphertext));
     return reply(api.shareCreate, { id: created.id, created_at: created.createdAt.toISOString() }, { status: 201, headers: PRIVATE_NO_STORE });
@@ -30,7 +29,7 @@ export const POST = route(
 );
 
 /** DELETE /api/shares `{ id }`: revoke one of the caller's shares (the row is deleted); 404 when not the caller's. */
-export const DELETE = route(api.shareRevoke, { name: "shares", auth: "user" }, async ({ user, body }) => {
+export const DELETE = route(api.shareRevoke, async ({ user, body }) => {
   if (!(await revokeShare(user.id, body.id))) throw new AppError("not_found:share", "Share link not found.");
   return reply(api.shareRevoke, listJson(await listShares(user.id)), { headers: PRIVATE_NO_STORE });
 });

@@ -10,7 +10,7 @@ import { toNewMethod, vaultStateJson } from "@/lib/server/vault/server";
  * methods: [{ id, kind, label, wrapped_key, kdf, credential_id, created_at, last_used_at }] }`. The
  * wrapped keys are useless without the passkey, passphrase or recovery code that only the user holds.
  */
-export const GET = route(api.vaultGet, { name: "vault", auth: "user" }, async ({ user }) =>
+export const GET = route(api.vaultGet, async ({ user }) =>
   reply(api.vaultGet, vaultStateJson(user.id, await getVaultState(user.id)), { headers: PRIVATE_NO_STORE }),
 );
 
@@ -18,7 +18,7 @@ export const GET = route(api.vaultGet, { name: "vault", auth: "user" }, async ({
  * POST /api/vault `{ methods: [...] }`: create the vault with its first unlock methods (wrapped in the
  * browser) and turn saved history on; 409 when it exists. A passkey method carries its registration.
  */
-export const POST = route(api.vaultCreate, { name: "vault", auth: "user" }, async ({ request, user, body }) => {
+export const POST = route(api.vaultCreate, async ({ request, user, body }) => {
   if (!body.methods.some((m) => m.kind === "recovery")) throw new AppError("bad_request:validation", "A vault needs a recovery code.");
   const methods = [];
   for (const m of body.methods) methods.push(await toNewMethod(request, user.id, m));
@@ -27,7 +27,7 @@ export const POST = route(api.vaultCreate, { name: "vault", auth: "user" }, asyn
 });
 
 /** PATCH /api/vault `{ history_on }`: remember the Save history toggle for the account; 409 without a vault. */
-export const PATCH = route(api.vaultPatch, { name: "vault", auth: "user" }, async ({ user, body }) => {
+export const PATCH = route(api.vaultPatch, async ({ user, body }) => {
   if (!(await setHistoryOn(user.id, body.history_on))) throw noVault();
   return reply(api.vaultPatch, { ok: true, history_on: body.history_on });
 });

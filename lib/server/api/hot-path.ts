@@ -1,66 +1,61 @@
 import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { getConfig } from "@/lib/server/config";
+import { api, type ApiRoute, type FastRouteName } from "@/lib/shared/api/contract";
+import { matchRoute } from "@/lib/server/api/methods";
+import type { WebHandler } from "@/lib/server/api/route";
 import { chatHistoryBatchRoute, chatHistoryGetRoute, chatHistoryListRoute, chatSaveRoute, chatSignedInRoute, chatVisitorRoute } from "@/lib/server/chat/routes";
+import { processSlot } from "@/lib/server/process-state";
 import { relayChat } from "@/lib/server/confidential/relay";
 import { directRequest, drained, errorResponse } from "@/lib/server/http";
 import { corkedWriter, pushTo, takeProducer, takeText } from "@/lib/server/api/pushed-body";
 import { apiPolicyHeaders, COMMON_HEADERS } from "@/lib/server/security/headers";
 
 /**
- * The hot path of server.mjs (docs/issues.md #24; docs/performance.md "Custom server"): the chat turns, the
- * saving of a sealed turn and the history reads (the list, one saved chat, a batch for search), answered
- * by the same handlers as their route files but straight from node:http, without Next's routing,
- * proxy.ts and route-handler machinery.
+ * The hot path of server.mjs (docs/performance.md "Custom server"): the routes whose contract entry says
+ * `fastPath: true` (the chat turns, the relay, the sealed save and the history reads), answered by the
+ * same handlers as their route files, through the same wrapper (lib/server/api/route.ts), but straight
+ * from node:http without Next's routing, proxy.ts and route-handler machinery. Which route a request is
+ * for is decided by the contract's own table (lib/server/api/methods.ts matchRoute), as Next would;
+ * anything else, another method included, goes to Next, whose proxy.ts answers 405.
  *
  * What Next did around those handlers is done here: the security headers of proxy.ts (API CSP, HSTS)
  * and next.config.ts (COMMON_HEADERS); a request Next would refuse before routing never gets here,
- * since lib/server/request-guard.ts and the peer stamp (lib/server/peer-stamp.ts, the client address) wrap every
- * node:http server of the process. Only POST on the exact paths of HOT_ROUTES and GET of the list or of
- * one saved chat are taken: any other method goes to Next, whose proxy.ts answers 405.
+ * since lib/server/request-guard.ts and the peer stamp (lib/server/peer-stamp.ts, the client address)
+ * wrap every node:http server of the process.
  *
- * server.mjs imports nothing of lib: it finds `handle` on globalThis under HOT_PATH_KEY, put there by
- * instrumentation.ts (installHotPath) from the copy of lib Next loaded, so module state (database,
- * quota, rate limits, lifecycle) stays the one Next's routes see (they keep theirs on globalThis).
+ * server.mjs imports nothing of lib (it would load another copy of every module's state): it reads the
+ * `hotPath` slot of lib/server/process-state.ts that installHotPath fills from the copy of lib Next loaded.
  */
-
-/** A route handler as the route files export it: a Web Request in, a Response out. */
-type WebHandler = (request: Request) => Promise<Response>;
-
-/** The paths served here on POST, each by the handler its route file exports. */
-const HOT_ROUTES = new Map<string, WebHandler>([
-  ["/api/ns/chat", chatVisitorRoute],
-  ["/api/ns/chat_user", chatSignedInRoute],
-  // The browser's sealed save after each signed-in answer: half of a saved turn's requests.
-  ["/api/ns/chat_save", chatSaveRoute],
-  // Search and export read the whole history through it (docs/issues.md #9).
-  ["/api/ns/chat_history/batch", chatHistoryBatchRoute],
-  ["/api/confidential/chat", relayChat],
-]);
 
 /**
- * The handlers that stream the request body itself (the relay passes the sealed bytes on as they come),
- * and so get it as a Web stream; the others read JSON with readJsonBody, straight from the socket
- * (lib/server/http.ts directRequest).
+ * The handler of each route whose contract entry says `fastPath: true` (lib/shared/api/contract.ts): the
+ * same functions their route files export to Next. The type makes a fast route without a handler, or a
+ * handler for a route that is not fast, a compile error.
  */
-const STREAMS_BODY = new Set<WebHandler>([relayChat]);
+const FAST_ROUTES = {
+  chatVisitor: chatVisitorRoute,
+  chatSignedIn: chatSignedInRoute,
+  chatSave: chatSaveRoute,
+  chatHistoryList: chatHistoryListRoute,
+  chatHistoryGet: chatHistoryGetRoute,
+  chatHistoryBatch: chatHistoryBatchRoute,
+  confidentialChat: relayChat,
+} satisfies Record<FastRouteName, WebHandler<never>>;
 
-/** GET of the list (app/api/ns/chat_history/route.ts) and of one saved chat ([chatId]/route.ts; "batch" is a POST route of its own). */
-const HISTORY_LIST = "/api/ns/chat_history";
-const HISTORY_PREFIX = "/api/ns/chat_history/";
-
-/** The globalThis key under which installHotPath leaves `{ handle }` for server.mjs. */
-export const HOT_PATH_KEY = Symbol.for("hush.hotPath");
-
-/** What server.mjs calls for each request. */
+/** What server.mjs calls for each request (it reads it from the process state's `hotPath` slot). */
 export interface HotPath {
   /** True when the request is a hot route and is being answered here; false: hand it to Next. */
   handle(req: IncomingMessage, res: ServerResponse): boolean;
 }
 
-/** Offer the hot path to server.mjs (called once by instrumentation.ts; the last call wins). */
+/**
+ * Offer the hot path to server.mjs, the one hand-over between the two (called once by
+ * instrumentation.ts; the last call wins): the `hotPath` slot of lib/server/process-state.ts, which
+ * server.mjs reads per request under the same key, since it imports nothing of lib.
+ */
 export function installHotPath(): void {
-  (globalThis as Record<symbol, unknown>)[HOT_PATH_KEY] = { handle: handleHotRequest } satisfies HotPath;
+  processSlot<HotPath>("hotPath").value = { handle: handleHotRequest };
 }
 
 /**
@@ -69,34 +64,20 @@ export function installHotPath(): void {
  * that goes away aborts the request's signal at once, which stops the model call or the enclave request.
  */
 export function handleHotRequest(req: IncomingMessage, res: ServerResponse): boolean {
+  const method = req.method ?? "";
+  if (method !== "POST" && method !== "GET") return false;
   const url = req.url ?? "";
   const query = url.indexOf("?");
-  const path = query < 0 ? url : url.slice(0, query);
-  if (req.method === "GET") {
-    if (path === HISTORY_LIST) {
-      void serve(chatHistoryListRoute, req, res);
-      return true;
-    }
-    if (!path.startsWith(HISTORY_PREFIX)) return false;
-    const segment = path.slice(HISTORY_PREFIX.length);
-    if (!segment || segment === "batch" || segment.includes("/")) return false;
-    let chatId: string;
-    try {
-      chatId = decodeURIComponent(segment);
-    } catch {
-      return false;
-    }
-    void serve((request) => chatHistoryGetRoute(request, { params: Promise.resolve({ chatId }) }), req, res);
-    return true;
-  }
-  if (req.method !== "POST") return false;
-  const handler = HOT_ROUTES.get(path);
-  if (!handler) return false;
-  void serve(handler, req, res);
+  const match = matchRoute(method, query < 0 ? url : url.slice(0, query));
+  if (!match || !(match.name in FAST_ROUTES)) return false;
+  const name = match.name as FastRouteName;
+  const handler = FAST_ROUTES[name] as WebHandler<Record<string, string>>;
+  const params = Promise.resolve(match.params);
+  void serve((request) => handler(request, { params }), req, res, api[name]);
   return true;
 }
 
-async function serve(handler: WebHandler, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function serve(handler: (request: Request) => Promise<Response>, req: IncomingMessage, res: ServerResponse, route: ApiRoute): Promise<void> {
   const gone = new AbortController();
   // 'close' before the answer finished: the client disconnected (or the socket failed).
   res.once("close", () => {
@@ -104,7 +85,9 @@ async function serve(handler: WebHandler, req: IncomingMessage, res: ServerRespo
   });
   // A write to a socket already gone is noticed through 'close'; its error needs no listener of its own.
   res.on("error", () => undefined);
-  const streamed = req.method === "POST" && STREAMS_BODY.has(handler) ? new RequestBody(req) : null;
+  // The relay passes the sealed bytes on as they come, so it gets the body as a Web stream; the others
+  // read JSON with readJsonBody straight from the socket (lib/server/http.ts directRequest).
+  const streamed = req.method === "POST" && "rawBody" in route ? new RequestBody(req) : null;
   let response: Response;
   try {
     const request = directRequest(toRequest(req, streamed?.stream ?? null), gone.signal, streamed || req.method !== "POST" ? null : req);

@@ -1,4 +1,4 @@
-import { api, type ApiRoute } from "@/lib/shared/api/contract";
+import { api, type ApiRoute, type RouteName } from "@/lib/shared/api/contract";
 
 /**
  * The methods each route of app/api answers, in one table derived from the API contract
@@ -12,8 +12,6 @@ import { api, type ApiRoute } from "@/lib/shared/api/contract";
 const OUTSIDE_CONTRACT: ReadonlyArray<{ path: string; methods: readonly string[] }> = [
   // next-auth's handler (app/api/auth/[...nextauth]/route.ts) answers GET, POST and HEAD on every path below it.
   { path: "/api/auth/{...nextauth}", methods: ["GET", "POST", "HEAD"] },
-  { path: "/api/confidential/attestation", methods: ["GET"] },
-  { path: "/api/confidential/chat", methods: ["POST"] },
 ];
 
 /** Contract routes that next-auth's catch-all serves (form posts and its CSRF call), not a route file of their own. */
@@ -92,6 +90,56 @@ export function allowedMethods(pathname: string): string | null {
   if (methods.has("GET")) methods.add("HEAD");
   methods.add("OPTIONS");
   return ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"].filter((m) => methods.has(m)).join(", ");
+}
+
+/** The contract route serving `method` on `pathname`, and its `{param}` values (decoded), or null. */
+export interface RouteMatch {
+  name: RouteName;
+  params: Record<string, string>;
+}
+
+let byRoute: Map<string, { name: RouteName; params: string[] }> | undefined;
+
+/**
+ * The contract route that serves `method` on `pathname` as Next's routing would: the path's best match
+ * (static segments over `{param}` ones) among all routes, then that path's route for the method. Null
+ * when no contract route does (another method, another path, a segment that is not valid %-encoding).
+ */
+export function matchRoute(method: string, pathname: string): RouteMatch | null {
+  byRoute ??= routesByMethodAndPath();
+  // A static path asked for exactly (every hot chat call): no ranking needed, a static route always wins.
+  const exact = byRoute.get(`${method} ${pathname}`);
+  if (exact && exact.params.length === 0) return { name: exact.name, params: {} };
+  // An empty segment (a trailing slash, "//") is Next's to redirect or refuse, never a route's.
+  const parts = pathname.split("/").slice(1);
+  if (parts.some((part) => part === "")) return null;
+  let best: { entry: Entry; rank: number[] } | null = null;
+  for (const entry of entries()) {
+    const r = rank(entry.segments, parts);
+    if (r && (!best || lessThan(r, best.rank))) best = { entry, rank: r };
+  }
+  if (!best) return null;
+  const route = byRoute.get(`${method} ${best.entry.path}`);
+  if (!route) return null;
+  const params: Record<string, string> = {};
+  let n = 0;
+  for (let i = 0; i < best.entry.segments.length; i++) {
+    if (best.entry.segments[i]!.kind !== 1) continue;
+    try {
+      params[route.params[n++]!] = decodeURIComponent(parts[i]!);
+    } catch {
+      return null;
+    }
+  }
+  return { name: route.name, params };
+}
+
+function routesByMethodAndPath(): Map<string, { name: RouteName; params: string[] }> {
+  return new Map(
+    (Object.entries(api) as [RouteName, ApiRoute][])
+      .filter(([, route]) => !servedByNextAuth(route))
+      .map(([name, route]) => [`${route.method} ${route.path}`, { name, params: [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!) }]),
+  );
 }
 
 /**

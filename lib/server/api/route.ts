@@ -1,6 +1,6 @@
 import "server-only";
 import type { z } from "@/lib/shared/zod";
-import type { ApiRoute, ResponseOf } from "@/lib/shared/api/contract";
+import type { ApiRoute, AuthMode, ResponseOf } from "@/lib/shared/api/contract";
 import { assertSameOrigin, getRequestUser, requireUser } from "@/lib/server/auth/session";
 import type { AuthUser } from "@/lib/server/auth/types";
 import { clientKey } from "@/lib/server/client-address";
@@ -9,34 +9,30 @@ import { jsonResponse } from "@/lib/server/api/pushed-body";
 import { consume } from "@/lib/server/rate-limit";
 
 /**
- * The one route wrapper of app/api (docs/issues.md #19). Every handler is `route(contractRoute, options, handler)`;
- * the wrapper runs these steps in this fixed order, each refusing with an AppError (lib/shared/errors.ts)
- * answered as `{ "error": "..." }`:
+ * The one route wrapper: every route of app/api and server.mjs's hot path, the confidential relay
+ * included, is `route(api.<name>, handler)` or `route(api.<name>, options, handler)`. What the route
+ * admits is declared in its contract entry (lib/shared/api/contract.ts: auth, same-origin, rate limit,
+ * body limit); the wrapper runs these steps in this fixed order, each refusing with an AppError
+ * (lib/shared/errors.ts) answered as `{ "error": "..." }`:
  *   1. `before` (a check that must come first, e.g. payments configured, the instance not draining);
- *   2. same-origin (`sameOrigin`, default true: state-changing requests by cookie from another site: 403);
- *   3. authentication (`auth`: "user" 401/403, "optional", or "none" when the handler reads the session
- *      together with its data in one database round trip);
- *   4. rate limit (`rateLimit`: per user, else per client address; 429 with Retry-After);
- *   5. the body, when the contract route has one: JSON of at most `maxBytes`, validated by its schema
- *      (415, 413, 400; every body schema is strict, so an unknown field is a 400 naming it, docs/issues.md #22);
+ *   2. same-origin (unless the entry says `sameOrigin: false`: state-changing requests by cookie from
+ *      another site get 403);
+ *   3. authentication (the entry's `auth`: "session" 401/403, "optional", or "none"/"in-statement",
+ *      where the handler reads the session together with its data in one database round trip);
+ *   4. rate limit (the entry's `rateLimit`: per user, else per client network; 429 with Retry-After);
+ *   5. the body, when the entry has a JSON one: at most `maxBytes`, validated by its strict schema
+ *      (415, 413, 400 naming an unknown field);
  * then the handler, whose answer is typed by the route's response schema (`reply`), or a Response of its
  * own (streams, JSON text made by the database). Anything thrown becomes errorResponse (lib/server/http.ts).
  */
 
-type Auth = "user" | "optional" | "none";
+/** The caller a handler gets for each auth mode. */
+type UserOf<A extends AuthMode> = A extends "session" ? AuthUser : A extends "optional" ? AuthUser | null : null;
 
-export interface RouteOptions<A extends Auth> {
-  /** Name in logs and security events. */
-  name: string;
-  auth: A;
-  /** With auth "user": a deleted account passes (check_account_status, create_account, delete_user). */
-  allowDeleted?: boolean;
-  /** Refuse cross-site state-changing requests by cookie (default true). */
-  sameOrigin?: boolean;
+/** How a handler differs from the wrapper's defaults (what it admits is the contract entry's). */
+export interface RouteOptions {
   /** A check made before anything else. */
   before?: (request: Request) => void;
-  /** A limit per signed-in user, else per client address (lib/server/client-address.ts). */
-  rateLimit?: { name: string; points: number; durationSeconds: number };
   /** The body may be left out: it is read only when the request sends a Content-Type and a body. */
   bodyOptional?: boolean;
   /**
@@ -58,16 +54,20 @@ export function reply<R extends ApiRoute>(_route: R, body: ResponseOf<R>, init: 
   return { body, ...init };
 }
 
-type UserOf<A extends Auth> = A extends "user" ? AuthUser : A extends "optional" ? AuthUser | null : null;
 type BodyOut<R extends ApiRoute> = R extends { body: z.ZodType } ? z.output<R["body"]> : undefined;
 
-export interface RouteContext<R extends ApiRoute, A extends Auth, P> {
+export interface RouteContext<R extends ApiRoute, P> {
   request: Request;
-  user: UserOf<A>;
+  user: UserOf<R["auth"]>;
   /** The validated body (undefined when the route has none, or it was optional and left out). */
   body: BodyOut<R>;
   params: P;
 }
+
+/** A route handler as Next.js calls it, and as the hot path does (without `context` for routes without params). */
+export type WebHandler<P = Record<string, never>> = (request: Request, context?: { params: Promise<P> }) => Promise<Response>;
+
+type Handler<R extends ApiRoute, P> = (ctx: RouteContext<R, P>) => Promise<Reply<ResponseOf<R>> | Response>;
 
 /** Cache-Control for answers about the caller: never stored by a shared cache. */
 export const PRIVATE_NO_STORE = { "Cache-Control": "private, no-store" } as const;
@@ -76,35 +76,41 @@ export const PRIVATE_NO_STORE = { "Cache-Control": "private, no-store" } as cons
  * Wrap a handler: see the module comment for the order of the steps.
  * @returns a Next.js route handler `(request, { params }) => Promise<Response>`.
  */
-export function route<R extends ApiRoute, A extends Auth, P = Record<string, never>>(
+export function route<R extends ApiRoute, P = Record<string, never>>(contractRoute: R, handler: Handler<R, P>): WebHandler<P>;
+export function route<R extends ApiRoute, P = Record<string, never>>(contractRoute: R, options: RouteOptions, handler: Handler<R, P>): WebHandler<P>;
+export function route<R extends ApiRoute, P = Record<string, never>>(
   contractRoute: R,
-  options: RouteOptions<A>,
-  handler: (ctx: RouteContext<R, A, P>) => Promise<Reply<ResponseOf<R>> | Response>,
-): (request: Request, context?: { params: Promise<P> }) => Promise<Response> {
+  optionsOrHandler: RouteOptions | Handler<R, P>,
+  maybeHandler?: Handler<R, P>,
+): WebHandler<P> {
+  const options: RouteOptions = typeof optionsOrHandler === "function" ? {} : optionsOrHandler;
+  const handler = typeof optionsOrHandler === "function" ? optionsOrHandler : maybeHandler!;
+  const { auth, rateLimit, name } = contractRoute;
+  const readsBody = contractRoute.body && !contractRoute.form && !contractRoute.rawBody && !options.handlerReadsBody;
   return async (request, context) => {
     try {
       options.before?.(request);
-      if (options.sameOrigin !== false) assertSameOrigin(request);
+      if (contractRoute.sameOrigin !== false) assertSameOrigin(request);
       const user =
-        options.auth === "user"
-          ? await requireUser(request, { allowDeleted: options.allowDeleted })
-          : options.auth === "optional"
+        auth === "session"
+          ? await requireUser(request, { allowDeleted: contractRoute.allowDeleted })
+          : auth === "optional"
             ? await getRequestUser(request)
             : null;
-      if (options.rateLimit) {
+      if (rateLimit) {
         // Signed out: per client address, never a header the client chose.
-        await consume(options.rateLimit, user ? `u:${user.id}` : `a:${clientKey(request) ?? "unknown"}`);
+        await consume(rateLimit, user ? `u:${user.id}` : `a:${clientKey(request) ?? "unknown"}`);
       }
       let body: unknown;
-      if (contractRoute.body && !contractRoute.form && !options.handlerReadsBody && (!options.bodyOptional || hasBody(request))) {
-        body = await readJsonBody(request, contractRoute.body, contractRoute.maxBytes ?? 1024);
+      if (readsBody && (!options.bodyOptional || hasBody(request))) {
+        body = await readJsonBody(request, contractRoute.body!, contractRoute.maxBytes ?? 1024);
       }
       const params = (context ? await context.params : {}) as P;
-      const answer = await handler({ request, user: user as UserOf<A>, body: body as BodyOut<R>, params });
+      const answer = await handler({ request, user: user as UserOf<R["auth"]>, body: body as BodyOut<R>, params });
       if (answer instanceof Response) return answer;
       return jsonResponse(request, JSON.stringify(answer.body), { status: answer.status, headers: answer.headers });
     } catch (error) {
-      return errorResponse(error, options.name);
+      return errorResponse(error, name);
     }
   };
 }

@@ -34,7 +34,7 @@ import { consumeQuota } from "@/lib/server/quota";
  * (chatRequestFor), so it is read here rather than by the wrapper; sameOrigin is off as before (a
  * visitor's call changes nothing of an account).
  */
-export const chatVisitorRoute = route(api.chatVisitor, { name: "chat", auth: "none", sameOrigin: false, handlerReadsBody: true }, async ({ request }) => {
+export const chatVisitorRoute = route(api.chatVisitor, { handlerReadsBody: true }, async ({ request }) => {
   const { schema, maxBytes } = chatRequestFor();
   const body = await readJsonBody(request, schema, maxBytes);
   const model = checkModel(body.model, "Free");
@@ -61,14 +61,8 @@ export const chatVisitorRoute = route(api.chatVisitor, { name: "chat", auth: "no
  */
 export const chatSignedInRoute = route(
   api.chatSignedIn,
-  {
-    name: "chat_user",
-    auth: "none",
-    sameOrigin: false,
-    handlerReadsBody: true,
-    // A draining instance (SIGTERM) refuses new turns before anything is counted (lib/server/lifecycle.ts).
-    before: assertAcceptingTurns,
-  },
+  { handlerReadsBody: true, // A draining instance (SIGTERM) refuses new turns before anything is counted (lib/server/lifecycle.ts).
+    before: assertAcceptingTurns },
   async ({ request }) => {
     const { body, model } = await admitSignedInSend(request);
     const turn = prepareTurn(body, model);
@@ -81,9 +75,8 @@ export const chatSignedInRoute = route(
  * Session and chat in one database round trip, the JSON text (contract chatSchema) made by the database
  * (docs/issues.md #12), so the wrapper's own auth step is off.
  */
-export const chatHistoryGetRoute = route<typeof api.chatHistoryGet, "none", { chatId: string }>(
+export const chatHistoryGetRoute = route<typeof api.chatHistoryGet, { chatId: string }>(
   api.chatHistoryGet,
-  { name: "chat_history", auth: "none" },
   async ({ request, params }) =>
     jsonResponse(request, await historyChatFor(request, params.chatId), { headers: PRIVATE_NO_STORE }),
 );
@@ -104,7 +97,7 @@ export const chatSaveRoute = route(
   api.chatSave,
   // The session is read in the save's own statement (lib/server/chat/history.ts saveTurnFor), so the wrapper's
   // auth, same-origin and body steps are off; saveTurnFor does them in their usual order.
-  { name: "chat_save", auth: "none", sameOrigin: false, handlerReadsBody: true },
+  { handlerReadsBody: true },
   async ({ request }) => {
     const { chatId, lastUpdated } = await saveTurnFor(request);
     return reply(api.chatSave, { chat_id: chatId, last_updated: lastUpdated.toISOString() });
@@ -118,7 +111,7 @@ export const chatSaveRoute = route(
  * history loads quickly. Session and page in one database round trip, the JSON text made by the database
  * (docs/issues.md #12), so the wrapper's own auth step is off.
  */
-export const chatHistoryListRoute = route(api.chatHistoryList, { name: "chat_history", auth: "none" }, async ({ request }) => {
+export const chatHistoryListRoute = route(api.chatHistoryList, async ({ request }) => {
   const params = new URL(request.url).searchParams;
   const parsed = api.chatHistoryList.query.safeParse({ limit: params.get("limit") ?? undefined, cursor: params.get("cursor") });
   if (!parsed.success) {
@@ -136,7 +129,7 @@ export const chatHistoryListRoute = route(api.chatHistoryList, { name: "chat_his
  * out because the response reached its size bound are in `remaining_chat_ids`, to ask for again.
  * A read, but a POST for its body: same-origin is checked as for writes.
  */
-export const chatHistoryBatchRoute = route(api.chatHistoryBatch, { name: "chat_history_batch", auth: "user" }, async ({ request, user, body }) =>
+export const chatHistoryBatchRoute = route(api.chatHistoryBatch, async ({ request, user, body }) =>
   // The JSON text made by the database (docs/issues.md #24), in the contract's chatHistoryBatch shape.
   jsonResponse(request, await sealedChatsJson({ userId: user.id, chatIds: body.chat_ids }), { headers: PRIVATE_NO_STORE }),
 );

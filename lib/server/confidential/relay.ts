@@ -10,7 +10,9 @@ import { admitUserTurn, signedInCaller } from "@/lib/server/chat/signed-in";
 import { checkModel } from "@/lib/server/chat/turn";
 import { clientKey } from "@/lib/server/client-address";
 import { getConfig, type ConfidentialSettings } from "@/lib/server/config";
-import { clientSignal, drained, errorResponse, jsonError } from "@/lib/server/http";
+import { api } from "@/lib/shared/api/contract";
+import { route } from "@/lib/server/api/route";
+import { clientSignal, drained, jsonError } from "@/lib/server/http";
 import { AppError } from "@/lib/shared/errors";
 import { assertAcceptingTurns, beginTurn, SHUTDOWN_MESSAGE } from "@/lib/server/lifecycle";
 import { logger, securityEvent } from "@/lib/server/log";
@@ -48,7 +50,15 @@ const TIMEOUT_MESSAGE = "The secure enclave did not answer in time. Please try a
 export const MISMATCH_MESSAGE =
   "Confidential chat is paused for this client: the secure enclave reported a different model than the one your plan allows.";
 
-const NOT_CONFIGURED = () => jsonError(404, "Confidential inference is not configured on this server.");
+const NOT_CONFIGURED_MESSAGE = "Confidential inference is not configured on this server.";
+const NOT_CONFIGURED = () => jsonError(404, NOT_CONFIGURED_MESSAGE);
+
+/** The configured enclave. @throws AppError 404 when confidential inference is off. */
+function configuredEnclave(): ConfidentialSettings {
+  const settings = getConfig().confidential;
+  if (!settings) throw new AppError("not_found:confidential", NOT_CONFIGURED_MESSAGE);
+  return settings;
+}
 
 // ---------------------------------------------------------------------------------------------------
 // GET /api/confidential/attestation
@@ -143,31 +153,35 @@ interface AdmittedTurn {
 }
 
 /**
- * One confidential chat turn: check the caller, plan and quota like POST /api/ns/chat (visitor) and
- * /api/ns/chat_user (session cookie or bearer), then stream the EHBP-encrypted body to
+ * POST /api/confidential/chat, one confidential chat turn, through the one route wrapper like every
+ * route (api.confidentialChat: the session is read in the admission's own statement, the body is the
+ * client's ciphertext and never read as JSON). Checks the caller, plan and quota like POST /api/ns/chat
+ * (visitor) and /api/ns/chat_user (session cookie or bearer), then streams the EHBP-encrypted body to
  * `<CONFIDENTIAL_BASE_URL>/v1/chat/completions` and the enclave's answer back. See
  * docs/confidential-inference.md for the contract; statuses: 400 model header / encapsulated key /
  * empty body, 401, 403 (deleted account, cross-site, Pro model without Pro, client refused after a model
  * mismatch), 404 off, 413 body too large, 429 quota, 502 enclave unreachable or refusing Hush's key,
  * 503 draining or enclave busy, 504 no answer in time; otherwise the enclave's status and body.
  */
-export async function relayChat(request: Request): Promise<Response> {
-  const config = getConfig();
-  const settings = config.confidential;
-  if (!settings) return NOT_CONFIGURED();
-  try {
-    // A draining instance refuses new turns before anything is counted (lib/server/lifecycle.ts).
-    assertAcceptingTurns();
+export const relayChat = route(
+  api.confidentialChat,
+  // Off: 404 before anything else; a draining instance refuses new turns before anything is counted.
+  {
+    before: () => {
+      configuredEnclave();
+      assertAcceptingTurns();
+    },
+  },
+  async ({ request }) => {
+    const config = getConfig();
     const turn = await admit(request);
-    return await forward(request, settings, turn, {
+    return forward(request, configuredEnclave(), turn, {
       maxBytes: config.CONFIDENTIAL_MAX_REQUEST_BYTES,
       timeoutMs: config.CONFIDENTIAL_TIMEOUT_MS,
       blockSeconds: config.CONFIDENTIAL_MISMATCH_BLOCK_SECONDS,
     });
-  } catch (error) {
-    return errorResponse(error, "confidential_chat");
-  }
-}
+  },
+);
 
 /** The clear headers' problems, in the order they are reported (null: none). */
 function headerError(request: Request, maxBytes: number): AppError | null {

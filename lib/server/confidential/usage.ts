@@ -2,6 +2,7 @@ import "server-only";
 import { logger } from "@/lib/server/log";
 
 import { parseUsageMetrics, USAGE_METRICS_HEADER, USAGE_METRICS_REQUEST_HEADER, type UsageMetrics } from "./usage-metrics";
+import { processSlot } from "@/lib/server/process-state";
 
 /**
  * Metering of relayed turns from the usage the enclave reports outside the ciphertext (the wire format
@@ -18,10 +19,8 @@ export const USAGE_RESPONSE_HEADER = USAGE_METRICS_HEADER;
 export type UsageKind = "visitor" | "free" | "pro";
 
 type Totals = Record<UsageKind, { turns: number; unreported: number; prompt: number; completion: number; total: number }>;
-// On globalThis: one set of counters per process, whichever of Next's bundles (or server.mjs's hot path,
-// through instrumentation's) relays the turn (docs/issues.md #24).
-const shared = globalThis as typeof globalThis & { __hushConfidentialUsage?: Totals };
-const totals: Totals = (shared.__hushConfidentialUsage ??= {
+// One set of counters per process, whichever bundle relays the turn.
+const totals: Totals = (processSlot<Totals>("confidentialUsage").value ??= {
   visitor: { turns: 0, unreported: 0, prompt: 0, completion: 0, total: 0 },
   free: { turns: 0, unreported: 0, prompt: 0, completion: 0, total: 0 },
   pro: { turns: 0, unreported: 0, prompt: 0, completion: 0, total: 0 },

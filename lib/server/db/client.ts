@@ -10,6 +10,7 @@ import { PrismaClient, type Prisma } from "@/lib/server/db/generated/prisma/clie
 import { getConfig, type Config } from "@/lib/server/config";
 import { applyMigrations, type SqlRunner } from "@/lib/server/db/migrate";
 import { logger } from "@/lib/server/log";
+import { processSlot } from "@/lib/server/process-state";
 
 /**
  * The Prisma client (Prisma 7, Rust-free, driver adapters) over either database:
@@ -153,8 +154,8 @@ async function openPool(
   }
 }
 
-// On globalThis so that Next's dev hot reload, which re-evaluates modules, keeps one database.
-const store = globalThis as typeof globalThis & { __hushDb?: Promise<DbHandle> };
+// One database per process, across Next's bundles and its development hot reload.
+const store = processSlot<Promise<DbHandle>>("db");
 
 /**
  * The process-wide client for `getConfig().database`, opened (and migrated) on first call.
@@ -166,7 +167,7 @@ export function getDb(): Promise<PrismaClient> {
 
 /** The process-wide handle, opened on first call; a failed open is not cached. */
 function handle(): Promise<DbHandle> {
-  let pending = store.__hushDb;
+  let pending = store.value;
   if (!pending) {
     const opening = openDb(getConfig().database).then((opened) => {
       if (opened.appliedMigrations.length) {
@@ -175,9 +176,9 @@ function handle(): Promise<DbHandle> {
       return opened;
     });
     opening.catch(() => {
-      if (store.__hushDb === opening) store.__hushDb = undefined;
+      if (store.value === opening) store.value = undefined;
     });
-    store.__hushDb = opening;
+    store.value = opening;
     pending = opening;
   }
   return pending;
@@ -217,8 +218,8 @@ const statementNames = new Map<string, string>();
 
 /** Close the process-wide client (tests, scripts, shutdown); the next `getDb()` opens a new one. */
 export async function closeDb(): Promise<void> {
-  const pending = store.__hushDb;
-  store.__hushDb = undefined;
+  const pending = store.value;
+  store.value = undefined;
   const handle = await pending?.catch(() => undefined);
   await handle?.close();
 }

@@ -245,10 +245,45 @@ export const signInFormSchema = z.object({
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
 
-/** One route of the contract. `path` may hold `{param}` segments; `form` bodies are URL-encoded (next-auth). */
+/**
+ * Who a route admits, checked by the one wrapper (lib/server/api/route.ts) before the handler runs:
+ * - "none": anyone (the handler needs no caller);
+ * - "optional": the signed-in user when there is one, else a visitor;
+ * - "session": a signed-in user (401 without, 403 for a deleted account unless `allowDeleted`);
+ * - "in-statement": the session is read inside the handler's own database statement, with its data, in
+ *   one round trip (the hot chat and history routes); the handler refuses with the same 401/403.
+ */
+export type AuthMode = "none" | "optional" | "session" | "in-statement";
+
+/** A limit per signed-in user, else per client network (lib/server/rate-limit.ts): `points` per `durationSeconds`. */
+export interface RateLimit {
+  name: string;
+  points: number;
+  durationSeconds: number;
+}
+
+/**
+ * One route of the contract: everything about it but its handler, declared once. The wrapper
+ * (lib/server/api/route.ts) admits by it, server.mjs's hot path (lib/server/api/hot-path.ts) serves the
+ * `fastPath` ones, proxy.ts's 405 table (lib/server/api/methods.ts) and the OpenAPI document
+ * (lib/server/openapi) are derived from it, and the browser's client (lib/browser/api/client.ts) calls by it.
+ * `path` may hold `{param}` segments; `form` bodies are URL-encoded (next-auth).
+ */
 export interface ApiRoute {
   method: HttpMethod;
   path: string;
+  /** Name in logs and security events. */
+  name: string;
+  auth: AuthMode;
+  /** With auth "session": a deleted account passes (check_account_status, create_account, delete_user). */
+  allowDeleted?: true;
+  /** false: no same-origin check (visitor calls, webhooks, routes that check it in their statement). */
+  sameOrigin?: false;
+  rateLimit?: RateLimit;
+  /** Served by server.mjs's hot path as well as by Next (docs/performance.md "Custom server"). */
+  fastPath?: true;
+  /** The body is not JSON for the wrapper to read: the handler streams it (the confidential relay's ciphertext). */
+  rawBody?: true;
   /** The JSON (or form) body's schema; absent: no body. */
   body?: z.ZodType;
   /** Body bytes the handler accepts (413 above). */
@@ -294,20 +329,20 @@ const chatBodyShape = z.strictObject({
 /** Every route of the API, by name. */
 export const api = {
   // next-auth (app/api/auth/[...nextauth]): the calls the browser makes itself.
-  authCsrf: { method: "GET", path: "/api/auth/csrf", response: csrfSchema },
-  authSignInEmail: { method: "POST", path: "/api/auth/signin/email", body: signInFormSchema, form: true, response: signInEmailSchema },
-  authSignInGoogle: { method: "POST", path: "/api/auth/signin/google", body: signInFormSchema, form: true, response: signInUrlSchema },
+  authCsrf: { method: "GET", path: "/api/auth/csrf", response: csrfSchema, name: "auth", auth: "none", sameOrigin: false },
+  authSignInEmail: { method: "POST", path: "/api/auth/signin/email", body: signInFormSchema, form: true, response: signInEmailSchema, name: "auth/signin", auth: "none" },
+  authSignInGoogle: { method: "POST", path: "/api/auth/signin/google", body: signInFormSchema, form: true, response: signInUrlSchema, name: "auth/signin", auth: "none" },
 
-  authIdToken: { method: "POST", path: "/api/auth/id-token", body: idTokenBodySchema, maxBytes: ID_TOKEN_MAX_BODY_BYTES, response: okAccountSchema },
-  authSyncSignedIn: { method: "POST", path: "/api/auth/sync", response: syncSchema },
-  authSyncSignedOut: { method: "DELETE", path: "/api/auth/sync", response: syncSchema },
+  authIdToken: { method: "POST", path: "/api/auth/id-token", body: idTokenBodySchema, maxBytes: ID_TOKEN_MAX_BODY_BYTES, response: okAccountSchema, name: "auth/id-token", auth: "none" },
+  authSyncSignedIn: { method: "POST", path: "/api/auth/sync", response: syncSchema, name: "auth/sync", auth: "session", rateLimit: { name: "auth-sync", points: 30, durationSeconds: 60 } },
+  authSyncSignedOut: { method: "DELETE", path: "/api/auth/sync", response: syncSchema, name: "auth/sync", auth: "none", rateLimit: { name: "auth-sync", points: 30, durationSeconds: 60 } },
 
-  me: { method: "GET", path: "/api/me", response: meSchema },
-  checkAccountStatus: { method: "GET", path: "/api/check_account_status", response: accountStatusSchema },
-  checkStripeStatus: { method: "GET", path: "/api/check_stripe_status", response: subscriptionSchema },
-  createAccount: { method: "POST", path: "/api/create_account", body: createAccountBodySchema, maxBytes: ACCOUNT_MAX_BODY_BYTES, response: okAccountSchema },
-  deleteUser: { method: "POST", path: "/api/delete_user", body: deleteUserBodySchema, maxBytes: ACCOUNT_MAX_BODY_BYTES, response: okSchema },
-  getCountry: { method: "GET", path: "/api/get-country", response: countrySchema },
+  me: { method: "GET", path: "/api/me", response: meSchema, name: "me", auth: "optional" },
+  checkAccountStatus: { method: "GET", path: "/api/check_account_status", response: accountStatusSchema, name: "check_account_status", auth: "session", allowDeleted: true },
+  checkStripeStatus: { method: "GET", path: "/api/check_stripe_status", response: subscriptionSchema, name: "check_stripe_status", auth: "session" },
+  createAccount: { method: "POST", path: "/api/create_account", body: createAccountBodySchema, maxBytes: ACCOUNT_MAX_BODY_BYTES, response: okAccountSchema, name: "create_account", auth: "session", allowDeleted: true },
+  deleteUser: { method: "POST", path: "/api/delete_user", body: deleteUserBodySchema, maxBytes: ACCOUNT_MAX_BODY_BYTES, response: okSchema, name: "delete_user", auth: "session", allowDeleted: true },
+  getCountry: { method: "GET", path: "/api/get-country", response: countrySchema, name: "get-country", auth: "none" },
 
   createCheckoutSession: {
     method: "POST",
@@ -315,33 +350,40 @@ export const api = {
     body: checkoutBodySchema,
     maxBytes: PAYMENT_MAX_BODY_BYTES,
     response: checkoutSessionSchema,
+    name: "create-checkout-session",
+    auth: "session",
   },
-  customerPortal: { method: "POST", path: "/api/customer-portal", body: customerPortalBodySchema, maxBytes: PAYMENT_MAX_BODY_BYTES, response: urlSchema },
-  stripeWebhook: { method: "POST", path: "/api/stripe/webhook", response: webhookSchema },
+  customerPortal: { method: "POST", path: "/api/customer-portal", body: customerPortalBodySchema, maxBytes: PAYMENT_MAX_BODY_BYTES, response: urlSchema, name: "customer-portal", auth: "session" },
+  stripeWebhook: { method: "POST", path: "/api/stripe/webhook", response: webhookSchema, name: "stripe-webhook", auth: "none", sameOrigin: false },
 
-  chatVisitor: { method: "POST", path: "/api/ns/chat", body: chatBodyShape, response: chatResultSchema, stream: true },
-  chatSignedIn: { method: "POST", path: "/api/ns/chat_user", body: chatBodyShape, response: chatResultSchema, stream: true },
-  chatSave: { method: "POST", path: "/api/ns/chat_save", body: chatSaveBodySchema, maxBytes: CHAT_SAVE_MAX_BODY_BYTES, response: chatSavedSchema },
-  chatHistoryList: { method: "GET", path: "/api/ns/chat_history", query: chatHistoryQuerySchema, response: chatHistoryPageSchema },
-  chatHistoryGet: { method: "GET", path: "/api/ns/chat_history/{chatId}", response: chatSchema },
+  chatVisitor: { method: "POST", path: "/api/ns/chat", body: chatBodyShape, response: chatResultSchema, stream: true, name: "chat", auth: "none", sameOrigin: false, fastPath: true },
+  chatSignedIn: { method: "POST", path: "/api/ns/chat_user", body: chatBodyShape, response: chatResultSchema, stream: true, name: "chat_user", auth: "in-statement", sameOrigin: false, fastPath: true },
+  chatSave: { method: "POST", path: "/api/ns/chat_save", body: chatSaveBodySchema, maxBytes: CHAT_SAVE_MAX_BODY_BYTES, response: chatSavedSchema, name: "chat_save", auth: "in-statement", sameOrigin: false, fastPath: true },
+  chatHistoryList: { method: "GET", path: "/api/ns/chat_history", query: chatHistoryQuerySchema, response: chatHistoryPageSchema, name: "chat_history", auth: "in-statement", fastPath: true },
+  chatHistoryGet: { method: "GET", path: "/api/ns/chat_history/{chatId}", response: chatSchema, name: "chat_history", auth: "in-statement", fastPath: true },
   chatHistoryBatch: {
     method: "POST",
     path: "/api/ns/chat_history/batch",
     body: chatBatchBodySchema,
     maxBytes: CHAT_BATCH_MAX_BODY_BYTES,
     response: chatBatchSchema,
+    name: "chat_history_batch",
+    auth: "session",
+    fastPath: true,
   },
-  deleteChat: { method: "DELETE", path: "/api/ns/delete_chat", body: deleteChatBodySchema, maxBytes: DELETE_CHAT_MAX_BODY_BYTES, response: okSchema },
-  chatTitle: { method: "PATCH", path: "/api/ns/chat_title", body: chatTitleBodySchema, maxBytes: CHAT_TITLE_MAX_BODY_BYTES, response: okSchema },
+  deleteChat: { method: "DELETE", path: "/api/ns/delete_chat", body: deleteChatBodySchema, maxBytes: DELETE_CHAT_MAX_BODY_BYTES, response: okSchema, name: "delete_chat", auth: "session" },
+  chatTitle: { method: "PATCH", path: "/api/ns/chat_title", body: chatTitleBodySchema, maxBytes: CHAT_TITLE_MAX_BODY_BYTES, response: okSchema, name: "chat_title", auth: "session" },
 
-  vaultGet: { method: "GET", path: "/api/vault", response: vaultStateSchema },
-  vaultRotation: { method: "GET", path: "/api/vault/rotation", response: vaultRotationSchema },
+  vaultGet: { method: "GET", path: "/api/vault", response: vaultStateSchema, name: "vault", auth: "session" },
+  vaultRotation: { method: "GET", path: "/api/vault/rotation", response: vaultRotationSchema, name: "vault_rotation", auth: "session" },
   vaultRotationStart: {
     method: "POST",
     path: "/api/vault/rotation",
     body: vaultRotationStartBodySchema,
     maxBytes: VAULT_MAX_BODY_BYTES.rotationStart,
     response: vaultRotationSchema,
+    name: "vault_rotation",
+    auth: "session",
   },
   vaultRotationChats: {
     method: "POST",
@@ -349,6 +391,8 @@ export const api = {
     body: vaultRotationChatsBodySchema,
     maxBytes: VAULT_MAX_BODY_BYTES.rotationChats,
     response: resealedSchema,
+    name: "vault_rotation_chats",
+    auth: "session",
   },
   vaultRotationFinish: {
     method: "POST",
@@ -356,16 +400,20 @@ export const api = {
     body: vaultRotationFinishBodySchema,
     maxBytes: VAULT_MAX_BODY_BYTES.rotationFinish,
     response: vaultStateSchema,
+    name: "vault_rotation_finish",
+    auth: "session",
   },
-  vaultCreate: { method: "POST", path: "/api/vault", body: vaultCreateBodySchema, maxBytes: VAULT_MAX_BODY_BYTES.create, response: vaultStateSchema },
-  vaultPatch: { method: "PATCH", path: "/api/vault", body: vaultPatchBodySchema, maxBytes: VAULT_MAX_BODY_BYTES.patch, response: historyOnSchema },
-  vaultAddMethod: { method: "POST", path: "/api/vault/methods", body: vaultAddMethodBodySchema, maxBytes: VAULT_MAX_BODY_BYTES.addMethod, response: vaultStateSchema },
+  vaultCreate: { method: "POST", path: "/api/vault", body: vaultCreateBodySchema, maxBytes: VAULT_MAX_BODY_BYTES.create, response: vaultStateSchema, name: "vault", auth: "session" },
+  vaultPatch: { method: "PATCH", path: "/api/vault", body: vaultPatchBodySchema, maxBytes: VAULT_MAX_BODY_BYTES.patch, response: historyOnSchema, name: "vault", auth: "session" },
+  vaultAddMethod: { method: "POST", path: "/api/vault/methods", body: vaultAddMethodBodySchema, maxBytes: VAULT_MAX_BODY_BYTES.addMethod, response: vaultStateSchema, name: "vault_methods", auth: "session" },
   vaultReplaceMethod: {
     method: "PATCH",
     path: "/api/vault/methods",
     body: vaultReplaceMethodBodySchema,
     maxBytes: VAULT_MAX_BODY_BYTES.replaceMethod,
     response: vaultStateSchema,
+    name: "vault_methods",
+    auth: "session",
   },
   vaultRemoveMethod: {
     method: "DELETE",
@@ -373,44 +421,73 @@ export const api = {
     body: vaultRemoveMethodBodySchema,
     maxBytes: VAULT_MAX_BODY_BYTES.removeMethod,
     response: vaultStateSchema,
+    name: "vault_methods",
+    auth: "session",
   },
-  vaultPasskey: { method: "POST", path: "/api/vault/passkey", body: vaultPasskeyBodySchema, maxBytes: VAULT_MAX_BODY_BYTES.passkey, response: webauthnOptionsSchema },
-  vaultUnlock: { method: "POST", path: "/api/vault/unlock", body: vaultUnlockBodySchema, maxBytes: VAULT_MAX_BODY_BYTES.unlock, response: unlockedSchema },
-  vaultDevices: { method: "GET", path: "/api/vault/devices", response: vaultDevicesSchema },
+  vaultPasskey: { method: "POST", path: "/api/vault/passkey", body: vaultPasskeyBodySchema, maxBytes: VAULT_MAX_BODY_BYTES.passkey, response: webauthnOptionsSchema, name: "vault_passkey", auth: "session" },
+  vaultUnlock: { method: "POST", path: "/api/vault/unlock", body: vaultUnlockBodySchema, maxBytes: VAULT_MAX_BODY_BYTES.unlock, response: unlockedSchema, name: "vault_unlock", auth: "session" },
+  vaultDevices: { method: "GET", path: "/api/vault/devices", response: vaultDevicesSchema, name: "vault_devices", auth: "session" },
   vaultDeviceCreate: {
     method: "POST",
     path: "/api/vault/devices",
     body: vaultDeviceCreateBodySchema,
     maxBytes: VAULT_MAX_BODY_BYTES.device,
     response: vaultDeviceCreatedSchema,
+    name: "vault_devices",
+    auth: "session",
   },
-  vaultDeviceRevoke: { method: "DELETE", path: "/api/vault/devices", body: vaultDeviceIdBodySchema, maxBytes: VAULT_MAX_BODY_BYTES.device, response: vaultDevicesSchema },
+  vaultDeviceRevoke: { method: "DELETE", path: "/api/vault/devices", body: vaultDeviceIdBodySchema, maxBytes: VAULT_MAX_BODY_BYTES.device, response: vaultDevicesSchema, name: "vault_devices", auth: "session" },
   vaultDeviceUnlock: {
     method: "POST",
     path: "/api/vault/devices/unlock",
     body: vaultDeviceIdBodySchema,
     maxBytes: VAULT_MAX_BODY_BYTES.device,
     response: vaultDeviceSecretSchema,
+    name: "vault_device_unlock",
+    auth: "session",
+    rateLimit: { name: "vault-device-unlock", points: 30, durationSeconds: 60 },
   },
 
   // docs/issues.md #23 ("Share links"): ciphertext only; the key stays in the link's fragment.
-  shareCreate: { method: "POST", path: "/api/shares", body: shareCreateBodySchema, maxBytes: SHARE_CREATE_MAX_BODY_BYTES, response: shareCreatedSchema },
-  shareList: { method: "GET", path: "/api/shares", response: shareListSchema },
-  shareRevoke: { method: "DELETE", path: "/api/shares", body: shareIdBodySchema, maxBytes: SHARE_DELETE_MAX_BODY_BYTES, response: shareListSchema },
-  shareGet: { method: "GET", path: "/api/shares/{shareId}", response: sharedSnapshotSchema },
-  projectList: { method: "GET", path: "/api/projects", response: projectListSchema },
-  projectCreate: { method: "POST", path: "/api/projects", body: projectBodySchema, maxBytes: PROJECT_MAX_BODY_BYTES, response: projectEntrySchema },
-  projectUpdate: { method: "PATCH", path: "/api/projects", body: projectBodySchema, maxBytes: PROJECT_MAX_BODY_BYTES, response: okSchema },
-  projectDelete: { method: "DELETE", path: "/api/projects", body: projectIdBodySchema, maxBytes: PROJECT_ID_MAX_BODY_BYTES, response: projectDeletedSchema },
-  projectMoveChat: { method: "PATCH", path: "/api/projects/chat", body: projectChatBodySchema, maxBytes: PROJECT_ID_MAX_BODY_BYTES, response: okSchema },
+  shareCreate: { method: "POST", path: "/api/shares", body: shareCreateBodySchema, maxBytes: SHARE_CREATE_MAX_BODY_BYTES, response: shareCreatedSchema, name: "shares", auth: "session", rateLimit: { name: "share-create", points: 30, durationSeconds: 60 } },
+  shareList: { method: "GET", path: "/api/shares", response: shareListSchema, name: "shares", auth: "session" },
+  shareRevoke: { method: "DELETE", path: "/api/shares", body: shareIdBodySchema, maxBytes: SHARE_DELETE_MAX_BODY_BYTES, response: shareListSchema, name: "shares", auth: "session" },
+  shareGet: { method: "GET", path: "/api/shares/{shareId}", response: sharedSnapshotSchema, name: "share_get", auth: "none", rateLimit: { name: "share-get", points: 120, durationSeconds: 60 } },
+  projectList: { method: "GET", path: "/api/projects", response: projectListSchema, name: "projects", auth: "session" },
+  projectCreate: { method: "POST", path: "/api/projects", body: projectBodySchema, maxBytes: PROJECT_MAX_BODY_BYTES, response: projectEntrySchema, name: "project_create", auth: "session" },
+  projectUpdate: { method: "PATCH", path: "/api/projects", body: projectBodySchema, maxBytes: PROJECT_MAX_BODY_BYTES, response: okSchema, name: "project_update", auth: "session" },
+  projectDelete: { method: "DELETE", path: "/api/projects", body: projectIdBodySchema, maxBytes: PROJECT_ID_MAX_BODY_BYTES, response: projectDeletedSchema, name: "project_delete", auth: "session" },
+  projectMoveChat: { method: "PATCH", path: "/api/projects/chat", body: projectChatBodySchema, maxBytes: PROJECT_ID_MAX_BODY_BYTES, response: okSchema, name: "project_move_chat", auth: "session" },
 
-  health: { method: "GET", path: "/api/health", response: healthSchema },
-  ready: { method: "GET", path: "/api/ready", response: readySchema },
-  openApiDocument: { method: "GET", path: "/api/openapi.json", response: z.looseObject({}) },
+  // The confidential relay (lib/server/confidential/relay.ts): EHBP ciphertext in and out, never parsed here.
+  confidentialAttestation: {
+    method: "GET",
+    path: "/api/confidential/attestation",
+    response: z.looseObject({}).meta({ description: "The enclave's attestation document or Tinfoil AttestationBundle, relayed unchanged." }),
+    name: "confidential_attestation",
+    auth: "none",
+  },
+  confidentialChat: {
+    method: "POST",
+    path: "/api/confidential/chat",
+    response: z.string().meta({ description: "The enclave's EHBP-encrypted answer, relayed byte for byte." }),
+    name: "confidential_chat",
+    auth: "in-statement",
+    sameOrigin: false,
+    rawBody: true,
+    stream: true,
+    fastPath: true,
+  },
+
+  health: { method: "GET", path: "/api/health", response: healthSchema, name: "health", auth: "none" },
+  ready: { method: "GET", path: "/api/ready", response: readySchema, name: "ready", auth: "none" },
+  openApiDocument: { method: "GET", path: "/api/openapi.json", response: z.looseObject({}), name: "openapi", auth: "none" },
 } as const satisfies Record<string, ApiRoute>;
 
 export type Api = typeof api;
 export type RouteName = keyof Api;
+/** The routes server.mjs's hot path serves (their entries say `fastPath: true`). */
+export type FastRouteName = { [K in RouteName]: Api[K] extends { fastPath: true } ? K : never }[RouteName];
 /** A route's 2xx answer, as the handler builds it. */
 export type ResponseOf<R extends ApiRoute> = z.output<R["response"]>;
 /** A route's body as the caller sends it (before the server's transforms). */

@@ -10,7 +10,7 @@ import { handleAuthRequest } from "@/lib/server/auth/route";
  */
 type Params = { nextauth: string[] };
 
-const handler = route<typeof api.authCsrf, "none", Params>(api.authCsrf, { name: "auth", auth: "none", sameOrigin: false }, async ({ request, params }) =>
+const handler = route<typeof api.authCsrf, Params>(api.authCsrf, async ({ request, params }) =>
   handleAuthRequest(request, params.nextauth),
 );
 

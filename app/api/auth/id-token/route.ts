@@ -13,7 +13,7 @@ import { logger } from "@/lib/server/log";
  * (created on first use), and a normal database session starts: Set-Cookie, `{ ok, account_deleted }`.
  * Errors: 401 invalid token, 503 Google's keys unreachable, 403 cross-site, 400/415 body.
  */
-export const POST = route(api.authIdToken, { name: "auth/id-token", auth: "none" }, async ({ body }) => {
+export const POST = route(api.authIdToken, async ({ body }) => {
   let identity;
   try {
     identity = await verifyGoogleIdToken(body.idToken);

@@ -8,12 +8,11 @@ import { forwardAuthSync } from "@/lib/server/auth/sync";
  * when no AUTH_SYNC_URL is configured. 502 when the receiver fails, 429 past 30 calls a minute
  * (per user; signed out per client address).
  */
-const LIMIT = { name: "auth-sync", points: 30, durationSeconds: 60 };
 
-export const POST = route(api.authSyncSignedIn, { name: "auth/sync", auth: "user", rateLimit: LIMIT }, async ({ user }) =>
+export const POST = route(api.authSyncSignedIn, async ({ user }) =>
   reply(api.authSyncSignedIn, { ok: true, synced: await forwardAuthSync(user) }, { headers: PRIVATE_NO_STORE }),
 );
 
-export const DELETE = route(api.authSyncSignedOut, { name: "auth/sync", auth: "none", rateLimit: LIMIT }, async () =>
+export const DELETE = route(api.authSyncSignedOut, async () =>
   reply(api.authSyncSignedOut, { ok: true, synced: await forwardAuthSync(null) }, { headers: PRIVATE_NO_STORE }),
 );

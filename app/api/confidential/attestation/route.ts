@@ -1,4 +1,6 @@
+import { route } from "@/lib/server/api/route";
 import { relayAttestation } from "@/lib/server/confidential/relay";
+import { api } from "@/lib/shared/api/contract";
 
 /**
  * GET /api/confidential/attestation: the configured enclave's attestation, relayed for the browser to
@@ -7,6 +9,4 @@ import { relayAttestation } from "@/lib/server/confidential/relay";
  */
 export const dynamic = "force-dynamic";
 
-export function GET(): Promise<Response> {
-  return relayAttestation();
-}
+export const GET = route(api.confidentialAttestation, () => relayAttestation());

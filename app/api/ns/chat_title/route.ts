@@ -10,7 +10,7 @@ import { toIntegrityWrite } from "@/lib/server/vault/server";
  * keeps its place in the list (last_updated unchanged). 404 when the chat is not the caller's. `integrity`
  * (docs/issues.md #21): the new header and manifest, compare-and-set (409 when another device wrote first).
  */
-export const PATCH = route(api.chatTitle, { name: "chat_title", auth: "user" }, async ({ user, body }) => {
+export const PATCH = route(api.chatTitle, async ({ user, body }) => {
   if (!(await renameSealedChat({ userId: user.id, chatId: body.chat_id, title: body.title_ciphertext, integrity: toIntegrityWrite(body.integrity) }))) throw chatNotFound();
   return reply(api.chatTitle, { ok: true });
 });

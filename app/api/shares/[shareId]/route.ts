@@ -9,9 +9,8 @@ import { toBase64 } from "@/lib/shared/bytes";
  * "Share links"); the key to open it is in the link's fragment, never here. 404 for a missing or revoked
  * share. Not stored by shared caches: a revoked link must stop working at once.
  */
-export const GET = route<typeof api.shareGet, "none", { shareId: string }>(
+export const GET = route<typeof api.shareGet, { shareId: string }>(
   api.shareGet,
-  { name: "share_get", auth: "none", rateLimit: { name: "share-get", points: 120, durationSeconds: 60 } },
   async ({ params }) => {
     const share = await readShare(params.shareId);
     if (!share) throw new AppError("not_found:share", "This shared chat was not found. It may have been revoked.");

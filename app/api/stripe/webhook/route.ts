@@ -10,7 +10,7 @@ import { processStripeEvent, verifyStripeEvent } from "@/lib/server/stripe/webho
  * wrapper reads no body. 400 for a bad signature, 200 `{ received, outcome }` once applied (or already
  * applied), 500 when applying fails: nothing is stored then, so Stripe's retry applies it.
  */
-export const POST = route(api.stripeWebhook, { name: "stripe-webhook", auth: "none", sameOrigin: false }, async ({ request }) => {
+export const POST = route(api.stripeWebhook, async ({ request }) => {
   const raw = await request.text();
   if (Buffer.byteLength(raw) > WEBHOOK_MAX_BODY_BYTES) throw new AppError("payload_too_large:body", "Too large.");
   let event;

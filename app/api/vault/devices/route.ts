@@ -7,7 +7,7 @@ import { DEVICE_SECRET_BYTES } from "@/lib/shared/vault/schemas";
 import { vaultDevicesJson } from "@/lib/server/vault/server";
 
 /** GET /api/vault/devices: the caller's remembered devices (docs/issues.md #21), oldest first; no secrets. */
-export const GET = route(api.vaultDevices, { name: "vault_devices", auth: "user" }, async ({ user }) =>
+export const GET = route(api.vaultDevices, async ({ user }) =>
   reply(api.vaultDevices, vaultDevicesJson(await listVaultDevices(user.id)), { headers: PRIVATE_NO_STORE }),
 );
 
@@ -16,14 +16,14 @@ export const GET = route(api.vaultDevices, { name: "vault_devices", auth: "user"
  * keeps it and answers it once with the new id (201); the browser wraps the vault key under it and a
  * key of its own. 409 without a vault, 400 past MAX_REMEMBERED_DEVICES.
  */
-export const POST = route(api.vaultDeviceCreate, { name: "vault_devices", auth: "user" }, async ({ user, body }) => {
+export const POST = route(api.vaultDeviceCreate, async ({ user, body }) => {
   const secret = new Uint8Array(randomBytes(DEVICE_SECRET_BYTES));
   const { id } = await createVaultDevice(user.id, body.name, secret);
   return reply(api.vaultDeviceCreate, { id, secret: Buffer.from(secret).toString("base64") }, { status: 201, headers: PRIVATE_NO_STORE });
 });
 
 /** DELETE /api/vault/devices `{ id }`: revoke a remembered device (its share is deleted and vacuumed); 404 when not the caller's. */
-export const DELETE = route(api.vaultDeviceRevoke, { name: "vault_devices", auth: "user" }, async ({ user, body }) => {
+export const DELETE = route(api.vaultDeviceRevoke, async ({ user, body }) => {
   if (!(await revokeVaultDevice(user.id, body.id))) throw new AppError("not_found:device", "Remembered device not found.");
   return reply(api.vaultDeviceRevoke, vaultDevicesJson(await listVaultDevices(user.id)), { headers: PRIVATE_NO_STORE });
 });

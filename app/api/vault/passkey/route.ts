@@ -7,7 +7,7 @@ import { passkeyOptions } from "@/lib/server/vault/server";
  * ceremony (@simplewebauthn/server); the challenge is kept for the matching verify (5 minutes).
  * The browser adds the PRF extension's input itself.
  */
-export const POST = route(api.vaultPasskey, { name: "vault_passkey", auth: "user" }, async ({ request, user, body }) =>
+export const POST = route(api.vaultPasskey, async ({ request, user, body }) =>
   // WebAuthn options are a library type without an index signature: the contract describes them as an open object.
   reply(api.vaultPasskey, { ...(await passkeyOptions(request, user, body.purpose)) }, { headers: PRIVATE_NO_STORE }),
 );

@@ -7,7 +7,7 @@ import { toNewMethod } from "@/lib/server/vault/server";
  * GET /api/vault/rotation (docs/issues.md #21, "Rotate vault key"): `{ generation, remaining_chat_ids }`, the
  * rotation under way (generation null when none) and the caller's chats still sealed under the old key.
  */
-export const GET = route(api.vaultRotation, { name: "vault_rotation", auth: "user" }, async ({ user }) => {
+export const GET = route(api.vaultRotation, async ({ user }) => {
   const status = await rotationStatus(user.id);
   return reply(api.vaultRotation, { generation: status?.generation ?? null, remaining_chat_ids: status?.remaining ?? [] }, { headers: PRIVATE_NO_STORE });
 });
@@ -16,7 +16,7 @@ export const GET = route(api.vaultRotation, { name: "vault_rotation", auth: "use
  * POST /api/vault/rotation `{ generation, next_key, methods }`: start a rotation (lib/server/db/vault-rotation.ts). The
  * new methods wait until it finishes; 409 when one is under way or the generation is not the next.
  */
-export const POST = route(api.vaultRotationStart, { name: "vault_rotation", auth: "user" }, async ({ request, user, body }) => {
+export const POST = route(api.vaultRotationStart, async ({ request, user, body }) => {
   const methods = [];
   for (const m of body.methods) methods.push(await toNewMethod(request, user.id, m));
   await startRotation(user.id, { generation: body.generation, nextKey: body.next_key, methods });

@@ -9,7 +9,7 @@ import { verifyPasskeyUnlock } from "@/lib/server/vault/server";
  * unlock itself happens in the browser; a passkey's assertion is verified here so its counter and
  * last use are kept. Answers `{ ok: true, method_id }`.
  */
-export const POST = route(api.vaultUnlock, { name: "vault_unlock", auth: "user" }, async ({ request, user, body }) => {
+export const POST = route(api.vaultUnlock, async ({ request, user, body }) => {
   if (body.assertion) {
     const { methodId, counter } = await verifyPasskeyUnlock(request, user.id, body.assertion);
     await recordUnlock(user.id, methodId, counter);

@@ -11,7 +11,6 @@ import { AppError } from "@/lib/shared/errors";
  */
 export const POST = route(
   api.vaultDeviceUnlock,
-  { name: "vault_device_unlock", auth: "user", rateLimit: { name: "vault-device-unlock", points: 30, durationSeconds: 60 } },
   async ({ user, body }) => {
     const secret = await vaultDeviceShare(user.id, body.id);
     if (!secret) throw new AppError("not_found:device", "Remembered device not found.");

@@ -8,7 +8,7 @@ import { toSealedMessage } from "@/lib/server/vault/server";
  * the next key, stored in place; answers the ids stored (a chat that changed meanwhile is skipped: the
  * browser reads it and seals it again). 409 when no rotation to `generation` is under way.
  */
-export const POST = route(api.vaultRotationChats, { name: "vault_rotation_chats", auth: "user" }, async ({ user, body }) => {
+export const POST = route(api.vaultRotationChats, async ({ user, body }) => {
   const stored = await storeResealedChats(
     user.id,
     body.generation,

@@ -9,7 +9,7 @@ import { toManifestWrite, vaultStateJson } from "@/lib/server/vault/server";
  * over (the key tables VACUUMed); answers the vault's new state. 409 while chats are left under the old
  * key, or when the manifest changed meanwhile.
  */
-export const POST = route(api.vaultRotationFinish, { name: "vault_rotation_finish", auth: "user" }, async ({ user, body }) => {
+export const POST = route(api.vaultRotationFinish, async ({ user, body }) => {
   await finishRotation(user.id, body.generation, toManifestWrite(body.manifest));
   return reply(api.vaultRotationFinish, vaultStateJson(user.id, await getVaultState(user.id)), { headers: PRIVATE_NO_STORE });
 });
