@@ -2,10 +2,12 @@ import { defineConfig, devices } from "@playwright/test";
 
 /**
  * End-to-end tests in Debian's Chromium (Playwright cannot download its own browser here).
- * Two servers start for the run: the fake OpenAI-compatible LLM server of tests/helpers, and the
- * production build of the app (`npm test` builds it first) on an isolated, fresh data folder.
+ * Three app instances of the production build (`npm test` builds it first), each on a fresh data folder:
+ * the main one, one with tiny quotas, one whose models are served by the development enclave; and the
+ * test peers of tests/helpers (mail, OpenID Connect, LLM, Stripe, auth-token sync) and the enclave.
  */
-const APP_PORT = Number(process.env.E2E_APP_PORT ?? 3100);
+export const E2E_APP_PORT = Number(process.env.E2E_APP_PORT ?? 3100);
+const APP_PORT = E2E_APP_PORT;
 const LLM_PORT = Number(process.env.E2E_LLM_PORT ?? 4010);
 export const E2E_DATA_DIR = process.env.E2E_DATA_DIR ?? ".data-e2e";
 /** Test peers for sign-in: an SMTP server (mail readable over HTTP) and an OpenID Connect issuer. */
@@ -29,22 +31,14 @@ export const E2E_QUOTA_LIMIT = 2;
 /** The development server (`npm run dev`: server.mjs --dev) that e2e/console.spec.ts starts itself, to check its console. */
 export const E2E_DEV_PORT = Number(process.env.E2E_DEV_PORT ?? APP_PORT + 2);
 /**
- * Confidential inference (docs/issues.md #20, e2e/confidential.spec.ts): the development enclave and a tampered one
- * (`--tamper`: a measurement other than the pinned one), and two app instances with CONFIDENTIAL_* pointing
- * at each (development trust, allowed in production for the test). The confidential instance writes its
- * output to E2E_CONFIDENTIAL_LOG, so the spec can check no message text reached a log.
+ * Confidential inference (e2e/confidential.spec.ts): the development enclave, whose `--test-controls` let a
+ * spec switch it to a tampered measurement for a while, and an app instance with CONFIDENTIAL_* pointing at
+ * it (development trust, allowed in production for the test). It writes its output to
+ * E2E_CONFIDENTIAL_LOG, so the spec can check no message text reached a log.
  */
 export const E2E_CONFIDENTIAL_APP_PORT = Number(process.env.E2E_CONFIDENTIAL_APP_PORT ?? APP_PORT + 3);
-export const E2E_TAMPERED_APP_PORT = Number(process.env.E2E_TAMPERED_APP_PORT ?? APP_PORT + 4);
 export const E2E_ENCLAVE_PORT = Number(process.env.E2E_ENCLAVE_PORT ?? APP_PORT + 5);
 const ENCLAVE_PORT = E2E_ENCLAVE_PORT;
-const TAMPERED_ENCLAVE_PORT = Number(process.env.E2E_TAMPERED_ENCLAVE_PORT ?? APP_PORT + 6);
-/**
- * Images for vision-capable models (docs/issues.md #23, e2e/vision.spec.ts): an app instance whose Basic model is
- * listed in LLM_VISION_MODELS (the main one keeps both models text-only: e2e/share-files.spec.ts checks the
- * refusal there).
- */
-export const E2E_VISION_APP_PORT = Number(process.env.E2E_VISION_APP_PORT ?? APP_PORT + 7);
 export const E2E_CONFIDENTIAL_DATA_DIR = `${E2E_DATA_DIR}-confidential`;
 export const E2E_CONFIDENTIAL_LOG = `${E2E_DATA_DIR}-confidential.log`;
 
@@ -179,6 +173,9 @@ export default defineConfig({
         QUOTA_VISITOR_PER_DAY: "100000",
         QUOTA_FREE_PER_DAY: "100000",
         QUOTA_PRO_PER_DAY: "100000",
+        // Images (e2e/vision.spec.ts): the Basic model reads them here; the quota instance keeps it text-only
+        // for the refusal (e2e/share-files.spec.ts).
+        LLM_VISION_MODELS: "llama3-8b-8192",
         // Every spec signs in by e-mail from 127.0.0.1: more than the default 20 links an hour per client.
         // The limit itself is tested in tests/auth/rate-limit.test.ts.
         EMAIL_SIGNIN_LIMIT_PER_CLIENT_PER_HOUR: "100000",
@@ -207,38 +204,8 @@ export default defineConfig({
       },
     },
     {
-      command: `rm -rf ${E2E_DATA_DIR}-vision && node --require ./deploy/http-timeouts.cjs server.mjs -p ${E2E_VISION_APP_PORT} -H 127.0.0.1`,
-      url: `http://127.0.0.1:${E2E_VISION_APP_PORT}/`,
-      reuseExistingServer: false,
-      timeout: 120_000,
-      env: {
-        NODE_ENV: "production",
-        NEXT_TELEMETRY_DISABLED: "1",
-        APP_URL: `http://127.0.0.1:${E2E_VISION_APP_PORT}`,
-        DATA_DIR: `${E2E_DATA_DIR}-vision`,
-        LLM_BASE_URL: `http://127.0.0.1:${LLM_PORT}/v1`,
-        LLM_API_KEY: "test",
-        LLM_TIMEOUT_MS: "5000",
-        LLM_VISION_MODELS: "llama3-8b-8192",
-        DATABASE_URL: "",
-        NEXTAUTH_SECRET: "e2e-nextauth-secret-0123456789abcdef0123456789",
-        EMAIL_SERVER: `smtp://127.0.0.1:${SMTP_PORT}`,
-        EMAIL_FROM: "Hush <no-reply@hush.test>",
-        EMAIL_SIGNIN_LIMIT_PER_CLIENT_PER_HOUR: "100000",
-        REDIS_URL: "",
-        QUOTA_VISITOR_PER_DAY: "100000",
-        QUOTA_FREE_PER_DAY: "100000",
-      },
-    },
-    {
-      command: `npx tsx scripts/enclave-dev.ts --port ${ENCLAVE_PORT}`,
+      command: `npx tsx scripts/enclave-dev.ts --port ${ENCLAVE_PORT} --test-controls`,
       url: `http://127.0.0.1:${ENCLAVE_PORT}/.well-known/tinfoil-attestation`,
-      reuseExistingServer: false,
-      timeout: 30_000,
-    },
-    {
-      command: `npx tsx scripts/enclave-dev.ts --port ${TAMPERED_ENCLAVE_PORT} --tamper`,
-      url: `http://127.0.0.1:${TAMPERED_ENCLAVE_PORT}/.well-known/tinfoil-attestation`,
       reuseExistingServer: false,
       timeout: 30_000,
     },
@@ -249,13 +216,6 @@ export default defineConfig({
       reuseExistingServer: false,
       timeout: 120_000,
       env: confidentialApp(E2E_CONFIDENTIAL_APP_PORT, ENCLAVE_PORT, E2E_CONFIDENTIAL_DATA_DIR),
-    },
-    {
-      command: `rm -rf ${E2E_DATA_DIR}-tampered && node --require ./deploy/http-timeouts.cjs server.mjs -p ${E2E_TAMPERED_APP_PORT} -H 127.0.0.1`,
-      url: `http://127.0.0.1:${E2E_TAMPERED_APP_PORT}/`,
-      reuseExistingServer: false,
-      timeout: 120_000,
-      env: confidentialApp(E2E_TAMPERED_APP_PORT, TAMPERED_ENCLAVE_PORT, `${E2E_DATA_DIR}-tampered`),
     },
   ],
 });

@@ -4,8 +4,8 @@
  * the fake LLM at a provider's pace. Asserts 0 errors and 0 lost or duplicated saved messages (counted
  * per chat in PostgreSQL afterwards); reports time to first token (p50/p99) and turns per second.
  *
- *   npx tsx bench/load.ts                         # the issue's run, 200 concurrent for 60 s (npm test runs it)
- *   LOAD_CONCURRENCY=50 LOAD_SECONDS=15 npx tsx bench/load.ts   # a shorter run (scripts/test.sh runs the full one)
+ *   npm run test:load                             # the full run, 200 concurrent for 60 s (after `npm run build`)
+ *   LOAD_SECONDS=15 npx tsx bench/load.ts         # the run npm test makes (scripts/test.sh)
  *
  * Needs a production build (`npx next build`), nginx, redis-server, openssl, curl and PostgreSQL
  * (TEST_POSTGRES_URL, default postgresql://root@127.0.0.1:5432/postgres). Users sign in by the real

@@ -70,6 +70,11 @@ export interface DevEnclaveOptions {
   listenHost?: string;
   /** Serve an attestation with a different measurement (`--tamper`): verification must refuse it. */
   tamper?: boolean;
+  /**
+   * Answer `POST /__test/tamper` with body `on` or `off` by switching `tamper` (`--test-controls`): the
+   * end-to-end run checks both a verified and a refused enclave against one app instance.
+   */
+  testControls?: boolean;
   /** Pause between streamed chunks (ms). Default 15. */
   chunkDelayMs?: number;
   /** Validity of served attestations (seconds). Default 3600. */
@@ -170,16 +175,17 @@ export async function startDevEnclave(options: DevEnclaveOptions = {}): Promise<
   const keyConfig = await new Identity(suite, keyPair.publicKey, keyPair.privateKey).marshalConfig();
   const validitySeconds = options.validitySeconds ?? DEVELOPMENT_VALIDITY_SECONDS;
   const chunkDelayMs = options.chunkDelayMs ?? 15;
-  const measurement = options.tamper ? TAMPERED_MEASUREMENT : undefined;
+  let tampered = options.tamper ?? false;
 
   const documents = new Map<string, { doc: DevelopmentAttestationDocument; issuedAt: number }>();
   const attestation = async (enclaveHost: string) => {
-    const cached = documents.get(enclaveHost);
+    const measurement = tampered ? TAMPERED_MEASUREMENT : undefined;
+    const cached = documents.get(`${tampered} ${enclaveHost}`);
     // Re-sign once half the validity has passed, so a relayed document always has time left.
     if (cached && Date.now() - cached.issuedAt < (validitySeconds * 1000) / 2) return cached.doc;
     const issuedAt = Date.now();
     const doc = await createDevelopmentAttestation({ hpkePublicKey, enclaveHost, issuedAt: new Date(issuedAt), validitySeconds, measurement });
-    documents.set(enclaveHost, { doc, issuedAt });
+    documents.set(`${tampered} ${enclaveHost}`, { doc, issuedAt });
     return doc;
   };
 
@@ -202,6 +208,12 @@ export async function startDevEnclave(options: DevEnclaveOptions = {}): Promise<
       return void res.end(Buffer.from(keyConfig));
     }
     if (req.method === "POST" && path === "/v1/chat/completions") return chat(req, res);
+    if (options.testControls && req.method === "POST" && path === "/__test/tamper") {
+      const value = new TextDecoder().decode(await readBody(req, 16)).trim();
+      if (value !== "on" && value !== "off") return sendJson(res, 400, { error: "Send on or off" });
+      tampered = value === "on";
+      return sendJson(res, 200, { tampered });
+    }
     sendJson(res, 404, { error: "Not found" });
   }
 

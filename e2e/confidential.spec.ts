@@ -7,7 +7,6 @@ import {
   E2E_CONFIDENTIAL_DATA_DIR,
   E2E_CONFIDENTIAL_LOG,
   E2E_ENCLAVE_PORT,
-  E2E_TAMPERED_APP_PORT,
 } from "../playwright.config";
 import { confidentialServerNote } from "../content/privacy";
 import { pdfWithContentStream } from "../tests/helpers/pdf-bomb";
@@ -24,7 +23,8 @@ import { sidebarOf, turnOnHistoryWithPassphrase } from "./helpers/vault";
  * (lib/browser/pdf) and the text goes inside the encrypted request only, so the same holds of that canary.
  */
 const CONFIDENTIAL_APP = `http://127.0.0.1:${E2E_CONFIDENTIAL_APP_PORT}`;
-const TAMPERED_APP = `http://127.0.0.1:${E2E_TAMPERED_APP_PORT}`;
+/** The tampered enclave is the same one, switched (setTampered), behind the same app instance. */
+const TAMPERED_APP = CONFIDENTIAL_APP;
 const SHOTS = process.env.E2E_SHOTS_DIR ?? "test-results/shots-confidential";
 const VERIFY_TEXT = "Couldn't verify the secure enclave — your message was not sent.";
 
@@ -193,6 +193,16 @@ test("a signed-in saved chat's confidential turn: answered, saved encrypted, the
 });
 
 test("a tampered enclave is refused: nothing is sent, the text stays in the composer, with Retry", async ({ browser }) => {
+  // The same enclave, serving a measurement other than the pinned one until the test ends.
+  await setTampered(true);
+  try {
+    await refusedWhileTampered(browser);
+  } finally {
+    await setTampered(false);
+  }
+});
+
+async function refusedWhileTampered(browser: Browser): Promise<void> {
   const { context, page } = await openChat(browser, TAMPERED_APP);
   const requests = recordRequests(page, TAMPERED_APP);
   const secret = canary("TAMPER");
@@ -212,20 +222,30 @@ test("a tampered enclave is refused: nothing is sent, the text stays in the comp
   assertNoLeak(requests, secret);
   await page.screenshot({ path: `${SHOTS}/tampered-desktop.png` });
   await context.close();
-});
+}
 
-/** The tampered enclave's document, as it signs it for `host` (the relay asks for its configured host). */
-function tamperedDocumentFor(host: string): Promise<string> {
-  const tamperedPort = Number(process.env.E2E_TAMPERED_ENCLAVE_PORT ?? Number(process.env.E2E_APP_PORT ?? 3100) + 6);
-  return new Promise((resolve, reject) => {
-    http
-      .get({ host: "127.0.0.1", port: tamperedPort, path: "/.well-known/tinfoil-attestation", headers: { Host: host } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-      })
-      .on("error", reject);
-  });
+/** Switch the development enclave to a measurement other than the pinned one, or back (its --test-controls). */
+async function setTampered(on: boolean): Promise<void> {
+  const res = await fetch(`http://127.0.0.1:${E2E_ENCLAVE_PORT}/__test/tamper`, { method: "POST", body: on ? "on" : "off" });
+  expect(res.status).toBe(200);
+}
+
+/** The enclave's document while tampered, as it signs it for `host` (the relay asks for its configured host). */
+async function tamperedDocumentFor(host: string): Promise<string> {
+  await setTampered(true);
+  try {
+    return await new Promise((resolve, reject) => {
+      http
+        .get({ host: "127.0.0.1", port: E2E_ENCLAVE_PORT, path: "/.well-known/tinfoil-attestation", headers: { Host: host } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c: Buffer) => chunks.push(c));
+          res.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+        })
+        .on("error", reject);
+    });
+  } finally {
+    await setTampered(false);
+  }
 }
 
 test("Retry sends the kept message once the enclave verifies", async ({ browser }) => {

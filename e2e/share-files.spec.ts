@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { E2E_CONFIDENTIAL_APP_PORT } from "../playwright.config";
+import { E2E_CONFIDENTIAL_APP_PORT, E2E_QUOTA_APP_PORT } from "../playwright.config";
 import { makeDocx } from "../tests/helpers/docx";
 import { LOCAL, sidebarOf, signInOnLocalhost, turnOnHistoryWithPassphrase } from "./helpers/vault";
 
@@ -122,7 +122,10 @@ test("with a confidential model, a text file's and a Word document's text reach 
   await context.close();
 });
 
-test("an image for a model that cannot read images, and an unsupported file, get clear messages", async ({ page }) => {
+test("an image for a model that cannot read images, and an unsupported file, get clear messages", async ({ browser }) => {
+  // The quota instance's models read text only (the main one's Basic model reads images: e2e/vision.spec.ts).
+  const context = await browser.newContext({ baseURL: `http://127.0.0.1:${E2E_QUOTA_APP_PORT}`, viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
   await page.goto("/chat");
   const input = page.getByPlaceholder("Message GPT");
   await input.fill("Describe this");
@@ -138,6 +141,7 @@ test("an image for a model that cannot read images, and an unsupported file, get
   await expect(error).toHaveText("Sorry, this filetype is not supported in this demo yet. Try a PDF.");
   await page.getByTestId("file-input").setInputFiles({ name: "blob.txt", mimeType: "text/plain", buffer: Buffer.from([0x00, 0x01, 0x02, 0x41]) });
   await expect(error).toHaveText("This file does not contain text Hush can read. Try a text, Markdown, CSV, JSON, source code, Word or PDF file.");
+  await context.close();
 });
 
 test("a saved chat is shared by link: the server holds only ciphertext, a fresh browser reads it, and revoking ends it", async ({ page, browser }) => {

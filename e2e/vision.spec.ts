@@ -1,19 +1,19 @@
 import { mkdirSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser, type Page, type Request } from "@playwright/test";
-import { E2E_CONFIDENTIAL_APP_PORT, E2E_VISION_APP_PORT } from "../playwright.config";
+import { E2E_APP_PORT, E2E_CONFIDENTIAL_APP_PORT } from "../playwright.config";
 import { imageSize } from "../lib/shared/chat/images";
 import { signInByEmail } from "./helpers/auth";
 import { sidebarOf, turnOnHistoryWithPassphrase, unlockWithPassphrase } from "./helpers/vault";
 
 /**
- * Images for vision-capable models (docs/issues.md #23) end to end against the production build: on the app
- * instance whose Basic model is in LLM_VISION_MODELS, a photo is resized (at most 1568 px a side) and
+ * Images for vision-capable models (docs/issues.md #23) end to end against the production build: on the main
+ * app instance, whose Basic model is in LLM_VISION_MODELS, a photo is resized (at most 1568 px a side) and
  * re-encoded as JPEG in the browser, which drops its EXIF, and reaches the model as an OpenAI image part;
  * on the confidential instance it goes inside the encrypted body and the development enclave says what it
- * received. The main instance keeps both models text-only (its refusal: e2e/share-files.spec.ts).
+ * received. The quota instance keeps both models text-only (its refusal: e2e/share-files.spec.ts).
  */
-const VISION_APP = `http://127.0.0.1:${E2E_VISION_APP_PORT}`;
+const VISION_APP = `http://127.0.0.1:${E2E_APP_PORT}`;
 const CONFIDENTIAL_APP = `http://127.0.0.1:${E2E_CONFIDENTIAL_APP_PORT}`;
 const LLM = `http://127.0.0.1:${Number(process.env.E2E_LLM_PORT ?? 4010)}`;
 const SHOTS = process.env.E2E_VISION_SHOTS_DIR ?? "test-results/shots-vision";

@@ -1,7 +1,8 @@
 /**
- * `npm run enclave:dev [-- --port N] [-- --tamper]`: the development enclave (dev/enclave.ts)
- * on ENCLAVE_PORT (default 8788). `--tamper` serves an attestation whose measurement differs from the pinned
- * one, so verification must refuse it. Development only: its attestation is signed by a published key.
+ * `npm run enclave:dev [-- --port N] [-- --tamper] [-- --test-controls]`: the development enclave
+ * (dev/enclave.ts) on ENCLAVE_PORT (default 8788). `--tamper` serves an attestation whose measurement differs
+ * from the pinned one, so verification must refuse it; `--test-controls` lets the end-to-end run switch that
+ * at run time (POST /__test/tamper). Development only: its attestation is signed by a published key.
  */
 import { DEFAULT_ENCLAVE_PORT, startDevEnclave } from "../dev/enclave";
 
@@ -16,14 +17,16 @@ async function main(): Promise<void> {
   const args = process.argv.slice(2);
   let port = parsePort(process.env.ENCLAVE_PORT, "ENCLAVE_PORT") ?? DEFAULT_ENCLAVE_PORT;
   let tamper = false;
+  let testControls = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     if (arg === "--tamper") tamper = true;
+    else if (arg === "--test-controls") testControls = true;
     else if (arg === "--port") port = parsePort(args[++i], "--port") ?? port;
     else if (arg.startsWith("--port=")) port = parsePort(arg.slice("--port=".length), "--port") ?? port;
-    else throw new Error(`Unknown option ${arg} (use --port N, --tamper)`);
+    else throw new Error(`Unknown option ${arg} (use --port N, --tamper, --test-controls)`);
   }
-  const enclave = await startDevEnclave({ port, tamper });
+  const enclave = await startDevEnclave({ port, tamper, testControls });
   console.log(
     `Development enclave on ${enclave.url}${tamper ? " (TAMPERED measurement: verification must refuse it)" : ""}\n` +
       `  HPKE public key ${enclave.hpkePublicKey}\n` +
