@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser, type Page, type Request } from "@playwright/test";
-import { E2E_APP_PORT, E2E_CONFIDENTIAL_APP_PORT } from "../playwright.config";
+import { E2E_APP_PORT, E2E_CONFIDENTIAL_APP_PORT, E2E_QUOTA_APP_PORT } from "../playwright.config";
 import { imageSize } from "../lib/shared/chat/images";
 import { signInByEmail } from "./helpers/auth";
 import { sidebarOf, turnOnHistoryWithPassphrase, unlockWithPassphrase } from "./helpers/vault";
@@ -15,6 +15,8 @@ import { sidebarOf, turnOnHistoryWithPassphrase, unlockWithPassphrase } from "./
  */
 const VISION_APP = `http://127.0.0.1:${E2E_APP_PORT}`;
 const CONFIDENTIAL_APP = `http://127.0.0.1:${E2E_CONFIDENTIAL_APP_PORT}`;
+/** The quota instance: no LLM_VISION_MODELS. */
+const TEXT_ONLY_APP = `http://127.0.0.1:${E2E_QUOTA_APP_PORT}`;
 const LLM = `http://127.0.0.1:${Number(process.env.E2E_LLM_PORT ?? 4010)}`;
 const SHOTS = process.env.E2E_VISION_SHOTS_DIR ?? "test-results/shots-vision";
 const PHONE = { width: 390, height: 844 };
@@ -194,12 +196,14 @@ test("an image in a saved chat is sealed with the vault key: the server never se
   await context.close();
 });
 
-test("the main instance's models read text only: the picker offers no images", async ({ page }) => {
+test("an instance whose models read text only: the picker offers no images", async ({ browser }) => {
+  const { context, page } = await openChat(browser, TEXT_ONLY_APP);
   await page.goto("/chat");
   const accept = (await page.getByTestId("file-input").getAttribute("accept"))!.split(",");
   expect(accept).toContain(".pdf");
   expect(accept).not.toContain(".png");
   expect(accept).not.toContain(".jpg");
+  await context.close();
 });
 
 test("a confidential vision model: the image goes inside the encrypted body and the development enclave acknowledges it", async ({ browser }) => {
