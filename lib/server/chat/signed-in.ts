@@ -11,6 +11,7 @@ import { readJsonBody } from "@/lib/server/http";
 import { PRO_STATUSES } from "@/lib/server/plans";
 import { canonicalUuid } from "@/lib/shared/uuid";
 import { quotaExceeded, refundUserQuota, secondsToNextUtcDay, userQuotaInDatabase } from "@/lib/server/quota";
+import { searchQuotaExceeded } from "@/lib/server/search/quota";
 import { chatNotFound } from "@/lib/server/db/errors";
 import { confidentialInClearError } from "@/lib/server/confidential/models";
 import { assertSearchAvailable } from "@/lib/server/search/run";
@@ -75,8 +76,11 @@ export async function admitUserTurn(input: {
   chatId: string | null;
   pending?: unknown[];
   beforeCount?: (userId: string) => Promise<void>;
-  /** Count one web search with the turn (docs/issues.md #40). */
-  search?: boolean;
+  /**
+   * Count one web search with the turn (docs/issues.md #40); "required": refuse the turn (429, count given back)
+   * when today's searches are used up (the confidential relay, which cannot take the search out of the ciphertext).
+   */
+  search?: boolean | "required";
 }): Promise<AdmittedUserTurn> {
   const pending = (input.pending ?? []).filter((e) => e != null);
   const model = input.modelCode === null ? undefined : findModel(input.modelCode);
@@ -90,7 +94,7 @@ export async function admitUserTurn(input: {
     needsPro: model?.plan === "Pro",
     // Counted only when the checks made here passed too; the statement makes the rest.
     quota: model && !pending.length ? sqlQuota : null,
-    search: input.search ?? false,
+    search: Boolean(input.search),
     now,
   });
 
@@ -111,6 +115,10 @@ export async function admitUserTurn(input: {
     }
   }
   if (pre.counted === null) throw quotaExceeded(secondsToNextUtcDay(now));
+  if (input.search === "required" && !pre.searched) {
+    await refundUserQuota(pre.user.id, sqlQuota.day);
+    throw searchQuotaExceeded(secondsToNextUtcDay(now));
+  }
   return { userId: pre.user.id, plan: pre.plan, model: checked, searched: pre.searched };
 }
 

@@ -2,6 +2,17 @@ import "server-only";
 import type { Redis } from "ioredis";
 import { getConfig, type Config } from "@/lib/server/config";
 import type { QuotaSubject } from "@/lib/server/quota";
+import { AppError } from "@/lib/shared/errors";
+import { SEARCH_QUOTA_REFUSAL } from "@/lib/shared/confidential/protocol";
+
+/**
+ * A confidential turn asked for a search past the day's search limit (docs/issues.md #40): 429
+ * "rate_limited:search_quota", Retry-After until the next UTC day. Only the relay refuses so; the standard path
+ * answers without searching instead.
+ */
+export function searchQuotaExceeded(retryAfterSeconds: number): AppError {
+  return new AppError("rate_limited:search_quota", SEARCH_QUOTA_REFUSAL, { headers: { "Retry-After": String(retryAfterSeconds) } });
+}
 
 /**
  * The web searches of a subject per UTC day (docs/issues.md #40): SEARCH_PER_DAY_VISITOR, _FREE, _PRO. A turn
