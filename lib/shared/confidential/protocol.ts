@@ -63,6 +63,8 @@ export interface ConfidentialPublicConfig {
   contextTokens: Partial<Record<ModelCode, number>>;
   paths: typeof CONFIDENTIAL_PATHS;
   modelHeader: typeof MODEL_HEADER;
+  /** CONFIDENTIAL_SEARCH_PII_CHECK=1: a turn with web search also sends `pii_check_options` (docs/issues.md #40). */
+  searchPiiCheck?: boolean;
 }
 
 /**

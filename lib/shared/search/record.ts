@@ -22,14 +22,20 @@ export const webSearchRecordSchema = z
     queries: z.array(z.string().max(500)).max(10),
     /** The results given to the model, numbered from 1 in this order (the answer's [n] markers). */
     sources: z.array(webSearchSourceSchema).max(60),
-    /** "ok"; "failed": the engine did not answer (the model answered without results); "over_quota": today's searches are used up. */
-    status: z.enum(["ok", "failed", "over_quota"]),
+    /**
+     * "ok"; "failed": the engine did not answer (the model answered without results); "blocked": the enclave's
+     * personal-data check kept the query from the engine; "over_quota": today's searches are used up.
+     */
+    status: z.enum(["ok", "failed", "blocked", "over_quota"]),
   })
   .meta({ id: "WebSearchRecord" });
 export type WebSearchRecord = z.infer<typeof webSearchRecordSchema>;
 
 /** The one line under an answer whose search failed (never silently: docs/issues.md #40). */
 export const SEARCH_FAILED_LINE = "The web search failed, so this answer does not use web results.";
+
+/** The line under an answer whose query the enclave's personal-data check held back (CONFIDENTIAL_SEARCH_PII_CHECK). */
+export const SEARCH_BLOCKED_LINE = "The web search was not run: the query looked like it held personal data.";
 
 /** What the toggle says once today's searches are used up. */
 export const SEARCH_OVER_QUOTA_LINE = "You've used today's web searches. The toggle works again tomorrow (UTC).";
