@@ -45,6 +45,12 @@ const TAMPERED_ENCLAVE_PORT = Number(process.env.E2E_TAMPERED_ENCLAVE_PORT ?? AP
  * refusal there).
  */
 export const E2E_VISION_APP_PORT = Number(process.env.E2E_VISION_APP_PORT ?? APP_PORT + 7);
+/**
+ * Web search (docs/issues.md #40, e2e/web-search.spec.ts): the fake SearXNG (dev/searxng.ts, a fixed corpus; its
+ * received queries at GET /__queries), which the vision instance's SEARXNG_URL names. The main instance keeps web
+ * search off, so the other specs' composer is unchanged.
+ */
+export const E2E_SEARCH_PORT = Number(process.env.E2E_SEARCH_PORT ?? 4060);
 export const E2E_CONFIDENTIAL_DATA_DIR = `${E2E_DATA_DIR}-confidential`;
 export const E2E_CONFIDENTIAL_LOG = `${E2E_DATA_DIR}-confidential.log`;
 
@@ -135,6 +141,12 @@ export default defineConfig({
       timeout: 30_000,
     },
     {
+      command: `npx tsx scripts/search-dev.ts --port ${E2E_SEARCH_PORT}`,
+      url: `http://127.0.0.1:${E2E_SEARCH_PORT}/__queries`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
       command: `npx tsx tests/helpers/auth-sync-receiver.ts --port ${E2E_AUTH_SYNC_PORT} --secret ${E2E_AUTH_SYNC_SECRET}`,
       url: `http://127.0.0.1:${E2E_AUTH_SYNC_PORT}/health`,
       reuseExistingServer: false,
@@ -220,6 +232,8 @@ export default defineConfig({
         LLM_API_KEY: "test",
         LLM_TIMEOUT_MS: "5000",
         LLM_VISION_MODELS: "llama3-8b-8192",
+        // docs/issues.md #40: standard models search through the fake SearXNG (e2e/web-search.spec.ts).
+        SEARXNG_URL: `http://127.0.0.1:${E2E_SEARCH_PORT}`,
         DATABASE_URL: "",
         NEXTAUTH_SECRET: "e2e-nextauth-secret-0123456789abcdef0123456789",
         EMAIL_SERVER: `smtp://127.0.0.1:${SMTP_PORT}`,

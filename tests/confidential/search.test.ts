@@ -46,7 +46,7 @@ function serveRelay(): Promise<http.Server> {
       body: req.method === "POST" ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined,
       duplex: "half",
     } as RequestInit);
-    const response = req.url?.startsWith("/api/confidential/attestation") ? await attestationRoute(request) : await relayRoute(request);
+    const response = req.url?.startsWith("/api/confidential/attestation") ? await attestationRoute() : await relayRoute(request);
     res.writeHead(response.status, Object.fromEntries(response.headers.entries()));
     if (response.body) for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) res.write(chunk);
     res.end();
