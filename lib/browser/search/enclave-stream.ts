@@ -78,7 +78,7 @@ export class EnclaveSearchStream {
   private drain(final: boolean): string {
     let out = "";
     for (;;) {
-      const at = this.pending.search(/[<[]/);
+      const at = this.pending.search(/[<[\n]/);
       if (at === -1) {
         out += this.pending;
         this.pending = "";
@@ -86,14 +86,16 @@ export class EnclaveSearchStream {
       }
       out += this.pending.slice(0, at);
       this.pending = this.pending.slice(at);
-      const step = this.pending[0] === "<" ? this.marker(final) : this.link(final);
+      const step = this.pending[0] === "[" ? this.link(final) : this.marker(final);
       if (step === null) return out;
       out += step;
     }
   }
 
-  /** At a "<": a whole marker is consumed (""), a partial one held (null), anything else passed on. */
+  /** At a "<" or "\n": a whole marker and its "\n" padding is consumed (""), a partial one held (null), anything else passed on. */
   private marker(final: boolean): string | null {
+    if (this.pending.startsWith(`\n${OPEN}`)) this.pending = this.pending.slice(1);
+    else if (this.pending[0] === "\n") return !final && `\n${OPEN}`.startsWith(this.pending) ? null : this.take(1);
     const p = this.pending;
     if (p.startsWith(OPEN)) {
       const end = p.indexOf(CLOSE);
