@@ -53,4 +53,5 @@ test("a visitor turns on Search the web, asks, and sees Sources and the exact qu
   expect(requests.at(-1)!.messages.at(-1)!.content).toContain(`url="${SEARCH_CORPUS[0]!.url}"`);
   // The toggle stays on for this chat.
   await expect(toggle).toHaveAttribute("aria-pressed", "true");
+  await page.screenshot({ path: "test-results/shots-web-search/answer-with-sources.png" });
 });
