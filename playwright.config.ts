@@ -39,6 +39,11 @@ export const E2E_DEV_PORT = Number(process.env.E2E_DEV_PORT ?? APP_PORT + 2);
 export const E2E_CONFIDENTIAL_APP_PORT = Number(process.env.E2E_CONFIDENTIAL_APP_PORT ?? APP_PORT + 3);
 export const E2E_ENCLAVE_PORT = Number(process.env.E2E_ENCLAVE_PORT ?? APP_PORT + 5);
 const ENCLAVE_PORT = E2E_ENCLAVE_PORT;
+/**
+ * Web search (e2e/web-search.spec.ts): the fake SearXNG (dev/searxng.ts, a fixed corpus; its received queries at
+ * GET /__queries), which the main instance's SEARXNG_URL names.
+ */
+export const E2E_SEARCH_PORT = Number(process.env.E2E_SEARCH_PORT ?? 4060);
 export const E2E_CONFIDENTIAL_DATA_DIR = `${E2E_DATA_DIR}-confidential`;
 export const E2E_CONFIDENTIAL_LOG = `${E2E_DATA_DIR}-confidential.log`;
 
@@ -129,6 +134,12 @@ export default defineConfig({
       timeout: 30_000,
     },
     {
+      command: `npx tsx scripts/search-dev.ts --port ${E2E_SEARCH_PORT}`,
+      url: `http://127.0.0.1:${E2E_SEARCH_PORT}/__queries`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
       command: `npx tsx tests/helpers/auth-sync-receiver.ts --port ${E2E_AUTH_SYNC_PORT} --secret ${E2E_AUTH_SYNC_SECRET}`,
       url: `http://127.0.0.1:${E2E_AUTH_SYNC_PORT}/health`,
       reuseExistingServer: false,
@@ -176,6 +187,8 @@ export default defineConfig({
         // Images (e2e/vision.spec.ts): the Basic model reads them here; the quota instance keeps it text-only
         // for the refusal (e2e/share-files.spec.ts).
         LLM_VISION_MODELS: "llama3-8b-8192",
+        // Standard models search through the fake SearXNG (e2e/web-search.spec.ts).
+        SEARXNG_URL: `http://127.0.0.1:${E2E_SEARCH_PORT}`,
         // Every spec signs in by e-mail from 127.0.0.1: more than the default 20 links an hour per client.
         // The limit itself is tested in tests/auth/rate-limit.test.ts.
         EMAIL_SIGNIN_LIMIT_PER_CLIENT_PER_HOUR: "100000",

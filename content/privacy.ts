@@ -55,6 +55,11 @@ export const privacySections: readonly PrivacySection[] = [
       "If the operator has set up a model that reads images, an image you attach to it is scaled down and re-encoded in your browser " +
         "first, which removes its metadata (camera, location, time); only that copy is sent, with your message and in the same way: " +
         "through our servers in memory for a Standard model, encrypted to the enclave for a Confidential one. Other models refuse images.",
+      "Web search is off until you turn on \"Search the web\" for a chat. Then your message is sent as a search query: for a Standard model " +
+        "by our servers to the SearXNG search service this server's operator runs, which asks public search engines in its own name (they " +
+        "see the query, not your address); for a Confidential model by the enclave itself, so our servers see only that a search was asked " +
+        "for, never the query or the results. Under the answer you see every query exactly as it was sent and who ran it. Our servers never " +
+        "log or store queries or results; a saved chat keeps them encrypted with the answer.",
     ],
   },
   {
@@ -71,7 +76,7 @@ export const privacySections: readonly PrivacySection[] = [
         "recovery code. Our servers store only the encrypted form and cannot decrypt it. If you lose every " +
         "way to unlock it, nobody, including us, can recover that history.",
       "For your account we store your e-mail address, your plan and subscription status, and a count of " +
-        "messages per day for the daily limits. A visitor's count is kept under a keyed hash of the network " +
+        "messages and web searches per day for the daily limits. A visitor's count is kept under a keyed hash of the network " +
         "address whose key changes every day, never under the address itself.",
     ],
   },

@@ -38,6 +38,8 @@ import {
 import { CompactSign, importJWK, type JWK } from "jose";
 import { z } from "@/lib/shared/zod";
 import { developmentAnswer } from "../lib/server/llm/development";
+import { citeSources, enclaveWebSearch, wantsEvents } from "./enclave-search";
+import { readBody, sendJson } from "./http-helpers";
 import { contentImages, contentText } from "../lib/shared/chat/images";
 import { sha256Hex, type DevelopmentAttestationDocument, type DevelopmentReport, type EnclaveMeasurement } from "../lib/browser/confidential/attestation";
 import {
@@ -84,6 +86,8 @@ export interface DevEnclaveOptions {
    * benchmark (bench/confidential-relay.ts) gives the fake LLM's, so both paths stream the same text.
    */
   answer?: (messages: readonly { role: string; content: string }[]) => string;
+  /** The SearXNG this enclave queries for `web_search_options` (docs/issues.md #40; ./enclave-search.ts); null: searches fail. */
+  searxngUrl?: string | null;
 }
 
 export interface DevEnclave {
@@ -161,6 +165,8 @@ const chatRequestSchema = z.looseObject({
     .max(10_000),
   stream: z.boolean().optional(),
   stream_options: z.looseObject({ include_usage: z.boolean().optional() }).optional(),
+  web_search_options: z.looseObject({}).optional(),
+  pii_check_options: z.looseObject({}).optional(),
 });
 
 /**
@@ -264,7 +270,11 @@ export async function startDevEnclave(options: DevEnclaveOptions = {}): Promise<
       const images = contentImages(parts);
       return images.length ? { role: m.role, content: contentText(parts), images } : { role: m.role, content: contentText(parts) };
     });
-    const answer = (options.answer ?? developmentAnswer)(messages);
+    // docs/issues.md #40: the router-only fields, as Tinfoil's router reads them (./enclave-search.ts).
+    const search = request.web_search_options === undefined ? null : await enclaveWebSearch(request, messages, options.searxngUrl ?? null, wantsEvents(req));
+    const cited = citeSources((options.answer ?? developmentAnswer)(search?.messages ?? messages), search?.sources ?? []);
+    const answer = cited.text;
+    const markers = search?.markers.join("") ?? "";
     const promptTokens = Math.ceil(messages.reduce((n, m) => n + m.content.length, 0) / 4);
     const completionTokens = Math.ceil(answer.length / 4);
     const usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
@@ -283,7 +293,7 @@ export async function startDevEnclave(options: DevEnclaveOptions = {}): Promise<
             object: "chat.completion",
             created,
             model: request.model,
-            choices: [{ index: 0, message: { role: "assistant", content: answer }, finish_reason: "stop" }],
+            choices: [{ index: 0, message: { role: "assistant", content: markers + answer, annotations: cited.annotations }, finish_reason: "stop" }],
             usage,
           }),
         ),
@@ -301,7 +311,7 @@ export async function startDevEnclave(options: DevEnclaveOptions = {}): Promise<
     if (wantsUsage) headers.Trailer = USAGE_METRICS_HEADER;
     res.writeHead(200, headers);
     const event = (data: unknown) => sealer(`data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`);
-    const chunk = (delta: Record<string, string>, finish: string | null) => ({
+    const chunk = (delta: Record<string, unknown>, finish: string | null) => ({
       id,
       object: "chat.completion.chunk",
       created,
@@ -309,11 +319,13 @@ export async function startDevEnclave(options: DevEnclaveOptions = {}): Promise<
       choices: [{ index: 0, delta, finish_reason: finish }],
     });
     res.write(await event(chunk({ role: "assistant", content: "" }, null)));
+    if (markers) res.write(await event(chunk({ content: markers }, null)));
     for (const piece of chunkWords(answer, WORDS_PER_CHUNK)) {
       if (chunkDelayMs > 0) await new Promise((r) => setTimeout(r, chunkDelayMs));
       if (closed.signal.aborted) return;
       res.write(await event(chunk({ content: piece }, null)));
     }
+    if (cited.annotations.length) res.write(await event(chunk({ annotations: cited.annotations }, null)));
     res.write(await event(chunk({}, "stop")));
     if (request.stream_options?.include_usage) {
       res.write(await event({ id, object: "chat.completion.chunk", created, model: request.model, choices: [], usage }));
@@ -373,27 +385,6 @@ function frameSealer(keys: ResponseKeyMaterial): (text: string) => Promise<Buffe
     frame.set(sealed, 4);
     return frame;
   };
-}
-
-function readBody(req: http.IncomingMessage, limit: number): Promise<Uint8Array> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.byteLength;
-      if (size > limit) {
-        req.destroy();
-        reject(new Error("too large"));
-      } else chunks.push(chunk);
-    });
-    req.on("end", () => resolve(Buffer.concat(chunks)));
-    req.on("error", reject);
-  });
-}
-
-function sendJson(res: http.ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { "Content-Type": "application/json", "Cache-Control": "no-store" });
-  res.end(JSON.stringify(body));
 }
 
 /** Split into pieces of `n` words, each keeping its trailing whitespace (same pacing as the development responder). */

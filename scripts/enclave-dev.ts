@@ -3,8 +3,11 @@
  * (dev/enclave.ts) on ENCLAVE_PORT (default 8788). `--tamper` serves an attestation whose measurement differs
  * from the pinned one, so verification must refuse it; `--test-controls` lets the end-to-end run switch that
  * at run time (POST /__test/tamper). Development only: its attestation is signed by a published key.
+ * Web search (docs/issues.md #40): the enclave queries SEARXNG_URL, by default the development stand-in of
+ * `npm run search:dev` on SEARCH_DEV_PORT (8789).
  */
 import { DEFAULT_ENCLAVE_PORT, startDevEnclave } from "../dev/enclave";
+import { DEFAULT_SEARCH_DEV_PORT } from "../dev/searxng";
 
 function parsePort(value: string | undefined, from: string): number | undefined {
   if (value === undefined || value === "") return undefined;
@@ -26,10 +29,12 @@ async function main(): Promise<void> {
     else if (arg.startsWith("--port=")) port = parsePort(arg.slice("--port=".length), "--port") ?? port;
     else throw new Error(`Unknown option ${arg} (use --port N, --tamper, --test-controls)`);
   }
-  const enclave = await startDevEnclave({ port, tamper, testControls });
+  const searxngUrl = process.env.SEARXNG_URL || `http://127.0.0.1:${process.env.SEARCH_DEV_PORT || DEFAULT_SEARCH_DEV_PORT}`;
+  const enclave = await startDevEnclave({ port, tamper, testControls, searxngUrl });
   console.log(
     `Development enclave on ${enclave.url}${tamper ? " (TAMPERED measurement: verification must refuse it)" : ""}\n` +
       `  HPKE public key ${enclave.hpkePublicKey}\n` +
+      `  Web search: ${searxngUrl}\n` +
       "  Development trust only: its attestation is signed by the development root published in the repository.",
   );
   const stop = () => void enclave.close().then(() => process.exit(0));

@@ -4,6 +4,7 @@ import { memo } from "react";
 import { AssistantAvatar } from "./assistant-avatar";
 import { CopyButton } from "./copy-button";
 import { Markdown } from "./markdown";
+import { Sources } from "./sources";
 import { ACTION_BUTTON, MessageActions, RegenerateButton } from "./message-actions";
 import type { UiMessage } from "./types";
 import { VersionSwitcher } from "./version-switcher";
@@ -29,6 +30,7 @@ export const AssistantMessage = memo(function AssistantMessage({ id, message, ve
       <AssistantAvatar />
       <div className="min-w-0 flex-1 pt-1">
         {message.content !== "" && <Markdown text={message.content} />}
+        {message.search && <Sources search={message.search} />}
         {message.stopped && (
           <p data-testid="stopped-note" className="mt-1 text-sm italic text-ink-600">
             {message.content === "" ? "Stopped before the answer began." : "Stopped."}

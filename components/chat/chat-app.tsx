@@ -20,6 +20,7 @@ import { ChatErrorNotice } from "./chat-error";
 import { IntegrityNotice } from "./integrity-notice";
 import { isAppError } from "@/lib/shared/errors";
 import { Composer } from "./composer";
+import { WebSearchToggle } from "./web-search-toggle";
 import { forgetRenderedMarkdown, preloadMarkdown } from "./markdown";
 import { MessageList } from "./message-list";
 import { ModelPicker } from "./model-picker";
@@ -547,6 +548,7 @@ export function ChatApp({ models, defaultModel, pdfLimits, providerNotice }: Cha
           onPickFile={pickFile}
           busy={busy}
           readsImages={models.find((m) => m.code === model)?.vision ?? false}
+          tools={<WebSearchToggle state={chat.webSearch} busy={busy} />}
         />
         <p className="px-4 pb-3 text-center text-xs text-ink-500">Hush may produce mistakes. Please verify information.</p>
       </div>

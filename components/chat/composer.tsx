@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useLayoutEffect, useRef, type ClipboardEvent, type KeyboardEvent } from "react";
+import { useEffect, useLayoutEffect, useRef, type ClipboardEvent, type KeyboardEvent, type ReactNode } from "react";
 import { acceptFor } from "@/lib/browser/files/kinds";
 
 interface ComposerProps {
@@ -13,6 +13,8 @@ interface ComposerProps {
   disabled?: boolean;
   /** The chosen model reads images (docs/issues.md #23): the picker offers images too. */
   readsImages?: boolean;
+  /** More controls beside the attach button (docs/issues.md #40: the "Search the web" toggle). */
+  tools?: ReactNode;
 }
 
 const MAX_HEIGHT_PX = 200;
@@ -23,7 +25,7 @@ const MAX_HEIGHT_PX = 200;
  * button disabled while the text is empty, which becomes Stop while an answer streams. Enter sends,
  * Shift+Enter adds a line, and pasting inserts plain text only.
  */
-export function Composer({ value, onChange, onSend, onStop, onPickFile, busy, disabled, readsImages = false }: ComposerProps) {
+export function Composer({ value, onChange, onSend, onStop, onPickFile, busy, disabled, readsImages = false, tools }: ComposerProps) {
   const fileInput = useRef<HTMLInputElement>(null);
   const textarea = useRef<HTMLTextAreaElement>(null);
   const canSend = value.trim() !== "" && !busy && !disabled;
@@ -95,6 +97,7 @@ export function Composer({ value, onChange, onSend, onStop, onPickFile, busy, di
             <path d="M21.4 11.1l-8.5 8.5a5.5 5.5 0 0 1-7.8-7.8l8.5-8.5a3.7 3.7 0 0 1 5.2 5.2l-8.5 8.5a1.8 1.8 0 0 1-2.6-2.6l7.8-7.8" />
           </svg>
         </button>
+        {tools}
         <label htmlFor="chat-input" className="sr-only">
           Message
         </label>

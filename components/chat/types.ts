@@ -1,3 +1,4 @@
+import type { WebSearchRecord } from "@/lib/shared/search/record";
 import type { ApiMessage, StagedFile } from "@/lib/browser/chat/send-turn";
 
 /** A message as the page shows it: the API's role and content plus client-only display details. */
@@ -10,6 +11,8 @@ export interface UiMessage extends ApiMessage {
   file?: StagedFile | null;
   /** An answer the user stopped; its content may be "" (stopped before the first words). */
   stopped?: boolean;
+  /** An answer's web search (docs/issues.md #40): shown as its Sources and disclosure, sealed with a saved chat. */
+  search?: WebSearchRecord;
 }
 
 

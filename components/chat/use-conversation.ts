@@ -20,6 +20,7 @@ import type { UiMessage } from "./types";
 import { useStreamingText } from "./use-streaming-text";
 import { useConfidential } from "@/components/confidential/confidential-context";
 import { turnSender, verificationFailureText } from "@/components/confidential/send-turn";
+import { useWebSearch } from "./use-web-search";
 
 /**
  * One model call: a new user message under `parentId` (a plain send continues from the last message; an
@@ -105,6 +106,8 @@ export function useConversation(options: Options) {
   const busy = streaming.text !== null;
   // docs/issues.md #20: a confidential model's turn is encrypted in the browser to the verified enclave.
   const confidential = useConfidential().config;
+  // docs/issues.md #40: "Search the web", per chat.
+  const webSearch = useWebSearch(chatId, options.model);
 
   const cancel = () => {
     if (!abort.current) return;
@@ -117,6 +120,7 @@ export function useConversation(options: Options) {
     cancel();
     setTree(Array.isArray(messages) ? fromMessages(messages) : messages);
     setChatId(id);
+    if (id === null) webSearch.reset();
     setError(null);
   };
 
@@ -154,20 +158,25 @@ export function useConversation(options: Options) {
         saveChat: options.signedIn && options.saveHistory,
         signal: controller.signal,
         onDelta: streaming.push,
+        webSearch: webSearch.state.on,
       });
+      webSearch.record(result.search);
       // docs/product.md §4: after a successful send, keep the chat id and take the server's answer.
       const answer = result.messages[result.messages.length - 1];
       const user = working.nodes[userId]!.message as UiMessage;
       const notice =
         attached?.image && attached.image.url.length > SAVED_IMAGE_MAX_CHARS && options.signedIn && options.saveHistory ? IMAGE_NOT_SAVED : (file?.notice ?? null);
       let next = op.kind === "send" ? updateMessage(working, userId, { ...user, notice }) : working;
-      next = addChild(next, userId, { role: "assistant", content: answer?.role === "assistant" ? answer.content : "" }).tree;
+      const search = result.search ? { search: result.search } : {};
+      next = addChild(next, userId, { role: "assistant", content: answer?.role === "assistant" ? answer.content : "", ...search }).tree;
       setTree(next);
       const document = file ? { name: file.name, text: file.text } : null;
       options.onResult(result, document);
       if (options.signedIn && options.saveHistory) {
         try {
-          setChatId(await options.save({ chatId, tree: next, userNodeId: userId, document }));
+          const savedId = await options.save({ chatId, tree: next, userNodeId: userId, document });
+          if (chatId === null) webSearch.adopt(savedId);
+          setChatId(savedId);
         } catch (saveError) {
           const why = saveError instanceof AppError ? saveError.message : "please try again.";
           setError({ text: `This answer was not saved: ${why}`, link: null, detail: null, retry: null });
@@ -220,6 +229,8 @@ export function useConversation(options: Options) {
     /** The messages on screen, with their ids in the tree. */
     shown,
     chatId,
+    /** The composer's "Search the web" toggle for this chat (docs/issues.md #40). */
+    webSearch: webSearch.state,
     error,
     setError,
     busy,

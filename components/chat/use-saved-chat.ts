@@ -83,6 +83,8 @@ export function useSavedChat(signedIn: boolean, documents: ConversationDocument[
         role: m.role,
         content: m.content,
         attachment: savedImage(m) ?? (id === userNodeId && document ? document : m.attachmentName ? (known.get(m.attachmentName) ?? null) : null),
+        // docs/issues.md #40: an answer's sources and queries are sealed with it.
+        ...(m.search ? { search: m.search } : {}),
       }));
       const title = displayNameFrom(path.map((n) => n.message));
       const plan = chatId === null ? { from: 0, replace: false } : planSave(savedIds.current, path);
@@ -125,7 +127,12 @@ export function useSavedChat(signedIn: boolean, documents: ConversationDocument[
     const saved = await openSavedChat(id);
     let tree: BranchTree<UiMessage> = treeFromSaved(
       saved.tree,
-      saved.messages.map(({ role, content, attachment }) => ({ role, content, ...(attachment ? { attachmentName: attachment.name } : {}) })),
+      saved.messages.map(({ role, content, attachment, search }) => ({
+        role,
+        content,
+        ...(attachment ? { attachmentName: attachment.name } : {}),
+        ...(search ? { search } : {}),
+      })),
     );
     // docs/issues.md #23: an image sealed with its message comes back on it (thumbnail, and follow-ups send it again).
     storedPath(tree).forEach(({ id, message }, i) => {

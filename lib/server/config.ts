@@ -226,6 +226,24 @@ const envSchema = z.object({
   QUOTA_VISITOR_PER_DAY: positiveInt(10),
   QUOTA_FREE_PER_DAY: positiveInt(50),
   QUOTA_PRO_PER_DAY: positiveInt(1000),
+  // Web search (docs/issues.md #40; docs/web-search.md): the "Search the web" toggle of the composer.
+  /** A self-hosted SearXNG instance (its JSON API, `GET /search?q=…&format=json`) queried for standard models;
+   *  unset: no web search for standard models (confidential models search inside the enclave). */
+  SEARXNG_URL: optionalString.pipe(z.string().url().optional()),
+  /** Milliseconds one SearXNG query may take before it counts as failed. */
+  SEARCH_TIMEOUT_MS: positiveInt(8000),
+  /** Results of each query given to the model and listed as sources. */
+  SEARCH_MAX_RESULTS: z.coerce.number().int().min(1).max(20).default(5),
+  /** Bytes of one SearXNG answer read at most; a larger answer counts as failed. */
+  SEARCH_MAX_RESPONSE_BYTES: positiveInt(2 * 1024 * 1024),
+  /** Port of the development SearXNG stand-in (`npm run search:dev`), the embedded default's engine. */
+  SEARCH_DEV_PORT: z.coerce.number().int().min(1).max(65535).default(8789),
+  /** Web searches per UTC day: visitors per address, Free and Pro users per account. */
+  SEARCH_PER_DAY_VISITOR: positiveInt(3),
+  SEARCH_PER_DAY_FREE: positiveInt(20),
+  SEARCH_PER_DAY_PRO: positiveInt(300),
+  /** "1": confidential turns with web search also ask the enclave for its personal-data check (`pii_check_options`). */
+  CONFIDENTIAL_SEARCH_PII_CHECK: z.enum(["0", "1"]).default("0"),
   /** Seconds a SIGTERM waits for chat answers in flight before aborting them (lib/server/lifecycle.ts); keep it
    *  below the orchestrator's kill timeout (Docker's stop_grace_period, Kubernetes' terminationGracePeriodSeconds). */
   SHUTDOWN_GRACE_SECONDS: positiveInt(25),
@@ -294,6 +312,18 @@ export interface Config extends Env {
   confidential: ConfidentialSettings | null;
   /** LLM_VISION_MODELS as model codes, in table order (empty: no model reads images). */
   visionModels: ModelCode[];
+  /** Web search for standard models (SEARXNG_URL), or null when off (docs/issues.md #40). */
+  search: SearchSettings | null;
+}
+
+/** The SearXNG instance standard models' searches go to (docs/issues.md #40). */
+export interface SearchSettings {
+  /** SEARXNG_URL without a trailing slash. */
+  baseUrl: string;
+  /** Its host[:port], named to the user as the engine. */
+  host: string;
+  /** The embedded default: the development SearXNG stand-in on SEARCH_DEV_PORT (dev/searxng.ts). */
+  embedded: boolean;
 }
 
 /** A setting is missing or malformed; the message names the variable. */
@@ -377,7 +407,20 @@ export function parseConfig(raw: Record<string, string | undefined>): Config {
     trustedProxies,
     confidential,
     visionModels: visionModels(env),
+    search: searchSettings(env, Boolean(confidential?.embedded)),
   };
+}
+
+/**
+ * SEARXNG_URL as settings; with the embedded default (development, no provider configured: the development
+ * enclave runs) the development SearXNG stand-in on SEARCH_DEV_PORT, so web search works on a fresh clone.
+ */
+function searchSettings(env: Env, embedded: boolean): SearchSettings | null {
+  const raw = env.SEARXNG_URL ?? (embedded ? `http://127.0.0.1:${env.SEARCH_DEV_PORT}` : undefined);
+  if (!raw) return null;
+  const url = new URL(raw);
+  if (url.protocol !== "https:" && url.protocol !== "http:") throw new ConfigError("SEARXNG_URL must be an http(s):// URL. See .env.example.");
+  return { baseUrl: raw.replace(/\/+$/, ""), host: url.host, embedded: !env.SEARXNG_URL };
 }
 
 /** LLM_VISION_MODELS as model codes. @throws ConfigError naming an unknown code */
@@ -518,6 +561,7 @@ export function describeDefaults(config: Config): string[] {
         "(start it with `npm run enclave:dev`; set CONFIDENTIAL_BASE_URL for a real enclave)",
     );
   }
+  if (config.search?.embedded) notes.push(`web search: development SearXNG stand-in at ${config.search.baseUrl} (a fixed local corpus; set SEARXNG_URL for a real one)`);
   if (!config.paymentsEnabled) notes.push("payments: off (set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET); `npm run plan` grants Pro by hand");
   return notes;
 }

@@ -8,6 +8,7 @@ import { AppError } from "@/lib/shared/errors";
 import { logger } from "@/lib/server/log";
 import { writeBehindCounts, type CounterTable, type WriteBehindCounts } from "@/lib/server/quota-write-behind";
 import { processSlot } from "@/lib/server/process-state";
+import { redisWithSearch, searchLimitFor, SEARCH_KEY_SUFFIX } from "@/lib/server/search/quota";
 
 /**
  * Daily chat quotas (issue "Quotas"; docs/product.md §9 leaves the numbers open): QUOTA_VISITOR_PER_DAY per
@@ -59,9 +60,12 @@ export function limitFor(subject: QuotaSubject, config: Config = getConfig()): n
   return subject.plan === "Pro" ? config.QUOTA_PRO_PER_DAY : config.QUOTA_FREE_PER_DAY;
 }
 
+/** What counting a turn did: 0 refused (over the turn limit), 1 counted, 2 counted with one search. */
+type Counted = 0 | 1 | 2;
+
 interface QuotaStore {
-  /** Add one to `key` for `day` unless it already reached `limit`; true when admitted. */
-  increment(key: string, day: string, limit: number): Promise<boolean>;
+  /** Add one to `key` for `day` unless it already reached `limit`, and with `searchLimit` one search too unless that limit is reached. */
+  increment(key: string, day: string, limit: number, searchLimit?: number): Promise<Counted>;
   /** The salt of `day`, created at random by the first caller of the day. */
   salt(day: string): Promise<Buffer>;
 }
@@ -97,11 +101,21 @@ export function quotaIncrementSql(input: { key: Prisma.Sql; day: string; limit: 
 }
 
 const databaseStore: QuotaStore = {
-  async increment(key, day, limit) {
+  async increment(key, day, limit, searchLimit) {
     // Through node-postgres as a prepared statement (rawRows): Prisma's own work around one raw
     // statement was a sizeable part of a visitor turn's CPU (docs/issues.md #24).
-    const rows = await rawRows<{ count: number }>(quotaIncrementSql({ key: Prisma.sql`${key}::text`, day, limit: Prisma.sql`${limit}::int` }));
-    return rows.length > 0 && rows[0]!.count <= limit;
+    const turn = quotaIncrementSql({ key: Prisma.sql`${key}::text`, day, limit: Prisma.sql`${limit}::int` });
+    if (!searchLimit) {
+      const rows = await rawRows<{ count: number }>(turn);
+      return rows.length > 0 && rows[0]!.count <= limit ? 1 : 0;
+    }
+    // The search counted by the same statement, only when the turn was (FROM turn).
+    const search = quotaIncrementSql({ key: Prisma.sql`${key + SEARCH_KEY_SUFFIX}::text`, day, limit: Prisma.sql`${searchLimit}::int`, from: Prisma.sql`FROM turn` });
+    const rows = await rawRows<{ turn: number | null; search: number | null }>(
+      Prisma.sql`WITH turn AS (${turn}), search AS (${search}) SELECT (SELECT count FROM turn) AS turn, (SELECT count FROM search) AS search`,
+    );
+    if (rows[0]?.turn == null) return 0;
+    return rows[0].search == null ? 1 : 2;
   },
   async salt(day) {
     const db = await getDb();
@@ -140,7 +154,12 @@ const counterTable: CounterTable = {
  */
 function visitorsInMemory(visitors: WriteBehindCounts): QuotaStore {
   return {
-    increment: (key, day, limit) => (key.startsWith(VISITOR_KEY_PREFIX) ? visitors.increment(key, day, limit) : databaseStore.increment(key, day, limit)),
+    async increment(key, day, limit, searchLimit) {
+      if (!key.startsWith(VISITOR_KEY_PREFIX)) return databaseStore.increment(key, day, limit, searchLimit);
+      // One process owns these counts: the search is counted right after the turn, each bounded by its own limit.
+      if (!(await visitors.increment(key, day, limit))) return 0;
+      return searchLimit && (await visitors.increment(key + SEARCH_KEY_SUFFIX, day, searchLimit)) ? 2 : 1;
+    },
     salt: (day) => databaseStore.salt(day),
   };
 }
@@ -154,9 +173,10 @@ return c`;
 
 function redisStore(redis: Redis): QuotaStore {
   return {
-    async increment(key, day, limit) {
+    async increment(key, day, limit, searchLimit) {
+      if (searchLimit) return (await redisWithSearch(redis, key, day, limit, searchLimit, null)) as Counted;
       const result = await redis.eval(INCREMENT_SCRIPT, 1, `hush:quota:${day}:${key}`, limit, 2 * 86_400);
-      return Number(result) > 0;
+      return Number(result) > 0 ? 1 : 0;
     },
     async salt(day) {
       const name = `hush:quota-salt:${day}`;
@@ -189,12 +209,12 @@ function warnRedisDown(error: unknown): void {
 /** `primary` (Redis), and `fallback` (the database) for each call Redis cannot answer. */
 function withFallback(primary: QuotaStore, fallback: QuotaStore): QuotaStore {
   return {
-    async increment(key, day, limit) {
+    async increment(key, day, limit, searchLimit) {
       try {
-        return await primary.increment(key, day, limit);
+        return await primary.increment(key, day, limit, searchLimit);
       } catch (error) {
         warnRedisDown(error);
-        return fallback.increment(key, day, limit);
+        return fallback.increment(key, day, limit, searchLimit);
       }
     },
     async salt(day) {
@@ -248,10 +268,20 @@ async function keyFor(subject: QuotaSubject, day: string): Promise<string> {
  * @throws AppError "rate_limited:quota" when today's limit is reached (nothing is counted then).
  */
 export async function consumeQuota(subject: QuotaSubject, now = new Date()): Promise<void> {
+  await consumeTurnQuota(subject, { search: false }, now);
+}
+
+/**
+ * consumeQuota, and with `search` one web search counted with it (docs/issues.md #40; see searchLimitFor).
+ * @returns searched: true when the search was counted (false: not asked, or today's searches are used up)
+ * @throws AppError "rate_limited:quota" when today's turn limit is reached (nothing is counted then).
+ */
+export async function consumeTurnQuota(subject: QuotaSubject, options: { search: boolean }, now = new Date()): Promise<{ searched: boolean }> {
   const day = utcDay(now);
-  const limit = limitFor(subject);
   const key = await keyFor(subject, day);
-  if (!(await current().store.increment(key, day, limit))) throw quotaExceeded(secondsToNextUtcDay(now));
+  const counted = await current().store.increment(key, day, limitFor(subject), options.search ? searchLimitFor(subject) : undefined);
+  if (!counted) throw quotaExceeded(secondsToNextUtcDay(now));
+  return { searched: counted === 2 };
 }
 
 /**
@@ -267,28 +297,47 @@ export async function consumeQuotaUnlessBlocked(
   subject: QuotaSubject,
   block: { redisKey: string | null; check: () => Promise<number> },
   now = new Date(),
+  options: { search: boolean } = { search: false },
 ): Promise<number> {
+  return (await consumeTurnUnlessBlocked(subject, block, options, now)).blocked;
+}
+
+/**
+ * consumeQuotaUnlessBlocked, and with `search` one web search counted in the same step (docs/issues.md #40).
+ * @returns blocked: the seconds the subject stays refused (nothing counted), or 0; searched: the search was counted.
+ * @throws AppError "rate_limited:quota" when today's limit is reached (nothing is counted then).
+ */
+export async function consumeTurnUnlessBlocked(
+  subject: QuotaSubject,
+  block: { redisKey: string | null; check: () => Promise<number> },
+  options: { search: boolean },
+  now = new Date(),
+): Promise<{ blocked: number; searched: boolean }> {
   const day = utcDay(now);
   const limit = limitFor(subject);
+  const searchLimit = options.search ? searchLimitFor(subject) : undefined;
   const key = await keyFor(subject, day);
   const s = current();
   if (s.redis && block.redisKey) {
     let result: number | null = null;
     try {
-      result = Number(await s.redis.eval(INCREMENT_UNLESS_BLOCKED_SCRIPT, 2, `hush:quota:${day}:${key}`, block.redisKey, limit, 2 * 86_400));
+      result = searchLimit
+        ? await redisWithSearch(s.redis, key, day, limit, searchLimit, block.redisKey)
+        : Number(await s.redis.eval(INCREMENT_UNLESS_BLOCKED_SCRIPT, 2, `hush:quota:${day}:${key}`, block.redisKey, limit, 2 * 86_400));
     } catch (error) {
       warnRedisDown(error);
     }
     if (result !== null) {
-      if (result < 0) return -result;
+      if (result < 0) return { blocked: -result, searched: false };
       if (result === 0) throw quotaExceeded(secondsToNextUtcDay(now));
-      return 0;
+      return { blocked: 0, searched: result === 2 };
     }
   }
   const seconds = await block.check();
-  if (seconds > 0) return seconds;
-  if (!(await s.store.increment(key, day, limit))) throw quotaExceeded(secondsToNextUtcDay(now));
-  return 0;
+  if (seconds > 0) return { blocked: seconds, searched: false };
+  const counted = await s.store.increment(key, day, limit, searchLimit);
+  if (!counted) throw quotaExceeded(secondsToNextUtcDay(now));
+  return { blocked: 0, searched: counted === 2 };
 }
 
 /**
@@ -308,22 +357,25 @@ export async function pingQuotaRedis(): Promise<void> {
  * anyway, so counting in it keeps a send at one round trip before the model is called (docs/issues.md #24),
  * where a Redis counter would add one. Visitors, who have no such statement, are counted in Redis.
  */
-export function userQuotaInDatabase(now = new Date()): { day: string; freeLimit: number; proLimit: number } {
+export function userQuotaInDatabase(now = new Date()): { day: string; freeLimit: number; proLimit: number; searchFreeLimit: number; searchProLimit: number } {
   const config = getConfig();
   return {
     day: utcDay(now),
     freeLimit: limitFor({ kind: "user", userId: "", plan: "Free" }, config),
     proLimit: limitFor({ kind: "user", userId: "", plan: "Pro" }, config),
+    searchFreeLimit: searchLimitFor({ kind: "user", userId: "", plan: "Free" }, config),
+    searchProLimit: searchLimitFor({ kind: "user", userId: "", plan: "Pro" }, config),
   };
 }
 
 /**
  * Give back one send of `userId` counted in the database on `day` (YYYY-MM-DD) by a statement that then
- * had the send refused for another reason (lib/server/chat/signed-in.ts admitUserTurn). Never below zero.
+ * had the send refused for another reason (lib/server/chat/signed-in.ts admitUserTurn), and its search with `search`. Never below zero.
  */
-export async function refundUserQuota(userId: string, day: string): Promise<void> {
+export async function refundUserQuota(userId: string, day: string, search = false): Promise<void> {
   const db = await getDb();
-  await db.$executeRaw`UPDATE quota_counters SET count = count - 1 WHERE subject = ${userQuotaKey(userId)} AND day = ${day} AND count > 0`;
+  const keys = search ? [userQuotaKey(userId), userQuotaKey(userId) + SEARCH_KEY_SUFFIX] : [userQuotaKey(userId)];
+  await db.$executeRaw`UPDATE quota_counters SET count = count - 1 WHERE subject = ANY(${keys}::text[]) AND day = ${day} AND count > 0`;
 }
 
 /**

@@ -8,7 +8,10 @@ import { closeRateLimits } from "@/lib/server/rate-limit";
 import { logger, routeConsoleToLogger } from "@/lib/server/log";
 
 /** Starts the development enclave on a port (dev/enclave.ts, handed in by instrumentation.ts so lib never imports dev/). */
-export type StartDevEnclave = (port: number) => Promise<{ close(): Promise<void> }>;
+export type StartDevEnclave = (port: number, searxngUrl: string | null) => Promise<{ close(): Promise<void> }>;
+
+/** Starts the development SearXNG stand-in on a port (dev/searxng.ts, handed in by instrumentation.ts). */
+export type StartDevSearch = (port: number) => Promise<{ close(): Promise<void> }>;
 
 /**
  * Server start-up (called from instrumentation.ts): validate configuration, log the embedded defaults
@@ -16,7 +19,7 @@ export type StartDevEnclave = (port: number) => Promise<{ close(): Promise<void>
  * (lib/server/lifecycle.ts). A configuration error stops the process with a message that names the setting.
  * `startDevEnclave` runs the development enclave in this process when the configuration embeds it.
  */
-export async function startServer(startDevEnclave?: StartDevEnclave): Promise<void> {
+export async function startServer(startDevEnclave?: StartDevEnclave, startDevSearch?: StartDevSearch): Promise<void> {
   // Production output is JSON lines only; `next dev` keeps its own readable compile messages.
   if (process.env.NODE_ENV === "production") routeConsoleToLogger();
   let config;
@@ -38,9 +41,22 @@ export async function startServer(startDevEnclave?: StartDevEnclave): Promise<vo
   // process, so `npm run dev` alone takes the confidential path. An `npm run enclave:dev` already on the
   // port is used as it is.
   let devEnclave: { close(): Promise<void> } | null = null;
+  let devSearch: { close(): Promise<void> } | null = null;
+  // docs/issues.md #40: with the embedded defaults the development SearXNG stand-in answers web searches, for
+  // standard models through this server and for confidential ones from the development enclave.
+  if (config.search?.embedded && startDevSearch) {
+    try {
+      devSearch = await startDevSearch(config.SEARCH_DEV_PORT);
+      logger("hush").info({ port: config.SEARCH_DEV_PORT }, "development SearXNG stand-in started (a fixed local corpus)");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EADDRINUSE") throw error;
+      logger("hush").info({ port: config.SEARCH_DEV_PORT }, "development SearXNG stand-in already running on its port; using it");
+    }
+  }
+  if (!config.search) logger("hush").info("web search: off for standard models, because SEARXNG_URL is not set (the toggle is not offered for them)");
   if (confidential?.embedded && startDevEnclave) {
     try {
-      devEnclave = await startDevEnclave(config.ENCLAVE_PORT);
+      devEnclave = await startDevEnclave(config.ENCLAVE_PORT, config.search?.baseUrl ?? null);
       logger("hush").info({ port: config.ENCLAVE_PORT }, "development enclave started (development trust: no hardware isolation)");
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EADDRINUSE") throw error;
@@ -61,7 +77,7 @@ export async function startServer(startDevEnclave?: StartDevEnclave): Promise<vo
     closeResources: async () => {
       // Visitors' counts kept in memory are written before the database closes (lib/server/quota.ts).
       await closeQuota().catch(() => undefined);
-      await Promise.allSettled([closeDb(), closeRateLimits(), devEnclave?.close()]);
+      await Promise.allSettled([closeDb(), closeRateLimits(), devEnclave?.close(), devSearch?.close()]);
     },
   });
   const { basic, pro } = config.llmRoutes;

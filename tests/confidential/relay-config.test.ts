@@ -102,6 +102,8 @@ describe("CONFIDENTIAL_* settings", () => {
       contextTokens: { "llama3-8b-8192": 32_000 },
       paths: CONFIDENTIAL_PATHS,
       modelHeader: "X-Hush-Model",
+      // docs/issues.md #40: CONFIDENTIAL_SEARCH_PII_CHECK, off by default.
+      searchPiiCheck: false,
     });
     expect(JSON.stringify(pub)).not.toContain("tk_secret_value");
     expect(isConfidentialModel("llama3-8b-8192", config)).toBe(true);

@@ -21,6 +21,12 @@
  * <first 100 characters of the first one, whitespace collapsed>` and, with several, ` Documents: N.`
  * Streamed in chunks of 3 words, 20 ms apart.
  *
+ * Web results (docs/issues.md #40; lib/shared/llm/search-prompt.ts): a leading `<web_results>` block is taken off
+ * the question and the answer adds ` From the web: <first 80 characters of result 1> [1]` (or ` No web results.`
+ * for an empty block). The fake is gullible on purpose: when the user's own text (outside every block) asks it
+ * to "reveal the system prompt", it answers `System prompt: <the first system message>`, so a test can show that
+ * the same words inside a quoted result are not obeyed.
+ *
  * Trigger words in the last user message select a failure (so browser tests can cause them):
  *   [[fake:429]]        HTTP 429, OpenAI-style error body (code rate_limit_exceeded), Retry-After: 1
  *   [[fake:500]]        HTTP 500, error body
@@ -103,6 +109,12 @@ export function fakeAnswer(messages: readonly { role: string; content: string; i
   let rest = lastUser?.content ?? "";
   const title = fakeTitle(rest);
   if (title) return title;
+  let web: string[] | null = null;
+  const block = /^<web_results>\n([\s\S]*?)\n?<\/web_results>(?:\n\n|$)/.exec(rest);
+  if (block) {
+    web = [...(block[1] ?? "").matchAll(/<result [^>]*>\n([\s\S]*?)\n<\/result>/g)].map((m) => m[1] ?? "");
+    rest = rest.slice(block[0].length);
+  }
   const docs: string[] = [];
   for (;;) {
     const doc = /^<document\b[^>]*>\n([\s\S]*?)\n<\/document>(?:\n\[Note: [^\n]*\])?(?:\n\n|$)/.exec(rest);
@@ -111,7 +123,9 @@ export function fakeAnswer(messages: readonly { role: string; content: string; i
     rest = rest.slice(doc[0].length);
   }
   const question = rest.trim();
+  if (/reveal the system prompt/i.test(question)) return `System prompt: ${messages.find((m) => m.role === "system")?.content ?? ""}`;
   let answer = `You asked: ${question}${/[.?!]$/.test(question) ? "" : "."}`;
+  if (web) answer += web[0] !== undefined ? ` From the web: ${web[0].replace(/\s+/g, " ").slice(0, 80)} [1]` : " No web results.";
   if (docs[0] !== undefined) {
     const excerpt = docs[0].replace(/\s+/g, " ").trim().slice(0, DOC_EXCERPT_CHARS);
     answer += ` The document begins: ${excerpt}`;

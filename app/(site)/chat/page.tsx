@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { connection } from "next/server";
 import { ChatApp } from "@/components/chat/chat-app";
 import { ConfidentialProvider } from "@/components/confidential/confidential-context";
+import { WebSearchProvider } from "@/components/chat/web-search-context";
 import { getConfig } from "@/lib/server/config";
 import { DEFAULT_MODEL_CODE, modelChoices, providerLabel } from "@/lib/server/llm";
 import { confidentialPublicConfig, modelPrivacyLines } from "@/lib/server/confidential/models";
@@ -17,18 +18,20 @@ export default async function ChatPage() {
   const config = getConfig();
   return (
     <ConfidentialProvider value={{ config: confidentialPublicConfig(config), privacy: modelPrivacyLines(config) }}>
-      <ChatApp
-        models={modelChoices()}
-        defaultModel={DEFAULT_MODEL_CODE}
-        pdfLimits={{
-          maxBytes: config.PDF_MAX_BYTES,
-          maxPages: config.PDF_MAX_PAGES,
-          maxChars: config.PDF_MAX_TEXT_CHARS,
-          timeoutMs: config.PDF_PARSE_TIMEOUT_MS,
-          maxInflatedBytes: config.PDF_MAX_INFLATED_BYTES,
-        }}
-        providerNotice={config.llmProvider === "development" ? providerLabel("development") : null}
-      />
+      <WebSearchProvider value={{ standardEngine: config.search?.host ?? null }}>
+        <ChatApp
+          models={modelChoices()}
+          defaultModel={DEFAULT_MODEL_CODE}
+          pdfLimits={{
+            maxBytes: config.PDF_MAX_BYTES,
+            maxPages: config.PDF_MAX_PAGES,
+            maxChars: config.PDF_MAX_TEXT_CHARS,
+            timeoutMs: config.PDF_PARSE_TIMEOUT_MS,
+            maxInflatedBytes: config.PDF_MAX_INFLATED_BYTES,
+          }}
+          providerNotice={config.llmProvider === "development" ? providerLabel("development") : null}
+        />
+      </WebSearchProvider>
     </ConfidentialProvider>
   );
 }

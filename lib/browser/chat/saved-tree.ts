@@ -1,3 +1,4 @@
+import type { WebSearchRecord } from "@/lib/shared/search/record";
 import { activePath, deserialize, fromMessages, serialize, type BranchTree } from "./branches";
 
 /**
@@ -19,6 +20,8 @@ export interface SavedMessage {
   content: string;
   attachmentName?: string;
   stopped?: boolean;
+  /** An answer's web search (docs/issues.md #40), sealed with the tree like the text. */
+  search?: WebSearchRecord;
 }
 
 /** The messages a save stores: the active path without system messages and empty (stopped) stubs. */
@@ -45,6 +48,7 @@ export function treeForSaving<M extends SavedMessage>(tree: BranchTree<M>): stri
         content: m.content,
         ...(m.attachmentName ? { attachmentName: m.attachmentName } : {}),
         ...(m.stopped ? { stopped: true } : {}),
+        ...(m.search ? { search: m.search } : {}),
       },
     };
   }

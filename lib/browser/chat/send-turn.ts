@@ -67,6 +67,8 @@ export interface SendChatInput {
   saveChat: boolean;
   signal: AbortSignal;
   onDelta: (text: string) => void;
+  /** "Search the web" is on for this turn (docs/issues.md #40). */
+  webSearch?: boolean;
 }
 
 /** The chat call's answer (contract chatResultSchema). */
@@ -90,6 +92,7 @@ export async function sendChat(input: SendChatInput): Promise<SendChatResult> {
       documents: input.documents,
       chat_id: input.chatId,
       save_chat: input.saveChat,
+      ...(input.webSearch ? { web_search: true } : {}),
     },
     signal: input.signal,
   });
@@ -101,6 +104,7 @@ export async function sendChat(input: SendChatInput): Promise<SendChatResult> {
       const data = JSON.parse(event.data) as Record<string, unknown>;
       if (event.event === "delta") input.onDelta(String(data.text ?? ""));
       else if (event.event === "done") result = data as unknown as SendChatResult;
+      // `search` (docs/issues.md #40) comes again in `done`, which is what the chat keeps.
       else if (event.event === "error") failure = sendFailed(Number(data.status ?? 502), String(data.error ?? "The answer failed."));
     });
   } catch (error) {

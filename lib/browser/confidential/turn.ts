@@ -6,7 +6,17 @@ import { fitContext } from "@/lib/shared/llm/fit-context";
 import { toOpenAiMessages, type ModelAttachment } from "@/lib/shared/llm/prompt";
 import { enclaveVerificationCache, isAttestationRefused, type VerifiedEnclave } from "./attestation";
 import { isConfidentialRequestError, sendConfidentialRequest, type ConfidentialReceipt } from "./ehbp-client";
-import { ENCLAVE_UNVERIFIED, VERIFICATION_FAILED_MESSAGE, type ConfidentialPublicConfig, type EnclaveVerificationError } from "@/lib/shared/confidential/protocol";
+import {
+  ENCLAVE_UNVERIFIED,
+  SEARCH_QUOTA_REFUSAL,
+  TINFOIL_EVENTS_HEADER,
+  TINFOIL_EVENTS_WEB_SEARCH,
+  VERIFICATION_FAILED_MESSAGE,
+  WEB_SEARCH_HEADER,
+  type ConfidentialPublicConfig,
+  type EnclaveVerificationError,
+} from "@/lib/shared/confidential/protocol";
+import { EnclaveSearchStream } from "@/lib/browser/search/enclave-stream";
 // Re-exported for callers of this module (the chat itself imports them from ./protocol, which stays in its first load).
 export { ENCLAVE_UNVERIFIED, VERIFICATION_FAILED_MESSAGE, isConfidentialCode, isEnclaveVerificationError, type EnclaveVerificationError } from "@/lib/shared/confidential/protocol";
 import { recordReceipt } from "./receipt-store";
@@ -86,11 +96,25 @@ export async function verifiedEnclave(
 /**
  * Send one turn of a confidential model and stream the answer; same input and result as `sendChat`
  * (lib/chat/client.ts) plus the receipt. The chat id is echoed, never sent.
+ * With `webSearch` (docs/issues.md #40) the encrypted body carries Tinfoil's router fields `web_search_options`
+ * (and `pii_check_options` when the page's config says so) and the enclave searches; the answer's `search` is read
+ * from its markers (lib/browser/search/enclave-stream.ts). Past the day's searches the relay refuses the turn
+ * (429 SEARCH_QUOTA_REFUSAL) and it is sent again without search, its `search` saying "over_quota".
  * @throws EnclaveVerificationError (nothing was sent); AppError for relay errors (its status and
  *   `{ error }` text, mapped like a standard turn's by lib/browser/chat/send-errors.ts), an enclave error, an
  *   answer that fails decryption (502) or a network failure (0); DOMException "AbortError" on abort
  */
 export async function sendConfidentialTurn(input: SendChatInput, config: ConfidentialPublicConfig): Promise<ConfidentialTurnResult> {
+  try {
+    return await sendTurn(input, config);
+  } catch (error) {
+    if (!(input.webSearch && error instanceof AppError && error.status === 429 && error.message === SEARCH_QUOTA_REFUSAL)) throw error;
+    const result = await sendTurn({ ...input, webSearch: false }, config);
+    return { ...result, search: { via: "enclave", engine: config.enclaveHost, queries: [], sources: [], status: "over_quota" } };
+  }
+}
+
+async function sendTurn(input: SendChatInput, config: ConfidentialPublicConfig): Promise<ConfidentialTurnResult> {
   const model = input.model as keyof ConfidentialPublicConfig["enclaveModels"];
   const enclaveModel = config.enclaveModels[model];
   const budgetTokens = config.contextTokens[model];
@@ -102,7 +126,9 @@ export async function sendConfidentialTurn(input: SendChatInput, config: Confide
   if (input.file && !input.file.image) documents.push({ name: input.file.name, text: input.file.text, truncated: input.file.truncated });
   const fitted = fitContext({ history: input.messages, documents, budgetTokens });
   // Images (docs/issues.md #23) go inside the encrypted body too, as OpenAI content parts.
-  const body = JSON.stringify({ model: enclaveModel, messages: toOpenAiMessages(fitted.messages), stream: true });
+  // docs/issues.md #40: Tinfoil's router-only fields, inside the ciphertext like the messages.
+  const searchFields = input.webSearch ? { web_search_options: {}, ...(config.searchPiiCheck ? { pii_check_options: {} } : {}) } : {};
+  const body = JSON.stringify({ model: enclaveModel, messages: toOpenAiMessages(fitted.messages), stream: true, ...searchFields });
 
   let attempt = await verifiedEnclave(config, { signal: input.signal });
   let sent;
@@ -132,20 +158,28 @@ export async function sendConfidentialTurn(input: SendChatInput, config: Confide
     throw AppError.fromStatus(response.status >= 500 ? response.status : 502, "The secure enclave could not answer this message.");
   }
 
-  const text = await readAnswer(response.body, input.onDelta);
+  const search = input.webSearch ? new EnclaveSearchStream() : null;
+  const text = await readAnswer(response.body, input.onDelta, search);
   recordReceipt(receipt);
   return {
     messages: [...input.messages.map(({ role, content }) => ({ role, content })), { role: "assistant", content: text }],
     chat_id: input.chatId,
     context: { ...fitted.report },
     receipt,
+    ...(search ? { search: search.record(config.enclaveHost) } : {}),
   };
 }
 
 async function sendOnce(enclave: VerifiedEnclave, body: string, input: SendChatInput, config: ConfidentialPublicConfig) {
   try {
     return await sendConfidentialRequest(enclave, config.paths.chat, body, {
-      headers: { "Content-Type": "application/json", Accept: "text/event-stream", [config.modelHeader]: input.model },
+      headers: {
+        "Content-Type": "application/json",
+        Accept: "text/event-stream",
+        [config.modelHeader]: input.model,
+        // docs/issues.md #40: that this turn searches (for the quota) and the router's marker opt-in; never the query.
+        ...(input.webSearch ? { [WEB_SEARCH_HEADER]: "1", [TINFOIL_EVENTS_HEADER]: TINFOIL_EVENTS_WEB_SEARCH } : {}),
+      },
       signal: input.signal,
     });
   } catch (error) {
@@ -159,7 +193,7 @@ async function sendOnce(enclave: VerifiedEnclave, body: string, input: SendChatI
  * @returns the whole answer text
  * @throws AppError 502 on an error event, an authentication failure or an answer without its end
  */
-async function readAnswer(body: ReadableStream<Uint8Array<ArrayBuffer>>, onDelta: (text: string) => void): Promise<string> {
+async function readAnswer(body: ReadableStream<Uint8Array<ArrayBuffer>>, onDelta: (text: string) => void, search: EnclaveSearchStream | null): Promise<string> {
   let text = "";
   let finished = false;
   let failure: AppError | null = null;
@@ -168,7 +202,7 @@ async function readAnswer(body: ReadableStream<Uint8Array<ArrayBuffer>>, onDelta
       finished = true;
       return;
     }
-    let chunk: { error?: { message?: unknown }; choices?: { delta?: { content?: unknown }; finish_reason?: unknown }[] };
+    let chunk: { error?: { message?: unknown }; choices?: { delta?: { content?: unknown; annotations?: unknown }; finish_reason?: unknown }[] };
     try {
       chunk = JSON.parse(event.data) as typeof chunk;
     } catch {
@@ -180,10 +214,12 @@ async function readAnswer(body: ReadableStream<Uint8Array<ArrayBuffer>>, onDelta
       return;
     }
     const choice = chunk.choices?.[0];
+    search?.annotate(choice?.delta?.annotations);
     const delta = choice?.delta?.content;
     if (typeof delta === "string" && delta !== "") {
-      text += delta;
-      onDelta(delta);
+      const shown = search ? search.push(delta) : delta;
+      text += shown;
+      if (shown) onDelta(shown);
     }
     if (typeof choice?.finish_reason === "string") finished = true;
   };
@@ -196,7 +232,9 @@ async function readAnswer(body: ReadableStream<Uint8Array<ArrayBuffer>>, onDelta
   }
   if (failure) throw failure;
   if (!finished) throw AppError.fromStatus(502, "The answer ended before it was complete.");
-  return text;
+  const rest = search?.finish() ?? "";
+  if (rest) onDelta(rest);
+  return text + rest;
 }
 
 /** A transport refusal (unencrypted or unauthenticated answer) as the chat's error type; others unchanged. */

@@ -15,6 +15,7 @@ import {
   type Argon2Params,
   type MethodKind,
 } from "./crypto";
+import { webSearchRecordSchema, type WebSearchRecord } from "@/lib/shared/search/record";
 
 /**
  * The vault's API shapes, sealed and opened in the browser (and by tests acting as the browser):
@@ -52,6 +53,11 @@ export interface PlainMessage {
   role: "user" | "assistant" | "system";
   content: string;
   attachment?: { name: string; text: string; image?: SavedImage } | null;
+  /**
+   * An answer's web search (docs/issues.md #40): engine, queries as sent, sources. Sealed in the message's
+   * attachment field as `{ "search": … }` (an answer has no attachment of its own).
+   */
+  search?: WebSearchRecord;
 }
 
 /** An image kept with a saved chat: the resized JPEG's data URL and its size in pixels (lib/browser/files/image.ts). */
@@ -195,7 +201,9 @@ export async function sealTurn(input: {
                 JSON.stringify({ name: m.attachment.name, text: m.attachment.text, ...(m.attachment.image ? { image: m.attachment.image } : {}) }),
               ),
             )
-          : null,
+          : m.search
+            ? toBase64(await encryptField(key, { ...ctx, field: "attachment" }, JSON.stringify({ search: m.search })))
+            : null,
       };
     }),
   );
@@ -250,16 +258,19 @@ export async function openChat(key: CryptoKey, userId: string, chat: SealedChatJ
       const ctx = { userId, chatId, position: m.position, role: m.role };
       const content = await decryptField(key, { ...ctx, field: "content" }, fromBase64(m.content_ciphertext));
       let attachment: PlainMessage["attachment"] = null;
+      let search: WebSearchRecord | undefined;
       if (m.attachment_ciphertext) {
         const parsed = JSON.parse(await decryptField(key, { ...ctx, field: "attachment" }, fromBase64(m.attachment_ciphertext))) as {
           name: string;
           text: string;
           image?: unknown;
+          search?: unknown;
         };
         const image = savedImageOf(parsed.image);
-        attachment = image ? { name: String(parsed.name), text: "", image } : { name: String(parsed.name), text: String(parsed.text) };
+        if (parsed.search !== undefined) search = webSearchRecordSchema.safeParse(parsed.search).data;
+        else attachment = image ? { name: String(parsed.name), text: "", image } : { name: String(parsed.name), text: String(parsed.text) };
       }
-      return { role: m.role, content, attachment };
+      return { role: m.role, content, attachment, ...(search ? { search } : {}) };
     }),
   );
   return {

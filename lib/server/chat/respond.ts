@@ -7,6 +7,8 @@ import type { ChatMessage, PreparedTurn } from "./turn";
 import { logger } from "@/lib/server/log";
 import { clientSignal } from "@/lib/server/http";
 import { pushedResponse, type Producer } from "@/lib/server/api/pushed-body";
+import { searchForTurn } from "@/lib/server/search/run";
+import type { WebSearchRecord } from "@/lib/shared/search/record";
 
 /**
  * The chat call's answer (docs/product.md §7): the whole conversation and the chat id (null when not saved); plus
@@ -16,6 +18,13 @@ export interface ChatResult {
   messages: ChatMessage[];
   chat_id: string | null;
   context: ContextReport;
+  /** The turn's web search (docs/issues.md #40): engine, queries as sent, sources; only when one was asked for. */
+  search?: WebSearchRecord;
+}
+
+/** A turn with "Search the web" on: `counted` false when today's searches are used up (nothing is queried then). */
+export interface TurnSearch {
+  counted: boolean;
 }
 
 /**
@@ -31,12 +40,14 @@ export interface ChatResult {
  * seals and saves a saved chat's turn itself (POST /api/ns/chat_save).
  * The turn is registered in lib/server/lifecycle.ts from the provider call until its answer is complete, so a
  * graceful shutdown waits for it (or, past the grace period, aborts it: `error` event, status 503).
+ * With `search` (docs/issues.md #40) the web search runs first (lib/server/search/run.ts) and its record goes out
+ * as `event: search` before the first delta, and as `search` in `done` (or the JSON answer).
  * @throws AppError 503 while the process shuts down; provider failures before the first token.
  */
-export async function respondToTurn(request: Request, turn: PreparedTurn, chatId: string | null): Promise<Response> {
+export async function respondToTurn(request: Request, turn: PreparedTurn, chatId: string | null, search: TurnSearch | null = null): Promise<Response> {
   const inFlight = beginTurn(clientSignal(request));
   try {
-    return await respond(request, inFlight, turn, chatId);
+    return await respond(request, inFlight, turn, chatId, search);
   } catch (error) {
     inFlight.end();
     throw error;
@@ -48,11 +59,21 @@ async function respond(
   inFlight: ReturnType<typeof beginTurn>,
   turn: PreparedTurn,
   chatId: string | null,
+  search: TurnSearch | null,
 ): Promise<Response> {
   const signal = inFlight.signal;
+  let messages = turn.modelMessages;
+  let record: WebSearchRecord | null = null;
+  if (search) {
+    try {
+      ({ messages, record } = await searchForTurn({ messages, question: turn.history.at(-1)?.content ?? "", counted: search.counted, signal }));
+    } catch (error) {
+      throw toAppError(error, signal);
+    }
+  }
   const provider = getLlmProvider(turn.model.code);
   const events = provider
-    .stream({ model: turn.providerModel, messages: turn.modelMessages, signal })
+    .stream({ model: turn.providerModel, messages, signal })
     [Symbol.asyncIterator]();
 
   let first: IteratorResult<LlmEvent>;
@@ -66,6 +87,7 @@ async function respond(
     messages: [...turn.history, { role: "assistant", content: text }],
     chat_id: chatId,
     context: turn.context,
+    ...(record ? { search: record } : {}),
   });
 
   const wantsStream = (request.headers.get("accept") ?? "").includes("text/event-stream");
@@ -94,6 +116,7 @@ async function respond(
     if (sink.gone.aborted) stop();
     else sink.gone.addEventListener("abort", stop, { once: true });
     let text = "";
+    if (record) sink.write(event("search", record));
     // Pieces that arrive in one event-loop turn (a provider often packs several tokens into one TCP
     // read) go out as one `delta` event: one write instead of one per token (bench/perf).
     let pending = "";

@@ -14,7 +14,8 @@ import { clientKey } from "@/lib/server/client-address";
 import { confidentialInClearError } from "@/lib/server/confidential/models";
 import { readJsonBody } from "@/lib/server/http";
 import { assertAcceptingTurns } from "@/lib/server/lifecycle";
-import { consumeQuota } from "@/lib/server/quota";
+import { consumeTurnQuota } from "@/lib/server/quota";
+import { assertSearchAvailable } from "@/lib/server/search/run";
 
 /**
  * The handlers of the hot routes, in one home for their two servers: the route files
@@ -43,11 +44,14 @@ export const chatVisitorRoute = route(api.chatVisitor, { handlerReadsBody: true 
   if (inClear) throw inClear;
   // An image for a model that reads text only: refused before the quota is counted (docs/issues.md #23).
   checkImagesAllowed(body, model);
+  // docs/issues.md #40: web search needs this server's SearXNG; refused before anything is counted.
+  const search = assertSearchAvailable(body.web_search);
   assertAcceptingTurns();
   const client = clientKey(request);
-  await consumeQuota({ kind: "visitor", address: client });
+  // The turn and its search in one step (lib/server/quota.ts); over the search limit the turn is answered without.
+  const { searched } = await consumeTurnQuota({ kind: "visitor", address: client }, { search });
   const turn = prepareTurn(body, model);
-  return respondToTurn(request, turn, null);
+  return respondToTurn(request, turn, null, search ? { counted: searched } : null);
 });
 
 /**
@@ -64,9 +68,9 @@ export const chatSignedInRoute = route(
   { handlerReadsBody: true, // A draining instance (SIGTERM) refuses new turns before anything is counted (lib/server/lifecycle.ts).
     before: assertAcceptingTurns },
   async ({ request }) => {
-    const { body, model } = await admitSignedInSend(request);
+    const { body, model, searched } = await admitSignedInSend(request);
     const turn = prepareTurn(body, model);
-    return respondToTurn(request, turn, body.chat_id ?? null);
+    return respondToTurn(request, turn, body.chat_id ?? null, body.web_search ? { counted: searched } : null);
   },
 );
 

@@ -105,6 +105,10 @@ function buildChatRequestSchema(limits: ChatLimits) {
         .optional(),
       chat_id: z.string().max(100).nullable().optional(),
       save_chat: z.boolean().optional(),
+      web_search: z
+        .boolean()
+        .optional()
+        .meta({ description: "Search the web for this turn (docs/issues.md #40): the server queries its SearXNG and gives the model the results." }),
     })
     .strict()
     .superRefine((body, ctx) => {

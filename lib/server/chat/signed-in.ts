@@ -11,8 +11,10 @@ import { readJsonBody } from "@/lib/server/http";
 import { PRO_STATUSES } from "@/lib/server/plans";
 import { canonicalUuid } from "@/lib/shared/uuid";
 import { quotaExceeded, refundUserQuota, secondsToNextUtcDay, userQuotaInDatabase } from "@/lib/server/quota";
+import { searchQuotaExceeded } from "@/lib/server/search/quota";
 import { chatNotFound } from "@/lib/server/db/errors";
 import { confidentialInClearError } from "@/lib/server/confidential/models";
+import { assertSearchAvailable } from "@/lib/server/search/run";
 
 /** Bound for a chat_id that is no UUID: no chat has it, so it answers 404 like any foreign id. */
 const NO_CHAT = "00000000-0000-0000-0000-000000000000";
@@ -23,6 +25,8 @@ export interface SignedInSend {
   plan: "Free" | "Pro";
   body: ChatRequest;
   model: ModelDescriptor;
+  /** A web search was asked for and counted with the send (docs/issues.md #40). */
+  searched: boolean;
 }
 
 /** Who a signed-in request says it is: a session cookie's token hash, or a bearer user already verified. */
@@ -46,6 +50,8 @@ export interface AdmittedUserTurn {
   userId: string;
   plan: "Free" | "Pro";
   model: ModelDescriptor;
+  /** A web search was asked for and counted with the turn (false: not asked, or today's searches used up). */
+  searched: boolean;
 }
 
 /**
@@ -70,6 +76,11 @@ export async function admitUserTurn(input: {
   chatId: string | null;
   pending?: unknown[];
   beforeCount?: (userId: string) => Promise<void>;
+  /**
+   * Count one web search with the turn (docs/issues.md #40); "required": refuse the turn (429, count given back)
+   * when today's searches are used up (the confidential relay, which cannot take the search out of the ciphertext).
+   */
+  search?: boolean | "required";
 }): Promise<AdmittedUserTurn> {
   const pending = (input.pending ?? []).filter((e) => e != null);
   const model = input.modelCode === null ? undefined : findModel(input.modelCode);
@@ -83,6 +94,7 @@ export async function admitUserTurn(input: {
     needsPro: model?.plan === "Pro",
     // Counted only when the checks made here passed too; the statement makes the rest.
     quota: model && !pending.length ? sqlQuota : null,
+    search: Boolean(input.search),
     now,
   });
 
@@ -98,12 +110,16 @@ export async function admitUserTurn(input: {
     try {
       await input.beforeCount(pre.user.id);
     } catch (refusal) {
-      if (pre.counted !== null) await refundUserQuota(pre.user.id, sqlQuota.day);
+      if (pre.counted !== null) await refundUserQuota(pre.user.id, sqlQuota.day, pre.searched);
       throw refusal;
     }
   }
   if (pre.counted === null) throw quotaExceeded(secondsToNextUtcDay(now));
-  return { userId: pre.user.id, plan: pre.plan, model: checked };
+  if (input.search === "required" && !pre.searched) {
+    await refundUserQuota(pre.user.id, sqlQuota.day);
+    throw searchQuotaExceeded(secondsToNextUtcDay(now));
+  }
+  return { userId: pre.user.id, plan: pre.plan, model: checked, searched: pre.searched };
 }
 
 /**
@@ -129,12 +145,19 @@ export async function admitSignedInSend(request: Request): Promise<SignedInSend>
     originError = error;
   }
   const body = read.body;
+  let searchError: unknown = null;
+  try {
+    assertSearchAvailable(body?.web_search);
+  } catch (error) {
+    searchError = error;
+  }
   const admitted = await admitUserTurn({
     who,
     modelCode: body?.model ?? null,
     chatId: body?.chat_id ?? null,
     // A confidential model's turn goes through the relay, encrypted; never in clear through this route.
-    pending: [originError, read.error, body ? confidentialInClearError(body.model) : null, body ? imageRefusal(body) : null],
+    pending: [originError, read.error, body ? confidentialInClearError(body.model) : null, body ? imageRefusal(body) : null, searchError],
+    search: body?.web_search === true,
   });
   return { ...admitted, body: body! };
 }

@@ -53,6 +53,7 @@ export function confidentialPublicConfig(config: Config = getConfig()): Confiden
     contextTokens: Object.fromEntries(c.models.map((code) => [code, contextBudgetTokens(code, config)])),
     paths: CONFIDENTIAL_PATHS,
     modelHeader: MODEL_HEADER,
+    searchPiiCheck: config.CONFIDENTIAL_SEARCH_PII_CHECK === "1",
   };
 }
 

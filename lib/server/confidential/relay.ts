@@ -16,10 +16,11 @@ import { clientSignal, drained, jsonError } from "@/lib/server/http";
 import { AppError } from "@/lib/shared/errors";
 import { assertAcceptingTurns, beginTurn, SHUTDOWN_MESSAGE } from "@/lib/server/lifecycle";
 import { logger, securityEvent } from "@/lib/server/log";
-import { consumeQuotaUnlessBlocked } from "@/lib/server/quota";
+import { consumeTurnUnlessBlocked, secondsToNextUtcDay } from "@/lib/server/quota";
+import { searchQuotaExceeded } from "@/lib/server/search/quota";
 import { blockedSeconds, blockKey, blockRedisKey } from "@/lib/server/rate-limit";
 import { enclaveModelId, isConfidentialModel } from "./models";
-import { EHBP_ENCAPSULATED_KEY_HEADER, EHBP_RESPONSE_NONCE_HEADER, MODEL_HEADER } from "@/lib/shared/confidential/protocol";
+import { EHBP_ENCAPSULATED_KEY_HEADER, EHBP_RESPONSE_NONCE_HEADER, MODEL_HEADER, TINFOIL_EVENTS_HEADER, TINFOIL_EVENTS_WEB_SEARCH, WEB_SEARCH_HEADER } from "@/lib/shared/confidential/protocol";
 import { parseUsageMetrics, recordUsage, USAGE_REQUEST_HEADER, USAGE_RESPONSE_HEADER, type UsageKind } from "./usage";
 
 /**
@@ -219,6 +220,9 @@ async function admit(request: Request): Promise<AdmittedTurn> {
   const maxBytes = getConfig().CONFIDENTIAL_MAX_REQUEST_BYTES;
   const code = request.headers.get(MODEL_HEADER)?.trim() ?? "";
   const signedIn = request.headers.has("authorization") || readCookie(request.headers.get("cookie"), sessionCookieName()) !== null;
+  // docs/issues.md #40: a turn with search on says so in a clear header (its query stays in the ciphertext), so the
+  // search is counted with the turn; past the day's searches the turn is refused and the browser sends it without.
+  const search = request.headers.get(WEB_SEARCH_HEADER) === "1";
   if (signedIn) {
     const who = await signedInCaller(request);
     let originError: unknown = null;
@@ -237,6 +241,7 @@ async function admit(request: Request): Promise<AdmittedTurn> {
         key = `u:${userId}`;
         await refuseIfBlocked(key);
       },
+      search: search ? "required" : false,
     });
     return { kind: admitted.plan === "Pro" ? "pro" : "free", modelCode: admitted.model.code as ModelCode, blockKey: key };
   }
@@ -254,11 +259,14 @@ async function admit(request: Request): Promise<AdmittedTurn> {
     throw error;
   }
   // The refusal list and the quota in one round trip (one Redis script with REDIS_URL; docs/issues.md #24).
-  const blocked = await consumeQuotaUnlessBlocked(
+  const { blocked, searched } = await consumeTurnUnlessBlocked(
     { kind: "visitor", address },
     { redisKey: blockRedisKey(MISMATCH_BLOCK, key), check: () => blockedSeconds(MISMATCH_BLOCK, key) },
+    { search },
   );
   if (blocked > 0) throw mismatchRefusal(blocked);
+  // The turn stays counted: visitors' counters are not given back (docs/web-search.md "Quotas").
+  if (search && !searched) throw searchQuotaExceeded(secondsToNextUtcDay());
   return { kind: "visitor", modelCode: model.code as ModelCode, blockKey: key };
 }
 
@@ -285,6 +293,8 @@ async function forward(request: Request, settings: ConfidentialSettings, turn: A
     [USAGE_REQUEST_HEADER]: "true",
     "Transfer-Encoding": "chunked",
   };
+  // The router's opt-in for web-search progress markers, forwarded only with its one known value (docs/issues.md #40).
+  if (request.headers.get(TINFOIL_EVENTS_HEADER) === TINFOIL_EVENTS_WEB_SEARCH) headers[TINFOIL_EVENTS_HEADER] = TINFOIL_EVENTS_WEB_SEARCH;
   // The key of the model the plan allowed: with provider keys restricted to one model, another model
   // asked for inside the ciphertext is refused by the provider itself.
   const apiKey = settings.apiKeys[turn.modelCode];

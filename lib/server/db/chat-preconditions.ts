@@ -3,6 +3,7 @@ import { rawRows } from "@/lib/server/db/client";
 import { Prisma } from "@/lib/server/db/generated/prisma/client";
 import { liveSessionSql, type SessionRow } from "@/lib/server/auth/session-store";
 import { quotaIncrementSql, userQuotaKeySql } from "@/lib/server/quota";
+import { SEARCH_KEY_SUFFIX } from "@/lib/server/search/quota";
 
 /**
  * Everything a signed-in chat send needs before the model is called, in one SQL statement (one
@@ -28,7 +29,9 @@ export interface ChatPreconditionInput {
   /** The requested model needs Pro. */
   needsPro: boolean;
   /** Count the send against today's quota (lib/server/quota.ts userQuotaInDatabase); null: check only. */
-  quota: { day: string; freeLimit: number; proLimit: number } | null;
+  quota: { day: string; freeLimit: number; proLimit: number; searchFreeLimit?: number; searchProLimit?: number } | null;
+  /** Count one web search with the send (docs/issues.md #40), unless today's searches are used up. */
+  search?: boolean;
   /** The instant the session's deadlines are checked against. */
   now: Date;
 }
@@ -43,6 +46,8 @@ export interface ChatPreconditions {
   ownsChat: boolean;
   /** The day's count after this send; null when not counted (over the limit, refused, or check only). */
   counted: number | null;
+  /** A web search was counted with the send (asked for, and under the day's search limit). */
+  searched: boolean;
 }
 
 interface Row {
@@ -55,6 +60,7 @@ interface Row {
   is_pro: boolean;
   owns: boolean;
   counted: number | null;
+  searched: number | null;
 }
 
 /** Run the statement (see the module comment). @throws the driver's error */
@@ -87,10 +93,21 @@ export async function loadChatPreconditions(input: ChatPreconditionInput): Promi
             from: Prisma.sql`FROM gate WHERE gate.deleted_at IS NULL AND gate.owns AND (gate.is_pro OR NOT ${input.needsPro}::boolean)`,
           })
         : Prisma.sql`SELECT NULL::int AS count WHERE false`
+    }),
+    searched AS (${
+      q && input.search
+        ? quotaIncrementSql({
+            key: Prisma.sql`(${userQuotaKeySql(Prisma.sql`gate.id`)} || ${SEARCH_KEY_SUFFIX}::text)`,
+            day: q.day,
+            limit: Prisma.sql`(SELECT CASE WHEN gate.is_pro THEN ${q.searchProLimit ?? 0}::int ELSE ${q.searchFreeLimit ?? 0}::int END FROM gate)`,
+            // Only a counted send counts its search (docs/issues.md #40: in the same statement as the turn).
+            from: Prisma.sql`FROM gate, counted`,
+          })
+        : Prisma.sql`SELECT NULL::int AS count WHERE false`
     })
-    SELECT gate.*, (SELECT count FROM counted) AS counted FROM gate`);
+    SELECT gate.*, (SELECT count FROM counted) AS counted, (SELECT count FROM searched) AS searched FROM gate`);
   const row = rows[0];
-  if (!row) return { user: null, session: null, plan: "Free", ownsChat: false, counted: null };
+  if (!row) return { user: null, session: null, plan: "Free", ownsChat: false, counted: null, searched: false };
   const user = { id: row.id, email: row.email, deletedAt: row.deleted_at };
   return {
     user,
@@ -101,5 +118,6 @@ export async function loadChatPreconditions(input: ChatPreconditionInput): Promi
     plan: row.is_pro ? "Pro" : "Free",
     ownsChat: row.owns,
     counted: row.counted === null ? null : Number(row.counted),
+    searched: row.searched !== null,
   };
 }

@@ -8,6 +8,7 @@
  */
 import { LlmError } from "./errors";
 import { splitDocumentContext } from "@/lib/shared/llm/prompt";
+import { splitWebResults } from "@/lib/shared/llm/search-prompt";
 import { describeImages } from "@/lib/shared/chat/images";
 import { standInTitle } from "@/lib/shared/chat/title-request";
 import type { LlmEvent, LlmMessage, LlmProvider, LlmRequest } from "@/lib/shared/llm/types";
@@ -33,10 +34,15 @@ export function developmentAnswer(messages: readonly LlmMessage[]): string {
   // A generated-title request (docs/issues.md #23) gets a title, not the notice the chat shows.
   const title = standInTitle(lastUser?.content ?? "");
   if (title) return title;
-  const { question, document, documents } = splitDocumentContext(lastUser?.content ?? "");
+  // docs/issues.md #40: web results come first in the turn; they are quoted, never obeyed.
+  const web = splitWebResults(lastUser?.content ?? "");
+  const { question, document, documents } = splitDocumentContext(web.rest);
   const parts = [DEVELOPMENT_NOTICE];
   const asked = clip(question.replace(/\s+/g, " ").trim(), QUESTION_MAX_CHARS);
   parts.push(asked ? `You asked: “${asked}”` : "You sent an empty message.");
+  if (web.results.length) {
+    parts.push(`From the web: ${web.results.slice(0, 3).map((r, i) => `${clip(r.content.replace(/\s+/g, " "), QUOTED_LINE_MAX_CHARS)} [${i + 1}]`).join(" ")}`);
+  }
   // docs/issues.md #23: say what arrived (count and size, never the content), so images are visible in development.
   if (lastUser?.images?.length) parts.push(`I received ${describeImages(lastUser.images)}.`);
   if (document) {

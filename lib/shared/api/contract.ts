@@ -1,4 +1,5 @@
 import { z } from "@/lib/shared/zod";
+import { webSearchRecordSchema } from "@/lib/shared/search/record";
 import { ACCOUNT_MAX_BODY_BYTES, createAccountBodySchema, deleteUserBodySchema } from "@/lib/shared/account/schemas";
 import { ID_TOKEN_MAX_BODY_BYTES, idTokenBodySchema } from "@/lib/shared/auth/schemas";
 import {
@@ -78,6 +79,7 @@ export const chatResultSchema = z
     messages: z.array(message),
     chat_id: z.string().nullable(),
     context: contextReportSchema,
+    search: webSearchRecordSchema.optional(),
   })
   .meta({ id: "ChatResult" });
 
@@ -324,6 +326,7 @@ const chatBodyShape = z.strictObject({
   documents: z.array(z.strictObject({ name: z.string(), text: z.string() })).optional(),
   chat_id: z.string().nullable().optional(),
   save_chat: z.boolean().optional(),
+  web_search: z.boolean().optional(),
 });
 
 /** Every route of the API, by name. */

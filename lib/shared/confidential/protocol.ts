@@ -18,6 +18,25 @@ export const CONFIDENTIAL_PATHS = {
 /** Clear request header naming the public model code the plan is checked against (docs/product.md §9 codes). */
 export const MODEL_HEADER = "X-Hush-Model";
 
+/**
+ * Clear request header of a confidential turn with "Search the web" on (docs/issues.md #40): "1". The relay counts
+ * the search against the day's quota with the turn; the query, results and answer stay inside the ciphertext.
+ */
+export const WEB_SEARCH_HEADER = "X-Hush-Web-Search";
+
+/**
+ * Tinfoil's router opt-in header for its web-search progress markers (confidential-model-router,
+ * toolruntime/events.go `X-Tinfoil-Events`); the relay forwards exactly this value and no other.
+ */
+export const TINFOIL_EVENTS_HEADER = "X-Tinfoil-Events";
+export const TINFOIL_EVENTS_WEB_SEARCH = "web_search";
+
+/**
+ * The relay's refusal of a confidential turn with search on once the day's searches are used up (429): the
+ * browser sends the turn again without search (lib/browser/confidential/turn.ts).
+ */
+export const SEARCH_QUOTA_REFUSAL = "You've used today's web searches.";
+
 /** EHBP request header: hex of the HPKE encapsulated key (EHBP SPEC.md §4.1); required by the relay. */
 export const EHBP_ENCAPSULATED_KEY_HEADER = "Ehbp-Encapsulated-Key";
 
@@ -44,6 +63,8 @@ export interface ConfidentialPublicConfig {
   contextTokens: Partial<Record<ModelCode, number>>;
   paths: typeof CONFIDENTIAL_PATHS;
   modelHeader: typeof MODEL_HEADER;
+  /** CONFIDENTIAL_SEARCH_PII_CHECK=1: a turn with web search also sends `pii_check_options` (docs/issues.md #40). */
+  searchPiiCheck?: boolean;
 }
 
 /**

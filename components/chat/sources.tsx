@@ -1,0 +1,56 @@
+"use client";
+
+import {
+  isLinkable,
+  SEARCH_BLOCKED_LINE,
+  SEARCH_FAILED_LINE,
+  SEARCH_OVER_QUOTA_LINE,
+  sourceDomain,
+  type WebSearchRecord,
+} from "@/lib/shared/search/record";
+
+/**
+ * Under an answer with "Search the web" on (docs/issues.md #40): one line when the search failed, was held back or
+ * was over the day's limit (never silently); the numbered "Sources" (title and domain, linked with no referrer and
+ * no opener; nothing is fetched from the source's origin: no favicon, thumbnail or preview); and the disclosure
+ * "Searched the web for: …" with every query exactly as sent and who ran it.
+ */
+export function Sources({ search }: { search: WebSearchRecord }) {
+  const line =
+    search.status === "failed" ? SEARCH_FAILED_LINE : search.status === "blocked" ? SEARCH_BLOCKED_LINE : search.status === "over_quota" ? SEARCH_OVER_QUOTA_LINE : null;
+  const engine = search.via === "enclave" ? `inside the secure enclave at ${search.engine}` : `by SearXNG at ${search.engine}`;
+  return (
+    <div data-testid="web-search" className="mt-3 space-y-2 text-sm">
+      {line && (
+        <p role="status" data-testid="web-search-status" className="text-ink-600">
+          {line}
+        </p>
+      )}
+      {search.sources.length > 0 && (
+        <section aria-label="Sources" data-testid="sources">
+          <h3 className="font-medium text-ink-800">Sources</h3>
+          <ol className="mt-1 space-y-1">
+            {search.sources.map((s, i) => (
+              <li key={`${i}-${s.url}`} className="flex gap-2">
+                <span className="text-ink-500">[{i + 1}]</span>
+                {isLinkable(s.url) ? (
+                  <a href={s.url} target="_blank" rel="noopener noreferrer" referrerPolicy="no-referrer" className="min-w-0 truncate text-brand-700 hover:underline">
+                    {s.title}
+                  </a>
+                ) : (
+                  <span className="min-w-0 truncate">{s.title}</span>
+                )}
+                <span className="shrink-0 text-ink-500">{sourceDomain(s.url)}</span>
+              </li>
+            ))}
+          </ol>
+        </section>
+      )}
+      {search.queries.length > 0 && (
+        <p data-testid="search-disclosure" className="text-xs text-ink-500">
+          Searched the web for: {search.queries.map((q) => `“${q}”`).join(", ")} ({engine})
+        </p>
+      )}
+    </div>
+  );
+}

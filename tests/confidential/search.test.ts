@@ -1,0 +1,195 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { Readable } from "node:stream";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { GET as attestationRoute } from "@/app/api/confidential/attestation/route";
+import { POST as relayRoute } from "@/app/api/confidential/chat/route";
+import { startDevEnclave, type DevEnclave } from "@/dev/enclave";
+import { enclaveVerificationCache } from "@/lib/browser/confidential/attestation";
+import { sendConfidentialTurn } from "@/lib/browser/confidential/turn";
+import { resetConfigForTests } from "@/lib/server/config";
+import { confidentialPublicConfig } from "@/lib/server/confidential/models";
+import { closeQuota } from "@/lib/server/quota";
+import { closeRateLimits } from "@/lib/server/rate-limit";
+import { PEER_ADDRESS_HEADER } from "@/lib/server/peer-stamp";
+import type { ConfidentialPublicConfig } from "@/lib/shared/confidential/protocol";
+import { SEARCH_CORPUS, startFakeSearxng, type FakeSearxng } from "../helpers/fake-searxng";
+import { setupTestDb, type TestDb } from "../db/setup-db";
+import { startTamperingRelay, type TamperingRelay } from "./helpers";
+
+/**
+ * docs/issues.md #40, the confidential path: the browser's client (lib/browser/confidential/turn.ts) with "Search the
+ * web" on puts Tinfoil's router fields (`web_search_options`, `pii_check_options`) inside the EHBP body; Hush's real
+ * relay route (served over HTTP here) forwards it to the development enclave, which queries the fake SearXNG from
+ * its own process and answers with the router's markers and citations. A recording proxy in front of Hush's relay
+ * sees every byte the relay is sent and answers: no query, result or answer text among them.
+ */
+let t: TestDb;
+let engine: FakeSearxng;
+let enclave: DevEnclave;
+let hush: http.Server;
+let hushUrl: string;
+let proxy: TamperingRelay;
+let peerSeq = 0;
+const KAKAPO = "How many kākāpō chicks hatched in the 2026 breeding season?";
+
+/** Hush's two relay routes over HTTP, each request stamped with a fresh visitor address. */
+function serveRelay(): Promise<http.Server> {
+  const server = http.createServer(async (req, res) => {
+    const headers = new Headers();
+    for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v);
+    headers.set(PEER_ADDRESS_HEADER, req.headers["x-test-peer"]?.toString() ?? `198.51.100.${(++peerSeq % 250) + 1}`);
+    const url = `http://localhost:3000${req.url}`;
+    const request = new Request(url, {
+      method: req.method,
+      headers,
+      body: req.method === "POST" ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined,
+      duplex: "half",
+    } as RequestInit);
+    const response = req.url?.startsWith("/api/confidential/attestation") ? await attestationRoute(request) : await relayRoute(request);
+    res.writeHead(response.status, Object.fromEntries(response.headers.entries()));
+    if (response.body) for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) res.write(chunk);
+    res.end();
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
+}
+
+function configure(extra: Record<string, string> = {}) {
+  Object.assign(process.env, {
+    CONFIDENTIAL_BASE_URL: enclave.url,
+    CONFIDENTIAL_TRUST: "development",
+    CONFIDENTIAL_MODELS: "llama3-8b-8192",
+    QUOTA_VISITOR_PER_DAY: "10000",
+    SEARCH_PER_DAY_VISITOR: "10000",
+    CONFIDENTIAL_SEARCH_PII_CHECK: "0",
+    ...extra,
+  });
+  resetConfigForTests();
+}
+
+/** The page's public config, with the relay paths pointing at the recording proxy in front of Hush. */
+function browserConfig(): ConfidentialPublicConfig {
+  const config = confidentialPublicConfig()!;
+  return { ...config, paths: { attestation: `${proxy.url}/api/confidential/attestation`, chat: `${proxy.url}/api/confidential/chat` } } as ConfidentialPublicConfig;
+}
+
+const input = (text: string, deltas: string[] = []) => ({
+  endpoint: "chatVisitor" as const,
+  messages: [{ role: "user" as const, content: text }],
+  model: "llama3-8b-8192",
+  file: null,
+  documents: [],
+  chatId: null,
+  saveChat: false,
+  signal: new AbortController().signal,
+  onDelta: (d: string) => deltas.push(d),
+  webSearch: true,
+});
+
+/** `text` in clear, base64 or hex anywhere in what crossed the proxy. */
+function crossed(text: string): boolean {
+  const seen = Buffer.concat(proxy.seen);
+  return [Buffer.from(text), Buffer.from(Buffer.from(text).toString("base64").slice(0, 12)), Buffer.from(Buffer.from(text).toString("hex"))].some((needle) =>
+    seen.includes(needle),
+  );
+}
+
+beforeAll(async () => {
+  engine = await startFakeSearxng({ port: 0 });
+  enclave = await startDevEnclave({ port: 0, chunkDelayMs: 0, searxngUrl: engine.url });
+  t = await setupTestDb();
+  hush = await serveRelay();
+  hushUrl = `http://127.0.0.1:${(hush.address() as AddressInfo).port}`;
+  proxy = await startTamperingRelay(hushUrl);
+  configure();
+});
+
+afterAll(async () => {
+  await closeQuota();
+  await closeRateLimits();
+  await t.cleanup();
+  await proxy.close();
+  await new Promise<void>((resolve) => {
+    hush.closeAllConnections();
+    hush.close(() => resolve());
+  });
+  await enclave.close();
+  await engine.close();
+  for (const k of ["CONFIDENTIAL_BASE_URL", "CONFIDENTIAL_TRUST", "CONFIDENTIAL_MODELS", "QUOTA_VISITOR_PER_DAY", "SEARCH_PER_DAY_VISITOR", "CONFIDENTIAL_SEARCH_PII_CHECK"]) {
+    delete process.env[k];
+  }
+  resetConfigForTests();
+});
+
+beforeEach(() => {
+  enclaveVerificationCache.clear();
+  proxy.seen.length = 0;
+  engine.queries.length = 0;
+  configure();
+});
+
+describe("web search on the confidential path", () => {
+  it("searches inside the enclave, answers with numbered citations and Sources, and Hush's relay sees none of it", async () => {
+    const deltas: string[] = [];
+    const result = await sendConfidentialTurn(input(KAKAPO, deltas), browserConfig());
+    const answer = result.messages.at(-1)!.content;
+    // The enclave, not Hush's server, queried the engine.
+    expect(engine.queries).toEqual([KAKAPO]);
+    expect(result.search).toEqual({
+      via: "enclave",
+      engine: new URL(enclave.url).host,
+      queries: [KAKAPO],
+      sources: [
+        { url: SEARCH_CORPUS[0]!.url, title: SEARCH_CORPUS[0]!.title },
+        { url: SEARCH_CORPUS[1]!.url, title: SEARCH_CORPUS[1]!.title },
+      ],
+      status: "ok",
+    });
+    // The router's markers are taken out and its citation links become [n] markers.
+    expect(answer).toContain("The 2026 kākāpō breeding season produced 41 chicks on Whenua Hou");
+    expect(answer).toMatch(/41 chicks[^\n]*\[1\]/);
+    expect(answer).not.toContain("tinfoil-event");
+    expect(answer).not.toContain("](https://");
+    expect(deltas.join("")).toBe(answer);
+
+    expect(proxy.seen.length).toBeGreaterThanOrEqual(4);
+    for (const secret of [KAKAPO, "kākāpō", "Whenua Hou", SEARCH_CORPUS[0]!.title, SEARCH_CORPUS[0]!.url, "41 chicks", "You asked", "tinfoil.web_search_call"]) {
+      expect(crossed(secret), secret).toBe(false);
+    }
+  });
+
+  it("sends pii_check_options with CONFIDENTIAL_SEARCH_PII_CHECK=1: a query with personal data never reaches the engine", async () => {
+    configure({ CONFIDENTIAL_SEARCH_PII_CHECK: "1" });
+    const config = browserConfig();
+    expect(config.searchPiiCheck).toBe(true);
+    const result = await sendConfidentialTurn(input("Who is jane.doe@example.com on the kākāpō team?"), config);
+    expect(engine.queries).toEqual([]);
+    expect(result.search).toMatchObject({ via: "enclave", queries: ["Who is jane.doe@example.com on the kākāpō team?"], sources: [], status: "blocked" });
+    // Without the check the same query is searched.
+    configure({ CONFIDENTIAL_SEARCH_PII_CHECK: "0" });
+    await sendConfidentialTurn(input("Who is jane.doe@example.com on the kākāpō team?"), browserConfig());
+    expect(engine.queries).toHaveLength(1);
+  });
+
+  it("over SEARCH_PER_DAY_VISITOR the relay refuses the search and the turn is answered without it", async () => {
+    configure({ SEARCH_PER_DAY_VISITOR: "1" });
+    // One visitor for both turns.
+    proxy.options.requestHeaders = (headers) => headers.set("x-test-peer", "203.0.113.77");
+    try {
+      const first = await sendConfidentialTurn(input(KAKAPO), browserConfig());
+      expect(first.search?.status).toBe("ok");
+      const second = await sendConfidentialTurn(input(KAKAPO), browserConfig());
+      expect(second.search).toMatchObject({ status: "over_quota", queries: [], sources: [] });
+      expect(second.messages.at(-1)!.content).toContain("You asked");
+      expect(engine.queries).toHaveLength(1);
+    } finally {
+      proxy.options.requestHeaders = undefined;
+    }
+  });
+
+  it("with the toggle off no query reaches the engine", async () => {
+    const result = await sendConfidentialTurn({ ...input(KAKAPO), webSearch: false }, browserConfig());
+    expect(result.search).toBeUndefined();
+    expect(engine.queries).toEqual([]);
+  });
+});
