@@ -80,7 +80,8 @@ export function vaultPaths(): ZodOpenApiPathsObject {
         summary: "WebAuthn options for a passkey ceremony (challenge kept 5 minutes)",
         "x-max-body-bytes": api.vaultPasskey.maxBytes,
         requestBody: jsonBody(api.vaultPasskey.body, api.vaultPasskey.maxBytes),
-        responses: { ...ok(api.vaultPasskey.response), ...errors(400, 401, 403, 409, 413, 415, 503) },
+        // 404: options to unlock asked by an account without a passkey.
+        responses: { ...ok(api.vaultPasskey.response), ...errors(400, 401, 403, 404, 409, 413, 415, 503) },
       },
     },
     "/api/vault/unlock": {
