@@ -4,7 +4,8 @@ import { AppError } from "@/lib/shared/errors";
 import { getDb } from "@/lib/server/db/client";
 import { invalidInput, noVault } from "@/lib/server/db/errors";
 import { writeManifest, type ManifestWrite, type SealedMessage } from "@/lib/server/db/sealed-chats";
-import { assertDistinctMethods, DUPLICATE_METHOD, vacuumKeyTables, type NewVaultMethod } from "@/lib/server/db/vault";
+import { vacuumKeyTables } from "@/lib/server/db/key-vacuum";
+import { assertDistinctMethods, DUPLICATE_METHOD, type NewVaultMethod } from "@/lib/server/db/vault";
 
 /**
  * Key rotation of the vault (docs/issues.md #21, "Rotate vault key"). The browser makes a new vault key and

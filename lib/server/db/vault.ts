@@ -2,6 +2,7 @@ import "server-only";
 import { Prisma } from "@/lib/server/db/generated/prisma/client";
 import { getDb } from "@/lib/server/db/client";
 import { invalidInput, noVault, vaultExists } from "@/lib/server/db/errors";
+import { vacuumKeyTables } from "@/lib/server/db/key-vacuum";
 import { MAX_REMEMBERED_DEVICES } from "@/lib/shared/vault/schemas";
 
 
@@ -201,19 +202,6 @@ export async function removeVaultMethod(userId: string, methodId: string): Promi
   });
   if (removed) await vacuumKeyTables();
   return removed;
-}
-
-/**
- * Physically remove deleted key rows: VACUUM FULL rewrites the small key table into new files (the
- * old files are unlinked), so a removed wrap is not left in a dead tuple. Outside any transaction
- * (VACUUM cannot run inside one).
- */
-export async function vacuumKeyTables(): Promise<void> {
-  const db = await getDb();
-  await db.$executeRawUnsafe("VACUUM FULL vault_methods");
-  await db.$executeRawUnsafe("VACUUM FULL vault_devices");
-  // docs/issues.md #21: a finished rotation clears the next key's wrap (under the old key) from this row.
-  await db.$executeRawUnsafe("VACUUM FULL vaults");
 }
 
 /** A remembered device as Settings lists it (its secret is read only by `vaultDeviceShare`). */
