@@ -1,7 +1,6 @@
 import "server-only";
 import http from "node:http";
 import https from "node:https";
-import { Readable } from "node:stream";
 import { assembleAttestationBundle, type AttestationBundle } from "@tinfoilsh/verifier";
 import type { ModelCode } from "@/lib/shared/llm/models";
 import { assertSameOrigin } from "@/lib/server/auth/session";
@@ -17,6 +16,7 @@ import { logger, securityEvent } from "@/lib/server/log";
 import { consumeQuotaUnlessBlocked } from "@/lib/server/quota";
 import { blockedSeconds, blockKey, blockRedisKey } from "@/lib/server/rate-limit";
 import { enclaveModelId, isConfidentialModel } from "./models";
+import { answerWithDeadlines, upstreamRefusal } from "./relay-answer";
 import { EHBP_ENCAPSULATED_KEY_HEADER, EHBP_RESPONSE_NONCE_HEADER, MODEL_HEADER } from "@/lib/shared/confidential/protocol";
 import { parseUsageMetrics, recordUsage, USAGE_REQUEST_HEADER, USAGE_RESPONSE_HEADER, type UsageKind } from "./usage";
 
@@ -149,7 +149,9 @@ interface AdmittedTurn {
  * docs/confidential-inference.md for the contract; statuses: 400 model header / encapsulated key /
  * empty body, 401, 403 (deleted account, cross-site, Pro model without Pro, client refused after a model
  * mismatch), 404 off, 413 body too large, 429 quota, 502 enclave unreachable or refusing Hush's key,
- * 503 draining or enclave busy, 504 no answer in time; otherwise the enclave's status and body.
+ * 503 draining or enclave busy, 504 no answer in time, 422 EHBP key-config mismatch, 502 for any other
+ * non-2xx of the enclave (./relay-answer.ts); otherwise the enclave's 2xx and its body, cut off past
+ * CONFIDENTIAL_IDLE_TIMEOUT_MS of silence or CONFIDENTIAL_STREAM_TIMEOUT_MS in all.
  */
 export async function relayChat(request: Request): Promise<Response> {
   const config = getConfig();
@@ -314,12 +316,12 @@ async function forward(request: Request, settings: ConfidentialSettings, turn: A
   }
 
   const status = response.statusCode ?? 502;
-  const mapped = mapStatus(status, response.headers["retry-after"]);
-  if (mapped) {
+  const refusal = upstreamRefusal(status, response.headers);
+  if (refusal) {
     response.destroy();
     inFlight.end();
-    if (status !== 429) logger("confidential").error({ status }, "enclave refused the relay's credentials");
-    throw mapped;
+    if (refusal instanceof Response) return refusal;
+    throw refusal;
   }
 
   const out = new Headers({ "Cache-Control": "no-store", "X-Accel-Buffering": "no", "X-Content-Type-Options": "nosniff" });
@@ -342,7 +344,7 @@ async function forward(request: Request, settings: ConfidentialSettings, turn: A
   response.once("end", () => finish(true));
   response.once("close", () => finish(false));
 
-  return new Response(Readable.toWeb(response) as ReadableStream<Uint8Array>, { status, headers: out });
+  return new Response(answerWithDeadlines(response), { status, headers: out });
 }
 
 /**
@@ -378,18 +380,6 @@ async function pumpBody(
     // The client's body failed (it went away): the enclave must not answer a truncated request.
     fail(new AppError("bad_request:confidential", "The request body was cut off."));
   }
-}
-
-/** Upstream statuses that mean something else in Hush's API (401/403: sign in; 429: daily limit). */
-function mapStatus(status: number, retryAfter: string | undefined): AppError | null {
-  if (status === 401 || status === 403 || status === 407) {
-    return new AppError("upstream:enclave", "The secure enclave refused this server's credentials. Please try again later.");
-  }
-  if (status === 429) {
-    const seconds = retryAfter && /^\d{1,6}$/.test(retryAfter) ? retryAfter : "5";
-    return new AppError("unavailable:enclave", "The secure enclave is busy. Please try again in a moment.", { headers: { "Retry-After": seconds } });
-  }
-  return null;
 }
 
 function toAppError(error: unknown, clientSignal: AbortSignal): AppError {
