@@ -14,7 +14,7 @@ import { AppError } from "@/lib/shared/errors";
 import { assertAcceptingTurns, beginTurn, SHUTDOWN_MESSAGE } from "@/lib/server/lifecycle";
 import { logger, securityEvent } from "@/lib/server/log";
 import { consumeQuotaUnlessBlocked } from "@/lib/server/quota";
-import { blockedSeconds, blockKey, blockRedisKey } from "@/lib/server/rate-limit";
+import { blockedSeconds, blockKey, blockRedisKey, consume } from "@/lib/server/rate-limit";
 import { enclaveModelId, isConfidentialModel } from "./models";
 import { answerWithDeadlines, upstreamRefusal } from "./relay-answer";
 import { EHBP_ENCAPSULATED_KEY_HEADER, EHBP_RESPONSE_NONCE_HEADER, MODEL_HEADER } from "@/lib/shared/confidential/protocol";
@@ -55,6 +55,11 @@ const NOT_CONFIGURED = () => jsonError(404, "Confidential inference is not confi
 // ---------------------------------------------------------------------------------------------------
 
 let bundleCache: { key: string; expires: number; value: Promise<AttestationBundle> } | undefined;
+/** A failed fetch of the attestation is answered from memory this long (docs/issues.md #43, finding 5). */
+const FAILURE_CACHE_MS = 10_000;
+/** Attestation requests a client network may make a minute (each may reach the enclave, GitHub and Sigstore). */
+export const ATTESTATION_LIMIT = { name: "confidential-attestation", points: 60, durationSeconds: 60 };
+let failedUntil: { key: string; until: number } | undefined;
 
 /**
  * The enclave's attestation, for the browser to verify:
@@ -63,20 +68,30 @@ let bundleCache: { key: string; expires: number; value: Promise<AttestationBundl
  * - production trust: a Tinfoil AttestationBundle (`assembleAttestationBundle(host, configRepo)` of
  *   @tinfoilsh/verifier: the hardware report, VCEK, the enclave's certificate and the Sigstore bundle of
  *   the release named by CONFIDENTIAL_CONFIG_REPO), reused for CONFIDENTIAL_ATTESTATION_CACHE_SECONDS.
- * Answers 200 JSON (Cache-Control: no-store), 404 when confidential inference is off, 502 JSON when the
- * enclave or the release cannot be fetched. It says nothing about validity.
+ * Answers 200 JSON (Cache-Control: no-store), 404 when confidential inference is off, 429 past ATTESTATION_LIMIT
+ * per client network, 502 JSON when the enclave or the release cannot be fetched (a failure is remembered
+ * FAILURE_CACHE_MS, so a failing upstream is not asked again on every call). It says nothing about validity.
  */
-export async function relayAttestation(): Promise<Response> {
+export async function relayAttestation(request?: Request): Promise<Response> {
   const config = getConfig();
   const settings = config.confidential;
   if (!settings) return NOT_CONFIGURED();
+  try {
+    await consume(ATTESTATION_LIMIT, `n:${(request && clientKey(request)) ?? "unknown"}`);
+  } catch (error) {
+    return errorResponse(error, "confidential_attestation");
+  }
+  const key = `${settings.trust} ${settings.origin} ${settings.configRepo ?? ""}`;
+  const unavailable = () => jsonError(502, "The secure enclave's attestation could not be fetched. Please try again in a moment.");
+  if (failedUntil && failedUntil.key === key && failedUntil.until > Date.now()) return unavailable();
   try {
     if (settings.trust === "development") return await developmentAttestation(settings, config.CONFIDENTIAL_TIMEOUT_MS);
     const bundle = await productionBundle(settings, config.CONFIDENTIAL_ATTESTATION_CACHE_SECONDS);
     return Response.json(bundle, { headers: { "Cache-Control": "no-store" } });
   } catch (error) {
+    failedUntil = { key, until: Date.now() + FAILURE_CACHE_MS };
     logger("confidential").error({ err: error instanceof Error ? `${error.name}: ${error.message}` : "unknown" }, "attestation unavailable");
-    return jsonError(502, "The secure enclave's attestation could not be fetched. Please try again in a moment.");
+    return unavailable();
   }
 }
 
@@ -128,6 +143,7 @@ function productionBundle(settings: ConfidentialSettings, cacheSeconds: number):
 /** Forget the cached production attestation bundle (tests). */
 export function resetAttestationCacheForTests(): void {
   bundleCache = undefined;
+  failedUntil = undefined;
 }
 
 // ---------------------------------------------------------------------------------------------------

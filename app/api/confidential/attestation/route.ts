@@ -3,10 +3,11 @@ import { relayAttestation } from "@/lib/server/confidential/relay";
 /**
  * GET /api/confidential/attestation: the configured enclave's attestation, relayed for the browser to
  * verify (development trust: the enclave's document; production trust: a Tinfoil AttestationBundle).
- * 200 JSON, 404 when confidential inference is off, 502 when it cannot be fetched (lib/server/confidential/relay.ts).
+ * 200 JSON, 404 when confidential inference is off, 429 past 60 a minute per client network, 502 when it
+ * cannot be fetched (lib/server/confidential/relay.ts).
  */
 export const dynamic = "force-dynamic";
 
-export function GET(): Promise<Response> {
-  return relayAttestation();
+export function GET(request: Request): Promise<Response> {
+  return relayAttestation(request);
 }
