@@ -192,6 +192,9 @@ export default defineConfig({
         // Every spec signs in by e-mail from 127.0.0.1: more than the default 20 links an hour per client.
         // The limit itself is tested in tests/auth/rate-limit.test.ts.
         EMAIL_SIGNIN_LIMIT_PER_CLIENT_PER_HOUR: "100000",
+        // Revokes, rotations and deletions of many specs in a row: each waits for the next key vacuum pass.
+        // The batching itself is tested in tests/api/vault-devices.test.ts.
+        KEY_VACUUM_INTERVAL_SECONDS: "1",
       },
     },
     {

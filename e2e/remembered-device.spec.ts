@@ -12,6 +12,37 @@ test.use({ baseURL: LOCAL });
 
 const newContext = (browser: Browser) => browser.newContext({ baseURL: LOCAL, viewport: { width: 1280, height: 800 } });
 
+/** What this browser keeps under a user's id (docs/issues.md #43, finding 7): draft entries and seen-version keys. */
+async function localTraces(page: Page): Promise<{ drafts: string[]; seen: string[] }> {
+  return page.evaluate(async () => {
+    const drafts = Object.keys(localStorage).filter((k) => k.startsWith("hush.draft.v1."));
+    const seen = await new Promise<string[]>((resolve) => {
+      const open = indexedDB.open("hush-seen");
+      open.onupgradeneeded = () => open.result.createObjectStore("versions");
+      open.onerror = () => resolve([]);
+      open.onsuccess = () => {
+        const db = open.result;
+        if (!db.objectStoreNames.contains("versions")) return resolve([]);
+        const keys = db.transaction("versions").objectStore("versions").getAllKeys();
+        keys.onsuccess = () => {
+          resolve(keys.result.map(String));
+          db.close();
+        };
+        keys.onerror = () => resolve([]);
+      };
+    });
+    return { drafts, seen };
+  });
+}
+
+/** Save a chat (seen versions written) and leave an unsent draft in it. */
+async function leaveTraces(page: Page) {
+  await sendAndWait(page, "Count the herons at the estuary");
+  await page.getByPlaceholder("Message GPT").fill("an unsent thought about herons");
+  await expect.poll(async () => (await localTraces(page)).drafts.length, { timeout: 10_000 }).toBeGreaterThan(0);
+  await expect.poll(async () => (await localTraces(page)).seen.length, { timeout: 10_000 }).toBeGreaterThan(0);
+}
+
 async function sendAndWait(page: Page, text: string) {
   const input = page.getByPlaceholder("Message GPT");
   await input.fill(text);
@@ -77,6 +108,8 @@ test("a remembered device opens saved chats after a reload and in a new tab, and
   await expect(list.getByText("This device", { exact: true })).toHaveCount(0);
   await list.getByRole("button", { name: /^Revoke/ }).click();
   const confirm = other.getByRole("dialog", { name: "Revoke this device?" });
+  // docs/issues.md #43: revoking does not sign the device out, and the dialog says so.
+  await expect(confirm).toContainText("It stays signed in until it logs out or its session ends.");
   await confirm.getByRole("button", { name: "Revoke" }).click();
   await expect(list.getByText("No device is remembered.")).toBeVisible();
   await expect(list.getByRole("button", { name: "Remember this device" })).toBeVisible();
@@ -110,6 +143,7 @@ test("log out offers to forget a remembered device; forgetting revokes it", asyn
   const sidebar = sidebarOf(page);
   await turnOnHistoryWithPassphrase(page, PASSPHRASE, { remember: true });
 
+  await leaveTraces(page);
   await page.goto(`${LOCAL}/settings`);
   await expect(page.getByTestId("remembered-devices").getByRole("listitem")).toHaveCount(1);
   await page.getByRole("button", { name: "Log out" }).click();
@@ -118,6 +152,8 @@ test("log out offers to forget a remembered device; forgetting revokes it", asyn
   await page.screenshot({ path: `${SCREENS}/remember-logout-desktop.png` });
   await ask.getByRole("button", { name: "Forget and log out" }).click();
   await expect(page.getByRole("button", { name: "Log out" })).toHaveCount(0, { timeout: 30_000 });
+  // docs/issues.md #43, finding 7: no draft and no seen versions are left under the user's id.
+  expect(await localTraces(page)).toEqual({ drafts: [], seen: [] });
 
   // Signed in again: nothing is remembered, and the vault asks for the passphrase.
   await signInOnLocalhost(page, email);
@@ -125,5 +161,22 @@ test("log out offers to forget a remembered device; forgetting revokes it", asyn
   await unlockWithPassphrase(sidebar, PASSPHRASE);
   await page.goto(`${LOCAL}/settings`);
   await expect(page.getByTestId("remembered-devices").getByText("No device is remembered.")).toBeVisible();
+  await context.close();
+});
+
+test("deleting the account leaves no draft and no seen versions in this browser (docs/issues.md #43)", async ({ browser }) => {
+  test.slow();
+  const context = await newContext(browser);
+  const page = await context.newPage();
+  await signInOnLocalhost(page, `remember-delete-${Date.now()}@example.com`);
+  await turnOnHistoryWithPassphrase(page, PASSPHRASE, { remember: true });
+  await leaveTraces(page);
+  await page.goto(`${LOCAL}/settings`);
+  await page.getByRole("button", { name: "Delete Account" }).click();
+  const dialog = page.getByRole("dialog", { name: "Delete your account?" });
+  await dialog.getByLabel("Type DELETE to confirm").fill("DELETE");
+  await dialog.getByRole("button", { name: "Delete Account" }).click();
+  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Sign Up" })).toBeVisible({ timeout: 30_000 });
+  expect(await localTraces(page)).toEqual({ drafts: [], seen: [] });
   await context.close();
 });

@@ -6,7 +6,7 @@ import { signOutAndReload } from "@/components/auth/sign-out";
 import { apiFetch, serverMessage } from "@/lib/browser/api/client";
 import { buttonStyles, Dialog } from "@/components/ui/dialog";
 import { SecuritySection } from "@/components/vault/security-section";
-import { forgetThisDevice, isThisDeviceRemembered } from "@/lib/browser/vault/vault-api";
+import { forgetLocalTraces, forgetThisDevice, isThisDeviceRemembered } from "@/lib/browser/vault/vault-api";
 import { ShareLinksSection } from "@/components/share/share-links-section";
 import { DataSection } from "./data-section";
 
@@ -36,7 +36,10 @@ export function SettingsPanel({ email, plan, status }: SettingsPanelProps) {
   };
   const finishLogOut = async (forget: boolean) => {
     setLoggingOut("working");
-    if (forget) await forgetThisDevice().catch(() => console.error("Could not revoke this device"));
+    if (forget) {
+      await forgetThisDevice().catch(() => console.error("Could not revoke this device"));
+      await forgetLocalTraces();
+    }
     await signOutAndReload();
   };
 
@@ -54,6 +57,8 @@ export function SettingsPanel({ email, plan, status }: SettingsPanelProps) {
     setDeleteError(null);
     try {
       await apiFetch("deleteUser", { body: {} });
+      // The account is gone: so are its drafts and seen versions in this browser (the device record with it).
+      await forgetLocalTraces();
     } catch (error) {
       setDeleteError(serverMessage(error) ?? "Your account could not be deleted. Please try again.");
       setDeleting(false);

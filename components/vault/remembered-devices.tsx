@@ -52,7 +52,10 @@ export function RememberedDevices({ unlocked }: { unlocked: boolean }) {
   return (
     <div className="mt-5" data-testid="remembered-devices">
       <h3 className="font-semibold text-ink-900">Remembered devices</h3>
-      <p className="mt-1 text-ink-600">These open your saved chats without asking. Revoking one makes its stored copy useless.</p>
+      <p className="mt-1 text-ink-600">
+        These open your saved chats without asking. Revoking one makes its stored copy useless; it does not sign that device out (it
+        stays signed in until it logs out or its session ends), but its saved chats stay locked there.
+      </p>
       {devices === null && !error && (
         <p role="status" className="mt-2">
           Loading…
@@ -116,7 +119,7 @@ export function RememberedDevices({ unlocked }: { unlocked: boolean }) {
         {revoking?.id === mine
           ? "This browser will ask for your passkey, passphrase or recovery code again after a reload."
           : `${revoking?.name ?? "That device"} will ask for your passkey, passphrase or recovery code again.`}{" "}
-        Your saved chats are not affected.
+        It stays signed in until it logs out or its session ends. Your saved chats are not affected.
       </ConfirmDialog>
     </div>
   );

@@ -106,12 +106,24 @@ const envSchema = z.object({
   CONFIDENTIAL_MAX_REQUEST_BYTES: bodyLimit(16 * 1024 * 1024),
   /** Milliseconds the relay waits for the enclave's response headers (504 after; connecting: at most 10 s). */
   CONFIDENTIAL_TIMEOUT_MS: positiveInt(60_000),
+  /**
+   * Longest silence in the enclave's streamed answer, ms, and longest whole answer from its first byte, ms
+   * (docs/issues.md #43, finding 4): past either the relay ends the stream, as a dropped connection.
+   */
+  CONFIDENTIAL_IDLE_TIMEOUT_MS: positiveInt(60_000),
+  CONFIDENTIAL_STREAM_TIMEOUT_MS: positiveInt(600_000),
   /** Seconds the assembled production attestation bundle is reused before it is fetched again. */
   CONFIDENTIAL_ATTESTATION_CACHE_SECONDS: positiveInt(300),
   /** Seconds a client whose enclave usage named another model than its plan allowed is refused (403). */
   CONFIDENTIAL_MISMATCH_BLOCK_SECONDS: positiveInt(24 * 3600),
   /** Port of the development enclave (`npm run enclave:dev`), the embedded default's enclave. */
   ENCLAVE_PORT: z.coerce.number().int().min(1).max(65535).default(8788),
+  /**
+   * Least seconds between two passes that physically remove deleted key material (VACUUM FULL of the key
+   * tables, then the write-ahead log moved past it: lib/server/db/key-vacuum.ts, docs/issues.md #43). A
+   * deletion waits for the next pass before it answers; 0: a pass per deletion (tests).
+   */
+  KEY_VACUUM_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
   /** Contact address shown in the footer and on /contact ({email} in the spec). */
   CONTACT_EMAIL: z.string().email().default("hello@hush.chat"),
   /**

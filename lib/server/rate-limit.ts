@@ -159,6 +159,40 @@ export async function consumeEmailSignIn(mailbox: string, client: string | null)
   }
 }
 
+/** Remembered-device changes (remember or revoke) an hour per user and per client network (docs/issues.md #43). */
+export const DEVICE_CHANGES_PER_USER_PER_HOUR = 20;
+export const DEVICE_CHANGES_PER_NETWORK_PER_HOUR = 60;
+
+/**
+ * One change of a remembered device, remembering or revoking (docs/issues.md #43, finding 3: each revoke
+ * waits for a VACUUM FULL of the key tables), by `userId` from the client network `client`
+ * (lib/server/client-address.ts `clientKey`; null counts as one unknown network): at most
+ * DEVICE_CHANGES_PER_USER_PER_HOUR per user and DEVICE_CHANGES_PER_NETWORK_PER_HOUR per network, so neither
+ * many accounts on one network nor one account from many networks goes past. A request the network's
+ * limit refuses is given back to the user's.
+ * @throws AppError "rate_limited:vault-device-user" or "rate_limited:vault-device-network" (429, Retry-After).
+ */
+export async function consumeDeviceChange(userId: string, client: string | null): Promise<void> {
+  const user: LimiterSpec = { name: "vault-device-user", points: DEVICE_CHANGES_PER_USER_PER_HOUR, durationSeconds: 3600 };
+  const network: LimiterSpec = { name: "vault-device-network", points: DEVICE_CHANGES_PER_NETWORK_PER_HOUR, durationSeconds: 3600 };
+  const refuse = (error: unknown) => {
+    if (!(error instanceof AppError && error.type === "rate_limited")) return error;
+    const minutes = Math.ceil(retryAfterSeconds(error) / 60);
+    return rateLimited(error.code.slice("rate_limited:".length), retryAfterSeconds(error), `Too many changes to remembered devices. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`);
+  };
+  try {
+    await consume(user, userId);
+  } catch (error) {
+    throw refuse(error);
+  }
+  try {
+    await consume(network, client ?? "unknown");
+  } catch (error) {
+    await refund(user, userId);
+    throw refuse(error);
+  }
+}
+
 /** Close the Redis connection, if any (tests, shutdown). */
 export async function closeRateLimits(): Promise<void> {
   const redis = shared.value?.redis;

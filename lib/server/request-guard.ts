@@ -1,6 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import http from "node:http";
 import { allowedMethods } from "@/lib/server/api/methods";
+import { getConfig } from "@/lib/server/config";
+import { apiPolicyHeaders, COMMON_HEADERS } from "@/lib/server/security/headers";
 
 /**
  * A guard in front of Next.js's request handling, for requests Next cannot parse and answers with a
@@ -38,9 +40,29 @@ export function refusalFor(method: string | undefined, target: string | undefine
   return null;
 }
 
+/**
+ * The security headers every answer carries (docs/issues.md #43, finding 6): the common set of next.config.ts
+ * and the API policy proxy.ts adds (CSP `default-src 'none'`, HSTS with an https APP_URL in production).
+ * These refusals never reach either, so they are added here; an invalid configuration (the server does
+ * not start with one) leaves HSTS out rather than failing the refusal.
+ */
+export function refusalHeaders(): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const { key, value } of COMMON_HEADERS) headers[key] = value;
+  let options = { production: false, appUrl: "" };
+  try {
+    const config = getConfig();
+    options = { production: config.isProduction, appUrl: config.APP_URL };
+  } catch {
+    // Configuration errors are reported at start-up.
+  }
+  return Object.assign(headers, apiPolicyHeaders(options));
+}
+
 function refuse(res: ServerResponse, refusal: { status: number; error: string; allow?: string }): void {
   const body = JSON.stringify({ error: refusal.error });
   const headers: Record<string, string | number> = {
+    ...refusalHeaders(),
     "Content-Type": "application/json",
     "Content-Length": Buffer.byteLength(body),
     "Cache-Control": "no-store",

@@ -315,4 +315,13 @@ describe("(d) invalid requests to the real handlers answer what the document lis
     expect(documents("/api/ns/chat_user", "post", 401)).toBe(true);
     expect(doc.paths["/api/ns/chat_user"]!.post!.security).toEqual([{ sessionCookie: [] }, { googleIdToken: [] }]);
   });
+
+  it("passkey options to unlock an account without a passkey: 404 `{ error }`, documented (docs/issues.md #43)", async () => {
+    const user = await createTestUser();
+    const cookie = await sessionCookieFor(user.id);
+    const res = await vaultPasskey(request("POST", "/api/vault/passkey", { purpose: "unlock" }, { Cookie: cookie }));
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ error: "No passkey is set up for this account." });
+    expect(documents("/api/vault/passkey", "post", 404)).toBe(true);
+  });
 });

@@ -4,6 +4,11 @@ import { POST as unlock } from "@/app/api/vault/devices/unlock/route";
 import { resetConfigForTests } from "@/lib/server/config";
 import { fromBase64, generateDeviceKey, generateVaultKey, unwrapForDevice, wrapForDevice } from "@/lib/browser/vault/crypto";
 import { MAX_REMEMBERED_DEVICES } from "@/lib/shared/vault/schemas";
+import { captureLogsForTests } from "@/lib/server/log";
+import { DEVICE_CHANGES_PER_NETWORK_PER_HOUR, DEVICE_CHANGES_PER_USER_PER_HOUR } from "@/lib/server/rate-limit";
+import { getConfig } from "@/lib/server/config";
+import { tableFilesHold } from "../db/setup-db";
+import { fromPeer } from "../helpers/peer";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import { createTestUser, sessionCookieFor } from "../helpers/auth";
 import { dumpDatabase } from "../helpers/db-dump";
@@ -122,5 +127,86 @@ describe("/api/vault/devices", () => {
     expect((await create(erin)).status).toBe(201);
     await t.db.user.delete({ where: { id: erin.id } });
     expect(await t.db.vaultDevice.count({ where: { userId: erin.id } })).toBe(0);
+  });
+});
+
+describe("remembering and revoking are limited, and their VACUUMs batched (docs/issues.md #43, finding 3)", () => {
+  /** A request from client network `address` (the peer the server saw). */
+  const from = (p: { cookie: string }, method: "POST" | "DELETE", body: unknown, address: string) =>
+    (method === "POST" ? remember : revoke)(
+      new Request(`${new URL(getConfig().APP_URL).origin}/api/vault/devices`, {
+        method,
+        headers: fromPeer(address, { Origin: new URL(getConfig().APP_URL).origin, Cookie: p.cookie, "Content-Type": "application/json" }),
+        body: JSON.stringify(body),
+      }),
+    );
+
+  it(`per user: ${DEVICE_CHANGES_PER_USER_PER_HOUR} changes an hour, remembering and revoking together, then 429 with Retry-After`, async () => {
+    resetConfigForTests();
+    const frank = await withVault((await createTestUser()).id);
+    let changes = 0;
+    while (changes < DEVICE_CHANGES_PER_USER_PER_HOUR) {
+      const made = await from(frank, "POST", { name: "Firefox on Linux" }, "203.0.113.10");
+      expect(made.status).toBe(201);
+      changes++;
+      if (changes === DEVICE_CHANGES_PER_USER_PER_HOUR) break;
+      const { id } = (await made.json()) as { id: string };
+      expect((await from(frank, "DELETE", { id }, "203.0.113.10")).status).toBe(200);
+      changes++;
+    }
+    // From another network too: the limit is the account's.
+    const refused = await from(frank, "POST", { name: "Firefox on Linux" }, "198.51.100.77");
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(((await refused.json()) as { error: string }).error).toMatch(/^Too many changes to remembered devices\. Try again in \d+ minutes?\.$/);
+    expect((await from(frank, "DELETE", { id: crypto.randomUUID() }, "198.51.100.77")).status).toBe(429);
+  });
+
+  it(`per client network: ${DEVICE_CHANGES_PER_NETWORK_PER_HOUR} changes an hour from all its accounts; other networks are not held back`, async () => {
+    resetConfigForTests();
+    const people = await Promise.all(Array.from({ length: Math.ceil(DEVICE_CHANGES_PER_NETWORK_PER_HOUR / 10) + 1 }, async () => withVault((await createTestUser()).id)));
+    let sent = 0;
+    for (const p of people) {
+      for (let i = 0; i < 10 && sent < DEVICE_CHANGES_PER_NETWORK_PER_HOUR; i++, sent++) {
+        expect((await from(p, "POST", { name: "Chrome on Linux" }, "2001:db8:43::1")).status).toBe(201);
+      }
+    }
+    const last = people.at(-1)!;
+    // Another address of the same /64 is the same network; the account's own count was given back.
+    expect((await from(last, "POST", { name: "Chrome on Linux" }, "2001:db8:43::2")).status).toBe(429);
+    expect((await from(last, "POST", { name: "Chrome on Linux" }, "2001:db8:44::1")).status).toBe(201);
+  });
+
+  it("revokes made together share one VACUUM pass, at most one a KEY_VACUUM_INTERVAL_SECONDS, each answered after its share left the files", async () => {
+    process.env.KEY_VACUUM_INTERVAL_SECONDS = "3";
+    resetConfigForTests();
+    const logs = captureLogsForTests();
+    try {
+      const gina = await withVault((await createTestUser()).id);
+      const devices: { id: string; secret: string }[] = [];
+      for (let i = 0; i < 6; i++) devices.push((await (await create(gina, `Device ${i}`)).json()) as { id: string; secret: string });
+      const passes = () => logs.records().filter((r) => r.msg === "key tables vacuumed").length;
+      const revokeOne = async (d: { id: string; secret: string }) => {
+        const res = await revoke(req("/api/vault/devices", { method: "DELETE", cookie: gina.cookie, body: { id: d.id } }));
+        expect(res.status).toBe(200);
+        await t.db.$executeRawUnsafe("CHECKPOINT");
+        if (t.target.kind === "pglite") expect(tableFilesHold(t, Buffer.from(fromBase64(d.secret)))).toBe(false);
+      };
+      // A first revoke runs a pass at once; three more at the same time share the next one, which waits out
+      // the interval.
+      const started = Date.now();
+      await revokeOne(devices[0]!);
+      expect(passes()).toBe(1);
+      await Promise.all(devices.slice(1, 4).map(revokeOne));
+      expect(passes()).toBe(2);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(2_900);
+      // Two more after it: one pass for both again.
+      await Promise.all(devices.slice(4).map(revokeOne));
+      expect(passes()).toBe(3);
+    } finally {
+      logs.restore();
+      process.env.KEY_VACUUM_INTERVAL_SECONDS = "0";
+      resetConfigForTests();
+    }
   });
 });

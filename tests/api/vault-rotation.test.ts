@@ -16,6 +16,8 @@ import { check, listAll, rename, save, unlock, vaultOf } from "../helpers/integr
 import { req, type Person } from "../helpers/vault-api";
 import { passphraseMethod, recoveryMethod } from "@/lib/browser/vault/seal";
 import { POST as vaultCreate } from "@/app/api/vault/route";
+import { POST as methodAdd } from "@/app/api/vault/methods/route";
+import { toBase64, wrapNextKey } from "@/lib/browser/vault/crypto";
 
 /**
  * docs/issues.md #21, "Rotate vault key": the browser's rotation code (lib/browser/vault/rotation.ts) through the real route
@@ -193,5 +195,39 @@ describe("rotating the vault key (docs/issues.md #21)", () => {
     await completeRotation(api, await currentOf(carol, device), next, 1);
     expect((await vaultOf(carol)).key_generation).toBe(1);
     expect(await t.db.chat.count({ where: { userId: carol.id, keyGeneration: 0 } })).toBe(0);
+  });
+});
+
+describe("method ids are per user (docs/issues.md #43, finding 1)", () => {
+  it("another account's method id is a free id to the rotation and to a new method; one's own is a 400, never a 500", async () => {
+    const { person: owner } = await newUser("ids-owner@example.com");
+    const { person: other } = await newUser("ids-other@example.com");
+    const ownersIds = (await t.db.vaultMethod.findMany({ where: { userId: owner.id } })).map((m) => m.id);
+    const othersIds = (await t.db.vaultMethod.findMany({ where: { userId: other.id } })).map((m) => m.id);
+    const recoveryWithId = async (id: string) => ({ ...(await recoveryMethod(other.raw, other.id)).method, id });
+    const add = async (id: string) => methodAdd(req("/api/vault/methods", { method: "POST", cookie: other.cookie, body: { method: await recoveryWithId(id) } }));
+
+    // A new method: the owner's id answers exactly as a fresh one (201); the caller's own id is a 400.
+    const fresh = await add(crypto.randomUUID());
+    const taken = await add(ownersIds[0]!);
+    expect([fresh.status, taken.status]).toEqual([201, 201]);
+    const own = await add(othersIds[0]!);
+    expect(own.status).toBe(400);
+    expect(await own.json()).toEqual({ error: "That unlock method is already registered." });
+
+    // A rotation's methods: the owner's id is free; one of the caller's current methods' ids is a 400.
+    const start = async (ids: string[]) => {
+      const next = generateVaultKey();
+      const draft = await draftRotation(other.id, 1, next, null);
+      const methods = draft.methods.map((m, i) => ({ ...m, id: ids[i] ?? m.id }));
+      const nextKey = toBase64(await wrapNextKey(next, other.raw, { userId: other.id, generation: 1 }));
+      return rotationStartRoute(req("/api/vault/rotation", { method: "POST", cookie: other.cookie, body: { generation: 1, next_key: nextKey, methods } }));
+    };
+    const clash = await start([othersIds[1]!]);
+    expect(clash.status).toBe(400);
+    expect(await clash.json()).toEqual({ error: "That unlock method is already registered." });
+    expect((await start([ownersIds[1]!])).status).toBe(201);
+    // The owner's methods are untouched.
+    expect((await t.db.vaultMethod.findMany({ where: { userId: owner.id } })).map((m) => m.id).sort()).toEqual([...ownersIds].sort());
   });
 });

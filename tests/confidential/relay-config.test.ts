@@ -7,6 +7,11 @@ import { CONFIDENTIAL_PATHS } from "@/lib/shared/confidential/protocol";
 import { resetAttestationCacheForTests } from "@/lib/server/confidential/relay";
 import { parseUsageMetrics } from "@/lib/server/confidential/usage";
 import { startFakeEnclave, type FakeEnclave } from "./upstream";
+import { ATTESTATION_LIMIT } from "@/lib/server/confidential/relay";
+import { fromPeer } from "../helpers/peer";
+
+/** GET /api/confidential/attestation from client `address`. */
+const attest = (address = "192.0.2.1") => attestation(new Request("http://127.0.0.1:3000/api/confidential/attestation", { headers: fromPeer(address) }));
 
 /**
  * The confidential settings (lib/server/config.ts), the browser-safe subset a page hands the client, the
@@ -152,7 +157,7 @@ describe("GET /api/confidential/attestation", () => {
         : { status: 404, chunks: [] };
     Object.assign(process.env, { CONFIDENTIAL_BASE_URL: enclave.origin, CONFIDENTIAL_TRUST: "development" });
     resetConfigForTests();
-    const res = await attestation(new Request("http://localhost/api/confidential/attestation"));
+    const res = await attest();
     expect(res.status).toBe(200);
     expect(Buffer.from(await res.arrayBuffer()).equals(doc)).toBe(true);
     expect(res.headers.get("content-type")).toBe("application/json");
@@ -163,9 +168,37 @@ describe("GET /api/confidential/attestation", () => {
 
   it("development trust, enclave failing or down: 502 JSON", async () => {
     enclave.answer = () => ({ status: 500, chunks: [Buffer.from("boom")] });
-    const res = await attestation(new Request("http://localhost/api/confidential/attestation"));
+    const res = await attest();
     expect(res.status).toBe(502);
     expect((await res.json()).error).toMatch(/attestation could not be fetched/);
+  });
+
+  it("a failure is remembered briefly: the failing enclave is not asked again at once (docs/issues.md #43, finding 5)", async () => {
+    resetAttestationCacheForTests();
+    Object.assign(process.env, { CONFIDENTIAL_BASE_URL: enclave.origin, CONFIDENTIAL_TRUST: "development" });
+    resetConfigForTests();
+    enclave.answer = () => ({ status: 500, chunks: [Buffer.from("boom")] });
+    const before = enclave.requests.length;
+    expect((await attest()).status).toBe(502);
+    expect((await attest()).status).toBe(502);
+    expect((await attest("192.0.2.99")).status).toBe(502);
+    expect(enclave.requests.length - before).toBe(1);
+    resetAttestationCacheForTests();
+  });
+
+  it(`per client network: ${ATTESTATION_LIMIT.points} a minute, then 429 with Retry-After; another network is served (docs/issues.md #43, finding 5)`, async () => {
+    resetAttestationCacheForTests();
+    Object.assign(process.env, { CONFIDENTIAL_BASE_URL: enclave.origin, CONFIDENTIAL_TRUST: "development" });
+    resetConfigForTests();
+    enclave.answer = () => ({ status: 200, headers: { "Content-Type": "application/json" }, chunks: [Buffer.from("{}")] });
+    for (let i = 0; i < ATTESTATION_LIMIT.points; i++) expect((await attest("203.0.113.43")).status).toBe(200);
+    const before = enclave.requests.length;
+    const refused = await attest("203.0.113.43");
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(await refused.json()).toEqual({ error: expect.any(String) });
+    expect(enclave.requests.length).toBe(before);
+    expect((await attest("203.0.113.44")).status).toBe(200);
   });
 
   it("production trust: assembled by @tinfoilsh/verifier from the enclave host; unreachable gives 502 JSON that claims nothing", async () => {
@@ -176,7 +209,7 @@ describe("GET /api/confidential/attestation", () => {
       CONFIDENTIAL_CONFIG_REPO: "tinfoilsh/confidential-model-router",
     });
     resetConfigForTests();
-    const res = await attestation(new Request("http://localhost/api/confidential/attestation"));
+    const res = await attest();
     expect(res.status).toBe(502);
     const body = await res.json();
     expect(Object.keys(body)).toEqual(["error"]);
@@ -186,7 +219,7 @@ describe("GET /api/confidential/attestation", () => {
   it("off: both routes answer 404 JSON", async () => {
     for (const k of KEYS) delete process.env[k];
     resetConfigForTests();
-    expect((await attestation(new Request("http://localhost/api/confidential/attestation"))).status).toBe(404);
+    expect((await attest()).status).toBe(404);
     const res = await chat(new Request("http://localhost/api/confidential/chat", { method: "POST", body: "x" }));
     expect(res.status).toBe(404);
     expect((await res.json()).error).toMatch(/not configured/);

@@ -13,7 +13,7 @@ import { closeRateLimits } from "@/lib/server/rate-limit";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import { createTestUser, sameOrigin, sessionCookieFor } from "../helpers/auth";
 import { fromPeer } from "../helpers/peer";
-import { defaultAnswer, NONCE, startFakeEnclave, type FakeEnclave } from "./upstream";
+import { defaultAnswer, NONCE, startFakeEnclave, type FakeEnclave, type UpstreamAnswer } from "./upstream";
 
 /**
  * POST /api/confidential/chat, the real route handler, against a local HTTP server playing the enclave
@@ -40,6 +40,8 @@ const CHANGED = [
   "CONFIDENTIAL_BASE_URL",
   "CONFIDENTIAL_MAX_REQUEST_BYTES",
   "CONFIDENTIAL_TIMEOUT_MS",
+  "CONFIDENTIAL_IDLE_TIMEOUT_MS",
+  "CONFIDENTIAL_STREAM_TIMEOUT_MS",
   "CONFIDENTIAL_API_KEY_PRO",
   "QUOTA_FREE_PER_DAY",
   ...Object.keys(ENV),
@@ -153,13 +155,16 @@ describe("the relay forwards ciphertext byte for byte", () => {
     expect(enclave.requests[0]!.body.equals(Buffer.concat(chunks))).toBe(true);
   });
 
-  it("an error answer of the enclave (e.g. EHBP's 422 key-configuration mismatch) is passed through, status and bytes", async () => {
-    const problem = Buffer.from('{"type":"urn:ietf:params:ehbp:error:key-config","title":"stale key"}');
+  it("EHBP's 422 key-configuration mismatch keeps its status and problem type, in a body of the relay's own (docs/issues.md #43)", async () => {
+    const problem = Buffer.from('{"type":"urn:ietf:params:ehbp:error:key-config","title":"stale key from upstream"}');
     enclave.answer = () => ({ status: 422, headers: { "Content-Type": "application/problem+json" }, chunks: [problem] });
     const res = await send();
     expect(res.status).toBe(422);
     expect(res.headers.get("content-type")).toBe("application/problem+json");
-    expect(Buffer.from(await res.arrayBuffer()).equals(problem)).toBe(true);
+    const body = (await res.json()) as { type: string; error: string };
+    expect(body.type).toBe("urn:ietf:params:ehbp:error:key-config");
+    expect(body.error).toEqual(expect.any(String));
+    expect(JSON.stringify(body)).not.toContain("from upstream");
   });
 });
 
@@ -414,6 +419,61 @@ describe("limits and failures", () => {
     const busy = await send();
     expect(busy.status).toBe(503);
     expect(busy.headers.get("retry-after")).toBe("7");
+  });
+
+  it("any other non-2xx of the enclave (500 HTML, 302, 404, 400) is a 502 JSON `{ error }`, without its body or Location (docs/issues.md #43, finding 4)", async () => {
+    const cases: UpstreamAnswer[] = [
+      { status: 500, headers: { "Content-Type": "text/html" }, chunks: [Buffer.from("<html>upstream stack trace</html>")] },
+      { status: 302, headers: { Location: "https://elsewhere.example/steal", "Content-Type": "text/html" }, chunks: [Buffer.from("moved upstream")] },
+      { status: 404, headers: { "Content-Type": "text/plain" }, chunks: [Buffer.from("upstream not found")] },
+      { status: 400, headers: { "Content-Type": "application/json" }, chunks: [Buffer.from('{"error":"upstream says no"}')] },
+    ];
+    for (const answer of cases) {
+      enclave.answer = () => answer;
+      const res = await send();
+      expect(res.status, String(answer.status)).toBe(502);
+      expect(res.headers.get("content-type")).toContain("application/json");
+      expect(res.headers.get("location")).toBeNull();
+      expect(res.headers.get("ehbp-response-nonce")).toBeNull();
+      const text = await res.text();
+      expect(JSON.parse(text)).toEqual({ error: "The secure enclave answered with an error. Please try again in a moment." });
+      expect(text).not.toMatch(/upstream|elsewhere/);
+    }
+  });
+
+  it("a stream that falls silent is cut after CONFIDENTIAL_IDLE_TIMEOUT_MS, as a dropped connection; the enclave's connection is closed", async () => {
+    configure({ CONFIDENTIAL_IDLE_TIMEOUT_MS: "300" });
+    enclave.answer = () => ({ ...defaultAnswer([Buffer.from("first")]), hang: true });
+    const res = await send();
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    expect(Buffer.from((await reader.read()).value!).toString()).toBe("first");
+    const started = Date.now();
+    await expect(reader.read()).rejects.toBeDefined();
+    expect(Date.now() - started).toBeLessThan(2500);
+    await enclave.requests[0]!.closed;
+  });
+
+  it("a stream that keeps trickling is cut after CONFIDENTIAL_STREAM_TIMEOUT_MS in all", async () => {
+    configure({ CONFIDENTIAL_IDLE_TIMEOUT_MS: "5000", CONFIDENTIAL_STREAM_TIMEOUT_MS: "400" });
+    enclave.answer = () => ({ ...defaultAnswer(Array.from({ length: 2000 }, () => Buffer.from("."))) });
+    const started = Date.now();
+    const res = await send();
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    let received = 0;
+    const failure = await (async () => {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return null;
+        received += value.byteLength;
+      }
+    })().catch((error: unknown) => error);
+    expect(failure).not.toBeNull();
+    expect(received).toBeGreaterThan(0);
+    expect(received).toBeLessThan(2000);
+    expect(Date.now() - started).toBeLessThan(3000);
+    await enclave.requests[0]!.closed;
   });
 
   it("a client that goes away mid-answer closes the enclave's connection", async () => {

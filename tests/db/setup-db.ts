@@ -15,7 +15,7 @@ import pg from "pg";
 import { resetConfigForTests, getConfig } from "@/lib/server/config";
 import { closeDb, getDb, type DatabaseTarget, type PrismaClient } from "@/lib/server/db/client";
 
-const ENV_KEYS = ["DATA_DIR", "DATABASE_URL"] as const;
+const ENV_KEYS = ["DATA_DIR", "DATABASE_URL", "KEY_VACUUM_INTERVAL_SECONDS"] as const;
 
 export interface TestDb {
   db: PrismaClient;
@@ -42,6 +42,8 @@ export async function setupTestDb(): Promise<TestDb> {
     process.env.DATABASE_URL = url.toString();
   }
   process.env.DATA_DIR = dataDir;
+  // A pass per deletion unless a test sets the interval: tests make many deletions in a row.
+  process.env.KEY_VACUUM_INTERVAL_SECONDS ??= "0";
   resetConfigForTests();
   const db = await getDb();
   return {

@@ -68,3 +68,19 @@ export function removeDraft(userId: string, chatKey: string): void {
     // nothing stored
   }
 }
+
+/**
+ * Remove every draft of `userId` from this browser (docs/issues.md #43, finding 7): "Forget this device" on
+ * log out and account deletion leave no entry naming the user or a chat.
+ */
+export function removeAllDrafts(userId: string): void {
+  const store = storage();
+  if (!store) return;
+  try {
+    const mine = `${PREFIX}${userId}.`;
+    const keys = Array.from({ length: store.length }, (_, i) => store.key(i)).filter((k): k is string => k !== null && k.startsWith(mine));
+    for (const key of keys) store.removeItem(key);
+  } catch {
+    // Storage unavailable: nothing stored.
+  }
+}

@@ -71,6 +71,19 @@ export async function writeSeen(userId: string, seen: Seen): Promise<void> {
   }
 }
 
+/**
+ * Delete the seen versions of `userId` (docs/issues.md #43, finding 7: "Forget this device" and account
+ * deletion). A device that stays remembered keeps them: they are its rollback high-water marks.
+ */
+export async function forgetSeen(userId: string): Promise<void> {
+  seenInMemory.delete(userId);
+  try {
+    await del(userId, seenVersions());
+  } catch {
+    // IndexedDB unavailable: nothing stored.
+  }
+}
+
 /** A short name for this device as Settings lists it, from the user agent: "Chrome on Linux". */
 export function describeThisDevice(userAgent: string = typeof navigator === "undefined" ? "" : navigator.userAgent): string {
   const browser = /Edg\//.test(userAgent)

@@ -11,7 +11,8 @@ import type { CurrentKey, RotationDraft, RotationProgress } from "./rotation";
 
 /** lib/browser/vault/rotation.ts, loaded when a rotation runs (docs/issues.md #12: not in /chat's first load). */
 const rotation = () => import("./rotation");
-import { describeThisDevice, forgetDeviceRecord, readDevice, readSeen, writeDevice, writeSeen } from "./device-store";
+import { describeThisDevice, forgetDeviceRecord, forgetSeen, readDevice, readSeen, writeDevice, writeSeen } from "./device-store";
+import { removeAllDrafts } from "@/lib/browser/chat/drafts";
 import { IntegrityTracker } from "./integrity-tracker";
 import { forEachSealedChatBatch } from "./sealed-chat-batches";
 import {
@@ -287,6 +288,18 @@ export async function forgetThisDevice(): Promise<void> {
   } catch (error) {
     if (!(error instanceof AppError && error.status === 404)) throw error;
   }
+}
+
+/**
+ * Delete what this browser keeps under the signed-in user's id (docs/issues.md #43, finding 7): the sealed
+ * drafts in localStorage, the seen versions and any remembered-device record in IndexedDB. On log out with
+ * "Forget this device" and after the account is deleted; `userId` when the vault's state is not loaded.
+ */
+export async function forgetLocalTraces(userId: string | null = store.info?.user_id ?? null): Promise<void> {
+  if (!userId) return;
+  removeAllDrafts(userId);
+  await forgetSeen(userId);
+  await forgetDeviceRecord(userId);
 }
 
 /** The remembered devices (Settings). @throws AppError */

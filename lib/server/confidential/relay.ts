@@ -1,7 +1,6 @@
 import "server-only";
 import http from "node:http";
 import https from "node:https";
-import { Readable } from "node:stream";
 import { assembleAttestationBundle, type AttestationBundle } from "@tinfoilsh/verifier";
 import type { ModelCode } from "@/lib/shared/llm/models";
 import { assertSameOrigin } from "@/lib/server/auth/session";
@@ -20,6 +19,7 @@ import { consumeTurnUnlessBlocked, secondsToNextUtcDay } from "@/lib/server/quot
 import { searchQuotaExceeded } from "@/lib/server/search/quota";
 import { blockedSeconds, blockKey, blockRedisKey } from "@/lib/server/rate-limit";
 import { enclaveModelId, isConfidentialModel } from "./models";
+import { answerWithDeadlines, upstreamRefusal } from "./relay-answer";
 import { EHBP_ENCAPSULATED_KEY_HEADER, EHBP_RESPONSE_NONCE_HEADER, MODEL_HEADER, TINFOIL_EVENTS_HEADER, TINFOIL_EVENTS_WEB_SEARCH, WEB_SEARCH_HEADER } from "@/lib/shared/confidential/protocol";
 import { parseUsageMetrics, recordUsage, USAGE_REQUEST_HEADER, USAGE_RESPONSE_HEADER, type UsageKind } from "./usage";
 
@@ -66,6 +66,12 @@ function configuredEnclave(): ConfidentialSettings {
 // ---------------------------------------------------------------------------------------------------
 
 let bundleCache: { key: string; expires: number; value: Promise<AttestationBundle> } | undefined;
+/** A failed fetch of the attestation is answered from memory this long (docs/issues.md #43, finding 5). */
+const FAILURE_CACHE_MS = 10_000;
+/** Attestation requests a client network may make a minute (each may reach the enclave, GitHub and Sigstore). */
+/** Attestation fetches a client network may make (the contract entry's limit, applied by the route wrapper). */
+export const ATTESTATION_LIMIT = api.confidentialAttestation.rateLimit;
+let failedUntil: { key: string; until: number } | undefined;
 
 /**
  * The enclave's attestation, for the browser to verify:
@@ -74,20 +80,25 @@ let bundleCache: { key: string; expires: number; value: Promise<AttestationBundl
  * - production trust: a Tinfoil AttestationBundle (`assembleAttestationBundle(host, configRepo)` of
  *   @tinfoilsh/verifier: the hardware report, VCEK, the enclave's certificate and the Sigstore bundle of
  *   the release named by CONFIDENTIAL_CONFIG_REPO), reused for CONFIDENTIAL_ATTESTATION_CACHE_SECONDS.
- * Answers 200 JSON (Cache-Control: no-store), 404 when confidential inference is off, 502 JSON when the
- * enclave or the release cannot be fetched. It says nothing about validity.
+ * Answers 200 JSON (Cache-Control: no-store), 404 when confidential inference is off, 429 past ATTESTATION_LIMIT
+ * per client network, 502 JSON when the enclave or the release cannot be fetched (a failure is remembered
+ * FAILURE_CACHE_MS, so a failing upstream is not asked again on every call). It says nothing about validity.
  */
 export async function relayAttestation(): Promise<Response> {
   const config = getConfig();
   const settings = config.confidential;
   if (!settings) return NOT_CONFIGURED();
+  const key = `${settings.trust} ${settings.origin} ${settings.configRepo ?? ""}`;
+  const unavailable = () => jsonError(502, "The secure enclave's attestation could not be fetched. Please try again in a moment.");
+  if (failedUntil && failedUntil.key === key && failedUntil.until > Date.now()) return unavailable();
   try {
     if (settings.trust === "development") return await developmentAttestation(settings, config.CONFIDENTIAL_TIMEOUT_MS);
     const bundle = await productionBundle(settings, config.CONFIDENTIAL_ATTESTATION_CACHE_SECONDS);
     return Response.json(bundle, { headers: { "Cache-Control": "no-store" } });
   } catch (error) {
+    failedUntil = { key, until: Date.now() + FAILURE_CACHE_MS };
     logger("confidential").error({ err: error instanceof Error ? `${error.name}: ${error.message}` : "unknown" }, "attestation unavailable");
-    return jsonError(502, "The secure enclave's attestation could not be fetched. Please try again in a moment.");
+    return unavailable();
   }
 }
 
@@ -139,6 +150,7 @@ function productionBundle(settings: ConfidentialSettings, cacheSeconds: number):
 /** Forget the cached production attestation bundle (tests). */
 export function resetAttestationCacheForTests(): void {
   bundleCache = undefined;
+  failedUntil = undefined;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -162,7 +174,9 @@ interface AdmittedTurn {
  * docs/confidential-inference.md for the contract; statuses: 400 model header / encapsulated key /
  * empty body, 401, 403 (deleted account, cross-site, Pro model without Pro, client refused after a model
  * mismatch), 404 off, 413 body too large, 429 quota, 502 enclave unreachable or refusing Hush's key,
- * 503 draining or enclave busy, 504 no answer in time; otherwise the enclave's status and body.
+ * 503 draining or enclave busy, 504 no answer in time, 422 EHBP key-config mismatch, 502 for any other
+ * non-2xx of the enclave (./relay-answer.ts); otherwise the enclave's 2xx and its body, cut off past
+ * CONFIDENTIAL_IDLE_TIMEOUT_MS of silence or CONFIDENTIAL_STREAM_TIMEOUT_MS in all.
  */
 export const relayChat = route(
   api.confidentialChat,
@@ -338,12 +352,12 @@ async function forward(request: Request, settings: ConfidentialSettings, turn: A
   }
 
   const status = response.statusCode ?? 502;
-  const mapped = mapStatus(status, response.headers["retry-after"]);
-  if (mapped) {
+  const refusal = upstreamRefusal(status, response.headers);
+  if (refusal) {
     response.destroy();
     inFlight.end();
-    if (status !== 429) logger("confidential").error({ status }, "enclave refused the relay's credentials");
-    throw mapped;
+    if (refusal instanceof Response) return refusal;
+    throw refusal;
   }
 
   const out = new Headers({ "Cache-Control": "no-store", "X-Accel-Buffering": "no", "X-Content-Type-Options": "nosniff" });
@@ -366,7 +380,7 @@ async function forward(request: Request, settings: ConfidentialSettings, turn: A
   response.once("end", () => finish(true));
   response.once("close", () => finish(false));
 
-  return new Response(Readable.toWeb(response) as ReadableStream<Uint8Array>, { status, headers: out });
+  return new Response(answerWithDeadlines(response), { status, headers: out });
 }
 
 /**
@@ -402,18 +416,6 @@ async function pumpBody(
     // The client's body failed (it went away): the enclave must not answer a truncated request.
     fail(new AppError("bad_request:confidential", "The request body was cut off."));
   }
-}
-
-/** Upstream statuses that mean something else in Hush's API (401/403: sign in; 429: daily limit). */
-function mapStatus(status: number, retryAfter: string | undefined): AppError | null {
-  if (status === 401 || status === 403 || status === 407) {
-    return new AppError("upstream:enclave", "The secure enclave refused this server's credentials. Please try again later.");
-  }
-  if (status === 429) {
-    const seconds = retryAfter && /^\d{1,6}$/.test(retryAfter) ? retryAfter : "5";
-    return new AppError("unavailable:enclave", "The secure enclave is busy. Please try again in a moment.", { headers: { "Retry-After": seconds } });
-  }
-  return null;
 }
 
 function toAppError(error: unknown, clientSignal: AbortSignal): AppError {

@@ -9,6 +9,8 @@
  * workerData: { dataDir, socketPath }. Posts { ready: true } once listening, { error } on failure;
  * answers the message "close" by closing the server and the database, then posts "closed".
  */
+import fs from "node:fs";
+import path from "node:path";
 import { parentPort, workerData } from "node:worker_threads";
 import { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
@@ -21,6 +23,7 @@ try {
   await db.waitReady;
   // PGlite's default already; Prisma's adapter reads and writes timestamps as UTC (lib/server/db/client.ts).
   await db.exec("SET TIME ZONE 'UTC'");
+  await forgetOldLog(db, dataDir);
   // The app's pool holds one client (lib/server/db/client.ts: max 1), so statements never interleave. The
   // server allows a second connection because node-postgres ends a client whose query failed and opens
   // a new one at once: with a limit of 1 that new connection was refused while the old one closed, and
@@ -42,3 +45,27 @@ parentPort.on("message", async (message) => {
     parentPort.postMessage("closed");
   }
 });
+
+/**
+ * Old write-ahead log segments are deleted, never renamed for reuse (docs/issues.md #43, finding 2): a recycled
+ * segment keeps its old records (removed vault keys among them) until they are overwritten, which can take
+ * days. PGlite is one backend, so this session's setting is the one its CHECKPOINT uses
+ * (lib/server/db/key-vacuum.ts). Segments recycled before this setting (a folder from an older version) are
+ * used up now: the log is switched until the current segment is a new, zero-filled one (one switch at each
+ * start of a folder that has none).
+ */
+async function forgetOldLog(db, dir) {
+  await db.exec("SET wal_recycle = off");
+  const walDir = path.join(dir, "pg_wal");
+  for (let i = 0; i < 64; i++) {
+    const { rows } = await db.query("SELECT pg_walfile_name(pg_current_wal_insert_lsn()) AS name");
+    const ahead = fs.readdirSync(walDir).filter((f) => /^[0-9A-F]{24}$/.test(f) && f > rows[0].name);
+    // The current segment may itself be a recycled one (its tail unwritten yet), so the log is switched at
+    // least once; a switch with no file ahead moves into one created fresh.
+    if (i > 0 && ahead.length === 0) return;
+    await db.exec("CHECKPOINT");
+    await db.query("SELECT pg_switch_wal()");
+    await db.exec("CHECKPOINT");
+  }
+}
+

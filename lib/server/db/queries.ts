@@ -1,7 +1,7 @@
 import "server-only";
 import { getDb } from "@/lib/server/db/client";
 import { canonicalUuid } from "@/lib/shared/uuid";
-import { vacuumKeyTables } from "@/lib/server/db/vault";
+import { vacuumKeyTables } from "@/lib/server/db/key-vacuum";
 import { writeManifest, type ManifestWrite } from "@/lib/server/db/sealed-chats";
 
 /**

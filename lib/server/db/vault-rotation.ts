@@ -1,9 +1,11 @@
 import "server-only";
+import { Prisma } from "@/lib/server/db/generated/prisma/client";
 import { AppError } from "@/lib/shared/errors";
 import { getDb } from "@/lib/server/db/client";
 import { invalidInput, noVault } from "@/lib/server/db/errors";
 import { writeManifest, type ManifestWrite, type SealedMessage } from "@/lib/server/db/sealed-chats";
-import { vacuumKeyTables, type NewVaultMethod } from "@/lib/server/db/vault";
+import { vacuumKeyTables } from "@/lib/server/db/key-vacuum";
+import { assertDistinctMethods, DUPLICATE_METHOD, type NewVaultMethod } from "@/lib/server/db/vault";
 
 /**
  * Key rotation of the vault (docs/issues.md #21, "Rotate vault key"). The browser makes a new vault key and
@@ -26,10 +28,21 @@ export interface RotationStart {
 
 /**
  * Step 1. @throws AppError conflict:no_vault; conflict:rotation when one is under way or `generation`
- * is not the vault's next.
+ * is not the vault's next; bad_request:input when a method's id is one of the user's methods already or
+ * repeats (ids are per user, so another account's are free: docs/issues.md #43, finding 1).
  */
 export async function startRotation(userId: string, start: RotationStart): Promise<void> {
+  assertDistinctMethods(start.methods);
   const db = await getDb();
+  try {
+    await insertRotationStart(db, userId, start);
+  } catch (error) {
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") throw invalidInput(DUPLICATE_METHOD);
+    throw error;
+  }
+}
+
+async function insertRotationStart(db: Awaited<ReturnType<typeof getDb>>, userId: string, start: RotationStart): Promise<void> {
   await db.$transaction(async (tx) => {
     const [vault] = await tx.$queryRaw<{ key_generation: number; next_key_ciphertext: Uint8Array | null }[]>`
       SELECT key_generation, next_key_ciphertext FROM vaults WHERE user_id = ${userId} FOR UPDATE`;

@@ -2,6 +2,7 @@ import "server-only";
 import { Prisma } from "@/lib/server/db/generated/prisma/client";
 import { getDb } from "@/lib/server/db/client";
 import { invalidInput, noVault, vaultExists } from "@/lib/server/db/errors";
+import { vacuumKeyTables } from "@/lib/server/db/key-vacuum";
 import { MAX_REMEMBERED_DEVICES } from "@/lib/shared/vault/schemas";
 
 
@@ -99,6 +100,7 @@ function methodRow(userId: string, m: NewVaultMethod) {
  */
 export async function createVault(userId: string, methods: NewVaultMethod[]): Promise<void> {
   if (!methods.length) throw invalidInput("A vault needs at least one unlock method.");
+  assertDistinctMethods(methods);
   const db = await getDb();
   try {
     await db.$transaction([
@@ -109,6 +111,19 @@ export async function createVault(userId: string, methods: NewVaultMethod[]): Pr
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") throw vaultExists();
     throw error;
   }
+}
+
+/** The message of a duplicate method id or passkey: the caller's own (ids are per user, docs/issues.md #43). */
+export const DUPLICATE_METHOD = "That unlock method is already registered.";
+
+/**
+ * Refuse methods that repeat an id or a passkey among themselves (one request's methods).
+ * @throws AppError bad_request:input
+ */
+export function assertDistinctMethods(methods: NewVaultMethod[]): void {
+  const ids = new Set(methods.map((m) => m.id.toLowerCase()));
+  const credentials = methods.flatMap((m) => (m.passkey ? [m.passkey.credentialId] : []));
+  if (ids.size !== methods.length || new Set(credentials).size !== credentials.length) throw invalidInput(DUPLICATE_METHOD);
 }
 
 /** Remember the save-history toggle for the account. @returns false when there is no vault. */
@@ -127,7 +142,7 @@ export async function addVaultMethod(userId: string, method: NewVaultMethod): Pr
     await db.vaultMethod.create({ data: { ...methodRow(userId, method), generation: vault.keyGeneration } });
   } catch (error) {
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
-      throw invalidInput("That unlock method is already registered.");
+      throw invalidInput(DUPLICATE_METHOD);
     }
     throw error;
   }
@@ -151,7 +166,7 @@ export async function replaceVaultMethod(userId: string, replacesId: string, met
       const old = rows[0];
       if (!old) return false;
       if (old.kind !== method.kind) throw invalidInput(`A ${old.kind} method can only be replaced by another ${old.kind}.`);
-      await tx.vaultMethod.delete({ where: { id: replacesId } });
+      await tx.vaultMethod.delete({ where: { userId_id: { userId, id: replacesId } } });
       // The same way to unlock, wrapped anew: Settings keeps showing when it was added and last used.
       await tx.vaultMethod.create({
         data: { ...methodRow(userId, method), createdAt: old.created_at, lastUsedAt: old.last_used_at, generation: old.generation },
@@ -160,7 +175,7 @@ export async function replaceVaultMethod(userId: string, replacesId: string, met
     });
   } catch (error) {
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
-      throw invalidInput("That unlock method is already registered.");
+      throw invalidInput(DUPLICATE_METHOD);
     }
     throw error;
   }
@@ -182,24 +197,11 @@ export async function removeVaultMethod(userId: string, methodId: string): Promi
       WHERE m.user_id = ${userId} FOR UPDATE OF m`;
     if (!methods.some((m) => m.id === methodId)) return false;
     if (methods.length === 1) throw invalidInput("Keep at least one way to unlock your history.");
-    await tx.vaultMethod.delete({ where: { id: methodId } });
+    await tx.vaultMethod.delete({ where: { userId_id: { userId, id: methodId } } });
     return true;
   });
   if (removed) await vacuumKeyTables();
   return removed;
-}
-
-/**
- * Physically remove deleted key rows: VACUUM FULL rewrites the small key table into new files (the
- * old files are unlinked), so a removed wrap is not left in a dead tuple. Outside any transaction
- * (VACUUM cannot run inside one).
- */
-export async function vacuumKeyTables(): Promise<void> {
-  const db = await getDb();
-  await db.$executeRawUnsafe("VACUUM FULL vault_methods");
-  await db.$executeRawUnsafe("VACUUM FULL vault_devices");
-  // docs/issues.md #21: a finished rotation clears the next key's wrap (under the old key) from this row.
-  await db.$executeRawUnsafe("VACUUM FULL vaults");
 }
 
 /** A remembered device as Settings lists it (its secret is read only by `vaultDeviceShare`). */

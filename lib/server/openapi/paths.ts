@@ -102,7 +102,7 @@ export function apiPaths(limits: ChatLimits): ZodOpenApiPathsObject {
             description: "The attestation document or bundle (Cache-Control: no-store).",
             content: { "application/json": { schema: z.record(z.string(), z.unknown()).meta({ description: "Unverified attestation material" }) } },
           },
-          ...errors(404, 502),
+          ...errors(404, 429, 502),
         },
       },
     },

@@ -80,7 +80,8 @@ export function vaultPaths(): ZodOpenApiPathsObject {
         summary: "WebAuthn options for a passkey ceremony (challenge kept 5 minutes)",
         "x-max-body-bytes": api.vaultPasskey.maxBytes,
         requestBody: jsonBody(api.vaultPasskey.body, api.vaultPasskey.maxBytes),
-        responses: { ...ok(api.vaultPasskey.response), ...errors(400, 401, 403, 409, 413, 415, 503) },
+        // 404: options to unlock asked by an account without a passkey.
+        responses: { ...ok(api.vaultPasskey.response), ...errors(400, 401, 403, 404, 409, 413, 415, 503) },
       },
     },
     "/api/vault/unlock": {
@@ -108,7 +109,7 @@ export function vaultPaths(): ZodOpenApiPathsObject {
         requestBody: jsonBody(api.vaultDeviceCreate.body, api.vaultDeviceCreate.maxBytes),
         responses: {
           "201": { description: "Remembered.", content: { "application/json": { schema: api.vaultDeviceCreate.response } } },
-          ...errors(400, 401, 403, 409, 413, 415, 503),
+          ...errors(400, 401, 403, 409, 413, 415, 429, 503),
         },
       },
       delete: {
@@ -117,7 +118,7 @@ export function vaultPaths(): ZodOpenApiPathsObject {
         summary: "Revoke a remembered device: its server share is deleted, so the device's copy opens nothing",
         "x-max-body-bytes": api.vaultDeviceRevoke.maxBytes,
         requestBody: jsonBody(api.vaultDeviceRevoke.body, api.vaultDeviceRevoke.maxBytes),
-        responses: { ...ok(api.vaultDeviceRevoke.response), ...errors(400, 401, 403, 404, 413, 415, 503) },
+        responses: { ...ok(api.vaultDeviceRevoke.response), ...errors(400, 401, 403, 404, 413, 415, 429, 503) },
       },
     },
     "/api/vault/devices/unlock": {

@@ -469,6 +469,8 @@ export const api = {
     response: z.looseObject({}).meta({ description: "The enclave's attestation document or Tinfoil AttestationBundle, relayed unchanged." }),
     name: "confidential_attestation",
     auth: "none",
+    // Each call fetches from the enclave (or GitHub and Sigstore in production): per client network.
+    rateLimit: { name: "confidential-attestation", points: 60, durationSeconds: 60 },
   },
   confidentialChat: {
     method: "POST",
