@@ -5,7 +5,7 @@
  *   npx next build && npm run bench:pdf-bomb            # both parts
  *   npm run bench:pdf-bomb -- --part extract             # part 1 only (no build needed)
  *
- * Part 1, extraction: each file is read by lib/browser/pdf/extract-text.ts (the code the browser's PDF worker runs,
+ * Part 1, extraction: each file is read by lib/shared/pdf/extract-text.ts (the code the browser's PDF worker runs,
  * with its limits from lib/server/config.ts) in a fresh Node process, which reports its peak resident set
  * (VmHWM) and wall time. Files: the 1 GiB bomb of tests/helpers/pdf-bomb.ts and its four variants of
  * docs/issues.md #22 (escaped filter name, filter array, indirect filter, filter in an object stream); reference: an
@@ -35,16 +35,16 @@ const median = (xs: number[]) => {
 
 /** The child: extract one file, print { code, ms, peakMiB }. */
 async function child(file: string): Promise<void> {
-  const pdfjs = await import("pdfjs-dist/legacy/build/pdf.mjs");
+  const { PDFParse } = await import("pdf-parse");
   const { WorkerMessageHandler } = await import("pdfjs-dist/legacy/build/pdf.worker.mjs");
   (globalThis as unknown as { pdfjsWorker: unknown }).pdfjsWorker = { WorkerMessageHandler };
-  const { extractPdfTextWithPdfjs } = await import("../lib/browser/pdf/extract-text");
+  const { extractPdfText } = await import("../lib/shared/pdf/extract-text");
   const config = (await import("../lib/server/config")).getConfig();
   const bytes = new Uint8Array(readFileSync(file));
   const start = performance.now();
   let code = "ok";
   try {
-    await extractPdfTextWithPdfjs(pdfjs as never, bytes, {
+    await extractPdfText(PDFParse as never, bytes, {
       maxBytes: config.PDF_MAX_BYTES,
       maxPages: config.PDF_MAX_PAGES,
       maxChars: config.PDF_MAX_TEXT_CHARS,
@@ -88,7 +88,7 @@ async function extractPart(): Promise<void> {
     }
   }
   const ref = results.get(list[0]!.name)!;
-  console.log(`\nPart 1: extraction in a fresh process (lib/browser/pdf/extract-text.ts), medians of ${ROUNDS} rounds`);
+  console.log(`\nPart 1: extraction in a fresh process (lib/shared/pdf/extract-text.ts), medians of ${ROUNDS} rounds`);
   console.log("| file | size | result | peak RSS | × reference | time |\n|---|---|---|---|---|---|");
   for (const { name } of list) {
     const r = results.get(name)!;
