@@ -1,4 +1,6 @@
 import "server-only";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker, type ResourceLimits } from "node:worker_threads";
@@ -17,14 +19,16 @@ import type { PdfLimits, PdfText } from "@/lib/shared/pdf/extract-text";
  * (WORKER_LIMITS: past it the worker dies and the PDF fails as unreadable), and the buffers pdf.js's decoders
  * grow outside that heap are capped by PDF_MAX_INFLATED_BYTES (lib/shared/pdf/inflate-guard.ts). A job's
  * time limit (PDF_PARSE_TIMEOUT_MS) runs from when a worker picks it up, so a PDF queued behind slow ones is
- * not failed for their slowness; at most QUEUE_MAX jobs wait, each at most that long, and beyond either the
- * job fails at once with PdfPoolBusy.
+ * not failed for their slowness; at most QUEUE_MAX jobs wait, each at most WAIT_FACTOR times that long, and
+ * beyond either the job fails with PdfPoolBusy.
  */
 
 /** One PDF at a time: its worker takes one core of two, and at most one worker's memory is in use. */
 const POOL_SIZE = 1;
 /** Jobs that may wait for a worker; more fail at once with PdfPoolBusy. */
 export const QUEUE_MAX = 8;
+/** A queued job waits at most this many times its time limit for a worker (then PdfPoolBusy). */
+const WAIT_FACTOR = 2;
 /** Workers leave after this long without a job. */
 const IDLE_MS = 30_000;
 /**
@@ -62,15 +66,54 @@ interface Slot {
 
 /**
  * Start a PDF worker. Next's build bundles ./pdf.worker.ts from this very `new Worker(new URL(...))` (Turbopack
- * compiles it into a chunk of its own); outside Next (Vitest, tsx scripts) the TypeScript source is run through
- * tsx, which is only a development dependency and never reached in a build.
+ * compiles it into a chunk of its own, packages left to node_modules: next.config.ts serverExternalPackages).
+ * Outside Next (Vitest, tsx scripts) the source is bundled the same way by esbuild (see sourceBuild).
  */
 function startWorker(): Worker {
   const options = { resourceLimits: WORKER_LIMITS, stdout: true, stderr: true } as const;
   if (process.env.NEXT_RUNTIME) return new Worker(new URL("./pdf.worker.ts", import.meta.url), options);
-  const source = path.join(path.dirname(fileURLToPath(import.meta.url)), "pdf.worker.ts");
-  const boot = `import("tsx/esm/api").then((tsx) => tsx.tsImport(${JSON.stringify(source)}, ${JSON.stringify(import.meta.url)}))`;
-  return new Worker(boot, { ...options, eval: true });
+  return new Worker(sourceBuild(), options);
+}
+
+let built: string | undefined;
+
+/**
+ * ./pdf.worker.ts and the Hush modules it imports bundled into one ES module under node_modules/.cache/hush/
+ * (so that pdf-parse and pdfjs-dist, left external, resolve from node_modules), once per process. esbuild is
+ * a development dependency (through tsx and Vitest), loaded past bundlers' sight, as pdf.js loads its own
+ * optional modules: this is never reached in Next's build. Running the TypeScript through tsx instead would
+ * have tsx transform pdf.js's 3 MB in the worker, which needs more than the worker's heap limit.
+ */
+function sourceBuild(): string {
+  if (built) return built;
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const root = path.resolve(here, "../../..");
+  const load = process.getBuiltinModule("node:module").createRequire(import.meta.url);
+  const esbuild = load("esbuild") as { buildSync(options: Record<string, unknown>): unknown };
+  const result = esbuild.buildSync({
+    entryPoints: [path.join(here, "pdf.worker.ts")],
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    external: ["pdf-parse", "pdfjs-dist", "pdfjs-dist/*"],
+    tsconfig: path.join(root, "tsconfig.json"),
+    write: false,
+    outfile: "pdf.worker.mjs",
+    logLevel: "silent",
+  }) as { outputFiles: { contents: Uint8Array }[] };
+  const code = result.outputFiles[0]!.contents;
+  // Named by its content: processes building the same source share one file, written whole or not at all.
+  const dir = path.join(root, "node_modules/.cache/hush");
+  const out = path.join(dir, `pdf.worker.${createHash("sha256").update(code).digest("hex").slice(0, 16)}.mjs`);
+  if (!existsSync(out)) {
+    mkdirSync(dir, { recursive: true });
+    const tmp = `${out}.${process.pid}.tmp`;
+    writeFileSync(tmp, code);
+    renameSync(tmp, out);
+  }
+  built = out;
+  return out;
 }
 
 /** A small pool of PDF worker threads with a bounded queue; see the module comment for its bounds. */
@@ -84,7 +127,8 @@ export class PdfWorkerPool {
   /**
    * Read one PDF (the base64 payload of its data URL, decoded in the worker) within `limits`.
    * @throws PdfError from lib/shared/pdf/extract-text.ts, "timeout" past limits.timeoutMs, "unreadable" when the
-   *   worker died (its heap limit, a crash); PdfPoolBusy when the queue is full or the wait ran out;
+   *   worker died (its heap limit, a crash); PdfPoolBusy when the queue is full or the wait (WAIT_FACTOR times
+   *   limits.timeoutMs) ran out;
    *   `signal`'s reason when it aborts before the job is done (a running job still runs to its end or deadline).
    */
   read(base64: string, limits: PdfLimits, signal?: AbortSignal): Promise<PdfText> {
@@ -98,7 +142,7 @@ export class PdfWorkerPool {
         limits,
         resolve,
         reject,
-        timer: setTimeout(() => this.giveUpWaiting(pending), limits.timeoutMs),
+        timer: setTimeout(() => this.giveUpWaiting(pending), WAIT_FACTOR * limits.timeoutMs),
       };
       signal?.addEventListener(
         "abort",
