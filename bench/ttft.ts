@@ -12,9 +12,9 @@
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import OpenAI from "openai";
-import * as pdfjs from "pdfjs-dist/legacy/build/pdf.mjs";
+import { PDFParse } from "pdf-parse";
 import { WorkerMessageHandler } from "pdfjs-dist/legacy/build/pdf.worker.mjs";
-import { extractPdfTextWithPdfjs, type PdfjsLike } from "../lib/browser/pdf/extract-text";
+import { extractPdfText, type PdfParseClass } from "../lib/shared/pdf/extract-text";
 import { startFakeLlmServer } from "../tests/helpers/fake-llm-server";
 
 const N = Number(process.argv[2] ?? 40);
@@ -79,7 +79,7 @@ async function main() {
     const messages = [{ role: "user" as const, content: "How fast is the first token?" }];
     const body = { messages, model: "llama3-8b-8192", chat_id: null, save_chat: false };
     (globalThis as unknown as { pdfjsWorker: unknown }).pdfjsWorker = { WorkerMessageHandler };
-    const report = await extractPdfTextWithPdfjs(pdfjs as unknown as PdfjsLike, new Uint8Array(readFileSync("tests/fixtures/e2e-report.pdf")), {
+    const report = await extractPdfText(PDFParse as unknown as PdfParseClass, new Uint8Array(readFileSync("tests/fixtures/e2e-report.pdf")), {
       maxBytes: 10 * 1024 * 1024,
       maxPages: 100,
       maxChars: 60_000,

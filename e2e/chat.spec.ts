@@ -197,6 +197,46 @@ test("decompression bombs, however their filter is named, end with a clear error
   await expect(error).toHaveCount(0);
 });
 
+test("a client written to the spec sends a PDF in `file`: the server reads it, answers, and refuses what it cannot read", async ({ request }) => {
+  // docs/issues.md #39: docs/product.md §7's chat call with `file` { name, type, content: data URL } for a standard
+  // model, through the running production server (server.mjs: the hot path) and the fake LLM's record.
+  test.setTimeout(120_000);
+  const LLM = `http://127.0.0.1:${Number(process.env.E2E_LLM_PORT ?? 4010)}`;
+  const pdf = readFileSync("tests/fixtures/multipage.pdf");
+  const body = (file: unknown, question = "Which marker is on page 8?") => ({
+    messages: [{ role: "user", content: question }],
+    model: "llama3-8b-8192",
+    file,
+    chat_id: null,
+    save_chat: false,
+  });
+  const asPdf = (name: string, bytes: Buffer) => ({ name, type: "application/pdf", content: `data:application/pdf;base64,${bytes.toString("base64")}` });
+
+  const res = await request.post("/api/ns/chat", { data: body(asPdf("multipage.pdf", pdf)) });
+  expect(res.status()).toBe(200);
+  const answer = await res.json();
+  expect(answer.chat_id).toBeNull();
+  expect(answer.messages).toHaveLength(2);
+  expect(answer.messages.at(-1).role).toBe("assistant");
+  expect(answer.messages.at(-1).content).toContain("The document begins: Section 1 Page 1 marker: alpha.");
+  const seen = (await (await request.get(`${LLM}/__requests`)).json()) as { messages: { role: string; content: string }[] }[];
+  const sent = seen.map((r) => r.messages.at(-1)?.content ?? "").filter((c) => c.includes("Which marker is on page 8?")).at(-1) ?? "";
+  expect(sent).toContain('<document name="multipage.pdf"');
+  expect(sent).toContain("Page 8 marker: hotel.");
+
+  const refusals: [unknown, number, string][] = [
+    [{ name: "a.png", type: "image/png", content: `data:image/png;base64,${readFileSync("tests/fixtures/not-a-pdf.png").toString("base64")}` }, 415, "Sorry, this filetype is not supported in this demo yet. Try a PDF."],
+    [asPdf("encrypted.pdf", readFileSync("tests/fixtures/encrypted.pdf")), 422, "This PDF is password-protected. Remove the password and try again."],
+    [asPdf("image-only.pdf", readFileSync("tests/fixtures/image-only.pdf")), 422, "This PDF has no selectable text (it may be a scanned image), so there is nothing to read. Try a PDF with text."],
+    [asPdf("bomb.pdf", await pdfBombVariant("object-stream")), 422, "This PDF expands to more than 100 MB when opened, which is more than Hush reads. Try a smaller PDF."],
+  ];
+  for (const [file, status, error] of refusals) {
+    const refused = await request.post("/api/ns/chat", { data: body(file, "Summarise") });
+    expect(refused.status(), error).toBe(status);
+    expect(await refused.json()).toEqual({ error });
+  }
+});
+
 test("HTML in a message or in an answer is shown as text and never runs (docs/security.md ASVS V1)", async ({ page }) => {
   await openChat(page);
   const payload = `<img src=x onerror="window.__hushXss=1"><script>window.__hushXss=2</script><a href="javascript:window.__hushXss=3">link</a>`;

@@ -7,7 +7,7 @@ import { planOf, useAccount } from "@/lib/browser/account/client";
 import { deserialize, switchVersion, versionOf } from "@/lib/browser/chat/branches";
 import type { StagedFile } from "@/lib/browser/chat/send-turn";
 import type { PdfLimits } from "@/lib/browser/pdf";
-import { isPdfError, READ_FAILURE_MESSAGE } from "@/lib/browser/pdf/errors";
+import { isPdfError, READ_FAILURE_MESSAGE } from "@/lib/shared/pdf/errors";
 import { readAttachment } from "@/lib/browser/files/browser";
 import { isFileError } from "@/lib/browser/files/errors";
 import type { ModelChoice } from "@/lib/shared/llm/models";

@@ -154,8 +154,9 @@ const envSchema = z.object({
    */
   CHAT_MAX_IMAGE_BYTES: positiveInt(3 * 1024 * 1024),
   /**
-   * Limits of the browser's PDF reading (lib/browser/pdf; docs/issues.md #20: PDFs never reach the server),
-   * passed to the chat page. PDF_MAX_TEXT_CHARS also bounds a document's text in a chat request.
+   * Limits of reading a PDF, the same on both sides (lib/shared/pdf): the browser's (lib/browser/pdf, passed to the
+   * chat page) for the web app's `document`, and the server's (lib/server/pdf) for the spec's `file` sent to a
+   * standard model (docs/issues.md #39). PDF_MAX_TEXT_CHARS also bounds a document's text in a chat request.
    */
   PDF_MAX_BYTES: positiveInt(10 * 1024 * 1024),
   PDF_MAX_PAGES: positiveInt(100),

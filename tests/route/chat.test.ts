@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { POST } from "@/app/api/ns/chat/route";
 import { resetConfigForTests } from "@/lib/server/config";
+import { closePdfWorkers } from "@/lib/server/pdf";
 import { SYSTEM_PROMPT } from "@/lib/server/llm";
 import { PROJECT_INSTRUCTIONS_PREFIX } from "@/lib/shared/llm/prompt";
 import { startFakeLlmServer, type FakeLlmServer } from "../helpers/fake-llm-server";
@@ -61,6 +62,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await closePdfWorkers();
   await t.cleanup();
   delete process.env.QUOTA_VISITOR_PER_DAY;
   await llm.close();
@@ -138,12 +140,11 @@ describe("POST /api/ns/chat answers", () => {
     expect(lastUser?.content).toMatch(/<document name="long\.pdf"[\s\S]*\[Note: this document was too long and is truncated/);
   });
 
-  it("refuses a file sent the spec's way (data URL) without reading it, and accepts the spec's `file: null`", async () => {
-    const before = llm.requests.length;
+  it("reads a PDF sent the spec's way (data URL in `file`; tests/route/chat-file.test.ts), and accepts the spec's `file: null`", async () => {
     const res = await post(ask("Read", { file: { name: "f.pdf", type: "application/pdf", content: dataUrl(fixture("e2e-report.pdf")) } }));
-    expect(res.status).toBe(400);
-    expect((await res.json()).error).toMatch(/PDFs are read in your browser/);
-    expect(llm.requests.length).toBe(before);
+    expect(res.status).toBe(200);
+    expect((await res.json()).messages.at(-1).content).toContain("The document begins: Hush quarterly privacy report");
+    expect(llm.requests.at(-1)?.messages.at(-1)?.content).toContain('<document name="f.pdf"');
     expect((await post(ask("Read", { file: null }))).status).toBe(200);
   });
 });

@@ -5,7 +5,7 @@ import { FileError } from "@/lib/browser/files/errors";
 import { acceptFor, fileKind } from "@/lib/browser/files/kinds";
 import { imageNotSupportedMessage } from "@/lib/server/chat/turn";
 import { decodeText } from "@/lib/browser/files/read-text";
-import { NOT_PDF_MESSAGE } from "@/lib/browser/pdf/errors";
+import { NOT_PDF_MESSAGE } from "@/lib/shared/pdf/errors";
 import { makeDocx } from "../helpers/docx";
 
 /** More file types (docs/issues.md #23): which files are read as what, text decoding limits, the .docx zip check. */

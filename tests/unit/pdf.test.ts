@@ -1,29 +1,40 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { PDFParse } from "pdf-parse";
 import * as pdfjs from "pdfjs-dist/legacy/build/pdf.mjs";
 import { WorkerMessageHandler } from "pdfjs-dist/legacy/build/pdf.worker.mjs";
-import { NOT_PDF_MESSAGE, PdfError, type PdfErrorCode } from "@/lib/browser/pdf/errors";
-import { extractPdfTextWithPdfjs, hasPdfMagic, type PdfjsLike, type PdfLimits } from "@/lib/browser/pdf/extract-text";
-import { inflateGuardAttached, withInflateLimit } from "@/lib/browser/pdf/inflate-guard";
+import { NOT_PDF_MESSAGE, PdfError, type PdfErrorCode } from "@/lib/shared/pdf/errors";
+import { extractPdfText, hasPdfMagic, type PdfParseClass, type PdfLimits } from "@/lib/shared/pdf/extract-text";
+import { inflateGuardAttached, withInflateLimit } from "@/lib/shared/pdf/inflate-guard";
 import { truncationNotice } from "@/lib/browser/pdf";
 import { formatBytes } from "@/lib/shared/bytes";
 import { BOMB_VARIANTS, pdfBomb, pdfBombVariant, type BombVariant } from "../helpers/pdf-bomb";
 
 /**
- * The limits of reading a PDF (docs/issues.md #20 "Documents": the browser reads PDFs, in a Web Worker,
- * lib/browser/pdf/pdf.worker.ts). The same function runs here on pdf.js under Node, set up the way the
- * worker sets it up (its worker code on the same thread, `globalThis.pdfjsWorker`). The wall-clock limit is
- * the worker's termination, covered end to end (e2e/chat.spec.ts).
+ * The limits of reading a PDF (docs/issues.md #20 "Documents", #39): lib/shared/pdf/extract-text.ts on pdf-parse,
+ * which the browser's PDF Web Worker (lib/browser/pdf/pdf.worker.ts) and the server's PDF worker thread
+ * (lib/server/pdf/pdf.worker.ts) both run. The same function runs here on pdf-parse's Node build, set up the way
+ * the workers set it up (pdf.js's worker code on the same thread, `globalThis.pdfjsWorker`). The wall-clock
+ * limit is the worker's termination, covered end to end (e2e/chat.spec.ts) and on the server
+ * (tests/route/chat-file.test.ts).
  */
 const fixture = (name: string) => new Uint8Array(readFileSync(path.join(__dirname, "../fixtures", name)));
 const LIMITS: Omit<PdfLimits, "timeoutMs"> = { maxBytes: 10 * 1024 * 1024, maxPages: 100, maxChars: 60_000, maxInflatedBytes: 100 * 1024 * 1024 };
 const extract = (bytes: Uint8Array, limits: Partial<PdfLimits> = {}) =>
-  extractPdfTextWithPdfjs(pdfjs as unknown as PdfjsLike, bytes, { ...LIMITS, ...limits });
+  extractPdfText(PDFParse as unknown as PdfParseClass, bytes, { ...LIMITS, ...limits });
 
 beforeAll(() => {
   (globalThis as unknown as { pdfjsWorker: unknown }).pdfjsWorker = { WorkerMessageHandler };
 });
+
+/** The part of pdf.js used by firstPageText. */
+interface PdfjsLike {
+  getDocument(params: Record<string, unknown>): {
+    promise: Promise<{ getPage(n: number): Promise<{ getTextContent(): Promise<{ items: unknown[] }> }> }>;
+    destroy(): Promise<void>;
+  };
+}
 
 /** pdf.js alone, no limit of extract-text.ts: the first page's text items. */
 async function firstPageText(bytes: Uint8Array): Promise<unknown[]> {
@@ -47,7 +58,7 @@ async function pdfErrorCode(promise: Promise<unknown>): Promise<PdfErrorCode> {
   return (err as PdfError).code;
 }
 
-describe("extractPdfTextWithPdfjs", () => {
+describe("extractPdfText (pdf-parse)", () => {
   it("reads every page of a real multi-page PDF, in order", async () => {
     const result = await extract(fixture("multipage.pdf"));
     expect(result).toMatchObject({ pages: 8, totalPages: 8, truncated: false });

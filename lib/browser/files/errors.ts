@@ -1,10 +1,10 @@
 import { formatBytes } from "@/lib/shared/bytes";
-import { NOT_PDF_MESSAGE, READ_FAILURE_MESSAGE } from "@/lib/browser/pdf/errors";
+import { NOT_PDF_MESSAGE, READ_FAILURE_MESSAGE } from "@/lib/shared/pdf/errors";
 
 /**
  * Failures of reading a non-PDF attachment in the browser (docs/issues.md #23, "More file types"), each with a
  * fixed message that never contains the file's name or content (safe to show and to log). PDFs keep
- * their own errors (lib/browser/pdf/errors.ts).
+ * their own errors (lib/shared/pdf/errors.ts).
  */
 export type FileErrorCode =
   /** Not a kind Hush reads: docs/product.md §5's sentence, verbatim. */

@@ -2,18 +2,20 @@
 /**
  * The browser's PDF worker (docs/issues.md #20, "Documents"): a dedicated Web Worker per PDF, started by
  * lib/browser/pdf/index.ts and terminated by it at the deadline, so a hostile PDF cannot hang the page.
- * pdf.js runs here on this thread: its worker code is imported statically and handed to pdf.js as
- * `globalThis.pdfjsWorker`, pdf.js's documented "fake worker" (no nested worker, no blob: URL, no eval, no
- * fetch of fonts or CMaps). Nothing from this thread is logged: pdf.js warnings can quote the document.
+ * pdf-parse (its browser build, which carries pdf.js's API) reads the file with lib/shared/pdf/extract-text.ts,
+ * the code the server runs for the spec's `file`. pdf.js's worker code runs here on this thread: it is imported
+ * statically from pdfjs-dist and handed over as `globalThis.pdfjsWorker`, pdf.js's documented "fake worker"
+ * (no nested worker, no blob: URL, no eval, no fetch of fonts or CMaps). Nothing from this thread is logged:
+ * pdf.js warnings can quote the document.
  *
  * Protocol (every message carries hush: "pdf", because pdf.js's worker code, once loaded in a worker, also
  * listens and posts on this port): posts { type: "ready" } once loaded; then receives { bytes: Uint8Array
  * (transferred), limits } and answers { type: "done", result: PdfText } or { type: "failed", code, maxBytes? }.
  */
-import * as pdfjs from "pdfjs-dist/legacy/build/pdf.mjs";
+import { PDFParse } from "pdf-parse";
 import { WorkerMessageHandler } from "pdfjs-dist/legacy/build/pdf.worker.mjs";
-import { isPdfError } from "./errors";
-import { extractPdfTextWithPdfjs, type PdfjsLike, type PdfLimits } from "./extract-text";
+import { isPdfError } from "@/lib/shared/pdf/errors";
+import { extractPdfText, type PdfParseClass, type PdfLimits } from "@/lib/shared/pdf/extract-text";
 
 for (const level of ["log", "info", "warn", "error", "debug", "trace"] as const) console[level] = () => {};
 (globalThis as unknown as { pdfjsWorker: unknown }).pdfjsWorker = { WorkerMessageHandler };
@@ -23,7 +25,7 @@ const scope = self as unknown as DedicatedWorkerGlobalScope;
 scope.addEventListener("message", async (event: MessageEvent<{ hush?: string; bytes: Uint8Array; limits: Omit<PdfLimits, "timeoutMs"> }>) => {
   if (event.data?.hush !== "pdf") return;
   try {
-    const result = await extractPdfTextWithPdfjs(pdfjs as unknown as PdfjsLike, event.data.bytes, event.data.limits);
+    const result = await extractPdfText(PDFParse as unknown as PdfParseClass, event.data.bytes, event.data.limits);
     scope.postMessage({ hush: "pdf", type: "done", result });
   } catch (error) {
     if (isPdfError(error)) scope.postMessage({ hush: "pdf", type: "failed", code: error.code, maxBytes: error.maxBytes });

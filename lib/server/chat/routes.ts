@@ -10,9 +10,10 @@ import { respondToTurn } from "@/lib/server/chat/respond";
 import { chatRequestFor } from "@/lib/server/chat/limits";
 import { admitSignedInSend } from "@/lib/server/chat/signed-in";
 import { checkImagesAllowed, checkModel, prepareTurn } from "@/lib/server/chat/turn";
+import { fileRefusal, readAttachedFile } from "@/lib/server/chat/file";
 import { clientKey } from "@/lib/server/client-address";
 import { confidentialInClearError } from "@/lib/server/confidential/models";
-import { readJsonBody } from "@/lib/server/http";
+import { clientSignal, readJsonBody } from "@/lib/server/http";
 import { assertAcceptingTurns } from "@/lib/server/lifecycle";
 import { consumeTurnQuota } from "@/lib/server/quota";
 import { assertSearchAvailable } from "@/lib/server/search/run";
@@ -29,7 +30,8 @@ import { assertSearchAvailable } from "@/lib/server/search/run";
 
 /**
  * POST /api/ns/chat: the visitor chat call (docs/product.md §7). Basic model only; nothing is stored, so
- * chat_id is always null and save_chat is ignored. JSON, or SSE with `Accept: text/event-stream`.
+ * chat_id is always null and save_chat is ignored. JSON, or SSE with `Accept: text/event-stream`. A `file` (the
+ * spec's PDF data URL) is read in the server's PDF worker for a standard model (lib/server/chat/file.ts).
  * Counts against the visitor's daily quota (lib/server/quota.ts; 429 when used up) in one round trip to the
  * database or Redis (the day's salt is cached). The body's schema follows the configured limits
  * (chatRequestFor), so it is read here rather than by the wrapper; sameOrigin is off as before (a
@@ -44,13 +46,17 @@ export const chatVisitorRoute = route(api.chatVisitor, { handlerReadsBody: true 
   if (inClear) throw inClear;
   // An image for a model that reads text only: refused before the quota is counted (docs/issues.md #23).
   checkImagesAllowed(body, model);
-  // docs/issues.md #40: web search needs this server's SearXNG; refused before anything is counted.
+  // Web search needs this server's SearXNG; refused before anything is counted.
   const search = assertSearchAvailable(body.web_search);
+  // So is a `file` refused at sight (type, data URL, size, header); reading it comes after the count.
+  const refusal = fileRefusal(body);
+  if (refusal) throw refusal;
   assertAcceptingTurns();
   const client = clientKey(request);
   // The turn and its search in one step (lib/server/quota.ts); over the search limit the turn is answered without.
   const { searched } = await consumeTurnQuota({ kind: "visitor", address: client }, { search });
-  const turn = prepareTurn(body, model);
+  const read = await readAttachedFile(body, client === null ? null : `visitor:${client}`, clientSignal(request));
+  const turn = prepareTurn(read, model);
   return respondToTurn(request, turn, null, search ? { counted: searched } : null);
 });
 
@@ -59,17 +65,19 @@ export const chatVisitorRoute = route(api.chatVisitor, { handlerReadsBody: true 
  * Pro users. It stores nothing: since the vault (docs/issues.md #8) a saved chat's turn is encrypted in the browser
  * and sent to POST /api/ns/chat_save once the answer is complete; `save_chat` is accepted for docs/product.md §7
  * and ignored, and `chat_id` is echoed. A chat_id that is not the caller's answers 404 before the model runs.
- * The Pro model without Pro answers 403; each send counts against the plan's daily quota (429).
+ * The Pro model without Pro answers 403; each send counts against the plan's daily quota (429). A `file` is read
+ * as on /api/ns/chat (lib/server/chat/file.ts), after the send was admitted and counted.
  * Session, owner, plan and quota are checked in one database round trip (lib/server/chat/signed-in.ts), so the
  * wrapper's own auth step is off ("none"); same-origin is checked there too.
  */
 export const chatSignedInRoute = route(
   api.chatSignedIn,
-  { handlerReadsBody: true, // A draining instance (SIGTERM) refuses new turns before anything is counted (lib/server/lifecycle.ts).
-    before: assertAcceptingTurns },
+  // A draining instance (SIGTERM) refuses new turns before anything is counted (lib/server/lifecycle.ts).
+  { handlerReadsBody: true, before: assertAcceptingTurns },
   async ({ request }) => {
-    const { body, model, searched } = await admitSignedInSend(request);
-    const turn = prepareTurn(body, model);
+    const { body, model, searched, userId } = await admitSignedInSend(request);
+    const read = await readAttachedFile(body, `user:${userId}`, clientSignal(request));
+    const turn = prepareTurn(read, model);
     return respondToTurn(request, turn, body.chat_id ?? null, body.web_search ? { counted: searched } : null);
   },
 );

@@ -2,9 +2,10 @@ import { z } from "@/lib/shared/zod";
 import { contentImages, contentText, parseImageDataUrl, type ImageLimits } from "@/lib/shared/chat/images";
 
 /**
- * The chat call's body (docs/product.md §7): messages, model (code), chat_id, save_chat; plus, beyond the spec,
+ * The chat call's body (docs/product.md §7): messages, model (code), file, chat_id, save_chat; plus, beyond the spec,
  * `document`: this turn's PDF as the browser extracted it (name, text, truncated; docs/issues.md #20, "Documents":
- * the file itself never leaves the browser), and `documents`: the extracted text of the PDFs attached earlier
+ * the web app's file never leaves the browser; `file`, the spec's data URL, is read by the server for a standard
+ * model, docs/issues.md #39), and `documents`: the extracted text of the PDFs attached earlier
  * in this conversation, which the browser keeps and sends back so follow-up questions keep them.
  * Limits come from config (CHAT_MAX_MESSAGES, CHAT_MAX_MESSAGE_CHARS, CHAT_MAX_DOCUMENTS, PDF_MAX_TEXT_CHARS,
  * CHAT_MAX_REQUEST_BYTES) so the schema is built per call. A user message's `content` may also be OpenAI content
@@ -92,13 +93,23 @@ function buildChatRequestSchema(limits: ChatLimits) {
         .strict()
         .nullable()
         .optional()
-        .meta({ description: "This turn's PDF as the browser extracted it; the file itself is never sent." }),
-      // docs/product.md §7 names a `file` (data URL) here; Hush reads PDFs in the browser (docs/issues.md #20), so a
-      // client written to the spec may still send `file: null`, and a file itself is refused, never read.
+        .meta({ description: "This turn's PDF as the browser extracted it (the web app's way; every model, confidential ones inside the encrypted request)." }),
+      // docs/product.md §7: the spec's attachment, a PDF as a data URL, read on the server for a standard model
+      // (lib/server/chat/file.ts); refused for a confidential model (409). The web app sends `document` instead.
       file: z
-        .null({ error: "PDFs are read in your browser: send the extracted text as `document`, never the file." })
+        .object({
+          name: z.string().trim().min(1).max(255),
+          type: z.string().max(255).meta({ description: "The file's media type: only application/pdf is read (415 otherwise)." }),
+          content: z.string().meta({ description: "The file as a base64 data URL, as FileReader.readAsDataURL writes it: data:application/pdf;base64,..." }),
+        })
+        .strict()
+        .nullable()
         .optional()
-        .meta({ description: "Always null: the spec's file field; the PDF's text travels as `document`." }),
+        .meta({
+          description:
+            "This turn's PDF, the spec's way (docs/product.md §7): read by the server with the same limits and code as the browser's, " +
+            "then answered as if its text had come as `document`. Standard models only: a confidential model refuses it (409). Null or absent: none.",
+        }),
       documents: z
         .array(z.object({ name: z.string().trim().min(1).max(255), text: documentText }).strict())
         .max(limits.maxDocuments, `A chat request can carry at most ${limits.maxDocuments} documents.`)
@@ -117,6 +128,9 @@ function buildChatRequestSchema(limits: ChatLimits) {
         ctx.addIssue({ code: "custom", path: ["messages"], message: "The last message must be a non-empty user message." });
       }
       checkImages(body.messages, limits, ctx);
+      if (body.file && body.document) {
+        ctx.addIssue({ code: "custom", path: ["file"], message: "Send this turn's PDF either as `file` or as `document`, not both." });
+      }
     });
 }
 

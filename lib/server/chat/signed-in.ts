@@ -6,6 +6,7 @@ import { acceptSessionRow, hashSessionToken } from "@/lib/server/auth/session-st
 import { chatRequestFor } from "@/lib/server/chat/limits";
 import type { ChatRequest } from "@/lib/server/chat/schema";
 import { checkModel, imageRefusal } from "@/lib/server/chat/turn";
+import { fileRefusal } from "@/lib/server/chat/file";
 import { loadChatPreconditions } from "@/lib/server/db/queries";
 import { readJsonBody } from "@/lib/server/http";
 import { PRO_STATUSES } from "@/lib/server/plans";
@@ -127,8 +128,9 @@ export async function admitUserTurn(input: {
  * round trip (lib/server/db/chat-preconditions.ts) instead of four (session, chat owner, plan, quota), plus
  * the session store's once-a-day move of the idle deadline (lib/server/auth/session-store.ts acceptSessionRow).
  * Answers in the same order as checking them one by one would: 401 no live session, 403 deleted
- * account, 403 cross-site, 413/415/400 body, 404 chat not the caller's, 400 unknown model, 403 Pro model
- * without Pro, 429 quota used up. Only a send that passes all of them is counted.
+ * account, 403 cross-site, 413/415/400 body, 409 confidential model, 400 image refused, 415/400/413 `file`
+ * refused at sight, 404 chat not the caller's, 400 unknown model, 403 Pro model without Pro, 429 quota used up.
+ * Only a send that passes all of them is counted.
  * @throws AppError with those statuses.
  */
 export async function admitSignedInSend(request: Request): Promise<SignedInSend> {
@@ -156,7 +158,15 @@ export async function admitSignedInSend(request: Request): Promise<SignedInSend>
     modelCode: body?.model ?? null,
     chatId: body?.chat_id ?? null,
     // A confidential model's turn goes through the relay, encrypted; never in clear through this route.
-    pending: [originError, read.error, body ? confidentialInClearError(body.model) : null, body ? imageRefusal(body) : null, searchError],
+    pending: [
+      originError,
+      read.error,
+      body ? confidentialInClearError(body.model) : null,
+      body ? imageRefusal(body) : null,
+      // A `file` refused at sight (type, data URL, size, header) costs no message; reading it comes after.
+      body ? fileRefusal(body) : null,
+      searchError,
+    ],
     search: body?.web_search === true,
   });
   return { ...admitted, body: body! };

@@ -31,7 +31,7 @@ export function openApiSource(): ZodOpenApiObject {
         "Authentication: the session cookie set by sign-in (browser), or `Authorization: Bearer <Google ID token>` (desktop app; lib/server/auth/README.md).",
         "State-changing calls authenticated by cookie must come from the same origin (403 otherwise); bearer calls are exempt.",
         `Daily quotas (UTC day; 429 with Retry-After until the next day): visitors ${config.QUOTA_VISITOR_PER_DAY}, Free ${config.QUOTA_FREE_PER_DAY}, Pro ${config.QUOTA_PRO_PER_DAY} sends.`,
-        `Chat requests: at most ${limits.maxMessages} messages of ${limits.maxMessageChars} characters, ${limits.maxDocuments} documents of ${limits.maxDocumentChars} characters (PDFs are read in the browser: only their text is sent).`,
+        `Chat requests: at most ${limits.maxMessages} messages of ${limits.maxMessageChars} characters, ${limits.maxDocuments} documents of ${limits.maxDocumentChars} characters (a PDF comes as \`document\`, its text read in the browser, or for a standard model as the spec's \`file\`, read by the server: see the chat operations).`,
         "503 answers while the database is unreachable or the instance is shutting down carry Retry-After.",
         "Any path: a method a route does not export answers 405, and a malformed request target or percent-encoding 400 (lib/server/request-guard.ts).",
       ].join("\n\n"),

@@ -14,7 +14,7 @@ const REASONS: Record<number, string> = {
   409: "Conflict with the current state.",
   413: "The request body is larger than this operation's limit (x-max-body-bytes).",
   415: "Wrong media type: the body must be JSON (Content-Type: application/json), or the file must be a PDF.",
-  422: "The attached PDF could not be read (encrypted, corrupt, or without text).",
+  422: "The attached PDF could not be read (encrypted, corrupt, without text, a decompression bomb, or too slow to read).",
   429: "A limit was reached; Retry-After says when to try again (seconds).",
   502: "An upstream service (model provider, Stripe, auth sync) failed or cut the answer off.",
   503: "Temporarily unavailable: the database or an identity provider is unreachable, the feature is not configured, or the instance is shutting down. Retry-After when it is transient.",

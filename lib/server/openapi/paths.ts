@@ -22,6 +22,18 @@ const NEXTAUTH_DESCRIPTION =
   "Browser flows answer redirects (302) and HTML; checks made before next-auth answer `{ error }` " +
   "(e-mail sign-in: CSRF token, address, at most EMAIL_SIGNIN_LIMIT_PER_HOUR per address → 429 with Retry-After). HEAD answers 405.";
 
+/** How a PDF comes with a chat turn, in its two forms (docs/product.md §7, docs/issues.md #39). */
+const CHAT_PDF_DESCRIPTION =
+  "A PDF comes in one of two forms, never both (400). `file` (the spec's form): `{ name, type, content }`, content a base64 " +
+  "data URL of the PDF; read by the server with pdf-parse in a worker thread, for a standard model only (a model served " +
+  "confidentially answers 409: its files are read in the browser), then answered as if its text had come as `document`. " +
+  "`document` (the web app's form): `{ name, text, truncated }`, the text the browser extracted with the same code; every " +
+  "model (a confidential one takes it inside the encrypted request to /api/confidential/chat). Same limits either way " +
+  "(PDF_MAX_BYTES, PDF_MAX_PAGES, PDF_MAX_TEXT_CHARS, PDF_PARSE_TIMEOUT_MS, PDF_MAX_INFLATED_BYTES). A `file` that is not a " +
+  "PDF answers 415, one over PDF_MAX_BYTES 413, content that is no base64 data URL 400, an encrypted, damaged or image-only " +
+  "PDF, a decompression bomb or one too slow to read 422; a second PDF of the same caller while one is being read 429, a " +
+  "full queue of PDF readers 503 (both with Retry-After). Type, size and header are checked before the turn is counted.";
+
 /** The paths object for the given chat limits (the same limits the handlers read from config). */
 export function apiPaths(limits: ChatLimits): ZodOpenApiPathsObject {
   const chatBody = chatRequestSchema(limits);
@@ -263,6 +275,7 @@ export function apiPaths(limits: ChatLimits): ZodOpenApiPathsObject {
         operationId: "chatVisitor",
         tags: ["chat"],
         summary: "The visitor chat call (docs/product.md §7): Basic model, nothing stored, daily visitor quota",
+        description: CHAT_PDF_DESCRIPTION,
         security: [{}],
         "x-max-body-bytes": chatMax,
         requestBody: jsonBody(chatBody, chatMax),
@@ -274,6 +287,7 @@ export function apiPaths(limits: ChatLimits): ZodOpenApiPathsObject {
         operationId: "chatSignedIn",
         tags: ["chat"],
         summary: "The signed-in chat call (docs/product.md §7): Pro model for Pro; stores nothing (see /api/ns/chat_save); plan's daily quota",
+        description: CHAT_PDF_DESCRIPTION,
         security: SIGNED_IN,
         "x-max-body-bytes": chatMax,
         requestBody: jsonBody(chatBody, chatMax),

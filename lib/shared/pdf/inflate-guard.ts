@@ -11,7 +11,8 @@
  * `DecodeStream`'s constructor assigns `this._rawMinBufferLength`, and a setter of that name on
  * Object.prototype sees each new instance, patches its prototype chain the first time it sees it, and
  * stores the field on the instance as an ordinary property. This runs only
- * in the realm that parses PDFs (the browser's dedicated PDF worker, or a test process); the pinned
+ * in the realm that parses PDFs (the browser's dedicated PDF worker, the server's PDF worker thread, or a
+ * test process), on pdfjs-dist's worker code, which both hand to pdf-parse as `globalThis.pdfjsWorker`; the pinned
  * pdfjs-dist version is checked by tests/unit/pdf.test.ts, which fails if the hook no longer attaches.
  *
  * Image decoders whose output is not grown through ensureBuffer (JPEG, JPEG 2000, JBIG2, CCITT) are never
@@ -92,7 +93,8 @@ function install(): void {
 
 /**
  * Run `work` (a pdf.js parse) with at most `maxBytes` of decoder output in total, counted as produced.
- * One count at a time per realm: the browser runs one PDF per worker, tests run extractions in sequence.
+ * One count at a time per realm: the browser runs one PDF per worker, the server one PDF at a time per
+ * worker thread, tests run extractions in sequence.
  * @returns work's result and { exceeded, produced } (bytes of decoder buffers allocated; `exceeded` is set
  *   even when pdf.js caught the error thrown inside it and carried on with the rest of the file)
  * @throws PdfError inflate_limit when the budget ran out and `work` failed; otherwise whatever `work` throws

@@ -2,7 +2,8 @@ import { formatBytes } from "@/lib/shared/bytes";
 
 /**
  * Typed attachment failures, each with a fixed user-facing message (safe to show and to log: it never
- * contains the file's name or content). Browser-safe: the browser reads PDFs (lib/browser/pdf).
+ * contains the file's name or content). Shared: the browser reads the web app's PDFs (lib/browser/pdf), the
+ * server the spec's `file` (lib/server/pdf), with the same sentences.
  */
 
 export type PdfErrorCode =
@@ -16,7 +17,7 @@ export type PdfErrorCode =
   | "unreadable"
   /** Parsed, but no text layer (scanned or image-only pages). */
   | "no_text"
-  /** Reading took longer than PDF_PARSE_TIMEOUT_MS (the browser's PDF worker was stopped). */
+  /** Reading took longer than PDF_PARSE_TIMEOUT_MS (the PDF worker was stopped). */
   | "timeout"
   /** Its compressed streams inflate past PDF_MAX_INFLATED_BYTES (a decompression bomb). */
   | "inflate_limit"

@@ -1,4 +1,0 @@
-// pdfjs-dist ships no types for its worker build; only its message handler is used (./pdf.worker.ts).
-declare module "pdfjs-dist/legacy/build/pdf.worker.mjs" {
-  export const WorkerMessageHandler: unknown;
-}
