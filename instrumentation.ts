@@ -22,6 +22,6 @@ export async function register(): Promise<void> {
     async (port, searxngUrl) => (await import("./dev/enclave")).startDevEnclave({ port, searxngUrl }),
     async (port) => (await import("./dev/searxng")).startFakeSearxng({ port }),
   );
-  // The chat turns server.mjs answers without Next's routing, from this copy of lib (docs/issues.md #24).
+  // The chat turns server.mjs answers without Next's routing, from this copy of lib.
   (await import("./lib/server/api/hot-path")).installHotPath();
 }

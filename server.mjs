@@ -1,5 +1,5 @@
 /**
- * Hush's HTTP server (docs/issues.md #24, "Lean hot path"; docs/performance.md "Custom server"): one
+ * Hush's HTTP server (docs/performance.md "Custom server"): one
  * node:http server that answers the chat hot path itself and hands every other request to Next.js's
  * request handler in the same process.
  *

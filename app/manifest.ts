@@ -2,7 +2,7 @@ import type { MetadataRoute } from "next";
 import { siteConfig } from "@/config/site";
 
 /**
- * /manifest.webmanifest (docs/issues.md #23, "Installable"): Hush installs as an app on desktop and phone,
+ * /manifest.webmanifest: Hush installs as an app on desktop and phone,
  * opening /chat in its own window. Next links it from every page's head. Icons: public/icons
  * (scripts/make-app-icons.mjs). The service worker that goes with it is app/sw.js/route.ts.
  */

@@ -1,5 +1,5 @@
 /**
- * Web search inside the development enclave (docs/issues.md #40), the local stand-in for what Tinfoil's
+ * Web search inside the development enclave, the local stand-in for what Tinfoil's
  * confidential model router does with its router-only request fields (github.com/tinfoilsh/confidential-model-router,
  * README "Request bodies" and toolruntime/options.go):
  * - `web_search_options` (an object, possibly empty) in the decrypted body turns web search on; it is taken off

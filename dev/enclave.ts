@@ -1,5 +1,5 @@
 /**
- * The development enclave (docs/issues.md #20): a local, Node-only stand-in for a Tinfoil-compatible inference enclave,
+ * The development enclave: a local, Node-only stand-in for a Tinfoil-compatible inference enclave,
  * for `npm run enclave:dev`, `npm run dev` without a provider, and the tests. It is NOT isolated from anything;
  * its attestation is signed by the development root whose private key is published in this repository, so
  * only `trust: "development"` accepts it.
@@ -86,7 +86,7 @@ export interface DevEnclaveOptions {
    * benchmark (bench/confidential-relay.ts) gives the fake LLM's, so both paths stream the same text.
    */
   answer?: (messages: readonly { role: string; content: string }[]) => string;
-  /** The SearXNG this enclave queries for `web_search_options` (docs/issues.md #40; ./enclave-search.ts); null: searches fail. */
+  /** The SearXNG this enclave queries for `web_search_options` (./enclave-search.ts); null: searches fail. */
   searxngUrl?: string | null;
 }
 
@@ -147,7 +147,7 @@ const chatRequestSchema = z.looseObject({
     .array(
       z.looseObject({
         role: z.enum(["system", "user", "assistant"]),
-        // A string, or OpenAI content parts: text and images (docs/issues.md #23), as a vision model takes them.
+        // A string, or OpenAI content parts: text and images, as a vision model takes them.
         content: z.union([
           z.string().max(MAX_REQUEST_BYTES),
           z
@@ -270,7 +270,7 @@ export async function startDevEnclave(options: DevEnclaveOptions = {}): Promise<
       const images = contentImages(parts);
       return images.length ? { role: m.role, content: contentText(parts), images } : { role: m.role, content: contentText(parts) };
     });
-    // docs/issues.md #40: the router-only fields, as Tinfoil's router reads them (./enclave-search.ts).
+    // The router-only fields, as Tinfoil's router reads them (./enclave-search.ts).
     const search = request.web_search_options === undefined ? null : await enclaveWebSearch(request, messages, options.searxngUrl ?? null, wantsEvents(req));
     const cited = citeSources((options.answer ?? developmentAnswer)(search?.messages ?? messages), search?.sources ?? []);
     const answer = cited.text;

@@ -1,5 +1,5 @@
 /**
- * A development stand-in for SearXNG (docs/issues.md #40): its JSON API only (`GET /search?q=…&format=json`, answer
+ * A development stand-in for SearXNG: its JSON API only (`GET /search?q=…&format=json`, answer
  * `{ query, number_of_results, results: [{ url, title, content, engine, … }], answers, corrections, infoboxes,
  * suggestions, unresponsive_engines }` as https://docs.searxng.org/dev/search_api describes), answering from a
  * fixed local corpus, so web search works on a fresh clone with no network: `npm run search:dev`, the embedded

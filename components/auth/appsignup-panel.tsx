@@ -26,7 +26,7 @@ export function AppSignupPanel({ idToken, deepLink, initialError, googleEnabled 
   const [busy, setBusy] = useState(false);
   const [signingIn, setSigningIn] = useState(false);
   // ?idToken= (docs/product.md §2) waits for "Continue": a crafted link must not sign a browser into someone
-  // else's account unasked (login CSRF, docs/issues.md #10). Null once answered.
+  // else's account unasked (login CSRF). Null once answered.
   const [pendingToken, setPendingToken] = useState<string | null>(idToken);
   const [popupDone, setPopupDone] = useState(false);
   const started = useRef(false);

@@ -64,7 +64,7 @@ export async function csrfToken(): Promise<string> {
 
 /**
  * Ask for a sign-in link to `email`. Resolves when the e-mail is on its way, to the link itself in
- * development without a mail server (the server answers it then only, docs/issues.md #23), else to null.
+ * development without a mail server (the server answers it then only), else to null.
  * @throws Error whose message is ready to show (rate limit, invalid address, e-mail off...).
  */
 export async function requestEmailLink(email: string): Promise<string | null> {

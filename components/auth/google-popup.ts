@@ -11,7 +11,7 @@ import { csrfToken } from "./client";
  * origin and, once it lands back on /signup or /appsignup, reports the outcome over a same-origin
  * BroadcastChannel and closes itself once the opener has acknowledged the report. Where no popup can be
  * opened (blocked) or the popup is closed before it reports, the page falls back to the full-page
- * redirect (docs/issues.md #13).
+ * redirect.
  *
  * Why the acknowledgement: the opener learns that the popup closed by polling `closed`, and a channel's
  * message may arrive after that. A popup that closed right after posting was, on a busy machine, taken

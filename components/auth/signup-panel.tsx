@@ -52,7 +52,7 @@ export function SignupPanel({ token, complete, initialError, googleEnabled, reas
   const [email, setEmail] = useState("");
   const [confirmEmail, setConfirmEmail] = useState("");
   const [sentTo, setSentTo] = useState<string | null>(null);
-  // Development without a mail server only: the link the server logged (docs/issues.md #23).
+  // Development without a mail server only: the link the server logged.
   const [devLink, setDevLink] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(authErrorMessage(initialError));
   const [busy, setBusy] = useState<"email" | "google" | null>(null);
@@ -227,7 +227,7 @@ export function SignupPanel({ token, complete, initialError, googleEnabled, reas
   return (
     <Card>
       <Heading title="Sign Up to Hush" subtitle="Begin chatting privately" />
-      {/* docs/issues.md #23: "Log In" leads here too (docs/product.md §2); one honest line for returning users. */}
+      {/* "Log In" leads here too (docs/product.md §2); one honest line for returning users. */}
       <p data-testid="signup-returning" className="mt-3 text-center text-sm text-ink-600">
         New or returning: the same e-mail link or Google account signs you in.
       </p>

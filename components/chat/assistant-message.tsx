@@ -21,7 +21,7 @@ interface AssistantMessageProps {
 }
 
 /**
- * A finished answer (docs/product.md §2, with the avatar) and its actions: copy, regenerate, versions (docs/issues.md #9).
+ * A finished answer (docs/product.md §2, with the avatar) and its actions: copy, regenerate, versions.
  * A stopped answer says so; stopped before its first words it is a visible stub, not nothing.
  */
 export const AssistantMessage = memo(function AssistantMessage({ id, message, versionIndex, versionCount, latest, busy, onRegenerate, onStep }: AssistantMessageProps) {

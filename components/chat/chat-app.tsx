@@ -51,13 +51,13 @@ interface ChatAppProps {
   providerNotice: string | null;
 }
 
-// docs/issues.md #12: the shortcuts list is fetched when first opened, not with the page.
+// The shortcuts list is fetched when first opened, not with the page.
 const ShortcutsDialog = dynamic(() => import("./shortcuts-dialog").then((m) => m.ShortcutsDialog), { ssr: false });
-// docs/issues.md #23: the share dialog (and its sealing code) is fetched when first opened.
+// The share dialog (and its sealing code) is fetched when first opened.
 const ShareDialog = dynamic(() => import("@/components/share/share-dialog").then((m) => m.ShareDialog), { ssr: false });
 
 const SMALL_SCREEN = "(max-width: 767px)";
-/** How long a chat deletion can be undone, in ms (docs/issues.md #9: "within a few seconds"). */
+/** How long a chat deletion can be undone, in ms ("within a few seconds"). */
 const UNDO_MS = 5000;
 
 /**
@@ -72,11 +72,11 @@ export function ChatApp({ models, defaultModel, pdfLimits, providerNotice }: Cha
   const account = useAccount();
   const signedIn = account.user !== null && !account.accountDeleted;
   const documents = useConversationDocuments();
-  // Saved history lives in the user's vault (docs/issues.md #8): list, search and saving of the open chat.
+  // Saved history lives in the user's vault: list, search and saving of the open chat.
   const saved = useSavedChat(signedIn, documents.documents);
   const { history, search, vaultKey, saveHistory } = saved;
   const [searchOpen, setSearchOpen] = useState(false);
-  // docs/issues.md #21: the open saved chat's integrity warning (null when it passed or is not a saved chat).
+  // The open saved chat's integrity warning (null when it passed or is not a saved chat).
   const [chatIntegrity, setChatIntegrity] = useState<string | null>(null);
   const [sidebarOpen, setSidebarOpen] = useState<boolean | null>(null);
   const [input, setInput] = useState("");
@@ -86,7 +86,7 @@ export function ChatApp({ models, defaultModel, pdfLimits, providerNotice }: Cha
   const readingAbort = useRef<AbortController | null>(null);
   const pendingRead = useRef<Promise<StagedFile | null> | null>(null);
   const [model, setModel] = useState(defaultModel);
-  // docs/issues.md #23: projects (sealed like chats), the one whose chats are listed and new chats go into, a
+  // Projects (sealed like chats), the one whose chats are listed and new chats go into, a
   // temporary chat (never saved), and the title the model gives a chat after its first exchange.
   const projects = useProjects(vaultKey);
   const [activeProjectId, setActiveProjectId] = useState<string | null>(null);
@@ -120,9 +120,9 @@ export function ChatApp({ models, defaultModel, pdfLimits, providerNotice }: Cha
     save: saveTurn,
   });
   const { busy, error } = chat;
-  // docs/issues.md #23: a signed-in user's unsent text is kept per chat, sealed with the vault key (./use-draft.ts).
+  // A signed-in user's unsent text is kept per chat, sealed with the vault key (./use-draft.ts).
   const drafts = useDraft({ signedIn, vaultKey, chatId: chat.chatId, input, setInput });
-  // docs/issues.md #23: a visitor's conversation survives /pricing and /signup in this tab (./use-kept-conversation.ts).
+  // A visitor's conversation survives /pricing and /signup in this tab (./use-kept-conversation.ts).
   const plan = planOf(account);
   const restoreKept = (kept: KeptConversation<UiMessage>) => {
     chat.load(kept.tree, null);
@@ -176,7 +176,7 @@ export function ChatApp({ models, defaultModel, pdfLimits, providerNotice }: Cha
 
   // Answers need the Markdown renderer (react-markdown, KaTeX, highlight.js): fetch it at the first sign
   // of use (a key, a tap or a click), which comes before any answer, not during the page load, where its
-  // evaluation was one of the longest tasks (docs/issues.md #12, Lighthouse total blocking time).
+  // evaluation was one of the longest tasks (Lighthouse total blocking time).
   useEffect(() => {
     const events = ["keydown", "pointerdown", "touchstart"] as const;
     const preload = () => {
@@ -200,7 +200,7 @@ export function ChatApp({ models, defaultModel, pdfLimits, providerNotice }: Cha
   };
   const newChat = () => {
     clearChat();
-    // On phones the history is a drawer over the chat: the new chat should be in view (docs/issues.md #9).
+    // On phones the history is a drawer over the chat: the new chat should be in view.
     if (isSmallScreen()) setSidebarOpen(false);
   };
 
@@ -218,7 +218,7 @@ export function ChatApp({ models, defaultModel, pdfLimits, providerNotice }: Cha
       documents.reset(opened.documents);
       removeStaged();
     } catch (error) {
-      // docs/issues.md #21: a chat that fails its integrity check and cannot be opened is not shown, only the warning.
+      // A chat that fails its integrity check and cannot be opened is not shown, only the warning.
       if (isAppError(error, "unprocessable:integrity")) {
         chat.load([], null);
         saved.startNew();
@@ -227,7 +227,7 @@ export function ChatApp({ models, defaultModel, pdfLimits, providerNotice }: Cha
     }
   };
 
-  // docs/issues.md #9: a confirmed deletion can be undone for UNDO_MS; the server deletes it only then (or at once
+  // A confirmed deletion can be undone for UNDO_MS; the server deletes it only then (or at once
   // when the page is left inside that window, see useChatHistory.remove).
   const deleteChat = (entry: HistoryEntry) => {
     if (entry.chat_id === chat.chatId) newChat();
@@ -329,7 +329,7 @@ export function ChatApp({ models, defaultModel, pdfLimits, providerNotice }: Cha
   );
   const empty = shown.length === 0 && !staged && !reading && !busy;
 
-  // docs/issues.md #9: export the open chat from what this browser holds (decrypted), with its versions.
+  // Export the open chat from what this browser holds (decrypted), with its versions.
   const exportChat = (kind: "md" | "json") => {
     const path = storedPath(chat.tree);
     const wire = treeForSaving(chat.tree);
@@ -349,12 +349,12 @@ export function ChatApp({ models, defaultModel, pdfLimits, providerNotice }: Cha
     toast.success(`Exported this chat as ${kind === "md" ? "Markdown" : "JSON"}`);
   };
   const leftOut = contextNotice(documents.context);
-  // docs/issues.md #23: the open chat's title stands in the chat header (a saved chat's name, else the name it
+  // The open chat's title stands in the chat header (a saved chat's name, else the name it
   // would be saved under).
   const openEntry = chat.chatId ? history.chats.find((c) => c.chat_id === chat.chatId) : undefined;
   const title = empty ? null : (openEntry?.display_name ?? displayNameFrom(shown.map((m) => m.message)) ?? "Untitled Chat");
   const [shareOpen, setShareOpen] = useState(false);
-  // docs/issues.md #23: what a share link shows, the open saved chat's shown path as this browser holds it.
+  // What a share link shows, the open saved chat's shown path as this browser holds it.
   const shareSnapshot = () => {
     const path = storedPath(chat.tree);
     const entry = chat.chatId ? history.chats.find((c) => c.chat_id === chat.chatId) : undefined;
@@ -375,7 +375,7 @@ export function ChatApp({ models, defaultModel, pdfLimits, providerNotice }: Cha
     [history.chats, projects.membership, activeProjectId],
   );
 
-  // Keyboard shortcuts (docs/issues.md #9; components/chat/use-shortcuts.ts).
+  // Keyboard shortcuts (components/chat/use-shortcuts.ts).
   const shortcuts = useShortcuts({
     busy,
     newChat,
@@ -383,7 +383,7 @@ export function ChatApp({ models, defaultModel, pdfLimits, providerNotice }: Cha
     toggleSidebar,
     search: () => {
       setSidebarOpen(true);
-      // With the history unlocked: the search box (docs/issues.md #9). Otherwise the sidebar's first control
+      // With the history unlocked: the search box. Otherwise the sidebar's first control
       // (the unlock form, or Sign Up for visitors).
       if (vaultKey) {
         if (searchOpen) requestAnimationFrame(() => document.querySelector<HTMLElement>('input[aria-label="Search chats"]')?.focus());
@@ -575,7 +575,7 @@ export function ChatApp({ models, defaultModel, pdfLimits, providerNotice }: Cha
 
 /**
  * A chat-header icon button that stands in for the sidebar's own while the sidebar is hidden: on phones
- * (the drawer is closed until opened) and on desktop once the sidebar is collapsed (docs/issues.md #9: New chat
+ * (the drawer is closed until opened) and on desktop once the sidebar is collapsed (New chat
  * reachable from the chat header).
  */
 function HeaderIconButton(props: { label: string; title: string; onClick: () => void; sidebarOpen: boolean | null; path: string }) {

@@ -5,7 +5,7 @@ import type { ChatError } from "./use-conversation";
 
 /**
  * A failed send (docs/product.md §8): the spec's text and link exactly, then, for the "any other failure" case, one
- * plain line on what happened and a Retry button that sends the same message again (docs/issues.md #9).
+ * plain line on what happened and a Retry button that sends the same message again.
  */
 export function ChatErrorNotice({ error, onRetry }: { error: ChatError; onRetry: () => void }) {
   return (

@@ -18,8 +18,8 @@ const when = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle
 
 /**
  * The saved chats of the sidebar (docs/product.md §2: newest first by last_updated, name or "Untitled Chat", date
- * and time, delete on hover) in date groups (docs/issues.md #9: Today, Yesterday, Previous 7 days, Previous 30
- * days, then months). Each chat can be renamed in place (docs/issues.md #9): the pencil button or F2 on a focused
+ * and time, delete on hover) in date groups (Today, Yesterday, Previous 7 days, Previous 30
+ * days, then months). Each chat can be renamed in place: the pencil button or F2 on a focused
  * chat starts it, Enter or leaving the field saves, Escape cancels. The rename and delete buttons show on
  * hover and keyboard focus on wide screens and always on touch screens.
  */

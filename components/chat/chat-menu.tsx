@@ -3,11 +3,11 @@
 import { useEffect, useId, useRef, useState } from "react";
 
 interface ChatMenuProps {
-  /** Export the open chat (docs/issues.md #9), written in this browser. */
+  /** Export the open chat, written in this browser. */
   onExport: (kind: "md" | "json") => void;
-  /** Share a saved chat by link (docs/issues.md #23); absent for a chat that is not saved. */
+  /** Share a saved chat by link; absent for a chat that is not saved. */
   onShare?: () => void;
-  /** More actions on the open chat, after the exports (docs/issues.md #23: "Move to project…"). */
+  /** More actions on the open chat, after the exports ("Move to project…"). */
   extraItems?: { label: string; onSelect: () => void }[];
 }
 
@@ -18,7 +18,7 @@ const ITEMS = [
 
 /**
  * The open chat's menu in the chat header ("⋯"): export this chat as Markdown or JSON, and share a saved
- * chat by link (docs/issues.md #23). A menu button
+ * chat by link. A menu button
  * (WAI-ARIA menu pattern): Enter/Space/ArrowDown open it on the first item, arrows move, Escape and a
  * click outside close it and give focus back to the button.
  */

@@ -6,7 +6,7 @@ import type { SearchState } from "./use-chat-search";
 
 interface ChatSearchProps {
   state: SearchState;
-  /** Answered by the search worker (docs/issues.md #24). */
+  /** Answered by the search worker. */
   search: (query: string, exclude: ReadonlySet<string>) => Promise<ChatSearchHit[]>;
   /** Chats whose deletion can still be undone: not shown. */
   hidden: ReadonlySet<string>;

@@ -5,7 +5,7 @@ import { CopyButton } from "./copy-button";
 import { highlight } from "./highlight";
 
 /**
- * A fenced code block in an answer: a header with the language label and a copy button (docs/issues.md #9), the
+ * A fenced code block in an answer: a header with the language label and a copy button, the
  * code highlighted once its grammar has loaded (plain text until then).
  */
 export function CodeBlock({ code, language }: { code: string; language: string | null }) {

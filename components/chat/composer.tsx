@@ -11,9 +11,9 @@ interface ComposerProps {
   onPickFile: (file: File) => void;
   busy: boolean;
   disabled?: boolean;
-  /** The chosen model reads images (docs/issues.md #23): the picker offers images too. */
+  /** The chosen model reads images: the picker offers images too. */
   readsImages?: boolean;
-  /** More controls beside the attach button (docs/issues.md #40: the "Search the web" toggle). */
+  /** More controls beside the attach button (the "Search the web" toggle). */
   tools?: ReactNode;
 }
 
@@ -30,14 +30,14 @@ export function Composer({ value, onChange, onSend, onStop, onPickFile, busy, di
   const textarea = useRef<HTMLTextAreaElement>(null);
   const canSend = value.trim() !== "" && !busy && !disabled;
 
-  // docs/issues.md #9: the input has focus when /chat opens on a desktop (a phone would pop its keyboard up).
+  // The input has focus when /chat opens on a desktop (a phone would pop its keyboard up).
   useEffect(() => {
     if (window.matchMedia("(min-width: 768px) and (pointer: fine)").matches) textarea.current?.focus();
   }, []);
 
   // Fit the textarea to its text whenever the text changes, including when a send clears it. Where CSS
   // can (field-sizing: content, Chromium 123+), the browser does it in its own layout pass; measuring
-  // scrollHeight here forced a synchronous layout on every keystroke (bench/chat-page.mjs, docs/issues.md #12).
+  // scrollHeight here forced a synchronous layout on every keystroke (bench/chat-page.mjs).
   useLayoutEffect(() => {
     const el = textarea.current;
     if (!el || CSS.supports("field-sizing", "content")) return;

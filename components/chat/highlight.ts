@@ -3,7 +3,7 @@
 import type { HLJSApi, LanguageFn } from "highlight.js";
 
 /**
- * highlight.js with each language loaded only when an answer first uses it (docs/issues.md #12: /chat loaded
+ * highlight.js with each language loaded only when an answer first uses it (/chat loaded
  * every grammar up front). Unknown languages are shown unhighlighted.
  */
 const LOADERS: Record<string, () => Promise<{ default: LanguageFn }>> = {

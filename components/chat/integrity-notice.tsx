@@ -1,5 +1,5 @@
 /**
- * docs/issues.md #21: the warning shown when a saved chat, or the list of saved chats, failed its integrity check
+ * The warning shown when a saved chat, or the list of saved chats, failed its integrity check
  * (lib/browser/vault/integrity.ts). Its text starts with "Integrity warning:"; what follows says what was found.
  * It stays while the chat is open: the chat is never shown silently as genuine.
  */

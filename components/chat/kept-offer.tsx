@@ -2,7 +2,7 @@
 
 /**
  * After signing up or in within the same tab, the conversation had as a visitor is offered back
- * (docs/issues.md #23): "Keep it" puts it on screen and, with Save history on, saves it as a chat.
+ * "Keep it" puts it on screen and, with Save history on, saves it as a chat.
  */
 export function KeptOfferNotice({ messages, saving, onKeep, onDiscard }: { messages: number; saving: boolean; onKeep: () => void; onDiscard: () => void }) {
   return (

@@ -22,7 +22,7 @@ const PROSE =
   "prose-blockquote:font-normal prose-blockquote:not-italic [&_blockquote_p]:before:content-none [&_blockquote_p]:after:content-none";
 
 /**
- * An answer as Markdown (docs/issues.md #12): split into top-level blocks, each rendered by a memoized component,
+ * An answer as Markdown: split into top-level blocks, each rendered by a memoized component,
  * so while an answer streams only its last block is parsed again. The renderer (react-markdown, KaTeX,
  * highlight.js) is a separate chunk loaded on demand; until it arrives the text shows as it is.
  */

@@ -7,7 +7,7 @@ export const ACTION_BUTTON =
   "inline-flex h-8 w-8 items-center justify-center rounded-md text-ink-600 hover:bg-ink-100 hover:text-ink-900 focus-visible:outline-2 focus-visible:outline-brand-600";
 
 /**
- * The row of actions under a message (docs/issues.md #9): shown on hover or keyboard focus where the pointer can
+ * The row of actions under a message: shown on hover or keyboard focus where the pointer can
  * hover, always shown on touch screens (pointer: coarse), and always for the newest message.
  */
 export function MessageActions({ children, alwaysVisible, align }: { children: ReactNode; alwaysVisible: boolean; align: "start" | "end" }) {

@@ -3,7 +3,7 @@
 import { useEffect, useRef, useState } from "react";
 
 /**
- * Inline editor for a sent user message (edit-and-resend, docs/issues.md #9): Enter or "Send" resends, Shift+Enter
+ * Inline editor for a sent user message (edit-and-resend): Enter or "Send" resends, Shift+Enter
  * adds a line, Escape or "Cancel" leaves the message as it was.
  */
 export function MessageEditor({ initial, onSave, onCancel }: { initial: string; onSave: (text: string) => void; onCancel: () => void }) {

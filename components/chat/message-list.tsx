@@ -25,7 +25,7 @@ interface MessageListProps {
   stagedName: string | null;
   /** The staged PDF is still being read in this browser. */
   stagedReading?: boolean;
-  /** The staged image's resized copy (a data URL), shown as a thumbnail (docs/issues.md #23). */
+  /** The staged image's resized copy (a data URL), shown as a thumbnail. */
   stagedThumbnail?: string;
   onRemoveStaged: () => void;
   /** Text of the answer streaming in, or "" while waiting for its first words. */
@@ -36,7 +36,7 @@ interface MessageListProps {
   onStep: (id: string, step: number) => void;
 }
 
-/** Above this many messages only those near the viewport are rendered (docs/issues.md #9, docs/issues.md #12). */
+/** Above this many messages only those near the viewport are rendered (docs/issues.md #9). */
 export const VIRTUALIZE_AFTER = 40;
 const PINNED_PX = 80;
 const INTENT_MS = 1000;
@@ -80,7 +80,7 @@ export function MessageList(props: MessageListProps) {
 
   // At most once per frame, just before paint: setting scrollTop after reading scrollHeight forces a
   // layout, and doing it synchronously on every streamed token was the chat page's top self-time entry
-  // while streaming (bench/chat-page.mjs, docs/issues.md #12).
+  // while streaming (bench/chat-page.mjs).
   const frame = useRef<number | null>(null);
   const toBottom = useCallback(() => {
     if (frame.current !== null) return;

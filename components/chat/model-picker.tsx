@@ -40,7 +40,7 @@ export function ModelPicker({ models, value, onChange, onNeedsPro, plan }: Model
         type="button"
         aria-haspopup="true"
         aria-expanded={open}
-        // Only while the menu exists: aria-controls must not point at an absent element (docs/issues.md #23).
+        // Only while the menu exists: aria-controls must not point at an absent element.
         aria-controls={open ? menuId : undefined}
         onClick={() => setOpen((v) => !v)}
         className="inline-flex items-center gap-1.5 whitespace-nowrap rounded-lg px-2 py-2 text-sm font-semibold text-ink-800 hover:bg-ink-100 sm:px-3"

@@ -1,6 +1,6 @@
 "use client";
 
-/** Shown while the reader is scrolled up from the newest message (docs/issues.md #9). */
+/** Shown while the reader is scrolled up from the newest message. */
 export function ScrollToBottom({ onClick }: { onClick: () => void }) {
   return (
     <button

@@ -10,7 +10,7 @@ import { ChatList } from "./chat-list";
 import type { HistoryEntry } from "./use-chat-history";
 import type { SearchState } from "./use-chat-search";
 
-// docs/issues.md #12: what only a signed-in user with a vault sees (unlock, setup, search) is fetched when first
+// What only a signed-in user with a vault sees (unlock, setup, search) is fetched when first
 // shown, not with the page every visitor loads.
 const UnlockPanel = dynamic(() => import("@/components/vault/unlock-panel").then((m) => m.UnlockPanel), { ssr: false });
 const VaultSetupDialog = dynamic(() => import("@/components/vault/setup-dialog").then((m) => m.VaultSetupDialog), { ssr: false });
@@ -31,7 +31,7 @@ interface SidebarProps {
   /** Delete after the confirmation (the caller offers Undo). */
   onDelete: (entry: HistoryEntry) => void;
   onRename: (chatId: string, title: string) => Promise<boolean>;
-  /** Search chats (docs/issues.md #9): open or not, the index's state and the query function. */
+  /** Search chats: open or not, the index's state and the query function. */
   searchOpen: boolean;
   onSearchOpenChange: (open: boolean) => void;
   searchState: SearchState;
@@ -40,10 +40,10 @@ interface SidebarProps {
   hiddenChats: ReadonlySet<string>;
   saveHistory: boolean;
   onSaveHistoryChange: (on: boolean) => void;
-  /** The user's vault (docs/issues.md #8): setup on first "Save history", locked/unlocked state. */
+  /** The user's vault: setup on first "Save history", locked/unlocked state. */
   vault: VaultStore;
   onLock: () => void;
-  /** Shown above the chats while they are listed: the projects (docs/issues.md #23, components/projects). */
+  /** Shown above the chats while they are listed: the projects (components/projects). */
   projects?: React.ReactNode;
 }
 
@@ -51,7 +51,7 @@ interface SidebarProps {
  * The history sidebar of docs/product.md §2 and §4: collapse, new chat and save-history toggle; saved chats newest
  * first with their name (or "Untitled Chat") and date and time, each with a delete button (on hover,
  * and on focus for keyboards) behind a confirmation; a loading bar; for visitors, "Sign up to save chats".
- * docs/issues.md #9: the list in date groups with rename in place (components/chat/chat-list.tsx), and "Search
+ * The list in date groups with rename in place (components/chat/chat-list.tsx), and "Search
  * chats" over the decrypted chats (components/chat/chat-search.tsx) in place of the list while open.
  * Wide screens show it as a column; small screens as a drawer over the chat.
  */

@@ -10,7 +10,7 @@ import {
 } from "@/lib/shared/search/record";
 
 /**
- * Under an answer with "Search the web" on (docs/issues.md #40): one line when the search failed, was held back or
+ * Under an answer with "Search the web" on: one line when the search failed, was held back or
  * was over the day's limit (never silently); the numbered "Sources" (title and domain, linked with no referrer and
  * no opener; nothing is fetched from the source's origin: no favicon, thumbnail or preview); and the disclosure
  * "Searched the web for: …" with every query exactly as sent and who ran it.

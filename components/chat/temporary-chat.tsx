@@ -1,7 +1,7 @@
 "use client";
 
 /**
- * Temporary chat (docs/issues.md #23): a signed-in user's chat that is never saved, even with Save history on.
+ * Temporary chat: a signed-in user's chat that is never saved, even with Save history on.
  * The header button starts one (and, pressed, ends it); the banner says so for as long as it lasts.
  */
 

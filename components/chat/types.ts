@@ -11,7 +11,7 @@ export interface UiMessage extends ApiMessage {
   file?: StagedFile | null;
   /** An answer the user stopped; its content may be "" (stopped before the first words). */
   stopped?: boolean;
-  /** An answer's web search (docs/issues.md #40): shown as its Sources and disclosure, sealed with a saved chat. */
+  /** An answer's web search: shown as its Sources and disclosure, sealed with a saved chat. */
   search?: WebSearchRecord;
 }
 

@@ -31,7 +31,7 @@ async function fetchPage(vault: VaultKey, after: string | null): Promise<{ chat_
 
 /**
  * The signed-in user's saved chats, newest first, a page at a time, display names decrypted with the
- * vault key (docs/issues.md #8); nothing loads while the vault is locked (`vault` null). Failures are only logged
+ * vault key; nothing loads while the vault is locked (`vault` null). Failures are only logged
  * (docs/product.md §8: history load and chat delete failures show no user message).
  */
 /** A deletion waiting out its undo window; `owner`: the user whose sealed draft of the chat goes with it. */
@@ -68,8 +68,8 @@ export function useChatHistory(signedIn: boolean, vault: VaultKey | null) {
     setChats((prev) => [entry, ...prev.filter((c) => c.chat_id !== entry.chat_id)]);
   }, []);
 
-  // Deletions waiting out their undo window (docs/issues.md #9): chat id → the entry and its timer.
-  // `body`: the delete made ready when the window opened, sent as is if the page is left (docs/issues.md #21).
+  // Deletions waiting out their undo window: chat id → the entry and its timer.
+  // `body`: the delete made ready when the window opened, sent as is if the page is left.
   const pending = useRef(new Map<string, PendingDelete>());
   const [pendingIds, setPendingIds] = useState<ReadonlySet<string>>(new Set());
   const syncPending = () => setPendingIds(new Set(pending.current.keys()));
@@ -92,7 +92,7 @@ export function useChatHistory(signedIn: boolean, vault: VaultKey | null) {
       // A deleted chat's sealed draft goes too: nothing of it is left in this browser.
       if (item.owner) removeDraft(item.owner, chatId);
       // keepalive always: a delete already on its way is not cancelled by a reload or by leaving the page.
-      // The manifest without the chat goes with it (docs/issues.md #21).
+      // The manifest without the chat goes with it.
       const request = leaving && item.body ? apiFetch("deleteChat", { body: item.body, keepalive: true }).then(() => undefined) : deleteSavedChat(chatId, true);
       if (leaving) {
         request.catch(() => console.error("Failed to delete chat"));
@@ -111,7 +111,7 @@ export function useChatHistory(signedIn: boolean, vault: VaultKey | null) {
   );
 
   /**
-   * Delete a chat with an undo window (docs/issues.md #9): it leaves the list at once, and the server deletes it
+   * Delete a chat with an undo window: it leaves the list at once, and the server deletes it
    * after `delayMs` unless `undo` runs first. Leaving the page or the chat screen inside the window sends
    * the delete at once (fetch keepalive on pagehide), so a confirmed deletion always happens.
    * @returns undo: puts the chat back and sends nothing.
@@ -154,7 +154,7 @@ export function useChatHistory(signedIn: boolean, vault: VaultKey | null) {
   }, [sendDelete]);
 
   /**
-   * Rename a chat (docs/issues.md #9): the name is sealed here under the vault key and stored by
+   * Rename a chat: the name is sealed here under the vault key and stored by
    * PATCH /api/ns/chat_title; the list shows it at once and keeps its order. On failure the old name
    * comes back. @returns whether the server stored it.
    */

@@ -8,10 +8,10 @@ import type { VaultKey } from "./types";
 
 /**
  * The index behind "Search chats" (docs/issues.md #9 History), built in this browser, in a Web Worker
- * (lib/browser/chat/search.worker.ts, docs/issues.md #24) so that the page stays responsive while it loads: when
+ * (lib/browser/chat/search.worker.ts) so that the page stays responsive while it loads: when
  * search opens, the worker reads the chat list and, while it does, fetches the chats not yet indexed (or
  * changed since) in batches (POST /api/ns/chat_history/batch, several at a time), checks each against its
- * header, the manifest and this device's seen versions (docs/issues.md #21, with the inputs of this tab's
+ * header, the manifest and this device's seen versions (with the inputs of this tab's
  * integrity tracker, which then records the chats that passed), decrypts it and indexes it, so results
  * grow while it loads. The decrypted index lives only in the worker's memory for the vault session: it is
  * dropped when the vault locks or another key unlocks, and kept current by saved turns, renames and
@@ -157,7 +157,7 @@ class SearchStore {
     }
   };
 
-  /** docs/issues.md #21: the chats the worker checked are recorded as checkSealedChat records them. */
+  /** The chats the worker checked are recorded as checkSealedChat records them. */
   private async adopt(reply: Extract<SearchReply, { type: "progress" }>) {
     try {
       await unlockedVault().tracker.adoptVerified(reply.verified, reply.rejected);

@@ -50,10 +50,10 @@ interface Options {
   signedIn: boolean;
   saveHistory: boolean;
   model: string;
-  /** The conversation's earlier PDFs (docs/issues.md #8: follow-up questions keep the document). */
+  /** The conversation's earlier PDFs (follow-up questions keep the document). */
   documents: ConversationDocument[];
   /**
-   * The instructions of the project of chat `chatId` (null: a new chat) (docs/issues.md #23), sent first as a
+   * The instructions of the project of chat `chatId` (null: a new chat), sent first as a
    * system message with every turn (never stored with the chat, never shown: lib/shared/llm/prompt.ts
    * projectInstructions); null when it is in no project.
    */
@@ -75,7 +75,7 @@ interface Options {
 
 /**
  * Only what the API accepts: a stopped, empty answer stub is shown but never sent. A user message's image
- * (docs/issues.md #23) goes with it, so follow-up questions keep it.
+ * goes with it, so follow-up questions keep it.
  */
 function toApi(messages: UiMessage[]): ApiMessage[] {
   return messages
@@ -83,7 +83,7 @@ function toApi(messages: UiMessage[]): ApiMessage[] {
     .map(({ role, content, file }) => (role === "user" && file?.image ? { role, content, images: [{ url: file.image.url }] } : { role, content }));
 }
 
-/** A project's instructions first, as a system message (docs/issues.md #23), then the conversation. */
+/** A project's instructions first, as a system message, then the conversation. */
 function withInstructions(instructions: string | null, messages: ReturnType<typeof toApi>) {
   return instructions ? [{ role: "system" as const, content: instructions }, ...messages] : messages;
 }
@@ -104,9 +104,9 @@ export function useConversation(options: Options) {
   // Set when a send is cancelled because the user moved to another chat: nothing of it is kept.
   const discarded = useRef<AbortController | null>(null);
   const busy = streaming.text !== null;
-  // docs/issues.md #20: a confidential model's turn is encrypted in the browser to the verified enclave.
+  // A confidential model's turn is encrypted in the browser to the verified enclave.
   const confidential = useConfidential().config;
-  // docs/issues.md #40: "Search the web", per chat.
+  // "Search the web", per chat.
   const webSearch = useWebSearch(chatId, options.model);
 
   const cancel = () => {
@@ -217,7 +217,7 @@ export function useConversation(options: Options) {
   };
 
   // The tree changes per turn, not per streamed token: walking a 1,000-message path on every token's
-  // render was a top self-time entry in the chat-page profile (bench/chat-page.mjs, docs/issues.md #12).
+  // render was a top self-time entry in the chat-page profile (bench/chat-page.mjs).
   const path = useMemo(() => activePath(tree), [tree]);
   const shown = useMemo(
     () => (pendingAfter === null ? path : path.slice(0, path.findIndex((n) => n.id === pendingAfter) + 1)),
@@ -229,7 +229,7 @@ export function useConversation(options: Options) {
     /** The messages on screen, with their ids in the tree. */
     shown,
     chatId,
-    /** The composer's "Search the web" toggle for this chat (docs/issues.md #40). */
+    /** The composer's "Search the web" toggle for this chat. */
     webSearch: webSearch.state,
     error,
     setError,

@@ -5,7 +5,7 @@ import type { ContextReport, ConversationDocument, SendChatResult } from "@/lib/
 
 /**
  * The current conversation's documents and context report, kept in the browser for the conversation's
- * life (docs/issues.md #8: follow-up questions keep the document). Each answered turn adds its PDF's text,
+ * life (follow-up questions keep the document). Each answered turn adds its PDF's text,
  * extracted in this browser (lib/browser/pdf); every later send carries them back as `documents`. A new chat clears
  * them; a reopened saved chat starts from the documents stored with it (`reset(documents)`).
  * Nothing here is persisted: visitors' documents vanish with the tab.

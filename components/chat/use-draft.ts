@@ -24,7 +24,7 @@ interface Options {
 }
 
 /**
- * A per-chat draft for signed-in users (docs/issues.md #23): what is typed in the composer is sealed with the vault
+ * A per-chat draft for signed-in users: what is typed in the composer is sealed with the vault
  * key and kept in this browser (lib/browser/chat/drafts.ts), so a reload, a failed send, a 429 or a lost connection
  * loses nothing; it comes back when the vault is unlocked and the chat is open. Switching chats swaps the
  * composer's text for the other chat's draft (`switchTo`); a new chat getting its id on its first save takes

@@ -30,7 +30,7 @@ export interface OpenedSavedChat {
   chatId: string;
   tree: BranchTree<UiMessage>;
   documents: ConversationDocument[];
-  /** docs/issues.md #21: the integrity warning of this chat (shown with it), null when it passed. */
+  /** The integrity warning of this chat (shown with it), null when it passed. */
   integrity: string | null;
 }
 
@@ -56,7 +56,7 @@ export function useSavedChat(signedIn: boolean, documents: ConversationDocument[
   const savedIds = useRef<string[]>([]);
   const saveChain = useRef<Promise<unknown>>(Promise.resolve());
   const switchTimer = useRef<number | null>(null);
-  // docs/issues.md #21: the whole list checked against the sealed manifest once per unlock.
+  // The whole list checked against the sealed manifest once per unlock.
   const [historyIntegrity, setHistoryIntegrity] = useState<string | null>(null);
   useEffect(() => {
     if (!vaultKey) return;
@@ -83,7 +83,7 @@ export function useSavedChat(signedIn: boolean, documents: ConversationDocument[
         role: m.role,
         content: m.content,
         attachment: savedImage(m) ?? (id === userNodeId && document ? document : m.attachmentName ? (known.get(m.attachmentName) ?? null) : null),
-        // docs/issues.md #40: an answer's sources and queries are sealed with it.
+        // An answer's sources and queries are sealed with it.
         ...(m.search ? { search: m.search } : {}),
       }));
       const title = displayNameFrom(path.map((n) => n.message));
@@ -94,7 +94,7 @@ export function useSavedChat(signedIn: boolean, documents: ConversationDocument[
       const name = history.chats.find((c) => c.chat_id === id)?.display_name ?? title;
       const lastUpdated = new Date().toISOString();
       history.touch({ chat_id: id, display_name: name, last_updated: lastUpdated });
-      // An index built for search this session follows the saved turn (docs/issues.md #9).
+      // An index built for search this session follows the saved turn.
       if (vaultKey) chatSearch.saved(vaultKey, { chat_id: id, title: name, messages: stored.map((m) => m.content), last_updated: lastUpdated });
       return id;
     });
@@ -134,7 +134,7 @@ export function useSavedChat(signedIn: boolean, documents: ConversationDocument[
         ...(search ? { search } : {}),
       })),
     );
-    // docs/issues.md #23: an image sealed with its message comes back on it (thumbnail, and follow-ups send it again).
+    // An image sealed with its message comes back on it (thumbnail, and follow-ups send it again).
     storedPath(tree).forEach(({ id, message }, i) => {
       const image = saved.messages[i]?.attachment?.image;
       if (image) tree = updateMessage(tree, id, { ...message, file: { name: message.attachmentName ?? "image", text: "", truncated: false, notice: null, image } });
@@ -151,7 +151,7 @@ export function useSavedChat(signedIn: boolean, documents: ConversationDocument[
     search,
     /** Whether answered turns are saved (signed in, a vault, Save history on). */
     saveHistory,
-    /** docs/issues.md #21: the warning when the list of saved chats failed its check against the manifest. */
+    /** The warning when the list of saved chats failed its check against the manifest. */
     historyIntegrity,
     save,
     saveVersionSoon,
@@ -170,7 +170,7 @@ export function useSavedChat(signedIn: boolean, documents: ConversationDocument[
 }
 
 /**
- * The attachment that seals a message's image with the chat (docs/issues.md #23), or undefined (no image, or one
+ * The attachment that seals a message's image with the chat, or undefined (no image, or one
  * too large to seal: SAVED_IMAGE_MAX_CHARS; it is then kept by name only, and the chat says so).
  */
 function savedImage(m: UiMessage): { name: string; text: string; image: { url: string; width: number; height: number } } | undefined {

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { useHotkeys } from "react-hotkeys-hook";
 
 /**
- * The chat's keyboard shortcuts (docs/issues.md #9), with ChatGPT's keys so habits carry over. `mod` is Cmd on
+ * The chat's keyboard shortcuts, with ChatGPT's keys so habits carry over. `mod` is Cmd on
  * macOS and Ctrl elsewhere; keys are matched by physical key (event.code), so they work on any layout
  * the way ChatGPT's do, and also while typing in the message input.
  */

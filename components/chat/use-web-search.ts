@@ -11,7 +11,7 @@ const NEW_CHAT = "";
 
 const utcDay = () => new Date().toISOString().slice(0, 10);
 
-/** The toggle's state for the open chat (docs/issues.md #40). */
+/** The toggle's state for the open chat. */
 export interface WebSearchState {
   /** The toggle is offered for this model: a standard model with SEARXNG_URL set, or a confidential one. */
   available: boolean;

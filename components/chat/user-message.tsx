@@ -19,7 +19,7 @@ interface UserMessageProps {
   onStep: (id: string, step: number) => void;
 }
 
-/** A user message (docs/product.md §2, right-aligned) with copy, edit-and-resend and its versions (docs/issues.md #9). */
+/** A user message (docs/product.md §2, right-aligned) with copy, edit-and-resend and its versions. */
 export const UserMessage = memo(function UserMessage({ id, message, versionIndex, versionCount, latest, busy, onEdit, onStep }: UserMessageProps) {
   const [editing, setEditing] = useState(false);
   return (

@@ -1,6 +1,6 @@
 "use client";
 
-/** "2 / 2" with previous/next arrows between the versions of one message (docs/issues.md #9). */
+/** "2 / 2" with previous/next arrows between the versions of one message. */
 export function VersionSwitcher({ index, count, onStep, what }: { index: number; count: number; onStep: (step: number) => void; what: string }) {
   if (count < 2) return null;
   const arrow = "inline-flex h-7 w-7 items-center justify-center rounded-md text-ink-600 hover:bg-ink-100 hover:text-ink-900 disabled:opacity-30";

@@ -3,7 +3,7 @@
 import { createContext, useContext, type ReactNode } from "react";
 
 /**
- * What a page tells the chat about web search (docs/issues.md #40): the host of the server's SearXNG for standard
+ * What a page tells the chat about web search: the host of the server's SearXNG for standard
  * models (SEARXNG_URL), or null when it has none (the toggle is then absent for standard models). Confidential
  * models search inside the enclave and need nothing from here.
  */

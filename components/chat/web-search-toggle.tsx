@@ -4,7 +4,7 @@ import { SEARCH_OVER_QUOTA_LINE } from "@/lib/shared/search/record";
 import type { WebSearchState } from "./use-web-search";
 
 /**
- * The composer's "Search the web" button (docs/issues.md #40): a toggle (aria-pressed), off by default, absent when
+ * The composer's "Search the web" button: a toggle (aria-pressed), off by default, absent when
  * this model cannot search (a standard model without SEARXNG_URL). Its title says where a query goes; over the
  * day's searches it is disabled and says why.
  */

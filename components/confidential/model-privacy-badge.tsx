@@ -12,7 +12,7 @@ import { confidentialClient } from "./send-turn";
 type Verification = { status: "verifying" } | { status: "verified"; enclave: VerifiedEnclave } | { status: "failed" };
 
 /**
- * Beside the model name (docs/issues.md #20): for a confidential model a badge that says "Verified" only once the
+ * Beside the model name: for a confidential model a badge that says "Verified" only once the
  * browser has verified the enclave's attestation itself ("Verified (development)" under development trust),
  * opening the receipt; for a standard model the honest line "Standard: Hush's server and <provider> process
  * your messages".

@@ -7,7 +7,7 @@ let client: Promise<ConfidentialClient> | undefined;
 /**
  * The browser's confidential client (lib/browser/confidential/turn.ts with the attestation verifier, EHBP and HPKE:
  * about 120 KB gzipped), loaded on the first confidential verification or send rather than with /chat
- * (docs/issues.md #20 "the /chat first-load JS added"; docs/confidential-inference.md "Benchmarks"). A failed load is
+ * (docs/confidential-inference.md "Benchmarks"). A failed load is
  * retried on the next call.
  * @throws the chunk's load error (the chat shows it as a network failure)
  */

@@ -6,7 +6,7 @@ export function Logo() {
   return (
     // No prefetch: on every page the header is in view at once, and prefetching / meant fetching and
     // processing the landing page's whole RSC payload (11 KB gzipped) during the load; on / itself it
-    // was the longest main-thread task after hydration (docs/issues.md #12, Lighthouse total blocking time).
+    // was the longest main-thread task after hydration (Lighthouse total blocking time).
     <Link href={siteConfig.routes.home} prefetch={false} className="flex items-center gap-2 font-semibold text-ink-950" aria-label="Hush home">
       <svg aria-hidden="true" viewBox="0 0 24 24" className="h-7 w-7 text-brand-600" fill="none">
         <rect x="3" y="3" width="18" height="18" rx="6" fill="currentColor" />

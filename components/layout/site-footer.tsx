@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { siteConfig } from "@/config/site";
 
-/** Shared footer of docs/product.md §2: product name, Terms of Service, Contact mail link; plus Privacy (docs/issues.md #8). */
+/** Shared footer of docs/product.md §2: product name, Terms of Service, Contact mail link; plus Privacy. */
 export function SiteFooter({ contactEmail }: { contactEmail: string }) {
   return (
     <footer className="border-t border-ink-100 bg-ink-50">
@@ -10,7 +10,7 @@ export function SiteFooter({ contactEmail }: { contactEmail: string }) {
           © {siteConfig.name}
         </p>
         {/* No prefetch: the legal pages' payloads (the terms are 7 KB gzipped) were fetched and processed
-            on every page's load, a long main-thread task on /chat (docs/issues.md #12); they load on click. */}
+            on every page's load, a long main-thread task on /chat; they load on click. */}
         <nav aria-label="Footer" className="flex items-center gap-5">
           <Link href={siteConfig.routes.terms} prefetch={false} className="hover:text-ink-950 hover:underline">
             Terms of Service

@@ -4,7 +4,7 @@ import { ThemeSwitch } from "@/components/theme/theme-switch";
 
 /**
  * Shared header of docs/product.md §2: logo, Pricing, Chat and Sign Up (or the settings button when signed in),
- * with a mobile menu toggle on small screens; the light / dark / system switch (docs/issues.md #9) beside them. The account-aware links live in the HeaderNav island.
+ * with a mobile menu toggle on small screens; the light / dark / system switch beside them. The account-aware links live in the HeaderNav island.
  */
 export function SiteHeader() {
   return (

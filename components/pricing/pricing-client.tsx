@@ -154,7 +154,7 @@ export function PricingClient({ country, proDailyLimit }: { country: string; /**
             </span>
           </p>
           {price.months > 1 && (
-            // docs/issues.md #9 "Pricing honesty": the spec's longer options cost more per month than one month.
+            // The spec's longer options cost more per month than one month.
             <p data-testid="per-month" className="mt-2 text-sm text-ink-700">
               That is {formatAmount(perMonthMinor(price))} {price.currency} a month
               {perMonthVersusMonthly(price) === "more"
@@ -171,7 +171,7 @@ export function PricingClient({ country, proDailyLimit }: { country: string; /**
               </li>
             ))}
           </ul>
-          {/* docs/issues.md #23: "Unlimited" (docs/product.md §2) has a fair-use ceiling (lib/server/quota.ts); say which. */}
+          {/* "Unlimited" (docs/product.md §2) has a fair-use ceiling (lib/server/quota.ts); say which. */}
           <p data-testid="fair-use" className="mt-4 text-xs text-ink-600">
             Unlimited within fair use: up to {proDailyLimit.toLocaleString("en-US")} messages a day (reset at midnight UTC), to keep the
             service fast for everyone.

@@ -5,7 +5,7 @@ import { buttonStyles, Dialog } from "@/components/ui/dialog";
 import type { Project } from "./use-projects";
 
 /**
- * "Move to project" for the open saved chat (docs/issues.md #23): pick one of the user's projects, or no
+ * "Move to project" for the open saved chat: pick one of the user's projects, or no
  * project to take the chat out. The chat's messages stay as they are; only the chats it is listed with,
  * and the instructions its next messages send, change.
  */

@@ -7,7 +7,7 @@ import { PROJECT_INSTRUCTIONS_MAX_CHARS, PROJECT_NAME_MAX_CHARS } from "@/lib/sh
 import type { PlainProject } from "@/lib/browser/vault/projects";
 
 /**
- * Make or edit a project (docs/issues.md #23): its name and its custom instructions, which every chat in the
+ * Make or edit a project: its name and its custom instructions, which every chat in the
  * project sends to the model before the conversation. Both are encrypted in this browser before they are
  * stored. `initial` null: a new project.
  */

@@ -21,7 +21,7 @@ interface ProjectListProps {
 }
 
 /**
- * The sidebar's projects (docs/issues.md #23), above the chats: each opens its chats (and new chats then start in
+ * The sidebar's projects, above the chats: each opens its chats (and new chats then start in
  * it, with its instructions); a new project, edit (name and instructions) and delete behind a confirmation
  * that says its chats are kept. Row buttons show as the chat list's do (hover and focus on wide screens,
  * always on touch screens).

@@ -12,7 +12,7 @@ export interface Project extends PlainProject {
 }
 
 /**
- * The signed-in user's projects (docs/issues.md #23), read and written through /api/projects: names and
+ * The signed-in user's projects, read and written through /api/projects: names and
  * instructions are sealed here under the vault key (lib/browser/vault/projects.ts) and opened here; the server
  * only stores ciphertext. Nothing loads while the vault is locked (`vault` null). `membership` maps each
  * chat in a project to its project's id. Writes throw AppError (lib/browser/api/client.ts) for the caller to show.

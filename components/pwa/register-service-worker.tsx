@@ -4,7 +4,7 @@ import { useEffect } from "react";
 
 /**
  * Registers the service worker (/sw.js, app/sw.js/route.ts) once the page has loaded, so Hush installs
- * as an app (docs/issues.md #23, "Installable"). Production only: `next dev` serves changing files the worker
+ * as an app. Production only: `next dev` serves changing files the worker
  * must not keep. `updateViaCache: "none"`: update checks always reach the server.
  */
 export function RegisterServiceWorker() {

@@ -15,7 +15,7 @@ type Progress = { label: string; done: number; total: number } | null;
 const plural = (n: number, one: string, many: string) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
 
 /**
- * Settings → Your data (docs/issues.md #9): export every saved chat as Markdown or JSON, decrypted and written in
+ * Settings → Your data: export every saved chat as Markdown or JSON, decrypted and written in
  * this browser (lib/browser/chat/export.ts; nothing in clear goes to the server), and import a ChatGPT data
  * export (conversations.json, lib/browser/chat/import-chatgpt.ts), each chat sealed here under the vault key and
  * stored through POST /api/ns/chat_save with its original dates. Both need the unlocked vault.

@@ -21,14 +21,14 @@ const CONFIRM_WORD = "DELETE";
 /**
  * /settings (docs/product.md §2): e-mail, plan and status, Manage (the billing portal) or Upgrade when the status
  * is inactive, Log out (signs out and reloads), Security (the vault), Your data (export and ChatGPT
- * import, docs/issues.md #9), and Delete Account behind a typed confirmation.
+ * import), and Delete Account behind a typed confirmation.
  */
 export function SettingsPanel({ email, plan, status }: SettingsPanelProps) {
   const [confirming, setConfirming] = useState(false);
   const [typed, setTyped] = useState("");
   const [deleting, setDeleting] = useState(false);
   const [deleteError, setDeleteError] = useState<string | null>(null);
-  // Log out offers to forget a remembered device (docs/issues.md #21); otherwise it signs out at once (docs/product.md §2).
+  // Log out offers to forget a remembered device; otherwise it signs out at once (docs/product.md §2).
   const [loggingOut, setLoggingOut] = useState<"ask" | "working" | null>(null);
   const logOut = async () => {
     if (await isThisDeviceRemembered()) setLoggingOut("ask");
@@ -193,7 +193,7 @@ export function SettingsPanel({ email, plan, status }: SettingsPanelProps) {
 
 /**
  * The plan and subscription status (docs/product.md §2 "the subscription plan and status") as a sentence
- * (docs/issues.md #23), the status word kept as the payment provider names it.
+ * the status word kept as the payment provider names it.
  */
 function planSentence(plan: "Free" | "Pro", status: string): string {
   const subscription =

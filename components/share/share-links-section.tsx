@@ -11,7 +11,7 @@ import { toast } from "@/components/ui/toaster";
 const when = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 
 /**
- * Settings → Share links (docs/issues.md #23): the links this account made (when, and the size of the stored
+ * Settings → Share links: the links this account made (when, and the size of the stored
  * ciphertext: the server cannot read titles), each revocable after a confirmation. A revoked link shows
  * "not found" to anyone who opens it.
  */

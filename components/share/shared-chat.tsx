@@ -7,7 +7,7 @@ import { FileChip } from "@/components/chat/file-chip";
 import { Markdown } from "@/components/chat/markdown";
 import { openShareLink, type OpenedShare } from "@/lib/browser/share/client";
 
-/** The clear texts of a link that shows nothing (docs/issues.md #23: revoked links say so). */
+/** The clear texts of a link that shows nothing (revoked links say so). */
 const FAILED: Record<Exclude<OpenedShare["kind"], "ok">, { title: string; body: string }> = {
   missing: { title: "Shared chat not found", body: "This shared chat was not found. It may have been revoked by the person who shared it." },
   bad_key: {
@@ -18,7 +18,7 @@ const FAILED: Record<Exclude<OpenedShare["kind"], "ok">, { title: string; body: 
 };
 
 /**
- * A shared chat, read-only (docs/issues.md #23): fetched as ciphertext and opened in this browser with the key
+ * A shared chat, read-only: fetched as ciphertext and opened in this browser with the key
  * from the page's fragment (lib/browser/share/client.ts). Nothing here writes: no composer, no actions.
  */
 export function SharedChat({ id }: { id: string }) {

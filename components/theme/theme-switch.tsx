@@ -12,7 +12,7 @@ const OPTIONS = [
 const noop = () => () => {};
 
 /**
- * The light / dark / system switch of the site header (docs/issues.md #9): three toggle buttons in a group.
+ * The light / dark / system switch of the site header: three toggle buttons in a group.
  * Until mounted the stored choice is unknown (the server renders for every visitor), so no option is
  * marked pressed in the first frame; the page itself is already in the right theme (next-themes' script).
  */

@@ -9,7 +9,7 @@ import type { ExternalToast, toast as sonnerToast } from "sonner";
  * current theme. Call `toast("Copied")`, `toast.success(...)`, `toast.error(...)` from any client
  * component; messages are announced politely to screen readers by sonner.
  *
- * docs/issues.md #12: sonner is not part of any page's first load. Every toast follows something the user did,
+ * Sonner is not part of any page's first load. Every toast follows something the user did,
  * so the toast area mounts at the first key, tap or click (before the toast it leads to, so the live
  * region exists when a message is added), or at the first `toast()` call, whichever comes first; a toast
  * created before the area has subscribed is shown when it does (sonner replays active toasts).

@@ -15,7 +15,7 @@ const LEVEL_TEXT = ["text-red-700", "text-red-700", "text-amber-800", "text-gree
 const RATE_AFTER_MS = 150;
 
 /**
- * A new passphrase with its strength (docs/issues.md #21): the field, a five-step meter with its label, the reason
+ * A new passphrase with its strength: the field, a five-step meter with its label, the reason
  * (why it is refused and what to do, or why it is fine; announced politely by screen readers), and
  * "Suggest one" (6 random words, shown so they can be written down). The rater (zxcvbn-ts and its
  * dictionaries) loads when the field is first focused. `onSuggest` gets a suggested phrase (e.g. to fill a

@@ -1,7 +1,7 @@
 "use client";
 
 /**
- * The "Remember this device" box of the unlock panel and the setup dialog (docs/issues.md #21), unticked by
+ * The "Remember this device" box of the unlock panel and the setup dialog, unticked by
  * default, with the honest line on what it means.
  */
 export function RememberDeviceBox({ checked, onChange, id }: { checked: boolean; onChange: (v: boolean) => void; id: string }) {

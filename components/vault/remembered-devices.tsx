@@ -16,7 +16,7 @@ type Device = VaultDevicesJson["devices"][number];
 const when = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 
 /**
- * Settings → Security → Remembered devices (docs/issues.md #21): each device that opens saved chats without
+ * Settings → Security → Remembered devices: each device that opens saved chats without
  * asking (name, created, last used), "This device" marked, "Revoke" (confirmed) deleting the server's
  * share so that device's copy opens nothing, and (when unlocked here) "Remember this device" when this one is not.
  */

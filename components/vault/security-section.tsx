@@ -25,8 +25,8 @@ const when = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle
 const KIND_NAMES = { passkey: "Passkey", passphrase: "Passphrase", recovery: "Recovery code" } as const;
 
 /**
- * Settings → Security (docs/issues.md #8): the vault's unlock methods (add/remove passkey, change passphrase,
- * new recovery code), "Rotate vault key" and remembered devices (docs/issues.md #21), the last unlock, a Lock button, and "What Hush
+ * Settings → Security: the vault's unlock methods (add/remove passkey, change passphrase,
+ * new recovery code), "Rotate vault key" and remembered devices, the last unlock, a Lock button, and "What Hush
  * can see", written plainly.
  */
 export function SecuritySection() {
@@ -190,7 +190,7 @@ export function SecuritySection() {
   );
 }
 
-/** Plain words on what the server holds and sees (docs/issues.md #8; per model since docs/issues.md #20). */
+/** Plain words on what the server holds and sees (per model since docs/issues.md #20). */
 function WhatHushCanSee() {
   return (
     <div className="mt-6 rounded-xl border border-ink-200 bg-ink-50 p-4" data-testid="what-hush-can-see">

@@ -15,7 +15,7 @@ const inputClass =
   "mt-1 w-full rounded-lg border border-ink-300 px-3 py-2 text-base text-ink-900 focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-100";
 
 /**
- * docs/product.md §4's confirmation to turn on Save history, which is now also the vault's setup (docs/issues.md #8):
+ * docs/product.md §4's confirmation to turn on Save history, which is now also the vault's setup:
  * choose a passkey (preferred) or a passphrase, then save the recovery code shown once and confirm,
  * told plainly that losing every method loses the history. Nothing is stored until "Turn on".
  */
@@ -58,7 +58,7 @@ export function VaultSetupDialog({ open, onClose, onDone }: { open: boolean; onC
       setStep("recovery");
     }, "choose");
 
-  // docs/issues.md #21: a guessable passphrase is refused here, with the meter's reason, before any key is wrapped
+  // A guessable passphrase is refused here, with the meter's reason, before any key is wrapped
   // (draftSetup checks again).
   const choosePassphrase = async () => {
     setError(null);

@@ -11,7 +11,7 @@ const inputClass =
 
 /**
  * Saved history is locked (a new browser, or after a reload): unlock with a passkey tap, the
- * passphrase or the recovery code (docs/issues.md #8). A wrong secret says so and changes nothing.
+ * passphrase or the recovery code. A wrong secret says so and changes nothing.
  */
 export function UnlockPanel({ info }: { info: VaultJson }) {
   useEffect(preloadVaultMethods, []);

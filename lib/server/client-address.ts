@@ -38,7 +38,7 @@ export function clientAddress(request: Request): string | null {
 
 /**
  * The key per-address limits count a client by (visitor quota, sign-in mail limit, rate limits, the
- * confidential relay's block list; docs/issues.md #22): an IPv4 address as itself (IPv4-mapped IPv6 too), an
+ * confidential relay's block list): an IPv4 address as itself (IPv4-mapped IPv6 too), an
  * IPv6 address as its IPV6_CLIENT_PREFIX network (default /64) in canonical form, e.g.
  * "2001:db8:1:2::/64", since one subscriber commonly holds a whole /64. Null when the address is unknown
  * (see clientAddress); a value that is not an IP address is returned as it is.

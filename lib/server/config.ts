@@ -74,7 +74,7 @@ const envSchema = z.object({
   LLM_PRO_CONTEXT_TOKENS: z.coerce.number().int().min(1000).optional(),
   /** Milliseconds without any token from the provider before the request is abandoned. */
   LLM_TIMEOUT_MS: positiveInt(60_000),
-  // Confidential inference (docs/issues.md #20; docs/confidential-inference.md, lib/confidential): chat turns
+  // Confidential inference (docs/confidential-inference.md, lib/confidential): chat turns
   // encrypted in the browser (EHBP) to an attested enclave; Hush's server only relays the ciphertext.
   /** The enclave's origin (e.g. https://inference.tinfoil.sh); https in production except on loopback. */
   CONFIDENTIAL_BASE_URL: optionalString.pipe(z.string().url().optional()),
@@ -108,7 +108,7 @@ const envSchema = z.object({
   CONFIDENTIAL_TIMEOUT_MS: positiveInt(60_000),
   /**
    * Longest silence in the enclave's streamed answer, ms, and longest whole answer from its first byte, ms
-   * (docs/issues.md #43, finding 4): past either the relay ends the stream, as a dropped connection.
+   * (finding 4): past either the relay ends the stream, as a dropped connection.
    */
   CONFIDENTIAL_IDLE_TIMEOUT_MS: positiveInt(60_000),
   CONFIDENTIAL_STREAM_TIMEOUT_MS: positiveInt(600_000),
@@ -120,7 +120,7 @@ const envSchema = z.object({
   ENCLAVE_PORT: z.coerce.number().int().min(1).max(65535).default(8788),
   /**
    * Least seconds between two passes that physically remove deleted key material (VACUUM FULL of the key
-   * tables, then the write-ahead log moved past it: lib/server/db/key-vacuum.ts, docs/issues.md #43). A
+   * tables, then the write-ahead log moved past it: lib/server/db/key-vacuum.ts). A
    * deletion waits for the next pass before it answers; 0: a pass per deletion (tests).
    */
   KEY_VACUUM_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
@@ -137,7 +137,7 @@ const envSchema = z.object({
   /** Earlier documents a chat request may carry back (`documents`, each at most PDF_MAX_TEXT_CHARS). */
   CHAT_MAX_DOCUMENTS: positiveInt(20),
   /**
-   * Public model codes whose provider model reads images, comma-separated (docs/issues.md #23): set it only
+   * Public model codes whose provider model reads images, comma-separated: set it only
    * when LLM_MODEL_<TIER> (or the enclave's model) is a vision model, e.g. Groq's
    * meta-llama/llama-4-scout-17b-16e-instruct or Ollama's llava. Unset: no model takes images (the
    * default models read text only), and an image is refused with a sentence saying so.
@@ -156,7 +156,7 @@ const envSchema = z.object({
   /**
    * Limits of reading a PDF, the same on both sides (lib/shared/pdf): the browser's (lib/browser/pdf, passed to the
    * chat page) for the web app's `document`, and the server's (lib/server/pdf) for the spec's `file` sent to a
-   * standard model (docs/issues.md #39). PDF_MAX_TEXT_CHARS also bounds a document's text in a chat request.
+   * standard model. PDF_MAX_TEXT_CHARS also bounds a document's text in a chat request.
    */
   PDF_MAX_BYTES: positiveInt(10 * 1024 * 1024),
   PDF_MAX_PAGES: positiveInt(100),
@@ -182,7 +182,7 @@ const envSchema = z.object({
   EMAIL_SIGNIN_LIMIT_PER_HOUR: positiveInt(5),
   /**
    * Sign-in e-mails one mailbox may be sent per minute from all networks together: the ceiling on mail to
-   * one inbox, a minute long so that nobody can hold the owner's next link back for longer (docs/issues.md #22).
+   * one inbox, a minute long so that nobody can hold the owner's next link back for longer.
    * At least EMAIL_SIGNIN_LIMIT_PER_HOUR, so one network alone never meets it first.
    */
   EMAIL_SIGNIN_MAILBOX_LIMIT_PER_MINUTE: positiveInt(6),
@@ -232,14 +232,14 @@ const envSchema = z.object({
   /**
    * Prefix length (bits) by which IPv6 clients are counted for per-address limits (visitor quota, sign-in
    * mail, rate limits; lib/server/client-address.ts clientKey): one /64 is one client, as a home or phone usually
-   * gets a whole /64 (docs/issues.md #22). 128 counts each address. IPv4 clients are counted by address.
+   * gets a whole /64. 128 counts each address. IPv4 clients are counted by address.
    */
   IPV6_CLIENT_PREFIX: z.coerce.number().int().min(16).max(128).default(64),
   /** Daily chat messages (UTC days): visitors per address, Free and Pro users per account (Pro: fair use). */
   QUOTA_VISITOR_PER_DAY: positiveInt(10),
   QUOTA_FREE_PER_DAY: positiveInt(50),
   QUOTA_PRO_PER_DAY: positiveInt(1000),
-  // Web search (docs/issues.md #40; docs/web-search.md): the "Search the web" toggle of the composer.
+  // Web search (docs/web-search.md): the "Search the web" toggle of the composer.
   /** A self-hosted SearXNG instance (its JSON API, `GET /search?q=…&format=json`) queried for standard models;
    *  unset: no web search for standard models (confidential models search inside the enclave). */
   SEARXNG_URL: optionalString.pipe(z.string().url().optional()),
@@ -325,11 +325,11 @@ export interface Config extends Env {
   confidential: ConfidentialSettings | null;
   /** LLM_VISION_MODELS as model codes, in table order (empty: no model reads images). */
   visionModels: ModelCode[];
-  /** Web search for standard models (SEARXNG_URL), or null when off (docs/issues.md #40). */
+  /** Web search for standard models (SEARXNG_URL), or null when off. */
   search: SearchSettings | null;
 }
 
-/** The SearXNG instance standard models' searches go to (docs/issues.md #40). */
+/** The SearXNG instance standard models' searches go to. */
 export interface SearchSettings {
   /** SEARXNG_URL without a trailing slash. */
   baseUrl: string;

@@ -124,7 +124,7 @@ const direct = new WeakMap<Request, Direct>();
 /**
  * `request`, made by the hot path without a body or a signal, with the client's `gone` signal and, for
  * a JSON body, the IncomingMessage whose body readJsonBody reads straight from the socket
- * (docs/issues.md #24: a Request with a signal of its own and a Web body stream cost about 30 µs a
+ * (a Request with a signal of its own and a Web body stream cost about 30 µs a
  * request in Node 20, before any work).
  */
 export function directRequest(request: Request, gone: AbortSignal, body: IncomingMessage | null): Request {

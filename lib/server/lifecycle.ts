@@ -72,7 +72,7 @@ export function beginTurn(requestSignal: AbortSignal): { signal: AbortSignal; en
   const controller = new AbortController();
   state.turns.add(controller);
   // The request's abort passed on by a listener rather than AbortSignal.any, whose bookkeeping (weak
-  // references, a finalization registry) was a visible share of a turn's CPU (docs/issues.md #24).
+  // references, a finalization registry) was a visible share of a turn's CPU.
   const onRequestAbort = () => controller.abort(requestSignal.reason);
   if (requestSignal.aborted) onRequestAbort();
   else requestSignal.addEventListener("abort", onRequestAbort, { once: true });

@@ -9,7 +9,7 @@ import { processSlot } from "@/lib/server/process-state";
 /**
  * The server's one logger: structured JSON lines (pino) on stdout in production; the same records
  * made readable by pino-pretty in development. Every record passes one redaction list and one
- * escaping step, so nothing a user wrote can reach the log or forge a line (docs/issues.md #10, OWASP ASVS
+ * escaping step, so nothing a user wrote can reach the log or forge a line (OWASP ASVS
  * V16):
  * - fields named in REDACTED_FIELDS (message text, attachment text, titles, tokens, cookies,
  *   secrets) are replaced by "[redacted]" at any depth;
@@ -28,7 +28,7 @@ export const REDACTED_FIELDS: ReadonlySet<string> = new Set(
     "token", "sessionToken", "idToken", "id_token", "access_token", "refresh_token", "csrfToken",
     "cookie", "cookies", "set-cookie", "authorization", "password", "passphrase", "secret", "key",
     "url", "callbackUrl", "body",
-    // docs/issues.md #23: a message's images (data URLs) never reach the log either.
+    // A message's images (data URLs) never reach the log either.
     "images", "image", "image_url",
   ].map((k) => k.toLowerCase()),
 );

@@ -16,7 +16,7 @@ let transport: { config: Config; transporter: Transporter } | undefined;
 
 /**
  * Development only (EMAIL_SERVER unset, never production: lib/server/config.ts): the last link logged for each
- * address, taken once by the sign-in request that asked for it so /signup can show it too (docs/issues.md #23).
+ * address, taken once by the sign-in request that asked for it so /signup can show it too.
  */
 const developmentLinks = new Map<string, string>();
 

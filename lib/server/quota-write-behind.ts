@@ -3,7 +3,7 @@ import { logger } from "@/lib/server/log";
 
 /**
  * Visitors' daily counters held in this process's memory and written behind to the database
- * (docs/issues.md #24: no round trip before the model is called), for the one deployment where that is
+ * (no round trip before the model is called), for the one deployment where that is
  * exact: embedded PGlite without Redis. PGlite's folder is opened by one process only (lib/server/db/client.ts),
  * so no other instance counts the same visitors, and the count in memory is the count.
  *

@@ -17,7 +17,7 @@ import { redisWithSearch, searchLimitFor, SEARCH_KEY_SUFFIX } from "@/lib/server
  *
  * Counters live in the database (`quota_counters`) by default and, for visitors, in Redis when REDIS_URL
  * is set; several app instances share either. A signed-in user's sends are counted in the database always,
- * by the one statement that also checks the session (userQuotaInDatabase, docs/issues.md #24). Both increments are atomic and bounded: of N concurrent sends at
+ * by the one statement that also checks the session (userQuotaInDatabase). Both increments are atomic and bounded: of N concurrent sends at
  * the boundary exactly the remaining allowance is admitted (a conditional upsert in PostgreSQL, one
  * Lua script in Redis). On embedded PGlite without Redis, visitors are counted in this process's memory
  * and written behind to the database (lib/server/quota-write-behind.ts: one process owns that database, so the
@@ -103,7 +103,7 @@ export function quotaIncrementSql(input: { key: Prisma.Sql; day: string; limit: 
 const databaseStore: QuotaStore = {
   async increment(key, day, limit, searchLimit) {
     // Through node-postgres as a prepared statement (rawRows): Prisma's own work around one raw
-    // statement was a sizeable part of a visitor turn's CPU (docs/issues.md #24).
+    // statement was a sizeable part of a visitor turn's CPU.
     const turn = quotaIncrementSql({ key: Prisma.sql`${key}::text`, day, limit: Prisma.sql`${limit}::int` });
     if (!searchLimit) {
       const rows = await rawRows<{ count: number }>(turn);
@@ -272,7 +272,7 @@ export async function consumeQuota(subject: QuotaSubject, now = new Date()): Pro
 }
 
 /**
- * consumeQuota, and with `search` one web search counted with it (docs/issues.md #40; see searchLimitFor).
+ * consumeQuota, and with `search` one web search counted with it (see searchLimitFor).
  * @returns searched: true when the search was counted (false: not asked, or today's searches are used up)
  * @throws AppError "rate_limited:quota" when today's turn limit is reached (nothing is counted then).
  */
@@ -286,7 +286,7 @@ export async function consumeTurnQuota(subject: QuotaSubject, options: { search:
 
 /**
  * consumeQuota, unless the subject is refused under `block`, checked in the same round trip: one Redis
- * script when REDIS_URL is set (docs/issues.md #24: one round trip before the model is called), else
+ * script when REDIS_URL is set (one round trip before the model is called), else
  * `block.check()` (process memory) then the database counter.
  * @param block.redisKey lib/server/rate-limit.ts blockRedisKey (null without Redis);
  *   block.check the same refusal read the ordinary way (used without Redis, or while Redis is down).
@@ -303,7 +303,7 @@ export async function consumeQuotaUnlessBlocked(
 }
 
 /**
- * consumeQuotaUnlessBlocked, and with `search` one web search counted in the same step (docs/issues.md #40).
+ * consumeQuotaUnlessBlocked, and with `search` one web search counted in the same step.
  * @returns blocked: the seconds the subject stays refused (nothing counted), or 0; searched: the search was counted.
  * @throws AppError "rate_limited:quota" when today's limit is reached (nothing is counted then).
  */
@@ -354,7 +354,7 @@ export async function pingQuotaRedis(): Promise<void> {
  * What a signed-in send's single precondition statement (lib/server/db/chat-preconditions.ts) needs to count
  * the send in the database with `quotaIncrementSql`: today's UTC day and each plan's limit (limitFor).
  * Users are counted there whether or not REDIS_URL is set: the statement that checks the session runs
- * anyway, so counting in it keeps a send at one round trip before the model is called (docs/issues.md #24),
+ * anyway, so counting in it keeps a send at one round trip before the model is called,
  * where a Redis counter would add one. Visitors, who have no such statement, are counted in Redis.
  */
 export function userQuotaInDatabase(now = new Date()): { day: string; freeLimit: number; proLimit: number; searchFreeLimit: number; searchProLimit: number } {

@@ -128,9 +128,9 @@ async function refund(spec: LimiterSpec, key: string): Promise<void> {
  * and Gmail dot variants share one count) by the client network `client` (lib/server/client-address.ts
  * `clientKey`; null counts as one unknown client). Three limits, checked in this order:
  * 1. EMAIL_SIGNIN_LIMIT_PER_CLIENT_PER_HOUR an hour per client network, whatever the addresses
- *    (docs/issues.md #10: one client must not mail many addresses);
+ *    (one client must not mail many addresses);
  * 2. EMAIL_SIGNIN_LIMIT_PER_HOUR an hour per (mailbox, client network): a third party's requests use up
- *    their own network's count, never the owner's (docs/issues.md #22, mailbox lockout);
+ *    their own network's count, never the owner's (mailbox lockout);
  * 3. EMAIL_SIGNIN_MAILBOX_LIMIT_PER_MINUTE a minute per mailbox from all networks together: the ceiling on
  *    mail to one inbox. Its window is a minute, so a flood from many networks holds the owner's next link
  *    back for at most a minute at a time.
@@ -159,12 +159,12 @@ export async function consumeEmailSignIn(mailbox: string, client: string | null)
   }
 }
 
-/** Remembered-device changes (remember or revoke) an hour per user and per client network (docs/issues.md #43). */
+/** Remembered-device changes (remember or revoke) an hour per user and per client network. */
 export const DEVICE_CHANGES_PER_USER_PER_HOUR = 20;
 export const DEVICE_CHANGES_PER_NETWORK_PER_HOUR = 60;
 
 /**
- * One change of a remembered device, remembering or revoking (docs/issues.md #43, finding 3: each revoke
+ * One change of a remembered device, remembering or revoking (finding 3: each revoke
  * waits for a VACUUM FULL of the key tables), by `userId` from the client network `client`
  * (lib/server/client-address.ts `clientKey`; null counts as one unknown network): at most
  * DEVICE_CHANGES_PER_USER_PER_HOUR per user and DEVICE_CHANGES_PER_NETWORK_PER_HOUR per network, so neither

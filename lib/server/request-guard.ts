@@ -6,7 +6,7 @@ import { apiPolicyHeaders, COMMON_HEADERS } from "@/lib/server/security/headers"
 
 /**
  * A guard in front of Next.js's request handling, for requests Next cannot parse and answers with a
- * 500 before any of our code runs (found by fuzzing, docs/issues.md #10): a method it does not support (TRACE
+ * 500 before any of our code runs (found by fuzzing): a method it does not support (TRACE
  * into a route handler: "HTTP method is unsupported"), a request-target that is not a path (`OPTIONS *`:
  * "Invalid URL"), and a path with malformed percent-encoding (/api/ns/chat_history/%FF: URIError
  * while decoding a dynamic segment). Each gets a 4xx with a JSON `{ "error": ... }` body instead.
@@ -41,7 +41,7 @@ export function refusalFor(method: string | undefined, target: string | undefine
 }
 
 /**
- * The security headers every answer carries (docs/issues.md #43, finding 6): the common set of next.config.ts
+ * The security headers every answer carries (finding 6): the common set of next.config.ts
  * and the API policy proxy.ts adds (CSP `default-src 'none'`, HSTS with an https APP_URL in production).
  * These refusals never reach either, so they are added here; an invalid configuration (the server does
  * not start with one) leaves HSTS out rather than failing the refusal.

@@ -42,7 +42,7 @@ export async function startServer(startDevEnclave?: StartDevEnclave, startDevSea
   // port is used as it is.
   let devEnclave: { close(): Promise<void> } | null = null;
   let devSearch: { close(): Promise<void> } | null = null;
-  // docs/issues.md #40: with the embedded defaults the development SearXNG stand-in answers web searches, for
+  // With the embedded defaults the development SearXNG stand-in answers web searches, for
   // standard models through this server and for confidential ones from the development enclave.
   if (config.search?.embedded && startDevSearch) {
     try {

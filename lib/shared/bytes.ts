@@ -19,7 +19,7 @@ const nativeFromBase64 = (Uint8Array as unknown as { fromBase64?: (text: string)
 
 /** Bytes of standard base64. @throws Error on malformed input. */
 export function fromBase64(text: string): Uint8Array<ArrayBuffer> {
-  // docs/issues.md #24: search decodes every message ciphertext; the native decoder skips a per-byte JS loop.
+  // Search decodes every message ciphertext; the native decoder skips a per-byte JS loop.
   if (nativeFromBase64) return nativeFromBase64.call(Uint8Array, text);
   const s = atob(text);
   const out = new Uint8Array(s.length);

@@ -16,7 +16,7 @@ export const metadata = publicPageMetadata({
  * the page, with the same rule as GET /api/get-country (lib/server/geo.ts, offline, nothing stored). The page is
  * blank while that lookup runs because nothing has been sent yet (docs/product.md §2 "While the country lookup runs
  * the page is blank"); the prices are in the first HTML, so they paint without waiting for the scripts
- * (docs/issues.md #12: with the lookup in the browser, Lighthouse's LCP waited on hydration plus a request).
+ * (with the lookup in the browser, Lighthouse's LCP waited on hydration plus a request).
  */
 export default async function PricingPage() {
   const country = countryOrDefault(new Request("http://pricing.invalid/", { headers: await headers() }), "pricing");

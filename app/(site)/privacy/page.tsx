@@ -14,7 +14,7 @@ export const metadata = publicPageMetadata({
 });
 
 /**
- * /privacy (docs/issues.md #8): content/privacy.ts, with the provider of each model from the server's
+ * /privacy: content/privacy.ts, with the provider of each model from the server's
  * configuration (lib/llm registry). Rendered per request, not prerendered: a page built with other LLM
  * settings than the server runs with would name the wrong provider, and this page must be literally true.
  */
@@ -25,7 +25,7 @@ const cardCell =
 export default async function PrivacyPage() {
   await connection();
   const providers = modelProviders();
-  // docs/issues.md #20: per model, whether Hush's server reads messages (standard) or relays ciphertext (confidential).
+  // Per model, whether Hush's server reads messages (standard) or relays ciphertext (confidential).
   const privacy = new Map(modelPrivacyLines().map((p) => [p.code, p]));
   const anyConfidential = [...privacy.values()].some((p) => p.confidential);
   return (

@@ -3,7 +3,7 @@ import { PRIVATE_NO_STORE, reply, route } from "@/lib/server/api/route";
 import { createProject, deleteProject, listProjects, updateProject } from "@/lib/server/db/projects";
 
 /**
- * /api/projects (docs/issues.md #23): the signed-in user's projects. Names and instructions arrive and leave
+ * /api/projects: the signed-in user's projects. Names and instructions arrive and leave
  * only as ciphertext sealed in the browser under the vault key (lib/browser/vault/projects.ts); the server stores
  * bytes. Another user's project id answers 404 exactly as an unknown one.
  */

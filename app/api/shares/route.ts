@@ -5,7 +5,7 @@ import { AppError } from "@/lib/shared/errors";
 import { fromBase64 } from "@/lib/shared/bytes";
 
 /**
- * The owner's share links (docs/issues.md #23, "Share links"). The browser uploads only the snapshot's
+ * The owner's share links. The browser uploads only the snapshot's
  * ciphertext; its key stays in the link's fragment (/share/<id>#<key>), which browsers never send.
  */
 

@@ -6,7 +6,7 @@ import { AppError } from "@/lib/shared/errors";
 import { toNewMethod, vaultStateJson } from "@/lib/server/vault/server";
 
 /**
- * GET /api/vault: the caller's vault (docs/issues.md #8): `{ exists, history_on, last_unlock_at,
+ * GET /api/vault: the caller's vault: `{ exists, history_on, last_unlock_at,
  * methods: [{ id, kind, label, wrapped_key, kdf, credential_id, created_at, last_used_at }] }`. The
  * wrapped keys are useless without the passkey, passphrase or recovery code that only the user holds.
  */

@@ -3,7 +3,7 @@ import type { Api, RouteName } from "@/lib/shared/api/contract";
 import { AppError } from "@/lib/shared/errors";
 
 /**
- * The browser's one typed API client (docs/issues.md #19): every call to our own server goes through `apiFetch`
+ * The browser's one typed API client: every call to our own server goes through `apiFetch`
  * (JSON answers, validated by the route's response schema in lib/shared/api/contract.ts) or `apiStream` (the
  * chat's Server-Sent Events: the Response body). A refused call throws AppError built from the answer's
  * status and `{ "error": "..." }` body (`AppError.fromStatus`); a network failure throws AppError
@@ -23,7 +23,7 @@ function routes(): Promise<Api> {
 
 /**
  * Start loading the contract now rather than at the first call: for code that will call soon and runs
- * where nothing else is waiting (the search worker as it starts, docs/issues.md #24). A failed load is retried
+ * where nothing else is waiting (the search worker as it starts). A failed load is retried
  * by that first call's own import.
  */
 export function preloadContract(): void {

@@ -1,5 +1,5 @@
 /**
- * A conversation as a small tree of versions (docs/issues.md #9 "Messages": regenerate keeps earlier answers,
+ * A conversation as a small tree of versions (regenerate keeps earlier answers,
  * edit-and-resend keeps the old branch, both switchable "2 / 2"). Pure and immutable: every function
  * returns a new tree and leaves its input alone, so React state can hold it and a failed send can
  * restore the tree it started from.

@@ -2,7 +2,7 @@ import { decryptField, encryptField, fromBase64, toBase64 } from "@/lib/browser/
 
 /**
  * Signed-in users' unsent drafts, one per chat, kept in this browser's localStorage sealed with the vault key
- * (docs/issues.md #23; docs/security.md "Drafts"): AES-GCM under the vault key with associated data
+ * (docs/security.md "Drafts"): AES-GCM under the vault key with associated data
  * `{ field: "draft", userId, chatId }` (lib/browser/vault/crypto.ts), padded like every vault field, so a draft can
  * be read only after unlocking and cannot be moved to another chat or user. Nothing is stored in clear and
  * nothing reaches the server. The entry's name holds the user id and the chat id (or "new"), never text.
@@ -70,7 +70,7 @@ export function removeDraft(userId: string, chatKey: string): void {
 }
 
 /**
- * Remove every draft of `userId` from this browser (docs/issues.md #43, finding 7): "Forget this device" on
+ * Remove every draft of `userId` from this browser (finding 7): "Forget this device" on
  * log out and account deletion leave no entry naming the user or a chat.
  */
 export function removeAllDrafts(userId: string): void {

@@ -4,7 +4,7 @@ import { TITLE_REQUEST_HEADER } from "@/lib/shared/chat/title-request";
 export { standInTitle, TITLE_REQUEST_HEADER } from "@/lib/shared/chat/title-request";
 
 /**
- * Generated chat titles (docs/issues.md #23): after a saved chat's first exchange the browser asks the chat's own
+ * Generated chat titles: after a saved chat's first exchange the browser asks the chat's own
  * model, through the same private path as the chat (an ordinary chat call, standard or confidential,
  * saving nothing), to name it in a few words. The answer is tidied here and then sealed like any title
  * (PATCH /api/ns/chat_title). Nothing new reaches the server in clear: the request is a chat turn.

@@ -2,7 +2,7 @@ import type { WebSearchRecord } from "@/lib/shared/search/record";
 import { activePath, deserialize, fromMessages, serialize, type BranchTree } from "./branches";
 
 /**
- * Saved chats keep their versions (docs/issues.md #9: "Saved chats store branches, encrypted like everything
+ * Saved chats keep their versions ("Saved chats store branches, encrypted like everything
  * else"). Design, chosen for the least schema churn:
  * - the messages table keeps the active path (positions 0..n-1), as every existing reader expects;
  * - when a chat has versions, its whole branch tree (lib/browser/chat/branches.ts `serialize`, messages
@@ -20,7 +20,7 @@ export interface SavedMessage {
   content: string;
   attachmentName?: string;
   stopped?: boolean;
-  /** An answer's web search (docs/issues.md #40), sealed with the tree like the text. */
+  /** An answer's web search, sealed with the tree like the text. */
   search?: WebSearchRecord;
 }
 

@@ -7,12 +7,12 @@ import { openTitle, type SealedChatJson } from "@/lib/browser/vault/seal";
 import { ChatSearchIndex, type ChatSearchHit, type SearchableChat } from "./search";
 
 /**
- * The search index's side of lib/browser/chat/search.worker.ts (docs/issues.md #24: "Search chats" built off the page's
+ * The search index's side of lib/browser/chat/search.worker.ts ("Search chats" built off the page's
  * main thread), with no Worker API of its own so that tests drive it directly. It holds the decrypted
  * index (docs/issues.md #9 History: nothing decrypted leaves the browser; here it never leaves the worker
  * but as search results) and, on "sync", reads the chat list and every chat not yet indexed or changed,
  * pipelined: batches are fetched while the list is still being read, several at a time, and each is
- * checked (docs/issues.md #21, verifyChat against the page's integrity tracker's inputs), decrypted and
+ * checked (verifyChat against the page's integrity tracker's inputs), decrypted and
  * indexed as it arrives. The page records the chats that passed in its tracker (adoptVerified).
  */
 
@@ -82,7 +82,7 @@ export class SearchWorkerCore {
   /**
    * Load now what the first sync needs besides this code (the synchronous SHA-256's WebAssembly): the page
    * starts the worker when it is idle after unlocking (use-chat-search.ts warm), so that search's first
-   * sync does not wait for it (docs/issues.md #24).
+   * sync does not wait for it.
    */
   preload(): Promise<Sha256Hex | undefined> {
     return (this.sha ??= loadSyncSha256().then((sha) => sha ?? undefined));

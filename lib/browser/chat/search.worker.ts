@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 /**
- * The "Search chats" worker (docs/issues.md #24): reads, checks, decrypts and indexes the saved chats, and answers
+ * The "Search chats" worker: reads, checks, decrypts and indexes the saved chats, and answers
  * queries, off the page's main thread (lib/browser/chat/search-worker-core.ts has the logic and the protocol). Started
  * by components/chat/use-chat-search.ts once the page is idle after the vault unlocks, or when search opens
  * first: its chunks (MiniSearch, the contract, the hasher) are fetched then, never with a page. The vault

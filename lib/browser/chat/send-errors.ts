@@ -33,7 +33,7 @@ export function failureDetail(status: number, serverText: string): string {
 }
 
 /**
- * docs/issues.md #23: the spec's text speaks of a usage limit, but these failures are not one; said beside it so
+ * The spec's text speaks of a usage limit, but these failures are not one; said beside it so
  * nobody upgrades or waits a day because a model service failed.
  */
 export const NOT_A_LIMIT = "This is not a limit on your account.";

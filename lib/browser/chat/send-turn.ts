@@ -16,12 +16,12 @@ export type Role = "user" | "assistant" | "system";
 export interface ApiMessage {
   role: Role;
   content: string;
-  /** A user message's images (docs/issues.md #23), sent as OpenAI content parts after its text. */
+  /** A user message's images, sent as OpenAI content parts after its text. */
   images?: MessageImage[];
 }
 
 /**
- * A PDF staged in the composer, already read in the browser (lib/browser/pdf; docs/issues.md #20, "Documents"):
+ * A PDF staged in the composer, already read in the browser (lib/browser/pdf):
  * only its name and extracted text are ever sent, never the file.
  */
 export interface StagedFile {
@@ -33,7 +33,7 @@ export interface StagedFile {
   /** The line shown under the sent message when only part was read, or null. */
   notice: string | null;
   /**
-   * An image for a model that reads images (docs/issues.md #23), resized and re-encoded in this browser
+   * An image for a model that reads images, resized and re-encoded in this browser
    * (lib/browser/files/image.ts): it travels on its user message, never as `document`; `text` is then "".
    */
   image?: StagedImage;
@@ -67,7 +67,7 @@ export interface SendChatInput {
   saveChat: boolean;
   signal: AbortSignal;
   onDelta: (text: string) => void;
-  /** "Search the web" is on for this turn (docs/issues.md #40). */
+  /** "Search the web" is on for this turn. */
   webSearch?: boolean;
 }
 
@@ -104,7 +104,7 @@ export async function sendChat(input: SendChatInput): Promise<SendChatResult> {
       const data = JSON.parse(event.data) as Record<string, unknown>;
       if (event.event === "delta") input.onDelta(String(data.text ?? ""));
       else if (event.event === "done") result = data as unknown as SendChatResult;
-      // `search` (docs/issues.md #40) comes again in `done`, which is what the chat keeps.
+      // `search` comes again in `done`, which is what the chat keeps.
       else if (event.event === "error") failure = sendFailed(Number(data.status ?? 502), String(data.error ?? "The answer failed."));
     });
   } catch (error) {
@@ -117,7 +117,7 @@ export async function sendChat(input: SendChatInput): Promise<SendChatResult> {
 }
 
 
-/** A message as the chat API takes it: text, or text and images as OpenAI content parts (docs/issues.md #23). */
+/** A message as the chat API takes it: text, or text and images as OpenAI content parts. */
 export function wireMessage(m: ApiMessage) {
   return m.images?.length ? { role: m.role, content: contentParts(m.content, m.images) } : { role: m.role, content: m.content };
 }

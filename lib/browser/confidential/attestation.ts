@@ -1,5 +1,5 @@
 /**
- * Attestation verification for confidential inference (docs/issues.md #20): decides whether the browser may encrypt a
+ * Attestation verification for confidential inference: decides whether the browser may encrypt a
  * chat turn to an enclave's HPKE key. Browser-safe; runs identically in Node for tests.
  *
  * - `production`: the document is a Tinfoil `AttestationBundle` (what `assembleAttestationBundle` of

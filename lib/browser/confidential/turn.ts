@@ -22,7 +22,7 @@ export { ENCLAVE_UNVERIFIED, VERIFICATION_FAILED_MESSAGE, isConfidentialCode, is
 import { recordReceipt } from "./receipt-store";
 
 /**
- * The browser side of one confidential chat turn (docs/issues.md #20; docs/confidential-inference.md):
+ * The browser side of one confidential chat turn (docs/confidential-inference.md):
  * 1. the enclave's attestation, fetched through Hush's same-origin relay and verified here (the result is
  *    cached per enclave key within its validity: `enclaveVerificationCache`);
  * 2. the OpenAI-compatible chat request built here, with the server's own system prompt and context fitting
@@ -96,7 +96,7 @@ export async function verifiedEnclave(
 /**
  * Send one turn of a confidential model and stream the answer; same input and result as `sendChat`
  * (lib/chat/client.ts) plus the receipt. The chat id is echoed, never sent.
- * With `webSearch` (docs/issues.md #40) the encrypted body carries Tinfoil's router fields `web_search_options`
+ * With `webSearch` the encrypted body carries Tinfoil's router fields `web_search_options`
  * (and `pii_check_options` when the page's config says so) and the enclave searches; the answer's `search` is read
  * from its markers (lib/browser/search/enclave-stream.ts). Past the day's searches the relay refuses the turn
  * (429 SEARCH_QUOTA_REFUSAL) and it is sent again without search, its `search` saying "over_quota".
@@ -125,8 +125,8 @@ async function sendTurn(input: SendChatInput, config: ConfidentialPublicConfig):
   const documents: ModelAttachment[] = input.documents.map((d) => ({ name: d.name, text: d.text, truncated: false }));
   if (input.file && !input.file.image) documents.push({ name: input.file.name, text: input.file.text, truncated: input.file.truncated });
   const fitted = fitContext({ history: input.messages, documents, budgetTokens });
-  // Images (docs/issues.md #23) go inside the encrypted body too, as OpenAI content parts.
-  // docs/issues.md #40: Tinfoil's router-only fields, inside the ciphertext like the messages.
+  // Images go inside the encrypted body too, as OpenAI content parts.
+  // Tinfoil's router-only fields, inside the ciphertext like the messages.
   const searchFields = input.webSearch ? { web_search_options: {}, ...(config.searchPiiCheck ? { pii_check_options: {} } : {}) } : {};
   const body = JSON.stringify({ model: enclaveModel, messages: toOpenAiMessages(fitted.messages), stream: true, ...searchFields });
 
@@ -177,7 +177,7 @@ async function sendOnce(enclave: VerifiedEnclave, body: string, input: SendChatI
         "Content-Type": "application/json",
         Accept: "text/event-stream",
         [config.modelHeader]: input.model,
-        // docs/issues.md #40: that this turn searches (for the quota) and the router's marker opt-in; never the query.
+        // That this turn searches (for the quota) and the router's marker opt-in; never the query.
         ...(input.webSearch ? { [WEB_SEARCH_HEADER]: "1", [TINFOIL_EVENTS_HEADER]: TINFOIL_EVENTS_WEB_SEARCH } : {}),
       },
       signal: input.signal,

@@ -6,7 +6,7 @@ import { FileError } from "./errors";
 import { fileKind } from "./kinds";
 
 /**
- * Read an attachment in the browser (docs/issues.md #23, "More file types"), whatever its kind, into the text
+ * Read an attachment in the browser, whatever its kind, into the text
  * the next turn sends (or, for an image and a model that reads images, a resized JPEG without metadata,
  * ./image.ts, sent on the user message as an image part): PDFs as before (lib/browser/pdf), text and source files here, Word documents in a
  * worker (./docx, loaded on first use). Only the extracted text ever leaves this device, as the turn's
@@ -35,7 +35,7 @@ export async function readAttachment(file: File, limits: PdfLimits, model: Pick<
       return { name: file.name, text: result.text, truncated: result.truncated, notice: result.truncated ? notice("document") : null };
     }
     case "image": {
-      // docs/issues.md #23: only a model that reads images (lib/shared/llm/models.ts `vision`, LLM_VISION_MODELS) gets one;
+      // Only a model that reads images (lib/shared/llm/models.ts `vision`, LLM_VISION_MODELS) gets one;
       // for the others, say so rather than send nothing.
       if (!model?.vision) throw new FileError("image_not_supported", { modelTitle: model?.title });
       const { prepareImage } = await import("./image");

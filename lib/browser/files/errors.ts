@@ -2,7 +2,7 @@ import { formatBytes } from "@/lib/shared/bytes";
 import { NOT_PDF_MESSAGE, READ_FAILURE_MESSAGE } from "@/lib/shared/pdf/errors";
 
 /**
- * Failures of reading a non-PDF attachment in the browser (docs/issues.md #23, "More file types"), each with a
+ * Failures of reading a non-PDF attachment in the browser, each with a
  * fixed message that never contains the file's name or content (safe to show and to log). PDFs keep
  * their own errors (lib/shared/pdf/errors.ts).
  */

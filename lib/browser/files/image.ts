@@ -3,7 +3,7 @@ import { IMAGE_MAX_SIDE, IMAGE_OUTPUT_QUALITY, IMAGE_OUTPUT_TYPE } from "@/lib/s
 import { FileError } from "./errors";
 
 /**
- * Prepare an image for a model that reads images (docs/issues.md #23), in this browser: decode it (EXIF
+ * Prepare an image for a model that reads images, in this browser: decode it (EXIF
  * orientation applied), scale it down to at most IMAGE_MAX_SIDE px a side, and re-encode it as JPEG on a
  * canvas. Re-encoding keeps only pixels: EXIF (camera, GPS position, time) and every other metadata
  * block of the original never leave the device. Transparent areas become white (JPEG has no alpha).

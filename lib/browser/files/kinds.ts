@@ -1,6 +1,6 @@
 /**
- * Which files the chat reads (docs/issues.md #23, "More file types"), all in the browser like PDFs
- * (docs/issues.md #20, "Documents"): PDFs (lib/browser/pdf), plain text and source files (./read-text.ts), Word
+ * Which files the chat reads, all in the browser like PDFs
+ * PDFs (lib/browser/pdf), plain text and source files (./read-text.ts), Word
  * documents (.docx, ./docx) and images for models that read them (lib/shared/llm/models.ts `vision`). Anything
  * else gets docs/product.md §5's sentence. Browser-safe and dependency-free.
  */
@@ -47,7 +47,7 @@ export function fileKind(file: { name: string; type: string }): FileKind | null 
 /** The file input's `accept` list for a model that reads text only: every extension above but images. */
 export const ACCEPT = [".pdf", ".docx", ...TEXT_EXTENSIONS.map((e) => `.${e}`), "application/pdf", "text/*"].join(",");
 
-/** The `accept` list for a model that reads images (lib/shared/llm/models.ts `vision`): images too (docs/issues.md #23). */
+/** The `accept` list for a model that reads images (lib/shared/llm/models.ts `vision`): images too. */
 export const ACCEPT_WITH_IMAGES = [ACCEPT, ...IMAGE_EXTENSIONS.map((e) => `.${e}`), ...IMAGE_TYPES].join(",");
 
 /** The picker's `accept` list for a model. */

@@ -1,5 +1,5 @@
 /**
- * Read a PDF's text in the browser (docs/issues.md #20, "Documents"): the file's bytes and its text stay on
+ * Read a PDF's text in the browser: the file's bytes and its text stay on
  * the user's device; only the extracted text is sent, as the turn's `document` (to Hush's server for a
  * standard model, encrypted to the enclave for a confidential one). Each PDF gets its own Web Worker
  * (./pdf.worker.ts), terminated when done or at the deadline. The reading itself is lib/shared/pdf/extract-text.ts

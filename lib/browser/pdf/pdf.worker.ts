@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 /**
- * The browser's PDF worker (docs/issues.md #20, "Documents"): a dedicated Web Worker per PDF, started by
+ * The browser's PDF worker: a dedicated Web Worker per PDF, started by
  * lib/browser/pdf/index.ts and terminated by it at the deadline, so a hostile PDF cannot hang the page.
  * pdf-parse (its browser build, which carries pdf.js's API) reads the file with lib/shared/pdf/extract-text.ts,
  * the code the server runs for the spec's `file`. pdf.js's worker code runs here on this thread: it is imported

@@ -1,7 +1,7 @@
 import type { WebSearchRecord, WebSearchSource } from "@/lib/shared/search/record";
 
 /**
- * The confidential answer's web-search parts, read in the browser after decryption (docs/issues.md #40), in the
+ * The confidential answer's web-search parts, read in the browser after decryption, in the
  * shapes of Tinfoil's confidential model router (github.com/tinfoilsh/confidential-model-router):
  * - progress markers inside the content stream, asked for with `X-Tinfoil-Events: web_search`
  *   (toolruntime/events.go): `\n<tinfoil-event>{"type":"tinfoil.web_search_call","item_id","status",

@@ -6,7 +6,7 @@ import { fromBase64, toBase64 } from "@/lib/browser/vault/crypto";
 import { openSnapshot, sealSnapshot, shareLink, type SharedSnapshot } from "./crypto";
 
 /**
- * Share links in the browser (docs/issues.md #23): seal and upload a snapshot, list and revoke the owner's
+ * Share links in the browser: seal and upload a snapshot, list and revoke the owner's
  * shares, and open a shared snapshot with the key from the page's fragment. Every call goes through the
  * typed API client (lib/browser/api/client.ts).
  */

@@ -2,7 +2,7 @@ import { z } from "@/lib/shared/zod";
 import { decryptField, encryptField, generateVaultKey, importVaultKey, type VaultField } from "@/lib/browser/vault/crypto";
 
 /**
- * Share links, browser side (docs/issues.md #23, "Share links"). A snapshot of a saved chat is sealed under a
+ * Share links, browser side. A snapshot of a saved chat is sealed under a
  * fresh random 256-bit key with the vault's field primitive (lib/browser/vault/crypto.ts encryptField: AES-256-GCM,
  * random IV, the text padded to a length bucket, format 3), and only the ciphertext is uploaded. The key
  * travels in the link's fragment (/share/<id>#<key>, base64url): browsers never send a fragment to any

@@ -27,13 +27,13 @@ import { paddedLength } from "@/lib/shared/vault/padding";
  * "Metadata"): 256 bytes at least, then powers of two up to 1 MiB, then whole MiB (`paddedLength`).
  * Associated data is the UTF-8 JSON array ["hush", <format>, <purpose>, ...fields]:
  *   chat title:  ["hush", 2, "title", userId, chatId]
- *   branch tree: ["hush", 2, "tree", userId, chatId]   (docs/issues.md #9: edited and regenerated versions)
- *   project:     ["hush", 2, "project", userId, projectId]   (docs/issues.md #23: name and instructions)
+ *   branch tree: ["hush", 2, "tree", userId, chatId]   (edited and regenerated versions)
+ *   project:     ["hush", 2, "project", userId, projectId]   (name and instructions)
  *   message:     ["hush", 2, "content" | "attachment", userId, chatId, position, role]
  *   wrapped key: ["hush", 2, "vault-key", userId, kind, methodId]
- *   next key:    ["hush", 2, "next-key", userId, generation]  (a rotation's new key, docs/issues.md #21)
- *   chat header: ["hush", 3, "header", userId, chatId]      (under the integrity key, docs/issues.md #21)
- *   manifest:    ["hush", 3, "manifest", userId]            (under the integrity key, docs/issues.md #21)
+ *   next key:    ["hush", 2, "next-key", userId, generation]  (a rotation's new key)
+ *   chat header: ["hush", 3, "header", userId, chatId]      (under the integrity key)
+ *   manifest:    ["hush", 3, "manifest", userId]            (under the integrity key)
  * so a ciphertext moved to another user, chat, field, position, role or method fails to decrypt, and a
  * format byte changed by the server (3 to 2, to skip the unpadding) fails too.
  */
@@ -57,11 +57,11 @@ export type MethodKind = "passkey" | "passphrase" | "recovery";
 export type VaultField =
   | { field: "title"; userId: string; chatId: string }
   | { field: "tree"; userId: string; chatId: string }
-  /** docs/issues.md #21: a chat's sealed header (version and hash chain), under the integrity key. */
+  /** A chat's sealed header (version and hash chain), under the integrity key. */
   | { field: "header"; userId: string; chatId: string }
-  /** docs/issues.md #21: the sealed manifest of the user's chats and their versions, under the integrity key. */
+  /** The sealed manifest of the user's chats and their versions, under the integrity key. */
   | { field: "manifest"; userId: string }
-  /** docs/issues.md #23: an unsent draft kept in this browser (lib/browser/chat/drafts.ts); chatId is the chat's id or "new". */
+  /** An unsent draft kept in this browser (lib/browser/chat/drafts.ts); chatId is the chat's id or "new". */
   | { field: "draft"; userId: string; chatId: string }
   | { field: "project"; userId: string; projectId: string }
   | { field: "content" | "attachment"; userId: string; chatId: string; position: number; role: string };
@@ -119,7 +119,7 @@ function unpad(padded: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
   let end = padded.length - 1;
   while (end >= 0 && padded[end] === 0) end--;
   if (end < 0 || padded[end] !== 0x80) throw vaultDecryptionError("Malformed padding.");
-  // A view, not a copy: only decoded to text (docs/issues.md #24, search decrypts every message).
+  // A view, not a copy: only decoded to text (search decrypts every message).
   return padded.subarray(0, end);
 }
 
@@ -209,7 +209,7 @@ async function hkdfKey(ikm: Uint8Array<ArrayBuffer>, salt: Uint8Array<ArrayBuffe
  * passphrase is NFKC-normalised so the same words typed on another keyboard give the same key.
  */
 export async function passphraseKey(passphrase: string, salt: Uint8Array<ArrayBuffer>, params: Argon2Params = ARGON2ID) {
-  // docs/issues.md #12: hash-wasm (its Argon2 WebAssembly inlined) loads when a passphrase is first used, not with
+  // Hash-wasm (its Argon2 WebAssembly inlined) loads when a passphrase is first used, not with
   // every page that holds the vault store (/chat).
   const { argon2id } = await import("hash-wasm");
   const hash = await argon2id({
@@ -225,7 +225,7 @@ export async function passphraseKey(passphrase: string, salt: Uint8Array<ArrayBu
 }
 
 /**
- * The integrity key (docs/issues.md #21): HKDF-SHA-256 of the raw vault key, salt "hush", info "hush vault
+ * The integrity key: HKDF-SHA-256 of the raw vault key, salt "hush", info "hush vault
  * integrity v1", as a non-extractable AES-256-GCM key. Chat headers and the manifest are sealed under it,
  * so they authenticate under a key derived from the vault key but separate from the one of the contents.
  */
@@ -234,7 +234,7 @@ export function integrityKey(raw: Uint8Array<ArrayBuffer>): Promise<CryptoKey> {
   return hkdfKey(raw, enc.encode("hush"), "hush vault integrity v1");
 }
 
-/** What the next key of a rotation is bound to (docs/issues.md #21). */
+/** What the next key of a rotation is bound to. */
 export interface NextKeyContext {
   userId: string;
   generation: number;
@@ -244,7 +244,7 @@ const nextKeyWrappingKey = (current: Uint8Array<ArrayBuffer>) => hkdfKey(current
 
 /**
  * Wrap a rotation's next vault key under a key derived (HKDF-SHA-256) from the current one, bound to user
- * and generation: whoever unlocks the current key can finish the rotation (docs/issues.md #21).
+ * and generation: whoever unlocks the current key can finish the rotation.
  */
 export async function wrapNextKey(next: Uint8Array<ArrayBuffer>, current: Uint8Array<ArrayBuffer>, ctx: NextKeyContext) {
   return seal(await nextKeyWrappingKey(current), ad("next-key", [ctx.userId, ctx.generation]), next);
@@ -274,7 +274,7 @@ export function prfKey(prfOutput: Uint8Array<ArrayBuffer>, salt: Uint8Array<Arra
 }
 
 /**
- * A remembered device's own share (docs/issues.md #21): a fresh AES-GCM key the browser cannot export,
+ * A remembered device's own share: a fresh AES-GCM key the browser cannot export,
  * kept in IndexedDB (structured clone keeps it non-extractable), so script can use it on this device
  * but cannot copy it elsewhere.
  */

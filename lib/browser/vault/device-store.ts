@@ -5,7 +5,7 @@ import { createStore, del, get, set, type UseStore } from "idb-keyval";
 import type { Seen } from "./integrity";
 
 /**
- * This browser's half of a remembered device (docs/issues.md #21), in IndexedDB (idb-keyval): per user,
+ * This browser's half of a remembered device, in IndexedDB (idb-keyval): per user,
  * the device id the server chose, the device's non-extractable key and the vault key wrapped under it
  * and the server's share (lib/browser/vault/crypto.ts wrapForDevice). Nothing here opens anything alone.
  */
@@ -49,7 +49,7 @@ const seenInMemory = new Map<string, Seen>();
 
 /**
  * The highest versions of the manifest and of each chat this device has seen for `userId`
- * (docs/issues.md #21); chat ids and numbers only, nothing a user wrote.
+ * ; chat ids and numbers only, nothing a user wrote.
  */
 export async function readSeen(userId: string): Promise<Seen> {
   try {
@@ -72,7 +72,7 @@ export async function writeSeen(userId: string, seen: Seen): Promise<void> {
 }
 
 /**
- * Delete the seen versions of `userId` (docs/issues.md #43, finding 7: "Forget this device" and account
+ * Delete the seen versions of `userId` (finding 7: "Forget this device" and account
  * deletion). A device that stays remembered keeps them: they are its rollback high-water marks.
  */
 export async function forgetSeen(userId: string): Promise<void> {

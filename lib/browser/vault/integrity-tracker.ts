@@ -31,7 +31,7 @@ export interface IntegrityBody {
 export interface ManifestBody {
   ciphertext: string;
   base_version: number;
-  /** The vault key generation this device holds (docs/issues.md #21: a rotation moves it on). */
+  /** The vault key generation this device holds (a rotation moves it on). */
   key_generation: number;
 }
 
@@ -39,7 +39,7 @@ export interface ManifestBody {
 export type ChatForCheck = Parameters<typeof verifyChat>[2];
 
 /**
- * One device's view of the user's history integrity (docs/issues.md #21), for one unlocked vault: the manifest
+ * One device's view of the user's history integrity, for one unlocked vault: the manifest
  * last read or written, the verified state of each chat read or written, and the seen versions. It
  * makes the `integrity` bodies of writes and records them once the server accepted them. No I/O but
  * `storage`: the caller fetches and retries (lib/browser/vault/saved-chats.ts).
@@ -55,7 +55,7 @@ export class IntegrityTracker {
     private readonly userId: string,
     private readonly storage: SeenStorage,
     private seen: Seen,
-    /** The key generation of `raw` (docs/issues.md #21: key rotation). */
+    /** The key generation of `raw` (key rotation). */
     readonly generation: number,
   ) {}
 
@@ -125,7 +125,7 @@ export class IntegrityTracker {
   }
 
   /**
-   * What a chat read elsewhere (search's worker, docs/issues.md #24) is checked against with verifyChat: the
+   * What a chat read elsewhere (search's worker) is checked against with verifyChat: the
    * integrity key (non-extractable, so it can be posted to a worker), this device's seen versions and the
    * manifest's (null before it was read, as checkChat then checks against no manifest entry).
    */
@@ -190,7 +190,7 @@ export class IntegrityTracker {
   }
 
   /**
-   * docs/issues.md #21, key rotation: the current manifest sealed under the next key's integrity key, as the
+   * The current manifest sealed under the next key's integrity key, as the
    * rotation's finish writes it (same chats and versions, its own version one more).
    */
   async manifestUnder(nextIntegrityKey: CryptoKey): Promise<ManifestBody> {

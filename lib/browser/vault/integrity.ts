@@ -1,7 +1,7 @@
 import { decryptField, encryptField, fromBase64, sha256Hex, toBase64 } from "./crypto";
 
 /**
- * Tamper-evident saved history (docs/issues.md #21), in the browser and in tests acting as one. Pure functions
+ * Tamper-evident saved history, in the browser and in tests acting as one. Pure functions
  * and one small class over lib/browser/vault/crypto.ts: no fetch, no React.
  *
  * - Each chat carries a sealed header: its version (one more at every write), its message count, the
@@ -56,7 +56,7 @@ export interface SealedMessageRef {
 /**
  * SHA-256 of some bytes as lowercase hex. WebCrypto's (lib/browser/vault/crypto.ts sha256Hex, async) by default;
  * the search worker passes a synchronous one (lib/browser/vault/sha256-sync.ts, same digests) because a chat's
- * ~20 small chained digests cost more in WebCrypto's round trips than in hashing (docs/issues.md #24).
+ * ~20 small chained digests cost more in WebCrypto's round trips than in hashing.
  */
 export type Sha256Hex = (bytes: Uint8Array<ArrayBuffer>) => string | Promise<string>;
 

@@ -3,7 +3,7 @@ import { decryptField, encryptField, fromBase64, toBase64 } from "./crypto";
 import { PROJECT_INSTRUCTIONS_MAX_CHARS, PROJECT_NAME_MAX_CHARS } from "@/lib/shared/projects/limits";
 
 /**
- * A project's name and instructions (docs/issues.md #23), sealed and opened in the browser under the vault key
+ * A project's name and instructions, sealed and opened in the browser under the vault key
  * (and in tests acting as the browser). Both travel as one field, the JSON {name, instructions}, padded to
  * its bucket like every field (lib/browser/vault/crypto.ts format 3) and bound to the user and the project id
  * (associated data ["hush", 3, "project", userId, projectId]): a ciphertext moved to another project or
@@ -41,7 +41,7 @@ export async function openProject(key: CryptoKey, userId: string, projectId: str
 }
 
 /**
- * Key rotation (docs/issues.md #21) for projects: each project that opens under `oldKey` is sealed again under
+ * Key rotation for projects: each project that opens under `oldKey` is sealed again under
  * `nextKey` and stored (PATCH /api/projects); one that does not (already sealed under the next key by an
  * interrupted rotation, or unreadable) is left as it is. Called by lib/browser/vault/rotation.ts before it finishes.
  * @returns how many were sealed again. @throws AppError (network, refused)

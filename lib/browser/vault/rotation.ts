@@ -9,7 +9,7 @@ import { resealProjects } from "./projects";
 import { openChat, passphraseMethod, recoveryMethod, sealTurn, type MethodJson } from "./seal";
 
 /**
- * "Rotate vault key" (docs/issues.md #21), run in the browser (and by tests acting as one): a new vault key, its
+ * "Rotate vault key", run in the browser (and by tests acting as one): a new vault key, its
  * unlock methods, every saved chat opened under the old key and sealed again under the new one, then the
  * server drops the old methods (lib/server/db/vault-rotation.ts). Resumable: the next key is stored wrapped under
  * the current one, so any later unlock reads what is left and finishes. Every chat is checked against
@@ -121,7 +121,7 @@ export async function completeRotation(api: Api, current: CurrentKey, nextRaw: U
       // A vault without a manifest yet: the list is taken as it is (as lib/browser/vault/saved-chats.ts does).
       if (!current.tracker.ready) await current.tracker.adoptList(await listSavedChatVersions(api));
       const manifest = await current.tracker.manifestUnder(next.integrity);
-      // Projects' names and instructions too (docs/issues.md #23), before the old key's methods go.
+      // Projects' names and instructions too, before the old key's methods go.
       await resealProjects(api, current.userId, current.key, next.key);
       return await api("vaultRotationFinish", { body: { generation, manifest } as never });
     } catch (error) {

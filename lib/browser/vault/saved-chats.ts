@@ -9,7 +9,7 @@ import { listSavedChatVersions } from "./sealed-chat-batches";
 import { reloadVaultInfo, unlockedVault } from "./vault-api";
 
 /**
- * Writing and reading saved chats in the browser with their integrity (docs/issues.md #21): every write carries
+ * Writing and reading saved chats in the browser with their integrity: every write carries
  * the chat's next sealed header and the next sealed manifest (lib/browser/vault/integrity-tracker.ts), every read is
  * checked against them and this device's seen versions. Writes from this tab run one at a time (they
  * all write the one manifest); a write that lost a race with another device (409) reads what changed,
@@ -72,9 +72,9 @@ async function withRetries<T>(tracker: IntegrityTracker, chatId: string | null, 
 /**
  * Seal and store a finished turn (POST /api/ns/chat_save). `messages` is the whole stored path; `from` is
  * how many of them are already stored unchanged (0 for a new chat, whose id is made here). With
- * `replace` the stored messages from `from` on are replaced (docs/issues.md #9: an edit or regenerate changed the
+ * `replace` the stored messages from `from` on are replaced (an edit or regenerate changed the
  * active path); `tree` is the branch tree's wire form (null: no versions). The chat's header and the
- * manifest go with it (docs/issues.md #21).
+ * manifest go with it.
  * @returns the chat id. @throws AppError (locked, network, refused, integrity)
  */
 export function saveTurn(input: {
@@ -116,7 +116,7 @@ export function saveTurn(input: {
 }
 
 /**
- * Store an imported chat as a new saved chat (docs/issues.md #9: ChatGPT import), sealed here under the vault key,
+ * Store an imported chat as a new saved chat (ChatGPT import), sealed here under the vault key,
  * with its original dates. @returns the new chat id. @throws AppError
  */
 export function importChat(input: { title: string | null; messages: PlainMessage[]; createdAt: Date; lastUpdated: Date }): Promise<string> {
@@ -143,7 +143,7 @@ export function importChat(input: { title: string | null; messages: PlainMessage
 }
 
 /**
- * Rename a saved chat (docs/issues.md #9): the name sealed here, the chat's next header and the manifest with it.
+ * Rename a saved chat: the name sealed here, the chat's next header and the manifest with it.
  * @throws AppError (locked, network, 404, integrity)
  */
 export function renameSavedChat(chatId: string, title: string): Promise<void> {
@@ -160,7 +160,7 @@ export function renameSavedChat(chatId: string, title: string): Promise<void> {
 }
 
 /**
- * Delete a saved chat with the manifest that no longer lists it (docs/issues.md #21). `keepalive`: the request
+ * Delete a saved chat with the manifest that no longer lists it. `keepalive`: the request
  * outlives the page (sent when the page is left inside the undo window). @throws AppError
  */
 export function deleteSavedChat(chatId: string, keepalive = false): Promise<void> {
@@ -176,7 +176,7 @@ export function deleteSavedChat(chatId: string, keepalive = false): Promise<void
 
 /**
  * The body of deleting `chatId`, made now so that it can be sent at once when the page is left inside the
- * undo window (docs/issues.md #9): a fetch with keepalive in "pagehide" has no time left for sealing a manifest.
+ * undo window: a fetch with keepalive in "pagehide" has no time left for sealing a manifest.
  * Best effort: should the manifest move meanwhile, the server answers 409 and the chat stays (no false
  * alarm either way). @throws AppError when locked
  */
@@ -190,7 +190,7 @@ export async function prepareDeleteBody(chatId: string): Promise<{ chat_id: stri
 export type CheckedChat = Awaited<ReturnType<typeof openChat>> & { integrity: string | null };
 
 /**
- * Fetch, check (docs/issues.md #21) and decrypt a saved chat. A chat that fails its check but still decrypts comes
+ * Fetch, check and decrypt a saved chat. A chat that fails its check but still decrypts comes
  * back with `integrity` set (the screen shows the warning with it); one that does not decrypt throws
  * the integrity warning. @throws AppError (locked, network, 404, "unprocessable:integrity")
  */
@@ -206,7 +206,7 @@ export async function openSavedChat(chatId: string): Promise<CheckedChat> {
 }
 
 /**
- * Check a chat read in a batch (search's index, docs/issues.md #21) against its header and the manifest.
+ * Check a chat read in a batch (search's index) against its header and the manifest.
  * @returns the integrity warning, or null (also when the vault is locked meanwhile: nothing is shown then).
  */
 export async function checkSealedChat(chat: SealedChatJson): Promise<string | null> {
@@ -218,7 +218,7 @@ export async function checkSealedChat(chat: SealedChatJson): Promise<string | nu
 }
 
 /**
- * Check the whole list of saved chats against the manifest (docs/issues.md #21): the manifest is read before and
+ * Check the whole list of saved chats against the manifest: the manifest is read before and
  * after the list, until both reads agree (a write from another device in between would look like
  * tampering). Run once after unlocking. @returns the warning to show, or null.
  */

@@ -47,14 +47,14 @@ export interface StoredMethod {
 
 /**
  * A message as the chat holds it; `attachment` is a document that came with a user message, or an image
- * (docs/issues.md #23: `image` set, `text` ""), sealed the same way under the vault key.
+ * (`image` set, `text` ""), sealed the same way under the vault key.
  */
 export interface PlainMessage {
   role: "user" | "assistant" | "system";
   content: string;
   attachment?: { name: string; text: string; image?: SavedImage } | null;
   /**
-   * An answer's web search (docs/issues.md #40): engine, queries as sent, sources. Sealed in the message's
+   * An answer's web search: engine, queries as sent, sources. Sealed in the message's
    * attachment field as `{ "search": … }` (an answer has no attachment of its own).
    */
   search?: WebSearchRecord;
@@ -179,9 +179,9 @@ export async function sealTurn(input: {
   firstPosition: number;
   messages: PlainMessage[];
   title?: string | null;
-  /** docs/issues.md #9: the stored messages from `firstPosition` on are replaced (an edited or regenerated turn). */
+  /** The stored messages from `firstPosition` on are replaced (an edited or regenerated turn). */
   replace?: boolean;
-  /** docs/issues.md #9: the whole branch tree (lib/browser/chat/saved-tree.ts); null: no versions; undefined: not sent. */
+  /** The whole branch tree (lib/browser/chat/saved-tree.ts); null: no versions; undefined: not sent. */
   tree?: string | null;
   /** An imported chat's original dates (only with `create`). */
   dates?: { createdAt: Date; lastUpdated: Date };
@@ -223,7 +223,7 @@ export async function sealTurn(input: {
 }
 
 /**
- * Encrypt a display name chosen by the user (docs/issues.md #9: rename) exactly as sealTurn encrypts the first
+ * Encrypt a display name chosen by the user (rename) exactly as sealTurn encrypts the first
  * one (same key, associated data `{ field: "title", userId, chatId }`), as base64 for
  * PATCH /api/ns/chat_title; openTitle opens both.
  */
@@ -240,7 +240,7 @@ export async function openTitle(key: CryptoKey, userId: string, chatId: string, 
 export interface SealedChatJson {
   chat_id: string;
   display_name_ciphertext: string | null;
-  /** The sealed branch tree (docs/issues.md #9); absent or null for a chat without versions. */
+  /** The sealed branch tree; absent or null for a chat without versions. */
   tree_ciphertext?: string | null;
   created_at?: string;
   last_updated: string;
@@ -248,7 +248,7 @@ export interface SealedChatJson {
 }
 
 /**
- * Decrypt a saved chat: its messages (the active path), its branch tree when it has versions (docs/issues.md #9),
+ * Decrypt a saved chat: its messages (the active path), its branch tree when it has versions,
  * and its documents (every attachment, in order) for the conversation's context. @throws VaultDecryptionError
  */
 export async function openChat(key: CryptoKey, userId: string, chat: SealedChatJson) {
@@ -281,7 +281,7 @@ export async function openChat(key: CryptoKey, userId: string, chat: SealedChatJ
     createdAt: chat.created_at ?? null,
     lastUpdated: chat.last_updated,
     messages,
-    // An image is not a document: it goes back on its own message (docs/issues.md #23).
+    // An image is not a document: it goes back on its own message.
     documents: messages.flatMap((m) => (m.attachment && !m.attachment.image ? [{ name: m.attachment.name, text: m.attachment.text }] : [])),
   };
 }

@@ -5,12 +5,12 @@ import { apiFetch } from "@/lib/browser/api/client";
 import type { ChatHistoryPage, SealedChatBatchJson } from "@/lib/shared/api/contract";
 
 /**
- * Saved chats read in batches, still sealed (docs/issues.md #9): the ids, then the ciphertext of many chats per
+ * Saved chats read in batches, still sealed: the ids, then the ciphertext of many chats per
  * request. Nothing here needs the vault key; lib/browser/vault/vault-api.ts opens what it reads (loadSavedChats).
  */
 
 /**
- * Every saved chat's id and header version in clear (docs/issues.md #21), newest first, paging through
+ * Every saved chat's id and header version in clear, newest first, paging through
  * GET /api/ns/chat_history. `api`: the typed client (tests pass one over the route handlers).
  */
 export async function listSavedChatVersions(api: typeof apiFetch = apiFetch): Promise<{ chat_id: string; version: number }[]> {
@@ -30,7 +30,7 @@ export async function listSavedChatIds(): Promise<string[]> {
 }
 
 /**
- * Chats per POST /api/ns/chat_history/batch request, and such requests at once (docs/issues.md #9). The first
+ * Chats per POST /api/ns/chat_history/batch request, and such requests at once. The first
  * request of each lane asks for SAVED_CHATS_FIRST_BATCH only, so the first chats arrive quickly.
  */
 export const SAVED_CHATS_BATCH = 50;
@@ -39,7 +39,7 @@ export const SAVED_CHATS_IN_FLIGHT = 2;
 
 
 /**
- * Many saved chats, still sealed, in one request (POST /api/ns/chat_history/batch, docs/issues.md #9): at most
+ * Many saved chats, still sealed, in one request (POST /api/ns/chat_history/batch): at most
  * 100 ids; ids that are not the caller's chats are left out; chats left out for the response's size
  * bound come back in `remaining_chat_ids`. @throws AppError (network, refused request)
  */

@@ -2,9 +2,9 @@ import { sha256Hex } from "./crypto";
 
 /**
  * A synchronous SHA-256 (hash-wasm's WebAssembly, already a dependency for Argon2id) for the search
- * worker's integrity checks (docs/issues.md #24): verifyChat hashes every message ciphertext and chains the
+ * worker's integrity checks: verifyChat hashes every message ciphertext and chains the
  * results, ~20 small digests per chat, and WebCrypto's digest answers each on another thread, so a chat
- * waits on ~20 round trips. Same function, same hex digests; the chain format (docs/issues.md #21) is unchanged.
+ * waits on ~20 round trips. Same function, same hex digests; the chain format is unchanged.
  */
 
 /** Small inputs hashed at load and compared with WebCrypto's digests before the hasher is trusted. */

@@ -1,5 +1,5 @@
 /**
- * Passphrase rating off the main thread (docs/issues.md #21): the browser's entry to lib/browser/vault/strength.ts. A rating
+ * Passphrase rating off the main thread: the browser's entry to lib/browser/vault/strength.ts. A rating
  * takes 20–700 ms on a phone profile (Chromium, CPU 4× slower, measured for docs/issues.md #21), too long for the
  * thread that handles typing, so it runs in ./strength.worker.ts, started when a passphrase field is first
  * focused (its chunk carries zxcvbn-ts's dictionaries: fetched then, never with a page). Kept apart from

@@ -1,5 +1,5 @@
 /**
- * Passphrase strength for the vault (docs/issues.md #21): a rating with a reason to show, the rule that refuses a
+ * Passphrase strength for the vault: a rating with a reason to show, the rule that refuses a
  * guessable passphrase before anything is wrapped or stored, and a generated suggestion. Runs in the browser
  * only: the server never sees a passphrase, so it cannot rate one; it holds the Argon2id cost of each
  * stored wrap to a floor instead (lib/shared/vault/argon2-params.ts).

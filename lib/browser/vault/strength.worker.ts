@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 /**
- * The passphrase rating worker (docs/issues.md #21): zxcvbn-ts and its dictionaries on their own thread, so rating
+ * The passphrase rating worker: zxcvbn-ts and its dictionaries on their own thread, so rating
  * a passphrase (20–700 ms on a phone profile) never holds up typing. Started by lib/browser/vault/strength.ts
  * `ratePassphraseOffThread` when a passphrase field is first focused; its chunk (the dictionaries) is
  * fetched then, never with a page. Protocol: receives { hush: "strength", id, passphrase }, answers

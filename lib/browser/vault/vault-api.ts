@@ -9,7 +9,7 @@ import { weakerThanCurrent } from "@/lib/shared/vault/argon2-params";
 import { fromBase64, generateDeviceKey, generateVaultKey, importVaultKey, randomBytes, unwrapForDevice, unwrapNextKey, wrapForDevice } from "./crypto";
 import type { CurrentKey, RotationDraft, RotationProgress } from "./rotation";
 
-/** lib/browser/vault/rotation.ts, loaded when a rotation runs (docs/issues.md #12: not in /chat's first load). */
+/** lib/browser/vault/rotation.ts, loaded when a rotation runs (not in /chat's first load). */
 const rotation = () => import("./rotation");
 import { describeThisDevice, forgetDeviceRecord, forgetSeen, readDevice, readSeen, writeDevice, writeSeen } from "./device-store";
 import { removeAllDrafts } from "@/lib/browser/chat/drafts";
@@ -27,7 +27,7 @@ import {
 } from "./seal";
 
 /**
- * The vault in the browser (docs/issues.md #8), as a tiny shared store like lib/browser/account/client.ts; its calls go
+ * The vault in the browser, as a tiny shared store like lib/browser/account/client.ts; its calls go
  * through the typed API client (lib/browser/api/client.ts): the state
  * from GET /api/vault and, once unlocked, the vault key, kept in this tab's memory only (a reload or
  * sign-out locks, unless this device is remembered: docs/issues.md #21, wrapped under two shares). Every secret (passphrase, recovery code, PRF output, vault key) stays here; the
@@ -39,7 +39,7 @@ export type { SealedChatBatchJson, VaultDevicesJson, VaultJson };
 export interface VaultStore {
   /**
    * "loading" until GET /api/vault answered; "error" if it failed; "unlocking" while a remembered
-   * device (docs/issues.md #21) opens the vault without asking.
+   * device opens the vault without asking.
    */
   status: "loading" | "none" | "locked" | "unlocking" | "unlocked" | "error";
   info: VaultJson | null;
@@ -52,11 +52,11 @@ let store: VaultStore = { status: "loading", info: null, key: null, deviceId: nu
 // A remembered device is tried once per page load, before the unlock panel is shown.
 let deviceTried = false;
 let deviceUnlocking = false;
-// docs/issues.md #21: a key rotation left unfinished is being completed (the vault shows as unlocking meanwhile).
+// A key rotation left unfinished is being completed (the vault shows as unlocking meanwhile).
 let rotating = false;
 // The raw key is needed to wrap it under a new method (Settings); it lives as long as `key`.
 let rawKey: Uint8Array<ArrayBuffer> | null = null;
-// docs/issues.md #21: this device's view of the history's integrity, for as long as the key is held.
+// This device's view of the history's integrity, for as long as the key is held.
 let tracker: IntegrityTracker | null = null;
 let started = false;
 const listeners = new Set<() => void>();
@@ -73,7 +73,7 @@ function set(next: Partial<VaultStore>) {
  */
 const actionError = (message: string) => new AppError("bad_request:vault", message);
 
-/** @simplewebauthn/browser, loaded on the first passkey ceremony (docs/issues.md #12: not in /chat's first load). */
+/** @simplewebauthn/browser, loaded on the first passkey ceremony (not in /chat's first load). */
 const webauthn = () => import("@simplewebauthn/browser");
 
 /**
@@ -126,7 +126,7 @@ export function useVault(signedIn: boolean): VaultStore {
 
 /**
  * Hold the opened vault key; with `remember`, remember this device first (a failure is logged, the vault
- * still opens). A key rotation left unfinished is finished first (docs/issues.md #21).
+ * still opens). A key rotation left unfinished is finished first.
  */
 async function unlocked(raw: Uint8Array<ArrayBuffer>, remember = false): Promise<void> {
   const pending = info().rotation;
@@ -143,7 +143,7 @@ const trackerFor = (raw: Uint8Array<ArrayBuffer>) => {
 };
 
 /**
- * docs/issues.md #21: a key rotation left unfinished (the tab closed midway) is finished at the next unlock: the
+ * A key rotation left unfinished (the tab closed midway) is finished at the next unlock: the
  * next key opens from its wrap under the current one, the chats left are sealed again, and the old
  * methods go. @returns the key to hold (the next one; the current one when finishing failed, logged).
  */
@@ -168,7 +168,7 @@ async function finishPendingRotation(raw: Uint8Array<ArrayBuffer>, pending: { ge
 }
 
 /**
- * Draft "Rotate vault key" (Settings, docs/issues.md #21): a new key, a new recovery code (show it once) and, when
+ * Draft "Rotate vault key" (Settings): a new key, a new recovery code (show it once) and, when
  * the vault has a passphrase, a wrap under `passphrase` (the current one or a new one, rated like any).
  * Nothing is sent yet. @throws AppError (locked, weak passphrase)
  */
@@ -180,7 +180,7 @@ export async function draftKeyRotation(passphrase: string | null): Promise<Rotat
 }
 
 /**
- * Rotate the vault key (docs/issues.md #21): send the draft, seal every chat again under the new key, finish
+ * Rotate the vault key: send the draft, seal every chat again under the new key, finish
  * (the old methods, passkeys included, and the remembered devices are deleted), then hold the new key.
  * Interrupted, it finishes at the next unlock. @throws AppError
  */
@@ -211,7 +211,7 @@ export function lockVault(): void {
 }
 
 /**
- * Open the vault with this browser's remembered-device record (docs/issues.md #21): the server's share
+ * Open the vault with this browser's remembered-device record: the server's share
  * (POST /api/vault/devices/unlock) and the device's own key open the wrap. A revoked device (404) or a
  * wrap that no longer opens (the vault was set up again) deletes the local record.
  * @returns whether the vault is now unlocked. Never throws: failing, the unlock panel shows as before.
@@ -240,7 +240,7 @@ async function unlockRememberedDevice(): Promise<boolean> {
 }
 
 /**
- * Remember this browser (the "Remember this device" box, docs/issues.md #21): the server makes and keeps
+ * Remember this browser (the "Remember this device" box): the server makes and keeps
  * one share, this browser a non-extractable key; the vault key is wrapped under both and stored in
  * IndexedDB, so a reload or a new tab opens the vault without asking until the device is revoked.
  * @throws AppError (locked, the server refused, or this browser cannot store it).
@@ -291,7 +291,7 @@ export async function forgetThisDevice(): Promise<void> {
 }
 
 /**
- * Delete what this browser keeps under the signed-in user's id (docs/issues.md #43, finding 7): the sealed
+ * Delete what this browser keeps under the signed-in user's id (finding 7): the sealed
  * drafts in localStorage, the seen versions and any remembered-device record in IndexedDB. On log out with
  * "Forget this device" and after the account is deleted; `userId` when the vault's state is not loaded.
  */
@@ -320,7 +320,7 @@ export async function revokeRememberedDevice(id: string): Promise<VaultDevicesJs
 
 /**
  * The unlocked vault for the saved-chat operations (lib/browser/vault/saved-chats.ts): the key, the user and this
- * device's integrity tracker (docs/issues.md #21). @throws AppError "bad_request:vault" when locked.
+ * device's integrity tracker. @throws AppError "bad_request:vault" when locked.
  */
 export function unlockedVault(message = "Unlock your history first."): { key: CryptoKey; userId: string; tracker: IntegrityTracker } {
   if (!store.key || !tracker) throw actionError(message);
@@ -424,7 +424,7 @@ export async function draftSetup(choice: { kind: "passkey" } | { kind: "passphra
 }
 
 /**
- * The passphrase, when lib/browser/vault/strength.ts accepts it (docs/issues.md #21: zxcvbn score ≥ 3 and ≥ 10^10 guesses);
+ * The passphrase, when lib/browser/vault/strength.ts accepts it (zxcvbn score ≥ 3 and ≥ 10^10 guesses);
  * checked again here, under the dialogs, so no path wraps the key under a guessable one.
  * @throws AppError "bad_request:vault" with the rating's reason.
  */
@@ -451,7 +451,7 @@ function wrongSecret(error: unknown, message: string): never {
 /**
  * Unlock with the passphrase (`remember`: remember this device too). When the wrap it opened was made with weaker Argon2id parameters than today's
  * (lib/shared/vault/argon2-params.ts), the key is wrapped again under the same passphrase with today's and the
- * stored wrap replaced (docs/issues.md #21); the vault is unlocked before that starts, and the promise settles once
+ * stored wrap replaced; the vault is unlocked before that starts, and the promise settles once
  * it is done (a failure is logged by kind and tried again at the next unlock).
  * @throws AppError "That passphrase is not right…"
  */
@@ -574,7 +574,7 @@ export {
 } from "./sealed-chat-batches";
 
 /**
- * Saved chats, fetched in batches and decrypted here (for export, docs/issues.md #9), in the order of `chatIds`;
+ * Saved chats, fetched in batches and decrypted here (for export), in the order of `chatIds`;
  * chats deleted meanwhile are left out. `onProgress` gets how many ids are settled so far.
  * @throws AppError (locked, network, a chat that fails its integrity check or does not decrypt)
  */
@@ -586,7 +586,7 @@ export async function loadSavedChats(chatIds: readonly string[], onProgress?: (d
   let done = 0;
   const checker = tracker;
   await forEachSealedChatBatch(chatIds, async (batch, settled) => {
-    // docs/issues.md #21: every chat read is checked against its header and the manifest first.
+    // Every chat read is checked against its header and the manifest first.
     for (const sealed of batch.chats) {
       const problem = await checker?.checkChat(sealed);
       if (problem) throw actionError(problem);

@@ -1,5 +1,5 @@
 /**
- * The one ceiling on request bodies (docs/issues.md #22, "Body limits that agree"). Every route's own limit
+ * The one ceiling on request bodies. Every route's own limit
  * (the contract's `maxBytes`, CHAT_MAX_REQUEST_BYTES, CONFIDENTIAL_MAX_REQUEST_BYTES) is at most this,
  * and next.config.ts lets a body of BODY_CEILING_BYTES + 1 bytes through Next's proxy: Next copies each
  * body for proxy.ts and, past its limit (10 MB by default), silently cuts it, which turned a valid 12 MB

@@ -4,7 +4,7 @@ import { api, type ApiRoute, type RouteName } from "@/lib/shared/api/contract";
  * The methods each route of app/api answers, in one table derived from the API contract
  * (lib/shared/api/contract.ts) plus the routes the contract does not list (next-auth's catch-all, the
  * confidential relay). proxy.ts answers any other method on a known route with 405, an `Allow` header
- * naming the route's methods and `{ "error": ... }` (docs/issues.md #22: Next's own 405 has no `Allow` and
+ * naming the route's methods and `{ "error": ... }` (Next's own 405 has no `Allow` and
  * no body). tests/api/methods.test.ts checks the table against the route files' exports.
  */
 

@@ -3,7 +3,7 @@ import type { ServerResponse } from "node:http";
 import { drained, isDirectRequest } from "@/lib/server/http";
 
 /**
- * Bodies that skip the Web streams on the hot path (docs/issues.md #24; docs/performance.md "Custom
+ * Bodies that skip the Web streams on the hot path (docs/performance.md "Custom
  * server"), in both directions, while the route handlers keep Next's Web signature:
  *
  * - an answer made by a producer (`pushedResponse`): the handler returns a Response as usual; Next

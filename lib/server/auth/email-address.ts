@@ -28,7 +28,7 @@ const DOT_BLIND_DOMAINS = new Set(["gmail.com", "googlemail.com"]);
 
 /**
  * The mailbox an already normalised address reaches, as the key of the per-address sign-in limit
- * (docs/issues.md #10: plus-address and case variants share one limit). Never used as an identity.
+ * (plus-address and case variants share one limit). Never used as an identity.
  * - lower-case (normalizeEmail did it);
  * - "+tag" removed from the local part: sub-addressing delivers to the same mailbox at Gmail,
  *   Outlook, iCloud, Fastmail, Proton and most others; merging the rare provider where "+" is a

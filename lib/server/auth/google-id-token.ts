@@ -40,7 +40,7 @@ const MAX_TOKEN_CHARS = 8192;
 const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 const DISCOVERY_TTL_MS = 60 * 60 * 1000;
 const GOOGLE_ISSUERS = ["https://accounts.google.com", "accounts.google.com"];
-/** Clock skew allowed on exp, nbf and iat, in seconds (docs/issues.md #10: at most 60 s). */
+/** Clock skew allowed on exp, nbf and iat, in seconds (at most 60 s). */
 export const CLOCK_TOLERANCE_S = 10;
 /** Google ID tokens live one hour; an older iat is refused even if exp says otherwise. */
 const MAX_TOKEN_AGE_S = 3600;

@@ -51,7 +51,7 @@ async function route(request: Request, segments: string[]): Promise<Response> {
   const isEmailCallback = action === "callback" && providerId === "email";
 
   // next-auth's client logger (next-auth/react posts its client-side errors here) would let anyone write
-  // lines to the server log: it is off. Answered 204 without reading the body or logging (docs/issues.md #22).
+  // lines to the server log: it is off. Answered 204 without reading the body or logging.
   if (action === "_log" && method === "POST") return new Response(null, { status: 204, headers: { "Cache-Control": "no-store" } });
 
   if (method === "GET" || method === "HEAD") {
@@ -120,7 +120,7 @@ async function route(request: Request, segments: string[]): Promise<Response> {
 
 /**
  * next-auth answers an action it does not know with 400 and a plain-text "Error: This action with HTTP GET
- * is not supported by NextAuth.js": every error of the API is JSON `{ "error": ... }` (docs/issues.md #22, found
+ * is not supported by NextAuth.js": every error of the API is JSON `{ "error": ... }` (found
  * by the OpenAPI fuzzer in e2e/robustness.spec.ts).
  */
 function jsonErrorBody(answer: Response): Response {

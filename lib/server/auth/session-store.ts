@@ -13,7 +13,7 @@ import { securityEvent } from "@/lib/server/log";
  */
 
 /**
- * Session lifetimes (docs/issues.md #10, ASVS 5.0 V7.3; lib/server/auth/README.md "Session lifetime"):
+ * Session lifetimes (ASVS 5.0 V7.3; lib/server/auth/README.md "Session lifetime"):
  * - idle: SESSION_IDLE_DAYS (7) without any authenticated request ends a session. The row's
  *   `expires` is the idle deadline; using the session moves it forward, at most once per
  *   SESSION_REFRESH_AFTER_S (a day), so a busy user costs one write a day;
@@ -109,7 +109,7 @@ export async function findSessionUser(token: string): Promise<StoredSessionUser 
   // Tokens we issue are 43 characters; anything far longer is not ours (and not worth hashing).
   if (!token || token.length > 256) return null;
   // Straight through node-postgres: every signed-in request starts here, and Prisma's own work around
-  // this one read was a visible part of a saved turn's CPU (docs/issues.md #24). Both timestamps are
+  // this one read was a visible part of a saved turn's CPU. Both timestamps are
   // timestamptz, which node-postgres reads with their zone.
   const pool = await getPool();
   const { rows } = await pool.query<{ id: string; expires: Date; created_at: Date; user_id: string; email: string | null; deleted_at: Date | null }>({

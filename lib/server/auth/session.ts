@@ -88,7 +88,7 @@ export async function requireUser(request: Request, opts: { allowDeleted?: boole
 }
 
 /**
- * requireUser and a read scoped to the user in one database round trip for cookie sessions (docs/issues.md #12):
+ * requireUser and a read scoped to the user in one database round trip for cookie sessions:
  * `read` gets the session cookie's token hash, looks the session up in the same SQL statement as its
  * data, and returns the session row it found (or null) with the data. The session's rules and answers
  * are requireUser's (401, 403 deleted account, idle deadline moved forward); the data is returned only

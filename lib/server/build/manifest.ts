@@ -3,7 +3,7 @@ import path from "node:path";
 import { sri384 } from "@/lib/server/security/sri";
 
 /**
- * The build manifest served at `/.well-known/hush/manifest.json` (docs/issues.md #21, docs/verify.md): the
+ * The build manifest served at `/.well-known/hush/manifest.json` (docs/verify.md): the
  * SHA-384 of every file under `/_next/static` and the commit the build was made from. It holds no
  * time or path of the machine, so two builds of one commit write the same bytes.
  */

@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 
 /**
- * The commit a build is made from (docs/issues.md #21, docs/verify.md): `HUSH_SOURCE_COMMIT` when set (the
+ * The commit a build is made from (docs/verify.md): `HUSH_SOURCE_COMMIT` when set (the
  * Docker build, which has no .git), else `git rev-parse HEAD` in `cwd`, else "unknown". Used as Next's
  * build id, so two builds of one commit name `/_next/static/<build id>/` alike, and written into the
  * build manifest. Returns 40 hex digits or "unknown"; needs no network.

@@ -2,7 +2,7 @@ import { compareManifests, parseManifest, MANIFEST_URL_PATH, type BuildManifest 
 import { sri384 } from "@/lib/server/security/sri";
 
 /**
- * `npm run verify -- <origin>` (scripts/verify.ts, docs/verify.md, docs/issues.md #21): compare what a running
+ * `npm run verify -- <origin>` (scripts/verify.ts, docs/verify.md): compare what a running
  * deployment serves with a local build of the same commit. Checks, each failure one problem:
  * - the served build manifest (`/.well-known/hush/manifest.json`): its commit and every file's hash
  *   equal the local build's;

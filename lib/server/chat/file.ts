@@ -6,7 +6,7 @@ import type { ChatRequest } from "./schema";
 
 /**
  * The spec's `file` (docs/product.md §7: `{ name, type, content }`, content a data URL of a PDF) on
- * /api/ns/chat and /api/ns/chat_user, for a standard model (docs/issues.md #39; a confidential model is refused
+ * /api/ns/chat and /api/ns/chat_user, for a standard model (a confidential model is refused
  * with 409 before this, so no file reaches the server on that path). The server reads it with the browser's code
  * and limits (lib/server/pdf) and the turn goes on as if the browser had sent the text as `document`: same
  * prompt, same context budget, same sentences for the same failures, each a 4xx:

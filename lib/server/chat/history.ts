@@ -11,7 +11,7 @@ import { readJsonBody } from "@/lib/server/http";
 import { toIntegrityWrite, toSealedMessage } from "@/lib/server/vault/server";
 
 /**
- * Saved history as the API returns it (docs/product.md §3, §7; docs/issues.md #8): everything a user wrote is ciphertext
+ * Saved history as the API returns it (docs/product.md §3, §7): everything a user wrote is ciphertext
  * made in their browser under the vault key, returned as base64 for the browser to decrypt. The
  * server has no key that opens it, so `display_name` is always null here and `content` always "":
  * the browser fills them from `display_name_ciphertext` and `content_ciphertext`.
@@ -36,7 +36,7 @@ export async function historyPage(userId: string, limit: number, cursor: string 
 /**
  * GET /api/ns/chat_history's answer for the caller of `request` as JSON text (historyPage's shape):
  * requireUser and the page in one database round trip for a cookie session, the JSON built by
- * PostgreSQL (docs/issues.md #12; lib/server/db/history-json.ts). @throws AppError 401 | 403 | 503 (requireUser), then
+ * PostgreSQL (lib/server/db/history-json.ts). @throws AppError 401 | 403 | 503 (requireUser), then
  * AppError bad_request:cursor.
  */
 export async function historyPageFor(request: Request, limit: number, cursor: string | null): Promise<string> {
@@ -71,16 +71,16 @@ function pageJson(page: Awaited<ReturnType<typeof listSealedChats>>) {
 
 /**
  * A chat with its messages as the API returns it (docs/product.md §3 Chat): each message as vault ciphertext with
- * its position, and the sealed branch tree of its edited and regenerated versions (docs/issues.md #9).
+ * its position, and the sealed branch tree of its edited and regenerated versions.
  */
 function chatJson(chat: SealedChat) {
   return {
     chat_id: chat.chatId,
     display_name: null,
     display_name_ciphertext: b64(chat.title),
-    /** Base64 vault ciphertext of the branch tree (docs/issues.md #9), null for a chat without versions. */
+    /** Base64 vault ciphertext of the branch tree, null for a chat without versions. */
     tree_ciphertext: b64(chat.tree),
-    /** docs/issues.md #21: the sealed header (version, hash chain) and its version in clear. */
+    /** The sealed header (version, hash chain) and its version in clear. */
     header_ciphertext: b64(chat.header),
     version: chat.version,
     created_at: chat.createdAt.toISOString(),
@@ -103,7 +103,7 @@ export async function historyChat(userId: string, chatId: string) {
 /**
  * GET /api/ns/chat_history/{chat_id}'s answer for the caller of `request` as JSON text (historyChat's
  * shape): requireUser and the chat in one database round trip for a cookie session, the JSON built by
- * PostgreSQL (docs/issues.md #12; lib/server/db/history-json.ts). @throws AppError 401 | 403 | 503 (requireUser), then
+ * PostgreSQL (lib/server/db/history-json.ts). @throws AppError 401 | 403 | 503 (requireUser), then
  * AppError not_found:chat.
  */
 export async function historyChatFor(request: Request, chatId: string): Promise<string> {
@@ -121,14 +121,14 @@ export async function historyChatFor(request: Request, chatId: string): Promise<
 
 /**
  * The largest chat_save body (declared Content-Length, bytes) read before the session is checked, so that
- * one statement checks the session and saves (docs/issues.md #24). A text turn is a few kilobytes; a larger
+ * one statement checks the session and saves. A text turn is a few kilobytes; a larger
  * or undeclared body (documents, an import) is read only once the session passed, as for any route, so
  * that nobody signed out makes the server read more than this.
  */
 export const SAVE_IN_ONE_STATEMENT_MAX_BYTES = 1024 * 1024;
 
 /**
- * POST /api/ns/chat_save's work for the caller of `request` (docs/issues.md #8: the browser's sealed turn
+ * POST /api/ns/chat_save's work for the caller of `request` (the browser's sealed turn
  * stored as it is). For a cookie session and a body of at most SAVE_IN_ONE_STATEMENT_MAX_BYTES, the session
  * is read in the save's own statement (lib/server/db/sealed-chats.ts saveSealedTurnForSession; docs/issues.md #24:
  * one database round trip for the request a saved turn makes after every answer). Otherwise (a bearer

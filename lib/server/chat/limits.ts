@@ -5,7 +5,7 @@ import { chatRequestSchema, maxChatBodyBytes, type ChatLimits } from "./schema";
 /**
  * The chat request's abuse bounds from config: CHAT_MAX_MESSAGES, CHAT_MAX_MESSAGE_CHARS, CHAT_MAX_DOCUMENTS,
  * PDF_MAX_TEXT_CHARS (a document is at most what the browser's extraction keeps), CHAT_MAX_REQUEST_BYTES, and the
- * image bounds CHAT_MAX_IMAGES_PER_MESSAGE, CHAT_MAX_IMAGES, CHAT_MAX_IMAGE_BYTES (docs/issues.md #23).
+ * image bounds CHAT_MAX_IMAGES_PER_MESSAGE, CHAT_MAX_IMAGES, CHAT_MAX_IMAGE_BYTES.
  */
 export function chatLimits(): ChatLimits {
   const c = getConfig();

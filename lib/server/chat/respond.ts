@@ -18,7 +18,7 @@ export interface ChatResult {
   messages: ChatMessage[];
   chat_id: string | null;
   context: ContextReport;
-  /** The turn's web search (docs/issues.md #40): engine, queries as sent, sources; only when one was asked for. */
+  /** The turn's web search: engine, queries as sent, sources; only when one was asked for. */
   search?: WebSearchRecord;
 }
 
@@ -40,7 +40,7 @@ export interface TurnSearch {
  * seals and saves a saved chat's turn itself (POST /api/ns/chat_save).
  * The turn is registered in lib/server/lifecycle.ts from the provider call until its answer is complete, so a
  * graceful shutdown waits for it (or, past the grace period, aborts it: `error` event, status 503).
- * With `search` (docs/issues.md #40) the web search runs first (lib/server/search/run.ts) and its record goes out
+ * With `search` the web search runs first (lib/server/search/run.ts) and its record goes out
  * as `event: search` before the first delta, and as `search` in `done` (or the JSON answer).
  * @throws AppError 503 while the process shuts down; provider failures before the first token.
  */
@@ -103,7 +103,7 @@ async function respond(
     }
     const result = complete(text);
     inFlight.end();
-    // A message is in the body: no cache (browser, proxy or CDN) may keep it (docs/issues.md #10).
+    // A message is in the body: no cache (browser, proxy or CDN) may keep it.
     return Response.json(result, { headers: { "Cache-Control": "private, no-store" } });
   }
 

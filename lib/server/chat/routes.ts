@@ -23,7 +23,7 @@ import { assertSearchAvailable } from "@/lib/server/search/run";
  * (app/api/ns/chat/route.ts, app/api/ns/chat_user/route.ts, app/api/ns/chat_save/route.ts,
  * app/api/ns/chat_history/route.ts, app/api/ns/chat_history/batch/route.ts,
  * app/api/ns/chat_history/[chatId]/route.ts)
- * export them to Next, and the hot path of server.mjs (lib/server/api/hot-path.ts, docs/issues.md #24) calls them
+ * export them to Next, and the hot path of server.mjs (lib/server/api/hot-path.ts) calls them
  * without Next's route-handler machinery. Each takes a Web Request and answers a Response through
  * lib/server/api/route.ts.
  */
@@ -44,7 +44,7 @@ export const chatVisitorRoute = route(api.chatVisitor, { handlerReadsBody: true 
   // A confidential model's turn goes through the relay, encrypted; never in clear through this route.
   const inClear = confidentialInClearError(model.code);
   if (inClear) throw inClear;
-  // An image for a model that reads text only: refused before the quota is counted (docs/issues.md #23).
+  // An image for a model that reads text only: refused before the quota is counted.
   checkImagesAllowed(body, model);
   // Web search needs this server's SearXNG; refused before anything is counted.
   const search = assertSearchAvailable(body.web_search);
@@ -62,7 +62,7 @@ export const chatVisitorRoute = route(api.chatVisitor, { handlerReadsBody: true 
 
 /**
  * POST /api/ns/chat_user: the signed-in chat call (docs/product.md §7). Like /api/ns/chat, plus: the Pro model for
- * Pro users. It stores nothing: since the vault (docs/issues.md #8) a saved chat's turn is encrypted in the browser
+ * Pro users. It stores nothing: since the vault a saved chat's turn is encrypted in the browser
  * and sent to POST /api/ns/chat_save once the answer is complete; `save_chat` is accepted for docs/product.md §7
  * and ignored, and `chat_id` is echoed. A chat_id that is not the caller's answers 404 before the model runs.
  * The Pro model without Pro answers 403; each send counts against the plan's daily quota (429). A `file` is read
@@ -85,7 +85,7 @@ export const chatSignedInRoute = route(
 /**
  * GET /api/ns/chat_history/{chat_id}: one saved chat with its messages; 404 when not the caller's.
  * Session and chat in one database round trip, the JSON text (contract chatSchema) made by the database
- * (docs/issues.md #12), so the wrapper's own auth step is off.
+ * so the wrapper's own auth step is off.
  */
 export const chatHistoryGetRoute = route<typeof api.chatHistoryGet, { chatId: string }>(
   api.chatHistoryGet,
@@ -94,13 +94,13 @@ export const chatHistoryGetRoute = route<typeof api.chatHistoryGet, { chatId: st
 );
 
 /**
- * POST /api/ns/chat_save: store a turn the browser encrypted under the vault key (docs/issues.md #8), after the
+ * POST /api/ns/chat_save: store a turn the browser encrypted under the vault key, after the
  * answer of /api/ns/chat_user completed. `create: true` makes the chat with the browser-chosen
- * `chat_id`, unique per user (docs/issues.md #22: another user's id is a free one), messages at
- * 0..n-1; otherwise the messages are appended at `first_position`, which must be the chat's next position (409 otherwise: reload and retry); with `replace` (docs/issues.md #9: an edited or
+ * `chat_id`, unique per user (another user's id is a free one), messages at
+ * 0..n-1; otherwise the messages are appended at `first_position`, which must be the chat's next position (409 otherwise: reload and retry); with `replace` (an edited or
  * regenerated turn) the stored messages from `first_position` on are replaced. `tree_ciphertext` is the
  * sealed branch tree (lib/shared/vault/schemas.ts). 409 without a vault, 404 for a chat that is not the
- * caller's. `integrity` (docs/issues.md #21): the chat's new sealed header and the sealed manifest, each naming
+ * caller's. `integrity`: the chat's new sealed header and the sealed manifest, each naming
  * the version it replaces (409 conflict:chat_version or conflict:manifest when another device wrote first).
  * Answers `{ chat_id, last_updated }`. On the hot path: a saved turn is this request after every
  * chat_user answer.
@@ -121,7 +121,7 @@ export const chatSaveRoute = route(
  * (docs/product.md §2, §7), a page at a time: `{ chat_history: [{ chat_id, display_name, display_name_ciphertext,
  * last_updated }], next_cursor }`. Messages come per chat from /api/ns/chat_history/{chat_id}, so a long
  * history loads quickly. Session and page in one database round trip, the JSON text made by the database
- * (docs/issues.md #12), so the wrapper's own auth step is off.
+ * so the wrapper's own auth step is off.
  */
 export const chatHistoryListRoute = route(api.chatHistoryList, async ({ request }) => {
   const params = new URL(request.url).searchParams;
@@ -134,7 +134,7 @@ export const chatHistoryListRoute = route(api.chatHistoryList, async ({ request 
 });
 
 /**
- * POST /api/ns/chat_history/batch `{ chat_ids }` (docs/issues.md #9: search and export read the whole history in a
+ * POST /api/ns/chat_history/batch `{ chat_ids }` (search and export read the whole history in a
  * few requests, not one per chat): up to 100 of the caller's saved chats with their messages, each in the
  * shape of GET /api/ns/chat_history/{chat_id} (ciphertext only), in the order asked:
  * `{ chats, remaining_chat_ids }`. Ids that are not the caller's chats are left out silently; chats left
@@ -142,6 +142,6 @@ export const chatHistoryListRoute = route(api.chatHistoryList, async ({ request 
  * A read, but a POST for its body: same-origin is checked as for writes.
  */
 export const chatHistoryBatchRoute = route(api.chatHistoryBatch, async ({ request, user, body }) =>
-  // The JSON text made by the database (docs/issues.md #24), in the contract's chatHistoryBatch shape.
+  // The JSON text made by the database, in the contract's chatHistoryBatch shape.
   jsonResponse(request, await sealedChatsJson({ userId: user.id, chatIds: body.chat_ids }), { headers: PRIVATE_NO_STORE }),
 );

@@ -26,7 +26,7 @@ export interface SignedInSend {
   plan: "Free" | "Pro";
   body: ChatRequest;
   model: ModelDescriptor;
-  /** A web search was asked for and counted with the send (docs/issues.md #40). */
+  /** A web search was asked for and counted with the send. */
   searched: boolean;
 }
 
@@ -67,7 +67,7 @@ export interface AdmittedUserTurn {
  *   answer (the confidential relay's refusal of a client caught tampering, lib/server/rate-limit.ts blockedSeconds:
  *   process memory, or Redis with REDIS_URL). The statement has counted the turn already (users are
  *   counted in the database, lib/server/quota.ts userQuotaInDatabase), so without Redis nothing else awaits
- *   before the model is called (docs/issues.md #24); a refusal here gives the count back (one more
+ *   before the model is called; a refusal here gives the count back (one more
  *   statement, on that refusal only).
  * @throws AppError with those statuses.
  */
@@ -78,7 +78,7 @@ export async function admitUserTurn(input: {
   pending?: unknown[];
   beforeCount?: (userId: string) => Promise<void>;
   /**
-   * Count one web search with the turn (docs/issues.md #40); "required": refuse the turn (429, count given back)
+   * Count one web search with the turn; "required": refuse the turn (429, count given back)
    * when today's searches are used up (the confidential relay, which cannot take the search out of the ciphertext).
    */
   search?: boolean | "required";

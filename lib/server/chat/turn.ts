@@ -68,7 +68,7 @@ export function imageNotSupportedMessage(modelTitle: string): string {
 }
 
 /**
- * docs/issues.md #23: images only for a model that reads them (lib/server/llm/providers.ts `modelReadsImages`).
+ * Images only for a model that reads them (lib/server/llm/providers.ts `modelReadsImages`).
  * @throws AppError 400 "bad_request:image_not_supported" with the sentence the chat shows.
  */
 export function checkImagesAllowed(body: ChatRequest, model: ModelDescriptor): void {

@@ -19,7 +19,7 @@ export function isConfidentialModel(code: string, config: Config = getConfig()):
 /**
  * The refusal a plaintext chat route (/api/ns/chat, /api/ns/chat_user) gives a model configured as confidential,
  * or null for a standard model. Such a model's messages reach the enclave only encrypted in the browser
- * (docs/issues.md #20), so the server never accepts them in clear, even from an out-of-date tab or a
+ * so the server never accepts them in clear, even from an out-of-date tab or a
  * hand-written client: "Hush's server relays only ciphertext" stays true of every turn of that model.
  * @returns AppError 409 `conflict:model_confidential`, or null.
  */

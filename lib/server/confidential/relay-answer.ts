@@ -5,7 +5,7 @@ import { AppError } from "@/lib/shared/errors";
 import { logger } from "@/lib/server/log";
 
 /**
- * What the confidential relay (./relay.ts) makes of the enclave's answer (docs/issues.md #43, finding 4): its
+ * What the confidential relay (./relay.ts) makes of the enclave's answer (finding 4): its
  * status, and deadlines on its streamed body. The relay never passes a misbehaving enclave's own error page,
  * redirect or endless stream to the browser.
  */

@@ -24,7 +24,7 @@ import { EHBP_ENCAPSULATED_KEY_HEADER, EHBP_RESPONSE_NONCE_HEADER, MODEL_HEADER,
 import { parseUsageMetrics, recordUsage, USAGE_REQUEST_HEADER, USAGE_RESPONSE_HEADER, type UsageKind } from "./usage";
 
 /**
- * The confidential relay (docs/issues.md #20; docs/confidential-inference.md): Hush's server between the browser
+ * The confidential relay (docs/confidential-inference.md): Hush's server between the browser
  * and the one configured enclave (CONFIDENTIAL_BASE_URL). Chat bodies are EHBP ciphertext (HPKE,
  * RFC 9180) that only the enclave and the browser can open; this module checks who may send, forwards
  * the bytes unchanged and streams the answer back. It never parses, logs or keeps a body, takes no URL,
@@ -66,7 +66,7 @@ function configuredEnclave(): ConfidentialSettings {
 // ---------------------------------------------------------------------------------------------------
 
 let bundleCache: { key: string; expires: number; value: Promise<AttestationBundle> } | undefined;
-/** A failed fetch of the attestation is answered from memory this long (docs/issues.md #43, finding 5). */
+/** A failed fetch of the attestation is answered from memory this long (finding 5). */
 const FAILURE_CACHE_MS = 10_000;
 /** Attestation requests a client network may make a minute (each may reach the enclave, GitHub and Sigstore). */
 /** Attestation fetches a client network may make (the contract entry's limit, applied by the route wrapper). */
@@ -234,7 +234,7 @@ async function admit(request: Request): Promise<AdmittedTurn> {
   const maxBytes = getConfig().CONFIDENTIAL_MAX_REQUEST_BYTES;
   const code = request.headers.get(MODEL_HEADER)?.trim() ?? "";
   const signedIn = request.headers.has("authorization") || readCookie(request.headers.get("cookie"), sessionCookieName()) !== null;
-  // docs/issues.md #40: a turn with search on says so in a clear header (its query stays in the ciphertext), so the
+  // A turn with search on says so in a clear header (its query stays in the ciphertext), so the
   // search is counted with the turn; past the day's searches the turn is refused and the browser sends it without.
   const search = request.headers.get(WEB_SEARCH_HEADER) === "1";
   if (signedIn) {
@@ -272,7 +272,7 @@ async function admit(request: Request): Promise<AdmittedTurn> {
     await refuseIfBlocked(key);
     throw error;
   }
-  // The refusal list and the quota in one round trip (one Redis script with REDIS_URL; docs/issues.md #24).
+  // The refusal list and the quota in one round trip (one Redis script with REDIS_URL).
   const { blocked, searched } = await consumeTurnUnlessBlocked(
     { kind: "visitor", address },
     { redisKey: blockRedisKey(MISMATCH_BLOCK, key), check: () => blockedSeconds(MISMATCH_BLOCK, key) },
@@ -307,7 +307,7 @@ async function forward(request: Request, settings: ConfidentialSettings, turn: A
     [USAGE_REQUEST_HEADER]: "true",
     "Transfer-Encoding": "chunked",
   };
-  // The router's opt-in for web-search progress markers, forwarded only with its one known value (docs/issues.md #40).
+  // The router's opt-in for web-search progress markers, forwarded only with its one known value.
   if (request.headers.get(TINFOIL_EVENTS_HEADER) === TINFOIL_EVENTS_WEB_SEARCH) headers[TINFOIL_EVENTS_HEADER] = TINFOIL_EVENTS_WEB_SEARCH;
   // The key of the model the plan allowed: with provider keys restricted to one model, another model
   // asked for inside the ciphertext is refused by the provider itself.

@@ -7,7 +7,7 @@ import { SEARCH_KEY_SUFFIX } from "@/lib/server/search/quota";
 
 /**
  * Everything a signed-in chat send needs before the model is called, in one SQL statement (one
- * database round trip; docs/issues.md #12): the live session's user and whether the account is deleted, whether
+ * database round trip): the live session's user and whether the account is deleted, whether
  * the user's subscription carries Pro, whether `chatId` is the user's, and, when every check passes and
  * `quota` is given, the send counted against today's quota.
  *
@@ -30,7 +30,7 @@ export interface ChatPreconditionInput {
   needsPro: boolean;
   /** Count the send against today's quota (lib/server/quota.ts userQuotaInDatabase); null: check only. */
   quota: { day: string; freeLimit: number; proLimit: number; searchFreeLimit?: number; searchProLimit?: number } | null;
-  /** Count one web search with the send (docs/issues.md #40), unless today's searches are used up. */
+  /** Count one web search with the send, unless today's searches are used up. */
   search?: boolean;
   /** The instant the session's deadlines are checked against. */
   now: Date;
@@ -67,7 +67,7 @@ interface Row {
 export async function loadChatPreconditions(input: ChatPreconditionInput): Promise<ChatPreconditions> {
   const q = input.quota;
   // Each ${} a parameter; the casts pin types for PostgreSQL and PGlite alike, and let the statement go
-  // straight through node-postgres (rawRows, docs/issues.md #24). Every timestamp column here is
+  // straight through node-postgres (rawRows). Every timestamp column here is
   // timestamptz, which node-postgres reads with its zone.
   const live =
     "sessionTokenHash" in input.who
@@ -100,7 +100,7 @@ export async function loadChatPreconditions(input: ChatPreconditionInput): Promi
             key: Prisma.sql`(${userQuotaKeySql(Prisma.sql`gate.id`)} || ${SEARCH_KEY_SUFFIX}::text)`,
             day: q.day,
             limit: Prisma.sql`(SELECT CASE WHEN gate.is_pro THEN ${q.searchProLimit ?? 0}::int ELSE ${q.searchFreeLimit ?? 0}::int END FROM gate)`,
-            // Only a counted send counts its search (docs/issues.md #40: in the same statement as the turn).
+            // Only a counted send counts its search (in the same statement as the turn).
             from: Prisma.sql`FROM gate, counted`,
           })
         : Prisma.sql`SELECT NULL::int AS count WHERE false`

@@ -4,10 +4,10 @@ import { chatVersionConflict, manifestConflict } from "@/lib/server/db/errors";
 import { writeManifest, type IntegrityWrite } from "@/lib/server/db/sealed-chats";
 
 /**
- * Store a new display name for one of the user's vault chats (docs/issues.md #9: rename). `title` is vault
+ * Store a new display name for one of the user's vault chats (rename). `title` is vault
  * ciphertext made in the browser (lib/browser/vault/seal.ts sealTitle); it is stored as given. last_updated
  * is left alone, so a rename does not move the chat in the list (as in ChatGPT). With `integrity`
- * (docs/issues.md #21) the chat's new header and the manifest are written in the same transaction, both
+ * the chat's new header and the manifest are written in the same transaction, both
  * compare-and-set on their versions.
  * @returns false when the chat is not one of the user's vault chats (another user's is "not found").
  * @throws AppError conflict:chat_version, AppError conflict:manifest

@@ -48,7 +48,7 @@ const PGLITE_WORKER = path.join(process.cwd(), "lib/server/db/pglite-server.mjs"
 
 /**
  * Embedded PGlite, run in a worker thread and reached over a Unix socket in a fresh private (0700)
- * temporary folder: the WebAssembly runs off the main thread (docs/issues.md #12), only this process's user
+ * temporary folder: the WebAssembly runs off the main thread, only this process's user
  * can connect, and the app talks to it through the same node-postgres adapter as to PostgreSQL.
  */
 async function openPglite(dataDir: string, options: { migrate?: boolean }): Promise<DbHandle> {
@@ -186,7 +186,7 @@ function handle(): Promise<DbHandle> {
 
 /**
  * The node-postgres pool under getDb()'s client, for the hot reads where Prisma's own per-query work
- * is most of the cost (docs/issues.md #12: the history reads, lib/server/db/history-json.ts). Same connections, same
+ * is most of the cost (the history reads, lib/server/db/history-json.ts). Same connections, same
  * queue (PGlite's one connection included), so it mixes safely with Prisma queries; not for use
  * inside a Prisma transaction. Timestamps: `timestamptz` columns come back as Date (node-postgres's own
  * parser, which keeps the zone), unlike Prisma's adapter that reads them as UTC without a zone.
@@ -199,7 +199,7 @@ export function getPool(): Promise<pg.Pool> {
  * Run one statement composed with Prisma.sql straight through the node-postgres pool under getDb()
  * (same connections and queue): for the statements of every chat turn (a signed-in turn's checks, a
  * saved turn's write), where Prisma's own work around one raw statement was a visible part of a turn's
- * CPU (docs/issues.md #24). node-postgres sends parameters untyped, so every `${}` of `statement` that
+ * CPU. node-postgres sends parameters untyped, so every `${}` of `statement` that
  * PostgreSQL cannot type from its context needs a cast. Not inside a Prisma transaction.
  * @throws pg.DatabaseError (SQLSTATE in `code`) or the driver's connection error.
  */

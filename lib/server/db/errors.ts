@@ -20,21 +20,21 @@ export const migrationFailed = (message: string, cause?: unknown) => new AppErro
 /** The vault already exists (setup twice, or from two tabs at once): 409. */
 export const vaultExists = () => new AppError("conflict:vault_exists", "The vault already exists.");
 
-/** The user has no vault yet: saving needs one (docs/product.md §4 Save history, docs/issues.md #8): 409. */
+/** The user has no vault yet: saving needs one (docs/product.md §4 Save history): 409. */
 export const noVault = () => new AppError("conflict:no_vault", "Turn on Save history first.");
 
 /** A save raced another one (the positions moved): the browser reloads and retries (409). */
 export const saveConflict = (message = "The chat changed meanwhile. Reload it and try again.") => new AppError("conflict:save", message);
 
 /**
- * docs/issues.md #21: the chat's header was written by another device since the browser read it (compare-and-set on
+ * The chat's header was written by another device since the browser read it (compare-and-set on
  * its version): the browser reads the chat again, checks it, and writes again (409).
  */
 export const chatVersionConflict = () =>
   new AppError("conflict:chat_version", "The chat changed on another device meanwhile. Reload it and try again.");
 
 /**
- * docs/issues.md #21: the manifest was written by another device since the browser read it: the browser reads it
+ * The manifest was written by another device since the browser read it: the browser reads it
  * again, merges and writes again (409).
  */
 export const manifestConflict = () =>

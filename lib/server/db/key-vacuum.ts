@@ -15,7 +15,7 @@ import { logger } from "@/lib/server/log";
  * `wal_recycle = off` (the embedded PGlite sets it, lib/server/db/pglite-server.mjs; PostgreSQL's operator
  * must, docs/security.md), and only when nothing else keeps them (`wal_keep_size`, archiving, slots).
  *
- * Passes are batched (docs/issues.md #43, finding 3): at most one every KEY_VACUUM_INTERVAL_SECONDS in this
+ * Passes are batched (finding 3): at most one every KEY_VACUUM_INTERVAL_SECONDS in this
  * process; every deletion made before a pass starts is covered by it, so callers arriving meanwhile share
  * the next one. A caller waits for that pass before it answers, so "deleted" still means gone from the
  * database's files when the answer arrives.
@@ -73,7 +73,7 @@ async function runPass(s: VacuumState): Promise<void> {
   const started = performance.now();
   await db.$executeRawUnsafe("VACUUM FULL vault_methods");
   await db.$executeRawUnsafe("VACUUM FULL vault_devices");
-  // docs/issues.md #21: a finished rotation clears the next key's wrap (under the old key) from this row.
+  // A finished rotation clears the next key's wrap (under the old key) from this row.
   await db.$executeRawUnsafe("VACUUM FULL vaults");
   try {
     await db.$queryRawUnsafe("SELECT pg_switch_wal()::text");

@@ -1,5 +1,5 @@
 /**
- * PGlite off the server's main thread (docs/issues.md #12): this worker thread owns the embedded database and
+ * PGlite off the server's main thread: this worker thread owns the embedded database and
  * serves it over the PostgreSQL wire protocol on a Unix socket (@electric-sql/pglite-socket), so the
  * app reaches it through node-postgres like any PostgreSQL and a statement's WebAssembly never stalls
  * the event loop that streams answers. Plain JavaScript, loaded from disk by lib/server/db/client.ts (not
@@ -47,7 +47,7 @@ parentPort.on("message", async (message) => {
 });
 
 /**
- * Old write-ahead log segments are deleted, never renamed for reuse (docs/issues.md #43, finding 2): a recycled
+ * Old write-ahead log segments are deleted, never renamed for reuse (finding 2): a recycled
  * segment keeps its old records (removed vault keys among them) until they are overwritten, which can take
  * days. PGlite is one backend, so this session's setting is the one its CHECKPOINT uses
  * (lib/server/db/key-vacuum.ts). Segments recycled before this setting (a folder from an older version) are

@@ -5,7 +5,7 @@ import { AppError } from "@/lib/shared/errors";
 import { MAX_PROJECTS } from "@/lib/shared/projects/limits";
 
 /**
- * Data access for projects (docs/issues.md #23). A project's name and instructions are one ciphertext the browser
+ * Data access for projects. A project's name and instructions are one ciphertext the browser
  * sealed under the vault key (lib/browser/vault/projects.ts); nothing here can open it. Every call is scoped by the
  * user: another user's project id answers exactly as an unknown one (the key is (user_id, id), as for chats).
  */
@@ -43,7 +43,7 @@ export async function listProjects(userId: string): Promise<{ projects: StoredPr
 
 /**
  * Store a new project under the id the browser chose (and bound into the seal), in one statement: only
- * with a vault, only below MAX_PROJECTS. Created to the minute (docs/issues.md #22, "Metadata").
+ * with a vault, only below MAX_PROJECTS. Created to the minute.
  * @throws AppError conflict:no_vault, conflict:project_limit, conflict:project_exists
  */
 export async function createProject(input: { userId: string; projectId: string; sealed: Uint8Array<ArrayBuffer> }): Promise<{ createdAt: Date }> {

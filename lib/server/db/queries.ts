@@ -18,7 +18,7 @@ export { chatNotFound, invalidCursor, invalidInput } from "@/lib/server/db/error
 export { loadChatPreconditions, type ChatPreconditionInput, type ChatPreconditions } from "@/lib/server/db/chat-preconditions";
 
 /**
- * Delete one of the user's chats with its messages; with `manifest` (docs/issues.md #21: the sealed manifest
+ * Delete one of the user's chats with its messages; with `manifest` (the sealed manifest
  * without the chat) it is written in the same transaction, compare-and-set on its version.
  * @returns false when missing or another user's. @throws AppError conflict:manifest
  */
@@ -53,13 +53,13 @@ export async function shredUserData(userId: string): Promise<{ chatsDeleted: num
     db.vault.deleteMany({ where: { userId } }),
     db.webauthnChallenge.deleteMany({ where: { userId } }),
     db.chat.deleteMany({ where: { userId } }),
-    // docs/issues.md #23: the account's share links stop working with it.
+    // The account's share links stop working with it.
     db.share.deleteMany({ where: { userId } }),
     db.user.updateMany({ where: { id: userId, deletedAt: null }, data: { deletedAt: new Date() } }),
-    // After the chats, which reference them (docs/issues.md #23).
+    // After the chats, which reference them.
     db.project.deleteMany({ where: { userId } }),
   ]);
-  // The wrapped keys must not stay readable in dead tuples of the key table (docs/issues.md #8).
+  // The wrapped keys must not stay readable in dead tuples of the key table.
   await vacuumKeyTables();
   return { chatsDeleted: chats.count };
 }

@@ -8,7 +8,7 @@ import { LOWERCASE_UUID } from "@/lib/shared/uuid";
 import { liveSessionSql, type SessionRow } from "@/lib/server/auth/session-store";
 
 /**
- * Data access for chats saved under the vault (docs/issues.md #8): sealed turns in, sealed chats out. Re-exported
+ * Data access for chats saved under the vault: sealed turns in, sealed chats out. Re-exported
  * by lib/server/db/queries.ts. Nothing here can decrypt anything: the server stores and returns the browser's
  * ciphertext (format 2) as bytes, checks only its shape, and scopes every call by the user (or the
  * session that names them).
@@ -22,7 +22,7 @@ export interface SealedMessage {
 }
 
 /**
- * docs/issues.md #21: what a Hush browser writes with every change to a chat: the chat's new sealed header and
+ * What a Hush browser writes with every change to a chat: the chat's new sealed header and
  * the version it replaces, and the user's new sealed manifest and the version it replaces. Both are
  * compare-and-set in the same statement or transaction as the change, so a chat's version and the
  * manifest's record of it never disagree, and two devices never write the same version.
@@ -33,7 +33,7 @@ export interface IntegrityWrite {
   manifest: ManifestWrite;
 }
 
-/** The user's new sealed manifest and the version it replaces (docs/issues.md #21). */
+/** The user's new sealed manifest and the version it replaces. */
 export interface ManifestWrite {
   ciphertext: Uint8Array<ArrayBuffer>;
   baseVersion: number;
@@ -69,14 +69,14 @@ export interface SealedTurnInput {
 }
 
 /**
- * Store an encrypted turn (docs/issues.md #8: the browser encrypts, the server only stores). `create`: a new
+ * Store an encrypted turn (the browser encrypts, the server only stores). `create`: a new
  * chat with the browser-chosen id (lowercase UUID; the ciphertexts' associated data binds it) and
  * messages at 0..n-1, dated now or, for an import, at `createdAt`/`lastUpdated`. Otherwise the messages
  * are appended at `firstPosition`, which must be the chat's next position (else AppError conflict:save, so
- * two tabs cannot interleave); with `replace` (docs/issues.md #9: an edited or regenerated turn changed the active
+ * two tabs cannot interleave); with `replace` (an edited or regenerated turn changed the active
  * path) `firstPosition` may be any stored position up to the next one, and the messages from there on
  * are deleted and replaced in the same transaction. `tree` (the sealed branch tree): bytes set it, null
- * clears it, undefined leaves it. `integrity` (docs/issues.md #21): the new header and manifest, compare-and-set.
+ * clears it, undefined leaves it. `integrity`: the new header and manifest, compare-and-set.
  * @throws AppError conflict:no_vault, AppError not_found:chat (not the user's vault chat), AppError conflict:save,
  * AppError conflict:chat_version, AppError conflict:manifest, AppError bad_request:input.
  */
@@ -89,7 +89,7 @@ export async function saveSealedTurn(input: SealedTurnInput): Promise<{ lastUpda
 
 /**
  * saveSealedTurn (without `replace`) for the live session whose token hashes to `sessionTokenHash`, the
- * session read in the save's own statement (docs/issues.md #24: one database round trip for a saved turn's
+ * session read in the save's own statement (one database round trip for a saved turn's
  * request). Nothing is written unless the session is live at `now` and its account not deleted. Returns
  * the session row found (null: none live), for lib/server/auth/session.ts requireUserWith to apply its rules
  * (401, 403, idle deadline) before `outcome()` gives the save's result or throws its refusal.
@@ -161,7 +161,7 @@ async function writeTurn(
     gate.session_id, gate.session_expires, gate.session_created_at`;
   const { lastUpdated } = turnDates(input);
   const at = lastUpdated.toISOString();
-  // Messages' and chats' creation times are stored to the minute (docs/issues.md #22, "Metadata"): nothing
+  // Messages' and chats' creation times are stored to the minute: nothing
   // needs more. last_updated stays exact: it orders the history and tells a browser what changed.
   const atMinute = toMinute(lastUpdated).toISOString();
   // One statement, so one round trip and no connection held open across the event loop: under load a
@@ -179,7 +179,7 @@ async function writeTurn(
   // tree: undefined keeps the stored one, null clears it, bytes set it.
   const setTree = input.tree !== undefined;
   const tree = input.tree ? b64(input.tree) : null;
-  // docs/issues.md #21: without `integrity` (an older client) the header and versions stay as they are.
+  // Without `integrity` (an older client) the header and versions stay as they are.
   const checked = input.integrity !== undefined;
   const header = input.integrity ? b64(input.integrity.header) : null;
   const baseVersion = input.integrity?.baseVersion ?? 0;
@@ -189,7 +189,7 @@ async function writeTurn(
   try {
     if (input.create) {
       const created = toMinute(input.createdAt ?? lastUpdated).toISOString();
-      // Through node-postgres (rawRows, docs/issues.md #24): every parameter carries its cast.
+      // Through node-postgres (rawRows): every parameter carries its cast.
       const [result] = await rawRows<{ has_vault: number; inserted: number; manifest: number } & GateColumns>(Prisma.sql`
         WITH gate AS (${gate}),
         man AS (
@@ -293,7 +293,7 @@ function toMinute(date: Date): Date {
 const SAVE_TRANSACTION = { maxWait: 10_000, timeout: 20_000 } as const;
 
 /**
- * An edit or regenerate in a saved chat (docs/issues.md #9): the stored messages from `firstPosition` on are
+ * An edit or regenerate in a saved chat: the stored messages from `firstPosition` on are
  * replaced by the new ones, in one transaction under the chat row's lock. Rarer than appends, and a
  * delete plus an insert of the same keys cannot share one statement, so this path keeps a transaction.
  * @throws AppError conflict:no_vault, AppError not_found:chat, AppError conflict:save (firstPosition beyond the next position)
@@ -354,7 +354,7 @@ export interface SealedChatSummary {
   chatId: string;
   title: Uint8Array | null;
   lastUpdated: Date;
-  /** docs/issues.md #21: the chat header's version in clear (0: no header yet). */
+  /** The chat header's version in clear (0: no header yet). */
   version: number;
 }
 
@@ -429,9 +429,9 @@ export async function getSealedChat(input: { userId: string; chatId: string }): 
 export interface SealedChat {
   chatId: string;
   title: Uint8Array | null;
-  /** The sealed branch tree (docs/issues.md #9), null for a chat without versions. */
+  /** The sealed branch tree, null for a chat without versions. */
   tree: Uint8Array | null;
-  /** docs/issues.md #21: the sealed header and its version in clear (null and 0 for chats saved before it). */
+  /** The sealed header and its version in clear (null and 0 for chats saved before it). */
   header: Uint8Array | null;
   version: number;
   createdAt: Date;

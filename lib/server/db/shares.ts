@@ -5,7 +5,7 @@ import { MAX_SHARES_PER_USER } from "@/lib/shared/share/schemas";
 import { canonicalUuid } from "@/lib/shared/uuid";
 
 /**
- * Data access for share links (docs/issues.md #23, "Share links"): rows hold only the ciphertext the browser
+ * Data access for share links: rows hold only the ciphertext the browser
  * sealed under a key the server never receives (lib/browser/share/crypto.ts). Owner operations scope by
  * `userId`, so another user's share behaves exactly like a missing one; reading by id is public (the
  * link is the capability).

@@ -8,7 +8,7 @@ import { vacuumKeyTables } from "@/lib/server/db/key-vacuum";
 import { assertDistinctMethods, DUPLICATE_METHOD, type NewVaultMethod } from "@/lib/server/db/vault";
 
 /**
- * Key rotation of the vault (docs/issues.md #21, "Rotate vault key"). The browser makes a new vault key and
+ * Key rotation of the vault. The browser makes a new vault key and
  * re-seals every chat under it; the server only stores what it sends, in three steps:
  * 1. start: the next key wrapped under the current one, and the new key's unlock methods (waiting);
  * 2. chats: chats sealed again, a batch at a time, each marked with the new generation (resumable: what

@@ -42,7 +42,7 @@ export interface VaultState {
     createdAt: Date;
     manifestCiphertext: Uint8Array | null;
     manifestVersion: number;
-    /** docs/issues.md #21: the key generation, and the next key's wrap while a rotation is under way. */
+    /** The key generation, and the next key's wrap while a rotation is under way. */
     keyGeneration: number;
     nextKeyCiphertext: Uint8Array | null;
   } | null;
@@ -51,7 +51,7 @@ export interface VaultState {
 
 /**
  * The user's vault, its methods (wraps included: useless without a secret only the user holds). Only the
- * methods of the current key generation: a rotation's new methods wait until it finishes (docs/issues.md #21).
+ * methods of the current key generation: a rotation's new methods wait until it finishes.
  */
 export async function getVaultState(userId: string): Promise<VaultState> {
   const db = await getDb();
@@ -113,7 +113,7 @@ export async function createVault(userId: string, methods: NewVaultMethod[]): Pr
   }
 }
 
-/** The message of a duplicate method id or passkey: the caller's own (ids are per user, docs/issues.md #43). */
+/** The message of a duplicate method id or passkey: the caller's own (ids are per user). */
 export const DUPLICATE_METHOD = "That unlock method is already registered.";
 
 /**
@@ -149,7 +149,7 @@ export async function addVaultMethod(userId: string, method: NewVaultMethod): Pr
 }
 
 /**
- * Replace the user's method `replacesId` by `method`, of the same kind, in one transaction (docs/issues.md #21: a
+ * Replace the user's method `replacesId` by `method`, of the same kind, in one transaction (a
  * passphrase wrap made again with today's Argon2id parameters; it keeps the old one's dates), then VACUUM the key table so the old wrap
  * does not stay readable in the database files.
  * @returns false when `replacesId` is not one of the user's methods.
@@ -191,7 +191,7 @@ export async function replaceVaultMethod(userId: string, replacesId: string, met
 export async function removeVaultMethod(userId: string, methodId: string): Promise<boolean> {
   const db = await getDb();
   const removed = await db.$transaction(async (tx) => {
-    // The current generation's methods (docs/issues.md #21: a rotation's new ones are not yet usable).
+    // The current generation's methods (a rotation's new ones are not yet usable).
     const methods = await tx.$queryRaw<{ id: string }[]>`
       SELECT m.id::text AS id FROM vault_methods m JOIN vaults v ON v.user_id = m.user_id AND v.key_generation = m.generation
       WHERE m.user_id = ${userId} FOR UPDATE OF m`;

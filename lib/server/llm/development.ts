@@ -31,10 +31,10 @@ export interface DevelopmentResponderOptions {
 /** The full deterministic answer for a conversation (exported for tests and previews). */
 export function developmentAnswer(messages: readonly LlmMessage[]): string {
   const lastUser = messages.findLast((m) => m.role === "user");
-  // A generated-title request (docs/issues.md #23) gets a title, not the notice the chat shows.
+  // A generated-title request gets a title, not the notice the chat shows.
   const title = standInTitle(lastUser?.content ?? "");
   if (title) return title;
-  // docs/issues.md #40: web results come first in the turn; they are quoted, never obeyed.
+  // Web results come first in the turn; they are quoted, never obeyed.
   const web = splitWebResults(lastUser?.content ?? "");
   const { question, document, documents } = splitDocumentContext(web.rest);
   const parts = [DEVELOPMENT_NOTICE];
@@ -43,7 +43,7 @@ export function developmentAnswer(messages: readonly LlmMessage[]): string {
   if (web.results.length) {
     parts.push(`From the web: ${web.results.slice(0, 3).map((r, i) => `${clip(r.content.replace(/\s+/g, " "), QUOTED_LINE_MAX_CHARS)} [${i + 1}]`).join(" ")}`);
   }
-  // docs/issues.md #23: say what arrived (count and size, never the content), so images are visible in development.
+  // Say what arrived (count and size, never the content), so images are visible in development.
   if (lastUser?.images?.length) parts.push(`I received ${describeImages(lastUser.images)}.`);
   if (document) {
     const lines = document.text
@@ -69,7 +69,7 @@ export function developmentAnswer(messages: readonly LlmMessage[]): string {
   return parts.join("\n\n");
 }
 
-/** The kinds of sample answer, one per answer (docs/issues.md #23: short and varied, not the same long sample). */
+/** The kinds of sample answer, one per answer (short and varied, not the same long sample). */
 export const SAMPLE_KINDS = ["list", "code", "formula"] as const;
 
 /**

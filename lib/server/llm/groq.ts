@@ -43,7 +43,7 @@ export function createGroqProvider(options: ProviderClientOptions): LlmProvider 
         signal: req.signal,
         messages: req.messages,
         errors: Groq,
-        // The SDK's request, the body parsed by sseChunks one batch per network read (docs/issues.md #24),
+        // The SDK's request, the body parsed by sseChunks one batch per network read,
         // as for the OpenAI-compatible provider.
         open: async (signal) =>
           sendChatRequest(

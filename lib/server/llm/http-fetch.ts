@@ -5,7 +5,7 @@ import type { Readable } from "node:stream";
 import zlib from "node:zlib";
 
 /**
- * The `fetch` of the LLM providers' chat stream (docs/issues.md #24, docs/performance.md "Custom server"):
+ * The `fetch` of the LLM providers' chat stream (docs/performance.md "Custom server"):
  * the request the SDK (openai, groq-sdk) made, captured once and sent per turn by ./sdk-request.ts, over
  * node:http's keep-alive connections. The SDK's APIError is made from an error status there; the
  * provider's idle timer (./openai-protocol.ts) times out the wait; this only moves bytes.

@@ -69,7 +69,7 @@ export async function* streamOpenAiProtocol(opts: ProtocolStreamOptions): AsyncG
   signal?.addEventListener("abort", onCallerAbort, { once: true });
 
   // One timer for the whole stream, re-armed with refresh() (a new setTimeout per chunk was a visible
-  // part of a turn's CPU, docs/issues.md #24). While paused, its firing only re-arms it.
+  // part of a turn's CPU). While paused, its firing only re-arms it.
   let timer: ReturnType<typeof setTimeout> | undefined;
   let paused = false;
   const arm = () => {
@@ -113,7 +113,7 @@ export async function* streamOpenAiProtocol(opts: ProtocolStreamOptions): AsyncG
       for await (const item of stream) {
         arm();
         // The text of every chunk of one network read goes out as one delta (./openai-compatible.ts
-        // sseChunks): one hop through each generator per read rather than per token (docs/issues.md #24).
+        // sseChunks): one hop through each generator per read rather than per token.
         let text = "";
         for (const chunk of Array.isArray(item) ? item : [item]) {
           const reported = chunk.usage ?? chunk.x_groq?.usage;
@@ -214,12 +214,12 @@ export interface SseErrorClasses {
 }
 
 /**
- * The chunks of a chat-completions SSE response (docs/issues.md #12): the request is the SDK's and an HTTP
+ * The chunks of a chat-completions SSE response: the request is the SDK's and an HTTP
  * error status becomes its APIError (./sdk-request.ts), but the body is parsed here with eventsource-parser, one
  * pass per network read, instead of by the SDK's Stream (its chunk and line decoders re-copy the
  * buffer for every event and add several async-generator hops per chunk: 19% of a visitor request's
  * CPU in bench/perf's profile). The body is read as the socket's Node stream (./http-fetch.ts
- * takeAnswerBody: no Web stream per turn, docs/issues.md #24); a Response from elsewhere through its Web body.
+ * takeAnswerBody: no Web stream per turn); a Response from elsewhere through its Web body.
  * The chunks of one network read are yielded together, as one array (one generator hop per read, not
  * per token). Same outcomes as the SDK's Stream: `[DONE]` ends it; a chunk carrying `error` throws the
  * SDK's APIError (no status: an error inside the stream); an abort ends it quietly (the caller knows why

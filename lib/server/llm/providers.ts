@@ -102,7 +102,7 @@ export function modelPrivacy(code: string, config: Config = getConfig()): Privac
 }
 
 /**
- * Whether a public model code reads images (docs/issues.md #23): the table's `vision`, or LLM_VISION_MODELS lists it
+ * Whether a public model code reads images: the table's `vision`, or LLM_VISION_MODELS lists it
  * (the operator configured a vision model behind it). @throws AppError "bad_request:model"
  */
 export function modelReadsImages(code: string, config: Config = getConfig()): boolean {

@@ -4,7 +4,7 @@ import { sseChunks, type ChunkLike, type SseErrorClasses } from "./openai-protoc
 
 /**
  * The chat-completions request of an SDK (openai, groq-sdk), as the SDK itself makes it, sent per turn
- * without the SDK's per-request plumbing (docs/issues.md #24; docs/performance.md "a ladder of proxies").
+ * without the SDK's per-request plumbing (docs/performance.md "a ladder of proxies").
  *
  * The SDK stays the authority on what is sent: its URL, method and headers (authorization, user agent,
  * its `x-stainless-*` platform headers) are captured from one real `create()` call made through the

@@ -4,7 +4,7 @@ import { api } from "@/lib/shared/api/contract";
 import { MAX_PROJECTS } from "@/lib/shared/projects/schemas";
 
 /**
- * The project endpoints (docs/issues.md #23) for the OpenAPI document; schemas and body limits from the API
+ * The project endpoints for the OpenAPI document; schemas and body limits from the API
  * contract (lib/shared/api/contract.ts).
  */
 export function projectPaths(): ZodOpenApiPathsObject {

@@ -5,7 +5,7 @@ import { MAX_SHARES_PER_USER, SHARE_MAX_CIPHERTEXT_BYTES } from "@/lib/shared/sh
 import { ANYONE, errors, jsonBody, ok, SIGNED_IN } from "./helpers";
 
 /**
- * The share-link endpoints (docs/issues.md #23, "Share links") for the OpenAPI document; schemas and body
+ * The share-link endpoints for the OpenAPI document; schemas and body
  * limits from the API contract. The server stores and returns ciphertext only: the key is in the link's
  * fragment, which no request carries.
  */

@@ -14,7 +14,7 @@ import type { PdfLimits, PdfText } from "@/lib/shared/pdf/extract-text";
  * jobs (pdf.js loads in about 100 ms; a cold parse is several times slower than a warm one), is unref'd so it
  * never keeps a process alive, and exits after IDLE_MS without work, giving its memory back.
  *
- * Bounds (docs/issues.md #39): POOL_SIZE workers read at once, so on the reference machine's 2 cores one core
+ * Bounds: POOL_SIZE workers read at once, so on the reference machine's 2 cores one core
  * always stays with the request thread and other users' turns are not slowed; each worker's heap is capped
  * (WORKER_LIMITS: past it the worker dies and the PDF fails as unreadable), and the buffers pdf.js's decoders
  * grow outside that heap are capped by PDF_MAX_INFLATED_BYTES (lib/shared/pdf/inflate-guard.ts). A job's

@@ -1,5 +1,5 @@
 /**
- * The service worker's source (docs/issues.md #23, "Installable"), served at /sw.js by app/sw.js/route.ts with
+ * The service worker's source, served at /sw.js by app/sw.js/route.ts with
  * the build's version in it. What it caches, and why no more:
  * - only the static app shell: the build's hashed, immutable files under /_next/static (scripts,
  *   styles, fonts), the icons and the web app manifest, cache-first;

@@ -6,7 +6,7 @@ import { AppError } from "@/lib/shared/errors";
 import { SEARCH_QUOTA_REFUSAL } from "@/lib/shared/confidential/protocol";
 
 /**
- * A confidential turn asked for a search past the day's search limit (docs/issues.md #40): 429
+ * A confidential turn asked for a search past the day's search limit: 429
  * "rate_limited:search_quota", Retry-After until the next UTC day. Only the relay refuses so; the standard path
  * answers without searching instead.
  */
@@ -15,7 +15,7 @@ export function searchQuotaExceeded(retryAfterSeconds: number): AppError {
 }
 
 /**
- * The web searches of a subject per UTC day (docs/issues.md #40): SEARCH_PER_DAY_VISITOR, _FREE, _PRO. A turn
+ * The web searches of a subject per UTC day: SEARCH_PER_DAY_VISITOR, _FREE, _PRO. A turn
  * with search on counts one search in the same statement (Redis script, or the in-memory step) as the turn
  * itself, under the turn's key with SEARCH_KEY_SUFFIX; over the search limit the turn is still counted and
  * answered, without searching.

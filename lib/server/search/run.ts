@@ -7,7 +7,7 @@ import { queryFromMessage, type WebSearchRecord } from "@/lib/shared/search/reco
 import { searchSearxng } from "./searxng";
 
 /**
- * The standard path's web search (docs/issues.md #40): the server queries its SearXNG (SEARXNG_URL) for a
+ * The standard path's web search: the server queries its SearXNG (SEARXNG_URL) for a
  * turn with `web_search: true` and gives the model the results as quoted material (lib/shared/llm/search-prompt.ts).
  * Queries and results live in this request only: nothing here logs or stores them.
  */

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 
 /**
- * Content-Security-Policy of every response (docs/issues.md #10, ASVS 5.0 V3.4), built in one place and set by
+ * Content-Security-Policy of every response (ASVS 5.0 V3.4), built in one place and set by
  * proxy.ts. Pure: tests build policies directly.
  *
  * Pages:
@@ -89,7 +89,7 @@ export function inlineScriptHashes(html: string): string[] {
   return [...out];
 }
 
-/** Strict-Transport-Security for production with an https APP_URL (docs/issues.md #10); null otherwise. */
+/** Strict-Transport-Security for production with an https APP_URL; null otherwise. */
 export function hstsHeader(options: { production: boolean; appUrl: string }): string | null {
   return options.production && options.appUrl.startsWith("https://") ? "max-age=31536000; includeSubDomains" : null;
 }

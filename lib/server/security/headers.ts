@@ -2,9 +2,9 @@
 import { API_POLICY, hstsHeader } from "./csp";
 
 /**
- * Headers of every response (docs/issues.md #10), listed once for the two places that add them:
+ * Headers of every response, listed once for the two places that add them:
  * next.config.ts `headers()` for what Next serves, and lib/server/api/hot-path.ts for the routes server.mjs
- * answers itself (docs/issues.md #24).
+ * answers itself.
  */
 export const COMMON_HEADERS: ReadonlyArray<{ key: string; value: string }> = [
   { key: "X-Content-Type-Options", value: "nosniff" },

@@ -4,7 +4,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 
 /**
- * Subresource Integrity for every script and stylesheet of Next's HTML (docs/issues.md #21, docs/verify.md).
+ * Subresource Integrity for every script and stylesheet of Next's HTML (docs/verify.md).
  *
  * `experimental.sri` (next.config.ts) makes Next 16 put `integrity` on its own bootstrap scripts only:
  * the chunks of client components, which React preinits from the RSC payload, and the stylesheets

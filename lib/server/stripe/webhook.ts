@@ -84,7 +84,7 @@ function signedTimestamp(header: string): number {
  * Verify `rawBody` against the `Stripe-Signature` header with STRIPE_WEBHOOK_SECRET, and refuse a signed
  * timestamp more than STRIPE_WEBHOOK_TOLERANCE_SECONDS (300) from `now` in either direction: Stripe's SDK
  * checks only the past, the future side is checked here (spec: Stripe's signing scheme, HMAC-SHA256 over
- * "timestamp.body"; docs/issues.md #22).
+ * "timestamp.body").
  * @param now the receiving time in milliseconds since the epoch (tests move it).
  * @throws AppError "bad_request:stripe_signature"; Error when STRIPE_WEBHOOK_SECRET is not set.
  */

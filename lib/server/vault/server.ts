@@ -26,7 +26,7 @@ import type { IntegrityWrite, ManifestWrite } from "@/lib/server/db/sealed-chats
 export { methodSchema, sealed, sealedMessageSchema, type MethodInput } from "@/lib/shared/vault/schemas";
 
 /**
- * Server side of the vault (docs/issues.md #8): request schemas, WebAuthn ceremonies (@simplewebauthn/server)
+ * Server side of the vault: request schemas, WebAuthn ceremonies (@simplewebauthn/server)
  * and the JSON shapes of the vault API. The server never sees a vault key, a passphrase, a recovery
  * code or a PRF output: only wrapped keys and ciphertext, which it stores as given.
  */
@@ -35,12 +35,12 @@ export function toSealedMessage(m: z.infer<typeof sealedMessageSchema>): SealedM
   return { role: m.role, content: m.content_ciphertext, attachment: m.attachment_ciphertext };
 }
 
-/** docs/issues.md #21: a request's manifest write for the data layer. */
+/** A request's manifest write for the data layer. */
 export function toManifestWrite(m: z.infer<typeof manifestWriteSchema>): ManifestWrite {
   return { ciphertext: m.ciphertext, baseVersion: m.base_version, keyGeneration: m.key_generation };
 }
 
-/** docs/issues.md #21: a request's chat header and manifest write for the data layer (undefined stays undefined). */
+/** A request's chat header and manifest write for the data layer (undefined stays undefined). */
 export function toIntegrityWrite(i: z.infer<typeof chatIntegritySchema> | undefined): IntegrityWrite | undefined {
   return i && { header: i.header_ciphertext, baseVersion: i.base_version, manifest: toManifestWrite(i.manifest) };
 }
@@ -175,9 +175,9 @@ export function vaultStateJson(userId: string, state: VaultState) {
     exists: state.vault !== null,
     history_on: state.vault?.historyOn ?? false,
     last_unlock_at: state.vault?.lastUnlockAt?.toISOString() ?? null,
-    /** docs/issues.md #21: the sealed manifest of chats and versions (null before the first write that made one). */
+    /** The sealed manifest of chats and versions (null before the first write that made one). */
     manifest: state.vault?.manifestCiphertext ? { ciphertext: b64(state.vault.manifestCiphertext)!, version: state.vault.manifestVersion } : null,
-    /** docs/issues.md #21: the generation of the vault key the methods wrap (a rotation moves it on). */
+    /** The generation of the vault key the methods wrap (a rotation moves it on). */
     key_generation: state.vault?.keyGeneration ?? 0,
     /** While a rotation is under way: the next key's generation and its wrap under the current key. */
     rotation: state.vault?.nextKeyCiphertext

@@ -18,7 +18,7 @@ export const chatHistoryQuerySchema = z.object({
 
 /**
  * DELETE /api/ns/delete_chat `{ chat_id }` (docs/product.md §7); a vault browser also sends the sealed manifest
- * without the chat (docs/issues.md #21), written in the same transaction.
+ * without the chat, written in the same transaction.
  */
 export const deleteChatBodySchema = z.object({ chat_id: z.string().min(1).max(100), manifest: manifestWriteSchema.optional() }).strict();
 
@@ -28,7 +28,7 @@ export const DELETE_CHAT_MAX_BODY_BYTES = 6 * 1024 * 1024;
 export { CHAT_TITLE_MAX_CHARS } from "./title-limit";
 
 /**
- * PATCH /api/ns/chat_title `{ chat_id, title_ciphertext }` (docs/issues.md #9: rename): the new display name,
+ * PATCH /api/ns/chat_title `{ chat_id, title_ciphertext }` (rename): the new display name,
  * sealed in the browser under the vault key (lib/browser/vault/seal.ts sealTitle). 200 characters of UTF-8 are at
  * most 800 bytes, plus the 29 bytes of the format: base64 of at most 1,200 characters.
  */
@@ -36,7 +36,7 @@ export const chatTitleBodySchema = z
   .object({
     chat_id: z.string().regex(LOWERCASE_UUID, "must be a lowercase UUID"),
     title_ciphertext: sealed(1200),
-    /** docs/issues.md #21: the chat's new header (its title hash changed) and the manifest. */
+    /** The chat's new header (its title hash changed) and the manifest. */
     integrity: chatIntegritySchema.optional(),
   })
   .strict();
@@ -44,17 +44,17 @@ export const chatTitleBodySchema = z
 /** Bytes of a chat_title body (with the manifest of a long history). */
 export const CHAT_TITLE_MAX_BODY_BYTES = 6 * 1024 * 1024;
 
-/** Most chats one POST /api/ns/chat_history/batch asks for (docs/issues.md #9). */
+/** Most chats one POST /api/ns/chat_history/batch asks for. */
 export const CHAT_BATCH_MAX_IDS = 100;
 
 /**
  * Ciphertext bytes (titles, trees, messages, attachments) one batch response carries at most, about
- * 5.3 MB of base64; a larger chat still comes alone (docs/issues.md #9).
+ * 5.3 MB of base64; a larger chat still comes alone.
  */
 export const CHAT_BATCH_MAX_BYTES = 4 * 1024 * 1024;
 
 /**
- * POST /api/ns/chat_history/batch `{ chat_ids }` (docs/issues.md #9): 1 to 100 chat ids (UUIDs, as the list
+ * POST /api/ns/chat_history/batch `{ chat_ids }`: 1 to 100 chat ids (UUIDs, as the list
  * returns them).
  */
 export const chatBatchBodySchema = z

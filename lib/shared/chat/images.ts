@@ -1,5 +1,5 @@
 /**
- * Images in a chat turn (docs/issues.md #23, "More file types": images for models flagged as vision-capable).
+ * Images in a chat turn ("More file types": images for models flagged as vision-capable).
  * Browser-safe and dependency-free: the request schema (./schema.ts), the context budget
  * (lib/shared/llm/fit-context.ts), the development responder and enclave, and the browser's resizing
  * (lib/browser/files/image.ts) share these rules.

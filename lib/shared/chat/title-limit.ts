@@ -1,2 +1,2 @@
-/** Longest display name a user may give a chat, in characters (docs/issues.md #9: rename). Shared by the field and the route's size limit. */
+/** Longest display name a user may give a chat, in characters (rename). Shared by the field and the route's size limit. */
 export const CHAT_TITLE_MAX_CHARS = 200;

@@ -19,7 +19,7 @@ export const CONFIDENTIAL_PATHS = {
 export const MODEL_HEADER = "X-Hush-Model";
 
 /**
- * Clear request header of a confidential turn with "Search the web" on (docs/issues.md #40): "1". The relay counts
+ * Clear request header of a confidential turn with "Search the web" on: "1". The relay counts
  * the search against the day's quota with the turn; the query, results and answer stay inside the ciphertext.
  */
 export const WEB_SEARCH_HEADER = "X-Hush-Web-Search";
@@ -63,7 +63,7 @@ export interface ConfidentialPublicConfig {
   contextTokens: Partial<Record<ModelCode, number>>;
   paths: typeof CONFIDENTIAL_PATHS;
   modelHeader: typeof MODEL_HEADER;
-  /** CONFIDENTIAL_SEARCH_PII_CHECK=1: a turn with web search also sends `pii_check_options` (docs/issues.md #40). */
+  /** CONFIDENTIAL_SEARCH_PII_CHECK=1: a turn with web search also sends `pii_check_options`. */
   searchPiiCheck?: boolean;
 }
 
@@ -96,7 +96,7 @@ export function isConfidentialCode(config: ConfidentialPublicConfig | null, code
  */
 export const ENCLAVE_UNVERIFIED = "upstream:enclave_verification" as const;
 
-/** What the chat shows when the enclave fails verification (docs/issues.md #20: the text contains "verif"). */
+/** What the chat shows when the enclave fails verification (the text contains "verif"). */
 export const VERIFICATION_FAILED_MESSAGE = "Couldn't verify the secure enclave — your message was not sent.";
 
 /** An AppError "upstream:enclave_verification" (see ENCLAVE_UNVERIFIED). */

@@ -3,7 +3,7 @@ import type { LlmMessage } from "./types";
 import { IMAGE_TOKENS } from "@/lib/shared/chat/images";
 
 /**
- * The context budget (docs/issues.md #8, "follow-up questions keep the document"): every request fits a total
+ * The context budget: every request fits a total
  * input budget per model, counted approximately, by leaving out the oldest content first: older
  * messages (an image counts IMAGE_TOKENS), then older documents, never the latest user message. If the latest message alone is too
  * long it is cut in the middle with a note. A long conversation therefore never fails; the response
@@ -62,7 +62,7 @@ export function fitContext(input: {
   const cost = (text: string) => estimateTokens(text) + MESSAGE_OVERHEAD_TOKENS;
   // An image counts a fixed IMAGE_TOKENS (lib/shared/chat/images.ts: its number and source).
   const messageCost = (m: LlmMessage) => cost(m.content) + (m.images?.length ?? 0) * IMAGE_TOKENS;
-  // The server's prompt and a project's instructions (docs/issues.md #23) are always sent.
+  // The server's prompt and a project's instructions are always sent.
   const instructions = projectInstructions(input.history);
   const systemCost = systemMessages(instructions).reduce((n, m) => n + cost(m.content), 0);
   let remaining = input.budgetTokens - systemCost - (latest ? messageCost(latest) : 0);

@@ -16,7 +16,7 @@ export type ModelTier = "basic" | "pro";
 
 /**
  * Who can read a message to the model: "standard" (Hush's server and the provider process it in clear);
- * "confidential" is for models served by an attested enclave the browser encrypts to (docs/issues.md #20), derived
+ * "confidential" is for models served by an attested enclave the browser encrypts to, derived
  * by `privacyClassOf` from the configured list of such models.
  */
 export type PrivacyClass = "standard" | "confidential";
@@ -40,7 +40,7 @@ export interface ModelDescriptor {
    */
   readonly contextTokens: number;
   /**
-   * Whether the model reads images (docs/issues.md #23, "More file types"). Both default provider models
+   * Whether the model reads images. Both default provider models
    * (gpt-oss-20b/120b) read text only, so an image attached for them is refused (in the browser and by
    * the chat routes) with a sentence that says the model cannot read images. An operator whose provider
    * model reads images turns it on with LLM_VISION_MODELS (lib/server/llm/providers.ts `modelReadsImages`).

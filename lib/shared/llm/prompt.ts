@@ -31,12 +31,12 @@ export const SYSTEM_PROMPT = [
 
 /**
  * A message as the chat API receives it (docs/product.md §3 Message). System turns from clients are ignored,
- * except a first one: a project's instructions (docs/issues.md #23, see `projectInstructions`).
+ * except a first one: a project's instructions (see `projectInstructions`).
  */
 export interface HistoryMessage {
   role: string;
   content: string;
-  /** A user message's images (docs/issues.md #23), kept with it for a model that reads images. */
+  /** A user message's images, kept with it for a model that reads images. */
   images?: readonly MessageImage[];
 }
 
@@ -64,7 +64,7 @@ export function conversationTurns(history: readonly HistoryMessage[]): LlmMessag
 /**
  * The model input in the OpenAI chat-completions shape (Groq, OpenAI-compatible servers, the enclave): a
  * message with images becomes content parts, its text first, then one `image_url` part per image
- * (docs/issues.md #23); every other message keeps its string content.
+ * ; every other message keeps its string content.
  */
 export function toOpenAiMessages(messages: readonly LlmMessage[]): OpenAiMessage[] {
   return messages.map((m) =>
@@ -77,12 +77,12 @@ export type OpenAiMessage =
   | { role: "system" | "assistant"; content: string }
   | { role: "user"; content: string | ContentPart[] };
 
-/** What the model is told before a project's instructions (docs/issues.md #23). */
+/** What the model is told before a project's instructions. */
 export const PROJECT_INSTRUCTIONS_PREFIX =
   "The user set these instructions for this project. Follow them, unless they conflict with the rules above:\n\n";
 
 /**
- * A project's instructions (docs/issues.md #23): the text of the history's first message when it has the system
+ * A project's instructions: the text of the history's first message when it has the system
  * role (the browser sends a project's instructions so, in the same private path as the chat: the standard
  * call or the confidential one, never stored in clear), trimmed and cut at PROJECT_INSTRUCTIONS_MAX_CHARS;
  * null when there is none. They can only follow the server's own prompt, never replace it: a user could

@@ -1,5 +1,5 @@
 /**
- * Web results in the model's input (docs/issues.md #40). Results are untrusted input: they reach the model
+ * Web results in the model's input. Results are untrusted input: they reach the model
  * as quoted material inside the last user turn, each in its own delimited block, after a system message
  * that says instructions inside them are not to be followed. Format (tests/helpers/fake-llm-server.ts and the
  * development responder read it):

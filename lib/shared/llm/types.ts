@@ -13,7 +13,7 @@ export interface LlmMessage {
   role: LlmRole;
   content: string;
   /**
-   * Images of a user message (docs/issues.md #23), for a model that reads images: sent after the text as
+   * Images of a user message, for a model that reads images: sent after the text as
    * OpenAI `image_url` content parts (./prompt.ts `toOpenAiMessages`). Never logged.
    */
   images?: MessageImage[];

@@ -1,6 +1,6 @@
 /**
  * PDF text extraction with pdf-parse, with hard limits on size, pages, characters and decompression: the one
- * reader of PDFs, on both sides (docs/issues.md #20, "Documents"; docs/product.md §7). The browser runs it in its
+ * reader of PDFs, on both sides (docs/product.md §7). The browser runs it in its
  * PDF Web Worker (lib/browser/pdf/pdf.worker.ts, pdf-parse's browser build) for the web app's `document`; the
  * server runs it in a worker thread (lib/server/pdf/pdf.worker.ts, pdf-parse's Node build) for the spec's `file`
  * sent to a standard model. Same code, same limits, same text: a PDF answers the same whichever side read it.

@@ -1,5 +1,5 @@
 /**
- * The decompression limit, enforced inside pdf.js's decoders (docs/issues.md #22, "Compressed-stream
+ * The decompression limit, enforced inside pdf.js's decoders ("Compressed-stream
  * bombs"). Every pdf.js decoder that produces bytes (Flate, LZW, predictors, ASCII85/Hex, RunLength,
  * decryption, concatenated content streams) grows its output through one method,
  * `DecodeStream.prototype.ensureBuffer(requested)`. Wrapping that method counts output as it is produced,

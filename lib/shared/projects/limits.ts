@@ -1,5 +1,5 @@
 /**
- * The limits of projects (docs/issues.md #23), dependency-free so the chat screen and the model prompt
+ * The limits of projects, dependency-free so the chat screen and the model prompt
  * (lib/shared/llm/prompt.ts, also in the browser's confidential client) import them without zod
  * (docs/issues.md #12 budgets); lib/shared/projects/schemas.ts re-exports them for the API.
  */

@@ -3,7 +3,7 @@ import { sealed } from "@/lib/shared/vault/schemas";
 import { LOWERCASE_UUID } from "@/lib/shared/uuid";
 
 /**
- * Projects (docs/issues.md #23): limits and the request schemas of /api/projects, browser-safe so the API
+ * Projects: limits and the request schemas of /api/projects, browser-safe so the API
  * contract (lib/shared/api/contract.ts), the browser (components/projects) and the model prompt (lib/shared/llm/prompt.ts)
  * share them (the limits themselves are in ./limits.ts, free of zod). A project's name and instructions travel only as one ciphertext sealed in the browser
  * (lib/browser/vault/projects.ts); the server can check the ciphertext's size bucket, never the text.

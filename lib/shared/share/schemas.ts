@@ -1,7 +1,7 @@
 import { z } from "@/lib/shared/zod";
 
 /**
- * Request and response schemas of the share routes (docs/issues.md #23, "Share links"), listed in the API
+ * Request and response schemas of the share routes, listed in the API
  * contract (lib/shared/api/contract.ts). Browser-safe. The server only ever sees the snapshot's ciphertext
  * (base64): the key stays in the link's fragment (lib/browser/share/crypto.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * Argon2id parameters of passphrase wraps (docs/issues.md #21): what the browser uses for new wraps and the
+ * Argon2id parameters of passphrase wraps: what the browser uses for new wraps and the
  * floor the server holds every stored wrap to. Browser-safe and import-free, so the request schemas
  * (lib/shared/vault/schemas.ts, loaded with the API contract) and the vault's crypto (lib/browser/vault/crypto.ts) share it
  * without pulling in each other.
@@ -23,7 +23,7 @@ export type Argon2Params = { memoryKiB: number; iterations: number; parallelism:
 export const ARGON2ID = { memoryKiB: 65536, iterations: 3, parallelism: 4 } as const satisfies Argon2Params;
 
 /**
- * The least the server stores (docs/issues.md #21): memory ≥ 65,536 KiB (64 MiB) and ≥ 3 passes; a wrap below it is
+ * The least the server stores: memory ≥ 65,536 KiB (64 MiB) and ≥ 3 passes; a wrap below it is
  * refused with 400 (lib/shared/vault/schemas.ts). Wraps stored before the floor are still served, so the browser can
  * open them once and wrap the key again at ARGON2ID.
  */

@@ -1,5 +1,5 @@
 /**
- * The length buckets of vault fields (format 3, lib/browser/vault/crypto.ts; docs/issues.md #22, "Metadata"): a field's
+ * The length buckets of vault fields (format 3, lib/browser/vault/crypto.ts): a field's
  * plaintext is padded so that its stored length tells only its bucket. Browser-safe and dependency-free,
  * so the server's request schema (lib/shared/vault/schemas.ts) checks the same rule the browser pads by.
  */

@@ -16,7 +16,7 @@ const SEAL_OVERHEAD = 1 + 12 + 16;
 
 /**
  * Base64 of a vault field ciphertext (lib/browser/vault/crypto.ts), decoded to bytes: format 3, its plaintext one of
- * the padding buckets (docs/issues.md #22), or format 2, which tabs loaded before padding still send.
+ * the padding buckets, or format 2, which tabs loaded before padding still send.
  */
 export const sealed = (max = MAX_FIELD_B64) =>
   z
@@ -39,12 +39,12 @@ const sealedKey = z
 
 const b64bytes = z.string().max(200).regex(B64, "must be base64");
 
-/** What a wrap below the floor is told (docs/issues.md #21): the floor, and what to do. */
+/** What a wrap below the floor is told: the floor, and what to do. */
 const BELOW_FLOOR = `below the server's floor for passphrase wraps (Argon2id ${ARGON2ID_FLOOR_TEXT}): wrap the key again with stronger parameters`;
 
 /**
  * A passphrase wrap's Argon2id parameters. The minimums are the server's floor (lib/shared/vault/argon2-params.ts
- * ARGON2ID_FLOOR: m ≥ 64 MiB, t ≥ 3; docs/issues.md #21): the one place every stored wrap is checked (POST /api/vault,
+ * ARGON2ID_FLOOR: m ≥ 64 MiB, t ≥ 3): the one place every stored wrap is checked (POST /api/vault,
  * POST and PATCH /api/vault/methods), so a wrap an offline attacker could try passphrases against cheaply is
  * refused with 400 naming the floor. Reads (GET /api/vault) are not checked: older, weaker wraps are still
  * served so the browser can open them and wrap the key again.
@@ -98,21 +98,21 @@ export const sealedMessageSchema = z
   .strict();
 
 /**
- * Request schemas of the vault endpoints and /api/ns/chat_save (docs/issues.md #8): here, not in the route files,
+ * Request schemas of the vault endpoints and /api/ns/chat_save: here, not in the route files,
  * so the handlers and the OpenAPI document (lib/server/openapi) use the same objects. The field schemas
  * (sealed ciphertexts, unlock methods) live in lib/server/vault/server.ts.
  */
 
 const lowercaseUuid = z.string().regex(LOWERCASE_UUID, "must be a lowercase UUID");
 
-/** Largest sealed manifest in base64 characters (docs/issues.md #21): about 70 bytes a chat, 50,000 chats. */
+/** Largest sealed manifest in base64 characters: about 70 bytes a chat, 50,000 chats. */
 export const MAX_MANIFEST_B64 = 5_000_000;
 /** Largest sealed chat header in base64 characters: one padding bucket of 256 bytes, with room for format changes. */
 const MAX_HEADER_B64 = 4000;
 const version = z.number().int().min(0).max(2_000_000_000);
 
 /**
- * docs/issues.md #21: the sealed manifest that goes with every change to the chat list or to a chat's version,
+ * The sealed manifest that goes with every change to the chat list or to a chat's version,
  * with the version it replaces (compare-and-set: another device's write in between answers 409
  * "conflict:manifest", and the browser merges and writes again).
  */
@@ -126,7 +126,7 @@ export const manifestWriteSchema = z
   .strict();
 
 /**
- * docs/issues.md #21: a chat's new sealed header, the version it replaces (compare-and-set on the chat: 409
+ * A chat's new sealed header, the version it replaces (compare-and-set on the chat: 409
  * "conflict:chat_version"), and the manifest that records the new version.
  */
 export const chatIntegritySchema = z
@@ -135,7 +135,7 @@ export const chatIntegritySchema = z
 
 /** Largest sealed branch tree, in base64 characters (the whole tree of a long chat with its versions). */
 export const MAX_TREE_B64 = 40_000_000;
-/** Oldest timestamp an imported chat may carry (docs/issues.md #9: ChatGPT exports keep their dates). */
+/** Oldest timestamp an imported chat may carry (ChatGPT exports keep their dates). */
 const OLDEST_IMPORT = Date.UTC(2000, 0, 1);
 
 /** An ISO timestamp for an imported chat: not in the future (1 minute of clock skew), not before 2000. */
@@ -146,9 +146,9 @@ const importTime = z.iso
 
 /**
  * POST /api/ns/chat_save: one turn sealed under the vault key by the browser.
- * - `replace` (docs/issues.md #9): the active path changed at `first_position` (an edited question or a regenerated
+ * - `replace`: the active path changed at `first_position` (an edited question or a regenerated
  *   answer): the stored messages from there on are replaced by `messages`, in one transaction.
- * - `tree_ciphertext` (docs/issues.md #9): the whole branch tree sealed under the vault key (field "tree"); null
+ * - `tree_ciphertext`: the whole branch tree sealed under the vault key (field "tree"); null
  *   for a chat without versions (clears it); omitted leaves it as it is.
  * - `created_at` / `last_updated`: only with `create`, for imported chats (their original dates).
  */
@@ -163,7 +163,7 @@ export const chatSaveBodySchema = z
     tree_ciphertext: sealed(MAX_TREE_B64).nullable().optional(),
     created_at: importTime.optional(),
     last_updated: importTime.optional(),
-    /** docs/issues.md #21: the chat's new header and the manifest (every Hush browser sends them). */
+    /** The chat's new header and the manifest (every Hush browser sends them). */
     integrity: chatIntegritySchema.optional(),
   })
   .strict()
@@ -174,7 +174,7 @@ export const chatSaveBodySchema = z
 export const CHAT_SAVE_MAX_BODY_BYTES = 50 * 1024 * 1024;
 
 /**
- * POST /api/vault/rotation (docs/issues.md #21, "Rotate vault key"): start a rotation to key generation
+ * POST /api/vault/rotation: start a rotation to key generation
  * `generation` (the vault's plus one): `next_key` is the new key wrapped under one derived from the current
  * key (lib/browser/vault/crypto.ts wrapNextKey), `methods` the new key's unlock methods, which wait until the
  * rotation finishes. Passkeys cannot be wrapped again without each one's tap: they are added again after.
@@ -185,7 +185,7 @@ export const vaultRotationStartBodySchema = z
   .refine((b) => b.methods.every((m) => m.kind !== "passkey"), "passkeys are added again once the rotation is finished")
   .refine((b) => b.methods.filter((m) => m.kind === "recovery").length === 1, "the new key needs exactly one recovery code");
 
-/** One chat sealed again under the next key (docs/issues.md #21): all its messages, positions 0..n-1, its version unchanged. */
+/** One chat sealed again under the next key: all its messages, positions 0..n-1, its version unchanged. */
 const resealedChatSchema = z
   .object({
     chat_id: lowercaseUuid,
@@ -200,12 +200,12 @@ const resealedChatSchema = z
 /** Most chats one POST /api/vault/rotation/chats carries. */
 export const ROTATION_CHATS_PER_REQUEST = 50;
 
-/** POST /api/vault/rotation/chats: chats sealed again under the next key (docs/issues.md #21). */
+/** POST /api/vault/rotation/chats: chats sealed again under the next key. */
 export const vaultRotationChatsBodySchema = z
   .object({ generation: version.min(1), chats: z.array(resealedChatSchema).min(1).max(ROTATION_CHATS_PER_REQUEST) })
   .strict();
 
-/** POST /api/vault/rotation/finish: the manifest sealed under the next key's integrity key (docs/issues.md #21). */
+/** POST /api/vault/rotation/finish: the manifest sealed under the next key's integrity key. */
 export const vaultRotationFinishBodySchema = z.object({ generation: version.min(1), manifest: manifestWriteSchema }).strict();
 
 /** POST /api/vault `{ methods }`: the vault's first unlock methods (one must be a recovery code). */
@@ -215,7 +215,7 @@ export const vaultPatchBodySchema = z.object({ history_on: z.boolean() }).strict
 /** POST /api/vault/methods `{ method }`. */
 export const vaultAddMethodBodySchema = z.object({ method: methodSchema }).strict();
 /**
- * PATCH /api/vault/methods `{ replaces, method }` (docs/issues.md #21): store `method` in place of the caller's method
+ * PATCH /api/vault/methods `{ replaces, method }`: store `method` in place of the caller's method
  * `replaces`, of the same kind, in one transaction (the browser wraps the key again after unlocking a
  * passphrase wrap made with weaker Argon2id parameters than today's). `method` meets the floor like any new one.
  */
@@ -236,14 +236,14 @@ export const vaultUnlockBodySchema = z
   .refine((b) => (b.method_id === undefined) !== (b.assertion === undefined), "send method_id or assertion");
 
 /**
- * Most remembered devices per vault (docs/issues.md #21): enough for a person's browsers, few enough that
+ * Most remembered devices per vault: enough for a person's browsers, few enough that
  * Settings' list stays readable; one is revoked in Settings to remember another.
  */
 export const MAX_REMEMBERED_DEVICES = 10;
 /** Bytes of the server's share of a remembered device's wrap. */
 export const DEVICE_SECRET_BYTES = 32;
 
-/** POST /api/vault/devices `{ name }`: remember this device (docs/issues.md #21); the name describes it in Settings. */
+/** POST /api/vault/devices `{ name }`: remember this device; the name describes it in Settings. */
 export const vaultDeviceCreateBodySchema = z.object({ name: z.string().trim().min(1).max(80) }).strict();
 /** POST /api/vault/devices/unlock and DELETE /api/vault/devices: `{ id }` of a remembered device. */
 export const vaultDeviceIdBodySchema = z.object({ id: z.string().uuid() }).strict();

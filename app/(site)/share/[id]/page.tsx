@@ -4,7 +4,7 @@ import { SharedChat } from "@/components/share/shared-chat";
 export const metadata: Metadata = { title: "Shared chat", robots: { index: false, follow: false }, referrer: "no-referrer" };
 
 /**
- * /share/<id>#<key> (docs/issues.md #23, "Share links"): a read-only shared chat. The server sends only this
+ * /share/<id>#<key>: a read-only shared chat. The server sends only this
  * shell; the browser fetches the ciphertext (GET /api/shares/{id}) and opens it with the key in the
  * fragment, which the server never receives. Not indexed; calls no one but Hush.
  */

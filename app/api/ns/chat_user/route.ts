@@ -2,6 +2,6 @@ import { chatSignedInRoute } from "@/lib/server/chat/routes";
 
 /**
  * POST /api/ns/chat_user: the signed-in chat call (docs/product.md §7); the handler lives in
- * lib/server/chat/routes.ts, which server.mjs's hot path calls too (docs/issues.md #24).
+ * lib/server/chat/routes.ts, which server.mjs's hot path calls too.
  */
 export const POST = chatSignedInRoute;

@@ -6,7 +6,7 @@ import { toManifestWrite } from "@/lib/server/vault/server";
 
 /**
  * DELETE /api/ns/delete_chat `{ chat_id }` (docs/product.md §7): deletes one of the caller's chats; 404 otherwise.
- * A vault browser sends `manifest` too (docs/issues.md #21), written in the same transaction (409 conflict:manifest).
+ * A vault browser sends `manifest` too, written in the same transaction (409 conflict:manifest).
  */
 export const DELETE = route(api.deleteChat, async ({ user, body }) => {
   if (!(await deleteChat({ userId: user.id, chatId: body.chat_id, manifest: body.manifest && toManifestWrite(body.manifest) }))) throw chatNotFound();

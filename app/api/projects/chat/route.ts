@@ -3,7 +3,7 @@ import { reply, route } from "@/lib/server/api/route";
 import { moveChatToProject } from "@/lib/server/db/projects";
 
 /**
- * PATCH /api/projects/chat `{ chat_id, project_id }` (docs/issues.md #23): put one of the caller's saved chats in
+ * PATCH /api/projects/chat `{ chat_id, project_id }`: put one of the caller's saved chats in
  * one of their projects, or take it out (project_id null). 404 when the chat or the project is not the caller's.
  */
 export const PATCH = route(api.projectMoveChat, async ({ user, body }) => {

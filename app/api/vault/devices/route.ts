@@ -8,7 +8,7 @@ import { AppError } from "@/lib/shared/errors";
 import { DEVICE_SECRET_BYTES } from "@/lib/shared/vault/schemas";
 import { vaultDevicesJson } from "@/lib/server/vault/server";
 
-/** GET /api/vault/devices: the caller's remembered devices (docs/issues.md #21), oldest first; no secrets. */
+/** GET /api/vault/devices: the caller's remembered devices, oldest first; no secrets. */
 export const GET = route(api.vaultDevices, async ({ user }) =>
   reply(api.vaultDevices, vaultDevicesJson(await listVaultDevices(user.id)), { headers: PRIVATE_NO_STORE }),
 );

@@ -11,7 +11,7 @@ export const POST = route(api.vaultAddMethod, async ({ request, user, body }) =>
 });
 
 /**
- * PATCH /api/vault/methods `{ replaces, method }` (docs/issues.md #21): store `method` in place of the caller's method
+ * PATCH /api/vault/methods `{ replaces, method }`: store `method` in place of the caller's method
  * `replaces`, of the same kind, in one transaction, and physically remove the old row (VACUUM). The browser
  * does it after unlocking with a passphrase wrap made with weaker Argon2id parameters than today's; the new
  * wrap must meet the floor (400 otherwise, lib/shared/vault/schemas.ts). 404 when `replaces` is not the caller's.

@@ -4,7 +4,7 @@ import { rotationStatus, startRotation } from "@/lib/server/db/queries";
 import { toNewMethod } from "@/lib/server/vault/server";
 
 /**
- * GET /api/vault/rotation (docs/issues.md #21, "Rotate vault key"): `{ generation, remaining_chat_ids }`, the
+ * GET /api/vault/rotation: `{ generation, remaining_chat_ids }`, the
  * rotation under way (generation null when none) and the caller's chats still sealed under the old key.
  */
 export const GET = route(api.vaultRotation, async ({ user }) => {

@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 /**
- * The browser's Word worker (docs/issues.md #23, "More file types"): one dedicated Web Worker per .docx, started
+ * The browser's Word worker: one dedicated Web Worker per .docx, started
  * by ./index.ts and terminated by it at the deadline, so a hostile document cannot hang or exhaust the
  * page. mammoth (BSD-2-Clause) is imported here only, so it is fetched when a Word document is first
  * attached, never with /chat. Nothing from this thread is logged: warnings can quote the document.

@@ -12,7 +12,7 @@ export interface DocxLimits {
 type WorkerReply = { hush: "docx" } & ({ type: "ready" } | { type: "done"; text: string } | { type: "failed"; code: FileErrorCode });
 
 /**
- * Extract a Word document's text in the browser (docs/issues.md #23), in a Web Worker of its own
+ * Extract a Word document's text in the browser, in a Web Worker of its own
  * (./docx.worker.ts) stopped at `limits.timeoutMs`, like PDFs (lib/browser/pdf): the file's bytes and
  * text stay on this device; only the text is sent with the turn.
  * @throws FileError too_large | unreadable | inflate_limit | empty | timeout | read_failed;

@@ -1,7 +1,7 @@
 import { FileError } from "@/lib/browser/files/errors";
 
 /**
- * A cheap look at a Word document's zip structure before it is opened (docs/issues.md #23): the total of the
+ * A cheap look at a Word document's zip structure before it is opened: the total of the
  * uncompressed sizes its central directory declares must stay within `maxInflatedBytes`, and the
  * document part must be there. Declared sizes can lie; the worker's deadline and its own thread
  * (./index.ts) cover a file that lies. Pure: tests call it on bytes.

@@ -1,7 +1,7 @@
 import { chatHistoryBatchRoute } from "@/lib/server/chat/routes";
 
 /**
- * POST /api/ns/chat_history/batch: up to 100 of the caller's saved chats, for search and export (docs/issues.md #9);
- * the handler lives in lib/server/chat/routes.ts, which server.mjs's hot path calls too (docs/issues.md #24).
+ * POST /api/ns/chat_history/batch: up to 100 of the caller's saved chats, for search and export;
+ * the handler lives in lib/server/chat/routes.ts, which server.mjs's hot path calls too.
  */
 export const POST = chatHistoryBatchRoute;

@@ -5,7 +5,7 @@ import { AppError } from "@/lib/shared/errors";
 
 /**
  * POST /api/vault/devices/unlock `{ id }`: the server's share of a remembered device's wrap
- * (docs/issues.md #21), recorded as the device's last use and the vault's last unlock. 404 once revoked
+ * recorded as the device's last use and the vault's last unlock. 404 once revoked
  * (or not the caller's); 429 past 30 a minute per user. The share alone opens nothing: the other half
  * is a non-extractable key in that browser's IndexedDB.
  */

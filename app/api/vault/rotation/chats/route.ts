@@ -4,7 +4,7 @@ import { storeResealedChats } from "@/lib/server/db/queries";
 import { toSealedMessage } from "@/lib/server/vault/server";
 
 /**
- * POST /api/vault/rotation/chats `{ generation, chats }` (docs/issues.md #21): chats the browser sealed again under
+ * POST /api/vault/rotation/chats `{ generation, chats }`: chats the browser sealed again under
  * the next key, stored in place; answers the ids stored (a chat that changed meanwhile is skipped: the
  * browser reads it and seals it again). 409 when no rotation to `generation` is under way.
  */

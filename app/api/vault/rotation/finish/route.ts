@@ -4,7 +4,7 @@ import { finishRotation, getVaultState } from "@/lib/server/db/queries";
 import { toManifestWrite, vaultStateJson } from "@/lib/server/vault/server";
 
 /**
- * POST /api/vault/rotation/finish `{ generation, manifest }` (docs/issues.md #21): once every chat is sealed under
+ * POST /api/vault/rotation/finish `{ generation, manifest }`: once every chat is sealed under
  * the new key, the old unlock methods and the remembered devices are deleted and the new methods take
  * over (the key tables VACUUMed); answers the vault's new state. 409 while chats are left under the old
  * key, or when the manifest changed meanwhile.
