@@ -93,80 +93,10 @@ export function AppSignupPanel({ idToken, deepLink, initialError, googleEnabled 
     }
   }
 
-  if (popupDone) {
-    return (
-      <Card>
-        <div className="py-6 text-center" aria-live="polite">
-          <h1 className="text-2xl font-semibold tracking-tight text-ink-950">Back to Hush</h1>
-          <p className="mt-2 text-ink-600">You can close this window; the Hush tab continues.</p>
-        </div>
-      </Card>
-    );
-  }
-
-  if (deepLink) {
-    return (
-      <Card>
-        <div className="text-center" aria-live="polite">
-          <div className="mx-auto mb-5 flex h-12 w-12 items-center justify-center rounded-full bg-green-50 text-green-600">
-            <svg aria-hidden="true" viewBox="0 0 24 24" className="h-6 w-6" fill="none" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" strokeLinejoin="round">
-              <path d="M5 12.5l4.5 4.5L19 7.5" />
-            </svg>
-          </div>
-          <h1 className="text-2xl font-semibold tracking-tight text-ink-950">You&rsquo;re signed in</h1>
-          <p className="mt-2 text-ink-600">Opening the Hush app&hellip; You can close this tab once it has opened.</p>
-          <a href={deepLink} data-testid="open-desktop-app" className={`${primaryButton} mt-8`}>
-            Open the Hush app
-          </a>
-        </div>
-      </Card>
-    );
-  }
-
-  if (pendingToken) {
-    const email = claimedEmail(pendingToken);
-    return (
-      <Card>
-        <div className="text-center">
-          <h1 className="text-2xl font-semibold tracking-tight text-ink-950 sm:text-3xl">Sign In</h1>
-          <p className="mt-3 break-words text-ink-700" data-testid="idtoken-question">
-            {email ? (
-              <>
-                Sign in as <strong className="font-semibold text-ink-950">{email}</strong>?
-              </>
-            ) : (
-              "Sign in with the account from the Hush app?"
-            )}
-          </p>
-          <p className="mt-2 text-sm text-ink-600">Continue only if you opened this link from your own Hush app.</p>
-        </div>
-        <div className="mt-8 flex flex-col gap-3">
-          <button type="button" onClick={onContinueWithToken} className={primaryButton} autoFocus>
-            Continue
-          </button>
-          <button
-            type="button"
-            onClick={() => setPendingToken(null)}
-            className="inline-flex h-12 w-full items-center justify-center rounded-xl border border-ink-200 px-4 text-base font-semibold text-ink-800 transition-colors hover:bg-ink-50"
-          >
-            Cancel
-          </button>
-        </div>
-      </Card>
-    );
-  }
-
-  if (signingIn) {
-    return (
-      <Card>
-        <div className="flex flex-col items-center py-6 text-center" aria-live="polite" aria-busy="true">
-          <Spinner className="h-8 w-8 text-brand-600" />
-          <h1 className="mt-4 text-2xl font-semibold tracking-tight text-ink-950">Signing you in…</h1>
-          <p className="mt-2 text-ink-600">This only takes a moment.</p>
-        </div>
-      </Card>
-    );
-  }
+  if (popupDone) return <PopupDoneCard />;
+  if (deepLink) return <DeepLinkCard deepLink={deepLink} />;
+  if (pendingToken) return <TokenQuestionCard email={claimedEmail(pendingToken)} onContinue={onContinueWithToken} onCancel={() => setPendingToken(null)} />;
+  if (signingIn) return <SigningInCard />;
 
   return (
     <Card>
@@ -181,6 +111,83 @@ export function AppSignupPanel({ idToken, deepLink, initialError, googleEnabled 
         <ErrorLine message={error} />
       </div>
       <TermsNotice className="mt-6" />
+    </Card>
+  );
+}
+
+/** Inside the Google sign-in popup once the opener was told how sign-in ended. */
+function PopupDoneCard() {
+  return (
+    <Card>
+      <div className="py-6 text-center" aria-live="polite">
+        <h1 className="text-2xl font-semibold tracking-tight text-ink-950">Back to Hush</h1>
+        <p className="mt-2 text-ink-600">You can close this window; the Hush tab continues.</p>
+      </div>
+    </Card>
+  );
+}
+
+/** Signed in: the desktop app's deep link is being opened (with a button for when it does not open). */
+function DeepLinkCard({ deepLink }: { deepLink: string }) {
+  return (
+    <Card>
+      <div className="text-center" aria-live="polite">
+        <div className="mx-auto mb-5 flex h-12 w-12 items-center justify-center rounded-full bg-green-50 text-green-600">
+          <svg aria-hidden="true" viewBox="0 0 24 24" className="h-6 w-6" fill="none" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" strokeLinejoin="round">
+            <path d="M5 12.5l4.5 4.5L19 7.5" />
+          </svg>
+        </div>
+        <h1 className="text-2xl font-semibold tracking-tight text-ink-950">You&rsquo;re signed in</h1>
+        <p className="mt-2 text-ink-600">Opening the Hush app&hellip; You can close this tab once it has opened.</p>
+        <a href={deepLink} data-testid="open-desktop-app" className={`${primaryButton} mt-8`}>
+          Open the Hush app
+        </a>
+      </div>
+    </Card>
+  );
+}
+
+/** docs/issues.md #10: ?idToken= signs in only once the user says so (`email`: the address the token claims, if readable). */
+function TokenQuestionCard({ email, onContinue, onCancel }: { email: string | null; onContinue: () => void; onCancel: () => void }) {
+  return (
+    <Card>
+      <div className="text-center">
+        <h1 className="text-2xl font-semibold tracking-tight text-ink-950 sm:text-3xl">Sign In</h1>
+        <p className="mt-3 break-words text-ink-700" data-testid="idtoken-question">
+          {email ? (
+            <>
+              Sign in as <strong className="font-semibold text-ink-950">{email}</strong>?
+            </>
+          ) : (
+            "Sign in with the account from the Hush app?"
+          )}
+        </p>
+        <p className="mt-2 text-sm text-ink-600">Continue only if you opened this link from your own Hush app.</p>
+      </div>
+      <div className="mt-8 flex flex-col gap-3">
+        <button type="button" onClick={onContinue} className={primaryButton} autoFocus>
+          Continue
+        </button>
+        <button
+          type="button"
+          onClick={onCancel}
+          className="inline-flex h-12 w-full items-center justify-center rounded-xl border border-ink-200 px-4 text-base font-semibold text-ink-800 transition-colors hover:bg-ink-50"
+        >
+          Cancel
+        </button>
+      </div>
+    </Card>
+  );
+}
+
+function SigningInCard() {
+  return (
+    <Card>
+      <div className="flex flex-col items-center py-6 text-center" aria-live="polite" aria-busy="true">
+        <Spinner className="h-8 w-8 text-brand-600" />
+        <h1 className="mt-4 text-2xl font-semibold tracking-tight text-ink-950">Signing you in…</h1>
+        <p className="mt-2 text-ink-600">This only takes a moment.</p>
+      </div>
     </Card>
   );
 }

@@ -148,81 +148,15 @@ export function SignupPanel({ token, complete, initialError, googleEnabled, reas
     submitEmailLink(token, address);
   }
 
-  if (phase === "popup-done") {
-    return (
-      <Card>
-        <div className="py-6 text-center" aria-live="polite">
-          <h1 className="text-2xl font-semibold tracking-tight text-ink-950">Back to Hush</h1>
-          <p className="mt-2 text-ink-600">You can close this window; the Hush tab continues.</p>
-        </div>
-      </Card>
-    );
-  }
-
+  if (phase === "popup-done") return <PopupDoneCard />;
   if (phase === "signing-in" || phase === "finishing") {
-    return (
-      <Card>
-        <div className="flex flex-col items-center py-6 text-center" aria-live="polite" aria-busy={!error}>
-          {!error && <Spinner className="h-8 w-8 text-brand-600" />}
-          <h1 className="mt-4 text-2xl font-semibold tracking-tight text-ink-950">
-            {phase === "finishing" ? (error ? "Almost there" : "Setting up your account…") : "Signing you in…"}
-          </h1>
-          <p className="mt-2 text-ink-600">{error ? "Your account could not be set up yet." : "This only takes a moment."}</p>
-          {error && (
-            <div className="mt-6 w-full space-y-4 text-left">
-              <ErrorLine message={error} id={errorId} />
-              <button
-                type="button"
-                onClick={() => {
-                  setError(null);
-                  finish();
-                }}
-                className={primaryButton}
-              >
-                Try again
-              </button>
-            </div>
-          )}
-        </div>
-      </Card>
-    );
+    const retry = () => {
+      setError(null);
+      finish();
+    };
+    return <SigningInCard finishing={phase === "finishing"} error={error} errorId={errorId} onRetry={retry} />;
   }
-
-  if (phase === "confirm") {
-    return (
-      <Card>
-        <Heading title="Sign Up to Hush" subtitle="Finish signing in" />
-        <form onSubmit={onConfirm} className="mt-8 space-y-3" noValidate={false}>
-          <label htmlFor={confirmId} className="block text-sm font-medium text-ink-800">
-            Please confirm your e-mail:
-          </label>
-          <p className="text-sm text-ink-600">
-            This link was opened on a different device or browser. Enter the address it was sent to.
-          </p>
-          <input
-            id={confirmId}
-            type="email"
-            name="email"
-            autoComplete="email"
-            inputMode="email"
-            autoFocus
-            value={confirmEmail}
-            onChange={(e) => setConfirmEmail(e.target.value)}
-            placeholder="you@example.com"
-            className={inputStyles}
-          />
-          <button type="submit" disabled={!confirmEmail.trim()} className={primaryButton}>
-            Confirm
-          </button>
-        </form>
-        <p className="mt-6 text-center text-sm text-ink-600">
-          <a href="/signup" className="font-medium text-brand-700 underline-offset-4 hover:underline">
-            Start over
-          </a>
-        </p>
-      </Card>
-    );
-  }
+  if (phase === "confirm") return <ConfirmCard id={confirmId} value={confirmEmail} onChange={setConfirmEmail} onSubmit={onConfirm} />;
 
   return (
     <Card>
@@ -231,30 +165,7 @@ export function SignupPanel({ token, complete, initialError, googleEnabled, reas
       <p data-testid="signup-returning" className="mt-3 text-center text-sm text-ink-600">
         New or returning: the same e-mail link or Google account signs you in.
       </p>
-      <div className="mt-6 space-y-3 empty:hidden">
-        {reason === "limit" && !sentTo && (
-          <p data-testid="signup-reason" className="rounded-xl border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900">
-            You have used today&rsquo;s free messages for visitors. Sign up free to keep chatting.{" "}
-            <span className="block pt-1">Your conversation is kept in this tab: Back returns to it, and after signing in here you can keep it as a saved chat.</span>
-          </p>
-        )}
-        {sentTo && (
-          <SuccessNotice>
-            A verification e-mail was sent to <strong className="font-semibold break-all">{sentTo}</strong>. Check your
-            inbox, including spam/junk.
-          </SuccessNotice>
-        )}
-        {sentTo && devLink && (
-          <p data-testid="dev-sign-in-link" className="rounded-xl border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900">
-            Development: no e-mail was sent (EMAIL_SERVER is unset); the link is in the server log and here:{" "}
-            <a href={devLink} className="font-semibold underline">
-              open the sign-in link
-            </a>
-            .
-          </p>
-        )}
-        <ErrorLine message={error} id={errorId} />
-      </div>
+      <SignupNotices reason={reason} sentTo={sentTo} devLink={devLink} error={error} errorId={errorId} />
       <form onSubmit={onEmailSubmit} className="mt-6 space-y-3">
         <label htmlFor={emailId} className="block text-sm font-medium text-ink-800">
           Email address
@@ -276,13 +187,122 @@ export function SignupPanel({ token, complete, initialError, googleEnabled, reas
           Continue
         </button>
       </form>
-      <div className="my-6 flex items-center gap-4 text-xs font-semibold tracking-widest text-ink-500">
-        <span className="h-px flex-1 bg-ink-200" />
-        OR
-        <span className="h-px flex-1 bg-ink-200" />
-      </div>
+      <OrDivider />
       <GoogleButton onClick={() => void onGoogle()} busy={busy === "google"} disabled={busy === "email"} />
       <TermsNotice className="mt-8" />
+    </Card>
+  );
+}
+
+/** Above the sign-up form: why the visitor was sent here, the e-mail sent (with the development link), the error. */
+function SignupNotices({ reason, sentTo, devLink, error, errorId }: { reason: "limit" | null; sentTo: string | null; devLink: string | null; error: string | null; errorId: string }) {
+  return (
+  <div className="mt-6 space-y-3 empty:hidden">
+    {reason === "limit" && !sentTo && (
+      <p data-testid="signup-reason" className="rounded-xl border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900">
+        You have used today&rsquo;s free messages for visitors. Sign up free to keep chatting.{" "}
+        <span className="block pt-1">Your conversation is kept in this tab: Back returns to it, and after signing in here you can keep it as a saved chat.</span>
+      </p>
+    )}
+    {sentTo && (
+      <SuccessNotice>
+        A verification e-mail was sent to <strong className="font-semibold break-all">{sentTo}</strong>. Check your
+        inbox, including spam/junk.
+      </SuccessNotice>
+    )}
+    {sentTo && devLink && (
+      <p data-testid="dev-sign-in-link" className="rounded-xl border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900">
+        Development: no e-mail was sent (EMAIL_SERVER is unset); the link is in the server log and here:{" "}
+        <a href={devLink} className="font-semibold underline">
+          open the sign-in link
+        </a>
+        .
+      </p>
+    )}
+    <ErrorLine message={error} id={errorId} />
+  </div>
+  );
+}
+
+/** The line between the e-mail form and Continue with Google. */
+function OrDivider() {
+  return (
+    <div className="my-6 flex items-center gap-4 text-xs font-semibold tracking-widest text-ink-500">
+      <span className="h-px flex-1 bg-ink-200" />
+      OR
+      <span className="h-px flex-1 bg-ink-200" />
+    </div>
+  );
+}
+
+/** Inside the Google sign-in popup once the opener was told how sign-in ended. */
+function PopupDoneCard() {
+  return (
+    <Card>
+      <div className="py-6 text-center" aria-live="polite">
+        <h1 className="text-2xl font-semibold tracking-tight text-ink-950">Back to Hush</h1>
+        <p className="mt-2 text-ink-600">You can close this window; the Hush tab continues.</p>
+      </div>
+    </Card>
+  );
+}
+
+/** Using the e-mailed link, or (`finishing`) creating the account; with Try again when that failed. */
+function SigningInCard({ finishing, error, errorId, onRetry }: { finishing: boolean; error: string | null; errorId: string; onRetry: () => void }) {
+  return (
+    <Card>
+      <div className="flex flex-col items-center py-6 text-center" aria-live="polite" aria-busy={!error}>
+        {!error && <Spinner className="h-8 w-8 text-brand-600" />}
+        <h1 className="mt-4 text-2xl font-semibold tracking-tight text-ink-950">
+          {finishing ? (error ? "Almost there" : "Setting up your account…") : "Signing you in…"}
+        </h1>
+        <p className="mt-2 text-ink-600">{error ? "Your account could not be set up yet." : "This only takes a moment."}</p>
+        {error && (
+          <div className="mt-6 w-full space-y-4 text-left">
+            <ErrorLine message={error} id={errorId} />
+            <button type="button" onClick={onRetry} className={primaryButton}>
+              Try again
+            </button>
+          </div>
+        )}
+      </div>
+    </Card>
+  );
+}
+
+/** docs/product.md §4: the e-mailed link opened on a device that does not know the address asks for it again. */
+function ConfirmCard({ id, value, onChange, onSubmit }: { id: string; value: string; onChange: (value: string) => void; onSubmit: (event: React.FormEvent) => void }) {
+  return (
+    <Card>
+      <Heading title="Sign Up to Hush" subtitle="Finish signing in" />
+      <form onSubmit={onSubmit} className="mt-8 space-y-3" noValidate={false}>
+        <label htmlFor={id} className="block text-sm font-medium text-ink-800">
+          Please confirm your e-mail:
+        </label>
+        <p className="text-sm text-ink-600">
+          This link was opened on a different device or browser. Enter the address it was sent to.
+        </p>
+        <input
+          id={id}
+          type="email"
+          name="email"
+          autoComplete="email"
+          inputMode="email"
+          autoFocus
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+          placeholder="you@example.com"
+          className={inputStyles}
+        />
+        <button type="submit" disabled={!value.trim()} className={primaryButton}>
+          Confirm
+        </button>
+      </form>
+      <p className="mt-6 text-center text-sm text-ink-600">
+        <a href="/signup" className="font-medium text-brand-700 underline-offset-4 hover:underline">
+          Start over
+        </a>
+      </p>
     </Card>
   );
 }

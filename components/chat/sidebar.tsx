@@ -5,7 +5,7 @@ import Link from "next/link";
 import { useState } from "react";
 import { buttonStyles, ConfirmDialog, Dialog } from "@/components/ui/dialog";
 import type { ChatSearchHit } from "@/lib/browser/chat/search";
-import type { VaultStore } from "@/lib/browser/vault/vault-api";
+import type { VaultStore } from "@/lib/browser/vault/store";
 import { ChatList } from "./chat-list";
 import type { HistoryEntry } from "./use-chat-history";
 import type { SearchState } from "./use-chat-search";
@@ -81,21 +81,13 @@ export function Sidebar(props: SidebarProps) {
           </IconButton>
           <div className="flex items-center gap-1">
             {signedIn && (
-              <button
-                type="button"
-                role="switch"
-                aria-checked={props.saveHistory}
+              <SaveHistorySwitch
+                on={props.saveHistory}
                 disabled={!vaultReady}
                 onClick={() =>
                   props.saveHistory ? props.onSaveHistoryChange(false) : props.vault.info?.exists ? setConfirmSave(true) : setSettingUp(true)
                 }
-                className="inline-flex items-center gap-2 rounded-lg px-2 py-1.5 text-xs font-medium text-ink-700 hover:bg-ink-100"
-              >
-                <span className={`relative inline-block h-4 w-7 rounded-full transition ${props.saveHistory ? "bg-brand-600" : "bg-ink-300"}`}>
-                  <span className={`absolute top-0.5 h-3 w-3 rounded-full bg-white transition ${props.saveHistory ? "left-3.5" : "left-0.5"}`} />
-                </span>
-                Save history
-              </button>
+              />
             )}
             {canSearch && (
               <IconButton label="Search chats" onClick={() => props.onSearchOpenChange(!props.searchOpen)} pressed={props.searchOpen}>
@@ -122,18 +114,7 @@ export function Sidebar(props: SidebarProps) {
         )}
 
         {!signedIn ? (
-          <div className="m-3 rounded-xl border border-ink-200 bg-white p-4 text-sm">
-            <p className="font-semibold text-ink-900">Sign up to save chats</p>
-            <p className="mt-1 text-ink-600">Saved chats are encrypted with a key of your own.</p>
-            <div className="mt-3 flex gap-2">
-              <Link href="/signup" className={buttonStyles.primary}>
-                Sign Up
-              </Link>
-              <Link href="/signup" className={buttonStyles.secondary}>
-                Log In
-              </Link>
-            </div>
-          </div>
+          <VisitorSignUp />
         ) : locked && props.vault.info ? (
           <div className="flex-1 overflow-y-auto">
             <UnlockPanel info={props.vault.info} />
@@ -174,31 +155,14 @@ export function Sidebar(props: SidebarProps) {
         )}
       </aside>
 
-      <Dialog
+      <ConfirmSaveDialog
         open={confirmSave}
         onClose={() => setConfirmSave(false)}
-        title="Save chat history?"
-        actions={
-          <>
-            <button type="button" className={buttonStyles.secondary} onClick={() => setConfirmSave(false)}>
-              Cancel
-            </button>
-            <button
-              type="button"
-              className={buttonStyles.primary}
-              onClick={() => {
-                setConfirmSave(false);
-                props.onSaveHistoryChange(true);
-              }}
-            >
-              Turn on
-            </button>
-          </>
-        }
-      >
-        Chats you send from now on are stored, encrypted in your browser with your own key, so you can come back
-        to them. You can delete any chat, or your whole account, at any time.
-      </Dialog>
+        onConfirm={() => {
+          setConfirmSave(false);
+          props.onSaveHistoryChange(true);
+        }}
+      />
 
       {setupShown && <VaultSetupDialog open={settingUp} onClose={() => setSettingUp(false)} onDone={() => undefined} />}
 
@@ -215,6 +179,71 @@ export function Sidebar(props: SidebarProps) {
         afterwards. A share link made from it keeps its copy until you revoke it in Settings.
       </ConfirmDialog>
     </>
+  );
+}
+
+/** The sidebar's Save history switch. */
+function SaveHistorySwitch({ on, disabled, onClick }: { on: boolean; disabled: boolean; onClick: () => void }) {
+  return (
+    <button
+      type="button"
+      role="switch"
+      aria-checked={on}
+      disabled={disabled}
+      onClick={onClick}
+      className="inline-flex items-center gap-2 rounded-lg px-2 py-1.5 text-xs font-medium text-ink-700 hover:bg-ink-100"
+    >
+      <span className={`relative inline-block h-4 w-7 rounded-full transition ${on ? "bg-brand-600" : "bg-ink-300"}`}>
+        <span className={`absolute top-0.5 h-3 w-3 rounded-full bg-white transition ${on ? "left-3.5" : "left-0.5"}`} />
+      </span>
+      Save history
+    </button>
+  );
+}
+
+/** For visitors in place of the list: saving chats needs an account. */
+function VisitorSignUp() {
+  return (
+    <div className="m-3 rounded-xl border border-ink-200 bg-white p-4 text-sm">
+      <p className="font-semibold text-ink-900">Sign up to save chats</p>
+      <p className="mt-1 text-ink-600">Saved chats are encrypted with a key of your own.</p>
+      <div className="mt-3 flex gap-2">
+        <Link href="/signup" className={buttonStyles.primary}>
+          Sign Up
+        </Link>
+        <Link href="/signup" className={buttonStyles.secondary}>
+          Log In
+        </Link>
+      </div>
+    </div>
+  );
+}
+
+/** docs/product.md §4: the confirmation to turn Save history on again (the vault exists). */
+function ConfirmSaveDialog({ open, onClose, onConfirm }: { open: boolean; onClose: () => void; onConfirm: () => void }) {
+  return (
+    <Dialog
+      open={open}
+      onClose={onClose}
+      title="Save chat history?"
+      actions={
+        <>
+          <button type="button" className={buttonStyles.secondary} onClick={onClose}>
+            Cancel
+          </button>
+          <button
+            type="button"
+            className={buttonStyles.primary}
+            onClick={onConfirm}
+          >
+            Turn on
+          </button>
+        </>
+      }
+    >
+      Chats you send from now on are stored, encrypted in your browser with your own key, so you can come back
+      to them. You can delete any chat, or your whole account, at any time.
+    </Dialog>
   );
 }
 

@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useSyncExternalStore } from "react";
 import type { ChatSearchHit, SearchableChat } from "@/lib/browser/chat/search";
 import type { SearchReply, SearchRequest } from "@/lib/browser/chat/search-worker-core";
-import { unlockedVault } from "@/lib/browser/vault/vault-api";
+import { unlockedVault } from "@/lib/browser/vault/store";
 import type { VaultKey } from "./types";
 
 /**

@@ -8,7 +8,9 @@ import { chatsToJson, chatsToMarkdown, exportableFromSaved, exportFileName } fro
 import { checkImportFile, importFormatError, parseChatGptExport, type ImportResult } from "@/lib/browser/chat/import-chatgpt";
 import { AppError, isAppError } from "@/lib/shared/errors";
 import { importChat } from "@/lib/browser/vault/saved-chats";
-import { listSavedChatIds, loadSavedChats, useVault } from "@/lib/browser/vault/vault-api";
+import { loadSavedChats } from "@/lib/browser/vault/saved-chats";
+import { listSavedChatIds } from "@/lib/browser/vault/sealed-chat-batches";
+import { useVault } from "@/lib/browser/vault/unlock";
 
 type Progress = { label: string; done: number; total: number } | null;
 

@@ -6,7 +6,7 @@ import { signOutAndReload } from "@/components/auth/sign-out";
 import { apiFetch, serverMessage } from "@/lib/browser/api/client";
 import { buttonStyles, Dialog } from "@/components/ui/dialog";
 import { SecuritySection } from "@/components/vault/security-section";
-import { forgetLocalTraces, forgetThisDevice, isThisDeviceRemembered } from "@/lib/browser/vault/vault-api";
+import { forgetLocalTraces, forgetThisDevice, isThisDeviceRemembered } from "@/lib/browser/vault/devices";
 import { ShareLinksSection } from "@/components/share/share-links-section";
 import { DataSection } from "./data-section";
 

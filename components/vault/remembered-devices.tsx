@@ -3,13 +3,8 @@
 import { useCallback, useEffect, useState } from "react";
 import { buttonStyles, ConfirmDialog } from "@/components/ui/dialog";
 import { AppError } from "@/lib/shared/errors";
-import {
-  listRememberedDevices,
-  rememberThisDevice,
-  revokeRememberedDevice,
-  thisDeviceId,
-  type VaultDevicesJson,
-} from "@/lib/browser/vault/vault-api";
+import { listRememberedDevices, rememberThisDevice, revokeRememberedDevice, thisDeviceId } from "@/lib/browser/vault/devices";
+import type { VaultDevicesJson } from "@/lib/browser/vault/store";
 import { useAction } from "./use-action";
 
 type Device = VaultDevicesJson["devices"][number];

@@ -2,7 +2,8 @@
 
 import { useState } from "react";
 import { buttonStyles, Dialog } from "@/components/ui/dialog";
-import { draftKeyRotation, rotateVaultKey, type VaultJson } from "@/lib/browser/vault/vault-api";
+import { draftKeyRotation, rotateVaultKey } from "@/lib/browser/vault/key-rotation";
+import type { VaultJson } from "@/lib/browser/vault/store";
 import type { RotationDraft } from "@/lib/browser/vault/rotation";
 import { NewPassphraseField } from "./passphrase-field";
 import { RecoveryCodeBox } from "./recovery-code";

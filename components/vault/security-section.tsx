@@ -2,16 +2,9 @@
 
 import { useEffect, useState } from "react";
 import { buttonStyles, ConfirmDialog, Dialog } from "@/components/ui/dialog";
-import {
-  addPasskey,
-  changePassphrase,
-  lockVault,
-  newRecoveryCode,
-  passkeysAvailable,
-  preloadVaultMethods,
-  removeMethod,
-  useVault,
-} from "@/lib/browser/vault/vault-api";
+import { addPasskey, changePassphrase, newRecoveryCode, passkeysAvailable, preloadVaultMethods, removeMethod } from "@/lib/browser/vault/methods";
+import { lockVault } from "@/lib/browser/vault/store";
+import { useVault } from "@/lib/browser/vault/unlock";
 import type { StoredMethod } from "@/lib/browser/vault/seal";
 import { NewPassphraseField } from "./passphrase-field";
 import { RecoveryCodeBox } from "./recovery-code";
@@ -66,25 +59,7 @@ export function SecuritySection() {
               Saved history is <strong>{info.history_on ? "on" : "off"}</strong> and unlocked in this browser.
               {info.last_unlock_at && <> Last unlock: {when.format(new Date(info.last_unlock_at))}.</>}
             </p>
-            <h3 className="mt-4 font-semibold text-ink-900">Ways to unlock</h3>
-            <ul className="mt-2 divide-y divide-ink-100 rounded-xl border border-ink-200" data-testid="vault-methods">
-              {info.methods.map((m) => (
-                <li key={m.id} className="flex flex-wrap items-center justify-between gap-2 px-3 py-2">
-                  <span>
-                    <span className="font-medium text-ink-900">{KIND_NAMES[m.kind]}</span>
-                    <span className="block text-xs text-ink-500">
-                      Added {when.format(new Date(m.created_at))}
-                      {m.last_used_at ? ` · last used ${when.format(new Date(m.last_used_at))}` : ""}
-                    </span>
-                  </span>
-                  {m.kind === "passkey" && info.methods.length > 1 && (
-                    <button type="button" className={buttonStyles.secondary} disabled={busy} onClick={() => setRemoving(m)}>
-                      Remove
-                    </button>
-                  )}
-                </li>
-              ))}
-            </ul>
+            <MethodList methods={info.methods} busy={busy} onRemove={setRemoving} />
             <div className="mt-3 flex flex-wrap gap-2">
               {passkeysAvailable() && (
                 <button type="button" className={buttonStyles.secondary} disabled={busy} onClick={() => void act(addPasskey)}>
@@ -114,26 +89,18 @@ export function SecuritySection() {
             </div>
             <RememberedDevices unlocked />
             {passphrase !== null && (
-              <form
-                className="mt-3 max-w-sm"
-                onSubmit={(e) => {
-                  e.preventDefault();
+              <ChangePassphraseForm
+                value={passphrase}
+                onChange={setPassphrase}
+                onCancel={() => setPassphrase(null)}
+                busy={busy}
+                onSubmit={() =>
                   void act(async () => {
                     await changePassphrase(passphrase);
                     setPassphrase(null);
-                  });
-                }}
-              >
-                <NewPassphraseField id="new-passphrase" label="New passphrase" value={passphrase} onChange={setPassphrase} />
-                <div className="mt-2 flex gap-2">
-                  <button type="submit" className={buttonStyles.primary} disabled={busy}>
-                    Save passphrase
-                  </button>
-                  <button type="button" className={buttonStyles.secondary} onClick={() => setPassphrase(null)}>
-                    Cancel
-                  </button>
-                </div>
-              </form>
+                  })
+                }
+              />
             )}
             {error && (
               <p role="alert" className="mt-2 text-red-700">
@@ -187,6 +154,56 @@ export function SecuritySection() {
         </label>
       </ConfirmDialog>
     </section>
+  );
+}
+
+/** The vault's unlock methods with when they were added and last used; a passkey can be removed while another method is left. */
+function MethodList({ methods, busy, onRemove }: { methods: StoredMethod[]; busy: boolean; onRemove: (method: StoredMethod) => void }) {
+  return (
+    <>
+      <h3 className="mt-4 font-semibold text-ink-900">Ways to unlock</h3>
+      <ul className="mt-2 divide-y divide-ink-100 rounded-xl border border-ink-200" data-testid="vault-methods">
+        {methods.map((m) => (
+          <li key={m.id} className="flex flex-wrap items-center justify-between gap-2 px-3 py-2">
+            <span>
+              <span className="font-medium text-ink-900">{KIND_NAMES[m.kind]}</span>
+              <span className="block text-xs text-ink-500">
+                Added {when.format(new Date(m.created_at))}
+                {m.last_used_at ? ` · last used ${when.format(new Date(m.last_used_at))}` : ""}
+              </span>
+            </span>
+            {m.kind === "passkey" && methods.length > 1 && (
+              <button type="button" className={buttonStyles.secondary} disabled={busy} onClick={() => onRemove(m)}>
+                Remove
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
+/** Settings' new passphrase, rated as it is typed (./passphrase-field.tsx). */
+function ChangePassphraseForm(props: { value: string; onChange: (value: string) => void; busy: boolean; onSubmit: () => void; onCancel: () => void }) {
+  return (
+    <form
+      className="mt-3 max-w-sm"
+      onSubmit={(e) => {
+        e.preventDefault();
+        props.onSubmit();
+      }}
+    >
+      <NewPassphraseField id="new-passphrase" label="New passphrase" value={props.value} onChange={props.onChange} />
+      <div className="mt-2 flex gap-2">
+        <button type="submit" className={buttonStyles.primary} disabled={props.busy}>
+          Save passphrase
+        </button>
+        <button type="button" className={buttonStyles.secondary} onClick={props.onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
   );
 }
 

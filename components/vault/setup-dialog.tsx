@@ -4,7 +4,8 @@ import { useEffect, useState } from "react";
 import { buttonStyles, Dialog } from "@/components/ui/dialog";
 import { AppError } from "@/lib/shared/errors";
 import { RememberDeviceBox } from "@/components/vault/remember-device";
-import { commitSetup, draftSetup, passkeysAvailable, preloadVaultMethods, type SetupDraft } from "@/lib/browser/vault/vault-api";
+import { draftSetup, passkeysAvailable, preloadVaultMethods, type SetupDraft } from "@/lib/browser/vault/methods";
+import { commitSetup } from "@/lib/browser/vault/unlock";
 import { ratePassphraseOffThread } from "@/lib/browser/vault/strength-client";
 import { NewPassphraseField } from "./passphrase-field";
 import { RecoveryCodeBox } from "./recovery-code";
@@ -125,42 +126,22 @@ export function VaultSetupDialog({ open, onClose, onDone }: { open: boolean; onC
 
   return (
     <Dialog open={open} onClose={close} title="Save chat history?" actions={actions}>
-      {step === "choose" && (
-        <>
-          <p>
-            Chats you send from now on are stored so you can come back to them. They are encrypted in this browser with a
-            key only you hold: Hush stores them but cannot read them. You can delete any chat, or your whole account, at
-            any time.
-          </p>
-          <p className="mt-2">
-            Choose how you unlock them on a new device: a passkey (fingerprint, face or device PIN) or a passphrase. You
-            also get a recovery code.
-          </p>
-        </>
-      )}
+      {step === "choose" && <ChooseIntro />}
       {step === "passphrase" && (
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            void choosePassphrase();
+        <PassphraseStep
+          passphrase={passphrase}
+          again={again}
+          onPassphrase={(value) => {
+            setPassphrase(value);
+            setError(null);
           }}
-        >
-          <NewPassphraseField
-            id="vault-passphrase"
-            label="Passphrase"
-            value={passphrase}
-            onChange={(value) => {
-              setPassphrase(value);
-              setError(null);
-            }}
-            onSuggest={setAgain}
-          />
-          <label htmlFor="vault-passphrase-again" className="mt-3 block font-medium text-ink-900">
-            Type it again
-          </label>
-          <input id="vault-passphrase-again" type="password" autoComplete="new-password" value={again} onChange={(e) => { setAgain(e.target.value); setError(null); }} className={inputClass} />
-          <button type="submit" hidden />
-        </form>
+          onAgain={setAgain}
+          onAgainTyped={(value) => {
+            setAgain(value);
+            setError(null);
+          }}
+          onSubmit={() => void choosePassphrase()}
+        />
       )}
       {step === "working" && <p role="status">Setting up your key… (a passkey may ask for your fingerprint, face or PIN)</p>}
       {step === "recovery" && draft && (
@@ -179,5 +160,48 @@ export function VaultSetupDialog({ open, onClose, onDone }: { open: boolean; onC
         </p>
       )}
     </Dialog>
+  );
+}
+
+/** The first step's explanation of what turning on Save history means. */
+function ChooseIntro() {
+  return (
+    <>
+      <p>
+        Chats you send from now on are stored so you can come back to them. They are encrypted in this browser with a
+        key only you hold: Hush stores them but cannot read them. You can delete any chat, or your whole account, at
+        any time.
+      </p>
+      <p className="mt-2">
+        Choose how you unlock them on a new device: a passkey (fingerprint, face or device PIN) or a passphrase. You
+        also get a recovery code.
+      </p>
+    </>
+  );
+}
+
+/** The passphrase step: the new passphrase with its meter and Suggest (`onAgain` takes a suggestion), typed again. */
+function PassphraseStep(props: {
+  passphrase: string;
+  again: string;
+  onPassphrase: (value: string) => void;
+  onAgain: (value: string) => void;
+  onAgainTyped: (value: string) => void;
+  onSubmit: () => void;
+}) {
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        props.onSubmit();
+      }}
+    >
+      <NewPassphraseField id="vault-passphrase" label="Passphrase" value={props.passphrase} onChange={props.onPassphrase} onSuggest={props.onAgain} />
+      <label htmlFor="vault-passphrase-again" className="mt-3 block font-medium text-ink-900">
+        Type it again
+      </label>
+      <input id="vault-passphrase-again" type="password" autoComplete="new-password" value={props.again} onChange={(e) => props.onAgainTyped(e.target.value)} className={inputClass} />
+      <button type="submit" hidden />
+    </form>
   );
 }

@@ -4,7 +4,9 @@ import { useEffect, useState } from "react";
 import { buttonStyles } from "@/components/ui/dialog";
 import { useAction } from "@/components/vault/use-action";
 import { RememberDeviceBox } from "@/components/vault/remember-device";
-import { preloadVaultMethods, unlockPassphrase, unlockPasskey, unlockRecovery, type VaultJson } from "@/lib/browser/vault/vault-api";
+import { preloadVaultMethods } from "@/lib/browser/vault/methods";
+import type { VaultJson } from "@/lib/browser/vault/store";
+import { unlockPassphrase, unlockPasskey, unlockRecovery } from "@/lib/browser/vault/unlock";
 
 const inputClass =
   "mt-1 w-full rounded-lg border border-ink-300 bg-white px-3 py-2 text-base text-ink-900 focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-100";

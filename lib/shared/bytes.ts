@@ -1,4 +1,4 @@
-/** Byte counts for people: limits named in error messages (lib/server/http.ts 413s, lib/browser/pdf/errors.ts). */
+/** Byte counts for people: limits named in error messages (lib/server/http.ts 413s, lib/shared/pdf/errors.ts). */
 
 /** "16 MB", "2.5 MB" (binary megabytes, at most one decimal); below 1 MB "20 KB", below 1 KB "200 bytes". */
 export function formatBytes(bytes: number): string {

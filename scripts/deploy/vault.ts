@@ -2,7 +2,7 @@
  * The browser's side of saved history (docs/issues.md #8), for the multi-instance test and the load bench: set up
  * a vault through the real endpoints, seal a finished turn under the vault key and store it with
  * POST /api/ns/chat_save, unlock on another connection and open what the history endpoints return.
- * The same lib/browser/vault/seal.ts the page uses (lib/browser/vault/vault-api.ts), over the HttpsClient instead of fetch.
+ * The same lib/browser/vault/seal.ts the page uses (lib/browser/vault/unlock.ts), over the HttpsClient instead of fetch.
  */
 import { generateVaultKey, importVaultKey } from "../../lib/browser/vault/crypto";
 import {

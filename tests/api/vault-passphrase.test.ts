@@ -12,7 +12,7 @@ import { req } from "../helpers/vault-api";
 /**
  * docs/issues.md #21, "Passphrase strength", on the server and at unlock: the server's Argon2id floor for passphrase
  * wraps (m ≥ 64 MiB, t ≥ 3; 400 naming it on every write of a method: POST /api/vault, POST and PATCH
- * /api/vault/methods), old weaker wraps still served, and the browser's store (lib/browser/vault/vault-api.ts, with
+ * /api/vault/methods), old weaker wraps still served, and the browser's store (lib/browser/vault/unlock.ts, with
  * its calls routed to the real handlers) wrapping the key again at the next unlock.
  */
 let t: TestDb;
@@ -144,7 +144,7 @@ describe("re-wrap at the next unlock (docs/issues.md #21)", () => {
       inFlight.push(answer);
       return answer;
     });
-    const store = await import("@/lib/browser/vault/vault-api");
+    const store = { ...(await import("@/lib/browser/vault/unlock")), ...(await import("@/lib/browser/vault/store")) };
     await store.refreshVault();
     await expect(store.unlockPassphrase("not the passphrase at all")).rejects.toMatchObject({ message: expect.stringMatching(/^That passphrase is not right/) });
     expect(calls).not.toContain("PATCH /api/vault/methods");

@@ -5,8 +5,8 @@ import { apiFetch } from "@/lib/browser/api/client";
 import { AppError, isAppError } from "@/lib/shared/errors";
 import type { IntegrityTracker, ManifestBody } from "./integrity-tracker";
 import { openChat, sealTitle, sealTurn, type PlainMessage, type SealedChatJson } from "./seal";
-import { listSavedChatVersions } from "./sealed-chat-batches";
-import { reloadVaultInfo, unlockedVault } from "./vault-api";
+import { forEachSealedChatBatch, listSavedChatVersions } from "./sealed-chat-batches";
+import { actionError, reloadVaultInfo, unlockedVault } from "./store";
 
 /**
  * Writing and reading saved chats in the browser with their integrity: every write carries
@@ -233,4 +233,34 @@ export async function checkHistoryIntegrity(): Promise<string | null> {
     if ((after.manifest?.version ?? 0) === (before.manifest?.version ?? 0)) return tracker.adoptList(list);
   }
   return null;
+}
+
+/** A saved chat decrypted in this browser (for export). */
+export type OpenedChat = Awaited<ReturnType<typeof openChat>>;
+
+/**
+ * Saved chats, fetched in batches and decrypted here (for export), in the order of `chatIds`;
+ * chats deleted meanwhile are left out. `onProgress` gets how many ids are settled so far.
+ * @throws AppError (locked, network, a chat that fails its integrity check or does not decrypt)
+ */
+export async function loadSavedChats(chatIds: readonly string[], onProgress?: (done: number) => void): Promise<OpenedChat[]> {
+  const { key, userId, tracker } = unlockedVault();
+  const opened = new Map<string, OpenedChat>();
+  let done = 0;
+  await forEachSealedChatBatch(chatIds, async (batch, settled) => {
+    // Every chat read is checked against its header and the manifest first.
+    for (const sealed of batch.chats) {
+      const problem = await tracker.checkChat(sealed);
+      if (problem) throw actionError(problem);
+    }
+    try {
+      const chats = await Promise.all(batch.chats.map((sealed) => openChat(key, userId, sealed)));
+      for (const chat of chats) opened.set(chat.chatId, chat);
+    } catch {
+      throw actionError("A saved chat could not be decrypted.");
+    }
+    done += settled.length;
+    onProgress?.(done);
+  });
+  return chatIds.flatMap((id) => opened.get(id.toLowerCase()) ?? []);
 }

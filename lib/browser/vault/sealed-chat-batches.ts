@@ -6,7 +6,7 @@ import type { ChatHistoryPage, SealedChatBatchJson } from "@/lib/shared/api/cont
 
 /**
  * Saved chats read in batches, still sealed: the ids, then the ciphertext of many chats per
- * request. Nothing here needs the vault key; lib/browser/vault/vault-api.ts opens what it reads (loadSavedChats).
+ * request. Nothing here needs the vault key; lib/browser/vault/saved-chats.ts opens what it reads (loadSavedChats).
  */
 
 /**

@@ -3,7 +3,7 @@ import { CHAT_BATCH_MAX_BYTES, CHAT_BATCH_MAX_IDS } from "@/lib/shared/chat/hist
 import { getPool } from "@/lib/server/db/client";
 import type { SessionRow } from "@/lib/server/auth/session-store";
 import { invalidInput } from "@/lib/server/db/errors";
-import { decodeCursor, encodeCursor } from "@/lib/server/db/sealed-chats";
+import { decodeCursor, encodeCursor } from "@/lib/server/db/sealed-chat-reads";
 import { LOWERCASE_UUID } from "@/lib/shared/uuid";
 
 /**

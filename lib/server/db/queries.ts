@@ -6,13 +6,14 @@ import { writeManifest, type ManifestWrite } from "@/lib/server/db/sealed-chats"
 
 /**
  * Data access for saved chats: the one home for reading and writing users' history. Chats are saved
- * only as the browser encrypted them, under a vault key the server never holds (lib/server/db/vault.ts and
- * lib/server/db/sealed-chats.ts, re-exported here). Every function scopes by `userId`: another user's chat
+ * only as the browser encrypted them, under a vault key the server never holds (lib/server/db/vault.ts,
+ * lib/server/db/sealed-chats.ts and lib/server/db/sealed-chat-reads.ts, re-exported here). Every function scopes by `userId`: another user's chat
  * behaves exactly like a missing one.
  */
 
 export * from "@/lib/server/db/vault";
 export * from "@/lib/server/db/sealed-chats";
+export * from "@/lib/server/db/sealed-chat-reads";
 export * from "@/lib/server/db/vault-rotation";
 export { chatNotFound, invalidCursor, invalidInput } from "@/lib/server/db/errors";
 export { loadChatPreconditions, type ChatPreconditionInput, type ChatPreconditions } from "@/lib/server/db/chat-preconditions";

@@ -2,14 +2,13 @@ import "server-only";
 import { Prisma } from "@/lib/server/db/generated/prisma/client";
 import pg from "pg";
 import { getDb, rawRows } from "@/lib/server/db/client";
-import { chatNotFound, chatVersionConflict, invalidCursor, invalidInput, manifestConflict, noVault, saveConflict } from "@/lib/server/db/errors";
-import { MAX_PAGE_SIZE } from "@/lib/shared/chat/history-schema";
+import { chatNotFound, chatVersionConflict, invalidInput, manifestConflict, noVault, saveConflict } from "@/lib/server/db/errors";
 import { LOWERCASE_UUID } from "@/lib/shared/uuid";
 import { liveSessionSql, type SessionRow } from "@/lib/server/auth/session-store";
 
 /**
- * Data access for chats saved under the vault: sealed turns in, sealed chats out. Re-exported
- * by lib/server/db/queries.ts. Nothing here can decrypt anything: the server stores and returns the browser's
+ * Data access for chats saved under the vault: sealed turns in (the reads are
+ * lib/server/db/sealed-chat-reads.ts). Re-exported by lib/server/db/queries.ts. Nothing here can decrypt anything: the server stores and returns the browser's
  * ciphertext (format 2) as bytes, checks only its shape, and scopes every call by the user (or the
  * session that names them).
  */
@@ -161,7 +160,7 @@ async function writeTurn(
     gate.session_id, gate.session_expires, gate.session_created_at`;
   const { lastUpdated } = turnDates(input);
   const at = lastUpdated.toISOString();
-  // Messages' and chats' creation times are stored to the minute: nothing
+  // Messages' and chats' creation times are stored to the minute ("Metadata"): nothing
   // needs more. last_updated stays exact: it orders the history and tells a browser what changed.
   const atMinute = toMinute(lastUpdated).toISOString();
   // One statement, so one round trip and no connection held open across the event loop: under load a
@@ -348,93 +347,4 @@ function isUniqueViolation(error: unknown): boolean {
   if (error.code === "P2002") return true;
   const meta = error.meta as { code?: unknown; driverAdapterError?: { cause?: { kind?: unknown; originalCode?: unknown } } } | undefined;
   return meta?.code === "23505" || meta?.driverAdapterError?.cause?.originalCode === "23505" || meta?.driverAdapterError?.cause?.kind === "UniqueConstraintViolation";
-}
-
-export interface SealedChatSummary {
-  chatId: string;
-  title: Uint8Array | null;
-  lastUpdated: Date;
-  /** The chat header's version in clear (0: no header yet). */
-  version: number;
-}
-
-/** The opaque cursor of GET /api/ns/chat_history's next page: the last chat's last_updated and id. */
-export function encodeCursor(lastUpdated: Date, chatId: string): string {
-  return Buffer.from(`${lastUpdated.getTime()}.${chatId}`).toString("base64url");
-}
-
-/** The position an encodeCursor cursor names. @throws AppError bad_request:cursor for any other text. */
-export function decodeCursor(cursor: string): { lastUpdated: Date; chatId: string } {
-  const match = /^(\d{1,15})\.([0-9a-f-]{36})$/.exec(Buffer.from(cursor, "base64url").toString());
-  if (!match || !LOWERCASE_UUID.test(match[2]!)) throw invalidCursor();
-  return { lastUpdated: new Date(Number(match[1])), chatId: match[2]! };
-}
-
-/**
- * A page of the user's vault chats, newest first (last_updated desc, then id desc), titles as
- * ciphertext. Keyset pagination: pass `nextCursor` back as `cursor`; null means the last page. A row
- * comparison, unlike the equivalent OR, is an index condition on (user_id, last_updated DESC, id DESC):
- * deep pages cost the same as the first.
- * @param limit 1..MAX_PAGE_SIZE. @throws AppError bad_request:input (limit), AppError bad_request:cursor.
- */
-export async function listSealedChats(input: { userId: string; limit: number; cursor?: string | null }) {
-  const { userId, limit } = input;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
-    throw invalidInput(`limit must be an integer from 1 to ${MAX_PAGE_SIZE}.`);
-  }
-  const after = input.cursor ? decodeCursor(input.cursor) : null;
-  const db = await getDb();
-  const rows = await db.$queryRaw<{ id: string; title_ciphertext: Uint8Array | null; last_updated: Date; version: number }[]>`
-    SELECT id::text AS id, title_ciphertext, last_updated, version FROM chats
-    WHERE user_id = ${userId}
-    ${after ? Prisma.sql`AND (last_updated, id) < (${after.lastUpdated.toISOString()}::timestamptz, ${after.chatId}::uuid)` : Prisma.empty}
-    ORDER BY last_updated DESC, id DESC
-    LIMIT ${limit + 1}`;
-  const chats: SealedChatSummary[] = rows.slice(0, limit).map((r) => ({ chatId: r.id, title: r.title_ciphertext, lastUpdated: r.last_updated, version: r.version }));
-  const last = chats.at(-1);
-  return { chats, nextCursor: rows.length > limit && last ? encodeCursor(last.lastUpdated, last.chatId) : null };
-}
-
-/**
- * One vault chat with its messages as ciphertext, in position order, and its sealed branch tree (null for
- * a chat without versions). @throws AppError not_found:chat
- */
-export async function getSealedChat(input: { userId: string; chatId: string }): Promise<SealedChat> {
-  const chatId = input.chatId.toLowerCase();
-  if (!LOWERCASE_UUID.test(chatId)) throw chatNotFound();
-  const db = await getDb();
-  const chat = await db.chat.findFirst({
-    where: { id: chatId, userId: input.userId },
-    include: { messages: { orderBy: { position: "asc" } } },
-  });
-  if (!chat) throw chatNotFound();
-  return {
-    chatId,
-    title: chat.titleCiphertext,
-    tree: chat.treeCiphertext,
-    header: chat.headerCiphertext,
-    version: chat.version,
-    createdAt: chat.createdAt,
-    lastUpdated: chat.lastUpdated,
-    messages: chat.messages.map((m) => ({
-      position: m.position,
-      role: m.role,
-      content: m.contentCiphertext,
-      attachment: m.attachmentCiphertext,
-    })),
-  };
-}
-
-/** A vault chat with its messages (the active path) as ciphertext, in position order. */
-export interface SealedChat {
-  chatId: string;
-  title: Uint8Array | null;
-  /** The sealed branch tree, null for a chat without versions. */
-  tree: Uint8Array | null;
-  /** The sealed header and its version in clear (null and 0 for chats saved before it). */
-  header: Uint8Array | null;
-  version: number;
-  createdAt: Date;
-  lastUpdated: Date;
-  messages: { position: number; role: string; content: Uint8Array; attachment: Uint8Array | null }[];
 }

@@ -17,7 +17,7 @@ export type Argon2Params = { memoryKiB: number; iterations: number; parallelism:
  * (a passphrase then cost an attacker about a third of the work per guess).
  * hash-wasm runs the 4 lanes one after another in one thread, so p = 4 costs the browser what p = 1 would;
  * it is kept so the parameters are RFC 9106's and Bitwarden's exactly. Stored with each wrap, so a change
- * here affects new wraps only; older ones are wrapped again at their next unlock (lib/browser/vault/vault-api.ts).
+ * here affects new wraps only; older ones are wrapped again at their next unlock (lib/browser/vault/unlock.ts).
  * Unlock time on a phone profile: README, "Benchmarks" (bench/passphrase-unlock.ts).
  */
 export const ARGON2ID = { memoryKiB: 65536, iterations: 3, parallelism: 4 } as const satisfies Argon2Params;

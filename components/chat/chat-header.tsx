@@ -1,0 +1,84 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { ChatMenu } from "./chat-menu";
+import { useChat } from "./chat-provider";
+import { ModelPicker } from "./model-picker";
+import { TemporaryChatButton } from "./temporary-chat";
+import { exportOpenChat } from "./open-chat-export";
+
+/**
+ * The chat header: the sidebar's stand-in buttons, the model picker, the open chat's title (the page's h1),
+ * the development-responder notice, the open chat's project, Temporary chat and the chat's menu.
+ */
+export function ChatHeader() {
+  const router = useRouter();
+  const { open, chat, models, model, setModel, plan, title, providerNotice, openProject, signedIn, temporary, setTemporary, shown, setShareOpen, setMoving, scope, saved } =
+    useChat();
+  return (
+    <div className="flex items-center justify-between gap-2 border-b border-ink-100 px-3 py-2 sm:px-4">
+      <div className="flex items-center gap-1">
+        <HeaderIconButton label="Toggle chat history" title="Chat history" onClick={open.toggleSidebar} sidebarOpen={open.sidebarOpen} path="M4 5h16v14H4zM9 5v14" />
+        <HeaderIconButton label="New chat" title="New chat" onClick={open.newChat} sidebarOpen={open.sidebarOpen} path="M12 20h9M16.5 3.5a2.1 2.1 0 0 1 3 3L7 19l-4 1 1-4Z" />
+        <ModelPicker models={models} value={model} onChange={setModel} onNeedsPro={() => router.push("/pricing")} plan={plan} />
+      </div>
+      {/* Every page has one h1: the open chat's title, or the empty state's heading. */}
+      {title !== null && (
+        <h1 data-testid="chat-title" title={title} className="sr-only text-sm font-semibold text-ink-900 sm:not-sr-only sm:min-w-0 sm:flex-1 sm:truncate sm:text-center">
+          {title}
+        </h1>
+      )}
+      <div className="flex min-w-0 items-center gap-1">
+        {providerNotice && (
+          <span className="truncate rounded-full bg-amber-50 px-3 py-1 text-xs font-medium text-amber-800 ring-1 ring-amber-200" title={providerNotice}>
+            {providerNotice}
+          </span>
+        )}
+        {openProject && (
+          <span data-testid="chat-project" className="inline-flex min-w-0 max-w-40 items-center gap-1 rounded-full bg-ink-100 px-2.5 py-1 text-xs font-medium text-ink-700" title={`Project: ${openProject.name}`}>
+            <span className="sr-only">Project: </span>
+            <span className="truncate">{openProject.name}</span>
+          </span>
+        )}
+        {signedIn && (
+          <TemporaryChatButton
+            on={temporary}
+            onToggle={() => {
+              open.clearChat();
+              setTemporary(!temporary);
+            }}
+          />
+        )}
+        {shown.length > 0 && (
+          <ChatMenu
+            onExport={(kind) => exportOpenChat(chat, saved.history.chats, kind)}
+            onShare={chat.chatId && !chat.busy && !temporary ? () => setShareOpen(true) : undefined}
+            extraItems={chat.chatId && !temporary && scope.projects.projects.length > 0 ? [{ label: "Move to project…", onSelect: () => setMoving(true) }] : []}
+          />
+        )}
+      </div>
+    </div>
+  );
+}
+
+/**
+ * A chat-header icon button that stands in for the sidebar's own while the sidebar is hidden: on phones
+ * (the drawer is closed until opened) and on desktop once the sidebar is collapsed (New chat
+ * reachable from the chat header).
+ */
+function HeaderIconButton(props: { label: string; title: string; onClick: () => void; sidebarOpen: boolean | null; path: string }) {
+  const shown = props.sidebarOpen === null ? "inline-flex md:hidden" : props.sidebarOpen ? "hidden" : "inline-flex";
+  return (
+    <button
+      type="button"
+      onClick={props.onClick}
+      aria-label={props.label}
+      title={props.title}
+      className={`h-9 w-9 items-center justify-center rounded-lg text-ink-600 hover:bg-ink-100 hover:text-ink-900 ${shown}`}
+    >
+      <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round">
+        <path d={props.path} />
+      </svg>
+    </button>
+  );
+}

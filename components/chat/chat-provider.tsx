@@ -1,0 +1,229 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { createContext, use, useMemo, useState, type ReactNode } from "react";
+import { planOf, useAccount } from "@/lib/browser/account/client";
+import { versionOf } from "@/lib/browser/chat/branches";
+import type { KeptConversation } from "@/lib/browser/chat/kept-conversation";
+import { storedPath } from "@/lib/browser/chat/saved-tree";
+import type { PdfLimits } from "@/lib/browser/pdf";
+import { displayNameFrom } from "@/lib/browser/vault/seal";
+import type { ModelChoice } from "@/lib/shared/llm/models";
+import { toast } from "@/components/ui/toaster";
+import { forgetRenderedMarkdown } from "./markdown";
+import type { UiMessage } from "./types";
+import { useAttachment } from "./use-attachment";
+import { useConversation } from "./use-conversation";
+import { contextNotice, useConversationDocuments } from "./use-documents";
+import { useDraft } from "./use-draft";
+import { useGeneratedTitle } from "./use-generated-title";
+import { useKeptConversation } from "./use-kept-conversation";
+import { useMarkdownPreload } from "./use-markdown-preload";
+import { useOpenChat } from "./use-open-chat";
+import { useProjectScope } from "./use-project-scope";
+import { useSavedChat, type SaveInput } from "./use-saved-chat";
+import { useChatShortcuts } from "./use-chat-shortcuts";
+
+export interface ChatAppProps {
+  models: ModelChoice[];
+  defaultModel: string;
+  /** Limits of reading a PDF in this browser (PDF_MAX_BYTES, _PAGES, _TEXT_CHARS, _PARSE_TIMEOUT_MS, _INFLATED_BYTES). */
+  pdfLimits: PdfLimits;
+  /** Set when the server answers with its built-in development responder instead of a real model. */
+  providerNotice: string | null;
+}
+
+/** Everything the chat screen shows and does (see useChatState). */
+export type ChatState = ReturnType<typeof useChatState>;
+
+const ChatContext = createContext<ChatState | null>(null);
+
+/** Holds the chat screen's conversation state and actions for the components under it (useChat). */
+export function ChatProvider({ children, ...props }: ChatAppProps & { children: ReactNode }) {
+  return <ChatContext value={useChatState(props)}>{children}</ChatContext>;
+}
+
+/** The chat screen's state and actions. @throws Error outside a ChatProvider. */
+export function useChat(): ChatState {
+  const state = use(ChatContext);
+  if (!state) throw new Error("useChat outside ChatProvider");
+  return state;
+}
+
+/**
+ * The chat's state (docs/product.md §2 /chat, §4 Chat, Save-history toggle and Attachment). Visitors use
+ * /api/ns/chat; signed-in users /api/ns/chat_user, and with Save history on the answered turn is sealed and
+ * saved from this browser (./use-saved-chat.ts). A send shows the user's message at once; on failure the
+ * conversation goes back to how it was and the typed text and staged file are put back (nothing lost), with Retry.
+ */
+function useChatState({ models, defaultModel, pdfLimits, providerNotice }: ChatAppProps) {
+  const router = useRouter();
+  const account = useAccount();
+  const signedIn = account.user !== null && !account.accountDeleted;
+  const plan = planOf(account);
+  const documents = useConversationDocuments();
+  // Saved history lives in the user's vault: list, search and saving of the open chat.
+  const saved = useSavedChat(signedIn, documents.documents);
+  const { history, search, vaultKey, saveHistory } = saved;
+  const [searchOpen, setSearchOpen] = useState(false);
+  const [input, setInput] = useState("");
+  const attachment = useAttachment(pdfLimits);
+  const [model, setModel] = useState(defaultModel);
+  const scope = useProjectScope(vaultKey, history.chats);
+  // A temporary chat is never saved; a new chat is named by the model after its first exchange.
+  const [temporary, setTemporary] = useState(false);
+  const [shareOpen, setShareOpen] = useState(false);
+  const [moving, setMoving] = useState(false);
+  const nameChat = useGeneratedTitle(history);
+  const saveTurn = async (turn: SaveInput & { userNodeId: string }) => {
+    const id = await saved.save(turn);
+    if (turn.chatId !== null) return id;
+    // A new chat: into the project it was started in, then named by the model.
+    const projectId = scope.activeProjectId;
+    if (projectId) void scope.projects.moveChat(id, projectId).catch(() => toast.error("The chat was saved, but could not be put in the project"));
+    const path = storedPath(turn.tree).map((n) => n.message);
+    const question = path.find((m) => m.role === "user")?.content;
+    const answer = path.findLast((m) => m.role === "assistant")?.content;
+    if (question && answer) nameChat({ chatId: id, model, question, answer, fallback: displayNameFrom(path) });
+    return id;
+  };
+  const chat = useConversation({
+    signedIn,
+    saveHistory: saveHistory && !temporary,
+    instructionsFor: (chatId) => scope.projectById(scope.projectOf(chatId))?.instructions || null,
+    model,
+    documents: documents.documents,
+    onResult: documents.onResult,
+    onRestoreInput: (text, file) => {
+      attachment.setStaged((current) => current ?? file);
+      setInput((current) => (current === "" ? text : current));
+    },
+    onRedirect: (href) => router.push(href),
+    save: saveTurn,
+  });
+  // A signed-in user's unsent text is kept per chat, sealed with the vault key (./use-draft.ts).
+  const drafts = useDraft({ signedIn, vaultKey, chatId: chat.chatId, input, setInput });
+  const open = useOpenChat({ chat, saved, drafts, documents, removeStaged: attachment.remove, endTemporary: () => setTemporary(false) });
+  const kept = useKeptOffer({ models, plan, model, setModel, input, setInput, attachment, chat, documents, saved, loading: account.loading, signedIn });
+  useMarkdownPreload();
+
+  const pickFile = (file: File) => {
+    chat.setError(null);
+    attachment.pick(file, models.find((m) => m.code === model), (text) => chat.setError({ text, link: null, detail: null, retry: null }));
+  };
+  const send = async () => {
+    const text = input.trim();
+    if (!text || chat.busy) return;
+    let file = attachment.staged;
+    const pending = attachment.pending();
+    if (pending) {
+      file = await pending;
+      // Not readable: the error is shown and the typed text stays in the composer.
+      if (!file) return;
+    }
+    setInput("");
+    attachment.setStaged(null);
+    void chat.send(text, file);
+  };
+  const retry = () => {
+    const op = chat.error?.retry;
+    if (!op) return;
+    // The failed text and file were put back in the composer; the retry sends them, so they leave it again.
+    if (op.kind === "send") {
+      setInput((current) => (current.trim() === op.text ? "" : current));
+      attachment.setStaged((current) => (current === op.file ? null : current));
+    }
+    void chat.retry(op);
+  };
+  const shown = useMemo(
+    () =>
+      chat.shown.map(({ id, message }) => {
+        const v = versionOf(chat.tree, id);
+        return { id, message, versionIndex: v.index, versionCount: v.count };
+      }),
+    [chat.shown, chat.tree],
+  );
+  const empty = shown.length === 0 && !attachment.staged && !attachment.reading && !chat.busy;
+  // The open chat's title stands in the chat header (a saved chat's name, else the name it
+  // would be saved under).
+  const openEntry = chat.chatId ? history.chats.find((c) => c.chat_id === chat.chatId) : undefined;
+  const title = empty ? null : (openEntry?.display_name ?? displayNameFrom(shown.map((m) => m.message)) ?? "Untitled Chat");
+  const openProjectId = scope.projectOf(chat.chatId);
+  const openSearch = (on: boolean) => {
+    setSearchOpen(on);
+    if (on) search.sync();
+  };
+  const lock = () => {
+    saved.lock();
+    setSearchOpen(false);
+    scope.setActiveProjectId(null);
+    open.newChat();
+    forgetRenderedMarkdown();
+  };
+  const shortcuts = useChatShortcuts({ chat, open, shown, searchOpen, openSearch, unlocked: vaultKey !== null });
+
+  return {
+    // The page's models and the account.
+    models, model, setModel, plan, providerNotice, account, signedIn,
+    // The conversation, its composer and what is shown of it.
+    saved, chat, documents, attachment, input, setInput, pickFile, send, retry, shown, empty, title,
+    leftOut: contextNotice(documents.context),
+    // Which chat is open, the projects, the sidebar's search, Lock and the temporary chat.
+    open, scope, openProjectId, openProject: scope.projectById(openProjectId), searchOpen, openSearch, lock, temporary, setTemporary,
+    // The kept visitor conversation, the dialogs and the keyboard shortcuts.
+    kept, shareOpen, setShareOpen, moving, setMoving, shortcuts,
+  };
+}
+
+interface KeptOfferOptions {
+  models: ModelChoice[];
+  plan: ReturnType<typeof planOf>;
+  model: string;
+  setModel: (model: string) => void;
+  input: string;
+  setInput: (update: (current: string) => string) => void;
+  attachment: ReturnType<typeof useAttachment>;
+  chat: ReturnType<typeof useConversation>;
+  documents: ReturnType<typeof useConversationDocuments>;
+  saved: ReturnType<typeof useSavedChat>;
+  loading: boolean;
+  signedIn: boolean;
+}
+
+/**
+ * A visitor's conversation survives /pricing and /signup in this tab (./use-kept-conversation.ts);
+ * after sign-in it is offered, and "Keep it" puts it back on screen and saves it when Save history is on.
+ */
+function useKeptOffer({ models, plan, model, setModel, input, setInput, attachment, chat, documents, saved, loading, signedIn }: KeptOfferOptions) {
+  const restore = (kept: KeptConversation<UiMessage>) => {
+    chat.load(kept.tree, null);
+    documents.reset(kept.documents);
+    setInput((current) => (current === "" ? kept.input : current));
+    attachment.setStaged((current) => current ?? kept.staged);
+    if (models.some((m) => m.code === kept.model && (m.plan !== "Pro" || plan === "Pro"))) setModel(kept.model);
+  };
+  const offer = useKeptConversation({
+    loading,
+    signedIn,
+    current: { tree: chat.tree, documents: documents.documents, input, staged: attachment.staged, model },
+    restore,
+  });
+  const keep = () => {
+    if (!offer) return;
+    const kept = offer.keep();
+    restore(kept);
+    if (!saved.saveHistory || !saved.vaultKey) {
+      toast("Kept on screen. Turn on Save history to save it with the next answer.");
+      return;
+    }
+    // Kept as the user's saved chat (sealed in this browser like every turn, ./use-saved-chat.ts).
+    saved.save({ chatId: null, tree: kept.tree, userNodeId: null, document: null, documents: kept.documents }).then(
+      (id) => {
+        chat.load(kept.tree, id);
+        toast.success("Kept as a saved chat");
+      },
+      () => toast.error("Could not save the chat. It stays on screen and is saved with the next answer."),
+    );
+  };
+  return { offer, keep };
+}

@@ -1,0 +1,126 @@
+"use client";
+
+import { useEffect, useRef, useState } from "react";
+import { switchVersion } from "@/lib/browser/chat/branches";
+import { isAppError } from "@/lib/shared/errors";
+import { toast } from "@/components/ui/toaster";
+import type { HistoryEntry } from "./use-chat-history";
+import type { useConversation } from "./use-conversation";
+import type { useConversationDocuments } from "./use-documents";
+import type { useDraft } from "./use-draft";
+import type { useSavedChat } from "./use-saved-chat";
+
+const SMALL_SCREEN = "(max-width: 767px)";
+/** How long a chat deletion can be undone, in ms ("within a few seconds"). */
+const UNDO_MS = 5000;
+
+/** Whether the screen is a phone's, where the history sidebar is a drawer over the chat. */
+export const isSmallScreen = () => window.matchMedia(SMALL_SCREEN).matches;
+
+interface Options {
+  chat: ReturnType<typeof useConversation>;
+  saved: ReturnType<typeof useSavedChat>;
+  drafts: ReturnType<typeof useDraft>;
+  documents: ReturnType<typeof useConversationDocuments>;
+  /** Unstage the composer's file (and stop reading one). */
+  removeStaged: () => void;
+  /** Leave a temporary chat (a chat opened or started is not one). */
+  endTemporary: () => void;
+}
+
+/**
+ * Which chat is open and the actions that change it: start a new one, open a saved one (with its integrity
+ * warning), delete with undo, rename, and a version switch remembered in a saved chat; with the
+ * history sidebar's open state (null until toggled: open on desktop, closed on phones).
+ */
+export function useOpenChat({ chat, saved, drafts, documents, removeStaged, endTemporary }: Options) {
+  const { history } = saved;
+  // The open saved chat's integrity warning (null when it passed or is not a saved chat).
+  const [chatIntegrity, setChatIntegrity] = useState<string | null>(null);
+  const [sidebarOpen, setSidebarOpen] = useState<boolean | null>(null);
+  const openChatId = useRef<string | null>(null);
+  useEffect(() => {
+    openChatId.current = chat.chatId;
+  }, [chat.chatId]);
+
+  // A version switch in a saved chat is remembered too (what reopens is what was shown).
+  const stepVersion = (id: string, step: number) => {
+    const next = switchVersion(chat.tree, id, step);
+    chat.switchVersion(id, step);
+    const chatId = chat.chatId;
+    if (!chatId || chat.busy || next === chat.tree) return;
+    saved.saveVersionSoon(
+      chatId,
+      next,
+      () => openChatId.current === chatId,
+      () => toast.error("Could not save which version is shown"),
+    );
+  };
+
+  const toggleSidebar = () => setSidebarOpen((open) => !(open ?? !isSmallScreen()));
+
+  const clearChat = () => {
+    drafts.switchTo(null);
+    setChatIntegrity(null);
+    chat.load([], null);
+    saved.startNew();
+    documents.reset();
+    removeStaged();
+    endTemporary();
+  };
+  const newChat = () => {
+    clearChat();
+    // On phones the history is a drawer over the chat: the new chat should be in view.
+    if (isSmallScreen()) setSidebarOpen(false);
+  };
+
+  const pickChat = async (id: string) => {
+    if (isSmallScreen()) setSidebarOpen(false);
+    if (id === chat.chatId) return;
+    chat.cancel();
+    endTemporary();
+    try {
+      const opened = await saved.open(id);
+      drafts.switchTo(opened.chatId);
+      chat.load(opened.tree, opened.chatId);
+      setChatIntegrity(opened.integrity);
+      // The documents stored (encrypted) with the chat go back into the conversation's context.
+      documents.reset(opened.documents);
+      removeStaged();
+    } catch (error) {
+      // A chat that fails its integrity check and cannot be opened is not shown, only the warning.
+      if (isAppError(error, "unprocessable:integrity")) {
+        chat.load([], null);
+        saved.startNew();
+        setChatIntegrity(error.message);
+      } else console.error("Failed to load chat");
+    }
+  };
+
+  // A confirmed deletion can be undone for UNDO_MS; the server deletes it only then (or at once
+  // when the page is left inside that window, see useChatHistory.remove).
+  const deleteChat = (entry: HistoryEntry) => {
+    if (entry.chat_id === chat.chatId) newChat();
+    const undo = history.remove(entry, UNDO_MS);
+    const name = entry.display_name || "Untitled Chat";
+    toast(`Deleted “${name.length > 40 ? `${name.slice(0, 39)}…` : name}”`, {
+      duration: UNDO_MS,
+      action: {
+        label: "Undo",
+        onClick: () => {
+          if (undo()) toast.success("Chat restored");
+          else toast.error("Too late to undo: the chat was already deleted");
+        },
+      },
+    });
+  };
+
+  const renameChat = async (chatId: string, title: string) => {
+    const ok = await history.rename(chatId, title);
+    if (ok) toast.success("Chat renamed");
+    else toast.error("Could not rename the chat. Check your connection and try again.");
+    return ok;
+  };
+
+  return { chatIntegrity, sidebarOpen, setSidebarOpen, toggleSidebar, stepVersion, clearChat, newChat, pickChat, deleteChat, renameChat };
+}

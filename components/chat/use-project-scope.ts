@@ -1,0 +1,23 @@
+"use client";
+
+import { useMemo, useState } from "react";
+import { useProjects } from "@/components/projects/use-projects";
+import type { VaultKey } from "./types";
+import type { HistoryEntry } from "./use-chat-history";
+
+/**
+ * The projects (sealed like chats) and the one picked in the sidebar, whose chats are listed and
+ * into which new chats go. `chatId` null in `projectOf` means a new chat (it goes into the picked project).
+ */
+export function useProjectScope(vaultKey: VaultKey | null, chats: HistoryEntry[]) {
+  const projects = useProjects(vaultKey);
+  const [activeProjectId, setActiveProjectId] = useState<string | null>(null);
+  const projectOf = (chatId: string | null) => (chatId ? (projects.membership.get(chatId) ?? null) : activeProjectId);
+  const projectById = (id: string | null) => projects.projects.find((p) => p.id === id) ?? null;
+  // The list shows the chats of the project picked in the sidebar, else the chats outside projects.
+  const listed = useMemo(
+    () => chats.filter((c) => (projects.membership.get(c.chat_id) ?? null) === activeProjectId),
+    [chats, projects.membership, activeProjectId],
+  );
+  return { projects, activeProjectId, setActiveProjectId, projectOf, projectById, listed };
+}

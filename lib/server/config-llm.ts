@@ -1,0 +1,61 @@
+import "server-only";
+import type { LlmProviderKind } from "@/lib/shared/llm/types";
+import { isModelCode, MODEL_CODES, type ModelCode } from "@/lib/shared/llm/models";
+import { ConfigError, type Env } from "./config-env";
+
+export type { LlmProviderKind };
+
+/** Where one model tier's requests go (lib/server/llm/providers.ts builds the client from it). */
+export interface LlmRoute {
+  kind: LlmProviderKind;
+  /** OpenAI-compatible base URL (with /v1) or, for Groq, the API origin; unset: the provider's default. */
+  baseUrl?: string;
+  apiKey?: string;
+  /**
+   * Shown on /privacy and in the product: who serves this model, as configured (or the host of its base
+   * URL); null: the provider kind's own name (lib/server/llm/providers.ts).
+   */
+  providerName: string | null;
+  /** The operator's statement of what that provider keeps; null: none configured (lib/server/llm/providers.ts). */
+  retention: string | null;
+}
+
+/** LLM_VISION_MODELS as model codes. @throws ConfigError naming an unknown code */
+export function visionModels(env: Env): ModelCode[] {
+  const listed = (env.LLM_VISION_MODELS ?? "").split(",").map((c) => c.trim()).filter(Boolean);
+  const unknown = listed.filter((c) => !isModelCode(c));
+  if (unknown.length) {
+    throw new ConfigError(`LLM_VISION_MODELS: unknown model code ${unknown.join(", ")} (known: ${MODEL_CODES.join(", ")}). See .env.example.`);
+  }
+  return MODEL_CODES.filter((c) => listed.includes(c));
+}
+
+/** One tier's route: its own LLM_<TIER>_* settings, else the default provider's. */
+export function llmRoute(env: Env, defaultKind: LlmProviderKind, tier: "BASIC" | "PRO"): LlmRoute {
+  const baseUrl = env[`LLM_${tier}_BASE_URL`];
+  if (baseUrl) {
+    return {
+      kind: "openai-compatible",
+      baseUrl,
+      apiKey: env[`LLM_${tier}_API_KEY`],
+      providerName: env[`LLM_${tier}_PROVIDER_NAME`] ?? new URL(baseUrl).host,
+      retention: env[`LLM_${tier}_RETENTION`] ?? null,
+    };
+  }
+  const own = { providerName: env[`LLM_${tier}_PROVIDER_NAME`], retention: env[`LLM_${tier}_RETENTION`] };
+  const shared = {
+    providerName: own.providerName ?? env.LLM_PROVIDER_NAME ?? null,
+    retention: own.retention ?? env.LLM_RETENTION ?? null,
+  };
+  switch (defaultKind) {
+    case "groq":
+      return { kind: "groq", baseUrl: env.GROQ_BASE_URL, apiKey: env.GROQ_API_KEY, ...shared };
+    case "openai-compatible": {
+      // Name the server by its host rather than a generic label when the operator gave no name.
+      const providerName = own.providerName ?? env.LLM_PROVIDER_NAME ?? (env.LLM_BASE_URL ? new URL(env.LLM_BASE_URL).host : shared.providerName);
+      return { kind: "openai-compatible", baseUrl: env.LLM_BASE_URL, apiKey: env.LLM_API_KEY, ...shared, providerName };
+    }
+    case "development":
+      return { kind: "development", ...shared };
+  }
+}
