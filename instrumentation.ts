@@ -3,7 +3,7 @@
  * address rule of lib/server/client-address.ts), add Subresource Integrity to server-rendered HTML (lib/server/security/sri.ts),
  * validate configuration, say which embedded defaults are in
  * use, apply database migrations before the first request and offer server.mjs its hot path
- * (lib/server/api/hot-path.ts).
+ * (lib/server/hot-path.ts).
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
@@ -23,5 +23,5 @@ export async function register(): Promise<void> {
     async (port) => (await import("./dev/searxng")).startFakeSearxng({ port }),
   );
   // The chat turns server.mjs answers without Next's routing, from this copy of lib.
-  (await import("./lib/server/api/hot-path")).installHotPath();
+  (await import("./lib/server/hot-path")).installHotPath();
 }

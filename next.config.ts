@@ -1,6 +1,6 @@
 import type { NextConfig } from "next";
 import { noindexPaths } from "./config/seo";
-import { BODY_CEILING_BYTES } from "./lib/server/api/body-limits";
+import { BODY_CEILING_BYTES } from "./lib/server/body-limits";
 import { sourceCommit } from "./lib/server/build/source-commit";
 import { COMMON_HEADERS } from "./lib/server/security/headers";
 
@@ -34,7 +34,7 @@ const nextConfig: NextConfig = {
     globalNotFound: true,
     // Next copies each request body for proxy.ts and cuts it silently past this size (10 MB by default,
     // below the chat and save limits): one byte past the ceiling of every route's own limit, so a body
-    // reaches its route whole or is refused there with 413 naming the limit (lib/server/api/body-limits.ts).
+    // reaches its route whole or is refused there with 413 naming the limit (lib/server/body-limits.ts).
     proxyClientMaxBodySize: BODY_CEILING_BYTES + 1,
   },
   // "Log In" leads to /signup (docs/product.md §2), where the same e-mail link or Google
@@ -49,7 +49,7 @@ const nextConfig: NextConfig = {
     return [
       {
         source: "/:path*",
-        // Also added by server.mjs's hot path (lib/server/api/hot-path.ts), which Next's headers() does not reach.
+        // Also added by server.mjs's hot path (lib/server/hot-path.ts), which Next's headers() does not reach.
         headers: [...COMMON_HEADERS],
       },
       // Personal and transactional screens stay out of search results, whoever renders them.

@@ -17,7 +17,7 @@ import { buildPageHashes, prerenderedPageHashes } from "@/lib/server/security/st
  * - A method an API route does not answer: 405 with `Allow` naming its methods and `{ "error": ... }`
  *   (lib/server/api/methods.ts).
  * Authentication is not checked here: each route handler checks its own. The chat turns server.mjs
- * answers itself never reach this file: lib/server/api/hot-path.ts adds the same API headers.
+ * answers itself never reach this file: lib/server/hot-path.ts adds the same API headers.
  */
 export function proxy(request: NextRequest): NextResponse {
   const config = getConfig();

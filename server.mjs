@@ -10,7 +10,7 @@
  * --dev; the Docker image runs the same file beside Next's standalone output (deploy/Dockerfile).
  *
  * The hot path (the routes whose contract entry says `fastPath: true`: the chat turns, the relay, the
- * sealed save and the history reads; lib/server/api/hot-path.ts) is served by the very handlers of the
+ * sealed save and the history reads; lib/server/hot-path.ts) is served by the very handlers of the
  * route files, from the copy of lib Next loaded for instrumentation.ts, handed over through one slot of
  * the process state (lib/server/process-state.ts): this file imports nothing of lib, so there is no
  * second copy of any module state (database, quota, rate limits, lifecycle). Until Next is prepared (and so
@@ -68,9 +68,9 @@ const nextHandler = app.getRequestHandler();
 // within one build (bench/perf), or a way back should the hot path misbehave.
 const fastPath = process.env.HUSH_FAST_PATH === "1" || (!dev && process.env.HUSH_FAST_PATH !== "0");
 // The one hand-over from Next's copy of lib: the `hotPath` slot of the process state
-// (lib/server/process-state.ts PROCESS_STATE_KEY), filled by lib/server/api/hot-path.ts installHotPath.
+// (lib/server/process-state.ts PROCESS_STATE_KEY), filled by lib/server/hot-path.ts installHotPath.
 const PROCESS_STATE = Symbol.for("hush.process");
-/** @returns {import("./lib/server/api/hot-path").HotPath | undefined} */
+/** @returns {import("./lib/server/hot-path").HotPath | undefined} */
 const hotPath = () => globalThis[PROCESS_STATE]?.hotPath?.value;
 
 server.on("request", (req, res) => {

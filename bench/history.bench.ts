@@ -26,7 +26,7 @@ async function main() {
 
   const { closeDb, getDb } = await import("@/lib/server/db/client");
   const { saveSealedTurn } = await import("@/lib/server/db/queries");
-  const { createSession } = await import("@/lib/server/auth/session-store");
+  const { createSession } = await import("@/lib/server/db/sessions");
   const { sessionCookieName } = await import("@/lib/server/auth/cookies");
   const { GET: list } = await import("@/app/api/ns/chat_history/route");
   const { GET: one } = await import("@/app/api/ns/chat_history/[chatId]/route");

@@ -24,7 +24,7 @@ async function main() {
   const database = await throwawayDatabase();
 
   const { closeDb, getDb } = await import("@/lib/server/db/client");
-  const { createSession } = await import("@/lib/server/auth/session-store");
+  const { createSession } = await import("@/lib/server/db/sessions");
   const { sessionCookieName } = await import("@/lib/server/auth/cookies");
   const { POST: chatSave } = await import("@/app/api/ns/chat_save/route");
   const { decryptField, encryptField, generateVaultKey, importVaultKey } = await import("@/lib/browser/vault/crypto");

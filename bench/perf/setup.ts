@@ -95,7 +95,7 @@ async function seedWith(env: Record<string, string>, withHistory: boolean): Prom
   const { resetConfigForTests } = await import("@/lib/server/config");
   resetConfigForTests();
   const { getDb, closeDb } = await import("@/lib/server/db/client");
-  const { hashSessionToken } = await import("@/lib/server/auth/session-store");
+  const { hashSessionToken } = await import("@/lib/server/db/sessions");
   const { sessionCookieName } = await import("@/lib/server/auth/cookies");
   const db = await getDb();
   const user = await db.user.create({ data: { email: `bench-${randomBytes(4).toString("hex")}@example.com` } });

@@ -4,7 +4,7 @@ import { createContext, useContext, type ReactNode } from "react";
 import type { ConfidentialPublicConfig, ModelPrivacy } from "@/lib/shared/confidential/protocol";
 
 /**
- * The confidential settings a page hands the browser (lib/server/confidential/models.ts `confidentialPublicConfig`,
+ * The confidential settings a page hands the browser (lib/server/llm/confidential-models.ts `confidentialPublicConfig`,
  * `modelPrivacyLines`): which models are encrypted to the enclave, how to verify it, and one plain sentence per
  * model on who processes its messages. Nothing secret.
  */

@@ -4,7 +4,7 @@ import { useConfidential } from "./confidential-context";
 
 /**
  * Settings' "What Hush can see": one line per model on who processes its messages (the same sentences as
- * the badge beside the model name and /privacy, from lib/server/confidential/models.ts `modelPrivacyLines`).
+ * the badge beside the model name and /privacy, from lib/server/llm/confidential-models.ts `modelPrivacyLines`).
  */
 export function ModelPrivacyLines() {
   const { privacy } = useConfidential();

@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "@/lib/shared/zod";
-import { BODY_CEILING_BYTES } from "@/lib/server/api/body-limits";
+import { BODY_CEILING_BYTES } from "@/lib/server/body-limits";
 
 /**
  * The environment's schema: every setting Hush reads, with its default and its documentation (`.env.example`
@@ -14,7 +14,7 @@ const optionalString = z
   .optional();
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
-/** A request body limit in bytes: at most the one ceiling next.config.ts lets through (lib/server/api/body-limits.ts). */
+/** A request body limit in bytes: at most the one ceiling next.config.ts lets through (lib/server/body-limits.ts). */
 const bodyLimit = (fallback: number) => z.coerce.number().int().positive().max(BODY_CEILING_BYTES).default(fallback);
 
 /** The environment variables Hush reads, parsed and defaulted. */

@@ -68,7 +68,7 @@ async function readWebBody(request: Request, maxBytes: number): Promise<Buffer> 
 
 /**
  * The body of `req` straight from the socket, counted as it comes. Too large: stops listening (the hot
- * path drops the rest once it has answered, lib/server/api/hot-path.ts).
+ * path drops the rest once it has answered, lib/server/hot-path.ts).
  * @throws AppError 413; Error when the client goes away before the end.
  */
 function readNodeBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
@@ -111,7 +111,7 @@ function readNodeBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   });
 }
 
-/** What server.mjs's hot path attaches to the Requests it makes (lib/server/api/hot-path.ts). */
+/** What server.mjs's hot path attaches to the Requests it makes (lib/server/hot-path.ts). */
 interface Direct {
   /** The body left on the socket for readJsonBody, until read. */
   body: IncomingMessage | null;

@@ -3,7 +3,7 @@ import { Writable } from "node:stream";
 import { inspect } from "node:util";
 import pino, { type DestinationStream, type Logger } from "pino";
 import pretty from "pino-pretty";
-import { deriveAuthKey } from "@/lib/server/auth/secret";
+import { deriveAuthKey } from "@/lib/server/secret";
 import { processSlot } from "@/lib/server/process-state";
 
 /**

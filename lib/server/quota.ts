@@ -8,7 +8,10 @@ import { AppError } from "@/lib/shared/errors";
 import { logger } from "@/lib/server/log";
 import { writeBehindCounts, type CounterTable, type WriteBehindCounts } from "@/lib/server/quota-write-behind";
 import { processSlot } from "@/lib/server/process-state";
-import { redisWithSearch, searchLimitFor, SEARCH_KEY_SUFFIX } from "@/lib/server/search/quota";
+import { redisWithSearch, searchLimitFor } from "@/lib/server/search/quota";
+import { quotaIncrementSql, SEARCH_KEY_SUFFIX, userQuotaKey, VISITOR_KEY_PREFIX, type QuotaSubject } from "@/lib/server/db/quota-sql";
+
+export type { QuotaSubject };
 
 /**
  * Daily chat quotas (issue "Quotas"; docs/product.md §9 leaves the numbers open): QUOTA_VISITOR_PER_DAY per
@@ -41,8 +44,6 @@ export function quotaExceeded(retryAfterSeconds: number): AppError {
   return new AppError("rate_limited:quota", "You've reached today's message limit.", { headers: { "Retry-After": String(retryAfterSeconds) } });
 }
 
-/** Who is sending: a visitor's client key (lib/server/client-address.ts clientKey: IPv4 address or IPv6 /64; null: unknown, all counted together), or a user and their plan. */
-export type QuotaSubject = { kind: "visitor"; address: string | null } | { kind: "user"; userId: string; plan: "Free" | "Pro" };
 
 /** UTC day as YYYY-MM-DD. */
 export function utcDay(now = new Date()): string {
@@ -70,35 +71,6 @@ interface QuotaStore {
   salt(day: string): Promise<Buffer>;
 }
 
-const USER_KEY_PREFIX = "u:";
-const VISITOR_KEY_PREFIX = "v:";
-
-/** The counter key of a user: "u:<user id>" (visitors: keyFor). */
-export function userQuotaKey(userId: string): string {
-  return `${USER_KEY_PREFIX}${userId}`;
-}
-
-/** userQuotaKey in SQL, for a statement that knows the user id only as a column (`idColumn`). */
-export function userQuotaKeySql(idColumn: Prisma.Sql): Prisma.Sql {
-  return Prisma.sql`(${USER_KEY_PREFIX}::text || ${idColumn})`;
-}
-
-/**
- * The database counter's one statement: add one to (`key`, `day`) unless the count already reached
- * `limit`; RETURNING the new count, no row when refused. The row lock taken by ON CONFLICT serialises
- * concurrent sends of one subject, so of N concurrent sends at the limit exactly the remainder is
- * admitted. `from` (optional) is a FROM ... WHERE ... clause the key and limit may refer to, and that
- * gates the insert (lib/server/db/chat-preconditions.ts counts a send only when its checks pass). Used as is
- * or as a data-modifying CTE.
- */
-export function quotaIncrementSql(input: { key: Prisma.Sql; day: string; limit: Prisma.Sql; from?: Prisma.Sql }): Prisma.Sql {
-  return Prisma.sql`
-    INSERT INTO quota_counters (subject, day, count)
-    SELECT ${input.key}, ${input.day}::text, 1 ${input.from ?? Prisma.empty}
-    ON CONFLICT (subject, day) DO UPDATE SET count = quota_counters.count + 1
-    WHERE quota_counters.count < ${input.limit}
-    RETURNING count`;
-}
 
 const databaseStore: QuotaStore = {
   async increment(key, day, limit, searchLimit) {

@@ -1,6 +1,6 @@
 import "server-only";
 import { ConfigError, describeDefaults, getConfig } from "@/lib/server/config";
-import { getAuthSecret } from "@/lib/server/auth/secret";
+import { getAuthSecret } from "@/lib/server/secret";
 import { closeDb, getDb } from "@/lib/server/db/client";
 import { installShutdownHandlers } from "@/lib/server/lifecycle";
 import { closeQuota } from "@/lib/server/quota";

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { resetConfigForTests } from "@/lib/server/config";
 import { getRequestUser } from "@/lib/server/auth/session";
-import { hashSessionToken } from "@/lib/server/auth/session-store";
+import { hashSessionToken } from "@/lib/server/db/sessions";
 import { closeRateLimits } from "@/lib/server/rate-limit";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import { createTestUser, sessionCookieFor } from "../helpers/auth";

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as checkAccountStatus } from "@/app/api/check_account_status/route";
 import { resetConfigForTests } from "@/lib/server/config";
 import { getRequestUser, requireUser } from "@/lib/server/auth/session";
-import { hashSessionToken } from "@/lib/server/auth/session-store";
+import { hashSessionToken } from "@/lib/server/db/sessions";
 import { closeRateLimits } from "@/lib/server/rate-limit";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import { createTestUser, sessionCookieFor } from "../helpers/auth";

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as attestation } from "@/app/api/confidential/attestation/route";
 import { POST as chat } from "@/app/api/confidential/chat/route";
 import { ConfigError, describeDefaults, parseConfig, resetConfigForTests } from "@/lib/server/config";
-import { confidentialPublicConfig, enclaveModelId, isConfidentialModel } from "@/lib/server/confidential/models";
+import { confidentialPublicConfig, enclaveModelId, isConfidentialModel } from "@/lib/server/llm/confidential-models";
 import { CONFIDENTIAL_PATHS } from "@/lib/shared/confidential/protocol";
 import { resetAttestationCacheForTests } from "@/lib/server/confidential/relay";
 import { parseUsageMetrics } from "@/lib/server/confidential/usage";

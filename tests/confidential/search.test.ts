@@ -8,7 +8,7 @@ import { startDevEnclave, type DevEnclave } from "@/dev/enclave";
 import { enclaveVerificationCache } from "@/lib/browser/confidential/attestation";
 import { sendConfidentialTurn } from "@/lib/browser/confidential/turn";
 import { resetConfigForTests } from "@/lib/server/config";
-import { confidentialPublicConfig } from "@/lib/server/confidential/models";
+import { confidentialPublicConfig } from "@/lib/server/llm/confidential-models";
 import { closeQuota } from "@/lib/server/quota";
 import { closeRateLimits } from "@/lib/server/rate-limit";
 import { PEER_ADDRESS_HEADER } from "@/lib/server/peer-stamp";

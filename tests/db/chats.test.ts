@@ -13,7 +13,7 @@ import {
   type SealedChatSummary,
 } from "@/lib/server/db/queries";
 import { openChat, sealTurn } from "@/lib/browser/vault/seal";
-import { createSession, hashSessionToken } from "@/lib/server/auth/session-store";
+import { createSession, hashSessionToken } from "@/lib/server/db/sessions";
 import { createUser, setupTestDb, type TestDb } from "./setup-db";
 import { req, withVault } from "../helpers/vault-api";
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as chatHistory } from "@/app/api/ns/chat_history/route";
 import { GET as chatHistoryOne } from "@/app/api/ns/chat_history/[chatId]/route";
 import { getConfig } from "@/lib/server/config";
-import { createSession, hashSessionToken } from "@/lib/server/auth/session-store";
+import { createSession, hashSessionToken } from "@/lib/server/db/sessions";
 import { sessionCookieName } from "@/lib/server/auth/cookies";
 import { historyChat, historyPage } from "@/lib/server/chat/history";
 import { chatJsonForSession, historyPageJsonForSession } from "@/lib/server/db/history-json";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSession, hashSessionToken } from "@/lib/server/auth/session-store";
+import { createSession, hashSessionToken } from "@/lib/server/db/sessions";
 import { HISTORY_PAGE_SQL_FOR_TESTS } from "@/lib/server/db/history-json";
 import { setupTestDb, type TestDb } from "./setup-db";
 import { createTestUser } from "../helpers/auth";

@@ -11,7 +11,7 @@ import { randomBytes } from "node:crypto";
 import { getConfig, resetConfigForTests } from "@/lib/server/config";
 import { getDb } from "@/lib/server/db/client";
 import { sessionCookieName } from "@/lib/server/auth/cookies";
-import { createSession } from "@/lib/server/auth/session-store";
+import { createSession } from "@/lib/server/db/sessions";
 import { startOidcServer, type TestOidcServer } from "./oidc";
 
 export const TEST_GOOGLE_CLIENT_ID = "hush-test-client.apps.example.test";

@@ -6,7 +6,7 @@ import { WorkerMessageHandler } from "pdfjs-dist/legacy/build/pdf.worker.mjs";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { POST as visitorPOST } from "@/app/api/ns/chat/route";
 import { POST as signedInPOST } from "@/app/api/ns/chat_user/route";
-import { handleHotRequest } from "@/lib/server/api/hot-path";
+import { handleHotRequest } from "@/lib/server/hot-path";
 import { getConfig, resetConfigForTests } from "@/lib/server/config";
 import { installPeerStamp, PEER_ADDRESS_HEADER } from "@/lib/server/peer-stamp";
 import { installRequestGuard } from "@/lib/server/request-guard";
@@ -23,7 +23,7 @@ import { BOMB_VARIANTS, pdfBomb, pdfBombVariant } from "../helpers/pdf-bomb";
  * The spec's `file` (docs/product.md §7; docs/issues.md #39): a PDF as a data URL on /api/ns/chat and
  * /api/ns/chat_user, read by the server (lib/server/chat/file.ts, lib/server/pdf: pdf-parse in a worker thread)
  * for a standard model and answered as if the browser had sent its text as `document`. Both servers of the
- * routes: Next's route handlers (called directly) and server.mjs's hot path (lib/server/api/hot-path.ts) over real
+ * routes: Next's route handlers (called directly) and server.mjs's hot path (lib/server/hot-path.ts) over real
  * HTTP, with the fake LLM; nothing mocked. Bombs, damaged and non-PDF files answer 4xx while other turns go on.
  */
 let t: TestDb;

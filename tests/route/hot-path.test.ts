@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { handleHotRequest } from "@/lib/server/api/hot-path";
+import { handleHotRequest } from "@/lib/server/hot-path";
 import { sessionCookieName } from "@/lib/server/auth/cookies";
 import { SAVE_IN_ONE_STATEMENT_MAX_BYTES } from "@/lib/server/chat/history";
 import { getConfig, resetConfigForTests } from "@/lib/server/config";
@@ -20,7 +20,7 @@ import { sealTurn } from "@/lib/browser/vault/seal";
 import { withVault } from "../helpers/vault-api";
 
 /**
- * server.mjs's hot path (lib/server/api/hot-path.ts, docs/issues.md #24) over real HTTP: a node:http server that
+ * server.mjs's hot path (lib/server/hot-path.ts, docs/issues.md #24) over real HTTP: a node:http server that
  * answers through handleHotRequest as server.mjs does (anything else: 404 here, Next there), with the
  * peer stamp and request guard instrumentation installs, the fake LLM and a fake enclave as upstreams
  * and the test database. Statuses, error JSON, headers, streaming, cancellation, back-pressure, and the

@@ -5,7 +5,7 @@ import { ConfidentialProvider } from "@/components/confidential/confidential-con
 import { WebSearchProvider } from "@/components/chat/web-search-context";
 import { getConfig } from "@/lib/server/config";
 import { DEFAULT_MODEL_CODE, modelChoices, providerLabel } from "@/lib/server/llm";
-import { confidentialPublicConfig, modelPrivacyLines } from "@/lib/server/confidential/models";
+import { confidentialPublicConfig, modelPrivacyLines } from "@/lib/server/llm/confidential-models";
 
 export const metadata: Metadata = {
   title: "Chat",

@@ -3,7 +3,7 @@ import { connection } from "next/server";
 import { container } from "@/components/landing/section";
 import { siteConfig } from "@/config/site";
 import { confidentialServerNote, privacyIntro, privacySections, providersSection } from "@/content/privacy";
-import { modelPrivacyLines } from "@/lib/server/confidential/models";
+import { modelPrivacyLines } from "@/lib/server/llm/confidential-models";
 import { modelProviders } from "@/lib/server/llm";
 import { publicPageMetadata } from "@/lib/server/seo";
 

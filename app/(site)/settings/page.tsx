@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { SettingsPanel } from "@/components/settings/settings-panel";
 import { ConfidentialProvider } from "@/components/confidential/confidential-context";
-import { confidentialPublicConfig, modelPrivacyLines } from "@/lib/server/confidential/models";
+import { confidentialPublicConfig, modelPrivacyLines } from "@/lib/server/llm/confidential-models";
 import { getPageUser } from "@/lib/server/auth/session";
 import { getSubscription } from "@/lib/server/plans";
 

@@ -1,4 +1,16 @@
-import type { ConfidentialTurnReceipt } from "./turn";
+import type { VerifiedEnclave } from "./attestation";
+import type { ConfidentialReceipt } from "./ehbp-client";
+
+/** What a confidential turn verified and what Hush's server could observe of it. */
+export interface ConfidentialTurnReceipt {
+  /** What was verified, and when. */
+  enclave: VerifiedEnclave;
+  /** What Hush's server could observe: ciphertext sizes and timing. */
+  transport: ConfidentialReceipt;
+  /** Verification reused from the cache (no attestation fetched for this turn). */
+  cached: boolean;
+}
+
 
 /**
  * The latest confidential turn's receipt in this tab, for the badge's receipt dialog (a plain external

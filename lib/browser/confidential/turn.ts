@@ -4,6 +4,7 @@ import { isAbort, readEventStream } from "@/lib/browser/chat/event-stream";
 import { AppError } from "@/lib/shared/errors";
 import { fitContext } from "@/lib/shared/llm/fit-context";
 import { toOpenAiMessages, type ModelAttachment } from "@/lib/shared/llm/prompt";
+import type { ConfidentialTurnReceipt } from "./receipt-store";
 import { enclaveVerificationCache, isAttestationRefused, type VerifiedEnclave } from "./attestation";
 import { isConfidentialRequestError, sendConfidentialRequest, type ConfidentialReceipt } from "./ehbp-client";
 import {
@@ -35,14 +36,7 @@ import { recordReceipt } from "./receipt-store";
  */
 
 /** What a confidential turn adds to the standard result: the receipt for the badge's dialog. */
-export interface ConfidentialTurnReceipt {
-  /** What was verified, and when. */
-  enclave: VerifiedEnclave;
-  /** What Hush's server could observe: ciphertext sizes and timing. */
-  transport: ConfidentialReceipt;
-  /** Verification reused from the cache (no attestation fetched for this turn). */
-  cached: boolean;
-}
+export type { ConfidentialTurnReceipt };
 
 export interface ConfidentialTurnResult extends SendChatResult {
   receipt: ConfidentialTurnReceipt;

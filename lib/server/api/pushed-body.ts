@@ -8,7 +8,7 @@ import { drained, isDirectRequest } from "@/lib/server/http";
  *
  * - an answer made by a producer (`pushedResponse`): the handler returns a Response as usual; Next
  *   reads its Web body, which runs the producer into a ReadableStream on the first read, while
- *   server.mjs's hot path (lib/server/api/hot-path.ts) takes the producer (`takeProducer`) and runs it straight
+ *   server.mjs's hot path (lib/server/hot-path.ts) takes the producer (`takeProducer`) and runs it straight
  *   into the node:http response, without the ReadableStream's promise per chunk;
  * - a request body left on the socket (lib/server/http.ts `directRequest`): the hot path gives the handler a
  *   Request without a Web body, and readJsonBody reads the IncomingMessage itself.

@@ -1,13 +1,13 @@
 import "server-only";
 import type { Adapter, AdapterAccount, AdapterSession, AdapterUser, VerificationToken } from "next-auth/adapters";
 import { getDb } from "@/lib/server/db/client";
-import { absoluteEnd, hashSessionToken, idleDeadline, sessionLive } from "@/lib/server/auth/session-store";
+import { absoluteEnd, hashSessionToken, idleDeadline, sessionLive } from "@/lib/server/db/sessions";
 
 /**
  * next-auth 4's database adapter over the app's Prisma client (models of @next-auth/prisma-adapter),
  * with three differences on purpose:
  * - the client comes from the async `getDb()`, awaited by every method;
- * - session tokens are stored hashed (lib/server/auth/session-store.ts); next-auth still sees the raw token;
+ * - session tokens are stored hashed (lib/server/db/sessions.ts); next-auth still sees the raw token;
  * - nothing from the provider is kept beyond the link itself: no access/refresh/ID tokens, no name,
  *   no picture (privacy: Hush never calls Google on the user's behalf).
  * E-mail addresses are stored lowercased.

@@ -2,7 +2,7 @@ import "server-only";
 import { EncryptJWT, jwtDecrypt } from "jose";
 import { getConfig } from "@/lib/server/config";
 import { serializeCookie, secureCookies } from "@/lib/server/auth/cookies";
-import { deriveAuthKey } from "@/lib/server/auth/secret";
+import { deriveAuthKey } from "@/lib/server/secret";
 
 /**
  * The desktop app's sign-in (docs/product.md §2 /appsignup, §7): after Google sign-in started on /appsignup,

@@ -7,8 +7,8 @@ import { sendSignInEmail } from "@/lib/server/mail";
 import { hushAdapter } from "@/lib/server/auth/adapter";
 import { sessionCookieName, sessionCookieOptions, secureCookies } from "@/lib/server/auth/cookies";
 import { normalizeEmail } from "@/lib/server/auth/email-address";
-import { getAuthSecret } from "@/lib/server/auth/secret";
-import { generateSessionToken, SESSION_REFRESH_AFTER_S, sessionIdleSeconds } from "@/lib/server/auth/session-store";
+import { getAuthSecret } from "@/lib/server/secret";
+import { generateSessionToken, SESSION_REFRESH_AFTER_S, sessionIdleSeconds } from "@/lib/server/db/sessions";
 import { logger, securityEvent } from "@/lib/server/log";
 
 /**
@@ -103,7 +103,7 @@ export function buildAuthOptions(ctx: AuthRequestContext = {}): AuthOptions {
     providers,
     session: {
       strategy: "database",
-      // The idle timeout; the absolute end is enforced by the adapter (lib/server/auth/session-store.ts).
+      // The idle timeout; the absolute end is enforced by the adapter (lib/server/db/sessions.ts).
       maxAge: sessionIdleSeconds(),
       updateAge: SESSION_REFRESH_AFTER_S,
       generateSessionToken,

@@ -13,7 +13,7 @@ import { handoffCookie } from "@/lib/server/auth/desktop";
 import { mailboxKey, normalizeEmail } from "@/lib/server/auth/email-address";
 import { takeDevelopmentSignInLink } from "@/lib/server/mail";
 import { applyNextAuthEnv, buildAuthOptions, type AuthRequestContext } from "@/lib/server/auth/options";
-import { getAuthSecret } from "@/lib/server/auth/secret";
+import { getAuthSecret } from "@/lib/server/secret";
 
 /**
  * /api/auth/* (next-auth 4), driven from a standard Request so the handler can be called directly

@@ -3,7 +3,7 @@ import { AppError } from "@/lib/shared/errors";
 import { getConfig } from "@/lib/server/config";
 import type { AuthUser } from "@/lib/server/auth/types";
 import { readCookie, sessionCookieName } from "@/lib/server/auth/cookies";
-import { acceptSessionRow, findSessionUser, hashSessionToken, revokeUserSessions, type SessionRow, type StoredSessionUser } from "@/lib/server/auth/session-store";
+import { acceptSessionRow, findSessionUser, hashSessionToken, revokeUserSessions, type SessionRow, type StoredSessionUser } from "@/lib/server/db/sessions";
 import { verifyGoogleIdToken } from "@/lib/server/auth/google-id-token";
 import { findOrCreateGoogleUser } from "@/lib/server/auth/users";
 import { logger } from "@/lib/server/log";

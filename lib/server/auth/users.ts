@@ -1,7 +1,7 @@
 import "server-only";
 import { getDb } from "@/lib/server/db/client";
 import type { GoogleIdentity } from "@/lib/server/auth/google-id-token";
-import type { StoredSessionUser } from "@/lib/server/auth/session-store";
+import type { StoredSessionUser } from "@/lib/server/db/sessions";
 
 /**
  * Users behind Google identities. An identity is found by its subject (Account provider "google",

@@ -141,7 +141,7 @@ export async function saveTurnFor(request: Request): Promise<{ chatId: string; l
   assertSameOrigin(request);
   const token = request.headers.has("authorization") ? null : readCookie(request.headers.get("cookie"), sessionCookieName());
   const declared = Number(request.headers.get("content-length") ?? Number.NaN);
-  // Tokens we issue are 43 characters (lib/server/auth/session-store.ts).
+  // Tokens we issue are 43 characters (lib/server/db/sessions.ts).
   if (!token || token.length > 256 || !(declared <= SAVE_IN_ONE_STATEMENT_MAX_BYTES)) {
     const user = await requireUser(request);
     const body = await readJsonBody(request, api.chatSave.body, api.chatSave.maxBytes ?? 1024);

@@ -12,7 +12,7 @@ import { admitSignedInSend } from "@/lib/server/chat/signed-in";
 import { checkImagesAllowed, checkModel, prepareTurn } from "@/lib/server/chat/turn";
 import { fileRefusal, readAttachedFile } from "@/lib/server/chat/file";
 import { clientKey } from "@/lib/server/client-address";
-import { confidentialInClearError } from "@/lib/server/confidential/models";
+import { confidentialInClearError } from "@/lib/server/llm/confidential-models";
 import { clientSignal, readJsonBody } from "@/lib/server/http";
 import { assertAcceptingTurns } from "@/lib/server/lifecycle";
 import { consumeTurnQuota } from "@/lib/server/quota";
@@ -23,7 +23,7 @@ import { assertSearchAvailable } from "@/lib/server/search/run";
  * (app/api/ns/chat/route.ts, app/api/ns/chat_user/route.ts, app/api/ns/chat_save/route.ts,
  * app/api/ns/chat_history/route.ts, app/api/ns/chat_history/batch/route.ts,
  * app/api/ns/chat_history/[chatId]/route.ts)
- * export them to Next, and the hot path of server.mjs (lib/server/api/hot-path.ts) calls them
+ * export them to Next, and the hot path of server.mjs (lib/server/hot-path.ts) calls them
  * without Next's route-handler machinery. Each takes a Web Request and answers a Response through
  * lib/server/api/route.ts.
  */

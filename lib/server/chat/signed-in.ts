@@ -2,7 +2,7 @@ import "server-only";
 import { findModel, type ModelDescriptor } from "@/lib/shared/llm/models";
 import { readCookie, sessionCookieName } from "@/lib/server/auth/cookies";
 import { accountDeleted, assertSameOrigin, requireUser, unauthorized } from "@/lib/server/auth/session";
-import { acceptSessionRow, hashSessionToken } from "@/lib/server/auth/session-store";
+import { acceptSessionRow, hashSessionToken } from "@/lib/server/db/sessions";
 import { chatRequestFor } from "@/lib/server/chat/limits";
 import type { ChatRequest } from "@/lib/server/chat/schema";
 import { checkModel, imageRefusal } from "@/lib/server/chat/turn";
@@ -14,7 +14,7 @@ import { canonicalUuid } from "@/lib/shared/uuid";
 import { quotaExceeded, refundUserQuota, secondsToNextUtcDay, userQuotaInDatabase } from "@/lib/server/quota";
 import { searchQuotaExceeded } from "@/lib/server/search/quota";
 import { chatNotFound } from "@/lib/server/db/errors";
-import { confidentialInClearError } from "@/lib/server/confidential/models";
+import { confidentialInClearError } from "@/lib/server/llm/confidential-models";
 import { assertSearchAvailable } from "@/lib/server/search/run";
 
 /** Bound for a chat_id that is no UUID: no chat has it, so it answers 404 like any foreign id. */
@@ -126,7 +126,7 @@ export async function admitUserTurn(input: {
 /**
  * The checks of POST /api/ns/chat_user before the model is called (docs/product.md §6, §7, §8), with one database
  * round trip (lib/server/db/chat-preconditions.ts) instead of four (session, chat owner, plan, quota), plus
- * the session store's once-a-day move of the idle deadline (lib/server/auth/session-store.ts acceptSessionRow).
+ * the session store's once-a-day move of the idle deadline (lib/server/db/sessions.ts acceptSessionRow).
  * Answers in the same order as checking them one by one would: 401 no live session, 403 deleted
  * account, 403 cross-site, 413/415/400 body, 409 confidential model, 400 image refused, 415/400/413 `file`
  * refused at sight, 404 chat not the caller's, 400 unknown model, 403 Pro model without Pro, 429 quota used up.

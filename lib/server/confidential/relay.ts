@@ -18,7 +18,7 @@ import { logger, securityEvent } from "@/lib/server/log";
 import { consumeTurnUnlessBlocked, secondsToNextUtcDay } from "@/lib/server/quota";
 import { searchQuotaExceeded } from "@/lib/server/search/quota";
 import { blockedSeconds, blockKey, blockRedisKey } from "@/lib/server/rate-limit";
-import { enclaveModelId, isConfidentialModel } from "./models";
+import { enclaveModelId, isConfidentialModel } from "../llm/confidential-models";
 import { answerWithDeadlines, upstreamRefusal } from "./relay-answer";
 import { EHBP_ENCAPSULATED_KEY_HEADER, EHBP_RESPONSE_NONCE_HEADER, MODEL_HEADER, TINFOIL_EVENTS_HEADER, TINFOIL_EVENTS_WEB_SEARCH, WEB_SEARCH_HEADER } from "@/lib/shared/confidential/protocol";
 import { parseUsageMetrics, recordUsage, USAGE_REQUEST_HEADER, USAGE_RESPONSE_HEADER, type UsageKind } from "./usage";

@@ -1,9 +1,8 @@
 import "server-only";
 import { rawRows } from "@/lib/server/db/client";
 import { Prisma } from "@/lib/server/db/generated/prisma/client";
-import { liveSessionSql, type SessionRow } from "@/lib/server/auth/session-store";
-import { quotaIncrementSql, userQuotaKeySql } from "@/lib/server/quota";
-import { SEARCH_KEY_SUFFIX } from "@/lib/server/search/quota";
+import { liveSessionSql, type SessionRow } from "@/lib/server/db/sessions";
+import { quotaIncrementSql, SEARCH_KEY_SUFFIX, userQuotaKeySql } from "@/lib/server/db/quota-sql";
 
 /**
  * Everything a signed-in chat send needs before the model is called, in one SQL statement (one
@@ -12,7 +11,7 @@ import { SEARCH_KEY_SUFFIX } from "@/lib/server/search/quota";
  * `quota` is given, the send counted against today's quota.
  *
  * The statement composes the rules' owners rather than repeating them: the live-session query of
- * lib/server/auth/session-store.ts (liveSessionSql; the caller hands the returned session row to
+ * lib/server/db/sessions.ts (liveSessionSql; the caller hands the returned session row to
  * acceptSessionRow, which moves the idle deadline forward) and the bounded upsert of lib/server/quota.ts
  * (quotaIncrementSql with userQuotaKeySql, the same key, day and limits as consumeQuota). The count is
  * made only when the session is live, the account is not deleted, the chat is the user's and the plan
@@ -20,7 +19,7 @@ import { SEARCH_KEY_SUFFIX } from "@/lib/server/search/quota";
  */
 
 export interface ChatPreconditionInput {
-  /** A session cookie's token hash (lib/server/auth/session-store.ts), or a user already authenticated (bearer). */
+  /** A session cookie's token hash (lib/server/db/sessions.ts), or a user already authenticated (bearer). */
   who: { sessionTokenHash: string } | { userId: string };
   /** The chat to continue (lowercase UUID), or null for a new chat. */
   chatId: string | null;

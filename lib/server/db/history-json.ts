@@ -1,7 +1,7 @@
 import "server-only";
 import { CHAT_BATCH_MAX_BYTES, CHAT_BATCH_MAX_IDS } from "@/lib/shared/chat/history-schema";
 import { getPool } from "@/lib/server/db/client";
-import type { SessionRow } from "@/lib/server/auth/session-store";
+import type { SessionRow } from "@/lib/server/db/sessions";
 import { invalidInput } from "@/lib/server/db/errors";
 import { decodeCursor, encodeCursor } from "@/lib/server/db/sealed-chat-reads";
 import { LOWERCASE_UUID } from "@/lib/shared/uuid";

@@ -4,7 +4,7 @@ import pg from "pg";
 import { getDb, rawRows } from "@/lib/server/db/client";
 import { chatNotFound, chatVersionConflict, invalidInput, manifestConflict, noVault, saveConflict } from "@/lib/server/db/errors";
 import { LOWERCASE_UUID } from "@/lib/shared/uuid";
-import { liveSessionSql, type SessionRow } from "@/lib/server/auth/session-store";
+import { liveSessionSql, type SessionRow } from "@/lib/server/db/sessions";
 
 /**
  * Data access for chats saved under the vault: sealed turns in (the reads are

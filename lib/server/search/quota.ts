@@ -1,7 +1,7 @@
 import "server-only";
 import type { Redis } from "ioredis";
 import { getConfig, type Config } from "@/lib/server/config";
-import type { QuotaSubject } from "@/lib/server/quota";
+import { SEARCH_KEY_SUFFIX, type QuotaSubject } from "@/lib/server/db/quota-sql";
 import { AppError } from "@/lib/shared/errors";
 import { SEARCH_QUOTA_REFUSAL } from "@/lib/shared/confidential/protocol";
 
@@ -25,8 +25,6 @@ export function searchLimitFor(subject: QuotaSubject, config: Config = getConfig
   return subject.plan === "Pro" ? config.SEARCH_PER_DAY_PRO : config.SEARCH_PER_DAY_FREE;
 }
 
-/** Appended to a turn's counter key for its searches: "u:<id>:search", "v:<digest>:search". */
-export const SEARCH_KEY_SUFFIX = ":search";
 
 // A turn and its search in one script: KEYS[1] the turn, KEYS[2] a refusal (lib/server/rate-limit.ts blockKey, or
 // a key never set), KEYS[3] the search; ARGV limit, ttl, search limit. Returns the refusal's seconds negated,

@@ -3,7 +3,7 @@ import { API_POLICY, hstsHeader } from "./csp";
 
 /**
  * Headers of every response, listed once for the two places that add them:
- * next.config.ts `headers()` for what Next serves, and lib/server/api/hot-path.ts for the routes server.mjs
+ * next.config.ts `headers()` for what Next serves, and lib/server/hot-path.ts for the routes server.mjs
  * answers itself.
  */
 export const COMMON_HEADERS: ReadonlyArray<{ key: string; value: string }> = [

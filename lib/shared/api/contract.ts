@@ -266,7 +266,7 @@ export interface RateLimit {
 
 /**
  * One route of the contract: everything about it but its handler, declared once. The wrapper
- * (lib/server/api/route.ts) admits by it, server.mjs's hot path (lib/server/api/hot-path.ts) serves the
+ * (lib/server/api/route.ts) admits by it, server.mjs's hot path (lib/server/hot-path.ts) serves the
  * `fastPath` ones, proxy.ts's 405 table (lib/server/api/methods.ts) and the OpenAPI document
  * (lib/server/openapi) are derived from it, and the browser's client (lib/browser/api/client.ts) calls by it.
  * `path` may hold `{param}` segments; `form` bodies are URL-encoded (next-auth).

@@ -2,7 +2,7 @@ import { api } from "@/lib/shared/api/contract";
 import { reply, route } from "@/lib/server/api/route";
 import { serializeCookie, sessionCookieName, sessionCookieOptions } from "@/lib/server/auth/cookies";
 import { verifyGoogleIdToken } from "@/lib/server/auth/google-id-token";
-import { createSession } from "@/lib/server/auth/session-store";
+import { createSession } from "@/lib/server/db/sessions";
 import { findOrCreateGoogleUser } from "@/lib/server/auth/users";
 import { AppError, isAppError } from "@/lib/shared/errors";
 import { logger } from "@/lib/server/log";
