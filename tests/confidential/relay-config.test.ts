@@ -4,10 +4,10 @@ import { POST as chat } from "@/app/api/confidential/chat/route";
 import { ConfigError, describeDefaults, parseConfig, resetConfigForTests } from "@/lib/server/config";
 import { confidentialPublicConfig, enclaveModelId, isConfidentialModel } from "@/lib/server/llm/confidential-models";
 import { CONFIDENTIAL_PATHS } from "@/lib/shared/confidential/protocol";
-import { resetAttestationCacheForTests } from "@/lib/server/confidential/relay";
+import { resetAttestationCacheForTests } from "@/lib/server/confidential/attestation";
 import { parseUsageMetrics } from "@/lib/server/confidential/usage";
 import { startFakeEnclave, type FakeEnclave } from "./upstream";
-import { ATTESTATION_LIMIT } from "@/lib/server/confidential/relay";
+import { ATTESTATION_LIMIT } from "@/lib/server/confidential/attestation";
 import { fromPeer } from "../helpers/peer";
 
 /** GET /api/confidential/attestation from client `address`. */

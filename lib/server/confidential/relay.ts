@@ -1,7 +1,6 @@
 import "server-only";
 import http from "node:http";
 import https from "node:https";
-import { assembleAttestationBundle, type AttestationBundle } from "@tinfoilsh/verifier";
 import type { ModelCode } from "@/lib/shared/llm/models";
 import { assertSameOrigin } from "@/lib/server/auth/session";
 import { readCookie, sessionCookieName } from "@/lib/server/auth/cookies";
@@ -11,7 +10,7 @@ import { clientKey } from "@/lib/server/client-address";
 import { getConfig, type ConfidentialSettings } from "@/lib/server/config";
 import { api } from "@/lib/shared/api/contract";
 import { route } from "@/lib/server/api/route";
-import { clientSignal, drained, jsonError } from "@/lib/server/http";
+import { clientSignal, drained } from "@/lib/server/http";
 import { AppError } from "@/lib/shared/errors";
 import { assertAcceptingTurns, beginTurn, SHUTDOWN_MESSAGE } from "@/lib/server/lifecycle";
 import { logger, securityEvent } from "@/lib/server/log";
@@ -20,6 +19,7 @@ import { searchQuotaExceeded } from "@/lib/server/search/quota";
 import { blockedSeconds, blockKey, blockRedisKey } from "@/lib/server/rate-limit";
 import { enclaveModelId, isConfidentialModel } from "../llm/confidential-models";
 import { answerWithDeadlines, upstreamRefusal } from "./relay-answer";
+import { configuredEnclave, MAX_CONNECT_MS } from "./enclave";
 import { EHBP_ENCAPSULATED_KEY_HEADER, EHBP_RESPONSE_NONCE_HEADER, MODEL_HEADER, TINFOIL_EVENTS_HEADER, TINFOIL_EVENTS_WEB_SEARCH, WEB_SEARCH_HEADER } from "@/lib/shared/confidential/protocol";
 import { parseUsageMetrics, recordUsage, USAGE_REQUEST_HEADER, USAGE_RESPONSE_HEADER, type UsageKind } from "./usage";
 
@@ -34,12 +34,6 @@ import { parseUsageMetrics, recordUsage, USAGE_REQUEST_HEADER, USAGE_RESPONSE_HE
 
 /** Path of the enclave's OpenAI-compatible chat endpoint: the only path the relay posts to. */
 const CHAT_PATH = "/v1/chat/completions";
-/** Where a Tinfoil enclave serves its attestation document (tinfoil-js verifier, bundle.ts). */
-const ATTESTATION_PATH = "/.well-known/tinfoil-attestation";
-/** Largest attestation document relayed under development trust (a real one is a few KB). */
-const MAX_ATTESTATION_BYTES = 1024 * 1024;
-/** Longest wait for a TCP/TLS connection to the enclave. */
-const MAX_CONNECT_MS = 10_000;
 /** The refusal kind under which a client caught asking for another model is blocked (lib/server/rate-limit.ts). */
 const MISMATCH_BLOCK = "confidential-model-mismatch";
 /** HPKE encapsulated key of X25519 (RFC 9180 Nenc = 32 bytes) as hex; EHBP SPEC.md §4.1. */
@@ -51,111 +45,7 @@ const TIMEOUT_MESSAGE = "The secure enclave did not answer in time. Please try a
 export const MISMATCH_MESSAGE =
   "Confidential chat is paused for this client: the secure enclave reported a different model than the one your plan allows.";
 
-const NOT_CONFIGURED_MESSAGE = "Confidential inference is not configured on this server.";
-const NOT_CONFIGURED = () => jsonError(404, NOT_CONFIGURED_MESSAGE);
 
-/** The configured enclave. @throws AppError 404 when confidential inference is off. */
-function configuredEnclave(): ConfidentialSettings {
-  const settings = getConfig().confidential;
-  if (!settings) throw new AppError("not_found:confidential", NOT_CONFIGURED_MESSAGE);
-  return settings;
-}
-
-// ---------------------------------------------------------------------------------------------------
-// GET /api/confidential/attestation
-// ---------------------------------------------------------------------------------------------------
-
-let bundleCache: { key: string; expires: number; value: Promise<AttestationBundle> } | undefined;
-/** A failed fetch of the attestation is answered from memory this long (finding 5). */
-const FAILURE_CACHE_MS = 10_000;
-/** Attestation requests a client network may make a minute (each may reach the enclave, GitHub and Sigstore). */
-/** Attestation fetches a client network may make (the contract entry's limit, applied by the route wrapper). */
-export const ATTESTATION_LIMIT = api.confidentialAttestation.rateLimit;
-let failedUntil: { key: string; until: number } | undefined;
-
-/**
- * The enclave's attestation, for the browser to verify:
- * - development trust: the enclave's own document (`GET <origin>/.well-known/tinfoil-attestation`),
- *   bytes unchanged;
- * - production trust: a Tinfoil AttestationBundle (`assembleAttestationBundle(host, configRepo)` of
- *   @tinfoilsh/verifier: the hardware report, VCEK, the enclave's certificate and the Sigstore bundle of
- *   the release named by CONFIDENTIAL_CONFIG_REPO), reused for CONFIDENTIAL_ATTESTATION_CACHE_SECONDS.
- * Answers 200 JSON (Cache-Control: no-store), 404 when confidential inference is off, 429 past ATTESTATION_LIMIT
- * per client network, 502 JSON when the enclave or the release cannot be fetched (a failure is remembered
- * FAILURE_CACHE_MS, so a failing upstream is not asked again on every call). It says nothing about validity.
- */
-export async function relayAttestation(): Promise<Response> {
-  const config = getConfig();
-  const settings = config.confidential;
-  if (!settings) return NOT_CONFIGURED();
-  const key = `${settings.trust} ${settings.origin} ${settings.configRepo ?? ""}`;
-  const unavailable = () => jsonError(502, "The secure enclave's attestation could not be fetched. Please try again in a moment.");
-  if (failedUntil && failedUntil.key === key && failedUntil.until > Date.now()) return unavailable();
-  try {
-    if (settings.trust === "development") return await developmentAttestation(settings, config.CONFIDENTIAL_TIMEOUT_MS);
-    const bundle = await productionBundle(settings, config.CONFIDENTIAL_ATTESTATION_CACHE_SECONDS);
-    return Response.json(bundle, { headers: { "Cache-Control": "no-store" } });
-  } catch (error) {
-    failedUntil = { key, until: Date.now() + FAILURE_CACHE_MS };
-    logger("confidential").error({ err: error instanceof Error ? `${error.name}: ${error.message}` : "unknown" }, "attestation unavailable");
-    return unavailable();
-  }
-}
-
-async function developmentAttestation(settings: ConfidentialSettings, timeoutMs: number): Promise<Response> {
-  const upstream = await fetch(`${settings.origin}${ATTESTATION_PATH}`, {
-    redirect: "error",
-    signal: AbortSignal.timeout(Math.min(timeoutMs, MAX_CONNECT_MS)),
-    headers: { Accept: "application/json" },
-  });
-  if (upstream.status !== 200) throw new Error(`enclave answered ${upstream.status}`);
-  const bytes = await readBounded(upstream, MAX_ATTESTATION_BYTES);
-  return new Response(bytes, {
-    status: 200,
-    headers: { "Content-Type": "application/json", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" },
-  });
-}
-
-async function readBounded(response: Response, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
-  const reader = response.body?.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  while (reader) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      throw new Error("attestation document too large");
-    }
-    chunks.push(value);
-  }
-  return new Uint8Array(Buffer.concat(chunks));
-}
-
-function productionBundle(settings: ConfidentialSettings, cacheSeconds: number): Promise<AttestationBundle> {
-  const key = `${settings.host} ${settings.configRepo}`;
-  const now = Date.now();
-  if (bundleCache && bundleCache.key === key && bundleCache.expires > now) return bundleCache.value;
-  // One assembly in flight at a time; a failure is not kept, so the next request tries again.
-  const value = assembleAttestationBundle(settings.host, settings.configRepo!);
-  const entry = { key, expires: now + cacheSeconds * 1000, value };
-  bundleCache = entry;
-  value.catch(() => {
-    if (bundleCache === entry) bundleCache = undefined;
-  });
-  return value;
-}
-
-/** Forget the cached production attestation bundle (tests). */
-export function resetAttestationCacheForTests(): void {
-  bundleCache = undefined;
-  failedUntil = undefined;
-}
-
-// ---------------------------------------------------------------------------------------------------
-// POST /api/confidential/chat
-// ---------------------------------------------------------------------------------------------------
 
 /** A turn allowed to go to the enclave. */
 interface AdmittedTurn {

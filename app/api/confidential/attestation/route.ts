@@ -1,5 +1,5 @@
 import { route } from "@/lib/server/api/route";
-import { relayAttestation } from "@/lib/server/confidential/relay";
+import { relayAttestation } from "@/lib/server/confidential/attestation";
 import { api } from "@/lib/shared/api/contract";
 
 /**

@@ -1,0 +1,19 @@
+import "server-only";
+import { getConfig, type ConfidentialSettings } from "@/lib/server/config";
+import { jsonError } from "@/lib/server/http";
+import { AppError } from "@/lib/shared/errors";
+
+/** The one configured enclave (CONFIDENTIAL_BASE_URL), as the relay (./relay.ts) and ./attestation.ts reach it. */
+
+/** Longest wait for a TCP/TLS connection to the enclave. */
+export const MAX_CONNECT_MS = 10_000;
+
+export const NOT_CONFIGURED_MESSAGE = "Confidential inference is not configured on this server.";
+export const NOT_CONFIGURED = () => jsonError(404, NOT_CONFIGURED_MESSAGE);
+
+/** The configured enclave. @throws AppError 404 when confidential inference is off. */
+export function configuredEnclave(): ConfidentialSettings {
+  const settings = getConfig().confidential;
+  if (!settings) throw new AppError("not_found:confidential", NOT_CONFIGURED_MESSAGE);
+  return settings;
+}
