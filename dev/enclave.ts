@@ -275,64 +275,8 @@ export async function startDevEnclave(options: DevEnclaveOptions = {}): Promise<
     const cited = citeSources((options.answer ?? developmentAnswer)(search?.messages ?? messages), search?.sources ?? []);
     const answer = cited.text;
     const markers = search?.markers.join("") ?? "";
-    const promptTokens = Math.ceil(messages.reduce((n, m) => n + m.content.length, 0) / 4);
-    const completionTokens = Math.ceil(answer.length / 4);
-    const usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
-    const usageValue = formatUsageMetrics({ promptTokens, completionTokens, totalTokens: usage.total_tokens, model: request.model });
-    const id = `chatcmpl-dev-${bytesToHex(crypto.getRandomValues(new Uint8Array(8)))}`;
-    const created = Math.floor(Date.now() / 1000);
-
-    if (!request.stream) {
-      const headers: http.OutgoingHttpHeaders = { "Content-Type": "application/json", [PROTOCOL.RESPONSE_NONCE_HEADER]: bytesToHex(nonce) };
-      if (wantsUsage) headers[USAGE_METRICS_HEADER] = usageValue;
-      res.writeHead(200, headers);
-      res.end(
-        await sealer(
-          JSON.stringify({
-            id,
-            object: "chat.completion",
-            created,
-            model: request.model,
-            choices: [{ index: 0, message: { role: "assistant", content: markers + answer, annotations: cited.annotations }, finish_reason: "stop" }],
-            usage,
-          }),
-        ),
-      );
-      return;
-    }
-
-    const closed = new AbortController();
-    res.on("close", () => closed.abort());
-    const headers: http.OutgoingHttpHeaders = {
-      "Content-Type": "text/event-stream",
-      "Cache-Control": "no-store",
-      [PROTOCOL.RESPONSE_NONCE_HEADER]: bytesToHex(nonce),
-    };
-    if (wantsUsage) headers.Trailer = USAGE_METRICS_HEADER;
-    res.writeHead(200, headers);
-    const event = (data: unknown) => sealer(`data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`);
-    const chunk = (delta: Record<string, unknown>, finish: string | null) => ({
-      id,
-      object: "chat.completion.chunk",
-      created,
-      model: request.model,
-      choices: [{ index: 0, delta, finish_reason: finish }],
-    });
-    res.write(await event(chunk({ role: "assistant", content: "" }, null)));
-    if (markers) res.write(await event(chunk({ content: markers }, null)));
-    for (const piece of chunkWords(answer, WORDS_PER_CHUNK)) {
-      if (chunkDelayMs > 0) await new Promise((r) => setTimeout(r, chunkDelayMs));
-      if (closed.signal.aborted) return;
-      res.write(await event(chunk({ content: piece }, null)));
-    }
-    if (cited.annotations.length) res.write(await event(chunk({ annotations: cited.annotations }, null)));
-    res.write(await event(chunk({}, "stop")));
-    if (request.stream_options?.include_usage) {
-      res.write(await event({ id, object: "chat.completion.chunk", created, model: request.model, choices: [], usage }));
-    }
-    res.write(await event("[DONE]"));
-    if (wantsUsage) res.addTrailers({ [USAGE_METRICS_HEADER]: usageValue });
-    res.end();
+    const promptChars = messages.reduce((n, m) => n + m.content.length, 0);
+    await sendCompletion(res, { request, sealer, nonce, wantsUsage, answer, markers, annotations: cited.annotations, promptChars, chunkDelayMs });
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -356,6 +300,82 @@ export async function startDevEnclave(options: DevEnclaveOptions = {}): Promise<
         server.close(() => resolve());
       }),
   };
+}
+
+/** What the development enclave answers one chat completion with, before sealing. */
+interface Completion {
+  request: z.infer<typeof chatRequestSchema>;
+  sealer: (text: string) => Promise<Uint8Array>;
+  nonce: Uint8Array;
+  wantsUsage: boolean;
+  answer: string;
+  /** The router's web-search markers, sent before the answer. */
+  markers: string;
+  annotations: ReturnType<typeof citeSources>["annotations"];
+  promptChars: number;
+  chunkDelayMs: number;
+}
+
+/** Write a sealed chat completion: one JSON body, or Server-Sent Events in word chunks with usage in a trailer. */
+async function sendCompletion(res: http.ServerResponse, { request, sealer, nonce, wantsUsage, answer, markers, annotations, promptChars, chunkDelayMs }: Completion): Promise<void> {
+  const promptTokens = Math.ceil(promptChars / 4);
+  const completionTokens = Math.ceil(answer.length / 4);
+  const usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
+  const usageValue = formatUsageMetrics({ promptTokens, completionTokens, totalTokens: usage.total_tokens, model: request.model });
+  const id = `chatcmpl-dev-${bytesToHex(crypto.getRandomValues(new Uint8Array(8)))}`;
+  const created = Math.floor(Date.now() / 1000);
+
+  if (!request.stream) {
+    const headers: http.OutgoingHttpHeaders = { "Content-Type": "application/json", [PROTOCOL.RESPONSE_NONCE_HEADER]: bytesToHex(nonce) };
+    if (wantsUsage) headers[USAGE_METRICS_HEADER] = usageValue;
+    res.writeHead(200, headers);
+    res.end(
+      await sealer(
+        JSON.stringify({
+          id,
+          object: "chat.completion",
+          created,
+          model: request.model,
+          choices: [{ index: 0, message: { role: "assistant", content: markers + answer, annotations: annotations }, finish_reason: "stop" }],
+          usage,
+        }),
+      ),
+    );
+    return;
+  }
+
+  const closed = new AbortController();
+  res.on("close", () => closed.abort());
+  const headers: http.OutgoingHttpHeaders = {
+    "Content-Type": "text/event-stream",
+    "Cache-Control": "no-store",
+    [PROTOCOL.RESPONSE_NONCE_HEADER]: bytesToHex(nonce),
+  };
+  if (wantsUsage) headers.Trailer = USAGE_METRICS_HEADER;
+  res.writeHead(200, headers);
+  const event = (data: unknown) => sealer(`data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`);
+  const chunk = (delta: Record<string, unknown>, finish: string | null) => ({
+    id,
+    object: "chat.completion.chunk",
+    created,
+    model: request.model,
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  });
+  res.write(await event(chunk({ role: "assistant", content: "" }, null)));
+  if (markers) res.write(await event(chunk({ content: markers }, null)));
+  for (const piece of chunkWords(answer, WORDS_PER_CHUNK)) {
+    if (chunkDelayMs > 0) await new Promise((r) => setTimeout(r, chunkDelayMs));
+    if (closed.signal.aborted) return;
+    res.write(await event(chunk({ content: piece }, null)));
+  }
+  if (annotations.length) res.write(await event(chunk({ annotations: annotations }, null)));
+  res.write(await event(chunk({}, "stop")));
+  if (request.stream_options?.include_usage) {
+    res.write(await event({ id, object: "chat.completion.chunk", created, model: request.model, choices: [], usage }));
+  }
+  res.write(await event("[DONE]"));
+  if (wantsUsage) res.addTrailers({ [USAGE_METRICS_HEADER]: usageValue });
+  res.end();
 }
 
 /** Open every frame of an EHBP request body (EHBP SPEC.md §4.3) in order. @throws on framing or AEAD failure */

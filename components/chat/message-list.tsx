@@ -173,20 +173,7 @@ export function MessageList(props: MessageListProps) {
                 <FileChip name={stagedName} onRemove={onRemoveStaged} reading={stagedReading} thumbnail={stagedThumbnail} />
               </div>
             )}
-            {streamingText !== null &&
-              (streamingText === "" ? (
-                <div className="flex gap-3">
-                  <AssistantAvatar />
-                  <TypingIndicator />
-                </div>
-              ) : (
-                <div className="flex gap-3" data-role="assistant" data-streaming="true">
-                  <AssistantAvatar />
-                  <div className="min-w-0 flex-1 pt-1">
-                    <Markdown text={streamingText} />
-                  </div>
-                </div>
-              ))}
+            {streamingText !== null && <StreamingAnswer text={streamingText} />}
           </div>
         </div>
       </div>
@@ -199,6 +186,23 @@ export function MessageList(props: MessageListProps) {
           }}
         />
       )}
+    </div>
+  );
+}
+
+/** The answer being streamed: the typing indicator until its first text, then the text so far. */
+function StreamingAnswer({ text }: { text: string }) {
+  return text === "" ? (
+    <div className="flex gap-3">
+      <AssistantAvatar />
+      <TypingIndicator />
+    </div>
+  ) : (
+    <div className="flex gap-3" data-role="assistant" data-streaming="true">
+      <AssistantAvatar />
+      <div className="min-w-0 flex-1 pt-1">
+        <Markdown text={text} />
+      </div>
     </div>
   );
 }

@@ -42,6 +42,13 @@ interface PendingDelete {
   body: Awaited<ReturnType<typeof prepareDeleteBody>> | null;
 }
 
+/** `chats` with `entry` put back in its place (newest first by last_updated, docs/product.md §2). */
+function withEntryRestored(chats: HistoryEntry[], entry: HistoryEntry): HistoryEntry[] {
+  if (chats.some((c) => c.chat_id === entry.chat_id)) return chats;
+  const at = chats.findIndex((c) => c.last_updated < entry.last_updated);
+  return at < 0 ? [...chats, entry] : [...chats.slice(0, at), entry, ...chats.slice(at)];
+}
+
 export function useChatHistory(signedIn: boolean, vault: VaultKey | null) {
   const [chats, setChats] = useState<HistoryEntry[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
@@ -74,14 +81,7 @@ export function useChatHistory(signedIn: boolean, vault: VaultKey | null) {
   const [pendingIds, setPendingIds] = useState<ReadonlySet<string>>(new Set());
   const syncPending = () => setPendingIds(new Set(pending.current.keys()));
 
-  /** Put an entry back in its place (newest first by last_updated, docs/product.md §2). */
-  const restore = useCallback((entry: HistoryEntry) => {
-    setChats((prev) => {
-      if (prev.some((c) => c.chat_id === entry.chat_id)) return prev;
-      const at = prev.findIndex((c) => c.last_updated < entry.last_updated);
-      return at < 0 ? [...prev, entry] : [...prev.slice(0, at), entry, ...prev.slice(at)];
-    });
-  }, []);
+  const restore = useCallback((entry: HistoryEntry) => setChats((prev) => withEntryRestored(prev, entry)), []);
 
   const sendDelete = useCallback(
     (chatId: string, leaving: boolean) => {

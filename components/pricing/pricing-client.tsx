@@ -15,6 +15,7 @@ import {
   PLAN_MONTHS,
   PLAN_OPTIONS,
   planPrice,
+  type Currency,
   type PlanOption,
 } from "@/config/pricing";
 
@@ -90,51 +91,10 @@ export function PricingClient({ country, proDailyLimit }: { country: string; /**
         <p className="mx-auto mt-4 max-w-xl text-lg text-ink-600">A stronger model and unlimited private chat, at launch prices.</p>
       </div>
 
-      <fieldset className="mx-auto mt-10 max-w-xl">
-        <legend id={groupId} className="mb-3 w-full text-center text-sm font-semibold text-ink-700">
-          Billing period
-        </legend>
-        <div className="grid grid-cols-2 gap-2 sm:grid-cols-4">
-          {PLAN_OPTIONS.map((o) => {
-            const saving = planPrice(price.currency, o).savingPercent;
-            return (
-              <label
-                key={o}
-                className={`flex cursor-pointer flex-col items-center rounded-xl border px-3 py-2.5 text-sm font-medium has-[:focus-visible]:outline has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-brand-600 ${
-                  o === option ? "border-brand-600 bg-brand-50 text-brand-900" : "border-ink-200 bg-white text-ink-800 hover:border-ink-300"
-                }`}
-              >
-                <input type="radio" name="duration" value={o} checked={o === option} onChange={() => setOption(o)} className="sr-only" />
-                <span>{PLAN_MONTHS[o] === 1 ? "1 month" : `${PLAN_MONTHS[o]} months`}</span>
-                {saving > 0 && <span className="text-xs text-brand-700">Save {saving}%</span>}
-              </label>
-            );
-          })}
-        </div>
-      </fieldset>
+      <BillingPeriod labelId={groupId} currency={price.currency} option={option} onChange={setOption} />
 
       <div className="mx-auto mt-10 grid max-w-4xl gap-6 md:grid-cols-2">
-        <section aria-labelledby="free-h" data-testid="free-card" className="hidden flex-col rounded-2xl border border-ink-200 bg-white p-8 md:flex">
-          <h3 id="free-h" className="text-lg font-semibold text-ink-950">
-            Free
-          </h3>
-          <p className="mt-4 text-4xl font-semibold tracking-tight text-ink-950">
-            0<span className="ml-1 text-base font-medium text-ink-600">{price.currency}</span>
-          </p>
-          <ul className="mt-6 flex-1 space-y-3 text-sm text-ink-700">
-            {FREE_BULLETS.map((b) => (
-              <li key={b} className="flex gap-2">
-                <Check /> {b}
-              </li>
-            ))}
-          </ul>
-          <Link
-            href="/chat"
-            className="mt-8 inline-flex items-center justify-center rounded-xl border border-ink-200 bg-white px-5 py-3 text-base font-semibold text-ink-900 hover:border-ink-300 hover:bg-ink-50"
-          >
-            Try Free
-          </Link>
-        </section>
+        <FreeCard currency={price.currency} />
 
         <section aria-labelledby="pro-h" data-testid="pro-card" className="flex flex-col rounded-2xl border-2 border-brand-600 bg-white p-8 shadow-lg shadow-brand-900/10">
           <h3 id="pro-h" className="text-lg font-semibold text-ink-950">
@@ -198,6 +158,61 @@ export function PricingClient({ country, proDailyLimit }: { country: string; /**
         </Link>
       </p>
     </>,
+  );
+}
+
+/** The Free card (hidden on small screens): no price but the currency, its bullets and Try Free. */
+function FreeCard({ currency }: { currency: string }) {
+  return (
+    <section aria-labelledby="free-h" data-testid="free-card" className="hidden flex-col rounded-2xl border border-ink-200 bg-white p-8 md:flex">
+      <h3 id="free-h" className="text-lg font-semibold text-ink-950">
+        Free
+      </h3>
+      <p className="mt-4 text-4xl font-semibold tracking-tight text-ink-950">
+        0<span className="ml-1 text-base font-medium text-ink-600">{currency}</span>
+      </p>
+      <ul className="mt-6 flex-1 space-y-3 text-sm text-ink-700">
+        {FREE_BULLETS.map((b) => (
+          <li key={b} className="flex gap-2">
+            <Check /> {b}
+          </li>
+        ))}
+      </ul>
+      <Link
+        href="/chat"
+        className="mt-8 inline-flex items-center justify-center rounded-xl border border-ink-200 bg-white px-5 py-3 text-base font-semibold text-ink-900 hover:border-ink-300 hover:bg-ink-50"
+      >
+        Try Free
+      </Link>
+    </section>
+  );
+}
+
+/** The duration choice (docs/product.md §9): 1, 3, 6 or 12 months, each with its saving. */
+function BillingPeriod({ labelId, currency, option, onChange }: { labelId: string; currency: Currency; option: PlanOption; onChange: (o: PlanOption) => void }) {
+  return (
+    <fieldset className="mx-auto mt-10 max-w-xl">
+      <legend id={labelId} className="mb-3 w-full text-center text-sm font-semibold text-ink-700">
+        Billing period
+      </legend>
+      <div className="grid grid-cols-2 gap-2 sm:grid-cols-4">
+        {PLAN_OPTIONS.map((o) => {
+          const saving = planPrice(currency, o).savingPercent;
+          return (
+            <label
+              key={o}
+              className={`flex cursor-pointer flex-col items-center rounded-xl border px-3 py-2.5 text-sm font-medium has-[:focus-visible]:outline has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-brand-600 ${
+                o === option ? "border-brand-600 bg-brand-50 text-brand-900" : "border-ink-200 bg-white text-ink-800 hover:border-ink-300"
+              }`}
+            >
+              <input type="radio" name="duration" value={o} checked={o === option} onChange={() => onChange(o)} className="sr-only" />
+              <span>{PLAN_MONTHS[o] === 1 ? "1 month" : `${PLAN_MONTHS[o]} months`}</span>
+              {saving > 0 && <span className="text-xs text-brand-700">Save {saving}%</span>}
+            </label>
+          );
+        })}
+      </div>
+    </fieldset>
   );
 }
 
