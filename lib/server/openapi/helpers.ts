@@ -1,6 +1,7 @@
 import { z } from "@/lib/shared/zod";
-import type { ZodOpenApiResponsesObject } from "zod-openapi";
+import type { ZodObjectInput, ZodOpenApiOperationObject, ZodOpenApiPathsObject, ZodOpenApiResponsesObject } from "zod-openapi";
 import * as r from "@/lib/shared/api/contract";
+import type { ApiRoute } from "@/lib/shared/api/contract";
 
 /** Building blocks of the OpenAPI paths (lib/server/openapi/paths.ts, vault-paths.ts): errors, bodies, security. */
 
@@ -58,3 +59,70 @@ export const SIGNED_IN: Security = [{ sessionCookie: [] }, { googleIdToken: [] }
 /** Anyone; credentials, when sent, are read. */
 export const ANYONE: Security = [{}, { sessionCookie: [] }, { googleIdToken: [] }];
 
+
+/** Who may call, from the contract entry's `auth` (lib/shared/api/contract.ts AuthMode). */
+const SECURITY: Record<ApiRoute["auth"], Security> = { none: [{}], optional: ANYONE, session: SIGNED_IN, "in-statement": SIGNED_IN };
+
+/** What the document adds to a contract entry: names, words, and the statuses particular to the route. */
+export interface OperationDoc {
+  operationId: string;
+  tags: string[];
+  summary: string;
+  description?: string;
+  /** Statuses beyond those the entry implies (see `operation`). */
+  errors?: number[];
+  /** The success answers, when not a 200 with the entry's response schema. */
+  responses?: ZodOpenApiResponsesObject;
+  /** Who may call, when not what `auth` implies (a route that reads its session in its statement but admits visitors). */
+  security?: Security;
+  requestParams?: ZodOpenApiOperationObject["requestParams"];
+  /** The body, when it is not the entry's JSON schema (ciphertext, Stripe's events). */
+  requestBody?: ZodOpenApiOperationObject["requestBody"];
+  /** The JSON body may be left out. */
+  bodyOptional?: true;
+  /** Body bytes accepted, for a body the handler reads itself (`requestBody`). */
+  maxBytes?: number;
+}
+
+/**
+ * One OpenAPI operation from its contract entry: security from `auth`, the JSON body and x-max-body-bytes
+ * from `body`/`maxBytes`, the query from `query`, the 200 from `response`, and the statuses each of them
+ * implies (a body: 400, 413, 415; a query: 400; a session: 401, 403, 503; a visitor's optional session: 503;
+ * a rate limit: 429), with the route's own from `doc.errors`.
+ * @returns [path, lowercase method, operation]
+ */
+export function operation(route: ApiRoute, doc: OperationDoc): [string, string, ZodOpenApiOperationObject] {
+  const implied: number[] = [];
+  if (route.body && !doc.requestBody) implied.push(400, 413, 415);
+  if (route.query) implied.push(400);
+  if (route.auth === "session" || (route.auth === "in-statement" && !doc.security)) {
+    implied.push(401, 503);
+    // 403: a deleted account, or a cross-site request by cookie (a GET that admits deleted accounts has neither).
+    if (!(route.allowDeleted && route.method === "GET")) implied.push(403);
+  }
+  if (route.auth === "optional") implied.push(503);
+  if (route.rateLimit) implied.push(429);
+  const { errors: particular = [], responses, bodyOptional, requestParams, requestBody, security, maxBytes = route.maxBytes, ...words } = doc;
+  const statuses = [...new Set([...implied, ...particular])].sort((a, b) => a - b);
+  const op: ZodOpenApiOperationObject = {
+    ...words,
+    security: security ?? SECURITY[route.auth],
+    ...(maxBytes !== undefined ? { "x-max-body-bytes": maxBytes } : {}),
+    ...(route.query || requestParams ? { requestParams: { ...(route.query ? { query: route.query as ZodObjectInput } : {}), ...requestParams } } : {}),
+    ...(requestBody ? { requestBody } : route.body && route.maxBytes !== undefined ? { requestBody: jsonBody(route.body, route.maxBytes, !bodyOptional) } : {}),
+    responses: { ...(responses ?? ok(route.response)), ...(statuses.length ? errors(...statuses) : {}) },
+  };
+  return [route.path, route.method.toLowerCase(), op];
+}
+
+/** The operations grouped by path, as the document's `paths`. */
+export function pathsOf(operations: [string, string, ZodOpenApiOperationObject][]): ZodOpenApiPathsObject {
+  const paths: ZodOpenApiPathsObject = {};
+  for (const [path, method, op] of operations) paths[path] = { ...paths[path], [method]: op };
+  return paths;
+}
+
+/** A 201 answer with `route`'s response schema. */
+export function created(route: ApiRoute, description = "Created."): ZodOpenApiResponsesObject {
+  return { "201": { description, content: { "application/json": { schema: route.response } } } };
+}
