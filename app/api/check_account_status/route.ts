@@ -1,7 +1,1 @@
-import { api } from "@/lib/shared/api/contract";
-import { PRIVATE_NO_STORE, reply, route } from "@/lib/server/api/route";
-
-/** GET /api/check_account_status (docs/product.md §7): `{ account_deleted }` for the caller; 401 without credentials. */
-export const GET = route(api.checkAccountStatus, async ({ user }) =>
-  reply(api.checkAccountStatus, { account_deleted: user.deleted }, { headers: PRIVATE_NO_STORE }),
-);
+export { GET } from "@/lib/server/routes/check_account_status";

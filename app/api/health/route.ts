@@ -1,12 +1,2 @@
-import { api } from "@/lib/shared/api/contract";
-import { reply, route } from "@/lib/server/api/route";
-
-/**
- * GET /api/health: liveness. The process answers; nothing else is checked (a dead database must not
- * make an orchestrator restart every instance). Never cached.
- */
+export { GET } from "@/lib/server/routes/health";
 export const dynamic = "force-dynamic";
-
-export const GET = route(api.health, async () =>
-  reply(api.health, { status: "ok" }, { headers: { "Cache-Control": "no-store" } }),
-);

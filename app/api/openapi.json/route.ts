@@ -1,19 +1,2 @@
-import { api } from "@/lib/shared/api/contract";
-import { route } from "@/lib/server/api/route";
-import { openApiJson } from "@/lib/server/openapi/document";
-
-/**
- * GET /api/openapi.json: the OpenAPI 3.1 description of every endpoint (lib/server/openapi/document.ts),
- * generated from the API contract's zod schemas (lib/shared/api/contract.ts). Public and cacheable (no secrets:
- * limits and quotas only); an ETag lets clients revalidate with If-None-Match for a 304.
- */
+export { GET } from "@/lib/server/routes/openapi-json";
 export const dynamic = "force-dynamic";
-
-export const GET = route(api.openApiDocument, async ({ request }) => {
-  const { json, etag } = openApiJson();
-  const headers = { "Cache-Control": "public, max-age=300", ETag: etag, Vary: "Accept-Encoding" };
-  if (request.headers.get("if-none-match")?.split(",").some((tag) => tag.trim() === etag)) {
-    return new Response(null, { status: 304, headers });
-  }
-  return new Response(json, { headers: { ...headers, "Content-Type": "application/json; charset=utf-8" } });
-});

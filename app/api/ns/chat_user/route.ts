@@ -1,7 +1,1 @@
-import { chatSignedInRoute } from "@/lib/server/chat/routes";
-
-/**
- * POST /api/ns/chat_user: the signed-in chat call (docs/product.md §7); the handler lives in
- * lib/server/chat/routes.ts, which server.mjs's hot path calls too.
- */
-export const POST = chatSignedInRoute;
+export { chatSignedInRoute as POST } from "@/lib/server/chat/routes";
