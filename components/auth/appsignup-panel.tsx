@@ -6,7 +6,7 @@ import { syncAuthToken } from "./sync";
 import { authErrorMessage, cleanProviderMessage } from "./errors";
 import { GoogleButton, Spinner } from "./google-button";
 import { isGooglePopup, reportToOpener, startGooglePopupSignIn } from "./google-popup";
-import { ErrorLine, TermsNotice } from "./notices";
+import { ErrorLine, PopupDoneMessage, TermsNotice } from "./notices";
 
 export interface AppSignupPanelProps {
   /** /appsignup?idToken=…: sign this browser in with it, then /chat. */
@@ -54,7 +54,7 @@ export function AppSignupPanel({ idToken, deepLink, initialError, googleEnabled 
         .catch(() => undefined)
         .finally(() => window.location.assign(deepLink));
     }
-  }, [deepLink]);
+  }, [deepLink, initialError]);
 
   function onContinueWithToken() {
     if (!pendingToken) return;
@@ -93,7 +93,11 @@ export function AppSignupPanel({ idToken, deepLink, initialError, googleEnabled 
     }
   }
 
-  if (popupDone) return <PopupDoneCard />;
+  if (popupDone) return (
+      <Card>
+        <PopupDoneMessage />
+      </Card>
+    );
   if (deepLink) return <DeepLinkCard deepLink={deepLink} />;
   if (pendingToken) return <TokenQuestionCard email={claimedEmail(pendingToken)} onContinue={onContinueWithToken} onCancel={() => setPendingToken(null)} />;
   if (signingIn) return <SigningInCard />;
@@ -111,18 +115,6 @@ export function AppSignupPanel({ idToken, deepLink, initialError, googleEnabled 
         <ErrorLine message={error} />
       </div>
       <TermsNotice className="mt-6" />
-    </Card>
-  );
-}
-
-/** Inside the Google sign-in popup once the opener was told how sign-in ended. */
-function PopupDoneCard() {
-  return (
-    <Card>
-      <div className="py-6 text-center" aria-live="polite">
-        <h1 className="text-2xl font-semibold tracking-tight text-ink-950">Back to Hush</h1>
-        <p className="mt-2 text-ink-600">You can close this window; the Hush tab continues.</p>
-      </div>
     </Card>
   );
 }

@@ -36,3 +36,13 @@ export function TermsNotice({ className = "" }: { className?: string }) {
     </p>
   );
 }
+
+/** Inside the Google sign-in popup once the opener was told how sign-in ended. */
+export function PopupDoneMessage() {
+  return (
+    <div className="py-6 text-center" aria-live="polite">
+      <h1 className="text-2xl font-semibold tracking-tight text-ink-950">Back to Hush</h1>
+      <p className="mt-2 text-ink-600">You can close this window; the Hush tab continues.</p>
+    </div>
+  );
+}

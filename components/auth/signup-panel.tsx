@@ -15,7 +15,7 @@ import { authErrorMessage, cleanProviderMessage } from "./errors";
 import { GoogleButton, Spinner } from "./google-button";
 import { isGooglePopup, reportToOpener, startGooglePopupSignIn } from "./google-popup";
 import { refreshAccount } from "@/lib/browser/account/client";
-import { ErrorLine, SuccessNotice, TermsNotice } from "./notices";
+import { ErrorLine, PopupDoneMessage, SuccessNotice, TermsNotice } from "./notices";
 
 type Phase =
   /** The sign-up form (docs/product.md §2). */
@@ -148,7 +148,11 @@ export function SignupPanel({ token, complete, initialError, googleEnabled, reas
     submitEmailLink(token, address);
   }
 
-  if (phase === "popup-done") return <PopupDoneCard />;
+  if (phase === "popup-done") return (
+      <Card>
+        <PopupDoneMessage />
+      </Card>
+    );
   if (phase === "signing-in" || phase === "finishing") {
     const retry = () => {
       setError(null);
@@ -232,18 +236,6 @@ function OrDivider() {
       OR
       <span className="h-px flex-1 bg-ink-200" />
     </div>
-  );
-}
-
-/** Inside the Google sign-in popup once the opener was told how sign-in ended. */
-function PopupDoneCard() {
-  return (
-    <Card>
-      <div className="py-6 text-center" aria-live="polite">
-        <h1 className="text-2xl font-semibold tracking-tight text-ink-950">Back to Hush</h1>
-        <p className="mt-2 text-ink-600">You can close this window; the Hush tab continues.</p>
-      </div>
-    </Card>
   );
 }
 
