@@ -3,12 +3,13 @@
 import Link from "next/link";
 import { useState } from "react";
 import { signOutAndReload } from "@/components/auth/sign-out";
-import { apiFetch, serverMessage } from "@/lib/browser/api/client";
+import { apiFetch } from "@/lib/browser/api/client";
 import { buttonStyles, Dialog } from "@/components/ui/dialog";
 import { SecuritySection } from "@/components/vault/security-section";
 import { forgetLocalTraces, forgetThisDevice, isThisDeviceRemembered } from "@/lib/browser/vault/devices";
 import { ShareLinksSection } from "@/components/share/share-links-section";
 import { DataSection } from "./data-section";
+import { DeleteAccountSection } from "./delete-account";
 
 interface SettingsPanelProps {
   email: string | null;
@@ -16,18 +17,12 @@ interface SettingsPanelProps {
   status: string;
 }
 
-const CONFIRM_WORD = "DELETE";
-
 /**
  * /settings (docs/product.md §2): e-mail, plan and status, Manage (the billing portal) or Upgrade when the status
  * is inactive, Log out (signs out and reloads), Security (the vault), Your data (export and ChatGPT
  * import), and Delete Account behind a typed confirmation.
  */
 export function SettingsPanel({ email, plan, status }: SettingsPanelProps) {
-  const [confirming, setConfirming] = useState(false);
-  const [typed, setTyped] = useState("");
-  const [deleting, setDeleting] = useState(false);
-  const [deleteError, setDeleteError] = useState<string | null>(null);
   // Log out offers to forget a remembered device; otherwise it signs out at once (docs/product.md §2).
   const [loggingOut, setLoggingOut] = useState<"ask" | "working" | null>(null);
   const logOut = async () => {
@@ -49,26 +44,6 @@ export function SettingsPanel({ email, plan, status }: SettingsPanelProps) {
       window.location.assign(url);
     } catch {
       console.error("Failed to open the customer portal");
-    }
-  };
-
-  const deleteAccount = async () => {
-    setDeleting(true);
-    setDeleteError(null);
-    try {
-      await apiFetch("deleteUser", { body: {} });
-      // The account is gone: so are its drafts and seen versions in this browser (the device record with it).
-      await forgetLocalTraces();
-    } catch (error) {
-      setDeleteError(serverMessage(error) ?? "Your account could not be deleted. Please try again.");
-      setDeleting(false);
-      return;
-    }
-    try {
-      await signOutAndReload();
-    } catch (error) {
-      setDeleteError(error instanceof Error ? error.message : "Your account could not be deleted. Please try again.");
-      setDeleting(false);
     }
   };
 
@@ -113,19 +88,7 @@ export function SettingsPanel({ email, plan, status }: SettingsPanelProps) {
 
       <ShareLinksSection />
 
-      <section aria-labelledby="danger-h" className="mt-8 rounded-2xl border border-red-200 bg-white">
-        <h2 id="danger-h" className="border-b border-red-100 px-5 py-3 text-sm font-semibold text-red-800">
-          Delete account
-        </h2>
-        <div className="flex flex-col gap-4 px-5 py-4 sm:flex-row sm:items-center sm:justify-between">
-          <p className="text-sm text-ink-700">
-            Deletes your saved chats and the wrapped copies of your key. This cannot be undone.
-          </p>
-          <button type="button" onClick={() => setConfirming(true)} className={`${buttonStyles.danger} shrink-0`}>
-            Delete Account
-          </button>
-        </div>
-      </section>
+      <DeleteAccountSection />
 
       <Dialog
         open={loggingOut !== null}
@@ -148,45 +111,6 @@ export function SettingsPanel({ email, plan, status }: SettingsPanelProps) {
         </p>
       </Dialog>
 
-      <Dialog
-        open={confirming}
-        onClose={() => {
-          if (deleting) return;
-          setConfirming(false);
-          setTyped("");
-          setDeleteError(null);
-        }}
-        title="Delete your account?"
-        actions={
-          <>
-            <button type="button" className={buttonStyles.secondary} disabled={deleting} onClick={() => { setConfirming(false); setTyped(""); }}>
-              Cancel
-            </button>
-            <button type="button" className={buttonStyles.danger} disabled={typed !== CONFIRM_WORD || deleting} onClick={() => void deleteAccount()}>
-              {deleting ? "Deleting…" : "Delete Account"}
-            </button>
-          </>
-        }
-      >
-        <p>
-          Your saved chats will be deleted, together with every stored copy of the key that encrypts them, so they can never be read again.
-        </p>
-        <label htmlFor="confirm-delete" className="mt-4 block font-medium text-ink-900">
-          Type {CONFIRM_WORD} to confirm
-        </label>
-        <input
-          id="confirm-delete"
-          value={typed}
-          onChange={(e) => setTyped(e.target.value)}
-          autoComplete="off"
-          className="mt-1.5 w-full rounded-lg border border-ink-300 px-3 py-2 text-base focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-100"
-        />
-        {deleteError && (
-          <p role="alert" className="mt-2 text-sm text-red-700">
-            {deleteError}
-          </p>
-        )}
-      </Dialog>
     </div>
   );
 }
