@@ -24,7 +24,10 @@ function routeFiles(): Map<string, Set<string>> {
       if (entry.isDirectory()) walk(full);
       else if (entry.name === "route.ts") {
         const source = readFileSync(full, "utf8");
-        const exported = [...source.matchAll(/^export\s+(?:const|async function|function)\s+([A-Z]+)\b/gm)].map((m) => m[1]!);
+        // `export const GET = …`, or the one-line form `export { GET, POST } from "…"` / `export { handler as GET } from "…"`.
+        const declared = [...source.matchAll(/^export\s+(?:const|async function|function)\s+([A-Z]+)\b/gm)].map((m) => m[1]!);
+        const reexported = [...source.matchAll(/^export\s*\{([^}]*)\}\s*from/gm)].flatMap((m) => m[1]!.split(",").map((n) => n.trim().split(/\s+as\s+/).at(-1)!));
+        const exported = [...declared, ...reexported];
         const pattern = "/" + path.relative(path.join(root, "app"), dir).split(path.sep).map((s) => s.replace(/^\[(\.\.\.)?(.+)\]$/, "{$1$2}")).join("/");
         found.set(pattern, new Set(exported.filter((m) => METHODS.includes(m))));
       }
