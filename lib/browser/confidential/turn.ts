@@ -6,7 +6,7 @@ import { fitContext } from "@/lib/shared/llm/fit-context";
 import { toOpenAiMessages, type ModelAttachment } from "@/lib/shared/llm/prompt";
 import type { ConfidentialTurnReceipt } from "./receipt-store";
 import { enclaveVerificationCache, isAttestationRefused, type VerifiedEnclave } from "./attestation";
-import { isConfidentialRequestError, sendConfidentialRequest, type ConfidentialReceipt } from "./ehbp-client";
+import { isConfidentialRequestError, sendConfidentialRequest } from "./ehbp-client";
 import {
   ENCLAVE_UNVERIFIED,
   SEARCH_QUOTA_REFUSAL,
