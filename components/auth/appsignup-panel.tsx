@@ -93,11 +93,7 @@ export function AppSignupPanel({ idToken, deepLink, initialError, googleEnabled 
     }
   }
 
-  if (popupDone) return (
-      <Card>
-        <PopupDoneMessage />
-      </Card>
-    );
+  if (popupDone) return <Card><PopupDoneMessage /></Card>;
   if (deepLink) return <DeepLinkCard deepLink={deepLink} />;
   if (pendingToken) return <TokenQuestionCard email={claimedEmail(pendingToken)} onContinue={onContinueWithToken} onCancel={() => setPendingToken(null)} />;
   if (signingIn) return <SigningInCard />;

@@ -148,11 +148,7 @@ export function SignupPanel({ token, complete, initialError, googleEnabled, reas
     submitEmailLink(token, address);
   }
 
-  if (phase === "popup-done") return (
-      <Card>
-        <PopupDoneMessage />
-      </Card>
-    );
+  if (phase === "popup-done") return <Card><PopupDoneMessage /></Card>;
   if (phase === "signing-in" || phase === "finishing") {
     const retry = () => {
       setError(null);
