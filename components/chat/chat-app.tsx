@@ -32,6 +32,8 @@ import { contextNotice, useConversationDocuments } from "./use-documents";
 import { useDraft } from "./use-draft";
 import { useKeptConversation } from "./use-kept-conversation";
 import { KeptOfferNotice } from "./kept-offer";
+import { MemorySuggestion } from "./memory-suggestion";
+import { useMemory } from "./use-memory";
 import type { KeptConversation } from "@/lib/browser/chat/kept-conversation";
 import type { UiMessage } from "./types";
 import { useSavedChat, type SaveInput } from "./use-saved-chat";
@@ -88,6 +90,8 @@ export function ChatApp({ models, defaultModel, pdfLimits, providerNotice }: Cha
   // docs/issues.md #23: projects (sealed like chats), the one whose chats are listed and new chats go into, a
   // temporary chat (never saved), and the title the model gives a chat after its first exchange.
   const projects = useProjects(vaultKey);
+  // docs/issues.md #41: memories need saved history (the vault); temporary chats never read or write them.
+  const memory = useMemory(saveHistory ? vaultKey : null);
   const [activeProjectId, setActiveProjectId] = useState<string | null>(null);
   const [temporary, setTemporary] = useState(false);
   const [moving, setMoving] = useState(false);
@@ -108,6 +112,7 @@ export function ChatApp({ models, defaultModel, pdfLimits, providerNotice }: Cha
     signedIn,
     saveHistory: saveHistory && !temporary,
     instructionsFor: (chatId) => projects.projects.find((p) => p.id === projectOf(chatId))?.instructions || null,
+    memoriesFor: () => (temporary ? undefined : memory.forTurn()),
     model,
     documents: documents.documents,
     onResult: documents.onResult,
@@ -533,6 +538,9 @@ export function ChatApp({ models, defaultModel, pdfLimits, providerNotice }: Cha
           </p>
         )}
 
+        {chat.suggestion && !busy && !temporary && (
+          <MemorySuggestion key={chat.suggestion.messageId} text={chat.suggestion.text} onSave={memory.add} onDismiss={chat.dismissSuggestion} />
+        )}
         {error && <ChatErrorNotice error={error} onRetry={retry} />}
         {keptOffer && (
           <KeptOfferNotice messages={keptOffer.messages} saving={saveHistory && vaultKey !== null} onKeep={keepKept} onDiscard={keptOffer.discard} />

@@ -20,6 +20,7 @@ import type { UiMessage } from "./types";
 import { useStreamingText } from "./use-streaming-text";
 import { useConfidential } from "@/components/confidential/confidential-context";
 import { turnSender, verificationFailureText } from "@/components/confidential/send-turn";
+import { parseMemorySuggestion } from "@/lib/shared/llm/memory-prompt";
 
 /**
  * One model call: a new user message under `parentId` (a plain send continues from the last message; an
@@ -57,6 +58,11 @@ interface Options {
    * projectInstructions); null when it is in no project.
    */
   instructionsFor?: (chatId: string | null) => string | null;
+  /**
+   * docs/issues.md #41: the memories sent with a turn (newest first, within budget), or undefined when memory is
+   * off for it (off in Settings, a temporary chat, no vault). Only a turn sent with memory may suggest one.
+   */
+  memoriesFor?: () => string[] | undefined;
   /** A turn was answered: keep its document (this turn's PDF text) and context report (./use-documents.ts). */
   onResult: (result: SendChatResult, document: ConversationDocument | null) => void;
   /** A plain send failed: put its text and PDF back (nothing typed is lost). */
@@ -98,6 +104,8 @@ export function useConversation(options: Options) {
   const [error, setError] = useState<ChatError | null>(null);
   // While an answer streams, the conversation shown ends at this user message.
   const [pendingAfter, setPendingAfter] = useState<string | null>(null);
+  // docs/issues.md #41: a memory the last answer suggested, offered under it until saved or dismissed.
+  const [suggestion, setSuggestion] = useState<{ messageId: string; text: string } | null>(null);
   const streaming = useStreamingText();
   const abort = useRef<AbortController | null>(null);
   // Set when a send is cancelled because the user moved to another chat: nothing of it is kept.
@@ -118,6 +126,7 @@ export function useConversation(options: Options) {
     setTree(Array.isArray(messages) ? fromMessages(messages) : messages);
     setChatId(id);
     setError(null);
+    setSuggestion(null);
   };
 
   const run = async (op: ChatOp) => {
@@ -137,6 +146,8 @@ export function useConversation(options: Options) {
     setTree(working);
     setPendingAfter(userId);
     setError(null);
+    setSuggestion(null);
+    const memories = options.memoriesFor?.();
     streaming.start();
 
     const controller = new AbortController();
@@ -152,6 +163,7 @@ export function useConversation(options: Options) {
         chatId,
         // docs/product.md §7 sends save_chat; the server stores nothing whatever it says (saving is `options.save`).
         saveChat: options.signedIn && options.saveHistory,
+        memories,
         signal: controller.signal,
         onDelta: streaming.push,
       });
@@ -161,8 +173,12 @@ export function useConversation(options: Options) {
       const notice =
         attached?.image && attached.image.url.length > SAVED_IMAGE_MAX_CHARS && options.signedIn && options.saveHistory ? IMAGE_NOT_SAVED : (file?.notice ?? null);
       let next = op.kind === "send" ? updateMessage(working, userId, { ...user, notice }) : working;
-      next = addChild(next, userId, { role: "assistant", content: answer?.role === "assistant" ? answer.content : "" }).tree;
+      // A suggested memory is taken out of the answer and offered, only when the turn was sent with memory.
+      const parsed = parseMemorySuggestion(answer?.role === "assistant" ? answer.content : "");
+      const added = addChild(next, userId, { role: "assistant", content: memories ? parsed.text : (answer?.role === "assistant" ? answer.content : "") });
+      next = added.tree;
       setTree(next);
+      if (memories && parsed.suggestion) setSuggestion({ messageId: added.id, text: parsed.suggestion });
       const document = file ? { name: file.name, text: file.text } : null;
       options.onResult(result, document);
       if (options.signedIn && options.saveHistory) {
@@ -222,6 +238,9 @@ export function useConversation(options: Options) {
     chatId,
     error,
     setError,
+    /** docs/issues.md #41: the memory the last answer suggested (its message id and the fact), or null. */
+    suggestion,
+    dismissSuggestion: () => setSuggestion(null),
     busy,
     streamingText: streaming.text,
     load,

@@ -9,6 +9,7 @@ import { SecuritySection } from "@/components/vault/security-section";
 import { forgetThisDevice, isThisDeviceRemembered } from "@/lib/browser/vault/vault-api";
 import { ShareLinksSection } from "@/components/share/share-links-section";
 import { DataSection } from "./data-section";
+import { MemorySection } from "./memory-section";
 
 interface SettingsPanelProps {
   email: string | null;
@@ -103,6 +104,8 @@ export function SettingsPanel({ email, plan, status }: SettingsPanelProps) {
       </section>
 
       <SecuritySection />
+
+      <MemorySection />
 
       <DataSection />
 

@@ -19,7 +19,8 @@
  * Default answer (deterministic): `You asked: <last user text>.` and, when the last user message
  * carries `<document ...>...</document>` blocks (lib/shared/llm/prompt.ts), ` The document begins:
  * <first 100 characters of the first one, whitespace collapsed>` and, with several, ` Documents: N.`
- * Streamed in chunks of 3 words, 20 ms apart.
+ * A question with "remember that <fact>" also gets `\n\n<remember><fact></remember>` (a suggested memory,
+ * docs/issues.md #41). Streamed in chunks of 3 words, 20 ms apart.
  *
  * Trigger words in the last user message select a failure (so browser tests can cause them):
  *   [[fake:429]]        HTTP 429, OpenAI-style error body (code rate_limit_exceeded), Retry-After: 1
@@ -118,6 +119,9 @@ export function fakeAnswer(messages: readonly { role: string; content: string; i
   }
   if (docs.length > 1) answer += ` Documents: ${docs.length}.`;
   if (lastUser?.images?.length) answer += ` Images: ${lastUser.images.length}.`;
+  // docs/issues.md #41: "remember that <fact>" gets a suggested memory (lib/shared/llm/memory-prompt.ts).
+  const fact = /\bremember that (.+?)[.!?]?$/i.exec(question)?.[1];
+  if (fact) answer += `\n\n<remember>${fact}</remember>`;
   return answer;
 }
 

@@ -100,7 +100,8 @@ export async function sendConfidentialTurn(input: SendChatInput, config: Confide
   // inside the encrypted body, like the messages; Hush's server sees only ciphertext.
   const documents: ModelAttachment[] = input.documents.map((d) => ({ name: d.name, text: d.text, truncated: false }));
   if (input.file && !input.file.image) documents.push({ name: input.file.name, text: input.file.text, truncated: input.file.truncated });
-  const fitted = fitContext({ history: input.messages, documents, budgetTokens });
+  // docs/issues.md #41: memories, like everything of the turn, only inside the encrypted body.
+  const fitted = fitContext({ history: input.messages, documents, budgetTokens, memories: input.memories });
   // Images (docs/issues.md #23) go inside the encrypted body too, as OpenAI content parts.
   const body = JSON.stringify({ model: enclaveModel, messages: toOpenAiMessages(fitted.messages), stream: true });
 

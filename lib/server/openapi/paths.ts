@@ -7,6 +7,7 @@ import { ANYONE, errors, jsonBody, ok, SIGNED_IN } from "./helpers";
 import { api, chatResultSchema, notReadySchema } from "@/lib/shared/api/contract";
 import { sharePaths } from "./share-paths";
 import { projectPaths } from "./project-paths";
+import { memoryPaths } from "./memory-paths";
 import { vaultPaths } from "./vault-paths";
 
 /**
@@ -283,6 +284,7 @@ export function apiPaths(limits: ChatLimits): ZodOpenApiPathsObject {
     ...vaultPaths(),
     ...sharePaths(),
     ...projectPaths(),
+    ...memoryPaths(),
     "/api/ns/chat_history": {
       get: {
         operationId: "listChats",

@@ -26,6 +26,7 @@ import {
   projectChatBodySchema,
   projectIdBodySchema,
 } from "@/lib/shared/projects/schemas";
+import { MEMORY_MAX_BODY_BYTES, memoryPutBodySchema } from "@/lib/shared/memory/schemas";
 import { checkoutBodySchema, customerPortalBodySchema, PAYMENT_MAX_BODY_BYTES } from "@/lib/shared/stripe/schemas";
 import {
   CHAT_SAVE_MAX_BODY_BYTES,
@@ -224,6 +225,13 @@ export const projectListSchema = z
     chats: z.array(z.object({ chat_id: z.string(), project_id: z.string() })).meta({ description: "Every chat of the caller that is in a project." }),
   })
   .meta({ id: "ProjectList" });
+/** GET /api/memory (docs/issues.md #41): the caller's memories as the browser's ciphertext, and its version. */
+export const memoryStateSchema = z.object({
+  sealed: z.string().nullable().meta({ description: "Base64 vault ciphertext of the JSON {version, enabled, facts} (lib/browser/vault/memory.ts); null when none stored." }),
+  version: z.number().int().meta({ description: "The stored version (0: none), for compare-and-set." }),
+  updated_at: z.string().nullable(),
+});
+
 /** DELETE /api/projects: the chats of the project moved out of it (never deleted). */
 export const projectDeletedSchema = z.object({ ok: z.literal(true), chats_moved: z.number().int() });
 
@@ -402,6 +410,8 @@ export const api = {
   projectCreate: { method: "POST", path: "/api/projects", body: projectBodySchema, maxBytes: PROJECT_MAX_BODY_BYTES, response: projectEntrySchema },
   projectUpdate: { method: "PATCH", path: "/api/projects", body: projectBodySchema, maxBytes: PROJECT_MAX_BODY_BYTES, response: okSchema },
   projectDelete: { method: "DELETE", path: "/api/projects", body: projectIdBodySchema, maxBytes: PROJECT_ID_MAX_BODY_BYTES, response: projectDeletedSchema },
+  memoryGet: { method: "GET", path: "/api/memory", response: memoryStateSchema },
+  memoryPut: { method: "POST", path: "/api/memory", body: memoryPutBodySchema, maxBytes: MEMORY_MAX_BODY_BYTES, response: okSchema },
   projectMoveChat: { method: "PATCH", path: "/api/projects/chat", body: projectChatBodySchema, maxBytes: PROJECT_ID_MAX_BODY_BYTES, response: okSchema },
 
   health: { method: "GET", path: "/api/health", response: healthSchema },
