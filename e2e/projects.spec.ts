@@ -63,6 +63,10 @@ test("a project's instructions reach the model; create, rename, move a chat out 
   await expect(projects.getByRole("button", { name, exact: true })).toHaveAttribute("aria-current", "true");
   await expect(page.getByTestId("chat-project")).toHaveText(`Project: ${name}`);
   await expect(page.getByText(`New chat in the project “${name}”: its instructions apply.`)).toBeVisible();
+  // docs/issues.md #41: clicking the project that is open keeps it open ("← All chats" leaves it).
+  await projects.getByRole("button", { name, exact: true }).click();
+  await expect(projects.getByRole("button", { name, exact: true })).toHaveAttribute("aria-current", "true");
+  await expect(page.getByTestId("chat-project")).toHaveText(`Project: ${name}`);
 
   await page.request.delete(`${LLM}/__requests`);
   await send(page, "What should I sow in spring");
