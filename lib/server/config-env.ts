@@ -34,6 +34,11 @@ export const envSchema = z.object({
     .pipe(z.array(z.string().url().transform((u) => new URL(u).origin))),
   /** Folder for embedded state: the PGlite database and the development NEXTAUTH_SECRET. */
   DATA_DIR: z.string().default(".data"),
+  /**
+   * The embedded PGlite's shared_buffers, MB (PostgreSQL's default is 128): its page cache, held in memory once
+   * used. 16 keeps a small server's memory low (README, "Memory at ready"); raise it for a large database.
+   */
+  PGLITE_SHARED_BUFFERS_MB: z.coerce.number().int().min(1).max(1024).default(16),
   /** PostgreSQL connection string; unset means the embedded PGlite database under DATA_DIR. */
   DATABASE_URL: optionalString,
   GROQ_API_KEY: optionalString,

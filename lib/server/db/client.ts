@@ -40,21 +40,36 @@ export interface DbHandle {
  * @throws AppError internal:migration, or the driver's connection error.
  */
 export async function openDb(target: DatabaseTarget, options: { migrate?: boolean } = {}): Promise<DbHandle> {
-  return target.kind === "pglite" ? openPglite(target.dataDir, options) : openPostgres(target.url, options);
+  return target.kind === "pglite" ? openPglite(target.dataDir, target.sharedBuffersMb ?? 16, options) : openPostgres(target.url, options);
 }
 
 /** The worker that serves PGlite (lib/server/db/pglite-server.mjs), read from disk so Next does not bundle it. */
 const PGLITE_WORKER = path.join(process.cwd(), "lib/server/db/pglite-server.mjs");
+
+/** Create the PGlite folder `dataDir` (initdb) in a worker that then exits. @throws Error when it cannot. */
+async function initPglite(dataDir: string, sharedBuffersMb: number): Promise<void> {
+  const worker = new Worker(PGLITE_WORKER, { workerData: { dataDir, sharedBuffersMb, initOnly: true } });
+  await new Promise<void>((resolve, reject) => {
+    worker.once("message", (m: { ready?: boolean; error?: string }) =>
+      m.ready ? resolve() : reject(new Error(`PGlite failed to create ${dataDir}: ${m.error ?? "unknown error"}`)),
+    );
+    worker.once("error", reject);
+    worker.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`PGlite worker exited with code ${code}`))));
+  });
+  await new Promise((resolve) => (worker.threadId >= 0 ? worker.once("exit", resolve) : resolve(undefined)));
+}
 
 /**
  * Embedded PGlite, run in a worker thread and reached over a Unix socket in a fresh private (0700)
  * temporary folder: the WebAssembly runs off the main thread, only this process's user
  * can connect, and the app talks to it through the same node-postgres adapter as to PostgreSQL.
  */
-async function openPglite(dataDir: string, options: { migrate?: boolean }): Promise<DbHandle> {
+async function openPglite(dataDir: string, sharedBuffersMb: number, options: { migrate?: boolean }): Promise<DbHandle> {
   fs.mkdirSync(path.dirname(dataDir), { recursive: true });
+  // A new folder is made by a worker of its own, which exits: initdb's memory leaves with it.
+  if (!fs.existsSync(path.join(dataDir, "PG_VERSION"))) await initPglite(dataDir, sharedBuffersMb);
   const socketDir = fs.mkdtempSync(path.join(os.tmpdir(), "hush-pglite-"));
-  const worker = new Worker(PGLITE_WORKER, { workerData: { dataDir, socketPath: path.join(socketDir, ".s.PGSQL.5432") } });
+  const worker = new Worker(PGLITE_WORKER, { workerData: { dataDir, sharedBuffersMb, socketPath: path.join(socketDir, ".s.PGSQL.5432") } });
   // The pool's sockets keep the process alive while in use; an idle worker must not.
   worker.unref();
   const stopWorker = async () => {

@@ -6,8 +6,15 @@
  * bundled). One client at a time: PGlite is a single session, and interleaving two clients'
  * extended-protocol messages in it would mix their statements.
  *
- * workerData: { dataDir, socketPath }. Posts { ready: true } once listening, { error } on failure;
- * answers the message "close" by closing the server and the database, then posts "closed".
+ * workerData: { dataDir, socketPath, sharedBuffersMb, initOnly }. Posts { ready: true } once listening, { error } on
+ * failure; answers the message "close" by closing the server and the database, then posts "closed". With
+ * `initOnly`, creates the database folder (initdb), closes it and posts { ready: true } without serving: run in a
+ * worker of its own before the serving one, so initdb's memory goes with that worker (about 300 MB of the
+ * process's RSS otherwise kept for the server's lifetime; README, "Memory at ready").
+ *
+ * shared_buffers: PGlite's default is PostgreSQL's 128 MB, held in the WebAssembly memory once touched, the
+ * largest part of an embedded server's memory. A small server's database fits far smaller; the buffers are a
+ * cache (the data is on disk, durability and results are unchanged). PGLITE_SHARED_BUFFERS_MB sets it.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -15,12 +22,17 @@ import { parentPort, workerData } from "node:worker_threads";
 import { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 
-const { dataDir, socketPath } = workerData;
+const { dataDir, socketPath, sharedBuffersMb = 16, initOnly = false } = workerData;
 let db;
 let server;
 try {
-  db = new PGlite(dataDir);
+  db = new PGlite(dataDir, { startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${sharedBuffersMb}MB`] });
   await db.waitReady;
+  if (initOnly) {
+    await db.close();
+    parentPort.postMessage({ ready: true });
+    process.exit(0);
+  }
   // PGlite's default already; Prisma's adapter reads and writes timestamps as UTC (lib/server/db/client.ts).
   await db.exec("SET TIME ZONE 'UTC'");
   await forgetOldLog(db, dataDir);
