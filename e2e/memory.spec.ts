@@ -113,8 +113,11 @@ test("a memory from Settings reaches the next new chat, never readable on the se
   expect(system).toContain(`- ${fact}`);
   expect(system).toContain(RULE);
 
-  // Server-blind: no request body or URL, no API answer, no database file holds it readable.
-  assertNoLeak(requests, secret);
+  // Server-blind at rest: the standard path's turn carries the memory to the model like the message itself
+  // (docs/security.md); no other request body or URL, no API answer, no database file holds it readable.
+  const turn = (r: Request) => new URL(r.url()).pathname === "/api/ns/chat_user";
+  expect(requests.filter(turn).some((r) => r.postData()?.includes(fact))).toBe(true);
+  assertNoLeak(requests.filter((r) => !turn(r)), secret);
   const memoryAnswer = await (await page.request.get(`${LOCAL}/api/memory`)).text();
   expect(leaks(memoryAnswer, secret)).toBeNull();
   expect(JSON.parse(memoryAnswer)).toMatchObject({ version: 1, sealed: expect.any(String) });
