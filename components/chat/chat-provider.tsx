@@ -94,7 +94,7 @@ function useChatState({ models, defaultModel, pdfLimits, providerNotice }: ChatA
     signedIn,
     saveHistory: saveHistory && !temporary,
     instructionsFor: (chatId) => scope.projectById(scope.projectOf(chatId))?.instructions || null,
-    memoriesFor: () => (temporary ? undefined : memory.forTurn()),
+    memoriesFor: async () => (temporary ? undefined : memory.forTurn()),
     model,
     documents: documents.documents,
     onResult: documents.onResult,

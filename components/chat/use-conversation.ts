@@ -63,7 +63,7 @@ interface Options {
    * docs/issues.md #41: the memories sent with a turn (newest first, within budget), or undefined when memory is
    * off for it (off in Settings, a temporary chat, no vault). Only a turn sent with memory may suggest one.
    */
-  memoriesFor?: () => string[] | undefined;
+  memoriesFor?: () => Promise<string[] | undefined>;
   /** A turn was answered: keep its document (this turn's PDF text) and context report (./use-documents.ts). */
   onResult: (result: SendChatResult, document: ConversationDocument | null) => void;
   /** A plain send failed: put its text and PDF back (nothing typed is lost). */
@@ -186,8 +186,8 @@ export function useConversation(options: Options) {
     setPendingAfter(userId);
     setError(null);
     setSuggestion(null);
-    const memories = options.memoriesFor?.();
     streaming.start();
+    const memories = await options.memoriesFor?.();
 
     const controller = new AbortController();
     abort.current = controller;

@@ -23,10 +23,13 @@ export function useMemory(vault: VaultKey | null) {
     listRef.current = list;
   }, [list]);
 
+  // The first read of the list: a turn sent before it settles waits for it (memories are not dropped silently).
+  const loading = useRef<Promise<void> | null>(null);
+
   useEffect(() => {
     if (!vault) return;
     let live = true;
-    loadMemory(apiFetch, vault.key, vault.userId)
+    loading.current = loadMemory(apiFetch, vault.key, vault.userId)
       .then((loaded) => {
         if (!live) return;
         listRef.current = loaded.list;
@@ -71,7 +74,8 @@ export function useMemory(vault: VaultKey | null) {
 
   const current = vault ? list : null;
   /** The facts sent with a turn (newest first, within the budget), or undefined when memory is off or not loaded. */
-  const forTurn = (): string[] | undefined => {
+  const forTurn = async (): Promise<string[] | undefined> => {
+    if (vault && !listRef.current) await loading.current;
     const l = vault ? listRef.current : null;
     if (!l || !l.enabled) return undefined;
     return memoriesWithinBudget(sortedFacts(l.facts).map((f) => f.text));
