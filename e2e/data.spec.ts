@@ -39,7 +39,9 @@ async function showTop(el: ReturnType<Page["locator"]>) {
 }
 
 async function shoot(page: Page, name: string, open: () => Promise<void>) {
-  // Toasts are checked where they appear; the screenshots show the screen without them.
+  // Toasts are checked where they appear; the screenshots show the screen without them. The pointer leaves the
+  // page's corner first: a toast under it is paused (sonner) and would never go.
+  await page.mouse.move(0, 0);
   await expect(page.locator("[data-sonner-toast]")).toHaveCount(0, { timeout: 15_000 });
   for (const theme of ["light", "dark"] as const) {
     for (const size of [

@@ -63,12 +63,18 @@ test("a project's instructions reach the model; create, rename, move a chat out 
   await expect(projects.getByRole("button", { name, exact: true })).toHaveAttribute("aria-current", "true");
   await expect(page.getByTestId("chat-project")).toHaveText(`Project: ${name}`);
   await expect(page.getByText(`New chat in the project “${name}”: its instructions apply.`)).toBeVisible();
+  // docs/issues.md #41: clicking the project that is open keeps it open ("← All chats" leaves it).
+  await projects.getByRole("button", { name, exact: true }).click();
+  await expect(projects.getByRole("button", { name, exact: true })).toHaveAttribute("aria-current", "true");
+  await expect(page.getByTestId("chat-project")).toHaveText(`Project: ${name}`);
 
   await page.request.delete(`${LLM}/__requests`);
   await send(page, "What should I sow in spring");
   const first = (await received(page)).find((r) => r.messages.at(-1)!.content === "What should I sow in spring")!;
-  expect(first.messages.map((m) => m.role)).toEqual(["system", "system", "user"]);
+  // Hush's system message, the project's instructions, then memory's (on by default with a vault, docs/issues.md #41).
+  expect(first.messages.map((m) => m.role)).toEqual(["system", "system", "system", "user"]);
   expect(first.messages[1]!.content).toContain(instructions);
+  expect(first.messages[2]!.content).toContain("you may suggest remembering it");
   // Not shown on screen, not stored with the chat: the conversation is the user's message and the answer.
   await expect(page.locator('[data-role="user"]')).toHaveCount(1);
   await expect(page.getByText(instructions)).toHaveCount(0);
@@ -113,7 +119,8 @@ test("a project's instructions reach the model; create, rename, move a chat out 
   await page.request.delete(`${LLM}/__requests`);
   await send(page, "And in summer");
   const outside = (await received(page)).find((r) => r.messages.at(-1)!.content === "And in summer")!;
-  expect(outside.messages.filter((m) => m.role === "system")).toHaveLength(1);
+  // Hush's system message and memory's rule (on by default), no instructions.
+  expect(outside.messages.filter((m) => m.role === "system")).toHaveLength(2);
   expect(JSON.stringify(outside.messages)).not.toContain(instructions);
 
   // And back in: its next turn sends them again.

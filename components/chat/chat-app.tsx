@@ -12,6 +12,7 @@ import { Composer } from "./composer";
 import { WebSearchToggle } from "./web-search-toggle";
 import { IntegrityNotice } from "./integrity-notice";
 import { KeptOfferNotice } from "./kept-offer";
+import { MemorySuggestion } from "./memory-suggestion";
 import { MessageList } from "./message-list";
 import { shareSnapshotOf } from "./open-chat-export";
 import { TemporaryChatBanner } from "./temporary-chat";
@@ -43,7 +44,7 @@ export function ChatApp(props: ChatAppProps) {
 
 /** The open chat under the header: its title on phones, the messages (or the empty state), notices and the composer. */
 function ChatBody() {
-  const { title, temporary, empty, openProject, chat, shown, attachment, open, leftOut, retry, kept, saved, input, setInput, send, pickFile, models, model } = useChat();
+  const { title, temporary, empty, openProject, chat, shown, attachment, open, leftOut, retry, kept, saved, input, setInput, send, pickFile, models, model, memory } = useChat();
   return (
     <>
       {title !== null && (
@@ -79,6 +80,9 @@ function ChatBody() {
         </p>
       )}
 
+      {chat.suggestion && !chat.busy && !temporary && (
+        <MemorySuggestion key={chat.suggestion.messageId} text={chat.suggestion.text} onSave={memory.add} onDismiss={chat.dismissSuggestion} />
+      )}
       {chat.error && <ChatErrorNotice error={chat.error} onRetry={retry} />}
       {kept.offer && (
         <KeptOfferNotice messages={kept.offer.messages} saving={saved.saveHistory && saved.vaultKey !== null} onKeep={kept.keep} onDiscard={kept.offer.discard} />

@@ -19,6 +19,7 @@ import { useDraft } from "./use-draft";
 import { useGeneratedTitle } from "./use-generated-title";
 import { useKeptConversation } from "./use-kept-conversation";
 import { useMarkdownPreload } from "./use-markdown-preload";
+import { useMemory } from "./use-memory";
 import { useOpenChat } from "./use-open-chat";
 import { useProjectScope } from "./use-project-scope";
 import { useSavedChat, type SaveInput } from "./use-saved-chat";
@@ -70,6 +71,8 @@ function useChatState({ models, defaultModel, pdfLimits, providerNotice }: ChatA
   const attachment = useAttachment(pdfLimits);
   const [model, setModel] = useState(defaultModel);
   const scope = useProjectScope(vaultKey, history.chats);
+  // Memories need saved history (the vault); temporary chats never read or write them.
+  const memory = useMemory(saveHistory ? vaultKey : null);
   // A temporary chat is never saved; a new chat is named by the model after its first exchange.
   const [temporary, setTemporary] = useState(false);
   const [shareOpen, setShareOpen] = useState(false);
@@ -91,6 +94,7 @@ function useChatState({ models, defaultModel, pdfLimits, providerNotice }: ChatA
     signedIn,
     saveHistory: saveHistory && !temporary,
     instructionsFor: (chatId) => scope.projectById(scope.projectOf(chatId))?.instructions || null,
+    memoriesFor: async () => (temporary ? undefined : memory.forTurn()),
     model,
     documents: documents.documents,
     onResult: documents.onResult,
@@ -166,7 +170,7 @@ function useChatState({ models, defaultModel, pdfLimits, providerNotice }: ChatA
     // The page's models and the account.
     models, model, setModel, plan, providerNotice, account, signedIn,
     // The conversation, its composer and what is shown of it.
-    saved, chat, documents, attachment, input, setInput, pickFile, send, retry, shown, empty, title,
+    saved, chat, documents, attachment, input, setInput, pickFile, send, retry, shown, empty, title, memory,
     leftOut: contextNotice(documents.context),
     // Which chat is open, the projects, the sidebar's search, Lock and the temporary chat.
     open, scope, openProjectId, openProject: scope.projectById(openProjectId), searchOpen, openSearch, lock, temporary, setTemporary,

@@ -21,6 +21,7 @@ import { useStreamingText } from "./use-streaming-text";
 import { useConfidential } from "@/components/confidential/confidential-context";
 import { turnSender, verificationFailureText } from "@/components/confidential/send-turn";
 import { useWebSearch } from "./use-web-search";
+import { parseMemorySuggestion } from "@/lib/shared/llm/memory-prompt";
 
 /**
  * One model call: a new user message under `parentId` (a plain send continues from the last message; an
@@ -58,6 +59,11 @@ interface Options {
    * projectInstructions); null when it is in no project.
    */
   instructionsFor?: (chatId: string | null) => string | null;
+  /**
+   * docs/issues.md #41: the memories sent with a turn (newest first, within budget), or undefined when memory is
+   * off for it (off in Settings, a temporary chat, no vault). Only a turn sent with memory may suggest one.
+   */
+  memoriesFor?: () => Promise<string[] | undefined>;
   /** A turn was answered: keep its document (this turn's PDF text) and context report (./use-documents.ts). */
   onResult: (result: SendChatResult, document: ConversationDocument | null) => void;
   /** A plain send failed: put its text and PDF back (nothing typed is lost). */
@@ -89,6 +95,46 @@ function withInstructions(instructions: string | null, messages: ReturnType<type
 }
 
 /**
+ * `tree` with the turn's answer under `userId` (its search record kept with it). With memory sent, a memory the
+ * answer suggests is taken out of its text and returned, to be offered under it (docs/issues.md #41).
+ */
+function withAnswer(tree: BranchTree<UiMessage>, userId: string, result: SendChatResult, withMemory: boolean) {
+  const answer = result.messages[result.messages.length - 1];
+  const content = answer?.role === "assistant" ? answer.content : "";
+  const parsed = parseMemorySuggestion(content);
+  const search = result.search ? { search: result.search } : {};
+  const added = addChild(tree, userId, { role: "assistant", content: withMemory ? parsed.text : content, ...search });
+  const suggestion = withMemory && parsed.suggestion ? { messageId: added.id, text: parsed.suggestion } : null;
+  return { tree: added.tree, suggestion };
+}
+
+/** Edit-and-resend of message `id` with `text`, from its parent; null when it has none. */
+function editOp(tree: BranchTree<UiMessage>, id: string, text: string): ChatOp | null {
+  const original = tree.nodes[id];
+  if (!original?.parent || !original.message) return null;
+  return { kind: "send", parentId: original.parent, text, file: original.message.file ?? null };
+}
+
+/** A new answer under the user message above assistant message `id`; null when it has none. */
+function regenerateOp(tree: BranchTree<UiMessage>, id: string): ChatOp | null {
+  const parent = tree.nodes[id]?.parent;
+  return parent ? { kind: "regenerate", parentId: parent } : null;
+}
+
+/** What a failed turn shows: a redirect (sign-in, pricing), or the error notice, with Retry where retrying can help. */
+function turnFailure(err: unknown, op: ChatOp, signedIn: boolean): ChatError | { redirect: string } {
+  const unverified = verificationFailureText(err);
+  if (unverified) return { text: unverified, link: null, detail: null, retry: op };
+  const status = err instanceof AppError ? err.status : 0;
+  const serverText = err instanceof Error ? err.message : "";
+  const outcome = sendErrorOutcome(status, serverText, signedIn);
+  if (outcome.kind === "redirect") return { redirect: outcome.href };
+  // The spec's "any other failure" text carries a link to /pricing; only then is it worth retrying.
+  const retryable = status === 0 || status >= 500 || status === 408;
+  return { text: outcome.text, link: outcome.link, detail: retryable ? failureDetail(status, serverText) : null, retry: retryable ? op : null };
+}
+
+/**
  * The conversation on screen as a branch tree (lib/browser/chat/branches.ts), and every way to call the model
  * with it: send, edit-and-resend, regenerate, Retry, Stop. What is sent is the path from the first
  * message to the new one. Saved chats store every answered turn with its versions (lib/browser/chat/saved-tree.ts).
@@ -99,15 +145,15 @@ export function useConversation(options: Options) {
   const [error, setError] = useState<ChatError | null>(null);
   // While an answer streams, the conversation shown ends at this user message.
   const [pendingAfter, setPendingAfter] = useState<string | null>(null);
+  // A memory the last answer suggested, offered under it until saved or dismissed.
+  const [suggestion, setSuggestion] = useState<{ messageId: string; text: string } | null>(null);
   const streaming = useStreamingText();
   const abort = useRef<AbortController | null>(null);
   // Set when a send is cancelled because the user moved to another chat: nothing of it is kept.
   const discarded = useRef<AbortController | null>(null);
   const busy = streaming.text !== null;
-  // A confidential model's turn is encrypted in the browser to the verified enclave.
-  const confidential = useConfidential().config;
-  // "Search the web", per chat.
-  const webSearch = useWebSearch(chatId, options.model);
+  const confidential = useConfidential().config; // a confidential model's turn is encrypted to the verified enclave
+  const webSearch = useWebSearch(chatId, options.model); // "Search the web", per chat
 
   const cancel = () => {
     if (!abort.current) return;
@@ -122,18 +168,16 @@ export function useConversation(options: Options) {
     setChatId(id);
     if (id === null) webSearch.reset();
     setError(null);
+    setSuggestion(null);
   };
 
   const run = async (op: ChatOp) => {
     if (busy) return;
     const before = tree;
-    let working = before;
-    let userId = op.parentId;
-    if (op.kind === "send") {
-      const added = addChild(before, op.parentId, { role: "user", content: op.text, attachmentName: op.file?.name, file: op.file });
-      working = added.tree;
-      userId = added.id;
-    }
+    const { tree: working, id: userId } =
+      op.kind === "send"
+        ? addChild(before, op.parentId, { role: "user", content: op.text, attachmentName: op.file?.name, file: op.file })
+        : { tree: before, id: op.parentId };
     const conversation = pathTo(working, userId);
     const attached = conversation[conversation.length - 1]?.file ?? null;
     // An image travels on its message (toApi), never as a document.
@@ -141,7 +185,9 @@ export function useConversation(options: Options) {
     setTree(working);
     setPendingAfter(userId);
     setError(null);
+    setSuggestion(null);
     streaming.start();
+    const memories = await options.memoriesFor?.();
 
     const controller = new AbortController();
     abort.current = controller;
@@ -156,20 +202,20 @@ export function useConversation(options: Options) {
         chatId,
         // docs/product.md §7 sends save_chat; the server stores nothing whatever it says (saving is `options.save`).
         saveChat: options.signedIn && options.saveHistory,
+        memories,
         signal: controller.signal,
         onDelta: streaming.push,
         webSearch: webSearch.state.on,
       });
       webSearch.record(result.search);
       // docs/product.md §4: after a successful send, keep the chat id and take the server's answer.
-      const answer = result.messages[result.messages.length - 1];
       const user = working.nodes[userId]!.message as UiMessage;
       const notice =
         attached?.image && attached.image.url.length > SAVED_IMAGE_MAX_CHARS && options.signedIn && options.saveHistory ? IMAGE_NOT_SAVED : (file?.notice ?? null);
-      let next = op.kind === "send" ? updateMessage(working, userId, { ...user, notice }) : working;
-      const search = result.search ? { search: result.search } : {};
-      next = addChild(next, userId, { role: "assistant", content: answer?.role === "assistant" ? answer.content : "", ...search }).tree;
+      const withNotice = op.kind === "send" ? updateMessage(working, userId, { ...user, notice }) : working;
+      const { tree: next, suggestion: suggested } = withAnswer(withNotice, userId, result, memories !== undefined);
       setTree(next);
+      setSuggestion(suggested);
       const document = file ? { name: file.name, text: file.text } : null;
       options.onResult(result, document);
       if (options.signedIn && options.saveHistory) {
@@ -192,20 +238,9 @@ export function useConversation(options: Options) {
       }
       setTree(before);
       if (op.kind === "send") options.onRestoreInput(op.text, op.file);
-      const unverified = verificationFailureText(err);
-      if (unverified) {
-        setError({ text: unverified, link: null, detail: null, retry: op });
-        return;
-      }
-      const status = err instanceof AppError ? err.status : 0;
-      const serverText = err instanceof Error ? err.message : "";
-      const outcome = sendErrorOutcome(status, serverText, options.signedIn);
-      if (outcome.kind === "redirect") options.onRedirect(outcome.href);
-      else {
-        // The spec's "any other failure" text carries a link to /pricing; only then is it worth retrying.
-        const retryable = status === 0 || status >= 500 || status === 408;
-        setError({ text: outcome.text, link: outcome.link, detail: retryable ? failureDetail(status, serverText) : null, retry: retryable ? op : null });
-      }
+      const failure = turnFailure(err, op, options.signedIn);
+      if ("redirect" in failure) options.onRedirect(failure.redirect);
+      else setError(failure);
     } finally {
       // A send cancelled by New chat may settle after the next one started: leave that one alone.
       if (abort.current === controller) {
@@ -215,6 +250,8 @@ export function useConversation(options: Options) {
       }
     }
   };
+
+  const runIf = (op: ChatOp | null) => (op ? run(op) : undefined);
 
   // The tree changes per turn, not per streamed token: walking a 1,000-message path on every token's
   // render was a top self-time entry in the chat-page profile (bench/chat-page.mjs).
@@ -233,6 +270,9 @@ export function useConversation(options: Options) {
     webSearch: webSearch.state,
     error,
     setError,
+    /** The memory the last answer suggested (its message id and the fact), or null. */
+    suggestion,
+    dismissSuggestion: () => setSuggestion(null),
     busy,
     streamingText: streaming.text,
     load,
@@ -241,16 +281,9 @@ export function useConversation(options: Options) {
     stop: () => abort.current?.abort(),
     send: (text: string, file: StagedFile | null) => run({ kind: "send", parentId: leafId(tree), text, file }),
     /** Edit-and-resend: the conversation continues from the edited message; the old branch stays. */
-    edit: (id: string, text: string) => {
-      const original = tree.nodes[id];
-      if (!original?.parent || !original.message) return;
-      void run({ kind: "send", parentId: original.parent, text, file: original.message.file ?? null });
-    },
+    edit: (id: string, text: string) => void runIf(editOp(tree, id, text)),
     /** A new answer next to the assistant message `id`; earlier answers stay switchable. */
-    regenerate: (id: string) => {
-      const parent = tree.nodes[id]?.parent;
-      if (parent) void run({ kind: "regenerate", parentId: parent });
-    },
+    regenerate: (id: string) => void runIf(regenerateOp(tree, id)),
     retry: (op: ChatOp) => run(op),
     switchVersion: (id: string, step: number) => setTree((t) => switchVersion(t, id, step)),
   };

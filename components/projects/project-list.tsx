@@ -52,7 +52,7 @@ export function ProjectList(props: ProjectListProps) {
             <li key={p.id} className="group relative">
               <button
                 type="button"
-                onClick={() => props.onSelect(active ? null : p.id)}
+                onClick={() => props.onSelect(p.id)}
                 aria-current={active ? "true" : undefined}
                 className={`flex w-full items-center gap-2 rounded-lg px-3 py-2 pr-16 text-left text-sm font-medium text-ink-900 hover:bg-ink-100 ${active ? "bg-white shadow-sm ring-1 ring-ink-200" : ""}`}
               >

@@ -9,6 +9,7 @@ import { SecuritySection } from "@/components/vault/security-section";
 import { forgetLocalTraces, forgetThisDevice, isThisDeviceRemembered } from "@/lib/browser/vault/devices";
 import { ShareLinksSection } from "@/components/share/share-links-section";
 import { DataSection } from "./data-section";
+import { MemorySection } from "./memory-section";
 import { DeleteAccountSection } from "./delete-account";
 
 interface SettingsPanelProps {
@@ -83,6 +84,8 @@ export function SettingsPanel({ email, plan, status }: SettingsPanelProps) {
       </section>
 
       <SecuritySection />
+
+      <MemorySection />
 
       <DataSection />
 

@@ -9,6 +9,7 @@ import { GET as rotationGet, POST as rotationStart } from "@/app/api/vault/rotat
 import { POST as rotationChats } from "@/app/api/vault/rotation/chats/route";
 import { POST as rotationFinish } from "@/app/api/vault/rotation/finish/route";
 import { GET as projectList, PATCH as projectUpdate } from "@/app/api/projects/route";
+import { GET as memoryGet, POST as memoryPut } from "@/app/api/memory/route";
 import { getConfig } from "@/lib/server/config";
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
@@ -24,6 +25,8 @@ const handlers: Partial<Record<RouteName, Handler>> = {
   vaultRotationFinish: rotationFinish as Handler,
   projectList: projectList as Handler,
   projectUpdate: projectUpdate as Handler,
+  memoryGet: memoryGet as Handler,
+  memoryPut: memoryPut as Handler,
 };
 
 /**

@@ -19,7 +19,8 @@
  * Default answer (deterministic): `You asked: <last user text>.` and, when the last user message
  * carries `<document ...>...</document>` blocks (lib/shared/llm/prompt.ts), ` The document begins:
  * <first 100 characters of the first one, whitespace collapsed>` and, with several, ` Documents: N.`
- * Streamed in chunks of 3 words, 20 ms apart.
+ * A question with "remember that <fact>" also gets `\n\n<remember><fact></remember>` (a suggested memory,
+ * docs/issues.md #41). Streamed in chunks of 3 words, 20 ms apart.
  *
  * Web results (docs/issues.md #40; lib/shared/llm/search-prompt.ts): a leading `<web_results>` block is taken off
  * the question and the answer adds ` From the web: <first 80 characters of result 1> [1]` (or ` No web results.`
@@ -132,6 +133,9 @@ export function fakeAnswer(messages: readonly { role: string; content: string; i
   }
   if (docs.length > 1) answer += ` Documents: ${docs.length}.`;
   if (lastUser?.images?.length) answer += ` Images: ${lastUser.images.length}.`;
+  // docs/issues.md #41: "remember that <fact>" gets a suggested memory (lib/shared/llm/memory-prompt.ts).
+  const fact = /\bremember that (.+?)[.!?]?$/i.exec(question)?.[1];
+  if (fact) answer += `\n\n<remember>${fact}</remember>`;
   return answer;
 }
 

@@ -65,6 +65,8 @@ export interface SendChatInput {
   documents: ConversationDocument[];
   chatId: string | null;
   saveChat: boolean;
+  /** docs/issues.md #41: the user's memories, newest first, when memory is on for this chat; else undefined. */
+  memories?: string[];
   signal: AbortSignal;
   onDelta: (text: string) => void;
   /** "Search the web" is on for this turn. */
@@ -93,6 +95,7 @@ export async function sendChat(input: SendChatInput): Promise<SendChatResult> {
       chat_id: input.chatId,
       save_chat: input.saveChat,
       ...(input.webSearch ? { web_search: true } : {}),
+      ...(input.memories ? { memories: input.memories } : {}),
     },
     signal: input.signal,
   });

@@ -118,7 +118,8 @@ async function sendTurn(input: SendChatInput, config: ConfidentialPublicConfig):
   // inside the encrypted body, like the messages; Hush's server sees only ciphertext.
   const documents: ModelAttachment[] = input.documents.map((d) => ({ name: d.name, text: d.text, truncated: false }));
   if (input.file && !input.file.image) documents.push({ name: input.file.name, text: input.file.text, truncated: input.file.truncated });
-  const fitted = fitContext({ history: input.messages, documents, budgetTokens });
+  // Memories, like everything of the turn, only inside the encrypted body.
+  const fitted = fitContext({ history: input.messages, documents, budgetTokens, memories: input.memories });
   // Images go inside the encrypted body too, as OpenAI content parts.
   // Tinfoil's router-only fields, inside the ciphertext like the messages.
   const searchFields = input.webSearch ? { web_search_options: {}, ...(config.searchPiiCheck ? { pii_check_options: {} } : {}) } : {};

@@ -64,6 +64,10 @@ export type VaultField =
   /** An unsent draft kept in this browser (lib/browser/chat/drafts.ts); chatId is the chat's id or "new". */
   | { field: "draft"; userId: string; chatId: string }
   | { field: "project"; userId: string; projectId: string }
+  /** docs/issues.md #41: the user's memories, one sealed list (lib/browser/vault/memory.ts). */
+  | { field: "memory"; userId: string }
+  /** docs/issues.md #41: one file of a project's knowledge (lib/browser/vault/project-files.ts). */
+  | { field: "project_file"; userId: string; projectId: string; fileId: string }
   | { field: "content" | "attachment"; userId: string; chatId: string; position: number; role: string };
 
 /** A ciphertext did not authenticate: wrong key or secret, or it was moved or altered (AppError "unprocessable:vault_decrypt"). */
@@ -102,7 +106,8 @@ function ad(purpose: string, fields: (string | number)[], format = VAULT_FORMAT)
 }
 
 function fieldAd(ctx: VaultField, format: number): Uint8Array<ArrayBuffer> {
-  if (ctx.field === "manifest") return ad(ctx.field, [ctx.userId], format);
+  if (ctx.field === "manifest" || ctx.field === "memory") return ad(ctx.field, [ctx.userId], format);
+  if (ctx.field === "project_file") return ad(ctx.field, [ctx.userId, ctx.projectId, ctx.fileId], format);
   if (ctx.field === "title" || ctx.field === "tree" || ctx.field === "header" || ctx.field === "draft") return ad(ctx.field, [ctx.userId, ctx.chatId], format);
   if (ctx.field === "project") return ad(ctx.field, [ctx.userId, ctx.projectId], format);
   return ad(ctx.field, [ctx.userId, ctx.chatId, ctx.position, ctx.role], format);

@@ -6,6 +6,7 @@ import { encryptField, fromBase64, importVaultKey, integrityKey, sha256Hex, toBa
 import { extendChain, sealHeader, type ChatState } from "./integrity";
 import type { IntegrityTracker } from "./integrity-tracker";
 import { resealProjects } from "./projects";
+import { resealMemory } from "./memory";
 import { openChat, passphraseMethod, recoveryMethod, sealTurn, type MethodJson } from "./seal";
 
 /**
@@ -123,6 +124,8 @@ export async function completeRotation(api: Api, current: CurrentKey, nextRaw: U
       const manifest = await current.tracker.manifestUnder(next.integrity);
       // Projects' names and instructions too, before the old key's methods go.
       await resealProjects(api, current.userId, current.key, next.key);
+      // Memories (docs/issues.md #41) too.
+      await resealMemory(api, current.userId, current.key, next.key);
       return await api("vaultRotationFinish", { body: { generation, manifest } as never });
     } catch (error) {
       // Chats saved meanwhile under the old key, or a manifest written meanwhile: another round.

@@ -1,4 +1,5 @@
 import { z } from "@/lib/shared/zod";
+import { MAX_MEMORIES, MEMORY_MAX_CHARS } from "@/lib/shared/memory/limits";
 import { contentImages, contentText, parseImageDataUrl, type ImageLimits } from "@/lib/shared/chat/images";
 
 /**
@@ -114,6 +115,11 @@ function buildChatRequestSchema(limits: ChatLimits) {
         .array(z.object({ name: z.string().trim().min(1).max(255), text: documentText }).strict())
         .max(limits.maxDocuments, `A chat request can carry at most ${limits.maxDocuments} documents.`)
         .optional(),
+      memories: z
+        .array(z.string().max(MEMORY_MAX_CHARS, `A memory can have at most ${MEMORY_MAX_CHARS} characters.`))
+        .max(MAX_MEMORIES, `A chat request can carry at most ${MAX_MEMORIES} memories.`)
+        .optional()
+        .meta({ description: "docs/issues.md #41: the user's memories, newest first, when memory is on (opened from the vault in the browser; never stored by the server)." }),
       chat_id: z.string().max(100).nullable().optional(),
       save_chat: z.boolean().optional(),
       web_search: z

@@ -52,7 +52,7 @@ export function prepareTurn(body: ChatRequest, model: ModelDescriptor): Prepared
   // Earlier documents first, this turn's PDF last: the budget leaves out the oldest first.
   const documents: ModelAttachment[] = (body.documents ?? []).map((d) => ({ name: d.name, text: d.text, truncated: false }));
   if (body.document) documents.push({ name: body.document.name, text: body.document.text, truncated: body.document.truncated ?? false });
-  const fitted = fitContext({ history: withImages, documents, budgetTokens: contextBudgetTokens(model.code) });
+  const fitted = fitContext({ history: withImages, documents, budgetTokens: contextBudgetTokens(model.code), memories: body.memories });
   return {
     model,
     providerModel: providerModelId(model.code),

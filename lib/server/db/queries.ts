@@ -43,7 +43,7 @@ export async function deleteChat(input: { userId: string; chatId: string; manife
 /**
  * Account deletion, in one transaction: delete the user's vault and its wrapped keys (so the
  * ciphertext left behind, in dead tuples, WAL or a later dump, can no longer be opened even with a
- * user's secret), all their chats, projects and share links, and set `deletedAt` (kept if already set). The user row stays so
+ * user's secret), all their chats, projects (with their files), memories and share links, and set `deletedAt` (kept if already set). The user row stays so
  * the app can show "Account Deleted" (docs/product.md §2). Backups taken before still hold the wraps until they expire.
  * @returns how many chats were deleted.
  */
@@ -59,6 +59,8 @@ export async function shredUserData(userId: string): Promise<{ chatsDeleted: num
     db.user.updateMany({ where: { id: userId, deletedAt: null }, data: { deletedAt: new Date() } }),
     // After the chats, which reference them.
     db.project.deleteMany({ where: { userId } }),
+    // docs/issues.md #41: memories (project files went with their projects).
+    db.memory.deleteMany({ where: { userId } }),
   ]);
   // The wrapped keys must not stay readable in dead tuples of the key table.
   await vacuumKeyTables();

@@ -9,6 +9,7 @@
 import { LlmError } from "./errors";
 import { splitDocumentContext } from "@/lib/shared/llm/prompt";
 import { splitWebResults } from "@/lib/shared/llm/search-prompt";
+import { MEMORY_PREFIX } from "@/lib/shared/llm/memory-prompt";
 import { describeImages } from "@/lib/shared/chat/images";
 import { standInTitle } from "@/lib/shared/chat/title-request";
 import type { LlmEvent, LlmMessage, LlmProvider, LlmRequest } from "@/lib/shared/llm/types";
@@ -66,7 +67,19 @@ export function developmentAnswer(messages: readonly LlmMessage[]): string {
   const users = messages.filter((m) => m.role === "user");
   const first = splitDocumentContext(users[0]?.content ?? "").question;
   parts.push(markdownSample(question, sampleKind(first, users.length)));
+  // docs/issues.md #41: "what do you remember" lists the memories the turn carried (so a confidential turn's can be seen).
+  if (/\bwhat do you remember\b/i.test(question)) parts.push(rememberedFacts(messages));
+  // docs/issues.md #41: "remember that <fact>" suggests a memory, when the turn carries memory (it is on).
+  const fact = /\bremember that (.+?)[.!?]?$/i.exec(question.trim())?.[1];
+  if (fact && messages.some((m) => m.role === "system" && m.content.includes("<remember>"))) parts.push(`<remember>${clip(fact, 200)}</remember>`);
   return parts.join("\n\n");
+}
+
+/** The memory lines of the turn's memory system message (lib/shared/llm/memory-prompt.ts), as one sentence. */
+function rememberedFacts(messages: readonly LlmMessage[]): string {
+  const memory = messages.find((m) => m.role === "system" && m.content.startsWith(MEMORY_PREFIX));
+  const facts = memory ? memory.content.slice(MEMORY_PREFIX.length).split("\n").filter((l) => l.startsWith("- ")).map((l) => l.slice(2)) : [];
+  return facts.length ? `Memories shared with this chat: ${facts.join("; ")}.` : "No memories were shared with this chat.";
 }
 
 /** The kinds of sample answer, one per answer (short and varied, not the same long sample). */

@@ -60,6 +60,7 @@ export function openApiSource(): ZodOpenApiObject {
       { name: "auth", description: "Sign-in (next-auth and the desktop app)" },
       { name: "vault", description: "Zero-access saved history: keys wrapped in the browser (docs/issues.md #8)" },
       { name: "projects", description: "Projects with custom instructions, sealed in the browser (docs/issues.md #23)" },
+      { name: "memory", description: "Memories, sealed in the browser (docs/issues.md #41)" },
       { name: "operations", description: "Health, readiness and this document" },
     ],
     paths: apiPaths(limits),

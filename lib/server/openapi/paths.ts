@@ -7,6 +7,7 @@ import { ANYONE, errors, jsonBody, operation, pathsOf, type OperationDoc } from 
 import { api, chatResultSchema, notReadySchema, type ApiRoute } from "@/lib/shared/api/contract";
 import { sharePaths } from "./share-paths";
 import { projectPaths } from "./project-paths";
+import { memoryPaths } from "./memory-paths";
 import { vaultPaths } from "./vault-paths";
 
 /**
@@ -43,6 +44,7 @@ export function apiPaths(limits: ChatLimits): ZodOpenApiPathsObject {
     ...vaultPaths(),
     ...sharePaths(),
     ...projectPaths(),
+    ...memoryPaths(),
   };
 }
 

@@ -26,6 +26,7 @@ import {
   projectChatBodySchema,
   projectIdBodySchema,
 } from "@/lib/shared/projects/schemas";
+import { MEMORY_MAX_BODY_BYTES, memoryPutBodySchema } from "@/lib/shared/memory/schemas";
 import { checkoutBodySchema, customerPortalBodySchema, PAYMENT_MAX_BODY_BYTES } from "@/lib/shared/stripe/schemas";
 import {
   CHAT_SAVE_MAX_BODY_BYTES,
@@ -78,6 +79,7 @@ import {
   projectEntrySchema,
   projectListSchema,
   projectDeletedSchema,
+  memoryStateSchema,
   csrfSchema,
   signInUrlSchema,
   signInFormSchema,
@@ -317,6 +319,8 @@ export const api = {
   projectUpdate: { method: "PATCH", path: "/api/projects", body: projectBodySchema, maxBytes: PROJECT_MAX_BODY_BYTES, response: okSchema, name: "project_update", auth: "session" },
   projectDelete: { method: "DELETE", path: "/api/projects", body: projectIdBodySchema, maxBytes: PROJECT_ID_MAX_BODY_BYTES, response: projectDeletedSchema, name: "project_delete", auth: "session" },
   projectMoveChat: { method: "PATCH", path: "/api/projects/chat", body: projectChatBodySchema, maxBytes: PROJECT_ID_MAX_BODY_BYTES, response: okSchema, name: "project_move_chat", auth: "session" },
+  memoryGet: { method: "GET", path: "/api/memory", response: memoryStateSchema, name: "memory", auth: "session" },
+  memoryPut: { method: "POST", path: "/api/memory", body: memoryPutBodySchema, maxBytes: MEMORY_MAX_BODY_BYTES, response: okSchema, name: "memory_put", auth: "session" },
 
   // The confidential relay (lib/server/confidential/relay.ts): EHBP ciphertext in and out, never parsed here.
   confidentialAttestation: {

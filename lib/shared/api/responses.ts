@@ -169,6 +169,13 @@ export const projectListSchema = z
     chats: z.array(z.object({ chat_id: z.string(), project_id: z.string() })).meta({ description: "Every chat of the caller that is in a project." }),
   })
   .meta({ id: "ProjectList" });
+/** GET /api/memory: the caller's memories as the browser's ciphertext, and its version. */
+export const memoryStateSchema = z.object({
+  sealed: z.string().nullable().meta({ description: "Base64 vault ciphertext of the JSON {version, enabled, facts} (lib/browser/vault/memory.ts); null when none stored." }),
+  version: z.number().int().meta({ description: "The stored version (0: none), for compare-and-set." }),
+  updated_at: z.string().nullable(),
+});
+
 /** DELETE /api/projects: the chats of the project moved out of it (never deleted). */
 export const projectDeletedSchema = z.object({ ok: z.literal(true), chats_moved: z.number().int() });
 

@@ -1,6 +1,7 @@
 import { buildModelMessages, conversationTurns, formatDocumentBlock, projectInstructions, systemMessages, type HistoryMessage, type ModelAttachment } from "./prompt";
 import type { LlmMessage } from "./types";
 import { IMAGE_TOKENS } from "@/lib/shared/chat/images";
+import { memorySystemMessage, withMemoryMessage } from "./memory-prompt";
 
 /**
  * The context budget: every request fits a total
@@ -55,6 +56,8 @@ export function fitContext(input: {
   history: readonly HistoryMessage[];
   documents: readonly ModelAttachment[];
   budgetTokens: number;
+  /** docs/issues.md #41: the user's memories, newest first, when memory is on (./memory-prompt.ts). */
+  memories?: readonly string[];
 }): FittedContext {
   const turns = conversationTurns(input.history);
   const latest = turns.at(-1);
@@ -64,7 +67,8 @@ export function fitContext(input: {
   const messageCost = (m: LlmMessage) => cost(m.content) + (m.images?.length ?? 0) * IMAGE_TOKENS;
   // The server's prompt and a project's instructions are always sent.
   const instructions = projectInstructions(input.history);
-  const systemCost = systemMessages(instructions).reduce((n, m) => n + cost(m.content), 0);
+  const memory = memorySystemMessage(input.memories);
+  const systemCost = [...systemMessages(instructions), ...(memory ? [memory] : [])].reduce((n, m) => n + cost(m.content), 0);
   let remaining = input.budgetTokens - systemCost - (latest ? messageCost(latest) : 0);
 
   if (!latest || remaining < 0) {
@@ -73,7 +77,7 @@ export function fitContext(input: {
     const allowed = Math.max(0, input.budgetTokens - systemCost - imageCost - CUT_NOTE_TOKENS - MESSAGE_OVERHEAD_TOKENS);
     const kept = latest ? [{ ...latest, content: cutMiddle(latest.content, allowed) }] : [];
     return {
-      messages: buildModelMessages(kept, undefined, instructions),
+      messages: withMemoryMessage(buildModelMessages(kept, undefined, instructions), memory),
       report: { omitted_messages: older.length, omitted_documents: input.documents.length, latest_message_cut: Boolean(latest) },
     };
   }
@@ -112,7 +116,7 @@ export function fitContext(input: {
   }
 
   return {
-    messages: buildModelMessages([...keptOlder, latest], docs, instructions),
+    messages: withMemoryMessage(buildModelMessages([...keptOlder, latest], docs, instructions), memory),
     report: {
       omitted_messages: older.length - keptOlder.length,
       omitted_documents: input.documents.length - docs.length,
