@@ -160,12 +160,14 @@ describe("the decompression limit, counted inside pdf.js's decoders (docs/issues
     expect(await pdfErrorCode(extract(bytes, { maxInflatedBytes: 16 * MiB }))).toBe("inflate_limit");
   });
 
-  it("stops each decoder before it holds more than the limit (twice it while a buffer doubles)", async () => {
+  it("stops each decoder before the buffer pdf.js would really allocate passes the limit", async () => {
+    // 12 MiB is no power of two: from an 8 MiB buffer, pdf.js's next is 16 MiB, though a few bytes more were asked
+    // for. Counting the bytes asked for let that 16 MiB buffer through (and 128 MiB under the 100 MB default).
     for (const variant of BOMB_VARIANTS) {
-      const limit = 8 * MiB;
+      const limit = 12 * MiB;
       const { exceeded, produced } = await withInflateLimit(limit, () => firstPageText(variants.get(variant)!).catch(() => null));
       expect(exceeded, variant).toBe(true);
-      expect(produced, variant).toBeLessThanOrEqual(2 * limit);
+      expect(produced, variant).toBeLessThanOrEqual(limit);
     }
   });
 

@@ -5,7 +5,9 @@
  * `DecodeStream.prototype.ensureBuffer(requested)`. Wrapping that method counts output as it is produced,
  * whatever the filter is called (`/Flat#65Decode`), however it is given (an array, an indirect object) and
  * wherever the stream lives (object streams): the first growth past the budget throws before its buffer is
- * allocated, so a bomb costs at most the budget (twice it while pdf.js doubles a buffer).
+ * allocated, counted at the size pdf.js really allocates (it doubles), so a bomb's largest decoder buffer is the
+ * largest power of two within the budget, and while pdf.js copies into it the old half is live too (64 + 32 MiB
+ * for the 100 MiB default).
  *
  * pdf.js exports no decoder class, so the prototype is found from the first decoder pdf.js constructs:
  * `DecodeStream`'s constructor assigns `this._rawMinBufferLength`, and a setter of that name on
@@ -27,7 +29,15 @@ const HOOK_FIELD = "_rawMinBufferLength";
 
 interface DecodeStreamLike {
   buffer: Uint8Array;
+  minBufferLength?: number;
   ensureBuffer(requested: number): Uint8Array;
+}
+
+/** The byte length of the buffer DecodeStream.ensureBuffer allocates for `requested` (pdfjs-dist 5.4.296). */
+function allocationFor(stream: DecodeStreamLike, requested: number): number {
+  let size = stream.minBufferLength && stream.minBufferLength > 0 ? stream.minBufferLength : 512;
+  while (size < requested) size *= 2;
+  return size;
 }
 
 /** Bytes still allowed, or null when no extraction is counting (pdf.js used outside extract-text.ts). */
@@ -55,8 +65,10 @@ function patch(instance: object): void {
         value: function ensureBuffer(this: DecodeStreamLike, requested: number): Uint8Array {
           const before = this.buffer.byteLength;
           if (budget && requested > before) {
-            // Refuse before allocating: the new buffer is at least `requested` bytes.
-            if (budget.exceeded || requested - before > budget.left) {
+            // Refuse before allocating, on the size pdf.js will really allocate: the smallest power-of-two multiple
+            // of minBufferLength that holds `requested` (its ensureBuffer), not `requested`, which from a 64 MiB
+            // buffer with 36 MiB left would let a 128 MiB one through (192 MiB live while it copies).
+            if (budget.exceeded || allocationFor(this, requested) - before > budget.left) {
               budget.exceeded = true;
               throw new PdfError("inflate_limit", { maxBytes: budget.max });
             }
