@@ -53,6 +53,7 @@ const VALID: Partial<Record<RouteName, Record<string, unknown>>> = {
   projectUpdate: { project_id: UUID, sealed: SEALED },
   projectDelete: { project_id: UUID },
   projectMoveChat: { chat_id: UUID, project_id: null },
+  memoryPut: { sealed: SEALED, version: 1, base_version: 0 },
 };
 
 /** Nested objects of our own schemas, each with an unknown field added: [route, body, field path named]. */
