@@ -1,120 +1,19 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
-import pg from "pg";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { handleHotRequest } from "@/lib/server/hot-path";
 import { sessionCookieName } from "@/lib/server/auth/cookies";
 import { SAVE_IN_ONE_STATEMENT_MAX_BYTES } from "@/lib/server/chat/history";
-import { getConfig, resetConfigForTests } from "@/lib/server/config";
-import { installPeerStamp } from "@/lib/server/peer-stamp";
-import { installRequestGuard } from "@/lib/server/request-guard";
+import { resetConfigForTests } from "@/lib/server/config";
 import { closeQuota, flushQuota } from "@/lib/server/quota";
 import { blockKey, blockRedisKey, closeRateLimits } from "@/lib/server/rate-limit";
 import { Redis } from "ioredis";
-import { setupTestDb, type TestDb } from "../db/setup-db";
 import { redisAvailable, TEST_REDIS_URL } from "../helpers/redis";
 import { createTestUser, sessionCookieFor } from "../helpers/auth";
-import { startFakeLlmServer, type FakeLlmServer } from "../helpers/fake-llm-server";
-import { defaultAnswer, startFakeEnclave, type FakeEnclave } from "../confidential/upstream";
 import { sealTurn } from "@/lib/browser/vault/seal";
 import { withVault } from "../helpers/vault-api";
+import { t, llm, enclave, base, BASIC, KEY, confidential, statements, ask, post, setUpHotPathHarness, resetStatements } from "./hot-path-harness";
 
-/**
- * server.mjs's hot path (lib/server/hot-path.ts, docs/issues.md #24) over real HTTP: a node:http server that
- * answers through handleHotRequest as server.mjs does (anything else: 404 here, Next there), with the
- * peer stamp and request guard instrumentation installs, the fake LLM and a fake enclave as upstreams
- * and the test database. Statuses, error JSON, headers, streaming, cancellation, back-pressure, and the
- * database round trips before the model is called.
- */
-let t: TestDb;
-let llm: FakeLlmServer;
-let enclave: FakeEnclave;
-let server: http.Server;
-let base: string;
-const BASIC = "llama3-8b-8192";
-const KEY = "0f".repeat(32);
-const ENV: Record<string, string> = {
-  QUOTA_VISITOR_PER_DAY: "10000",
-  QUOTA_FREE_PER_DAY: "10000",
-  LLM_API_KEY: "test",
-  LLM_TIMEOUT_MS: "5000",
-};
-/** The relay's settings: the Basic model served confidentially (then refused in clear, 409). */
-const CONFIDENTIAL: Record<string, string> = {
-  CONFIDENTIAL_API_KEY: "sk-hot-path-test",
-  CONFIDENTIAL_MODELS: BASIC,
-  CONFIDENTIAL_TRUST: "development",
-  CONFIDENTIAL_MODEL_BASIC: "enclave-basic",
-};
-
-/** Confidential inference on (through `origin`) or off. */
-function confidential(origin: string | null) {
-  for (const k of [...Object.keys(CONFIDENTIAL), "CONFIDENTIAL_BASE_URL"]) delete process.env[k];
-  if (origin) Object.assign(process.env, CONFIDENTIAL, { CONFIDENTIAL_BASE_URL: origin });
-  resetConfigForTests();
-}
-
-/** Statements sent to the database by any pg client of this process (PGlite is reached through pg too). */
-let statements = 0;
-const query = pg.Client.prototype.query;
-
-const ask = (content: string) => ({ messages: [{ role: "user", content }], model: BASIC, chat_id: null, save_chat: false });
-
-function post(path: string, body: unknown, headers: Record<string, string> = {}, signal?: AbortSignal): Promise<Response> {
-  return fetch(`${base}${path}`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Accept: "application/json", Origin: new URL(getConfig().APP_URL).origin, ...headers },
-    body: typeof body === "string" ? body : Buffer.isBuffer(body) ? new Uint8Array(body) : JSON.stringify(body),
-    signal,
-  });
-}
-
-/** Resolves true when `promise` settles within `ms`, false otherwise. */
-function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  return Promise.race([promise.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms))]);
-}
-
-beforeAll(async () => {
-  llm = await startFakeLlmServer();
-  enclave = await startFakeEnclave();
-  Object.assign(process.env, ENV, { LLM_BASE_URL: `${llm.url}/v1` });
-  delete process.env.GROQ_API_KEY;
-  t = await setupTestDb();
-  resetConfigForTests();
-  installPeerStamp();
-  installRequestGuard();
-  pg.Client.prototype.query = function counted(this: pg.Client, ...args: unknown[]) {
-    statements++;
-    return (query as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof query;
-  server = http.createServer((req, res) => {
-    if (handleHotRequest(req, res)) return;
-    res.writeHead(404, { "Content-Type": "application/json" });
-    res.end(JSON.stringify({ error: "not on the hot path" }));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-
-afterAll(async () => {
-  pg.Client.prototype.query = query;
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  await t.cleanup();
-  await llm.close();
-  await enclave.close();
-  await closeQuota();
-  await closeRateLimits();
-  for (const k of [...Object.keys(ENV), ...Object.keys(CONFIDENTIAL), "LLM_BASE_URL", "CONFIDENTIAL_BASE_URL"]) delete process.env[k];
-  resetConfigForTests();
-});
-
-beforeEach(() => {
-  confidential(null);
-  llm.requests.length = 0;
-  enclave.requests.length = 0;
-  enclave.answer = () => defaultAnswer();
-});
+/** server.mjs's hot path over HTTP (./hot-path-harness.ts): answers, errors, statements per turn, saved chats; with Redis. */
+setUpHotPathHarness();
 
 describe("the hot path over HTTP", () => {
   it("answers a visitor's turn as JSON, with the headers Next's proxy.ts and next.config.ts add", async () => {
@@ -198,7 +97,7 @@ describe("the hot path over HTTP", () => {
     const cookie = await sessionCookieFor(user.id);
     // The first turn of the day may move the session's idle deadline (a write at most once a day).
     expect((await post("/api/ns/chat_user", ask("warm"), { Cookie: cookie })).status).toBe(200);
-    statements = 0;
+    resetStatements();
     const res = await post("/api/ns/chat_user", ask("Counted"), { Cookie: cookie });
     expect(res.status).toBe(200);
     expect((await res.json()).messages[1].content).toContain("You asked: Counted");
@@ -209,7 +108,7 @@ describe("the hot path over HTTP", () => {
     // The day's salt is read once and kept; on PGlite, so is the visitor's count (lib/server/quota-write-behind.ts).
     expect((await post("/api/ns/chat", ask("warm"))).status).toBe(200);
     await flushQuota();
-    statements = 0;
+    resetStatements();
     expect((await post("/api/ns/chat", ask("Counted"))).status).toBe(200);
     expect(statements).toBe(t.target.kind === "pglite" ? 0 : 1);
   });
@@ -261,7 +160,7 @@ describe("the hot path over HTTP", () => {
       sealTurn({ key: person.key, userId: person.id, chatId, create: firstPosition === 0, firstPosition, messages: [{ role: "user", content }] });
     // The first request of the day may move the session's idle deadline (a write at most once a day).
     expect((await post("/api/ns/chat_save", await turn(0, "first"), { Cookie: person.cookie })).status).toBe(200);
-    statements = 0;
+    resetStatements();
     const appended = await post("/api/ns/chat_save", await turn(1, "second"), { Cookie: person.cookie });
     expect(appended.status).toBe(200);
     expect(statements).toBe(1);
@@ -277,7 +176,7 @@ describe("the hot path over HTTP", () => {
     // More than the save reads before the session is checked: checked first, then read and saved.
     const big = await turn(2, "x".repeat(0.6 * SAVE_IN_ONE_STATEMENT_MAX_BYTES));
     expect(Buffer.byteLength(JSON.stringify(big))).toBeGreaterThan(SAVE_IN_ONE_STATEMENT_MAX_BYTES);
-    statements = 0;
+    resetStatements();
     const bigSaved = await post("/api/ns/chat_save", big, { Cookie: person.cookie });
     expect(bigSaved.status).toBe(200);
     expect(statements).toBe(2);
@@ -291,7 +190,7 @@ describe("the hot path over HTTP", () => {
     expect(await signedOut.json()).toEqual({ error: expect.any(String) });
     const cookie = await sessionCookieFor((await createTestUser()).id);
     expect((await fetch(`${base}/api/ns/chat_history/${id}`, { headers: { Cookie: cookie } })).status).toBe(404);
-    statements = 0;
+    resetStatements();
     const missing = await fetch(`${base}/api/ns/chat_history/${id}`, { headers: { Cookie: cookie } });
     expect(missing.status).toBe(404);
     expect(missing.headers.get("content-security-policy")).toContain("default-src 'none'");
@@ -303,163 +202,6 @@ describe("the hot path over HTTP", () => {
     }
   });
 
-  it("stops the model call as soon as the client goes away mid-stream", async () => {
-    const client = new AbortController();
-    const res = await post("/api/ns/chat", ask("Take your time [[fake:slow]]"), { Accept: "text/event-stream" }, client.signal);
-    expect(res.status).toBe(200);
-    const reader = res.body!.getReader();
-    const first = await reader.read();
-    expect(new TextDecoder().decode(first.value)).toContain("event: delta");
-    client.abort();
-    // The slow answer has 20 pieces 300 ms apart (6 s): the model's request is closed long before its end.
-    await expect.poll(() => llm.requests.at(-1)?.closedEarly, { timeout: 2000, interval: 10 }).toBe(true);
-  });
-
-  it("relays a confidential turn byte for byte and closes the enclave request when the client goes away", async () => {
-    confidential(enclave.origin);
-    enclave.answer = () => ({
-      status: 200,
-      headers: { "Content-Type": "text/event-stream", "Ehbp-Response-Nonce": "ab".repeat(32) },
-      chunks: [Buffer.from([0, 1, 2, 255])],
-      hang: true,
-    });
-    const client = new AbortController();
-    const res = await post("/api/confidential/chat", Buffer.from("sealed bytes"), { "X-Hush-Model": BASIC, "Ehbp-Encapsulated-Key": KEY, "Content-Type": "application/octet-stream" }, client.signal);
-    expect(res.status).toBe(200);
-    expect(res.headers.get("ehbp-response-nonce")).toBe("ab".repeat(32));
-    const reader = res.body!.getReader();
-    expect([...(await reader.read()).value!]).toEqual([0, 1, 2, 255]);
-    expect(enclave.requests[0]!.body.toString()).toBe("sealed bytes");
-    client.abort();
-    expect(await within(enclave.requests[0]!.closed, 1000)).toBe(true);
-  });
-
-  it("relays a signed-in turn with one database statement; a blocked client's refusal gives its count back", async () => {
-    confidential(enclave.origin);
-    const user = await createTestUser();
-    const headers = { Cookie: await sessionCookieFor(user.id), "X-Hush-Model": BASIC, "Ehbp-Encapsulated-Key": KEY, "Content-Type": "application/octet-stream" };
-    const count = async () => (await t.db.quotaCounter.findFirst({ where: { subject: `u:${user.id}` } }))?.count ?? 0;
-    const warm = await post("/api/confidential/chat", Buffer.from("warm"), headers);
-    expect(warm.status).toBe(200);
-    await warm.arrayBuffer();
-    statements = 0;
-    const res = await post("/api/confidential/chat", Buffer.from("sealed"), headers);
-    expect(res.status).toBe(200);
-    expect(statements).toBe(1);
-    await res.arrayBuffer();
-    expect(await count()).toBe(2);
-    // As after a usage report naming another model (lib/server/confidential/relay.ts checkServedModel).
-    await blockKey("confidential-model-mismatch", `u:${user.id}`, 60);
-    const refused = await post("/api/confidential/chat", Buffer.from("sealed"), headers);
-    expect(refused.status).toBe(403);
-    expect(await count()).toBe(2);
-    expect(enclave.requests).toHaveLength(2);
-  });
-
-  it("holds the upstream back while the client does not read (back-pressure), then delivers every byte", async () => {
-    const CHUNK = 64 * 1024;
-    const TOTAL = 64 * 1024 * 1024;
-    let written = 0;
-    const upstream = http.createServer((req, res) => {
-      req.resume();
-      req.on("end", async () => {
-        res.writeHead(200, { "Content-Type": "application/octet-stream", "Ehbp-Response-Nonce": "ab".repeat(32) });
-        const chunk = Buffer.alloc(CHUNK, 7);
-        while (written < TOTAL && !res.destroyed) {
-          written += CHUNK;
-          if (!res.write(chunk)) await new Promise((r) => res.once("drain", r));
-        }
-        res.end();
-      });
-    });
-    await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
-    confidential(`http://127.0.0.1:${(upstream.address() as AddressInfo).port}`);
-    try {
-      const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
-        const req = http.request(`${base}/api/confidential/chat`, {
-          method: "POST",
-          headers: { "X-Hush-Model": BASIC, "Ehbp-Encapsulated-Key": KEY, "Content-Type": "application/octet-stream", Origin: new URL(getConfig().APP_URL).origin },
-        });
-        req.once("response", resolve);
-        req.once("error", reject);
-        req.end("sealed");
-      });
-      expect(res.statusCode).toBe(200);
-      res.pause();
-      await new Promise((r) => setTimeout(r, 500));
-      // Socket buffers on three hops and a stream's high-water marks: a few MB at most, not the whole answer.
-      expect(written).toBeLessThan(TOTAL / 4);
-      let received = 0;
-      res.on("data", (c: Buffer) => (received += c.length));
-      res.resume();
-      await new Promise((r) => res.once("end", r));
-      expect(received).toBe(TOTAL);
-    } finally {
-      upstream.closeAllConnections();
-      await new Promise<void>((resolve) => upstream.close(() => resolve()));
-    }
-  });
-
-  it("holds the model's stream back while the client does not read a chat turn (back-pressure), then delivers the whole answer", async () => {
-    const PIECE = "x".repeat(2048);
-    const CHUNKS = 16 * 1024; // 32 MiB of answer text
-    const frame = (delta: object, finish: string | null = null) =>
-      `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 0, model: "m", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-    let sent = 0;
-    const model = http.createServer((req, res) => {
-      req.resume();
-      req.on("end", async () => {
-        res.writeHead(200, { "Content-Type": "text/event-stream" });
-        res.write(frame({ role: "assistant", content: "" }));
-        const piece = frame({ content: PIECE });
-        while (sent < CHUNKS && !res.destroyed) {
-          sent++;
-          if (!res.write(piece)) await new Promise((r) => res.once("drain", r));
-        }
-        res.end(frame({}, "stop") + "data: [DONE]\n\n");
-      });
-    });
-    await new Promise<void>((resolve) => model.listen(0, "127.0.0.1", resolve));
-    process.env.LLM_BASE_URL = `http://127.0.0.1:${(model.address() as AddressInfo).port}/v1`;
-    resetConfigForTests();
-    try {
-      const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
-        const req = http.request(`${base}/api/ns/chat`, {
-          method: "POST",
-          headers: { "Content-Type": "application/json", Accept: "text/event-stream", Origin: new URL(getConfig().APP_URL).origin },
-        });
-        req.once("response", resolve);
-        req.once("error", reject);
-        req.end(JSON.stringify(ask("Write a very long answer")));
-      });
-      expect(res.statusCode).toBe(200);
-      res.pause();
-      await new Promise((r) => setTimeout(r, 500));
-      // Socket buffers on both hops fill (several MB on loopback), then the model is not read any further.
-      const held = sent;
-      await new Promise((r) => setTimeout(r, 300));
-      expect(sent).toBe(held);
-      expect(held).toBeLessThan(CHUNKS / 2);
-      let tail = "";
-      let received = 0;
-      res.setEncoding("utf8");
-      res.on("data", (c: string) => {
-        received += c.length;
-        tail = (tail + c).slice(-200);
-      });
-      res.resume();
-      await new Promise((r) => res.once("end", r));
-      expect(sent).toBe(CHUNKS);
-      // Every piece arrived twice: in the deltas, and in the `done` event's whole conversation.
-      expect(received).toBeGreaterThan(2 * CHUNKS * PIECE.length);
-      expect(tail).toMatch(/"chat_id":null.*\n\n$/s);
-    } finally {
-      process.env.LLM_BASE_URL = `${llm.url}/v1`;
-      resetConfigForTests();
-      model.closeAllConnections();
-      await new Promise<void>((resolve) => model.close(() => resolve()));
-    }
-  });
 });
 
 describe.runIf(await redisAvailable())("with REDIS_URL: one round trip before the model is called", () => {
@@ -495,7 +237,7 @@ describe.runIf(await redisAvailable())("with REDIS_URL: one round trip before th
     await warm.arrayBuffer();
     await new Promise((r) => setTimeout(r, 100));
     commands.length = 0;
-    statements = 0;
+    resetStatements();
     const res = await send();
     expect(res.status).toBe(200);
     const sql = statements;
