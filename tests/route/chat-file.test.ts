@@ -291,10 +291,10 @@ describe("decompression bombs in `file` (docs/issues.md #22 variants)", () => {
     120_000,
   );
 
-  it("the default PDF_MAX_INFLATED_BYTES: a 1 GiB bomb answers 422 naming 100 MB", async () => {
+  it("the default PDF_MAX_INFLATED_BYTES: a 1 GiB bomb answers 422 naming 50 MB", async () => {
     const res = await hot("/api/ns/chat", ask("Summarise", { file: pdfFile("bomb.pdf", bombs[0]!.bytes) }), "192.0.2.40");
     expect(res.status).toBe(422);
-    expect((await res.json()).error).toBe("This PDF expands to more than 100 MB when opened, which is more than Hush reads. Try a smaller PDF.");
+    expect((await res.json()).error).toBe("This PDF expands to more than 50 MB when opened, which is more than Hush reads. Try a smaller PDF.");
   }, 60_000);
 
   it("one PDF at a time per client: a second one meanwhile answers 429 with Retry-After", async () => {

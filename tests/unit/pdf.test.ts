@@ -179,6 +179,17 @@ describe("the decompression limit, counted inside pdf.js's decoders (docs/issues
     }
   });
 
+  it("grows a decoder's buffer past 1 MiB in place, and reads the same text", async () => {
+    for (const variant of BOMB_VARIANTS) {
+      const bomb = new Uint8Array(await pdfBombVariant(variant, 6 * MiB));
+      const { value, produced, grownInPlace } = await withInflateLimit(50 * MiB, () => firstPageText(bomb));
+      expect(JSON.stringify(value), variant).toContain("Hello from the bomb");
+      // 8 MiB holds the 6 MiB stream; from 2 MiB on (1 MiB was the first past the threshold) it grew in place.
+      expect(produced, variant).toBeGreaterThanOrEqual(8 * MiB);
+      expect(grownInPlace, variant).toBeGreaterThanOrEqual(6 * MiB);
+    }
+  });
+
   it("lets ordinary PDFs through, and counts what they inflate to", async () => {
     expect((await extract(fixture("multipage.pdf"))).pages).toBe(8);
     expect(await pdfErrorCode(extract(fixture("multipage.pdf"), { maxInflatedBytes: 10 }))).toBe("inflate_limit");

@@ -10,12 +10,15 @@
  * answers { id, ok: true, result: PdfText } or { id, ok: false, code: PdfErrorCode, maxBytes? }. One job at a time.
  */
 import { parentPort } from "node:worker_threads";
-import { PDFParse } from "pdf-parse";
-import { WorkerMessageHandler } from "pdfjs-dist/legacy/build/pdf.worker.mjs";
 import { isPdfError } from "@/lib/shared/pdf/errors";
 import { extractPdfText, type PdfLimits, type PdfParseClass } from "@/lib/shared/pdf/extract-text";
+import { withoutCanvas } from "./without-canvas";
 
 for (const level of ["log", "info", "warn", "error", "debug", "trace"] as const) console[level] = () => {};
+// pdf.js loads its Node canvas (skia: 15–25 MB resident in this worker, measured) when it is imported; reading text never draws.
+withoutCanvas();
+const { PDFParse } = await import("pdf-parse");
+const { WorkerMessageHandler } = await import("pdfjs-dist/legacy/build/pdf.worker.mjs");
 (globalThis as unknown as { pdfjsWorker: unknown }).pdfjsWorker = { WorkerMessageHandler };
 
 interface Job {

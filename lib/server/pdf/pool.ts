@@ -33,9 +33,10 @@ const WAIT_FACTOR = 2;
 const IDLE_MS = 30_000;
 /**
  * The worker's V8 heap: a 100-page text PDF reads in well under it (pdf.js keeps one page's objects at a
- * time); a hostile file that would need more kills the worker instead of growing the server.
+ * time); a hostile file that would need more kills the worker instead of growing the server. The young
+ * generation is 8 MB: 16 kept ~10 MB more resident between reads (bench/pdf-bomb.ts, docs/issues.md #39).
  */
-const WORKER_LIMITS: ResourceLimits = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 };
+const WORKER_LIMITS: ResourceLimits = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 8, stackSizeMb: 4 };
 
 /** The queue is full, or a job waited longer than its time limit for a worker. */
 export class PdfPoolBusy extends Error {
@@ -210,6 +211,13 @@ export class PdfWorkerPool {
       slot.running = undefined;
       if (reply.ok) this.settle(pending, undefined, reply.result);
       else this.settle(pending, new PdfError(reply.code, { maxBytes: reply.maxBytes }));
+      // A failed read (a bomb, a broken file) may leave buffers outside the heap that its garbage collector has
+      // no reason to collect yet: a fresh worker for the next one costs ~100 ms and none of that memory.
+      if (!reply.ok) {
+        void this.retire(slot);
+        this.dispatch();
+        return;
+      }
       slot.idleTimer = setTimeout(() => void this.retire(slot), IDLE_MS);
       slot.idleTimer.unref();
       this.dispatch();

@@ -40,8 +40,40 @@ function allocationFor(stream: DecodeStreamLike, requested: number): number {
   return size;
 }
 
+/** From this size on a decoder's buffer grows in place (growInPlace); smaller ones as pdf.js grows them. */
+const IN_PLACE_FROM = 1024 * 1024;
+
+type Resizable = ArrayBuffer & { resizable?: boolean; resize?: (byteLength: number) => void };
+
+/**
+ * Grow a decoder's buffer without a second copy: past IN_PLACE_FROM it moves once into a resizable
+ * ArrayBuffer (reserved up to what the budget still allows, committed as it grows), which later growth resizes in
+ * place. pdf.js's own growth allocates the doubled buffer while the old one is live and leaves every smaller one
+ * to the garbage collector, which does not run for memory outside its heap until some 64 MB have piled up: a
+ * bomb stopped at a 64 MiB buffer held about 160 MB. Sizes and the budget's count are pdf.js's (the same power of
+ * two), so what a file may inflate to is unchanged.
+ * @returns the grown buffer (a length-tracking view pdf.js keeps as `this.buffer`), or undefined to let pdf.js
+ *   grow it (small buffers; an engine without resizable ArrayBuffers)
+ */
+function growInPlace(stream: DecodeStreamLike, requested: number, left: number): Uint8Array | undefined {
+  const current = stream.buffer;
+  if (requested <= current.byteLength) return current;
+  const size = allocationFor(stream, requested);
+  const own = current.buffer as Resizable;
+  if (own.resizable && own.resize && current.byteOffset === 0) {
+    own.resize(size);
+    return current;
+  }
+  if (size < IN_PLACE_FROM || typeof (ArrayBuffer.prototype as Resizable).resize !== "function") return undefined;
+  const Growable = ArrayBuffer as unknown as new (length: number, options: { maxByteLength: number }) => ArrayBuffer;
+  const grown = new Uint8Array(new Growable(size, { maxByteLength: current.byteLength + left }));
+  grown.set(current);
+  stream.buffer = grown;
+  return grown;
+}
+
 /** Bytes still allowed, or null when no extraction is counting (pdf.js used outside extract-text.ts). */
-let budget: { max: number; left: number; exceeded: boolean; produced: number } | null = null;
+let budget: { max: number; left: number; exceeded: boolean; produced: number; inPlace: number } | null = null;
 let patched = false;
 /** Prototypes already looked at: each decoder class is patched once, when its first instance is built. */
 const seen = new WeakSet<object>();
@@ -73,9 +105,11 @@ function patch(instance: object): void {
               throw new PdfError("inflate_limit", { maxBytes: budget.max });
             }
           }
-          const buffer = original.call(this, requested);
+          const inPlace = budget ? growInPlace(this, requested, budget.left) : undefined;
+          const buffer = inPlace ?? original.call(this, requested);
           if (budget) {
             const grown = buffer.byteLength - before;
+            if (inPlace) budget.inPlace += grown;
             budget.left -= grown;
             budget.produced += grown;
           }
@@ -107,17 +141,17 @@ function install(): void {
  * Run `work` (a pdf.js parse) with at most `maxBytes` of decoder output in total, counted as produced.
  * One count at a time per realm: the browser runs one PDF per worker, the server one PDF at a time per
  * worker thread, tests run extractions in sequence.
- * @returns work's result and { exceeded, produced } (bytes of decoder buffers allocated; `exceeded` is set
- *   even when pdf.js caught the error thrown inside it and carried on with the rest of the file)
+ * @returns work's result and { exceeded, produced, grownInPlace } (bytes of decoder buffers allocated, of them grown
+ *   in place by growInPlace; `exceeded` is set even when pdf.js caught the error thrown inside it and carried on)
  * @throws PdfError inflate_limit when the budget ran out and `work` failed; otherwise whatever `work` throws
  */
-export async function withInflateLimit<T>(maxBytes: number, work: () => Promise<T>): Promise<{ value: T; exceeded: boolean; produced: number }> {
+export async function withInflateLimit<T>(maxBytes: number, work: () => Promise<T>): Promise<{ value: T; exceeded: boolean; produced: number; grownInPlace: number }> {
   install();
-  const mine = { max: maxBytes, left: maxBytes, exceeded: false, produced: 0 };
+  const mine = { max: maxBytes, left: maxBytes, exceeded: false, produced: 0, inPlace: 0 };
   budget = mine;
   try {
     const value = await work();
-    return { value, exceeded: mine.exceeded, produced: mine.produced };
+    return { value, exceeded: mine.exceeded, produced: mine.produced, grownInPlace: mine.inPlace };
   } catch (error) {
     if (mine.exceeded) throw new PdfError("inflate_limit", { maxBytes });
     throw error;
