@@ -8,6 +8,8 @@
 #
 # PostgreSQL: BENCH_POSTGRES_URL (default postgresql://root@127.0.0.1:5432/postgres); a database per checkout is
 # created and dropped. Port: BENCH_PORT (default 3910). Prints one line per checkout and round, in MB.
+# The server runs with npm start's memory settings (MALLOC_ARENA_MAX=2, NODE_FLAGS=--max-semi-space-size=4);
+# set MALLOC_ARENA_MAX= and NODE_FLAGS= (empty) to measure without them.
 set -euo pipefail
 PORT="${BENCH_PORT:-3910}"
 PG="${BENCH_POSTGRES_URL:-postgresql://root@127.0.0.1:5432/postgres}"
@@ -18,7 +20,7 @@ trap 'rm -rf "$TMP"' EXIT
 measure() { # checkout data-dir [env...]: prints RSS in MB
   local dir=$1 data=$2; shift 2
   (cd "$dir" && exec env NODE_ENV=production NEXTAUTH_SECRET=bench-memory-at-ready-0123456789abcdef LLM_BASE_URL=http://127.0.0.1:9/v1 \
-    APP_URL="http://127.0.0.1:$PORT" DATA_DIR="$data" "$@" node --require ./deploy/http-timeouts.cjs server.mjs -p "$PORT" >"$TMP/server.log" 2>&1) &
+    APP_URL="http://127.0.0.1:$PORT" DATA_DIR="$data" MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}" "$@" node ${NODE_FLAGS---max-semi-space-size=4} --require ./deploy/http-timeouts.cjs server.mjs -p "$PORT" >"$TMP/server.log" 2>&1) &
   local pid=$!
   for _ in $(seq 1 480); do curl -sf "http://127.0.0.1:$PORT/api/ready" >/dev/null && break; sleep 0.25; done
   sleep 3

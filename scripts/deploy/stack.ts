@@ -255,12 +255,13 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       const port = index === 0 ? ports.appA : ports.appB;
       const output: string[] = [];
       const inspectPort = options.inspectPorts?.[index];
-      const nodeArgs = inspectPort ? [`--inspect=127.0.0.1:${inspectPort}`] : [];
+      // npm start's and the image's memory settings (docs/issues.md #42).
+      const nodeArgs = ["--max-semi-space-size=4", ...(inspectPort ? [`--inspect=127.0.0.1:${inspectPort}`] : [])];
       const proc =
         index === 0
-          ? spawnLogged(process.execPath, [...nodeArgs, "--require", path.join(ROOT, "deploy/http-timeouts.cjs"), "server.mjs", "-p", String(port), "-H", "127.0.0.1"], appEnv(port), output)
+          ? spawnLogged(process.execPath, [...nodeArgs, "--require", path.join(ROOT, "deploy/http-timeouts.cjs"), "server.mjs", "-p", String(port), "-H", "127.0.0.1"], { ...appEnv(port), MALLOC_ARENA_MAX: "2" }, output)
           : // deploy/Dockerfile's CMD
-            spawnLogged(process.execPath, [...nodeArgs, "--require", "./http-timeouts.cjs", "server.mjs"], { ...appEnv(port), PORT: String(port), HOSTNAME: "127.0.0.1" }, output, runtimeDir);
+            spawnLogged(process.execPath, [...nodeArgs, "--require", "./http-timeouts.cjs", "server.mjs"], { ...appEnv(port), MALLOC_ARENA_MAX: "2", PORT: String(port), HOSTNAME: "127.0.0.1" }, output, runtimeDir);
       const exited = new Promise<number | null>((res) => proc.once("exit", (code) => res(code)));
       const app: AppInstance = { name: index === 0 ? "A" : "B", port, addr: `127.0.0.1:${port}`, proc, output, exited, inspectPort };
       apps[index] = app;
