@@ -144,16 +144,23 @@ test("a saved chat keeps its regenerated answers, exports as Markdown, and a Cha
   await unlockIn(page.getByTestId("security-section"));
   await expect(data.getByRole("button", { name: "Export as JSON" })).toBeVisible();
 
-  // Export every chat as JSON: the whole tree is in it.
+  // A memory (docs/issues.md #41) goes with the export of every chat.
+  const memory = page.getByTestId("memory-section");
+  await memory.getByLabel("New memory").fill("I keep kiwis as pets");
+  await memory.getByRole("button", { name: "Add memory" }).click();
+  await expect(memory.getByRole("list", { name: "Memories" })).toContainText("I keep kiwis as pets");
+
+  // Export every chat as JSON: the whole tree is in it, and the memory.
   const jsonDownload = page.waitForEvent("download");
   await data.getByRole("button", { name: "Export as JSON" }).click();
-  const json = JSON.parse(await downloaded(await jsonDownload)) as { format: string; version: number; chats: { title: string; tree: unknown }[] };
+  const json = JSON.parse(await downloaded(await jsonDownload)) as { format: string; version: number; chats: { title: string; tree: unknown }[]; memories: { text: string }[] };
+  expect(json.memories.map((m) => m.text)).toEqual(["I keep kiwis as pets"]);
   expect(json.format).toBe("hush-chats");
   expect(json.version).toBe(1);
   expect(json.chats).toHaveLength(1);
   expect(json.chats[0]!.title).toBe("Kiwi versions question");
   expect(json.chats[0]!.tree).not.toBeNull();
-  await expect(page.getByText("Exported 1 chat as JSON")).toBeVisible();
+  await expect(page.getByText("Exported 1 chat and 1 memory as JSON")).toBeVisible();
 
   // A wrong file is refused plainly.
   await data.locator("#import-file").setInputFiles({ name: "notes.json", mimeType: "application/json", buffer: Buffer.from('{"notes": []}') });

@@ -8,10 +8,26 @@ import { checkImportFile, importFormatError, parseChatGptExport, type ImportResu
 import { AppError, isAppError } from "@/lib/shared/errors";
 import { importChat, loadSavedChats } from "@/lib/browser/vault/saved-chats";
 import { listSavedChatIds } from "@/lib/browser/vault/sealed-chat-batches";
+import { apiFetch } from "@/lib/browser/api/client";
+import { loadMemory } from "@/lib/browser/vault/memory";
+import { unlockedVault } from "@/lib/browser/vault/store";
 
 type Progress = { label: string; done: number; total: number } | null;
 
 export const plural = (n: number, one: string, many: string) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+
+/**
+ * The user's memories for the export of every chat (docs/issues.md #41), opened here under the vault key; null when
+ * they could not be read (the chats are exported without them, and the user is told).
+ */
+async function exportableMemories(): Promise<{ text: string; at: number }[] | null> {
+  try {
+    const { key, userId } = unlockedVault();
+    return (await loadMemory(apiFetch, key, userId)).list.facts;
+  } catch {
+    return null;
+  }
+}
 
 /**
  * Settings → Your data's actions: export every saved chat (decrypted here, written as a download) and import
@@ -30,7 +46,8 @@ export function useDataTransfer() {
     setProgress({ label: "Finding your chats…", done: 0, total: 0 });
     try {
       const ids = await listSavedChatIds();
-      if (!ids.length) {
+      const memories = await exportableMemories();
+      if (!ids.length && !memories?.length) {
         toast("You have no saved chats to export yet");
         return;
       }
@@ -38,9 +55,11 @@ export function useDataTransfer() {
       const opened = await loadSavedChats(ids, (done) => setProgress({ label: "Decrypting", done, total: ids.length }));
       const chats = opened.map(exportableFromSaved);
       const now = new Date();
-      if (kind === "md") downloadText(exportFileName("all", "md", now), chatsToMarkdown(chats, now), "text/markdown");
-      else downloadText(exportFileName("all", "json", now), chatsToJson(chats, now), "application/json");
-      toast.success(`Exported ${plural(chats.length, "chat", "chats")} as ${kind === "md" ? "Markdown" : "JSON"}`);
+      if (kind === "md") downloadText(exportFileName("all", "md", now), chatsToMarkdown(chats, now, memories ?? undefined), "text/markdown");
+      else downloadText(exportFileName("all", "json", now), chatsToJson(chats, now, memories ?? undefined), "application/json");
+      const withMemories = memories?.length ? ` and ${plural(memories.length, "memory", "memories")}` : "";
+      toast.success(`Exported ${plural(chats.length, "chat", "chats")}${withMemories} as ${kind === "md" ? "Markdown" : "JSON"}`);
+      if (!memories) toast("Your memories could not be read, so this file holds your chats only.");
     } catch (e) {
       setError(e instanceof AppError ? `The export stopped: ${e.message}` : "The export stopped. Please try again.");
     } finally {

@@ -97,6 +97,24 @@ describe("export (docs/issues.md #9)", () => {
     expect(tree.nodes.root!.message).toBeNull();
   });
 
+  it("adds the memories, newest first, to the export of every chat, and leaves them out otherwise", () => {
+    const memories = [
+      { text: "I live in Lisbon", at: Date.parse("2026-11-20T08:00:00Z") },
+      { text: "I prefer  metric\nunits", at: Date.parse("2026-11-21T08:00:00Z") },
+    ];
+    const doc = JSON.parse(chatsToJson([linear], NOW, memories)) as ExportJson;
+    expect(doc.memories).toEqual([
+      { text: "I prefer  metric\nunits", updated_at: "2026-11-21T08:00:00.000Z" },
+      { text: "I live in Lisbon", updated_at: "2026-11-20T08:00:00.000Z" },
+    ]);
+    expect("memories" in (JSON.parse(chatsToJson([linear], NOW)) as ExportJson)).toBe(false);
+    const md = chatsToMarkdown([linear], NOW, memories);
+    expect(md).toContain("# Memories\n\n- I prefer metric units\n- I live in Lisbon\n");
+    expect(md.indexOf("# Memories")).toBeLessThan(md.indexOf("# Kiwi facts"));
+    expect(md.split("\n---\n").length).toBe(3);
+    expect(chatsToMarkdown([linear], NOW, [])).not.toContain("# Memories");
+  });
+
   it("puts every chat in one Markdown file, and names files after the title and date", () => {
     const md = chatsToMarkdown([linear, branched()], NOW);
     expect(md.startsWith("_Exported from Hush on 2026-11-22 18:40 UTC: 2 chats._")).toBe(true);

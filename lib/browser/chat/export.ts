@@ -59,7 +59,23 @@ export interface ExportJson {
   version: typeof EXPORT_VERSION;
   exported_at: string;
   chats: ExportJsonChat[];
+  /** The user's memories (docs/issues.md #41), newest first; only in the export of every chat, when it could be read. */
+  memories?: ExportJsonMemory[];
 }
+
+/** One memory: its text and when it was added or last edited (ISO 8601). */
+export interface ExportJsonMemory {
+  text: string;
+  updated_at: string;
+}
+
+/** A memory as the export takes it (lib/browser/vault/memory.ts MemoryFact: `at` in ms since the epoch). */
+export interface ExportableMemory {
+  text: string;
+  at: number;
+}
+
+const newestFirst = (memories: ExportableMemory[]) => [...memories].sort((a, b) => b.at - a.at);
 
 const UNTITLED = "Untitled Chat";
 
@@ -97,9 +113,13 @@ export function chatToJson(chat: ExportableChat): ExportJsonChat {
   };
 }
 
-/** The JSON file's text for `chats` (one or all), pretty-printed. `now` is the export time. */
-export function chatsToJson(chats: ExportableChat[], now: Date): string {
+/**
+ * The JSON file's text for `chats` (one or all), pretty-printed. `now` is the export time; `memories`, given for
+ * the export of every chat, become `memories` (newest first).
+ */
+export function chatsToJson(chats: ExportableChat[], now: Date, memories?: ExportableMemory[]): string {
   const doc: ExportJson = { format: EXPORT_FORMAT, version: EXPORT_VERSION, exported_at: now.toISOString(), chats: chats.map(chatToJson) };
+  if (memories) doc.memories = newestFirst(memories).map((m) => ({ text: m.text, updated_at: new Date(m.at).toISOString() }));
   return `${JSON.stringify(doc, null, 2)}\n`;
 }
 
@@ -133,10 +153,14 @@ export function chatToMarkdown(chat: ExportableChat): string {
   return `${lines.join("\n").trimEnd()}\n`;
 }
 
-/** Every chat in one Markdown file, newest first as given, separated by rules. */
-export function chatsToMarkdown(chats: ExportableChat[], now: Date): string {
+/**
+ * Every chat in one Markdown file, newest first as given, separated by rules; with `memories` (a non-empty list),
+ * a "Memories" section first, one line each, newest first.
+ */
+export function chatsToMarkdown(chats: ExportableChat[], now: Date, memories?: ExportableMemory[]): string {
   const head = `_Exported from Hush on ${formatUtc(now.toISOString())}: ${chats.length} ${chats.length === 1 ? "chat" : "chats"}._\n`;
-  return [head, ...chats.map(chatToMarkdown)].join("\n---\n\n");
+  const remembered = memories?.length ? [`# Memories\n\n${newestFirst(memories).map((m) => `- ${m.text.replace(/\s+/g, " ").trim()}`).join("\n")}\n`] : [];
+  return [head, ...remembered, ...chats.map(chatToMarkdown)].join("\n---\n\n");
 }
 
 /** A file name for an export: "hush-<slug of the title>-<YYYY-MM-DD>.<ext>" or "hush-chats-<date>.<ext>". */
