@@ -1,16 +1,15 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { E2E_OIDC_PORT, E2E_STRIPE_PORT, E2E_GOOGLE_CLIENT_ID } from "../playwright.config";
 import { checkAnswer, fuzzCases } from "./helpers/openapi-fuzz";
 import { prng } from "./helpers/prng";
+import { nonJsonLines, rawRequest, send, sendRaw, sendWithHeaders, startServer, stopServer, target, type Sent } from "./helpers/robustness-server";
 
 /**
  * docs/issues.md #10, logs and robustness, against the production build (`npm test` builds it first): a server
- * of this spec's own (`next start` on a free port, its output captured) so its log can be read and the
+ * of this spec's own (`server.mjs` on a free port, e2e/helpers/robustness-server.ts, its output captured) so its log can be read and the
  * fuzzing leaves the shared server alone. It uses the run's test peers (fake LLM, SMTP, OpenID
  * Connect, Stripe), so every deliberate 5xx of a missing peer is out of the way: any 5xx is a bug.
  *
@@ -23,182 +22,29 @@ import { prng } from "./helpers/prng";
 const FUZZ_REQUESTS = 1_000;
 const SEED = 20261122;
 const CONCURRENCY = 8;
-const LLM_PORT = Number(process.env.E2E_LLM_PORT ?? 4010);
-const SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? 4025);
-const DATA_DIR = `${process.env.E2E_DATA_DIR ?? ".data-e2e"}-robustness`;
-
-let server: ChildProcess;
-let port: number;
-let origin: string;
-const output: string[] = [];
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port: p } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(p));
-    });
-  });
-}
 
 test.describe.configure({ mode: "serial" });
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
-  port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  fs.rmSync(DATA_DIR, { recursive: true, force: true });
-  // As `npm start` runs it: with the header and body timeouts of deploy/http-timeouts.cjs.
-  server = spawn(process.execPath, ["--require", "./deploy/http-timeouts.cjs", "server.mjs", "-p", String(port), "-H", "127.0.0.1"], {
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      NEXT_TELEMETRY_DISABLED: "1",
-      APP_URL: origin,
-      DATA_DIR,
-      DATABASE_URL: "",
-      REDIS_URL: "",
-      NEXTAUTH_SECRET: "e2e-robustness-secret-0123456789abcdef0123456789",
-      LLM_BASE_URL: `http://127.0.0.1:${LLM_PORT}/v1`,
-      LLM_API_KEY: "test",
-      LLM_TIMEOUT_MS: "5000",
-      EMAIL_SERVER: `smtp://127.0.0.1:${SMTP_PORT}`,
-      EMAIL_FROM: "Hush <no-reply@hush.test>",
-      GOOGLE_CLIENT_ID: E2E_GOOGLE_CLIENT_ID,
-      GOOGLE_CLIENT_SECRET: "e2e-google-secret",
-      GOOGLE_ISSUER: `http://127.0.0.1:${E2E_OIDC_PORT}`,
-      STRIPE_SECRET_KEY: "sk_test_e2e",
-      STRIPE_WEBHOOK_SECRET: "whsec_e2e_robustness",
-      STRIPE_API_BASE: `http://127.0.0.1:${E2E_STRIPE_PORT}`,
-      QUOTA_VISITOR_PER_DAY: "100000",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let partial = "";
-  const collect = (chunk: Buffer) => {
-    const parts = (partial + chunk.toString("utf8")).split("\n");
-    partial = parts.pop() ?? "";
-    output.push(...parts);
-  };
-  server.stdout!.on("data", collect);
-  server.stderr!.on("data", collect);
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    try {
-      if ((await send({ method: "GET", path: "/" })).status === 200) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`the server did not start:\n${output.join("\n")}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  await startServer();
 });
 
-test.afterAll(async () => {
-  server?.kill("SIGTERM");
-  fs.rmSync(DATA_DIR, { recursive: true, force: true });
-});
-
-interface Sent {
-  method: string;
-  path: string;
-  headers?: Record<string, string>;
-  body?: Buffer | string;
-}
-
-/** One request with node:http (no normalisation of the path), 10 s at most. */
-function send(req: Sent): Promise<{ status: number; body: string }> {
-  return sendWithHeaders(req);
-}
-
-/** `send`, with the response headers too. */
-function sendWithHeaders(req: Sent): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
-  return new Promise((resolve, reject) => {
-    const r = http.request(
-      {
-        host: "127.0.0.1",
-        port,
-        method: req.method,
-        path: req.path,
-        // Node frames a DELETE's body only with a Content-Length (it sends no chunked DELETE by default).
-        headers: req.body !== undefined && !Object.keys(req.headers ?? {}).some((h) => /^(content-length|transfer-encoding)$/i.test(h)) ? { ...req.headers, "content-length": String(Buffer.byteLength(req.body)) } : req.headers,
-        timeout: 10_000,
-        agent: false,
-      },
-      (res) => {
-        let body = "";
-        res.setEncoding("utf8");
-        res.on("data", (c) => (body += c));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-        res.on("error", reject);
-      },
-    );
-    r.on("timeout", () => r.destroy(new Error("timeout")));
-    r.on("error", reject);
-    if (req.body !== undefined) r.write(req.body);
-    r.end();
-  });
-}
-
-/**
- * Raw request bytes over a socket (for request-targets node:http will not send, e.g. `*` or raw
- * UTF-8); resolves with the status code. A server that answers early and resets the connection while
- * the body is still being written has still answered: its status counts.
- */
-function sendRaw(text: string | Buffer): Promise<number> {
-  return new Promise((resolve, reject) => {
-    // write, not end: a half-closed connection makes Node's server drop the request unanswered.
-    const socket = net.connect(port, "127.0.0.1", () => socket.write(text));
-    let data = "";
-    const settle = (error?: Error) => {
-      const status = /^HTTP\/1\.[01] (\d{3})/.exec(data);
-      if (status) resolve(Number(status[1]));
-      else reject(error ?? new Error(`no status line: ${JSON.stringify(data.slice(0, 80))}`));
-    };
-    socket.setTimeout(15_000, () => socket.destroy(new Error("timeout")));
-    socket.on("data", (c) => (data += c.toString("latin1")));
-    socket.on("close", () => settle());
-    socket.on("error", (error) => settle(error));
-  });
-}
-
-/** A request as raw HTTP/1.1 bytes (Connection: close, Content-Length from the body). */
-function rawRequest(req: Sent): Buffer {
-  const body = req.body === undefined ? Buffer.alloc(0) : Buffer.isBuffer(req.body) ? req.body : Buffer.from(req.body, "utf8");
-  const head = [`${req.method} ${req.path} HTTP/1.1`, `Host: 127.0.0.1:${port}`, "Connection: close"];
-  for (const [name, value] of Object.entries(req.headers ?? {})) head.push(`${name}: ${value}`);
-  if (req.body !== undefined) head.push(`Content-Length: ${body.length}`);
-  return Buffer.concat([Buffer.from(`${head.join("\r\n")}\r\n\r\n`, "utf8"), body]);
-}
-
-/** Lines of the server's output that are not one JSON record (Next's own start-up banner aside). */
-function nonJsonLines(): string[] {
-  return output.filter((line) => {
-    const plain = line.replace(/\u001b\[[0-9;]*m/g, "");
-    if (/^\s*$|^[▲✓⚠] |^- (Local|Network|Environments):|^npm warn/.test(plain)) return false;
-    try {
-      return typeof JSON.parse(line) !== "object";
-    } catch {
-      return true;
-    }
-  });
-}
+test.afterAll(() => stopServer());
 
 test("log lines cannot be forged through /api/auth/_log or a callbackUrl", async () => {
   const forged = "[hush] forged-line-marker";
   const logged = await send({
     method: "POST",
     path: "/api/auth/_log",
-    headers: { "content-type": "application/x-www-form-urlencoded", origin },
+    headers: { "content-type": "application/x-www-form-urlencoded", origin: target.origin },
     body: new URLSearchParams({ code: `X\n${forged}\n{"level":"fatal"}`, level: "error" }).toString(),
   });
   // next-auth's client logger is off (docs/issues.md #22): 204, nothing logged.
   expect(logged.status).toBe(204);
   const callback = await send({ method: "GET", path: `/api/auth/session?callbackUrl=${encodeURIComponent(`javascript:x\n${forged}`)}` });
   expect(callback.status).toBe(400);
-  expect(output.some((l) => l.includes("forged-line-marker"))).toBe(false);
+  expect(target.output.some((l) => l.includes("forged-line-marker"))).toBe(false);
   expect(nonJsonLines()).toEqual([]);
 });
 
@@ -304,7 +150,7 @@ function fuzzRequests(count: number): Sent[] {
     p += pick(queries);
     const method = rand() < 0.7 && route.methods.length ? pick(route.methods) : pick(methodsAll);
     const headers: Record<string, string> = {};
-    if (rand() < 0.5) headers.origin = pick([origin, origin, "https://evil.example", "null", "http://127.0.0.1"]);
+    if (rand() < 0.5) headers.origin = pick([target.origin, target.origin, "https://evil.example", "null", "http://127.0.0.1"]);
     if (rand() < 0.3) headers["sec-fetch-site"] = pick(["same-origin", "cross-site", "none", "same-site"]);
     if (rand() < 0.3) headers.cookie = pick(["next-auth.session-token=junk", "next-auth.session-token=%FF", "next-auth.callback-url=javascript:1", "next-auth.csrf-token=a%7Cb", "a=" + "b".repeat(3000), "=;;=="]);
     if (rand() < 0.2) headers.authorization = pick(["Bearer x", `Bearer ${jwtish}`, "Basic Zm9vOmJhcg==", "Bearer", "Bearer a b"]);
@@ -340,7 +186,7 @@ function bigChat(bytes: number): Buffer {
 function sendChunked(pathName: string, body: Buffer): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const r = http.request(
-      { host: "127.0.0.1", port, method: "POST", path: pathName, headers: { "content-type": "application/json", origin, "transfer-encoding": "chunked" }, timeout: 60_000, agent: false },
+      { host: "127.0.0.1", port: target.port, method: "POST", path: pathName, headers: { "content-type": "application/json", origin: target.origin, "transfer-encoding": "chunked" }, timeout: 60_000, agent: false },
       (res) => {
         let text = "";
         res.setEncoding("utf8");
@@ -361,11 +207,11 @@ test("a body up to its route's documented limit reaches the route whole; above i
   // 12 MB: under CHAT_MAX_REQUEST_BYTES (16 MiB) but over Next's default 10 MB copy for proxy.ts, which
   // used to cut it into a 400 "not valid JSON".
   const twelve = bigChat(12 * 1024 * 1024);
-  for (const res of [await sendChunked("/api/ns/chat", twelve), await send({ method: "POST", path: "/api/ns/chat", headers: { "content-type": "application/json", origin }, body: twelve })]) {
+  for (const res of [await sendChunked("/api/ns/chat", twelve), await send({ method: "POST", path: "/api/ns/chat", headers: { "content-type": "application/json", origin: target.origin }, body: twelve })]) {
     expect(res.body).not.toContain("not valid JSON");
     expect(res.status).toBe(200);
   }
-  expect(output.join("\n")).not.toContain("Request body exceeded");
+  expect(target.output.join("\n")).not.toContain("Request body exceeded");
   // Over the route's limit, declared or streamed, and over the ceiling of every limit: 413 with the limit named.
   const seventeen = bigChat(17 * 1024 * 1024);
   const seventy = bigChat(70 * 1024 * 1024);
@@ -379,7 +225,7 @@ test("a body up to its route's documented limit reaches the route whole; above i
 function trickle(head: string, drip: string): Promise<{ seconds: number; answer: string }> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
-    const socket = net.connect(port, "127.0.0.1", () => socket.write(head));
+    const socket = net.connect(target.port, "127.0.0.1", () => socket.write(head));
     let answer = "";
     let i = 0;
     const timer = setInterval(() => {
@@ -404,7 +250,7 @@ test("a client that trickles its headers or its body is cut off within 30 s (doc
   test.setTimeout(120_000);
   const body = JSON.stringify({ model: "llama3-8b-8192", messages: [{ role: "user", content: "slow" }] }).padEnd(200, " ");
   const [slowBody, slowHeaders] = await Promise.all([
-    trickle(`POST /api/ns/chat HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nOrigin: ${origin}\r\nContent-Length: ${body.length}\r\n\r\n`, body),
+    trickle(`POST /api/ns/chat HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nOrigin: ${target.origin}\r\nContent-Length: ${body.length}\r\n\r\n`, body),
     trickle("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n", "X-Slow: " + "a".repeat(100)),
   ]);
   expect(slowBody.seconds).toBeLessThan(30);
@@ -420,7 +266,7 @@ test("OpenAPI-driven fuzz (schemathesis's checks): no 5xx, only documented statu
   const cases = await fuzzCases(document, {
     seed: SEED,
     perOperation: 12,
-    origin,
+    origin: target.origin,
     // next-auth's catch-all answers GET, POST and HEAD on every path below /api/auth (lib/server/api/methods.ts).
     routeMethods: (p) => (p.startsWith("/api/auth/") && p !== "/api/auth/id-token" && p !== "/api/auth/sync" ? ["GET", "POST"] : undefined),
   });
