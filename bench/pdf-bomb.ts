@@ -118,16 +118,18 @@ async function serverPart(): Promise<void> {
   rmSync(dataDir, { recursive: true, force: true });
   const { startFakeLlmServer } = await import("../tests/helpers/fake-llm-server");
   const llm = await startFakeLlmServer();
-  // As `npm start` runs it. TRUSTED_PROXIES: the bench is its own proxy, so X-Forwarded-For tells its clients apart
-  // (the server reads one PDF per client at a time).
-  const app: ChildProcess = spawn(process.execPath, ["--require", "./deploy/http-timeouts.cjs", "server.mjs", "-p", String(PORT), "-H", "127.0.0.1"], {
+  // As `npm start` runs it (its command and environment: bench/perf/setup.ts startCommand). TRUSTED_PROXIES: the
+  // bench is its own proxy, so X-Forwarded-For tells its clients apart (the server reads one PDF per client at a time).
+  const { startCommand } = await import("./perf/setup");
+  const start = startCommand();
+  const app: ChildProcess = spawn(start.cmd, [...start.args, "-p", String(PORT), "-H", "127.0.0.1"], {
     cwd: ROOT,
     detached: true,
     stdio: "ignore",
     env: {
       ...process.env,
+      ...start.env,
       NODE_ENV: "production",
-      NEXT_TELEMETRY_DISABLED: "1",
       APP_URL: `http://127.0.0.1:${PORT}`,
       DATA_DIR: dataDir,
       DATABASE_URL: "",
