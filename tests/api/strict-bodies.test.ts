@@ -55,6 +55,7 @@ const VALID: Partial<Record<RouteName, Record<string, unknown>>> = {
   projectMoveChat: { chat_id: UUID, project_id: null },
   memoryPut: { sealed: SEALED, version: 1, base_version: 0 },
   projectFileCreate: { project_id: UUID, file_id: UUID, sealed: SEALED },
+  projectFileReseal: { file_id: UUID, sealed: SEALED },
   projectFileDelete: { file_id: UUID },
 };
 

@@ -1,3 +1,4 @@
+import type { apiFetch } from "@/lib/browser/api/client";
 import { decryptField, encryptField, fromBase64, toBase64, vaultDecryptionError } from "./crypto";
 import type { Passage } from "@/lib/browser/knowledge/passages";
 
@@ -30,4 +31,22 @@ export async function openProjectFile(key: CryptoKey, userId: string, projectId:
     type: String(parsed.type ?? "text"),
     passages: parsed.passages.map((p) => ({ section: String(p.section ?? ""), text: String(p.text ?? "") })),
   };
+}
+
+/**
+ * Key rotation (docs/issues.md #21) for project files: each file that opens under `oldKey` is sealed again under
+ * `nextKey` (PATCH /api/projects/files). Called by ./rotation.ts before it finishes.
+ * @returns how many were sealed again. @throws AppError (network, refused)
+ */
+export async function resealProjectFiles(api: typeof apiFetch, userId: string, oldKey: CryptoKey, nextKey: CryptoKey): Promise<number> {
+  const { files } = await api("projectFileList");
+  let resealed = 0;
+  for (const f of files) {
+    const { sealed } = await api("projectFileGet", { params: { fileId: f.file_id } });
+    const plain = await openProjectFile(oldKey, userId, f.project_id, f.file_id, sealed).catch(() => null);
+    if (!plain) continue;
+    await api("projectFileReseal", { body: { file_id: f.file_id, sealed: await sealProjectFile(nextKey, userId, f.project_id, f.file_id, plain) } });
+    resealed += 1;
+  }
+  return resealed;
 }

@@ -79,6 +79,13 @@ export async function createProjectFile(input: {
   throw new AppError("conflict:project_file_exists", "This file already exists.");
 }
 
+/** Replace a file's ciphertext (key rotation); its size is counted anew. @throws AppError not_found:project_file */
+export async function resealProjectFile(userId: string, fileId: string, sealed: Uint8Array<ArrayBuffer>): Promise<void> {
+  const db = await getDb();
+  const { count } = await db.projectFile.updateMany({ where: { userId, id: fileId }, data: { sealed, bytes: sealed.byteLength } });
+  if (count !== 1) throw projectFileNotFound();
+}
+
 /** Delete one of the user's files. @throws AppError not_found:project_file */
 export async function deleteProjectFile(userId: string, fileId: string): Promise<void> {
   const db = await getDb();

@@ -50,6 +50,12 @@ export function projectPaths(): ZodOpenApiPathsObject {
       responses: created(api.projectFileCreate),
       errors: [404, 409],
     }),
+    operation(api.projectFileReseal, {
+      operationId: "resealProjectFile",
+      tags,
+      summary: "Replace one of the caller's project files with the same file sealed under a new vault key (key rotation); 404 when not the caller's",
+      errors: [404],
+    }),
     operation(api.projectFileDelete, {
       operationId: "deleteProjectFile",
       tags,

@@ -323,6 +323,7 @@ export const api = {
   // docs/issues.md #41 ("Project knowledge"): a project's files, ciphertext only; ranked in the browser.
   projectFileList: { method: "GET", path: "/api/projects/files", response: files.projectFileListSchema, name: "project_files", auth: "session" },
   projectFileCreate: { method: "POST", path: "/api/projects/files", body: files.projectFileBodySchema, maxBytes: files.PROJECT_FILE_MAX_BODY_BYTES, response: files.projectFileEntrySchema, name: "project_file_create", auth: "session" },
+  projectFileReseal: { method: "PATCH", path: "/api/projects/files", body: files.projectFileResealSchema, maxBytes: files.PROJECT_FILE_MAX_BODY_BYTES, response: okSchema, name: "project_file_reseal", auth: "session" },
   projectFileDelete: { method: "DELETE", path: "/api/projects/files", body: files.projectFileIdBodySchema, maxBytes: files.PROJECT_FILE_ID_MAX_BODY_BYTES, response: okSchema, name: "project_file_delete", auth: "session" },
   projectFileGet: { method: "GET", path: "/api/projects/files/{fileId}", response: files.projectFileSchema, name: "project_file", auth: "session" },
   memoryGet: { method: "GET", path: "/api/memory", response: memoryStateSchema, name: "memory", auth: "session" },

@@ -23,6 +23,9 @@ const uuid = z.string().regex(LOWERCASE_UUID, "must be a lowercase UUID");
 /** POST /api/projects/files `{ project_id, file_id, sealed }`: the id the browser chose and bound into the seal. */
 export const projectFileBodySchema = z.object({ project_id: uuid, file_id: uuid, sealed: sealed(SEALED_FILE_MAX_B64) }).strict();
 
+/** PATCH /api/projects/files `{ file_id, sealed }`: the same file sealed again (key rotation). */
+export const projectFileResealSchema = z.object({ file_id: uuid, sealed: sealed(SEALED_FILE_MAX_B64) }).strict();
+
 /** DELETE /api/projects/files `{ file_id }`. */
 export const projectFileIdBodySchema = z.object({ file_id: uuid }).strict();
 

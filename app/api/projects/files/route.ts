@@ -1,1 +1,1 @@
-export { GET, POST, DELETE } from "@/lib/server/routes/projects/files";
+export { GET, POST, PATCH, DELETE } from "@/lib/server/routes/projects/files";

@@ -1,7 +1,7 @@
 import "server-only";
 import { api } from "@/lib/shared/api/contract";
 import { PRIVATE_NO_STORE, reply, route } from "@/lib/server/api/route";
-import { createProjectFile, deleteProjectFile, listProjectFiles } from "@/lib/server/db/project-files";
+import { createProjectFile, deleteProjectFile, listProjectFiles, resealProjectFile } from "@/lib/server/db/project-files";
 import { getPlan } from "@/lib/server/plans";
 import { MAX_FILES_PER_PROJECT, PROJECT_FILES_LIMIT_BYTES } from "@/lib/shared/projects/knowledge-limits";
 
@@ -32,6 +32,12 @@ export const POST = route(api.projectFileCreate, async ({ user, body }) => {
   const input = { userId: user.id, projectId: body.project_id, fileId: body.file_id, sealed: body.sealed, limitBytes: await limitFor(user.id) };
   const { bytes, createdAt } = await createProjectFile(input);
   return reply(api.projectFileCreate, { file_id: body.file_id, project_id: body.project_id, bytes, created_at: createdAt.toISOString() }, { status: 201 });
+});
+
+/** PATCH `{ file_id, sealed }`: the file sealed again under a new vault key (key rotation). 404 when not the caller's. */
+export const PATCH = route(api.projectFileReseal, async ({ user, body }) => {
+  await resealProjectFile(user.id, body.file_id, body.sealed);
+  return reply(api.projectFileReseal, { ok: true });
 });
 
 /** DELETE `{ file_id }`. 404 when not the caller's. */
