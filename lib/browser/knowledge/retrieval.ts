@@ -40,7 +40,8 @@ const B = 0.75;
  * hold one of its terms. Ties keep the files' order.
  */
 export function bm25Retriever(passages: readonly FilePassage[]): Retriever {
-  const postings = new Map<string, { doc: number; tf: number }[]>();
+  // Per term, a flat list of (passage, term frequency) pairs: no object per posting.
+  const postings = new Map<string, number[]>();
   const lengths = new Float64Array(passages.length);
   passages.forEach((p, doc) => {
     const counts = new Map<string, number>();
@@ -48,9 +49,9 @@ export function bm25Retriever(passages: readonly FilePassage[]): Retriever {
     for (const w of words) counts.set(w, (counts.get(w) ?? 0) + 1);
     lengths[doc] = words.length;
     for (const [term, tf] of counts) {
-      let list = postings.get(term);
-      if (!list) postings.set(term, (list = []));
-      list.push({ doc, tf });
+      const list = postings.get(term);
+      if (list) list.push(doc, tf);
+      else postings.set(term, [doc, tf]);
     }
   });
   const n = passages.length;
@@ -61,8 +62,11 @@ export function bm25Retriever(passages: readonly FilePassage[]): Retriever {
       for (const term of new Set(terms(query))) {
         const list = postings.get(term);
         if (!list) continue;
-        const idf = Math.log(1 + (n - list.length + 0.5) / (list.length + 0.5));
-        for (const { doc, tf } of list) {
+        const df = list.length / 2;
+        const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+        for (let i = 0; i < list.length; i += 2) {
+          const doc = list[i]!;
+          const tf = list[i + 1]!;
           const norm = tf + K1 * (1 - B + (B * lengths[doc]!) / avg);
           scores.set(doc, (scores.get(doc) ?? 0) + (idf * tf * (K1 + 1)) / norm);
         }
