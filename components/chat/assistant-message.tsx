@@ -5,6 +5,7 @@ import { AssistantAvatar } from "./assistant-avatar";
 import { CopyButton } from "./copy-button";
 import { Markdown } from "./markdown";
 import { Sources } from "./sources";
+import { FileSources } from "./file-sources";
 import { ACTION_BUTTON, MessageActions, RegenerateButton } from "./message-actions";
 import type { UiMessage } from "./types";
 import { VersionSwitcher } from "./version-switcher";
@@ -31,6 +32,7 @@ export const AssistantMessage = memo(function AssistantMessage({ id, message, ve
       <div className="min-w-0 flex-1 pt-1">
         {message.content !== "" && <Markdown text={message.content} />}
         {message.search && <Sources search={message.search} />}
+        {message.knowledge && message.knowledge.length > 0 && <FileSources sources={message.knowledge} />}
         {message.stopped && (
           <p data-testid="stopped-note" className="mt-1 text-sm italic text-ink-600">
             {message.content === "" ? "Stopped before the answer began." : "Stopped."}

@@ -70,7 +70,7 @@ function useChatState({ models, defaultModel, pdfLimits, providerNotice }: ChatA
   const [input, setInput] = useState("");
   const attachment = useAttachment(pdfLimits);
   const [model, setModel] = useState(defaultModel);
-  const scope = useProjectScope(vaultKey, history.chats);
+  const scope = useProjectScope(vaultKey, history.chats, pdfLimits);
   // Memories need saved history (the vault); temporary chats never read or write them.
   const memory = useMemory(saveHistory ? vaultKey : null);
   // A temporary chat is never saved; a new chat is named by the model after its first exchange.
@@ -95,6 +95,7 @@ function useChatState({ models, defaultModel, pdfLimits, providerNotice }: ChatA
     saveHistory: saveHistory && !temporary,
     instructionsFor: (chatId) => scope.projectById(scope.projectOf(chatId))?.instructions || null,
     memoriesFor: async () => (temporary ? undefined : memory.forTurn()),
+    knowledgeFor: (chatId, question) => scope.files.passagesFor(scope.projectOf(chatId), question),
     model,
     documents: documents.documents,
     onResult: documents.onResult,

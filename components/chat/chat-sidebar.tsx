@@ -44,6 +44,7 @@ export function ChatSidebar() {
             onCreate={scope.projects.create}
             onUpdate={scope.projects.update}
             onDelete={scope.projects.remove}
+            files={scope.files}
           />
         )
       }

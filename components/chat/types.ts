@@ -13,6 +13,14 @@ export interface UiMessage extends ApiMessage {
   stopped?: boolean;
   /** An answer's web search: shown as its Sources and disclosure, sealed with a saved chat. */
   search?: WebSearchRecord;
+  /** docs/issues.md #41: the project files' passages this answer was given, shown as its Sources. */
+  knowledge?: KnowledgeSource[];
+}
+
+/** A project file's passage sent with a turn: the file's name and where in it ("part 3", "section “Pricing”"). */
+export interface KnowledgeSource {
+  file: string;
+  section: string;
 }
 
 

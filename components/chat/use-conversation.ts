@@ -16,7 +16,8 @@ import { type ApiMessage, type ConversationDocument, type SendChatResult, type S
 import { failureDetail, sendErrorOutcome } from "@/lib/browser/chat/send-errors";
 import { AppError } from "@/lib/shared/errors";
 import { SAVED_IMAGE_MAX_CHARS } from "@/lib/browser/vault/seal";
-import type { UiMessage } from "./types";
+import type { KnowledgeSource, UiMessage } from "./types";
+import { passageSourceName, type FilePassage } from "@/lib/browser/knowledge/retrieval";
 import { useStreamingText } from "./use-streaming-text";
 import { useConfidential } from "@/components/confidential/confidential-context";
 import { turnSender, verificationFailureText } from "@/components/confidential/send-turn";
@@ -64,6 +65,11 @@ interface Options {
    * off for it (off in Settings, a temporary chat, no vault). Only a turn sent with memory may suggest one.
    */
   memoriesFor?: () => Promise<string[] | undefined>;
+  /**
+   * docs/issues.md #41 ("Project knowledge"): the passages of the project's files most relevant to `question`, for a
+   * turn of chat `chatId` (null: a new chat), ranked in this browser within budget; [] outside a project.
+   */
+  knowledgeFor?: (chatId: string | null, question: string) => Promise<FilePassage[]>;
   /** A turn was answered: keep its document (this turn's PDF text) and context report (./use-documents.ts). */
   onResult: (result: SendChatResult, document: ConversationDocument | null) => void;
   /** A plain send failed: put its text and PDF back (nothing typed is lost). */
@@ -98,14 +104,37 @@ function withInstructions(instructions: string | null, messages: ReturnType<type
  * `tree` with the turn's answer under `userId` (its search record kept with it). With memory sent, a memory the
  * answer suggests is taken out of its text and returned, to be offered under it (docs/issues.md #41).
  */
-function withAnswer(tree: BranchTree<UiMessage>, userId: string, result: SendChatResult, withMemory: boolean) {
+function withAnswer(tree: BranchTree<UiMessage>, userId: string, result: SendChatResult, withMemory: boolean, knowledge: KnowledgeSource[] = []) {
   const answer = result.messages[result.messages.length - 1];
   const content = answer?.role === "assistant" ? answer.content : "";
   const parsed = parseMemorySuggestion(content);
   const search = result.search ? { search: result.search } : {};
-  const added = addChild(tree, userId, { role: "assistant", content: withMemory ? parsed.text : content, ...search });
+  const sources = knowledge.length ? { knowledge } : {};
+  const added = addChild(tree, userId, { role: "assistant", content: withMemory ? parsed.text : content, ...search, ...sources });
   const suggestion = withMemory && parsed.suggestion ? { messageId: added.id, text: parsed.suggestion } : null;
   return { tree: added.tree, suggestion };
+}
+
+/** Documents a chat request may carry (the server's CHAT_MAX_DOCUMENTS default). */
+const MAX_REQUEST_DOCUMENTS = 20;
+
+/**
+ * A project's passages as the turn's documents, after the conversation's `earlier` ones (so they are wrapped as
+ * documents are: reference material, never instructions; lib/shared/llm/prompt.ts), each named by its file and
+ * section, and the distinct files and sections the answer lists as its Sources.
+ */
+function knowledgeDocuments(passages: FilePassage[], earlier: number) {
+  const sent = passages.slice(0, Math.max(0, MAX_REQUEST_DOCUMENTS - earlier));
+  const documents = sent.map((p) => ({ name: passageSourceName(p).slice(0, 255), text: p.text }));
+  const seen = new Set<string>();
+  const sources: KnowledgeSource[] = [];
+  for (const p of sent) {
+    const key = passageSourceName(p);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    sources.push({ file: p.fileName, section: p.section });
+  }
+  return { documents, sources };
 }
 
 /** Edit-and-resend of message `id` with `text`, from its parent; null when it has none. */
@@ -188,6 +217,10 @@ export function useConversation(options: Options) {
     setSuggestion(null);
     streaming.start();
     const memories = await options.memoriesFor?.();
+    const passages = (await options.knowledgeFor?.(chatId, conversation[conversation.length - 1]?.content ?? "").catch(() => [])) ?? [];
+    // A regenerated or edited turn sends its own PDF again: not also as an earlier document.
+    const earlier = file ? options.documents.filter((d) => d.name !== file.name) : options.documents;
+    const knowledge = knowledgeDocuments(passages, earlier.length);
 
     const controller = new AbortController();
     abort.current = controller;
@@ -197,8 +230,7 @@ export function useConversation(options: Options) {
         messages: withInstructions(options.instructionsFor?.(chatId) ?? null, toApi(conversation)),
         model: options.model,
         file,
-        // A regenerated or edited turn sends its own PDF again: not also as an earlier document.
-        documents: file ? options.documents.filter((d) => d.name !== file.name) : options.documents,
+        documents: [...earlier, ...knowledge.documents],
         chatId,
         // docs/product.md §7 sends save_chat; the server stores nothing whatever it says (saving is `options.save`).
         saveChat: options.signedIn && options.saveHistory,
@@ -213,7 +245,7 @@ export function useConversation(options: Options) {
       const notice =
         attached?.image && attached.image.url.length > SAVED_IMAGE_MAX_CHARS && options.signedIn && options.saveHistory ? IMAGE_NOT_SAVED : (file?.notice ?? null);
       const withNotice = op.kind === "send" ? updateMessage(working, userId, { ...user, notice }) : working;
-      const { tree: next, suggestion: suggested } = withAnswer(withNotice, userId, result, memories !== undefined);
+      const { tree: next, suggestion: suggested } = withAnswer(withNotice, userId, result, memories !== undefined, knowledge.sources);
       setTree(next);
       setSuggestion(suggested);
       const document = file ? { name: file.name, text: file.text } : null;

@@ -2,15 +2,19 @@
 
 import { useMemo, useState } from "react";
 import { useProjects } from "@/components/projects/use-projects";
+import { useProjectFiles } from "@/components/projects/use-project-files";
+import type { PdfLimits } from "@/lib/browser/pdf";
 import type { VaultKey } from "./types";
 import type { HistoryEntry } from "./use-chat-history";
 
 /**
  * The projects (sealed like chats) and the one picked in the sidebar, whose chats are listed and
- * into which new chats go. `chatId` null in `projectOf` means a new chat (it goes into the picked project).
+ * into which new chats go, and the projects' files (docs/issues.md #41). `chatId` null in `projectOf` means a new
+ * chat (it goes into the picked project).
  */
-export function useProjectScope(vaultKey: VaultKey | null, chats: HistoryEntry[]) {
+export function useProjectScope(vaultKey: VaultKey | null, chats: HistoryEntry[], pdfLimits?: PdfLimits) {
   const projects = useProjects(vaultKey);
+  const files = useProjectFiles(vaultKey, pdfLimits);
   const [activeProjectId, setActiveProjectId] = useState<string | null>(null);
   const projectOf = (chatId: string | null) => (chatId ? (projects.membership.get(chatId) ?? null) : activeProjectId);
   const projectById = (id: string | null) => projects.projects.find((p) => p.id === id) ?? null;
@@ -19,5 +23,5 @@ export function useProjectScope(vaultKey: VaultKey | null, chats: HistoryEntry[]
     () => chats.filter((c) => (projects.membership.get(c.chat_id) ?? null) === activeProjectId),
     [chats, projects.membership, activeProjectId],
   );
-  return { projects, activeProjectId, setActiveProjectId, projectOf, projectById, listed };
+  return { projects, files, activeProjectId, setActiveProjectId, projectOf, projectById, listed };
 }

@@ -5,6 +5,7 @@ import { useRouter } from "next/navigation";
 import { useId, useState } from "react";
 import { apiFetch, serverMessage } from "@/lib/browser/api/client";
 import { AppError } from "@/lib/shared/errors";
+import { formatLimit, PROJECT_FILES_LIMIT_BYTES } from "@/lib/shared/projects/knowledge-limits";
 import {
   currencyForCountry,
   formatAmount,
@@ -24,8 +25,14 @@ export const CHECKOUT_REDIRECT_ERROR = "An error occurred during checkout. Pleas
 export const CHECKOUT_FAILED = "Failed to initiate checkout. Please try again later.";
 export const PAYMENTS_OFF = "Payments are not configured on this server, so Pro cannot be bought here. Contact the administrator.";
 
-const FREE_BULLETS = ["Limited private messaging and file uploads", "Limited message history", "Basic model"];
-const PRO_BULLETS = ["Unlimited private messaging and file uploads", "Fully encrypted message history", "Pro model with more compute"];
+// docs/issues.md #41: a project's Files, limited per plan (lib/shared/projects/knowledge-limits.ts).
+const FREE_BULLETS = ["Limited private messaging and file uploads", "Limited message history", "Basic model", `Project files: ${formatLimit(PROJECT_FILES_LIMIT_BYTES.Free)} per project`];
+const PRO_BULLETS = [
+  "Unlimited private messaging and file uploads",
+  "Fully encrypted message history",
+  "Pro model with more compute",
+  `Project files: ${formatLimit(PROJECT_FILES_LIMIT_BYTES.Pro)} per project`,
+];
 
 /**
  * The /pricing cards (docs/product.md §2 /pricing, §4 Pricing, §9) for `country` (ISO code, looked up by the server

@@ -7,6 +7,8 @@ import { toast } from "@/components/ui/toaster";
 import { MAX_PROJECTS } from "@/lib/shared/projects/limits";
 import type { PlainProject } from "@/lib/browser/vault/projects";
 import { ProjectDialog } from "./project-dialog";
+import { ProjectFilesDialog } from "./project-files-dialog";
+import type { useProjectFiles } from "./use-project-files";
 import type { Project } from "./use-projects";
 
 interface ProjectListProps {
@@ -18,6 +20,8 @@ interface ProjectListProps {
   onUpdate: (id: string, project: PlainProject) => Promise<void>;
   /** Delete the project; resolves to how many chats moved out. */
   onDelete: (id: string) => Promise<number>;
+  /** The projects' files (docs/issues.md #41), managed in each project's Files dialog. */
+  files: ReturnType<typeof useProjectFiles>;
 }
 
 /**
@@ -29,6 +33,7 @@ interface ProjectListProps {
 export function ProjectList(props: ProjectListProps) {
   const [editing, setEditing] = useState<Project | "new" | null>(null);
   const [deleting, setDeleting] = useState<Project | null>(null);
+  const [filesOf, setFilesOf] = useState<Project | null>(null);
   const atLimit = props.projects.length >= MAX_PROJECTS;
 
   return (
@@ -54,7 +59,7 @@ export function ProjectList(props: ProjectListProps) {
                 type="button"
                 onClick={() => props.onSelect(p.id)}
                 aria-current={active ? "true" : undefined}
-                className={`flex w-full items-center gap-2 rounded-lg px-3 py-2 pr-16 text-left text-sm font-medium text-ink-900 hover:bg-ink-100 ${active ? "bg-white shadow-sm ring-1 ring-ink-200" : ""}`}
+                className={`flex w-full items-center gap-2 rounded-lg px-3 py-2 pr-24 text-left text-sm font-medium text-ink-900 hover:bg-ink-100 ${active ? "bg-white shadow-sm ring-1 ring-ink-200" : ""}`}
               >
                 <svg aria-hidden="true" viewBox="0 0 24 24" className="h-4 w-4 shrink-0 text-ink-500" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round">
                   <path d="M3 7a2 2 0 0 1 2-2h4l2 2h8a2 2 0 0 1 2 2v8a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2Z" />
@@ -62,6 +67,9 @@ export function ProjectList(props: ProjectListProps) {
                 <span className="truncate">{p.name}</span>
               </button>
               <div className="absolute right-1.5 top-1/2 flex -translate-y-1/2 gap-0.5 opacity-100 focus-within:opacity-100 md:opacity-0 md:group-hover:opacity-100">
+                <RowButton label={`Files of project ${p.name}`} onClick={() => setFilesOf(p)}>
+                  <path d="M14 3H7a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8ZM14 3v5h5M9 13h6M9 17h6" />
+                </RowButton>
                 <RowButton label={`Edit project ${p.name}`} onClick={() => setEditing(p)}>
                   <path d="M12 20h9M16.5 3.5a2.1 2.1 0 0 1 3 3L7 19l-4 1 1-4Z" />
                 </RowButton>
@@ -98,6 +106,18 @@ export function ProjectList(props: ProjectListProps) {
             }}
           />
 
+          <ProjectFilesDialog
+            open={filesOf !== null}
+            projectName={filesOf?.name ?? ""}
+            files={props.files.filesOf(filesOf?.id ?? null)}
+            limits={props.files.limits}
+            onClose={() => setFilesOf(null)}
+            onAdd={async (file) => {
+              if (filesOf) await props.files.add(filesOf.id, file);
+            }}
+            onRemove={props.files.remove}
+          />
+
           <ConfirmDialog
             open={deleting !== null}
             title="Delete this project?"
@@ -116,7 +136,7 @@ export function ProjectList(props: ProjectListProps) {
               );
             }}
           >
-            “{deleting?.name}” and its instructions will be deleted for good. Its chats are not deleted: they move out
+            “{deleting?.name}”, its instructions and its files will be deleted for good. Its chats are not deleted: they move out
             of the project into your chat list.
           </ConfirmDialog>
         </>,

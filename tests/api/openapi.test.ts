@@ -1,6 +1,7 @@
 import { readdirSync } from "node:fs";
 import { projectBodySchema, projectChatBodySchema, projectIdBodySchema } from "@/lib/shared/projects/schemas";
 import { memoryPutBodySchema } from "@/lib/shared/memory/schemas";
+import { projectFileBodySchema, projectFileIdBodySchema, projectFileResealSchema } from "@/lib/shared/projects/file-schemas";
 import path from "node:path";
 import { validate } from "@readme/openapi-parser";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -171,6 +172,9 @@ describe("(b) the document's request schemas are the handlers' own objects", () 
       ["/api/projects", "delete", projectIdBodySchema],
       ["/api/projects/chat", "patch", projectChatBodySchema],
       ["/api/memory", "post", memoryPutBodySchema],
+      ["/api/projects/files", "post", projectFileBodySchema],
+      ["/api/projects/files", "patch", projectFileResealSchema],
+      ["/api/projects/files", "delete", projectFileIdBodySchema],
     ];
     for (const [p, m, schema] of expected) expect(bodyOf(p, m), `${m} ${p}`).toBe(schema);
     // Every other documented body is one no handler validates with zod (the webhook's raw, signed body).

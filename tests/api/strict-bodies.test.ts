@@ -54,6 +54,9 @@ const VALID: Partial<Record<RouteName, Record<string, unknown>>> = {
   projectDelete: { project_id: UUID },
   projectMoveChat: { chat_id: UUID, project_id: null },
   memoryPut: { sealed: SEALED, version: 1, base_version: 0 },
+  projectFileCreate: { project_id: UUID, file_id: UUID, sealed: SEALED },
+  projectFileReseal: { file_id: UUID, sealed: SEALED },
+  projectFileDelete: { file_id: UUID },
 };
 
 /** Nested objects of our own schemas, each with an unknown field added: [route, body, field path named]. */

@@ -10,6 +10,8 @@ import { POST as rotationChats } from "@/app/api/vault/rotation/chats/route";
 import { POST as rotationFinish } from "@/app/api/vault/rotation/finish/route";
 import { GET as projectList, PATCH as projectUpdate } from "@/app/api/projects/route";
 import { GET as memoryGet, POST as memoryPut } from "@/app/api/memory/route";
+import { DELETE as fileDelete, GET as fileList, PATCH as fileReseal, POST as fileCreate } from "@/app/api/projects/files/route";
+import { GET as fileGet } from "@/app/api/projects/files/[fileId]/route";
 import { getConfig } from "@/lib/server/config";
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
@@ -27,6 +29,11 @@ const handlers: Partial<Record<RouteName, Handler>> = {
   projectUpdate: projectUpdate as Handler,
   memoryGet: memoryGet as Handler,
   memoryPut: memoryPut as Handler,
+  projectFileList: fileList as Handler,
+  projectFileCreate: fileCreate as Handler,
+  projectFileReseal: fileReseal as Handler,
+  projectFileDelete: fileDelete as Handler,
+  projectFileGet: fileGet as Handler,
 };
 
 /**

@@ -7,6 +7,7 @@ import { extendChain, sealHeader, type ChatState } from "./integrity";
 import type { IntegrityTracker } from "./integrity-tracker";
 import { resealProjects } from "./projects";
 import { resealMemory } from "./memory";
+import { resealProjectFiles } from "./project-files";
 import { openChat, passphraseMethod, recoveryMethod, sealTurn, type MethodJson } from "./seal";
 
 /**
@@ -126,6 +127,8 @@ export async function completeRotation(api: Api, current: CurrentKey, nextRaw: U
       await resealProjects(api, current.userId, current.key, next.key);
       // Memories (docs/issues.md #41) too.
       await resealMemory(api, current.userId, current.key, next.key);
+      // Project files (docs/issues.md #41) too.
+      await resealProjectFiles(api, current.userId, current.key, next.key);
       return await api("vaultRotationFinish", { body: { generation, manifest } as never });
     } catch (error) {
       // Chats saved meanwhile under the old key, or a manifest written meanwhile: another round.

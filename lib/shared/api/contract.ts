@@ -27,6 +27,7 @@ import {
   projectIdBodySchema,
 } from "@/lib/shared/projects/schemas";
 import { MEMORY_MAX_BODY_BYTES, memoryPutBodySchema } from "@/lib/shared/memory/schemas";
+import * as files from "@/lib/shared/projects/file-schemas";
 import { checkoutBodySchema, customerPortalBodySchema, PAYMENT_MAX_BODY_BYTES } from "@/lib/shared/stripe/schemas";
 import {
   CHAT_SAVE_MAX_BODY_BYTES,
@@ -319,6 +320,12 @@ export const api = {
   projectUpdate: { method: "PATCH", path: "/api/projects", body: projectBodySchema, maxBytes: PROJECT_MAX_BODY_BYTES, response: okSchema, name: "project_update", auth: "session" },
   projectDelete: { method: "DELETE", path: "/api/projects", body: projectIdBodySchema, maxBytes: PROJECT_ID_MAX_BODY_BYTES, response: projectDeletedSchema, name: "project_delete", auth: "session" },
   projectMoveChat: { method: "PATCH", path: "/api/projects/chat", body: projectChatBodySchema, maxBytes: PROJECT_ID_MAX_BODY_BYTES, response: okSchema, name: "project_move_chat", auth: "session" },
+  // docs/issues.md #41 ("Project knowledge"): a project's files, ciphertext only; ranked in the browser.
+  projectFileList: { method: "GET", path: "/api/projects/files", response: files.projectFileListSchema, name: "project_files", auth: "session" },
+  projectFileCreate: { method: "POST", path: "/api/projects/files", body: files.projectFileBodySchema, maxBytes: files.PROJECT_FILE_MAX_BODY_BYTES, response: files.projectFileEntrySchema, name: "project_file_create", auth: "session" },
+  projectFileReseal: { method: "PATCH", path: "/api/projects/files", body: files.projectFileResealSchema, maxBytes: files.PROJECT_FILE_MAX_BODY_BYTES, response: okSchema, name: "project_file_reseal", auth: "session" },
+  projectFileDelete: { method: "DELETE", path: "/api/projects/files", body: files.projectFileIdBodySchema, maxBytes: files.PROJECT_FILE_ID_MAX_BODY_BYTES, response: okSchema, name: "project_file_delete", auth: "session" },
+  projectFileGet: { method: "GET", path: "/api/projects/files/{fileId}", response: files.projectFileSchema, name: "project_file", auth: "session" },
   memoryGet: { method: "GET", path: "/api/memory", response: memoryStateSchema, name: "memory", auth: "session" },
   memoryPut: { method: "POST", path: "/api/memory", body: memoryPutBodySchema, maxBytes: MEMORY_MAX_BODY_BYTES, response: okSchema, name: "memory_put", auth: "session" },
 

@@ -1,0 +1,94 @@
+import "server-only";
+import { getDb } from "@/lib/server/db/client";
+import { projectNotFound } from "@/lib/server/db/projects";
+import { AppError } from "@/lib/shared/errors";
+import { MAX_FILES_PER_PROJECT, formatLimit } from "@/lib/shared/projects/knowledge-limits";
+
+/**
+ * Data access for project files (docs/issues.md #41, "Project knowledge"). Each file is one ciphertext sealed in the
+ * browser under the vault key (lib/browser/vault/project-files.ts), bound to user, project and file; the server
+ * stores bytes and counts their size against the plan's limit per project. Scoped by user: another user's ids
+ * answer 404 exactly as unknown ones.
+ */
+
+/** The file is not one of the user's: 404. */
+export const projectFileNotFound = () => new AppError("not_found:project_file", "File not found.");
+
+/** The project's files would pass the plan's limit (or the count): 409 with the limit in words. */
+export const projectFilesFull = (limitBytes: number) =>
+  new AppError(
+    "conflict:project_files_limit",
+    `A project's files can take at most ${formatLimit(limitBytes)} on your plan, and at most ${MAX_FILES_PER_PROJECT} files. Delete a file to make room.`,
+  );
+
+export interface ProjectFileEntry {
+  fileId: string;
+  projectId: string;
+  bytes: number;
+  createdAt: Date;
+}
+
+/** Every file of the user (ids, sizes, times; no ciphertext), oldest first. */
+export async function listProjectFiles(userId: string): Promise<ProjectFileEntry[]> {
+  const db = await getDb();
+  const rows = await db.projectFile.findMany({
+    where: { userId },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    select: { id: true, projectId: true, bytes: true, createdAt: true },
+  });
+  return rows.map((r) => ({ fileId: r.id, projectId: r.projectId, bytes: r.bytes, createdAt: r.createdAt }));
+}
+
+/** One file's ciphertext. @throws AppError not_found:project_file */
+export async function readProjectFile(userId: string, fileId: string): Promise<{ projectId: string; sealed: Uint8Array<ArrayBuffer> }> {
+  const db = await getDb();
+  const row = await db.projectFile.findUnique({ where: { userId_id: { userId, id: fileId } }, select: { projectId: true, sealed: true } });
+  if (!row) throw projectFileNotFound();
+  return { projectId: row.projectId, sealed: new Uint8Array(row.sealed) };
+}
+
+/**
+ * Store a file in one of the user's projects, in one statement: only when the project is theirs and its files
+ * stay within `limitBytes` and MAX_FILES_PER_PROJECT. Created to the minute.
+ * @throws AppError not_found:project, conflict:project_files_limit, conflict:project_file_exists
+ */
+export async function createProjectFile(input: {
+  userId: string;
+  projectId: string;
+  fileId: string;
+  sealed: Uint8Array<ArrayBuffer>;
+  limitBytes: number;
+}): Promise<{ bytes: number; createdAt: Date }> {
+  const db = await getDb();
+  const bytes = input.sealed.byteLength;
+  const sealed = Buffer.from(input.sealed).toString("base64");
+  const [row] = await db.$queryRaw<{ has_project: number; used: number; files: number; inserted: Date | null }[]>`
+    WITH p AS (SELECT 1 FROM projects WHERE user_id = ${input.userId} AND id = ${input.projectId}::uuid),
+    n AS (SELECT coalesce(sum(bytes), 0)::bigint AS used, count(*)::int AS files FROM project_files WHERE user_id = ${input.userId} AND project_id = ${input.projectId}::uuid),
+    ins AS (
+      INSERT INTO project_files (id, user_id, project_id, sealed, bytes, created_at)
+      SELECT ${input.fileId}::uuid, ${input.userId}, ${input.projectId}::uuid, decode(${sealed}::text, 'base64'), ${bytes}, date_trunc('minute', now())
+      FROM p, n WHERE n.used + ${bytes} <= ${input.limitBytes} AND n.files < ${MAX_FILES_PER_PROJECT}
+      ON CONFLICT DO NOTHING
+      RETURNING created_at
+    )
+    SELECT (SELECT count(*) FROM p)::int AS has_project, (SELECT used FROM n)::int AS used, (SELECT files FROM n) AS files, (SELECT created_at FROM ins) AS inserted`;
+  if (!row?.has_project) throw projectNotFound();
+  if (row.inserted) return { bytes, createdAt: new Date(row.inserted) };
+  if (row.used + bytes > input.limitBytes || row.files >= MAX_FILES_PER_PROJECT) throw projectFilesFull(input.limitBytes);
+  throw new AppError("conflict:project_file_exists", "This file already exists.");
+}
+
+/** Replace a file's ciphertext (key rotation); its size is counted anew. @throws AppError not_found:project_file */
+export async function resealProjectFile(userId: string, fileId: string, sealed: Uint8Array<ArrayBuffer>): Promise<void> {
+  const db = await getDb();
+  const { count } = await db.projectFile.updateMany({ where: { userId, id: fileId }, data: { sealed, bytes: sealed.byteLength } });
+  if (count !== 1) throw projectFileNotFound();
+}
+
+/** Delete one of the user's files. @throws AppError not_found:project_file */
+export async function deleteProjectFile(userId: string, fileId: string): Promise<void> {
+  const db = await getDb();
+  const { count } = await db.projectFile.deleteMany({ where: { userId, id: fileId } });
+  if (count !== 1) throw projectFileNotFound();
+}
