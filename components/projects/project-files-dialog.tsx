@@ -64,9 +64,13 @@ export function ProjectFilesDialog(props: {
           <ul aria-label="Project files" className="flex flex-col divide-y divide-ink-100 rounded-lg border border-ink-200">
             {props.files.map((f) => (
               <li key={f.id} className="flex items-center gap-3 px-3 py-2 text-sm">
-                <span className="min-w-0 flex-1 truncate font-medium text-ink-900">{f.name}</span>
-                <span className="shrink-0 tabular-nums text-ink-500">
-                  {f.passages.length} passages · {kb(f.bytes)}
+                <span className="flex min-w-0 flex-1 flex-col sm:flex-row sm:items-center sm:gap-3">
+                  <span className="min-w-0 truncate font-medium text-ink-900 sm:flex-1" title={f.name}>
+                    {f.name}
+                  </span>
+                  <span className="shrink-0 text-xs tabular-nums text-ink-500 sm:text-sm">
+                    {f.passages.length} passages · {kb(f.bytes)}
+                  </span>
                 </span>
                 <button type="button" onClick={() => void remove(f.id)} aria-label={`Delete file ${f.name}`} className="shrink-0 rounded-md px-2 py-1 text-xs font-medium text-red-700 hover:bg-red-50">
                   Delete
