@@ -19,7 +19,7 @@
  */
 import { withWebResults, type PromptResult } from "../lib/shared/llm/search-prompt";
 import { splitDocumentContext } from "../lib/shared/llm/prompt";
-import { queryFromMessage } from "../lib/shared/search/record";
+import { queryFromMessage } from "../lib/shared/search/text";
 import type { LlmMessage } from "../lib/shared/llm/types";
 
 /** The router's opt-in header for its progress markers, and the family Hush asks for. */

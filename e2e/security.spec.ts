@@ -152,3 +152,31 @@ test("an untrusted client rotating X-Forwarded-For neither escapes the visitor q
   const trusted = await request.get("/api/get-country", { headers: { "x-forwarded-for": "203.97.1.1" } });
   expect(await trusted.json()).toEqual({ country_code: "NZ" });
 });
+
+test("the landing page served from memory (lib/server/static-landing.ts) is Next's own answer for it", async ({ request }) => {
+  // `/?via=next` is the same prerendered page served by Next itself (the hot path answers only a bare `/`).
+  // The headers a browser acts on (security, caching, type, encoding); Next's own x-nextjs-* markers are left out.
+  const compared = [
+    "content-security-policy",
+    "strict-transport-security",
+    "x-content-type-options",
+    "referrer-policy",
+    "x-frame-options",
+    "permissions-policy",
+    "cache-control",
+    "content-type",
+    "content-encoding",
+    "vary",
+  ];
+  const comparable = (headers: Record<string, string>) => Object.fromEntries(compared.map((name) => [name, headers[name] ?? null]));
+  for (const encoding of ["identity", "gzip", "gzip, deflate, br"]) {
+    const ours = await request.get("/", { headers: { "accept-encoding": encoding } });
+    const next = await request.get("/?via=next", { headers: { "accept-encoding": encoding } });
+    expect(ours.status(), encoding).toBe(200);
+    expect(comparable(ours.headers()), encoding).toEqual(comparable(next.headers()));
+    expect((await ours.body()).equals(await next.body()), encoding).toBe(true);
+  }
+  const head = await request.head("/");
+  expect(head.status()).toBe(200);
+  expect(head.headers()["content-security-policy"]).toContain("'sha256-");
+});

@@ -2,7 +2,6 @@
 
 import dynamic from "next/dynamic";
 import { useState } from "react";
-import { MoveChatDialog } from "@/components/projects/move-chat-dialog";
 import { toast } from "@/components/ui/toaster";
 import { ChatErrorNotice } from "./chat-error";
 import { ChatHeader } from "./chat-header";
@@ -11,16 +10,22 @@ import { ChatSidebar } from "./chat-sidebar";
 import { Composer } from "./composer";
 import { WebSearchToggle } from "./web-search-toggle";
 import { IntegrityNotice } from "./integrity-notice";
-import { KeptOfferNotice } from "./kept-offer";
-import { MemorySuggestion } from "./memory-suggestion";
-import { MessageList } from "./message-list";
-import { shareSnapshotOf } from "./open-chat-export";
+import { loadMessageList } from "./message-list-loader";
+import { shareSnapshotOf } from "./share-snapshot";
 import { TemporaryChatBanner } from "./temporary-chat";
 
 // The shortcuts list is fetched when first opened, not with the page.
 const ShortcutsDialog = dynamic(() => import("./shortcuts-dialog").then((m) => m.ShortcutsDialog), { ssr: false });
 // The share dialog (and its sealing code) is fetched when first opened.
 const ShareDialog = dynamic(() => import("@/components/share/share-dialog").then((m) => m.ShareDialog), { ssr: false });
+// Notices that come after a turn or a sign-in, never with the first paint: fetched when first shown.
+const MemorySuggestion = dynamic(() => import("./memory-suggestion").then((m) => m.MemorySuggestion), { ssr: false });
+const KeptOfferNotice = dynamic(() => import("./kept-offer").then((m) => m.KeptOfferNotice), { ssr: false });
+// The move dialog is fetched when first opened.
+const MoveChatDialog = dynamic(() => import("@/components/projects/move-chat-dialog").then((m) => m.MoveChatDialog), { ssr: false });
+// The messages (virtualized list, answer and message components) are not part of the first paint, whose
+// chat is empty: fetched at the first key, tap or click (useMarkdownPreload), or when a chat opens.
+const MessageList = dynamic(loadMessageList, { ssr: false, loading: () => <div className="relative flex min-h-0 flex-1 flex-col" /> });
 
 /**
  * The chat (docs/product.md §2 /chat, §4 Chat): history sidebar, header with the model picker, empty-state
@@ -110,6 +115,9 @@ function ChatDialogs() {
   // Once opened, the shortcuts dialog stays mounted (the native <dialog> closes and reopens in place).
   const [helpShown, setHelpShown] = useState(false);
   if (shortcuts.helpOpen && !helpShown) setHelpShown(true);
+  // Likewise the move dialog, once first opened.
+  const [moveShown, setMoveShown] = useState(false);
+  if (moving && !moveShown) setMoveShown(true);
   const moveTo = (projectId: string | null) => {
     const id = chat.chatId;
     if (!id) return;
@@ -122,7 +130,7 @@ function ChatDialogs() {
   return (
     <>
       {shareOpen && <ShareDialog open={shareOpen} onClose={() => setShareOpen(false)} snapshot={() => shareSnapshotOf(chat, saved.history.chats)} />}
-      <MoveChatDialog open={moving} projects={scope.projects.projects} current={openProjectId} onClose={() => setMoving(false)} onMove={moveTo} />
+      {(moveShown || moving) && <MoveChatDialog open={moving} projects={scope.projects.projects} current={openProjectId} onClose={() => setMoving(false)} onMove={moveTo} />}
       {(helpShown || shortcuts.helpOpen) && <ShortcutsDialog open={shortcuts.helpOpen} onClose={() => shortcuts.setHelpOpen(false)} />}
     </>
   );

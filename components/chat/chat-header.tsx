@@ -5,7 +5,21 @@ import { ChatMenu } from "./chat-menu";
 import { useChat } from "./chat-provider";
 import { ModelPicker } from "./model-picker";
 import { TemporaryChatButton } from "./temporary-chat";
-import { exportOpenChat } from "./open-chat-export";
+import { toast } from "@/components/ui/toaster";
+
+type ExportArgs = Parameters<typeof import("./open-chat-export").exportOpenChat>;
+
+/** The export code (lib/browser/chat/export.ts) is fetched at the first export, not in /chat's first load (docs/issues.md #42). */
+async function exportOpenChat(...args: ExportArgs): Promise<void> {
+  let exporter: typeof import("./open-chat-export");
+  try {
+    exporter = await import("./open-chat-export");
+  } catch {
+    toast.error("Could not export: Hush could not be reached. Try again.");
+    return;
+  }
+  exporter.exportOpenChat(...args);
+}
 
 /**
  * The chat header: the sidebar's stand-in buttons, the model picker, the open chat's title (the page's h1),
@@ -51,7 +65,7 @@ export function ChatHeader() {
         )}
         {shown.length > 0 && (
           <ChatMenu
-            onExport={(kind) => exportOpenChat(chat, saved.history.chats, kind)}
+            onExport={(kind) => void exportOpenChat(chat, saved.history.chats, kind)}
             onShare={chat.chatId && !chat.busy && !temporary ? () => setShareOpen(true) : undefined}
             extraItems={chat.chatId && !temporary && scope.projects.projects.length > 0 ? [{ label: "Move to project…", onSelect: () => setMoving(true) }] : []}
           />

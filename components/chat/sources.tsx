@@ -1,13 +1,7 @@
 "use client";
 
-import {
-  isLinkable,
-  SEARCH_BLOCKED_LINE,
-  SEARCH_FAILED_LINE,
-  SEARCH_OVER_QUOTA_LINE,
-  sourceDomain,
-  type WebSearchRecord,
-} from "@/lib/shared/search/record";
+import type { WebSearchRecord } from "@/lib/shared/search/record";
+import { isLinkable, SEARCH_BLOCKED_LINE, SEARCH_FAILED_LINE, SEARCH_OVER_QUOTA_LINE, sourceDomain } from "@/lib/shared/search/text";
 
 /**
  * Under an answer with "Search the web" on: one line when the search failed, was held back or

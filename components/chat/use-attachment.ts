@@ -2,7 +2,6 @@
 
 import { useRef, useState } from "react";
 import type { StagedFile } from "@/lib/browser/chat/send-turn";
-import { readAttachment } from "@/lib/browser/files/browser";
 import { isFileError } from "@/lib/browser/files/errors";
 import type { PdfLimits } from "@/lib/browser/pdf";
 import { isPdfError, READ_FAILURE_MESSAGE } from "@/lib/shared/pdf/errors";
@@ -31,6 +30,8 @@ export function useAttachment(pdfLimits: PdfLimits) {
     setReading(file.name);
     const job = (async (): Promise<StagedFile | null> => {
       try {
+        // The readers load with the first file, not in /chat's first load (docs/issues.md #42).
+        const { readAttachment } = await import("@/lib/browser/files/browser");
         const read = await readAttachment(file, pdfLimits, model, controller.signal);
         if (!controller.signal.aborted) setStaged(read);
         return read;

@@ -17,7 +17,7 @@ import { failureDetail, sendErrorOutcome } from "@/lib/browser/chat/send-errors"
 import { AppError } from "@/lib/shared/errors";
 import { SAVED_IMAGE_MAX_CHARS } from "@/lib/browser/vault/seal";
 import type { KnowledgeSource, UiMessage } from "./types";
-import { passageSourceName, type FilePassage } from "@/lib/browser/knowledge/retrieval";
+import { passageSourceName, type FilePassage } from "@/lib/browser/knowledge/file-passage";
 import { useStreamingText } from "./use-streaming-text";
 import { useConfidential } from "@/components/confidential/confidential-context";
 import { turnSender, verificationFailureText } from "@/components/confidential/send-turn";

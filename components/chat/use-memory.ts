@@ -2,11 +2,15 @@
 
 import { useCallback, useEffect, useRef, useState } from "react";
 import { apiFetch } from "@/lib/browser/api/client";
-import { EMPTY_MEMORY, loadMemory, newFact, normalizeFact, saveMemory, type MemoryFact, type MemoryList } from "@/lib/browser/vault/memory";
+import type { MemoryFact, MemoryList } from "@/lib/browser/vault/memory";
 import { MAX_MEMORIES } from "@/lib/shared/memory/limits";
 import { memoriesWithinBudget } from "@/lib/shared/llm/memory-prompt";
 import { isAppError } from "@/lib/shared/errors";
 import type { VaultKey } from "./types";
+
+// The sealing of the list loads once a vault is open, not in /chat's first load (docs/issues.md #42).
+const vaultMemory = () => import("@/lib/browser/vault/memory");
+type VaultMemory = Awaited<ReturnType<typeof vaultMemory>>;
 
 /**
  * The signed-in user's memories (docs/issues.md #41), opened with the vault key and written back sealed
@@ -29,7 +33,8 @@ export function useMemory(vault: VaultKey | null) {
   useEffect(() => {
     if (!vault) return;
     let live = true;
-    loading.current = loadMemory(apiFetch, vault.key, vault.userId)
+    loading.current = vaultMemory()
+      .then((m) => m.loadMemory(apiFetch, vault.key, vault.userId))
       .then((loaded) => {
         if (!live) return;
         listRef.current = loaded.list;
@@ -44,15 +49,16 @@ export function useMemory(vault: VaultKey | null) {
 
   /** Apply `change` to the stored list and store it (re-read and applied again once on a conflict). */
   const update = useCallback(
-    async (change: (current: MemoryList) => Omit<MemoryList, "version">) => {
+    async (change: (current: MemoryList, m: VaultMemory) => Omit<MemoryList, "version">) => {
       if (!vault) throw new Error("locked");
-      const write = async (base: MemoryList) => saveMemory(apiFetch, vault.key, vault.userId, base, change(base));
+      const m = await vaultMemory();
+      const write = async (base: MemoryList) => m.saveMemory(apiFetch, vault.key, vault.userId, base, change(base, m));
       let stored: MemoryList;
       try {
-        stored = await write(listRef.current ?? EMPTY_MEMORY);
+        stored = await write(listRef.current ?? m.EMPTY_MEMORY);
       } catch (error) {
         if (!isAppError(error, "conflict")) throw error;
-        stored = await write((await loadMemory(apiFetch, vault.key, vault.userId)).list);
+        stored = await write((await m.loadMemory(apiFetch, vault.key, vault.userId)).list);
       }
       listRef.current = stored;
       setList(stored);
@@ -61,12 +67,12 @@ export function useMemory(vault: VaultKey | null) {
   );
 
   const add = useCallback(
-    (text: string) => update((l) => ({ enabled: l.enabled, facts: [newFact(text), ...l.facts].slice(0, MAX_MEMORIES) })),
+    (text: string) => update((l, m) => ({ enabled: l.enabled, facts: [m.newFact(text), ...l.facts].slice(0, MAX_MEMORIES) })),
     [update],
   );
   const edit = useCallback(
     (id: string, text: string) =>
-      update((l) => ({ enabled: l.enabled, facts: l.facts.map((f) => (f.id === id ? { ...f, text: normalizeFact(text), at: Date.now() } : f)) })),
+      update((l, m) => ({ enabled: l.enabled, facts: l.facts.map((f) => (f.id === id ? { ...f, text: m.normalizeFact(text), at: Date.now() } : f)) })),
     [update],
   );
   const remove = useCallback((id: string) => update((l) => ({ enabled: l.enabled, facts: l.facts.filter((f) => f.id !== id) })), [update]);

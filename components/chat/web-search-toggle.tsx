@@ -1,6 +1,6 @@
 "use client";
 
-import { SEARCH_OVER_QUOTA_LINE } from "@/lib/shared/search/record";
+import { SEARCH_OVER_QUOTA_LINE } from "@/lib/shared/search/text";
 import type { WebSearchState } from "./use-web-search";
 
 /**

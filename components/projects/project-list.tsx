@@ -1,15 +1,18 @@
 "use client";
 
+import dynamic from "next/dynamic";
 import { useState } from "react";
 import { createPortal } from "react-dom";
 import { ConfirmDialog } from "@/components/ui/dialog";
 import { toast } from "@/components/ui/toaster";
 import { MAX_PROJECTS } from "@/lib/shared/projects/limits";
 import type { PlainProject } from "@/lib/browser/vault/projects";
-import { ProjectDialog } from "./project-dialog";
-import { ProjectFilesDialog } from "./project-files-dialog";
 import type { useProjectFiles } from "./use-project-files";
 import type { Project } from "./use-projects";
+
+// The project and files dialogs are fetched when first opened, not in /chat's first load (docs/issues.md #42).
+const ProjectDialog = dynamic(() => import("./project-dialog").then((m) => m.ProjectDialog), { ssr: false });
+const ProjectFilesDialog = dynamic(() => import("./project-files-dialog").then((m) => m.ProjectFilesDialog), { ssr: false });
 
 interface ProjectListProps {
   projects: Project[];
@@ -34,6 +37,11 @@ export function ProjectList(props: ProjectListProps) {
   const [editing, setEditing] = useState<Project | "new" | null>(null);
   const [deleting, setDeleting] = useState<Project | null>(null);
   const [filesOf, setFilesOf] = useState<Project | null>(null);
+  // Once opened, each dialog stays mounted (its native <dialog> closes and reopens in place).
+  const [editorShown, setEditorShown] = useState(false);
+  const [filesShown, setFilesShown] = useState(false);
+  if (editing !== null && !editorShown) setEditorShown(true);
+  if (filesOf !== null && !filesShown) setFilesShown(true);
   const atLimit = props.projects.length >= MAX_PROJECTS;
 
   return (
@@ -90,7 +98,7 @@ export function ProjectList(props: ProjectListProps) {
       {/* In the page's body, not in the sidebar: a phone's closed drawer would hide them. */}
       {createPortal(
         <>
-          <ProjectDialog
+          {editorShown && <ProjectDialog
             open={editing !== null}
             initial={editing === "new" || editing === null ? null : editing}
             onClose={() => setEditing(null)}
@@ -104,9 +112,9 @@ export function ProjectList(props: ProjectListProps) {
                 toast.success("Project saved");
               }
             }}
-          />
+          />}
 
-          <ProjectFilesDialog
+          {filesShown && <ProjectFilesDialog
             open={filesOf !== null}
             projectName={filesOf?.name ?? ""}
             files={props.files.filesOf(filesOf?.id ?? null)}
@@ -116,7 +124,7 @@ export function ProjectList(props: ProjectListProps) {
               if (filesOf) await props.files.add(filesOf.id, file);
             }}
             onRemove={props.files.remove}
-          />
+          />}
 
           <ConfirmDialog
             open={deleting !== null}

@@ -1,13 +1,10 @@
 "use client";
 
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { apiFetch } from "@/lib/browser/api/client";
-import { readAttachment } from "@/lib/browser/files/browser";
 import { fileKind } from "@/lib/browser/files/kinds";
 import type { PdfLimits } from "@/lib/browser/pdf";
-import { splitPassages } from "@/lib/browser/knowledge/passages";
-import { bm25Retriever, passagesForTurn, type FilePassage } from "@/lib/browser/knowledge/retrieval";
-import { openProjectFile, sealProjectFile } from "@/lib/browser/vault/project-files";
+import type { FilePassage, Retriever } from "@/lib/browser/knowledge/retrieval";
 import { PROJECT_FILE_MAX_BYTES, PROJECT_FILE_MAX_CHARS } from "@/lib/shared/projects/knowledge-limits";
 import { AppError } from "@/lib/shared/errors";
 import type { VaultKey } from "@/components/chat/types";
@@ -21,11 +18,16 @@ export interface ProjectFileItem {
   passages: FilePassage[];
 }
 
+// Sealing, splitting and ranking load when a project has files, not in /chat's first load (docs/issues.md #42).
+const sealing = () => import("@/lib/browser/vault/project-files");
+const ranking = () => import("@/lib/browser/knowledge/retrieval");
+
 const FALLBACK_PDF: PdfLimits = { maxBytes: PROJECT_FILE_MAX_BYTES, maxChars: PROJECT_FILE_MAX_CHARS, maxPages: 100, timeoutMs: 15_000, maxInflatedBytes: 200 * 1024 * 1024 };
 
 /** Open every listed file of the user with the vault key (a file that does not open is left out). */
 async function loadFiles(vault: VaultKey) {
   const listed = await apiFetch("projectFileList");
+  const { openProjectFile } = await sealing();
   const opened = await Promise.all(
     listed.files.map(async (f): Promise<ProjectFileItem | null> => {
       const { sealed } = await apiFetch("projectFileGet", { params: { fileId: f.file_id } });
@@ -65,14 +67,12 @@ export function useProjectFiles(vault: VaultKey | null, pdfLimits?: PdfLimits) {
   }, [vault, tick]);
 
   const byProject = useMemo(() => {
-    const out = new Map<string, { files: ProjectFileItem[]; retriever: ReturnType<typeof bm25Retriever> }>();
-    const ids = new Set(files.map((f) => f.projectId));
-    for (const id of ids) {
-      const mine = files.filter((f) => f.projectId === id);
-      out.set(id, { files: mine, retriever: bm25Retriever(mine.flatMap((f) => f.passages)) });
-    }
+    const out = new Map<string, ProjectFileItem[]>();
+    for (const f of files) out.set(f.projectId, [...(out.get(f.projectId) ?? []), f]);
     return out;
   }, [files]);
+  // Each project's index, built at its first turn and kept while its files are unchanged.
+  const retrievers = useRef(new WeakMap<ProjectFileItem[], Promise<Retriever>>());
 
   /** Read, split, seal and store `file` in project `projectId`. */
   const add = useCallback(
@@ -80,7 +80,9 @@ export function useProjectFiles(vault: VaultKey | null, pdfLimits?: PdfLimits) {
       if (!vault) throw new AppError("conflict:no_vault", "Turn on Save history first.");
       const kind = fileKind(file);
       if (!kind || kind === "image") throw new AppError("bad_request:project_file", "Add a PDF, Word (DOCX), text, Markdown, CSV or JSON file.");
+      const { readAttachment } = await import("@/lib/browser/files/browser");
       const read = await readAttachment(file, { ...(pdfLimits ?? FALLBACK_PDF), maxBytes: PROJECT_FILE_MAX_BYTES, maxChars: PROJECT_FILE_MAX_CHARS }, undefined);
+      const [{ splitPassages }, { sealProjectFile }] = await Promise.all([import("@/lib/browser/knowledge/passages"), sealing()]);
       const passages = splitPassages(read.text);
       const fileId = crypto.randomUUID();
       const sealed = await sealProjectFile(vault.key, vault.userId, projectId, fileId, { name: file.name, type: kind, passages });
@@ -100,11 +102,18 @@ export function useProjectFiles(vault: VaultKey | null, pdfLimits?: PdfLimits) {
     add,
     remove,
     /** The files of one project, oldest first. */
-    filesOf: (projectId: string | null): ProjectFileItem[] => (vault && projectId ? (byProject.get(projectId)?.files ?? []) : []),
+    filesOf: (projectId: string | null): ProjectFileItem[] => (vault && projectId ? (byProject.get(projectId) ?? []) : []),
     /** The passages to send with a turn of project `projectId` asking `query` (empty without files). */
     passagesFor: async (projectId: string | null, query: string): Promise<FilePassage[]> => {
-      const entry = vault && projectId ? byProject.get(projectId) : undefined;
-      return entry ? passagesForTurn(entry.retriever, query) : [];
+      const mine = vault && projectId ? byProject.get(projectId) : undefined;
+      if (!mine) return [];
+      const { bm25Retriever, passagesForTurn } = await ranking();
+      let retriever = retrievers.current.get(mine);
+      if (!retriever) {
+        retriever = Promise.resolve(bm25Retriever(mine.flatMap((f) => f.passages)));
+        retrievers.current.set(mine, retriever);
+      }
+      return passagesForTurn(await retriever, query);
     },
   };
 }

@@ -10,6 +10,7 @@ import { relayChat } from "@/lib/server/confidential/relay";
 import { directRequest, drained, errorResponse } from "@/lib/server/http";
 import { corkedWriter, pushTo, takeProducer, takeText } from "@/lib/server/api/pushed-body";
 import { apiPolicyHeaders, COMMON_HEADERS } from "@/lib/server/security/headers";
+import { handleLanding } from "@/lib/server/static-landing";
 
 /**
  * The hot path of server.mjs (docs/performance.md "Custom server"): the routes whose contract entry says
@@ -59,12 +60,14 @@ export function installHotPath(): void {
 }
 
 /**
- * Answer `req` here when it is POST on a hot route (true), else leave it untouched (false). The answer's
+ * Answer `req` here when it is a hot route, or the plain GET of the prerendered landing page
+ * (lib/server/static-landing.ts) (true), else leave it untouched (false). The answer's
  * body is written with back-pressure (the next chunk is read once the socket has drained), and a client
  * that goes away aborts the request's signal at once, which stops the model call or the enclave request.
  */
 export function handleHotRequest(req: IncomingMessage, res: ServerResponse): boolean {
   const method = req.method ?? "";
+  if (req.url === "/") return handleLanding(req, res);
   if (method !== "POST" && method !== "GET") return false;
   const url = req.url ?? "";
   const query = url.indexOf("?");

@@ -4,7 +4,8 @@ import { generateVaultKey, importVaultKey } from "@/lib/browser/vault/crypto";
 import { treeForSaving, treeFromSaved } from "@/lib/browser/chat/saved-tree";
 import { addChild, emptyTree, ROOT } from "@/lib/browser/chat/branches";
 import { formatWebResults, splitWebResults, withWebResults, SEARCH_SYSTEM_PROMPT } from "@/lib/shared/llm/search-prompt";
-import { isLinkable, queryFromMessage, sourceDomain, type WebSearchRecord } from "@/lib/shared/search/record";
+import type { WebSearchRecord } from "@/lib/shared/search/record";
+import { isLinkable, queryFromMessage, sourceDomain } from "@/lib/shared/search/text";
 import { citeSources } from "@/dev/enclave-search";
 import { searchCorpus } from "@/dev/searxng";
 

@@ -1,4 +1,13 @@
-import { createParser, type EventSourceMessage } from "eventsource-parser";
+import type { EventSourceMessage } from "eventsource-parser";
+
+// The parser is fetched with the first answer (or at the first key press, preloadEventStream), not in
+// /chat's first load (docs/issues.md #42).
+const loadParser = () => import("eventsource-parser");
+
+/** Start fetching the stream parser before the first answer needs it. */
+export function preloadEventStream(): void {
+  void loadParser().catch(() => undefined);
+}
 
 /**
  * Read a Server-Sent Events body to its end, handing each event to `onEvent` (eventsource-parser): the
@@ -8,6 +17,7 @@ import { createParser, type EventSourceMessage } from "eventsource-parser";
  *   decryption failure), for the caller to map.
  */
 export async function readEventStream(body: ReadableStream<Uint8Array<ArrayBuffer>>, onEvent: (event: EventSourceMessage) => void): Promise<void> {
+  const { createParser } = await loadParser();
   const parser = createParser({ onEvent });
   const reader = body.pipeThrough(new TextDecoderStream()).getReader();
   for (;;) {

@@ -1,4 +1,4 @@
-import type { Passage } from "./passages";
+import type { FilePassage } from "./file-passage";
 import { KNOWLEDGE_MAX_PASSAGES, KNOWLEDGE_PROMPT_BUDGET_TOKENS } from "@/lib/shared/projects/knowledge-limits";
 
 /**
@@ -7,10 +7,7 @@ import { KNOWLEDGE_MAX_PASSAGES, KNOWLEDGE_PROMPT_BUDGET_TOKENS } from "@/lib/sh
  * (bm25Retriever); an embedding model can implement the same interface later.
  */
 
-/** A passage of a named file. */
-export interface FilePassage extends Passage {
-  fileName: string;
-}
+export { passageSourceName, type FilePassage } from "./file-passage";
 
 /** Ranks passages for a question. */
 export interface Retriever {
@@ -102,9 +99,4 @@ export async function passagesForTurn(
     if (out.length >= maxPassages) break;
   }
   return out;
-}
-
-/** The name a passage goes to the model under (as a document block), and the line "Sources" shows: "notes.txt, part 3". */
-export function passageSourceName(p: Pick<FilePassage, "fileName" | "section">): string {
-  return `${p.fileName}, ${p.section}`;
 }

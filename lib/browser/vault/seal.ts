@@ -15,7 +15,7 @@ import {
   type Argon2Params,
   type MethodKind,
 } from "./crypto";
-import { webSearchRecordSchema, type WebSearchRecord } from "@/lib/shared/search/record";
+import type { WebSearchRecord } from "@/lib/shared/search/record";
 
 /**
  * The vault's API shapes, sealed and opened in the browser (and by tests acting as the browser):
@@ -267,7 +267,8 @@ export async function openChat(key: CryptoKey, userId: string, chat: SealedChatJ
           search?: unknown;
         };
         const image = savedImageOf(parsed.image);
-        if (parsed.search !== undefined) search = webSearchRecordSchema.safeParse(parsed.search).data;
+        // The schema (and zod) load only for a saved answer that searched: not in /chat's first load (#42).
+        if (parsed.search !== undefined) search = (await import("@/lib/shared/search/record")).webSearchRecordSchema.safeParse(parsed.search).data;
         else attachment = image ? { name: String(parsed.name), text: "", image } : { name: String(parsed.name), text: String(parsed.text) };
       }
       return { role: m.role, content, attachment, ...(search ? { search } : {}) };

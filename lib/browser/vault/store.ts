@@ -6,7 +6,7 @@ import { apiFetch } from "@/lib/browser/api/client";
 import type { SealedChatBatchJson, VaultDevicesJson, VaultJson } from "@/lib/shared/api/contract";
 import { AppError } from "@/lib/shared/errors";
 import { readSeen, writeSeen } from "./device-store";
-import { IntegrityTracker } from "./integrity-tracker";
+import type { IntegrityTracker } from "./integrity-tracker";
 
 /**
  * The vault in the browser, as a tiny shared store like lib/browser/account/client.ts: the state
@@ -124,9 +124,12 @@ export function holdTracker(next: IntegrityTracker): void {
 }
 
 /** This device's integrity tracker for the vault key `raw` (its seen versions are kept in IndexedDB). */
-export function trackerFor(raw: Uint8Array<ArrayBuffer>): Promise<IntegrityTracker> {
+export async function trackerFor(raw: Uint8Array<ArrayBuffer>): Promise<IntegrityTracker> {
   const userId = info().user_id;
-  return IntegrityTracker.start(raw, userId, { read: () => readSeen(userId), write: (seen) => writeSeen(userId, seen) }, info().key_generation);
+  const keyGeneration = info().key_generation;
+  // The integrity code loads with the first unlock, not in /chat's first load (docs/issues.md #42).
+  const { IntegrityTracker } = await import("./integrity-tracker");
+  return IntegrityTracker.start(raw, userId, { read: () => readSeen(userId), write: (seen) => writeSeen(userId, seen) }, keyGeneration);
 }
 
 /** Forget the vault key (the "Lock" action, and on sign-out). */

@@ -6,9 +6,7 @@ import { AppError, isAppError } from "@/lib/shared/errors";
 import { weakerThanCurrent } from "@/lib/shared/vault/argon2-params";
 import { fromBase64, importVaultKey, unwrapForDevice } from "./crypto";
 import { forgetDeviceRecord, readDevice } from "./device-store";
-import { rememberThisDevice } from "./devices";
-import { finishPendingRotation } from "./key-rotation";
-import { prfBytes, webauthn, withoutPrf, type Prf, type SetupDraft } from "./methods";
+import type { Prf, SetupDraft } from "./methods";
 import { passphraseMethod, unlockWithPassphrase, unlockWithPrf, unlockWithRecovery } from "./seal";
 import { actionError, holdRawKey, holdTracker, info, setVault, setVaultBusy, setVaultError, trackerFor, useVaultStore, vaultSnapshot, type VaultStore } from "./store";
 
@@ -61,10 +59,15 @@ export function useVault(signedIn: boolean): VaultStore {
  */
 async function unlocked(raw: Uint8Array<ArrayBuffer>, remember = false): Promise<void> {
   const pending = info().rotation;
-  if (pending) raw = await finishPendingRotation(raw, pending);
+  // Remembering a device, finishing a rotation and passkeys load when used, not in /chat's first load (docs/issues.md #42).
+  if (pending) raw = await (await import("./key-rotation")).finishPendingRotation(raw, pending);
   holdRawKey(raw);
   holdTracker(await trackerFor(raw));
-  if (remember) await rememberThisDevice().catch(() => console.error("Could not remember this device"));
+  if (remember) {
+    await import("./devices")
+      .then((devices) => devices.rememberThisDevice())
+      .catch(() => console.error("Could not remember this device"));
+  }
   setVault({ key: await importVaultKey(raw) });
 }
 
@@ -156,6 +159,7 @@ export async function unlockRecovery(code: string, remember = false): Promise<vo
 
 /** Unlock with a passkey tap (the PRF output opens the wrap; the server verifies the assertion); `remember` as above. */
 export async function unlockPasskey(remember = false): Promise<void> {
+  const { prfBytes, webauthn, withoutPrf } = await import("./methods");
   const v = info();
   const passkeys = v.methods.filter((m) => m.kind === "passkey" && m.credential_id && m.kdf.prf_input);
   if (!passkeys.length) throw actionError("No passkey is set up.");

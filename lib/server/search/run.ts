@@ -3,7 +3,8 @@ import { getConfig } from "@/lib/server/config";
 import { AppError } from "@/lib/shared/errors";
 import { withWebResults, type PromptResult } from "@/lib/shared/llm/search-prompt";
 import type { LlmMessage } from "@/lib/shared/llm/types";
-import { queryFromMessage, type WebSearchRecord } from "@/lib/shared/search/record";
+import type { WebSearchRecord } from "@/lib/shared/search/record";
+import { queryFromMessage } from "@/lib/shared/search/text";
 import { searchSearxng } from "./searxng";
 
 /**
@@ -26,7 +27,7 @@ export function assertSearchAvailable(requested: boolean | undefined): boolean {
 /**
  * Run a turn's search and add its results to the model input.
  * @param messages the turn's model input (system prompt first, the user's message last)
- * @param question the user's last message: the query (lib/shared/search/record.ts queryFromMessage)
+ * @param question the user's last message: the query (lib/shared/search/text.ts queryFromMessage)
  * @param counted false when today's searches are used up: nothing is queried (status "over_quota")
  * @returns the model input to send and the record shown (and sealed) with the answer
  * @throws the turn's abort reason when `signal` aborts; never for an engine failure (status "failed")

@@ -46,7 +46,8 @@ function hashesOfFile(file: string): string[] | null {
   return hashes;
 }
 
-function htmlFileOf(route: string): string {
+/** The prerendered HTML file of `route` in the build (its headers are in the same name with `.meta`). */
+export function htmlFileOf(route: string): string {
   return path.join(DIST, "server", "app", `${route === "/" ? "/index" : route}.html`);
 }
 
@@ -56,6 +57,11 @@ export function prerenderedPageHashes(pathname: string): string[] | null {
   const known = prerenderedRoutes();
   if (!known?.has(route)) return null;
   return hashesOfFile(htmlFileOf(route));
+}
+
+/** Whether the build prerendered `route` (false in development, where nothing is). */
+export function isPrerendered(route: string): boolean {
+  return prerenderedRoutes()?.has(route) ?? false;
 }
 
 /**

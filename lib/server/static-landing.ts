@@ -1,0 +1,98 @@
+import "server-only";
+import fs from "node:fs";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { gzipSync } from "node:zlib";
+import { getConfig } from "@/lib/server/config";
+import { hstsHeader, pagePolicy } from "@/lib/server/security/csp";
+import { COMMON_HEADERS } from "@/lib/server/security/headers";
+import { htmlFileOf, isPrerendered, prerenderedPageHashes } from "@/lib/server/security/static-pages";
+
+/**
+ * The landing page from memory, for server.mjs's hot path (lib/server/hot-path.ts; docs/performance.md
+ * "Landing page"): the build's prerendered HTML of / (`.next/server/app/index.html`), which is what Next
+ * serves for it, sent with the same headers Next sends (next.config.ts's COMMON_HEADERS, proxy.ts's
+ * hash-based CSP and HSTS, the page's own from `index.meta`, Next's Cache-Control and Vary) and
+ * gzipped as Next's compression would, but without Next's routing, proxy.ts and response cache on each
+ * request. e2e/security.spec.ts checks the answer against Next's own for the same page (`/?…`, which
+ * this leaves to Next).
+ *
+ * Only a plain document request is answered here: GET or HEAD of exactly `/` (no query), no header of
+ * the App Router's RSC requests, and an Accept-Encoding that is absent or a plain list (no q-values)
+ * naming gzip or not (then identity). Anything else goes to Next. In development, or without a
+ * prerendered /, nothing is answered here.
+ */
+
+interface Landing {
+  headers: Record<string, string>;
+  body: Buffer;
+  gzipped: Buffer;
+}
+
+/** Next 16's headers on a prerendered App Router page that are not in `.meta` (base-server.js, compression). */
+const NEXT_PAGE_HEADERS: Record<string, string> = {
+  "Cache-Control": "s-maxage=31536000",
+  "Content-Type": "text/html; charset=utf-8",
+  "x-nextjs-cache": "HIT",
+};
+const NEXT_VARY = "rsc, next-router-state-tree, next-router-prefetch, next-router-segment-prefetch";
+/** Request headers of the App Router's own fetches (RSC payloads, prefetches): these go to Next. */
+const ROUTER_HEADERS = ["rsc", "next-router-state-tree", "next-router-prefetch", "next-router-segment-prefetch", "next-action", "next-url"];
+
+let cached: Landing | null | undefined;
+
+function load(): Landing | null {
+  if (!getConfig().isProduction || !isPrerendered("/")) return null;
+  const hashes = prerenderedPageHashes("/");
+  const file = htmlFileOf("/");
+  let body: Buffer;
+  let meta: { status?: number; headers?: Record<string, string | string[]> };
+  try {
+    body = fs.readFileSync(file);
+    meta = JSON.parse(fs.readFileSync(file.replace(/\.html$/, ".meta"), "utf8")) as typeof meta;
+  } catch {
+    return null;
+  }
+  if (!hashes || (meta.status ?? 200) !== 200) return null;
+  const config = getConfig();
+  const headers: Record<string, string> = {};
+  for (const { key, value } of COMMON_HEADERS) headers[key] = value;
+  for (const [name, value] of Object.entries(meta.headers ?? {})) {
+    // Next's internal revalidation tags, which Next itself does not send to a browser.
+    if (name.toLowerCase() === "x-next-cache-tags") continue;
+    headers[name] = Array.isArray(value) ? value.join(",") : value;
+  }
+  Object.assign(headers, NEXT_PAGE_HEADERS);
+  headers["Content-Security-Policy"] = pagePolicy({ hashes });
+  const hsts = hstsHeader({ production: config.isProduction, appUrl: config.APP_URL });
+  if (hsts) headers["Strict-Transport-Security"] = hsts;
+  return { headers, body, gzipped: gzipSync(body) };
+}
+
+/** "gzip", "identity", or null when the header is one this does not negotiate as Next would (left to Next). */
+function encodingFor(accept: string | undefined): "gzip" | "identity" | null {
+  if (accept === undefined || accept.trim() === "") return "identity";
+  if (accept.includes(";")) return null;
+  const names = accept.split(",").map((n) => n.trim().toLowerCase());
+  if (names.includes("gzip") || names.includes("*")) return "gzip";
+  return names.includes("deflate") ? null : "identity";
+}
+
+/** Answer a plain GET or HEAD of `/` with the prerendered landing page (true), else leave it (false). */
+export function handleLanding(req: IncomingMessage, res: ServerResponse): boolean {
+  if (req.url !== "/" || (req.method !== "GET" && req.method !== "HEAD")) return false;
+  for (const name of ROUTER_HEADERS) if (req.headers[name] !== undefined) return false;
+  const encoding = encodingFor(req.headers["accept-encoding"] as string | undefined);
+  if (encoding === null) return false;
+  if (cached === undefined) cached = load();
+  if (!cached) return false;
+  const headers: Record<string, string> = { ...cached.headers, Vary: `${NEXT_VARY}, Accept-Encoding` };
+  let body = cached.body;
+  if (encoding === "gzip" && req.method === "GET") {
+    body = cached.gzipped;
+    headers["Content-Encoding"] = "gzip";
+  }
+  headers["Content-Length"] = String(body.length);
+  res.writeHead(200, headers);
+  res.end(req.method === "HEAD" ? undefined : body);
+  return true;
+}
