@@ -1,8 +1,8 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import path from "node:path";
+import { readFileSync } from "node:fs";
 import { expect, test, type Page, type Request } from "@playwright/test";
 import { E2E_CONFIDENTIAL_APP_PORT, E2E_CONFIDENTIAL_DATA_DIR, E2E_CONFIDENTIAL_LOG, E2E_DATA_DIR } from "../playwright.config";
 import { signInByEmail } from "./helpers/auth";
+import { filesUnder, leaks } from "./helpers/leaks";
 import { LOCAL, signInOnLocalhost, turnOnHistoryWithPassphrase } from "./helpers/vault";
 
 /**
@@ -24,26 +24,6 @@ interface Received {
 
 const canary = (label: string) => `CANARY${label}${Math.random().toString(36).slice(2, 10).toUpperCase()}`;
 
-/** Every readable form of `secret`: plain, hex, base64 (three alignments). */
-function forms(secret: string): string[] {
-  const bytes = Buffer.from(secret, "utf8");
-  const out = [secret, bytes.toString("hex")];
-  for (let pad = 0; pad < 3; pad++) {
-    const b64 = Buffer.concat([Buffer.alloc(pad, 0x20), bytes]).toString("base64");
-    out.push(b64.slice(Math.ceil((pad * 4) / 3) + 1, Math.floor(((pad + bytes.length) * 4) / 3) - 1));
-  }
-  return out;
-}
-const leaks = (haystack: Buffer | string, secret: string) => {
-  const text = typeof haystack === "string" ? haystack : haystack.toString("latin1");
-  return forms(secret).find((f) => text.includes(f)) ?? null;
-};
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const full = path.join(dir, name);
-    return statSync(full).isDirectory() ? filesUnder(full) : [full];
-  });
-}
 function assertNotInFiles(dir: string, secret: string) {
   for (const file of filesUnder(dir)) expect(leaks(readFileSync(file), secret), file).toBeNull();
 }

@@ -1,7 +1,8 @@
-import { mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
-import path from "node:path";
-import { expect, test, type Page, type Request } from "@playwright/test";
+import { mkdirSync, readFileSync } from "node:fs";
+import { expect, test, type Request } from "@playwright/test";
 import { E2E_DATA_DIR } from "../playwright.config";
+import { send } from "./helpers/chat";
+import { filesUnder, leaks } from "./helpers/leaks";
 import { LOCAL, sidebarOf, signInOnLocalhost, turnOnHistoryWithPassphrase } from "./helpers/vault";
 
 /**
@@ -20,27 +21,6 @@ interface Received {
   messages: { role: string; content: string }[];
 }
 
-/** Every readable form of `secret`: plain, hex, base64 (three alignments). */
-function forms(secret: string): string[] {
-  const bytes = Buffer.from(secret, "utf8");
-  const out = [secret, bytes.toString("hex")];
-  for (let pad = 0; pad < 3; pad++) {
-    const b64 = Buffer.concat([Buffer.alloc(pad, 0x20), bytes]).toString("base64");
-    out.push(b64.slice(Math.ceil((pad * 4) / 3) + 1, Math.floor(((pad + bytes.length) * 4) / 3) - 1));
-  }
-  return out;
-}
-const leaks = (haystack: Buffer | string, secret: string) => {
-  const text = typeof haystack === "string" ? haystack : haystack.toString("latin1");
-  return forms(secret).find((f) => text.includes(f)) ?? null;
-};
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const full = path.join(dir, name);
-    return statSync(full).isDirectory() ? filesUnder(full) : [full];
-  });
-}
-
 /** About 400 KB of dull paragraphs; `secret` in an early one, `fact` in one near the middle. */
 function bigFile(secret: string, fact: string): string {
   const topics = ["budgets", "rooms", "schedules", "printers", "parking", "catering", "badges", "furniture"];
@@ -52,14 +32,6 @@ function bigFile(secret: string, fact: string): string {
   paragraphs[12] = `Internal reference ${secret} for the archive shelf, never to be quoted.`;
   paragraphs[Math.floor(paragraphs.length / 2)] = fact;
   return paragraphs.join("\n\n");
-}
-
-async function send(page: Page, text: string) {
-  const input = page.getByPlaceholder("Message GPT");
-  await input.fill(text);
-  await input.press("Enter");
-  await expect(page.locator('[data-role="assistant"]').last()).toContainText(`You asked: ${text}`);
-  await expect(page.getByRole("button", { name: "Send message" })).toBeVisible();
 }
 
 test("a project's 400 KB file: the paragraph asked about reaches the model within 60 KB and is listed as a source; the file is sealed", async ({ page }) => {

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import { send } from "./helpers/chat";
 import { LOCAL, sidebarOf, signInOnLocalhost, turnOnHistoryWithPassphrase, unlockWithPassphrase } from "./helpers/vault";
 
 /**
@@ -23,14 +24,6 @@ async function received(page: Page): Promise<Received[]> {
 async function start(page: Page, who: string) {
   await signInOnLocalhost(page, `${who}-${Date.now()}@example.com`);
   await turnOnHistoryWithPassphrase(page, PASSPHRASE);
-}
-
-async function send(page: Page, text: string) {
-  const input = page.getByPlaceholder("Message GPT");
-  await input.fill(text);
-  await input.press("Enter");
-  await expect(page.locator('[data-role="assistant"]').last()).toContainText(`You asked: ${text}`);
-  await expect(page.getByRole("button", { name: "Send message" })).toBeVisible();
 }
 
 /** Screenshots of the page on a desktop and on a phone (the sidebar opened as a drawer when `drawer`). */

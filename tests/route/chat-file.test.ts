@@ -1,12 +1,10 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { readFileSync } from "node:fs";
 import { PDFParse } from "pdf-parse";
 import { WorkerMessageHandler } from "pdfjs-dist/legacy/build/pdf.worker.mjs";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { POST as visitorPOST } from "@/app/api/ns/chat/route";
 import { POST as signedInPOST } from "@/app/api/ns/chat_user/route";
-import { handleHotRequest } from "@/lib/server/hot-path";
 import { getConfig, resetConfigForTests } from "@/lib/server/config";
 import { installPeerStamp, PEER_ADDRESS_HEADER } from "@/lib/server/peer-stamp";
 import { installRequestGuard } from "@/lib/server/request-guard";
@@ -17,6 +15,7 @@ import { extractPdfText, type PdfParseClass } from "@/lib/shared/pdf/extract-tex
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import { createTestUser, sessionCookieFor } from "../helpers/auth";
 import { startFakeLlmServer, type FakeLlmServer } from "../helpers/fake-llm-server";
+import { startHotPathServer, stopHotPathServer } from "../helpers/hot-path-server";
 import { BOMB_VARIANTS, pdfBomb, pdfBombVariant } from "../helpers/pdf-bomb";
 
 /**
@@ -84,18 +83,11 @@ beforeAll(async () => {
   resetConfigForTests();
   installPeerStamp();
   installRequestGuard();
-  server = http.createServer((req, res) => {
-    if (handleHotRequest(req, res)) return;
-    res.writeHead(404, { "Content-Type": "application/json" });
-    res.end(JSON.stringify({ error: "not on the hot path" }));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  ({ server, base } = await startHotPathServer());
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await stopHotPathServer(server);
   await closePdfWorkers();
   await t.cleanup();
   await llm.close();

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { POST } from "@/app/api/ns/chat/route";
-import { resetConfigForTests } from "@/lib/server/config";
 import { developmentAnswer } from "@/lib/server/llm/development";
 import { fitContext } from "@/lib/shared/llm/fit-context";
 import { describeImages, IMAGE_TOKENS, imageSize, parseImageDataUrl } from "@/lib/shared/chat/images";
 import { startFakeLlmServer, type FakeLlmServer } from "../helpers/fake-llm-server";
+import { setEnv } from "../helpers/env";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 
 /**
@@ -32,29 +32,21 @@ function post(body: unknown) {
   );
 }
 
-function configure(env: Record<string, string | undefined>) {
-  for (const [k, v] of Object.entries(env)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
-  resetConfigForTests();
-}
-
 beforeAll(async () => {
   llm = await startFakeLlmServer();
-  configure({ LLM_BASE_URL: `${llm.url}/v1`, LLM_API_KEY: "test", LLM_TIMEOUT_MS: "1500", GROQ_API_KEY: undefined, QUOTA_VISITOR_PER_DAY: "10000" });
+  setEnv({ LLM_BASE_URL: `${llm.url}/v1`, LLM_API_KEY: "test", LLM_TIMEOUT_MS: "1500", GROQ_API_KEY: undefined, QUOTA_VISITOR_PER_DAY: "10000" });
   t = await setupTestDb();
 });
 
 afterAll(async () => {
   await t.cleanup();
   await llm.close();
-  configure({ LLM_BASE_URL: undefined, LLM_TIMEOUT_MS: undefined, QUOTA_VISITOR_PER_DAY: undefined, LLM_VISION_MODELS: undefined, CHAT_MAX_IMAGE_BYTES: undefined });
+  setEnv({ LLM_BASE_URL: undefined, LLM_TIMEOUT_MS: undefined, QUOTA_VISITOR_PER_DAY: undefined, LLM_VISION_MODELS: undefined, CHAT_MAX_IMAGE_BYTES: undefined });
 });
 
 beforeEach(() => {
   llm.requests.length = 0;
-  configure({ LLM_VISION_MODELS: BASIC, CHAT_MAX_IMAGE_BYTES: undefined });
+  setEnv({ LLM_VISION_MODELS: BASIC, CHAT_MAX_IMAGE_BYTES: undefined });
 });
 
 describe("an image for a model that reads images (LLM_VISION_MODELS)", () => {
@@ -84,7 +76,7 @@ describe("an image for a model that reads images (LLM_VISION_MODELS)", () => {
 
 describe("refusals (400 with a sentence the chat shows), before the provider is called", () => {
   it("a model that reads text only", async () => {
-    configure({ LLM_VISION_MODELS: undefined });
+    setEnv({ LLM_VISION_MODELS: undefined });
     const res = await post(ask(withImages("Describe", [PNG])));
     expect(res.status).toBe(400);
     expect((await res.json()).error).toBe(REFUSAL);
@@ -122,7 +114,7 @@ describe("refusals (400 with a sentence the chat shows), before the provider is 
   });
 
   it("an image larger than CHAT_MAX_IMAGE_BYTES", async () => {
-    configure({ CHAT_MAX_IMAGE_BYTES: "50" });
+    setEnv({ CHAT_MAX_IMAGE_BYTES: "50" });
     const res = await post(ask(withImages("x", [PNG])));
     expect(res.status).toBe(400);
     expect((await res.json()).error).toMatch(/An image can be at most/);

@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { POST } from "@/app/api/ns/chat/route";
 import { POST as chatUser } from "@/app/api/ns/chat_user/route";
-import { getConfig, resetConfigForTests } from "@/lib/server/config";
+import { getConfig } from "@/lib/server/config";
 import { SYSTEM_PROMPT } from "@/lib/server/llm";
 import { closeQuota, flushQuota, utcDay } from "@/lib/server/quota";
 import { SEARCH_FAILED_PROMPT, SEARCH_SYSTEM_PROMPT } from "@/lib/shared/llm/search-prompt";
 import { startFakeLlmServer, type FakeLlmServer } from "../helpers/fake-llm-server";
 import { SEARCH_CORPUS, startFakeSearxng, type FakeSearxng } from "../helpers/fake-searxng";
 import { createTestUser, sessionCookieFor } from "../helpers/auth";
+import { setEnv } from "../helpers/env";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 
 /**
@@ -38,14 +39,6 @@ async function readSse(response: Response) {
     .trim()
     .split("\n\n")
     .map((block) => ({ event: /^event: (.*)$/m.exec(block)?.[1], data: JSON.parse(/^data: (.*)$/m.exec(block)?.[1] ?? "null") }));
-}
-
-function setEnv(values: Record<string, string | undefined>) {
-  for (const [k, v] of Object.entries(values)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
-  resetConfigForTests();
 }
 
 beforeAll(async () => {

@@ -1,8 +1,6 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach } from "vitest";
-import { handleHotRequest } from "@/lib/server/hot-path";
 import { getConfig, resetConfigForTests } from "@/lib/server/config";
 import { installPeerStamp } from "@/lib/server/peer-stamp";
 import { installRequestGuard } from "@/lib/server/request-guard";
@@ -10,6 +8,7 @@ import { closeQuota } from "@/lib/server/quota";
 import { closeRateLimits } from "@/lib/server/rate-limit";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import { startFakeLlmServer, type FakeLlmServer } from "../helpers/fake-llm-server";
+import { startHotPathServer, stopHotPathServer } from "../helpers/hot-path-server";
 import { defaultAnswer, startFakeEnclave, type FakeEnclave } from "../confidential/upstream";
 
 /**
@@ -82,19 +81,12 @@ beforeAll(async () => {
     statements++;
     return (query as (...a: unknown[]) => unknown).apply(this, args);
   } as typeof query;
-  server = http.createServer((req, res) => {
-    if (handleHotRequest(req, res)) return;
-    res.writeHead(404, { "Content-Type": "application/json" });
-    res.end(JSON.stringify({ error: "not on the hot path" }));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  ({ server, base } = await startHotPathServer());
 });
 
 afterAll(async () => {
   pg.Client.prototype.query = query;
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await stopHotPathServer(server);
   await t.cleanup();
   await llm.close();
   await enclave.close();

@@ -1,13 +1,11 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { POST } from "@/app/api/ns/chat/route";
 import { pushedResponse, pushTo, takeProducer, type PushSink } from "@/lib/server/api/pushed-body";
-import { resetConfigForTests } from "@/lib/server/config";
 import { directRequest } from "@/lib/server/http";
 import { resetLifecycleForTests, turnsInFlight } from "@/lib/server/lifecycle";
-import { startFakeLlmServer, type FakeLlmServer } from "../helpers/fake-llm-server";
-import { setupTestDb, type TestDb } from "../db/setup-db";
+import { setUpFakeLlmAndTestDb } from "../helpers/chat-route-setup";
 
 /**
  * Answers written by a producer (lib/server/api/pushed-body.ts, docs/issues.md #24): read as a Web body (Next),
@@ -88,21 +86,7 @@ describe("pushedResponse", () => {
 });
 
 describe("a chat turn whose answer is never read", () => {
-  let llm: FakeLlmServer;
-  let t: TestDb;
-  beforeAll(async () => {
-    llm = await startFakeLlmServer();
-    Object.assign(process.env, { LLM_BASE_URL: `${llm.url}/v1`, LLM_API_KEY: "test", LLM_TIMEOUT_MS: "5000", QUOTA_VISITOR_PER_DAY: "10000" });
-    delete process.env.GROQ_API_KEY;
-    t = await setupTestDb();
-    resetConfigForTests();
-  });
-  afterAll(async () => {
-    await t.cleanup();
-    await llm.close();
-    for (const k of ["LLM_BASE_URL", "LLM_TIMEOUT_MS", "QUOTA_VISITOR_PER_DAY"]) delete process.env[k];
-    resetConfigForTests();
-  });
+  const peers = setUpFakeLlmAndTestDb();
   afterEach(() => resetLifecycleForTests());
 
   it("ends the turn and closes the model's stream when its body is cancelled unread", async () => {
@@ -118,6 +102,6 @@ describe("a chat turn whose answer is never read", () => {
     await response.body!.cancel();
     await expect.poll(() => turnsInFlight(), { timeout: 2000 }).toBe(0);
     // The slow answer takes 6 s; the model's connection closes long before.
-    await expect.poll(() => llm.requests.at(-1)?.closedEarly, { timeout: 2000 }).toBe(true);
+    await expect.poll(() => peers.llm.requests.at(-1)?.closedEarly, { timeout: 2000 }).toBe(true);
   });
 });

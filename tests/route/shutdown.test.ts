@@ -1,9 +1,7 @@
-import { afterAll, beforeAll, afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { POST } from "@/app/api/ns/chat/route";
-import { resetConfigForTests } from "@/lib/server/config";
 import { DRAINING_MESSAGE, resetLifecycleForTests, shutdown, SHUTDOWN_MESSAGE, turnsInFlight } from "@/lib/server/lifecycle";
-import { startFakeLlmServer, type FakeLlmServer } from "../helpers/fake-llm-server";
-import { setupTestDb, type TestDb } from "../db/setup-db";
+import { setUpFakeLlmAndTestDb } from "../helpers/chat-route-setup";
 
 /**
  * Graceful shutdown (lib/server/lifecycle.ts) around the real chat route and the real openai SDK talking to the
@@ -11,27 +9,7 @@ import { setupTestDb, type TestDb } from "../db/setup-db";
  * period a turn ends with a clean 503 `error` event. The process-level test (SIGTERM to a production
  * build) is scripts/deploy-test.ts.
  */
-let llm: FakeLlmServer;
-let t: TestDb;
-
-beforeAll(async () => {
-  llm = await startFakeLlmServer();
-  process.env.LLM_BASE_URL = `${llm.url}/v1`;
-  process.env.LLM_API_KEY = "test";
-  process.env.LLM_TIMEOUT_MS = "5000";
-  process.env.QUOTA_VISITOR_PER_DAY = "10000";
-  delete process.env.GROQ_API_KEY;
-  t = await setupTestDb();
-  resetConfigForTests();
-});
-afterAll(async () => {
-  await t.cleanup();
-  await llm.close();
-  delete process.env.LLM_BASE_URL;
-  delete process.env.LLM_TIMEOUT_MS;
-  delete process.env.QUOTA_VISITOR_PER_DAY;
-  resetConfigForTests();
-});
+setUpFakeLlmAndTestDb();
 afterEach(() => resetLifecycleForTests());
 
 const send = (content: string) =>

@@ -1,0 +1,13 @@
+import { expect, type Page } from "@playwright/test";
+
+/**
+ * Send `text` from the chat input and wait for the fake model's answer (`You asked: <text>`, tests/helpers/fake-llm-server.ts)
+ * to be the last assistant message and for the send button to be back.
+ */
+export async function send(page: Page, text: string) {
+  const input = page.getByPlaceholder("Message GPT");
+  await input.fill(text);
+  await input.press("Enter");
+  await expect(page.locator('[data-role="assistant"]').last()).toContainText(`You asked: ${text}`);
+  await expect(page.getByRole("button", { name: "Send message" })).toBeVisible();
+}
