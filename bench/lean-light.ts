@@ -22,15 +22,11 @@ import { gzipSync, brotliCompressSync } from "node:zlib";
 import { median, throughput } from "./perf/client";
 import { stopAll, waitFor } from "./perf/processes";
 import { PORT, ROOT, appEnv, buildFloorApp, seed, startApp, startFloorApp } from "./perf/setup";
+import { option } from "./perf/options";
 
-const argv = process.argv.slice(2);
-const opt = (name: string, fallback: string) => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 ? argv[i + 1]! : fallback;
-};
-const ROUNDS = Number(opt("rounds", "3"));
-const SECONDS = Number(opt("seconds", "4"));
-const CONCURRENCY = Number(opt("concurrency", "20"));
+const ROUNDS = Number(option("rounds", "3"));
+const SECONDS = Number(option("seconds", "4"));
+const CONCURRENCY = Number(option("concurrency", "20"));
 
 /** Gzip -9 bytes of the module scripts a page's HTML references (noModule scripts not counted). */
 async function firstLoadGz(base: string, pagePath: string): Promise<number> {

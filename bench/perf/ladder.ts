@@ -16,14 +16,11 @@
  */
 import { median, throughput, type Target } from "./client";
 import { sleep, start, stopAll, waitFor } from "./processes";
+import { option } from "./options";
 
-const opt = (name: string, fallback: string) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1]! : fallback;
-};
-const ROUNDS = Number(opt("rounds", "3"));
-const SECONDS = Number(opt("seconds", "4"));
-const CONCURRENCY = Number(opt("concurrency", "20"));
+const ROUNDS = Number(option("rounds", "3"));
+const SECONDS = Number(option("seconds", "4"));
+const CONCURRENCY = Number(option("concurrency", "20"));
 const BASE = 5960;
 const MODEL = `http://127.0.0.1:${BASE}`;
 const tsx = (file: string, ...args: string[]) => [process.execPath, ["--conditions=react-server", "--import", "tsx", file, ...args]] as const;

@@ -38,18 +38,14 @@ import { checkConfidential, confidentialTurn, sealedRequests } from "./confident
 import { start, stopAll, waitFor } from "./processes";
 import { printOverheads, printProfiles, printSplits, printTable, profiled, record, recordSplit, writeJson } from "./report";
 import { PORT, ROOT, SealedTurns, appEnv, buildFloorApp, seed, startApp, startCommand, startFloorApp } from "./setup";
+import { option } from "./options";
 
-const argv = process.argv.slice(2);
-const opt = (name: string, fallback: string) => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 ? argv[i + 1]! : fallback;
-};
-const ROUNDS = Number(opt("rounds", "3"));
-const SECONDS = Number(opt("seconds", "4"));
+const ROUNDS = Number(option("rounds", "3"));
+const SECONDS = Number(option("seconds", "4"));
 /** docs/issues.md #24: the throughput point is 20 concurrent turns. */
-const CONCURRENCY = Number(opt("concurrency", "20"));
-const TTFT_N = Number(opt("ttft", "30"));
-const ONLY = new Set(opt("only", "visitor,signed,confidential,wait,history,landing").split(","));
+const CONCURRENCY = Number(option("concurrency", "20"));
+const TTFT_N = Number(option("ttft", "30"));
+const ONLY = new Set(option("only", "visitor,signed,confidential,wait,history,landing").split(","));
 const PG_SERVER = process.env.BENCH_POSTGRES_URL ?? "postgresql://root@127.0.0.1:5432/postgres";
 
 const throughput = (t: Job, pid: number, concurrency = CONCURRENCY, seconds = SECONDS) => measure(t, pid, concurrency, seconds);
