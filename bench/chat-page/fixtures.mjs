@@ -56,12 +56,15 @@ export const VAULT_JSON = {
   exists: true,
   history_on: true,
   last_unlock_at: NOW,
+  manifest: null,
+  key_generation: 0,
+  rotation: null,
   methods: [{ ...recovery.method, credential_id: null, created_at: NOW, last_used_at: NOW }],
 };
 const sealed = await sealTurn({ key: vaultKey, userId: USER_ID, chatId: CHAT_ID, create: true, firstPosition: 0, messages: chat, title: TITLE });
 /** GET /api/ns/chat_history's body (lib/server/chat/history.ts historyPage). */
 export const HISTORY_JSON = {
-  chat_history: [{ chat_id: CHAT_ID, display_name: null, display_name_ciphertext: sealed.title_ciphertext, last_updated: NOW }],
+  chat_history: [{ chat_id: CHAT_ID, display_name: null, display_name_ciphertext: sealed.title_ciphertext, last_updated: NOW, version: 0 }],
   next_cursor: null,
 };
 /** GET /api/ns/chat_history/{id}'s body (lib/server/chat/history.ts historyChat). */

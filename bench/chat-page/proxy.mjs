@@ -25,7 +25,11 @@ export function startProxy(port, appPort) {
   };
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, "http://x");
-    if (url.pathname === "/api/me") return json(res, { user: { email: "bench@hush.test" } });
+    if (url.pathname === "/api/me") return json(res, { user: { email: "bench@hush.test" }, auth_sync: false });
+    // The signed-in chat page's other reads (lib/shared/api/responses.ts): no projects, files or memories.
+    if (url.pathname === "/api/projects" && req.method === "GET") return json(res, { projects: [], chats: [] });
+    if (url.pathname === "/api/projects/files" && req.method === "GET") return json(res, { files: [], limit_bytes: 5_000_000, max_files: 50 });
+    if (url.pathname === "/api/memory" && req.method === "GET") return json(res, { sealed: null, version: 0, updated_at: null });
     if (url.pathname === "/api/check_account_status") return json(res, { account_deleted: false });
     if (url.pathname === "/api/check_stripe_status") return json(res, { plan: "Free", status: "none" });
     if (url.pathname === "/api/vault" && req.method === "GET") return json(res, VAULT_JSON);

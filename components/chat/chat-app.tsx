@@ -10,7 +10,7 @@ import { ChatSidebar } from "./chat-sidebar";
 import { Composer } from "./composer";
 import { WebSearchToggle } from "./web-search-toggle";
 import { IntegrityNotice } from "./integrity-notice";
-import { loadMessageList } from "./message-list-loader";
+import { MessageList } from "./message-list";
 import { shareSnapshotOf } from "./share-snapshot";
 import { TemporaryChatBanner } from "./temporary-chat";
 
@@ -23,9 +23,8 @@ const MemorySuggestion = dynamic(() => import("./memory-suggestion").then((m) =>
 const KeptOfferNotice = dynamic(() => import("./kept-offer").then((m) => m.KeptOfferNotice), { ssr: false });
 // The move dialog is fetched when first opened.
 const MoveChatDialog = dynamic(() => import("@/components/projects/move-chat-dialog").then((m) => m.MoveChatDialog), { ssr: false });
-// The messages (virtualized list, answer and message components) are not part of the first paint, whose
-// chat is empty: fetched at the first key, tap or click (useMarkdownPreload), or when a chat opens.
-const MessageList = dynamic(loadMessageList, { ssr: false, loading: () => <div className="relative flex min-h-0 flex-1 flex-col" /> });
+// The message list stays in the first load: loaded on demand (next/dynamic) it made opening a 1,000-message
+// chat take 548 ms instead of 280 (bench/chat-page.mjs, docs/issues.md #42).
 
 /**
  * The chat (docs/product.md §2 /chat, §4 Chat): history sidebar, header with the model picker, empty-state
