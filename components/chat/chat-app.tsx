@@ -1,7 +1,7 @@
 "use client";
 
 import dynamic from "next/dynamic";
-import { useState } from "react";
+import { useOpenedOnce } from "@/components/ui/use-opened-once";
 import { toast } from "@/components/ui/toaster";
 import { ChatErrorNotice } from "./chat-error";
 import { ChatHeader } from "./chat-header";
@@ -111,12 +111,8 @@ function ChatBody() {
 /** The chat's dialogs: Share, Move to project and the keyboard shortcuts. */
 function ChatDialogs() {
   const { shareOpen, setShareOpen, moving, setMoving, chat, saved, scope, openProjectId, shortcuts } = useChat();
-  // Once opened, the shortcuts dialog stays mounted (the native <dialog> closes and reopens in place).
-  const [helpShown, setHelpShown] = useState(false);
-  if (shortcuts.helpOpen && !helpShown) setHelpShown(true);
-  // Likewise the move dialog, once first opened.
-  const [moveShown, setMoveShown] = useState(false);
-  if (moving && !moveShown) setMoveShown(true);
+  const helpShown = useOpenedOnce(shortcuts.helpOpen);
+  const moveShown = useOpenedOnce(moving);
   const moveTo = (projectId: string | null) => {
     const id = chat.chatId;
     if (!id) return;

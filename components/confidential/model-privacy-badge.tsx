@@ -2,6 +2,7 @@
 
 import dynamic from "next/dynamic";
 import { useEffect, useState, useSyncExternalStore } from "react";
+import { useOpenedOnce } from "@/components/ui/use-opened-once";
 import type { VerifiedEnclave } from "@/lib/browser/confidential/attestation";
 import { latestReceipt, subscribeReceipts } from "@/lib/browser/confidential/receipt-store";
 import { isConfidentialCode } from "@/lib/shared/confidential/protocol";
@@ -25,9 +26,7 @@ export function ModelPrivacyBadge({ model }: { model: string }) {
   const confidential = isConfidentialCode(config, model);
   const line = privacy.find((p) => p.code === model);
   const [open, setOpen] = useState(false);
-  // Once opened, the dialog stays mounted (its native <dialog> closes and reopens in place).
-  const [shown, setShown] = useState(false);
-  if (open && !shown) setShown(true);
+  const shown = useOpenedOnce(open);
   const [verification, setVerification] = useState<Verification>({ status: "verifying" });
   const receipt = useSyncExternalStore(subscribeReceipts, latestReceipt, () => null);
 

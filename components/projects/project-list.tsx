@@ -4,6 +4,7 @@ import dynamic from "next/dynamic";
 import { useState } from "react";
 import { createPortal } from "react-dom";
 import { ConfirmDialog } from "@/components/ui/dialog";
+import { useOpenedOnce } from "@/components/ui/use-opened-once";
 import { toast } from "@/components/ui/toaster";
 import { MAX_PROJECTS } from "@/lib/shared/projects/limits";
 import type { PlainProject } from "@/lib/browser/vault/projects";
@@ -37,11 +38,8 @@ export function ProjectList(props: ProjectListProps) {
   const [editing, setEditing] = useState<Project | "new" | null>(null);
   const [deleting, setDeleting] = useState<Project | null>(null);
   const [filesOf, setFilesOf] = useState<Project | null>(null);
-  // Once opened, each dialog stays mounted (its native <dialog> closes and reopens in place).
-  const [editorShown, setEditorShown] = useState(false);
-  const [filesShown, setFilesShown] = useState(false);
-  if (editing !== null && !editorShown) setEditorShown(true);
-  if (filesOf !== null && !filesShown) setFilesShown(true);
+  const editorShown = useOpenedOnce(editing !== null);
+  const filesShown = useOpenedOnce(filesOf !== null);
   const atLimit = props.projects.length >= MAX_PROJECTS;
 
   return (

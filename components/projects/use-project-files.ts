@@ -72,7 +72,7 @@ export function useProjectFiles(vault: VaultKey | null, pdfLimits?: PdfLimits) {
     return out;
   }, [files]);
   // Each project's index, built at its first turn and kept while its files are unchanged.
-  const retrievers = useRef(new WeakMap<ProjectFileItem[], Promise<Retriever>>());
+  const retrievers = useRef(new WeakMap<ProjectFileItem[], Retriever>());
 
   /** Read, split, seal and store `file` in project `projectId`. */
   const add = useCallback(
@@ -110,10 +110,10 @@ export function useProjectFiles(vault: VaultKey | null, pdfLimits?: PdfLimits) {
       const { bm25Retriever, passagesForTurn } = await ranking();
       let retriever = retrievers.current.get(mine);
       if (!retriever) {
-        retriever = Promise.resolve(bm25Retriever(mine.flatMap((f) => f.passages)));
+        retriever = bm25Retriever(mine.flatMap((f) => f.passages));
         retrievers.current.set(mine, retriever);
       }
-      return passagesForTurn(await retriever, query);
+      return passagesForTurn(retriever, query);
     },
   };
 }

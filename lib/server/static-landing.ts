@@ -3,9 +3,9 @@ import fs from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { gzipSync } from "node:zlib";
 import { getConfig } from "@/lib/server/config";
-import { hstsHeader, pagePolicy } from "@/lib/server/security/csp";
+import { hstsHeader, inlineScriptHashes, pagePolicy } from "@/lib/server/security/csp";
 import { COMMON_HEADERS } from "@/lib/server/security/headers";
-import { htmlFileOf, isPrerendered, prerenderedPageHashes } from "@/lib/server/security/static-pages";
+import { htmlFileOf, isPrerendered } from "@/lib/server/security/static-pages";
 
 /**
  * The landing page from memory, for server.mjs's hot path (lib/server/hot-path.ts; docs/performance.md
@@ -41,8 +41,8 @@ const ROUTER_HEADERS = ["rsc", "next-router-state-tree", "next-router-prefetch",
 let cached: Landing | null | undefined;
 
 function load(): Landing | null {
-  if (!getConfig().isProduction || !isPrerendered("/")) return null;
-  const hashes = prerenderedPageHashes("/");
+  const config = getConfig();
+  if (!config.isProduction || !isPrerendered("/")) return null;
   const file = htmlFileOf("/");
   let body: Buffer;
   let meta: { status?: number; headers?: Record<string, string | string[]> };
@@ -52,8 +52,7 @@ function load(): Landing | null {
   } catch {
     return null;
   }
-  if (!hashes || (meta.status ?? 200) !== 200) return null;
-  const config = getConfig();
+  if ((meta.status ?? 200) !== 200) return null;
   const headers: Record<string, string> = {};
   for (const { key, value } of COMMON_HEADERS) headers[key] = value;
   for (const [name, value] of Object.entries(meta.headers ?? {})) {
@@ -62,7 +61,8 @@ function load(): Landing | null {
     headers[name] = Array.isArray(value) ? value.join(",") : value;
   }
   Object.assign(headers, NEXT_PAGE_HEADERS);
-  headers["Content-Security-Policy"] = pagePolicy({ hashes });
+  // The hashes of this very body's inline scripts, as proxy.ts allows them for the prerendered page.
+  headers["Content-Security-Policy"] = pagePolicy({ hashes: inlineScriptHashes(body.toString("utf8")) });
   const hsts = hstsHeader({ production: config.isProduction, appUrl: config.APP_URL });
   if (hsts) headers["Strict-Transport-Security"] = hsts;
   return { headers, body, gzipped: gzipSync(body) };
