@@ -27,6 +27,11 @@ test("/chat's first load carries neither zod nor the code that only runs later",
   expect(holding("Failed to finish the vault key rotation")).toEqual([]);
   expect(holding("which processes them to answer")).toEqual([]);
   expect(holding("Could not delete the file. Check your connection and try again.")).toEqual([]);
+  // The vault's crypto and sealing (fetched with GET /api/vault, or at a draft's first use), and the keyboard
+  // shortcuts' library (bound just after the first paint).
+  expect(holding("That is not a recovery code")).toEqual([]);
+  expect(holding("Unlock your history to save this chat.")).toEqual([]);
+  expect(holding("which is not supported.")).toEqual([]);
 });
 
 test("the code moved out of /chat's first load still arrives when used: the standard model's dialog", async ({ page }) => {

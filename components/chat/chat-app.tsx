@@ -15,6 +15,8 @@ import { shareSnapshotOf } from "./share-snapshot";
 import { TemporaryChatBanner } from "./temporary-chat";
 
 // The shortcuts list is fetched when first opened, not with the page.
+// The keys are bound once react-hotkeys-hook has loaded, just after the first paint (docs/issues.md #42).
+const ShortcutKeys = dynamic(() => import("./shortcut-keys").then((m) => m.ShortcutKeys), { ssr: false });
 const ShortcutsDialog = dynamic(() => import("./shortcuts-dialog").then((m) => m.ShortcutsDialog), { ssr: false });
 // The share dialog (and its sealing code) is fetched when first opened.
 const ShareDialog = dynamic(() => import("@/components/share/share-dialog").then((m) => m.ShareDialog), { ssr: false });
@@ -125,8 +127,9 @@ function ChatDialogs() {
   return (
     <>
       {shareOpen && <ShareDialog open={shareOpen} onClose={() => setShareOpen(false)} snapshot={() => shareSnapshotOf(chat, saved.history.chats)} />}
-      {(moveShown || moving) && <MoveChatDialog open={moving} projects={scope.projects.projects} current={openProjectId} onClose={() => setMoving(false)} onMove={moveTo} />}
-      {(helpShown || shortcuts.helpOpen) && <ShortcutsDialog open={shortcuts.helpOpen} onClose={() => shortcuts.setHelpOpen(false)} />}
+      {moveShown && <MoveChatDialog open={moving} projects={scope.projects.projects} current={openProjectId} onClose={() => setMoving(false)} onMove={moveTo} />}
+      <ShortcutKeys shortcuts={shortcuts} />
+      {helpShown && <ShortcutsDialog open={shortcuts.helpOpen} onClose={() => shortcuts.setHelpOpen(false)} />}
     </>
   );
 }

@@ -7,7 +7,7 @@ import { versionOf } from "@/lib/browser/chat/branches";
 import type { KeptConversation } from "@/lib/browser/chat/kept-conversation";
 import { storedPath } from "@/lib/browser/chat/saved-tree";
 import type { PdfLimits } from "@/lib/browser/pdf";
-import { displayNameFrom } from "@/lib/browser/vault/seal";
+import { displayNameFrom } from "@/lib/browser/vault/plain";
 import type { ModelChoice } from "@/lib/shared/llm/models";
 import { toast } from "@/components/ui/toaster";
 import { forgetRenderedMarkdown } from "./markdown";

@@ -1,5 +1,5 @@
 import { storedPath } from "@/lib/browser/chat/saved-tree";
-import { displayNameFrom } from "@/lib/browser/vault/seal";
+import { displayNameFrom } from "@/lib/browser/vault/plain";
 import type { HistoryEntry } from "./use-chat-history";
 import type { useConversation } from "./use-conversation";
 

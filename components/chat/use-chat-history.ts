@@ -3,8 +3,8 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { apiFetch } from "@/lib/browser/api/client";
 import { removeDraft } from "@/lib/browser/chat/drafts";
-import { deleteSavedChat, prepareDeleteBody, renameSavedChat } from "@/lib/browser/vault/saved-chats";
-import { openTitle } from "@/lib/browser/vault/seal";
+import { savedChats, sealing } from "@/lib/browser/vault/lazy";
+import type { prepareDeleteBody } from "@/lib/browser/vault/saved-chats";
 import type { VaultKey } from "./types";
 import { chatSearch } from "./use-chat-search";
 
@@ -18,7 +18,7 @@ export interface HistoryEntry {
 const PAGE = 50;
 
 async function fetchPage(vault: VaultKey, after: string | null): Promise<{ chat_history: HistoryEntry[]; next_cursor: string | null }> {
-  const page = await apiFetch("chatHistoryList", { query: { limit: PAGE, cursor: after } });
+  const [page, { openTitle }] = await Promise.all([apiFetch("chatHistoryList", { query: { limit: PAGE, cursor: after } }), sealing()]);
   const chat_history = await Promise.all(
     page.chat_history.map(async (c) => ({
       chat_id: c.chat_id,
@@ -93,7 +93,7 @@ export function useChatHistory(signedIn: boolean, vault: VaultKey | null) {
       if (item.owner) removeDraft(item.owner, chatId);
       // keepalive always: a delete already on its way is not cancelled by a reload or by leaving the page.
       // The manifest without the chat goes with it.
-      const request = leaving && item.body ? apiFetch("deleteChat", { body: item.body, keepalive: true }).then(() => undefined) : deleteSavedChat(chatId, true);
+      const request = leaving && item.body ? apiFetch("deleteChat", { body: item.body, keepalive: true }).then(() => undefined) : savedChats().then((m) => m.deleteSavedChat(chatId, true));
       if (leaving) {
         request.catch(() => console.error("Failed to delete chat"));
         return;
@@ -122,7 +122,9 @@ export function useChatHistory(signedIn: boolean, vault: VaultKey | null) {
       const timer = window.setTimeout(() => sendDelete(entry.chat_id, false), delayMs);
       const item: PendingDelete = { entry, timer, owner: vault?.userId ?? null, body: null };
       pending.current.set(entry.chat_id, item);
-      void prepareDeleteBody(entry.chat_id).then(
+      void savedChats()
+        .then((m) => m.prepareDeleteBody(entry.chat_id))
+        .then(
         (body) => {
           item.body = body;
         },
@@ -164,7 +166,7 @@ export function useChatHistory(signedIn: boolean, vault: VaultKey | null) {
       if (!vault || !before) return false;
       setChats((prev) => prev.map((c) => (c.chat_id === chatId ? { ...c, display_name: title } : c)));
       try {
-        await renameSavedChat(chatId, title);
+        await (await savedChats()).renameSavedChat(chatId, title);
         chatSearch.renamed(chatId, title);
         return true;
       } catch {

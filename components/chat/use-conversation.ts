@@ -15,7 +15,7 @@ import {
 import { type ApiMessage, type ConversationDocument, type SendChatResult, type StagedFile } from "@/lib/browser/chat/send-turn";
 import { failureDetail, sendErrorOutcome } from "@/lib/browser/chat/send-errors";
 import { AppError } from "@/lib/shared/errors";
-import { SAVED_IMAGE_MAX_CHARS } from "@/lib/browser/vault/seal";
+import { SAVED_IMAGE_MAX_CHARS } from "@/lib/browser/vault/plain";
 import type { KnowledgeSource, UiMessage } from "./types";
 import { passageSourceName, type FilePassage } from "@/lib/browser/knowledge/file-passage";
 import { useStreamingText } from "./use-streaming-text";

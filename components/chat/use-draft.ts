@@ -73,6 +73,9 @@ export function useDraft({ signedIn, vaultKey, chatId, input, setInput }: Option
       // takes what is in the composer along): keep it now, not only at the next keystroke.
       else if (inputRef.current.trim() !== "") void storeDraft(owner.key, owner.userId, key, inputRef.current);
       restored.current = tag;
+    }, () => {
+      // Not restored: typing then does not replace the stored draft, which a later load can still read.
+      console.error("Failed to read the draft");
     });
     return () => {
       live = false;

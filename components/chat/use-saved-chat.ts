@@ -4,10 +4,10 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { updateMessage, type BranchTree } from "@/lib/browser/chat/branches";
 import type { ConversationDocument } from "@/lib/browser/chat/send-turn";
 import { planSave, storedPath, treeForSaving, treeFromSaved } from "@/lib/browser/chat/saved-tree";
-import { checkHistoryIntegrity, openSavedChat, saveTurn } from "@/lib/browser/vault/saved-chats";
+import { savedChats } from "@/lib/browser/vault/lazy";
 import { lockVault, setHistoryOn } from "@/lib/browser/vault/store";
-import { useVault } from "@/lib/browser/vault/unlock";
-import { displayNameFrom, SAVED_IMAGE_MAX_CHARS } from "@/lib/browser/vault/seal";
+import { useVault } from "@/lib/browser/vault/use-vault";
+import { displayNameFrom, SAVED_IMAGE_MAX_CHARS } from "@/lib/browser/vault/plain";
 import type { UiMessage, VaultKey } from "./types";
 import { useChatHistory } from "./use-chat-history";
 import { chatSearch, useChatSearch } from "./use-chat-search";
@@ -62,7 +62,8 @@ export function useSavedChat(signedIn: boolean, documents: ConversationDocument[
   useEffect(() => {
     if (!vaultKey) return;
     let live = true;
-    checkHistoryIntegrity()
+    savedChats()
+      .then((m) => m.checkHistoryIntegrity())
       .then((problem) => live && setHistoryIntegrity(problem))
       .catch(() => console.error("Failed to check the history's integrity"));
     return () => {
@@ -90,7 +91,7 @@ export function useSavedChat(signedIn: boolean, documents: ConversationDocument[
       const title = displayNameFrom(path.map((n) => n.message));
       const plan = chatId === null ? { from: 0, replace: false } : planSave(savedIds.current, path);
       if (!plan) return chatId as string;
-      const id = await saveTurn({ chatId, from: plan.from, replace: plan.replace, messages: stored, title, tree: treeForSaving(tree) });
+      const id = await (await savedChats()).saveTurn({ chatId, from: plan.from, replace: plan.replace, messages: stored, title, tree: treeForSaving(tree) });
       savedIds.current = path.map((n) => n.id);
       const name = history.chats.find((c) => c.chat_id === id)?.display_name ?? title;
       const lastUpdated = new Date().toISOString();
@@ -125,7 +126,7 @@ export function useSavedChat(signedIn: boolean, documents: ConversationDocument[
    */
   const open = async (id: string): Promise<OpenedSavedChat> => {
     if (!vaultKey) throw new Error("locked");
-    const saved = await openSavedChat(id);
+    const saved = await (await savedChats()).openSavedChat(id);
     let tree: BranchTree<UiMessage> = treeFromSaved(
       saved.tree,
       saved.messages.map(({ role, content, attachment, search }) => ({

@@ -1,7 +1,6 @@
 "use client";
 
 import { useState } from "react";
-import { useHotkeys } from "react-hotkeys-hook";
 
 /**
  * The chat's keyboard shortcuts, with ChatGPT's keys so habits carry over. `mod` is Cmd on
@@ -42,25 +41,18 @@ export function focusChatInput(): void {
   }
 }
 
-/** Whether a modal dialog (a confirmation, the shortcuts list) is open: page shortcuts wait. */
-const dialogOpen = () => document.querySelector("dialog[open]") !== null;
+/** The shortcuts' state: the shortcuts dialog (Cmd/Ctrl+/), and what ./shortcut-keys.tsx binds to the keys. */
+export interface Shortcuts {
+  helpOpen: boolean;
+  setHelpOpen: (open: boolean) => void;
+  handlers: ShortcutHandlers;
+}
 
 /**
- * Registers the shortcuts on the document. @returns the state of the shortcuts dialog (Cmd/Ctrl+/).
+ * The shortcuts' state for `handlers`. The keys themselves are bound by <ShortcutKeys> (./shortcut-keys.tsx),
+ * which the chat loads after its first paint with react-hotkeys-hook (docs/issues.md #42: /chat's first load).
  */
-export function useShortcuts(handlers: ShortcutHandlers): { helpOpen: boolean; setHelpOpen: (open: boolean) => void } {
+export function useShortcuts(handlers: ShortcutHandlers): Shortcuts {
   const [helpOpen, setHelpOpen] = useState(false);
-  // `ignoreEventWhen` (not `enabled`): an ignored key keeps its default action, e.g. Escape closing a dialog.
-  const options = { enableOnFormTags: true, preventDefault: true } as const;
-  const unlessDialog = { ...options, ignoreEventWhen: dialogOpen };
-
-  useHotkeys("mod+shift+o", () => handlers.newChat(), unlessDialog, [handlers]);
-  useHotkeys("shift+escape", () => focusChatInput(), unlessDialog, [handlers]);
-  useHotkeys("escape", () => handlers.stop(), { ...options, ignoreEventWhen: () => !handlers.busy || dialogOpen() }, [handlers]);
-  useHotkeys("mod+shift+s", () => handlers.toggleSidebar(), unlessDialog, [handlers]);
-  useHotkeys("mod+k", () => handlers.search(), unlessDialog, [handlers]);
-  useHotkeys("mod+shift+c", () => handlers.copyLast(), unlessDialog, [handlers]);
-  useHotkeys("mod+slash", () => setHelpOpen(true), options, []);
-
-  return { helpOpen, setHelpOpen };
+  return { helpOpen, setHelpOpen, handlers };
 }

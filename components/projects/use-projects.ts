@@ -2,7 +2,8 @@
 
 import { useCallback, useEffect, useRef, useState } from "react";
 import { apiFetch } from "@/lib/browser/api/client";
-import { openProject, sealProject, type PlainProject } from "@/lib/browser/vault/projects";
+import { projectSealing } from "@/lib/browser/vault/lazy";
+import type { PlainProject } from "@/lib/browser/vault/projects";
 import type { VaultKey } from "@/components/chat/types";
 
 /** A project as the browser holds it: opened with the vault key. */
@@ -29,7 +30,7 @@ export function useProjects(vault: VaultKey | null) {
     if (!vault) return;
     let live = true;
     (async () => {
-      const listed = await apiFetch("projectList");
+      const [listed, { openProject }] = await Promise.all([apiFetch("projectList"), projectSealing()]);
       const opened = await Promise.all(
         listed.projects.map(async (p) => {
           // A project that does not open (moved or altered ciphertext) is left out rather than shown wrong.
@@ -51,6 +52,7 @@ export function useProjects(vault: VaultKey | null) {
     async (plain: PlainProject): Promise<Project> => {
       if (!vault) throw new Error("locked");
       const id = crypto.randomUUID();
+      const { openProject, sealProject } = await projectSealing();
       const sealed = await sealProject(vault.key, vault.userId, id, plain);
       const created = await apiFetch("projectCreate", { body: { project_id: id, sealed } });
       const project = { id, createdAt: created.created_at, ...(await openProject(vault.key, vault.userId, id, created.sealed)) };
@@ -64,6 +66,7 @@ export function useProjects(vault: VaultKey | null) {
   const update = useCallback(
     async (id: string, plain: PlainProject) => {
       if (!vault) throw new Error("locked");
+      const { openProject, sealProject } = await projectSealing();
       const sealed = await sealProject(vault.key, vault.userId, id, plain);
       await apiFetch("projectUpdate", { body: { project_id: id, sealed } });
       const opened = await openProject(vault.key, vault.userId, id, sealed);

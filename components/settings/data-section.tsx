@@ -1,7 +1,7 @@
 "use client";
 
 import { buttonStyles } from "@/components/ui/dialog";
-import { useVault } from "@/lib/browser/vault/unlock";
+import { useVault } from "@/lib/browser/vault/use-vault";
 import { plural, useDataTransfer } from "./use-data-transfer";
 
 /**

@@ -4,7 +4,7 @@ import { useEffect, useState } from "react";
 import { buttonStyles, ConfirmDialog, Dialog } from "@/components/ui/dialog";
 import { addPasskey, changePassphrase, newRecoveryCode, passkeysAvailable, preloadVaultMethods, removeMethod } from "@/lib/browser/vault/methods";
 import { lockVault } from "@/lib/browser/vault/store";
-import { useVault } from "@/lib/browser/vault/unlock";
+import { useVault } from "@/lib/browser/vault/use-vault";
 import type { StoredMethod } from "@/lib/browser/vault/seal";
 import { NewPassphraseField } from "./passphrase-field";
 import { RecoveryCodeBox } from "./recovery-code";

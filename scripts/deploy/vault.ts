@@ -5,8 +5,8 @@
  * The same lib/browser/vault/seal.ts the page uses (lib/browser/vault/unlock.ts), over the HttpsClient instead of fetch.
  */
 import { generateVaultKey, importVaultKey } from "../../lib/browser/vault/crypto";
+import { displayNameFrom } from "../../lib/browser/vault/plain";
 import {
-  displayNameFrom,
   openChat,
   passphraseMethod,
   recoveryMethod,

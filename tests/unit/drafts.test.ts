@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { draftStorageKey, openDraft, sealDraft } from "@/lib/browser/chat/drafts";
 import { fromBase64, generateVaultKey, importVaultKey } from "@/lib/browser/vault/crypto";
 
@@ -24,5 +24,40 @@ describe("sealed drafts", () => {
 
   it("are stored under a name with the user and chat, never text", () => {
     expect(draftStorageKey("user-1", "new")).toBe("hush.draft.v1.user-1.new");
+  });
+});
+
+/** docs/issues.md #42: the crypto is fetched at a draft's first use; a fetch that fails must not cost the draft. */
+describe("a draft whose code cannot be fetched", () => {
+  afterEach(() => {
+    vi.doUnmock("@/lib/browser/vault/crypto");
+    vi.resetModules();
+    vi.unstubAllGlobals();
+  });
+
+  it("stays stored, and the read fails instead of counting it as a draft that does not open", async () => {
+    const entries = new Map<string, string>();
+    const localStorage = {
+      getItem: (k: string) => entries.get(k) ?? null,
+      setItem: (k: string, v: string) => void entries.set(k, v),
+      removeItem: (k: string) => void entries.delete(k),
+    };
+    vi.stubGlobal("window", { localStorage });
+    const key = await importVaultKey(generateVaultKey());
+    const sealed = await sealDraft(key, "user-1", "chat-a", "kept text");
+    entries.set(draftStorageKey("user-1", "chat-a"), sealed);
+
+    vi.resetModules();
+    vi.doMock("@/lib/browser/vault/crypto", () => {
+      throw new TypeError("Failed to fetch dynamically imported module");
+    });
+    const { loadDraft } = await import("@/lib/browser/chat/drafts");
+    await expect(loadDraft(key, "user-1", "chat-a")).rejects.toThrow();
+    expect(entries.get(draftStorageKey("user-1", "chat-a"))).toBe(sealed);
+
+    vi.doUnmock("@/lib/browser/vault/crypto");
+    vi.resetModules();
+    const fresh = await import("@/lib/browser/chat/drafts");
+    expect(await fresh.loadDraft(key, "user-1", "chat-a")).toBe("kept text");
   });
 });

@@ -1,4 +1,3 @@
-import { decryptField, encryptField, fromBase64, toBase64 } from "@/lib/browser/vault/crypto";
 
 /**
  * Signed-in users' unsent drafts, one per chat, kept in this browser's localStorage sealed with the vault key
@@ -8,6 +7,8 @@ import { decryptField, encryptField, fromBase64, toBase64 } from "@/lib/browser/
  * nothing reaches the server. The entry's name holds the user id and the chat id (or "new"), never text.
  */
 export const NEW_CHAT_DRAFT = "new";
+/** The vault's crypto, fetched when a draft is first sealed or opened: not in /chat's first load (docs/issues.md #42). */
+const vaultCrypto = () => import("@/lib/browser/vault/crypto");
 const PREFIX = "hush.draft.v1.";
 
 /** The localStorage entry of one chat's draft. */
@@ -25,11 +26,13 @@ function storage(): Storage | null {
 
 /** Seal `text` as the draft of `chatKey` (a chat id or NEW_CHAT_DRAFT); base64. */
 export async function sealDraft(key: CryptoKey, userId: string, chatKey: string, text: string): Promise<string> {
+  const { encryptField, toBase64 } = await vaultCrypto();
   return toBase64(await encryptField(key, { field: "draft", userId, chatId: chatKey }, text));
 }
 
 /** Open a sealed draft. @throws AppError "unprocessable:vault_decrypt" (wrong key, moved or altered) */
 export async function openDraft(key: CryptoKey, userId: string, chatKey: string, sealed: string): Promise<string> {
+  const { decryptField, fromBase64 } = await vaultCrypto();
   return decryptField(key, { field: "draft", userId, chatId: chatKey }, fromBase64(sealed));
 }
 
@@ -52,6 +55,9 @@ export async function loadDraft(key: CryptoKey, userId: string, chatKey: string)
   const name = draftStorageKey(userId, chatKey);
   const sealed = store?.getItem(name);
   if (!store || !sealed) return "";
+  // Fetched before the try: code that could not be fetched must not count as a draft that does not open
+  // (which would remove it). @throws then, and the draft stays stored.
+  await vaultCrypto();
   try {
     return await openDraft(key, userId, chatKey, sealed);
   } catch {

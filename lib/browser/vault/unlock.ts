@@ -8,7 +8,7 @@ import { fromBase64, importVaultKey, unwrapForDevice } from "./crypto";
 import { forgetDeviceRecord, readDevice } from "./device-store";
 import type { Prf, SetupDraft } from "./methods";
 import { passphraseMethod, unlockWithPassphrase, unlockWithPrf, unlockWithRecovery } from "./seal";
-import { actionError, holdRawKey, holdTracker, info, setVault, setVaultBusy, setVaultError, trackerFor, useVaultStore, vaultSnapshot, type VaultStore } from "./store";
+import { actionError, holdRawKey, holdTracker, info, setVault, setVaultBusy, setVaultError, trackerFor, vaultSnapshot, type VaultJson } from "./store";
 
 /**
  * Loading the vault and opening it: GET /api/vault, then a remembered device without
@@ -17,12 +17,14 @@ import { actionError, holdRawKey, holdTracker, info, setVault, setVaultBusy, set
 
 // A remembered device is tried once per page load, before the unlock panel is shown.
 let deviceTried = false;
-let started = false;
 
-/** Load (or reload) the vault state. Failures leave status "error" and are logged by kind only. */
-export async function refreshVault(): Promise<void> {
+/**
+ * Load (or reload) the vault state: `pending` is a GET /api/vault already under way (./use-vault.ts starts it
+ * while this module loads), else one is made. Failures leave status "error" and are logged by kind only.
+ */
+export async function refreshVault(pending?: Promise<VaultJson>): Promise<void> {
   try {
-    const next = await apiFetch("vaultGet");
+    const next = await (pending ?? apiFetch("vaultGet"));
     const tryDevice = next.exists && !vaultSnapshot().key && !deviceTried;
     if (tryDevice) {
       deviceTried = true;
@@ -41,16 +43,6 @@ export async function refreshVault(): Promise<void> {
     console.error("Failed to load the vault state");
     setVaultError();
   }
-}
-
-/** The vault store (./store.ts), loaded on first use when `signedIn`. */
-export function useVault(signedIn: boolean): VaultStore {
-  return useVaultStore(() => {
-    if (signedIn && !started) {
-      started = true;
-      void refreshVault();
-    }
-  });
 }
 
 /**

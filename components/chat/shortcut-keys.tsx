@@ -1,0 +1,27 @@
+"use client";
+
+import { useHotkeys } from "react-hotkeys-hook";
+import { focusChatInput, type Shortcuts } from "./use-shortcuts";
+
+/** Whether a modal dialog (a confirmation, the shortcuts list) is open: page shortcuts wait. */
+const dialogOpen = () => document.querySelector("dialog[open]") !== null;
+
+/**
+ * Binds the chat's keyboard shortcuts (./use-shortcuts.ts SHORTCUTS) on the document; renders nothing.
+ * Loaded after the chat's first paint, with react-hotkeys-hook.
+ */
+export function ShortcutKeys({ shortcuts }: { shortcuts: Shortcuts }) {
+  const { handlers, setHelpOpen } = shortcuts;
+  // `ignoreEventWhen` (not `enabled`): an ignored key keeps its default action, e.g. Escape closing a dialog.
+  const options = { enableOnFormTags: true, preventDefault: true } as const;
+  const unlessDialog = { ...options, ignoreEventWhen: dialogOpen };
+
+  useHotkeys("mod+shift+o", () => handlers.newChat(), unlessDialog, [handlers]);
+  useHotkeys("shift+escape", () => focusChatInput(), unlessDialog, [handlers]);
+  useHotkeys("escape", () => handlers.stop(), { ...options, ignoreEventWhen: () => !handlers.busy || dialogOpen() }, [handlers]);
+  useHotkeys("mod+shift+s", () => handlers.toggleSidebar(), unlessDialog, [handlers]);
+  useHotkeys("mod+k", () => handlers.search(), unlessDialog, [handlers]);
+  useHotkeys("mod+shift+c", () => handlers.copyLast(), unlessDialog, [handlers]);
+  useHotkeys("mod+slash", () => setHelpOpen(true), options, [setHelpOpen]);
+  return null;
+}
