@@ -1,4 +1,5 @@
-import { bm25Retriever, passagesForTurn, type FilePassage } from "../lib/browser/knowledge/retrieval";
+import type { FilePassage } from "../lib/browser/knowledge/file-passage";
+import { bm25Retriever, passagesForTurn } from "../lib/browser/knowledge/retrieval";
 
 /**
  * The in-page half of bench/knowledge-rank.ts, bundled by esbuild and run in Chromium: N synthetic passages of

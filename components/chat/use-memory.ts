@@ -2,6 +2,7 @@
 
 import { useCallback, useEffect, useRef, useState } from "react";
 import { apiFetch } from "@/lib/browser/api/client";
+import { memorySealing } from "@/lib/browser/vault/lazy";
 import type { MemoryFact, MemoryList } from "@/lib/browser/vault/memory";
 import { MAX_MEMORIES } from "@/lib/shared/memory/limits";
 import { memoriesWithinBudget } from "@/lib/shared/llm/memory-prompt";
@@ -9,8 +10,7 @@ import { isAppError } from "@/lib/shared/errors";
 import type { VaultKey } from "./types";
 
 // The sealing of the list loads once a vault is open, not in /chat's first load (docs/issues.md #42).
-const vaultMemory = () => import("@/lib/browser/vault/memory");
-type VaultMemory = Awaited<ReturnType<typeof vaultMemory>>;
+type VaultMemory = Awaited<ReturnType<typeof memorySealing>>;
 
 /**
  * The signed-in user's memories (docs/issues.md #41), opened with the vault key and written back sealed
@@ -33,7 +33,7 @@ export function useMemory(vault: VaultKey | null) {
   useEffect(() => {
     if (!vault) return;
     let live = true;
-    loading.current = vaultMemory()
+    loading.current = memorySealing()
       .then((m) => m.loadMemory(apiFetch, vault.key, vault.userId))
       .then((loaded) => {
         if (!live) return;
@@ -51,7 +51,7 @@ export function useMemory(vault: VaultKey | null) {
   const update = useCallback(
     async (change: (current: MemoryList, m: VaultMemory) => Omit<MemoryList, "version">) => {
       if (!vault) throw new Error("locked");
-      const m = await vaultMemory();
+      const m = await memorySealing();
       const write = async (base: MemoryList) => m.saveMemory(apiFetch, vault.key, vault.userId, base, change(base, m));
       let stored: MemoryList;
       try {

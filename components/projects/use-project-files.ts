@@ -4,7 +4,9 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { apiFetch } from "@/lib/browser/api/client";
 import { fileKind } from "@/lib/browser/files/kinds";
 import type { PdfLimits } from "@/lib/browser/pdf";
-import type { FilePassage, Retriever } from "@/lib/browser/knowledge/retrieval";
+import type { FilePassage } from "@/lib/browser/knowledge/file-passage";
+import type { Retriever } from "@/lib/browser/knowledge/retrieval";
+import { projectFileSealing } from "@/lib/browser/vault/lazy";
 import { PROJECT_FILE_MAX_BYTES, PROJECT_FILE_MAX_CHARS } from "@/lib/shared/projects/knowledge-limits";
 import { AppError } from "@/lib/shared/errors";
 import type { VaultKey } from "@/components/chat/types";
@@ -19,7 +21,6 @@ export interface ProjectFileItem {
 }
 
 // Sealing, splitting and ranking load when a project has files, not in /chat's first load (docs/issues.md #42).
-const sealing = () => import("@/lib/browser/vault/project-files");
 const ranking = () => import("@/lib/browser/knowledge/retrieval");
 
 const FALLBACK_PDF: PdfLimits = { maxBytes: PROJECT_FILE_MAX_BYTES, maxChars: PROJECT_FILE_MAX_CHARS, maxPages: 100, timeoutMs: 15_000, maxInflatedBytes: 200 * 1024 * 1024 };
@@ -27,7 +28,7 @@ const FALLBACK_PDF: PdfLimits = { maxBytes: PROJECT_FILE_MAX_BYTES, maxChars: PR
 /** Open every listed file of the user with the vault key (a file that does not open is left out). */
 async function loadFiles(vault: VaultKey) {
   const listed = await apiFetch("projectFileList");
-  const { openProjectFile } = await sealing();
+  const { openProjectFile } = await projectFileSealing();
   const opened = await Promise.all(
     listed.files.map(async (f): Promise<ProjectFileItem | null> => {
       const { sealed } = await apiFetch("projectFileGet", { params: { fileId: f.file_id } });
@@ -82,7 +83,7 @@ export function useProjectFiles(vault: VaultKey | null, pdfLimits?: PdfLimits) {
       if (!kind || kind === "image") throw new AppError("bad_request:project_file", "Add a PDF, Word (DOCX), text, Markdown, CSV or JSON file.");
       const { readAttachment } = await import("@/lib/browser/files/browser");
       const read = await readAttachment(file, { ...(pdfLimits ?? FALLBACK_PDF), maxBytes: PROJECT_FILE_MAX_BYTES, maxChars: PROJECT_FILE_MAX_CHARS }, undefined);
-      const [{ splitPassages }, { sealProjectFile }] = await Promise.all([import("@/lib/browser/knowledge/passages"), sealing()]);
+      const [{ splitPassages }, { sealProjectFile }] = await Promise.all([import("@/lib/browser/knowledge/passages"), projectFileSealing()]);
       const passages = splitPassages(read.text);
       const fileId = crypto.randomUUID();
       const sealed = await sealProjectFile(vault.key, vault.userId, projectId, fileId, { name: file.name, type: kind, passages });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PASSAGE_MAX_CHARS, PASSAGE_TARGET_CHARS, splitPassages } from "@/lib/browser/knowledge/passages";
-import { bm25Retriever, passagesForTurn, passageSourceName, terms, type FilePassage } from "@/lib/browser/knowledge/retrieval";
+import { passageSourceName, type FilePassage } from "@/lib/browser/knowledge/file-passage";
+import { bm25Retriever, passagesForTurn, terms } from "@/lib/browser/knowledge/retrieval";
 
 /** Project knowledge (docs/issues.md #41): splitting a file into passages, and BM25 ranking within a budget. */
 

@@ -1,3 +1,4 @@
+import { vaultCrypto } from "@/lib/browser/vault/lazy";
 
 /**
  * Signed-in users' unsent drafts, one per chat, kept in this browser's localStorage sealed with the vault key
@@ -7,8 +8,6 @@
  * nothing reaches the server. The entry's name holds the user id and the chat id (or "new"), never text.
  */
 export const NEW_CHAT_DRAFT = "new";
-/** The vault's crypto, fetched when a draft is first sealed or opened: not in /chat's first load (docs/issues.md #42). */
-const vaultCrypto = () => import("@/lib/browser/vault/crypto");
 const PREFIX = "hush.draft.v1.";
 
 /** The localStorage entry of one chat's draft. */

@@ -7,8 +7,6 @@ import { KNOWLEDGE_MAX_PASSAGES, KNOWLEDGE_PROMPT_BUDGET_TOKENS } from "@/lib/sh
  * (bm25Retriever); an embedding model can implement the same interface later.
  */
 
-export { passageSourceName, type FilePassage } from "./file-passage";
-
 /** Ranks passages for a question. */
 export interface Retriever {
   /** The passages relevant to `query` (sharing at least one term), best first, at most `limit`. */

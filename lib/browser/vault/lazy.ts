@@ -11,3 +11,9 @@ export const savedChats = () => import("./saved-chats");
 export const sealing = () => import("./seal");
 /** ./projects.ts: a project's name and instructions. */
 export const projectSealing = () => import("./projects");
+/** ./project-files.ts: a project file's passages. */
+export const projectFileSealing = () => import("./project-files");
+/** ./memory.ts: the memory list. */
+export const memorySealing = () => import("./memory");
+/** ./crypto.ts alone: a draft's field encryption (lib/browser/chat/drafts.ts). */
+export const vaultCrypto = () => import("./crypto");
