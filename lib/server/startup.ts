@@ -71,7 +71,16 @@ export async function startServer(startDevEnclave?: StartDevEnclave, startDevSea
     );
   }
   getAuthSecret();
-  await getDb();
+  try {
+    await getDb();
+  } catch (error) {
+    // Next only logs an instrumentation hook's exception and the idle process would then exit 0: a
+    // server that cannot open its database must say why and exit non-zero (issue #53).
+    const message = error instanceof Error ? error.message : String(error);
+    logger("hush").fatal({ err: message }, "Cannot open the database");
+    await Promise.allSettled([devEnclave?.close(), devSearch?.close()]);
+    process.exit(1);
+  }
   installShutdownHandlers({
     graceMs: config.SHUTDOWN_GRACE_SECONDS * 1000,
     closeResources: async () => {

@@ -1,6 +1,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
@@ -8,6 +9,7 @@ import pg from "pg";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient, type Prisma } from "@/lib/server/db/generated/prisma/client";
 import { getConfig, type Config } from "@/lib/server/config";
+import { acquireDataDirLock, type DataDirLock } from "@/lib/server/db/data-dir-lock";
 import { applyMigrations, type SqlRunner } from "@/lib/server/db/migrate";
 import { logger } from "@/lib/server/log";
 import { processSlot } from "@/lib/server/process-state";
@@ -16,7 +18,7 @@ import { processSlot } from "@/lib/server/process-state";
  * The Prisma client (Prisma 7, Rust-free, driver adapters) over either database:
  * - DATABASE_URL unset: embedded PGlite (PostgreSQL in WebAssembly) persisted in DATA_DIR/pglite, run
  *   in a worker thread and reached through node-postgres over a private Unix socket (openPglite).
- *   One connection, one process: never open the same folder from two processes at once.
+ *   One connection, one process: DATA_DIR's lock (lib/server/db/data-dir-lock.ts) refuses a second one.
  * - DATABASE_URL set: PostgreSQL through node-postgres.
  * Pending migrations are applied (lib/server/db/migrate.ts) before a client is handed out.
  */
@@ -32,6 +34,22 @@ export interface DbHandle {
   appliedMigrations: string[];
   /** Disconnect Prisma and close the driver (PGlite lingers about 10 s without it). */
   close(): Promise<void>;
+  /**
+   * PGlite only: write a consistent archive of the live folder to `file` (docs/deploy.md "Backups").
+   * @returns the archive's size in bytes. @throws Error when it cannot be written.
+   */
+  backup?(file: string): Promise<number>;
+}
+
+/**
+ * The embedded database could not be opened: `message` carries PostgreSQL's own words (its log) and
+ * what to do next. Start-up exits non-zero with it (lib/server/startup.ts).
+ */
+export class DatabaseOpenError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "DatabaseOpenError";
+  }
 }
 
 /**
@@ -46,13 +64,35 @@ export async function openDb(target: DatabaseTarget, options: { migrate?: boolea
 /** The worker that serves PGlite (lib/server/db/pglite-server.mjs), read from disk so Next does not bundle it. */
 const PGLITE_WORKER = path.join(process.cwd(), "lib/server/db/pglite-server.mjs");
 
-/** Create the PGlite folder `dataDir` (initdb) in a worker that then exits. @throws Error when it cannot. */
-async function initPglite(dataDir: string, sharedBuffersMb: number): Promise<void> {
-  const worker = new Worker(PGLITE_WORKER, { workerData: { dataDir, sharedBuffersMb, initOnly: true } });
+/** What a worker posts when it cannot open or create the folder: PGlite's error and PostgreSQL's log lines. */
+interface WorkerFailure {
+  ready?: boolean;
+  error?: string;
+  log?: string;
+}
+
+/** The next step for the operator, from PostgreSQL's words. */
+function remedy(text: string): string {
+  if (/No space left on device/i.test(text)) return "Free disk space on the folder's file system, then start again.";
+  if (/checkpoint record|invalid|corrupt|PANIC|could not read|incorrect checksum/i.test(text)) {
+    return "The folder is damaged: restore the last backup into an empty DATA_DIR (npm run db:restore -- <file>, docs/deploy.md).";
+  }
+  return "Check the folder's permissions and free space; docs/deploy.md \"Embedded database\" lists what to do.";
+}
+
+function openFailure(action: string, dataDir: string, m: WorkerFailure): DatabaseOpenError {
+  const words = [m.error, m.log].filter((s) => s && s.trim()).join("\n");
+  return new DatabaseOpenError(`PGlite failed to ${action} ${dataDir}: ${words || "unknown error"}\n${remedy(words)}`);
+}
+
+/**
+ * Create the PGlite folder `dataDir` (initdb), or restore it from the archive `restoreFrom`, in a worker
+ * that then exits. @throws DatabaseOpenError when it cannot.
+ */
+async function initPglite(dataDir: string, sharedBuffersMb: number, restoreFrom?: string): Promise<void> {
+  const worker = new Worker(PGLITE_WORKER, { workerData: { dataDir, sharedBuffersMb, initOnly: true, restoreFrom } });
   await new Promise<void>((resolve, reject) => {
-    worker.once("message", (m: { ready?: boolean; error?: string }) =>
-      m.ready ? resolve() : reject(new Error(`PGlite failed to create ${dataDir}: ${m.error ?? "unknown error"}`)),
-    );
+    worker.once("message", (m: WorkerFailure) => (m.ready ? resolve() : reject(openFailure(restoreFrom ? "restore" : "create", dataDir, m))));
     worker.once("error", reject);
     worker.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`PGlite worker exited with code ${code}`))));
   });
@@ -65,17 +105,44 @@ async function initPglite(dataDir: string, sharedBuffersMb: number): Promise<voi
  * can connect, and the app talks to it through the same node-postgres adapter as to PostgreSQL.
  */
 async function openPglite(dataDir: string, sharedBuffersMb: number, options: { migrate?: boolean }): Promise<DbHandle> {
-  fs.mkdirSync(path.dirname(dataDir), { recursive: true });
+  // Before PGlite touches the folder: a second process on it would corrupt it (docs/deploy.md).
+  const lock = acquireDataDirLock(dataDir);
+  try {
+    return await openLockedPglite(dataDir, sharedBuffersMb, options, lock);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+}
+
+async function openLockedPglite(dataDir: string, sharedBuffersMb: number, options: { migrate?: boolean }, lock: DataDirLock): Promise<DbHandle> {
   // A new folder is made by a worker of its own, which exits: initdb's memory leaves with it.
   if (!fs.existsSync(path.join(dataDir, "PG_VERSION"))) await initPglite(dataDir, sharedBuffersMb);
   const socketDir = fs.mkdtempSync(path.join(os.tmpdir(), "hush-pglite-"));
   const worker = new Worker(PGLITE_WORKER, { workerData: { dataDir, sharedBuffersMb, socketPath: path.join(socketDir, ".s.PGSQL.5432") } });
   // The pool's sockets keep the process alive while in use; an idle worker must not.
   worker.unref();
+  const pendingBackups = new Map<number, { resolve(bytes: number): void; reject(error: Error): void }>();
+  worker.on("message", (m: { id?: number; bytes?: number; error?: string }) => {
+    const waiting = typeof m?.id === "number" ? pendingBackups.get(m.id) : undefined;
+    if (!waiting) return;
+    pendingBackups.delete(m.id!);
+    if (m.error) waiting.reject(new Error(`backup failed: ${m.error}`));
+    else waiting.resolve(m.bytes ?? 0);
+  });
+  let nextBackup = 0;
+  const backup = (file: string) =>
+    new Promise<number>((resolve, reject) => {
+      const id = ++nextBackup;
+      pendingBackups.set(id, { resolve, reject });
+      worker.postMessage({ op: "backup", id, file: path.resolve(file) });
+    });
+  let control: net.Server | null = null;
   const stopWorker = async () => {
+    await new Promise((resolve) => (control ? control.close(resolve) : resolve(undefined)));
     if (worker.threadId >= 0) {
       const closed = new Promise((resolve) => {
-        worker.once("message", resolve);
+        worker.on("message", (m) => m === "closed" && resolve(m));
         worker.once("exit", resolve);
       });
       worker.postMessage("close");
@@ -83,15 +150,16 @@ async function openPglite(dataDir: string, sharedBuffersMb: number, options: { m
       await worker.terminate();
     }
     fs.rmSync(socketDir, { recursive: true, force: true });
+    lock.release();
   };
   try {
     await new Promise<void>((resolve, reject) => {
-      worker.once("message", (m: { ready?: boolean; error?: string }) =>
-        m.ready ? resolve() : reject(new Error(`PGlite failed to open: ${m.error ?? "unknown error"}`)),
-      );
+      worker.once("message", (m: WorkerFailure) => (m.ready ? resolve() : reject(openFailure("open", dataDir, m))));
       worker.once("error", reject);
-      worker.once("exit", (code) => reject(new Error(`PGlite worker exited with code ${code}`)));
+      worker.once("exit", (code) => reject(new DatabaseOpenError(`PGlite worker exited with code ${code} while opening ${dataDir}`)));
     });
+    control = await serveControl(path.join(socketDir, "control.sock"), backup);
+    lock.setControl(path.join(socketDir, "control.sock"));
   } catch (error) {
     await stopWorker().catch(() => undefined);
     throw error;
@@ -110,7 +178,63 @@ async function openPglite(dataDir: string, sharedBuffersMb: number, options: { m
     max: 1,
     onConnect: (client) => client.query("DEALLOCATE ALL"),
   });
-  return openPool(pool, { ...options, lock: false, txMaxWaitMs: 15_000 }, stopWorker);
+  const opened = await openPool(pool, { ...options, lock: false, txMaxWaitMs: 15_000 }, stopWorker);
+  return { ...opened, backup };
+}
+
+/**
+ * The holder's local control channel, a Unix socket in the private (0700) socket folder named in the
+ * lock file: one JSON line in (`{"op":"backup","file":"/abs/path"}`), one out (`{"bytes":n}` or
+ * `{"error":"..."}`). Only this user can reach it; it reads no request body beyond one line.
+ */
+async function serveControl(socketPath: string, backup: (file: string) => Promise<number>): Promise<net.Server> {
+  const server = net.createServer((socket) => {
+    let line = "";
+    socket.setEncoding("utf8");
+    socket.on("error", () => undefined);
+    socket.on("data", (chunk: string) => {
+      line += chunk;
+      if (line.length > 8_192) return void socket.destroy();
+      const end = line.indexOf("\n");
+      if (end < 0) return;
+      let request: { op?: unknown; file?: unknown } = {};
+      try {
+        request = JSON.parse(line.slice(0, end)) as typeof request;
+      } catch {
+        // answered below
+      }
+      const reply = (body: object) => socket.end(`${JSON.stringify(body)}\n`);
+      if (request.op !== "backup" || typeof request.file !== "string" || !path.isAbsolute(request.file)) {
+        return reply({ error: "expected {\"op\":\"backup\",\"file\":\"/absolute/path\"}" });
+      }
+      backup(request.file).then(
+        (bytes) => reply({ bytes }),
+        (error: Error) => reply({ error: error.message }),
+      );
+    });
+  });
+  server.unref();
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(socketPath, () => resolve());
+  });
+  return server;
+}
+
+/**
+ * Restore the archive `file` (npm run db:backup's) into the PGlite folder `dataDir`, under DATA_DIR's lock.
+ * @throws DataDirInUseError, DatabaseOpenError (PostgreSQL's words), or Error when the folder is not empty.
+ */
+export async function restorePglite(dataDir: string, file: string, sharedBuffersMb = 16): Promise<void> {
+  const lock = acquireDataDirLock(dataDir);
+  try {
+    if (fs.existsSync(dataDir) && fs.readdirSync(dataDir).length > 0) {
+      throw new Error(`${dataDir} is not empty: restore only into an empty DATA_DIR (move the old folder aside first).`);
+    }
+    await initPglite(dataDir, sharedBuffersMb, path.resolve(file));
+  } finally {
+    lock.release();
+  }
 }
 
 async function openPostgres(url: string, options: { migrate?: boolean }): Promise<DbHandle> {

@@ -6,11 +6,14 @@
  * bundled). One client at a time: PGlite is a single session, and interleaving two clients'
  * extended-protocol messages in it would mix their statements.
  *
- * workerData: { dataDir, socketPath, sharedBuffersMb, initOnly }. Posts { ready: true } once listening, { error } on
- * failure; answers the message "close" by closing the server and the database, then posts "closed". With
+ * workerData: { dataDir, socketPath, sharedBuffersMb, initOnly, restoreFrom }. Posts { ready: true } once listening,
+ * { error } on failure (with PostgreSQL's own last log lines); answers the message "close" by closing the server and
+ * the database, then posts "closed", and { op: "backup", id, file } by writing PGlite's dumpDataDir() archive to
+ * `file` (written beside it, flushed, then renamed), then posting { id, bytes } or { id, error }. With
  * `initOnly`, creates the database folder (initdb), closes it and posts { ready: true } without serving: run in a
  * worker of its own before the serving one, so initdb's memory goes with that worker (about 300 MB of the
- * process's RSS otherwise kept for the server's lifetime; README, "Memory at ready").
+ * process's RSS otherwise kept for the server's lifetime; README, "Memory at ready"). With `restoreFrom` (a
+ * backup archive's path) the new folder is made from that archive instead (npm run db:restore).
  *
  * shared_buffers: PGlite's default is PostgreSQL's 128 MB, held in the WebAssembly memory once touched, the
  * largest part of an embedded server's memory. A small server's database fits far smaller; the buffers are a
@@ -22,11 +25,19 @@ import { parentPort, workerData } from "node:worker_threads";
 import { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 
-const { dataDir, socketPath, sharedBuffersMb = 16, initOnly = false } = workerData;
+const { dataDir, socketPath, sharedBuffersMb = 16, initOnly = false, restoreFrom } = workerData;
+/** PostgreSQL's last log lines (stderr), for a failure's message: "could not locate a valid checkpoint record"... */
+const stderr = [];
+const onStderr = (line) => {
+  stderr.push(String(line));
+  if (stderr.length > 40) stderr.shift();
+  return false;
+};
 let db;
 let server;
 try {
-  db = new PGlite(dataDir, { startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${sharedBuffersMb}MB`] });
+  const loadDataDir = restoreFrom ? new Blob([fs.readFileSync(restoreFrom)]) : undefined;
+  db = new PGlite(dataDir, { startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${sharedBuffersMb}MB`], onStderr, loadDataDir });
   await db.waitReady;
   if (initOnly) {
     await db.close();
@@ -45,10 +56,11 @@ try {
   parentPort.postMessage({ ready: true });
 } catch (error) {
   await db?.close().catch(() => undefined);
-  parentPort.postMessage({ error: error instanceof Error ? error.message : String(error) });
+  parentPort.postMessage({ error: error instanceof Error ? error.message : String(error), log: postgresLog() });
 }
 
 parentPort.on("message", async (message) => {
+  if (message?.op === "backup") return void backup(message);
   if (message !== "close") return;
   try {
     await server?.stop();
@@ -81,3 +93,32 @@ async function forgetOldLog(db, dir) {
   }
 }
 
+
+/** PostgreSQL's own error lines from its log (PANIC, FATAL, ERROR and their DETAIL/HINT), newest last. */
+function postgresLog() {
+  const lines = stderr.flatMap((chunk) => chunk.split("\n")).filter((l) => /\b(PANIC|FATAL|ERROR|DETAIL|HINT):|No space left|could not/.test(l));
+  return lines.slice(-6).join("\n");
+}
+
+/**
+ * Write a consistent archive of the live folder to `file`: PGlite's dumpDataDir holds its query lock, so
+ * no statement runs while the files are read; a CHECKPOINT first keeps the log to replay short.
+ */
+async function backup({ id, file }) {
+  try {
+    await db.exec("CHECKPOINT");
+    const archive = Buffer.from(await (await db.dumpDataDir("none")).arrayBuffer());
+    const tmp = `${file}.partial`;
+    const fd = fs.openSync(tmp, "w", 0o600);
+    try {
+      fs.writeSync(fd, archive);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(tmp, file);
+    parentPort.postMessage({ id, bytes: archive.length });
+  } catch (error) {
+    parentPort.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
+  }
+}

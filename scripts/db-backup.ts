@@ -1,0 +1,72 @@
+/**
+ * `npm run db:backup -- <file>`: a consistent backup of the embedded database (PGlite in DATA_DIR) to
+ * `file`, PGlite's dumpDataDir() archive (a tar of the folder). While a server holds DATA_DIR, it is asked
+ * through its local control socket (named in DATA_DIR/pglite.lock; only this user can reach it) and writes
+ * the archive itself, between two statements; otherwise this command takes the lock and writes it.
+ * With DATABASE_URL set it refuses: back PostgreSQL up with its own tools (docs/deploy.md "Backups").
+ * Exit status: 0 written, 1 failed, 2 usage.
+ */
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { runMain } from "./run-main";
+import { getConfig } from "@/lib/server/config";
+import { openDb } from "@/lib/server/db/client";
+import { holderIsGone, readLock } from "@/lib/server/db/data-dir-lock";
+
+/** Ask the server listening on `socketPath` to write the archive to `file`. @returns its size in bytes. */
+function askServer(socketPath: string, file: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const socket = net.createConnection(socketPath);
+    let answer = "";
+    socket.setEncoding("utf8");
+    socket.on("connect", () => socket.write(`${JSON.stringify({ op: "backup", file })}\n`));
+    socket.on("data", (chunk: string) => (answer += chunk));
+    socket.on("error", reject);
+    socket.on("end", () => {
+      try {
+        const reply = JSON.parse(answer) as { bytes?: number; error?: string };
+        if (typeof reply.bytes === "number") resolve(reply.bytes);
+        else reject(new Error(reply.error ?? "no answer"));
+      } catch {
+        reject(new Error(`unexpected answer from the server: ${answer.slice(0, 200)}`));
+      }
+    });
+  });
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [target] = argv;
+  if (!target || argv.length !== 1) {
+    console.error("Usage: npm run db:backup -- <file>");
+    return 2;
+  }
+  const database = getConfig().database;
+  if (database.kind !== "pglite") {
+    console.error("DATABASE_URL is set: back PostgreSQL up with pg_basebackup or pg_dump (docs/deploy.md \"Backups\").");
+    return 1;
+  }
+  const file = path.resolve(target);
+  if (fs.existsSync(file)) {
+    console.error(`${file} exists: name a new file.`);
+    return 1;
+  }
+  const holder = readLock(database.dataDir);
+  let bytes: number;
+  if (holder && !holderIsGone(holder)) {
+    if (!holder.control) throw new Error(`DATA_DIR is in use by process ${holder.pid} (${holder.command}), which serves no backup channel: stop it, then run this again.`);
+    bytes = await askServer(holder.control, file);
+    console.log(`Backup written by the running server (process ${holder.pid}): ${file} (${bytes} bytes).`);
+  } else {
+    const handle = await openDb(database, { migrate: false });
+    try {
+      bytes = await handle.backup!(file);
+    } finally {
+      await handle.close();
+    }
+    console.log(`Backup written: ${file} (${bytes} bytes).`);
+  }
+  return 0;
+}
+
+runMain(() => main(process.argv.slice(2)));
