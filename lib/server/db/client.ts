@@ -40,15 +40,26 @@ export interface DbHandle {
  * @throws AppError internal:migration, or the driver's connection error.
  */
 export async function openDb(target: DatabaseTarget, options: { migrate?: boolean } = {}): Promise<DbHandle> {
-  return target.kind === "pglite" ? openPglite(target.dataDir, target.sharedBuffersMb ?? 16, options) : openPostgres(target.url, options);
+  if (target.kind === "postgres") return openPostgres(target.url, options);
+  return openPglite({ dataDir: target.dataDir, sharedBuffersMb: target.sharedBuffersMb ?? 16, durable: target.durable ?? true }, options);
+}
+
+/** What the PGlite worker is given (lib/server/db/pglite-server.mjs's workerData, without the socket). */
+interface PgliteSettings {
+  dataDir: string;
+  /** shared_buffers, MB. */
+  sharedBuffersMb: number;
+  /** Commits flushed to disk before they are acknowledged (PGLITE_DURABILITY). */
+  durable: boolean;
 }
 
 /** The worker that serves PGlite (lib/server/db/pglite-server.mjs), read from disk so Next does not bundle it. */
 const PGLITE_WORKER = path.join(process.cwd(), "lib/server/db/pglite-server.mjs");
 
-/** Create the PGlite folder `dataDir` (initdb) in a worker that then exits. @throws Error when it cannot. */
-async function initPglite(dataDir: string, sharedBuffersMb: number): Promise<void> {
-  const worker = new Worker(PGLITE_WORKER, { workerData: { dataDir, sharedBuffersMb, initOnly: true } });
+/** Create the PGlite folder `settings.dataDir` (initdb) in a worker that then exits. @throws Error when it cannot. */
+async function initPglite(settings: PgliteSettings): Promise<void> {
+  const { dataDir } = settings;
+  const worker = new Worker(PGLITE_WORKER, { workerData: { ...settings, initOnly: true } });
   await new Promise<void>((resolve, reject) => {
     worker.once("message", (m: { ready?: boolean; error?: string }) =>
       m.ready ? resolve() : reject(new Error(`PGlite failed to create ${dataDir}: ${m.error ?? "unknown error"}`)),
@@ -64,12 +75,13 @@ async function initPglite(dataDir: string, sharedBuffersMb: number): Promise<voi
  * temporary folder: the WebAssembly runs off the main thread, only this process's user
  * can connect, and the app talks to it through the same node-postgres adapter as to PostgreSQL.
  */
-async function openPglite(dataDir: string, sharedBuffersMb: number, options: { migrate?: boolean }): Promise<DbHandle> {
+async function openPglite(settings: PgliteSettings, options: { migrate?: boolean }): Promise<DbHandle> {
+  const { dataDir } = settings;
   fs.mkdirSync(path.dirname(dataDir), { recursive: true });
   // A new folder is made by a worker of its own, which exits: initdb's memory leaves with it.
-  if (!fs.existsSync(path.join(dataDir, "PG_VERSION"))) await initPglite(dataDir, sharedBuffersMb);
+  if (!fs.existsSync(path.join(dataDir, "PG_VERSION"))) await initPglite(settings);
   const socketDir = fs.mkdtempSync(path.join(os.tmpdir(), "hush-pglite-"));
-  const worker = new Worker(PGLITE_WORKER, { workerData: { dataDir, sharedBuffersMb, socketPath: path.join(socketDir, ".s.PGSQL.5432") } });
+  const worker = new Worker(PGLITE_WORKER, { workerData: { ...settings, socketPath: path.join(socketDir, ".s.PGSQL.5432") } });
   // The pool's sockets keep the process alive while in use; an idle worker must not.
   worker.unref();
   const stopWorker = async () => {

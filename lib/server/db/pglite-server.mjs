@@ -6,7 +6,7 @@
  * bundled). One client at a time: PGlite is a single session, and interleaving two clients'
  * extended-protocol messages in it would mix their statements.
  *
- * workerData: { dataDir, socketPath, sharedBuffersMb, initOnly }. Posts { ready: true } once listening, { error } on
+ * workerData: { dataDir, socketPath, sharedBuffersMb, durable, initOnly }. Posts { ready: true } once listening, { error } on
  * failure; answers the message "close" by closing the server and the database, then posts "closed". With
  * `initOnly`, creates the database folder (initdb), closes it and posts { ready: true } without serving: run in a
  * worker of its own before the serving one, so initdb's memory goes with that worker (about 300 MB of the
@@ -15,21 +15,26 @@
  * shared_buffers: PGlite's default is PostgreSQL's 128 MB, held in the WebAssembly memory once touched, the
  * largest part of an embedded server's memory. A small server's database fits far smaller; the buffers are a
  * cache (the data is on disk, durability and results are unchanged). PGLITE_SHARED_BUFFERS_MB sets it.
+ *
+ * durable (PGLITE_DURABILITY, default on): each commit is on the disk before it is acknowledged
+ * (lib/server/db/pglite-durable-fs.mjs); off: PGlite's own defaults, fsync off.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { parentPort, workerData } from "node:worker_threads";
-import { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { openDurablePglite, syncTree } from "./pglite-durable-fs.mjs";
 
-const { dataDir, socketPath, sharedBuffersMb = 16, initOnly = false } = workerData;
+const { dataDir, socketPath, sharedBuffersMb = 16, durable = true, initOnly = false } = workerData;
 let db;
 let server;
 try {
-  db = new PGlite(dataDir, { startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${sharedBuffersMb}MB`] });
+  db = openDurablePglite(dataDir, { durable, extra: ["-c", `shared_buffers=${sharedBuffersMb}MB`] });
   await db.waitReady;
   if (initOnly) {
     await db.close();
+    // PGlite writes the new folder from an in-memory initdb without fsync: flushed once here.
+    if (durable) syncTree(dataDir);
     parentPort.postMessage({ ready: true });
     process.exit(0);
   }
