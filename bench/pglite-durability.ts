@@ -1,5 +1,5 @@
 /**
- * What durable commits cost on the embedded database (issue #53): `npx tsx bench/pglite-durability.ts`.
+ * What durable commits cost on the embedded database: `npx tsx bench/pglite-durability.ts`.
  *
  * The app's real save (saveSealedTurn, lib/server/db/sealed-chats.ts: a turn of two sealed messages, 1,024 and
  * 1,536 bytes, appended to a saved chat in one transaction) through the app's PGlite worker, with

@@ -9,7 +9,7 @@ import { openDb } from "@/lib/server/db/client";
 import { addFsync, openDurablePglite } from "@/lib/server/db/pglite-durable-fs.mjs";
 
 /**
- * The embedded database's commits reach the disk (issue #53, docs/security.md "Power cut"): with durability on
+ * The embedded database's commits reach the disk (docs/security.md "Power cut"): with durability on
  * (PGLITE_DURABILITY, the default) every commit makes a real fsync before it is acknowledged, counted at the
  * syscall boundary (node:fs's fsyncSync, which the glue's hook calls, and strace on the worker when present);
  * off, none. PGlite only: PostgreSQL's settings are its operator's.
