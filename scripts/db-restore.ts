@@ -26,7 +26,7 @@ async function main(argv: string[]): Promise<number> {
     console.error(`${file} does not exist.`);
     return 1;
   }
-  await restorePglite(database.dataDir, file, database.sharedBuffersMb ?? 16);
+  await restorePglite(database.dataDir, file, database.sharedBuffersMb ?? 16, database.durable ?? true);
   console.log(`Restored ${file} into ${path.dirname(database.dataDir)}.`);
   return 0;
 }

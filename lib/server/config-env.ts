@@ -39,6 +39,11 @@ export const envSchema = z.object({
    * used. 16 keeps a small server's memory low (README, "Memory at ready"); raise it for a large database.
    */
   PGLITE_SHARED_BUFFERS_MB: z.coerce.number().int().min(1).max(1024).default(16),
+  /**
+   * `on`: the embedded PGlite acknowledges a commit once it is on the disk (fsync; docs/security.md "Power cut").
+   * `off`: PGlite's own default, fsync off: faster, but a power cut or kernel crash can lose the last commits.
+   */
+  PGLITE_DURABILITY: z.enum(["on", "off"]).default("on"),
   /** PostgreSQL connection string; unset means the embedded PGlite database under DATA_DIR. */
   DATABASE_URL: optionalString,
   GROQ_API_KEY: optionalString,

@@ -26,8 +26,8 @@ export interface Config extends Env {
   isProduction: boolean;
   /** Absolute path of DATA_DIR. */
   dataDir: string;
-  /** `sharedBuffersMb`: PGLITE_SHARED_BUFFERS_MB (absent: 16). */
-  database: { kind: "pglite"; dataDir: string; sharedBuffersMb?: number } | { kind: "postgres"; url: string };
+  /** `sharedBuffersMb`: PGLITE_SHARED_BUFFERS_MB (absent: 16). `durable`: PGLITE_DURABILITY is `on` (absent: true). */
+  database: { kind: "pglite"; dataDir: string; sharedBuffersMb?: number; durable?: boolean } | { kind: "postgres"; url: string };
   /** The default provider (GROQ_API_KEY, else LLM_BASE_URL, else development). */
   llmProvider: LlmProviderKind;
   /** The provider of each model tier: its own LLM_<TIER>_BASE_URL, else the default provider. */
@@ -120,7 +120,12 @@ export function parseConfig(raw: Record<string, string | undefined>): Config {
     dataDir,
     database: env.DATABASE_URL
       ? { kind: "postgres", url: env.DATABASE_URL }
-      : { kind: "pglite", dataDir: path.join(dataDir, "pglite"), sharedBuffersMb: env.PGLITE_SHARED_BUFFERS_MB },
+      : {
+          kind: "pglite",
+          dataDir: path.join(dataDir, "pglite"),
+          sharedBuffersMb: env.PGLITE_SHARED_BUFFERS_MB,
+          durable: env.PGLITE_DURABILITY === "on",
+        },
     llmProvider,
     llmRoutes: { basic: llmRoute(env, llmProvider, "BASIC"), pro: llmRoute(env, llmProvider, "PRO") },
     emailDelivery: env.EMAIL_SERVER ? "smtp" : isProduction ? "disabled" : "log",

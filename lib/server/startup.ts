@@ -70,6 +70,13 @@ export async function startServer(startDevEnclave?: StartDevEnclave, startDevSea
       "CONFIDENTIAL_TRUST=development in production: browsers accept the development enclave, so chats are NOT protected from the operator",
     );
   }
+  if (config.database.kind === "pglite" && config.database.durable === false) {
+    // The operator's explicit choice (the default is on): say what it costs.
+    logger("hush").warn(
+      { dataDir: config.database.dataDir },
+      "PGLITE_DURABILITY=off: commits are acknowledged before they reach the disk; a power cut or kernel crash can lose the last ones or corrupt the folder",
+    );
+  }
   getAuthSecret();
   try {
     await getDb();

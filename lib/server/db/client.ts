@@ -58,7 +58,17 @@ export class DatabaseOpenError extends Error {
  * @throws AppError internal:migration, or the driver's connection error.
  */
 export async function openDb(target: DatabaseTarget, options: { migrate?: boolean } = {}): Promise<DbHandle> {
-  return target.kind === "pglite" ? openPglite(target.dataDir, target.sharedBuffersMb ?? 16, options) : openPostgres(target.url, options);
+  if (target.kind === "postgres") return openPostgres(target.url, options);
+  return openPglite({ dataDir: target.dataDir, sharedBuffersMb: target.sharedBuffersMb ?? 16, durable: target.durable ?? true }, options);
+}
+
+/** What the PGlite worker is given (lib/server/db/pglite-server.mjs's workerData, without the socket). */
+interface PgliteSettings {
+  dataDir: string;
+  /** shared_buffers, MB. */
+  sharedBuffersMb: number;
+  /** Commits flushed to disk before they are acknowledged (PGLITE_DURABILITY). */
+  durable: boolean;
 }
 
 /** The worker that serves PGlite (lib/server/db/pglite-server.mjs), read from disk so Next does not bundle it. */
@@ -86,11 +96,12 @@ function openFailure(action: string, dataDir: string, m: WorkerFailure): Databas
 }
 
 /**
- * Create the PGlite folder `dataDir` (initdb), or restore it from the archive `restoreFrom`, in a worker
- * that then exits. @throws DatabaseOpenError when it cannot.
+ * Create the PGlite folder `settings.dataDir` (initdb), or restore it from the archive `restoreFrom`, in a
+ * worker that then exits. @throws DatabaseOpenError when it cannot.
  */
-async function initPglite(dataDir: string, sharedBuffersMb: number, restoreFrom?: string): Promise<void> {
-  const worker = new Worker(PGLITE_WORKER, { workerData: { dataDir, sharedBuffersMb, initOnly: true, restoreFrom } });
+async function initPglite(settings: PgliteSettings, restoreFrom?: string): Promise<void> {
+  const { dataDir } = settings;
+  const worker = new Worker(PGLITE_WORKER, { workerData: { ...settings, initOnly: true, restoreFrom } });
   await new Promise<void>((resolve, reject) => {
     worker.once("message", (m: WorkerFailure) => (m.ready ? resolve() : reject(openFailure(restoreFrom ? "restore" : "create", dataDir, m))));
     worker.once("error", reject);
@@ -104,22 +115,23 @@ async function initPglite(dataDir: string, sharedBuffersMb: number, restoreFrom?
  * temporary folder: the WebAssembly runs off the main thread, only this process's user
  * can connect, and the app talks to it through the same node-postgres adapter as to PostgreSQL.
  */
-async function openPglite(dataDir: string, sharedBuffersMb: number, options: { migrate?: boolean }): Promise<DbHandle> {
+async function openPglite(settings: PgliteSettings, options: { migrate?: boolean }): Promise<DbHandle> {
   // Before PGlite touches the folder: a second process on it would corrupt it (docs/deploy.md).
-  const lock = acquireDataDirLock(dataDir);
+  const lock = acquireDataDirLock(settings.dataDir);
   try {
-    return await openLockedPglite(dataDir, sharedBuffersMb, options, lock);
+    return await openLockedPglite(settings, options, lock);
   } catch (error) {
     lock.release();
     throw error;
   }
 }
 
-async function openLockedPglite(dataDir: string, sharedBuffersMb: number, options: { migrate?: boolean }, lock: DataDirLock): Promise<DbHandle> {
+async function openLockedPglite(settings: PgliteSettings, options: { migrate?: boolean }, lock: DataDirLock): Promise<DbHandle> {
+  const { dataDir } = settings;
   // A new folder is made by a worker of its own, which exits: initdb's memory leaves with it.
-  if (!fs.existsSync(path.join(dataDir, "PG_VERSION"))) await initPglite(dataDir, sharedBuffersMb);
+  if (!fs.existsSync(path.join(dataDir, "PG_VERSION"))) await initPglite(settings);
   const socketDir = fs.mkdtempSync(path.join(os.tmpdir(), "hush-pglite-"));
-  const worker = new Worker(PGLITE_WORKER, { workerData: { dataDir, sharedBuffersMb, socketPath: path.join(socketDir, ".s.PGSQL.5432") } });
+  const worker = new Worker(PGLITE_WORKER, { workerData: { ...settings, socketPath: path.join(socketDir, ".s.PGSQL.5432") } });
   // The pool's sockets keep the process alive while in use; an idle worker must not.
   worker.unref();
   const pendingBackups = new Map<number, { resolve(bytes: number): void; reject(error: Error): void }>();
@@ -225,13 +237,13 @@ async function serveControl(socketPath: string, backup: (file: string) => Promis
  * Restore the archive `file` (npm run db:backup's) into the PGlite folder `dataDir`, under DATA_DIR's lock.
  * @throws DataDirInUseError, DatabaseOpenError (PostgreSQL's words), or Error when the folder is not empty.
  */
-export async function restorePglite(dataDir: string, file: string, sharedBuffersMb = 16): Promise<void> {
+export async function restorePglite(dataDir: string, file: string, sharedBuffersMb = 16, durable = true): Promise<void> {
   const lock = acquireDataDirLock(dataDir);
   try {
     if (fs.existsSync(dataDir) && fs.readdirSync(dataDir).length > 0) {
       throw new Error(`${dataDir} is not empty: restore only into an empty DATA_DIR (move the old folder aside first).`);
     }
-    await initPglite(dataDir, sharedBuffersMb, path.resolve(file));
+    await initPglite({ dataDir, sharedBuffersMb, durable }, path.resolve(file));
   } finally {
     lock.release();
   }

@@ -6,7 +6,7 @@
  * bundled). One client at a time: PGlite is a single session, and interleaving two clients'
  * extended-protocol messages in it would mix their statements.
  *
- * workerData: { dataDir, socketPath, sharedBuffersMb, initOnly, restoreFrom }. Posts { ready: true } once listening,
+ * workerData: { dataDir, socketPath, sharedBuffersMb, durable, initOnly, restoreFrom }. Posts { ready: true } once listening,
  * { error } on failure (with PostgreSQL's own last log lines); answers the message "close" by closing the server and
  * the database, then posts "closed", and { op: "backup", id, file } by writing PGlite's dumpDataDir() archive to
  * `file` (written beside it, flushed, then renamed), then posting { id, bytes } or { id, error }. With
@@ -18,14 +18,17 @@
  * shared_buffers: PGlite's default is PostgreSQL's 128 MB, held in the WebAssembly memory once touched, the
  * largest part of an embedded server's memory. A small server's database fits far smaller; the buffers are a
  * cache (the data is on disk, durability and results are unchanged). PGLITE_SHARED_BUFFERS_MB sets it.
+ *
+ * durable (PGLITE_DURABILITY, default on): each commit is on the disk before it is acknowledged
+ * (lib/server/db/pglite-durable-fs.mjs); off: PGlite's own defaults, fsync off.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { parentPort, workerData } from "node:worker_threads";
-import { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { openDurablePglite, syncTree } from "./pglite-durable-fs.mjs";
 
-const { dataDir, socketPath, sharedBuffersMb = 16, initOnly = false, restoreFrom } = workerData;
+const { dataDir, socketPath, sharedBuffersMb = 16, durable = true, initOnly = false, restoreFrom } = workerData;
 /** PostgreSQL's last log lines (stderr), for a failure's message: "could not locate a valid checkpoint record"... */
 const stderr = [];
 const onStderr = (line) => {
@@ -37,10 +40,12 @@ let db;
 let server;
 try {
   const loadDataDir = restoreFrom ? new Blob([fs.readFileSync(restoreFrom)]) : undefined;
-  db = new PGlite(dataDir, { startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${sharedBuffersMb}MB`], onStderr, loadDataDir });
+  db = openDurablePglite(dataDir, { durable, extra: ["-c", `shared_buffers=${sharedBuffersMb}MB`], pglite: { onStderr, loadDataDir } });
   await db.waitReady;
   if (initOnly) {
     await db.close();
+    // PGlite writes the new folder from an in-memory initdb without fsync: flushed once here.
+    if (durable) syncTree(dataDir);
     parentPort.postMessage({ ready: true });
     process.exit(0);
   }
