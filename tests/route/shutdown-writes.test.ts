@@ -4,7 +4,8 @@ import { POST as chatSave } from "@/app/api/ns/chat_save/route";
 import { PATCH as vaultPatch } from "@/app/api/vault/route";
 import { closeDb, getDb } from "@/lib/server/db/client";
 import { resetConfigForTests } from "@/lib/server/config";
-import { DRAINING_MESSAGE, resetLifecycleForTests, shutdown, writesInFlight } from "@/lib/server/lifecycle";
+import { beginWrite, DRAINING_MESSAGE, resetLifecycleForTests, shutdown, writesInFlight } from "@/lib/server/lifecycle";
+import { processSlot } from "@/lib/server/process-state";
 import { sealTurn } from "@/lib/browser/vault/seal";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import { createTestUser } from "../helpers/auth";
@@ -150,6 +151,25 @@ describe("shutdown drains writes (issue #53)", () => {
     } finally {
       agent.destroy();
       await stopHotPathServer(server);
+    }
+  });
+
+  it("closes the connections server.mjs hands over only once the writes are done, and before the database", async () => {
+    const order: string[] = [];
+    const slot = processSlot<{ closeAllConnections(): void }>("httpServer");
+    slot.value = { closeAllConnections: () => void order.push(`connections closed with ${writesInFlight()} write(s) in flight`) };
+    try {
+      const write = beginWrite();
+      const done = shutdown("SIGTERM", [], { graceMs: 5_000, closeResources: async () => void order.push("database closed"), exit: () => undefined, log: () => undefined });
+      expect(() => beginWrite()).toThrow(DRAINING_MESSAGE);
+      await new Promise((r) => setTimeout(r, 100));
+      expect(order).toEqual([]);
+      write.end();
+      write.end(); // a second end does nothing
+      await done;
+      expect(order).toEqual(["connections closed with 0 write(s) in flight", "database closed"]);
+    } finally {
+      slot.value = undefined;
     }
   });
 });
