@@ -48,11 +48,25 @@ const server = http.createServer();
 // httpServer: Next attaches its own WebSocket upgrade handler (development hot reload) to it.
 const app = next({ dev, dir, hostname, port, httpServer: server });
 
+// The process state's registry (lib/server/process-state.ts PROCESS_STATE_KEY): the one hand-over with
+// Next's copy of lib, in both directions.
+const PROCESS_STATE = Symbol.for("hush.process");
+const processState = (globalThis[PROCESS_STATE] ??= {});
+// lib/server/lifecycle.ts closes what connections are left once the writes in flight are done.
+processState.httpServer = { value: server };
+
+// Answers still to be written (their headers not sent), so a drain can mark them `Connection: close`.
+const open = new Set();
+let draining = false;
+
 // Registered before Next's instrumentation runs, so lib/server/lifecycle.ts finds it and calls it when it
-// drains (as it calls `next start`'s own): stop accepting connections, then report every one closed
-// through process.exit, which the drain holds back until the turns in flight are done.
+// drains (as it calls `next start`'s own): stop accepting connections, answer `Connection: close` from
+// now on (a kept-alive connection is not served again: issue #53), then report every connection closed
+// through process.exit, which the drain holds back until the work in flight is done.
 for (const signal of ["SIGTERM", "SIGINT"]) {
   process.on(signal, () => {
+    draining = true;
+    for (const res of open) if (!res.headersSent) res.setHeader("Connection", "close");
     server.close(() => process.exit(0));
     server.closeIdleConnections();
   });
@@ -67,13 +81,21 @@ const nextHandler = app.getRequestHandler();
 // HUSH_FAST_PATH=0 serves everything through Next (the same handlers, with Next's routing): a comparison
 // within one build (bench/perf), or a way back should the hot path misbehave.
 const fastPath = process.env.HUSH_FAST_PATH === "1" || (!dev && process.env.HUSH_FAST_PATH !== "0");
-// The one hand-over from Next's copy of lib: the `hotPath` slot of the process state
-// (lib/server/process-state.ts PROCESS_STATE_KEY), filled by lib/server/hot-path.ts installHotPath.
-const PROCESS_STATE = Symbol.for("hush.process");
+// The `hotPath` slot of the process state, filled by lib/server/hot-path.ts installHotPath.
 /** @returns {import("./lib/server/hot-path").HotPath | undefined} */
-const hotPath = () => globalThis[PROCESS_STATE]?.hotPath?.value;
+const hotPath = () => processState.hotPath?.value;
 
 server.on("request", (req, res) => {
+  if (draining) {
+    res.setHeader("Connection", "close");
+  } else {
+    open.add(res);
+    res.once("close", () => open.delete(res));
+  }
+  // An answer that started before the drain (a chat stream) leaves its connection idle: close it then.
+  res.once("finish", () => {
+    if (draining) server.closeIdleConnections();
+  });
   // Looked up per request (two property reads): present once instrumentation has run.
   const hot = fastPath ? hotPath() : undefined;
   if (hot?.handle(req, res)) return;

@@ -1,6 +1,6 @@
 "use client";
 
-import { useMemo, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import {
   addChild,
   activePath,
@@ -14,6 +14,7 @@ import {
 } from "@/lib/browser/chat/branches";
 import { type ApiMessage, type ConversationDocument, type SendChatResult, type StagedFile } from "@/lib/browser/chat/send-turn";
 import { failureDetail, sendErrorOutcome } from "@/lib/browser/chat/send-errors";
+import { keptForRetry, notSavedYetText, retryKeptSave } from "@/lib/browser/chat/save-retry";
 import { AppError } from "@/lib/shared/errors";
 import { SAVED_IMAGE_MAX_CHARS } from "@/lib/browser/vault/plain";
 import type { KnowledgeSource, UiMessage } from "./types";
@@ -184,6 +185,15 @@ export function useConversation(options: Options) {
   const confidential = useConfidential().config; // a confidential model's turn is encrypted to the verified enclave
   const webSearch = useWebSearch(chatId, options.model); // "Search the web", per chat
 
+  // A turn the server did not store (offline, restarting, disk full), saved again until it goes through
+  // (lib/browser/chat/save-retry.ts); a newer save carries it too, so it supersedes this one.
+  const keptSave = useRef<{ cancel(): void } | null>(null);
+  const dropKeptSave = () => {
+    keptSave.current?.cancel();
+    keptSave.current = null;
+  };
+  useEffect(() => dropKeptSave, []);
+
   const cancel = () => {
     if (!abort.current) return;
     discarded.current = abort.current;
@@ -193,6 +203,7 @@ export function useConversation(options: Options) {
   /** Replace the conversation (New chat, or a saved chat opened from history, with its versions). */
   const load = (messages: UiMessage[] | BranchTree<UiMessage>, id: string | null) => {
     cancel();
+    dropKeptSave();
     setTree(Array.isArray(messages) ? fromMessages(messages) : messages);
     setChatId(id);
     if (id === null) webSearch.reset();
@@ -211,6 +222,7 @@ export function useConversation(options: Options) {
     const attached = conversation[conversation.length - 1]?.file ?? null;
     // An image travels on its message (toApi), never as a document.
     const file = attached?.image ? null : attached;
+    dropKeptSave();
     setTree(working);
     setPendingAfter(userId);
     setError(null);
@@ -251,13 +263,31 @@ export function useConversation(options: Options) {
       const document = file ? { name: file.name, text: file.text } : null;
       options.onResult(result, document);
       if (options.signedIn && options.saveHistory) {
-        try {
+        const saveNow = async () => {
           const savedId = await options.save({ chatId, tree: next, userNodeId: userId, document });
           if (chatId === null) webSearch.adopt(savedId);
           setChatId(savedId);
-        } catch (saveError) {
+        };
+        const notSaved = (saveError: unknown) => {
           const why = saveError instanceof AppError ? saveError.message : "please try again.";
           setError({ text: `This answer was not saved: ${why}`, link: null, detail: null, retry: null });
+        };
+        try {
+          await saveNow();
+        } catch (saveError) {
+          if (!keptForRetry(saveError)) notSaved(saveError);
+          else {
+            setError({ text: notSavedYetText(saveError), link: null, detail: null, retry: null });
+            dropKeptSave();
+            const kept = retryKeptSave(saveNow, {
+              onSaved: () => {
+                if (keptSave.current === kept) keptSave.current = null;
+                setError(null);
+              },
+              onGaveUp: notSaved,
+            });
+            keptSave.current = kept;
+          }
         }
       }
     } catch (err) {

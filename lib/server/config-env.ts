@@ -264,7 +264,7 @@ export const envSchema = z.object({
   SEARCH_PER_DAY_PRO: positiveInt(300),
   /** "1": confidential turns with web search also ask the enclave for its personal-data check (`pii_check_options`). */
   CONFIDENTIAL_SEARCH_PII_CHECK: z.enum(["0", "1"]).default("0"),
-  /** Seconds a SIGTERM waits for chat answers in flight before aborting them (lib/server/lifecycle.ts); keep it
+  /** Seconds a SIGTERM waits for chat answers and writes in flight before aborting the answers (lib/server/lifecycle.ts); keep it
    *  below the orchestrator's kill timeout (Docker's stop_grace_period, Kubernetes' terminationGracePeriodSeconds). */
   SHUTDOWN_GRACE_SECONDS: positiveInt(25),
 });

@@ -2,7 +2,7 @@ import "server-only";
 import type { IncomingMessage } from "node:http";
 import type { Writable } from "node:stream";
 import type { z } from "@/lib/shared/zod";
-import { isDatabaseUnavailable } from "@/lib/server/db/errors";
+import { diskFull, isDatabaseUnavailable, isDiskFull } from "@/lib/server/db/errors";
 import { formatBytes } from "@/lib/shared/bytes";
 import { AppError } from "@/lib/shared/errors";
 import { logger, securityEvent } from "@/lib/server/log";
@@ -177,13 +177,17 @@ function describeIssue(issue: z.core.$ZodIssue | undefined): string {
 /**
  * Turn any thrown value into a Response: an AppError answers its own status and message (a chat that is
  * missing or another user's is 404, never 403, so ids reveal nothing), except "internal:*" ones, which
- * are logged and answer the generic 500; an unreachable database answers 503; anything else is a 500
- * logged by kind only.
+ * are logged and answer the generic 500; a write that failed for lack of disk space answers 507
+ * (issue #53); an unreachable database answers 503; anything else is a 500 logged by kind only.
  */
 export function errorResponse(error: unknown, context: string): Response {
   if (error instanceof AppError && error.type !== "internal") {
     refusalEvent(error.status, context);
     return error.toResponse();
+  }
+  if (isDiskFull(error)) {
+    logger(context).error("disk full: a write was refused");
+    return diskFull().toResponse();
   }
   if (isDatabaseUnavailable(error)) {
     logger(context).error("database unavailable");

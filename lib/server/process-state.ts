@@ -7,7 +7,8 @@
  * the same slots also survive Next's hot reload, which re-evaluates modules.
  *
  * server.mjs, which imports nothing of lib (it would load a third copy), reads the `hotPath` slot by the
- * same key (lib/server/hot-path.ts installHotPath).
+ * same key (lib/server/hot-path.ts installHotPath) and fills `httpServer` (its node:http server, whose
+ * connections lib/server/lifecycle.ts closes at the end of a drain).
  */
 
 /** The slots; each is owned by the module named beside it. */
@@ -19,7 +20,8 @@ export type SlotName =
   | "lifecycle" // lib/server/lifecycle.ts
   | "confidentialUsage" // lib/server/confidential/usage.ts
   | "consoleRouted" // lib/server/log.ts
-  | "hotPath"; // lib/server/hot-path.ts, read by server.mjs
+  | "hotPath" // lib/server/hot-path.ts, read by server.mjs
+  | "httpServer"; // server.mjs, read by lib/server/lifecycle.ts
 
 /** The registry's key on globalThis (server.mjs spells it the same). */
 export const PROCESS_STATE_KEY = Symbol.for("hush.process");

@@ -7,6 +7,7 @@ import { clientKey } from "@/lib/server/client-address";
 import { errorResponse, hasNodeBody, readJsonBody } from "@/lib/server/http";
 import { jsonResponse } from "@/lib/server/api/pushed-body";
 import { consume } from "@/lib/server/rate-limit";
+import { beginWrite } from "@/lib/server/lifecycle";
 
 /**
  * The one route wrapper: every route of app/api and server.mjs's hot path, the confidential relay
@@ -14,6 +15,8 @@ import { consume } from "@/lib/server/rate-limit";
  * admits is declared in its contract entry (lib/shared/api/contract.ts: auth, same-origin, rate limit,
  * body limit); the wrapper runs these steps in this fixed order, each refusing with an AppError
  * (lib/shared/errors.ts) answered as `{ "error": "..." }`:
+ *   0. a request but GET/HEAD is a write: registered with lib/server/lifecycle.ts until its answer is
+ *      made, so a shutdown lets it finish before the database closes; refused with 503 while draining;
  *   1. `before` (a check that must come first, e.g. payments configured, the instance not draining);
  *   2. same-origin (unless the entry says `sameOrigin: false`: state-changing requests by cookie from
  *      another site get 403);
@@ -88,7 +91,9 @@ export function route<R extends ApiRoute, P = Record<string, never>>(
   const { auth, rateLimit, name } = contractRoute;
   const readsBody = contractRoute.body && !contractRoute.form && !contractRoute.rawBody && !options.handlerReadsBody;
   return async (request, context) => {
+    let write: { end(): void } | null = null;
     try {
+      if (request.method !== "GET" && request.method !== "HEAD") write = beginWrite();
       options.before?.(request);
       if (contractRoute.sameOrigin !== false) assertSameOrigin(request);
       const user =
@@ -111,6 +116,8 @@ export function route<R extends ApiRoute, P = Record<string, never>>(
       return jsonResponse(request, JSON.stringify(answer.body), { status: answer.status, headers: answer.headers });
     } catch (error) {
       return errorResponse(error, name);
+    } finally {
+      write?.end();
     }
   };
 }

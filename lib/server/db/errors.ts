@@ -64,3 +64,36 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   }
   return false;
 }
+
+/** What a write refused for lack of disk space answers (507, issue #53). */
+export const DISK_FULL_MESSAGE = "The server has run out of disk space; your message was not saved";
+
+/** The 507 of a write that failed for lack of disk space: nothing was stored (issue #53). */
+export const diskFull = (cause?: unknown) => new AppError("insufficient_storage:disk_full", DISK_FULL_MESSAGE, { cause });
+
+/**
+ * PostgreSQL's disk_full (class 53 "insufficient resources"; its other codes, out of memory and too many
+ * connections, are not about space) and the OS's ENOSPC.
+ */
+const DISK_FULL_CODES = new Set(["53100", "ENOSPC"]);
+/** PostgreSQL and PGlite say "could not extend file ...: No space left on device" or "could not write to file ...: No space left on device". */
+const DISK_FULL_MESSAGES = /No space left on device|\bENOSPC\b/i;
+
+/**
+ * True when `error` (or one of its causes, or the driver error Prisma keeps in `meta`) says the write
+ * failed for lack of disk space: SQLSTATE 53100, errno ENOSPC, or "No space left on device". Route
+ * handlers answer 507 then (lib/server/http.ts errorResponse; issue #53).
+ */
+export function isDiskFull(error: unknown): boolean {
+  const queue: unknown[] = [error];
+  for (let seen = 0; queue.length && seen < 12; seen++) {
+    const e = queue.shift();
+    if (!e || typeof e !== "object") continue;
+    const o = e as { code?: unknown; errno?: unknown; message?: unknown; cause?: unknown; originalCode?: unknown; originalMessage?: unknown; meta?: unknown };
+    for (const c of [o.code, o.errno, o.originalCode]) if ((typeof c === "string" || typeof c === "number") && DISK_FULL_CODES.has(String(c))) return true;
+    for (const m of [o.message, o.originalMessage]) if (typeof m === "string" && DISK_FULL_MESSAGES.test(m)) return true;
+    queue.push(o.cause);
+    if (o.meta && typeof o.meta === "object") queue.push(...Object.values(o.meta));
+  }
+  return false;
+}

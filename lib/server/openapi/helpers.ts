@@ -20,6 +20,7 @@ const REASONS: Record<number, string> = {
   502: "An upstream service (model provider, Stripe, auth sync) failed or cut the answer off.",
   503: "Temporarily unavailable: the database or an identity provider is unreachable, the feature is not configured, or the instance is shutting down. Retry-After when it is transient.",
   504: "The model took too long to answer.",
+  507: "The server has run out of disk space; nothing was stored. Send it again once space is freed (issue #53).",
 };
 
 const retryAfterSeconds = z.string().meta({ description: "Seconds to wait before retrying." });
@@ -88,7 +89,8 @@ export interface OperationDoc {
  * One OpenAPI operation from its contract entry: security from `auth`, the JSON body and x-max-body-bytes
  * from `body`/`maxBytes`, the query from `query`, the 200 from `response`, and the statuses each of them
  * implies (a body: 400, 413, 415; a query: 400; a session: 401, 403, 503; a visitor's optional session: 503;
- * a rate limit: 429), with the route's own from `doc.errors`.
+ * a rate limit: 429; a write, any method but GET: 503 while the instance drains, 507 when the disk is full),
+ * with the route's own from `doc.errors`.
  * @returns [path, lowercase method, operation]
  */
 export function operation(route: ApiRoute, doc: OperationDoc): [string, string, ZodOpenApiOperationObject] {
@@ -102,6 +104,8 @@ export function operation(route: ApiRoute, doc: OperationDoc): [string, string, 
   }
   if (route.auth === "optional") implied.push(503);
   if (route.rateLimit) implied.push(429);
+  // Every write goes through lib/server/lifecycle.ts beginWrite and lib/server/http.ts errorResponse (issue #53).
+  if (route.method !== "GET") implied.push(503, 507);
   const { errors: particular = [], responses, bodyOptional, requestParams, requestBody, security, maxBytes = route.maxBytes, ...words } = doc;
   const statuses = [...new Set([...implied, ...particular])].sort((a, b) => a - b);
   const op: ZodOpenApiOperationObject = {
