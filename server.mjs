@@ -61,7 +61,7 @@ let draining = false;
 
 // Registered before Next's instrumentation runs, so lib/server/lifecycle.ts finds it and calls it when it
 // drains (as it calls `next start`'s own): stop accepting connections, answer `Connection: close` from
-// now on (a kept-alive connection is not served again: issue #53), then report every connection closed
+// now on (a kept-alive connection is not served again: docs/issues.md #53), then report every connection closed
 // through process.exit, which the drain holds back until the work in flight is done.
 for (const signal of ["SIGTERM", "SIGINT"]) {
   process.on(signal, () => {

@@ -178,7 +178,7 @@ function describeIssue(issue: z.core.$ZodIssue | undefined): string {
  * Turn any thrown value into a Response: an AppError answers its own status and message (a chat that is
  * missing or another user's is 404, never 403, so ids reveal nothing), except "internal:*" ones, which
  * are logged and answer the generic 500; a write that failed for lack of disk space answers 507
- * (issue #53); an unreachable database answers 503; anything else is a 500 logged by kind only.
+ * (docs/issues.md #53); an unreachable database answers 503; anything else is a 500 logged by kind only.
  */
 export function errorResponse(error: unknown, context: string): Response {
   if (error instanceof AppError && error.type !== "internal") {

@@ -5,7 +5,7 @@ import { processSlot } from "@/lib/server/process-state";
 
 /**
  * Process lifecycle: the work in flight (chat turns and writes) and graceful shutdown (docs/deploy.md
- * "Restarts", issue #53).
+ * "Restarts", docs/issues.md #53).
  *
  * Work in flight is one registry of two kinds: a chat turn (provider call through its answer, beginTurn)
  * and a write (every request but GET/HEAD, from the route wrapper's first step to its answer,
@@ -100,7 +100,7 @@ function register(work: Work): () => void {
 
 /**
  * Register a database write (any request but GET/HEAD, lib/server/api/route.ts) until its answer is made,
- * so the drain lets it finish and closes the database only after it (issue #53).
+ * so the drain lets it finish and closes the database only after it (docs/issues.md #53).
  * @returns `end()`, to call exactly once when the answer (or the error's) is ready; later calls do nothing.
  * @throws AppError 503 unavailable:draining (Retry-After: 1) once the process drains: a write never starts then.
  */

@@ -82,7 +82,7 @@ export async function startServer(startDevEnclave?: StartDevEnclave, startDevSea
     await getDb();
   } catch (error) {
     // Next only logs an instrumentation hook's exception and the idle process would then exit 0: a
-    // server that cannot open its database must say why and exit non-zero (issue #53).
+    // server that cannot open its database must say why and exit non-zero (docs/issues.md #53).
     const message = error instanceof Error ? error.message : String(error);
     logger("hush").fatal({ err: message }, "Cannot open the database");
     await Promise.allSettled([devEnclave?.close(), devSearch?.close()]);

@@ -27,7 +27,7 @@ const STATUS_OF_TYPE = {
   upstream: 502,
   unavailable: 503,
   timeout: 504,
-  /** The server's disk is full: nothing was stored (issue #53). */
+  /** The server's disk is full: nothing was stored (docs/issues.md #53). */
   insufficient_storage: 507,
   /** Browser only: the server could not be reached (status 0, never sent as a response). */
   offline: 0,

@@ -4,6 +4,7 @@
  * so each simulated client reaches nginx from its own address), the nginx test header that names the
  * upstream instance, and Server-Sent Events read as they arrive (time to first token).
  */
+import http from "node:http";
 import https from "node:https";
 
 export interface HttpResult {
@@ -22,13 +23,16 @@ export interface SseResult extends HttpResult {
 
 export class HttpsClient {
   readonly jar = new Map<string, string>();
-  readonly agent: https.Agent;
+  readonly agent: http.Agent;
+  /** node:https, or node:http for an http:// origin (the fault tests reach one instance directly). */
+  private readonly transport: typeof http | typeof https;
 
   constructor(
     readonly origin: string,
     options: { ca?: Buffer; localAddress?: string; maxSockets?: number } = {},
   ) {
-    this.agent = new https.Agent({
+    this.transport = origin.startsWith("http:") ? http : https;
+    this.agent = new this.transport.Agent({
       keepAlive: true,
       ca: options.ca,
       localAddress: options.localAddress,
@@ -74,7 +78,7 @@ export class HttpsClient {
     if (method !== "GET" && method !== "HEAD") headers.origin ??= this.origin;
     if (body !== undefined) headers["content-length"] = String(Buffer.byteLength(body));
     return new Promise((resolve, reject) => {
-      const req = https.request(url, { method, headers, agent: this.agent, signal: init.signal }, (res) => {
+      const req = this.transport.request(url, { method, headers, agent: this.agent, signal: init.signal }, (res) => {
         this.absorb(res.headers["set-cookie"]);
         init.onHeaders?.(String(res.headers["x-hush-upstream"] ?? ""));
         res.setEncoding("utf8");

@@ -3,8 +3,11 @@ import { extractSignInLink } from "../../tests/helpers/smtp";
 import type { HttpsClient } from "./https-client";
 import type { Stack } from "./stack";
 
-/** Sign in through nginx with the e-mail link, as /signup does; returns the instance that created the session. */
-export async function signIn(stack: Stack, client: HttpsClient, email: string): Promise<string> {
+/**
+ * Sign in with the e-mail link, as /signup does (through nginx, or one instance's http origin); returns the
+ * instance that created the session.
+ */
+export async function signIn(stack: Pick<Stack, "origin" | "smtp">, client: HttpsClient, email: string): Promise<string> {
   const csrf = await client.json<{ csrfToken: string }>("GET", "/api/auth/csrf");
   assert.equal(csrf.status, 200);
   const since = Date.now();
@@ -20,7 +23,8 @@ export async function signIn(stack: Stack, client: HttpsClient, email: string): 
     form: { callbackUrl: `${stack.origin}/signup?complete=1` },
   });
   assert.ok(done.status === 200 || done.status === 302, `callback answered ${done.status}: ${done.body.slice(0, 200)}`);
-  assert.ok(client.jar.has("__Secure-next-auth.session-token"), "the session cookie is set");
+  const cookie = stack.origin.startsWith("https:") ? "__Secure-next-auth.session-token" : "next-auth.session-token";
+  assert.ok(client.jar.has(cookie), "the session cookie is set");
   return done.upstream;
 }
 

@@ -62,7 +62,8 @@ export async function unlockVault(client: HttpsClient, passphrase: string): Prom
 
 /**
  * Seal `messages.slice(from)` and POST it to /api/ns/chat_save (a new chat when `chatId` is null: its
- * id is made here, as the browser does). @returns the chat id, the answer and the instance that stored it
+ * id is made here, as the browser does). @returns the chat id, the answer, the instance that stored it and
+ * the sealed body sent (`sent`: what the fault tests compare byte for byte with what is read back)
  */
 export async function saveTurn(client: HttpsClient, vault: Vault, chatId: string | null, from: number, messages: PlainMessage[]) {
   const create = chatId === null;
@@ -77,7 +78,7 @@ export async function saveTurn(client: HttpsClient, vault: Vault, chatId: string
     title: displayNameFrom(messages),
   });
   const res = await client.json<{ chat_id: string; last_updated: string; error?: string }>("POST", "/api/ns/chat_save", { json: body });
-  return { chatId: id, status: res.status, body: res.body, upstream: res.upstream };
+  return { chatId: id, status: res.status, body: res.body, upstream: res.upstream, sent: body };
 }
 
 /** GET /api/ns/chat_history/{id} and decrypt it with the vault key. */

@@ -7,7 +7,7 @@ import { openDb, restorePglite, type DbHandle } from "@/lib/server/db/client";
 import { acquireDataDirLock, currentHolder, DataDirInUseError, lockFileOf, readLock, type LockHolder } from "@/lib/server/db/data-dir-lock";
 
 /**
- * One process per embedded data folder (issue #53): the lock refuses a second opener with the holder's pid
+ * One process per embedded data folder (docs/issues.md #53): the lock refuses a second opener with the holder's pid
  * and program, takes over only a lock whose holder is proven gone, and db:backup / db:restore work beside a
  * running holder. Child processes are real programs (`npm run plan`'s script, `sleep`), not stand-ins.
  */

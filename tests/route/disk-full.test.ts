@@ -10,7 +10,7 @@ import { startHotPathServer, stopHotPathServer } from "../helpers/hot-path-serve
 import { req, withVault, type Person } from "../helpers/vault-api";
 
 /**
- * Issue #53: a write that fails for lack of disk space answers 507 with its own sentence, not the generic 500.
+ * docs/issues.md #53: a write that fails for lack of disk space answers 507 with its own sentence, not the generic 500.
  * The real database (PGlite, or PostgreSQL with DATABASE_URL) raises SQLSTATE 53100 disk_full with PostgreSQL's
  * own message from a trigger on the table chat_save writes, so the error comes through the real driver
  * (node-postgres, Prisma's adapter) to the real handlers; freeing the "space" (dropping the trigger) lets the
@@ -46,7 +46,7 @@ const turn = async (content: string) => {
   return sealTurn({ key: alice.key, userId: alice.id, chatId, create: true, firstPosition: 0, messages: [{ role: "user", content }, { role: "assistant", content: "ok" }], title: "Disk" });
 };
 
-describe("disk full (issue #53)", () => {
+describe("disk full (docs/issues.md #53)", () => {
   it("chat_save answers 507 with the disk-full sentence, then saves once space is back", async () => {
     await fillDisk();
     const body = await turn("Saved on a full disk");

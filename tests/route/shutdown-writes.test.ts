@@ -13,7 +13,7 @@ import { startHotPathServer, stopHotPathServer } from "../helpers/hot-path-serve
 import { req, withVault, type Person } from "../helpers/vault-api";
 
 /**
- * Issue #53: a shutdown drains the database writes in flight. The real chat_save handler (through Next's route
+ * docs/issues.md #53: a shutdown drains the database writes in flight. The real chat_save handler (through Next's route
  * file and through server.mjs's hot path over HTTP) writes to the real database (PGlite, or PostgreSQL with
  * DATABASE_URL), made slow by a trigger that sleeps on each stored message; SIGTERM's drain
  * (lib/server/lifecycle.ts shutdown) must let the save answer before the database closes, and refuse a new
@@ -62,7 +62,7 @@ async function until(check: () => boolean) {
   expect(check()).toBe(true);
 }
 
-describe("shutdown drains writes (issue #53)", () => {
+describe("shutdown drains writes (docs/issues.md #53)", () => {
   it("a save in flight answers 200 and is stored; the database closes after it; a new write gets 503 JSON", async () => {
     await slowWrites(0.3);
     const first = await newChat(alice, "Saved while the server stops");

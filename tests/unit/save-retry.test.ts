@@ -3,7 +3,7 @@ import { AppError } from "@/lib/shared/errors";
 import { keptForRetry, notSavedYetText, retryKeptSave, SAVE_RETRY_DELAYS_MS, type RetryTimers } from "@/lib/browser/chat/save-retry";
 import { NETWORK_ERROR_MESSAGE } from "@/lib/browser/api/client";
 
-/** Issue #53: a turn the server did not store (offline, restarting, disk full) is kept and saved again (lib/browser/chat/save-retry.ts). */
+/** docs/issues.md #53: a turn the server did not store (offline, restarting, disk full) is kept and saved again (lib/browser/chat/save-retry.ts). */
 
 const DISK_FULL = "The server has run out of disk space; your message was not saved";
 const refused = (status: number, message = "x") => AppError.fromStatus(status, message, "chat_save");
@@ -32,7 +32,7 @@ function manualTimers() {
   return { timers, next, pending };
 }
 
-describe("kept saves (issue #53)", () => {
+describe("kept saves (docs/issues.md #53)", () => {
   it("keeps a network failure, a restart (503) and a full disk (507); not a refusal", () => {
     expect(keptForRetry(new AppError("offline:api", NETWORK_ERROR_MESSAGE, { status: 0 }))).toBe(true);
     expect(keptForRetry(refused(503))).toBe(true);

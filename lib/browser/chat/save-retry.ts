@@ -2,7 +2,7 @@ import { AppError } from "@/lib/shared/errors";
 
 /**
  * A saved chat's turn the server did not store, kept in the page and saved again until it goes through
- * (issue #53): a network failure (status 0), a server restarting (503) or out of disk space (507) stored
+ * (docs/issues.md #53): a network failure (status 0), a server restarting (503) or out of disk space (507) stored
  * nothing, and the same save succeeds once the server accepts writes again. Any other refusal is final.
  */
 

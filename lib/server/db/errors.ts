@@ -65,10 +65,10 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return false;
 }
 
-/** What a write refused for lack of disk space answers (507, issue #53). */
+/** What a write refused for lack of disk space answers (507, docs/issues.md #53). */
 export const DISK_FULL_MESSAGE = "The server has run out of disk space; your message was not saved";
 
-/** The 507 of a write that failed for lack of disk space: nothing was stored (issue #53). */
+/** The 507 of a write that failed for lack of disk space: nothing was stored (docs/issues.md #53). */
 export const diskFull = (cause?: unknown) => new AppError("insufficient_storage:disk_full", DISK_FULL_MESSAGE, { cause });
 
 /**
@@ -82,7 +82,7 @@ const DISK_FULL_MESSAGES = /No space left on device|\bENOSPC\b/i;
 /**
  * True when `error` (or one of its causes, or the driver error Prisma keeps in `meta`) says the write
  * failed for lack of disk space: SQLSTATE 53100, errno ENOSPC, or "No space left on device". Route
- * handlers answer 507 then (lib/server/http.ts errorResponse; issue #53).
+ * handlers answer 507 then (lib/server/http.ts errorResponse; docs/issues.md #53).
  */
 export function isDiskFull(error: unknown): boolean {
   const queue: unknown[] = [error];

@@ -20,7 +20,7 @@ const REASONS: Record<number, string> = {
   502: "An upstream service (model provider, Stripe, auth sync) failed or cut the answer off.",
   503: "Temporarily unavailable: the database or an identity provider is unreachable, the feature is not configured, or the instance is shutting down. Retry-After when it is transient.",
   504: "The model took too long to answer.",
-  507: "The server has run out of disk space; nothing was stored. Send it again once space is freed (issue #53).",
+  507: "The server has run out of disk space; nothing was stored. Send it again once space is freed (docs/issues.md #53).",
 };
 
 const retryAfterSeconds = z.string().meta({ description: "Seconds to wait before retrying." });
@@ -104,7 +104,7 @@ export function operation(route: ApiRoute, doc: OperationDoc): [string, string, 
   }
   if (route.auth === "optional") implied.push(503);
   if (route.rateLimit) implied.push(429);
-  // Every write goes through lib/server/lifecycle.ts beginWrite and lib/server/http.ts errorResponse (issue #53).
+  // Every write goes through lib/server/lifecycle.ts beginWrite and lib/server/http.ts errorResponse (docs/issues.md #53).
   if (route.method !== "GET") implied.push(503, 507);
   const { errors: particular = [], responses, bodyOptional, requestParams, requestBody, security, maxBytes = route.maxBytes, ...words } = doc;
   const statuses = [...new Set([...implied, ...particular])].sort((a, b) => a - b);
