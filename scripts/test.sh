@@ -40,6 +40,11 @@ npm run build
 echo "== Reproducible build: a second build, manifests compared =="
 bash scripts/check-reproducible.sh
 
+# docs/deploy.md "Embedded database": the built server on one PGlite folder under faults (a second server,
+# npm run plan, kill -9, SIGTERM, a corrupt folder, backup and restore, a full tmpfs when run as root).
+echo "== Fault tests of the embedded database (npm run test:faults) =="
+npm run test:faults
+
 echo "== End-to-end tests in Chromium =="
 npx playwright test
 

@@ -1,6 +1,8 @@
 import "server-only";
 import { getConfig } from "@/lib/server/config";
 import { getDb } from "@/lib/server/db/client";
+import { DataDirInUseError } from "@/lib/server/db/data-dir-lock";
+import { isDiskFull } from "@/lib/server/db/errors";
 import { listMigrations } from "@/lib/server/db/migrate";
 import { isDraining } from "@/lib/server/lifecycle";
 import { pingQuotaRedis } from "@/lib/server/quota";
@@ -18,6 +20,22 @@ export type CheckState = "ok" | "failed" | "not configured";
 export interface Readiness {
   ready: boolean;
   checks: { database: CheckState; migrations: CheckState; redis: CheckState; shutdown: "no" | "draining" };
+  /** Why the database check failed, in PostgreSQL's or the lock's words, without paths or addresses. */
+  databaseReason?: string;
+}
+
+/**
+ * A failed database probe's reason for GET /api/ready: the embedded folder's lock holder, PostgreSQL's own
+ * PANIC/FATAL line, a full disk, or a time-out; null when none of these says more than "failed".
+ */
+export function databaseFailureReason(error: unknown): string | null {
+  if (error instanceof DataDirInUseError) return `DATA_DIR is in use by process ${error.holder.pid}`;
+  if (isDiskFull(error)) return "No space left on device";
+  const message = error instanceof Error ? error.message : "";
+  const postgres = /\b(PANIC|FATAL):\s+(.*)$/m.exec(message);
+  if (postgres) return `${postgres[1]}: ${postgres[2]!.replace(/"[^"]*"/g, '"…"').slice(0, 200)}`;
+  if (/timed out after/.test(message)) return "no answer within 2 s";
+  return null;
 }
 
 /** Upper bound of each probe, milliseconds. */
@@ -62,5 +80,6 @@ export async function checkReadiness(): Promise<Readiness> {
   }
   const ready =
     checks.database === "ok" && checks.migrations === "ok" && checks.redis !== "failed" && checks.shutdown === "no";
-  return { ready, checks };
+  const databaseReason = dbResult.status === "rejected" ? (databaseFailureReason(dbResult.reason) ?? undefined) : undefined;
+  return { ready, checks, ...(databaseReason ? { databaseReason } : {}) };
 }

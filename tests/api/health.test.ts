@@ -1,7 +1,13 @@
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as health } from "@/app/api/health/route";
 import { GET as ready } from "@/app/api/ready/route";
 import { resetConfigForTests } from "@/lib/server/config";
+import { closeDb } from "@/lib/server/db/client";
+import { currentHolder, lockFileOf } from "@/lib/server/db/data-dir-lock";
 import { resetLifecycleForTests, shutdown } from "@/lib/server/lifecycle";
 import { closeQuota } from "@/lib/server/quota";
 import { redisAvailable, TEST_REDIS_URL } from "../helpers/redis";
@@ -109,6 +115,30 @@ describe("GET /api/ready", () => {
       expect((await health(new Request("http://127.0.0.1:3000/api/health"))).status).toBe(200);
     } finally {
       resetLifecycleForTests();
+    }
+  });
+});
+
+describe.skipIf(Boolean(process.env.DATABASE_URL))("GET /api/ready when the embedded database cannot be opened", () => {
+  it("stays 503 and says why: the folder's lock is held by another live process", async () => {
+    const savedDir = process.env.DATA_DIR;
+    const other = fs.mkdtempSync(path.join(os.tmpdir(), "hush-ready-locked-"));
+    const holder = spawn("sleep", ["30"]);
+    try {
+      const stat = fs.readFileSync(`/proc/${holder.pid}/stat`, "utf8");
+      const startTicks = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]);
+      fs.writeFileSync(lockFileOf(path.join(other, "pglite")), JSON.stringify({ ...currentHolder(), pid: holder.pid, startTicks, command: "sleep" }));
+      await closeDb();
+      process.env.DATA_DIR = other;
+      resetConfigForTests();
+      const r = await readyNow();
+      expect(r.status).toBe(503);
+      expect(r.body.error).toBe(`Not ready: database (DATA_DIR is in use by process ${holder.pid}), migrations.`);
+    } finally {
+      holder.kill("SIGKILL");
+      process.env.DATA_DIR = savedDir;
+      resetConfigForTests();
+      fs.rmSync(other, { recursive: true, force: true });
     }
   });
 });
