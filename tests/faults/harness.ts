@@ -45,11 +45,12 @@ export const hasBuild = () => fs.existsSync(path.join(ROOT, ".next", "BUILD_ID")
 
 /**
  * Spawn `node server.mjs` on `dataDir` and `port` with npm start's settings (not waiting for it).
- * `env` adds or overrides variables.
+ * `env` adds or overrides variables; `wrap` runs it under another program (e.g. strace's command line).
  */
-export function spawnApp(peers: Peers, dataDir: string, port: number, env: Record<string, string> = {}): App {
+export function spawnApp(peers: Peers, dataDir: string, port: number, env: Record<string, string> = {}, wrap: string[] = []): App {
   const origin = `http://127.0.0.1:${port}`;
-  const proc = spawn(process.execPath, ["--max-semi-space-size=4", "--require", "./deploy/http-timeouts.cjs", "server.mjs", "-p", String(port), "-H", "127.0.0.1"], {
+  const command = [...wrap, process.execPath, "--max-semi-space-size=4", "--require", "./deploy/http-timeouts.cjs", "server.mjs", "-p", String(port), "-H", "127.0.0.1"];
+  const proc = spawn(command[0]!, command.slice(1), {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH,
@@ -80,8 +81,8 @@ export function spawnApp(peers: Peers, dataDir: string, port: number, env: Recor
 }
 
 /** Spawn an app and wait for GET /api/ready to answer 200. @throws Error with its output if it exits first. */
-export async function startApp(peers: Peers, dataDir: string, port: number, env: Record<string, string> = {}): Promise<App> {
-  const app = spawnApp(peers, dataDir, port, env);
+export async function startApp(peers: Peers, dataDir: string, port: number, env: Record<string, string> = {}, wrap: string[] = []): Promise<App> {
+  const app = spawnApp(peers, dataDir, port, env, wrap);
   try {
     await waitFor200(`${app.origin}/api/ready`, 120_000, { proc: app.proc, output: app.output } as Parameters<typeof waitFor200>[2]);
   } catch (error) {
