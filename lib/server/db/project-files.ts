@@ -79,11 +79,29 @@ export async function createProjectFile(input: {
   throw new AppError("conflict:project_file_exists", "This file already exists.");
 }
 
-/** Replace a file's ciphertext (key rotation); its size is counted anew. @throws AppError not_found:project_file */
-export async function resealProjectFile(userId: string, fileId: string, sealed: Uint8Array<ArrayBuffer>): Promise<void> {
+/**
+ * Replace a file's ciphertext (key rotation), in one statement: only when its project's files stay within
+ * `limitBytes` counted without the old ciphertext, or when the new one is no larger than the old (a rotation
+ * after a downgrade to a smaller plan still completes). Source of the rule: docs/issues.md #54.
+ * @throws AppError not_found:project_file, conflict:project_files_limit
+ */
+export async function resealProjectFile(userId: string, fileId: string, sealed: Uint8Array<ArrayBuffer>, limitBytes: number): Promise<void> {
   const db = await getDb();
-  const { count } = await db.projectFile.updateMany({ where: { userId, id: fileId }, data: { sealed, bytes: sealed.byteLength } });
-  if (count !== 1) throw projectFileNotFound();
+  const bytes = sealed.byteLength;
+  const b64 = Buffer.from(sealed).toString("base64");
+  const [row] = await db.$queryRaw<{ found: number; updated: number }[]>`
+    WITH f AS (SELECT project_id, bytes FROM project_files WHERE user_id = ${userId} AND id = ${fileId}::uuid),
+    n AS (SELECT coalesce(sum(pf.bytes), 0)::bigint AS used FROM project_files pf JOIN f ON pf.project_id = f.project_id WHERE pf.user_id = ${userId}),
+    up AS (
+      UPDATE project_files SET sealed = decode(${b64}::text, 'base64'), bytes = ${bytes}
+      FROM f, n
+      WHERE project_files.user_id = ${userId} AND project_files.id = ${fileId}::uuid
+        AND (${bytes} <= f.bytes OR n.used - f.bytes + ${bytes} <= ${limitBytes})
+      RETURNING 1
+    )
+    SELECT (SELECT count(*) FROM f)::int AS found, (SELECT count(*) FROM up)::int AS updated`;
+  if (!row?.found) throw projectFileNotFound();
+  if (!row.updated) throw projectFilesFull(limitBytes);
 }
 
 /** Delete one of the user's files. @throws AppError not_found:project_file */
