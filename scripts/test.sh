@@ -27,7 +27,8 @@ npx vitest run
 if [ -n "${TEST_POSTGRES_URL:-}" ]; then
   echo "== Database tests against PostgreSQL =="
   DATABASE_URL="$TEST_POSTGRES_URL" npx vitest run tests/db tests/billing/quota.test.ts tests/billing/quota-fallback.test.ts \
-    tests/billing/quota-write-behind.test.ts tests/api/vault-passphrase.test.ts tests/api/vault-rotation.test.ts
+    tests/billing/quota-write-behind.test.ts tests/api/vault-passphrase.test.ts tests/api/vault-rotation.test.ts \
+    tests/api/project-file-limits.test.ts
 fi
 
 echo "== Production build =="

@@ -15,6 +15,8 @@ import { fromPeer } from "../helpers/peer";
  */
 const UUID = "0b6b8e1e-3f4a-4c2d-9e8f-1a2b3c4d5e6f";
 const SEALED = Buffer.concat([Buffer.from([2]), Buffer.alloc(40, 7)]).toString("base64");
+/** Format 3 at the smallest bucket (256 bytes of plaintext): fields created after padding take only it. */
+const PADDED = Buffer.concat([Buffer.from([3]), Buffer.alloc(256 + 28, 7)]).toString("base64");
 const METHOD = { id: UUID, kind: "recovery", wrapped_key: SEALED, kdf: { salt: "AAAA" } };
 const CHAT = { messages: [{ role: "user", content: "hi" }], model: "llama3-8b-8192", file: null, chat_id: null, save_chat: false };
 
@@ -46,16 +48,16 @@ const VALID: Partial<Record<RouteName, Record<string, unknown>>> = {
   vaultRotationStart: { generation: 1, next_key: SEALED, methods: [METHOD] },
   vaultRotationChats: {
     generation: 1,
-    chats: [{ chat_id: UUID, base_version: 0, title_ciphertext: null, tree_ciphertext: null, header_ciphertext: SEALED, messages: [{ role: "user", content_ciphertext: SEALED }] }],
+    chats: [{ chat_id: UUID, base_version: 0, title_ciphertext: null, tree_ciphertext: null, header_ciphertext: PADDED, messages: [{ role: "user", content_ciphertext: SEALED }] }],
   },
-  vaultRotationFinish: { generation: 1, manifest: { ciphertext: SEALED, base_version: 0 } },
-  projectCreate: { project_id: UUID, sealed: SEALED },
-  projectUpdate: { project_id: UUID, sealed: SEALED },
+  vaultRotationFinish: { generation: 1, manifest: { ciphertext: PADDED, base_version: 0 } },
+  projectCreate: { project_id: UUID, sealed: PADDED },
+  projectUpdate: { project_id: UUID, sealed: PADDED },
   projectDelete: { project_id: UUID },
   projectMoveChat: { chat_id: UUID, project_id: null },
-  memoryPut: { sealed: SEALED, version: 1, base_version: 0 },
-  projectFileCreate: { project_id: UUID, file_id: UUID, sealed: SEALED },
-  projectFileReseal: { file_id: UUID, sealed: SEALED },
+  memoryPut: { sealed: PADDED, version: 1, base_version: 0 },
+  projectFileCreate: { project_id: UUID, file_id: UUID, sealed: PADDED },
+  projectFileReseal: { file_id: UUID, sealed: PADDED },
   projectFileDelete: { file_id: UUID },
 };
 
@@ -68,7 +70,7 @@ const NESTED: [RouteName, Record<string, unknown>, string][] = [
   ["vaultCreate", { methods: [{ ...METHOD, extra_field: 1 }] }, "methods.0"],
   ["vaultAddMethod", { method: { ...METHOD, kdf: { salt: "AAAA", extra_field: 1 } } }, "method.kdf"],
   ["vaultReplaceMethod", { replaces: UUID, method: { ...METHOD, extra_field: 1 } }, "method"],
-  ["chatTitle", { chat_id: UUID, title_ciphertext: SEALED, integrity: { header_ciphertext: SEALED, base_version: 0, manifest: { ciphertext: SEALED, base_version: 0, extra_field: 1 } } }, "integrity.manifest"],
+  ["chatTitle", { chat_id: UUID, title_ciphertext: SEALED, integrity: { header_ciphertext: PADDED, base_version: 0, manifest: { ciphertext: PADDED, base_version: 0, extra_field: 1 } } }, "integrity.manifest"],
   ["vaultRotationChats", { generation: 1, chats: [{ ...(VALID.vaultRotationChats!.chats as object[])[0], extra_field: 1 }] }, "chats.0"],
 ];
 

@@ -79,6 +79,24 @@ describe("headers", () => {
     expect(got.headers.host).toBe(`127.0.0.1:${enclave.port}`);
   });
 
+  it("the router's search opt-in counts as a declared search: forwarded while counted, refused past the quota (docs/issues.md #54)", async () => {
+    configure({ SEARCH_PER_DAY_VISITOR: "3" });
+    const address = uniquePeer();
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await send({ address, headers: { "X-Tinfoil-Events": "web_search" } });
+      statuses.push(res.status);
+      await res.arrayBuffer();
+    }
+    expect(statuses).toEqual([200, 200, 200, 429, 429]);
+    expect(enclave.requests.map((r) => r.headers["x-tinfoil-events"])).toEqual(["web_search", "web_search", "web_search"]);
+    // Any other value is neither counted nor forwarded; without the opt-in the turn is answered, unsearched.
+    const other = await send({ address, headers: { "X-Tinfoil-Events": "something_else" } });
+    expect(other.status).toBe(200);
+    await other.arrayBuffer();
+    expect(enclave.requests.at(-1)!.headers["x-tinfoil-events"]).toBeUndefined();
+  });
+
   it("a signed-in user's cookie and the user's own Authorization never reach the enclave", async () => {
     const user = await createTestUser();
     const cookie = await sessionCookieFor(user.id);

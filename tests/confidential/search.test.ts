@@ -187,6 +187,26 @@ describe("web search on the confidential path", () => {
     }
   });
 
+  it("a client that drops X-Hush-Web-Search but keeps the router's opt-in is still counted (docs/issues.md #54)", async () => {
+    configure({ SEARCH_PER_DAY_VISITOR: "3" });
+    const optIns: (string | null)[] = [];
+    proxy.options.requestHeaders = (headers) => {
+      headers.set("x-test-peer", "203.0.113.78");
+      headers.delete("x-hush-web-search");
+      if (headers.get("x-hush-model")) optIns.push(headers.get("x-tinfoil-events"));
+    };
+    try {
+      const results = [];
+      for (let i = 0; i < 6; i++) results.push(await sendConfidentialTurn(input(KAKAPO), browserConfig()));
+      // The router's opt-in rode every declared turn; past the third the relay refused it, as it refuses ours.
+      expect(optIns.filter((h) => h === "web_search").length).toBeGreaterThanOrEqual(6);
+      expect(results.map((r) => r.search?.status)).toEqual(["ok", "ok", "ok", "over_quota", "over_quota", "over_quota"]);
+      expect(engine.queries).toHaveLength(3);
+    } finally {
+      proxy.options.requestHeaders = undefined;
+    }
+  });
+
   it("with the toggle off no query reaches the engine", async () => {
     const result = await sendConfidentialTurn({ ...input(KAKAPO), webSearch: false }, browserConfig());
     expect(result.search).toBeUndefined();

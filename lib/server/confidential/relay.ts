@@ -53,6 +53,8 @@ interface AdmittedTurn {
   modelCode: ModelCode;
   /** Key under which a tampering client is refused (`u:<user id>` or `v:<address>`). */
   blockKey: string;
+  /** The turn declared a search and it was counted: only then does the router's search opt-in go on. */
+  search: boolean;
 }
 
 /**
@@ -126,7 +128,8 @@ async function admit(request: Request): Promise<AdmittedTurn> {
   const signedIn = request.headers.has("authorization") || readCookie(request.headers.get("cookie"), sessionCookieName()) !== null;
   // A turn with search on says so in a clear header (its query stays in the ciphertext), so the
   // search is counted with the turn; past the day's searches the turn is refused and the browser sends it without.
-  const search = request.headers.get(WEB_SEARCH_HEADER) === "1";
+  // The router's search opt-in declares one too, so dropping ours alone does not skip the count (docs/issues.md #54).
+  const search = request.headers.get(WEB_SEARCH_HEADER) === "1" || request.headers.get(TINFOIL_EVENTS_HEADER) === TINFOIL_EVENTS_WEB_SEARCH;
   if (signedIn) {
     const who = await signedInCaller(request);
     let originError: unknown = null;
@@ -147,7 +150,7 @@ async function admit(request: Request): Promise<AdmittedTurn> {
       },
       search: search ? "required" : false,
     });
-    return { kind: admitted.plan === "Pro" ? "pro" : "free", modelCode: admitted.model.code as ModelCode, blockKey: key };
+    return { kind: admitted.plan === "Pro" ? "pro" : "free", modelCode: admitted.model.code as ModelCode, blockKey: key, search };
   }
   assertSameOrigin(request);
   const problem = headerError(request, maxBytes);
@@ -171,7 +174,7 @@ async function admit(request: Request): Promise<AdmittedTurn> {
   if (blocked > 0) throw mismatchRefusal(blocked);
   // The turn stays counted: visitors' counters are not given back (docs/web-search.md "Quotas").
   if (search && !searched) throw searchQuotaExceeded(secondsToNextUtcDay());
-  return { kind: "visitor", modelCode: model.code as ModelCode, blockKey: key };
+  return { kind: "visitor", modelCode: model.code as ModelCode, blockKey: key, search };
 }
 
 interface ForwardLimits {
@@ -197,8 +200,9 @@ async function forward(request: Request, settings: ConfidentialSettings, turn: A
     [USAGE_REQUEST_HEADER]: "true",
     "Transfer-Encoding": "chunked",
   };
-  // The router's opt-in for web-search progress markers, forwarded only with its one known value.
-  if (request.headers.get(TINFOIL_EVENTS_HEADER) === TINFOIL_EVENTS_WEB_SEARCH) headers[TINFOIL_EVENTS_HEADER] = TINFOIL_EVENTS_WEB_SEARCH;
+  // The router's opt-in for web-search progress markers, forwarded only with its one known value and only for a
+  // turn whose search was counted.
+  if (turn.search && request.headers.get(TINFOIL_EVENTS_HEADER) === TINFOIL_EVENTS_WEB_SEARCH) headers[TINFOIL_EVENTS_HEADER] = TINFOIL_EVENTS_WEB_SEARCH;
   // The key of the model the plan allowed: with provider keys restricted to one model, another model
   // asked for inside the ciphertext is refused by the provider itself.
   const apiKey = settings.apiKeys[turn.modelCode];

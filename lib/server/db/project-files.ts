@@ -1,5 +1,5 @@
 import "server-only";
-import { getDb } from "@/lib/server/db/client";
+import { getDb, type PrismaClient } from "@/lib/server/db/client";
 import { projectNotFound } from "@/lib/server/db/projects";
 import { AppError } from "@/lib/shared/errors";
 import { MAX_FILES_PER_PROJECT, formatLimit } from "@/lib/shared/projects/knowledge-limits";
@@ -47,9 +47,27 @@ export async function readProjectFile(userId: string, fileId: string): Promise<{
   return { projectId: row.projectId, sealed: new Uint8Array(row.sealed) };
 }
 
+type Tx = Omit<PrismaClient, "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends">;
+
 /**
- * Store a file in one of the user's projects, in one statement: only when the project is theirs and its files
- * stay within `limitBytes` and MAX_FILES_PER_PROJECT. Created to the minute.
+ * Lock the project row (FOR UPDATE) for the rest of `tx`, so the writes of one project's files check its limits
+ * one after another (at READ COMMITTED two statements at once both see room: docs/issues.md #54). PGlite runs one
+ * transaction at a time anyway. `fileId`: lock the project of that file instead. @returns whether a row was locked.
+ */
+async function lockProject(tx: Tx, userId: string, target: { projectId: string } | { fileId: string }): Promise<boolean> {
+  const rows =
+    "projectId" in target
+      ? await tx.$queryRaw<unknown[]>`SELECT 1 FROM projects WHERE user_id = ${userId} AND id = ${target.projectId}::uuid FOR UPDATE`
+      : await tx.$queryRaw<unknown[]>`
+          SELECT 1 FROM projects p JOIN project_files f ON f.user_id = p.user_id AND f.project_id = p.id
+          WHERE f.user_id = ${userId} AND f.id = ${target.fileId}::uuid FOR UPDATE OF p`;
+  return rows.length > 0;
+}
+
+/**
+ * Store a file in one of the user's projects: only when the project is theirs and its files stay within
+ * `limitBytes` and MAX_FILES_PER_PROJECT, checked and inserted in one statement under the project's row lock
+ * (docs/issues.md #54). Created to the minute.
  * @throws AppError not_found:project, conflict:project_files_limit, conflict:project_file_exists
  */
 export async function createProjectFile(input: {
@@ -62,28 +80,51 @@ export async function createProjectFile(input: {
   const db = await getDb();
   const bytes = input.sealed.byteLength;
   const sealed = Buffer.from(input.sealed).toString("base64");
-  const [row] = await db.$queryRaw<{ has_project: number; used: number; files: number; inserted: Date | null }[]>`
-    WITH p AS (SELECT 1 FROM projects WHERE user_id = ${input.userId} AND id = ${input.projectId}::uuid),
-    n AS (SELECT coalesce(sum(bytes), 0)::bigint AS used, count(*)::int AS files FROM project_files WHERE user_id = ${input.userId} AND project_id = ${input.projectId}::uuid),
-    ins AS (
-      INSERT INTO project_files (id, user_id, project_id, sealed, bytes, created_at)
-      SELECT ${input.fileId}::uuid, ${input.userId}, ${input.projectId}::uuid, decode(${sealed}::text, 'base64'), ${bytes}, date_trunc('minute', now())
-      FROM p, n WHERE n.used + ${bytes} <= ${input.limitBytes} AND n.files < ${MAX_FILES_PER_PROJECT}
-      ON CONFLICT DO NOTHING
-      RETURNING created_at
-    )
-    SELECT (SELECT count(*) FROM p)::int AS has_project, (SELECT used FROM n)::int AS used, (SELECT files FROM n) AS files, (SELECT created_at FROM ins) AS inserted`;
-  if (!row?.has_project) throw projectNotFound();
-  if (row.inserted) return { bytes, createdAt: new Date(row.inserted) };
-  if (row.used + bytes > input.limitBytes || row.files >= MAX_FILES_PER_PROJECT) throw projectFilesFull(input.limitBytes);
+  const row = await db.$transaction(async (tx) => {
+    if (!(await lockProject(tx, input.userId, { projectId: input.projectId }))) throw projectNotFound();
+    const [r] = await tx.$queryRaw<{ used: number; files: number; inserted: Date | null }[]>`
+      WITH n AS (SELECT coalesce(sum(bytes), 0)::bigint AS used, count(*)::int AS files FROM project_files WHERE user_id = ${input.userId} AND project_id = ${input.projectId}::uuid),
+      ins AS (
+        INSERT INTO project_files (id, user_id, project_id, sealed, bytes, created_at)
+        SELECT ${input.fileId}::uuid, ${input.userId}, ${input.projectId}::uuid, decode(${sealed}::text, 'base64'), ${bytes}, date_trunc('minute', now())
+        FROM n WHERE n.used + ${bytes} <= ${input.limitBytes} AND n.files < ${MAX_FILES_PER_PROJECT}
+        ON CONFLICT DO NOTHING
+        RETURNING created_at
+      )
+      SELECT (SELECT used FROM n)::int AS used, (SELECT files FROM n) AS files, (SELECT created_at FROM ins) AS inserted`;
+    return r;
+  });
+  if (row?.inserted) return { bytes, createdAt: new Date(row.inserted) };
+  if (!row || row.used + bytes > input.limitBytes || row.files >= MAX_FILES_PER_PROJECT) throw projectFilesFull(input.limitBytes);
   throw new AppError("conflict:project_file_exists", "This file already exists.");
 }
 
-/** Replace a file's ciphertext (key rotation); its size is counted anew. @throws AppError not_found:project_file */
-export async function resealProjectFile(userId: string, fileId: string, sealed: Uint8Array<ArrayBuffer>): Promise<void> {
+/**
+ * Replace a file's ciphertext (key rotation), in one statement under the project's row lock: only when its
+ * project's files stay within `limitBytes` counted without the old ciphertext, or when the new one is no larger
+ * than the old (a rotation after a downgrade to a smaller plan still completes). Source: docs/issues.md #54.
+ * @throws AppError not_found:project_file, conflict:project_files_limit
+ */
+export async function resealProjectFile(userId: string, fileId: string, sealed: Uint8Array<ArrayBuffer>, limitBytes: number): Promise<void> {
   const db = await getDb();
-  const { count } = await db.projectFile.updateMany({ where: { userId, id: fileId }, data: { sealed, bytes: sealed.byteLength } });
-  if (count !== 1) throw projectFileNotFound();
+  const bytes = sealed.byteLength;
+  const b64 = Buffer.from(sealed).toString("base64");
+  const updated = await db.$transaction(async (tx) => {
+    if (!(await lockProject(tx, userId, { fileId }))) throw projectFileNotFound();
+    const [row] = await tx.$queryRaw<{ updated: number }[]>`
+      WITH f AS (SELECT project_id, bytes FROM project_files WHERE user_id = ${userId} AND id = ${fileId}::uuid),
+      n AS (SELECT coalesce(sum(pf.bytes), 0)::bigint AS used FROM project_files pf JOIN f ON pf.project_id = f.project_id WHERE pf.user_id = ${userId}),
+      up AS (
+        UPDATE project_files SET sealed = decode(${b64}::text, 'base64'), bytes = ${bytes}
+        FROM f, n
+        WHERE project_files.user_id = ${userId} AND project_files.id = ${fileId}::uuid
+          AND (${bytes} <= f.bytes OR n.used - f.bytes + ${bytes} <= ${limitBytes})
+        RETURNING 1
+      )
+      SELECT (SELECT count(*) FROM up)::int AS updated`;
+    return row?.updated ?? 0;
+  });
+  if (!updated) throw projectFilesFull(limitBytes);
 }
 
 /** Delete one of the user's files. @throws AppError not_found:project_file */

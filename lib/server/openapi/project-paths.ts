@@ -53,8 +53,8 @@ export function projectPaths(): ZodOpenApiPathsObject {
     operation(api.projectFileReseal, {
       operationId: "resealProjectFile",
       tags,
-      summary: "Replace one of the caller's project files with the same file sealed under a new vault key (key rotation); 404 when not the caller's",
-      errors: [404],
+      summary: "Replace one of the caller's project files with the same file sealed under a new vault key (key rotation); 404 when not the caller's, 409 when a larger ciphertext would pass the plan's limit per project",
+      errors: [404, 409],
     }),
     operation(api.projectFileDelete, {
       operationId: "deleteProjectFile",

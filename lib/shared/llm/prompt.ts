@@ -130,8 +130,9 @@ export function buildModelMessages(
 /** The delimited context block for one attachment (format in the module comment). */
 export function formatDocumentBlock(attachment: ModelAttachment): string {
   const name = sanitizeName(attachment.name);
-  // A document must not be able to close its own block and speak as the user.
-  const text = attachment.text.replace(/<\/?document\b/gi, (m) => m.replace("<", "&lt;"));
+  // A document must not be able to close its own block and speak as the user, nor plant a memory suggestion
+  // for the model to echo (docs/issues.md #54).
+  const text = attachment.text.replace(/<\/?(document|remember)\b/gi, (m) => m.replace("<", "&lt;"));
   const { pages, totalPages } = attachment;
   const counts = pages !== undefined && totalPages !== undefined;
   const attrs = counts ? ` pages="${pages}" total_pages="${totalPages}"` : "";

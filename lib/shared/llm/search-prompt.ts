@@ -37,11 +37,14 @@ export interface PromptResult {
 const MAX_TITLE = 300;
 const MAX_SNIPPET = 1000;
 
-/** Neutralise anything that could close or open a block of this format (or a document's) from inside a result. */
+/**
+ * Neutralise anything that could close or open a block of this format (or a document's) from inside a result,
+ * and a `<remember>` a page could plant for the model to echo as a memory suggestion (docs/issues.md #54).
+ */
 function quote(text: string, max: number): string {
   return text
     .slice(0, max)
-    .replace(/<\/?(web_results|result|document)\b/gi, (m) => m.replace("<", "&lt;"))
+    .replace(/<\/?(web_results|result|document|remember)\b/gi, (m) => m.replace("<", "&lt;"))
     .replace(/"/g, "&quot;");
 }
 

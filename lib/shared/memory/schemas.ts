@@ -1,5 +1,5 @@
 import { z } from "@/lib/shared/zod";
-import { sealed } from "@/lib/shared/vault/schemas";
+import { paddedSealed } from "@/lib/shared/vault/schemas";
 
 /**
  * The request schemas of /api/memory (docs/issues.md #41). The memories travel only as one ciphertext sealed in
@@ -24,7 +24,7 @@ export const MEMORY_MAX_BODY_BYTES = 700 * 1024;
  */
 export const memoryPutBodySchema = z
   .object({
-    sealed: sealed(SEALED_MEMORY_MAX_B64),
+    sealed: paddedSealed(SEALED_MEMORY_MAX_B64),
     version: z.number().int().min(1).max(2_000_000_000),
     base_version: z.number().int().min(0).max(2_000_000_000),
   })

@@ -1,5 +1,5 @@
 import { z } from "@/lib/shared/zod";
-import { sealed } from "@/lib/shared/vault/schemas";
+import { paddedSealed } from "@/lib/shared/vault/schemas";
 import { LOWERCASE_UUID } from "@/lib/shared/uuid";
 
 /**
@@ -21,10 +21,10 @@ export const PROJECT_FILE_ID_MAX_BODY_BYTES = 1024;
 const uuid = z.string().regex(LOWERCASE_UUID, "must be a lowercase UUID");
 
 /** POST /api/projects/files `{ project_id, file_id, sealed }`: the id the browser chose and bound into the seal. */
-export const projectFileBodySchema = z.object({ project_id: uuid, file_id: uuid, sealed: sealed(SEALED_FILE_MAX_B64) }).strict();
+export const projectFileBodySchema = z.object({ project_id: uuid, file_id: uuid, sealed: paddedSealed(SEALED_FILE_MAX_B64) }).strict();
 
 /** PATCH /api/projects/files `{ file_id, sealed }`: the same file sealed again (key rotation). */
-export const projectFileResealSchema = z.object({ file_id: uuid, sealed: sealed(SEALED_FILE_MAX_B64) }).strict();
+export const projectFileResealSchema = z.object({ file_id: uuid, sealed: paddedSealed(SEALED_FILE_MAX_B64) }).strict();
 
 /** DELETE /api/projects/files `{ file_id }`. */
 export const projectFileIdBodySchema = z.object({ file_id: uuid }).strict();

@@ -1,5 +1,5 @@
 import { z } from "@/lib/shared/zod";
-import { sealed } from "@/lib/shared/vault/schemas";
+import { paddedSealed } from "@/lib/shared/vault/schemas";
 import { LOWERCASE_UUID } from "@/lib/shared/uuid";
 
 /**
@@ -26,7 +26,7 @@ export const PROJECT_ID_MAX_BODY_BYTES = 1024;
 const projectId = z.string().regex(LOWERCASE_UUID, "must be a lowercase UUID");
 
 /** POST and PATCH /api/projects `{ project_id, sealed }`: the id the browser chose and bound into the seal. */
-export const projectBodySchema = z.object({ project_id: projectId, sealed: sealed(SEALED_PROJECT_MAX_B64) }).strict();
+export const projectBodySchema = z.object({ project_id: projectId, sealed: paddedSealed(SEALED_PROJECT_MAX_B64) }).strict();
 
 /** DELETE /api/projects `{ project_id }`. */
 export const projectIdBodySchema = z.object({ project_id: projectId }).strict();

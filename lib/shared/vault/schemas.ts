@@ -29,6 +29,19 @@ export const sealed = (max = MAX_FIELD_B64) =>
       "must be a vault ciphertext (format 3, padded, or format 2)",
     );
 
+/**
+ * Base64 of a vault field ciphertext in format 3 only, its plaintext one of the padding buckets: for every field
+ * created after padding (projects, memory, project files, chat headers, the manifest), which no browser ever sealed
+ * in format 2, so an unpadded one would only let a client store exact lengths (docs/issues.md #54).
+ */
+export const paddedSealed = (max = MAX_FIELD_B64) =>
+  z
+    .string()
+    .max(max)
+    .regex(B64, "must be base64")
+    .transform((v) => new Uint8Array(Buffer.from(v, "base64")))
+    .refine((b) => b[0] === 3 && isPaddedLength(b.length - SEAL_OVERHEAD), "must be a padded vault ciphertext (format 3)");
+
 /** Base64 of a wrapped vault key (format 2: a fixed-length key, nothing to pad), decoded to bytes. */
 const sealedKey = z
   .string()
@@ -118,7 +131,7 @@ const version = z.number().int().min(0).max(2_000_000_000);
  */
 export const manifestWriteSchema = z
   .object({
-    ciphertext: sealed(MAX_MANIFEST_B64),
+    ciphertext: paddedSealed(MAX_MANIFEST_B64),
     base_version: version,
     /** The vault key generation the writer holds (a rotation moves it on: 409 for a writer left behind). */
     key_generation: version.default(0),
@@ -130,7 +143,7 @@ export const manifestWriteSchema = z
  * "conflict:chat_version"), and the manifest that records the new version.
  */
 export const chatIntegritySchema = z
-  .object({ header_ciphertext: sealed(MAX_HEADER_B64), base_version: version, manifest: manifestWriteSchema })
+  .object({ header_ciphertext: paddedSealed(MAX_HEADER_B64), base_version: version, manifest: manifestWriteSchema })
   .strict();
 
 /** Largest sealed branch tree, in base64 characters (the whole tree of a long chat with its versions). */
@@ -192,7 +205,7 @@ const resealedChatSchema = z
     base_version: version,
     title_ciphertext: sealed().nullable(),
     tree_ciphertext: sealed(MAX_TREE_B64).nullable(),
-    header_ciphertext: sealed(MAX_HEADER_B64),
+    header_ciphertext: paddedSealed(MAX_HEADER_B64),
     messages: z.array(sealedMessageSchema).min(1).max(10_000),
   })
   .strict();

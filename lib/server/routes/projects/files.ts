@@ -34,9 +34,12 @@ export const POST = route(api.projectFileCreate, async ({ user, body }) => {
   return reply(api.projectFileCreate, { file_id: body.file_id, project_id: body.project_id, bytes, created_at: createdAt.toISOString() }, { status: 201 });
 });
 
-/** PATCH `{ file_id, sealed }`: the file sealed again under a new vault key (key rotation). 404 when not the caller's. */
+/**
+ * PATCH `{ file_id, sealed }`: the file sealed again under a new vault key (key rotation). 404 when not the caller's;
+ * 409 when a larger ciphertext would take the project past the plan's limit (docs/issues.md #54).
+ */
 export const PATCH = route(api.projectFileReseal, async ({ user, body }) => {
-  await resealProjectFile(user.id, body.file_id, body.sealed);
+  await resealProjectFile(user.id, body.file_id, body.sealed, await limitFor(user.id));
   return reply(api.projectFileReseal, { ok: true });
 });
 
