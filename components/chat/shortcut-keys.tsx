@@ -1,6 +1,8 @@
 "use client";
 
+import { useEffect } from "react";
 import { useHotkeys } from "react-hotkeys-hook";
+import { releaseEarlyShortcuts, unbindEarlyShortcuts } from "./early-shortcuts";
 import { focusChatInput, type Shortcuts } from "./use-shortcuts";
 
 /** Whether a modal dialog (a confirmation, the shortcuts list) is open: page shortcuts wait. */
@@ -23,5 +25,10 @@ export function ShortcutKeys({ shortcuts }: { shortcuts: Shortcuts }) {
   useHotkeys("mod+k", () => handlers.search(), unlessDialog, [handlers]);
   useHotkeys("mod+shift+c", () => handlers.copyLast(), unlessDialog, [handlers]);
   useHotkeys("mod+slash", () => setHelpOpen(true), options, [setHelpOpen]);
+  // After the hooks above bind (layout effects): the presses held since the first render reach them now.
+  useEffect(() => {
+    releaseEarlyShortcuts();
+    return unbindEarlyShortcuts;
+  }, []);
   return null;
 }
