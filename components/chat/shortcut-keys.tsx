@@ -2,7 +2,7 @@
 
 import { useEffect } from "react";
 import { useHotkeys } from "react-hotkeys-hook";
-import { releaseEarlyShortcuts, unbindEarlyShortcuts } from "./early-shortcuts";
+import { releaseEarlyShortcuts } from "./early-shortcuts";
 import { focusChatInput, type Shortcuts } from "./use-shortcuts";
 
 /** Whether a modal dialog (a confirmation, the shortcuts list) is open: page shortcuts wait. */
@@ -26,9 +26,6 @@ export function ShortcutKeys({ shortcuts }: { shortcuts: Shortcuts }) {
   useHotkeys("mod+shift+c", () => handlers.copyLast(), unlessDialog, [handlers]);
   useHotkeys("mod+slash", () => setHelpOpen(true), options, [setHelpOpen]);
   // After the hooks above bind (layout effects): the presses held since the first render reach them now.
-  useEffect(() => {
-    releaseEarlyShortcuts();
-    return unbindEarlyShortcuts;
-  }, []);
+  useEffect(releaseEarlyShortcuts, []);
   return null;
 }
