@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect } from "react";
+import { useLayoutEffect } from "react";
 import { useHotkeys } from "react-hotkeys-hook";
 import { releaseEarlyShortcuts } from "./early-shortcuts";
 import { focusChatInput, type Shortcuts } from "./use-shortcuts";
@@ -25,7 +25,7 @@ export function ShortcutKeys({ shortcuts }: { shortcuts: Shortcuts }) {
   useHotkeys("mod+k", () => handlers.search(), unlessDialog, [handlers]);
   useHotkeys("mod+shift+c", () => handlers.copyLast(), unlessDialog, [handlers]);
   useHotkeys("mod+slash", () => setHelpOpen(true), options, [setHelpOpen]);
-  // After the hooks above bind (layout effects): the presses held since the first render reach them now.
-  useEffect(releaseEarlyShortcuts, []);
+  // In the same commit as the hooks above bind (theirs are layout effects too): no press is both held and handled.
+  useLayoutEffect(releaseEarlyShortcuts, []);
   return null;
 }
