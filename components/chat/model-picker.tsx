@@ -43,16 +43,20 @@ export function ModelPicker({ models, value, onChange, onNeedsPro, plan }: Model
         // Only while the menu exists: aria-controls must not point at an absent element.
         aria-controls={open ? menuId : undefined}
         onClick={() => setOpen((v) => !v)}
-        className="inline-flex items-center gap-1.5 whitespace-nowrap rounded-lg px-2 py-2 text-sm font-semibold text-ink-800 hover:bg-ink-100 sm:px-3"
+        className="inline-flex shrink-0 items-center gap-1.5 whitespace-nowrap rounded-lg px-2 py-2 text-sm font-semibold text-ink-800 hover:bg-ink-100 sm:px-3"
       >
-        <span>Model: {current?.title}</span>
-        <svg aria-hidden="true" viewBox="0 0 24 24" className="h-4 w-4 text-ink-500" fill="none" stroke="currentColor" strokeWidth="2">
+        {/* A narrow header (a phone) shows only the model's name; "Model: " stays in the button's name. */}
+        <span>
+          <span className="sr-only @md:not-sr-only">Model: </span>
+          {current?.title}
+        </span>
+        <svg aria-hidden="true" viewBox="0 0 24 24" className="h-4 w-4 shrink-0 text-ink-500" fill="none" stroke="currentColor" strokeWidth="2">
           <path d="M6 9l6 6 6-6" />
         </svg>
       </button>
       <ModelPrivacyBadge model={current?.code ?? value} />
       {open && (
-        <ul id={menuId} aria-label="Models" className="absolute left-0 top-full z-20 mt-1 w-72 rounded-xl border border-ink-200 bg-white p-1.5 shadow-lg">
+        <ul id={menuId} aria-label="Models" className="absolute left-0 top-full z-20 mt-1 w-72 max-w-[calc(100vw-6.5rem)] rounded-xl border border-ink-200 bg-white p-1.5 shadow-lg">
           {models.map((m) => {
             const locked = m.plan === "Pro" && plan !== "Pro";
             return (

@@ -1,6 +1,8 @@
 "use client";
 
+import { useLayoutEffect } from "react";
 import { useHotkeys } from "react-hotkeys-hook";
+import { releaseEarlyShortcuts } from "./early-shortcuts";
 import { focusChatInput, type Shortcuts } from "./use-shortcuts";
 
 /** Whether a modal dialog (a confirmation, the shortcuts list) is open: page shortcuts wait. */
@@ -23,5 +25,7 @@ export function ShortcutKeys({ shortcuts }: { shortcuts: Shortcuts }) {
   useHotkeys("mod+k", () => handlers.search(), unlessDialog, [handlers]);
   useHotkeys("mod+shift+c", () => handlers.copyLast(), unlessDialog, [handlers]);
   useHotkeys("mod+slash", () => setHelpOpen(true), options, [setHelpOpen]);
+  // In the same commit as the hooks above bind (theirs are layout effects too): no press is both held and handled.
+  useLayoutEffect(releaseEarlyShortcuts, []);
   return null;
 }

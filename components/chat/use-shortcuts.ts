@@ -1,6 +1,7 @@
 "use client";
 
-import { useState } from "react";
+import { useEffect, useState } from "react";
+import { dropEarlyShortcuts, holdEarlyShortcuts } from "./early-shortcuts";
 
 /**
  * The chat's keyboard shortcuts, with ChatGPT's keys so habits carry over. `mod` is Cmd on
@@ -54,5 +55,8 @@ export interface Shortcuts {
  */
 export function useShortcuts(handlers: ShortcutHandlers): Shortcuts {
   const [helpOpen, setHelpOpen] = useState(false);
+  // At the first render, not in an effect: a press during hydration waits for the library (./early-shortcuts.ts).
+  holdEarlyShortcuts();
+  useEffect(() => dropEarlyShortcuts, []);
   return { helpOpen, setHelpOpen, handlers };
 }

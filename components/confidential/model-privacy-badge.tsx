@@ -59,10 +59,10 @@ export function ModelPrivacyBadge({ model }: { model: string }) {
           data-testid="model-privacy-badge"
           aria-label={line.line}
           onClick={() => setOpen(true)}
-          className="inline-flex max-w-[11rem] items-center truncate rounded-full bg-ink-100 px-2.5 py-1 text-xs font-medium text-ink-700 ring-1 ring-ink-200 hover:bg-ink-200 sm:max-w-md"
+          className="inline-flex max-w-[11rem] items-center truncate rounded-full bg-ink-100 px-2.5 py-1 text-xs font-medium text-ink-700 ring-1 ring-ink-200 hover:bg-ink-200 @5xl:max-w-md"
         >
-          <span className="sm:hidden">Standard</span>
-          <span className="hidden truncate sm:inline">{line.line}</span>
+          <span className="truncate @5xl:hidden">Standard</span>
+          <span className="hidden truncate @5xl:inline">{line.line}</span>
         </button>
         {shown && <StandardModelDialog open={open} onClose={() => setOpen(false)} line={line} />}
       </>

@@ -1,0 +1,99 @@
+import { expect, test, type Locator, type Page } from "@playwright/test";
+import { send } from "./helpers/chat";
+import { createProject } from "./helpers/projects";
+import { LOCAL, signInOnLocalhost, turnOnHistoryWithPassphrase } from "./helpers/vault";
+
+/**
+ * docs/issues.md #56: the pages fit phones and desktops, with no horizontal scroll, and every chat-header action
+ * stays on screen (the header's pills take a second row on a narrow column).
+ */
+const SCREENS = "test-results/screens";
+const WIDTHS = [360, 390, 768, 1280] as const;
+const PHONES = [360, 390] as const;
+const HEIGHT = 800;
+
+async function expectNoHorizontalScroll(page: Page, what: string) {
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+  expect(scrollWidth, `${what}: ${scrollWidth} px wide in a ${innerWidth} px window`).toBeLessThanOrEqual(innerWidth);
+}
+
+async function expectInViewport(page: Page, locator: Locator, what: string) {
+  await expect(locator).toBeVisible();
+  const box = (await locator.boundingBox())!;
+  const width = page.viewportSize()!.width;
+  expect(box.x, `${what}: left edge`).toBeGreaterThanOrEqual(0);
+  expect(box.x + box.width, `${what}: right edge in a ${width} px window`).toBeLessThanOrEqual(width);
+}
+
+/** The header's actions a person needs on any screen. */
+async function expectHeaderActionsOnScreen(page: Page, what: string, signedIn: boolean) {
+  await expectInViewport(page, page.getByRole("button", { name: "Chat options" }), `${what}: Chat options`);
+  if (signedIn) await expectInViewport(page, page.getByRole("button", { name: "Temporary chat" }), `${what}: Temporary chat`);
+}
+
+test("a visitor's /chat and /pricing fit 360, 390, 768 and 1280 px; Chat options stays on screen on a phone", async ({ page }) => {
+  await page.setViewportSize({ width: PHONES[0], height: HEIGHT });
+  await page.goto("/chat");
+  await send(page, "Fit this on a small phone");
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: HEIGHT });
+    await expectNoHorizontalScroll(page, `/chat with a chat (visitor, ${width} px)`);
+    await expectHeaderActionsOnScreen(page, `/chat (visitor, ${width} px)`, false);
+  }
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: HEIGHT });
+    await page.goto("/chat");
+    await expect(page.getByPlaceholder("Message GPT")).toBeVisible();
+    await expectNoHorizontalScroll(page, `/chat (visitor, ${width} px)`);
+    await page.goto("/pricing");
+    await expectNoHorizontalScroll(page, `/pricing (visitor, ${width} px)`);
+  }
+});
+
+test("signed in with a project open, /chat keeps its header on screen and its title on a desktop; /settings and /pricing fit", async ({ page }) => {
+  test.slow();
+  await signInOnLocalhost(page, `overflow-${Date.now()}@example.com`);
+  await turnOnHistoryWithPassphrase(page, "wide pages are hard to read");
+  const name = `Falcon launch plan for the spring quarter ${Date.now()}`;
+  await createProject(page, name);
+  await send(page, "Plan the falcon launch for the spring");
+  await expect(page.getByTestId("chat-title")).not.toBeEmpty();
+
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: HEIGHT });
+    const what = `/chat signed in with a project (${width} px)`;
+    await expectNoHorizontalScroll(page, what);
+    await expectHeaderActionsOnScreen(page, what, true);
+    await expectInViewport(page, page.getByTestId("chat-project"), `${what}: the project pill`);
+    // "Temporary chat" on one line where its label shows.
+    const label = page.getByRole("button", { name: "Temporary chat" }).locator("span:not(.sr-only)");
+    if (await label.isVisible()) expect(await label.evaluate((el) => el.getClientRects().length), `${what}: Temporary chat lines`).toBe(1);
+    if (width >= 1280) {
+      const title = page.getByTestId("chat-title");
+      await expect(title).toBeVisible();
+      expect((await title.boundingBox())!.width, `${what}: the title's width`).toBeGreaterThanOrEqual(96);
+    }
+    await expectInViewport(page, page.getByRole("button", { name: /^Model: / }), `${what}: the model picker`);
+    // The header's menus open on screen, above the messages.
+    await page.getByRole("button", { name: /^Model: / }).click();
+    await expectInViewport(page, page.getByRole("list", { name: "Models" }), `${what}: the model list`);
+    await expectNoHorizontalScroll(page, `${what}, the model list open`);
+    await page.getByRole("button", { name: /^Model: / }).click();
+    await page.getByRole("button", { name: "Chat options" }).click();
+    const move = page.getByRole("menuitem", { name: "Move to project…" });
+    await expectInViewport(page, move, `${what}: Move to project…`);
+    await expectNoHorizontalScroll(page, `${what}, Chat options open`);
+    await page.keyboard.press("Escape");
+    await expect(move).toBeHidden();
+    await page.screenshot({ path: `${SCREENS}/overflow-chat-project-${width}.png` });
+  }
+
+  for (const path of ["/settings", "/pricing"]) {
+    for (const width of WIDTHS) {
+      await page.setViewportSize({ width, height: HEIGHT });
+      await page.goto(`${LOCAL}${path}`);
+      await expect(page.locator("h1").first()).toBeVisible();
+      await expectNoHorizontalScroll(page, `${path} signed in (${width} px)`);
+    }
+  }
+});
