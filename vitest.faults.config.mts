@@ -1,14 +1,12 @@
-import path from "node:path";
 import { defineConfig } from "vitest/config";
+import base from "./vitest.config.mts";
 
-/** npm run test:faults: the embedded database's fault tests on the production build (tests/faults/, in order, one at a time). */
+/**
+ * npm run test:faults: the embedded database's fault tests on the production build (tests/faults/, one file at a
+ * time). The unit config's aliases, its own files and timeouts (mergeConfig would add the unit tests' include).
+ */
 export default defineConfig({
-  resolve: {
-    alias: {
-      "@": import.meta.dirname,
-      "server-only": path.join(import.meta.dirname, "tests/helpers/empty.ts"),
-    },
-  },
+  resolve: base.resolve,
   test: {
     include: ["tests/faults/**/*.fault.ts"],
     environment: "node",

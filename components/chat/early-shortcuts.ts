@@ -1,4 +1,4 @@
-import { SHORTCUTS } from "./use-shortcuts";
+import { SHORTCUTS } from "./shortcut-table";
 
 /**
  * The chat's shortcut presses made before react-hotkeys-hook is bound (./shortcut-keys.tsx loads after the

@@ -9,7 +9,7 @@ import { focusChatInput, type Shortcuts } from "./use-shortcuts";
 const dialogOpen = () => document.querySelector("dialog[open]") !== null;
 
 /**
- * Binds the chat's keyboard shortcuts (./use-shortcuts.ts SHORTCUTS) on the document; renders nothing.
+ * Binds the chat's keyboard shortcuts (./shortcut-table.ts SHORTCUTS) on the document; renders nothing.
  * Loaded after the chat's first paint, with react-hotkeys-hook.
  */
 export function ShortcutKeys({ shortcuts }: { shortcuts: Shortcuts }) {

@@ -2,7 +2,7 @@
 
 import { useSyncExternalStore } from "react";
 import { buttonStyles, Dialog } from "@/components/ui/dialog";
-import { SHORTCUTS } from "./use-shortcuts";
+import { SHORTCUTS } from "./shortcut-table";
 
 const noop = () => () => {};
 const isApple = () => /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
