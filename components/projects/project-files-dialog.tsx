@@ -8,8 +8,8 @@ import { ACCEPT } from "@/lib/browser/files/kinds";
 import { isPdfError } from "@/lib/shared/pdf/errors";
 import { formatLimit, PROJECT_FILES_LIMIT_BYTES } from "@/lib/shared/projects/knowledge-limits";
 import type { ProjectFileItem } from "./use-project-files";
+import { formatKb, passageCount } from "./file-labels";
 
-const kb = (bytes: number) => `${Math.max(1, Math.round(bytes / 1024)).toLocaleString("en-US")} KB`;
 
 /** What a failed add shows: the reader's or the server's sentence, else a generic one. */
 function addFailure(error: unknown): string {
@@ -69,7 +69,7 @@ export function ProjectFilesDialog(props: {
                     {f.name}
                   </span>
                   <span className="shrink-0 text-xs tabular-nums text-ink-500 sm:text-sm">
-                    {f.passages.length} passages · {kb(f.bytes)}
+                    {passageCount(f.passages.length)} · {formatKb(f.bytes)}
                   </span>
                 </span>
                 <button type="button" onClick={() => void remove(f.id)} aria-label={`Delete file ${f.name}`} className="shrink-0 rounded-md px-2 py-1 text-xs font-medium text-red-700 hover:bg-red-50">
@@ -82,7 +82,7 @@ export function ProjectFilesDialog(props: {
           <p className="rounded-lg border border-dashed border-ink-200 px-3 py-4 text-center text-sm text-ink-500">No files yet.</p>
         )}
         <p className="text-xs text-ink-500" data-testid="project-files-usage">
-          {kb(used)} used{limit !== null ? ` of ${formatLimit(limit)}` : ""} in this project. A project&apos;s files can take {formatLimit(PROJECT_FILES_LIMIT_BYTES.Free)} on
+          {formatKb(used)} used{limit !== null ? ` of ${formatLimit(limit)}` : ""} in this project. A project&apos;s files can take {formatLimit(PROJECT_FILES_LIMIT_BYTES.Free)} on
           Free and {formatLimit(PROJECT_FILES_LIMIT_BYTES.Pro)} on Pro{props.limits ? `, at most ${props.limits.maxFiles} files` : ""}.
         </p>
         {error && (
