@@ -99,6 +99,9 @@ export function SettingsPanel({ email, plan, status }: SettingsPanelProps) {
         title="Forget this device?"
         actions={
           <>
+            <button type="button" className={buttonStyles.secondary} disabled={loggingOut === "working"} onClick={() => setLoggingOut(null)}>
+              Cancel
+            </button>
             <button type="button" className={buttonStyles.secondary} disabled={loggingOut === "working"} onClick={() => void finishLogOut(false)}>
               Keep remembered
             </button>
