@@ -85,3 +85,11 @@ export function confidentialSettings(env: Env, starting: boolean): ConfidentialS
     embedded,
   };
 }
+
+/**
+ * Who runs a confidential model, as /privacy and the model table name it: the enclave's host, or, for the
+ * embedded default, the development enclave in the server's own process (a bare "127.0.0.1:8788" says nothing).
+ */
+export function confidentialProviderName(settings: Pick<ConfidentialSettings, "host" | "embedded">): string {
+  return settings.embedded ? `Hush's development enclave, in this server's process (${settings.host})` : settings.host;
+}

@@ -130,6 +130,13 @@ describe("provider per model", () => {
     ]);
   });
 
+  it("names the embedded development enclave as such, not by its bare loopback address (/privacy)", () => {
+    const config = parseConfig({ NODE_ENV: "development", ENCLAVE_PORT: "8788" });
+    expect(config.confidential?.embedded).toBe(true);
+    const names = modelProviders(config).map((p) => p.providerName);
+    expect(names).toEqual(["Hush's development enclave, in this server's process (127.0.0.1:8788)", "Hush's development enclave, in this server's process (127.0.0.1:8788)"]);
+  });
+
   it("lets production start with only per-model providers, and not with one of them missing", () => {
     const base = {
       NODE_ENV: "production",

@@ -4,6 +4,7 @@ import { getConfig, type Config } from "@/lib/server/config";
 import { AppError } from "@/lib/shared/errors";
 import { contextBudgetTokens, modelPrivacy, modelProviders } from "@/lib/server/llm/providers";
 import { CONFIDENTIAL_PATHS, MODEL_HEADER, type ConfidentialPublicConfig, type ModelPrivacy } from "@/lib/shared/confidential/protocol";
+import { confidentialProviderName } from "@/lib/server/config-confidential";
 
 /**
  * Which public model codes are served confidentially, and the settings a page may show the browser.
@@ -71,7 +72,7 @@ export function modelPrivacyLines(config: Config = getConfig()): ModelPrivacy[] 
         code: p.code,
         title: p.title,
         confidential: true,
-        providerName: config.confidential!.host,
+        providerName: confidentialProviderName(config.confidential!),
         trust,
         line: `Confidential${development}: encrypted in your browser to a verified enclave; Hush's server relays only ciphertext it cannot read`,
       };

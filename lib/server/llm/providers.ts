@@ -6,6 +6,7 @@ import { createGroqProvider } from "./groq";
 import { findModel, MODELS, privacyClassOf, type ModelChoice, type ModelCode, type ModelDescriptor, type ModelTier, type PrivacyClass } from "@/lib/shared/llm/models";
 import { createOpenAiCompatibleProvider } from "./openai-compatible";
 import type { LlmProvider } from "@/lib/shared/llm/types";
+import { confidentialProviderName } from "@/lib/server/config-confidential";
 
 /**
  * The provider side of the model table (./models.ts), server-only: provider ids, base URLs and keys
@@ -144,7 +145,7 @@ export function modelProviders(config: Config = getConfig()): ModelProviderInfo[
       privacy,
       kind: route.kind,
       // A confidential model is answered by the enclave at CONFIDENTIAL_BASE_URL, not by its LLM_* route.
-      providerName: privacy === "confidential" ? config.confidential!.host : (route.providerName ?? provider.name),
+      providerName: privacy === "confidential" ? confidentialProviderName(config.confidential!) : (route.providerName ?? provider.name),
       retention: route.retention ?? provider.retention,
     };
   });
