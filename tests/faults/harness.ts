@@ -98,6 +98,22 @@ export async function stopApp(app: App, signal: NodeJS.Signals = "SIGTERM") {
   return app.exited;
 }
 
+/**
+ * Run a set-up step or a read again when the connection was reset before any answer: a kept-alive socket the
+ * server closed as idle (its 5 s keep-alive timeout) just as the client reused it. Never used for the saves
+ * that are measured.
+ */
+async function againOnReset<T>(step: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await step();
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (attempt >= 3 || (code !== "ECONNRESET" && !/socket hang up/.test((error as Error).message))) throw error;
+    }
+  }
+}
+
 /** One signed-in user with an unlocked vault, on a client of its own. */
 export interface User {
   email: string;
@@ -111,7 +127,7 @@ export async function signUpUsers(peers: Peers, app: App, count: number, prefix:
     Array.from({ length: count }, async (_, i) => {
       const email = `${prefix}-${i}@example.test`;
       const client = new HttpsClient(app.origin, { maxSockets: 1 });
-      await signIn({ origin: app.origin, smtp: peers.smtp }, client, email);
+      await againOnReset(() => signIn({ origin: app.origin, smtp: peers.smtp }, client, email));
       return { email, client, vault: await setUpVault(client, PASSPHRASE) };
     }),
   );
@@ -120,8 +136,8 @@ export async function signUpUsers(peers: Peers, app: App, count: number, prefix:
 /** Sign `user` in again on `app` (another browser) and unlock the vault with the passphrase. */
 export async function signInAgain(peers: Peers, app: App, user: User): Promise<User> {
   const client = new HttpsClient(app.origin, { maxSockets: 1 });
-  await signIn({ origin: app.origin, smtp: peers.smtp }, client, user.email);
-  return { email: user.email, client, vault: await unlockVault(client, PASSPHRASE) };
+  await againOnReset(() => signIn({ origin: app.origin, smtp: peers.smtp }, client, user.email));
+  return { email: user.email, client, vault: await againOnReset(() => unlockVault(client, PASSPHRASE)) };
 }
 
 /** Point every user's client at another app (same users, same session cookies). */
@@ -213,7 +229,9 @@ export async function verify(users: User[], saves: Acknowledged[]) {
   for (let i = 0; i < saves.length; i += 16) {
     await Promise.all(
       saves.slice(i, i + 16).map(async (save) => {
-        const res = await users[save.user]!.client.json<{ messages: { content_ciphertext: string }[] }>("GET", `/api/ns/chat_history/${save.chatId}`);
+        const res = await againOnReset(() =>
+          users[save.user]!.client.json<{ messages: { content_ciphertext: string }[] }>("GET", `/api/ns/chat_history/${save.chatId}`),
+        );
         const stored = res.status === 200 ? (res.data?.messages.map((m) => m.content_ciphertext) ?? []) : [];
         if (stored.length > save.ciphertexts.length) duplicated++;
         if (stored.length >= save.ciphertexts.length && save.ciphertexts.every((c, j) => stored[j] === c)) found++;
