@@ -22,7 +22,6 @@
  */
 import { readFileSync, existsSync } from "node:fs";
 import http from "node:http";
-import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -62,15 +61,14 @@ let draining = false;
 
 // Registered before Next's instrumentation runs, so lib/server/lifecycle.ts finds it and calls it when it
 // drains (as it calls `next start`'s own): stop accepting connections, answer `Connection: close` from
-// now on, so each kept-alive connection closes after its next answer (docs/issues.md #53), then report every
-// connection closed through process.exit, which the drain holds back until the work in flight is done.
-// Idle connections are not closed here (http.Server.close would): a request the client sent on one at that
-// moment would be cut unanswered. lib/server/lifecycle.ts closes what is left once the work is done.
+// now on (a kept-alive connection is not served again: docs/issues.md #53), then report every connection closed
+// through process.exit, which the drain holds back until the work in flight is done.
 for (const signal of ["SIGTERM", "SIGINT"]) {
   process.on(signal, () => {
     draining = true;
     for (const res of open) if (!res.headersSent) res.setHeader("Connection", "close");
-    net.Server.prototype.close.call(server, () => process.exit(0));
+    server.close(() => process.exit(0));
+    server.closeIdleConnections();
   });
 }
 
@@ -94,6 +92,10 @@ server.on("request", (req, res) => {
     open.add(res);
     res.once("close", () => open.delete(res));
   }
+  // An answer that started before the drain (a chat stream) leaves its connection idle: close it then.
+  res.once("finish", () => {
+    if (draining) server.closeIdleConnections();
+  });
   // Looked up per request (two property reads): present once instrumentation has run.
   const hot = fastPath ? hotPath() : undefined;
   if (hot?.handle(req, res)) return;

@@ -130,7 +130,10 @@ describe.skipIf(!hasBuild())("embedded database faults (PGlite, built server)", 
     });
     expect(result.lost, result.lostSample.join("; ")).toBe(0);
     expect(result.duplicated).toBe(0);
-    for (const status of ledger.refused.keys()) expect(["503", "refused"], ledger.samples.get(status)).toContain(status);
+    // A save sent on an idle kept-alive connection just as the drain closes it is reset before the server reads
+    // it ("no answer": never acknowledged, kept and resent by the browser); a handled save always gets an answer.
+    for (const status of ledger.refused.keys()) expect(["503", "refused", "no answer"], ledger.samples.get(status)).toContain(status);
+    expect(ledger.refused.get("no answer") ?? 0).toBeLessThanOrEqual(CLIENTS);
     expect(app.output.join("")).not.toContain("ECONNRESET");
   });
 
