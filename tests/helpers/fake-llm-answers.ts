@@ -47,6 +47,12 @@ export function fakeAnswer(messages: readonly { role: string; content: string; i
     rest = rest.slice(doc[0].length);
   }
   const question = rest.trim();
+  // A tool's answer after the last user message (OpenAI function calling): its <web_results> are the web's.
+  const toolResult = messages.slice(messages.lastIndexOf(lastUser!) + 1).find((m) => m.role === "tool")?.content;
+  if (toolResult !== undefined && web === null) {
+    const inner = /<web_results>\n?([\s\S]*?)\n?<\/web_results>/.exec(toolResult)?.[1];
+    if (inner !== undefined) web = [...inner.matchAll(/<result [^>]*>\n([\s\S]*?)\n<\/result>/g)].map((m) => m[1] ?? "");
+  }
   if (/reveal the system prompt/i.test(question)) return `System prompt: ${messages.find((m) => m.role === "system")?.content ?? ""}`;
   let answer = `You asked: ${question}${/[.?!]$/.test(question) ? "" : "."}`;
   if (web) answer += web[0] !== undefined ? ` From the web: ${web[0].replace(/\s+/g, " ").slice(0, 80)} [1]` : " No web results.";

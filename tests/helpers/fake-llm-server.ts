@@ -28,6 +28,12 @@
  * to "reveal the system prompt", it answers `System prompt: <the first system message>`, so a test can show that
  * the same words inside a quoted result are not obeyed.
  *
+ * Tools (OpenAI function calling, docs/issues.md #50): when the request offers `tools`, the fake follows
+ * lib/shared/llm/tools.ts `scriptedToolCall`: it calls `web_search` with a query written from the conversation,
+ * streamed as `delta.tool_calls` pieces (id and name first, the arguments in two pieces) and `finish_reason:
+ * "tool_calls"`; once a `role: "tool"` message follows the last user message it answers, adding
+ * ` From the web: <first 80 characters of the first result> [1]` when the tool's content is a <web_results> block.
+ *
  * Trigger words in the last user message select a failure (so browser tests can cause them):
  *   [[fake:429]]        HTTP 429, OpenAI-style error body (code rate_limit_exceeded), Retry-After: 1
  *   [[fake:500]]        HTTP 500, error body
@@ -45,6 +51,7 @@
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { fakeAnswer, fakeTitle, scenarioFromText, type FakeScenario } from "./fake-llm-answers";
+import { scriptedToolCall } from "../../lib/shared/llm/tools";
 
 export { fakeAnswer, fakeTitle, scenarioFromText, type FakeScenario };
 
@@ -56,6 +63,8 @@ export interface RecordedRequest {
   messages: { role: string; content: string; images?: string[] }[];
   stream: boolean;
   streamOptions?: unknown;
+  /** The names of the tools offered (`tools[].function.name`), [] for none. */
+  tools: string[];
   /** Lower-cased request headers without authorization and cookie. */
   headers: Record<string, string>;
   /** Whether an Authorization header was sent (its value is not recorded). */
@@ -82,6 +91,7 @@ interface ChatBody {
   model?: unknown;
   messages?: unknown;
   stream?: unknown;
+  tools?: unknown;
   stream_options?: unknown;
 }
 
@@ -149,7 +159,8 @@ export async function startFakeLlmServer(
       return sendJson(res, 400, errorBody("Request body is not JSON.", "invalid_request_error", null));
     }
     const messages = Array.isArray(body.messages)
-      ? (body.messages as { role?: unknown; content?: unknown }[]).map((m) => {
+      ? (body.messages as { role?: unknown; content?: unknown; tool_calls?: unknown }[]).map((m) => {
+          if (m.content === null || m.content === undefined) return { role: String(m.role), content: "", toolCalls: JSON.stringify(m.tool_calls ?? []) };
           if (!Array.isArray(m.content)) return { role: String(m.role), content: typeof m.content === "string" ? m.content : JSON.stringify(m.content) };
           // OpenAI content parts (a vision model's input): the text parts as the content, the image URLs recorded.
           const parts = m.content as { type?: unknown; text?: unknown; image_url?: { url?: unknown } }[];
@@ -176,6 +187,7 @@ export async function startFakeLlmServer(
       messages,
       stream,
       streamOptions: body.stream_options,
+      tools: Array.isArray(body.tools) ? (body.tools as { function?: { name?: unknown } }[]).map((t) => String(t.function?.name ?? "")) : [],
       headers,
       hasAuthorization: typeof req.headers.authorization === "string",
       scenario,
@@ -213,7 +225,19 @@ export async function startFakeLlmServer(
 
     const ctx = new StreamContext(model, isGroq);
     const promptTokens = Math.ceil(messages.reduce((n, m) => n + m.content.length, 0) / 4);
+    const toolCall = scenario === "default" ? scriptedToolCall(messages, record.tools) : null;
+    const callId = `call_fake_${requests.length}`;
 
+    if (toolCall && !stream) {
+      return sendJson(res, 200, {
+        id: ctx.id,
+        object: "chat.completion",
+        created: ctx.created,
+        model,
+        choices: [{ index: 0, message: { role: "assistant", content: null, tool_calls: [{ id: callId, type: "function", function: toolCall }] }, finish_reason: "tool_calls" }],
+        usage: usageOf(promptTokens, toolCall.arguments),
+      });
+    }
     if (!stream) {
       const content = scenario === "slow" ? slowParts().join("") : fakeAnswer(messages);
       return sendJson(res, 200, {
@@ -255,6 +279,19 @@ export async function startFakeLlmServer(
       return;
     }
 
+    if (toolCall) {
+      const half = Math.ceil(toolCall.arguments.length / 2);
+      send(ctx.chunk({ tool_calls: [{ index: 0, id: callId, type: "function", function: { name: toolCall.name, arguments: "" } }] }));
+      for (const piece of [toolCall.arguments.slice(0, half), toolCall.arguments.slice(half)]) {
+        if (!(await wait(options.delayMs ?? DEFAULT_DELAY_MS, res))) return;
+        send(ctx.chunk({ tool_calls: [{ index: 0, function: { arguments: piece } }] }));
+      }
+      const usage = usageOf(promptTokens, toolCall.arguments);
+      send(ctx.chunk({}, "tool_calls", isGroq ? usage : undefined));
+      if (!isGroq && (body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true) send(ctx.usageChunk(usage));
+      res.end("data: [DONE]\n\n");
+      return;
+    }
     const parts = scenario === "slow" ? slowParts() : words(fakeAnswer(messages), 3);
     const delay = scenario === "slow" ? SLOW_DELAY_MS : (options.delayMs ?? DEFAULT_DELAY_MS);
     if (scenario !== "slow" && options.firstTokenMs && !(await wait(options.firstTokenMs, res))) return;
