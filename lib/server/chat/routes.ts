@@ -13,6 +13,7 @@ import { checkImagesAllowed, checkModel, prepareTurn } from "@/lib/server/chat/t
 import { fileRefusal, readAttachedFile } from "@/lib/server/chat/file";
 import { clientKey } from "@/lib/server/client-address";
 import { confidentialInClearError } from "@/lib/server/llm/confidential-models";
+import { modelCallsFunctions } from "@/lib/server/llm/providers";
 import { clientSignal, readJsonBody } from "@/lib/server/http";
 import { assertAcceptingTurns } from "@/lib/server/lifecycle";
 import { consumeTurnQuota } from "@/lib/server/quota";
@@ -53,11 +54,13 @@ export const chatVisitorRoute = route(api.chatVisitor, { handlerReadsBody: true 
   if (refusal) throw refusal;
   assertAcceptingTurns();
   const client = clientKey(request);
+  const subject = { kind: "visitor", address: client } as const;
   // The turn and its search in one step (lib/server/quota.ts); over the search limit the turn is answered without.
-  const { searched } = await consumeTurnQuota({ kind: "visitor", address: client }, { search });
+  // A model that calls functions counts each query it writes as it runs instead (lib/server/chat/tool-loop.ts).
+  const { searched } = await consumeTurnQuota(subject, { search: search && !modelCallsFunctions(model.code) });
   const read = await readAttachedFile(body, client === null ? null : `visitor:${client}`, clientSignal(request));
   const turn = prepareTurn(read, model);
-  return respondToTurn(request, turn, null, search ? { counted: searched } : null);
+  return respondToTurn(request, turn, null, search ? { counted: searched, subject } : null);
 });
 
 /**
@@ -75,10 +78,11 @@ export const chatSignedInRoute = route(
   // A draining instance (SIGTERM) refuses new turns before anything is counted (lib/server/lifecycle.ts).
   { handlerReadsBody: true, before: assertAcceptingTurns },
   async ({ request }) => {
-    const { body, model, searched, userId } = await admitSignedInSend(request);
+    const { body, model, searched, userId, plan } = await admitSignedInSend(request);
     const read = await readAttachedFile(body, `user:${userId}`, clientSignal(request));
     const turn = prepareTurn(read, model);
-    return respondToTurn(request, turn, body.chat_id ?? null, body.web_search ? { counted: searched } : null);
+    const search = body.web_search ? { counted: searched, subject: { kind: "user", userId, plan } as const } : null;
+    return respondToTurn(request, turn, body.chat_id ?? null, search);
   },
 );
 
