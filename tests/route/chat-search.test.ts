@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { POST } from "@/app/api/ns/chat/route";
 import { POST as chatUser } from "@/app/api/ns/chat_user/route";
 import { getConfig } from "@/lib/server/config";
@@ -210,6 +210,39 @@ describe("web search as a tool (a model that calls functions)", () => {
     expect(events[2]?.event).toBe("delta");
     expect(events.at(-1)?.event).toBe("done");
     expect(events.at(-1)?.data.search).toEqual(events[1]?.data);
+  });
+
+  it("the browser's sendChat hands each running step (queries as sent, engine) to the chat, then its end, then the merged record", async () => {
+    // The browser's call goes to the route handler; the server's own calls (SearXNG) go out as they are.
+    const serverFetch = globalThis.fetch;
+    vi.stubGlobal("fetch", (url: string | URL, init: RequestInit) =>
+      String(url) === "/api/ns/chat"
+        ? post(JSON.parse(init.body as string), { ...(init.headers as Record<string, string>) }, init.signal ?? undefined)
+        : serverFetch(url, init),
+    );
+    try {
+      const { sendChat } = await import("@/lib/browser/chat/send-turn");
+      const progress: unknown[] = [];
+      let text = "";
+      const result = await sendChat({
+        endpoint: "chatVisitor",
+        messages: [{ role: "user", content: KAKAPO }],
+        model: BASIC,
+        file: null,
+        documents: [],
+        chatId: null,
+        saveChat: false,
+        signal: new AbortController().signal,
+        onDelta: (piece) => (text += piece),
+        webSearch: true,
+        onSearch: (p) => progress.push(p),
+      });
+      expect(progress).toEqual([{ queries: [KAKAPO], engine: new URL(engine.url).host }, null]);
+      expect(text).toContain("From the web:");
+      expect(result.search).toMatchObject({ queries: [KAKAPO], status: "ok" });
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   it("with the toggle off no tool is offered, no query reaches the engine and the model input has no results", async () => {
