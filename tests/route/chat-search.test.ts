@@ -6,6 +6,7 @@ import { SYSTEM_PROMPT } from "@/lib/server/llm";
 import { closeQuota, flushQuota, utcDay } from "@/lib/server/quota";
 import { SEARCH_FAILED_PROMPT, SEARCH_SYSTEM_PROMPT, SEARCH_TOOL_FAILED, SEARCH_TOOL_SYSTEM_PROMPT } from "@/lib/shared/llm/search-prompt";
 import { startFakeLlmServer, type FakeLlmServer } from "../helpers/fake-llm-server";
+import { webSearchRecordSchema } from "@/lib/shared/search/record";
 import { SEARCH_CORPUS, startFakeSearxng, type FakeSearxng } from "../helpers/fake-searxng";
 import { createTestUser, sessionCookieFor } from "../helpers/auth";
 import { setEnv } from "../helpers/env";
@@ -324,6 +325,21 @@ describe("web search as a tool (a model that calls functions)", () => {
       // Sources are numbered across the turn: the second step's results were the first's again, so nothing new.
       expect(done.data.search.sources).toHaveLength(2);
       expect(done.data.messages.at(-1).content).toContain("From the web:");
+    } finally {
+      setEnv({ CHAT_MAX_TOOL_STEPS: undefined });
+    }
+  });
+
+  it("a turn keeps at most 10 queries (the record's bound): past them no tools are offered and the model answers", async () => {
+    setEnv({ CHAT_MAX_TOOL_STEPS: "20" });
+    try {
+      const question = "Kākāpō chicks [[fake:tools-forever]]";
+      const body = await (await post(ask(question, { web_search: true }))).json();
+      expect(body.search.queries).toHaveLength(10);
+      expect(engine.queries).toHaveLength(10);
+      expect(llm.requests).toHaveLength(11);
+      expect(llm.requests.at(-1)!.tools).toEqual([]);
+      expect(webSearchRecordSchema.safeParse(body.search).success).toBe(true);
     } finally {
       setEnv({ CHAT_MAX_TOOL_STEPS: undefined });
     }

@@ -2,7 +2,7 @@ import "server-only";
 import { getConfig } from "@/lib/server/config";
 import { consumeSearchQueries, type QuotaSubject } from "@/lib/server/quota";
 import { runQueries, toSource } from "@/lib/server/search/run";
-import { formatWebResults, SEARCH_TOOL_FAILED, SEARCH_TOOL_OVER_QUOTA, withSearchToolPrompt } from "@/lib/shared/llm/search-prompt";
+import { formatWebResults, SEARCH_TOOL_FAILED, SEARCH_TOOL_NO_MORE, SEARCH_TOOL_OVER_QUOTA, withSearchToolPrompt } from "@/lib/shared/llm/search-prompt";
 import { WEB_SEARCH_TOOL, WEB_SEARCH_TOOL_NAME, webSearchQueries, type ToolCall } from "@/lib/shared/llm/tools";
 import type { LlmEvent, LlmMessage, LlmProvider } from "@/lib/shared/llm/types";
 import type { WebSearchRecord } from "@/lib/shared/search/record";
@@ -72,8 +72,10 @@ export function searchToolLoop(input: {
   // Set once the day's searches (or the turn's MAX_TURN_QUERIES) are used up: no more tools are offered.
   let exhausted = false;
 
-  /** Run one web_search call: count, announce, search; the tool message's content. */
+  /** Run one web_search call (the turn's `n`th): count, announce, search; returns the tool message's content. */
   async function* step(call: ToolCall, n: number): AsyncGenerator<ToolLoopEvent, string> {
+    // A further call in the same answer as the step that used the searches up: nothing to announce or count.
+    if (exhausted) return SEARCH_TOOL_NO_MORE;
     const wanted = webSearchQueries(call.arguments).slice(0, MAX_TURN_QUERIES - record.queries.length);
     const granted = wanted.length ? await consumeSearchQueries(input.subject, wanted.length) : 0;
     const queries = wanted.slice(0, granted);

@@ -44,6 +44,9 @@ export const SEARCH_TOOL_FAILED = "The web search failed. Answer from your own k
 /** A tool message's content when today's searches are used up (nothing was sent). */
 export const SEARCH_TOOL_OVER_QUOTA = "The web search was not run: today's web searches are used up. Answer from your own knowledge and do not claim to have searched.";
 
+/** A tool message's content for a search past the turn's or the day's last one (nothing was sent). */
+export const SEARCH_TOOL_NO_MORE = "No more web searches can be run for this answer. Answer from the results you have.";
+
 /** One result as the model sees it. */
 export interface PromptResult {
   title: string;
