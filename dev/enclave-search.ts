@@ -7,8 +7,9 @@
  * - `pii_check_options` (its presence) turns on the personal-data check: a query that looks like it holds personal
  *   data (an e-mail address, a phone or card number) is not sent; the call is reported `blocked` with error code
  *   `blocked_by_safety_filter`, as the router's toolruntime/events.go does.
- * The search runs from this process against SearXNG's JSON API (the development stand-in, dev/searxng.ts, or any
- * SEARXNG_URL); Hush's server never sees the query, the results or the answer.
+ * The queries are the model's (./enclave-tools.ts runs the tool loop); each runs from this process against SearXNG's
+ * JSON API (the development stand-in, dev/searxng.ts, or any SEARXNG_URL); Hush's server never sees the query, the
+ * results or the answer.
  *
  * The answer carries the router's Chat Completions shapes (toolruntime/events.go, toolruntime/citations/state.go):
  * with the request header `X-Tinfoil-Events: web_search`, `<tinfoil-event>{"type":"tinfoil.web_search_call",
