@@ -177,7 +177,7 @@ export function scriptedModel(answer: (messages: LlmMessage[]) => string, chunkD
     const toolContents = text.slice(lastUser + 1).filter((m) => m.role === "tool").map((m) => m.content);
     const blocks = toolContents.filter((c) => c.startsWith("<web_results>"));
     const results: PromptResult[] | null = blocks.length ? blocks.flatMap((c) => splitWebResults(c).results) : null;
-    const full = answer(toolContents.length ? withWebResults(base, results) : base);
+    const full = answer(toolContents.length ? withWebResults(base, results) : (text as LlmMessage[]));
     for (const piece of chunkWords(full, 3)) {
       if (chunkDelayMs > 0) await new Promise((r) => setTimeout(r, chunkDelayMs));
       if (signal.aborted) return;

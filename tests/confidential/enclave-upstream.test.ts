@@ -269,6 +269,22 @@ describe("the development enclave with an upstream model (ENCLAVE_UPSTREAM_URL)"
     expect(content).toContain(`[1](${SEARCH_CORPUS[0]!.url})`);
   });
 
+  it("a JSON (not streamed) answer holds the markers, the cited answer and its url_citation annotations", async () => {
+    const document = await (await fetch(`${enclave.url}/.well-known/tinfoil-attestation`)).json();
+    const verified = await verifyEnclave(document, { trust: "development", enclaveHost: new URL(enclave.url).host, configRepo: "" });
+    const body = JSON.stringify({ model: "gpt-oss-20b", web_search_options: {}, messages: followUp().messages });
+    const { response } = await sendConfidentialRequest(verified, `${enclave.url}/v1/chat/completions`, body, {
+      headers: { "Content-Type": "application/json", "X-Tinfoil-Events": "web_search" },
+    });
+    expect(response.status).toBe(200);
+    const json = (await response.json()) as { model: string; choices: { message: { content: string; annotations: { url_citation: { url: string } }[] } }[] };
+    expect(json.model).toBe("gpt-oss-20b");
+    const { content, annotations } = json.choices[0]!.message;
+    expect(content.match(/<tinfoil-event>/g)).toHaveLength(2);
+    expect(content).toContain(`[1](${SEARCH_CORPUS[0]!.url})`);
+    expect(annotations.map((a) => a.url_citation.url)).toEqual([SEARCH_CORPUS[0]!.url]);
+  });
+
   it("a model-written query that looks like personal data is blocked under pii_check_options: never sent, the model told so", async () => {
     configure();
     process.env.CONFIDENTIAL_SEARCH_PII_CHECK = "1";
@@ -306,6 +322,19 @@ describe("the development enclave with an upstream model (ENCLAVE_UPSTREAM_URL)"
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).status).toBe(502);
     expect(stub.requests).toHaveLength(MAX_MODEL_CALLS);
+  });
+
+  it("an upstream that cannot be reached gives an error event", async () => {
+    const unreachable = await startDevEnclave({ port: 0, chunkDelayMs: 0, searxngUrl: engine.url, upstream: { url: "http://127.0.0.1:1/v1" } });
+    try {
+      tap.retarget(unreachable.port);
+      const error = await sendConfidentialTurn(turn([{ role: "user", content: "Tell me about the kākāpō." }]), browserConfig()).catch((e: unknown) => e);
+      expect((error as AppError).status).toBe(502);
+      expect(engine.queries).toEqual([]);
+    } finally {
+      tap.retarget(enclave.port);
+      await unreachable.close();
+    }
   });
 
   it.each([
