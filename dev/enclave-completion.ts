@@ -39,6 +39,7 @@ export const chatRequestSchema = z.looseObject({
   pii_check_options: z.looseObject({}).optional(),
 });
 
+/** A decrypted chat-completions request as the enclave accepts it. */
 export type ChatRequest = z.infer<typeof chatRequestSchema>;
 
 /** Token counts of a whole turn (every model call of it). */
