@@ -4,9 +4,10 @@
  * README "Request bodies" and toolruntime/options.go):
  * - `web_search_options` (an object, possibly empty) in the decrypted body turns web search on; it is taken off
  *   the body before the model sees it;
- * - `pii_check_options` (its presence) turns on the personal-data check: a query that looks like it holds personal
- *   data (an e-mail address, a phone or card number) is not sent; the call is reported `blocked` with error code
- *   `blocked_by_safety_filter`, as the router's toolruntime/events.go does.
+ * - `pii_check_options` (its presence) turns on the personal-data check (lib/shared/search/personal-data.ts, the one
+ *   Hush's own search tool uses): a query holding an e-mail address, phone, card number or IBAN that the user's latest
+ *   message does not hold is not sent; the call is reported `blocked` with error code `blocked_by_safety_filter`,
+ *   as the router's toolruntime/events.go does.
  * The queries are the model's (./enclave-tools.ts runs the tool loop); each runs from this process against SearXNG's
  * JSON API (the development stand-in, dev/searxng.ts, or any SEARXNG_URL); Hush's server never sees the query, the
  * results or the answer.
@@ -19,6 +20,7 @@
  * `[{"type":"url_citation","url_citation":{"title","url","start_index","end_index"}}]` (rune offsets of the label).
  */
 import type { PromptResult } from "../lib/shared/llm/search-prompt";
+import { heldBackKind } from "../lib/shared/search/personal-data";
 
 /** The router's opt-in header for its progress markers, and the family Hush asks for. */
 export const TINFOIL_EVENTS_HEADER = "X-Tinfoil-Events";
@@ -34,8 +36,6 @@ const MAX_RESULTS = 5;
 const TIMEOUT_MS = 8000;
 const MAX_BYTES = 2 * 1024 * 1024;
 
-/** Personal data the check refuses to send to a search engine (a development approximation of the router's check). */
-const PERSONAL_DATA = [/[^\s@]+@[^\s@]+\.[a-z]{2,}/i, /\+?\d[\d\s().-]{7,}\d/, /\b\d{4}[ -]?\d{4}[ -]?\d{4}[ -]?\d{4}\b/];
 
 /** How one query went, in the router's marker statuses. */
 export type SearchStatus = "completed" | "failed" | "blocked";
@@ -50,11 +50,12 @@ export interface QueryOutcome {
 /**
  * Run one query, model-written or not, from this process.
  * @param searxngUrl the engine; null: the query fails
- * @param piiCheck the request carried `pii_check_options`: a query that looks like personal data is not sent (`blocked`)
+ * @param piiCheck the text of the user's latest message when the request carried `pii_check_options`: a query with
+ *   personal data that message does not hold is not sent (`blocked`); null: no check
  * @returns never throws; an engine failure, timeout or oversized answer is `failed`
  */
-export async function runQuery(query: string, searxngUrl: string | null, piiCheck: boolean): Promise<QueryOutcome> {
-  if (piiCheck && PERSONAL_DATA.some((p) => p.test(query))) return { status: "blocked", results: [] };
+export async function runQuery(query: string, searxngUrl: string | null, piiCheck: { userMessage: string } | null): Promise<QueryOutcome> {
+  if (piiCheck && heldBackKind(query, piiCheck.userMessage) !== null) return { status: "blocked", results: [] };
   try {
     return { status: "completed", results: await searxng(searxngUrl, query) };
   } catch {

@@ -11,7 +11,8 @@
  */
 import { MAX_QUERIES_PER_CALL, WEB_SEARCH_TOOL, WEB_SEARCH_TOOL_NAME, webSearchQueries, type ToolCall, type ToolDefinition } from "../lib/shared/llm/tools";
 import { formatWebResults, type PromptResult } from "../lib/shared/llm/search-prompt";
-import type { ContentPart } from "../lib/shared/chat/images";
+import { contentText, type ContentPart } from "../lib/shared/chat/images";
+import { splitDocumentContext } from "../lib/shared/llm/prompt";
 import type { ChatRequest, CompletionWriter, TurnUsage } from "./enclave-completion";
 import { CitationStream, runQuery, searchMarker, type QueryOutcome } from "./enclave-search";
 
@@ -41,7 +42,8 @@ export const ENCLAVE_SEARCH_PROMPT = [
 
 /** Tool-message contents when a step's search gave the model nothing. */
 export const TOOL_SEARCH_FAILED = "The web search failed. Answer from your own knowledge and do not claim to have searched.";
-export const TOOL_SEARCH_BLOCKED = "The web search was not run: the query looked like it held personal data. Answer without it and do not claim to have searched.";
+export const TOOL_SEARCH_BLOCKED =
+  "The web search was not run: the query held personal data the user did not ask to search for. Answer without it and do not claim to have searched.";
 export const TOOL_NO_QUERY = "The web search was not run: the call held no query. Call web_search with {\"queries\": [\"...\"]}.";
 export const TOOL_UNKNOWN = "No such tool.";
 
@@ -70,6 +72,9 @@ export async function runEnclaveTurn({ request, model, writer, search, maxCalls 
     const firstTurn = conversation.findIndex((m) => m.role !== "system");
     conversation.splice(firstTurn === -1 ? conversation.length : firstTurn, 0, { role: "system", content: ENCLAVE_SEARCH_PROMPT });
   }
+  // The personal-data check lets through what the user's own latest words hold (lib/shared/search/personal-data.ts).
+  const lastUser = request.messages.findLast((m) => m.role === "user");
+  const userMessage = lastUser ? splitDocumentContext(contentText(lastUser.content as ContentPart[] | string)).question : "";
   const sources: PromptResult[] = [];
   const citations = new CitationStream(sources);
   const usage: TurnUsage = { promptTokens: 0, completionTokens: 0 };
@@ -113,7 +118,7 @@ export async function runEnclaveTurn({ request, model, writer, search, maxCalls 
     for (const c of calls) {
       const queries = c.name === WEB_SEARCH_TOOL_NAME ? webSearchQueries(c.arguments).slice(0, queriesLeft) : [];
       queriesLeft -= queries.length;
-      const content = c.name !== WEB_SEARCH_TOOL_NAME ? TOOL_UNKNOWN : queries.length === 0 ? TOOL_NO_QUERY : await searchStep(queries, search!, sources, writer);
+      const content = c.name !== WEB_SEARCH_TOOL_NAME ? TOOL_UNKNOWN : queries.length === 0 ? TOOL_NO_QUERY : await searchStep(queries, search!, userMessage, sources, writer);
       conversation.push({ role: "tool", tool_call_id: c.id, content });
     }
   }
@@ -124,13 +129,19 @@ export async function runEnclaveTurn({ request, model, writer, search, maxCalls 
  * the new results appended to `sources` as one <web_results> block numbered after the earlier ones, or the reason
  * there are none.
  */
-async function searchStep(queries: readonly string[], search: NonNullable<EnclaveTurn["search"]>, sources: PromptResult[], writer: CompletionWriter): Promise<string> {
+async function searchStep(
+  queries: readonly string[],
+  search: NonNullable<EnclaveTurn["search"]>,
+  userMessage: string,
+  sources: PromptResult[],
+  writer: CompletionWriter,
+): Promise<string> {
   const marker = (text: string) => (search.events ? writer.content(text) : Promise.resolve());
   const outcomes: QueryOutcome[] = await Promise.all(
     queries.map(async (query) => {
       const itemId = `ws_${crypto.randomUUID()}`;
       await marker(searchMarker(itemId, "in_progress", query));
-      const outcome = await runQuery(query, search.searxngUrl, search.piiCheck);
+      const outcome = await runQuery(query, search.searxngUrl, search.piiCheck ? { userMessage } : null);
       await marker(searchMarker(itemId, outcome.status, query, outcome.results));
       return outcome;
     }),

@@ -141,17 +141,29 @@ describe("web search on the confidential path", () => {
     expect(result.messages.at(-1)!.content).toMatch(/41 chicks[^\n]*\[1\]/);
   });
 
-  it("sends pii_check_options with CONFIDENTIAL_SEARCH_PII_CHECK=1: a query with personal data never reaches the engine", async () => {
+  it("sends pii_check_options with CONFIDENTIAL_SEARCH_PII_CHECK=1: a query with personal data the user's latest message does not hold never reaches the engine", async () => {
+    const followUp = {
+      ...input(KAKAPO),
+      messages: [
+        { role: "user" as const, content: "Who is jane.doe@example.com on the kākāpō team?" },
+        { role: "assistant" as const, content: "I do not know." },
+        { role: "user" as const, content: "and her phone?" },
+      ],
+    };
+    const written = "Who is jane.doe@example.com on the kākāpō team? and her phone?";
     configure({ CONFIDENTIAL_SEARCH_PII_CHECK: "1" });
     const config = browserConfig();
     expect(config.searchPiiCheck).toBe(true);
-    const result = await sendConfidentialTurn(input("Who is jane.doe@example.com on the kākāpō team?"), config);
+    const result = await sendConfidentialTurn(followUp, config);
     expect(engine.queries).toEqual([]);
-    expect(result.search).toMatchObject({ via: "enclave", queries: ["Who is jane.doe@example.com on the kākāpō team?"], sources: [], status: "blocked" });
-    // Without the check the same query is searched.
-    configure({ CONFIDENTIAL_SEARCH_PII_CHECK: "0" });
+    expect(result.search).toMatchObject({ via: "enclave", queries: [written], sources: [], status: "blocked" });
+    // The user's own message naming the address: they asked to search for it (lib/shared/search/personal-data.ts).
     await sendConfidentialTurn(input("Who is jane.doe@example.com on the kākāpō team?"), browserConfig());
-    expect(engine.queries).toHaveLength(1);
+    expect(engine.queries).toEqual(["Who is jane.doe@example.com on the kākāpō team?"]);
+    // Without the check the follow-up is searched.
+    configure({ CONFIDENTIAL_SEARCH_PII_CHECK: "0" });
+    await sendConfidentialTurn(followUp, browserConfig());
+    expect(engine.queries).toHaveLength(2);
   });
 
   it("over SEARCH_PER_DAY_VISITOR the relay refuses the search and the turn is answered without it", async () => {
