@@ -45,6 +45,7 @@ export const TOOL_SEARCH_FAILED = "The web search failed. Answer from your own k
 export const TOOL_SEARCH_BLOCKED =
   "The web search was not run: the query held personal data the user did not ask to search for. Answer without it and do not claim to have searched.";
 export const TOOL_NO_QUERY = "The web search was not run: the call held no query. Call web_search with {\"queries\": [\"...\"]}.";
+export const TOOL_STEP_FULL = `The web search was not run: at most ${MAX_QUERIES_PER_CALL} queries a step.`;
 export const TOOL_UNKNOWN = "No such tool.";
 
 /** The error event's text (no upstream detail: it could echo the conversation). */
@@ -116,12 +117,21 @@ export async function runEnclaveTurn({ request, model, writer, search, maxCalls 
     });
     let queriesLeft = MAX_QUERIES_PER_CALL;
     for (const c of calls) {
-      const queries = c.name === WEB_SEARCH_TOOL_NAME ? webSearchQueries(c.arguments).slice(0, queriesLeft) : [];
+      const written = c.name === WEB_SEARCH_TOOL_NAME ? webSearchQueries(c.arguments) : [];
+      const queries = written.slice(0, queriesLeft);
       queriesLeft -= queries.length;
-      const content = c.name !== WEB_SEARCH_TOOL_NAME ? TOOL_UNKNOWN : queries.length === 0 ? TOOL_NO_QUERY : await searchStep(queries, search!, userMessage, sources, writer);
+      const content =
+        c.name !== WEB_SEARCH_TOOL_NAME
+          ? TOOL_UNKNOWN
+          : written.length === 0
+            ? TOOL_NO_QUERY
+            : queries.length === 0
+              ? TOOL_STEP_FULL
+              : await searchStep(queries, search!, userMessage, sources, writer);
       conversation.push({ role: "tool", tool_call_id: c.id, content });
     }
   }
+  return writer.fail(BUDGET_MESSAGE, usage);
 }
 
 /**

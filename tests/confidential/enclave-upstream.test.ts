@@ -85,16 +85,20 @@ async function startTap(targetPort: number): Promise<Tap> {
   };
 }
 
-/** An OpenAI-compatible upstream that calls web_search with four queries whenever it may (`stubborn`: even when not offered). */
+/**
+ * An OpenAI-compatible upstream that calls web_search with four queries whenever it may (`stubborn`: even when not
+ * offered); `parallel`: two calls of two queries in its first step, then it answers.
+ */
 interface StubUpstream {
   url: string;
   requests: { tools: string[]; messages: { role: string; content: unknown }[] }[];
   stubborn: boolean;
+  parallel: boolean;
   close(): Promise<void>;
 }
 
 async function startStubUpstream(): Promise<StubUpstream> {
-  const stub = { requests: [], stubborn: false } as unknown as StubUpstream;
+  const stub = { requests: [], stubborn: false, parallel: false } as unknown as StubUpstream;
   const server = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
@@ -103,12 +107,17 @@ async function startStubUpstream(): Promise<StubUpstream> {
     const n = stub.requests.length;
     const chunk = (delta: unknown, finish: string | null = null) => `data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
     res.writeHead(200, { "content-type": "text/event-stream" });
-    if (body.tools?.length || stub.stubborn) {
+    if (stub.parallel && n === 1) {
+      const call = (i: number) => ({ index: i, id: `call_p${i}`, type: "function", function: { name: "web_search", arguments: JSON.stringify({ queries: [`kākāpō ${i} x`, `kākāpō ${i} y`] }) } });
+      res.end(chunk({ tool_calls: [call(0), call(1)] }) + chunk({}, "tool_calls") + "data: [DONE]\n\n");
+    } else if (stub.parallel || !(body.tools?.length || stub.stubborn)) {
+      res.end(chunk({ content: `Done after ${n} calls [1].` }) + chunk({}, "stop") + "data: [DONE]\n\n");
+    } else {
       const args = JSON.stringify({ queries: ["a", "b", "c", "d"].map((x) => `kākāpō step ${n} ${x}`) });
       res.write(chunk({ tool_calls: [{ index: 0, id: `call_${n}`, type: "function", function: { name: "web_search", arguments: "" } }] }));
       res.write(chunk({ tool_calls: [{ index: 0, function: { arguments: args } }] }));
       res.end(chunk({}, "tool_calls") + "data: [DONE]\n\n");
-    } else res.end(chunk({ content: `Done after ${n} calls [1].` }) + chunk({}, "stop") + "data: [DONE]\n\n");
+    }
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
   stub.url = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
@@ -200,6 +209,7 @@ beforeEach(() => {
   llm.requests.length = 0;
   stub.requests.length = 0;
   stub.stubborn = false;
+  stub.parallel = false;
   configure();
 });
 
@@ -313,6 +323,17 @@ describe("the development enclave with an upstream model (ENCLAVE_UPSTREAM_URL)"
     expect([...result.search!.queries].sort()).toEqual([...expected].sort());
     expect(result.search!.status).toBe("ok");
     expect(result.messages.at(-1)!.content).toBe(`Done after ${MAX_MODEL_CALLS} calls [1].`);
+  });
+
+  it(`parallel tool calls of one step share its ${MAX_QUERIES_PER_CALL} queries; each call gets its own role tool message`, async () => {
+    tap.retarget(budgetEnclave.port);
+    stub.parallel = true;
+    const result = await sendConfidentialTurn(turn([{ role: "user", content: "Search twice about the kākāpō, please." }]), browserConfig());
+    expect([...engine.queries].sort()).toEqual(["kākāpō 0 x", "kākāpō 0 y", "kākāpō 1 x"]);
+    const tools = stub.requests[1]!.messages.filter((m) => m.role === "tool") as unknown as { tool_call_id: string; content: string }[];
+    expect(tools.map((m) => m.tool_call_id)).toEqual(["call_p0", "call_p1"]);
+    expect(tools[0]!.content).toMatch(/^<web_results>\n<result index="1"/);
+    expect(result.messages.at(-1)!.content).toBe("Done after 2 calls [1].");
   });
 
   it("a model that still calls tools on its last call ends the answer with an error event", async () => {
