@@ -13,6 +13,11 @@
  * stores the request body as it came (the browser's sealed turn) with one prepared INSERT, and answers
  * `{"last_updated": …}`: the least a backend that keeps a turn costs, with no session, parsing or checks.
  *
+ * POST /search-chat (docs/issues.md #50, the reference of a search turn): the same three calls a search turn
+ * makes, and nothing else: the model with the web-search tool offered (its streamed tool call read to the end),
+ * the engine's JSON API with the model's first query (<upstream>/search), and the model again with the results as
+ * a `role: "tool"` message, whose SSE stream is piped back.
+ *
  *   node bench/perf/bare-proxy.mjs --port 5852 --upstream http://127.0.0.1:5851 [--bytes | --store <url>]
  */
 import http from "node:http";
@@ -60,9 +65,81 @@ function forwardBytes(req, res) {
   req.pipe(up);
 }
 
+const WEB_SEARCH_TOOL = {
+  type: "function",
+  function: { name: "web_search", description: "Search the web.", parameters: { type: "object", properties: { queries: { type: "array", items: { type: "string" } } }, required: ["queries"] } },
+};
+
+/** One POST to the model; resolves to its whole answer text. */
+function modelText(out) {
+  return new Promise((resolve, reject) => {
+    const up = http.request(upstream, { method: "POST", agent, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(out) } }, (upRes) => {
+      const parts = [];
+      upRes.on("data", (c) => parts.push(c));
+      upRes.on("end", () => resolve(Buffer.concat(parts).toString("utf8")));
+      upRes.on("error", reject);
+    });
+    up.on("error", reject);
+    up.end(out);
+  });
+}
+
+/** GET the engine's JSON API; resolves to its body text. */
+function engine(query) {
+  return new Promise((resolve, reject) => {
+    const url = new URL("/search", upstream);
+    url.searchParams.set("q", query);
+    url.searchParams.set("format", "json");
+    http.get(url, { agent }, (r) => {
+      const parts = [];
+      r.on("data", (c) => parts.push(c));
+      r.on("end", () => resolve(Buffer.concat(parts).toString("utf8")));
+      r.on("error", reject);
+    }).on("error", reject);
+  });
+}
+
+/** The search turn's three calls: model (tool call), engine, model (answer streamed back). */
+async function searchChat(body, res) {
+  const first = await modelText(JSON.stringify({ model: body.model, messages: body.messages, stream: true, tools: [WEB_SEARCH_TOOL] }));
+  let args = "";
+  for (const line of first.split("\n")) {
+    if (!line.startsWith("data: {")) continue;
+    for (const call of JSON.parse(line.slice(6)).choices?.[0]?.delta?.tool_calls ?? []) args += call.function?.arguments ?? "";
+  }
+  const query = JSON.parse(args).queries[0];
+  const results = JSON.parse(await engine(query)).results;
+  const messages = [
+    ...body.messages,
+    { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "web_search", arguments: args } }] },
+    { role: "tool", tool_call_id: "call_1", content: results.map((r, i) => `[${i + 1}] ${r.title} ${r.url}\n${r.content}`).join("\n\n") },
+  ];
+  const out = JSON.stringify({ model: body.model, messages, stream: true, tools: [WEB_SEARCH_TOOL] });
+  const up = http.request(upstream, { method: "POST", agent, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(out) } }, (upRes) => {
+    res.writeHead(upRes.statusCode ?? 502, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" });
+    upRes.pipe(res);
+  });
+  up.on("error", () => {
+    res.statusCode = 502;
+    res.end();
+  });
+  up.end(out);
+}
+
 const server = http.createServer((req, res) => {
   if (req.method === "GET") return res.end('{"ok":true}');
   if (bytes) return forwardBytes(req, res);
+  if (req.url === "/search-chat") {
+    const chunks = [];
+    req.on("data", (c) => chunks.push(c));
+    req.on("end", () =>
+      searchChat(JSON.parse(Buffer.concat(chunks).toString("utf8")), res).catch(() => {
+        res.statusCode = 502;
+        res.end();
+      }),
+    );
+    return;
+  }
   if (pool && req.url === "/save") return save(req, res);
   const chunks = [];
   req.on("data", (c) => chunks.push(c));

@@ -22,7 +22,10 @@
  * product itself carries no benchmark-only route.
  *
  * Options: --rounds 3 --seconds 4 --concurrency 20 --ttft 30
- *          --only visitor,signed,confidential,wait,history,landing
+ *          --only visitor,search,signed,confidential,wait,history,landing
+ * search (docs/issues.md #50): a visitor turn with "Search the web" on (model call, engine call, model call, all
+ * against the zero-delay fake model and its zero-delay /search) against bare-proxy.mjs's POST /search-chat, which
+ * makes the same three calls.
  * PERF_CPU_PROF=dir writes a V8 CPU profile of each app instance into dir/<instance> (node --cpu-prof)
  * and prints each timed run's top frames from them. PERF_JSON=file writes the rows (bench/issue12.mjs).
  * Ports from 5851 (override with PERF_PORT_BASE): model, bare proxy, PGlite, PostgreSQL, floor app,
@@ -45,7 +48,7 @@ const SECONDS = Number(option("seconds", "4"));
 /** docs/issues.md #24: the throughput point is 20 concurrent turns. */
 const CONCURRENCY = Number(option("concurrency", "20"));
 const TTFT_N = Number(option("ttft", "30"));
-const ONLY = new Set(option("only", "visitor,signed,confidential,wait,history,landing").split(","));
+const ONLY = new Set(option("only", "visitor,search,signed,confidential,wait,history,landing").split(","));
 const PG_SERVER = process.env.BENCH_POSTGRES_URL ?? "postgresql://root@127.0.0.1:5432/postgres";
 
 const throughput = (t: Job, pid: number, concurrency = CONCURRENCY, seconds = SECONDS) => measure(t, pid, concurrency, seconds);
@@ -147,6 +150,9 @@ async function main() {
   const sse = { accept: "text/event-stream" };
   const bare: Target = { port: PORT.bare, method: "POST", path: "/chat", body: chatBody, first: "Hello", done: "[DONE]" };
   const visitor: Target = { port: PORT.lite, method: "POST", path: "/api/ns/chat", headers: sse, body: chatBody, first: "Hello", done: "event: done" };
+  const searchBody = JSON.stringify({ ...JSON.parse(chatBody), web_search: true });
+  const visitorSearch: Target = { port: PORT.lite, method: "POST", path: "/api/ns/chat", headers: sse, body: searchBody, first: "Hello", done: "event: done" };
+  const bareSearch: Target = { port: PORT.bare, method: "POST", path: "/search-chat", body: chatBody, first: "Hello", done: "[DONE]" };
   const signed = (app: App): Job => ({
     name: "chat_user + chat_save",
     port: app.port,
@@ -208,6 +214,7 @@ async function main() {
   const warm = [
     bare,
     ...(ONLY.has("visitor") ? [visitor, nextFloor] : []),
+    ...(ONLY.has("search") ? [bareSearch, visitorSearch] : []),
     ...(confTurn && bareConf ? [bareConf, confTurn] : []),
     ...(ONLY.has("signed") || ONLY.has("wait") ? [signed(lite), ...(pgApp ? [signed(pgApp)] : [])] : []),
     ...(bareStorePid ? [bareSaved] : []),
@@ -238,6 +245,13 @@ async function main() {
       record("v-ttft", { goal: "Visitor chat TTFT p50, 1 concurrent (≤ 2×)", unit: "ms", kind: "max", bound: 2 }, bt, vt);
       record("v-add", { goal: "Visitor chat, POST /api/ns/chat", unit: "ms", kind: "diff" }, bt, vt);
       record("floor-ttft", { goal: "Next's floor: TTFT p50, 1 concurrent", unit: "ms", kind: "info" }, bt, await ttft(nextFloor));
+    }
+    if (ONLY.has("search")) {
+      const b = await throughput(bareSearch, barePid);
+      const v = await profiled("visitor search turn", "hush-pglite", () => throughput(visitorSearch, lite.pid));
+      record("search-rps", { goal: `Visitor search turn throughput (model, engine, model), ${CONCURRENCY} concurrent (≥ 0.5×)`, unit: "req/s", kind: "min", bound: 0.5 }, b.rps, v.rps);
+      record("search-cpu", { goal: "Visitor search turn CPU per request", unit: "ms", kind: "info" }, b.cpuPerReq, v.cpuPerReq);
+      record("search-ttft", { goal: "Visitor search turn TTFT p50, 1 concurrent", unit: "ms", kind: "info" }, await ttft(bareSearch), await ttft(visitorSearch));
     }
     if (ONLY.has("signed")) {
       const b = await throughput(bare, barePid);

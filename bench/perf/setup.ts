@@ -51,6 +51,11 @@ export function appEnv(port: number, dataDir: string, databaseUrl: string, confi
     QUOTA_VISITOR_PER_DAY: "1000000000",
     QUOTA_FREE_PER_DAY: "1000000000",
     QUOTA_PRO_PER_DAY: "1000000000",
+    // The zero-delay fake model also answers SearXNG's JSON API (bench/perf/fake-llm.mjs).
+    SEARXNG_URL: `http://127.0.0.1:${PORT.llm}`,
+    SEARCH_PER_DAY_VISITOR: "1000000000",
+    SEARCH_PER_DAY_FREE: "1000000000",
+    SEARCH_PER_DAY_PRO: "1000000000",
   };
   if (confidential) {
     Object.assign(env, {

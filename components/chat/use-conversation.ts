@@ -56,9 +56,8 @@ interface Options {
   /** The conversation's earlier PDFs (follow-up questions keep the document). */
   documents: ConversationDocument[];
   /**
-   * The instructions of the project of chat `chatId` (null: a new chat), sent first as a
-   * system message with every turn (never stored with the chat, never shown: lib/shared/llm/prompt.ts
-   * projectInstructions); null when it is in no project.
+   * The instructions of the project of chat `chatId` (null: a new chat), sent as the turn's `instructions`
+   * (never stored with the chat, never shown); null when it is in no project.
    */
   instructionsFor?: (chatId: string | null) => string | null;
   /**
@@ -96,11 +95,6 @@ function toApi(messages: UiMessage[]): ApiMessage[] {
     .map(({ role, content, file }) => (role === "user" && file?.image ? { role, content, images: [{ url: file.image.url }] } : { role, content }));
 }
 
-/** A project's instructions first, as a system message, then the conversation. */
-function withInstructions(instructions: string | null, messages: ReturnType<typeof toApi>) {
-  return instructions ? [{ role: "system" as const, content: instructions }, ...messages] : messages;
-}
-
 /**
  * `tree` with the turn's answer under `userId` (its search record kept with it). With memory sent, a memory the
  * answer suggests is taken out of its text and returned, to be offered under it (docs/issues.md #41).
@@ -116,26 +110,21 @@ function withAnswer(tree: BranchTree<UiMessage>, userId: string, result: SendCha
   return { tree: added.tree, suggestion };
 }
 
-/** Documents a chat request may carry (the server's CHAT_MAX_DOCUMENTS default). */
-const MAX_REQUEST_DOCUMENTS = 20;
-
 /**
- * A project's passages as the turn's documents, after the conversation's `earlier` ones (so they are wrapped as
- * documents are: reference material, never instructions; lib/shared/llm/prompt.ts), each named by its file and
- * section, and the distinct files and sections the answer lists as its Sources.
+ * A project's passages as the turn's `knowledge` (each wrapped as a document is: reference material, never
+ * instructions; lib/shared/llm/turn-input.ts), and the distinct files and sections the answer lists as its Sources.
  */
-function knowledgeDocuments(passages: FilePassage[], earlier: number) {
-  const sent = passages.slice(0, Math.max(0, MAX_REQUEST_DOCUMENTS - earlier));
-  const documents = sent.map((p) => ({ name: passageSourceName(p).slice(0, 255), text: p.text }));
+function knowledgeOf(passages: FilePassage[]) {
+  const knowledge = passages.map((p) => ({ file: p.fileName.slice(0, 255), part: p.section.slice(0, 100), text: p.text }));
   const seen = new Set<string>();
   const sources: KnowledgeSource[] = [];
-  for (const p of sent) {
+  for (const p of passages) {
     const key = passageSourceName(p);
     if (seen.has(key)) continue;
     seen.add(key);
     sources.push({ file: p.fileName, section: p.section });
   }
-  return { documents, sources };
+  return { knowledge, sources };
 }
 
 /** Edit-and-resend of message `id` with `text`, from its parent; null when it has none. */
@@ -234,17 +223,19 @@ export function useConversation(options: Options) {
     const passages = (await options.knowledgeFor?.(chatId, conversation[conversation.length - 1]?.content ?? "").catch(() => [])) ?? [];
     // A regenerated or edited turn sends its own PDF again: not also as an earlier document.
     const earlier = file ? options.documents.filter((d) => d.name !== file.name) : options.documents;
-    const knowledge = knowledgeDocuments(passages, earlier.length);
+    const knowledge = knowledgeOf(passages);
 
     const controller = new AbortController();
     abort.current = controller;
     try {
       const result: SendChatResult = await turnSender(confidential, options.model)({
         endpoint: options.signedIn ? "chatSignedIn" : "chatVisitor",
-        messages: withInstructions(options.instructionsFor?.(chatId) ?? null, toApi(conversation)),
+        messages: toApi(conversation),
         model: options.model,
         file,
-        documents: [...earlier, ...knowledge.documents],
+        documents: earlier,
+        instructions: options.instructionsFor?.(chatId) ?? null,
+        knowledge: knowledge.knowledge,
         chatId,
         // docs/product.md §7 sends save_chat; the server stores nothing whatever it says (saving is `options.save`).
         saveChat: options.signedIn && options.saveHistory,

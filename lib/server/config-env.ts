@@ -1,4 +1,5 @@
 import "server-only";
+import { DEFAULT_CHAT_LIMITS } from "@/lib/shared/chat/turn-schema";
 import { z } from "@/lib/shared/zod";
 import { BODY_CEILING_BYTES } from "@/lib/server/body-limits";
 
@@ -132,12 +133,12 @@ export const envSchema = z.object({
    * Abuse bounds on a chat request (lib/server/chat/limits.ts). Long conversations are not refused: the
    * context budget (lib/shared/llm/fit-context.ts) leaves the oldest content out instead.
    */
-  CHAT_MAX_MESSAGES: positiveInt(10_000),
-  CHAT_MAX_MESSAGE_CHARS: positiveInt(32_000),
+  CHAT_MAX_MESSAGES: positiveInt(DEFAULT_CHAT_LIMITS.maxMessages),
+  CHAT_MAX_MESSAGE_CHARS: positiveInt(DEFAULT_CHAT_LIMITS.maxMessageChars),
   /** Bytes of a chat request's JSON: messages, this turn's document and earlier documents. */
-  CHAT_MAX_REQUEST_BYTES: bodyLimit(16 * 1024 * 1024),
+  CHAT_MAX_REQUEST_BYTES: bodyLimit(DEFAULT_CHAT_LIMITS.maxRequestBytes),
   /** Earlier documents a chat request may carry back (`documents`, each at most PDF_MAX_TEXT_CHARS). */
-  CHAT_MAX_DOCUMENTS: positiveInt(20),
+  CHAT_MAX_DOCUMENTS: positiveInt(DEFAULT_CHAT_LIMITS.maxDocuments),
   /**
    * Public model codes whose provider model reads images, comma-separated: set it only
    * when LLM_MODEL_<TIER> (or the enclave's model) is a vision model, e.g. Groq's
@@ -157,15 +158,15 @@ export const envSchema = z.object({
    */
   CHAT_MAX_TOOL_STEPS: z.coerce.number().int().min(2).max(50).default(8),
   /** Images on one user message of a chat request (lib/shared/chat/images.ts). */
-  CHAT_MAX_IMAGES_PER_MESSAGE: positiveInt(4),
+  CHAT_MAX_IMAGES_PER_MESSAGE: positiveInt(DEFAULT_CHAT_LIMITS.maxImagesPerMessage),
   /** Images in one chat request, all messages together (Groq takes at most 5 a request). */
-  CHAT_MAX_IMAGES: positiveInt(5),
+  CHAT_MAX_IMAGES: positiveInt(DEFAULT_CHAT_LIMITS.maxImagesPerRequest),
   /**
    * Decoded bytes of one image in a chat request. Groq refuses a request with base64 images over 4 MB with
    * 413 (console.groq.com/docs/vision, "Request Size Limit"); the browser's re-encoded JPEG at
    * IMAGE_MAX_SIDE is typically a few hundred KB, and a provider's 413 answers as a provider failure.
    */
-  CHAT_MAX_IMAGE_BYTES: positiveInt(3 * 1024 * 1024),
+  CHAT_MAX_IMAGE_BYTES: positiveInt(DEFAULT_CHAT_LIMITS.maxImageBytes),
   /**
    * Limits of reading a PDF, the same on both sides (lib/shared/pdf): the browser's (lib/browser/pdf, passed to the
    * chat page) for the web app's `document`, and the server's (lib/server/pdf) for the spec's `file` sent to a
@@ -173,7 +174,7 @@ export const envSchema = z.object({
    */
   PDF_MAX_BYTES: positiveInt(10 * 1024 * 1024),
   PDF_MAX_PAGES: positiveInt(100),
-  PDF_MAX_TEXT_CHARS: positiveInt(60_000),
+  PDF_MAX_TEXT_CHARS: positiveInt(DEFAULT_CHAT_LIMITS.maxDocumentChars),
   PDF_PARSE_TIMEOUT_MS: positiveInt(15_000),
   /**
    * Most bytes a PDF's compressed streams may inflate to, in total (decompression bombs fail fast). 50 MB, not the

@@ -22,7 +22,7 @@ import { createAccountBodySchema, deleteUserBodySchema } from "@/lib/shared/acco
 import { idTokenBodySchema } from "@/lib/shared/auth/schemas";
 import { chatBatchBodySchema, chatHistoryQuerySchema, chatTitleBodySchema, deleteChatBodySchema } from "@/lib/shared/chat/history-schema";
 import { chatLimits } from "@/lib/server/chat/limits";
-import { chatRequestSchema } from "@/lib/server/chat/schema";
+import { chatRequestSchema } from "@/lib/shared/chat/turn-schema";
 import { resetConfigForTests } from "@/lib/server/config";
 import { openApiJson, openApiSource } from "@/lib/server/openapi/document";
 import { shareCreateBodySchema, shareIdBodySchema } from "@/lib/shared/share/schemas";

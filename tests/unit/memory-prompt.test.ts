@@ -23,10 +23,11 @@ describe("memory prompt", () => {
 
   it("fitContext puts memory after the system prompt and project instructions, before the turns", () => {
     const fitted = fitContext({
-      history: [{ role: "system", content: "Project rules" }, { role: "user", content: "Hi" }],
+      history: [{ role: "user", content: "Hi" }],
       documents: [],
       budgetTokens: 32_000,
       memories: ["Prefers tea"],
+      instructions: "Project rules",
     });
     expect(fitted.messages.map((m) => m.role)).toEqual(["system", "system", "system", "user"]);
     expect(fitted.messages[1]!.content).toContain("Project rules");

@@ -4,6 +4,7 @@ import type { ChatResult, ContextReport } from "@/lib/shared/api/contract";
 import { AppError } from "@/lib/shared/errors";
 import { isAbort, readEventStream } from "./event-stream";
 import { contentParts, type MessageImage } from "@/lib/shared/chat/images";
+import type { ChatRequestBody, ConversationDocument, EveryField, KnowledgePassage, Role } from "@/lib/shared/chat/turn-schema";
 
 /**
  * Browser side of the chat call (docs/product.md §7): POST the conversation through the typed API client
@@ -12,7 +13,7 @@ import { contentParts, type MessageImage } from "@/lib/shared/chat/images";
  * step of the model's tool loop (`step` before its search runs, `search` after it) as it happens.
  */
 
-export type Role = "user" | "assistant" | "system";
+export type { ConversationDocument, KnowledgePassage, Role };
 
 export interface ApiMessage {
   role: Role;
@@ -49,12 +50,6 @@ export interface StagedImage {
 
 export type { ContextReport };
 
-/** A PDF of the conversation as the browser keeps it: name and extracted text. */
-export interface ConversationDocument {
-  name: string;
-  text: string;
-}
-
 export interface SendChatInput {
   /** The visitor call (/api/ns/chat) or the signed-in one (/api/ns/chat_user). */
   endpoint: "chatVisitor" | "chatSignedIn";
@@ -68,6 +63,10 @@ export interface SendChatInput {
   saveChat: boolean;
   /** docs/issues.md #41: the user's memories, newest first, when memory is on for this chat; else undefined. */
   memories?: string[];
+  /** docs/issues.md #41: the chat's project's instructions, or null outside a project. */
+  instructions?: string | null;
+  /** docs/issues.md #41: the project files' passages for this turn, best first ([] outside a project). */
+  knowledge?: KnowledgePassage[];
   signal: AbortSignal;
   onDelta: (text: string) => void;
   /** "Search the web" is on for this turn. */
@@ -99,19 +98,7 @@ const sendFailed = (status: number, message: string) => AppError.fromStatus(stat
  *         DOMException "AbortError" when `signal` aborts.
  */
 export async function sendChat(input: SendChatInput): Promise<SendChatResult> {
-  const body = await apiStream(input.endpoint, {
-    body: {
-      messages: input.messages.map(wireMessage),
-      model: input.model,
-      document: input.file ? { name: input.file.name, text: input.file.text, truncated: input.file.truncated } : null,
-      documents: input.documents,
-      chat_id: input.chatId,
-      save_chat: input.saveChat,
-      ...(input.webSearch ? { web_search: true } : {}),
-      ...(input.memories ? { memories: input.memories } : {}),
-    },
-    signal: input.signal,
-  });
+  const body = await apiStream(input.endpoint, { body: chatRequestBody(input), signal: input.signal });
 
   let result: SendChatResult | null = null;
   let failure: AppError | null = null;
@@ -139,6 +126,28 @@ export async function sendChat(input: SendChatInput): Promise<SendChatResult> {
 function searchProgress(data: Record<string, unknown>): SearchProgress | null {
   if (data.status !== "running" || !Array.isArray(data.queries)) return null;
   return { queries: data.queries.filter((q): q is string => typeof q === "string"), engine: String(data.engine ?? "") };
+}
+
+/**
+ * Every field of the turn's body (lib/shared/chat/turn-schema.ts), set here and nowhere else: the standard call
+ * sends it, a confidential turn assembles its encrypted request from it. The type names each field, so a field
+ * added to the schema fails the type check here until it is sent (tests/unit/turn-shape.test.ts).
+ */
+export function chatRequestBody(input: Omit<SendChatInput, "endpoint" | "signal" | "onDelta">): EveryField<ChatRequestBody> {
+  return {
+    messages: input.messages.map(wireMessage),
+    model: input.model,
+    // An image travels on its user message; only a read document goes as `document`.
+    document: input.file && !input.file.image ? { name: input.file.name, text: input.file.text, truncated: input.file.truncated } : null,
+    file: null,
+    documents: input.documents,
+    instructions: input.instructions ?? null,
+    knowledge: input.knowledge ?? [],
+    memories: input.memories,
+    chat_id: input.chatId,
+    save_chat: input.saveChat,
+    web_search: input.webSearch ?? false,
+  };
 }
 
 /** A message as the chat API takes it: text, or text and images as OpenAI content parts. */

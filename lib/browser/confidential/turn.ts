@@ -2,8 +2,9 @@ import type { SendChatInput, SendChatResult } from "@/lib/browser/chat/send-turn
 import type { EventSourceMessage } from "eventsource-parser";
 import { isAbort, readEventStream } from "@/lib/browser/chat/event-stream";
 import { AppError } from "@/lib/shared/errors";
-import { fitContext } from "@/lib/shared/llm/fit-context";
-import { toOpenAiMessages, type ModelAttachment } from "@/lib/shared/llm/prompt";
+import { turnModelInput } from "@/lib/shared/llm/turn-input";
+import { toOpenAiMessages } from "@/lib/shared/llm/prompt";
+import { chatRequestBody } from "@/lib/browser/chat/send-turn";
 import type { ConfidentialTurnReceipt } from "./receipt-store";
 import { enclaveVerificationCache, isAttestationRefused, type VerifiedEnclave } from "./attestation";
 import { isConfidentialRequestError, sendConfidentialRequest } from "./ehbp-client";
@@ -114,12 +115,9 @@ async function sendTurn(input: SendChatInput, config: ConfidentialPublicConfig):
   const budgetTokens = config.contextTokens[model];
   if (!enclaveModel || budgetTokens === undefined) throw AppError.fromStatus(400, "This model is not served confidentially.");
 
-  // Earlier documents, then this turn's PDF (its text extracted in this browser, lib/browser/pdf): all of it is
-  // inside the encrypted body, like the messages; Hush's server sees only ciphertext.
-  const documents: ModelAttachment[] = input.documents.map((d) => ({ name: d.name, text: d.text, truncated: false }));
-  if (input.file && !input.file.image) documents.push({ name: input.file.name, text: input.file.text, truncated: input.file.truncated });
-  // Memories, like everything of the turn, only inside the encrypted body.
-  const fitted = fitContext({ history: input.messages, documents, budgetTokens, memories: input.memories });
+  // The same turn body and prompt assembly as a standard turn (lib/shared/llm/turn-input.ts), all of it inside the
+  // encrypted request: documents, project instructions and passages, memories; Hush's server sees only ciphertext.
+  const fitted = turnModelInput(chatRequestBody(input), budgetTokens);
   // Images go inside the encrypted body too, as OpenAI content parts.
   // Tinfoil's router-only fields, inside the ciphertext like the messages.
   const searchFields = input.webSearch ? { web_search_options: {}, ...(config.searchPiiCheck ? { pii_check_options: {} } : {}) } : {};

@@ -2,7 +2,7 @@ import "server-only";
 import { AppError } from "@/lib/shared/errors";
 import { isPdfError, NOT_PDF_MESSAGE, PdfError } from "@/lib/shared/pdf/errors";
 import { PdfClientBusy, PdfPoolBusy, pdfLimits, readBase64DataUrl, readPdf } from "@/lib/server/pdf";
-import type { ChatRequest } from "./schema";
+import type { ChatRequest } from "@/lib/shared/chat/turn-schema";
 
 /**
  * The spec's `file` (docs/product.md §7: `{ name, type, content }`, content a data URL of a PDF) on

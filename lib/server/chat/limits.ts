@@ -1,6 +1,6 @@
 import "server-only";
 import { getConfig, type Config } from "@/lib/server/config";
-import { chatRequestSchema, maxChatBodyBytes, type ChatLimits } from "./schema";
+import { chatRequestSchema, maxChatBodyBytes, type ChatLimits } from "@/lib/shared/chat/turn-schema";
 
 /**
  * The chat request's abuse bounds from config: CHAT_MAX_MESSAGES, CHAT_MAX_MESSAGE_CHARS, CHAT_MAX_DOCUMENTS,

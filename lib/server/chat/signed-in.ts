@@ -4,7 +4,7 @@ import { readCookie, sessionCookieName } from "@/lib/server/auth/cookies";
 import { accountDeleted, assertSameOrigin, requireUser, unauthorized } from "@/lib/server/auth/session";
 import { acceptSessionRow, hashSessionToken } from "@/lib/server/db/sessions";
 import { chatRequestFor } from "@/lib/server/chat/limits";
-import type { ChatRequest } from "@/lib/server/chat/schema";
+import type { ChatRequest } from "@/lib/shared/chat/turn-schema";
 import { checkModel, imageRefusal } from "@/lib/server/chat/turn";
 import { fileRefusal } from "@/lib/server/chat/file";
 import { loadChatPreconditions } from "@/lib/server/db/queries";

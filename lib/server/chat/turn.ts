@@ -1,9 +1,10 @@
 import "server-only";
 import { findModel, type ModelDescriptor } from "@/lib/shared/llm/models";
 import { AppError } from "@/lib/shared/errors";
-import { contextBudgetTokens, fitContext, modelReadsImages, providerModelId, type ContextReport, type LlmMessage, type ModelAttachment } from "@/lib/server/llm";
+import { contextBudgetTokens, modelReadsImages, providerModelId, type ContextReport, type LlmMessage } from "@/lib/server/llm";
+import { turnModelInput } from "@/lib/shared/llm/turn-input";
 import { contentImages, contentText } from "@/lib/shared/chat/images";
-import type { ChatRequest, Role } from "./schema";
+import type { ChatRequest, Role } from "@/lib/shared/chat/turn-schema";
 
 /** A message as the API returns it (docs/product.md §3 Message: role, content). */
 export interface ChatMessage {
@@ -45,14 +46,7 @@ export function checkModel(code: string, plan: "Free" | "Pro"): ModelDescriptor 
 export function prepareTurn(body: ChatRequest, model: ModelDescriptor): PreparedTurn {
   checkImagesAllowed(body, model);
   const history: ChatMessage[] = body.messages.map((m) => ({ role: m.role, content: contentText(m.content) }));
-  const withImages = body.messages.map((m) => {
-    const images = contentImages(m.content);
-    return images.length ? { role: m.role, content: contentText(m.content), images } : { role: m.role, content: contentText(m.content) };
-  });
-  // Earlier documents first, this turn's PDF last: the budget leaves out the oldest first.
-  const documents: ModelAttachment[] = (body.documents ?? []).map((d) => ({ name: d.name, text: d.text, truncated: false }));
-  if (body.document) documents.push({ name: body.document.name, text: body.document.text, truncated: body.document.truncated ?? false });
-  const fitted = fitContext({ history: withImages, documents, budgetTokens: contextBudgetTokens(model.code), memories: body.memories });
+  const fitted = turnModelInput(body, contextBudgetTokens(model.code));
   return {
     model,
     providerModel: providerModelId(model.code),

@@ -1,7 +1,7 @@
 import { z } from "@/lib/shared/zod";
 import type { ZodOpenApiOperationObject, ZodOpenApiPathsObject, ZodOpenApiResponsesObject } from "zod-openapi";
 import { CHAT_BATCH_MAX_IDS } from "@/lib/shared/chat/history-schema";
-import { chatRequestSchema, maxChatBodyBytes, type ChatLimits } from "@/lib/server/chat/schema";
+import { chatRequestSchema, maxChatBodyBytes, type ChatLimits } from "@/lib/shared/chat/turn-schema";
 import { WEBHOOK_MAX_BODY_BYTES } from "@/lib/shared/stripe/schemas";
 import { ANYONE, errors, jsonBody, operation, pathsOf, type OperationDoc } from "./helpers";
 import { api, chatResultSchema, notReadySchema, type ApiRoute } from "@/lib/shared/api/contract";

@@ -1,4 +1,5 @@
 import { z } from "@/lib/shared/zod";
+import { chatRequestSchema, DEFAULT_CHAT_LIMITS } from "@/lib/shared/chat/turn-schema";
 import { ACCOUNT_MAX_BODY_BYTES, createAccountBodySchema, deleteUserBodySchema } from "@/lib/shared/account/schemas";
 import { ID_TOKEN_MAX_BODY_BYTES, idTokenBodySchema } from "@/lib/shared/auth/schemas";
 import {
@@ -47,7 +48,6 @@ import {
   vaultUnlockBodySchema,
 } from "@/lib/shared/vault/schemas";
 import {
-  roleSchema,
   contextReportSchema,
   chatResultSchema,
   chatHistoryEntrySchema,
@@ -160,33 +160,10 @@ export interface ApiRoute {
 }
 
 /**
- * The chat call's body for the browser's typing (docs/product.md §7). The server validates with
- * `chatRequestSchema(limits)` (lib/server/chat/schema.ts), built per configuration (the limits come from
- * config), which the OpenAPI document uses too.
+ * The chat call's body (docs/product.md §7), the one turn shape of lib/shared/chat/turn-schema.ts. This copy, built
+ * with the default limits, types the browser; the server validates with the configured limits (lib/server/chat/limits.ts).
  */
-const chatBodyShape = z.strictObject({
-  messages: z.array(
-    z.strictObject({
-      role: roleSchema,
-      // docs/issues.md #23: a user message to a model that reads images carries OpenAI content parts.
-      content: z.union([
-        z.string(),
-        z.array(
-          z.discriminatedUnion("type", [
-            z.strictObject({ type: z.literal("text"), text: z.string() }),
-            z.strictObject({ type: z.literal("image_url"), image_url: z.strictObject({ url: z.string() }) }),
-          ]),
-        ),
-      ]),
-    }),
-  ),
-  model: z.string(),
-  document: z.strictObject({ name: z.string(), text: z.string(), truncated: z.boolean().optional() }).nullable().optional(),
-  documents: z.array(z.strictObject({ name: z.string(), text: z.string() })).optional(),
-  chat_id: z.string().nullable().optional(),
-  save_chat: z.boolean().optional(),
-  web_search: z.boolean().optional(),
-});
+const chatBodyShape = chatRequestSchema(DEFAULT_CHAT_LIMITS);
 
 /** Every route of the API, by name. */
 export const api = {

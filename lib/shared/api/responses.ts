@@ -1,5 +1,6 @@
 import { z } from "@/lib/shared/zod";
 import { webSearchRecordSchema } from "@/lib/shared/search/record";
+import { roleSchema } from "@/lib/shared/chat/turn-schema";
 
 /**
  * The API's response schemas, listed by route in ./contract.ts (which re-exports them). Browser-safe.
@@ -8,7 +9,7 @@ import { webSearchRecordSchema } from "@/lib/shared/search/record";
 /** Every failure answers `{ "error": "..." }` (lib/shared/errors.ts AppError): a sentence for people, never user content. */
 export const errorSchema = z.object({ error: z.string() }).meta({ id: "Error", description: "Every failure: a message to show." });
 
-export const roleSchema = z.enum(["user", "assistant", "system"]);
+export { roleSchema };
 export const messageSchema = z.object({ role: roleSchema, content: z.string() });
 
 /** What the server's context budget left out of a turn's model input (lib/shared/llm/fit-context.ts). */

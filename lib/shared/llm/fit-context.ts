@@ -1,4 +1,4 @@
-import { buildModelMessages, conversationTurns, formatDocumentBlock, projectInstructions, systemMessages, type HistoryMessage, type ModelAttachment } from "./prompt";
+import { buildModelMessages, cleanInstructions, conversationTurns, formatDocumentBlock, systemMessages, type HistoryMessage, type ModelAttachment } from "./prompt";
 import type { LlmMessage } from "./types";
 import { IMAGE_TOKENS } from "@/lib/shared/chat/images";
 import { memorySystemMessage, withMemoryMessage } from "./memory-prompt";
@@ -58,6 +58,8 @@ export function fitContext(input: {
   budgetTokens: number;
   /** docs/issues.md #41: the user's memories, newest first, when memory is on (./memory-prompt.ts). */
   memories?: readonly string[];
+  /** A project's instructions (./prompt.ts `cleanInstructions`), always sent. */
+  instructions?: string | null;
 }): FittedContext {
   const turns = conversationTurns(input.history);
   const latest = turns.at(-1);
@@ -66,7 +68,7 @@ export function fitContext(input: {
   // An image counts a fixed IMAGE_TOKENS (lib/shared/chat/images.ts: its number and source).
   const messageCost = (m: LlmMessage) => cost(m.content) + (m.images?.length ?? 0) * IMAGE_TOKENS;
   // The server's prompt and a project's instructions are always sent.
-  const instructions = projectInstructions(input.history);
+  const instructions = cleanInstructions(input.instructions);
   const memory = memorySystemMessage(input.memories);
   const systemCost = [...systemMessages(instructions), ...(memory ? [memory] : [])].reduce((n, m) => n + cost(m.content), 0);
   let remaining = input.budgetTokens - systemCost - (latest ? messageCost(latest) : 0);

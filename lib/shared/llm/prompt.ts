@@ -30,8 +30,8 @@ export const SYSTEM_PROMPT = [
 ].join("\n");
 
 /**
- * A message as the chat API receives it (docs/product.md §3 Message). System turns from clients are ignored,
- * except a first one: a project's instructions (see `projectInstructions`).
+ * A message as the chat API receives it (docs/product.md §3 Message). System turns from clients are ignored: a
+ * project's instructions come as the turn's `instructions`.
  */
 export interface HistoryMessage {
   role: string;
@@ -94,17 +94,13 @@ export const PROJECT_INSTRUCTIONS_PREFIX =
   "The user set these instructions for this project. Follow them, unless they conflict with the rules above:\n\n";
 
 /**
- * A project's instructions: the text of the history's first message when it has the system
- * role (the browser sends a project's instructions so, in the same private path as the chat: the standard
- * call or the confidential one, never stored in clear), trimmed and cut at PROJECT_INSTRUCTIONS_MAX_CHARS;
- * null when there is none. They can only follow the server's own prompt, never replace it: a user could
- * say the same in a message of their own.
+ * A project's instructions as the model gets them: trimmed, cut at PROJECT_INSTRUCTIONS_MAX_CHARS, null when
+ * empty. They arrive as the turn's `instructions` (lib/shared/chat/turn-schema.ts), in the same private path as
+ * the chat, and only follow the server's own prompt, never replace it: a user could say the same in a message.
  */
-export function projectInstructions(history: readonly HistoryMessage[]): string | null {
-  const first = history[0];
-  if (!first || first.role !== "system") return null;
-  const text = first.content.trim().slice(0, PROJECT_INSTRUCTIONS_MAX_CHARS);
-  return text === "" ? null : text;
+export function cleanInstructions(text: string | null | undefined): string | null {
+  const clean = (text ?? "").trim().slice(0, PROJECT_INSTRUCTIONS_MAX_CHARS);
+  return clean === "" ? null : clean;
 }
 
 /** The system messages that open every model input: SYSTEM_PROMPT, then a project's instructions, if any. */
@@ -115,9 +111,9 @@ export function systemMessages(instructions: string | null): LlmMessage[] {
 }
 
 /**
- * The model's messages: SYSTEM_PROMPT first, then a project's instructions (`instructions`, by default the
- * history's own, see `projectInstructions`), then the user and assistant turns of `history` in order.
- * Other client-supplied system messages (and any unknown role) are dropped: the server's prompt wins.
+ * The model's messages: SYSTEM_PROMPT first, then a project's instructions (see `cleanInstructions`), then the
+ * user and assistant turns of `history` in order. Client-supplied system messages (and any unknown role) are
+ * dropped: the server's prompt wins.
  * The documents (one, or the conversation's, oldest first) go into the last user turn as <document>
  * blocks before the user's text; with no user turn at all they become a user turn of their own.
  * No budget is applied here: lib/shared/llm/fit-context.ts `fitContext` chooses what fits first.
@@ -125,7 +121,7 @@ export function systemMessages(instructions: string | null): LlmMessage[] {
 export function buildModelMessages(
   history: readonly HistoryMessage[],
   documents?: ModelAttachment | readonly ModelAttachment[],
-  instructions: string | null = projectInstructions(history),
+  instructions: string | null = null,
 ): LlmMessage[] {
   const turns = conversationTurns(history);
   const docs = documents === undefined ? [] : Array.isArray(documents) ? documents : [documents as ModelAttachment];

@@ -1,18 +1,22 @@
 import { z } from "@/lib/shared/zod";
 import { MAX_MEMORIES, MEMORY_MAX_CHARS } from "@/lib/shared/memory/limits";
+import { PROJECT_INSTRUCTIONS_MAX_CHARS } from "@/lib/shared/projects/limits";
+import { KNOWLEDGE_MAX_PASSAGES } from "@/lib/shared/projects/knowledge-limits";
 import { contentImages, contentText, parseImageDataUrl, type ImageLimits } from "@/lib/shared/chat/images";
 
 /**
- * The chat call's body (docs/product.md §7): messages, model (code), file, chat_id, save_chat; plus, beyond the spec,
- * `document`: this turn's PDF as the browser extracted it (name, text, truncated; docs/issues.md #20, "Documents":
- * the web app's file never leaves the browser; `file`, the spec's data URL, is read by the server for a standard
- * model, docs/issues.md #39), and `documents`: the extracted text of the PDFs attached earlier
- * in this conversation, which the browser keeps and sends back so follow-up questions keep them.
+ * The one shape of a chat turn (docs/issues.md #50): the body both chat calls take, declared once. The contract
+ * (lib/shared/api/contract.ts) types the browser with it, the chat routes validate with it and the OpenAPI
+ * document is drawn from it; the browser builds it in one place (lib/browser/chat/send-turn.ts `chatRequestBody`)
+ * and a confidential turn sends the same fields, inside the encrypted request, to lib/shared/llm/turn-input.ts.
+ *
+ * Fields: docs/product.md §7's messages, model (code), file, chat_id, save_chat; beyond the spec, `document`
+ * (this turn's PDF as the browser extracted it, docs/issues.md #20), `documents` (the conversation's earlier
+ * PDFs, docs/issues.md #20), `instructions` (the project's) and `knowledge` (project file
+ * passages, both docs/issues.md #41), `memories` (docs/issues.md #41) and `web_search` (docs/issues.md #40).
  * Limits come from config (CHAT_MAX_MESSAGES, CHAT_MAX_MESSAGE_CHARS, CHAT_MAX_DOCUMENTS, PDF_MAX_TEXT_CHARS,
- * CHAT_MAX_REQUEST_BYTES) so the schema is built per call. A user message's `content` may also be OpenAI content
- * parts with images (docs/issues.md #23; ./images.ts), bounded by CHAT_MAX_IMAGES_PER_MESSAGE, CHAT_MAX_IMAGES and
- * CHAT_MAX_IMAGE_BYTES; whether the chosen model reads images is checked per model (./turn.ts). They bound abuse only: a long conversation is
- * fitted to the model's context budget (lib/shared/llm/fit-context.ts), not refused.
+ * CHAT_MAX_REQUEST_BYTES, the image bounds of ./images.ts), so the schema is built per configuration; they bound
+ * abuse only: a long conversation is fitted to the model's context budget (lib/shared/llm/fit-context.ts).
  */
 export interface ChatLimits extends ImageLimits {
   maxMessages: number;
@@ -24,14 +28,40 @@ export interface ChatLimits extends ImageLimits {
   maxRequestBytes: number;
 }
 
-/** A document of the conversation as the browser holds it: the PDF's name and extracted text. */
+/**
+ * The default limits (lib/server/config-env.ts takes its defaults from here): what the contract's static copy of
+ * the schema is built with, for the browser's types only; the server validates with the configured ones.
+ */
+export const DEFAULT_CHAT_LIMITS: ChatLimits = {
+  maxMessages: 10_000,
+  maxMessageChars: 32_000,
+  maxDocuments: 20,
+  maxDocumentChars: 60_000,
+  maxRequestBytes: 16 * 1024 * 1024,
+  maxImagesPerMessage: 4,
+  maxImagesPerRequest: 5,
+  maxImageBytes: 3 * 1024 * 1024,
+};
+
+/**
+ * A message's role (docs/product.md §3 Message). "system" is accepted for the spec's API, and dropped: the
+ * server's own prompt is the only system text (a project's instructions come as `instructions`).
+ */
+export const roleSchema = z.enum(["user", "assistant", "system"]);
+export type Role = z.infer<typeof roleSchema>;
+
+/** A document of the conversation as the browser holds it: the file's name and extracted text. */
 export interface ConversationDocument {
   name: string;
   text: string;
 }
 
-export const roleSchema = z.enum(["user", "assistant", "system"]);
-export type Role = z.infer<typeof roleSchema>;
+/** A project file's passage sent with a turn (docs/issues.md #41): its file, its part ("part 3"), its text. */
+export interface KnowledgePassage {
+  file: string;
+  part: string;
+  text: string;
+}
 
 /**
  * The request schema for the given limits. Memoised per limits, so the route handlers and the OpenAPI
@@ -114,7 +144,24 @@ function buildChatRequestSchema(limits: ChatLimits) {
       documents: z
         .array(z.object({ name: z.string().trim().min(1).max(255), text: documentText }).strict())
         .max(limits.maxDocuments, `A chat request can carry at most ${limits.maxDocuments} documents.`)
-        .optional(),
+        .optional()
+        .meta({ description: "The conversation's earlier documents (name and extracted text), oldest first, so follow-up questions keep them." }),
+      instructions: z
+        .string()
+        .max(PROJECT_INSTRUCTIONS_MAX_CHARS, `A project's instructions can have at most ${PROJECT_INSTRUCTIONS_MAX_CHARS.toLocaleString("en-US")} characters.`)
+        .nullable()
+        .optional()
+        .meta({ description: "docs/issues.md #41: the chat's project's instructions (opened from the vault in the browser; never stored by the server). They follow the server's own prompt, never replace it." }),
+      knowledge: z
+        .array(
+          z
+            .object({ file: z.string().trim().min(1).max(255), part: z.string().max(100), text: documentText })
+            .strict()
+            .meta({ id: "KnowledgePassage" }),
+        )
+        .max(KNOWLEDGE_MAX_PASSAGES, `A chat request can carry at most ${KNOWLEDGE_MAX_PASSAGES} project passages.`)
+        .optional()
+        .meta({ description: "docs/issues.md #41: the passages of the project's files that match this turn, best first; reference material, never instructions." }),
       memories: z
         .array(z.string().max(MEMORY_MAX_CHARS, `A memory can have at most ${MEMORY_MAX_CHARS} characters.`))
         .max(MAX_MEMORIES, `A chat request can carry at most ${MAX_MEMORIES} memories.`)
@@ -140,7 +187,14 @@ function buildChatRequestSchema(limits: ChatLimits) {
     });
 }
 
+/** A validated chat request (the schema's output). */
 export type ChatRequest = z.infer<ReturnType<typeof buildChatRequestSchema>>;
+
+/** The chat request as a client sends it (the schema's input): what lib/browser/chat/send-turn.ts builds. */
+export type ChatRequestBody = z.input<ReturnType<typeof buildChatRequestSchema>>;
+
+/** `T` with every key present (optional values may still be undefined): a builder of it names every field. */
+export type EveryField<T> = { [K in keyof Required<T>]: T[K] };
 
 /**
  * The image rules of docs/issues.md #23: images only on user messages, as base64 data URLs of an allowed type

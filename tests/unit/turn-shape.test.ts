@@ -1,0 +1,43 @@
+import { describe, expect, expectTypeOf, it } from "vitest";
+import { api, type BodyOf } from "@/lib/shared/api/contract";
+import { chatRequestSchema, DEFAULT_CHAT_LIMITS, type ChatRequestBody, type EveryField } from "@/lib/shared/chat/turn-schema";
+import { chatRequestBody } from "@/lib/browser/chat/send-turn";
+import { openApiJson } from "@/lib/server/openapi/document";
+
+/**
+ * docs/issues.md #50 "One shape": the chat turn's body is declared once (lib/shared/chat/turn-schema.ts). The type
+ * assertions below are checked by `tsc --noEmit` (npm test's type check): they fail to compile when the browser's
+ * body, the contract's and the schema's input drift apart.
+ */
+describe("the chat turn's one shape", () => {
+  it("types the browser's body, the contract's and the schema's input alike", () => {
+    expectTypeOf<ReturnType<typeof chatRequestBody>>().toEqualTypeOf<EveryField<ChatRequestBody>>();
+    expectTypeOf<BodyOf<typeof api.chatVisitor>>().toEqualTypeOf<ChatRequestBody>();
+    expectTypeOf<BodyOf<typeof api.chatSignedIn>>().toEqualTypeOf<ChatRequestBody>();
+    // At run time: the builder sets every field the schema has, and the schema accepts what it builds.
+    const body = chatRequestBody({
+      messages: [{ role: "user", content: "Hi" }],
+      model: "llama3-8b-8192",
+      file: null,
+      documents: [],
+      chatId: null,
+      saveChat: false,
+    });
+    const fields = Object.keys(chatRequestSchema(DEFAULT_CHAT_LIMITS).shape).sort();
+    expect(Object.keys(body).sort()).toEqual(fields);
+    expect(chatRequestSchema(DEFAULT_CHAT_LIMITS).safeParse(body).success).toBe(true);
+  });
+
+  it("documents every field the server accepts in OpenAPI, for both chat calls", () => {
+    const doc = JSON.parse(openApiJson().json) as {
+      paths: Record<string, { post: { requestBody: { content: { "application/json": { schema: { properties: Record<string, unknown>; additionalProperties?: unknown } } } } } }>;
+    };
+    const fields = Object.keys(chatRequestSchema(DEFAULT_CHAT_LIMITS).shape).sort();
+    for (const path of ["/api/ns/chat", "/api/ns/chat_user"]) {
+      const schema = doc.paths[path]!.post.requestBody.content["application/json"].schema;
+      expect(Object.keys(schema.properties).sort(), path).toEqual(fields);
+      expect(schema.additionalProperties, path).toBe(false);
+    }
+    expect(fields).toEqual(expect.arrayContaining(["memories", "file", "instructions", "knowledge", "web_search", "document", "documents"]));
+  });
+});
