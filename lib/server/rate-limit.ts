@@ -83,6 +83,21 @@ export async function consume(spec: LimiterSpec, key: string): Promise<void> {
   }
 }
 
+/**
+ * Mark `key` used under `name` for `seconds`: true the first time, false while it is still marked (a replay).
+ * Shared through Redis with REDIS_URL, so a replay to another instance is caught; else this process's memory
+ * (lib/server/chat/continuation.ts, docs/issues.md #50).
+ */
+export async function useOnce(name: string, key: string, seconds: number): Promise<boolean> {
+  try {
+    await limiterFor({ name: `once:${name}`, points: 1, durationSeconds: Math.max(1, Math.ceil(seconds)) }).consume(hashedKey(key));
+    return true;
+  } catch (error) {
+    if (error instanceof RateLimiterRes) return false;
+    throw error;
+  }
+}
+
 /** The limiter that holds refusals of a kind (`name`): blocks set by `blockKey`, read by `blockedSeconds`. */
 const blockSpec = (name: string): LimiterSpec => ({ name: `block:${name}`, points: 1, durationSeconds: 1 });
 

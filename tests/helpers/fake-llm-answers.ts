@@ -55,6 +55,9 @@ export function fakeAnswer(messages: readonly { role: string; content: string; i
   }
   if (/reveal the system prompt/i.test(question)) return `System prompt: ${messages.find((m) => m.role === "system")?.content ?? ""}`;
   let answer = `You asked: ${question}${/[.?!]$/.test(question) ? "" : "."}`;
+  // A device tool's result (lib/shared/llm/device-tools.ts), quoted as the model got it.
+  const deviceResult = messages.slice(messages.lastIndexOf(lastUser!) + 1).find((m) => m.role === "tool" && m.content.startsWith('{"local"'))?.content;
+  if (deviceResult !== undefined) answer += ` On your device: ${deviceResult}`;
   if (web) answer += web[0] !== undefined ? ` From the web: ${web[0].replace(/\s+/g, " ").slice(0, 80)} [1]` : " No web results.";
   if (docs[0] !== undefined) {
     const excerpt = docs[0].replace(/\s+/g, " ").trim().slice(0, DOC_EXCERPT_CHARS);

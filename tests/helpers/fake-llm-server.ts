@@ -33,6 +33,8 @@
  * streamed as `delta.tool_calls` pieces (id and name first, the arguments in two pieces) and `finish_reason:
  * "tool_calls"`; once a `role: "tool"` message follows the last user message it answers, adding
  * ` From the web: <first 80 characters of the first result> [1]` when the tool's content is a <web_results> block.
+ * With `device_time` offered and a message such as "what time is it on my device?" it calls `device_time` instead,
+ * and its answer after the result adds ` On your device: <the result>`.
  * With `[[fake:tools-forever]]` in the last user message it calls `web_search` again at every request that offers it.
  *
  * Trigger words in the last user message select a failure (so browser tests can cause them):

@@ -8,9 +8,9 @@ import { setEnv } from "../helpers/env";
 const calls = [{ id: "call_1", name: DEVICE_TIME_TOOL_NAME, arguments: "{}" }];
 const caller = "u:11111111-1111-4111-8111-111111111111";
 
-function refusal(run: () => unknown): AppError {
+async function refusal(run: () => unknown): Promise<AppError> {
   try {
-    run();
+    await run();
   } catch (error) {
     expect(error).toBeInstanceOf(AppError);
     return error as AppError;
@@ -21,32 +21,32 @@ function refusal(run: () => unknown): AppError {
 afterEach(() => setEnv({ CHAT_MAX_TOOL_STEPS: undefined }));
 
 describe("continuation tokens", () => {
-  it("a token continues its own turn once, at the next step", () => {
+  it("a token continues its own turn once, at the next step", async () => {
     const { token, claims } = signContinuation({ caller, turn: null, step: 1, calls });
-    expect(useContinuation(token, { caller, calls })).toEqual(claims);
-    expect(refusal(() => useContinuation(token, { caller, calls }))).toMatchObject({ status: 409, code: "conflict:continuation_used" });
+    expect(await useContinuation(token, { caller, calls })).toEqual(claims);
+    expect(await refusal(() => useContinuation(token, { caller, calls }))).toMatchObject({ status: 409, code: "conflict:continuation_used" });
   });
 
-  it("forged, altered, another caller's or for other calls: 403, and it is not used up", () => {
+  it("forged, altered, another caller's or for other calls: 403, and it is not used up", async () => {
     const { token } = signContinuation({ caller, turn: null, step: 1, calls });
     const [head, body, sig] = token.split(".");
     const altered = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body!, "base64url").toString()), step: 0 })).toString("base64url");
     for (const bad of [`${head}.${altered}.${sig}`, `${head}.${body}.${"A".repeat(sig!.length)}`, "c1.x", "not a token"]) {
-      expect(refusal(() => useContinuation(bad, { caller, calls }))).toMatchObject({ status: 403 });
+      expect(await refusal(() => useContinuation(bad, { caller, calls }))).toMatchObject({ status: 403 });
     }
-    expect(refusal(() => useContinuation(token, { caller: "u:someone-else", calls }))).toMatchObject({ status: 403 });
-    expect(refusal(() => useContinuation(token, { caller, calls: [{ ...calls[0]!, arguments: '{"x":1}' }] }))).toMatchObject({ status: 403 });
-    expect(useContinuation(token, { caller, calls }).step).toBe(1);
+    expect(await refusal(() => useContinuation(token, { caller: "u:someone-else", calls }))).toMatchObject({ status: 403 });
+    expect(await refusal(() => useContinuation(token, { caller, calls: [{ ...calls[0]!, arguments: '{"x":1}' }] }))).toMatchObject({ status: 403 });
+    expect((await useContinuation(token, { caller, calls })).step).toBe(1);
   });
 
-  it("past its TTL or over CHAT_MAX_TOOL_STEPS it is refused with 400", () => {
+  it("past its TTL or over CHAT_MAX_TOOL_STEPS it is refused with 400", async () => {
     const old = signContinuation({ caller, turn: null, step: 1, calls, now: Date.now() - CONTINUATION_TTL_MS - 1 });
-    expect(refusal(() => useContinuation(old.token, { caller, calls }))).toMatchObject({ status: 400, code: "bad_request:continuation_expired" });
+    expect(await refusal(() => useContinuation(old.token, { caller, calls }))).toMatchObject({ status: 400, code: "bad_request:continuation_expired" });
     setEnv({ CHAT_MAX_TOOL_STEPS: "3" });
     const last = signContinuation({ caller, turn: null, step: 3, calls });
-    expect(refusal(() => useContinuation(last.token, { caller, calls }))).toMatchObject({ status: 400, code: "bad_request:tool_steps" });
+    expect(await refusal(() => useContinuation(last.token, { caller, calls }))).toMatchObject({ status: 400, code: "bad_request:tool_steps" });
     const next = signContinuation({ caller, turn: last.claims.turn, step: 2, calls });
-    expect(useContinuation(next.token, { caller, calls }).turn).toBe(last.claims.turn);
+    expect((await useContinuation(next.token, { caller, calls })).turn).toBe(last.claims.turn);
   });
 });
 

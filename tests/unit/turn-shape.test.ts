@@ -38,6 +38,21 @@ describe("the chat turn's one shape", () => {
       expect(Object.keys(schema.properties).sort(), path).toEqual(fields);
       expect(schema.additionalProperties, path).toBe(false);
     }
-    expect(fields).toEqual(expect.arrayContaining(["memories", "file", "instructions", "knowledge", "web_search", "document", "documents"]));
+    expect(fields).toEqual(expect.arrayContaining(["memories", "file", "instructions", "knowledge", "web_search", "document", "documents", "tools", "continuation"]));
+  });
+
+  it("takes device tools by name and a continuation whose results answer its calls in order (docs/issues.md #50)", () => {
+    const schema = chatRequestSchema(DEFAULT_CHAT_LIMITS);
+    const call = { id: "call_1", type: "function" as const, function: { name: "device_time", arguments: "{}" } };
+    const result = { role: "tool" as const, tool_call_id: "call_1", content: '{"local":"2026-12-02T07:05:00","zone":"UTC"}' };
+    const base = chatRequestBody({ messages: [{ role: "user", content: "Hi" }], model: "llama3-8b-8192", file: null, documents: [], chatId: null, saveChat: false });
+    const continued = { ...base, tools: ["device_time" as const], continuation: { token: "c1.x.y", steps: [{ tool_calls: [call], results: [result] }] } };
+    expect(schema.safeParse(continued).success).toBe(true);
+    expect(schema.safeParse({ ...base, tools: ["rm_rf"] }).success).toBe(false);
+    expect(schema.safeParse({ ...base, tools: Array(5).fill("device_time") }).success).toBe(false);
+    const misanswered = { ...continued, continuation: { token: "t", steps: [{ tool_calls: [call], results: [{ ...result, tool_call_id: "call_2" }] }] } };
+    expect(schema.safeParse(misanswered).success).toBe(false);
+    const huge = { ...continued, continuation: { token: "t", steps: [{ tool_calls: [call], results: [{ ...result, content: "x".repeat(8_001) }] }] } };
+    expect(schema.safeParse(huge).success).toBe(false);
   });
 });

@@ -4,7 +4,8 @@ import type { ChatResult, ContextReport } from "@/lib/shared/api/contract";
 import { AppError } from "@/lib/shared/errors";
 import { isAbort, readEventStream } from "./event-stream";
 import { contentParts, type MessageImage } from "@/lib/shared/chat/images";
-import type { ChatRequestBody, ConversationDocument, EveryField, KnowledgePassage, Role } from "@/lib/shared/chat/turn-schema";
+import type { DeviceToolName } from "@/lib/shared/llm/device-tools";
+import type { ChatRequestBody, ContinuationStep, ConversationDocument, EveryField, KnowledgePassage, Role } from "@/lib/shared/chat/turn-schema";
 
 /**
  * Browser side of the chat call (docs/product.md §7): POST the conversation through the typed API client
@@ -71,6 +72,10 @@ export interface SendChatInput {
   onDelta: (text: string) => void;
   /** "Search the web" is on for this turn. */
   webSearch?: boolean;
+  /** docs/issues.md #50: device tools this browser runs, offered to the model ([] or absent: none). */
+  tools?: DeviceToolName[];
+  /** docs/issues.md #50: the paused turn's token and its device-tool steps so far (lib/browser/chat/turn-runner.ts). */
+  continuation?: { token: string; steps: ContinuationStep[] } | null;
   /** A search step began (its progress) or ended (null); only a model that searches through the web-search tool has steps. */
   onSearch?: (progress: SearchProgress | null) => void;
 }
@@ -147,6 +152,8 @@ export function chatRequestBody(input: Omit<SendChatInput, "endpoint" | "signal"
     chat_id: input.chatId,
     save_chat: input.saveChat,
     web_search: input.webSearch ?? false,
+    tools: input.tools ?? [],
+    continuation: input.continuation ?? null,
   };
 }
 

@@ -11,6 +11,10 @@ import { searchForTurn } from "@/lib/server/search/run";
 import type { WebSearchRecord } from "@/lib/shared/search/record";
 import type { QuotaSubject } from "@/lib/server/quota";
 import { searchToolLoop, type ToolLoop, type ToolLoopEvent } from "./tool-loop";
+import { signContinuation } from "./continuation";
+import type { ToolCall, ToolDefinition } from "@/lib/shared/llm/tools";
+import type { ContinuationStep } from "@/lib/shared/chat/turn-schema";
+import type { LlmMessage } from "@/lib/shared/llm/types";
 
 /**
  * The chat call's answer (docs/product.md §7): the whole conversation and the chat id (null when not saved); plus
@@ -36,6 +40,32 @@ export interface TurnSearch {
 }
 
 /**
+ * The device tools of a turn (docs/issues.md #50): those the browser offered, who may continue a pause, and for a
+ * continuation its verified token's turn and model calls and the echoed steps (lib/server/chat/continuation.ts).
+ */
+export interface TurnTools {
+  device: ToolDefinition[];
+  subject: QuotaSubject;
+  caller: string;
+  resume: { turn: string; calls: number; steps: ContinuationStep[] } | null;
+}
+
+/** The echoed steps as the model's messages: each assistant `tool_calls` message, then its `role: "tool"` results. */
+export function resumeMessages(steps: readonly ContinuationStep[]): LlmMessage[] {
+  return steps.flatMap((s): LlmMessage[] => [
+    { role: "assistant", content: "", tool_calls: stepCalls(s) },
+    ...s.results.map((r): LlmMessage => ({ role: "tool", tool_call_id: r.tool_call_id, content: r.content })),
+  ]);
+}
+
+/** A step's calls in the provider's shape (what continuation tokens digest). */
+export function stepCalls(step: ContinuationStep): ToolCall[] {
+  return step.tool_calls.map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments }));
+}
+
+const wireCall = (c: ToolCall) => ({ id: c.id, type: "function" as const, function: { name: c.name, arguments: c.arguments } });
+
+/**
  * Run a prepared turn against the configured LLM provider and answer the spec's JSON, or, when the
  * request accepts `text/event-stream`, Server-Sent Events:
  *   `event: delta` `{ "text": "..." }` for each piece of the answer,
@@ -53,12 +83,21 @@ export interface TurnSearch {
  * (the turn's record so far) after it; otherwise the web search runs first (lib/server/search/run.ts) and its
  * record goes out as `event: search` before the first delta. Either way `done` (or the JSON answer) carries
  * the merged record as `search`. A client that goes away ends the turn at whatever step it is.
+ * With `tools` (device tools offered) the loop runs too; a step that calls one ends the answer with
+ * `event: tool_calls` `{ tool_calls, token }` instead of `done` (JSON: that object), the token signed for the caller,
+ * the turn, the model calls so far and every device-tool call of the turn (./continuation.ts).
  * @throws AppError 503 while the process shuts down; provider failures before the first token.
  */
-export async function respondToTurn(request: Request, turn: PreparedTurn, chatId: string | null, search: TurnSearch | null = null): Promise<Response> {
+export async function respondToTurn(
+  request: Request,
+  turn: PreparedTurn,
+  chatId: string | null,
+  search: TurnSearch | null = null,
+  tools: TurnTools | null = null,
+): Promise<Response> {
   const inFlight = beginTurn(clientSignal(request));
   try {
-    return await respond(request, inFlight, turn, chatId, search);
+    return await respond(request, inFlight, turn, chatId, search, tools);
   } catch (error) {
     inFlight.end();
     throw error;
@@ -71,6 +110,7 @@ async function respond(
   turn: PreparedTurn,
   chatId: string | null,
   search: TurnSearch | null,
+  tools: TurnTools | null,
 ): Promise<Response> {
   const signal = inFlight.signal;
   let messages = turn.modelMessages;
@@ -78,8 +118,18 @@ async function respond(
   const provider = getLlmProvider(turn.model.code);
   let loop: ToolLoop | null = null;
   let events: AsyncIterator<ToolLoopEvent>;
-  if (search && modelCallsFunctions(turn.model.code)) {
-    loop = searchToolLoop({ provider, model: turn.providerModel, messages, subject: search.subject, signal });
+  const fn = modelCallsFunctions(turn.model.code);
+  if (fn && (search || tools?.device.length || tools?.resume)) {
+    loop = searchToolLoop({
+      provider,
+      model: turn.providerModel,
+      messages,
+      subject: search?.subject ?? tools!.subject,
+      signal,
+      webSearch: search !== null,
+      deviceTools: tools?.device ?? [],
+      ...(tools?.resume ? { resume: { calls: tools.resume.calls, messages: resumeMessages(tools.resume.steps) } } : {}),
+    });
     events = loop.events;
   } else {
     if (search) {
@@ -111,16 +161,30 @@ async function respond(
     };
   };
 
+  // A pause: the device-tool calls for the browser, with the token that lets it continue this turn.
+  const paused = (next: IteratorResult<ToolLoopEvent>) => {
+    if (next.done || next.value.type !== "pause" || !tools) return null;
+    const earlier = (tools.resume?.steps ?? []).flatMap(stepCalls);
+    const { token } = signContinuation({ caller: tools.caller, turn: tools.resume?.turn ?? null, step: next.value.step, calls: [...earlier, ...next.value.calls] });
+    return { tool_calls: next.value.calls.map(wireCall), token };
+  };
+
   const wantsStream = (request.headers.get("accept") ?? "").includes("text/event-stream");
   if (!wantsStream) {
     let text = deltaText(first);
+    let pause = paused(first);
     try {
       for (let next = first; !next.done; ) {
         next = await events.next();
         text += deltaText(next);
+        pause ??= paused(next);
       }
     } catch (error) {
       throw toAppError(error, signal);
+    }
+    if (pause) {
+      inFlight.end();
+      return Response.json(pause, { headers: { "Cache-Control": "private, no-store" } });
     }
     const result = complete(text);
     inFlight.end();
@@ -140,6 +204,7 @@ async function respond(
     if (sink.gone.aborted) stop();
     else sink.gone.addEventListener("abort", stop, { once: true });
     let text = "";
+    let pause: ReturnType<typeof paused> = null;
     if (record) sink.write(event("search", record));
     // Pieces that arrive in one event-loop turn (a provider often packs several tokens into one TCP
     // read) go out as one `delta` event: one write instead of one per token (bench/perf).
@@ -161,6 +226,7 @@ async function respond(
           const step = next.value;
           if (!sink.write(step.type === "step" ? event("step", step.step) : event("search", step.record))) room = false;
         }
+        pause ??= paused(next);
         const piece = deltaText(next);
         if (piece) {
           text += piece;
@@ -181,7 +247,7 @@ async function respond(
       }
       if (!sink.gone.aborted) {
         flush();
-        sink.write(event("done", complete(text)));
+        sink.write(pause ? event("tool_calls", pause) : event("done", complete(text)));
       }
     } catch (error) {
       if (!clientSignal(request).aborted && !sink.gone.aborted) {

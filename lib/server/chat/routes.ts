@@ -18,6 +18,7 @@ import { clientSignal, readJsonBody } from "@/lib/server/http";
 import { assertAcceptingTurns } from "@/lib/server/lifecycle";
 import { consumeTurnQuota } from "@/lib/server/quota";
 import { assertSearchAvailable } from "@/lib/server/search/run";
+import { checkedContinuation, continuationCaller, turnTools } from "@/lib/server/chat/device-turn";
 
 /**
  * The handlers of the hot routes, in one home for their two servers: the route files
@@ -36,7 +37,8 @@ import { assertSearchAvailable } from "@/lib/server/search/run";
  * Counts against the visitor's daily quota (lib/server/quota.ts; 429 when used up) in one round trip to the
  * database or Redis (the day's salt is cached). The body's schema follows the configured limits
  * (chatRequestFor), so it is read here rather than by the wrapper; sameOrigin is off as before (a
- * visitor's call changes nothing of an account).
+ * visitor's call changes nothing of an account). A `continuation` (docs/issues.md #50) is checked where the turn
+ * would be counted and, valid, is not counted again; refused (403/400/409), nothing is counted.
  */
 export const chatVisitorRoute = route(api.chatVisitor, { handlerReadsBody: true }, async ({ request }) => {
   const { schema, maxBytes } = chatRequestFor();
@@ -57,10 +59,11 @@ export const chatVisitorRoute = route(api.chatVisitor, { handlerReadsBody: true 
   const subject = { kind: "visitor", address: client } as const;
   // The turn and its search in one step (lib/server/quota.ts); over the search limit the turn is answered without.
   // A model that calls functions counts each query it writes as it runs instead (lib/server/chat/tool-loop.ts).
-  const { searched } = await consumeTurnQuota(subject, { search: search && !modelCallsFunctions(model.code) });
+  const resume = await checkedContinuation(body, continuationCaller(subject), modelCallsFunctions(model.code));
+  const { searched } = resume ? { searched: false } : await consumeTurnQuota(subject, { search: search && !modelCallsFunctions(model.code) });
   const read = await readAttachedFile(body, client === null ? null : `visitor:${client}`, clientSignal(request));
   const turn = prepareTurn(read, model);
-  return respondToTurn(request, turn, null, search ? { counted: searched, subject } : null);
+  return respondToTurn(request, turn, null, search ? { counted: searched, subject } : null, turnTools(body, subject, resume));
 });
 
 /**
@@ -78,11 +81,12 @@ export const chatSignedInRoute = route(
   // A draining instance (SIGTERM) refuses new turns before anything is counted (lib/server/lifecycle.ts).
   { handlerReadsBody: true, before: assertAcceptingTurns },
   async ({ request }) => {
-    const { body, model, searched, userId, plan } = await admitSignedInSend(request);
+    const { body, model, searched, userId, plan, resume } = await admitSignedInSend(request);
     const read = await readAttachedFile(body, `user:${userId}`, clientSignal(request));
     const turn = prepareTurn(read, model);
-    const search = body.web_search ? { counted: searched, subject: { kind: "user", userId, plan } as const } : null;
-    return respondToTurn(request, turn, body.chat_id ?? null, search);
+    const subject = { kind: "user", userId, plan } as const;
+    const search = body.web_search ? { counted: searched, subject } : null;
+    return respondToTurn(request, turn, body.chat_id ?? null, search, turnTools(body, subject, resume));
   },
 );
 

@@ -17,6 +17,8 @@ import { chatNotFound } from "@/lib/server/db/errors";
 import { confidentialInClearError } from "@/lib/server/llm/confidential-models";
 import { assertSearchAvailable } from "@/lib/server/search/run";
 import { modelCallsFunctions } from "@/lib/server/llm/providers";
+import { checkedContinuation, continuationCaller } from "@/lib/server/chat/device-turn";
+import type { TurnTools } from "@/lib/server/chat/respond";
 
 /** Bound for a chat_id that is no UUID: no chat has it, so it answers 404 like any foreign id. */
 const NO_CHAT = "00000000-0000-0000-0000-000000000000";
@@ -29,6 +31,8 @@ export interface SignedInSend {
   model: ModelDescriptor;
   /** A web search was asked for and counted with the send (never for a model that calls functions: its queries count as they run). */
   searched: boolean;
+  /** A valid continuation of a paused turn (docs/issues.md #50), not counted again; null for a new turn. */
+  resume: TurnTools["resume"];
 }
 
 /** Who a signed-in request says it is: a session cookie's token hash, or a bearer user already verified. */
@@ -61,7 +65,8 @@ export interface AdmittedUserTurn {
  * (lib/server/db/chat-preconditions.ts), answered in the order of checking them one by one: 401 no live session,
  * 403 deleted account, then the first of `pending` (errors the caller found in the request, e.g. 403
  * cross-site or 400 body), 404 chat not the caller's, 400 unknown model, 403 Pro model without Pro,
- * 429 quota used up. Only a turn that passes all of them is counted.
+ * 429 quota used up. Only a turn that passes all of them is counted. With `uncounted` (a continuation's check,
+ * docs/issues.md #50) nothing is counted: it runs after the model's check, in place of the quota's.
  * @param input.modelCode the public model code asked for (null when the body could not be read: then a
  *   `pending` error answers).
  * @param input.beforeCount a last check on the user, made after the statement and before the quota's
@@ -83,6 +88,8 @@ export async function admitUserTurn(input: {
    * when today's searches are used up (the confidential relay, which cannot take the search out of the ciphertext).
    */
   search?: boolean | "required";
+  /** Count nothing and run this check instead of the quota's (a continuation's token, lib/server/chat/device-turn.ts). */
+  uncounted?: (userId: string) => Promise<void>;
 }): Promise<AdmittedUserTurn> {
   const pending = (input.pending ?? []).filter((e) => e != null);
   const model = input.modelCode === null ? undefined : findModel(input.modelCode);
@@ -95,8 +102,8 @@ export async function admitUserTurn(input: {
     proStatuses: [...PRO_STATUSES],
     needsPro: model?.plan === "Pro",
     // Counted only when the checks made here passed too; the statement makes the rest.
-    quota: model && !pending.length ? sqlQuota : null,
-    search: Boolean(input.search),
+    quota: model && !pending.length && !input.uncounted ? sqlQuota : null,
+    search: Boolean(input.search) && !input.uncounted,
     now,
   });
 
@@ -108,6 +115,10 @@ export async function admitUserTurn(input: {
   if (pending.length) throw pending[0];
   if (!pre.ownsChat) throw chatNotFound();
   const checked = checkModel(input.modelCode ?? "", pre.plan);
+  if (input.uncounted) {
+    await input.uncounted(pre.user.id);
+    return { userId: pre.user.id, plan: pre.plan, model: checked, searched: false };
+  }
   if (input.beforeCount) {
     try {
       await input.beforeCount(pre.user.id);
@@ -130,8 +141,9 @@ export async function admitUserTurn(input: {
  * the session store's once-a-day move of the idle deadline (lib/server/db/sessions.ts acceptSessionRow).
  * Answers in the same order as checking them one by one would: 401 no live session, 403 deleted
  * account, 403 cross-site, 413/415/400 body, 409 confidential model, 400 image refused, 415/400/413 `file`
- * refused at sight, 404 chat not the caller's, 400 unknown model, 403 Pro model without Pro, 429 quota used up.
- * Only a send that passes all of them is counted.
+ * refused at sight, 404 chat not the caller's, 400 unknown model, 403 Pro model without Pro, 429 quota used up;
+ * a `continuation` (docs/issues.md #50) is checked in the quota's place (403/400/409) and counts nothing.
+ * Only a new send that passes all of them is counted.
  * @throws AppError with those statuses.
  */
 export async function admitSignedInSend(request: Request): Promise<SignedInSend> {
@@ -154,6 +166,7 @@ export async function admitSignedInSend(request: Request): Promise<SignedInSend>
   } catch (error) {
     searchError = error;
   }
+  let resume: TurnTools["resume"] = null;
   const admitted = await admitUserTurn({
     who,
     modelCode: body?.model ?? null,
@@ -170,6 +183,13 @@ export async function admitSignedInSend(request: Request): Promise<SignedInSend>
     ],
     // A model that calls functions counts each query it writes as it runs (lib/server/chat/tool-loop.ts).
     search: body?.web_search === true && !modelCallsFunctions(body.model),
+    ...(body?.continuation
+      ? {
+          uncounted: async (userId: string) => {
+            resume = await checkedContinuation(body, continuationCaller({ kind: "user", userId, plan: "Free" }), modelCallsFunctions(body.model));
+          },
+        }
+      : {}),
   });
-  return { ...admitted, body: body! };
+  return { ...admitted, body: body!, resume };
 }

@@ -3,7 +3,7 @@ import { getConfig } from "@/lib/server/config";
 import { consumeSearchQueries, type QuotaSubject } from "@/lib/server/quota";
 import { runQueries, toSource } from "@/lib/server/search/run";
 import { formatWebResults, SEARCH_TOOL_FAILED, SEARCH_TOOL_NO_MORE, SEARCH_TOOL_OVER_QUOTA, withSearchToolPrompt } from "@/lib/shared/llm/search-prompt";
-import { WEB_SEARCH_TOOL, WEB_SEARCH_TOOL_NAME, webSearchQueries, type ToolCall } from "@/lib/shared/llm/tools";
+import { WEB_SEARCH_TOOL, WEB_SEARCH_TOOL_NAME, webSearchQueries, type ToolCall, type ToolDefinition } from "@/lib/shared/llm/tools";
 import type { LlmEvent, LlmMessage, LlmProvider } from "@/lib/shared/llm/types";
 import type { WebSearchRecord } from "@/lib/shared/search/record";
 
@@ -17,6 +17,8 @@ const MAX_TURN_SOURCES = 60;
  * back as a `role: "tool"` message (quoted, untrusted: lib/shared/llm/search-prompt.ts), then calls the model
  * again; at most CHAT_MAX_TOOL_STEPS model calls, the last offered no tools. Queries, results and answers live
  * in this request only: nothing here logs or stores them.
+ * Device tools (docs/issues.md #50) are offered beside it; a step that calls one pauses the turn (a `pause` event,
+ * the step's other calls not run) and the browser continues it with the results (`start` of the next request).
  */
 
 /** One search step as the chat shows it while it happens (SSE `event: step`). */
@@ -34,8 +36,15 @@ export interface SearchStep {
   status: "running" | "over_quota" | "failed";
 }
 
-/** What the loop yields: the provider's events (the answer's deltas) and each step before its search runs. */
-export type ToolLoopEvent = LlmEvent | { type: "step"; step: SearchStep } | { type: "searched"; record: WebSearchRecord };
+/**
+ * What the loop yields: the provider's events (the answer's deltas), each step before its search runs, and at most
+ * once, last, a pause: the device-tool calls of model call `step` for the browser to run.
+ */
+export type ToolLoopEvent =
+  | LlmEvent
+  | { type: "step"; step: SearchStep }
+  | { type: "searched"; record: WebSearchRecord }
+  | { type: "pause"; calls: ToolCall[]; step: number };
 
 export interface ToolLoop {
   events: AsyncIterator<ToolLoopEvent>;
@@ -50,6 +59,10 @@ export interface ToolLoop {
  * @param input.messages the turn's model input (system prompt first, the user's message last)
  * @param input.subject whose daily search quota the queries count against (each query one, lib/server/quota.ts)
  * @param input.signal the turn's cancellation (client gone, shutdown): ends the whole turn at any step
+ * @param input.webSearch offer web_search (false: device tools only)
+ * @param input.deviceTools the device tools the browser offered (lib/shared/llm/device-tools.ts)
+ * @param input.resume a continued turn: the model calls made before this request and the echoed device-tool
+ *   steps' messages (assistant tool_calls, then role "tool"), appended after the prompt
  * The events throw the provider's LlmError, the abort reason, or a quota store failure; an engine failure is
  * never thrown: it is the step's status "failed" in the record and the model is told.
  */
@@ -59,9 +72,15 @@ export function searchToolLoop(input: {
   messages: LlmMessage[];
   subject: QuotaSubject;
   signal: AbortSignal;
+  webSearch?: boolean;
+  deviceTools?: readonly ToolDefinition[];
+  resume?: { calls: number; messages: LlmMessage[] };
 }): ToolLoop {
   const config = getConfig();
-  const engine = config.search!.host;
+  const webSearch = input.webSearch ?? true;
+  const deviceTools = input.deviceTools ?? [];
+  const deviceNames = new Set(deviceTools.map((t) => t.function.name));
+  const engine = config.search?.host ?? "";
   const record: WebSearchRecord = { via: "searxng", engine, queries: [], sources: [], status: "ok" };
   const seen = new Set<string>();
   const controller = new AbortController();
@@ -105,11 +124,12 @@ export function searchToolLoop(input: {
 
   async function* loop(): AsyncGenerator<ToolLoopEvent> {
     try {
-      let messages = withSearchToolPrompt(input.messages);
+      let messages = [...(webSearch ? withSearchToolPrompt(input.messages) : input.messages), ...(input.resume?.messages ?? [])];
       let searches = 0;
-      for (let call = 1; ; call += 1) {
+      for (let call = (input.resume?.calls ?? 0) + 1; ; call += 1) {
         // The last allowed call offers no tools, so the model must answer.
-        const tools = !exhausted && call < config.CHAT_MAX_TOOL_STEPS ? [WEB_SEARCH_TOOL] : undefined;
+        const offered = [...(webSearch && !exhausted ? [WEB_SEARCH_TOOL] : []), ...deviceTools];
+        const tools = offered.length && call < config.CHAT_MAX_TOOL_STEPS ? offered : undefined;
         const calls: ToolCall[] = [];
         let text = "";
         let usage: LlmEvent | null = null;
@@ -126,10 +146,16 @@ export function searchToolLoop(input: {
           if (usage) yield usage;
           return;
         }
+        const onDevice = calls.filter((c) => deviceNames.has(c.name));
+        if (onDevice.length) {
+          if (usage) yield usage;
+          yield { type: "pause", calls: onDevice, step: call };
+          return;
+        }
         messages = [...messages, { role: "assistant", content: text, tool_calls: calls }];
         for (const c of calls) {
-          let content = `Unknown tool ${JSON.stringify(c.name.slice(0, 100))}: only ${WEB_SEARCH_TOOL_NAME} is offered.`;
-          if (c.name === WEB_SEARCH_TOOL_NAME) {
+          let content = `Unknown tool ${JSON.stringify(c.name.slice(0, 100))}: only ${tools.map((t) => t.function.name).join(", ")} are offered.`;
+          if (c.name === WEB_SEARCH_TOOL_NAME && webSearch) {
             searches += 1;
             content = yield* step(c, searches);
             yield { type: "searched", record: snapshot() };

@@ -2,6 +2,7 @@ import { z } from "@/lib/shared/zod";
 import { MAX_MEMORIES, MEMORY_MAX_CHARS } from "@/lib/shared/memory/limits";
 import { PROJECT_INSTRUCTIONS_MAX_CHARS } from "@/lib/shared/projects/limits";
 import { KNOWLEDGE_MAX_PASSAGES } from "@/lib/shared/projects/knowledge-limits";
+import { DEVICE_TOOL_NAMES } from "@/lib/shared/llm/device-tools";
 import { contentImages, contentText, parseImageDataUrl, type ImageLimits } from "@/lib/shared/chat/images";
 
 /**
@@ -13,7 +14,8 @@ import { contentImages, contentText, parseImageDataUrl, type ImageLimits } from 
  * Fields: docs/product.md §7's messages, model (code), file, chat_id, save_chat; beyond the spec, `document`
  * (this turn's PDF as the browser extracted it, docs/issues.md #20), `documents` (the conversation's earlier
  * PDFs, docs/issues.md #20), `instructions` (the project's) and `knowledge` (project file
- * passages, both docs/issues.md #41), `memories` (docs/issues.md #41) and `web_search` (docs/issues.md #40).
+ * passages, both docs/issues.md #41), `memories` (docs/issues.md #41), `web_search` (docs/issues.md #40), and
+ * `tools` and `continuation` (the device-tool round trip, docs/issues.md #50).
  * Limits come from config (CHAT_MAX_MESSAGES, CHAT_MAX_MESSAGE_CHARS, CHAT_MAX_DOCUMENTS, PDF_MAX_TEXT_CHARS,
  * CHAT_MAX_REQUEST_BYTES, the image bounds of ./images.ts), so the schema is built per configuration; they bound
  * abuse only: a long conversation is fitted to the model's context budget (lib/shared/llm/fit-context.ts).
@@ -62,6 +64,53 @@ export interface KnowledgePassage {
   part: string;
   text: string;
 }
+
+/** Device tools a body may offer, tool calls a paused step may hold, and a tool result's characters at most. */
+export const MAX_OFFERED_TOOLS = 4;
+export const MAX_STEP_TOOL_CALLS = 8;
+export const MAX_CONTINUATION_STEPS = 16;
+export const TOOL_RESULT_MAX_CHARS = 8_000;
+
+/**
+ * A step of a paused turn as the browser echoes it (docs/issues.md #50): the model's `tool_calls` (OpenAI's
+ * shape, exactly as the server's `tool_calls` event gave them) and each call's result, `role: "tool"`.
+ */
+export const continuationStepSchema = z
+  .object({
+    tool_calls: z
+      .array(
+        z
+          .object({
+            id: z.string().min(1).max(200),
+            type: z.literal("function"),
+            function: z.object({ name: z.string().min(1).max(100), arguments: z.string().max(4_000) }).strict(),
+          })
+          .strict(),
+      )
+      .min(1)
+      .max(MAX_STEP_TOOL_CALLS),
+    results: z
+      .array(
+        z
+          .object({
+            role: z.literal("tool"),
+            tool_call_id: z.string().min(1).max(200),
+            content: z.string().max(TOOL_RESULT_MAX_CHARS, `A tool result can have at most ${TOOL_RESULT_MAX_CHARS.toLocaleString("en-US")} characters.`),
+          })
+          .strict(),
+      )
+      .min(1)
+      .max(MAX_STEP_TOOL_CALLS),
+  })
+  .strict()
+  .superRefine((step, ctx) => {
+    const ids = step.tool_calls.map((c) => c.id);
+    if (step.results.length !== ids.length || step.results.some((r, i) => r.tool_call_id !== ids[i])) {
+      ctx.addIssue({ code: "custom", path: ["results"], message: "Answer each tool call once, in the order of `tool_calls`." });
+    }
+  })
+  .meta({ id: "ContinuationStep" });
+export type ContinuationStep = z.infer<typeof continuationStepSchema>;
 
 /**
  * The request schema for the given limits. Memoised per limits, so the route handlers and the OpenAPI
@@ -173,6 +222,28 @@ function buildChatRequestSchema(limits: ChatLimits) {
         .boolean()
         .optional()
         .meta({ description: "Search the web for this turn (docs/issues.md #40): the server queries its SearXNG and gives the model the results." }),
+      tools: z
+        .array(z.enum(DEVICE_TOOL_NAMES))
+        .max(MAX_OFFERED_TOOLS, `A chat request can offer at most ${MAX_OFFERED_TOOLS} device tools.`)
+        .optional()
+        .meta({
+          description:
+            "docs/issues.md #50: device tools this client runs itself, by name (only `device_time` so far). When the model calls one " +
+            "the answer ends with SSE `event: tool_calls` `{ tool_calls, token }`; send the results back in `continuation`.",
+        }),
+      continuation: z
+        .object({
+          token: z.string().min(1).max(2_000),
+          steps: z.array(continuationStepSchema).min(1).max(MAX_CONTINUATION_STEPS),
+        })
+        .strict()
+        .nullable()
+        .optional()
+        .meta({
+          description:
+            "docs/issues.md #50: continue a paused turn: the last `tool_calls` event's token and every device-tool step so far (its tool_calls " +
+            "and results), oldest first. A valid continuation is not counted again; a forged, replayed or expired one is refused with 4xx.",
+        }),
     })
     .strict()
     .superRefine((body, ctx) => {

@@ -1,7 +1,7 @@
 /**
  * Device tools (docs/issues.md #50, the device-tool round trip): functions the browser runs itself and offers by
- * name (the chat body's `tools`, a list of names; its schema field is still to be added, so `DeviceToolOffer` is
- * the local type for it). The model's call goes back to the browser with a signed continuation token
+ * name (the chat body's `tools`, lib/shared/chat/turn-schema.ts). The model's call goes back to the browser with a
+ * signed continuation token
  * (lib/server/chat/continuation.ts); the browser sends the results and the token to continue the turn.
  * Browser-safe and dependency-free.
  */
@@ -20,12 +20,21 @@ export const DEVICE_TIME_TOOL: ToolDefinition = {
   },
 };
 
+/** Every device tool's name (the chat body's `tools` enum). */
+export const DEVICE_TOOL_NAMES = [DEVICE_TIME_TOOL_NAME] as const;
+export type DeviceToolName = (typeof DEVICE_TOOL_NAMES)[number];
+
 /** Every device tool a client may offer, by name. */
 export const DEVICE_TOOLS: Readonly<Record<string, ToolDefinition>> = { [DEVICE_TIME_TOOL_NAME]: DEVICE_TIME_TOOL };
 
-/** The chat body's device-tool offer (local type until the body schema has the field): names only. */
+/** A device-tool offer as the chat body holds it: names only. */
 export interface DeviceToolOffer {
-  tools?: readonly string[];
+  tools?: readonly string[] | null;
+}
+
+/** Whether `name` is a device tool (run by the browser, never by a server or an enclave). */
+export function isDeviceTool(name: string): name is DeviceToolName {
+  return Object.hasOwn(DEVICE_TOOLS, name);
 }
 
 /** The definitions of the offered names that are device tools, in the order offered, each once; unknown names dropped. */

@@ -80,8 +80,16 @@ export interface ScriptedMessage {
   content: string;
 }
 
+/** The built-in device tool's name (./device-tools.ts DEVICE_TIME_TOOL_NAME, repeated so this file stays import-free). */
+const DEVICE_TIME = "device_time";
+
+/** A message that asks for the device's time: "what time is it on my device?", "the time here", "my local time". */
+const ASKS_DEVICE_TIME = /\b(what time is it|what's the time|the time (here|on my|where i am)|my (local|device'?s?) (time|clock)|time on my device)\b/i;
+
 /**
- * The deterministic stand-in for a model's tool use: with `web_search` offered and no tool result since the
+ * The deterministic stand-in for a model's tool use. With no tool result since the last user message: when
+ * `device_time` is offered and the message asks for the device's time (ASKS_DEVICE_TIME), call it with `{}`;
+ * else, with `web_search` offered and no tool result since the
  * last user message, call it once with one query; otherwise answer (null). The query is the last user message's
  * own text (quoted blocks such as <document> and <web_results> taken off); a short follow-up (under 40
  * characters, or starting with "and", "what about" or "how about") is prefixed with the previous user message's,
@@ -89,11 +97,12 @@ export interface ScriptedMessage {
  * year before?". A real model writes better queries; this one only has to be predictable.
  */
 export function scriptedToolCall(messages: readonly ScriptedMessage[], offered: readonly string[]): { name: string; arguments: string } | null {
-  if (!offered.includes(WEB_SEARCH_TOOL_NAME)) return null;
   const lastUser = messages.findLastIndex((m) => m.role === "user");
   if (lastUser < 0 || messages.slice(lastUser + 1).some((m) => m.role === "tool")) return null;
   const question = ownText(messages[lastUser]!.content);
   if (question === "") return null;
+  if (offered.includes(DEVICE_TIME) && ASKS_DEVICE_TIME.test(question)) return { name: DEVICE_TIME, arguments: "{}" };
+  if (!offered.includes(WEB_SEARCH_TOOL_NAME)) return null;
   let query = question;
   const previous = messages.slice(0, lastUser).findLast((m) => m.role === "user");
   if (previous && (question.length < 40 || /^(and|what about|how about)\b/i.test(question))) {

@@ -1,0 +1,40 @@
+import "server-only";
+import { createHash } from "node:crypto";
+import { AppError } from "@/lib/shared/errors";
+import { offeredDeviceTools } from "@/lib/shared/llm/device-tools";
+import type { ChatRequest } from "@/lib/shared/chat/turn-schema";
+import type { QuotaSubject } from "@/lib/server/quota";
+import { useContinuation } from "./continuation";
+import { stepCalls, type TurnTools } from "./respond";
+
+/**
+ * The device-tool round trip on the standard path (docs/issues.md #50): who may continue a paused turn, the check
+ * of a continuation (before anything is counted: a refused one counts nothing) and the turn's tools for
+ * ./respond.ts. The tools' arguments and results are in the request only: nothing here logs or keeps them.
+ */
+
+/** The continuation caller of a quota subject: "u:<user id>", or "v:" and the SHA-256 of the client key. */
+export function continuationCaller(subject: QuotaSubject): string {
+  if (subject.kind === "user") return `u:${subject.userId}`;
+  return `v:${createHash("sha256").update(subject.address ?? "unknown").digest("base64url")}`;
+}
+
+/**
+ * A body's continuation, checked and used up (./continuation.ts useContinuation): null for a new turn.
+ * @throws AppError 400 "bad_request:continuation" for a model that does not call functions; the token's
+ *   403 (forged, another caller's, other calls), 400 (expired, over CHAT_MAX_TOOL_STEPS), 409 (replayed)
+ */
+export async function checkedContinuation(body: ChatRequest, caller: string, callsFunctions: boolean): Promise<TurnTools["resume"]> {
+  const continuation = body.continuation;
+  if (!continuation) return null;
+  if (!callsFunctions) throw new AppError("bad_request:continuation", "This model does not use tools: send your message again.");
+  const claims = await useContinuation(continuation.token, { caller, calls: continuation.steps.flatMap(stepCalls) });
+  return { turn: claims.turn, calls: claims.step, steps: continuation.steps };
+}
+
+/** The turn's device tools for ./respond.ts, or null when none are offered and it continues nothing. */
+export function turnTools(body: ChatRequest, subject: QuotaSubject, resume: TurnTools["resume"]): TurnTools | null {
+  const device = offeredDeviceTools(body);
+  if (!device.length && !resume) return null;
+  return { device, subject, caller: continuationCaller(subject), resume };
+}
