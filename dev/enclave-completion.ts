@@ -16,9 +16,10 @@ export const chatRequestSchema = z.looseObject({
   messages: z
     .array(
       z.looseObject({
-        role: z.enum(["system", "user", "assistant"]),
-        // A string, or OpenAI content parts: text and images, as a vision model takes them.
+        role: z.enum(["system", "user", "assistant", "tool"]),
+        // A string, or OpenAI content parts: text and images, as a vision model takes them; null beside tool_calls.
         content: z.union([
+          z.null(),
           z.string().max(MAX_REQUEST_BYTES),
           z
             .array(
@@ -29,10 +30,21 @@ export const chatRequestSchema = z.looseObject({
             )
             .max(100),
         ]),
+        // A device tool's round trip (docs/issues.md #50): the assistant's calls, then each `role: "tool"` result.
+        tool_calls: z
+          .array(z.looseObject({ id: z.string().max(200), type: z.literal("function"), function: z.looseObject({ name: z.string().max(100), arguments: z.string().max(MAX_REQUEST_BYTES) }) }))
+          .max(32)
+          .optional(),
+        tool_call_id: z.string().max(200).optional(),
       }),
     )
     .min(1)
     .max(10_000),
+  // Tools the client runs itself (OpenAI's `tools`): passed to the model; their calls go back to the client.
+  tools: z
+    .array(z.looseObject({ type: z.literal("function"), function: z.looseObject({ name: z.string().min(1).max(100), description: z.string().max(2_000).optional(), parameters: z.looseObject({}).optional() }) }))
+    .max(16)
+    .optional(),
   stream: z.boolean().optional(),
   stream_options: z.looseObject({ include_usage: z.boolean().optional() }).optional(),
   web_search_options: z.looseObject({}).optional(),
@@ -56,6 +68,8 @@ export interface CompletionWriter {
   annotations(list: readonly unknown[]): Promise<void>;
   /** End the answer with finish_reason "stop" and the turn's usage. */
   finish(usage: TurnUsage): Promise<void>;
+  /** End the answer with the model's calls of the client's tools (OpenAI `tool_calls`, finish_reason "tool_calls"). */
+  toolCalls(calls: readonly { id: string; name: string; arguments: string }[], usage: TurnUsage): Promise<void>;
   /**
    * End the answer with an error: in a stream an OpenAI-style `data: {"error": …}` event and `[DONE]`; as JSON a
    * sealed 502 error body. `message` must hold nothing of the conversation.
@@ -112,6 +126,19 @@ export function openCompletion(res: http.ServerResponse, { request, sealer, nonc
           },
           usage,
         ),
+      toolCalls: (calls, usage) =>
+        end(
+          200,
+          {
+            id,
+            object: "chat.completion",
+            created,
+            model: request.model,
+            choices: [{ index: 0, message: { role: "assistant", content: text || null, tool_calls: calls.map(wireCall) }, finish_reason: "tool_calls" }],
+            usage: usageOf(usage),
+          },
+          usage,
+        ),
       fail: (message, usage) => end(502, { error: { message, type: "server_error" } }, usage),
     };
   }
@@ -155,12 +182,20 @@ export function openCompletion(res: http.ServerResponse, { request, sealer, nonc
       if (request.stream_options?.include_usage) await write({ id, object: "chat.completion.chunk", created, model: request.model, choices: [], usage: usageOf(usage) });
       await end(usage);
     },
+    async toolCalls(calls, usage) {
+      await write(chunk({ tool_calls: calls.map((c, index) => ({ index, ...wireCall(c) })) }, null));
+      await write(chunk({}, "tool_calls"));
+      if (request.stream_options?.include_usage) await write({ id, object: "chat.completion.chunk", created, model: request.model, choices: [], usage: usageOf(usage) });
+      await end(usage);
+    },
     async fail(message, usage) {
       await write({ error: { message, type: "server_error" } });
       await end(usage);
     },
   };
 }
+
+const wireCall = (c: { id: string; name: string; arguments: string }) => ({ id: c.id, type: "function" as const, function: { name: c.name, arguments: c.arguments } });
 
 /** Split into pieces of `n` words, each keeping its trailing whitespace (same pacing as the development responder). */
 export function chunkWords(text: string, n: number): string[] {

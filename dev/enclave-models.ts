@@ -8,7 +8,7 @@
  * Neither logs anything of a request or an answer.
  */
 import { createParser, type EventSourceMessage } from "eventsource-parser";
-import { scriptedToolCall, type ToolCall } from "../lib/shared/llm/tools";
+import { scriptedToolCall, WEB_SEARCH_TOOL_NAME, type ToolCall } from "../lib/shared/llm/tools";
 import { splitWebResults, withWebResults, type PromptResult } from "../lib/shared/llm/search-prompt";
 import { contentImages, contentText, type MessageImage } from "../lib/shared/chat/images";
 import { chunkWords, type ChatRequest } from "./enclave-completion";
@@ -153,7 +153,8 @@ interface TextMessage {
 }
 
 /**
- * The development responder as a model: offered web_search it calls it by `scriptedToolCall`; otherwise it answers
+ * The development responder as a model: offered web_search or a device tool it calls it by `scriptedToolCall`
+ * (a device tool's result is quoted after the answer: "Your device answered: …"); otherwise it answers
  * with `answer` (the development responder's, or the bench's), the tool messages' results handed to it in the last
  * user turn as lib/shared/llm/search-prompt.ts `withWebResults` puts them (their failure line when none came back).
  * Streamed in 3-word pieces, `chunkDelayMs` apart.
@@ -174,10 +175,17 @@ export function scriptedModel(answer: (messages: LlmMessage[]) => string, chunkD
     }
     const lastUser = text.findLastIndex((m) => m.role === "user");
     const base = text.slice(0, lastUser + 1) as LlmMessage[];
-    const toolContents = text.slice(lastUser + 1).filter((m) => m.role === "tool").map((m) => m.content);
+    // The client's own tools' results (docs/issues.md #50) apart from the enclave's web results.
+    const clientCallIds = new Set(
+      messages.slice(lastUser + 1).flatMap((m) => (m.tool_calls ?? []).filter((c) => c.function.name !== WEB_SEARCH_TOOL_NAME).map((c) => c.id)),
+    );
+    const after = messages.slice(lastUser + 1).filter((m) => m.role === "tool");
+    const deviceResults = after.filter((m) => clientCallIds.has(m.tool_call_id ?? "")).map((m) => contentText(m.content ?? ""));
+    const toolContents = after.filter((m) => !clientCallIds.has(m.tool_call_id ?? "")).map((m) => contentText(m.content ?? ""));
     const blocks = toolContents.filter((c) => c.startsWith("<web_results>"));
     const results: PromptResult[] | null = blocks.length ? blocks.flatMap((c) => splitWebResults(c).results) : null;
-    const full = answer(toolContents.length ? withWebResults(base, results) : (text as LlmMessage[]));
+    const answered = answer(toolContents.length ? withWebResults(base, results) : (base.length ? base : (text as LlmMessage[])));
+    const full = deviceResults.length ? `${answered}\n\nYour device answered: ${deviceResults.join(" ")}` : answered;
     for (const piece of chunkWords(full, 3)) {
       if (chunkDelayMs > 0) await new Promise((r) => setTimeout(r, chunkDelayMs));
       if (signal.aborted) return;

@@ -7,6 +7,9 @@
  * (the query exactly as sent) in the content stream; the results go back to the model as a `role: "tool"` message
  * (delimited, untrusted <web_results>, lib/shared/llm/search-prompt.ts), numbered across the turn, until the model
  * answers or MAX_MODEL_CALLS is reached. The answer's `[n]` become the router's citation links.
+ * Tools the request offers itself (`tools`: the browser's device tools, docs/issues.md #50) are offered to the model
+ * too, never run here: a step that calls one ends the answer with those `tool_calls` (finish_reason "tool_calls");
+ * the client answers them in its next request, whose earlier model calls count against MAX_MODEL_CALLS.
  * Nothing here logs: the queries, results and answer exist only inside the ciphertext.
  */
 import { MAX_QUERIES_PER_CALL, WEB_SEARCH_TOOL, WEB_SEARCH_TOOL_NAME, webSearchQueries, type ToolCall, type ToolDefinition } from "../lib/shared/llm/tools";
@@ -68,7 +71,19 @@ export interface EnclaveTurn {
  * answer with the writer's error event; a failed or blocked query is reported by its marker and told to the model.
  */
 export async function runEnclaveTurn({ request, model, writer, search, maxCalls = MAX_MODEL_CALLS }: EnclaveTurn): Promise<void> {
-  const conversation: WireMessage[] = request.messages.map((m) => ({ role: m.role, content: m.content as WireMessage["content"] }));
+  const conversation: WireMessage[] = request.messages.map((m) => ({
+    role: m.role,
+    content: m.content as WireMessage["content"],
+    ...(m.tool_calls ? { tool_calls: m.tool_calls.map((c) => ({ id: c.id, type: "function" as const, function: { name: c.function.name, arguments: c.function.arguments } })) } : {}),
+    ...(m.tool_call_id !== undefined ? { tool_call_id: m.tool_call_id } : {}),
+  }));
+  const clientTools: ToolDefinition[] = (request.tools ?? [])
+    .filter((t) => t.function.name !== WEB_SEARCH_TOOL_NAME)
+    .map((t) => ({ type: "function", function: { name: t.function.name, description: t.function.description ?? "", parameters: (t.function.parameters ?? { type: "object", properties: {} }) as Record<string, unknown> } }));
+  const clientNames = new Set(clientTools.map((t) => t.function.name));
+  // A continued turn's earlier model calls: the assistant tool_calls since the user's last message.
+  const lastUserAt = conversation.findLastIndex((m) => m.role === "user");
+  const callsBefore = conversation.slice(lastUserAt + 1).filter((m) => m.role === "assistant" && m.tool_calls?.length).length;
   if (search) {
     const firstTurn = conversation.findIndex((m) => m.role !== "system");
     conversation.splice(firstTurn === -1 ? conversation.length : firstTurn, 0, { role: "system", content: ENCLAVE_SEARCH_PROMPT });
@@ -84,8 +99,8 @@ export async function runEnclaveTurn({ request, model, writer, search, maxCalls 
     await writer.annotations(piece.annotations);
   };
 
-  for (let call = 1; call <= maxCalls; call++) {
-    const tools = search && call < maxCalls ? [WEB_SEARCH_TOOL] : [];
+  for (let call = callsBefore + 1; call <= maxCalls; call++) {
+    const tools = call < maxCalls ? [...(search ? [WEB_SEARCH_TOOL] : []), ...clientTools] : [];
     let text = "";
     let calls: ToolCall[] = [];
     try {
@@ -110,6 +125,11 @@ export async function runEnclaveTurn({ request, model, writer, search, maxCalls 
       if (calls.length > 0 && text.trim() === "") return writer.fail(BUDGET_MESSAGE, usage);
       return writer.finish(usage);
     }
+    const forClient = calls.filter((c) => clientNames.has(c.name));
+    if (forClient.length) {
+      await send(citations.finish());
+      return writer.toolCalls(forClient, usage);
+    }
     conversation.push({
       role: "assistant",
       content: text === "" ? null : text,
@@ -117,11 +137,11 @@ export async function runEnclaveTurn({ request, model, writer, search, maxCalls 
     });
     let queriesLeft = MAX_QUERIES_PER_CALL;
     for (const c of calls) {
-      const written = c.name === WEB_SEARCH_TOOL_NAME ? webSearchQueries(c.arguments) : [];
+      const written = c.name === WEB_SEARCH_TOOL_NAME && search ? webSearchQueries(c.arguments) : [];
       const queries = written.slice(0, queriesLeft);
       queriesLeft -= queries.length;
       const content =
-        c.name !== WEB_SEARCH_TOOL_NAME
+        c.name !== WEB_SEARCH_TOOL_NAME || !search
           ? TOOL_UNKNOWN
           : written.length === 0
             ? TOOL_NO_QUERY

@@ -74,6 +74,7 @@ function ChatBody() {
           onRemoveStaged={attachment.remove}
           streamingText={chat.streamingText}
           searching={chat.searching}
+          deviceTool={chat.deviceTool}
           busy={chat.busy}
           onEdit={chat.edit}
           onRegenerate={chat.regenerate}

@@ -34,6 +34,8 @@ interface MessageListProps {
   streamingText: string | null;
   /** The web search running for the answer now, shown above it; null when none runs. */
   searching?: SearchProgress | null;
+  /** A device tool running now (lib/browser/chat/turn-runner.ts): its line, e.g. "Checking this device's time…". */
+  deviceTool?: string | null;
   busy: boolean;
   onEdit: (id: string, text: string) => void;
   onRegenerate: (id: string) => void;
@@ -51,7 +53,7 @@ const INTENT_MS = 1000;
  * the reader has scrolled up; then a button scrolls back down. Long chats are virtualized.
  */
 export function MessageList(props: MessageListProps) {
-  const { messages, stagedName, stagedReading, stagedThumbnail, onRemoveStaged, streamingText, searching, busy } = props;
+  const { messages, stagedName, stagedReading, stagedThumbnail, onRemoveStaged, streamingText, searching, deviceTool, busy } = props;
   const scroller = useRef<HTMLDivElement>(null);
   const content = useRef<HTMLDivElement>(null);
   const pinnedRef = useRef(true);
@@ -177,7 +179,7 @@ export function MessageList(props: MessageListProps) {
                 <FileChip name={stagedName} onRemove={onRemoveStaged} reading={stagedReading} thumbnail={stagedThumbnail} />
               </div>
             )}
-            {streamingText !== null && <StreamingAnswer text={streamingText} searching={searching ?? null} />}
+            {streamingText !== null && <StreamingAnswer text={streamingText} searching={searching ?? null} deviceTool={deviceTool ?? null} />}
           </div>
         </div>
       </div>
@@ -195,8 +197,14 @@ export function MessageList(props: MessageListProps) {
 }
 
 /** The answer being streamed: the typing indicator until its first text, then the text so far; a running search's line. */
-function StreamingAnswer({ text, searching }: { text: string; searching: SearchProgress | null }) {
-  const line = searching && <SearchingLine queries={searching.queries} engine={searching.engine} />;
+function StreamingAnswer({ text, searching, deviceTool }: { text: string; searching: SearchProgress | null; deviceTool: string | null }) {
+  const line = deviceTool ? (
+    <p role="status" data-testid="device-tool-running" className="text-xs text-ink-500">
+      {deviceTool}
+    </p>
+  ) : (
+    searching && <SearchingLine queries={searching.queries} engine={searching.engine} />
+  );
   return text === "" ? (
     <div className="flex gap-3">
       <AssistantAvatar />

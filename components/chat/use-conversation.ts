@@ -22,6 +22,7 @@ import { passageSourceName, type FilePassage } from "@/lib/browser/knowledge/fil
 import { useStreamingText } from "./use-streaming-text";
 import { useConfidential } from "@/components/confidential/confidential-context";
 import { turnSender, verificationFailureText } from "@/components/confidential/send-turn";
+import { runTurn } from "@/lib/browser/chat/turn-runner";
 import { useWebSearch } from "./use-web-search";
 import { parseMemorySuggestion } from "@/lib/shared/llm/memory-prompt";
 
@@ -169,6 +170,8 @@ export function useConversation(options: Options) {
   const streaming = useStreamingText();
   // The web search running for the streaming answer (a step of the model's tool loop), or null.
   const [searching, setSearching] = useState<SearchProgress | null>(null);
+  // The device tool running now (lib/browser/chat/turn-runner.ts), as its line.
+  const [deviceTool, setDeviceTool] = useState<string | null>(null);
   const abort = useRef<AbortController | null>(null);
   // Set when a send is cancelled because the user moved to another chat: nothing of it is kept.
   const discarded = useRef<AbortController | null>(null);
@@ -228,7 +231,7 @@ export function useConversation(options: Options) {
     const controller = new AbortController();
     abort.current = controller;
     try {
-      const result: SendChatResult = await turnSender(confidential, options.model)({
+      const result: SendChatResult = await runTurn(turnSender(confidential, options.model), {
         endpoint: options.signedIn ? "chatSignedIn" : "chatVisitor",
         messages: toApi(conversation),
         model: options.model,
@@ -244,6 +247,7 @@ export function useConversation(options: Options) {
         onDelta: streaming.push,
         webSearch: webSearch.state.on,
         onSearch: setSearching,
+        onDeviceTool: setDeviceTool,
       });
       webSearch.record(result.search);
       // docs/product.md §4: after a successful send, keep the chat id and take the server's answer.
@@ -303,6 +307,7 @@ export function useConversation(options: Options) {
         abort.current = null;
         streaming.finish();
         setSearching(null);
+        setDeviceTool(null);
         setPendingAfter(null);
       }
     }
@@ -334,6 +339,7 @@ export function useConversation(options: Options) {
     streamingText: streaming.text,
     /** The web search running for the streaming answer (its queries as sent and engine), or null. */
     searching,
+    deviceTool,
     load,
     cancel,
     /** Stop the answer streaming in (keeps what arrived). */

@@ -76,6 +76,8 @@ export interface SendChatInput {
   tools?: DeviceToolName[];
   /** docs/issues.md #50: the paused turn's token and its device-tool steps so far (lib/browser/chat/turn-runner.ts). */
   continuation?: { token: string; steps: ContinuationStep[] } | null;
+  /** A device tool began running on this device (its line, e.g. "Checking this device's time") or ended (null). */
+  onDeviceTool?: (line: string | null) => void;
   /** A search step began (its progress) or ended (null); only a model that searches through the web-search tool has steps. */
   onSearch?: (progress: SearchProgress | null) => void;
 }
@@ -90,8 +92,17 @@ export interface SearchProgress {
   engine: string;
 }
 
-/** The chat call's answer (contract chatResultSchema). */
-export type SendChatResult = ChatResult;
+/**
+ * A step paused for this device (docs/issues.md #50): the model's calls of the offered device tools, OpenAI's shape,
+ * and the token that continues the turn (SSE `event: tool_calls`, or the relay's continuation header).
+ */
+export interface DevicePause {
+  tool_calls: ContinuationStep["tool_calls"];
+  token: string;
+}
+
+/** The chat call's answer (contract chatResultSchema); `paused` instead when the model called a device tool. */
+export type SendChatResult = ChatResult & { paused?: DevicePause };
 
 /** A failed send: AppError with the HTTP status (0 for a network error) and the server's text. */
 const sendFailed = (status: number, message: string) => AppError.fromStatus(status, message, "chat_send");
@@ -112,6 +123,7 @@ export async function sendChat(input: SendChatInput): Promise<SendChatResult> {
       const data = JSON.parse(event.data) as Record<string, unknown>;
       if (event.event === "delta") input.onDelta(String(data.text ?? ""));
       else if (event.event === "done") result = data as unknown as SendChatResult;
+      else if (event.event === "tool_calls") result = pausedResult(input, data as unknown as DevicePause);
       else if (event.event === "step") input.onSearch?.(searchProgress(data));
       // A step's record (it comes again, merged, in `done`, which is what the chat keeps): the search ended.
       else if (event.event === "search") input.onSearch?.(null);
@@ -127,6 +139,16 @@ export async function sendChat(input: SendChatInput): Promise<SendChatResult> {
 }
 
 
+/** A paused step as the result of one request: the conversation as sent, no answer yet (lib/browser/chat/turn-runner.ts continues it). */
+export function pausedResult(input: Pick<SendChatInput, "messages" | "chatId">, paused: DevicePause): SendChatResult {
+  return {
+    messages: input.messages.map(({ role, content }) => ({ role, content })),
+    chat_id: input.chatId,
+    context: { omitted_messages: 0, omitted_documents: 0, latest_message_cut: false },
+    paused,
+  };
+}
+
 /** A `step` event's running search, or null for a step that sent nothing (over the day's searches, no usable query). */
 function searchProgress(data: Record<string, unknown>): SearchProgress | null {
   if (data.status !== "running" || !Array.isArray(data.queries)) return null;
@@ -138,7 +160,7 @@ function searchProgress(data: Record<string, unknown>): SearchProgress | null {
  * sends it, a confidential turn assembles its encrypted request from it. The type names each field, so a field
  * added to the schema fails the type check here until it is sent (tests/unit/turn-shape.test.ts).
  */
-export function chatRequestBody(input: Omit<SendChatInput, "endpoint" | "signal" | "onDelta">): EveryField<ChatRequestBody> {
+export function chatRequestBody(input: Omit<SendChatInput, "endpoint" | "signal" | "onDelta" | "onDeviceTool">): EveryField<ChatRequestBody> {
   return {
     messages: input.messages.map(wireMessage),
     model: input.model,

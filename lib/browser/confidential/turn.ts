@@ -4,11 +4,13 @@ import { isAbort, readEventStream } from "@/lib/browser/chat/event-stream";
 import { AppError } from "@/lib/shared/errors";
 import { turnModelInput } from "@/lib/shared/llm/turn-input";
 import { toOpenAiMessages } from "@/lib/shared/llm/prompt";
-import { chatRequestBody } from "@/lib/browser/chat/send-turn";
+import { chatRequestBody, pausedResult, type DevicePause } from "@/lib/browser/chat/send-turn";
+import { offeredDeviceTools } from "@/lib/shared/llm/device-tools";
 import type { ConfidentialTurnReceipt } from "./receipt-store";
 import { enclaveVerificationCache, isAttestationRefused, type VerifiedEnclave } from "./attestation";
 import { isConfidentialRequestError, sendConfidentialRequest } from "./ehbp-client";
 import {
+  CONTINUATION_HEADER,
   ENCLAVE_UNVERIFIED,
   SEARCH_QUOTA_REFUSAL,
   TINFOIL_EVENTS_HEADER,
@@ -95,6 +97,9 @@ export async function verifiedEnclave(
  * (and `pii_check_options` when the page's config says so) and the enclave searches; the answer's `search` is read
  * from its markers (lib/browser/search/enclave-stream.ts). Past the day's searches the relay refuses the turn
  * (429 SEARCH_QUOTA_REFUSAL) and it is sent again without search, its `search` saying "over_quota".
+ * Device tools (docs/issues.md #50): `tools` go inside the encrypted body in OpenAI's shape; an answer that ends with
+ * finish_reason "tool_calls" comes back `paused` with the relay's continuation token (CONTINUATION_HEADER, in clear:
+ * it names no content), and `continuation` sends the calls and results as OpenAI messages with that token.
  * @throws EnclaveVerificationError (nothing was sent); AppError for relay errors (its status and
  *   `{ error }` text, mapped like a standard turn's by lib/browser/chat/send-errors.ts), an enclave error, an
  *   answer that fails decryption (502) or a network failure (0); DOMException "AbortError" on abort
@@ -120,8 +125,17 @@ async function sendTurn(input: SendChatInput, config: ConfidentialPublicConfig):
   const fitted = turnModelInput(chatRequestBody(input), budgetTokens);
   // Images go inside the encrypted body too, as OpenAI content parts.
   // Tinfoil's router-only fields, inside the ciphertext like the messages.
-  const searchFields = input.webSearch ? { web_search_options: {}, ...(config.searchPiiCheck ? { pii_check_options: {} } : {}) } : {};
-  const body = JSON.stringify({ model: enclaveModel, messages: toOpenAiMessages(fitted.messages), stream: true, ...searchFields });
+  // A continuation is the same turn: its search was counted (and run) by its first request.
+  const searches = Boolean(input.webSearch && !input.continuation);
+  const searchFields = searches ? { web_search_options: {}, ...(config.searchPiiCheck ? { pii_check_options: {} } : {}) } : {};
+  const tools = offeredDeviceTools(input);
+  const steps = (input.continuation?.steps ?? []).flatMap((step) => [
+    { role: "assistant", content: null, tool_calls: step.tool_calls },
+    ...step.results,
+  ]);
+  const messages = [...toOpenAiMessages(fitted.messages), ...steps];
+  const body = JSON.stringify({ model: enclaveModel, messages, stream: true, ...searchFields, ...(tools.length ? { tools } : {}) });
+  input = { ...input, webSearch: searches };
 
   let attempt = await verifiedEnclave(config, { signal: input.signal });
   let sent;
@@ -152,8 +166,14 @@ async function sendTurn(input: SendChatInput, config: ConfidentialPublicConfig):
   }
 
   const search = input.webSearch ? new EnclaveSearchStream() : null;
-  const text = await readAnswer(response.body, input.onDelta, search);
+  const calls: DevicePause["tool_calls"] = [];
+  const text = await readAnswer(response.body, input.onDelta, search, calls);
   recordReceipt(receipt);
+  if (calls.length) {
+    const token = response.headers.get(CONTINUATION_HEADER);
+    if (!token) throw AppError.fromStatus(502, "The answer asked for a tool on this device but could not be continued.");
+    return { ...pausedResult(input, { tool_calls: calls, token }), receipt };
+  }
   return {
     messages: [...input.messages.map(({ role, content }) => ({ role, content })), { role: "assistant", content: text }],
     chat_id: input.chatId,
@@ -172,6 +192,8 @@ async function sendOnce(enclave: VerifiedEnclave, body: string, input: SendChatI
         [config.modelHeader]: input.model,
         // That this turn searches (for the quota) and the router's marker opt-in; never the query.
         ...(input.webSearch ? { [WEB_SEARCH_HEADER]: "1", [TINFOIL_EVENTS_HEADER]: TINFOIL_EVENTS_WEB_SEARCH } : {}),
+        // The same turn's next step (docs/issues.md #50): the relay's token, in clear, naming no content.
+        ...(input.continuation ? { [CONTINUATION_HEADER]: input.continuation.token } : {}),
       },
       signal: input.signal,
     });
@@ -186,7 +208,12 @@ async function sendOnce(enclave: VerifiedEnclave, body: string, input: SendChatI
  * @returns the whole answer text
  * @throws AppError 502 on an error event, an authentication failure or an answer without its end
  */
-async function readAnswer(body: ReadableStream<Uint8Array<ArrayBuffer>>, onDelta: (text: string) => void, search: EnclaveSearchStream | null): Promise<string> {
+async function readAnswer(
+  body: ReadableStream<Uint8Array<ArrayBuffer>>,
+  onDelta: (text: string) => void,
+  search: EnclaveSearchStream | null,
+  calls: DevicePause["tool_calls"],
+): Promise<string> {
   let text = "";
   let finished = false;
   let failure: AppError | null = null;
@@ -195,7 +222,10 @@ async function readAnswer(body: ReadableStream<Uint8Array<ArrayBuffer>>, onDelta
       finished = true;
       return;
     }
-    let chunk: { error?: { message?: unknown }; choices?: { delta?: { content?: unknown; annotations?: unknown }; finish_reason?: unknown }[] };
+    let chunk: {
+      error?: { message?: unknown };
+      choices?: { delta?: { content?: unknown; annotations?: unknown; tool_calls?: unknown }; finish_reason?: unknown }[];
+    };
     try {
       chunk = JSON.parse(event.data) as typeof chunk;
     } catch {
@@ -213,6 +243,16 @@ async function readAnswer(body: ReadableStream<Uint8Array<ArrayBuffer>>, onDelta
       const shown = search ? search.push(delta) : delta;
       text += shown;
       if (shown) onDelta(shown);
+    }
+    // The model's calls of this device's tools (docs/issues.md #50), joined by index as OpenAI streams them.
+    if (Array.isArray(choice?.delta?.tool_calls)) {
+      for (const piece of choice.delta.tool_calls as { index?: unknown; id?: unknown; function?: { name?: unknown; arguments?: unknown } }[]) {
+        const index = typeof piece.index === "number" ? piece.index : 0;
+        const call = (calls[index] ??= { id: "", type: "function", function: { name: "", arguments: "" } });
+        if (typeof piece.id === "string") call.id = piece.id;
+        if (typeof piece.function?.name === "string") call.function.name += piece.function.name;
+        if (typeof piece.function?.arguments === "string") call.function.arguments += piece.function.arguments;
+      }
     }
     if (typeof choice?.finish_reason === "string") finished = true;
   };

@@ -20,7 +20,9 @@ import { blockedSeconds, blockKey, blockRedisKey } from "@/lib/server/rate-limit
 import { enclaveModelId, isConfidentialModel } from "../llm/confidential-models";
 import { answerWithDeadlines, upstreamRefusal } from "./relay-answer";
 import { configuredEnclave, MAX_CONNECT_MS } from "./enclave";
-import { EHBP_ENCAPSULATED_KEY_HEADER, EHBP_RESPONSE_NONCE_HEADER, MODEL_HEADER, TINFOIL_EVENTS_HEADER, TINFOIL_EVENTS_WEB_SEARCH, WEB_SEARCH_HEADER } from "@/lib/shared/confidential/protocol";
+import { signContinuation, useContinuation } from "@/lib/server/chat/continuation";
+import { continuationCaller } from "@/lib/server/chat/device-turn";
+import { CONTINUATION_HEADER, EHBP_ENCAPSULATED_KEY_HEADER, EHBP_RESPONSE_NONCE_HEADER, MODEL_HEADER, TINFOIL_EVENTS_HEADER, TINFOIL_EVENTS_WEB_SEARCH, WEB_SEARCH_HEADER } from "@/lib/shared/confidential/protocol";
 import { parseUsageMetrics, recordUsage, USAGE_REQUEST_HEADER, USAGE_RESPONSE_HEADER, type UsageKind } from "./usage";
 
 /**
@@ -55,6 +57,26 @@ interface AdmittedTurn {
   blockKey: string;
   /** The turn declared a search and it was counted: only then does the router's search opt-in go on. */
   search: boolean;
+  /** The continuation token answered with this request (CONTINUATION_HEADER): the next request of the same turn. */
+  continuation: string;
+}
+
+/**
+ * The continuation of a turn (docs/issues.md #50): the token of CONTINUATION_HEADER checked and used up, or null for
+ * a new turn. The relay cannot see the calls inside the ciphertext, so the token binds none (an empty list): it
+ * vouches for the caller, the turn and its step within CHAT_MAX_TOOL_STEPS, and for 5 minutes, once.
+ * @throws AppError 403/400/409 of ./../chat/continuation.ts useContinuation
+ */
+async function continued(request: Request, caller: string): Promise<{ turn: string; step: number } | null> {
+  const token = request.headers.get(CONTINUATION_HEADER);
+  if (token === null) return null;
+  const claims = await useContinuation(token, { caller, calls: [] });
+  return { turn: claims.turn, step: claims.step };
+}
+
+/** The token for the request after this one: step 1 of a new turn, or the next step of a continued one. */
+function nextToken(caller: string, resumed: { turn: string; step: number } | null): string {
+  return signContinuation({ caller, turn: resumed?.turn ?? null, step: (resumed?.step ?? 0) + 1, calls: [] }).token;
 }
 
 /**
@@ -69,6 +91,9 @@ interface AdmittedTurn {
  * 503 draining or enclave busy, 504 no answer in time, 422 EHBP key-config mismatch, 502 for any other
  * non-2xx of the enclave (./relay-answer.ts); otherwise the enclave's 2xx and its body, cut off past
  * CONFIDENTIAL_IDLE_TIMEOUT_MS of silence or CONFIDENTIAL_STREAM_TIMEOUT_MS in all.
+ * Every 2xx answer carries a continuation token (CONTINUATION_HEADER, docs/issues.md #50); a request sending one
+ * back is the same turn's next step (after the browser ran a device tool): checked, never counted, and a forged,
+ * replayed, expired or over-budget token is refused (403/409/400) with nothing counted.
  */
 export const relayChat = route(
   api.confidentialChat,
@@ -139,6 +164,8 @@ async function admit(request: Request): Promise<AdmittedTurn> {
       originError = error;
     }
     let key = "";
+    let resumed: { turn: string; step: number } | null = null;
+    const continuing = request.headers.has(CONTINUATION_HEADER);
     const admitted = await admitUserTurn({
       who,
       modelCode: code,
@@ -148,9 +175,20 @@ async function admit(request: Request): Promise<AdmittedTurn> {
         key = `u:${userId}`;
         await refuseIfBlocked(key);
       },
-      search: search ? "required" : false,
+      // A continuation is the same turn: its token is checked in the quota's place and nothing is counted.
+      ...(continuing
+        ? {
+            uncounted: async (userId: string) => {
+              key = `u:${userId}`;
+              await refuseIfBlocked(key);
+              resumed = await continued(request, key);
+            },
+          }
+        : {}),
+      search: search && !continuing ? "required" : false,
     });
-    return { kind: admitted.plan === "Pro" ? "pro" : "free", modelCode: admitted.model.code as ModelCode, blockKey: key, search };
+    const kind = admitted.plan === "Pro" ? "pro" : "free";
+    return { kind, modelCode: admitted.model.code as ModelCode, blockKey: key, search: search && !continuing, continuation: nextToken(key, resumed) };
   }
   assertSameOrigin(request);
   const problem = headerError(request, maxBytes);
@@ -165,6 +203,12 @@ async function admit(request: Request): Promise<AdmittedTurn> {
     await refuseIfBlocked(key);
     throw error;
   }
+  const caller = continuationCaller({ kind: "visitor", address });
+  if (request.headers.has(CONTINUATION_HEADER)) {
+    await refuseIfBlocked(key);
+    const resumed = await continued(request, caller);
+    return { kind: "visitor", modelCode: model.code as ModelCode, blockKey: key, search: false, continuation: nextToken(caller, resumed) };
+  }
   // The refusal list and the quota in one round trip (one Redis script with REDIS_URL).
   const { blocked, searched } = await consumeTurnUnlessBlocked(
     { kind: "visitor", address },
@@ -174,7 +218,7 @@ async function admit(request: Request): Promise<AdmittedTurn> {
   if (blocked > 0) throw mismatchRefusal(blocked);
   // The turn stays counted: visitors' counters are not given back (docs/web-search.md "Quotas").
   if (search && !searched) throw searchQuotaExceeded(secondsToNextUtcDay());
-  return { kind: "visitor", modelCode: model.code as ModelCode, blockKey: key, search };
+  return { kind: "visitor", modelCode: model.code as ModelCode, blockKey: key, search, continuation: nextToken(caller, null) };
 }
 
 interface ForwardLimits {
@@ -259,6 +303,7 @@ async function forward(request: Request, settings: ConfidentialSettings, turn: A
     const value = response.headers[name.toLowerCase()];
     if (typeof value === "string") out.set(name, value);
   }
+  if (status >= 200 && status < 300) out.set(CONTINUATION_HEADER, turn.continuation);
 
   let finished = false;
   const finish = (complete: boolean) => {

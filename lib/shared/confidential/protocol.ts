@@ -25,6 +25,13 @@ export const MODEL_HEADER = "X-Hush-Model";
 export const WEB_SEARCH_HEADER = "X-Hush-Web-Search";
 
 /**
+ * Clear header of the device-tool round trip (docs/issues.md #50): the relay answers each admitted turn with a
+ * continuation token in it, and a request that sends it back continues that turn uncounted. The token names the
+ * caller, the turn and its step, nothing of the content, so the relay stays blind.
+ */
+export const CONTINUATION_HEADER = "X-Hush-Continuation";
+
+/**
  * Tinfoil's router opt-in header for its web-search progress markers (confidential-model-router,
  * toolruntime/events.go `X-Tinfoil-Events`); the relay forwards exactly this value and no other.
  */

@@ -1,0 +1,71 @@
+import "client-only";
+import { DEVICE_TIME_TOOL_NAME, deviceTimeResult, DEVICE_TOOL_NAMES, type DeviceToolName } from "@/lib/shared/llm/device-tools";
+import { MAX_CONTINUATION_STEPS, type ContinuationStep } from "@/lib/shared/chat/turn-schema";
+import { AppError } from "@/lib/shared/errors";
+import type { SendChatInput, SendChatResult } from "./send-turn";
+
+/**
+ * The browser's one turn runner (docs/issues.md #50): from the composer's input to the final answer, on either
+ * path (`send` is lib/browser/chat/send-turn.ts sendChat or lib/browser/confidential/turn.ts sendConfidentialTurn).
+ * It offers this device's tools; when the model calls one, the answer pauses, the tool runs here and the results go
+ * back with the pause's token, until the model answers. Each step is shown as it happens (`onDeviceTool`), Stop
+ * (`signal`) ends the whole turn at any step, and a tool that failed is said under the answer, never hidden.
+ * No React: components/chat/use-conversation.ts keeps the state.
+ */
+
+/** The device tools this browser runs. */
+export const BROWSER_DEVICE_TOOLS: readonly DeviceToolName[] = DEVICE_TOOL_NAMES;
+
+/** What the chat shows while a device tool runs, per tool. */
+const RUNNING_LINE: Record<DeviceToolName, string> = { [DEVICE_TIME_TOOL_NAME]: "Checking this device's time" };
+
+/** The line under an answer whose device tool failed. */
+export const DEVICE_TOOL_FAILED_LINE = "A tool on this device failed, so this answer does not use its result.";
+
+/**
+ * Run one turn to its answer.
+ * @returns the last request's result, never paused; its answer ends with DEVICE_TOOL_FAILED_LINE when a tool failed
+ * @throws what `send` throws (AppError, DOMException "AbortError" on Stop); AppError 502 when the model keeps
+ *   calling tools past MAX_CONTINUATION_STEPS
+ */
+export async function runTurn(send: (input: SendChatInput) => Promise<SendChatResult>, input: SendChatInput): Promise<SendChatResult> {
+  const steps: ContinuationStep[] = [];
+  let token: string | null = null;
+  let failed = false;
+  const tools = input.tools ?? [...BROWSER_DEVICE_TOOLS];
+  for (;;) {
+    const result = await send({ ...input, tools, continuation: token ? { token, steps: [...steps] } : null });
+    if (!result.paused) return failed ? withFailureLine(result) : result;
+    if (steps.length >= MAX_CONTINUATION_STEPS) throw AppError.fromStatus(502, "The model kept calling tools without answering.");
+    const results: ContinuationStep["results"] = [];
+    for (const call of result.paused.tool_calls) {
+      input.signal.throwIfAborted();
+      const name = call.function.name as DeviceToolName;
+      input.onDeviceTool?.(`${RUNNING_LINE[name] ?? "Running a tool on this device"}…`);
+      const outcome = await runDeviceTool(name, call.function.arguments);
+      if (outcome.failed) failed = true;
+      results.push({ role: "tool", tool_call_id: call.id, content: outcome.content });
+    }
+    input.onDeviceTool?.(null);
+    input.signal.throwIfAborted();
+    steps.push({ tool_calls: result.paused.tool_calls, results });
+    token = result.paused.token;
+  }
+}
+
+/** Run a device tool here; a failure becomes the result the model is told (it must not claim the tool's answer). */
+async function runDeviceTool(name: string, _args: string): Promise<{ content: string; failed: boolean }> {
+  try {
+    if (name === DEVICE_TIME_TOOL_NAME) return { content: deviceTimeResult(new Date(), Intl.DateTimeFormat().resolvedOptions().timeZone), failed: false };
+    return { content: `The tool ${JSON.stringify(name.slice(0, 100))} is not available on this device.`, failed: true };
+  } catch {
+    return { content: "The tool failed on the device. Answer without its result and say so.", failed: true };
+  }
+}
+
+function withFailureLine(result: SendChatResult): SendChatResult {
+  const messages = [...result.messages];
+  const last = messages.at(-1);
+  if (last?.role === "assistant") messages[messages.length - 1] = { ...last, content: `${last.content}\n\n${DEVICE_TOOL_FAILED_LINE}` };
+  return { ...result, messages };
+}
