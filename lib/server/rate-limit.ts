@@ -88,7 +88,7 @@ export async function consume(spec: LimiterSpec, key: string): Promise<void> {
  * Shared through Redis with REDIS_URL, so a replay to another instance is caught; else this process's memory
  * (lib/server/chat/continuation.ts, docs/issues.md #50).
  */
-export async function useOnce(name: string, key: string, seconds: number): Promise<boolean> {
+export async function markOnce(name: string, key: string, seconds: number): Promise<boolean> {
   try {
     await limiterFor({ name: `once:${name}`, points: 1, durationSeconds: Math.max(1, Math.ceil(seconds)) }).consume(hashedKey(key));
     return true;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { CONTINUATION_TTL_MS, signContinuation, useContinuation } from "@/lib/server/chat/continuation";
+import { CONTINUATION_TTL_MS, signContinuation, spendContinuation } from "@/lib/server/chat/continuation";
 import { DEVICE_TIME_TOOL_NAME, deviceTimeResult, offeredDeviceTools } from "@/lib/shared/llm/device-tools";
 import { AppError } from "@/lib/shared/errors";
 import { setEnv } from "../helpers/env";
@@ -23,8 +23,8 @@ afterEach(() => setEnv({ CHAT_MAX_TOOL_STEPS: undefined }));
 describe("continuation tokens", () => {
   it("a token continues its own turn once, at the next step", async () => {
     const { token, claims } = signContinuation({ caller, turn: null, step: 1, calls });
-    expect(await useContinuation(token, { caller, calls })).toEqual(claims);
-    expect(await refusal(() => useContinuation(token, { caller, calls }))).toMatchObject({ status: 409, code: "conflict:continuation_used" });
+    expect(await spendContinuation(token, { caller, calls })).toEqual(claims);
+    expect(await refusal(() => spendContinuation(token, { caller, calls }))).toMatchObject({ status: 409, code: "conflict:continuation_used" });
   });
 
   it("forged, altered, another caller's or for other calls: 403, and it is not used up", async () => {
@@ -32,21 +32,21 @@ describe("continuation tokens", () => {
     const [head, body, sig] = token.split(".");
     const altered = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body!, "base64url").toString()), step: 0 })).toString("base64url");
     for (const bad of [`${head}.${altered}.${sig}`, `${head}.${body}.${"A".repeat(sig!.length)}`, "c1.x", "not a token"]) {
-      expect(await refusal(() => useContinuation(bad, { caller, calls }))).toMatchObject({ status: 403 });
+      expect(await refusal(() => spendContinuation(bad, { caller, calls }))).toMatchObject({ status: 403 });
     }
-    expect(await refusal(() => useContinuation(token, { caller: "u:someone-else", calls }))).toMatchObject({ status: 403 });
-    expect(await refusal(() => useContinuation(token, { caller, calls: [{ ...calls[0]!, arguments: '{"x":1}' }] }))).toMatchObject({ status: 403 });
-    expect((await useContinuation(token, { caller, calls })).step).toBe(1);
+    expect(await refusal(() => spendContinuation(token, { caller: "u:someone-else", calls }))).toMatchObject({ status: 403 });
+    expect(await refusal(() => spendContinuation(token, { caller, calls: [{ ...calls[0]!, arguments: '{"x":1}' }] }))).toMatchObject({ status: 403 });
+    expect((await spendContinuation(token, { caller, calls })).step).toBe(1);
   });
 
   it("past its TTL or over CHAT_MAX_TOOL_STEPS it is refused with 400", async () => {
     const old = signContinuation({ caller, turn: null, step: 1, calls, now: Date.now() - CONTINUATION_TTL_MS - 1 });
-    expect(await refusal(() => useContinuation(old.token, { caller, calls }))).toMatchObject({ status: 400, code: "bad_request:continuation_expired" });
+    expect(await refusal(() => spendContinuation(old.token, { caller, calls }))).toMatchObject({ status: 400, code: "bad_request:continuation_expired" });
     setEnv({ CHAT_MAX_TOOL_STEPS: "3" });
     const last = signContinuation({ caller, turn: null, step: 3, calls });
-    expect(await refusal(() => useContinuation(last.token, { caller, calls }))).toMatchObject({ status: 400, code: "bad_request:tool_steps" });
+    expect(await refusal(() => spendContinuation(last.token, { caller, calls }))).toMatchObject({ status: 400, code: "bad_request:tool_steps" });
     const next = signContinuation({ caller, turn: last.claims.turn, step: 2, calls });
-    expect((await useContinuation(next.token, { caller, calls })).turn).toBe(last.claims.turn);
+    expect((await spendContinuation(next.token, { caller, calls })).turn).toBe(last.claims.turn);
   });
 });
 

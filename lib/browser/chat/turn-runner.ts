@@ -42,7 +42,7 @@ export async function runTurn(send: (input: SendChatInput) => Promise<SendChatRe
       input.signal.throwIfAborted();
       const name = call.function.name as DeviceToolName;
       input.onDeviceTool?.(`${RUNNING_LINE[name] ?? "Running a tool on this device"}…`);
-      const outcome = await runDeviceTool(name, call.function.arguments);
+      const outcome = await runDeviceTool(name);
       if (outcome.failed) failed = true;
       results.push({ role: "tool", tool_call_id: call.id, content: outcome.content });
     }
@@ -54,7 +54,7 @@ export async function runTurn(send: (input: SendChatInput) => Promise<SendChatRe
 }
 
 /** Run a device tool here; a failure becomes the result the model is told (it must not claim the tool's answer). */
-async function runDeviceTool(name: string, _args: string): Promise<{ content: string; failed: boolean }> {
+async function runDeviceTool(name: string): Promise<{ content: string; failed: boolean }> {
   try {
     if (name === DEVICE_TIME_TOOL_NAME) return { content: deviceTimeResult(new Date(), Intl.DateTimeFormat().resolvedOptions().timeZone), failed: false };
     return { content: `The tool ${JSON.stringify(name.slice(0, 100))} is not available on this device.`, failed: true };

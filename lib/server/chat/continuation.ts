@@ -1,7 +1,7 @@
 import "server-only";
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { getConfig } from "@/lib/server/config";
-import { useOnce } from "@/lib/server/rate-limit";
+import { markOnce } from "@/lib/server/rate-limit";
 import { deriveAuthKey } from "@/lib/server/secret";
 import { AppError } from "@/lib/shared/errors";
 import type { ToolCall } from "@/lib/shared/llm/tools";
@@ -12,7 +12,7 @@ import type { ToolCall } from "@/lib/shared/llm/tools";
  * derived from the server's secret, lib/server/secret.ts); the browser runs the tools and sends their results with
  * the token to continue. The token binds the caller, the turn, the model calls made so far and the very calls it
  * answers, and is good once, for CONTINUATION_TTL_MS. Checked before anything is counted, so a refused one counts
- * nothing. Single use is kept where the rate limits are (lib/server/rate-limit.ts useOnce): in Redis with REDIS_URL,
+ * nothing. Single use is kept where the rate limits are (lib/server/rate-limit.ts markOnce): in Redis with REDIS_URL,
  * shared by every instance; without it in this process's memory, so a token replayed to another instance is not caught.
  * Format: `c1.<claims as base64url JSON>.<MAC as base64url>`; nothing secret is inside (no message text).
  */
@@ -74,7 +74,7 @@ const forged = () => new AppError("forbidden:continuation", "This tool result do
  *   400 "bad_request:continuation_expired" past its TTL; 400 "bad_request:tool_steps" over the step budget;
  *   409 "conflict:continuation_used" replayed
  */
-export async function useContinuation(token: string, expected: { caller: string; calls: readonly ToolCall[]; now?: number }): Promise<ContinuationClaims> {
+export async function spendContinuation(token: string, expected: { caller: string; calls: readonly ToolCall[]; now?: number }): Promise<ContinuationClaims> {
   const now = expected.now ?? Date.now();
   const parts = token.split(".");
   if (parts.length !== 3 || parts[0] !== "c1" || token.length > 2000) throw forged();
@@ -94,7 +94,7 @@ export async function useContinuation(token: string, expected: { caller: string;
     throw new AppError("bad_request:tool_steps", "This answer has used all its tool steps. Send your message again.");
   }
   // Marked until the token's own expiry: past it the expiry check refuses it anyway.
-  if (!(await useOnce("continuation", `${claims.turn}:${claims.step}`, (claims.exp - now) / 1000))) {
+  if (!(await markOnce("continuation", `${claims.turn}:${claims.step}`, (claims.exp - now) / 1000))) {
     throw new AppError("conflict:continuation_used", "This tool result was already sent.");
   }
   return claims;

@@ -4,7 +4,7 @@ import { AppError } from "@/lib/shared/errors";
 import { offeredDeviceTools } from "@/lib/shared/llm/device-tools";
 import type { ChatRequest } from "@/lib/shared/chat/turn-schema";
 import type { QuotaSubject } from "@/lib/server/quota";
-import { useContinuation } from "./continuation";
+import { spendContinuation } from "./continuation";
 import { stepCalls, type TurnTools } from "./respond";
 
 /**
@@ -20,7 +20,7 @@ export function continuationCaller(subject: QuotaSubject): string {
 }
 
 /**
- * A body's continuation, checked and used up (./continuation.ts useContinuation): null for a new turn.
+ * A body's continuation, checked and used up (./continuation.ts spendContinuation): null for a new turn.
  * @throws AppError 400 "bad_request:continuation" for a model that does not call functions; the token's
  *   403 (forged, another caller's, other calls), 400 (expired, over CHAT_MAX_TOOL_STEPS), 409 (replayed)
  */
@@ -28,7 +28,7 @@ export async function checkedContinuation(body: ChatRequest, caller: string, cal
   const continuation = body.continuation;
   if (!continuation) return null;
   if (!callsFunctions) throw new AppError("bad_request:continuation", "This model does not use tools: send your message again.");
-  const claims = await useContinuation(continuation.token, { caller, calls: continuation.steps.flatMap(stepCalls) });
+  const claims = await spendContinuation(continuation.token, { caller, calls: continuation.steps.flatMap(stepCalls) });
   return { turn: claims.turn, calls: claims.step, steps: continuation.steps };
 }
 

@@ -20,7 +20,7 @@ import { blockedSeconds, blockKey, blockRedisKey } from "@/lib/server/rate-limit
 import { enclaveModelId, isConfidentialModel } from "../llm/confidential-models";
 import { answerWithDeadlines, upstreamRefusal } from "./relay-answer";
 import { configuredEnclave, MAX_CONNECT_MS } from "./enclave";
-import { signContinuation, useContinuation } from "@/lib/server/chat/continuation";
+import { signContinuation, spendContinuation } from "@/lib/server/chat/continuation";
 import { continuationCaller } from "@/lib/server/chat/device-turn";
 import { CONTINUATION_HEADER, EHBP_ENCAPSULATED_KEY_HEADER, EHBP_RESPONSE_NONCE_HEADER, MODEL_HEADER, TINFOIL_EVENTS_HEADER, TINFOIL_EVENTS_WEB_SEARCH, WEB_SEARCH_HEADER } from "@/lib/shared/confidential/protocol";
 import { parseUsageMetrics, recordUsage, USAGE_REQUEST_HEADER, USAGE_RESPONSE_HEADER, type UsageKind } from "./usage";
@@ -65,12 +65,12 @@ interface AdmittedTurn {
  * The continuation of a turn (docs/issues.md #50): the token of CONTINUATION_HEADER checked and used up, or null for
  * a new turn. The relay cannot see the calls inside the ciphertext, so the token binds none (an empty list): it
  * vouches for the caller, the turn and its step within CHAT_MAX_TOOL_STEPS, and for 5 minutes, once.
- * @throws AppError 403/400/409 of ./../chat/continuation.ts useContinuation
+ * @throws AppError 403/400/409 of ./../chat/continuation.ts spendContinuation
  */
 async function continued(request: Request, caller: string): Promise<{ turn: string; step: number } | null> {
   const token = request.headers.get(CONTINUATION_HEADER);
   if (token === null) return null;
-  const claims = await useContinuation(token, { caller, calls: [] });
+  const claims = await spendContinuation(token, { caller, calls: [] });
   return { turn: claims.turn, step: claims.step };
 }
 
