@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import { DEVICE_TOOL_FAILED_LINE, runTurn } from "@/lib/browser/chat/turn-runner";
+import { pausedResult, type SendChatInput, type SendChatResult } from "@/lib/browser/chat/send-turn";
+import { DEVICE_TIME_TOOL_NAME } from "@/lib/shared/llm/device-tools";
+
+/** docs/issues.md #50: the browser's one turn runner, against a scripted `send` (either path's shape). */
+const call = (name: string, id = "call_1") => ({ id, type: "function" as const, function: { name, arguments: "{}" } });
+
+function input(signal = new AbortController().signal, lines: (string | null)[] = []): SendChatInput {
+  return { endpoint: "chatVisitor", messages: [{ role: "user", content: "What time is it on my device?" }], model: "m", file: null, documents: [], chatId: null, saveChat: false, signal, onDelta: () => undefined, onDeviceTool: (l) => lines.push(l) };
+}
+
+const answer = (i: SendChatInput, content: string): SendChatResult => ({
+  messages: [...i.messages.map(({ role, content: c }) => ({ role, content: c })), { role: "assistant", content }],
+  chat_id: null,
+  context: { omitted_messages: 0, omitted_documents: 0, latest_message_cut: false },
+});
+
+describe("runTurn", () => {
+  it("offers the device's tools, runs a paused step here and continues with the token and every step so far", async () => {
+    const seen: SendChatInput[] = [];
+    const lines: (string | null)[] = [];
+    const result = await runTurn(async (i) => {
+      seen.push(i);
+      if (seen.length === 1) return pausedResult(i, { tool_calls: [call(DEVICE_TIME_TOOL_NAME)], token: "t1" });
+      return answer(i, "It is morning.");
+    }, input(undefined, lines));
+    expect(seen[0]!.tools).toEqual([DEVICE_TIME_TOOL_NAME]);
+    expect(seen[0]!.continuation).toBeNull();
+    expect(seen[1]!.continuation!.token).toBe("t1");
+    expect(seen[1]!.continuation!.steps[0]!.results[0]).toMatchObject({ role: "tool", tool_call_id: "call_1", content: expect.stringMatching(/^\{"local":/) });
+    expect(lines).toEqual(["Checking this device's time…", null]);
+    expect(result.messages.at(-1)!.content).toBe("It is morning.");
+  });
+
+  it("a tool that is not on this device is told to the model and said under the answer", async () => {
+    let n = 0;
+    const result = await runTurn(async (i) => (++n === 1 ? pausedResult(i, { tool_calls: [call("camera")], token: "t" }) : answer(i, "Sorry.")), input());
+    expect(result.messages.at(-1)!.content).toBe(`Sorry.\n\n${DEVICE_TOOL_FAILED_LINE}`);
+  });
+
+  it("Stop during a paused step ends the whole turn: nothing more is sent", async () => {
+    const stop = new AbortController();
+    let sends = 0;
+    const run = runTurn(async (i) => {
+      sends += 1;
+      stop.abort(new DOMException("Stopped", "AbortError"));
+      return pausedResult(i, { tool_calls: [call(DEVICE_TIME_TOOL_NAME)], token: "t" });
+    }, input(stop.signal));
+    await expect(run).rejects.toMatchObject({ name: "AbortError" });
+    expect(sends).toBe(1);
+  });
+});
