@@ -11,7 +11,8 @@ import type { ChatRequestBody, ContinuationStep, ConversationDocument, EveryFiel
  * Browser side of the chat call (docs/product.md §7): POST the conversation through the typed API client
  * (lib/browser/api/client.ts apiStream), read the Server-Sent Events stream (`delta`, then `done` or `error`;
  * see lib/server/chat/respond.ts) and hand text to the caller as it arrives; with "Search the web" on, each search
- * step of the model's tool loop (`step` before its search runs, `search` after it) as it happens.
+ * step of the model's tool loop (`step` before its search runs, `search` after it) as it happens; a turn paused for a
+ * device tool (`tool_calls`, docs/issues.md #50) comes back `paused` for lib/browser/chat/turn-runner.ts to continue.
  */
 
 export type { ConversationDocument, KnowledgePassage, Role };
