@@ -79,7 +79,7 @@ async function respond(
   let loop: ToolLoop | null = null;
   let events: AsyncIterator<ToolLoopEvent>;
   if (search && modelCallsFunctions(turn.model.code)) {
-    loop = searchToolLoop({ provider, model: turn.providerModel, messages, subject: search.subject, signal });
+    loop = searchToolLoop({ provider, model: turn.providerModel, messages, subject: search.subject, signal, question: turn.history.at(-1)?.content ?? "" });
     events = loop.events;
   } else {
     if (search) {
