@@ -47,6 +47,11 @@ export function Sources({ search }: { search: WebSearchRecord }) {
           Searched the web for: {quoted(search.queries)} ({engine})
         </p>
       )}
+      {search.held?.map((h, i) => (
+        <p key={`held-${i}`} data-testid="search-held" className="text-xs text-ink-500">
+          Not sent: “{h.query}”. It looked like it held {PERSONAL_DATA_LABEL[h.kind]} your message did not ask to search for.
+        </p>
+      ))}
     </div>
   );
 }
