@@ -9,15 +9,14 @@ import { invalidRequest } from "@/lib/server/http";
 import { respondToTurn } from "@/lib/server/chat/respond";
 import { chatRequestFor } from "@/lib/server/chat/limits";
 import { admitSignedInSend } from "@/lib/server/chat/signed-in";
-import { checkImagesAllowed, checkModel, prepareTurn } from "@/lib/server/chat/turn";
-import { fileRefusal, readAttachedFile } from "@/lib/server/chat/file";
+import { firstRefusal, turnRefusals } from "@/lib/server/chat/admission";
+import { checkModel, prepareTurn } from "@/lib/server/chat/turn";
+import { readAttachedFile } from "@/lib/server/chat/file";
 import { clientKey } from "@/lib/server/client-address";
-import { confidentialInClearError } from "@/lib/server/llm/confidential-models";
 import { modelCallsFunctions } from "@/lib/server/llm/providers";
 import { clientSignal, readJsonBody } from "@/lib/server/http";
 import { assertAcceptingTurns } from "@/lib/server/lifecycle";
 import { consumeTurnQuota } from "@/lib/server/quota";
-import { assertSearchAvailable } from "@/lib/server/search/run";
 
 /**
  * The handlers of the hot routes, in one home for their two servers: the route files
@@ -42,16 +41,10 @@ export const chatVisitorRoute = route(api.chatVisitor, { handlerReadsBody: true 
   const { schema, maxBytes } = chatRequestFor();
   const body = await readJsonBody(request, schema, maxBytes);
   const model = checkModel(body.model, "Free");
-  // A confidential model's turn goes through the relay, encrypted; never in clear through this route.
-  const inClear = confidentialInClearError(model.code);
-  if (inClear) throw inClear;
-  // An image for a model that reads text only: refused before the quota is counted.
-  checkImagesAllowed(body, model);
-  // Web search needs this server's SearXNG; refused before anything is counted.
-  const search = assertSearchAvailable(body.web_search);
-  // So is a `file` refused at sight (type, data URL, size, header); reading it comes after the count.
-  const refusal = fileRefusal(body);
+  // The body's own refusals, in the order both chat calls answer them (lib/server/chat/admission.ts).
+  const refusal = firstRefusal(turnRefusals(body));
   if (refusal) throw refusal;
+  const search = Boolean(body.web_search);
   assertAcceptingTurns();
   const client = clientKey(request);
   const subject = { kind: "visitor", address: client } as const;

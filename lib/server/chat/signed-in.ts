@@ -5,8 +5,7 @@ import { accountDeleted, assertSameOrigin, requireUser, unauthorized } from "@/l
 import { acceptSessionRow, hashSessionToken } from "@/lib/server/db/sessions";
 import { chatRequestFor } from "@/lib/server/chat/limits";
 import type { ChatRequest } from "@/lib/shared/chat/turn-schema";
-import { checkModel, imageRefusal } from "@/lib/server/chat/turn";
-import { fileRefusal } from "@/lib/server/chat/file";
+import { checkModel } from "@/lib/server/chat/turn";
 import { loadChatPreconditions } from "@/lib/server/db/queries";
 import { readJsonBody } from "@/lib/server/http";
 import { PRO_STATUSES } from "@/lib/server/plans";
@@ -14,8 +13,7 @@ import { canonicalUuid } from "@/lib/shared/uuid";
 import { quotaExceeded, refundUserQuota, secondsToNextUtcDay, userQuotaInDatabase } from "@/lib/server/quota";
 import { searchQuotaExceeded } from "@/lib/server/search/quota";
 import { chatNotFound } from "@/lib/server/db/errors";
-import { confidentialInClearError } from "@/lib/server/llm/confidential-models";
-import { assertSearchAvailable } from "@/lib/server/search/run";
+import { turnRefusals } from "@/lib/server/chat/admission";
 import { modelCallsFunctions } from "@/lib/server/llm/providers";
 
 /** Bound for a chat_id that is no UUID: no chat has it, so it answers 404 like any foreign id. */
@@ -148,26 +146,12 @@ export async function admitSignedInSend(request: Request): Promise<SignedInSend>
     originError = error;
   }
   const body = read.body;
-  let searchError: unknown = null;
-  try {
-    assertSearchAvailable(body?.web_search);
-  } catch (error) {
-    searchError = error;
-  }
   const admitted = await admitUserTurn({
     who,
     modelCode: body?.model ?? null,
     chatId: body?.chat_id ?? null,
-    // A confidential model's turn goes through the relay, encrypted; never in clear through this route.
-    pending: [
-      originError,
-      read.error,
-      body ? confidentialInClearError(body.model) : null,
-      body ? imageRefusal(body) : null,
-      // A `file` refused at sight (type, data URL, size, header) costs no message; reading it comes after.
-      body ? fileRefusal(body) : null,
-      searchError,
-    ],
+    // The body's own refusals, in the order both chat calls answer them (lib/server/chat/admission.ts).
+    pending: [originError, read.error, ...(body ? turnRefusals(body) : [])],
     // A model that calls functions counts each query it writes as it runs (lib/server/chat/tool-loop.ts).
     search: body?.web_search === true && !modelCallsFunctions(body.model),
   });
