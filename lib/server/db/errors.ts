@@ -17,6 +17,12 @@ export const invalidInput = (message: string) => new AppError("bad_request:input
 /** A migration failed or the migration history needs manual attention ("internal:migration"). */
 export const migrationFailed = (message: string, cause?: unknown) => new AppError("internal:migration", message, { cause });
 
+/**
+ * The embedded database could not be opened ("internal:database_open"): `message` carries PostgreSQL's own
+ * words (its log) and what to do next. Start-up exits non-zero with it (lib/server/startup.ts).
+ */
+export const databaseOpenFailed = (message: string, cause?: unknown) => new AppError("internal:database_open", message, { cause });
+
 /** The vault already exists (setup twice, or from two tabs at once): 409. */
 export const vaultExists = () => new AppError("conflict:vault_exists", "The vault already exists.");
 
