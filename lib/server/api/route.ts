@@ -43,8 +43,9 @@ export interface RouteOptions {
   /** The body may be left out: it is read only when the request sends a Content-Type and a body. */
   bodyOptional?: boolean;
   /**
-   * The handler reads the body itself (the chat calls: their schema follows the configured limits,
-   * lib/server/chat/limits.ts chatRequestFor, and the signed-in one reads it between its session and quota checks).
+   * The handler reads the body itself, with its context's `readBody` (the chat calls: their schema follows the
+   * configured limits, lib/server/chat/limits.ts chatRequestFor, and the signed-in one reads it between its
+   * session and quota checks).
    */
   handlerReadsBody?: true;
 }
