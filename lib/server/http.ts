@@ -147,7 +147,8 @@ function describeIssue(issue: z.core.$ZodIssue | undefined): string {
  * (docs/issues.md #53); an unreachable database answers 503; anything else is a 500 logged by kind only.
  */
 export function errorResponse(error: unknown, context: string): Response {
-  if (error instanceof AppError && error.type !== "internal") {
+  // The data folder's lock names its paths and holder: for the operator, answered as the generic 503.
+  if (error instanceof AppError && error.type !== "internal" && error.code !== "unavailable:data_dir_in_use") {
     refusalEvent(error.status, context);
     return error.toResponse();
   }

@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDb, restorePglite, type DbHandle } from "@/lib/server/db/client";
+import { errorResponse } from "@/lib/server/http";
 import { acquireDataDirLock, currentHolder, dataDirHolder, lockFileOf, readLock, type LockHolder } from "@/lib/server/db/data-dir-lock";
 
 /**
@@ -70,6 +71,10 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("DATA_DIR lock", () => {
     }
     expect(refusal).toMatchObject({ code: "unavailable:data_dir_in_use", status: 503 });
     expect(dataDirHolder(refusal)).toMatchObject({ pid, command: "sleep" });
+    // A route never answers the lock's paths: the generic 503.
+    const answer = errorResponse(refusal, "test");
+    expect(answer.status).toBe(503);
+    expect(await answer.text()).not.toContain(path.dirname(pgliteDir));
     expect(() => acquireDataDirLock(pgliteDir)).toThrow(`is in use by process ${pid} (sleep)`);
     // The same pid with another start time: the holder died and its pid was reused.
     writeLock(pgliteDir, { pid, startTicks: startTicks(pid) - 1 });

@@ -53,6 +53,8 @@ const UNAVAILABLE_CODES = new Set([
   "57P01", "57P02", "57P03", "08000", "08001", "08003", "08004", "08006",
   // Prisma: can't reach server, timed out, server closed the connection, connection pool timeout.
   "P1001", "P1002", "P1017", "P2024",
+  // The embedded folder held by another process (lib/server/db/data-dir-lock.ts): its message names paths.
+  "unavailable:data_dir_in_use",
 ]);
 const UNAVAILABLE_MESSAGES = /Connection terminated|connection is closed|Can't reach database|timeout exceeded when trying to connect|ECONNREFUSED|ECONNRESET|DatabaseNotReachable|ConnectionClosed|terminating connection due to administrator command/i;
 
