@@ -19,7 +19,10 @@ export async function register(): Promise<void> {
   const { startServer } = await import("./lib/server/startup");
   // The development enclave lives outside lib (dev/), so it is handed in rather than imported by lib.
   await startServer(
-    async (port, searxngUrl) => (await import("./dev/enclave")).startDevEnclave({ port, searxngUrl }),
+    async (port, searxngUrl) => {
+      const upstream = (await import("./dev/enclave-models")).upstreamFromEnv(process.env);
+      return (await import("./dev/enclave")).startDevEnclave({ port, searxngUrl, upstream });
+    },
     async (port) => (await import("./dev/searxng")).startFakeSearxng({ port }),
   );
   // The chat turns server.mjs answers without Next's routing, from this copy of lib.

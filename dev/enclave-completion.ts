@@ -2,15 +2,14 @@ import type http from "node:http";
 import { PROTOCOL, bytesToHex } from "ehbp";
 import { z } from "@/lib/shared/zod";
 import { USAGE_METRICS_HEADER, formatUsageMetrics } from "../lib/server/confidential/usage-metrics";
-import type { citeSources } from "./enclave-search";
 
 /**
  * The development enclave's OpenAI-compatible chat completion (./enclave.ts decrypts the request, this writes
- * the answer through its sealer): the request's shape, and the answer as one JSON body or as Server-Sent Events.
+ * the answer through its sealer): the request's shape, and the answer as one JSON body or as Server-Sent Events
+ * written as it is produced (the router's markers while it searches, then the model's answer).
  */
 
 export const MAX_REQUEST_BYTES = 8 * 1024 * 1024;
-const WORDS_PER_CHUNK = 3;
 
 export const chatRequestSchema = z.looseObject({
   model: z.string().min(1).max(200).regex(/^[\w.:/-]+$/),
@@ -40,50 +39,83 @@ export const chatRequestSchema = z.looseObject({
   pii_check_options: z.looseObject({}).optional(),
 });
 
-/** What the development enclave answers one chat completion with, before sealing. */
-interface Completion {
-  request: z.infer<typeof chatRequestSchema>;
+/** A decrypted chat-completions request as the enclave accepts it. */
+export type ChatRequest = z.infer<typeof chatRequestSchema>;
+
+/** Token counts of a whole turn (every model call of it). */
+export interface TurnUsage {
+  promptTokens: number;
+  completionTokens: number;
+}
+
+/** One answer being written: content pieces in order, then exactly one of `finish` or `fail`. */
+export interface CompletionWriter {
+  /** Append assistant content (the router's markers or answer text). */
+  content(text: string): Promise<void>;
+  /** Send `delta.annotations` (url_citation entries). */
+  annotations(list: readonly unknown[]): Promise<void>;
+  /** End the answer with finish_reason "stop" and the turn's usage. */
+  finish(usage: TurnUsage): Promise<void>;
+  /**
+   * End the answer with an error: in a stream an OpenAI-style `data: {"error": …}` event and `[DONE]`; as JSON a
+   * sealed 502 error body. `message` must hold nothing of the conversation.
+   */
+  fail(message: string, usage: TurnUsage): Promise<void>;
+  /** Aborts when the client's connection closes. */
+  readonly closed: AbortSignal;
+}
+
+interface WriterInit {
+  request: ChatRequest;
   sealer: (text: string) => Promise<Uint8Array>;
   nonce: Uint8Array;
   wantsUsage: boolean;
-  answer: string;
-  /** The router's web-search markers, sent before the answer. */
-  markers: string;
-  annotations: ReturnType<typeof citeSources>["annotations"];
-  promptChars: number;
-  chunkDelayMs: number;
 }
 
-/** Write a sealed chat completion: one JSON body, or Server-Sent Events in word chunks with usage in a trailer. */
-export async function sendCompletion(res: http.ServerResponse, { request, sealer, nonce, wantsUsage, answer, markers, annotations, promptChars, chunkDelayMs }: Completion): Promise<void> {
-  const promptTokens = Math.ceil(promptChars / 4);
-  const completionTokens = Math.ceil(answer.length / 4);
-  const usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
-  const usageValue = formatUsageMetrics({ promptTokens, completionTokens, totalTokens: usage.total_tokens, model: request.model });
-  const id = `chatcmpl-dev-${bytesToHex(crypto.getRandomValues(new Uint8Array(8)))}`;
-  const created = Math.floor(Date.now() / 1000);
-
-  if (!request.stream) {
-    const headers: http.OutgoingHttpHeaders = { "Content-Type": "application/json", [PROTOCOL.RESPONSE_NONCE_HEADER]: bytesToHex(nonce) };
-    if (wantsUsage) headers[USAGE_METRICS_HEADER] = usageValue;
-    res.writeHead(200, headers);
-    res.end(
-      await sealer(
-        JSON.stringify({
-          id,
-          object: "chat.completion",
-          created,
-          model: request.model,
-          choices: [{ index: 0, message: { role: "assistant", content: markers + answer, annotations: annotations }, finish_reason: "stop" }],
-          usage,
-        }),
-      ),
-    );
-    return;
-  }
-
+/**
+ * Start the answer to `request` on `res`. A streamed answer's headers go out now, so the relay's header timeout
+ * does not run while the enclave searches; usage goes in the `X-Tinfoil-Usage-Metrics` header (JSON) or trailer (SSE).
+ */
+export function openCompletion(res: http.ServerResponse, { request, sealer, nonce, wantsUsage }: WriterInit): CompletionWriter {
   const closed = new AbortController();
   res.on("close", () => closed.abort());
+  const id = `chatcmpl-dev-${bytesToHex(crypto.getRandomValues(new Uint8Array(8)))}`;
+  const created = Math.floor(Date.now() / 1000);
+  const usageOf = (u: TurnUsage) => ({ prompt_tokens: u.promptTokens, completion_tokens: u.completionTokens, total_tokens: u.promptTokens + u.completionTokens });
+  const usageValue = (u: TurnUsage) =>
+    formatUsageMetrics({ promptTokens: u.promptTokens, completionTokens: u.completionTokens, totalTokens: u.promptTokens + u.completionTokens, model: request.model });
+
+  if (!request.stream) {
+    let text = "";
+    const cited: unknown[] = [];
+    const end = async (status: number, body: unknown, usage: TurnUsage) => {
+      if (res.destroyed) return;
+      const headers: http.OutgoingHttpHeaders = { "Content-Type": "application/json", [PROTOCOL.RESPONSE_NONCE_HEADER]: bytesToHex(nonce) };
+      if (wantsUsage) headers[USAGE_METRICS_HEADER] = usageValue(usage);
+      res.writeHead(status, headers);
+      res.end(await sealer(JSON.stringify(body)));
+    };
+    return {
+      closed: closed.signal,
+      content: async (piece) => void (text += piece),
+      annotations: async (list) => void cited.push(...list),
+      finish: (usage) =>
+        end(
+          200,
+          {
+            id,
+            object: "chat.completion",
+            created,
+            model: request.model,
+            choices: [{ index: 0, message: { role: "assistant", content: text, annotations: cited }, finish_reason: "stop" }],
+            usage: usageOf(usage),
+          },
+          usage,
+        ),
+      fail: (message, usage) => end(502, { error: { message, type: "server_error" } }, usage),
+    };
+  }
+
   const headers: http.OutgoingHttpHeaders = {
     "Content-Type": "text/event-stream",
     "Cache-Control": "no-store",
@@ -91,7 +123,15 @@ export async function sendCompletion(res: http.ServerResponse, { request, sealer
   };
   if (wantsUsage) headers.Trailer = USAGE_METRICS_HEADER;
   res.writeHead(200, headers);
-  const event = (data: unknown) => sealer(`data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`);
+  // Frames are sealed in sequence order, so writes are chained.
+  let queue: Promise<void> = Promise.resolve();
+  const write = (data: unknown) => {
+    queue = queue.then(async () => {
+      const frame = await sealer(`data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`);
+      if (!res.destroyed) res.write(frame);
+    });
+    return queue;
+  };
   const chunk = (delta: Record<string, unknown>, finish: string | null) => ({
     id,
     object: "chat.completion.chunk",
@@ -99,25 +139,31 @@ export async function sendCompletion(res: http.ServerResponse, { request, sealer
     model: request.model,
     choices: [{ index: 0, delta, finish_reason: finish }],
   });
-  res.write(await event(chunk({ role: "assistant", content: "" }, null)));
-  if (markers) res.write(await event(chunk({ content: markers }, null)));
-  for (const piece of chunkWords(answer, WORDS_PER_CHUNK)) {
-    if (chunkDelayMs > 0) await new Promise((r) => setTimeout(r, chunkDelayMs));
-    if (closed.signal.aborted) return;
-    res.write(await event(chunk({ content: piece }, null)));
-  }
-  if (annotations.length) res.write(await event(chunk({ annotations: annotations }, null)));
-  res.write(await event(chunk({}, "stop")));
-  if (request.stream_options?.include_usage) {
-    res.write(await event({ id, object: "chat.completion.chunk", created, model: request.model, choices: [], usage }));
-  }
-  res.write(await event("[DONE]"));
-  if (wantsUsage) res.addTrailers({ [USAGE_METRICS_HEADER]: usageValue });
-  res.end();
+  const end = async (usage: TurnUsage) => {
+    await write("[DONE]");
+    if (res.destroyed) return;
+    if (wantsUsage) res.addTrailers({ [USAGE_METRICS_HEADER]: usageValue(usage) });
+    res.end();
+  };
+  void write(chunk({ role: "assistant", content: "" }, null));
+  return {
+    closed: closed.signal,
+    content: (piece) => (piece ? write(chunk({ content: piece }, null)) : queue),
+    annotations: (list) => (list.length ? write(chunk({ annotations: list }, null)) : queue),
+    async finish(usage) {
+      await write(chunk({}, "stop"));
+      if (request.stream_options?.include_usage) await write({ id, object: "chat.completion.chunk", created, model: request.model, choices: [], usage: usageOf(usage) });
+      await end(usage);
+    },
+    async fail(message, usage) {
+      await write({ error: { message, type: "server_error" } });
+      await end(usage);
+    },
+  };
 }
 
 /** Split into pieces of `n` words, each keeping its trailing whitespace (same pacing as the development responder). */
-function chunkWords(text: string, n: number): string[] {
+export function chunkWords(text: string, n: number): string[] {
   const words = text.match(/\S+\s*|\s+/g) ?? [];
   const chunks: string[] = [];
   for (let i = 0; i < words.length; i += n) chunks.push(words.slice(i, i + n).join(""));

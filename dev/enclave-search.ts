@@ -4,11 +4,13 @@
  * README "Request bodies" and toolruntime/options.go):
  * - `web_search_options` (an object, possibly empty) in the decrypted body turns web search on; it is taken off
  *   the body before the model sees it;
- * - `pii_check_options` (its presence) turns on the personal-data check: a query that looks like it holds personal
- *   data (an e-mail address, a phone or card number) is not sent; the call is reported `blocked` with error code
- *   `blocked_by_safety_filter`, as the router's toolruntime/events.go does.
- * The search runs from this process against SearXNG's JSON API (the development stand-in, dev/searxng.ts, or any
- * SEARXNG_URL); Hush's server never sees the query, the results or the answer.
+ * - `pii_check_options` (its presence) turns on the personal-data check (lib/shared/search/personal-data.ts, the one
+ *   Hush's own search tool uses): a query holding an e-mail address, phone, card number or IBAN that the user's latest
+ *   message does not hold is not sent; the call is reported `blocked` with error code `blocked_by_safety_filter`,
+ *   as the router's toolruntime/events.go does.
+ * The queries are the model's (./enclave-tools.ts runs the tool loop); each runs from this process against SearXNG's
+ * JSON API (the development stand-in, dev/searxng.ts, or any SEARXNG_URL); Hush's server never sees the query, the
+ * results or the answer.
  *
  * The answer carries the router's Chat Completions shapes (toolruntime/events.go, toolruntime/citations/state.go):
  * with the request header `X-Tinfoil-Events: web_search`, `<tinfoil-event>{"type":"tinfoil.web_search_call",
@@ -17,10 +19,8 @@
  * stream; citations as markdown links `[n](url)` in the text with `delta.annotations`
  * `[{"type":"url_citation","url_citation":{"title","url","start_index","end_index"}}]` (rune offsets of the label).
  */
-import { withWebResults, type PromptResult } from "../lib/shared/llm/search-prompt";
-import { splitDocumentContext } from "../lib/shared/llm/prompt";
-import { queryFromMessage } from "../lib/shared/search/text";
-import type { LlmMessage } from "../lib/shared/llm/types";
+import type { PromptResult } from "../lib/shared/llm/search-prompt";
+import { heldBackKind } from "../lib/shared/search/personal-data";
 
 /** The router's opt-in header for its progress markers, and the family Hush asks for. */
 export const TINFOIL_EVENTS_HEADER = "X-Tinfoil-Events";
@@ -36,52 +36,47 @@ const MAX_RESULTS = 5;
 const TIMEOUT_MS = 8000;
 const MAX_BYTES = 2 * 1024 * 1024;
 
-/** Personal data the check refuses to send to a search engine (a development approximation of the router's check). */
-const PERSONAL_DATA = [/[^\s@]+@[^\s@]+\.[a-z]{2,}/i, /\+?\d[\d\s().-]{7,}\d/, /\b\d{4}[ -]?\d{4}[ -]?\d{4}[ -]?\d{4}\b/];
 
-export interface EnclaveSearchOutcome {
-  /** The model input with the results (or the failure line) added. */
-  messages: LlmMessage[];
-  /** The markers to stream before the answer (empty without the opt-in header). */
-  markers: string[];
-  /** The results given to the model, numbered from 1. */
-  sources: PromptResult[];
+/** How one query went, in the router's marker statuses. */
+export type SearchStatus = "completed" | "failed" | "blocked";
+
+/** What the enclave's search tool settles for one query. */
+export interface QueryOutcome {
+  status: SearchStatus;
+  /** The engine's results (empty unless completed). */
+  results: PromptResult[];
 }
 
-type Message = LlmMessage;
+/**
+ * Run one query, model-written or not, from this process.
+ * @param searxngUrl the engine; null: the query fails
+ * @param piiCheck the text of the user's latest message when the request carried `pii_check_options`: a query with
+ *   personal data that message does not hold is not sent (`blocked`); null: no check
+ * @returns never throws; an engine failure, timeout or oversized answer is `failed`
+ */
+export async function runQuery(query: string, searxngUrl: string | null, piiCheck: { userMessage: string } | null): Promise<QueryOutcome> {
+  if (piiCheck && heldBackKind(query, piiCheck.userMessage) !== null) return { status: "blocked", results: [] };
+  try {
+    return { status: "completed", results: await searxng(searxngUrl, query) };
+  } catch {
+    return { status: "failed", results: [] };
+  }
+}
 
 /**
- * Run the search a request asked for with `web_search_options`.
- * @param request the decrypted body (its router-only fields are read here)
- * @param messages the model input (text only)
- * @param searxngUrl the engine; null: every search fails (reported `failed`)
- * @param events the caller sent `X-Tinfoil-Events: web_search`
+ * One `tinfoil.web_search_call` marker, padded with "\n" as the router streams it (toolruntime/events.go); the query
+ * exactly as sent. A failed call carries error code `tool_error`, a blocked one `blocked_by_safety_filter`.
  */
-export async function enclaveWebSearch(
-  request: { pii_check_options?: unknown },
-  messages: Message[],
-  searxngUrl: string | null,
-  events: boolean,
-): Promise<EnclaveSearchOutcome> {
-  const lastUser = messages.findLast((m) => m.role === "user")?.content ?? "";
-  const query = queryFromMessage(splitDocumentContext(lastUser).question);
-  const id = `ws_${crypto.randomUUID()}`;
-  const marker = (status: string, extra: Record<string, unknown> = {}) =>
-    `\n<tinfoil-event>${JSON.stringify({ type: "tinfoil.web_search_call", item_id: id, status, action: { type: "search", query }, ...extra })}</tinfoil-event>\n`;
-  const markers = events ? [marker("in_progress")] : [];
-  if (request.pii_check_options !== undefined && PERSONAL_DATA.some((p) => p.test(query))) {
-    if (events) markers.push(marker("blocked", { error: { code: "blocked_by_safety_filter" } }));
-    return { messages: withWebResults(messages, null), markers, sources: [] };
-  }
-  let results: PromptResult[];
-  try {
-    results = await searxng(searxngUrl, query);
-  } catch {
-    if (events) markers.push(marker("failed", { error: { code: "tool_error" } }));
-    return { messages: withWebResults(messages, null), markers, sources: [] };
-  }
-  if (events) markers.push(marker("completed", { sources: results.map((r) => ({ url: r.url, title: r.title })) }));
-  return { messages: withWebResults(messages, results), markers, sources: results };
+export function searchMarker(itemId: string, status: "in_progress" | SearchStatus, query: string, results: readonly PromptResult[] = []): string {
+  const extra =
+    status === "completed"
+      ? { sources: results.map((r) => ({ url: r.url, title: r.title })) }
+      : status === "failed"
+        ? { error: { code: "tool_error" } }
+        : status === "blocked"
+          ? { error: { code: "blocked_by_safety_filter" } }
+          : {};
+  return `\n<tinfoil-event>${JSON.stringify({ type: "tinfoil.web_search_call", item_id: itemId, status, action: { type: "search", query }, ...extra })}</tinfoil-event>\n`;
 }
 
 async function searxng(baseUrl: string | null, query: string): Promise<PromptResult[]> {
@@ -101,21 +96,55 @@ async function searxng(baseUrl: string | null, query: string): Promise<PromptRes
 }
 
 /**
- * The answer with its `[n]` markers as markdown links to source n (the form the router's models write), and the
- * url_citation annotations for them (label offsets in code points).
+ * Citations written as the answer streams: each `[n]` marker becomes a markdown link to source n (the form the
+ * router's models write) with a url_citation annotation (label offsets in code points of the answer text). A
+ * trailing piece that could still become a marker is held back until the next piece or `finish`.
+ * `sources` is read live, so results added by later search steps are citable.
  */
-export function citeSources(answer: string, sources: readonly PromptResult[]): { text: string; annotations: unknown[] } {
-  let text = "";
-  const annotations: unknown[] = [];
-  let last = 0;
-  for (const m of answer.matchAll(/\[(\d{1,2})\](?!\()/g)) {
-    const source = sources[Number(m[1]) - 1];
-    if (!source) continue;
-    text += answer.slice(last, m.index);
-    const start = [...text].length + 1;
-    text += `[${m[1]}](${source.url})`;
-    annotations.push({ type: "url_citation", url_citation: { title: source.title, url: source.url, start_index: start, end_index: start + m[1]!.length } });
-    last = m.index + m[0].length;
+export class CitationStream {
+  private pending = "";
+  private emitted = 0;
+  constructor(private readonly sources: readonly PromptResult[]) {}
+
+  /** Add answer text; returns the text to send now and its annotations. */
+  push(piece: string): { text: string; annotations: unknown[] } {
+    this.pending += piece;
+    const hold = /\[\d{0,2}\]?$/.exec(this.pending);
+    const ready = hold ? this.pending.slice(0, hold.index) : this.pending;
+    this.pending = this.pending.slice(ready.length);
+    return this.cite(ready);
   }
-  return { text: text + answer.slice(last), annotations };
+
+  /** The held-back rest. */
+  finish(): { text: string; annotations: unknown[] } {
+    const rest = this.pending;
+    this.pending = "";
+    return this.cite(rest);
+  }
+
+  private cite(answer: string): { text: string; annotations: unknown[] } {
+    let text = "";
+    const annotations: unknown[] = [];
+    let last = 0;
+    for (const m of answer.matchAll(/\[(\d{1,2})\](?!\()/g)) {
+      const source = this.sources[Number(m[1]) - 1];
+      if (!source) continue;
+      text += answer.slice(last, m.index);
+      const start = this.emitted + [...text].length + 1;
+      text += `[${m[1]}](${source.url})`;
+      annotations.push({ type: "url_citation", url_citation: { title: source.title, url: source.url, start_index: start, end_index: start + m[1]!.length } });
+      last = m.index + m[0].length;
+    }
+    text += answer.slice(last);
+    this.emitted += [...text].length;
+    return { text, annotations };
+  }
+}
+
+/** A whole answer's citations (CitationStream on one piece). */
+export function citeSources(answer: string, sources: readonly PromptResult[]): { text: string; annotations: unknown[] } {
+  const stream = new CitationStream(sources);
+  const head = stream.push(answer);
+  const tail = stream.finish();
+  return { text: head.text + tail.text, annotations: [...head.annotations, ...tail.annotations] };
 }

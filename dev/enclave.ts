@@ -13,8 +13,10 @@
  * - `POST /v1/chat/completions`: EHBP only (EHBP SPEC.md §4–5): the body is opened with an HPKE recipient context
  *   (`hpke`), the answer sealed with keys from ehbp's `deriveResponseKeys`/`encryptChunk`; a missing key
  *   header, a bad key, a framing or authentication failure is a plaintext 400 and the body is never read as
- *   a request. The answer is OpenAI-compatible (JSON, or SSE when `stream: true`), written by the development
- *   responder's text (lib/server/llm/development.ts), quoting the user's last message.
+ *   a request. The answer is OpenAI-compatible (JSON, or SSE when `stream: true`), written by the model: the
+ *   `upstream` (any OpenAI-compatible server, `ENCLAVE_UPSTREAM_URL`) or else the development responder
+ *   (lib/server/llm/development.ts), inside the router's tool loop when the request has `web_search_options`
+ *   (./enclave-tools.ts). A failing upstream ends the answer with an error event (JSON: a sealed 502).
  * - Usage outside the ciphertext, like Tinfoil: with `X-Tinfoil-Request-Usage-Metrics: true`, the
  *   `X-Tinfoil-Usage-Metrics` header (JSON) or trailer (SSE), with the served model (./usage-metrics.ts).
  */
@@ -38,10 +40,11 @@ import {
 import { CompactSign, importJWK, type JWK } from "jose";
 import { z } from "@/lib/shared/zod";
 import { developmentAnswer } from "../lib/server/llm/development";
-import { citeSources, enclaveWebSearch, wantsEvents } from "./enclave-search";
+import { wantsEvents } from "./enclave-search";
 import { readBody, sendJson } from "./http-helpers";
-import { chatRequestSchema, MAX_REQUEST_BYTES, sendCompletion } from "./enclave-completion";
-import { contentImages, contentText } from "../lib/shared/chat/images";
+import { chatRequestSchema, MAX_REQUEST_BYTES, openCompletion } from "./enclave-completion";
+import { scriptedModel, upstreamModel, type EnclaveUpstream } from "./enclave-models";
+import { runEnclaveTurn } from "./enclave-tools";
 import { sha256Hex, type DevelopmentAttestationDocument, type DevelopmentReport, type EnclaveMeasurement } from "../lib/browser/confidential/attestation";
 import {
   DEVELOPMENT_FORMAT,
@@ -87,6 +90,11 @@ export interface DevEnclaveOptions {
   answer?: (messages: readonly { role: string; content: string }[]) => string;
   /** The SearXNG this enclave queries for `web_search_options` (./enclave-search.ts); null: searches fail. */
   searxngUrl?: string | null;
+  /**
+   * The model to run the router's tool loop around (./enclave-models.ts `upstreamFromEnv`: `ENCLAVE_UPSTREAM_URL`,
+   * `_API_KEY`, `_MODEL`); null or absent: the development responder (`answer`). `answer` is unused with an upstream.
+   */
+  upstream?: EnclaveUpstream | null;
 }
 
 export interface DevEnclave {
@@ -236,19 +244,17 @@ export async function startDevEnclave(options: DevEnclaveOptions = {}): Promise<
       return;
     }
 
-    // Images are acknowledged by count and size in the development answer (lib/server/llm/development.ts).
-    const messages = request.messages.map((m) => {
-      const parts = typeof m.content === "string" ? m.content : m.content.map((p) => (p.type === "text" ? { type: "text" as const, text: p.text } : { type: "image_url" as const, image_url: { url: p.image_url.url } }));
-      const images = contentImages(parts);
-      return images.length ? { role: m.role, content: contentText(parts), images } : { role: m.role, content: contentText(parts) };
+    const writer = openCompletion(res, { request, sealer, nonce, wantsUsage });
+    await runEnclaveTurn({
+      request,
+      writer,
+      model: options.upstream ? upstreamModel(options.upstream, request) : scriptedModel(options.answer ?? developmentAnswer, chunkDelayMs),
+      // The router-only fields, as Tinfoil's router reads them (./enclave-search.ts).
+      search:
+        request.web_search_options === undefined
+          ? null
+          : { searxngUrl: options.searxngUrl ?? null, piiCheck: request.pii_check_options !== undefined, events: wantsEvents(req) },
     });
-    // The router-only fields, as Tinfoil's router reads them (./enclave-search.ts).
-    const search = request.web_search_options === undefined ? null : await enclaveWebSearch(request, messages, options.searxngUrl ?? null, wantsEvents(req));
-    const cited = citeSources((options.answer ?? developmentAnswer)(search?.messages ?? messages), search?.sources ?? []);
-    const answer = cited.text;
-    const markers = search?.markers.join("") ?? "";
-    const promptChars = messages.reduce((n, m) => n + m.content.length, 0);
-    await sendCompletion(res, { request, sealer, nonce, wantsUsage, answer, markers, annotations: cited.annotations, promptChars, chunkDelayMs });
   }
 
   await new Promise<void>((resolve, reject) => {

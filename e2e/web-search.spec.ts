@@ -3,10 +3,12 @@ import { E2E_APP_PORT, E2E_SEARCH_PORT } from "../playwright.config";
 import { SEARCH_CORPUS } from "../dev/searxng";
 
 /**
- * "Search the web" end to end (docs/issues.md #40) against the production build: on the instance whose SEARXNG_URL
+ * "Search the web" end to end (docs/issues.md #40, #50) against the production build: on the instance whose SEARXNG_URL
  * names the fake SearXNG (dev/searxng.ts, started by scripts/search-dev.ts), a visitor turns the toggle on, asks,
  * and sees the answer's Sources linking to the engine's result URLs (no referrer, no opener) and the exact query
- * disclosed; with the toggle off no query reaches the engine.
+ * disclosed; with the toggle off no query reaches the engine. The default model calls functions, so the fake LLM
+ * writes the query through the web_search tool (lib/shared/llm/tools.ts scriptedToolCall): a follow-up is searched
+ * with the earlier topic in it.
  */
 const APP = `http://127.0.0.1:${E2E_APP_PORT}`;
 const ENGINE = `http://127.0.0.1:${E2E_SEARCH_PORT}`;
@@ -47,11 +49,22 @@ test("a visitor turns on Search the web, asks, and sees Sources and the exact qu
     await expect(link.locator("xpath=..")).toContainText(new URL(entry.url).hostname);
   }
   await expect(answer.getByTestId("search-disclosure")).toHaveText(`Searched the web for: “${QUESTION}” (by SearXNG at 127.0.0.1:${E2E_SEARCH_PORT})`);
-  // The engine received exactly that query, once; the model's request held its results.
+  // The engine received exactly that query, once; the model was offered the tool and its results came back as a tool message.
   expect(await (await page.request.get(`${ENGINE}/__queries`)).json()).toEqual([QUESTION]);
-  const requests = (await (await page.request.get(`${LLM}/__requests`)).json()) as { messages: { content: string }[] }[];
+  const requests = (await (await page.request.get(`${LLM}/__requests`)).json()) as { tools: string[]; messages: { role: string; content: string }[] }[];
+  expect(requests.at(-1)!.tools).toEqual(["web_search"]);
+  expect(requests.at(-1)!.messages.at(-1)!.role).toBe("tool");
   expect(requests.at(-1)!.messages.at(-1)!.content).toContain(`url="${SEARCH_CORPUS[0]!.url}"`);
   // The toggle stays on for this chat.
   await expect(toggle).toHaveAttribute("aria-pressed", "true");
   await page.screenshot({ path: "test-results/shots-web-search/answer-with-sources.png" });
+
+  // A follow-up: the model writes the query from the conversation, and the disclosure shows it as sent.
+  const followUp = "and the year before?";
+  await input.fill(followUp);
+  await input.press("Enter");
+  const second = page.locator('[data-role="assistant"]').last();
+  await expect(second).toContainText(`You asked: ${followUp}`);
+  await expect(second.getByTestId("search-disclosure")).toHaveText(`Searched the web for: “${QUESTION} ${followUp}” (by SearXNG at 127.0.0.1:${E2E_SEARCH_PORT})`);
+  expect(await (await page.request.get(`${ENGINE}/__queries`)).json()).toEqual([QUESTION, `${QUESTION} ${followUp}`]);
 });

@@ -5,8 +5,11 @@
  * at run time (POST /__test/tamper). Development only: its attestation is signed by a published key.
  * Web search (docs/issues.md #40): the enclave queries SEARXNG_URL, by default the development stand-in of
  * `npm run search:dev` on SEARCH_DEV_PORT (8789).
+ * The model: ENCLAVE_UPSTREAM_URL (any OpenAI-compatible /v1 base URL; ENCLAVE_UPSTREAM_API_KEY, ENCLAVE_UPSTREAM_MODEL),
+ * else the development responder (docs/confidential-inference.md).
  */
 import { DEFAULT_ENCLAVE_PORT, startDevEnclave } from "../dev/enclave";
+import { upstreamFromEnv } from "../dev/enclave-models";
 import { DEFAULT_SEARCH_DEV_PORT } from "../dev/searxng";
 
 function parsePort(value: string | undefined, from: string): number | undefined {
@@ -30,11 +33,13 @@ async function main(): Promise<void> {
     else throw new Error(`Unknown option ${arg} (use --port N, --tamper, --test-controls)`);
   }
   const searxngUrl = process.env.SEARXNG_URL || `http://127.0.0.1:${process.env.SEARCH_DEV_PORT || DEFAULT_SEARCH_DEV_PORT}`;
-  const enclave = await startDevEnclave({ port, tamper, testControls, searxngUrl });
+  const upstream = upstreamFromEnv(process.env);
+  const enclave = await startDevEnclave({ port, tamper, testControls, searxngUrl, upstream });
   console.log(
     `Development enclave on ${enclave.url}${tamper ? " (TAMPERED measurement: verification must refuse it)" : ""}\n` +
       `  HPKE public key ${enclave.hpkePublicKey}\n` +
       `  Web search: ${searxngUrl}\n` +
+      `  Model: ${upstream ? `${upstream.model ?? "the request's model"} at ${new URL(upstream.url).origin}` : "the development responder"}\n` +
       "  Development trust only: its attestation is signed by the development root published in the repository.",
   );
   const stop = () => void enclave.close().then(() => process.exit(0));

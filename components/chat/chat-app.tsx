@@ -73,6 +73,7 @@ function ChatBody() {
           stagedThumbnail={attachment.staged?.image?.url}
           onRemoveStaged={attachment.remove}
           streamingText={chat.streamingText}
+          searching={chat.searching}
           busy={chat.busy}
           onEdit={chat.edit}
           onRegenerate={chat.regenerate}

@@ -7,6 +7,8 @@ import { AssistantMessage } from "./assistant-message";
 import { FileChip } from "./file-chip";
 import { Markdown } from "./markdown";
 import { ScrollToBottom } from "./scroll-to-bottom";
+import { SearchingLine } from "./sources";
+import type { SearchProgress } from "@/lib/browser/chat/send-turn";
 import { TypingIndicator } from "./typing-indicator";
 import type { UiMessage } from "./types";
 import { UserMessage } from "./user-message";
@@ -30,6 +32,8 @@ interface MessageListProps {
   onRemoveStaged: () => void;
   /** Text of the answer streaming in, or "" while waiting for its first words. */
   streamingText: string | null;
+  /** The web search running for the answer now, shown above it; null when none runs. */
+  searching?: SearchProgress | null;
   busy: boolean;
   onEdit: (id: string, text: string) => void;
   onRegenerate: (id: string) => void;
@@ -47,7 +51,7 @@ const INTENT_MS = 1000;
  * the reader has scrolled up; then a button scrolls back down. Long chats are virtualized.
  */
 export function MessageList(props: MessageListProps) {
-  const { messages, stagedName, stagedReading, stagedThumbnail, onRemoveStaged, streamingText, busy } = props;
+  const { messages, stagedName, stagedReading, stagedThumbnail, onRemoveStaged, streamingText, searching, busy } = props;
   const scroller = useRef<HTMLDivElement>(null);
   const content = useRef<HTMLDivElement>(null);
   const pinnedRef = useRef(true);
@@ -173,7 +177,7 @@ export function MessageList(props: MessageListProps) {
                 <FileChip name={stagedName} onRemove={onRemoveStaged} reading={stagedReading} thumbnail={stagedThumbnail} />
               </div>
             )}
-            {streamingText !== null && <StreamingAnswer text={streamingText} />}
+            {streamingText !== null && <StreamingAnswer text={streamingText} searching={searching ?? null} />}
           </div>
         </div>
       </div>
@@ -190,18 +194,23 @@ export function MessageList(props: MessageListProps) {
   );
 }
 
-/** The answer being streamed: the typing indicator until its first text, then the text so far. */
-function StreamingAnswer({ text }: { text: string }) {
+/** The answer being streamed: the typing indicator until its first text, then the text so far; a running search's line. */
+function StreamingAnswer({ text, searching }: { text: string; searching: SearchProgress | null }) {
+  const line = searching && <SearchingLine queries={searching.queries} engine={searching.engine} />;
   return text === "" ? (
     <div className="flex gap-3">
       <AssistantAvatar />
-      <TypingIndicator />
+      <div className="min-w-0 flex-1">
+        {line}
+        <TypingIndicator />
+      </div>
     </div>
   ) : (
     <div className="flex gap-3" data-role="assistant" data-streaming="true">
       <AssistantAvatar />
       <div className="min-w-0 flex-1 pt-1">
         <Markdown text={text} />
+        {line}
       </div>
     </div>
   );

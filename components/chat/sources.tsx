@@ -2,17 +2,19 @@
 
 import type { WebSearchRecord } from "@/lib/shared/search/record";
 import { isLinkable, SEARCH_BLOCKED_LINE, SEARCH_FAILED_LINE, SEARCH_OVER_QUOTA_LINE, sourceDomain } from "@/lib/shared/search/text";
+import { PERSONAL_DATA_LABEL } from "@/lib/shared/search/personal-data";
 
 /**
  * Under an answer with "Search the web" on: one line when the search failed, was held back or
  * was over the day's limit (never silently); the numbered "Sources" (title and domain, linked with no referrer and
  * no opener; nothing is fetched from the source's origin: no favicon, thumbnail or preview); and the disclosure
- * "Searched the web for: …" with every query exactly as sent and who ran it.
+ * "Searched the web for: …" with every query exactly as sent and who ran it; and each query the model wrote that the
+ * personal-data check held back, as "Not sent", with why.
  */
 export function Sources({ search }: { search: WebSearchRecord }) {
   const line =
     search.status === "failed" ? SEARCH_FAILED_LINE : search.status === "blocked" ? SEARCH_BLOCKED_LINE : search.status === "over_quota" ? SEARCH_OVER_QUOTA_LINE : null;
-  const engine = search.via === "enclave" ? `inside the secure enclave at ${search.engine}` : `by SearXNG at ${search.engine}`;
+  const engine = engineText(search.via, search.engine);
   return (
     <div data-testid="web-search" className="mt-3 space-y-2 text-sm">
       {line && (
@@ -42,9 +44,33 @@ export function Sources({ search }: { search: WebSearchRecord }) {
       )}
       {search.queries.length > 0 && (
         <p data-testid="search-disclosure" className="text-xs text-ink-500">
-          Searched the web for: {search.queries.map((q) => `“${q}”`).join(", ")} ({engine})
+          Searched the web for: {quoted(search.queries)} ({engine})
         </p>
       )}
+      {search.held?.map((h, i) => (
+        <p key={`held-${i}`} data-testid="search-held" className="text-xs text-ink-500">
+          Not sent: “{h.query}”. It looked like it held {PERSONAL_DATA_LABEL[h.kind]} your message did not ask to search for.
+        </p>
+      ))}
     </div>
+  );
+}
+
+/** Who ran the queries, as the disclosure says it. */
+function engineText(via: WebSearchRecord["via"], engine: string): string {
+  return via === "enclave" ? `inside the secure enclave at ${engine}` : `by SearXNG at ${engine}`;
+}
+
+const quoted = (queries: readonly string[]) => queries.map((q) => `“${q}”`).join(", ");
+
+/**
+ * While a step of a standard model's tool loop runs (lib/browser/chat/send-turn.ts SearchProgress): its queries
+ * exactly as sent and who runs them, in the disclosure's words.
+ */
+export function SearchingLine({ queries, engine }: { queries: readonly string[]; engine: string }) {
+  return (
+    <p role="status" data-testid="web-search-running" className="text-xs text-ink-500">
+      Searching the web for: {quoted(queries)} ({engineText("searxng", engine)})…
+    </p>
   );
 }

@@ -12,7 +12,7 @@ import {
   updateMessage,
   type BranchTree,
 } from "@/lib/browser/chat/branches";
-import { type ApiMessage, type ConversationDocument, type SendChatResult, type StagedFile } from "@/lib/browser/chat/send-turn";
+import { type ApiMessage, type ConversationDocument, type SearchProgress, type SendChatResult, type StagedFile } from "@/lib/browser/chat/send-turn";
 import { failureDetail, sendErrorOutcome } from "@/lib/browser/chat/send-errors";
 import { keptForRetry, notSavedYetText, retryKeptSave } from "@/lib/browser/chat/save-retry";
 import { AppError } from "@/lib/shared/errors";
@@ -167,6 +167,8 @@ export function useConversation(options: Options) {
   // A memory the last answer suggested, offered under it until saved or dismissed.
   const [suggestion, setSuggestion] = useState<{ messageId: string; text: string } | null>(null);
   const streaming = useStreamingText();
+  // The web search running for the streaming answer (a step of the model's tool loop), or null.
+  const [searching, setSearching] = useState<SearchProgress | null>(null);
   const abort = useRef<AbortController | null>(null);
   // Set when a send is cancelled because the user moved to another chat: nothing of it is kept.
   const discarded = useRef<AbortController | null>(null);
@@ -241,6 +243,7 @@ export function useConversation(options: Options) {
         signal: controller.signal,
         onDelta: streaming.push,
         webSearch: webSearch.state.on,
+        onSearch: setSearching,
       });
       webSearch.record(result.search);
       // docs/product.md §4: after a successful send, keep the chat id and take the server's answer.
@@ -299,6 +302,7 @@ export function useConversation(options: Options) {
       if (abort.current === controller) {
         abort.current = null;
         streaming.finish();
+        setSearching(null);
         setPendingAfter(null);
       }
     }
@@ -328,6 +332,8 @@ export function useConversation(options: Options) {
     dismissSuggestion: () => setSuggestion(null),
     busy,
     streamingText: streaming.text,
+    /** The web search running for the streaming answer (its queries as sent and engine), or null. */
+    searching,
     load,
     cancel,
     /** Stop the answer streaming in (keeps what arrived). */

@@ -146,6 +146,17 @@ export const envSchema = z.object({
    * default models read text only), and an image is refused with a sentence saying so.
    */
   LLM_VISION_MODELS: optionalString,
+  /**
+   * Public model codes whose provider model cannot call functions (OpenAI `tools`), comma-separated: with
+   * "Search the web" on they search the user's message as it is instead of queries they write. Unset: the model
+   * table's `functionCalling` (on for both default models, Groq's gpt-oss).
+   */
+  LLM_NO_FUNCTION_CALLING_MODELS: optionalString,
+  /**
+   * Model calls per user message when the model uses tools (docs/issues.md #50): the last one is offered no tools,
+   * so the model must answer. At least 2 (one call that searches, one that answers).
+   */
+  CHAT_MAX_TOOL_STEPS: z.coerce.number().int().min(2).max(50).default(8),
   /** Images on one user message of a chat request (lib/shared/chat/images.ts). */
   CHAT_MAX_IMAGES_PER_MESSAGE: positiveInt(DEFAULT_CHAT_LIMITS.maxImagesPerMessage),
   /** Images in one chat request, all messages together (Groq takes at most 5 a request). */

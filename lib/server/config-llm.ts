@@ -30,6 +30,16 @@ export function visionModels(env: Env): ModelCode[] {
   return MODEL_CODES.filter((c) => listed.includes(c));
 }
 
+/** LLM_NO_FUNCTION_CALLING_MODELS as model codes. @throws ConfigError naming an unknown code */
+export function noFunctionCallingModels(env: Env): ModelCode[] {
+  const listed = (env.LLM_NO_FUNCTION_CALLING_MODELS ?? "").split(",").map((c) => c.trim()).filter(Boolean);
+  const unknown = listed.filter((c) => !isModelCode(c));
+  if (unknown.length) {
+    throw new ConfigError(`LLM_NO_FUNCTION_CALLING_MODELS: unknown model code ${unknown.join(", ")} (known: ${MODEL_CODES.join(", ")}). See .env.example.`);
+  }
+  return MODEL_CODES.filter((c) => listed.includes(c));
+}
+
 /** One tier's route: its own LLM_<TIER>_* settings, else the default provider's. */
 export function llmRoute(env: Env, defaultKind: LlmProviderKind, tier: "BASIC" | "PRO"): LlmRoute {
   const baseUrl = env[`LLM_${tier}_BASE_URL`];

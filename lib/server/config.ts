@@ -5,7 +5,7 @@ import type { ModelTier } from "@/lib/shared/llm/models";
 import { MODEL_CODES, type ModelCode } from "@/lib/shared/llm/models";
 import { confidentialSettings, type ConfidentialSettings } from "./config-confidential";
 import { ConfigError, envSchema, LOOPBACK_HOSTS, type Env } from "./config-env";
-import { llmRoute, visionModels, type LlmProviderKind, type LlmRoute } from "./config-llm";
+import { llmRoute, noFunctionCallingModels, visionModels, type LlmProviderKind, type LlmRoute } from "./config-llm";
 import { processSlot } from "@/lib/server/process-state";
 
 /**
@@ -44,6 +44,8 @@ export interface Config extends Env {
   confidential: ConfidentialSettings | null;
   /** LLM_VISION_MODELS as model codes, in table order (empty: no model reads images). */
   visionModels: ModelCode[];
+  /** LLM_NO_FUNCTION_CALLING_MODELS as model codes, in table order (empty: the table's `functionCalling` holds). */
+  noFunctionCallingModels: ModelCode[];
   /** Web search for standard models (SEARXNG_URL), or null when off. */
   search: SearchSettings | null;
 }
@@ -134,6 +136,7 @@ export function parseConfig(raw: Record<string, string | undefined>): Config {
     trustedProxies,
     confidential,
     visionModels: visionModels(env),
+    noFunctionCallingModels: noFunctionCallingModels(env),
     search: searchSettings(env, Boolean(confidential?.embedded)),
   };
 }

@@ -257,6 +257,23 @@ export async function consumeTurnQuota(subject: QuotaSubject, options: { search:
 }
 
 /**
+ * Count the web-search queries of one tool step (docs/issues.md #50: with function calling the daily search quota
+ * counts queries, not turns): one each, in order, under the subject's search key (SEARCH_KEY_SUFFIX), each
+ * bounded by searchLimitFor; users in the database as their sends (userQuotaInDatabase), visitors in the
+ * visitors' store. At most `count` round trips, stopping at the first refusal.
+ * @returns how many of the `count` queries were counted: the first that many may be sent, the rest are refused
+ */
+export async function consumeSearchQueries(subject: QuotaSubject, count: number, now = new Date()): Promise<number> {
+  const day = utcDay(now);
+  const key = (await keyFor(subject, day)) + SEARCH_KEY_SUFFIX;
+  const limit = searchLimitFor(subject);
+  const store = subject.kind === "user" ? databaseStore : current().store;
+  let counted = 0;
+  while (counted < count && (await store.increment(key, day, limit))) counted += 1;
+  return counted;
+}
+
+/**
  * consumeQuota, unless the subject is refused under `block`, checked in the same round trip: one Redis
  * script when REDIS_URL is set (one round trip before the model is called), else
  * `block.check()` (process memory) then the database counter.

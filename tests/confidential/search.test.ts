@@ -1,9 +1,4 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
-import { Readable } from "node:stream";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { GET as attestationRoute } from "@/app/api/confidential/attestation/route";
-import { POST as relayRoute } from "@/app/api/confidential/chat/route";
 import { startDevEnclave, type DevEnclave } from "@/dev/enclave";
 import { enclaveVerificationCache } from "@/lib/browser/confidential/attestation";
 import { sendConfidentialTurn } from "@/lib/browser/confidential/turn";
@@ -11,11 +6,11 @@ import { resetConfigForTests } from "@/lib/server/config";
 import { confidentialPublicConfig } from "@/lib/server/llm/confidential-models";
 import { closeQuota } from "@/lib/server/quota";
 import { closeRateLimits } from "@/lib/server/rate-limit";
-import { PEER_ADDRESS_HEADER } from "@/lib/server/peer-stamp";
 import type { ConfidentialPublicConfig } from "@/lib/shared/confidential/protocol";
 import { SEARCH_CORPUS, startFakeSearxng, type FakeSearxng } from "../helpers/fake-searxng";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import { startTamperingRelay, type TamperingRelay } from "./helpers";
+import { serveRelay } from "./relay-server";
 
 /**
  * docs/issues.md #40, the confidential path: the browser's client (lib/browser/confidential/turn.ts) with "Search the
@@ -27,32 +22,9 @@ import { startTamperingRelay, type TamperingRelay } from "./helpers";
 let t: TestDb;
 let engine: FakeSearxng;
 let enclave: DevEnclave;
-let hush: http.Server;
-let hushUrl: string;
+let hush: Awaited<ReturnType<typeof serveRelay>>;
 let proxy: TamperingRelay;
-let peerSeq = 0;
 const KAKAPO = "How many kākāpō chicks hatched in the 2026 breeding season?";
-
-/** Hush's two relay routes over HTTP, each request stamped with a fresh visitor address. */
-function serveRelay(): Promise<http.Server> {
-  const server = http.createServer(async (req, res) => {
-    const headers = new Headers();
-    for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v);
-    headers.set(PEER_ADDRESS_HEADER, req.headers["x-test-peer"]?.toString() ?? `198.51.100.${(++peerSeq % 250) + 1}`);
-    const url = `http://localhost:3000${req.url}`;
-    const request = new Request(url, {
-      method: req.method,
-      headers,
-      body: req.method === "POST" ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined,
-      duplex: "half",
-    } as RequestInit);
-    const response = req.url?.startsWith("/api/confidential/attestation") ? await attestationRoute(request) : await relayRoute(request);
-    res.writeHead(response.status, Object.fromEntries(response.headers.entries()));
-    if (response.body) for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) res.write(chunk);
-    res.end();
-  });
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
-}
 
 function configure(extra: Record<string, string> = {}) {
   Object.assign(process.env, {
@@ -99,8 +71,7 @@ beforeAll(async () => {
   enclave = await startDevEnclave({ port: 0, chunkDelayMs: 0, searxngUrl: engine.url });
   t = await setupTestDb();
   hush = await serveRelay();
-  hushUrl = `http://127.0.0.1:${(hush.address() as AddressInfo).port}`;
-  proxy = await startTamperingRelay(hushUrl);
+  proxy = await startTamperingRelay(hush.url);
   configure();
 });
 
@@ -109,10 +80,7 @@ afterAll(async () => {
   await closeRateLimits();
   await t.cleanup();
   await proxy.close();
-  await new Promise<void>((resolve) => {
-    hush.closeAllConnections();
-    hush.close(() => resolve());
-  });
+  await hush.close();
   await enclave.close();
   await engine.close();
   for (const k of ["CONFIDENTIAL_BASE_URL", "CONFIDENTIAL_TRUST", "CONFIDENTIAL_MODELS", "QUOTA_VISITOR_PER_DAY", "SEARCH_PER_DAY_VISITOR", "CONFIDENTIAL_SEARCH_PII_CHECK"]) {
@@ -158,17 +126,44 @@ describe("web search on the confidential path", () => {
     }
   });
 
-  it("sends pii_check_options with CONFIDENTIAL_SEARCH_PII_CHECK=1: a query with personal data never reaches the engine", async () => {
+  it("without an upstream model the development responder writes the query by scriptedToolCall: a follow-up carries the earlier topic", async () => {
+    const followUp = {
+      ...input(KAKAPO),
+      messages: [
+        { role: "user" as const, content: KAKAPO },
+        { role: "assistant" as const, content: "41 chicks hatched that season." },
+        { role: "user" as const, content: "and the year before?" },
+      ],
+    };
+    const result = await sendConfidentialTurn(followUp, browserConfig());
+    expect(engine.queries).toEqual([`${KAKAPO} and the year before?`]);
+    expect(result.search).toMatchObject({ queries: [`${KAKAPO} and the year before?`], status: "ok" });
+    expect(result.messages.at(-1)!.content).toMatch(/41 chicks[^\n]*\[1\]/);
+  });
+
+  it("sends pii_check_options with CONFIDENTIAL_SEARCH_PII_CHECK=1: a query with personal data the user's latest message does not hold never reaches the engine", async () => {
+    const followUp = {
+      ...input(KAKAPO),
+      messages: [
+        { role: "user" as const, content: "Who is jane.doe@example.com on the kākāpō team?" },
+        { role: "assistant" as const, content: "I do not know." },
+        { role: "user" as const, content: "and her phone?" },
+      ],
+    };
+    const written = "Who is jane.doe@example.com on the kākāpō team? and her phone?";
     configure({ CONFIDENTIAL_SEARCH_PII_CHECK: "1" });
     const config = browserConfig();
     expect(config.searchPiiCheck).toBe(true);
-    const result = await sendConfidentialTurn(input("Who is jane.doe@example.com on the kākāpō team?"), config);
+    const result = await sendConfidentialTurn(followUp, config);
     expect(engine.queries).toEqual([]);
-    expect(result.search).toMatchObject({ via: "enclave", queries: ["Who is jane.doe@example.com on the kākāpō team?"], sources: [], status: "blocked" });
-    // Without the check the same query is searched.
-    configure({ CONFIDENTIAL_SEARCH_PII_CHECK: "0" });
+    expect(result.search).toMatchObject({ via: "enclave", queries: [written], sources: [], status: "blocked" });
+    // The user's own message naming the address: they asked to search for it (lib/shared/search/personal-data.ts).
     await sendConfidentialTurn(input("Who is jane.doe@example.com on the kākāpō team?"), browserConfig());
-    expect(engine.queries).toHaveLength(1);
+    expect(engine.queries).toEqual(["Who is jane.doe@example.com on the kākāpō team?"]);
+    // Without the check the follow-up is searched.
+    configure({ CONFIDENTIAL_SEARCH_PII_CHECK: "0" });
+    await sendConfidentialTurn(followUp, browserConfig());
+    expect(engine.queries).toHaveLength(2);
   });
 
   it("over SEARCH_PER_DAY_VISITOR the relay refuses the search and the turn is answered without it", async () => {

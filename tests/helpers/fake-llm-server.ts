@@ -33,6 +33,7 @@
  * streamed as `delta.tool_calls` pieces (id and name first, the arguments in two pieces) and `finish_reason:
  * "tool_calls"`; once a `role: "tool"` message follows the last user message it answers, adding
  * ` From the web: <first 80 characters of the first result> [1]` when the tool's content is a <web_results> block.
+ * With `[[fake:tools-forever]]` in the last user message it calls `web_search` again at every request that offers it.
  *
  * Trigger words in the last user message select a failure (so browser tests can cause them):
  *   [[fake:429]]        HTTP 429, OpenAI-style error body (code rate_limit_exceeded), Retry-After: 1
@@ -225,7 +226,9 @@ export async function startFakeLlmServer(
 
     const ctx = new StreamContext(model, isGroq);
     const promptTokens = Math.ceil(messages.reduce((n, m) => n + m.content.length, 0) / 4);
-    const toolCall = scenario === "default" ? scriptedToolCall(messages, record.tools) : null;
+    // [[fake:tools-forever]]: a model that calls web_search whenever it is offered (the step budget's test).
+    const forever = lastUser.includes("[[fake:tools-forever]]");
+    const toolCall = scenario === "default" ? scriptedToolCall(forever ? messages.filter((m) => m.role !== "tool") : messages, record.tools) : null;
     const callId = `call_fake_${requests.length}`;
 
     if (toolCall && !stream) {

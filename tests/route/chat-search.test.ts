@@ -1,20 +1,22 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { POST } from "@/app/api/ns/chat/route";
 import { POST as chatUser } from "@/app/api/ns/chat_user/route";
 import { getConfig } from "@/lib/server/config";
 import { SYSTEM_PROMPT } from "@/lib/server/llm";
 import { closeQuota, flushQuota, utcDay } from "@/lib/server/quota";
-import { SEARCH_FAILED_PROMPT, SEARCH_SYSTEM_PROMPT } from "@/lib/shared/llm/search-prompt";
+import { SEARCH_FAILED_PROMPT, SEARCH_SYSTEM_PROMPT, SEARCH_TOOL_FAILED, SEARCH_TOOL_SYSTEM_PROMPT } from "@/lib/shared/llm/search-prompt";
 import { startFakeLlmServer, type FakeLlmServer } from "../helpers/fake-llm-server";
+import { webSearchRecordSchema } from "@/lib/shared/search/record";
 import { SEARCH_CORPUS, startFakeSearxng, type FakeSearxng } from "../helpers/fake-searxng";
 import { createTestUser, sessionCookieFor } from "../helpers/auth";
 import { setEnv } from "../helpers/env";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 
 /**
- * docs/issues.md #40, the standard path: POST /api/ns/chat and /api/ns/chat_user with `web_search: true`, the real
+ * docs/issues.md #40 and #50, the standard path: POST /api/ns/chat and /api/ns/chat_user with `web_search: true`, the real
  * route handlers and SearXNG client against the fake SearXNG (dev/searxng.ts, a fixed corpus over HTTP) and the
- * fake LLM over HTTP. Nothing is mocked.
+ * fake LLM over HTTP (which calls the web_search tool by lib/shared/llm/tools.ts scriptedToolCall when offered it).
+ * Nothing is mocked. Both default models call functions; LLM_NO_FUNCTION_CALLING_MODELS turns it off for one.
  */
 let llm: FakeLlmServer;
 let engine: FakeSearxng;
@@ -24,14 +26,34 @@ const KAKAPO = "How many kākāpō chicks hatched in the 2026 breeding season?";
 
 const ask = (content: string, extra: Record<string, unknown> = {}) => ({ messages: [{ role: "user", content }], model: BASIC, ...extra });
 
-function post(body: unknown, headers: Record<string, string> = {}) {
+function post(body: unknown, headers: Record<string, string> = {}, signal?: AbortSignal) {
   return POST(
     new Request("http://localhost/api/ns/chat", {
       method: "POST",
       headers: { "Content-Type": "application/json", Accept: "application/json", ...headers },
       body: JSON.stringify(body),
+      signal,
     }),
   );
+}
+
+async function signedIn() {
+  const user = await createTestUser();
+  const cookie = await sessionCookieFor(user.id);
+  const send = (content: string, web_search = true) =>
+    chatUser(
+      new Request(`${getConfig().APP_URL}/api/ns/chat_user`, {
+        method: "POST",
+        headers: { "content-type": "application/json", cookie, origin: getConfig().APP_URL },
+        body: JSON.stringify(ask(content, { web_search, chat_id: null })),
+      }),
+    );
+  const counters = async () => {
+    await flushQuota();
+    const rows = await t.db.quotaCounter.findMany({ where: { day: utcDay(), subject: { startsWith: `u:${user.id}` } }, orderBy: { subject: "asc" } });
+    return rows.map((r) => [r.subject.replace(user.id, "ID"), r.count]);
+  };
+  return { send, counters };
 }
 
 async function readSse(response: Response) {
@@ -86,47 +108,72 @@ describe("web search quotas", () => {
     }
   });
 
-  it("a signed-in user's search is counted in the same statement as the send, under the plan's limit", async () => {
+  it("a signed-in user's searches are counted per query, in the database beside the sends", async () => {
     setEnv({ SEARCH_PER_DAY_FREE: "1" });
     try {
-      const user = await createTestUser();
-      const cookie = await sessionCookieFor(user.id);
-      const send = (web_search: boolean) =>
-        chatUser(
-          new Request(`${getConfig().APP_URL}/api/ns/chat_user`, {
-            method: "POST",
-            headers: { "content-type": "application/json", cookie, origin: getConfig().APP_URL },
-            body: JSON.stringify(ask(KAKAPO, { web_search, chat_id: null })),
-          }),
-        );
-      const first = await (await send(true)).json();
-      const second = await (await send(true)).json();
+      const { send, counters } = await signedIn();
+      const first = await (await send(KAKAPO)).json();
+      const second = await (await send(KAKAPO)).json();
       expect([first.search.status, second.search.status]).toEqual(["ok", "over_quota"]);
-      await flushQuota();
-      const rows = await t.db.quotaCounter.findMany({ where: { day: utcDay(), subject: { startsWith: `u:${user.id}` } }, orderBy: { subject: "asc" } });
-      expect(rows.map((r) => [r.subject, r.count])).toEqual([
-        [`u:${user.id}`, 2],
-        [`u:${user.id}:search`, 1],
+      expect(second.search.queries).toEqual([]);
+      expect(await counters()).toEqual([
+        ["u:ID", 2],
+        ["u:ID:search", 1],
       ]);
     } finally {
       setEnv({ SEARCH_PER_DAY_FREE: undefined });
     }
   });
+
+  it("the daily search quota counts each query the model writes, not each turn; refused queries are not sent", async () => {
+    setEnv({ SEARCH_PER_DAY_FREE: "4", CHAT_MAX_TOOL_STEPS: "4" });
+    try {
+      const { send, counters } = await signedIn();
+      // Three search steps of one query each (the fourth call is offered no tools): three searches in one turn.
+      const first = await (await send("Kākāpō news [[fake:tools-forever]]")).json();
+      expect(first.search).toMatchObject({ status: "ok", queries: Array(3).fill("Kākāpō news [[fake:tools-forever]]") });
+      expect(await counters()).toEqual([
+        ["u:ID", 1],
+        ["u:ID:search", 3],
+      ]);
+      engine.queries.length = 0;
+      llm.requests.length = 0;
+      // One query left today: the first step runs, the second is refused, not sent, and no more tools are offered.
+      const second = await (await send("Kākāpō news [[fake:tools-forever]]")).json();
+      expect(second.search).toMatchObject({ status: "over_quota", queries: ["Kākāpō news [[fake:tools-forever]]"] });
+      expect(engine.queries).toHaveLength(1);
+      expect(llm.requests.map((r) => r.tools)).toEqual([["web_search"], ["web_search"], []]);
+      expect(await counters()).toEqual([
+        ["u:ID", 2],
+        ["u:ID:search", 4],
+      ]);
+    } finally {
+      setEnv({ SEARCH_PER_DAY_FREE: undefined, CHAT_MAX_TOOL_STEPS: undefined });
+    }
+  });
 });
 
-describe("web search on the standard path", () => {
-  it("sends the user's message to SearXNG, gives the model the results as quoted material, and discloses the query and sources", async () => {
+describe("web search as a tool (a model that calls functions)", () => {
+  it("offers web_search, sends the model's query to SearXNG, gives back the results as a tool message, and discloses the query and sources", async () => {
     const res = await post(ask(KAKAPO, { web_search: true }));
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(engine.queries).toEqual([KAKAPO]);
+    expect(llm.requests.map((r) => r.tools)).toEqual([["web_search"], ["web_search"]]);
     const sent = llm.requests.at(-1)!;
-    expect(sent.messages[0]).toEqual({ role: "system", content: SYSTEM_PROMPT });
-    expect(sent.messages[1]).toEqual({ role: "system", content: SEARCH_SYSTEM_PROMPT });
-    const lastUser = sent.messages.at(-1)!.content;
-    expect(lastUser).toMatch(/^<web_results>\n<result index="1" title="Kākāpō breeding season 2026 report" url="https:\/\/example\.org\/kakapo-season-2026">/);
-    expect(lastUser).toContain(SEARCH_CORPUS[0]!.content);
-    expect(lastUser.endsWith(`</web_results>\n\n${KAKAPO}`)).toBe(true);
+    expect(sent.messages.slice(0, 2)).toEqual([
+      { role: "system", content: SYSTEM_PROMPT },
+      { role: "system", content: SEARCH_TOOL_SYSTEM_PROMPT },
+    ]);
+    expect(sent.messages.at(-3)).toEqual({ role: "user", content: KAKAPO });
+    expect(sent.messages.at(-2)).toMatchObject({ role: "assistant", content: "" });
+    expect(JSON.parse((sent.messages.at(-2) as { toolCalls?: string }).toolCalls!)).toEqual([
+      { id: "call_fake_1", type: "function", function: { name: "web_search", arguments: JSON.stringify({ queries: [KAKAPO] }) } },
+    ]);
+    const tool = sent.messages.at(-1)!;
+    expect(tool.role).toBe("tool");
+    expect(tool.content).toMatch(/^<web_results>\n<result index="1" title="Kākāpō breeding season 2026 report" url="https:\/\/example\.org\/kakapo-season-2026">/);
+    expect(tool.content).toContain(SEARCH_CORPUS[0]!.content);
     expect(body.search).toEqual({
       via: "searxng",
       engine: new URL(engine.url).host,
@@ -140,21 +187,95 @@ describe("web search on the standard path", () => {
     expect(body.messages.at(-1).content).toContain("From the web: The 2026 kākāpō breeding season produced 41 chicks");
   });
 
-  it("streams the search record before the first delta and again in done", async () => {
-    const res = await post(ask(KAKAPO, { web_search: true }), { Accept: "text/event-stream" });
-    const events = await readSse(res);
-    expect(events[0]?.event).toBe("search");
-    expect(events[0]?.data.queries).toEqual([KAKAPO]);
-    expect(events.at(-1)?.event).toBe("done");
-    expect(events.at(-1)?.data.search.sources).toHaveLength(2);
+  it("a follow-up is searched with the query the model wrote from the conversation, carrying the earlier topic", async () => {
+    const messages = [
+      { role: "user", content: "population of France in 2020" },
+      { role: "assistant", content: "About 67 million people." },
+      { role: "user", content: "and the year before?" },
+    ];
+    const body = await (await post({ messages, model: BASIC, web_search: true })).json();
+    expect(engine.queries).toEqual(["population of France in 2020 and the year before?"]);
+    expect(body.search.queries).toEqual(["population of France in 2020 and the year before?"]);
+    expect(body.search.status).toBe("ok");
   });
 
-  it("with the toggle off no query reaches the engine and the model input has no results", async () => {
+  it("holds back a model-written query with personal data the user's message does not hold, and sends one it does (docs/issues.md #54, finding 7)", async () => {
+    const messages = [
+      { role: "user", content: "My card is 4111 1111 1111 1111 and my e-mail jane.doe@example.com" },
+      { role: "assistant", content: "Noted." },
+      { role: "user", content: "and the fees?" },
+    ];
+    const before = engine.queries.length;
+    const held = await (await post({ messages, model: BASIC, web_search: true })).json();
+    // The scripted model's follow-up query carries the earlier message: card and address, never sent, not counted.
+    expect(engine.queries.length).toBe(before);
+    expect(held.search.status).toBe("blocked");
+    expect(held.search.queries).toEqual([]);
+    expect(held.search.held).toEqual([{ query: "My card is 4111 1111 1111 1111 and my e-mail jane.doe@example.com and the fees?", kind: "email" }]);
+    const tool = llm.requests.at(-1)!.messages.at(-1)!;
+    expect(tool).toMatchObject({ role: "tool" });
+    expect(tool.content).toContain("Not sent");
+    // The same address in the user's own latest message: they asked to search for it.
+    const asked = await (await post({ messages: [{ role: "user", content: "who is jane.doe@example.com" }], model: BASIC, web_search: true })).json();
+    expect(asked.search.queries).toEqual(["who is jane.doe@example.com"]);
+    expect(asked.search.held).toBeUndefined();
+  });
+
+  it("streams each step before its search runs (queries as sent, engine), the record after it, and the merged record in done", async () => {
+    const res = await post(ask(KAKAPO, { web_search: true }), { Accept: "text/event-stream" });
+    const events = await readSse(res);
+    expect(events[0]).toEqual({
+      event: "step",
+      data: { step: 1, via: "searxng", engine: new URL(engine.url).host, queries: [KAKAPO], refused: 0, held: [], status: "running" },
+    });
+    expect(events[1]?.event).toBe("search");
+    expect(events[1]?.data).toMatchObject({ queries: [KAKAPO], status: "ok" });
+    expect(events[2]?.event).toBe("delta");
+    expect(events.at(-1)?.event).toBe("done");
+    expect(events.at(-1)?.data.search).toEqual(events[1]?.data);
+  });
+
+  it("the browser's sendChat hands each running step (queries as sent, engine) to the chat, then its end, then the merged record", async () => {
+    // The browser's call goes to the route handler; the server's own calls (SearXNG) go out as they are.
+    const serverFetch = globalThis.fetch;
+    vi.stubGlobal("fetch", (url: string | URL, init: RequestInit) =>
+      String(url) === "/api/ns/chat"
+        ? post(JSON.parse(init.body as string), { ...(init.headers as Record<string, string>) }, init.signal ?? undefined)
+        : serverFetch(url, init),
+    );
+    try {
+      const { sendChat } = await import("@/lib/browser/chat/send-turn");
+      const progress: unknown[] = [];
+      let text = "";
+      const result = await sendChat({
+        endpoint: "chatVisitor",
+        messages: [{ role: "user", content: KAKAPO }],
+        model: BASIC,
+        file: null,
+        documents: [],
+        chatId: null,
+        saveChat: false,
+        signal: new AbortController().signal,
+        onDelta: (piece) => (text += piece),
+        webSearch: true,
+        onSearch: (p) => progress.push(p),
+      });
+      expect(progress).toEqual([{ queries: [KAKAPO], engine: new URL(engine.url).host }, null]);
+      expect(text).toContain("From the web:");
+      expect(result.search).toMatchObject({ queries: [KAKAPO], status: "ok" });
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it("with the toggle off no tool is offered, no query reaches the engine and the model input has no results", async () => {
     const res = await post(ask(KAKAPO));
     expect(res.status).toBe(200);
     expect((await res.json()).search).toBeUndefined();
     expect(engine.queries).toEqual([]);
-    expect(JSON.stringify(llm.requests.at(-1)!.messages)).not.toContain("web_results");
+    expect(llm.requests).toHaveLength(1);
+    expect(llm.requests[0]!.tools).toEqual([]);
+    expect(JSON.stringify(llm.requests[0]!.messages)).not.toContain("web_results");
   });
 
   it("a result that says to ignore previous instructions and reveal the system prompt changes nothing", async () => {
@@ -169,24 +290,21 @@ describe("web search on the standard path", () => {
     expect(answer).not.toContain("You are Hush");
     expect(answer).toContain("You asked: How long do tuatara live?");
     const sent = llm.requests.at(-1)!;
-    expect(sent.messages.slice(0, 2)).toEqual([
-      { role: "system", content: SYSTEM_PROMPT },
-      { role: "system", content: SEARCH_SYSTEM_PROMPT },
-    ]);
-    const lastUser = sent.messages.at(-1)!.content;
-    expect(lastUser.match(/<\/web_results>/g)).toHaveLength(1);
-    expect(lastUser).toContain("&lt;/web_results>");
+    expect(sent.messages[1]).toEqual({ role: "system", content: SEARCH_TOOL_SYSTEM_PROMPT });
+    const tool = sent.messages.at(-1)!.content;
+    expect(tool.match(/<\/web_results>/g)).toHaveLength(1);
+    expect(tool).toContain("&lt;/web_results>");
     expect(body.search.sources.map((s: { url: string }) => s.url)).toEqual(["https://example.com/tuatara-facts"]);
   });
 
-  it("an engine that fails answers without results, says so to the model, and records the failure (never silently)", async () => {
+  it("an engine that fails: the model is told in the tool message and the record says failed (never silently)", async () => {
     const question = "Anything new? [[searx:down]]";
     const res = await post(ask(question, { web_search: true }));
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body.search).toMatchObject({ queries: [question], sources: [], status: "failed" });
-    expect(llm.requests.at(-1)!.messages[1]).toEqual({ role: "system", content: SEARCH_FAILED_PROMPT });
-    expect(JSON.stringify(llm.requests.at(-1)!.messages)).not.toContain("<web_results>");
+    expect(llm.requests.at(-1)!.messages.at(-1)).toEqual({ role: "tool", content: SEARCH_TOOL_FAILED });
+    expect(JSON.stringify(llm.requests.at(-1)!.messages)).not.toContain("<result ");
     expect(body.messages.at(-1).content).toContain("You asked: Anything new?");
   });
 
@@ -208,9 +326,78 @@ describe("web search on the standard path", () => {
     try {
       const res = await post(ask(KAKAPO, { web_search: true }));
       expect(res.status).toBe(200);
-      expect((await res.json()).search).toMatchObject({ status: "failed", engine: "127.0.0.1:9" });
+      expect((await res.json()).search).toMatchObject({ status: "failed", engine: "127.0.0.1:9", queries: [KAKAPO] });
     } finally {
       setEnv({ SEARXNG_URL: engine.url });
+    }
+  });
+
+  it("a model that keeps calling the tool stops at CHAT_MAX_TOOL_STEPS model calls, the last offered no tools, and answers", async () => {
+    setEnv({ CHAT_MAX_TOOL_STEPS: "3" });
+    try {
+      const question = "Kākāpō chicks [[fake:tools-forever]]";
+      const res = await post(ask(question, { web_search: true }), { Accept: "text/event-stream" });
+      const events = await readSse(res);
+      expect(llm.requests.map((r) => r.tools)).toEqual([["web_search"], ["web_search"], []]);
+      expect(engine.queries).toEqual([question, question]);
+      expect(events.filter((e) => e.event === "step").map((e) => e.data.step)).toEqual([1, 2]);
+      const done = events.at(-1)!;
+      expect(done.event).toBe("done");
+      expect(done.data.search).toMatchObject({ queries: [question, question], status: "ok" });
+      // Sources are numbered across the turn: the second step's results were the first's again, so nothing new.
+      expect(done.data.search.sources).toHaveLength(2);
+      expect(done.data.messages.at(-1).content).toContain("From the web:");
+    } finally {
+      setEnv({ CHAT_MAX_TOOL_STEPS: undefined });
+    }
+  });
+
+  it("a turn keeps at most 10 queries (the record's bound): past them no tools are offered and the model answers", async () => {
+    setEnv({ CHAT_MAX_TOOL_STEPS: "20" });
+    try {
+      const question = "Kākāpō chicks [[fake:tools-forever]]";
+      const body = await (await post(ask(question, { web_search: true }))).json();
+      expect(body.search.queries).toHaveLength(10);
+      expect(engine.queries).toHaveLength(10);
+      expect(llm.requests).toHaveLength(11);
+      expect(llm.requests.at(-1)!.tools).toEqual([]);
+      expect(webSearchRecordSchema.safeParse(body.search).success).toBe(true);
+    } finally {
+      setEnv({ CHAT_MAX_TOOL_STEPS: undefined });
+    }
+  });
+
+  it("Stop during a step's search ends the whole turn: no further model call, no done", async () => {
+    setEnv({ SEARCH_TIMEOUT_MS: "5000" });
+    try {
+      const controller = new AbortController();
+      const started = Date.now();
+      const res = await post(ask("Slow engine [[searx:hang]]", { web_search: true }), { Accept: "text/event-stream" }, controller.signal);
+      const reader = res.body!.getReader();
+      const decoder = new TextDecoder();
+      let seen = "";
+      // Read as a browser does, all along (the answer is written under back-pressure).
+      const reading = (async () => {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) return;
+          seen += decoder.decode(value, { stream: true });
+        }
+      })().catch(() => undefined);
+      // The step is announced and its query is at the engine, which does not answer: Stop now.
+      for (let i = 0; i < 100 && (engine.queries.length === 0 || !seen.includes("event: step")); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(seen).toContain('"status":"running"');
+      controller.abort();
+      // The answer ends at once, not when the engine's 5 s would have run out.
+      const ended = await Promise.race([reading.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 1000))]);
+      expect(ended).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(engine.queries).toEqual(["Slow engine [[searx:hang]]"]);
+      expect(llm.requests).toHaveLength(1);
+      expect(seen).not.toContain("event: done");
+      expect(Date.now() - started).toBeLessThan(4000);
+    } finally {
+      setEnv({ SEARCH_TIMEOUT_MS: "500" });
     }
   });
 
@@ -225,5 +412,56 @@ describe("web search on the standard path", () => {
     } finally {
       setEnv({ SEARXNG_URL: engine.url });
     }
+  });
+});
+
+describe("web search for a model without function calling (LLM_NO_FUNCTION_CALLING_MODELS)", () => {
+  beforeAll(() => setEnv({ LLM_NO_FUNCTION_CALLING_MODELS: BASIC }));
+  afterAll(() => setEnv({ LLM_NO_FUNCTION_CALLING_MODELS: undefined }));
+
+  it("sends the user's message to SearXNG and gives the model the results before it, with no tools offered", async () => {
+    const res = await post(ask(KAKAPO, { web_search: true }));
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(engine.queries).toEqual([KAKAPO]);
+    expect(llm.requests).toHaveLength(1);
+    const sent = llm.requests[0]!;
+    expect(sent.tools).toEqual([]);
+    expect(sent.messages[0]).toEqual({ role: "system", content: SYSTEM_PROMPT });
+    expect(sent.messages[1]).toEqual({ role: "system", content: SEARCH_SYSTEM_PROMPT });
+    const lastUser = sent.messages.at(-1)!.content;
+    expect(lastUser).toMatch(/^<web_results>\n<result index="1" title="Kākāpō breeding season 2026 report" url="https:\/\/example\.org\/kakapo-season-2026">/);
+    expect(lastUser.endsWith(`</web_results>\n\n${KAKAPO}`)).toBe(true);
+    expect(body.search).toMatchObject({ queries: [KAKAPO], status: "ok" });
+    expect(body.search.sources).toHaveLength(2);
+    expect(body.messages.at(-1).content).toContain("From the web: The 2026 kākāpō breeding season produced 41 chicks");
+  });
+
+  it("a follow-up searches the user's message as it is", async () => {
+    const messages = [
+      { role: "user", content: "population of France in 2020" },
+      { role: "assistant", content: "About 67 million people." },
+      { role: "user", content: "and the year before?" },
+    ];
+    const body = await (await post({ messages, model: BASIC, web_search: true })).json();
+    expect(engine.queries).toEqual(["and the year before?"]);
+    expect(body.search.queries).toEqual(["and the year before?"]);
+  });
+
+  it("streams the search record before the first delta and again in done", async () => {
+    const res = await post(ask(KAKAPO, { web_search: true }), { Accept: "text/event-stream" });
+    const events = await readSse(res);
+    expect(events[0]?.event).toBe("search");
+    expect(events[0]?.data.queries).toEqual([KAKAPO]);
+    expect(events.some((e) => e.event === "step")).toBe(false);
+    expect(events.at(-1)?.event).toBe("done");
+    expect(events.at(-1)?.data.search.sources).toHaveLength(2);
+  });
+
+  it("an engine that fails answers without results, says so to the model, and records the failure", async () => {
+    const question = "Anything new? [[searx:down]]";
+    const body = await (await post(ask(question, { web_search: true }))).json();
+    expect(body.search).toMatchObject({ queries: [question], sources: [], status: "failed" });
+    expect(llm.requests.at(-1)!.messages[1]).toEqual({ role: "system", content: SEARCH_FAILED_PROMPT });
   });
 });

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { resetConfigForTests } from "@/lib/server/config";
 import { getLlmProvider, LlmError, providerLabel, buildModelMessages, type LlmEvent } from "@/lib/server/llm";
+import { WEB_SEARCH_TOOL } from "@/lib/shared/llm/tools";
+import { formatWebResults } from "@/lib/shared/llm/search-prompt";
 import { createDevelopmentProvider, developmentAnswer, DEVELOPMENT_NOTICE, sampleKind } from "@/lib/server/llm/development";
 
 afterEach(() => {
@@ -100,6 +102,32 @@ describe("development responder", () => {
     expect(deltas.length).toBeGreaterThan(5);
     expect(deltas.map((e) => e.text).join("")).toBe(developmentAnswer(messages));
     expect(first.at(-1)).toMatchObject({ type: "usage", usage: { estimated: true } });
+  });
+
+  it("offered web_search, calls it by the scripted rule, then answers from the role tool message's results, deterministically", async () => {
+    const provider = createDevelopmentProvider({ chunkDelayMs: 0 });
+    const messages = buildModelMessages([
+      { role: "user", content: "population of France in 2020" },
+      { role: "assistant", content: "About 67 million." },
+      { role: "user", content: "and the year before?" },
+    ]);
+    const first = await run(provider.stream({ model: "any", messages, tools: [WEB_SEARCH_TOOL] }));
+    expect(await run(provider.stream({ model: "any", messages, tools: [WEB_SEARCH_TOOL] }))).toEqual(first);
+    const call = first.find((e) => e.type === "tool_call");
+    expect(call).toMatchObject({ call: { name: "web_search", arguments: JSON.stringify({ queries: ["population of France in 2020 and the year before?"] }) } });
+    expect(first.at(-1)).toMatchObject({ type: "usage", finishReason: "tool_calls" });
+    const id = call!.type === "tool_call" ? call!.call.id : "";
+    const results = formatWebResults([{ title: "France", url: "https://example.org/france", content: "67.2 million in 2019." }]);
+    const answered = await run(
+      provider.stream({
+        model: "any",
+        messages: [...messages, { role: "assistant", content: "", tool_calls: [call!.type === "tool_call" ? call!.call : { id, name: "", arguments: "" }] }, { role: "tool", tool_call_id: id, content: results }],
+        tools: [WEB_SEARCH_TOOL],
+      }),
+    );
+    expect(answered.some((e) => e.type === "tool_call")).toBe(false);
+    expect(answered.filter((e) => e.type === "delta").map((e) => e.text).join("")).toContain("From the web: 67.2 million in 2019. [1]");
+    expect(answered.at(-1)).toMatchObject({ type: "usage", finishReason: "stop" });
   });
 
   it("stops with aborted when the signal fires", async () => {

@@ -14,6 +14,7 @@ import {
   type LlmEvent,
   type LlmProvider,
 } from "@/lib/server/llm";
+import { WEB_SEARCH_TOOL } from "@/lib/shared/llm/tools";
 import { fakeAnswer, startFakeLlmServer, type FakeLlmServer } from "@/tests/helpers/fake-llm-server";
 
 const ENV_KEYS = ["GROQ_API_KEY", "GROQ_BASE_URL", "LLM_BASE_URL", "LLM_API_KEY", "LLM_TIMEOUT_MS", "LLM_MODEL_BASIC"];
@@ -107,6 +108,7 @@ describe.each(providers)("$kind provider", ({ kind, path, env }) => {
     expect(events.at(-1)).toEqual({
       type: "usage",
       usage: { promptTokens: expect.any(Number), completionTokens: expect.any(Number) },
+      finishReason: "stop",
     });
     expect(events.filter((e) => e.type === "usage")).toHaveLength(1);
 
@@ -119,6 +121,41 @@ describe.each(providers)("$kind provider", ({ kind, path, env }) => {
     expect(request.messages[0]).toEqual({ role: "system", content: SYSTEM_PROMPT });
     expect(request.messages.filter((m) => m.role === "system")).toHaveLength(1);
     expect(request.messages.map((m) => m.role)).toEqual(["system", "user", "assistant", "user"]);
+  });
+
+  it("offers `tools`, joins the streamed tool_calls pieces into one call, and reports finish_reason tool_calls", async () => {
+    const provider = useEnv(env());
+    const model = providerModelId("llama3-8b-8192");
+    const { events, text, error } = await collect(provider.stream({ model, messages: messages("Kākāpō chicks in 2026"), tools: [WEB_SEARCH_TOOL] }));
+    expect(error).toBeUndefined();
+    expect(text).toBe("");
+    expect(events.filter((e) => e.type !== "usage")).toEqual([
+      { type: "tool_call", call: { id: "call_fake_1", name: "web_search", arguments: JSON.stringify({ queries: ["Hello Kākāpō chicks in 2026"] }) } },
+    ]);
+    expect(events.at(-1)).toMatchObject({ type: "usage", finishReason: "tool_calls" });
+    expect(server.requests[0]!.tools).toEqual(["web_search"]);
+  });
+
+  it("sends the assistant's tool_calls and the role tool answer back in OpenAI's shapes, and streams the answer", async () => {
+    const provider = useEnv(env());
+    const model = providerModelId("llama3-8b-8192");
+    const call = { id: "call_1", name: "web_search", arguments: '{"queries":["kakapo"]}' };
+    const results = '<web_results>\n<result index="1" title="T" url="https://example.org/">\nForty-one chicks.\n</result>\n</web_results>';
+    const turn = [...messages("Kākāpō chicks?"), { role: "assistant" as const, content: "", tool_calls: [call] }, { role: "tool" as const, tool_call_id: "call_1", content: results }];
+    const { events, text, error } = await collect(provider.stream({ model, messages: turn, tools: [WEB_SEARCH_TOOL] }));
+    expect(error).toBeUndefined();
+    expect(text).toBe("You asked: Kākāpō chicks? From the web: Forty-one chicks. [1]");
+    expect(events.some((e) => e.type === "tool_call")).toBe(false);
+    expect(events.at(-1)).toMatchObject({ type: "usage", finishReason: "stop" });
+    const sent = server.requests[0]!.messages;
+    expect(sent.at(-2)).toEqual({ role: "assistant", content: "", toolCalls: JSON.stringify([{ id: "call_1", type: "function", function: { name: "web_search", arguments: call.arguments } }]) });
+    expect(sent.at(-1)).toEqual({ role: "tool", content: results });
+  });
+
+  it("a request without tools carries no `tools` field", async () => {
+    const provider = useEnv(env());
+    await collect(provider.stream({ model: providerModelId("llama3-8b-8192"), messages: messages() }));
+    expect(server.requests[0]!.tools).toEqual([]);
   });
 
   it("carries the attached document in the last user turn", async () => {

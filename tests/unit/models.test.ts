@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { parseConfig, resetConfigForTests } from "@/lib/server/config";
 import { DEFAULT_MODEL_CODE, findModel, MODELS, privacyClassOf } from "@/lib/shared/llm/models";
-import { contextBudgetTokens, modelChoices, modelReadsImages, providerModelId } from "@/lib/server/llm/providers";
+import { contextBudgetTokens, modelCallsFunctions, modelChoices, modelReadsImages, providerModelId } from "@/lib/server/llm/providers";
 
 afterEach(() => {
   delete process.env.LLM_MODEL_BASIC;
@@ -14,8 +14,8 @@ afterEach(() => {
 describe("model catalogue (docs/product.md §9)", () => {
   it("offers Basic (Free, default) and Pro (Pro) under the public llama3 codes", () => {
     expect(MODELS).toEqual([
-      { code: "llama3-8b-8192", title: "Basic", description: "For everyday tasks", plan: "Free", tier: "basic", contextTokens: 32_000, vision: false },
-      { code: "llama3-70b-8192", title: "Pro", description: "For advanced tasks", plan: "Pro", tier: "pro", contextTokens: 100_000, vision: false },
+      { code: "llama3-8b-8192", title: "Basic", description: "For everyday tasks", plan: "Free", tier: "basic", contextTokens: 32_000, vision: false, functionCalling: true },
+      { code: "llama3-70b-8192", title: "Pro", description: "For advanced tasks", plan: "Pro", tier: "pro", contextTokens: 100_000, vision: false, functionCalling: true },
     ]);
     expect(DEFAULT_MODEL_CODE).toBe("llama3-8b-8192");
     expect(findModel(DEFAULT_MODEL_CODE)?.title).toBe("Basic");
@@ -46,6 +46,22 @@ describe("model catalogue (docs/product.md §9)", () => {
     ]);
     expect(() => parseConfig({ LLM_VISION_MODELS: "llava" })).toThrow(/LLM_VISION_MODELS: unknown model code llava/);
     expect(parseConfig({}).visionModels).toEqual([]);
+  });
+
+  it("both default models call functions (the table's column); LLM_NO_FUNCTION_CALLING_MODELS turns it off for a code", () => {
+    expect(MODELS.map((m) => m.functionCalling)).toEqual([true, true]);
+    expect(modelCallsFunctions("llama3-8b-8192")).toBe(true);
+    expect(modelCallsFunctions("no-such-model")).toBe(false);
+    process.env.LLM_NO_FUNCTION_CALLING_MODELS = "llama3-8b-8192";
+    resetConfigForTests();
+    try {
+      expect([modelCallsFunctions("llama3-8b-8192"), modelCallsFunctions("llama3-70b-8192")]).toEqual([false, true]);
+    } finally {
+      delete process.env.LLM_NO_FUNCTION_CALLING_MODELS;
+      resetConfigForTests();
+    }
+    expect(() => parseConfig({ LLM_NO_FUNCTION_CALLING_MODELS: "llava" })).toThrow(/LLM_NO_FUNCTION_CALLING_MODELS: unknown model code llava/);
+    expect(parseConfig({}).CHAT_MAX_TOOL_STEPS).toBe(8);
   });
 
   it("keeps provider ids out of the public list", () => {

@@ -9,7 +9,8 @@ import type { ChatRequestBody, ConversationDocument, EveryField, KnowledgePassag
 /**
  * Browser side of the chat call (docs/product.md §7): POST the conversation through the typed API client
  * (lib/browser/api/client.ts apiStream), read the Server-Sent Events stream (`delta`, then `done` or `error`;
- * see lib/server/chat/respond.ts) and hand text to the caller as it arrives.
+ * see lib/server/chat/respond.ts) and hand text to the caller as it arrives; with "Search the web" on, each search
+ * step of the model's tool loop (`step` before its search runs, `search` after it) as it happens.
  */
 
 export type { ConversationDocument, KnowledgePassage, Role };
@@ -70,6 +71,18 @@ export interface SendChatInput {
   onDelta: (text: string) => void;
   /** "Search the web" is on for this turn. */
   webSearch?: boolean;
+  /** A search step began (its progress) or ended (null); only a model that searches through the web-search tool has steps. */
+  onSearch?: (progress: SearchProgress | null) => void;
+}
+
+/**
+ * A search running now (SSE `event: step` with status "running", lib/server/chat/tool-loop.ts): the queries exactly
+ * as sent and who runs them; the chat shows "Searching the web for: …" until the step's `search` event.
+ */
+export interface SearchProgress {
+  queries: string[];
+  /** The SearXNG host. */
+  engine: string;
 }
 
 /** The chat call's answer (contract chatResultSchema). */
@@ -94,7 +107,9 @@ export async function sendChat(input: SendChatInput): Promise<SendChatResult> {
       const data = JSON.parse(event.data) as Record<string, unknown>;
       if (event.event === "delta") input.onDelta(String(data.text ?? ""));
       else if (event.event === "done") result = data as unknown as SendChatResult;
-      // `search` comes again in `done`, which is what the chat keeps.
+      else if (event.event === "step") input.onSearch?.(searchProgress(data));
+      // A step's record (it comes again, merged, in `done`, which is what the chat keeps): the search ended.
+      else if (event.event === "search") input.onSearch?.(null);
       else if (event.event === "error") failure = sendFailed(Number(data.status ?? 502), String(data.error ?? "The answer failed."));
     });
   } catch (error) {
@@ -106,6 +121,12 @@ export async function sendChat(input: SendChatInput): Promise<SendChatResult> {
   return result;
 }
 
+
+/** A `step` event's running search, or null for a step that sent nothing (over the day's searches, no usable query). */
+function searchProgress(data: Record<string, unknown>): SearchProgress | null {
+  if (data.status !== "running" || !Array.isArray(data.queries)) return null;
+  return { queries: data.queries.filter((q): q is string => typeof q === "string"), engine: String(data.engine ?? "") };
+}
 
 /**
  * Every field of the turn's body (lib/shared/chat/turn-schema.ts), set here and nowhere else: the standard call

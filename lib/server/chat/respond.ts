@@ -1,5 +1,5 @@
 import "server-only";
-import { getLlmProvider, LlmError, type LlmEvent } from "@/lib/server/llm";
+import { getLlmProvider, LlmError, modelCallsFunctions, type LlmEvent } from "@/lib/server/llm";
 import { AppError } from "@/lib/shared/errors";
 import { beginTurn, isShutdownAbort, SHUTDOWN_MESSAGE } from "@/lib/server/lifecycle";
 import type { ContextReport } from "@/lib/server/llm";
@@ -9,6 +9,8 @@ import type { Producer } from "@/lib/server/api/pushed-body";
 import type { ClientExchange } from "@/lib/server/api/route";
 import { searchForTurn } from "@/lib/server/search/run";
 import type { WebSearchRecord } from "@/lib/shared/search/record";
+import type { QuotaSubject } from "@/lib/server/quota";
+import { searchToolLoop, type ToolLoop, type ToolLoopEvent } from "./tool-loop";
 
 /**
  * The chat call's answer (docs/product.md §7): the whole conversation and the chat id (null when not saved); plus
@@ -22,9 +24,15 @@ export interface ChatResult {
   search?: WebSearchRecord;
 }
 
-/** A turn with "Search the web" on: `counted` false when today's searches are used up (nothing is queried then). */
+/**
+ * A turn with "Search the web" on. A model that calls functions (lib/server/llm/providers.ts modelCallsFunctions)
+ * writes its queries through the web-search tool, each counted against `subject`'s daily searches as it runs
+ * (./tool-loop.ts); another searches the user's message, counted with the turn: `counted` false when today's
+ * searches were used up (nothing is queried then).
+ */
 export interface TurnSearch {
   counted: boolean;
+  subject: QuotaSubject;
 }
 
 /**
@@ -41,8 +49,11 @@ export interface TurnSearch {
  * seals and saves a saved chat's turn itself (POST /api/ns/chat_save).
  * The turn is registered in lib/server/lifecycle.ts from the provider call until its answer is complete, so a
  * graceful shutdown waits for it (or, past the grace period, aborts it: `error` event, status 503).
- * With `search` the web search runs first (lib/server/search/run.ts) and its record goes out
- * as `event: search` before the first delta, and as `search` in `done` (or the JSON answer).
+ * With `search` and a model that calls functions, the tool loop (./tool-loop.ts) runs: each search step goes out
+ * as `event: step` `{ step, via, engine, queries, refused, status }` before its search runs and `event: search`
+ * (the turn's record so far) after it; otherwise the web search runs first (lib/server/search/run.ts) and its
+ * record goes out as `event: search` before the first delta. Either way `done` (or the JSON answer) carries
+ * the merged record as `search`. A client that goes away ends the turn at whatever step it is.
  * @throws AppError 503 while the process shuts down; provider failures before the first token.
  */
 export async function respondToTurn(client: ClientExchange, turn: PreparedTurn, chatId: string | null, search: TurnSearch | null = null): Promise<Response> {
@@ -65,31 +76,41 @@ async function respond(
   const signal = inFlight.signal;
   let messages = turn.modelMessages;
   let record: WebSearchRecord | null = null;
-  if (search) {
-    try {
-      ({ messages, record } = await searchForTurn({ messages, question: turn.history.at(-1)?.content ?? "", counted: search.counted, signal }));
-    } catch (error) {
-      throw toAppError(error, signal);
-    }
-  }
   const provider = getLlmProvider(turn.model.code);
-  const events = provider
-    .stream({ model: turn.providerModel, messages, signal })
-    [Symbol.asyncIterator]();
+  let loop: ToolLoop | null = null;
+  let events: AsyncIterator<ToolLoopEvent>;
+  if (search && modelCallsFunctions(turn.model.code)) {
+    loop = searchToolLoop({ provider, model: turn.providerModel, messages, subject: search.subject, signal, question: turn.history.at(-1)?.content ?? "" });
+    events = loop.events;
+  } else {
+    if (search) {
+      try {
+        ({ messages, record } = await searchForTurn({ messages, question: turn.history.at(-1)?.content ?? "", counted: search.counted, signal }));
+      } catch (error) {
+        throw toAppError(error, signal);
+      }
+    }
+    events = provider
+      .stream({ model: turn.providerModel, messages, signal })
+      [Symbol.asyncIterator]();
+  }
 
-  let first: IteratorResult<LlmEvent>;
+  let first: IteratorResult<ToolLoopEvent>;
   try {
     first = await events.next();
   } catch (error) {
     throw toAppError(error, signal);
   }
 
-  const complete = (text: string): ChatResult => ({
-    messages: [...turn.history, { role: "assistant", content: text }],
-    chat_id: chatId,
-    context: turn.context,
-    ...(record ? { search: record } : {}),
-  });
+  const complete = (text: string): ChatResult => {
+    const searched = loop ? loop.record() : record;
+    return {
+      messages: [...turn.history, { role: "assistant", content: text }],
+      chat_id: chatId,
+      context: turn.context,
+      ...(searched ? { search: searched } : {}),
+    };
+  };
 
   const wantsStream = (client.request.headers.get("accept") ?? "").includes("text/event-stream");
   if (!wantsStream) {
@@ -113,7 +134,10 @@ async function respond(
   // The answer is written by this producer: into the socket on server.mjs's hot path, into a Web
   // stream under Next (lib/server/api/pushed-body.ts).
   const produce: Producer = async (sink) => {
-    const stop = () => void events.return?.(undefined)?.catch(() => undefined);
+    const stop = () => {
+      loop?.stop();
+      void events.return?.(undefined)?.catch(() => undefined);
+    };
     if (sink.gone.aborted) stop();
     else sink.gone.addEventListener("abort", stop, { once: true });
     let text = "";
@@ -133,6 +157,11 @@ async function respond(
     };
     try {
       for (let next = first; !next.done; ) {
+        if (loop && (next.value.type === "step" || next.value.type === "searched")) {
+          flush();
+          const step = next.value;
+          if (!sink.write(step.type === "step" ? event("step", step.step) : event("search", step.record))) room = false;
+        }
         const piece = deltaText(next);
         if (piece) {
           text += piece;
@@ -177,7 +206,7 @@ async function respond(
   });
 }
 
-function deltaText(result: IteratorResult<LlmEvent>): string {
+function deltaText(result: IteratorResult<LlmEvent | ToolLoopEvent>): string {
   return !result.done && result.value.type === "delta" ? result.value.text : "";
 }
 

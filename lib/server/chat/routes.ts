@@ -12,6 +12,7 @@ import { checkImagesAllowed, checkModel, prepareTurn } from "@/lib/server/chat/t
 import { fileRefusal, readAttachedFile } from "@/lib/server/chat/file";
 import { clientKey } from "@/lib/server/client-address";
 import { confidentialInClearError } from "@/lib/server/llm/confidential-models";
+import { modelCallsFunctions } from "@/lib/server/llm/providers";
 import { assertAcceptingTurns } from "@/lib/server/lifecycle";
 import { consumeTurnQuota } from "@/lib/server/quota";
 import { assertSearchAvailable } from "@/lib/server/search/run";
@@ -52,11 +53,13 @@ export const chatVisitorRoute = route(api.chatVisitor, { handlerReadsBody: true 
   if (refusal) throw refusal;
   assertAcceptingTurns();
   const client = clientKey(request);
+  const subject = { kind: "visitor", address: client } as const;
   // The turn and its search in one step (lib/server/quota.ts); over the search limit the turn is answered without.
-  const { searched } = await consumeTurnQuota({ kind: "visitor", address: client }, { search });
+  // A model that calls functions counts each query it writes as it runs instead (lib/server/chat/tool-loop.ts).
+  const { searched } = await consumeTurnQuota(subject, { search: search && !modelCallsFunctions(model.code) });
   const read = await readAttachedFile(body, client === null ? null : `visitor:${client}`, ctx.signal);
   const turn = prepareTurn(read, model);
-  return respondToTurn(ctx, turn, null, search ? { counted: searched } : null);
+  return respondToTurn(ctx, turn, null, search ? { counted: searched, subject } : null);
 });
 
 /**
@@ -74,10 +77,11 @@ export const chatSignedInRoute = route(
   // A draining instance (SIGTERM) refuses new turns before anything is counted (lib/server/lifecycle.ts).
   { handlerReadsBody: true, before: assertAcceptingTurns },
   async (ctx) => {
-    const { body, model, searched, userId } = await admitSignedInSend(ctx);
+    const { body, model, searched, userId, plan } = await admitSignedInSend(ctx);
     const read = await readAttachedFile(body, `user:${userId}`, ctx.signal);
     const turn = prepareTurn(read, model);
-    return respondToTurn(ctx, turn, body.chat_id ?? null, body.web_search ? { counted: searched } : null);
+    const search = body.web_search ? { counted: searched, subject: { kind: "user", userId, plan } as const } : null;
+    return respondToTurn(ctx, turn, body.chat_id ?? null, search);
   },
 );
 

@@ -16,6 +16,7 @@ import { searchQuotaExceeded } from "@/lib/server/search/quota";
 import { chatNotFound } from "@/lib/server/db/errors";
 import { confidentialInClearError } from "@/lib/server/llm/confidential-models";
 import { assertSearchAvailable } from "@/lib/server/search/run";
+import { modelCallsFunctions } from "@/lib/server/llm/providers";
 
 /** Bound for a chat_id that is no UUID: no chat has it, so it answers 404 like any foreign id. */
 const NO_CHAT = "00000000-0000-0000-0000-000000000000";
@@ -26,7 +27,7 @@ export interface SignedInSend {
   plan: "Free" | "Pro";
   body: ChatRequest;
   model: ModelDescriptor;
-  /** A web search was asked for and counted with the send. */
+  /** A web search was asked for and counted with the send (never for a model that calls functions: its queries count as they run). */
   searched: boolean;
 }
 
@@ -169,7 +170,8 @@ export async function admitSignedInSend(client: ClientExchange): Promise<SignedI
       body ? fileRefusal(body) : null,
       searchError,
     ],
-    search: body?.web_search === true,
+    // A model that calls functions counts each query it writes as it runs (lib/server/chat/tool-loop.ts).
+    search: body?.web_search === true && !modelCallsFunctions(body.model),
   });
   return { ...admitted, body: body! };
 }

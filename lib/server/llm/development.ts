@@ -4,11 +4,13 @@
  * it restates the user's last message, quotes the opening lines of an attached document, adds one short
  * sample of what answers can hold (a list, a code block or a formula, chosen by the message), and it says
  * plainly that no language model wrote the answer. Streams in small chunks with a short delay so
- * the streaming UI is visible.
+ * the streaming UI is visible. Offered `tools`, it calls them by lib/shared/llm/tools.ts `scriptedToolCall` (the
+ * one deterministic rule the tests' fake LLM follows too) and answers from a `role: "tool"` message's results.
  */
 import { LlmError } from "./errors";
 import { splitDocumentContext } from "@/lib/shared/llm/prompt";
 import { splitWebResults } from "@/lib/shared/llm/search-prompt";
+import { scriptedToolCall } from "@/lib/shared/llm/tools";
 import { MEMORY_PREFIX } from "@/lib/shared/llm/memory-prompt";
 import { describeImages } from "@/lib/shared/chat/images";
 import { standInTitle } from "@/lib/shared/chat/title-request";
@@ -37,6 +39,11 @@ export function developmentAnswer(messages: readonly LlmMessage[]): string {
   if (title) return title;
   // Web results come first in the turn; they are quoted, never obeyed.
   const web = splitWebResults(lastUser?.content ?? "");
+  // Function calling: the results arrive in a `role: "tool"` message after the last user message.
+  if (!web.results.length && lastUser) {
+    const tool = messages.slice(messages.lastIndexOf(lastUser) + 1).find((m) => m.role === "tool");
+    if (tool) web.results = splitWebResults(tool.content).results;
+  }
   const { question, document, documents } = splitDocumentContext(web.rest);
   const parts = [DEVELOPMENT_NOTICE];
   const asked = clip(question.replace(/\s+/g, " ").trim(), QUESTION_MAX_CHARS);
@@ -127,6 +134,13 @@ export function createDevelopmentProvider(options: DevelopmentResponderOptions =
   return {
     kind: "development",
     async *stream(req: LlmRequest): AsyncGenerator<LlmEvent> {
+      const call = req.tools?.length ? scriptedToolCall(req.messages, req.tools.map((t) => t.function.name)) : null;
+      if (call) {
+        await sleep(delayMs, req.signal);
+        yield { type: "tool_call", call: { id: `call_dev_${req.messages.length}`, ...call } };
+        yield { type: "usage", usage: { promptTokens: 0, completionTokens: Math.ceil(call.arguments.length / 4), estimated: true }, finishReason: "tool_calls" };
+        return;
+      }
       const answer = developmentAnswer(req.messages);
       for (const chunk of chunkWords(answer, WORDS_PER_CHUNK)) {
         await sleep(delayMs, req.signal);
@@ -137,6 +151,7 @@ export function createDevelopmentProvider(options: DevelopmentResponderOptions =
       yield {
         type: "usage",
         usage: { promptTokens: Math.ceil(promptChars / 4), completionTokens: Math.ceil(answer.length / 4), estimated: true },
+        finishReason: "stop",
       };
     },
   };

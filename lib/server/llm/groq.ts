@@ -52,6 +52,8 @@ export function createGroqProvider(options: ProviderClientOptions): LlmProvider 
               model: req.model,
               messages: toOpenAiMessages(req.messages) as Groq.Chat.ChatCompletionMessageParam[],
               stream: true,
+              // Only a turn that offers functions carries `tools`: a plain turn's body is as before.
+              ...(req.tools?.length ? { tools: req.tools as Groq.Chat.ChatCompletionTool[] } : {}),
             } satisfies ChatCompletionCreateParamsStreaming,
             signal,
             Groq,

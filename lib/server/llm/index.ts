@@ -12,6 +12,7 @@ export {
   modelOf,
   modelPrivacy,
   modelProviders,
+  modelCallsFunctions,
   modelReadsImages,
   modelTier,
   providerLabel,

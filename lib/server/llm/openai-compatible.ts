@@ -49,6 +49,8 @@ export function createOpenAiCompatibleProvider(options: ProviderClientOptions): 
               messages: toOpenAiMessages(req.messages) as OpenAI.Chat.ChatCompletionMessageParam[],
               stream: true,
               stream_options: { include_usage: true },
+              // Only a turn that offers functions carries `tools`: a plain turn's body is as before.
+              ...(req.tools?.length ? { tools: req.tools as OpenAI.Chat.ChatCompletionTool[] } : {}),
             } satisfies OpenAI.Chat.ChatCompletionCreateParamsStreaming,
             signal,
             OpenAI,

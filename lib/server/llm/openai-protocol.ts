@@ -12,16 +12,24 @@ import { createParser } from "eventsource-parser";
 import { takeAnswerBody, type AnswerBody } from "./http-fetch";
 import { LlmError, kindForStatus, safeErrorCode, type LlmErrorKind } from "./errors";
 import type { LlmEvent, LlmMessage, LlmUsage } from "@/lib/shared/llm/types";
+import type { ToolCall } from "@/lib/shared/llm/tools";
 
 /** The fields we read from a chunk; both SDKs' chunk types satisfy it. */
 export interface ChunkLike {
   choices?: Array<{
-    delta?: { content?: string | null } | null;
+    delta?: { content?: string | null; tool_calls?: ToolCallPieceLike[] | null } | null;
     finish_reason?: string | null;
   }>;
   usage?: UsageLike | null;
   /** Groq reports usage here on the last chunk. */
   x_groq?: { usage?: UsageLike | null } | null;
+}
+
+/** One streamed piece of a function call (OpenAI `delta.tool_calls[]`): pieces of one call share its `index`. */
+export interface ToolCallPieceLike {
+  index?: number | null;
+  id?: string | null;
+  function?: { name?: string | null; arguments?: string | null } | null;
 }
 
 interface UsageLike {
@@ -91,6 +99,9 @@ export async function* streamOpenAiProtocol(opts: ProtocolStreamOptions): AsyncG
 
   let opened = false;
   let finished = false;
+  let finishReason: string | undefined;
+  // Function calls by their stream index, joined piece by piece; made only when a chunk carries one.
+  let calls: ToolCall[] | undefined;
   let completed = false;
   let usage: LlmUsage | undefined;
   let completionChars = 0;
@@ -119,9 +130,14 @@ export async function* streamOpenAiProtocol(opts: ProtocolStreamOptions): AsyncG
           const reported = chunk.usage ?? chunk.x_groq?.usage;
           if (reported) usage = toUsage(reported);
           for (const choice of chunk.choices ?? []) {
-            if (choice.finish_reason) finished = true;
+            if (choice.finish_reason) {
+              finished = true;
+              finishReason = choice.finish_reason;
+            }
             const piece = choice.delta?.content;
             if (piece) text += piece;
+            const toolPieces = choice.delta?.tool_calls;
+            if (toolPieces) joinToolCallPieces((calls ??= []), toolPieces);
           }
         }
         if (text) {
@@ -139,6 +155,7 @@ export async function* streamOpenAiProtocol(opts: ProtocolStreamOptions): AsyncG
     if (stopReason) throw new LlmError(stopReason, { provider });
     if (!finished) throw new LlmError("interrupted", { provider });
     completed = true;
+    for (const call of calls ?? []) if (call) yield { type: "tool_call", call };
     yield {
       type: "usage",
       usage: usage ?? {
@@ -146,12 +163,29 @@ export async function* streamOpenAiProtocol(opts: ProtocolStreamOptions): AsyncG
         completionTokens: estimateTokens(completionChars),
         estimated: true,
       },
+      finishReason,
     };
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener("abort", onCallerAbort);
     // The consumer stopped early (break/return) or we failed: release the upstream connection.
     if (!completed) controller.abort();
+  }
+}
+
+/**
+ * Add streamed `delta.tool_calls` pieces to `calls` (sparse, by `index`): the first piece of a call brings its id
+ * and name, later ones more of its arguments' JSON text, appended as they come (OpenAI's streaming format).
+ */
+export function joinToolCallPieces(calls: ToolCall[], pieces: readonly ToolCallPieceLike[]): void {
+  for (const piece of pieces) {
+    const index = piece.index ?? 0;
+    const call = (calls[index] ??= { id: "", name: "", arguments: "" });
+    if (piece.id) call.id = piece.id;
+    if (piece.function?.name) call.name += piece.function.name;
+    if (piece.function?.arguments) call.arguments += piece.function.arguments;
+    // A provider that sends no id: one the answering `role: "tool"` message can name.
+    if (!call.id) call.id = `call_${index}`;
   }
 }
 

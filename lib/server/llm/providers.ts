@@ -110,6 +110,15 @@ export function modelReadsImages(code: string, config: Config = getConfig()): bo
   return modelOf(code).vision || (config.visionModels as readonly string[]).includes(code);
 }
 
+/**
+ * Whether a public model code calls functions (OpenAI `tools`): the table's `functionCalling`, unless
+ * LLM_NO_FUNCTION_CALLING_MODELS lists it. False for a code outside the table.
+ */
+export function modelCallsFunctions(code: string, config: Config = getConfig()): boolean {
+  const model = findModel(code);
+  return Boolean(model?.functionCalling) && !(config.noFunctionCallingModels as readonly string[]).includes(code);
+}
+
 /** The model table's public columns for the picker, in table order, with each model's privacy class. */
 export function modelChoices(): ModelChoice[] {
   return MODELS.map(({ code, title, description, plan }) => ({ code, title, description, plan, privacy: modelPrivacy(code), vision: modelReadsImages(code) }));

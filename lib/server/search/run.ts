@@ -3,7 +3,7 @@ import { getConfig } from "@/lib/server/config";
 import { AppError } from "@/lib/shared/errors";
 import { withWebResults, type PromptResult } from "@/lib/shared/llm/search-prompt";
 import type { LlmMessage } from "@/lib/shared/llm/types";
-import type { WebSearchRecord } from "@/lib/shared/search/record";
+import type { WebSearchRecord, WebSearchSource } from "@/lib/shared/search/record";
 import { queryFromMessage } from "@/lib/shared/search/text";
 import { searchSearxng } from "./searxng";
 
@@ -38,12 +38,25 @@ export async function searchForTurn(input: {
   counted: boolean;
   signal?: AbortSignal;
 }): Promise<{ messages: LlmMessage[]; record: WebSearchRecord }> {
-  const config = getConfig();
-  const settings = config.search!;
+  const settings = getConfig().search!;
   const query = queryFromMessage(input.question);
   const base = { via: "searxng" as const, engine: settings.host };
   if (!input.counted) return { messages: input.messages, record: { ...base, queries: [], sources: [], status: "over_quota" } };
   const queries = query ? [query] : [];
+  const results = await runQueries(queries, input.signal);
+  if (!results) return { messages: withWebResults(input.messages, null), record: { ...base, queries, sources: [], status: "failed" } };
+  return { messages: withWebResults(input.messages, results), record: { ...base, queries, sources: results.map(toSource), status: "ok" } };
+}
+
+/**
+ * Run queries against this server's SearXNG (SEARXNG_URL), side by side, and merge their results in query
+ * order, each URL once (also across `seen`, the turn's URLs so far, which it extends).
+ * @returns the new results, or null when no query was answered (the step failed; also for no queries)
+ * @throws the turn's abort reason when `signal` aborts
+ */
+export async function runQueries(queries: readonly string[], signal?: AbortSignal, seen = new Set<string>()): Promise<PromptResult[] | null> {
+  const config = getConfig();
+  const settings = config.search!;
   const settled = await Promise.allSettled(
     queries.map((q) =>
       searchSearxng({
@@ -52,19 +65,17 @@ export async function searchForTurn(input: {
         timeoutMs: config.SEARCH_TIMEOUT_MS,
         maxResults: config.SEARCH_MAX_RESULTS,
         maxBytes: config.SEARCH_MAX_RESPONSE_BYTES,
-        signal: input.signal,
+        signal,
       }),
     ),
   );
-  if (input.signal?.aborted) throw input.signal.reason;
+  if (signal?.aborted) throw signal.reason;
   const answered = settled.filter((s): s is PromiseFulfilledResult<PromptResult[]> => s.status === "fulfilled");
-  if (answered.length === 0) {
-    return { messages: withWebResults(input.messages, null), record: { ...base, queries, sources: [], status: "failed" } };
-  }
-  const seen = new Set<string>();
-  const results = answered.flatMap((a) => a.value).filter((r) => !seen.has(r.url) && seen.add(r.url));
-  return {
-    messages: withWebResults(input.messages, results),
-    record: { ...base, queries, sources: results.map((r) => ({ title: r.title.slice(0, 500), url: r.url.slice(0, 2000) })), status: "ok" },
-  };
+  if (answered.length === 0) return null;
+  return answered.flatMap((a) => a.value).filter((r) => !seen.has(r.url) && seen.add(r.url));
+}
+
+/** A result as the record lists it (lengths bounded as webSearchSourceSchema's). */
+export function toSource(r: PromptResult): WebSearchSource {
+  return { title: r.title.slice(0, 500), url: r.url.slice(0, 2000) };
 }

@@ -46,12 +46,19 @@ export interface ModelDescriptor {
    * model reads images turns it on with LLM_VISION_MODELS (lib/server/llm/providers.ts `modelReadsImages`).
    */
   readonly vision: boolean;
+  /**
+   * Whether the model calls functions (OpenAI `tools`, docs/issues.md #50): with "Search the web" on it is offered
+   * the web-search tool and writes its own queries (lib/server/chat/tool-loop.ts); without, the user's message is
+   * the query (lib/shared/search/text.ts queryFromMessage). Both default provider models (Groq's gpt-oss-20b/120b)
+   * do; an operator whose model does not turns it off with LLM_NO_FUNCTION_CALLING_MODELS.
+   */
+  readonly functionCalling: boolean;
 }
 
 /** docs/product.md §9: Basic (llama3-8b-8192, Free, the default) and Pro (llama3-70b-8192, Pro). */
 export const MODELS = [
-  { code: "llama3-8b-8192", title: "Basic", description: "For everyday tasks", plan: "Free", tier: "basic", contextTokens: 32_000, vision: false },
-  { code: "llama3-70b-8192", title: "Pro", description: "For advanced tasks", plan: "Pro", tier: "pro", contextTokens: 100_000, vision: false },
+  { code: "llama3-8b-8192", title: "Basic", description: "For everyday tasks", plan: "Free", tier: "basic", contextTokens: 32_000, vision: false, functionCalling: true },
+  { code: "llama3-70b-8192", title: "Pro", description: "For advanced tasks", plan: "Pro", tier: "pro", contextTokens: 100_000, vision: false, functionCalling: true },
 ] as const satisfies readonly ModelDescriptor[];
 
 /** Public model codes accepted by the chat API. */

@@ -67,14 +67,26 @@ export function conversationTurns(history: readonly HistoryMessage[]): LlmMessag
  * ; every other message keeps its string content.
  */
 export function toOpenAiMessages(messages: readonly LlmMessage[]): OpenAiMessage[] {
-  return messages.map((m) =>
-    m.role === "user" && m.images?.length ? { role: "user", content: contentParts(m.content, m.images) } : { role: m.role, content: m.content },
-  );
+  return messages.map((m) => {
+    if (m.role === "user") return m.images?.length ? { role: "user", content: contentParts(m.content, m.images) } : { role: "user", content: m.content };
+    if (m.role === "tool") return { role: "tool", tool_call_id: m.tool_call_id ?? "", content: m.content };
+    if (m.tool_calls?.length) {
+      return {
+        role: "assistant",
+        // OpenAI's shape for a message that only calls functions: content null.
+        content: m.content === "" ? null : m.content,
+        tool_calls: m.tool_calls.map((c) => ({ id: c.id, type: "function" as const, function: { name: c.name, arguments: c.arguments } })),
+      };
+    }
+    return { role: m.role, content: m.content };
+  });
 }
 
-/** A chat-completions message as sent to the provider. */
+/** A chat-completions message as sent to the provider (OpenAI's `tool_calls` and `role: "tool"` shapes included). */
 export type OpenAiMessage =
   | { role: "system" | "assistant"; content: string }
+  | { role: "assistant"; content: string | null; tool_calls: { id: string; type: "function"; function: { name: string; arguments: string } }[] }
+  | { role: "tool"; tool_call_id: string; content: string }
   | { role: "user"; content: string | ContentPart[] };
 
 /** What the model is told before a project's instructions. */

@@ -3,11 +3,13 @@
  * development responder) streams text deltas and then one usage event, and fails with an `LlmError`.
  */
 import type { MessageImage } from "@/lib/shared/chat/images";
+import type { ToolCall, ToolDefinition } from "./tools";
 
 /** Which provider serves a model tier (lib/server/config.ts LLM_* settings). */
 export type LlmProviderKind = "groq" | "openai-compatible" | "development";
 
-export type LlmRole = "system" | "user" | "assistant";
+/** OpenAI's roles; "tool" answers an assistant message's `tool_calls` (function calling, docs/issues.md #50). */
+export type LlmRole = "system" | "user" | "assistant" | "tool";
 
 export interface LlmMessage {
   role: LlmRole;
@@ -17,6 +19,10 @@ export interface LlmMessage {
    * OpenAI `image_url` content parts (./prompt.ts `toOpenAiMessages`). Never logged.
    */
   images?: MessageImage[];
+  /** An assistant message's function calls (OpenAI `tool_calls`); its `content` may be "". */
+  tool_calls?: ToolCall[];
+  /** A `role: "tool"` message: the id of the call it answers (OpenAI `tool_call_id`). */
+  tool_call_id?: string;
 }
 
 export interface LlmRequest {
@@ -26,6 +32,8 @@ export interface LlmRequest {
   messages: LlmMessage[];
   /** The caller's cancellation (client disconnect, Stop button). Aborting ends the stream with kind "aborted". */
   signal?: AbortSignal;
+  /** Functions the model may call (OpenAI `tools`); absent or empty: none offered, the request carries no `tools`. */
+  tools?: readonly ToolDefinition[];
 }
 
 export interface LlmUsage {
@@ -35,8 +43,15 @@ export interface LlmUsage {
   estimated?: boolean;
 }
 
-/** Zero or more `delta` events in order, then exactly one `usage` event on success. */
-export type LlmEvent = { type: "delta"; text: string } | { type: "usage"; usage: LlmUsage };
+/**
+ * Zero or more `delta` events in order, then the model's function calls (one `tool_call` each, its streamed
+ * `delta.tool_calls` pieces joined by index), then exactly one `usage` event on success, carrying the
+ * choice's `finish_reason` ("stop", "tool_calls", "length", ...; undefined when the provider sent none).
+ */
+export type LlmEvent =
+  | { type: "delta"; text: string }
+  | { type: "tool_call"; call: ToolCall }
+  | { type: "usage"; usage: LlmUsage; finishReason?: string };
 
 export interface LlmProvider {
   readonly kind: LlmProviderKind;

@@ -1,0 +1,188 @@
+/**
+ * The models the development enclave's tool loop (./enclave-tools.ts) can run around:
+ * - `upstreamModel`: any OpenAI-compatible chat-completions server (`ENCLAVE_UPSTREAM_URL`, a base URL ending in
+ *   /v1 like LLM_BASE_URL, e.g. Ollama's http://localhost:11434/v1), called with `stream: true`, the offered
+ *   `tools`, and the streamed `delta.tool_calls` joined by index;
+ * - `scriptedModel`: without an upstream, the development responder (lib/server/llm/development.ts) behind
+ *   lib/shared/llm/tools.ts `scriptedToolCall`, the one deterministic tool-calling rule (docs/issues.md #50).
+ * Neither logs anything of a request or an answer.
+ */
+import { createParser, type EventSourceMessage } from "eventsource-parser";
+import { scriptedToolCall, type ToolCall } from "../lib/shared/llm/tools";
+import { splitWebResults, withWebResults, type PromptResult } from "../lib/shared/llm/search-prompt";
+import { contentImages, contentText, type MessageImage } from "../lib/shared/chat/images";
+import { chunkWords, type ChatRequest } from "./enclave-completion";
+import type { LlmMessage } from "../lib/shared/llm/types";
+import type { EnclaveModel, ModelEvent, WireMessage } from "./enclave-tools";
+
+/** The upstream model of the development enclave (`ENCLAVE_UPSTREAM_*`). */
+export interface EnclaveUpstream {
+  /** Base URL of an OpenAI-compatible API, ending in /v1; `/chat/completions` is appended. */
+  url: string;
+  /** Sent as `Authorization: Bearer`; none when absent (Ollama needs none). */
+  apiKey?: string;
+  /** The upstream's model id; absent: the request's own `model`. */
+  model?: string;
+  /** Longest wait for the answer's headers and between two of its chunks (ms). Default 60 000. */
+  timeoutMs?: number;
+}
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+/** Request parameters passed on to the upstream as the client sent them. */
+const PASSED_ON = ["temperature", "top_p", "max_tokens", "max_completion_tokens", "stop", "seed"] as const;
+
+/**
+ * The upstream from `ENCLAVE_UPSTREAM_URL`, `ENCLAVE_UPSTREAM_API_KEY` and `ENCLAVE_UPSTREAM_MODEL`
+ * (docs/confidential-inference.md); null when the URL is unset or empty.
+ * @throws Error when the URL is not an http(s) URL
+ */
+export function upstreamFromEnv(env: Record<string, string | undefined>): EnclaveUpstream | null {
+  const raw = env.ENCLAVE_UPSTREAM_URL?.trim();
+  if (!raw) return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error("ENCLAVE_UPSTREAM_URL must be an http(s) URL such as http://localhost:11434/v1");
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error("ENCLAVE_UPSTREAM_URL must be an http(s) URL such as http://localhost:11434/v1");
+  return {
+    url: raw.replace(/\/+$/, ""),
+    ...(env.ENCLAVE_UPSTREAM_API_KEY ? { apiKey: env.ENCLAVE_UPSTREAM_API_KEY } : {}),
+    ...(env.ENCLAVE_UPSTREAM_MODEL?.trim() ? { model: env.ENCLAVE_UPSTREAM_MODEL.trim() } : {}),
+  };
+}
+
+/**
+ * A model call to `upstream`, streamed. Throws (with no upstream text in the error) on a refused connection, a
+ * non-2xx answer, an error event, no header or no chunk within `timeoutMs`, or a stream that ends unfinished.
+ */
+export function upstreamModel(upstream: EnclaveUpstream, request: ChatRequest): EnclaveModel {
+  const timeoutMs = upstream.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const passedOn = Object.fromEntries(PASSED_ON.filter((k) => request[k] !== undefined).map((k) => [k, request[k]]));
+  return async function* ({ messages, tools, signal }) {
+    const idle = new AbortController();
+    let timer = setTimeout(() => idle.abort(), timeoutMs);
+    const touch = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => idle.abort(), timeoutMs);
+    };
+    try {
+      const response = await fetch(`${upstream.url}/chat/completions`, {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/json",
+          Accept: "text/event-stream",
+          ...(upstream.apiKey ? { Authorization: `Bearer ${upstream.apiKey}` } : {}),
+        },
+        body: JSON.stringify({
+          ...passedOn,
+          model: upstream.model ?? request.model,
+          messages,
+          stream: true,
+          stream_options: { include_usage: true },
+          ...(tools.length ? { tools } : {}),
+        }),
+        signal: AbortSignal.any([signal, idle.signal]),
+      });
+      if (!response.ok || !response.body) {
+        await response.body?.cancel().catch(() => {});
+        throw new Error(`upstream answered ${response.status}`);
+      }
+      const events: ModelEvent[] = [];
+      const calls = new Map<number, ToolCall>();
+      let finished = false;
+      let failed = false;
+      const parser = createParser({
+        onEvent(event: EventSourceMessage) {
+          if (event.data === "[DONE]") return void (finished = true);
+          let chunk: UpstreamChunk;
+          try {
+            chunk = JSON.parse(event.data) as UpstreamChunk;
+          } catch {
+            return void (failed = true);
+          }
+          if (chunk.error) return void (failed = true);
+          if (chunk.usage) events.push({ type: "usage", usage: { promptTokens: chunk.usage.prompt_tokens ?? 0, completionTokens: chunk.usage.completion_tokens ?? 0 } });
+          const choice = chunk.choices?.[0];
+          if (typeof choice?.delta?.content === "string" && choice.delta.content !== "") events.push({ type: "delta", text: choice.delta.content });
+          for (const piece of choice?.delta?.tool_calls ?? []) {
+            const index = typeof piece.index === "number" ? piece.index : 0;
+            const call = calls.get(index) ?? { id: "", name: "", arguments: "" };
+            if (typeof piece.id === "string" && piece.id) call.id = piece.id;
+            if (typeof piece.function?.name === "string") call.name += piece.function.name;
+            if (typeof piece.function?.arguments === "string") call.arguments += piece.function.arguments;
+            calls.set(index, call);
+          }
+          if (typeof choice?.finish_reason === "string") finished = true;
+        },
+      });
+      const decoder = new TextDecoder();
+      for await (const bytes of response.body as unknown as AsyncIterable<Uint8Array>) {
+        touch();
+        parser.feed(decoder.decode(bytes, { stream: true }));
+        if (failed) throw new Error("upstream error event");
+        yield* events.splice(0);
+      }
+      if (!finished) throw new Error("upstream answer ended unfinished");
+      yield* events.splice(0);
+      if (calls.size) {
+        const joined = [...calls.entries()].sort(([a], [b]) => a - b).map(([i, c]) => ({ ...c, id: c.id || `call_${i}` }));
+        yield { type: "tool_calls", calls: joined };
+      }
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+}
+
+interface UpstreamChunk {
+  error?: unknown;
+  usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
+  choices?: {
+    delta?: { content?: unknown; tool_calls?: { index?: unknown; id?: unknown; function?: { name?: unknown; arguments?: unknown } }[] };
+    finish_reason?: unknown;
+  }[];
+}
+
+/** A message as the development responder reads it: string content, images apart. */
+interface TextMessage {
+  role: WireMessage["role"];
+  content: string;
+  images?: MessageImage[];
+}
+
+/**
+ * The development responder as a model: offered web_search it calls it by `scriptedToolCall`; otherwise it answers
+ * with `answer` (the development responder's, or the bench's), the tool messages' results handed to it in the last
+ * user turn as lib/shared/llm/search-prompt.ts `withWebResults` puts them (their failure line when none came back).
+ * Streamed in 3-word pieces, `chunkDelayMs` apart.
+ */
+export function scriptedModel(answer: (messages: LlmMessage[]) => string, chunkDelayMs: number): EnclaveModel {
+  return async function* ({ messages, tools, signal }) {
+    const text: TextMessage[] = messages.map((m) => {
+      const content = m.content ?? "";
+      const images = contentImages(content);
+      return images.length ? { role: m.role, content: contentText(content), images } : { role: m.role, content: contentText(content) };
+    });
+    const promptTokens = Math.ceil(text.reduce((n, m) => n + m.content.length, 0) / 4);
+    const call = scriptedToolCall(text, tools.map((t) => t.function.name));
+    if (call) {
+      yield { type: "tool_calls", calls: [{ id: `call_dev_${messages.length}`, ...call }] };
+      yield { type: "usage", usage: { promptTokens, completionTokens: Math.ceil(call.arguments.length / 4) } };
+      return;
+    }
+    const lastUser = text.findLastIndex((m) => m.role === "user");
+    const base = text.slice(0, lastUser + 1) as LlmMessage[];
+    const toolContents = text.slice(lastUser + 1).filter((m) => m.role === "tool").map((m) => m.content);
+    const blocks = toolContents.filter((c) => c.startsWith("<web_results>"));
+    const results: PromptResult[] | null = blocks.length ? blocks.flatMap((c) => splitWebResults(c).results) : null;
+    const full = answer(toolContents.length ? withWebResults(base, results) : (text as LlmMessage[]));
+    for (const piece of chunkWords(full, 3)) {
+      if (chunkDelayMs > 0) await new Promise((r) => setTimeout(r, chunkDelayMs));
+      if (signal.aborted) return;
+      yield { type: "delta", text: piece };
+    }
+    yield { type: "usage", usage: { promptTokens, completionTokens: Math.ceil(full.length / 4) } };
+  };
+}

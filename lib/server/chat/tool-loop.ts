@@ -1,0 +1,161 @@
+import "server-only";
+import { getConfig } from "@/lib/server/config";
+import { consumeSearchQueries, type QuotaSubject } from "@/lib/server/quota";
+import { runQueries, toSource } from "@/lib/server/search/run";
+import { heldBackKind } from "@/lib/shared/search/personal-data";
+import { formatWebResults, SEARCH_TOOL_FAILED, SEARCH_TOOL_HELD, SEARCH_TOOL_NO_MORE, SEARCH_TOOL_OVER_QUOTA, withSearchToolPrompt } from "@/lib/shared/llm/search-prompt";
+import { WEB_SEARCH_TOOL, WEB_SEARCH_TOOL_NAME, webSearchQueries, type ToolCall } from "@/lib/shared/llm/tools";
+import type { LlmEvent, LlmMessage, LlmProvider } from "@/lib/shared/llm/types";
+import type { WebSearchRecord } from "@/lib/shared/search/record";
+
+/** A turn's queries and sources at most: the record's own bounds (lib/shared/search/record.ts), sealed with the answer. */
+const MAX_TURN_QUERIES = 10;
+const MAX_TURN_SOURCES = 60;
+
+/**
+ * The standard path's tool loop (docs/issues.md #50, OpenAI function calling): the model is offered
+ * WEB_SEARCH_TOOL, writes its own queries, the server runs them against its SearXNG and hands the results
+ * back as a `role: "tool"` message (quoted, untrusted: lib/shared/llm/search-prompt.ts), then calls the model
+ * again; at most CHAT_MAX_TOOL_STEPS model calls, the last offered no tools. Queries, results and answers live
+ * in this request only: nothing here logs or stores them.
+ */
+
+/** One search step as the chat shows it while it happens (SSE `event: step`). */
+export interface SearchStep {
+  /** 1 for the turn's first search, then 2, ... */
+  step: number;
+  via: "searxng";
+  /** Who runs the queries: the SearXNG host. */
+  engine: string;
+  /** The queries exactly as sent (those the day's quota refused are left out). */
+  queries: string[];
+  /** Queries the model wrote that the day's search quota refused: never sent. */
+  refused: number;
+  /** Queries held back by the personal-data check (lib/shared/search/personal-data.ts): never sent, never counted. */
+  held: NonNullable<WebSearchRecord["held"]>;
+  /** "running": sent now; "over_quota": nothing could be sent; "blocked": every query was held back; "failed": the call had no usable query. */
+  status: "running" | "over_quota" | "blocked" | "failed";
+}
+
+/** What the loop yields: the provider's events (the answer's deltas) and each step before its search runs. */
+export type ToolLoopEvent = LlmEvent | { type: "step"; step: SearchStep } | { type: "searched"; record: WebSearchRecord };
+
+export interface ToolLoop {
+  events: AsyncIterator<ToolLoopEvent>;
+  /** The turn's merged record so far: every query in order, every source numbered as the model saw it. */
+  record(): WebSearchRecord;
+  /** End the turn at whatever step it is (the client went away): the running call or search is aborted. */
+  stop(): void;
+}
+
+/**
+ * Start the loop for one user message.
+ * @param input.messages the turn's model input (system prompt first, the user's message last)
+ * @param input.subject whose daily search quota the queries count against (each query one, lib/server/quota.ts)
+ * @param input.signal the turn's cancellation (client gone, shutdown): ends the whole turn at any step
+ * @param input.question the user's own latest message: a personal item it holds may be searched for (docs/issues.md #54)
+ * The events throw the provider's LlmError, the abort reason, or a quota store failure; an engine failure is
+ * never thrown: it is the step's status "failed" in the record and the model is told.
+ */
+export function searchToolLoop(input: {
+  provider: LlmProvider;
+  model: string;
+  messages: LlmMessage[];
+  subject: QuotaSubject;
+  signal: AbortSignal;
+  question: string;
+}): ToolLoop {
+  const config = getConfig();
+  const engine = config.search!.host;
+  const record: WebSearchRecord = { via: "searxng", engine, queries: [], sources: [], status: "ok" };
+  const seen = new Set<string>();
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(input.signal.reason);
+  if (input.signal.aborted) onAbort();
+  else input.signal.addEventListener("abort", onAbort, { once: true });
+  const signal = controller.signal;
+  // Set once the day's searches (or the turn's MAX_TURN_QUERIES) are used up: no more tools are offered.
+  let exhausted = false;
+
+  /** Run one web_search call (the turn's `n`th): count, announce, search; returns the tool message's content. */
+  async function* step(call: ToolCall, n: number): AsyncGenerator<ToolLoopEvent, string> {
+    // A further call in the same answer as the step that used the searches up: nothing to announce or count.
+    if (exhausted) return SEARCH_TOOL_NO_MORE;
+    const written = webSearchQueries(call.arguments).slice(0, MAX_TURN_QUERIES - record.queries.length);
+    // Personal data the user did not ask to search for never leaves (docs/issues.md #54, finding 7).
+    const held: SearchStep["held"] = [];
+    const wanted = written.filter((query) => {
+      const kind = heldBackKind(query, input.question);
+      if (kind && held.length + (record.held?.length ?? 0) < MAX_TURN_QUERIES) held.push({ query, kind });
+      return kind === null;
+    });
+    if (held.length) record.held = [...(record.held ?? []), ...held];
+    const granted = wanted.length ? await consumeSearchQueries(input.subject, wanted.length) : 0;
+    const queries = wanted.slice(0, granted);
+    if (granted < wanted.length || record.queries.length + granted >= MAX_TURN_QUERIES) exhausted = true;
+    const status = !written.length ? "failed" : granted ? "running" : !wanted.length ? "blocked" : "over_quota";
+    yield { type: "step", step: { step: n, via: "searxng", engine, queries, refused: wanted.length - granted, held, status } };
+    // The first step that did not go well names the turn's status (never hidden).
+    const mark = (s: WebSearchRecord["status"]) => {
+      if (record.status === "ok") record.status = s;
+    };
+    if (!queries.length) {
+      mark(status === "running" ? "over_quota" : status);
+      return status === "failed" ? SEARCH_TOOL_FAILED : status === "blocked" ? SEARCH_TOOL_HELD : SEARCH_TOOL_OVER_QUOTA;
+    }
+    record.queries.push(...queries);
+    const results = await runQueries(queries, signal, seen);
+    if (granted < wanted.length) mark("over_quota");
+    if (!results) {
+      mark("failed");
+      return SEARCH_TOOL_FAILED;
+    }
+    const first = record.sources.length + 1;
+    const kept = results.slice(0, MAX_TURN_SOURCES - record.sources.length);
+    record.sources.push(...kept.map(toSource));
+    return formatWebResults(kept, first);
+  }
+
+  async function* loop(): AsyncGenerator<ToolLoopEvent> {
+    try {
+      let messages = withSearchToolPrompt(input.messages);
+      let searches = 0;
+      for (let call = 1; ; call += 1) {
+        // The last allowed call offers no tools, so the model must answer.
+        const tools = !exhausted && call < config.CHAT_MAX_TOOL_STEPS ? [WEB_SEARCH_TOOL] : undefined;
+        const calls: ToolCall[] = [];
+        let text = "";
+        let usage: LlmEvent | null = null;
+        for await (const event of input.provider.stream({ model: input.model, messages, signal, ...(tools ? { tools } : {}) })) {
+          if (event.type === "tool_call") calls.push(event.call);
+          else if (event.type === "usage") usage = event;
+          else {
+            text += event.text;
+            yield event;
+          }
+        }
+        // A call of a tool not offered (none on the last step) is not run: the answer is what the model wrote.
+        if (!tools || calls.length === 0) {
+          if (usage) yield usage;
+          return;
+        }
+        messages = [...messages, { role: "assistant", content: text, tool_calls: calls }];
+        for (const c of calls) {
+          let content = `Unknown tool ${JSON.stringify(c.name.slice(0, 100))}: only ${WEB_SEARCH_TOOL_NAME} is offered.`;
+          if (c.name === WEB_SEARCH_TOOL_NAME) {
+            searches += 1;
+            content = yield* step(c, searches);
+            yield { type: "searched", record: snapshot() };
+          }
+          if (signal.aborted) throw signal.reason;
+          messages.push({ role: "tool", tool_call_id: c.id, content });
+        }
+      }
+    } finally {
+      input.signal.removeEventListener("abort", onAbort);
+    }
+  }
+
+  const snapshot = (): WebSearchRecord => ({ ...record, queries: [...record.queries], sources: [...record.sources], ...(record.held ? { held: [...record.held] } : {}) });
+  return { events: loop(), record: snapshot, stop: () => controller.abort(new DOMException("The turn was stopped.", "AbortError")) };
+}

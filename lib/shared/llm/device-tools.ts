@@ -1,0 +1,42 @@
+/**
+ * Device tools (docs/issues.md #50, the device-tool round trip): functions the browser runs itself and offers by
+ * name (the chat body's `tools`, a list of names; its schema field is still to be added, so `DeviceToolOffer` is
+ * the local type for it). The model's call goes back to the browser with a signed continuation token
+ * (lib/server/chat/continuation.ts); the browser sends the results and the token to continue the turn.
+ * Browser-safe and dependency-free.
+ */
+import type { ToolDefinition } from "./tools";
+
+/** The built-in test tool's name: the device's local date, time and time zone. */
+export const DEVICE_TIME_TOOL_NAME = "device_time";
+
+/** The built-in test tool: nothing private, the same answer a clock on the page shows. */
+export const DEVICE_TIME_TOOL: ToolDefinition = {
+  type: "function",
+  function: {
+    name: DEVICE_TIME_TOOL_NAME,
+    description: "The user's device's local date, time and time zone (IANA name), e.g. for 'what time is it here?'.",
+    parameters: { type: "object", properties: {}, additionalProperties: false },
+  },
+};
+
+/** Every device tool a client may offer, by name. */
+export const DEVICE_TOOLS: Readonly<Record<string, ToolDefinition>> = { [DEVICE_TIME_TOOL_NAME]: DEVICE_TIME_TOOL };
+
+/** The chat body's device-tool offer (local type until the body schema has the field): names only. */
+export interface DeviceToolOffer {
+  tools?: readonly string[];
+}
+
+/** The definitions of the offered names that are device tools, in the order offered, each once; unknown names dropped. */
+export function offeredDeviceTools(offer: DeviceToolOffer): ToolDefinition[] {
+  const names = [...new Set(offer.tools ?? [])];
+  return names.flatMap((n) => (Object.hasOwn(DEVICE_TOOLS, n) ? [DEVICE_TOOLS[n]!] : []));
+}
+
+/** The built-in tool's result as the browser sends it back: `{ "local": "2026-12-02T07:05:00", "zone": "Europe/Paris" }`. */
+export function deviceTimeResult(now: Date, zone: string): string {
+  const pad = (n: number) => String(n).padStart(2, "0");
+  const local = `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}T${pad(now.getHours())}:${pad(now.getMinutes())}:${pad(now.getSeconds())}`;
+  return JSON.stringify({ local, zone });
+}
