@@ -5,8 +5,8 @@ import { beginTurn, isShutdownAbort, SHUTDOWN_MESSAGE } from "@/lib/server/lifec
 import type { ContextReport } from "@/lib/server/llm";
 import type { ChatMessage, PreparedTurn } from "./turn";
 import { logger } from "@/lib/server/log";
-import { clientSignal } from "@/lib/server/http";
-import { pushedResponse, type Producer } from "@/lib/server/api/pushed-body";
+import type { Producer } from "@/lib/server/api/pushed-body";
+import type { ClientExchange } from "@/lib/server/api/route";
 import { searchForTurn } from "@/lib/server/search/run";
 import type { WebSearchRecord } from "@/lib/shared/search/record";
 import type { QuotaSubject } from "@/lib/server/quota";
@@ -43,7 +43,8 @@ export interface TurnSearch {
  *   `event: error` `{ "error": "...", "status": 502 }` if the provider fails after streaming began.
  * The provider is awaited for its first token before the response starts, so a provider that fails at
  * once gets a proper HTTP status rather than a 200 stream with an error in it.
- * The request's abort signal is passed to the provider: a client that disconnects stops generation.
+ * The client's abort signal (`client.signal`) is passed to the provider: a client that disconnects stops
+ * generation; the answer goes out through `client.stream` (the route's context, lib/server/api/route.ts).
  * `chatId` is echoed as the answer's `chat_id` (null for visitors): the server stores nothing, the browser
  * seals and saves a saved chat's turn itself (POST /api/ns/chat_save).
  * The turn is registered in lib/server/lifecycle.ts from the provider call until its answer is complete, so a
@@ -55,10 +56,10 @@ export interface TurnSearch {
  * the merged record as `search`. A client that goes away ends the turn at whatever step it is.
  * @throws AppError 503 while the process shuts down; provider failures before the first token.
  */
-export async function respondToTurn(request: Request, turn: PreparedTurn, chatId: string | null, search: TurnSearch | null = null): Promise<Response> {
-  const inFlight = beginTurn(clientSignal(request));
+export async function respondToTurn(client: ClientExchange, turn: PreparedTurn, chatId: string | null, search: TurnSearch | null = null): Promise<Response> {
+  const inFlight = beginTurn(client.signal);
   try {
-    return await respond(request, inFlight, turn, chatId, search);
+    return await respond(client, inFlight, turn, chatId, search);
   } catch (error) {
     inFlight.end();
     throw error;
@@ -66,7 +67,7 @@ export async function respondToTurn(request: Request, turn: PreparedTurn, chatId
 }
 
 async function respond(
-  request: Request,
+  client: ClientExchange,
   inFlight: ReturnType<typeof beginTurn>,
   turn: PreparedTurn,
   chatId: string | null,
@@ -111,7 +112,7 @@ async function respond(
     };
   };
 
-  const wantsStream = (request.headers.get("accept") ?? "").includes("text/event-stream");
+  const wantsStream = (client.request.headers.get("accept") ?? "").includes("text/event-stream");
   if (!wantsStream) {
     let text = deltaText(first);
     try {
@@ -184,7 +185,7 @@ async function respond(
         sink.write(event("done", complete(text)));
       }
     } catch (error) {
-      if (!clientSignal(request).aborted && !sink.gone.aborted) {
+      if (!client.signal.aborted && !sink.gone.aborted) {
         const apiError = toAppError(error, signal);
         flush();
         sink.write(event("error", { error: apiError.message, status: apiError.status }));
@@ -196,7 +197,7 @@ async function respond(
     }
   };
 
-  return pushedResponse(request, produce, {
+  return client.stream(produce, {
     headers: {
       "Content-Type": "text/event-stream; charset=utf-8",
       "Cache-Control": "private, no-store, no-transform",

@@ -1,6 +1,5 @@
 import "server-only";
 import { api } from "@/lib/shared/api/contract";
-import { jsonResponse } from "@/lib/server/api/pushed-body";
 import { PRIVATE_NO_STORE, reply, route } from "@/lib/server/api/route";
 import { historyChatFor, historyPageFor, saveTurnFor } from "@/lib/server/chat/history";
 import { sealedChatsJson } from "@/lib/server/db/history-json";
@@ -14,7 +13,6 @@ import { checkModel, prepareTurn } from "@/lib/server/chat/turn";
 import { readAttachedFile } from "@/lib/server/chat/file";
 import { clientKey } from "@/lib/server/client-address";
 import { modelCallsFunctions } from "@/lib/server/llm/providers";
-import { clientSignal, readJsonBody } from "@/lib/server/http";
 import { assertAcceptingTurns } from "@/lib/server/lifecycle";
 import { consumeTurnQuota } from "@/lib/server/quota";
 
@@ -24,8 +22,8 @@ import { consumeTurnQuota } from "@/lib/server/quota";
  * app/api/ns/chat_history/route.ts, app/api/ns/chat_history/batch/route.ts,
  * app/api/ns/chat_history/[chatId]/route.ts)
  * export them to Next, and the hot path of server.mjs (lib/server/hot-path.ts) calls them
- * without Next's route-handler machinery. Each takes a Web Request and answers a Response through
- * lib/server/api/route.ts.
+ * without Next's route-handler machinery. Each answers through lib/server/api/route.ts, and reaches its
+ * client (signal, body, answer) only through the context it is handed.
  */
 
 /**
@@ -37,9 +35,10 @@ import { consumeTurnQuota } from "@/lib/server/quota";
  * (chatRequestFor), so it is read here rather than by the wrapper; sameOrigin is off as before (a
  * visitor's call changes nothing of an account).
  */
-export const chatVisitorRoute = route(api.chatVisitor, { handlerReadsBody: true }, async ({ request }) => {
+export const chatVisitorRoute = route(api.chatVisitor, { handlerReadsBody: true }, async (ctx) => {
+  const { request } = ctx;
   const { schema, maxBytes } = chatRequestFor();
-  const body = await readJsonBody(request, schema, maxBytes);
+  const body = await ctx.readBody(schema, maxBytes);
   const model = checkModel(body.model, "Free");
   // The body's own refusals, in the order both chat calls answer them (lib/server/chat/admission.ts).
   const refusal = firstRefusal(turnRefusals(body));
@@ -51,9 +50,9 @@ export const chatVisitorRoute = route(api.chatVisitor, { handlerReadsBody: true 
   // The turn and its search in one step (lib/server/quota.ts); over the search limit the turn is answered without.
   // A model that calls functions counts each query it writes as it runs instead (lib/server/chat/tool-loop.ts).
   const { searched } = await consumeTurnQuota(subject, { search: search && !modelCallsFunctions(model.code) });
-  const read = await readAttachedFile(body, client === null ? null : `visitor:${client}`, clientSignal(request));
+  const read = await readAttachedFile(body, client === null ? null : `visitor:${client}`, ctx.signal);
   const turn = prepareTurn(read, model);
-  return respondToTurn(request, turn, null, search ? { counted: searched, subject } : null);
+  return respondToTurn(ctx, turn, null, search ? { counted: searched, subject } : null);
 });
 
 /**
@@ -70,12 +69,12 @@ export const chatSignedInRoute = route(
   api.chatSignedIn,
   // A draining instance (SIGTERM) refuses new turns before anything is counted (lib/server/lifecycle.ts).
   { handlerReadsBody: true, before: assertAcceptingTurns },
-  async ({ request }) => {
-    const { body, model, searched, userId, plan } = await admitSignedInSend(request);
-    const read = await readAttachedFile(body, `user:${userId}`, clientSignal(request));
+  async (ctx) => {
+    const { body, model, searched, userId, plan } = await admitSignedInSend(ctx);
+    const read = await readAttachedFile(body, `user:${userId}`, ctx.signal);
     const turn = prepareTurn(read, model);
     const search = body.web_search ? { counted: searched, subject: { kind: "user", userId, plan } as const } : null;
-    return respondToTurn(request, turn, body.chat_id ?? null, search);
+    return respondToTurn(ctx, turn, body.chat_id ?? null, search);
   },
 );
 
@@ -86,8 +85,7 @@ export const chatSignedInRoute = route(
  */
 export const chatHistoryGetRoute = route<typeof api.chatHistoryGet, { chatId: string }>(
   api.chatHistoryGet,
-  async ({ request, params }) =>
-    jsonResponse(request, await historyChatFor(request, params.chatId), { headers: PRIVATE_NO_STORE }),
+  async (ctx) => ctx.json(await historyChatFor(ctx.request, ctx.params.chatId), { headers: PRIVATE_NO_STORE }),
 );
 
 /**
@@ -107,8 +105,8 @@ export const chatSaveRoute = route(
   // The session is read in the save's own statement (lib/server/chat/history.ts saveTurnFor), so the wrapper's
   // auth, same-origin and body steps are off; saveTurnFor does them in their usual order.
   { handlerReadsBody: true },
-  async ({ request }) => {
-    const { chatId, lastUpdated } = await saveTurnFor(request);
+  async (ctx) => {
+    const { chatId, lastUpdated } = await saveTurnFor(ctx);
     return reply(api.chatSave, { chat_id: chatId, last_updated: lastUpdated.toISOString() });
   },
 );
@@ -120,14 +118,15 @@ export const chatSaveRoute = route(
  * history loads quickly. Session and page in one database round trip, the JSON text made by the database
  * so the wrapper's own auth step is off.
  */
-export const chatHistoryListRoute = route(api.chatHistoryList, async ({ request }) => {
+export const chatHistoryListRoute = route(api.chatHistoryList, async (ctx) => {
+  const { request } = ctx;
   const params = new URL(request.url).searchParams;
   const parsed = api.chatHistoryList.query.safeParse({ limit: params.get("limit") ?? undefined, cursor: params.get("cursor") });
   if (!parsed.success) {
     await requireUser(request); // 401/403 come before 400
     throw invalidRequest(parsed.error);
   }
-  return jsonResponse(request, await historyPageFor(request, parsed.data.limit, parsed.data.cursor), { headers: PRIVATE_NO_STORE });
+  return ctx.json(await historyPageFor(request, parsed.data.limit, parsed.data.cursor), { headers: PRIVATE_NO_STORE });
 });
 
 /**
@@ -138,7 +137,7 @@ export const chatHistoryListRoute = route(api.chatHistoryList, async ({ request 
  * out because the response reached its size bound are in `remaining_chat_ids`, to ask for again.
  * A read, but a POST for its body: same-origin is checked as for writes.
  */
-export const chatHistoryBatchRoute = route(api.chatHistoryBatch, async ({ request, user, body }) =>
+export const chatHistoryBatchRoute = route(api.chatHistoryBatch, async (ctx) =>
   // The JSON text made by the database, in the contract's chatHistoryBatch shape.
-  jsonResponse(request, await sealedChatsJson({ userId: user.id, chatIds: body.chat_ids }), { headers: PRIVATE_NO_STORE }),
+  ctx.json(await sealedChatsJson({ userId: ctx.user.id, chatIds: ctx.body.chat_ids }), { headers: PRIVATE_NO_STORE }),
 );

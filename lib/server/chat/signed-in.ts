@@ -7,7 +7,7 @@ import { chatRequestFor } from "@/lib/server/chat/limits";
 import type { ChatRequest } from "@/lib/shared/chat/turn-schema";
 import { checkModel } from "@/lib/server/chat/turn";
 import { loadChatPreconditions } from "@/lib/server/db/queries";
-import { readJsonBody } from "@/lib/server/http";
+import type { ClientExchange } from "@/lib/server/api/route";
 import { PRO_STATUSES } from "@/lib/server/plans";
 import { canonicalUuid } from "@/lib/shared/uuid";
 import { quotaExceeded, refundUserQuota, secondsToNextUtcDay, userQuotaInDatabase } from "@/lib/server/quota";
@@ -130,12 +130,14 @@ export async function admitUserTurn(input: {
  * account, 403 cross-site, 413/415/400 body, 409 confidential model, 400 image refused, 415/400/413 `file`
  * refused at sight, 404 chat not the caller's, 400 unknown model, 403 Pro model without Pro, 429 quota used up.
  * Only a send that passes all of them is counted.
+ * `client` is the route's context: its request, and its body reader.
  * @throws AppError with those statuses.
  */
-export async function admitSignedInSend(request: Request): Promise<SignedInSend> {
+export async function admitSignedInSend(client: ClientExchange): Promise<SignedInSend> {
+  const { request } = client;
   const who = await signedInCaller(request);
   const { schema, maxBytes } = chatRequestFor();
-  const read = await readJsonBody(request, schema, maxBytes).then(
+  const read = await client.readBody(schema, maxBytes).then(
     (body) => ({ body, error: null }),
     (error: unknown) => ({ body: null, error }),
   );
