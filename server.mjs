@@ -55,9 +55,11 @@ const processState = (globalThis[PROCESS_STATE] ??= {});
 // lib/server/lifecycle.ts closes what connections are left once the writes in flight are done.
 processState.httpServer = { value: server };
 
-// Answers still to be written (their headers not sent), so a drain can mark them `Connection: close`.
+// Answers not yet finished, so a drain can mark them `Connection: close`, or close their connection
+// once done when their headers are already out.
 const open = new Set();
 let draining = false;
+const closeIdle = () => server.closeIdleConnections();
 
 // Registered before Next's instrumentation runs, so lib/server/lifecycle.ts finds it and calls it when it
 // drains (as it calls `next start`'s own): stop accepting connections, answer `Connection: close` from
@@ -66,7 +68,11 @@ let draining = false;
 for (const signal of ["SIGTERM", "SIGINT"]) {
   process.on(signal, () => {
     draining = true;
-    for (const res of open) if (!res.headersSent) res.setHeader("Connection", "close");
+    for (const res of open) {
+      if (!res.headersSent) res.setHeader("Connection", "close");
+      // An answer already under way (a chat stream) leaves its connection idle once done: close it then.
+      res.once("finish", closeIdle);
+    }
     server.close(() => process.exit(0));
     server.closeIdleConnections();
   });
@@ -92,10 +98,6 @@ server.on("request", (req, res) => {
     open.add(res);
     res.once("close", () => open.delete(res));
   }
-  // An answer that started before the drain (a chat stream) leaves its connection idle: close it then.
-  res.once("finish", () => {
-    if (draining) server.closeIdleConnections();
-  });
   // Looked up per request (two property reads): present once instrumentation has run.
   const hot = fastPath ? hotPath() : undefined;
   if (hot?.handle(req, res)) return;

@@ -6,11 +6,9 @@
  * With DATABASE_URL set it refuses: back PostgreSQL up with its own tools (docs/deploy.md "Backups").
  * Exit status: 0 written, 1 failed, 2 usage.
  */
-import fs from "node:fs";
 import net from "node:net";
-import path from "node:path";
+import { pgliteFileCommand } from "./pglite-file-command";
 import { runMain } from "./run-main";
-import { getConfig } from "@/lib/server/config";
 import { openDb } from "@/lib/server/db/client";
 import { holderIsGone, readLock } from "@/lib/server/db/data-dir-lock";
 
@@ -36,25 +34,16 @@ function askServer(socketPath: string, file: string): Promise<number> {
 }
 
 async function main(argv: string[]): Promise<number> {
-  const [target] = argv;
-  if (!target || argv.length !== 1) {
-    console.error("Usage: npm run db:backup -- <file>");
-    return 2;
-  }
-  const database = getConfig().database;
-  if (database.kind !== "pglite") {
-    console.error("DATABASE_URL is set: back PostgreSQL up with pg_basebackup or pg_dump (docs/deploy.md \"Backups\").");
-    return 1;
-  }
-  const file = path.resolve(target);
-  if (fs.existsSync(file)) {
-    console.error(`${file} exists: name a new file.`);
-    return 1;
-  }
+  const target = pgliteFileCommand(argv, { name: "db:backup", postgres: "back PostgreSQL up with pg_basebackup or pg_dump", file: "new" });
+  if (typeof target === "number") return target;
+  const { database, file } = target;
   const holder = readLock(database.dataDir);
   let bytes: number;
   if (holder && !holderIsGone(holder)) {
-    if (!holder.control) throw new Error(`DATA_DIR is in use by process ${holder.pid} (${holder.command}), which serves no backup channel: stop it, then run this again.`);
+    if (!holder.control) {
+      console.error(`DATA_DIR is in use by process ${holder.pid} (${holder.command}), which serves no backup channel: stop it, then run this again.`);
+      return 1;
+    }
     bytes = await askServer(holder.control, file);
     console.log(`Backup written by the running server (process ${holder.pid}): ${file} (${bytes} bytes).`);
   } else {

@@ -1,8 +1,10 @@
 import { closeDb } from "@/lib/server/db/client";
+import { isAppError } from "@/lib/shared/errors";
 
 /**
  * Run a command's `main`, close the database (PGlite keeps the process alive otherwise) and exit
- * with its code; a thrown error prints its kind and message only and exits 1.
+ * with its code; a thrown error prints its message only (an AppError's is a sentence for people; any
+ * other error's kind comes first) and exits 1.
  */
 export function runMain(main: () => Promise<number>): void {
   main().then(
@@ -11,7 +13,7 @@ export function runMain(main: () => Promise<number>): void {
       process.exit(code);
     },
     async (error: unknown) => {
-      console.error(error instanceof Error ? `${error.name}: ${error.message}` : error);
+      console.error(isAppError(error) ? error.message : error instanceof Error ? `${error.name}: ${error.message}` : error);
       await closeDb().catch(() => undefined);
       process.exit(1);
     },

@@ -8,6 +8,7 @@ import { ChatHeader } from "./chat-header";
 import { ChatProvider, useChat, type ChatAppProps } from "./chat-provider";
 import { ChatSidebar } from "./chat-sidebar";
 import { Composer } from "./composer";
+import { useComposerText } from "./composer-text";
 import { WebSearchToggle } from "./web-search-toggle";
 import { IntegrityNotice } from "./integrity-notice";
 import { MessageList } from "./message-list";
@@ -50,7 +51,7 @@ export function ChatApp(props: ChatAppProps) {
 
 /** The open chat under the header: its title on phones, the messages (or the empty state), notices and the composer. */
 function ChatBody() {
-  const { title, temporary, empty, openProject, chat, shown, attachment, open, leftOut, retry, kept, saved, input, setInput, send, pickFile, models, model, memory } = useChat();
+  const { title, temporary, empty, openProject, chat, shown, attachment, open, leftOut, retry, kept, saved, memory } = useChat();
   return (
     <>
       {title !== null && (
@@ -97,18 +98,27 @@ function ChatBody() {
       )}
       <IntegrityNotice text={open.chatIntegrity ?? saved.historyIntegrity} />
 
-      <Composer
-        value={input}
-        onChange={setInput}
-        onSend={() => void send()}
-        onStop={chat.stop}
-        onPickFile={pickFile}
-        busy={chat.busy}
-        readsImages={models.find((m) => m.code === model)?.vision ?? false}
-        tools={<WebSearchToggle state={chat.webSearch} busy={chat.busy} />}
-      />
+      <ChatComposer />
       <p className="px-4 pb-3 text-center text-xs text-ink-500">Hush may produce mistakes. Please verify information.</p>
     </>
+  );
+}
+
+/** The composer bound to the chat: the only component that reads the typed text, so typing re-renders it alone. */
+function ChatComposer() {
+  const { composer, chat, send, pickFile, models, model } = useChat();
+  const text = useComposerText(composer);
+  return (
+    <Composer
+      value={text}
+      onChange={composer.set}
+      onSend={() => void send()}
+      onStop={chat.stop}
+      onPickFile={pickFile}
+      busy={chat.busy}
+      readsImages={models.find((m) => m.code === model)?.vision ?? false}
+      tools={<WebSearchToggle state={chat.webSearch} busy={chat.busy} />}
+    />
   );
 }
 

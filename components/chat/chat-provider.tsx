@@ -10,6 +10,7 @@ import type { PdfLimits } from "@/lib/browser/pdf";
 import { displayNameFrom } from "@/lib/browser/vault/plain";
 import type { ModelChoice } from "@/lib/shared/llm/models";
 import { toast } from "@/components/ui/toaster";
+import { createComposerText, type ComposerText } from "./composer-text";
 import { forgetRenderedMarkdown } from "./markdown";
 import type { UiMessage } from "./types";
 import { useAttachment } from "./use-attachment";
@@ -67,7 +68,8 @@ function useChatState({ models, defaultModel, pdfLimits, providerNotice }: ChatA
   const saved = useSavedChat(signedIn, documents.documents);
   const { history, search, vaultKey, saveHistory } = saved;
   const [searchOpen, setSearchOpen] = useState(false);
-  const [input, setInput] = useState("");
+  // The composer's text is not state here: a keystroke must not re-render every consumer of the context.
+  const [composer] = useState(createComposerText);
   const attachment = useAttachment(pdfLimits);
   const [model, setModel] = useState(defaultModel);
   const scope = useProjectScope(vaultKey, history.chats, pdfLimits);
@@ -101,15 +103,15 @@ function useChatState({ models, defaultModel, pdfLimits, providerNotice }: ChatA
     onResult: documents.onResult,
     onRestoreInput: (text, file) => {
       attachment.setStaged((current) => current ?? file);
-      setInput((current) => (current === "" ? text : current));
+      composer.set((current) => (current === "" ? text : current));
     },
     onRedirect: (href) => router.push(href),
     save: saveTurn,
   });
   // A signed-in user's unsent text is kept per chat, sealed with the vault key (./use-draft.ts).
-  const drafts = useDraft({ signedIn, vaultKey, chatId: chat.chatId, input, setInput });
+  const drafts = useDraft({ signedIn, vaultKey, chatId: chat.chatId, composer });
   const open = useOpenChat({ chat, saved, drafts, documents, removeStaged: attachment.remove, endTemporary: () => setTemporary(false) });
-  const kept = useKeptOffer({ models, plan, model, setModel, input, setInput, attachment, chat, documents, saved, loading: account.loading, signedIn });
+  const kept = useKeptOffer({ models, plan, model, setModel, composer, attachment, chat, documents, saved, loading: account.loading, signedIn });
   useMarkdownPreload();
 
   const pickFile = (file: File) => {
@@ -117,7 +119,7 @@ function useChatState({ models, defaultModel, pdfLimits, providerNotice }: ChatA
     attachment.pick(file, models.find((m) => m.code === model), (text) => chat.setError({ text, link: null, detail: null, retry: null }));
   };
   const send = async () => {
-    const text = input.trim();
+    const text = composer.get().trim();
     if (!text || chat.busy) return;
     let file = attachment.staged;
     const pending = attachment.pending();
@@ -126,7 +128,7 @@ function useChatState({ models, defaultModel, pdfLimits, providerNotice }: ChatA
       // Not readable: the error is shown and the typed text stays in the composer.
       if (!file) return;
     }
-    setInput("");
+    composer.set("");
     attachment.setStaged(null);
     void chat.send(text, file);
   };
@@ -135,7 +137,7 @@ function useChatState({ models, defaultModel, pdfLimits, providerNotice }: ChatA
     if (!op) return;
     // The failed text and file were put back in the composer; the retry sends them, so they leave it again.
     if (op.kind === "send") {
-      setInput((current) => (current.trim() === op.text ? "" : current));
+      composer.set((current) => (current.trim() === op.text ? "" : current));
       attachment.setStaged((current) => (current === op.file ? null : current));
     }
     void chat.retry(op);
@@ -171,7 +173,7 @@ function useChatState({ models, defaultModel, pdfLimits, providerNotice }: ChatA
     // The page's models and the account.
     models, model, setModel, plan, providerNotice, account, signedIn,
     // The conversation, its composer and what is shown of it.
-    saved, chat, documents, attachment, input, setInput, pickFile, send, retry, shown, empty, title, memory,
+    saved, chat, documents, attachment, composer, pickFile, send, retry, shown, empty, title, memory,
     leftOut: contextNotice(documents.context),
     // Which chat is open, the projects, the sidebar's search, Lock and the temporary chat.
     open, scope, openProjectId, openProject: scope.projectById(openProjectId), searchOpen, openSearch, lock, temporary, setTemporary,
@@ -185,8 +187,7 @@ interface KeptOfferOptions {
   plan: ReturnType<typeof planOf>;
   model: string;
   setModel: (model: string) => void;
-  input: string;
-  setInput: (update: (current: string) => string) => void;
+  composer: ComposerText;
   attachment: ReturnType<typeof useAttachment>;
   chat: ReturnType<typeof useConversation>;
   documents: ReturnType<typeof useConversationDocuments>;
@@ -199,18 +200,19 @@ interface KeptOfferOptions {
  * A visitor's conversation survives /pricing and /signup in this tab (./use-kept-conversation.ts);
  * after sign-in it is offered, and "Keep it" puts it back on screen and saves it when Save history is on.
  */
-function useKeptOffer({ models, plan, model, setModel, input, setInput, attachment, chat, documents, saved, loading, signedIn }: KeptOfferOptions) {
+function useKeptOffer({ models, plan, model, setModel, composer, attachment, chat, documents, saved, loading, signedIn }: KeptOfferOptions) {
   const restore = (kept: KeptConversation<UiMessage>) => {
     chat.load(kept.tree, null);
     documents.reset(kept.documents);
-    setInput((current) => (current === "" ? kept.input : current));
+    composer.set((current) => (current === "" ? kept.input : current));
     attachment.setStaged((current) => current ?? kept.staged);
     if (models.some((m) => m.code === kept.model && (m.plan !== "Pro" || plan === "Pro"))) setModel(kept.model);
   };
   const offer = useKeptConversation({
     loading,
     signedIn,
-    current: { tree: chat.tree, documents: documents.documents, input, staged: attachment.staged, model },
+    current: { tree: chat.tree, documents: documents.documents, staged: attachment.staged, model },
+    composer,
     restore,
   });
   const keep = () => {

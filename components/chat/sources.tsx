@@ -2,12 +2,14 @@
 
 import type { WebSearchRecord } from "@/lib/shared/search/record";
 import { isLinkable, SEARCH_BLOCKED_LINE, SEARCH_FAILED_LINE, SEARCH_OVER_QUOTA_LINE, sourceDomain } from "@/lib/shared/search/text";
+import { PERSONAL_DATA_LABEL } from "@/lib/shared/search/personal-data";
 
 /**
  * Under an answer with "Search the web" on: one line when the search failed, was held back or
  * was over the day's limit (never silently); the numbered "Sources" (title and domain, linked with no referrer and
  * no opener; nothing is fetched from the source's origin: no favicon, thumbnail or preview); and the disclosure
- * "Searched the web for: …" with every query exactly as sent and who ran it.
+ * "Searched the web for: …" with every query exactly as sent and who ran it; and each query the model wrote that the
+ * personal-data check held back, as "Not sent", with why.
  */
 export function Sources({ search }: { search: WebSearchRecord }) {
   const line =
@@ -45,6 +47,11 @@ export function Sources({ search }: { search: WebSearchRecord }) {
           Searched the web for: {quoted(search.queries)} ({engine})
         </p>
       )}
+      {search.held?.map((h, i) => (
+        <p key={`held-${i}`} data-testid="search-held" className="text-xs text-ink-500">
+          Not sent: “{h.query}”. It looked like it held {PERSONAL_DATA_LABEL[h.kind]} your message did not ask to search for.
+        </p>
+      ))}
     </div>
   );
 }

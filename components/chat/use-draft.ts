@@ -2,6 +2,7 @@
 
 import { useCallback, useEffect, useRef } from "react";
 import { loadDraft, NEW_CHAT_DRAFT, removeDraft, storeDraft } from "@/lib/browser/chat/drafts";
+import type { ComposerText } from "./composer-text";
 import type { VaultKey } from "./types";
 
 /** How long typing must pause before the draft is sealed and stored, in ms. */
@@ -19,8 +20,8 @@ interface Options {
   vaultKey: VaultKey | null;
   /** The open chat's id, or null for a new chat. */
   chatId: string | null;
-  input: string;
-  setInput: (update: (current: string) => string) => void;
+  /** The composer's text: read and written here, listened to rather than rendered. */
+  composer: ComposerText;
 }
 
 /**
@@ -30,18 +31,13 @@ interface Options {
  * composer's text for the other chat's draft (`switchTo`); a new chat getting its id on its first save takes
  * its draft along.
  */
-export function useDraft({ signedIn, vaultKey, chatId, input, setInput }: Options) {
+export function useDraft({ signedIn, vaultKey, chatId, composer }: Options) {
   const key = chatId ?? NEW_CHAT_DRAFT;
   const keyRef = useRef(key);
-  const inputRef = useRef(input);
   const switching = useRef(false);
   // The (vault, chat) whose stored draft has been read: until then a blank composer must not erase it.
   const restored = useRef<string | null>(null);
   const owner = signedIn ? vaultKey : null;
-
-  useEffect(() => {
-    inputRef.current = input;
-  }, [input]);
 
   // The chat changed: after `switchTo` it is another chat; otherwise the new chat got its id on its first save.
   useEffect(() => {
@@ -61,18 +57,19 @@ export function useDraft({ signedIn, vaultKey, chatId, input, setInput }: Option
     const tag = `${owner?.userId ?? "-"}:${key}`;
     if (!owner) {
       const kept = memoryDrafts.get(key);
-      if (kept) setInput((current) => (current === "" ? kept : current));
       restored.current = tag;
+      if (kept) composer.set((current) => (current === "" ? kept : current));
       return;
     }
     let live = true;
     void loadDraft(owner.key, owner.userId, key).then((text) => {
       if (!live) return;
-      if (text) setInput((current) => (current === "" ? text : current));
+      // Marked first: the restored text is then kept like typed text (in memory, sealed again).
+      restored.current = tag;
+      if (text) composer.set((current) => (current === "" ? text : current));
       // Text typed while this chat's draft was being read (a new chat getting its id on its first save
       // takes what is in the composer along): keep it now, not only at the next keystroke.
-      else if (inputRef.current.trim() !== "") void storeDraft(owner.key, owner.userId, key, inputRef.current);
-      restored.current = tag;
+      else if (composer.get().trim() !== "") void storeDraft(owner.key, owner.userId, key, composer.get());
     }, () => {
       // Not restored: typing then does not replace the stored draft, which a later load can still read.
       console.error("Failed to read the draft");
@@ -80,19 +77,30 @@ export function useDraft({ signedIn, vaultKey, chatId, input, setInput }: Option
     return () => {
       live = false;
     };
-  }, [signedIn, owner, key, setInput]);
+  }, [signedIn, owner, key, composer]);
 
-  // Keep the draft as it is typed (sealed, after a short pause); a blank composer removes it.
+  // Keep the draft as it is typed (sealed, after a short pause); a blank composer removes it. A
+  // subscription, not a dependency on the text, so typing re-renders nothing here.
   useEffect(() => {
     if (!signedIn) return;
     const tag = `${owner?.userId ?? "-"}:${key}`;
-    if (restored.current !== tag) return;
-    if (input.trim() === "") memoryDrafts.delete(key);
-    else memoryDrafts.set(key, input);
-    if (!owner) return;
-    const timer = window.setTimeout(() => void storeDraft(owner.key, owner.userId, key, input), STORE_DELAY_MS);
-    return () => window.clearTimeout(timer);
-  }, [signedIn, owner, key, input]);
+    let timer: number | undefined;
+    const keep = () => {
+      if (restored.current !== tag) return;
+      const input = composer.get();
+      if (input.trim() === "") memoryDrafts.delete(key);
+      else memoryDrafts.set(key, input);
+      if (!owner) return;
+      window.clearTimeout(timer);
+      timer = window.setTimeout(() => void storeDraft(owner.key, owner.userId, key, input), STORE_DELAY_MS);
+    };
+    keep();
+    const unsubscribe = composer.subscribe(keep);
+    return () => {
+      unsubscribe();
+      window.clearTimeout(timer);
+    };
+  }, [signedIn, owner, key, composer]);
 
   /**
    * Another chat is about to open (`next`: its id, or null for a new chat): keep the composer's text as the
@@ -102,16 +110,16 @@ export function useDraft({ signedIn, vaultKey, chatId, input, setInput }: Option
     (next: string | null) => {
       const nextKey = next ?? NEW_CHAT_DRAFT;
       if (!signedIn || nextKey === keyRef.current) return;
-      const text = inputRef.current;
+      const text = composer.get();
       const current = keyRef.current;
       if (text.trim() === "") memoryDrafts.delete(current);
       else memoryDrafts.set(current, text);
       if (owner) void storeDraft(owner.key, owner.userId, current, text);
       switching.current = true;
       restored.current = null;
-      setInput(() => "");
+      composer.set("");
     },
-    [signedIn, owner, setInput],
+    [signedIn, owner, composer],
   );
 
   return { switchTo };

@@ -10,14 +10,17 @@ import {
   writeKeptConversation,
   type KeptConversation,
 } from "@/lib/browser/chat/kept-conversation";
+import type { ComposerText } from "./composer-text";
 import type { UiMessage } from "./types";
 
 interface Options {
   /** The account is still being looked up: nothing is read or written until it is known. */
   loading: boolean;
   signedIn: boolean;
-  /** What the chat screen holds now (the conversation, its documents, the composer, the model). */
-  current: KeptConversation<UiMessage>;
+  /** What the chat screen holds now (the conversation, its documents, the staged file, the model). */
+  current: Omit<KeptConversation<UiMessage>, "input">;
+  /** The composer's text, kept with them (listened to, so typing re-renders nothing here). */
+  composer: ComposerText;
   /** Put a kept conversation back on screen. */
   restore: (kept: KeptConversation<UiMessage>) => void;
 }
@@ -50,7 +53,7 @@ export interface KeptOffer {
  * user who has just signed in in this tab is offered to keep it (`offer`), and it is forgotten either way.
  * Signed-in users' conversations are never written there.
  */
-export function useKeptConversation({ loading, signedIn, current, restore }: Options): KeptOffer | null {
+export function useKeptConversation({ loading, signedIn, current, composer, restore }: Options): KeptOffer | null {
   const [offer, setOffer] = useState<KeptConversation<UiMessage> | null>(null);
   // Read once, when the account is known; writing starts only after that, so nothing is overwritten first.
   const [ready, setReady] = useState(false);
@@ -77,13 +80,17 @@ export function useKeptConversation({ loading, signedIn, current, restore }: Opt
     });
   }, [loading, ready, signedIn]);
 
-  const { tree, documents, input, staged, model } = current;
+  const { tree, documents, staged, model } = current;
   useEffect(() => {
     if (!ready || loading || signedIn) return;
-    const kept = { tree: tree as BranchTree<UiMessage>, documents, input, staged, model };
-    memory = isEmptyConversation(kept) ? null : kept;
-    writeKeptConversation<UiMessage>(kept);
-  }, [ready, loading, signedIn, tree, documents, input, staged, model]);
+    const write = () => {
+      const kept = { tree: tree as BranchTree<UiMessage>, documents, input: composer.get(), staged, model };
+      memory = isEmptyConversation(kept) ? null : kept;
+      writeKeptConversation<UiMessage>(kept);
+    };
+    write();
+    return composer.subscribe(write);
+  }, [ready, loading, signedIn, tree, documents, staged, model, composer]);
 
   if (!offer || !signedIn) return null;
   return {

@@ -1,7 +1,7 @@
 import "server-only";
 import { getConfig } from "@/lib/server/config";
 import { getDb } from "@/lib/server/db/client";
-import { DataDirInUseError } from "@/lib/server/db/data-dir-lock";
+import { dataDirHolder } from "@/lib/server/db/data-dir-lock";
 import { isDiskFull } from "@/lib/server/db/errors";
 import { listMigrations } from "@/lib/server/db/migrate";
 import { isDraining } from "@/lib/server/lifecycle";
@@ -29,7 +29,8 @@ export interface Readiness {
  * PANIC/FATAL line, a full disk, or a time-out; null when none of these says more than "failed".
  */
 export function databaseFailureReason(error: unknown): string | null {
-  if (error instanceof DataDirInUseError) return `DATA_DIR is in use by process ${error.holder.pid}`;
+  const holder = dataDirHolder(error);
+  if (holder) return `DATA_DIR is in use by process ${holder.pid}`;
   if (isDiskFull(error)) return "No space left on device";
   const message = error instanceof Error ? error.message : "";
   const postgres = /\b(PANIC|FATAL):\s+(.*)$/m.exec(message);

@@ -19,24 +19,32 @@ export function jsonError(status: number, message: string, headers?: HeadersInit
 }
 
 /**
- * Read and validate a JSON body of at most `maxBytes` bytes (UTF-8), counting while streaming so a
- * client that lies in Content-Length cannot make the server buffer more.
- * @throws AppError 413 too large, 415 not JSON, 400 malformed JSON or failing `schema`.
+ * Read and validate `request`'s Web body as JSON of at most `maxBytes` bytes (UTF-8), counting while
+ * streaming so a client that lies in Content-Length cannot make the server buffer more.
+ * @throws AppError 413 too large, 415 not JSON, 400 empty, malformed JSON or failing `schema`.
  */
 export async function readJsonBody<S extends z.ZodType>(
   request: Request,
   schema: S,
   maxBytes: number,
 ): Promise<z.infer<S>> {
-  const type = request.headers.get("content-type") ?? "";
-  if (!type.toLowerCase().includes("application/json")) {
+  checkJsonHeaders(request.headers.get("content-type"), request.headers.get("content-length"), maxBytes);
+  return parseJsonBody(await readWebBody(request, maxBytes), schema);
+}
+
+/**
+ * The checks of a JSON body made before any of it is read, from its Content-Type and Content-Length.
+ * @throws AppError 415 not JSON, 413 declared larger than `maxBytes`.
+ */
+export function checkJsonHeaders(contentType: string | null | undefined, contentLength: string | null | undefined, maxBytes: number): void {
+  if (!(contentType ?? "").toLowerCase().includes("application/json")) {
     throw new AppError("unsupported_media_type:body", "Send the request body as JSON (Content-Type: application/json).");
   }
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > maxBytes) throw tooLarge(maxBytes);
-  const onSocket = takeNodeBody(request);
-  const bytes = onSocket ? await readNodeBody(onSocket, maxBytes) : await readWebBody(request, maxBytes);
+  if (Number(contentLength ?? "0") > maxBytes) throw tooLarge(maxBytes);
+}
 
+/** `bytes` (UTF-8 JSON) validated by `schema`. @throws AppError 400 malformed JSON or failing `schema`. */
+export function parseJsonBody<S extends z.ZodType>(bytes: Buffer, schema: S): z.infer<S> {
   let data: unknown;
   try {
     data = JSON.parse(bytes.toString("utf8"));
@@ -48,8 +56,13 @@ export async function readJsonBody<S extends z.ZodType>(
   return parsed.data;
 }
 
+/** The empty body's refusal (400). */
+export function emptyBody(): AppError {
+  return new AppError("bad_request:body", "The request body is empty.");
+}
+
 async function readWebBody(request: Request, maxBytes: number): Promise<Buffer> {
-  if (!request.body) throw new AppError("bad_request:body", "The request body is empty.");
+  if (!request.body) throw emptyBody();
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -67,11 +80,11 @@ async function readWebBody(request: Request, maxBytes: number): Promise<Buffer> 
 }
 
 /**
- * The body of `req` straight from the socket, counted as it comes. Too large: stops listening (the hot
- * path drops the rest once it has answered, lib/server/hot-path.ts).
+ * The body of `req` straight from the socket (server.mjs's hot path), counted as it comes. Too large:
+ * stops listening (the hot path drops the rest once it has answered, lib/server/hot-path.ts).
  * @throws AppError 413; Error when the client goes away before the end.
  */
-function readNodeBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
+export function readNodeBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     // The connection closed before the handler came to the body: no event would tell.
     if (req.destroyed) {
@@ -111,53 +124,6 @@ function readNodeBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   });
 }
 
-/** What server.mjs's hot path attaches to the Requests it makes (lib/server/hot-path.ts). */
-interface Direct {
-  /** The body left on the socket for readJsonBody, until read. */
-  body: IncomingMessage | null;
-  /** Aborted when the client goes away (the Request itself has no signal of its own). */
-  gone: AbortSignal;
-}
-
-const direct = new WeakMap<Request, Direct>();
-
-/**
- * `request`, made by the hot path without a body or a signal, with the client's `gone` signal and, for
- * a JSON body, the IncomingMessage whose body readJsonBody reads straight from the socket
- * (a Request with a signal of its own and a Web body stream cost about 30 µs a
- * request in Node 20, before any work).
- */
-export function directRequest(request: Request, gone: AbortSignal, body: IncomingMessage | null): Request {
-  direct.set(request, { body, gone });
-  return request;
-}
-
-/** Whether `request` came from the hot path (answers it writes need no Web body: lib/server/api/pushed-body.ts). */
-export function isDirectRequest(request: Request): boolean {
-  return direct.has(request);
-}
-
-/**
- * The signal that aborts when `request`'s client goes away: the hot path's, else the Request's own.
- * Handlers use this rather than `request.signal`.
- */
-export function clientSignal(request: Request): AbortSignal {
-  return direct.get(request)?.gone ?? request.signal;
-}
-
-/** The IncomingMessage whose body stands for `request`'s, once (see `directRequest`). */
-function takeNodeBody(request: Request): IncomingMessage | undefined {
-  const entry = direct.get(request);
-  const body = entry?.body ?? undefined;
-  if (entry) entry.body = null;
-  return body;
-}
-
-/** Whether `request` has a body left on the socket by `directRequest`. */
-export function hasNodeBody(request: Request): boolean {
-  return Boolean(direct.get(request)?.body);
-}
-
 function tooLarge(maxBytes: number): AppError {
   return new AppError("payload_too_large:body", `The request is too large (limit ${formatBytes(maxBytes)}).`);
 }
@@ -181,7 +147,8 @@ function describeIssue(issue: z.core.$ZodIssue | undefined): string {
  * (docs/issues.md #53); an unreachable database answers 503; anything else is a 500 logged by kind only.
  */
 export function errorResponse(error: unknown, context: string): Response {
-  if (error instanceof AppError && error.type !== "internal") {
+  // The data folder's lock names its paths and holder: for the operator, answered as the generic 503.
+  if (error instanceof AppError && error.type !== "internal" && error.code !== "unavailable:data_dir_in_use") {
     refusalEvent(error.status, context);
     return error.toResponse();
   }

@@ -6,6 +6,7 @@ import { installShutdownHandlers } from "@/lib/server/lifecycle";
 import { closeQuota } from "@/lib/server/quota";
 import { closeRateLimits } from "@/lib/server/rate-limit";
 import { logger, routeConsoleToLogger } from "@/lib/server/log";
+import { isAppError } from "@/lib/shared/errors";
 
 /** Starts the development enclave on a port (dev/enclave.ts, handed in by instrumentation.ts so lib never imports dev/). */
 export type StartDevEnclave = (port: number, searxngUrl: string | null) => Promise<{ close(): Promise<void> }>;
@@ -83,8 +84,9 @@ export async function startServer(startDevEnclave?: StartDevEnclave, startDevSea
   } catch (error) {
     // Next only logs an instrumentation hook's exception and the idle process would then exit 0: a
     // server that cannot open its database must say why and exit non-zero (docs/issues.md #53).
+    // An AppError (the folder's lock, PGlite's open) says what to do next in its message.
     const message = error instanceof Error ? error.message : String(error);
-    logger("hush").fatal({ err: message }, "Cannot open the database");
+    logger("hush").fatal({ err: message, ...(isAppError(error) ? { code: error.code } : {}) }, "Cannot open the database");
     await Promise.allSettled([devEnclave?.close(), devSearch?.close()]);
     process.exit(1);
   }

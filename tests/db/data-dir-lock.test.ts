@@ -4,7 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDb, restorePglite, type DbHandle } from "@/lib/server/db/client";
-import { acquireDataDirLock, currentHolder, DataDirInUseError, lockFileOf, readLock, type LockHolder } from "@/lib/server/db/data-dir-lock";
+import { errorResponse } from "@/lib/server/http";
+import { acquireDataDirLock, currentHolder, dataDirHolder, lockFileOf, readLock, type LockHolder } from "@/lib/server/db/data-dir-lock";
 
 /**
  * One process per embedded data folder (docs/issues.md #53): the lock refuses a second opener with the holder's pid
@@ -62,7 +63,18 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("DATA_DIR lock", () => {
     children.push(sleeper);
     const pid = sleeper.pid!;
     writeLock(pgliteDir, { pid, startTicks: startTicks(pid), command: "sleep" });
-    expect(() => acquireDataDirLock(pgliteDir)).toThrow(DataDirInUseError);
+    let refusal: unknown;
+    try {
+      acquireDataDirLock(pgliteDir);
+    } catch (error) {
+      refusal = error;
+    }
+    expect(refusal).toMatchObject({ code: "unavailable:data_dir_in_use", status: 503 });
+    expect(dataDirHolder(refusal)).toMatchObject({ pid, command: "sleep" });
+    // A route never answers the lock's paths: the generic 503.
+    const answer = errorResponse(refusal, "test");
+    expect(answer.status).toBe(503);
+    expect(await answer.text()).not.toContain(path.dirname(pgliteDir));
     expect(() => acquireDataDirLock(pgliteDir)).toThrow(`is in use by process ${pid} (sleep)`);
     // The same pid with another start time: the holder died and its pid was reused.
     writeLock(pgliteDir, { pid, startTicks: startTicks(pid) - 1 });

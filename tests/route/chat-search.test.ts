@@ -199,12 +199,34 @@ describe("web search as a tool (a model that calls functions)", () => {
     expect(body.search.status).toBe("ok");
   });
 
+  it("holds back a model-written query with personal data the user's message does not hold, and sends one it does (docs/issues.md #54, finding 7)", async () => {
+    const messages = [
+      { role: "user", content: "My card is 4111 1111 1111 1111 and my e-mail jane.doe@example.com" },
+      { role: "assistant", content: "Noted." },
+      { role: "user", content: "and the fees?" },
+    ];
+    const before = engine.queries.length;
+    const held = await (await post({ messages, model: BASIC, web_search: true })).json();
+    // The scripted model's follow-up query carries the earlier message: card and address, never sent, not counted.
+    expect(engine.queries.length).toBe(before);
+    expect(held.search.status).toBe("blocked");
+    expect(held.search.queries).toEqual([]);
+    expect(held.search.held).toEqual([{ query: "My card is 4111 1111 1111 1111 and my e-mail jane.doe@example.com and the fees?", kind: "email" }]);
+    const tool = llm.requests.at(-1)!.messages.at(-1)!;
+    expect(tool).toMatchObject({ role: "tool" });
+    expect(tool.content).toContain("Not sent");
+    // The same address in the user's own latest message: they asked to search for it.
+    const asked = await (await post({ messages: [{ role: "user", content: "who is jane.doe@example.com" }], model: BASIC, web_search: true })).json();
+    expect(asked.search.queries).toEqual(["who is jane.doe@example.com"]);
+    expect(asked.search.held).toBeUndefined();
+  });
+
   it("streams each step before its search runs (queries as sent, engine), the record after it, and the merged record in done", async () => {
     const res = await post(ask(KAKAPO, { web_search: true }), { Accept: "text/event-stream" });
     const events = await readSse(res);
     expect(events[0]).toEqual({
       event: "step",
-      data: { step: 1, via: "searxng", engine: new URL(engine.url).host, queries: [KAKAPO], refused: 0, status: "running" },
+      data: { step: 1, via: "searxng", engine: new URL(engine.url).host, queries: [KAKAPO], refused: 0, held: [], status: "running" },
     });
     expect(events[1]?.event).toBe("search");
     expect(events[1]?.data).toMatchObject({ queries: [KAKAPO], status: "ok" });

@@ -146,7 +146,7 @@ describe("the hot path over HTTP", () => {
     expect((await batch.json()).chats.map((c: { chat_id: string }) => c.chat_id)).toEqual([chatId]);
     // Ciphertext only: the server never had the words.
     expect(JSON.stringify(chat)).not.toContain("Sealed answer");
-    // JSON answers go out as their text with its length (lib/server/api/pushed-body.ts jsonResponse), not as a stream.
+    // JSON answers go out as their text with its length (the route context's `json`, lib/server/hot-path.ts HotExchange), not as a stream.
     for (const res of [saved, opened, list, batch]) expect(Number(res.headers.get("content-length"))).toBeGreaterThan(10);
     // Signed out, and cross-site: refused as by Next's route.
     expect((await post("/api/ns/chat_save", body)).status).toBe(401);

@@ -1,22 +1,12 @@
 import "server-only";
 import type { ServerResponse } from "node:http";
-import { drained, isDirectRequest } from "@/lib/server/http";
+import { drained } from "@/lib/server/http";
 
 /**
- * Bodies that skip the Web streams on the hot path (docs/performance.md "Custom
- * server"), in both directions, while the route handlers keep Next's Web signature:
- *
- * - an answer made by a producer (`pushedResponse`): the handler returns a Response as usual; Next
- *   reads its Web body, which runs the producer into a ReadableStream on the first read, while
- *   server.mjs's hot path (lib/server/hot-path.ts) takes the producer (`takeProducer`) and runs it straight
- *   into the node:http response, without the ReadableStream's promise per chunk;
- * - a request body left on the socket (lib/server/http.ts `directRequest`): the hot path gives the handler a
- *   Request without a Web body, and readJsonBody reads the IncomingMessage itself.
- *
- * - a JSON answer (`jsonResponse`): the hot path writes its text as it is, without a Web body.
- *
- * All are kept in WeakMaps keyed by the Response or Request, so a Response or Request made elsewhere
- * (tests, Next) behaves exactly as a Web one.
+ * Answers written by a producer (the chat turn's event stream): a handler hands one to its context's
+ * `stream` (lib/server/api/route.ts), which on server.mjs's hot path runs it straight into the node:http
+ * response (`pushTo`, no promise per chunk, docs/performance.md "Custom server") and under Next into
+ * a Web stream read one chunk at a time (`webPushedResponse`).
  */
 
 /** Where a producer writes: the client's connection, or the Web body Next reads. */
@@ -34,19 +24,11 @@ export interface PushSink {
 /** Writes an answer into `sink`; must call `sink.end()` once done, and never throws. */
 export type Producer = (sink: PushSink) => Promise<void>;
 
-const producers = new WeakMap<Response, Producer>();
-
 /**
- * The answer to `request` whose body `produce` writes, with `init`'s status and headers. Read as a Web
- * stream, the producer starts at the first read and writes one chunk per read (back-pressure); the hot
- * path runs it into the socket instead (`takeProducer`), and for a request it made no Web body is built.
+ * The Web Response whose body `produce` writes, with `init`'s status and headers: the producer starts at
+ * the first read and writes one chunk per read (back-pressure).
  */
-export function pushedResponse(request: Request, produce: Producer, init: ResponseInit): Response {
-  if (isDirectRequest(request)) {
-    const response = new Response(null, init);
-    producers.set(response, produce);
-    return response;
-  }
+export function webPushedResponse(produce: Producer, init: ResponseInit): Response {
   let sink: WebSink | null = null;
   let control: ReadableStreamDefaultController<Uint8Array>;
   const body = new ReadableStream<Uint8Array>(
@@ -71,42 +53,10 @@ export function pushedResponse(request: Request, produce: Producer, init: Respon
         }
       },
     },
-    // Nothing is produced ahead of a read: a Response the hot path takes never starts its Web body.
+    // Nothing is produced ahead of a read.
     { highWaterMark: 0 },
   );
-  const response = new Response(body, init);
-  producers.set(response, produce);
-  return response;
-}
-
-const texts = new WeakMap<Response, string>();
-
-/**
- * A JSON answer to `request` whose body is `json` (text), with `init`'s status and headers and
- * Content-Type application/json. For a hot-path request the text is kept for the hot path to write in
- * one go (`takeText`) and no Web body is made; otherwise an ordinary Response.
- */
-export function jsonResponse(request: Request, json: string, init: ResponseInit = {}): Response {
-  const headers = new Headers(init.headers);
-  if (!headers.has("content-type")) headers.set("content-type", "application/json");
-  if (!isDirectRequest(request)) return new Response(json, { ...init, headers });
-  const response = new Response(null, { ...init, headers });
-  texts.set(response, json);
-  return response;
-}
-
-/** The text of a Response made by `jsonResponse` for a hot-path request, once. */
-export function takeText(response: Response): string | undefined {
-  const text = texts.get(response);
-  texts.delete(response);
-  return text;
-}
-
-/** The producer of a Response made by `pushedResponse`, once (its Web body must then not be read). */
-export function takeProducer(response: Response): Producer | undefined {
-  const produce = producers.get(response);
-  producers.delete(response);
-  return produce;
+  return new Response(body, init);
 }
 
 /**

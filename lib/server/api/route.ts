@@ -4,8 +4,8 @@ import type { ApiRoute, AuthMode, ResponseOf } from "@/lib/shared/api/contract";
 import { assertSameOrigin, getRequestUser, requireUser } from "@/lib/server/auth/session";
 import type { AuthUser } from "@/lib/server/auth/types";
 import { clientKey } from "@/lib/server/client-address";
-import { errorResponse, hasNodeBody, readJsonBody } from "@/lib/server/http";
-import { jsonResponse } from "@/lib/server/api/pushed-body";
+import { errorResponse, readJsonBody } from "@/lib/server/http";
+import { webPushedResponse, type Producer } from "@/lib/server/api/pushed-body";
 import { consume } from "@/lib/server/rate-limit";
 import { beginWrite } from "@/lib/server/lifecycle";
 
@@ -27,6 +27,10 @@ import { beginWrite } from "@/lib/server/lifecycle";
  *      (415, 413, 400 naming an unknown field);
  * then the handler, whose answer is typed by the route's response schema (`reply`), or a Response of its
  * own (streams, JSON text made by the database). Anything thrown becomes errorResponse (lib/server/http.ts).
+ *
+ * The handler reaches the client only through its context (RouteContext): `signal`, `readBody`, `stream`
+ * and `json` go through an Exchange, the Web one under Next, server.mjs's hot path's own there
+ * (lib/server/hot-path.ts), so a handler never asks which server it runs under.
  */
 
 /** The caller a handler gets for each auth mode. */
@@ -39,8 +43,9 @@ export interface RouteOptions {
   /** The body may be left out: it is read only when the request sends a Content-Type and a body. */
   bodyOptional?: boolean;
   /**
-   * The handler reads the body itself (the chat calls: their schema follows the configured limits,
-   * lib/server/chat/limits.ts chatRequestFor, and the signed-in one reads it between its session and quota checks).
+   * The handler reads the body itself, with its context's `readBody` (the chat calls: their schema follows the
+   * configured limits, lib/server/chat/limits.ts chatRequestFor, and the signed-in one reads it between its
+   * session and quota checks).
    */
   handlerReadsBody?: true;
 }
@@ -59,16 +64,114 @@ export function reply<R extends ApiRoute>(_route: R, body: ResponseOf<R>, init: 
 
 type BodyOut<R extends ApiRoute> = R extends { body: z.ZodType } ? z.output<R["body"]> : undefined;
 
-export interface RouteContext<R extends ApiRoute, P> {
-  request: Request;
-  user: UserOf<R["auth"]>;
-  /** The validated body (undefined when the route has none, or it was optional and left out). */
-  body: BodyOut<R>;
-  params: P;
+/**
+ * How one request reaches its client: the one thing that differs between Next (WebExchange, over the Web
+ * Request and Response) and server.mjs's hot path (lib/server/hot-path.ts, over node:http's objects).
+ */
+export interface Exchange {
+  /** Aborted when the client goes away. */
+  readonly signal: AbortSignal;
+  /** Whether a body was sent that is not read yet. */
+  hasBody(): boolean;
+  /**
+   * The JSON body, at most `maxBytes` bytes, validated by `schema`; once.
+   * @throws AppError 415 not JSON, 413 too large, 400 empty, malformed or failing `schema`.
+   */
+  readBody<S extends z.ZodType>(schema: S, maxBytes: number): Promise<z.output<S>>;
+  /** The answer `produce` writes (a stream), with `init`'s status and headers. */
+  stream(produce: Producer, init: ResponseInit): Response;
+  /** The JSON answer `text`, with `init`'s status and headers and Content-Type application/json. */
+  json(text: string, init?: ResponseInit): Response;
 }
 
-/** A route handler as Next.js calls it, and as the hot path does (without `context` for routes without params). */
-export type WebHandler<P = Record<string, never>> = (request: Request, context?: { params: Promise<P> }) => Promise<Response>;
+/** The Exchange of a Web Request (Next, tests): its own signal and body, answers with Web bodies. */
+class WebExchange implements Exchange {
+  constructor(private readonly request: Request) {}
+
+  get signal(): AbortSignal {
+    return this.request.signal;
+  }
+
+  hasBody(): boolean {
+    return this.request.body !== null && !this.request.bodyUsed;
+  }
+
+  readBody<S extends z.ZodType>(schema: S, maxBytes: number): Promise<z.output<S>> {
+    return readJsonBody(this.request, schema, maxBytes);
+  }
+
+  stream(produce: Producer, init: ResponseInit): Response {
+    return webPushedResponse(produce, init);
+  }
+
+  json(text: string, init: ResponseInit = {}): Response {
+    return new Response(text, { ...init, headers: jsonHeaders(init.headers) });
+  }
+}
+
+/** `headers` with Content-Type application/json unless they name one. */
+export function jsonHeaders(headers: HeadersInit | undefined): Headers {
+  const out = new Headers(headers);
+  if (!out.has("content-type")) out.set("content-type", "application/json");
+  return out;
+}
+
+/**
+ * The request and its client's signal, body reader and answer writer (its Exchange): what the chat turns
+ * and the relay take from their route's context. Methods sit on the prototype (no closure a request);
+ * their `this` type makes a detached call (`const { stream } = ctx`) a compile error.
+ */
+export class ClientExchange {
+  constructor(
+    readonly request: Request,
+    private readonly exchange: Exchange,
+    private readonly maxBytes: number,
+  ) {}
+
+  /** Aborted when the client goes away, on either server (the hot path's Request has no signal of its own). */
+  get signal(): AbortSignal {
+    return this.exchange.signal;
+  }
+
+  /**
+   * The body, for a handler that reads its own (`handlerReadsBody`): JSON of at most `maxBytes` (default the
+   * entry's), validated by `schema`; once. @throws AppError 415, 413, 400.
+   */
+  readBody<S extends z.ZodType>(this: ClientExchange, schema: S, maxBytes = this.maxBytes): Promise<z.output<S>> {
+    return this.exchange.readBody(schema, maxBytes);
+  }
+
+  /** The answer `produce` writes: into the socket on the hot path, into a Web stream under Next. */
+  stream(this: ClientExchange, produce: Producer, init: ResponseInit): Response {
+    return this.exchange.stream(produce, init);
+  }
+
+  /** The JSON text `text` as the answer (e.g. made by the database), Content-Type application/json. */
+  json(this: ClientExchange, text: string, init?: ResponseInit): Response {
+    return this.exchange.json(text, init);
+  }
+}
+
+/** What a handler gets: the request's ClientExchange, the caller, the wrapper's body and the path's params. One object a request. */
+export class RouteContext<R extends ApiRoute, P> extends ClientExchange {
+  constructor(
+    request: Request,
+    readonly user: UserOf<R["auth"]>,
+    /** The validated body (undefined when the route has none, it was optional and left out, or the handler reads it). */
+    readonly body: BodyOut<R>,
+    readonly params: P,
+    exchange: Exchange,
+    maxBytes: number,
+  ) {
+    super(request, exchange, maxBytes);
+  }
+}
+
+/**
+ * A route handler as Next.js calls it (`context` with the path's params), and as the hot path does,
+ * which adds its own `exchange` (without, the request's own Web one is used).
+ */
+export type WebHandler<P = Record<string, never>> = (request: Request, context?: { params: Promise<P>; exchange?: Exchange }) => Promise<Response>;
 
 type Handler<R extends ApiRoute, P> = (ctx: RouteContext<R, P>) => Promise<Reply<ResponseOf<R>> | Response>;
 
@@ -90,7 +193,9 @@ export function route<R extends ApiRoute, P = Record<string, never>>(
   const handler = typeof optionsOrHandler === "function" ? optionsOrHandler : maybeHandler!;
   const { auth, rateLimit, name } = contractRoute;
   const readsBody = contractRoute.body && !contractRoute.form && !contractRoute.rawBody && !options.handlerReadsBody;
+  const maxBytes = contractRoute.maxBytes ?? 1024;
   return async (request, context) => {
+    const exchange = context?.exchange ?? new WebExchange(request);
     let write: { end(): void } | null = null;
     try {
       if (request.method !== "GET" && request.method !== "HEAD") write = beginWrite();
@@ -107,13 +212,13 @@ export function route<R extends ApiRoute, P = Record<string, never>>(
         await consume(rateLimit, user ? `u:${user.id}` : `a:${clientKey(request) ?? "unknown"}`);
       }
       let body: unknown;
-      if (readsBody && (!options.bodyOptional || hasBody(request))) {
-        body = await readJsonBody(request, contractRoute.body!, contractRoute.maxBytes ?? 1024);
+      if (readsBody && (!options.bodyOptional || hasBody(request, exchange))) {
+        body = await exchange.readBody(contractRoute.body!, maxBytes);
       }
       const params = (context ? await context.params : {}) as P;
-      const answer = await handler({ request, user: user as UserOf<R["auth"]>, body: body as BodyOut<R>, params });
+      const answer = await handler(new RouteContext(request, user as UserOf<R["auth"]>, body as BodyOut<R>, params, exchange, maxBytes));
       if (answer instanceof Response) return answer;
-      return jsonResponse(request, JSON.stringify(answer.body), { status: answer.status, headers: answer.headers });
+      return exchange.json(JSON.stringify(answer.body), { status: answer.status, headers: answer.headers });
     } catch (error) {
       return errorResponse(error, name);
     } finally {
@@ -123,6 +228,6 @@ export function route<R extends ApiRoute, P = Record<string, never>>(
 }
 
 /** Whether an optional body was sent: a Content-Type, and not an empty one. */
-function hasBody(request: Request): boolean {
-  return Boolean(request.headers.get("content-type")) && request.headers.get("content-length") !== "0" && (request.body !== null || hasNodeBody(request));
+function hasBody(request: Request, exchange: Exchange): boolean {
+  return Boolean(request.headers.get("content-type")) && request.headers.get("content-length") !== "0" && exchange.hasBody();
 }

@@ -7,7 +7,7 @@ import { getSealedChat, listSealedChats, saveSealedTurn, saveSealedTurnForSessio
 import { chatJsonForSession, historyPageJsonForSession } from "@/lib/server/db/history-json";
 import { chatNotFound } from "@/lib/server/db/errors";
 import { isAppError } from "@/lib/shared/errors";
-import { readJsonBody } from "@/lib/server/http";
+import type { ClientExchange } from "@/lib/server/api/route";
 import { toIntegrityWrite, toSealedMessage } from "@/lib/server/vault/server";
 
 /**
@@ -128,7 +128,7 @@ export async function historyChatFor(request: Request, chatId: string): Promise<
 export const SAVE_IN_ONE_STATEMENT_MAX_BYTES = 1024 * 1024;
 
 /**
- * POST /api/ns/chat_save's work for the caller of `request` (the browser's sealed turn
+ * POST /api/ns/chat_save's work for the caller of `client.request` (the route's context; its body reader reads the browser's sealed turn,
  * stored as it is). For a cookie session and a body of at most SAVE_IN_ONE_STATEMENT_MAX_BYTES, the session
  * is read in the save's own statement (lib/server/db/sealed-chats.ts saveSealedTurnForSession; docs/issues.md #24:
  * one database round trip for the request a saved turn makes after every answer). Otherwise (a bearer
@@ -137,17 +137,18 @@ export const SAVE_IN_ONE_STATEMENT_MAX_BYTES = 1024 * 1024;
  * 413/415/400 body, then the save's own refusals (409 no vault, 404 not the caller's chat, 409 conflicts).
  * @returns the chat's id and its new last_updated. @throws AppError with those statuses.
  */
-export async function saveTurnFor(request: Request): Promise<{ chatId: string; lastUpdated: Date }> {
+export async function saveTurnFor(client: ClientExchange): Promise<{ chatId: string; lastUpdated: Date }> {
+  const { request } = client;
   assertSameOrigin(request);
   const token = request.headers.has("authorization") ? null : readCookie(request.headers.get("cookie"), sessionCookieName());
   const declared = Number(request.headers.get("content-length") ?? Number.NaN);
   // Tokens we issue are 43 characters (lib/server/db/sessions.ts).
   if (!token || token.length > 256 || !(declared <= SAVE_IN_ONE_STATEMENT_MAX_BYTES)) {
     const user = await requireUser(request);
-    const body = await readJsonBody(request, api.chatSave.body, api.chatSave.maxBytes ?? 1024);
+    const body = await client.readBody(api.chatSave.body, api.chatSave.maxBytes ?? 1024);
     return { chatId: body.chat_id, ...(await saveSealedTurn({ ...toTurn(body), userId: user.id, replace: body.replace })) };
   }
-  const read = await readJsonBody(request, api.chatSave.body, SAVE_IN_ONE_STATEMENT_MAX_BYTES).then(
+  const read = await client.readBody(api.chatSave.body, SAVE_IN_ONE_STATEMENT_MAX_BYTES).then(
     (body) => ({ body, error: null }),
     (error: unknown) => ({ body: null, error }),
   );

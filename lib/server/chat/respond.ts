@@ -5,8 +5,8 @@ import { beginTurn, isShutdownAbort, SHUTDOWN_MESSAGE } from "@/lib/server/lifec
 import type { ContextReport } from "@/lib/server/llm";
 import type { ChatMessage, PreparedTurn } from "./turn";
 import { logger } from "@/lib/server/log";
-import { clientSignal } from "@/lib/server/http";
-import { pushedResponse, type Producer } from "@/lib/server/api/pushed-body";
+import type { Producer } from "@/lib/server/api/pushed-body";
+import type { ClientExchange } from "@/lib/server/api/route";
 import { searchForTurn } from "@/lib/server/search/run";
 import type { WebSearchRecord } from "@/lib/shared/search/record";
 import type { QuotaSubject } from "@/lib/server/quota";
@@ -73,7 +73,8 @@ const wireCall = (c: ToolCall) => ({ id: c.id, type: "function" as const, functi
  *   `event: error` `{ "error": "...", "status": 502 }` if the provider fails after streaming began.
  * The provider is awaited for its first token before the response starts, so a provider that fails at
  * once gets a proper HTTP status rather than a 200 stream with an error in it.
- * The request's abort signal is passed to the provider: a client that disconnects stops generation.
+ * The client's abort signal (`client.signal`) is passed to the provider: a client that disconnects stops
+ * generation; the answer goes out through `client.stream` (the route's context, lib/server/api/route.ts).
  * `chatId` is echoed as the answer's `chat_id` (null for visitors): the server stores nothing, the browser
  * seals and saves a saved chat's turn itself (POST /api/ns/chat_save).
  * The turn is registered in lib/server/lifecycle.ts from the provider call until its answer is complete, so a
@@ -89,15 +90,15 @@ const wireCall = (c: ToolCall) => ({ id: c.id, type: "function" as const, functi
  * @throws AppError 503 while the process shuts down; provider failures before the first token.
  */
 export async function respondToTurn(
-  request: Request,
+  client: ClientExchange,
   turn: PreparedTurn,
   chatId: string | null,
   search: TurnSearch | null = null,
   tools: TurnTools | null = null,
 ): Promise<Response> {
-  const inFlight = beginTurn(clientSignal(request));
+  const inFlight = beginTurn(client.signal);
   try {
-    return await respond(request, inFlight, turn, chatId, search, tools);
+    return await respond(client, inFlight, turn, chatId, search, tools);
   } catch (error) {
     inFlight.end();
     throw error;
@@ -105,7 +106,7 @@ export async function respondToTurn(
 }
 
 async function respond(
-  request: Request,
+  client: ClientExchange,
   inFlight: ReturnType<typeof beginTurn>,
   turn: PreparedTurn,
   chatId: string | null,
@@ -126,6 +127,7 @@ async function respond(
       messages,
       subject: search?.subject ?? tools!.subject,
       signal,
+      question: turn.history.at(-1)?.content ?? "",
       webSearch: search !== null,
       deviceTools: tools?.device ?? [],
       ...(tools?.resume ? { resume: { calls: tools.resume.calls, messages: resumeMessages(tools.resume.steps) } } : {}),
@@ -169,7 +171,7 @@ async function respond(
     return { tool_calls: next.value.calls.map(wireCall), token };
   };
 
-  const wantsStream = (request.headers.get("accept") ?? "").includes("text/event-stream");
+  const wantsStream = (client.request.headers.get("accept") ?? "").includes("text/event-stream");
   if (!wantsStream) {
     let text = deltaText(first);
     let pause = paused(first);
@@ -250,7 +252,7 @@ async function respond(
         sink.write(pause ? event("tool_calls", pause) : event("done", complete(text)));
       }
     } catch (error) {
-      if (!clientSignal(request).aborted && !sink.gone.aborted) {
+      if (!client.signal.aborted && !sink.gone.aborted) {
         const apiError = toAppError(error, signal);
         flush();
         sink.write(event("error", { error: apiError.message, status: apiError.status }));
@@ -262,7 +264,7 @@ async function respond(
     }
   };
 
-  return pushedResponse(request, produce, {
+  return client.stream(produce, {
     headers: {
       "Content-Type": "text/event-stream; charset=utf-8",
       "Cache-Control": "private, no-store, no-transform",

@@ -1,6 +1,5 @@
 import "server-only";
 import { api } from "@/lib/shared/api/contract";
-import { jsonResponse } from "@/lib/server/api/pushed-body";
 import { PRIVATE_NO_STORE, reply, route } from "@/lib/server/api/route";
 import { historyChatFor, historyPageFor, saveTurnFor } from "@/lib/server/chat/history";
 import { sealedChatsJson } from "@/lib/server/db/history-json";
@@ -9,15 +8,13 @@ import { invalidRequest } from "@/lib/server/http";
 import { respondToTurn } from "@/lib/server/chat/respond";
 import { chatRequestFor } from "@/lib/server/chat/limits";
 import { admitSignedInSend } from "@/lib/server/chat/signed-in";
-import { checkImagesAllowed, checkModel, prepareTurn } from "@/lib/server/chat/turn";
-import { fileRefusal, readAttachedFile } from "@/lib/server/chat/file";
+import { firstRefusal, turnRefusals } from "@/lib/server/chat/admission";
+import { checkModel, prepareTurn } from "@/lib/server/chat/turn";
+import { readAttachedFile } from "@/lib/server/chat/file";
 import { clientKey } from "@/lib/server/client-address";
-import { confidentialInClearError } from "@/lib/server/llm/confidential-models";
 import { modelCallsFunctions } from "@/lib/server/llm/providers";
-import { clientSignal, readJsonBody } from "@/lib/server/http";
 import { assertAcceptingTurns } from "@/lib/server/lifecycle";
 import { consumeTurnQuota } from "@/lib/server/quota";
-import { assertSearchAvailable } from "@/lib/server/search/run";
 import { checkedContinuation, continuationCaller, turnTools } from "@/lib/server/chat/device-turn";
 
 /**
@@ -26,8 +23,8 @@ import { checkedContinuation, continuationCaller, turnTools } from "@/lib/server
  * app/api/ns/chat_history/route.ts, app/api/ns/chat_history/batch/route.ts,
  * app/api/ns/chat_history/[chatId]/route.ts)
  * export them to Next, and the hot path of server.mjs (lib/server/hot-path.ts) calls them
- * without Next's route-handler machinery. Each takes a Web Request and answers a Response through
- * lib/server/api/route.ts.
+ * without Next's route-handler machinery. Each answers through lib/server/api/route.ts, and reaches its
+ * client (signal, body, answer) only through the context it is handed.
  */
 
 /**
@@ -40,30 +37,26 @@ import { checkedContinuation, continuationCaller, turnTools } from "@/lib/server
  * visitor's call changes nothing of an account). A `continuation` (docs/issues.md #50) is checked where the turn
  * would be counted and, valid, is not counted again; refused (403/400/409), nothing is counted.
  */
-export const chatVisitorRoute = route(api.chatVisitor, { handlerReadsBody: true }, async ({ request }) => {
+export const chatVisitorRoute = route(api.chatVisitor, { handlerReadsBody: true }, async (ctx) => {
+  const { request } = ctx;
   const { schema, maxBytes } = chatRequestFor();
-  const body = await readJsonBody(request, schema, maxBytes);
+  const body = await ctx.readBody(schema, maxBytes);
   const model = checkModel(body.model, "Free");
-  // A confidential model's turn goes through the relay, encrypted; never in clear through this route.
-  const inClear = confidentialInClearError(model.code);
-  if (inClear) throw inClear;
-  // An image for a model that reads text only: refused before the quota is counted.
-  checkImagesAllowed(body, model);
-  // Web search needs this server's SearXNG; refused before anything is counted.
-  const search = assertSearchAvailable(body.web_search);
-  // So is a `file` refused at sight (type, data URL, size, header); reading it comes after the count.
-  const refusal = fileRefusal(body);
+  // The body's own refusals, in the order both chat calls answer them (lib/server/chat/admission.ts).
+  const refusal = firstRefusal(turnRefusals(body));
   if (refusal) throw refusal;
+  const search = Boolean(body.web_search);
   assertAcceptingTurns();
   const client = clientKey(request);
   const subject = { kind: "visitor", address: client } as const;
   // The turn and its search in one step (lib/server/quota.ts); over the search limit the turn is answered without.
   // A model that calls functions counts each query it writes as it runs instead (lib/server/chat/tool-loop.ts).
+  // A continuation (docs/issues.md #50) is checked in the count's place: valid, it is the same turn, not counted again.
   const resume = await checkedContinuation(body, continuationCaller(subject), modelCallsFunctions(model.code));
   const { searched } = resume ? { searched: false } : await consumeTurnQuota(subject, { search: search && !modelCallsFunctions(model.code) });
-  const read = await readAttachedFile(body, client === null ? null : `visitor:${client}`, clientSignal(request));
+  const read = await readAttachedFile(body, client === null ? null : `visitor:${client}`, ctx.signal);
   const turn = prepareTurn(read, model);
-  return respondToTurn(request, turn, null, search ? { counted: searched, subject } : null, turnTools(body, subject, resume));
+  return respondToTurn(ctx, turn, null, search ? { counted: searched, subject } : null, turnTools(body, subject, resume));
 });
 
 /**
@@ -80,13 +73,13 @@ export const chatSignedInRoute = route(
   api.chatSignedIn,
   // A draining instance (SIGTERM) refuses new turns before anything is counted (lib/server/lifecycle.ts).
   { handlerReadsBody: true, before: assertAcceptingTurns },
-  async ({ request }) => {
-    const { body, model, searched, userId, plan, resume } = await admitSignedInSend(request);
-    const read = await readAttachedFile(body, `user:${userId}`, clientSignal(request));
+  async (ctx) => {
+    const { body, model, searched, userId, plan, resume } = await admitSignedInSend(ctx);
+    const read = await readAttachedFile(body, `user:${userId}`, ctx.signal);
     const turn = prepareTurn(read, model);
     const subject = { kind: "user", userId, plan } as const;
     const search = body.web_search ? { counted: searched, subject } : null;
-    return respondToTurn(request, turn, body.chat_id ?? null, search, turnTools(body, subject, resume));
+    return respondToTurn(ctx, turn, body.chat_id ?? null, search, turnTools(body, subject, resume));
   },
 );
 
@@ -97,8 +90,7 @@ export const chatSignedInRoute = route(
  */
 export const chatHistoryGetRoute = route<typeof api.chatHistoryGet, { chatId: string }>(
   api.chatHistoryGet,
-  async ({ request, params }) =>
-    jsonResponse(request, await historyChatFor(request, params.chatId), { headers: PRIVATE_NO_STORE }),
+  async (ctx) => ctx.json(await historyChatFor(ctx.request, ctx.params.chatId), { headers: PRIVATE_NO_STORE }),
 );
 
 /**
@@ -118,8 +110,8 @@ export const chatSaveRoute = route(
   // The session is read in the save's own statement (lib/server/chat/history.ts saveTurnFor), so the wrapper's
   // auth, same-origin and body steps are off; saveTurnFor does them in their usual order.
   { handlerReadsBody: true },
-  async ({ request }) => {
-    const { chatId, lastUpdated } = await saveTurnFor(request);
+  async (ctx) => {
+    const { chatId, lastUpdated } = await saveTurnFor(ctx);
     return reply(api.chatSave, { chat_id: chatId, last_updated: lastUpdated.toISOString() });
   },
 );
@@ -131,14 +123,15 @@ export const chatSaveRoute = route(
  * history loads quickly. Session and page in one database round trip, the JSON text made by the database
  * so the wrapper's own auth step is off.
  */
-export const chatHistoryListRoute = route(api.chatHistoryList, async ({ request }) => {
+export const chatHistoryListRoute = route(api.chatHistoryList, async (ctx) => {
+  const { request } = ctx;
   const params = new URL(request.url).searchParams;
   const parsed = api.chatHistoryList.query.safeParse({ limit: params.get("limit") ?? undefined, cursor: params.get("cursor") });
   if (!parsed.success) {
     await requireUser(request); // 401/403 come before 400
     throw invalidRequest(parsed.error);
   }
-  return jsonResponse(request, await historyPageFor(request, parsed.data.limit, parsed.data.cursor), { headers: PRIVATE_NO_STORE });
+  return ctx.json(await historyPageFor(request, parsed.data.limit, parsed.data.cursor), { headers: PRIVATE_NO_STORE });
 });
 
 /**
@@ -149,7 +142,7 @@ export const chatHistoryListRoute = route(api.chatHistoryList, async ({ request 
  * out because the response reached its size bound are in `remaining_chat_ids`, to ask for again.
  * A read, but a POST for its body: same-origin is checked as for writes.
  */
-export const chatHistoryBatchRoute = route(api.chatHistoryBatch, async ({ request, user, body }) =>
+export const chatHistoryBatchRoute = route(api.chatHistoryBatch, async (ctx) =>
   // The JSON text made by the database, in the contract's chatHistoryBatch shape.
-  jsonResponse(request, await sealedChatsJson({ userId: user.id, chatIds: body.chat_ids }), { headers: PRIVATE_NO_STORE }),
+  ctx.json(await sealedChatsJson({ userId: ctx.user.id, chatIds: ctx.body.chat_ids }), { headers: PRIVATE_NO_STORE }),
 );

@@ -5,17 +5,15 @@ import { accountDeleted, assertSameOrigin, requireUser, unauthorized } from "@/l
 import { acceptSessionRow, hashSessionToken } from "@/lib/server/db/sessions";
 import { chatRequestFor } from "@/lib/server/chat/limits";
 import type { ChatRequest } from "@/lib/shared/chat/turn-schema";
-import { checkModel, imageRefusal } from "@/lib/server/chat/turn";
-import { fileRefusal } from "@/lib/server/chat/file";
+import { checkModel } from "@/lib/server/chat/turn";
 import { loadChatPreconditions } from "@/lib/server/db/queries";
-import { readJsonBody } from "@/lib/server/http";
+import type { ClientExchange } from "@/lib/server/api/route";
 import { PRO_STATUSES } from "@/lib/server/plans";
 import { canonicalUuid } from "@/lib/shared/uuid";
 import { quotaExceeded, refundUserQuota, secondsToNextUtcDay, userQuotaInDatabase } from "@/lib/server/quota";
 import { searchQuotaExceeded } from "@/lib/server/search/quota";
 import { chatNotFound } from "@/lib/server/db/errors";
-import { confidentialInClearError } from "@/lib/server/llm/confidential-models";
-import { assertSearchAvailable } from "@/lib/server/search/run";
+import { turnRefusals } from "@/lib/server/chat/admission";
 import { modelCallsFunctions } from "@/lib/server/llm/providers";
 import { checkedContinuation, continuationCaller } from "@/lib/server/chat/device-turn";
 import type { TurnTools } from "@/lib/server/chat/respond";
@@ -144,12 +142,14 @@ export async function admitUserTurn(input: {
  * refused at sight, 404 chat not the caller's, 400 unknown model, 403 Pro model without Pro, 429 quota used up;
  * a `continuation` (docs/issues.md #50) is checked in the quota's place (403/400/409) and counts nothing.
  * Only a new send that passes all of them is counted.
+ * `client` is the route's context: its request, and its body reader.
  * @throws AppError with those statuses.
  */
-export async function admitSignedInSend(request: Request): Promise<SignedInSend> {
+export async function admitSignedInSend(client: ClientExchange): Promise<SignedInSend> {
+  const { request } = client;
   const who = await signedInCaller(request);
   const { schema, maxBytes } = chatRequestFor();
-  const read = await readJsonBody(request, schema, maxBytes).then(
+  const read = await client.readBody(schema, maxBytes).then(
     (body) => ({ body, error: null }),
     (error: unknown) => ({ body: null, error }),
   );
@@ -160,27 +160,13 @@ export async function admitSignedInSend(request: Request): Promise<SignedInSend>
     originError = error;
   }
   const body = read.body;
-  let searchError: unknown = null;
-  try {
-    assertSearchAvailable(body?.web_search);
-  } catch (error) {
-    searchError = error;
-  }
   let resume: TurnTools["resume"] = null;
   const admitted = await admitUserTurn({
     who,
     modelCode: body?.model ?? null,
     chatId: body?.chat_id ?? null,
-    // A confidential model's turn goes through the relay, encrypted; never in clear through this route.
-    pending: [
-      originError,
-      read.error,
-      body ? confidentialInClearError(body.model) : null,
-      body ? imageRefusal(body) : null,
-      // A `file` refused at sight (type, data URL, size, header) costs no message; reading it comes after.
-      body ? fileRefusal(body) : null,
-      searchError,
-    ],
+    // The body's own refusals, in the order both chat calls answer them (lib/server/chat/admission.ts).
+    pending: [originError, read.error, ...(body ? turnRefusals(body) : [])],
     // A model that calls functions counts each query it writes as it runs (lib/server/chat/tool-loop.ts).
     search: body?.web_search === true && !modelCallsFunctions(body.model),
     ...(body?.continuation

@@ -2,7 +2,8 @@ import "server-only";
 import { getConfig } from "@/lib/server/config";
 import { consumeSearchQueries, type QuotaSubject } from "@/lib/server/quota";
 import { runQueries, toSource } from "@/lib/server/search/run";
-import { formatWebResults, SEARCH_TOOL_FAILED, SEARCH_TOOL_NO_MORE, SEARCH_TOOL_OVER_QUOTA, withSearchToolPrompt } from "@/lib/shared/llm/search-prompt";
+import { heldBackKind } from "@/lib/shared/search/personal-data";
+import { formatWebResults, SEARCH_TOOL_FAILED, SEARCH_TOOL_HELD, SEARCH_TOOL_NO_MORE, SEARCH_TOOL_OVER_QUOTA, withSearchToolPrompt } from "@/lib/shared/llm/search-prompt";
 import { WEB_SEARCH_TOOL, WEB_SEARCH_TOOL_NAME, webSearchQueries, type ToolCall, type ToolDefinition } from "@/lib/shared/llm/tools";
 import type { LlmEvent, LlmMessage, LlmProvider } from "@/lib/shared/llm/types";
 import type { WebSearchRecord } from "@/lib/shared/search/record";
@@ -32,8 +33,10 @@ export interface SearchStep {
   queries: string[];
   /** Queries the model wrote that the day's search quota refused: never sent. */
   refused: number;
-  /** "running": sent now; "over_quota": nothing could be sent; "failed": the call had no usable query. */
-  status: "running" | "over_quota" | "failed";
+  /** Queries held back by the personal-data check (lib/shared/search/personal-data.ts): never sent, never counted. */
+  held: NonNullable<WebSearchRecord["held"]>;
+  /** "running": sent now; "over_quota": nothing could be sent; "blocked": every query was held back; "failed": the call had no usable query. */
+  status: "running" | "over_quota" | "blocked" | "failed";
 }
 
 /**
@@ -59,6 +62,7 @@ export interface ToolLoop {
  * @param input.messages the turn's model input (system prompt first, the user's message last)
  * @param input.subject whose daily search quota the queries count against (each query one, lib/server/quota.ts)
  * @param input.signal the turn's cancellation (client gone, shutdown): ends the whole turn at any step
+ * @param input.question the user's own latest message: a personal item it holds may be searched for (docs/issues.md #54)
  * @param input.webSearch offer web_search (false: device tools only)
  * @param input.deviceTools the device tools the browser offered (lib/shared/llm/device-tools.ts)
  * @param input.resume a continued turn: the model calls made before this request and the echoed device-tool
@@ -72,6 +76,7 @@ export function searchToolLoop(input: {
   messages: LlmMessage[];
   subject: QuotaSubject;
   signal: AbortSignal;
+  question: string;
   webSearch?: boolean;
   deviceTools?: readonly ToolDefinition[];
   resume?: { calls: number; messages: LlmMessage[] };
@@ -95,19 +100,27 @@ export function searchToolLoop(input: {
   async function* step(call: ToolCall, n: number): AsyncGenerator<ToolLoopEvent, string> {
     // A further call in the same answer as the step that used the searches up: nothing to announce or count.
     if (exhausted) return SEARCH_TOOL_NO_MORE;
-    const wanted = webSearchQueries(call.arguments).slice(0, MAX_TURN_QUERIES - record.queries.length);
+    const written = webSearchQueries(call.arguments).slice(0, MAX_TURN_QUERIES - record.queries.length);
+    // Personal data the user did not ask to search for never leaves (docs/issues.md #54, finding 7).
+    const held: SearchStep["held"] = [];
+    const wanted = written.filter((query) => {
+      const kind = heldBackKind(query, input.question);
+      if (kind && held.length + (record.held?.length ?? 0) < MAX_TURN_QUERIES) held.push({ query, kind });
+      return kind === null;
+    });
+    if (held.length) record.held = [...(record.held ?? []), ...held];
     const granted = wanted.length ? await consumeSearchQueries(input.subject, wanted.length) : 0;
     const queries = wanted.slice(0, granted);
     if (granted < wanted.length || record.queries.length + granted >= MAX_TURN_QUERIES) exhausted = true;
-    const status = !wanted.length ? "failed" : granted ? "running" : "over_quota";
-    yield { type: "step", step: { step: n, via: "searxng", engine, queries, refused: wanted.length - granted, status } };
+    const status = !written.length ? "failed" : granted ? "running" : !wanted.length ? "blocked" : "over_quota";
+    yield { type: "step", step: { step: n, via: "searxng", engine, queries, refused: wanted.length - granted, held, status } };
     // The first step that did not go well names the turn's status (never hidden).
     const mark = (s: WebSearchRecord["status"]) => {
       if (record.status === "ok") record.status = s;
     };
     if (!queries.length) {
-      mark(status === "failed" ? "failed" : "over_quota");
-      return status === "failed" ? SEARCH_TOOL_FAILED : SEARCH_TOOL_OVER_QUOTA;
+      mark(status === "running" ? "over_quota" : status);
+      return status === "failed" ? SEARCH_TOOL_FAILED : status === "blocked" ? SEARCH_TOOL_HELD : SEARCH_TOOL_OVER_QUOTA;
     }
     record.queries.push(...queries);
     const results = await runQueries(queries, signal, seen);
@@ -169,6 +182,6 @@ export function searchToolLoop(input: {
     }
   }
 
-  const snapshot = (): WebSearchRecord => ({ ...record, queries: [...record.queries], sources: [...record.sources] });
+  const snapshot = (): WebSearchRecord => ({ ...record, queries: [...record.queries], sources: [...record.sources], ...(record.held ? { held: [...record.held] } : {}) });
   return { events: loop(), record: snapshot, stop: () => controller.abort(new DOMException("The turn was stopped.", "AbortError")) };
 }

@@ -10,7 +10,7 @@ import { clientKey } from "@/lib/server/client-address";
 import { getConfig, type ConfidentialSettings } from "@/lib/server/config";
 import { api } from "@/lib/shared/api/contract";
 import { route } from "@/lib/server/api/route";
-import { clientSignal, drained } from "@/lib/server/http";
+import { drained } from "@/lib/server/http";
 import { AppError } from "@/lib/shared/errors";
 import { assertAcceptingTurns, beginTurn, SHUTDOWN_MESSAGE } from "@/lib/server/lifecycle";
 import { logger, securityEvent } from "@/lib/server/log";
@@ -104,10 +104,10 @@ export const relayChat = route(
       assertAcceptingTurns();
     },
   },
-  async ({ request }) => {
+  async ({ request, signal }) => {
     const config = getConfig();
     const turn = await admit(request);
-    return forward(request, configuredEnclave(), turn, {
+    return forward(request, signal, configuredEnclave(), turn, {
       maxBytes: config.CONFIDENTIAL_MAX_REQUEST_BYTES,
       timeoutMs: config.CONFIDENTIAL_TIMEOUT_MS,
       blockSeconds: config.CONFIDENTIAL_MISMATCH_BLOCK_SECONDS,
@@ -233,8 +233,8 @@ interface ForwardLimits {
  * Authorization: Bearer <the allowed model's key> and the usage-metrics request; the client gets the status,
  * Ehbp-Response-Nonce and Content-Type.
  */
-async function forward(request: Request, settings: ConfidentialSettings, turn: AdmittedTurn, limits: ForwardLimits): Promise<Response> {
-  const inFlight = beginTurn(clientSignal(request));
+async function forward(request: Request, signal: AbortSignal, settings: ConfidentialSettings, turn: AdmittedTurn, limits: ForwardLimits): Promise<Response> {
+  const inFlight = beginTurn(signal);
   const target = new URL(CHAT_PATH, settings.origin);
   const headers: Record<string, string> = {
     [EHBP_ENCAPSULATED_KEY_HEADER]: request.headers.get(EHBP_ENCAPSULATED_KEY_HEADER)!,
@@ -278,7 +278,7 @@ async function forward(request: Request, settings: ConfidentialSettings, turn: A
     });
   } catch (error) {
     inFlight.end();
-    throw toAppError(failure ?? error, clientSignal(request));
+    throw toAppError(failure ?? error, signal);
   } finally {
     clearTimeout(firstByte);
   }
@@ -286,7 +286,7 @@ async function forward(request: Request, settings: ConfidentialSettings, turn: A
   if (failure) {
     response.destroy();
     inFlight.end();
-    throw toAppError(failure, clientSignal(request));
+    throw toAppError(failure, signal);
   }
 
   const status = response.statusCode ?? 502;

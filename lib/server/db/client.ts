@@ -10,9 +10,11 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient, type Prisma } from "@/lib/server/db/generated/prisma/client";
 import { getConfig, type Config } from "@/lib/server/config";
 import { acquireDataDirLock, type DataDirLock } from "@/lib/server/db/data-dir-lock";
+import { databaseOpenFailed } from "@/lib/server/db/errors";
 import { applyMigrations, type SqlRunner } from "@/lib/server/db/migrate";
 import { logger } from "@/lib/server/log";
 import { processSlot } from "@/lib/server/process-state";
+import type { AppError } from "@/lib/shared/errors";
 
 /**
  * The Prisma client (Prisma 7, Rust-free, driver adapters) over either database:
@@ -39,17 +41,6 @@ export interface DbHandle {
    * @returns the archive's size in bytes. @throws Error when it cannot be written.
    */
   backup?(file: string): Promise<number>;
-}
-
-/**
- * The embedded database could not be opened: `message` carries PostgreSQL's own words (its log) and
- * what to do next. Start-up exits non-zero with it (lib/server/startup.ts).
- */
-export class DatabaseOpenError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = "DatabaseOpenError";
-  }
 }
 
 /**
@@ -90,14 +81,14 @@ function remedy(text: string): string {
   return "Check the folder's permissions and free space; docs/deploy.md \"Embedded database\" lists what to do.";
 }
 
-function openFailure(action: string, dataDir: string, m: WorkerFailure): DatabaseOpenError {
+function openFailure(action: string, dataDir: string, m: WorkerFailure): AppError {
   const words = [m.error, m.log].filter((s) => s && s.trim()).join("\n");
-  return new DatabaseOpenError(`PGlite failed to ${action} ${dataDir}: ${words || "unknown error"}\n${remedy(words)}`);
+  return databaseOpenFailed(`PGlite failed to ${action} ${dataDir}: ${words || "unknown error"}\n${remedy(words)}`);
 }
 
 /**
  * Create the PGlite folder `settings.dataDir` (initdb), or restore it from the archive `restoreFrom`, in a
- * worker that then exits. @throws DatabaseOpenError when it cannot.
+ * worker that then exits. @throws AppError internal:database_open when it cannot.
  */
 async function initPglite(settings: PgliteSettings, restoreFrom?: string): Promise<void> {
   const { dataDir } = settings;
@@ -168,7 +159,7 @@ async function openLockedPglite(settings: PgliteSettings, options: { migrate?: b
     await new Promise<void>((resolve, reject) => {
       worker.once("message", (m: WorkerFailure) => (m.ready ? resolve() : reject(openFailure("open", dataDir, m))));
       worker.once("error", reject);
-      worker.once("exit", (code) => reject(new DatabaseOpenError(`PGlite worker exited with code ${code} while opening ${dataDir}`)));
+      worker.once("exit", (code) => reject(databaseOpenFailed(`PGlite worker exited with code ${code} while opening ${dataDir}`)));
     });
     control = await serveControl(path.join(socketDir, "control.sock"), backup);
     lock.setControl(path.join(socketDir, "control.sock"));
@@ -235,7 +226,7 @@ async function serveControl(socketPath: string, backup: (file: string) => Promis
 
 /**
  * Restore the archive `file` (npm run db:backup's) into the PGlite folder `dataDir`, under DATA_DIR's lock.
- * @throws DataDirInUseError, DatabaseOpenError (PostgreSQL's words), or Error when the folder is not empty.
+ * @throws AppError unavailable:data_dir_in_use, internal:database_open (PostgreSQL's words), or Error when the folder is not empty.
  */
 export async function restorePglite(dataDir: string, file: string, sharedBuffersMb = 16, durable = true): Promise<void> {
   const lock = acquireDataDirLock(dataDir);

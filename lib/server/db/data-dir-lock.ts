@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { AppError, isAppError } from "@/lib/shared/errors";
 
 /**
  * One process per embedded data folder (docs/deploy.md "One process per data folder"): PGlite is a
@@ -31,22 +32,32 @@ export interface LockHolder {
   control?: string;
 }
 
-/** A second opener's refusal: the folder is in use by a live (or unprovably dead) process. */
-export class DataDirInUseError extends Error {
-  constructor(
-    readonly dataDir: string,
-    readonly holder: LockHolder,
-    readonly lockFile: string,
-  ) {
-    const where = holder.hostname === os.hostname() ? "" : ` on host ${holder.hostname}`;
-    super(
-      `DATA_DIR ${dataDir} is in use by process ${holder.pid}${where} (${holder.command}). ` +
-        `Only one process may open it: stop that process, then run this again ` +
-        `(npm run db:backup needs no stop: it asks the running server). ` +
-        `If you are sure no such process is running, delete ${lockFile}.`,
-    );
-    this.name = "DataDirInUseError";
-  }
+/** What an "unavailable:data_dir_in_use" refusal carries as its `cause`. */
+export interface DataDirInUse {
+  dataDir: string;
+  holder: LockHolder;
+  lockFile: string;
+}
+
+/**
+ * A second opener's refusal: the folder is in use by a live (or unprovably dead) process.
+ * @returns AppError "unavailable:data_dir_in_use" (503), `cause` a DataDirInUse (read it with dataDirHolder).
+ */
+export function dataDirInUse(dataDir: string, holder: LockHolder, lockFile: string): AppError {
+  const where = holder.hostname === os.hostname() ? "" : ` on host ${holder.hostname}`;
+  return new AppError(
+    "unavailable:data_dir_in_use",
+    `DATA_DIR ${dataDir} is in use by process ${holder.pid}${where} (${holder.command}). ` +
+      `Only one process may open it: stop that process, then run this again ` +
+      `(npm run db:backup needs no stop: it asks the running server). ` +
+      `If you are sure no such process is running, delete ${lockFile}.`,
+    { cause: { dataDir, holder, lockFile } satisfies DataDirInUse },
+  );
+}
+
+/** The holder named by a `dataDirInUse` refusal; null for any other error. */
+export function dataDirHolder(error: unknown): LockHolder | null {
+  return isAppError(error, "unavailable:data_dir_in_use") ? (error.cause as DataDirInUse).holder : null;
 }
 
 /** A held lock: `control` records the holder's control socket; `release` is idempotent. */
@@ -152,7 +163,7 @@ function writeExclusive(file: string, holder: LockHolder): boolean {
 /**
  * Take the lock on the PGlite folder `pgliteDir` (DATA_DIR/pglite) for this process, taking over a lock
  * whose holder is proven gone. Released by `release()` and, best effort, when the process exits.
- * @throws DataDirInUseError (naming DATA_DIR, the parent) when a live holder, or one not provably gone, has it.
+ * @throws AppError unavailable:data_dir_in_use (`dataDirInUse`, naming DATA_DIR, the parent) when a live holder, or one not provably gone, has it.
  */
 export function acquireDataDirLock(pgliteDir: string): DataDirLock {
   const dataDir = path.dirname(path.resolve(pgliteDir));
@@ -177,7 +188,7 @@ export function acquireDataDirLock(pgliteDir: string): DataDirLock {
       }
       current = { pid: 0, startTicks: null, bootId: null, hostname: os.hostname(), command: "unknown", nonce: "" };
     } else if (!holderIsGone(current)) {
-      throw new DataDirInUseError(dataDir, current, file);
+      throw dataDirInUse(dataDir, current, file);
     }
     // Stale: move it aside, then check that what moved is the lock judged stale, not a newer one
     // that another process took meanwhile (put back if so).
@@ -200,7 +211,7 @@ export function acquireDataDirLock(pgliteDir: string): DataDirLock {
     holder = currentHolder();
   }
   const current = readLock(pgliteDir);
-  if (current) throw new DataDirInUseError(dataDir, current, file);
+  if (current) throw dataDirInUse(dataDir, current, file);
   throw new Error(`Could not take the lock ${file}`);
 }
 

@@ -17,6 +17,12 @@ export const invalidInput = (message: string) => new AppError("bad_request:input
 /** A migration failed or the migration history needs manual attention ("internal:migration"). */
 export const migrationFailed = (message: string, cause?: unknown) => new AppError("internal:migration", message, { cause });
 
+/**
+ * The embedded database could not be opened ("internal:database_open"): `message` carries PostgreSQL's own
+ * words (its log) and what to do next. Start-up exits non-zero with it (lib/server/startup.ts).
+ */
+export const databaseOpenFailed = (message: string, cause?: unknown) => new AppError("internal:database_open", message, { cause });
+
 /** The vault already exists (setup twice, or from two tabs at once): 409. */
 export const vaultExists = () => new AppError("conflict:vault_exists", "The vault already exists.");
 
@@ -47,6 +53,8 @@ const UNAVAILABLE_CODES = new Set([
   "57P01", "57P02", "57P03", "08000", "08001", "08003", "08004", "08006",
   // Prisma: can't reach server, timed out, server closed the connection, connection pool timeout.
   "P1001", "P1002", "P1017", "P2024",
+  // The embedded folder held by another process (lib/server/db/data-dir-lock.ts): its message names paths.
+  "unavailable:data_dir_in_use",
 ]);
 const UNAVAILABLE_MESSAGES = /Connection terminated|connection is closed|Can't reach database|timeout exceeded when trying to connect|ECONNREFUSED|ECONNRESET|DatabaseNotReachable|ConnectionClosed|terminating connection due to administrator command/i;
 

@@ -19,9 +19,14 @@ import { searchSearxng } from "./searxng";
  * @throws AppError 400 "bad_request:web_search"
  */
 export function assertSearchAvailable(requested: boolean | undefined): boolean {
-  if (!requested) return false;
-  if (!getConfig().search) throw new AppError("bad_request:web_search", "Web search is not available on this server for this model.");
-  return true;
+  const refusal = searchRefusal(requested);
+  if (refusal) throw refusal;
+  return Boolean(requested);
+}
+
+/** The refusal `assertSearchAvailable` throws, or null (lib/server/chat/admission.ts lists it with the others). */
+export function searchRefusal(requested: boolean | undefined): AppError | null {
+  return requested && !getConfig().search ? new AppError("bad_request:web_search", "Web search is not available on this server for this model.") : null;
 }
 
 /**

@@ -45,6 +45,10 @@ export const SEARCH_TOOL_FAILED = "The web search failed. Answer from your own k
 export const SEARCH_TOOL_OVER_QUOTA = "The web search was not run: today's web searches are used up. Answer from your own knowledge and do not claim to have searched.";
 
 /** A tool message's content for a search past the turn's or the day's last one (nothing was sent). */
+/** The tool's answer for a query the personal-data check held back (lib/shared/search/personal-data.ts). */
+export const SEARCH_TOOL_HELD =
+  "Not sent: the query looked like it held personal data the user did not ask to search for. Search without it, or answer without searching.";
+
 export const SEARCH_TOOL_NO_MORE = "No more web searches can be run for this answer. Answer from the results you have.";
 
 /** One result as the model sees it. */

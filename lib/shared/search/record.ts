@@ -27,6 +27,14 @@ export const webSearchRecordSchema = z
      * personal-data check kept the query from the engine; "over_quota": today's searches are used up.
      */
     status: z.enum(["ok", "failed", "blocked", "over_quota"]),
+    /**
+     * Model-written queries held back by the personal-data check (./personal-data.ts): never sent to any engine,
+     * shown as "not sent" with why. Absent when none was.
+     */
+    held: z
+      .array(z.object({ query: z.string().max(500), kind: z.enum(["email", "phone", "card", "iban"]) }))
+      .max(10)
+      .optional(),
   })
   .meta({ id: "WebSearchRecord" });
 export type WebSearchRecord = z.infer<typeof webSearchRecordSchema>;
