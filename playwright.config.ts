@@ -74,6 +74,8 @@ function confidentialApp(port: number, enclavePort: number, dataDir: string): Re
     CONFIDENTIAL_MODEL_PRO: "hush-dev-pro",
     CONFIDENTIAL_TRUST: "development",
     CONFIDENTIAL_ALLOW_DEVELOPMENT_IN_PRODUCTION: "1",
+    // The built-in test device tool (e2e/device-tools.spec.ts); off by default.
+    CHAT_DEVICE_TOOLS: "device_time",
     // docs/issues.md #23: the Basic model takes images, encrypted to the enclave like text (e2e/vision.spec.ts).
     LLM_VISION_MODELS: "llama3-8b-8192",
   };
@@ -189,6 +191,8 @@ export default defineConfig({
         LLM_VISION_MODELS: "llama3-8b-8192",
         // Standard models search through the fake SearXNG (e2e/web-search.spec.ts).
         SEARXNG_URL: `http://127.0.0.1:${E2E_SEARCH_PORT}`,
+        // The built-in test device tool (e2e/device-tools.spec.ts); off by default.
+        CHAT_DEVICE_TOOLS: "device_time",
         // Every spec signs in by e-mail from 127.0.0.1: more than the default 20 links an hour per client.
         // The limit itself is tested in tests/auth/rate-limit.test.ts.
         EMAIL_SIGNIN_LIMIT_PER_CLIENT_PER_HOUR: "100000",

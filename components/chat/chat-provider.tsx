@@ -1,5 +1,6 @@
 "use client";
 
+import type { DeviceToolName } from "@/lib/shared/llm/device-tools";
 import { useRouter } from "next/navigation";
 import { createContext, use, useMemo, useState, type ReactNode } from "react";
 import { planOf, useAccount } from "@/lib/browser/account/client";
@@ -33,6 +34,8 @@ export interface ChatAppProps {
   pdfLimits: PdfLimits;
   /** Set when the server answers with its built-in development responder instead of a real model. */
   providerNotice: string | null;
+  /** CHAT_DEVICE_TOOLS: the device tools offered to the model with each turn (docs/issues.md #50); [] for none. */
+  deviceTools: DeviceToolName[];
 }
 
 /** Everything the chat screen shows and does (see useChatState). */
@@ -58,7 +61,7 @@ export function useChat(): ChatState {
  * saved from this browser (./use-saved-chat.ts). A send shows the user's message at once; on failure the
  * conversation goes back to how it was and the typed text and staged file are put back (nothing lost), with Retry.
  */
-function useChatState({ models, defaultModel, pdfLimits, providerNotice }: ChatAppProps) {
+function useChatState({ models, defaultModel, pdfLimits, providerNotice, deviceTools }: ChatAppProps) {
   const router = useRouter();
   const account = useAccount();
   const signedIn = account.user !== null && !account.accountDeleted;
@@ -93,6 +96,7 @@ function useChatState({ models, defaultModel, pdfLimits, providerNotice }: ChatA
     return id;
   };
   const chat = useConversation({
+    deviceTools,
     signedIn,
     saveHistory: saveHistory && !temporary,
     instructionsFor: (chatId) => scope.projectById(scope.projectOf(chatId))?.instructions || null,

@@ -23,6 +23,7 @@ import { useStreamingText } from "./use-streaming-text";
 import { useConfidential } from "@/components/confidential/confidential-context";
 import { turnSender, verificationFailureText } from "@/components/confidential/send-turn";
 import { runTurn } from "@/lib/browser/chat/turn-runner";
+import type { DeviceToolName } from "@/lib/shared/llm/device-tools";
 import { useWebSearch } from "./use-web-search";
 import { parseMemorySuggestion } from "@/lib/shared/llm/memory-prompt";
 
@@ -51,6 +52,8 @@ export interface ChatError {
 }
 
 interface Options {
+  /** The device tools offered with each turn (CHAT_DEVICE_TOOLS; lib/browser/chat/turn-runner.ts runs them). */
+  deviceTools: DeviceToolName[];
   signedIn: boolean;
   saveHistory: boolean;
   model: string;
@@ -248,6 +251,7 @@ export function useConversation(options: Options) {
         webSearch: webSearch.state.on,
         onSearch: setSearching,
         onDeviceTool: setDeviceTool,
+        tools: options.deviceTools,
       });
       webSearch.record(result.search);
       // docs/product.md §4: after a successful send, keep the chat id and take the server's answer.

@@ -153,6 +153,11 @@ export const envSchema = z.object({
    */
   LLM_NO_FUNCTION_CALLING_MODELS: optionalString,
   /**
+   * Device tools the chat offers the model (docs/issues.md #50), comma-separated names of
+   * lib/shared/llm/device-tools.ts; empty by default: a turn offers no device tool.
+   */
+  CHAT_DEVICE_TOOLS: optionalString,
+  /**
    * Model calls per user message when the model uses tools (docs/issues.md #50): the last one is offered no tools,
    * so the model must answer. At least 2 (one call that searches, one that answers).
    */

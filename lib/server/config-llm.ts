@@ -1,3 +1,4 @@
+import { DEVICE_TOOL_NAMES, type DeviceToolName } from "@/lib/shared/llm/device-tools";
 import "server-only";
 import type { LlmProviderKind } from "@/lib/shared/llm/types";
 import { isModelCode, MODEL_CODES, type ModelCode } from "@/lib/shared/llm/models";
@@ -28,6 +29,14 @@ export function visionModels(env: Env): ModelCode[] {
     throw new ConfigError(`LLM_VISION_MODELS: unknown model code ${unknown.join(", ")} (known: ${MODEL_CODES.join(", ")}). See .env.example.`);
   }
   return MODEL_CODES.filter((c) => listed.includes(c));
+}
+
+/** CHAT_DEVICE_TOOLS as device tool names, in their table's order. @throws ConfigError naming an unknown tool */
+export function deviceTools(env: Env): DeviceToolName[] {
+  const listed = (env.CHAT_DEVICE_TOOLS ?? "").split(",").map((c) => c.trim()).filter(Boolean);
+  const unknown = listed.filter((c) => !(DEVICE_TOOL_NAMES as readonly string[]).includes(c));
+  if (unknown.length) throw new ConfigError(`CHAT_DEVICE_TOOLS: unknown tool ${unknown.join(", ")} (known: ${DEVICE_TOOL_NAMES.join(", ")}). See .env.example.`);
+  return DEVICE_TOOL_NAMES.filter((c) => listed.includes(c));
 }
 
 /** LLM_NO_FUNCTION_CALLING_MODELS as model codes. @throws ConfigError naming an unknown code */

@@ -5,7 +5,8 @@ import type { ModelTier } from "@/lib/shared/llm/models";
 import { MODEL_CODES, type ModelCode } from "@/lib/shared/llm/models";
 import { confidentialSettings, type ConfidentialSettings } from "./config-confidential";
 import { ConfigError, envSchema, LOOPBACK_HOSTS, type Env } from "./config-env";
-import { llmRoute, noFunctionCallingModels, visionModels, type LlmProviderKind, type LlmRoute } from "./config-llm";
+import type { DeviceToolName } from "@/lib/shared/llm/device-tools";
+import { deviceTools, llmRoute, noFunctionCallingModels, visionModels, type LlmProviderKind, type LlmRoute } from "./config-llm";
 import { processSlot } from "@/lib/server/process-state";
 
 /**
@@ -46,6 +47,8 @@ export interface Config extends Env {
   visionModels: ModelCode[];
   /** LLM_NO_FUNCTION_CALLING_MODELS as model codes, in table order (empty: the table's `functionCalling` holds). */
   noFunctionCallingModels: ModelCode[];
+  /** CHAT_DEVICE_TOOLS: the device tools the chat offers (empty: none). */
+  deviceTools: DeviceToolName[];
   /** Web search for standard models (SEARXNG_URL), or null when off. */
   search: SearchSettings | null;
 }
@@ -137,6 +140,7 @@ export function parseConfig(raw: Record<string, string | undefined>): Config {
     confidential,
     visionModels: visionModels(env),
     noFunctionCallingModels: noFunctionCallingModels(env),
+    deviceTools: deviceTools(env),
     search: searchSettings(env, Boolean(confidential?.embedded)),
   };
 }

@@ -57,6 +57,8 @@ const input = (content = QUESTION, lines: (string | null)[] = []): SendChatInput
   signal: new AbortController().signal,
   onDelta: () => undefined,
   onDeviceTool: (line) => lines.push(line),
+  // What the page offers with CHAT_DEVICE_TOOLS=device_time.
+  tools: [DEVICE_TIME_TOOL_NAME],
 });
 
 async function status(run: Promise<unknown>): Promise<number> {

@@ -7,7 +7,7 @@ import { DEVICE_TIME_TOOL_NAME } from "@/lib/shared/llm/device-tools";
 const call = (name: string, id = "call_1") => ({ id, type: "function" as const, function: { name, arguments: "{}" } });
 
 function input(signal = new AbortController().signal, lines: (string | null)[] = []): SendChatInput {
-  return { endpoint: "chatVisitor", messages: [{ role: "user", content: "What time is it on my device?" }], model: "m", file: null, documents: [], chatId: null, saveChat: false, signal, onDelta: () => undefined, onDeviceTool: (l) => lines.push(l) };
+  return { endpoint: "chatVisitor", messages: [{ role: "user", content: "What time is it on my device?" }], model: "m", file: null, documents: [], chatId: null, saveChat: false, signal, onDelta: () => undefined, onDeviceTool: (l) => lines.push(l), tools: [DEVICE_TIME_TOOL_NAME] };
 }
 
 const answer = (i: SendChatInput, content: string): SendChatResult => ({
@@ -31,6 +31,12 @@ describe("runTurn", () => {
     expect(seen[1]!.continuation!.steps[0]!.results[0]).toMatchObject({ role: "tool", tool_call_id: "call_1", content: expect.stringMatching(/^\{"local":/) });
     expect(lines).toEqual(["Checking this device's time…", null]);
     expect(result.messages.at(-1)!.content).toBe("It is morning.");
+  });
+
+  it("offers no device tool unless the page's configuration names some (CHAT_DEVICE_TOOLS)", async () => {
+    const seen: SendChatInput[] = [];
+    await runTurn(async (i) => (seen.push(i), answer(i, "Hi.")), { ...input(), tools: undefined });
+    expect(seen[0]!.tools).toEqual([]);
   });
 
   it("a tool that is not on this device is told to the model and said under the answer", async () => {

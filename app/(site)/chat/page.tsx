@@ -30,6 +30,7 @@ export default async function ChatPage() {
             maxInflatedBytes: config.PDF_MAX_INFLATED_BYTES,
           }}
           providerNotice={config.llmProvider === "development" ? providerLabel("development") : null}
+          deviceTools={config.deviceTools}
         />
       </WebSearchProvider>
     </ConfidentialProvider>

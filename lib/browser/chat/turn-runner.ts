@@ -13,9 +13,6 @@ import type { SendChatInput, SendChatResult } from "./send-turn";
  * No React: components/chat/use-conversation.ts keeps the state.
  */
 
-/** The device tools this browser runs. */
-export const BROWSER_DEVICE_TOOLS: readonly DeviceToolName[] = DEVICE_TOOL_NAMES;
-
 /** What the chat shows while a device tool runs, per tool. */
 const RUNNING_LINE: Record<DeviceToolName, string> = { [DEVICE_TIME_TOOL_NAME]: "Checking this device's time" };
 
@@ -32,7 +29,7 @@ export async function runTurn(send: (input: SendChatInput) => Promise<SendChatRe
   const steps: ContinuationStep[] = [];
   let token: string | null = null;
   let failed = false;
-  const tools = input.tools ?? [...BROWSER_DEVICE_TOOLS];
+  const tools = input.tools ?? [];
   for (;;) {
     const result = await send({ ...input, tools, continuation: token ? { token, steps: [...steps] } : null });
     if (!result.paused) return failed ? withFailureLine(result) : result;
