@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { buttonStyles, ConfirmDialog, Dialog } from "@/components/ui/dialog";
 import { addPasskey, changePassphrase, newRecoveryCode, passkeysAvailable, preloadVaultMethods, removeMethod } from "@/lib/browser/vault/methods";
 import { lockVault } from "@/lib/browser/vault/store";
@@ -87,7 +87,6 @@ export function SecuritySection() {
                 Lock now
               </button>
             </div>
-            <RememberedDevices unlocked />
             {passphrase !== null && (
               <ChangePassphraseForm
                 value={passphrase}
@@ -102,6 +101,7 @@ export function SecuritySection() {
                 }
               />
             )}
+            <RememberedDevices unlocked />
             {error && (
               <p role="alert" className="mt-2 text-red-700">
                 {error}
@@ -186,8 +186,16 @@ function MethodList({ methods, busy, onRemove }: { methods: StoredMethod[]; busy
 
 /** Settings' new passphrase, rated as it is typed (./passphrase-field.tsx). */
 function ChangePassphraseForm(props: { value: string; onChange: (value: string) => void; busy: boolean; onSubmit: () => void; onCancel: () => void }) {
+  const formRef = useRef<HTMLFormElement>(null);
+  // Opened by a button far up the section: bring the form into view and put the caret in it.
+  useEffect(() => {
+    const form = formRef.current;
+    form?.scrollIntoView({ block: "nearest", behavior: "smooth" });
+    form?.querySelector<HTMLInputElement>("input")?.focus({ preventScroll: true });
+  }, []);
   return (
     <form
+      ref={formRef}
       className="mt-3 max-w-sm"
       onSubmit={(e) => {
         e.preventDefault();
