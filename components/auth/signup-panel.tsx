@@ -184,7 +184,7 @@ export function SignupPanel({ token, complete, initialError, googleEnabled, reas
         />
         <button type="submit" disabled={!email.trim() || busy !== null} aria-busy={busy === "email" || undefined} className={primaryButton}>
           {busy === "email" && <Spinner />}
-          Continue
+          {busy === "email" ? "Continuing…" : "Continue"}
         </button>
       </form>
       <OrDivider />

@@ -13,6 +13,7 @@ import { RotateKey } from "./rotate-key";
 import { useAction } from "./use-action";
 import { UnlockPanel } from "./unlock-panel";
 import { ModelPrivacyLines } from "@/components/confidential/model-privacy-lines";
+import { LoadingBlock } from "@/components/ui/loading";
 
 const when = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 const KIND_NAMES = { passkey: "Passkey", passphrase: "Passphrase", recovery: "Recovery code" } as const;
@@ -40,7 +41,7 @@ export function SecuritySection() {
         Security
       </h2>
       <div className="px-5 py-4 text-sm text-ink-700">
-        {vault.status === "loading" && <p role="status">Loading…</p>}
+        {vault.status === "loading" && <LoadingBlock lines={3} />}
         {vault.status === "error" && <p role="alert">Your security settings could not be loaded. Reload the page to try again.</p>}
         {vault.status === "none" && <p>Save history is off, so nothing of your chats is stored. Turn it on from the chat sidebar to set up your key.</p>}
         {vault.status === "unlocking" && <p role="status">Unlocking…</p>}
