@@ -25,6 +25,7 @@ import { turnSender, verificationFailureText } from "@/components/confidential/s
 import { runTurn } from "@/lib/browser/chat/turn-runner";
 import { useWebSearch } from "./use-web-search";
 import { parseMemorySuggestion } from "@/lib/shared/llm/memory-prompt";
+import { markMemoryUsed } from "./memory-used";
 
 /**
  * One model call: a new user message under `parentId` (a plain send continues from the last message; an
@@ -255,7 +256,7 @@ export function useConversation(options: Options) {
       const notice =
         attached?.image && attached.image.url.length > SAVED_IMAGE_MAX_CHARS && options.signedIn && options.saveHistory ? IMAGE_NOT_SAVED : (file?.notice ?? null);
       const withNotice = op.kind === "send" ? updateMessage(working, userId, { ...user, notice }) : working;
-      const { tree: next, suggestion: suggested } = withAnswer(withNotice, userId, result, memories !== undefined, knowledge.sources);
+      const { tree: next, suggestion: suggested } = markMemoryUsed(withAnswer(withNotice, userId, result, memories !== undefined, knowledge.sources), userId, memories);
       setTree(next);
       setSuggestion(suggested);
       const document = file ? { name: file.name, text: file.text } : null;
