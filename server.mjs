@@ -98,6 +98,10 @@ server.on("request", (req, res) => {
     open.add(res);
     res.once("close", () => open.delete(res));
   }
+  // A client gone mid-answer (Stop) makes Node destroy the request with "aborted" (ECONNRESET) just after
+  // this 'close'; Next's proxy swapped the request's listeners for its body copy's (next/dist/server/body-streams.js
+  // getCloneableBody), so without this nothing listens and it is an uncaught exception.
+  res.once("close", () => req.on("error", () => undefined));
   // Looked up per request (two property reads): present once instrumentation has run.
   const hot = fastPath ? hotPath() : undefined;
   if (hot?.handle(req, res)) return;

@@ -260,3 +260,47 @@ test("/pricing shows the per-month equivalent of the chosen duration beside its 
     }
   }
 });
+
+/** The computed colour of `prop` as [r, g, b] (canvas turns lab()/oklch() into RGB). */
+function colourRgb(page: Page, selector: string, prop: "color" | "backgroundColor"): Promise<number[]> {
+  return page.locator(selector).first().evaluate((el, p) => {
+    const ctx = document.createElement("canvas").getContext("2d")!;
+    ctx.fillStyle = getComputedStyle(el)[p];
+    ctx.fillRect(0, 0, 1, 1);
+    return [...ctx.getImageData(0, 0, 1, 1).data].slice(0, 3);
+  }, prop);
+}
+/** WCAG contrast ratio of two sRGB colours. */
+function contrast(a: number[], b: number[]): number {
+  const lum = (c: number[]) => {
+    const [r = 0, g = 0, bl = 0] = c.map((v) => (v / 255 <= 0.03928 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4));
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+  };
+  const [la, lb] = [lum(a), lum(b)];
+  return (Math.max(la, lb) + 0.05) / (Math.min(la, lb) + 0.05);
+}
+
+test("the disabled Send button looks disabled in both themes; the enabled one keeps AA contrast", async ({ browser }) => {
+  for (const theme of THEMES) {
+    for (const size of SIZES) {
+      const context = await contextFor(browser, theme, size);
+      const page = await context.newPage();
+      await page.goto("/chat");
+      const send = page.getByRole("button", { name: "Send message" });
+      await expect(send).toBeDisabled();
+      const sel = 'button[aria-label="Send message"]';
+      const off = { fg: await colourRgb(page, sel, "color"), bg: await colourRgb(page, sel, "backgroundColor") };
+      await page.screenshot({ path: `${SCREENS}/send-disabled-${theme}-${size.name}.png` });
+      await page.getByPlaceholder("Message GPT").fill("Hello");
+      await expect(send).toBeEnabled();
+      const on = { fg: await colourRgb(page, sel, "color"), bg: await colourRgb(page, sel, "backgroundColor") };
+      await page.screenshot({ path: `${SCREENS}/send-enabled-${theme}-${size.name}.png` });
+      expect(contrast(on.fg, on.bg), `enabled Send contrast (${theme})`).toBeGreaterThanOrEqual(4.5);
+      // Disabled: a muted icon (not the enabled white) on a quieter fill than the enabled brand colour.
+      expect(off.fg, `disabled Send icon (${theme})`).not.toEqual(on.fg);
+      expect(contrast(off.fg, off.bg), `disabled Send icon is muted (${theme})`).toBeLessThan(contrast(on.fg, on.bg));
+      expect(Math.max(...off.fg), `disabled Send icon is not white (${theme})`).toBeLessThan(200);
+      await context.close();
+    }
+  }
+});

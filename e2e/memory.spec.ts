@@ -92,6 +92,12 @@ test("a memory from Settings reaches the next new chat, never readable on the se
   const system = withMemory.messages.filter((m) => m.role === "system").map((m) => m.content).join("\n");
   expect(system).toContain(`- ${fact}`);
   expect(system).toContain(RULE);
+  // The answer says, quietly, that saved memories went with it (issue #56).
+  const used = page.getByTestId("memory-used");
+  await expect(used).toHaveCount(1);
+  await expect(used).toContainText("Memory used");
+  await expect(used).toHaveAttribute("title", "Your saved memories went with this message to the model.");
+  await page.screenshot({ path: "tmp-shots/memory-used-1280x800.png" });
 
   // Server-blind at rest: the standard path's turn carries the memory to the model like the message itself
   // (docs/security.md); no other request body or URL, no API answer, no database file holds it readable.
@@ -111,6 +117,7 @@ test("a memory from Settings reaches the next new chat, never readable on the se
   expect(JSON.stringify(temporary)).not.toContain(secret);
   expect(JSON.stringify(temporary)).not.toContain(RULE);
   await expect(page.getByRole("group", { name: "Suggested memory" })).toHaveCount(0);
+  await expect(page.getByTestId("memory-used")).toHaveCount(0);
   await page.getByRole("button", { name: "Temporary chat" }).click();
 
   // Deleted in Settings: gone from the next turn (memory stays on: the rule is still sent).
@@ -122,6 +129,7 @@ test("a memory from Settings reaches the next new chat, never readable on the se
   const after = await lastRequest(page, "And what about autumn");
   expect(JSON.stringify(after)).not.toContain(secret);
   expect(JSON.stringify(after)).toContain(RULE);
+  await expect(page.getByTestId("memory-used")).toHaveCount(0);
 
   // Memory off: nothing about memory is sent.
   const again = await toSettings(page);

@@ -46,3 +46,37 @@ export function PopupDoneMessage() {
     </div>
   );
 }
+
+/**
+ * Above the sign-up form: why the visitor was sent here, the e-mail sent or, in development without
+ * EMAIL_SERVER (`devLink`), that none was sent and the link instead, and the error.
+ */
+export function SignupNotices({ reason, sentTo, devLink, error, errorId }: { reason: "limit" | null; sentTo: string | null; devLink: string | null; error: string | null; errorId: string }) {
+  return (
+  <div className="mt-6 space-y-3 empty:hidden">
+    {reason === "limit" && !sentTo && (
+      <p data-testid="signup-reason" className="rounded-xl border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900">
+        You have used today&rsquo;s free messages for visitors. Sign up free to keep chatting.{" "}
+        <span className="block pt-1">Your conversation is kept in this tab: Back returns to it, and after signing in here you can keep it as a saved chat.</span>
+      </p>
+    )}
+    {sentTo && !devLink && (
+      <SuccessNotice>
+        A verification e-mail was sent to <strong className="font-semibold break-all">{sentTo}</strong>. Check your
+        inbox, including spam/junk.
+      </SuccessNotice>
+    )}
+    {sentTo && devLink && (
+      <p role="status" data-testid="dev-sign-in-link" className="rounded-xl border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900">
+        Development: no e-mail was sent to <strong className="font-semibold break-all">{sentTo}</strong> (EMAIL_SERVER is
+        unset); the link is in the server log and here:{" "}
+        <a href={devLink} className="font-semibold underline">
+          open the sign-in link
+        </a>
+        .
+      </p>
+    )}
+    <ErrorLine message={error} id={errorId} />
+  </div>
+  );
+}

@@ -6,6 +6,7 @@ import { CopyButton } from "./copy-button";
 import { Markdown } from "./markdown";
 import { Sources } from "./sources";
 import { FileSources } from "./file-sources";
+import { MEMORY_USED_TEXT, MEMORY_USED_TITLE } from "./memory-used";
 import { ACTION_BUTTON, MessageActions, RegenerateButton } from "./message-actions";
 import type { UiMessage } from "./types";
 import { VersionSwitcher } from "./version-switcher";
@@ -33,6 +34,12 @@ export const AssistantMessage = memo(function AssistantMessage({ id, message, ve
         {message.content !== "" && <Markdown text={message.content} />}
         {message.search && <Sources search={message.search} />}
         {message.knowledge && message.knowledge.length > 0 && <FileSources sources={message.knowledge} />}
+        {message.memoryUsed && (
+          <p data-testid="memory-used" title={MEMORY_USED_TITLE} className="mt-1 text-xs text-ink-500">
+            {MEMORY_USED_TEXT}
+            <span className="sr-only">: {MEMORY_USED_TITLE}</span>
+          </p>
+        )}
         {message.stopped && (
           <p data-testid="stopped-note" className="mt-1 text-sm italic text-ink-600">
             {message.content === "" ? "Stopped before the answer began." : "Stopped."}

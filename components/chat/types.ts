@@ -15,6 +15,8 @@ export interface UiMessage extends ApiMessage {
   search?: WebSearchRecord;
   /** docs/issues.md #41: the project files' passages this answer was given, shown as its Sources. */
   knowledge?: KnowledgeSource[];
+  /** docs/issues.md #41: the turn of this answer carried saved memories to the model (a quiet note under it). */
+  memoryUsed?: boolean;
 }
 
 /** A project file's passage sent with a turn: the file's name and where in it ("part 3", "section “Pricing”"). */

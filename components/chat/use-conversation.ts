@@ -26,6 +26,7 @@ import { runTurn } from "@/lib/browser/chat/turn-runner";
 import type { DeviceToolName } from "@/lib/shared/llm/device-tools";
 import { useWebSearch } from "./use-web-search";
 import { parseMemorySuggestion } from "@/lib/shared/llm/memory-prompt";
+import { markMemoryUsed } from "./memory-used";
 
 /**
  * One model call: a new user message under `parentId` (a plain send continues from the last message; an
@@ -259,7 +260,7 @@ export function useConversation(options: Options) {
       const notice =
         attached?.image && attached.image.url.length > SAVED_IMAGE_MAX_CHARS && options.signedIn && options.saveHistory ? IMAGE_NOT_SAVED : (file?.notice ?? null);
       const withNotice = op.kind === "send" ? updateMessage(working, userId, { ...user, notice }) : working;
-      const { tree: next, suggestion: suggested } = withAnswer(withNotice, userId, result, memories !== undefined, knowledge.sources);
+      const { tree: next, suggestion: suggested } = markMemoryUsed(withAnswer(withNotice, userId, result, memories !== undefined, knowledge.sources), userId, memories);
       setTree(next);
       setSuggestion(suggested);
       const document = file ? { name: file.name, text: file.text } : null;

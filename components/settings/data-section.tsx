@@ -3,6 +3,7 @@
 import { buttonStyles } from "@/components/ui/dialog";
 import { useVault } from "@/lib/browser/vault/use-vault";
 import { plural, useDataTransfer } from "./use-data-transfer";
+import { LoadingBlock } from "@/components/ui/loading";
 
 /**
  * Settings → Your data: export every saved chat as Markdown or JSON, decrypted and written in
@@ -21,7 +22,7 @@ export function DataSection() {
         Your data
       </h2>
       <div className="space-y-6 px-5 py-4 text-sm text-ink-700">
-        {(vault.status === "loading" || vault.status === "unlocking") && <p role="status">Loading…</p>}
+        {(vault.status === "loading" || vault.status === "unlocking") && <LoadingBlock />}
         {vault.status === "error" && <p role="alert">Your saved history could not be loaded. Reload the page to try again.</p>}
         {vault.status === "none" && (
           <p>Save history is off, so there is nothing to export. To import chats from ChatGPT, turn on Save history from the chat sidebar first.</p>

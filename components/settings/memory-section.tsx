@@ -7,6 +7,7 @@ import { useMemory } from "@/components/chat/use-memory";
 import { useVault } from "@/lib/browser/vault/use-vault";
 import { AppError } from "@/lib/shared/errors";
 import { MAX_MEMORIES, MEMORY_MAX_CHARS } from "@/lib/shared/memory/limits";
+import { LoadingBlock } from "@/components/ui/loading";
 
 const failed = (e: unknown) => (e instanceof AppError ? e.message : "Please check your connection and try again.");
 
@@ -47,7 +48,7 @@ export function MemorySection() {
         Memory
       </h2>
       <div className="space-y-4 px-5 py-4 text-sm text-ink-700">
-        {(vault.status === "loading" || vault.status === "unlocking") && <p role="status">Loading…</p>}
+        {(vault.status === "loading" || vault.status === "unlocking") && <LoadingBlock />}
         {vault.status === "error" && <p role="alert">Your saved history could not be loaded. Reload the page to try again.</p>}
         {(vault.status === "none" || (vault.info && !historyOn)) && (
           <p data-testid="memory-needs-history">

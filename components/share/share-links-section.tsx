@@ -7,6 +7,7 @@ import type { ShareInfoJson } from "@/lib/shared/share/schemas";
 import { formatBytes } from "@/lib/shared/bytes";
 import { buttonStyles, ConfirmDialog } from "@/components/ui/dialog";
 import { toast } from "@/components/ui/toaster";
+import { LoadingBlock } from "@/components/ui/loading";
 
 const when = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 
@@ -56,9 +57,7 @@ export function ShareLinksSection() {
           cannot show titles here. Revoking a link deletes the copy: the link then shows &quot;not found&quot;.
         </p>
         {shares === null && !error && (
-          <p role="status" className="mt-2">
-            Loading…
-          </p>
+          <LoadingBlock className="mt-2" />
         )}
         {shares !== null && shares.length === 0 && <p className="mt-2">You have not shared any chat.</p>}
         {shares !== null && shares.length > 0 && (

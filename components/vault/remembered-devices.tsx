@@ -6,6 +6,7 @@ import { AppError } from "@/lib/shared/errors";
 import { listRememberedDevices, rememberThisDevice, revokeRememberedDevice, thisDeviceId } from "@/lib/browser/vault/devices";
 import type { VaultDevicesJson } from "@/lib/browser/vault/store";
 import { useAction } from "./use-action";
+import { LoadingBlock } from "@/components/ui/loading";
 
 type Device = VaultDevicesJson["devices"][number];
 const when = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
@@ -52,9 +53,7 @@ export function RememberedDevices({ unlocked }: { unlocked: boolean }) {
         stays signed in until it logs out or its session ends), but its saved chats stay locked there.
       </p>
       {devices === null && !error && (
-        <p role="status" className="mt-2">
-          Loading…
-        </p>
+        <LoadingBlock className="mt-2" />
       )}
       {devices !== null && devices.length === 0 && <p className="mt-2">No device is remembered.</p>}
       {devices !== null && devices.length > 0 && (

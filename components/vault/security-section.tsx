@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { buttonStyles, ConfirmDialog, Dialog } from "@/components/ui/dialog";
 import { addPasskey, changePassphrase, newRecoveryCode, passkeysAvailable, preloadVaultMethods, removeMethod } from "@/lib/browser/vault/methods";
 import { lockVault } from "@/lib/browser/vault/store";
@@ -13,6 +13,7 @@ import { RotateKey } from "./rotate-key";
 import { useAction } from "./use-action";
 import { UnlockPanel } from "./unlock-panel";
 import { ModelPrivacyLines } from "@/components/confidential/model-privacy-lines";
+import { LoadingBlock } from "@/components/ui/loading";
 
 const when = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 const KIND_NAMES = { passkey: "Passkey", passphrase: "Passphrase", recovery: "Recovery code" } as const;
@@ -40,7 +41,7 @@ export function SecuritySection() {
         Security
       </h2>
       <div className="px-5 py-4 text-sm text-ink-700">
-        {vault.status === "loading" && <p role="status">Loading…</p>}
+        {vault.status === "loading" && <LoadingBlock lines={3} />}
         {vault.status === "error" && <p role="alert">Your security settings could not be loaded. Reload the page to try again.</p>}
         {vault.status === "none" && <p>Save history is off, so nothing of your chats is stored. Turn it on from the chat sidebar to set up your key.</p>}
         {vault.status === "unlocking" && <p role="status">Unlocking…</p>}
@@ -87,7 +88,6 @@ export function SecuritySection() {
                 Lock now
               </button>
             </div>
-            <RememberedDevices unlocked />
             {passphrase !== null && (
               <ChangePassphraseForm
                 value={passphrase}
@@ -102,6 +102,7 @@ export function SecuritySection() {
                 }
               />
             )}
+            <RememberedDevices unlocked />
             {error && (
               <p role="alert" className="mt-2 text-red-700">
                 {error}
@@ -186,8 +187,16 @@ function MethodList({ methods, busy, onRemove }: { methods: StoredMethod[]; busy
 
 /** Settings' new passphrase, rated as it is typed (./passphrase-field.tsx). */
 function ChangePassphraseForm(props: { value: string; onChange: (value: string) => void; busy: boolean; onSubmit: () => void; onCancel: () => void }) {
+  const formRef = useRef<HTMLFormElement>(null);
+  // Opened by a button far up the section: bring the form into view and put the caret in it.
+  useEffect(() => {
+    const form = formRef.current;
+    form?.scrollIntoView({ block: "nearest", behavior: "smooth" });
+    form?.querySelector<HTMLInputElement>("input")?.focus({ preventScroll: true });
+  }, []);
   return (
     <form
+      ref={formRef}
       className="mt-3 max-w-sm"
       onSubmit={(e) => {
         e.preventDefault();
