@@ -1,5 +1,5 @@
 import "client-only";
-import { DEVICE_TIME_TOOL_NAME, deviceTimeResult, DEVICE_TOOL_NAMES, type DeviceToolName } from "@/lib/shared/llm/device-tools";
+import { DEVICE_TIME_TOOL_NAME, deviceTimeResult, type DeviceToolName } from "@/lib/shared/llm/device-tools";
 import { MAX_CONTINUATION_STEPS, type ContinuationStep } from "@/lib/shared/chat/turn-schema";
 import { AppError } from "@/lib/shared/errors";
 import type { SendChatInput, SendChatResult } from "./send-turn";
