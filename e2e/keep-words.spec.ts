@@ -72,7 +72,7 @@ for (const size of SIZES) {
     await page.screenshot({ path: `${SCREENS}/keep-chat-after-back-${size.name}.png` });
 
     // Only this tab's sessionStorage holds it: /chat opened by its address in this tab brings it back
-    // (issue #56), a new tab starts a new chat.
+    // (docs/issues.md #56), a new tab starts a new chat.
     const stored = await page.evaluate(() => ({ session: Object.keys(sessionStorage), local: Object.keys(localStorage) }));
     expect(stored.session).toContain("hush.visitor-conversation.v1");
     expect(stored.local.filter((k) => k.startsWith("hush."))).toEqual([]);

@@ -92,7 +92,7 @@ test("a memory from Settings reaches the next new chat, never readable on the se
   const system = withMemory.messages.filter((m) => m.role === "system").map((m) => m.content).join("\n");
   expect(system).toContain(`- ${fact}`);
   expect(system).toContain(RULE);
-  // The answer says, quietly, that saved memories went with it (issue #56).
+  // The answer says, quietly, that saved memories went with it (docs/issues.md #56).
   const used = page.getByTestId("memory-used");
   await expect(used).toHaveCount(1);
   await expect(used).toContainText("Memory used");

@@ -96,7 +96,7 @@ test("a weak passphrase is refused with its reason and nothing is stored; a stro
   const security = page.getByTestId("security-section");
   await expect(security.getByRole("button", { name: "Change passphrase" })).toBeVisible({ timeout: 30_000 });
   await security.getByRole("button", { name: "Change passphrase" }).click();
-  // The form opens under the buttons, in view, with the caret in its field (issue #56).
+  // The form opens under the buttons, in view, with the caret in its field (docs/issues.md #56).
   await expect(security.getByLabel("New passphrase", { exact: true })).toBeFocused();
   await expect(security.getByLabel("New passphrase", { exact: true })).toBeInViewport();
   await security.getByLabel("New passphrase", { exact: true }).fill("monkey123456");

@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { signInByEmail } from "./helpers/auth";
 
-/** Issue #56: a slow request shows that work is under way (sign-in's Continue, Settings' sections). */
+/** docs/issues.md #56: a slow request shows that work is under way (sign-in's Continue, Settings' sections). */
 const unique = (name: string) => `${name}.${Date.now()}.${Math.floor(Math.random() * 1e6)}@example.test`;
 
 test("sign-up's Continue shows Continuing… with a spinner, disabled and busy, while the link is requested", async ({ page }) => {

@@ -8,7 +8,7 @@ const { getCloneableBody } = require("next/dist/server/body-streams.js") as {
 };
 
 /**
- * Issue #56: a client gone mid-answer (Stop) after Next's proxy copied the request body: Node destroys the
+ * docs/issues.md #56: a client gone mid-answer (Stop) after Next's proxy copied the request body: Node destroys the
  * request with "aborted" (ECONNRESET), and only server.mjs's 'close' guard keeps it from being uncaught.
  */
 async function abortMidAnswer(guard: boolean): Promise<unknown[]> {
@@ -41,7 +41,7 @@ async function abortMidAnswer(guard: boolean): Promise<unknown[]> {
   return uncaught;
 }
 
-describe("a request aborted mid-answer (issue #56)", () => {
+describe("a request aborted mid-answer (docs/issues.md #56)", () => {
   it("without a listener after Next's body copy, Node's 'aborted' error is uncaught", async () => {
     const uncaught = await abortMidAnswer(false);
     expect(uncaught.map((e) => (e as NodeJS.ErrnoException).code)).toEqual(["ECONNRESET"]);

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createHttpFetch } from "@/lib/server/llm/http-fetch";
 import { sseChunks } from "@/lib/server/llm/openai-protocol";
 
-/** Issue #56: Stop in the middle of a slow answer leaves no stream without an error handler. */
+/** docs/issues.md #56: Stop in the middle of a slow answer leaves no stream without an error handler. */
 const errors = {
   APIError: class extends Error {},
   APIConnectionError: class extends Error {},

@@ -9,7 +9,7 @@ function answered() {
   return { userId: asked.id, answerId: answer.id, result: { tree: answer.tree, suggestion: null } };
 }
 
-describe("markMemoryUsed (issue #56)", () => {
+describe("markMemoryUsed (docs/issues.md #56)", () => {
   it("flags the answer of a turn that carried memories", () => {
     const { userId, answerId, result } = answered();
     const marked = markMemoryUsed(result, userId, ["Likes tea"]);

@@ -6,7 +6,7 @@ import { SignupNotices } from "@/components/auth/notices";
 const render = (devLink: string | null) =>
   renderToStaticMarkup(createElement(SignupNotices, { reason: null, sentTo: "a@example.test", devLink, error: null, errorId: "e" }));
 
-describe("sign-up notices (issue #56)", () => {
+describe("sign-up notices (docs/issues.md #56)", () => {
   it("with an e-mail sent: only the green notice that it was sent", () => {
     const html = render(null);
     expect(html).toContain("A verification e-mail was sent to");
