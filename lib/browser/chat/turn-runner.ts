@@ -1,6 +1,6 @@
 import "client-only";
-import { DEVICE_TIME_TOOL_NAME, deviceTimeResult, type DeviceToolName } from "@/lib/shared/llm/device-tools";
-import { MAX_CONTINUATION_STEPS, type ContinuationStep } from "@/lib/shared/chat/turn-schema";
+import { DEVICE_TIME_TOOL_NAME, deviceTimeResult, MAX_CONTINUATION_STEPS, type DeviceToolName } from "@/lib/shared/llm/device-tools";
+import type { ContinuationStep } from "@/lib/shared/chat/turn-schema";
 import { AppError } from "@/lib/shared/errors";
 import type { SendChatInput, SendChatResult } from "./send-turn";
 

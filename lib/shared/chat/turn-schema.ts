@@ -2,6 +2,7 @@ import { z } from "@/lib/shared/zod";
 import { MAX_MEMORIES, MEMORY_MAX_CHARS } from "@/lib/shared/memory/limits";
 import { PROJECT_INSTRUCTIONS_MAX_CHARS } from "@/lib/shared/projects/limits";
 import { KNOWLEDGE_MAX_PASSAGES } from "@/lib/shared/projects/knowledge-limits";
+import { MAX_CONTINUATION_STEPS } from "@/lib/shared/llm/device-tools";
 import { DEVICE_TOOL_NAMES } from "@/lib/shared/llm/device-tools";
 import { contentImages, contentText, parseImageDataUrl, type ImageLimits } from "@/lib/shared/chat/images";
 
@@ -68,7 +69,7 @@ export interface KnowledgePassage {
 /** Device tools a body may offer, tool calls a paused step may hold, and a tool result's characters at most. */
 export const MAX_OFFERED_TOOLS = 4;
 export const MAX_STEP_TOOL_CALLS = 8;
-export const MAX_CONTINUATION_STEPS = 16;
+export { MAX_CONTINUATION_STEPS };
 export const TOOL_RESULT_MAX_CHARS = 8_000;
 
 /**

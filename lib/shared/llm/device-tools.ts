@@ -7,6 +7,12 @@
  */
 import type { ToolDefinition } from "./tools";
 
+/**
+ * Paused steps a continuation may echo back at most (lib/shared/chat/turn-schema.ts); here, without zod, so the
+ * browser's turn runner keeps zod out of /chat's first load (e2e/first-load.spec.ts).
+ */
+export const MAX_CONTINUATION_STEPS = 16;
+
 /** The built-in test tool's name: the device's local date, time and time zone. */
 export const DEVICE_TIME_TOOL_NAME = "device_time";
 
