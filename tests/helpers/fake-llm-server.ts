@@ -55,6 +55,7 @@ import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { fakeAnswer, fakeTitle, scenarioFromText, type FakeScenario } from "./fake-llm-answers";
 import { scriptedToolCall } from "../../lib/shared/llm/tools";
+import { errorBody, readBody, sendJson, StreamContext, usageOf, words } from "./fake-llm-wire";
 
 export { fakeAnswer, fakeTitle, scenarioFromText, type FakeScenario };
 
@@ -338,63 +339,8 @@ export async function startFakeLlmServer(
   };
 }
 
-class StreamContext {
-  readonly id = `chatcmpl-fake-${Math.random().toString(36).slice(2, 10)}`;
-  readonly created = Math.floor(Date.now() / 1000);
-  constructor(
-    private readonly model: string,
-    private readonly groq: boolean,
-  ) {}
-
-  chunk(delta: Record<string, unknown>, finishReason: string | null = null, groqUsage?: object) {
-    return {
-      id: this.id,
-      object: "chat.completion.chunk",
-      created: this.created,
-      model: this.model,
-      choices: [{ index: 0, delta, finish_reason: finishReason }],
-      ...(this.groq && groqUsage ? { x_groq: { id: `req_fake`, usage: groqUsage } } : {}),
-    };
-  }
-
-  usageChunk(usage: object) {
-    return { id: this.id, object: "chat.completion.chunk", created: this.created, model: this.model, choices: [], usage };
-  }
-}
-
-function usageOf(promptTokens: number, completion: string) {
-  const completionTokens = Math.ceil(completion.length / 4);
-  return { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
-}
-
-function errorBody(message: string, type: string, code: string | null) {
-  return { error: { message, type, param: null, code } };
-}
-
 function slowParts(): string[] {
   return Array.from({ length: SLOW_DELTAS }, (_, i) => `Slow part ${i + 1}. `);
-}
-
-function words(text: string, n: number): string[] {
-  const tokens = text.match(/\S+\s*/g) ?? [text];
-  const parts: string[] = [];
-  for (let i = 0; i < tokens.length; i += n) parts.push(tokens.slice(i, i + n).join(""));
-  return parts;
-}
-
-function sendJson(res: http.ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
-  res.end(text);
-}
-
-function readBody(req: http.IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
 }
 
 async function runAsScript(): Promise<void> {
