@@ -37,7 +37,7 @@ const PEER = "203.0.113.7";
 const QUESTION = "What time is it on my device?";
 
 function configure(port: number, quota = "10000") {
-  Object.assign(process.env, { CONFIDENTIAL_BASE_URL: `http://127.0.0.1:${port}`, CONFIDENTIAL_TRUST: "development", CONFIDENTIAL_MODELS: "llama3-8b-8192", QUOTA_VISITOR_PER_DAY: quota });
+  Object.assign(process.env, { CONFIDENTIAL_BASE_URL: `http://127.0.0.1:${port}`, CONFIDENTIAL_TRUST: "development", CONFIDENTIAL_MODELS: "llama3-8b-8192", QUOTA_VISITOR_PER_DAY: quota, CHAT_DEVICE_TOOLS: "device_time" });
   resetConfigForTests();
 }
 
@@ -90,7 +90,7 @@ afterAll(async () => {
   await proxy.close();
   await hush.close();
   await Promise.all([enclave.close(), plain.close(), llm.close()]);
-  for (const k of ["CONFIDENTIAL_BASE_URL", "CONFIDENTIAL_TRUST", "CONFIDENTIAL_MODELS", "QUOTA_VISITOR_PER_DAY"]) delete process.env[k];
+  for (const k of ["CONFIDENTIAL_BASE_URL", "CONFIDENTIAL_TRUST", "CONFIDENTIAL_MODELS", "QUOTA_VISITOR_PER_DAY", "CHAT_DEVICE_TOOLS"]) delete process.env[k];
   resetConfigForTests();
 });
 

@@ -74,8 +74,17 @@ async function continued(request: Request, caller: string): Promise<{ turn: stri
   return { turn: claims.turn, step: claims.step };
 }
 
-/** The token for the request after this one: step 1 of a new turn, or the next step of a continued one. */
+/**
+ * Continuations exist only where the chat offers device tools (CHAT_DEVICE_TOOLS): elsewhere a token would only let a
+ * client send uncounted requests, so none is issued and a sent one is ignored (the request is a new, counted turn).
+ */
+function continuationsOn(): boolean {
+  return getConfig().deviceTools.length > 0;
+}
+
+/** The token for the request after this one ("" when continuations are off): step 1 of a new turn, or the next step. */
 function nextToken(caller: string, resumed: { turn: string; step: number } | null): string {
+  if (!continuationsOn()) return "";
   return signContinuation({ caller, turn: resumed?.turn ?? null, step: (resumed?.step ?? 0) + 1, calls: [] }).token;
 }
 
@@ -165,7 +174,7 @@ async function admit(request: Request): Promise<AdmittedTurn> {
     }
     let key = "";
     let resumed: { turn: string; step: number } | null = null;
-    const continuing = request.headers.has(CONTINUATION_HEADER);
+    const continuing = continuationsOn() && request.headers.has(CONTINUATION_HEADER);
     const admitted = await admitUserTurn({
       who,
       modelCode: code,
@@ -204,7 +213,7 @@ async function admit(request: Request): Promise<AdmittedTurn> {
     throw error;
   }
   const caller = continuationCaller({ kind: "visitor", address });
-  if (request.headers.has(CONTINUATION_HEADER)) {
+  if (continuationsOn() && request.headers.has(CONTINUATION_HEADER)) {
     await refuseIfBlocked(key);
     const resumed = await continued(request, caller);
     return { kind: "visitor", modelCode: model.code as ModelCode, blockKey: key, search: false, continuation: nextToken(caller, resumed) };
@@ -303,7 +312,7 @@ async function forward(request: Request, signal: AbortSignal, settings: Confiden
     const value = response.headers[name.toLowerCase()];
     if (typeof value === "string") out.set(name, value);
   }
-  if (status >= 200 && status < 300) out.set(CONTINUATION_HEADER, turn.continuation);
+  if (status >= 200 && status < 300 && turn.continuation) out.set(CONTINUATION_HEADER, turn.continuation);
 
   let finished = false;
   const finish = (complete: boolean) => {
