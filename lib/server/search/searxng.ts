@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "@/lib/shared/zod";
 import type { PromptResult } from "@/lib/shared/llm/search-prompt";
+import { createHttpFetch, takeAnswerBody } from "@/lib/server/llm/http-fetch";
 
 /**
  * A SearXNG client for its JSON API (https://docs.searxng.org/dev/search_api: `GET /search?q=…&format=json`;
@@ -21,6 +22,9 @@ const answerSchema = z.looseObject({
     .array(z.looseObject({ url: z.string().optional(), title: z.string().optional(), content: z.string().nullish() }))
     .default([]),
 });
+
+/** node:http keep-alive, not Next's patched global fetch (docs/performance.md "Custom server"). */
+const searchFetch = createHttpFetch();
 
 export interface SearxngQuery {
   /** SEARXNG_URL (no trailing slash). */
@@ -50,7 +54,8 @@ export async function searchSearxng(input: SearxngQuery): Promise<PromptResult[]
   const signal = input.signal ? AbortSignal.any([input.signal, timeout]) : timeout;
   let body: string;
   try {
-    const response = await fetch(url, { headers: { Accept: "application/json" }, signal, redirect: "error", cache: "no-store" });
+    // Redirects are not followed: a 3xx is not ok, so "unavailable", as `redirect: "error"` made it.
+    const response = await searchFetch(url, { headers: { Accept: "application/json" }, signal });
     if (!response.ok) {
       await response.body?.cancel().catch(() => undefined);
       throw new SearchError("unavailable");
@@ -79,9 +84,25 @@ export async function searchSearxng(input: SearxngQuery): Promise<PromptResult[]
 
 /** The body as text, refusing one longer than `maxBytes` (counted as it arrives, whatever Content-Length says). */
 async function readCapped(response: Response, maxBytes: number): Promise<string> {
+  const answer = takeAnswerBody(response);
   if (Number(response.headers.get("content-length") ?? "0") > maxBytes) {
+    answer?.release();
     await response.body?.cancel().catch(() => undefined);
     throw new SearchError("bad_response");
+  }
+  if (answer) {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    try {
+      for await (const chunk of answer.source as AsyncIterable<Buffer>) {
+        size += chunk.byteLength;
+        if (size > maxBytes) throw new SearchError("bad_response");
+        chunks.push(chunk);
+      }
+    } finally {
+      answer.release();
+    }
+    return Buffer.concat(chunks).toString("utf8");
   }
   if (!response.body) return "";
   const reader = response.body.getReader();
