@@ -1,6 +1,8 @@
 import "server-only";
 import { z } from "@/lib/shared/zod";
 import type { PromptResult } from "@/lib/shared/llm/search-prompt";
+import { Readable } from "node:stream";
+import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { createHttpFetch, takeAnswerBody } from "@/lib/server/llm/http-fetch";
 
 /**
@@ -84,39 +86,21 @@ export async function searchSearxng(input: SearxngQuery): Promise<PromptResult[]
 
 /** The body as text, refusing one longer than `maxBytes` (counted as it arrives, whatever Content-Length says). */
 async function readCapped(response: Response, maxBytes: number): Promise<string> {
+  // searchFetch hands a 2xx body over as a Node stream; only its fallback (not http(s)) gives a Web stream.
   const answer = takeAnswerBody(response);
-  if (Number(response.headers.get("content-length") ?? "0") > maxBytes) {
-    answer?.release();
-    await response.body?.cancel().catch(() => undefined);
-    throw new SearchError("bad_response");
-  }
-  if (answer) {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    try {
-      for await (const chunk of answer.source as AsyncIterable<Buffer>) {
-        size += chunk.byteLength;
-        if (size > maxBytes) throw new SearchError("bad_response");
-        chunks.push(chunk);
-      }
-    } finally {
-      answer.release();
-    }
-    return Buffer.concat(chunks).toString("utf8");
-  }
-  if (!response.body) return "";
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
+  const source = answer?.source ?? (response.body ? Readable.fromWeb(response.body as NodeReadableStream) : null);
+  const chunks: Buffer[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw new SearchError("bad_response");
+  try {
+    if (Number(response.headers.get("content-length") ?? "0") > maxBytes) throw new SearchError("bad_response");
+    for await (const chunk of (source ?? []) as AsyncIterable<Buffer>) {
+      size += chunk.byteLength;
+      if (size > maxBytes) throw new SearchError("bad_response");
+      chunks.push(chunk);
     }
-    chunks.push(value);
+  } finally {
+    if (answer) answer.release();
+    else source?.destroy();
   }
   return Buffer.concat(chunks).toString("utf8");
 }
