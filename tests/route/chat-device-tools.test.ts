@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { readSse } from "../helpers/sse";
 import { POST } from "@/app/api/ns/chat/route";
 import { POST as chatUser } from "@/app/api/ns/chat_user/route";
 import { getConfig } from "@/lib/server/config";
@@ -26,13 +27,6 @@ type Pause = { tool_calls: { id: string; type: "function"; function: { name: str
 
 const ask = (extra: Record<string, unknown> = {}) => ({ messages: [{ role: "user", content: QUESTION }], model: BASIC, tools: [DEVICE_TIME_TOOL_NAME], ...extra });
 const answered = (pause: Pause) => [{ tool_calls: pause.tool_calls, results: pause.tool_calls.map((c) => ({ role: "tool", tool_call_id: c.id, content: RESULT })) }];
-
-async function readSse(response: Response) {
-  return (await response.text())
-    .trim()
-    .split("\n\n")
-    .map((block) => ({ event: /^event: (.*)$/m.exec(block)?.[1], data: JSON.parse(/^data: (.*)$/m.exec(block)?.[1] ?? "null") as Record<string, unknown> }));
-}
 
 async function signedIn() {
   const user = await createTestUser();

@@ -56,13 +56,7 @@ export async function signedIn() {
   return { send, counters };
 }
 
-/** The events of an SSE answer: `{ event, data }` with data parsed. */
-export async function readSse(response: Response) {
-  return (await response.text())
-    .trim()
-    .split("\n\n")
-    .map((block) => ({ event: /^event: (.*)$/m.exec(block)?.[1], data: JSON.parse(/^data: (.*)$/m.exec(block)?.[1] ?? "null") }));
-}
+export { readSse } from "../helpers/sse";
 
 /** Start the fake LLM, the fake SearXNG and a test database for this file, with the search settings; clear records per test. */
 export function setUpSearchRoute(): void {

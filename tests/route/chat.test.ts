@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { readSse } from "../helpers/sse";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { POST } from "@/app/api/ns/chat/route";
 import { resetConfigForTests } from "@/lib/server/config";
@@ -38,17 +39,6 @@ const ask = (content: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-async function readSse(response: Response) {
-  const text = await response.text();
-  return text
-    .trim()
-    .split("\n\n")
-    .map((block) => {
-      const event = /^event: (.*)$/m.exec(block)?.[1];
-      const data = JSON.parse(/^data: (.*)$/m.exec(block)?.[1] ?? "null");
-      return { event, data };
-    });
-}
 
 beforeAll(async () => {
   llm = await startFakeLlmServer();

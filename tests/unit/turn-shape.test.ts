@@ -1,4 +1,7 @@
+import fs from "node:fs";
+import path from "node:path";
 import { describe, expect, expectTypeOf, it } from "vitest";
+import { chatStreamEventSchemas } from "@/lib/shared/chat/stream-events";
 import { api, type BodyOf } from "@/lib/shared/api/contract";
 import { chatRequestSchema, DEFAULT_CHAT_LIMITS, type ChatRequestBody, type EveryField } from "@/lib/shared/chat/turn-schema";
 import { chatRequestBody } from "@/lib/browser/chat/send-turn";
@@ -39,6 +42,21 @@ describe("the chat turn's one shape", () => {
       expect(schema.additionalProperties, path).toBe(false);
     }
     expect(fields).toEqual(expect.arrayContaining(["memories", "file", "instructions", "knowledge", "web_search", "document", "documents", "tools", "continuation"]));
+  });
+
+  it("documents every Server-Sent Event the chat calls write, with its data's schema, for both chat calls", () => {
+    const doc = JSON.parse(openApiJson().json) as {
+      paths: Record<string, { post: { responses: { "200": { content: Record<string, { schema: { $ref?: string } }> } } } }>;
+      components: { schemas: Record<string, { oneOf?: { properties: { event: { const: string } } }[] }> };
+    };
+    for (const path of ["/api/ns/chat", "/api/ns/chat_user"]) {
+      const ref = doc.paths[path]!.post.responses["200"].content["text/event-stream"]!.schema.$ref;
+      const union = doc.components.schemas[ref!.split("/").at(-1)!]!;
+      expect(union.oneOf!.map((o) => o.properties.event.const).sort(), path).toEqual(Object.keys(chatStreamEventSchemas).sort());
+    }
+    // What respond.ts writes: every `event("name", …)` it calls is in the contract.
+    const written = [...fs.readFileSync(path.join(__dirname, "../../lib/server/chat/respond.ts"), "utf8").matchAll(/event\("(\w+)"/g)].map((m) => m[1]!);
+    expect(new Set(written)).toEqual(new Set(Object.keys(chatStreamEventSchemas)));
   });
 
   it("takes device tools by name and a continuation whose results answer its calls in order (docs/issues.md #50)", () => {

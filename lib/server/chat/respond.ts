@@ -1,4 +1,5 @@
 import "server-only";
+import type { ChatStreamEventData, ChatStreamEventName } from "@/lib/shared/chat/stream-events";
 import { getLlmProvider, LlmError, modelCallsFunctions, type LlmEvent } from "@/lib/server/llm";
 import { AppError } from "@/lib/shared/errors";
 import { beginTurn, isShutdownAbort, SHUTDOWN_MESSAGE } from "@/lib/server/lifecycle";
@@ -194,7 +195,7 @@ async function respond(
     return Response.json(result, { headers: { "Cache-Control": "private, no-store" } });
   }
 
-  const event = (name: string, data: unknown) => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
+  const event = <K extends ChatStreamEventName>(name: K, data: ChatStreamEventData<K>) => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
 
   // The answer is written by this producer: into the socket on server.mjs's hot path, into a Web
   // stream under Next (lib/server/api/pushed-body.ts).

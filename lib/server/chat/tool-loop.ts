@@ -7,6 +7,7 @@ import { formatWebResults, SEARCH_TOOL_FAILED, SEARCH_TOOL_HELD, SEARCH_TOOL_NO_
 import { WEB_SEARCH_TOOL, WEB_SEARCH_TOOL_NAME, webSearchQueries, type ToolCall, type ToolDefinition } from "@/lib/shared/llm/tools";
 import type { LlmEvent, LlmMessage, LlmProvider } from "@/lib/shared/llm/types";
 import type { WebSearchRecord } from "@/lib/shared/search/record";
+import type { SearchStep } from "@/lib/shared/chat/stream-events";
 
 /** A turn's queries and sources at most: the record's own bounds (lib/shared/search/record.ts), sealed with the answer. */
 const MAX_TURN_QUERIES = 10;
@@ -22,22 +23,8 @@ const MAX_TURN_SOURCES = 60;
  * the step's other calls not run) and the browser continues it with the results (`start` of the next request).
  */
 
-/** One search step as the chat shows it while it happens (SSE `event: step`). */
-export interface SearchStep {
-  /** 1 for the turn's first search, then 2, ... */
-  step: number;
-  via: "searxng";
-  /** Who runs the queries: the SearXNG host. */
-  engine: string;
-  /** The queries exactly as sent (those the day's quota refused are left out). */
-  queries: string[];
-  /** Queries the model wrote that the day's search quota refused: never sent. */
-  refused: number;
-  /** Queries held back by the personal-data check (lib/shared/search/personal-data.ts): never sent, never counted. */
-  held: NonNullable<WebSearchRecord["held"]>;
-  /** "running": sent now; "over_quota": nothing could be sent; "blocked": every query was held back; "failed": the call had no usable query. */
-  status: "running" | "over_quota" | "blocked" | "failed";
-}
+/** One search step as the chat shows it while it happens (SSE `event: step`; the contract in lib/shared/chat/stream-events.ts). */
+export type { SearchStep };
 
 /**
  * What the loop yields: the provider's events (the answer's deltas), each step before its search runs, and at most

@@ -1,4 +1,5 @@
 import { z } from "@/lib/shared/zod";
+import { chatStreamEventSchemas } from "@/lib/shared/chat/stream-events";
 import type { ZodOpenApiOperationObject, ZodOpenApiPathsObject, ZodOpenApiResponsesObject } from "zod-openapi";
 import { CHAT_BATCH_MAX_IDS } from "@/lib/shared/chat/history-schema";
 import { chatRequestSchema, maxChatBodyBytes, type ChatLimits } from "@/lib/shared/chat/turn-schema";
@@ -270,15 +271,25 @@ function operationsOperations(): Operation[] {
   ];
 }
 
+/** One Server-Sent Event of a chat answer: its `event:` name and its `data:` line's JSON (lib/shared/chat/stream-events.ts). */
+const [firstEvent, ...otherEvents] = Object.entries(chatStreamEventSchemas).map(([name, data]) =>
+  z.strictObject({ event: z.literal(name), data: data as z.ZodType }),
+);
+const chatStreamEventSchema = z
+  .discriminatedUnion("event", [firstEvent!, ...otherEvents])
+  .meta({ id: "ChatStreamEvent", description: "One SSE event: `event: <name>` then `data: <JSON>`; the stream is a sequence of these." });
+
 /** The chat calls' answers: JSON, or Server-Sent Events with `Accept: text/event-stream`. */
 const CHAT_RESPONSES: ZodOpenApiResponsesObject = {
   "200": {
     description:
-      "The answer. JSON by default; with `Accept: text/event-stream`, Server-Sent Events: `delta` `{ text }` per piece, " +
-      "`done` with the JSON below once, or `error` `{ error, status }` if the provider fails after streaming began (nothing saved).",
+      "The answer. JSON by default; with `Accept: text/event-stream`, Server-Sent Events: `delta` `{ text }` per piece; with " +
+      "search, `step` before each search step runs and `search` (the record so far) after it; then `done` with the JSON below " +
+      "once, or `tool_calls` `{ tool_calls, token }` when the turn pauses for device tools, or `error` `{ error, status }` if the " +
+      "provider fails after streaming began (nothing saved).",
     content: {
       "application/json": { schema: chatResultSchema },
-      "text/event-stream": { schema: z.string().meta({ description: "SSE: event delta | done | error" }) },
+      "text/event-stream": { schema: chatStreamEventSchema },
     },
   },
 };

@@ -14,7 +14,7 @@ export const messageSchema = z.object({ role: roleSchema, content: z.string() })
 
 /** What the server's context budget left out of a turn's model input (lib/shared/llm/fit-context.ts). */
 export const contextReportSchema = z
-  .looseObject({ omitted_messages: z.number().int(), omitted_documents: z.number().int(), latest_message_cut: z.boolean() })
+  .object({ omitted_messages: z.number().int(), omitted_documents: z.number().int(), latest_message_cut: z.boolean() })
   .meta({ description: "What the context budget left out." });
 
 /** The chat call's answer (docs/product.md §7; lib/server/chat/respond.ts ChatResult): JSON, or the SSE `done` event. */
