@@ -1,5 +1,11 @@
+import { execFileSync } from "node:child_process";
 import diagnostics from "node:diagnostics_channel";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
+import https from "node:https";
+import os from "node:os";
+import tls from "node:tls";
+import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { fetchPage, isPublicAddress, MAX_REDIRECTS, ReadPageError, READ_PAGE_PORTS, type ReadPolicy } from "@/lib/server/read-page";
@@ -193,6 +199,38 @@ describe("an allowed host and the bounds", () => {
     const whole = await read(`http://127.0.0.1:${pagePort}/big`, allowPages(), { maxBytes: 50_000 });
     expect(whole.cut).toBe(false);
     expect(await outcome(read(`http://127.0.0.1:${pagePort}/slow`, allowPages(), { timeoutMs: 300 }))).toBe("timeout");
+  });
+});
+
+describe("https, pinned", () => {
+  it("connects to the checked address with the URL's name as TLS server name, and verifies the certificate", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "read-page-tls-"));
+    const names: string[] = [];
+    let served = 0;
+    let server: https.Server | null = null;
+    try {
+      // A self-signed certificate for pinned.test: no CA vouches for it, so the read fails once the handshake began.
+      const [key, cert] = [path.join(dir, "key.pem"), path.join(dir, "cert.pem")];
+      execFileSync("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-subj", "/CN=pinned.test", "-keyout", key, "-out", cert, "-days", "1"], { stdio: "ignore" });
+      const context = tls.createSecureContext({ key: readFileSync(key), cert: readFileSync(cert) });
+      server = https.createServer({ SNICallback: (name, done) => {
+            names.push(name);
+            done(null, context);
+          } }, (_req, res) => {
+        served += 1;
+        res.end("page");
+      });
+      await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
+      const port = (server.address() as AddressInfo).port;
+      const policy: ReadPolicy = { allowHosts: [`pinned.test:${port}`], resolve: async () => ["127.0.0.1"] };
+      expect(await outcome(read(`https://pinned.test:${port}/`, policy))).toBe("unavailable");
+      expect(names).toEqual(["pinned.test"]);
+      expect(served).toBe(0);
+    } finally {
+      server?.closeAllConnections();
+      if (server) await new Promise((resolve) => server!.close(resolve));
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
