@@ -137,7 +137,7 @@ export function searchToolLoop(input: {
     const first = record.sources.length + 1;
     const kept = results.slice(0, MAX_TURN_SOURCES - record.sources.length);
     record.sources.push(...kept.map(toSource));
-    for (const r of kept) readable.add(r.url);
+    for (const r of kept) if (URL.canParse(r.url)) readable.add(new URL(r.url).href);
     return formatWebResults(kept, first);
   }
 
