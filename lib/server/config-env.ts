@@ -279,6 +279,18 @@ export const envSchema = z.object({
   SEARCH_PER_DAY_VISITOR: positiveInt(3),
   SEARCH_PER_DAY_FREE: positiveInt(20),
   SEARCH_PER_DAY_PRO: positiveInt(300),
+  // Reading a page (docs/web-search.md "Reading a page"): the read_page tool, offered with "Search the web" on.
+  /** Bytes of one page read at most (each hop's body; a longer page is cut there). */
+  READ_PAGE_MAX_BYTES: positiveInt(2 * 1024 * 1024),
+  /** Milliseconds one read may take in all: DNS, every redirect hop and the body. */
+  READ_PAGE_TIMEOUT_MS: positiveInt(10_000),
+  /** Characters of a page's extracted text given to the model at most. */
+  READ_PAGE_MAX_CHARS: positiveInt(20_000),
+  /**
+   * host:port pairs, comma-separated (e.g. 127.0.0.1:8790,wiki.intranet:80), exempt from the public-address and
+   * port rules of a page read (tests, intranets); each is named in the start-up log. Unset: none.
+   */
+  READ_PAGE_ALLOW_HOSTS: optionalString,
   /** "1": confidential turns with web search also ask the enclave for its personal-data check (`pii_check_options`). */
   CONFIDENTIAL_SEARCH_PII_CHECK: z.enum(["0", "1"]).default("0"),
   /** Seconds a SIGTERM waits for chat answers and writes in flight before aborting the answers (lib/server/lifecycle.ts); keep it

@@ -51,6 +51,8 @@ export interface Config extends Env {
   deviceTools: DeviceToolName[];
   /** Web search for standard models (SEARXNG_URL), or null when off. */
   search: SearchSettings | null;
+  /** READ_PAGE_ALLOW_HOSTS as lower-case `host:port` entries (IPv6 hosts bracketed, the port always written). */
+  readPageAllowHosts: string[];
 }
 
 /** The SearXNG instance standard models' searches go to. */
@@ -142,7 +144,25 @@ export function parseConfig(raw: Record<string, string | undefined>): Config {
     noFunctionCallingModels: noFunctionCallingModels(env),
     deviceTools: deviceTools(env),
     search: searchSettings(env, Boolean(confidential?.embedded)),
+    readPageAllowHosts: readPageAllowHosts(env.READ_PAGE_ALLOW_HOSTS),
   };
+}
+
+/**
+ * READ_PAGE_ALLOW_HOSTS as `host:port` entries, each as the WHATWG URL parser writes an http URL's host (so
+ * `LOCALHOST:80` and `localhost:80` are one entry, and a numeric form is its dotted address).
+ * @throws ConfigError for an entry that is not host:port
+ */
+function readPageAllowHosts(raw: string | undefined): string[] {
+  const entries = (raw ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  return entries.map((entry) => {
+    const url = URL.canParse(`http://${entry}`) ? new URL(`http://${entry}`) : null;
+    const port = /:(\d{1,5})$/.exec(entry)?.[1];
+    if (!url || !port || url.pathname !== "/" || url.username || url.password || url.search || url.hash || Number(port) > 65535) {
+      throw new ConfigError(`READ_PAGE_ALLOW_HOSTS: "${entry}" is not host:port. See .env.example.`);
+    }
+    return `${url.hostname}:${Number(port)}`;
+  });
 }
 
 /**

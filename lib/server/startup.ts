@@ -54,6 +54,9 @@ export async function startServer(startDevEnclave?: StartDevEnclave, startDevSea
       logger("hush").info({ port: config.SEARCH_DEV_PORT }, "development SearXNG stand-in already running on its port; using it");
     }
   }
+  if (config.readPageAllowHosts.length) {
+    logger("hush").warn({ hosts: config.readPageAllowHosts }, "read page: READ_PAGE_ALLOW_HOSTS exempts these hosts from the public-address rule");
+  }
   if (!config.search) logger("hush").info("web search: off for standard models, because SEARXNG_URL is not set (the toggle is not offered for them)");
   if (confidential?.embedded && startDevEnclave) {
     try {

@@ -58,6 +58,9 @@ export function fakeAnswer(messages: readonly { role: string; content: string; i
   // A device tool's result (lib/shared/llm/device-tools.ts), quoted as the model got it.
   const deviceResult = messages.slice(messages.lastIndexOf(lastUser!) + 1).find((m) => m.role === "tool" && m.content.startsWith('{"local"'))?.content;
   if (deviceResult !== undefined) answer += ` On your device: ${deviceResult}`;
+  // A read page (lib/shared/llm/read-page-prompt.ts), quoted, never obeyed.
+  const page = toolResult === undefined ? undefined : /^<web_page [^>]*>\n([\s\S]*?)\n<\/web_page>$/.exec(toolResult)?.[1];
+  if (page !== undefined) answer += ` From the page: ${page.replace(/\s+/g, " ").slice(0, 80)}`;
   if (web) answer += web[0] !== undefined ? ` From the web: ${web[0].replace(/\s+/g, " ").slice(0, 80)} [1]` : " No web results.";
   if (docs[0] !== undefined) {
     const excerpt = docs[0].replace(/\s+/g, " ").trim().slice(0, DOC_EXCERPT_CHARS);

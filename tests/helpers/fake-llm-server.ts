@@ -35,6 +35,8 @@
  * ` From the web: <first 80 characters of the first result> [1]` when the tool's content is a <web_results> block.
  * With `device_time` offered and a message such as "what time is it on my device?" it calls `device_time` instead,
  * and its answer after the result adds ` On your device: <the result>`.
+ * With `read_page` offered and a message "read <URL>" or "summarise <URL>" it calls `read_page` with `{ url }`
+ * (docs/issues.md #51), and its answer after the result adds ` From the page: <first 80 characters of the page's text>`.
  * With `[[fake:tools-forever]]` in the last user message it calls `web_search` again at every request that offers it.
  *
  * Trigger words in the last user message select a failure (so browser tests can cause them):

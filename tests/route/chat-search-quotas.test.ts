@@ -54,11 +54,11 @@ describe("web search quotas", () => {
       ]);
       engine.queries.length = 0;
       llm.requests.length = 0;
-      // One query left today: the first step runs, the second is refused, not sent, and no more tools are offered.
+      // One query left today: the first step runs, the second is refused, not sent, and web_search is offered no more.
       const second = await (await send("Kākāpō news [[fake:tools-forever]]")).json();
       expect(second.search).toMatchObject({ status: "over_quota", queries: ["Kākāpō news [[fake:tools-forever]]"] });
       expect(engine.queries).toHaveLength(1);
-      expect(llm.requests.map((r) => r.tools)).toEqual([["web_search"], ["web_search"], []]);
+      expect(llm.requests.map((r) => r.tools)).toEqual([["web_search", "read_page"], ["web_search", "read_page"], ["read_page"]]);
       expect(await counters()).toEqual([
         ["u:ID", 2],
         ["u:ID:search", 4],

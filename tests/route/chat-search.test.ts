@@ -16,7 +16,7 @@ describe("web search as a tool (a model that calls functions)", () => {
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(engine.queries).toEqual([KAKAPO]);
-    expect(llm.requests.map((r) => r.tools)).toEqual([["web_search"], ["web_search"]]);
+    expect(llm.requests.map((r) => r.tools)).toEqual([["web_search", "read_page"], ["web_search", "read_page"]]);
     const sent = llm.requests.at(-1)!;
     expect(sent.messages.slice(0, 2)).toEqual([
       { role: "system", content: SYSTEM_PROMPT },
@@ -195,7 +195,7 @@ describe("web search as a tool (a model that calls functions)", () => {
       const question = "Kākāpō chicks [[fake:tools-forever]]";
       const res = await post(ask(question, { web_search: true }), { Accept: "text/event-stream" });
       const events = await readSse(res);
-      expect(llm.requests.map((r) => r.tools)).toEqual([["web_search"], ["web_search"], []]);
+      expect(llm.requests.map((r) => r.tools)).toEqual([["web_search", "read_page"], ["web_search", "read_page"], []]);
       expect(engine.queries).toEqual([question, question]);
       expect(events.filter((e) => e.event === "step").map((e) => e.data.step)).toEqual([1, 2]);
       const done = events.at(-1)!;
@@ -209,7 +209,7 @@ describe("web search as a tool (a model that calls functions)", () => {
     }
   });
 
-  it("a turn keeps at most 10 queries (the record's bound): past them no tools are offered and the model answers", async () => {
+  it("a turn keeps at most 10 queries (the record's bound): past them web_search is not offered (read_page still is) and the model answers", async () => {
     setEnv({ CHAT_MAX_TOOL_STEPS: "20" });
     try {
       const question = "Kākāpō chicks [[fake:tools-forever]]";
@@ -217,7 +217,7 @@ describe("web search as a tool (a model that calls functions)", () => {
       expect(body.search.queries).toHaveLength(10);
       expect(engine.queries).toHaveLength(10);
       expect(llm.requests).toHaveLength(11);
-      expect(llm.requests.at(-1)!.tools).toEqual([]);
+      expect(llm.requests.at(-1)!.tools).toEqual(["read_page"]);
       expect(webSearchRecordSchema.safeParse(body.search).success).toBe(true);
     } finally {
       setEnv({ CHAT_MAX_TOOL_STEPS: undefined });

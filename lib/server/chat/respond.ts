@@ -84,7 +84,9 @@ const wireCall = (c: ToolCall) => ({ id: c.id, type: "function" as const, functi
  * as `event: step` `{ step, via, engine, queries, refused, status }` before its search runs and `event: search`
  * (the turn's record so far) after it; otherwise the web search runs first (lib/server/search/run.ts) and its
  * record goes out as `event: search` before the first delta. Either way `done` (or the JSON answer) carries
- * the merged record as `search`. A client that goes away ends the turn at whatever step it is.
+ * the merged record as `search`. A read_page call (offered with the search tool, docs/issues.md #51) goes out as
+ * `event: step` `{ step, via: "read", host, path, status }` before the page is fetched and `event: read` (the same
+ * shape, its outcome) after. A client that goes away ends the turn at whatever step it is.
  * With `tools` (device tools offered) the loop runs too; a step that calls one ends the answer with
  * `event: tool_calls` `{ tool_calls, token }` instead of `done` (JSON: that object), the token signed for the caller,
  * the turn, the model calls so far and every device-tool call of the turn (./continuation.ts).
@@ -224,10 +226,11 @@ async function respond(
     };
     try {
       for (let next = first; !next.done; ) {
-        if (loop && (next.value.type === "step" || next.value.type === "searched")) {
+        if (loop && (next.value.type === "step" || next.value.type === "searched" || next.value.type === "read")) {
           flush();
           const step = next.value;
-          if (!sink.write(step.type === "step" ? event("step", step.step) : event("search", step.record))) room = false;
+          const written = step.type === "step" ? event("step", step.step) : step.type === "read" ? event("read", step.read) : event("search", step.record);
+          if (!sink.write(written)) room = false;
         }
         pause ??= paused(next);
         const piece = deltaText(next);

@@ -4,7 +4,9 @@ import { consumeSearchQueries, type QuotaSubject } from "@/lib/server/quota";
 import { runQueries, toSource } from "@/lib/server/search/run";
 import { heldBackKind } from "@/lib/shared/search/personal-data";
 import { formatWebResults, SEARCH_TOOL_FAILED, SEARCH_TOOL_HELD, SEARCH_TOOL_NO_MORE, SEARCH_TOOL_OVER_QUOTA, withSearchToolPrompt } from "@/lib/shared/llm/search-prompt";
-import { WEB_SEARCH_TOOL, WEB_SEARCH_TOOL_NAME, webSearchQueries, type ToolCall, type ToolDefinition } from "@/lib/shared/llm/tools";
+import { READ_PAGE_TOOL, READ_PAGE_TOOL_NAME, WEB_SEARCH_TOOL, WEB_SEARCH_TOOL_NAME, webSearchQueries, type ToolCall, type ToolDefinition } from "@/lib/shared/llm/tools";
+import { withReadPagePrompt } from "@/lib/shared/llm/read-page-prompt";
+import { readStep, readUrls, type ReadStep } from "./tool-read-page";
 import type { LlmEvent, LlmMessage, LlmProvider } from "@/lib/shared/llm/types";
 import type { WebSearchRecord } from "@/lib/shared/search/record";
 import type { SearchStep } from "@/lib/shared/chat/stream-events";
@@ -32,8 +34,9 @@ export type { SearchStep };
  */
 export type ToolLoopEvent =
   | LlmEvent
-  | { type: "step"; step: SearchStep }
+  | { type: "step"; step: SearchStep | ReadStep }
   | { type: "searched"; record: WebSearchRecord }
+  | { type: "read"; read: ReadStep }
   | { type: "pause"; calls: ToolCall[]; step: number };
 
 export interface ToolLoop {
@@ -50,7 +53,7 @@ export interface ToolLoop {
  * @param input.subject whose daily search quota the queries count against (each query one, lib/server/quota.ts)
  * @param input.signal the turn's cancellation (client gone, shutdown): ends the whole turn at any step
  * @param input.question the user's own latest message: a personal item it holds may be searched for (docs/issues.md #54)
- * @param input.webSearch offer web_search (false: device tools only)
+ * @param input.webSearch offer web_search and read_page (false: device tools only; docs/issues.md #51)
  * @param input.deviceTools the device tools the browser offered (lib/shared/llm/device-tools.ts)
  * @param input.resume a continued turn: the model calls made before this request and the echoed device-tool
  *   steps' messages (assistant tool_calls, then role "tool"), appended after the prompt
@@ -82,6 +85,8 @@ export function searchToolLoop(input: {
   const signal = controller.signal;
   // Set once the day's searches (or the turn's MAX_TURN_QUERIES) are used up: no more tools are offered.
   let exhausted = false;
+  // The pages this turn may read: links in the user's message, then each search result as it arrives.
+  const readable = readUrls(input.question);
 
   /** Run one web_search call (the turn's `n`th): count, announce, search; returns the tool message's content. */
   async function* step(call: ToolCall, n: number): AsyncGenerator<ToolLoopEvent, string> {
@@ -119,16 +124,18 @@ export function searchToolLoop(input: {
     const first = record.sources.length + 1;
     const kept = results.slice(0, MAX_TURN_SOURCES - record.sources.length);
     record.sources.push(...kept.map(toSource));
+    for (const r of kept) if (URL.canParse(r.url)) readable.add(new URL(r.url).href);
     return formatWebResults(kept, first);
   }
 
   async function* loop(): AsyncGenerator<ToolLoopEvent> {
     try {
-      let messages = [...(webSearch ? withSearchToolPrompt(input.messages) : input.messages), ...(input.resume?.messages ?? [])];
+      let messages = [...(webSearch ? withReadPagePrompt(withSearchToolPrompt(input.messages)) : input.messages), ...(input.resume?.messages ?? [])];
       let searches = 0;
+      let reads = 0;
       for (let call = (input.resume?.calls ?? 0) + 1; ; call += 1) {
         // The last allowed call offers no tools, so the model must answer.
-        const offered = [...(webSearch && !exhausted ? [WEB_SEARCH_TOOL] : []), ...deviceTools];
+        const offered = [...(webSearch && !exhausted ? [WEB_SEARCH_TOOL] : []), ...(webSearch ? [READ_PAGE_TOOL] : []), ...deviceTools];
         const tools = offered.length && call < config.CHAT_MAX_TOOL_STEPS ? offered : undefined;
         const calls: ToolCall[] = [];
         let text = "";
@@ -159,6 +166,9 @@ export function searchToolLoop(input: {
             searches += 1;
             content = yield* step(c, searches);
             yield { type: "searched", record: snapshot() };
+          } else if (c.name === READ_PAGE_TOOL_NAME && webSearch) {
+            reads += 1;
+            content = yield* readStep(c, reads, readable, signal);
           }
           if (signal.aborted) throw signal.reason;
           messages.push({ role: "tool", tool_call_id: c.id, content });

@@ -10,6 +10,7 @@
 import { LlmError } from "./errors";
 import { splitDocumentContext } from "@/lib/shared/llm/prompt";
 import { splitWebResults } from "@/lib/shared/llm/search-prompt";
+import { webPageText } from "@/lib/shared/llm/read-page-prompt";
 import { scriptedToolCall } from "@/lib/shared/llm/tools";
 import { MEMORY_PREFIX } from "@/lib/shared/llm/memory-prompt";
 import { describeImages } from "@/lib/shared/chat/images";
@@ -48,6 +49,9 @@ export function developmentAnswer(messages: readonly LlmMessage[]): string {
   const parts = [DEVELOPMENT_NOTICE];
   const asked = clip(question.replace(/\s+/g, " ").trim(), QUESTION_MAX_CHARS);
   parts.push(asked ? `You asked: “${asked}”` : "You sent an empty message.");
+  // A page read with read_page (docs/issues.md #51): its first words, quoted, never obeyed.
+  const page = lastUser ? messages.slice(messages.lastIndexOf(lastUser) + 1).map((m) => (m.role === "tool" ? webPageText(m.content) : null)).find((t) => t !== null) : null;
+  if (page) parts.push(`From the page: ${clip(page.replace(/\s+/g, " "), QUOTED_LINE_MAX_CHARS)}`);
   if (web.results.length) {
     parts.push(`From the web: ${web.results.slice(0, 3).map((r, i) => `${clip(r.content.replace(/\s+/g, " "), QUOTED_LINE_MAX_CHARS)} [${i + 1}]`).join(" ")}`);
   }

@@ -1,7 +1,9 @@
 import "server-only";
 import http from "node:http";
 import https from "node:https";
-import type { Readable } from "node:stream";
+import { Readable } from "node:stream";
+import type { ReadableStream as NodeReadableStream } from "node:stream/web";
+import type { LookupFunction } from "node:net";
 import zlib from "node:zlib";
 
 /**
@@ -31,13 +33,16 @@ import zlib from "node:zlib";
  * the 3xx becomes the SDK's error for its status), and a body that is not a string or bytes (none of the
  * chat calls) goes to the global fetch.
  * @param options.idleMs the longest an idle connection is kept, in ms (4000, undici's default)
+ * @param options.keepAlive false: a connection per request, closed after it (a page read, lib/server/read-page)
+ * @param options.lookup the connections' name resolution (node:net's `lookup`): a page read pins it to the
+ *   address it checked
  */
-export function createHttpFetch({ idleMs = 4_000 }: { idleMs?: number } = {}): typeof fetch {
+export function createHttpFetch({ idleMs = 4_000, keepAlive = true, lookup }: { idleMs?: number; keepAlive?: boolean; lookup?: LookupFunction } = {}): typeof fetch {
   // Node's Agent applies a server's shorter hint only below its own `timeout`: without one, an idle
   // connection would be kept until the server closes it, and the next turn would race that close.
   const agents = {
-    "http:": new http.Agent({ keepAlive: true, timeout: idleMs }),
-    "https:": new https.Agent({ keepAlive: true, timeout: idleMs }),
+    "http:": new http.Agent({ keepAlive, timeout: idleMs }),
+    "https:": new https.Agent({ keepAlive, timeout: idleMs }),
   };
   return (async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
     const url = typeof input === "string" ? new URL(input) : input instanceof URL ? input : null;
@@ -56,7 +61,7 @@ export function createHttpFetch({ idleMs = 4_000 }: { idleMs?: number } = {}): t
 
     return new Promise<Response>((resolve, reject) => {
       const send = (retriesLeft: number) => {
-        const request = transport.request(url, { method: init.method ?? "GET", headers, agent });
+        const request = transport.request(url, { method: init.method ?? "GET", headers, agent, lookup });
         /** Answered, or failed once (a request emits no second error, but one must not be sent twice). */
         let done = false;
         const onAbort = () => {
@@ -127,6 +132,37 @@ export function takeAnswerBody(response: Response): AnswerBody | undefined {
   const body = answerBodies.get(response);
   answerBodies.delete(response);
   return body;
+}
+
+/**
+ * A Response's body, at most `maxBytes` of it (counted as it arrives, after any decoding, whatever
+ * Content-Length says): a createHttpFetch answer's Node stream, or any other Response's Web stream.
+ * @returns the bytes read and `cut`: true when the body was longer (its first `maxBytes` kept, the rest not read:
+ *   the connection is closed)
+ * @throws the stream's error (an abort, a cut connection)
+ */
+export async function readBodyCapped(response: Response, maxBytes: number): Promise<{ bytes: Buffer; cut: boolean }> {
+  const answer = takeAnswerBody(response);
+  const source = answer?.source ?? (response.body ? Readable.fromWeb(response.body as NodeReadableStream) : null);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let cut = false;
+  try {
+    for await (const chunk of (source ?? []) as AsyncIterable<Buffer>) {
+      if (size + chunk.byteLength > maxBytes) {
+        chunks.push(chunk.subarray(0, maxBytes - size));
+        size = maxBytes;
+        cut = true;
+        break;
+      }
+      size += chunk.byteLength;
+      chunks.push(chunk);
+    }
+  } finally {
+    if (cut || !answer) source?.destroy();
+    answer?.release();
+  }
+  return { bytes: Buffer.concat(chunks, size), cut };
 }
 
 /** Statuses whose Response may not carry a body (the Response constructor refuses one). */

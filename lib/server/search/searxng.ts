@@ -1,9 +1,7 @@
 import "server-only";
 import { z } from "@/lib/shared/zod";
 import type { PromptResult } from "@/lib/shared/llm/search-prompt";
-import { Readable } from "node:stream";
-import type { ReadableStream as NodeReadableStream } from "node:stream/web";
-import { createHttpFetch, takeAnswerBody } from "@/lib/server/llm/http-fetch";
+import { createHttpFetch, readBodyCapped } from "@/lib/server/llm/http-fetch";
 
 /**
  * A SearXNG client for its JSON API (https://docs.searxng.org/dev/search_api: `GET /search?q=…&format=json`;
@@ -86,21 +84,8 @@ export async function searchSearxng(input: SearxngQuery): Promise<PromptResult[]
 
 /** The body as text, refusing one longer than `maxBytes` (counted as it arrives, whatever Content-Length says). */
 async function readCapped(response: Response, maxBytes: number): Promise<string> {
-  // searchFetch hands a 2xx body over as a Node stream; only its fallback (not http(s)) gives a Web stream.
-  const answer = takeAnswerBody(response);
-  const source = answer?.source ?? (response.body ? Readable.fromWeb(response.body as NodeReadableStream) : null);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    if (Number(response.headers.get("content-length") ?? "0") > maxBytes) throw new SearchError("bad_response");
-    for await (const chunk of (source ?? []) as AsyncIterable<Buffer>) {
-      size += chunk.byteLength;
-      if (size > maxBytes) throw new SearchError("bad_response");
-      chunks.push(chunk);
-    }
-  } finally {
-    if (answer) answer.release();
-    else source?.destroy();
-  }
-  return Buffer.concat(chunks).toString("utf8");
+  const announced = Number(response.headers.get("content-length") ?? "0");
+  const { bytes, cut } = await readBodyCapped(response, announced > maxBytes ? 0 : maxBytes);
+  if (cut || announced > maxBytes) throw new SearchError("bad_response");
+  return bytes.toString("utf8");
 }

@@ -28,6 +28,24 @@ export const searchStepSchema = z
   .meta({ id: "SearchStep" });
 export type SearchStep = z.infer<typeof searchStepSchema>;
 
+/** One page read (lib/server/chat/tool-read-page.ts): `event: step` before the read, `event: read` after it. */
+export const readStepSchema = z
+  .strictObject({
+    /** 1 for the turn's first read, then 2, ... */
+    step: z.number().int().min(1),
+    via: z.literal("read"),
+    /** The page's host (with a port other than the scheme's) and path, no query: "Read: host/path". */
+    host: z.string(),
+    path: z.string(),
+    /**
+     * `step`: "running" (being read now) or "refused" (not contacted: not this turn's to read, or not allowed).
+     * `read`: "ok" (read; host and path are then the page's after redirects), "refused" or "failed".
+     */
+    status: z.enum(["running", "refused", "ok", "failed"]),
+  })
+  .meta({ id: "ReadStep" });
+export type ReadStep = z.infer<typeof readStepSchema>;
+
 /** A device-tool call in OpenAI's wire shape, as the model made it. */
 const deviceToolCallSchema = z.strictObject({
   id: z.string(),
@@ -38,10 +56,12 @@ const deviceToolCallSchema = z.strictObject({
 export const chatStreamEventSchemas = {
   /** A piece of the answer's text. */
   delta: z.strictObject({ text: z.string() }),
-  /** A search step as it starts (the tool loop only). */
-  step: searchStepSchema,
+  /** A search step or a page read as it starts (the tool loop only). */
+  step: z.discriminatedUnion("via", [searchStepSchema, readStepSchema]),
   /** The turn's search record so far, after a search ran. */
   search: webSearchRecordSchema,
+  /** A page read's outcome. */
+  read: readStepSchema,
   /** The turn pauses for device tools: run them and send their results back with `token` in `continuation`. */
   tool_calls: z.strictObject({ tool_calls: z.array(deviceToolCallSchema).min(1), token: z.string() }),
   /** The answer is complete: the chat call's JSON answer, once, last. */

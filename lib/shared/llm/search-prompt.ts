@@ -62,20 +62,21 @@ const MAX_TITLE = 300;
 const MAX_SNIPPET = 1000;
 
 /**
- * Neutralise anything that could close or open a block of this format (or a document's) from inside a result,
- * and a `<remember>` a page could plant for the model to echo as a memory suggestion (docs/issues.md #54).
+ * Untrusted text (a result, a read page's text, ./read-page-prompt.ts) cut at `max` characters, with anything that
+ * could close or open a block of these formats (or a document's) from inside it neutralised, and a `<remember>` a
+ * page could plant for the model to echo as a memory suggestion (docs/issues.md #54).
  */
-function quote(text: string, max: number): string {
+export function quoteUntrusted(text: string, max: number): string {
   return text
     .slice(0, max)
-    .replace(/<\/?(web_results|result|document|remember)\b/gi, (m) => m.replace("<", "&lt;"))
+    .replace(/<\/?(web_results|result|web_page|document|remember)\b/gi, (m) => m.replace("<", "&lt;"))
     .replace(/"/g, "&quot;");
 }
 
 /** The delimited block for a turn's results (format in the module comment); results numbered from `first` (1). */
 export function formatWebResults(results: readonly PromptResult[], first = 1): string {
   const items = results.map(
-    (r, i) => `<result index="${i + first}" title="${quote(r.title.replace(/\s+/g, " "), MAX_TITLE)}" url="${quote(r.url, 2000)}">\n${quote(r.content, MAX_SNIPPET)}\n</result>`,
+    (r, i) => `<result index="${i + first}" title="${quoteUntrusted(r.title.replace(/\s+/g, " "), MAX_TITLE)}" url="${quoteUntrusted(r.url, 2000)}">\n${quoteUntrusted(r.content, MAX_SNIPPET)}\n</result>`,
   );
   return `<web_results>\n${items.join("\n")}\n</web_results>`;
 }
