@@ -5,6 +5,7 @@ import { AssistantAvatar } from "./assistant-avatar";
 import { CopyButton } from "./copy-button";
 import { Markdown } from "./markdown";
 import { Sources } from "./sources";
+import { ToolSteps } from "./answer-step";
 import { FileSources } from "./file-sources";
 import { MEMORY_USED_TEXT, MEMORY_USED_TITLE } from "./memory-used";
 import { ACTION_BUTTON, MessageActions, RegenerateButton } from "./message-actions";
@@ -32,6 +33,7 @@ export const AssistantMessage = memo(function AssistantMessage({ id, message, ve
       <AssistantAvatar />
       <div className="min-w-0 flex-1 pt-1">
         {message.content !== "" && <Markdown text={message.content} />}
+        {message.tools && message.tools.length > 0 && <ToolSteps tools={message.tools} />}
         {message.search && <Sources search={message.search} />}
         {message.knowledge && message.knowledge.length > 0 && <FileSources sources={message.knowledge} />}
         {message.memoryUsed && (

@@ -3,12 +3,14 @@
 import type { WebSearchRecord } from "@/lib/shared/search/record";
 import { isLinkable, SEARCH_BLOCKED_LINE, SEARCH_FAILED_LINE, SEARCH_OVER_QUOTA_LINE, sourceDomain } from "@/lib/shared/search/text";
 import { PERSONAL_DATA_LABEL } from "@/lib/shared/search/personal-data";
+import { AnswerStep } from "./answer-step";
 
 /**
  * Under an answer with "Search the web" on: one line when the search failed, was held back or
  * was over the day's limit (never silently); the numbered "Sources" (title and domain, linked with no referrer and
  * no opener; nothing is fetched from the source's origin: no favicon, thumbnail or preview); and the disclosure
- * "Searched the web for: …" with every query exactly as sent and who ran it; and each query the model wrote that the
+ * "Searched the web for: …" with every query exactly as sent and who ran it, a collapsible step (./answer-step.tsx)
+ * that opens to each query as sent and the results that came back; and each query the model wrote that the
  * personal-data check held back, as "Not sent", with why.
  */
 export function Sources({ search }: { search: WebSearchRecord }) {
@@ -43,9 +45,34 @@ export function Sources({ search }: { search: WebSearchRecord }) {
         </section>
       )}
       {search.queries.length > 0 && (
-        <p data-testid="search-disclosure" className="text-xs text-ink-500">
-          Searched the web for: {quoted(search.queries)} ({engine})
-        </p>
+        <AnswerStep
+          title={<span data-testid="search-disclosure">Searched the web for: {quoted(search.queries)} ({engine})</span>}
+          failed={search.status === "failed"}
+          sent={
+            <ul className="space-y-0.5">
+              {search.queries.map((q, i) => (
+                <li key={i}>
+                  “{q}” ({engine})
+                </li>
+              ))}
+            </ul>
+          }
+          cameBack={
+            search.sources.length > 0 ? (
+              <ol className="space-y-0.5">
+                {search.sources.map((s, i) => (
+                  <li key={`${i}-${s.url}`}>
+                    [{i + 1}] {s.title} <span className="text-ink-400">{s.url}</span>
+                  </li>
+                ))}
+              </ol>
+            ) : search.status === "failed" ? (
+              "Nothing: the search engine did not answer."
+            ) : (
+              "No results."
+            )
+          }
+        />
       )}
       {search.held?.map((h, i) => (
         <p key={`held-${i}`} data-testid="search-held" className="text-xs text-ink-500">

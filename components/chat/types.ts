@@ -1,4 +1,5 @@
 import type { WebSearchRecord } from "@/lib/shared/search/record";
+import type { ToolStep } from "@/lib/shared/chat/steps";
 import type { ApiMessage, StagedFile } from "@/lib/browser/chat/send-turn";
 
 /** A message as the page shows it: the API's role and content plus client-only display details. */
@@ -13,6 +14,8 @@ export interface UiMessage extends ApiMessage {
   stopped?: boolean;
   /** An answer's web search: shown as its Sources and disclosure, sealed with a saved chat. */
   search?: WebSearchRecord;
+  /** An answer's device-tool steps (docs/issues.md #50): shown as collapsible steps, sealed with a saved chat. */
+  tools?: ToolStep[];
   /** docs/issues.md #41: the project files' passages this answer was given, shown as its Sources. */
   knowledge?: KnowledgeSource[];
   /** docs/issues.md #41: the turn of this answer carried saved memories to the model (a quiet note under it). */

@@ -22,7 +22,7 @@ import { passageSourceName, type FilePassage } from "@/lib/browser/knowledge/fil
 import { useStreamingText } from "./use-streaming-text";
 import { useConfidential } from "@/components/confidential/confidential-context";
 import { turnSender, verificationFailureText } from "@/components/confidential/send-turn";
-import { runTurn } from "@/lib/browser/chat/turn-runner";
+import { runTurn, type TurnResult } from "@/lib/browser/chat/turn-runner";
 import type { DeviceToolName } from "@/lib/shared/llm/device-tools";
 import { useWebSearch } from "./use-web-search";
 import { parseMemorySuggestion } from "@/lib/shared/llm/memory-prompt";
@@ -104,13 +104,14 @@ function toApi(messages: UiMessage[]): ApiMessage[] {
  * `tree` with the turn's answer under `userId` (its search record kept with it). With memory sent, a memory the
  * answer suggests is taken out of its text and returned, to be offered under it (docs/issues.md #41).
  */
-function withAnswer(tree: BranchTree<UiMessage>, userId: string, result: SendChatResult, withMemory: boolean, knowledge: KnowledgeSource[] = []) {
+function withAnswer(tree: BranchTree<UiMessage>, userId: string, result: TurnResult, withMemory: boolean, knowledge: KnowledgeSource[] = []) {
   const answer = result.messages[result.messages.length - 1];
   const content = answer?.role === "assistant" ? answer.content : "";
   const parsed = parseMemorySuggestion(content);
   const search = result.search ? { search: result.search } : {};
+  const tools = result.tools?.length ? { tools: result.tools } : {};
   const sources = knowledge.length ? { knowledge } : {};
-  const added = addChild(tree, userId, { role: "assistant", content: withMemory ? parsed.text : content, ...search, ...sources });
+  const added = addChild(tree, userId, { role: "assistant", content: withMemory ? parsed.text : content, ...search, ...tools, ...sources });
   const suggestion = withMemory && parsed.suggestion ? { messageId: added.id, text: parsed.suggestion } : null;
   return { tree: added.tree, suggestion };
 }
@@ -235,7 +236,7 @@ export function useConversation(options: Options) {
     const controller = new AbortController();
     abort.current = controller;
     try {
-      const result: SendChatResult = await runTurn(turnSender(confidential, options.model), {
+      const result: TurnResult = await runTurn(turnSender(confidential, options.model), {
         endpoint: options.signedIn ? "chatSignedIn" : "chatVisitor",
         messages: toApi(conversation),
         model: options.model,

@@ -85,8 +85,9 @@ export function useSavedChat(signedIn: boolean, documents: ConversationDocument[
         role: m.role,
         content: m.content,
         attachment: savedImage(m) ?? (id === userNodeId && document ? document : m.attachmentName ? (known.get(m.attachmentName) ?? null) : null),
-        // An answer's sources and queries are sealed with it.
+        // An answer's steps (sources and queries, device tools) are sealed with it.
         ...(m.search ? { search: m.search } : {}),
+        ...(m.tools?.length ? { tools: m.tools } : {}),
       }));
       const title = displayNameFrom(path.map((n) => n.message));
       const plan = chatId === null ? { from: 0, replace: false } : planSave(savedIds.current, path);
@@ -129,11 +130,12 @@ export function useSavedChat(signedIn: boolean, documents: ConversationDocument[
     const saved = await (await savedChats()).openSavedChat(id);
     let tree: BranchTree<UiMessage> = treeFromSaved(
       saved.tree,
-      saved.messages.map(({ role, content, attachment, search }) => ({
+      saved.messages.map(({ role, content, attachment, search, tools }) => ({
         role,
         content,
         ...(attachment ? { attachmentName: attachment.name } : {}),
         ...(search ? { search } : {}),
+        ...(tools ? { tools } : {}),
       })),
     );
     // An image sealed with its message comes back on it (thumbnail, and follow-ups send it again).

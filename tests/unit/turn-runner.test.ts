@@ -31,18 +31,22 @@ describe("runTurn", () => {
     expect(seen[1]!.continuation!.steps[0]!.results[0]).toMatchObject({ role: "tool", tool_call_id: "call_1", content: expect.stringMatching(/^\{"local":/) });
     expect(lines).toEqual(["Checking this device's time…", null]);
     expect(result.messages.at(-1)!.content).toBe("It is morning.");
+    // The step comes back with the answer: what it sent and what came back (shown and saved with it).
+    expect(result.tools).toEqual([{ name: DEVICE_TIME_TOOL_NAME, arguments: "{}", result: seen[1]!.continuation!.steps[0]!.results[0]!.content, ok: true }]);
   });
 
   it("offers no device tool unless the page's configuration names some (CHAT_DEVICE_TOOLS)", async () => {
     const seen: SendChatInput[] = [];
-    await runTurn(async (i) => (seen.push(i), answer(i, "Hi.")), { ...input(), tools: undefined });
+    const result = await runTurn(async (i) => (seen.push(i), answer(i, "Hi.")), { ...input(), tools: undefined });
     expect(seen[0]!.tools).toEqual([]);
+    expect(result).not.toHaveProperty("tools");
   });
 
   it("a tool that is not on this device is told to the model and said under the answer", async () => {
     let n = 0;
     const result = await runTurn(async (i) => (++n === 1 ? pausedResult(i, { tool_calls: [call("camera")], token: "t" }) : answer(i, "Sorry.")), input());
     expect(result.messages.at(-1)!.content).toBe(`Sorry.\n\n${DEVICE_TOOL_FAILED_LINE}`);
+    expect(result.tools).toEqual([{ name: "camera", arguments: "{}", result: 'The tool "camera" is not available on this device.', ok: false }]);
   });
 
   it("Stop during a paused step ends the whole turn: nothing more is sent", async () => {

@@ -78,7 +78,7 @@ describe("results in the model input", () => {
 });
 
 describe("a saved answer keeps its search, sealed", () => {
-  it("in the message's attachment ciphertext, back on the message, never as a document", async () => {
+  it("in the message's own steps ciphertext (not its attachment), back on the message, never as a document", async () => {
     const { sealTurn, openChat } = await import("@/lib/browser/vault/seal");
     const key = await importVaultKey(generateVaultKey());
     const body = await sealTurn({
@@ -89,7 +89,8 @@ describe("a saved answer keeps its search, sealed", () => {
       ],
     });
     expect(JSON.stringify(body)).not.toContain("example.org");
-    expect(body.messages[1]!.attachment_ciphertext).not.toBeNull();
+    expect(body.messages[1]!.attachment_ciphertext).toBeNull();
+    expect(body.messages[1]!.steps_ciphertext).not.toBeNull();
     const opened = await openChat(key, "u1", {
       chat_id: "c1", display_name_ciphertext: body.title_ciphertext, last_updated: new Date().toISOString(),
       messages: body.messages.map((m, position) => ({ ...m, position })),

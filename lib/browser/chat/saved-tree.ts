@@ -1,4 +1,5 @@
 import type { WebSearchRecord } from "@/lib/shared/search/record";
+import type { ToolStep } from "@/lib/shared/chat/steps";
 import { activePath, deserialize, fromMessages, serialize, type BranchTree } from "./branches";
 
 /**
@@ -22,6 +23,8 @@ export interface SavedMessage {
   stopped?: boolean;
   /** An answer's web search, sealed with the tree like the text. */
   search?: WebSearchRecord;
+  /** An answer's device-tool steps, sealed with the tree like the text. */
+  tools?: ToolStep[];
 }
 
 /** The messages a save stores: the active path without system messages and empty (stopped) stubs. */
@@ -49,6 +52,7 @@ export function treeForSaving<M extends SavedMessage>(tree: BranchTree<M>): stri
         ...(m.attachmentName ? { attachmentName: m.attachmentName } : {}),
         ...(m.stopped ? { stopped: true } : {}),
         ...(m.search ? { search: m.search } : {}),
+        ...(m.tools?.length ? { tools: m.tools } : {}),
       },
     };
   }

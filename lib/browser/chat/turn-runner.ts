@@ -1,6 +1,7 @@
 import "client-only";
-import { DEVICE_TIME_TOOL_NAME, deviceTimeResult, MAX_CONTINUATION_STEPS, type DeviceToolName } from "@/lib/shared/llm/device-tools";
+import { DEVICE_TIME_TOOL_NAME, deviceTimeResult, MAX_CONTINUATION_STEPS, MAX_STEP_TEXT, MAX_TOOL_STEPS, type DeviceToolName } from "@/lib/shared/llm/device-tools";
 import type { ContinuationStep } from "@/lib/shared/chat/turn-schema";
+import type { ToolStep } from "@/lib/shared/chat/steps";
 import { AppError } from "@/lib/shared/errors";
 import type { SendChatInput, SendChatResult } from "./send-turn";
 
@@ -9,7 +10,8 @@ import type { SendChatInput, SendChatResult } from "./send-turn";
  * path (`send` is lib/browser/chat/send-turn.ts sendChat or lib/browser/confidential/turn.ts sendConfidentialTurn).
  * It offers this device's tools; when the model calls one, the answer pauses, the tool runs here and the results go
  * back with the pause's token, until the model answers. Each step is shown as it happens (`onDeviceTool`), Stop
- * (`signal`) ends the whole turn at any step, and a tool that failed is said under the answer, never hidden.
+ * (`signal`) ends the whole turn at any step, and a tool that failed is said under the answer, never hidden. Every
+ * call comes back with the answer as a step (`tools`: what it sent, what came back), shown and saved with it.
  * No React: components/chat/use-conversation.ts keeps the state.
  */
 
@@ -19,20 +21,28 @@ const RUNNING_LINE: Record<DeviceToolName, string> = { [DEVICE_TIME_TOOL_NAME]: 
 /** The line under an answer whose device tool failed. */
 export const DEVICE_TOOL_FAILED_LINE = "A tool on this device failed, so this answer does not use its result.";
 
+/** A turn's answer with its device-tool steps in the order they ran (absent when no tool ran). */
+export type TurnResult = SendChatResult & { tools?: ToolStep[] };
+
 /**
  * Run one turn to its answer.
- * @returns the last request's result, never paused; its answer ends with DEVICE_TOOL_FAILED_LINE when a tool failed
+ * @returns the last request's result, never paused, with its tool steps; its answer ends with DEVICE_TOOL_FAILED_LINE
+ *   when a tool failed
  * @throws what `send` throws (AppError, DOMException "AbortError" on Stop); AppError 502 when the model keeps
  *   calling tools past MAX_CONTINUATION_STEPS
  */
-export async function runTurn(send: (input: SendChatInput) => Promise<SendChatResult>, input: SendChatInput): Promise<SendChatResult> {
+export async function runTurn(send: (input: SendChatInput) => Promise<SendChatResult>, input: SendChatInput): Promise<TurnResult> {
   const steps: ContinuationStep[] = [];
+  const tools: ToolStep[] = [];
   let token: string | null = null;
   let failed = false;
-  const tools = input.tools ?? [];
+  const offered = input.tools ?? [];
   for (;;) {
-    const result = await send({ ...input, tools, continuation: token ? { token, steps: [...steps] } : null });
-    if (!result.paused) return failed ? withFailureLine(result) : result;
+    const result = await send({ ...input, tools: offered, continuation: token ? { token, steps: [...steps] } : null });
+    if (!result.paused) {
+      const answer = failed ? withFailureLine(result) : result;
+      return tools.length ? { ...answer, tools } : answer;
+    }
     if (steps.length >= MAX_CONTINUATION_STEPS) throw AppError.fromStatus(502, "The model kept calling tools without answering.");
     const results: ContinuationStep["results"] = [];
     for (const call of result.paused.tool_calls) {
@@ -41,6 +51,12 @@ export async function runTurn(send: (input: SendChatInput) => Promise<SendChatRe
       input.onDeviceTool?.(`${RUNNING_LINE[name] ?? "Running a tool on this device"}…`);
       const outcome = await runDeviceTool(name);
       if (outcome.failed) failed = true;
+      if (tools.length < MAX_TOOL_STEPS) tools.push({
+        name: call.function.name.slice(0, 100),
+        arguments: call.function.arguments.slice(0, MAX_STEP_TEXT),
+        result: outcome.content.slice(0, MAX_STEP_TEXT),
+        ok: !outcome.failed,
+      });
       results.push({ role: "tool", tool_call_id: call.id, content: outcome.content });
     }
     input.onDeviceTool?.(null);

@@ -29,7 +29,7 @@ import { paddedLength } from "@/lib/shared/vault/padding";
  *   chat title:  ["hush", 2, "title", userId, chatId]
  *   branch tree: ["hush", 2, "tree", userId, chatId]   (edited and regenerated versions)
  *   project:     ["hush", 2, "project", userId, projectId]   (name and instructions)
- *   message:     ["hush", 2, "content" | "attachment", userId, chatId, position, role]
+ *   message:     ["hush", 2, "content" | "attachment" | "steps", userId, chatId, position, role]
  *   wrapped key: ["hush", 2, "vault-key", userId, kind, methodId]
  *   next key:    ["hush", 2, "next-key", userId, generation]  (a rotation's new key)
  *   chat header: ["hush", 3, "header", userId, chatId]      (under the integrity key)
@@ -68,7 +68,7 @@ export type VaultField =
   | { field: "memory"; userId: string }
   /** docs/issues.md #41: one file of a project's knowledge (lib/browser/vault/project-files.ts). */
   | { field: "project_file"; userId: string; projectId: string; fileId: string }
-  | { field: "content" | "attachment"; userId: string; chatId: string; position: number; role: string };
+  | { field: "content" | "attachment" | "steps"; userId: string; chatId: string; position: number; role: string };
 
 /** A ciphertext did not authenticate: wrong key or secret, or it was moved or altered (AppError "unprocessable:vault_decrypt"). */
 export const vaultDecryptionError = (message = "Could not decrypt: wrong key, or the data was moved or altered.") =>

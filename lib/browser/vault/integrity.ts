@@ -51,6 +51,8 @@ export interface SealedMessageRef {
   role: string;
   content_ciphertext: string;
   attachment_ciphertext: string | null;
+  /** An answer's sealed steps; absent or null for a message without them (and every message saved before the field). */
+  steps_ciphertext?: string | null;
 }
 
 /**
@@ -68,7 +70,8 @@ const chainStart = (chatId: string, sha: Sha256Hex) => sha(utf8.encode(`hush cha
 
 /**
  * The hash chain after each of `messages`, continuing `prefix` (the chain of the messages before them):
- * c[i] = SHA-256(c[i-1] | role | SHA-256(content) | SHA-256(attachment or nothing)).
+ * c[i] = SHA-256(c[i-1] | role | SHA-256(content) | SHA-256(attachment or nothing)), with `| SHA-256(steps)` appended
+ * for a message that has steps, so a chain saved before that field still verifies.
  */
 export async function extendChain(
   chatId: string,
@@ -81,7 +84,8 @@ export async function extendChain(
   for (const m of messages) {
     const content = await hashB64(m.content_ciphertext, sha);
     const attachment = (await hashB64(m.attachment_ciphertext, sha)) ?? "";
-    last = await sha(utf8.encode(`${last}|${m.role}|${content}|${attachment}`));
+    const steps = await hashB64(m.steps_ciphertext, sha);
+    last = await sha(utf8.encode(`${last}|${m.role}|${content}|${attachment}${steps === null ? "" : `|${steps}`}`));
     out.push(last);
   }
   return out;

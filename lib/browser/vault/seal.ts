@@ -16,6 +16,7 @@ import {
   type MethodKind,
 } from "./crypto";
 import type { WebSearchRecord } from "@/lib/shared/search/record";
+import type { AnswerSteps, ToolStep } from "@/lib/shared/chat/steps";
 
 /**
  * The vault's API shapes, sealed and opened in the browser (and by tests acting as the browser):
@@ -54,10 +55,12 @@ export interface PlainMessage {
   content: string;
   attachment?: { name: string; text: string; image?: SavedImage } | null;
   /**
-   * An answer's web search: engine, queries as sent, sources. Sealed in the message's
-   * attachment field as `{ "search": … }` (an answer has no attachment of its own).
+   * An answer's web search: engine, queries as sent, sources. Sealed with `tools` in the message's own field
+   * "steps" (lib/shared/chat/steps.ts); chats saved before it keep it in the attachment field as `{ "search": … }`.
    */
   search?: WebSearchRecord;
+  /** An answer's device-tool steps (what each sent and got back), sealed in the field "steps". */
+  tools?: ToolStep[];
 }
 
 /** An image kept with a saved chat: the resized JPEG's data URL and its size in pixels (lib/browser/files/image.ts). */
@@ -187,9 +190,8 @@ export async function sealTurn(input: {
                 JSON.stringify({ name: m.attachment.name, text: m.attachment.text, ...(m.attachment.image ? { image: m.attachment.image } : {}) }),
               ),
             )
-          : m.search
-            ? toBase64(await encryptField(key, { ...ctx, field: "attachment" }, JSON.stringify({ search: m.search })))
-            : null,
+          : null,
+        steps_ciphertext: m.search || m.tools?.length ? toBase64(await encryptField(key, { ...ctx, field: "steps" }, JSON.stringify(stepsOf(m)))) : null,
       };
     }),
   );
@@ -230,7 +232,19 @@ export interface SealedChatJson {
   tree_ciphertext?: string | null;
   created_at?: string;
   last_updated: string;
-  messages: { role: PlainMessage["role"]; position: number; content_ciphertext: string; attachment_ciphertext: string | null }[];
+  messages: {
+    role: PlainMessage["role"];
+    position: number;
+    content_ciphertext: string;
+    attachment_ciphertext: string | null;
+    /** Absent from servers and chats from before the field. */
+    steps_ciphertext?: string | null;
+  }[];
+}
+
+/** The steps record sealed with an answer: what it has of its search and tool steps. */
+function stepsOf(m: PlainMessage): AnswerSteps {
+  return { ...(m.search ? { search: m.search } : {}), ...(m.tools?.length ? { tools: m.tools } : {}) };
 }
 
 /**
@@ -257,7 +271,14 @@ export async function openChat(key: CryptoKey, userId: string, chat: SealedChatJ
         if (parsed.search !== undefined) search = (await import("@/lib/shared/search/record")).webSearchRecordSchema.safeParse(parsed.search).data;
         else attachment = image ? { name: String(parsed.name), text: "", image } : { name: String(parsed.name), text: String(parsed.text) };
       }
-      return { role: m.role, content, attachment, ...(search ? { search } : {}) };
+      let tools: ToolStep[] | undefined;
+      if (m.steps_ciphertext) {
+        const raw: unknown = JSON.parse(await decryptField(key, { ...ctx, field: "steps" }, fromBase64(m.steps_ciphertext)));
+        const steps = (await import("@/lib/shared/chat/steps")).answerStepsSchema.safeParse(raw).data;
+        search = steps?.search ?? search;
+        tools = steps?.tools?.length ? steps.tools : undefined;
+      }
+      return { role: m.role, content, attachment, ...(search ? { search } : {}), ...(tools ? { tools } : {}) };
     }),
   );
   return {

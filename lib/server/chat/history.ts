@@ -91,6 +91,7 @@ function chatJson(chat: SealedChat) {
       position: m.position,
       content_ciphertext: b64(m.content) ?? "",
       attachment_ciphertext: b64(m.attachment),
+      steps_ciphertext: b64(m.steps),
     })),
   };
 }

@@ -117,7 +117,8 @@ const CHAT_JSON = `json_build_object('chat_id', c.id, 'display_name', NULL, 'dis
     'tree_ciphertext', ${b64("c.tree_ciphertext")}, 'header_ciphertext', ${b64("c.header_ciphertext")}, 'version', c.version, 'created_at', ${iso("c.created_at")}, 'last_updated', ${iso("c.last_updated")},
     'messages', COALESCE((
       SELECT json_agg(json_build_object('role', m.role, 'content', '', 'position', m.position,
-        'content_ciphertext', ${b64("m.content_ciphertext")}, 'attachment_ciphertext', ${b64("m.attachment_ciphertext")}) ORDER BY m.position)
+        'content_ciphertext', ${b64("m.content_ciphertext")}, 'attachment_ciphertext', ${b64("m.attachment_ciphertext")},
+        'steps_ciphertext', ${b64("m.steps_ciphertext")}) ORDER BY m.position)
       FROM messages m WHERE m.user_id = c.user_id AND m.chat_id = c.id), '[]'::json))`;
 
 /** $3: the chat id (a UUID). */
@@ -158,13 +159,14 @@ export async function chatJsonForSession(input: { sessionTokenHash: string; now:
 /**
  * $1: the user id, $2: the ids asked (uuid[], in order), $3: the byte bound. The chats found, numbered in
  * the order asked with the running sum of their ciphertext's bytes (title, tree, header, messages,
- * attachments); those within the bound, and always the first, are the answer, the rest wait. A running sum
+ * attachments, steps); those within the bound, and always the first, are the answer, the rest wait. A running sum
  * only grows, so what is chosen is a prefix: everything after the first chat that did not fit waits.
  */
 const BATCH_SQL = `WITH sized AS (
   SELECT c.id, a.ord, row_number() OVER (ORDER BY a.ord) AS n,
     sum(COALESCE(octet_length(c.title_ciphertext), 0) + COALESCE(octet_length(c.tree_ciphertext), 0) + COALESCE(octet_length(c.header_ciphertext), 0)
-      + COALESCE((SELECT SUM(octet_length(m.content_ciphertext) + COALESCE(octet_length(m.attachment_ciphertext), 0))
+      + COALESCE((SELECT SUM(octet_length(m.content_ciphertext) + COALESCE(octet_length(m.attachment_ciphertext), 0)
+                      + COALESCE(octet_length(m.steps_ciphertext), 0))
                   FROM messages m WHERE m.user_id = c.user_id AND m.chat_id = c.id), 0)) OVER (ORDER BY a.ord) AS running
   FROM unnest($2::uuid[]) WITH ORDINALITY AS a(id, ord)
   JOIN chats c ON c.user_id = $1::text AND c.id = a.id

@@ -82,6 +82,7 @@ export async function getSealedChat(input: { userId: string; chatId: string }): 
       role: m.role,
       content: m.contentCiphertext,
       attachment: m.attachmentCiphertext,
+      steps: m.stepsCiphertext,
     })),
   };
 }
@@ -97,5 +98,5 @@ export interface SealedChat {
   version: number;
   createdAt: Date;
   lastUpdated: Date;
-  messages: { position: number; role: string; content: Uint8Array; attachment: Uint8Array | null }[];
+  messages: { position: number; role: string; content: Uint8Array; attachment: Uint8Array | null; steps: Uint8Array | null }[];
 }

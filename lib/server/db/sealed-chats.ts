@@ -18,6 +18,8 @@ export interface SealedMessage {
   role: "user" | "assistant" | "system";
   content: Uint8Array<ArrayBuffer>;
   attachment: Uint8Array<ArrayBuffer> | null;
+  /** An answer's sealed steps (field "steps"); null or absent when it has none. */
+  steps?: Uint8Array<ArrayBuffer> | null;
 }
 
 /**
@@ -172,6 +174,7 @@ async function writeTurn(
       role: m.role,
       content: b64(m.content),
       attachment: m.attachment ? b64(m.attachment) : null,
+      steps: m.steps ? b64(m.steps) : null,
     })),
   );
   const title = input.title ? b64(input.title) : null;
@@ -205,9 +208,9 @@ async function writeTurn(
           RETURNING id
         ),
         ins AS (
-          INSERT INTO messages (id, user_id, chat_id, position, role, content_ciphertext, attachment_ciphertext, created_at)
-          SELECT gen_random_uuid(), ${userId}, c.id, x.position, x.role, decode(x.content, 'base64'), decode(x.attachment, 'base64'), ${atMinute}::timestamptz
-          FROM c, jsonb_to_recordset(${rows}::jsonb) AS x(position int, role text, content text, attachment text)
+          INSERT INTO messages (id, user_id, chat_id, position, role, content_ciphertext, attachment_ciphertext, steps_ciphertext, created_at)
+          SELECT gen_random_uuid(), ${userId}, c.id, x.position, x.role, decode(x.content, 'base64'), decode(x.attachment, 'base64'), decode(x.steps, 'base64'), ${atMinute}::timestamptz
+          FROM c, jsonb_to_recordset(${rows}::jsonb) AS x(position int, role text, content text, attachment text, steps text)
           RETURNING 1
         )
         SELECT (SELECT count(*) FROM vaults WHERE user_id = ${userId})::int AS has_vault, (SELECT count(*) FROM ins)::int AS inserted,
@@ -246,9 +249,9 @@ async function writeTurn(
       ),
       ok AS (SELECT id FROM fits WHERE NOT ${checked}::boolean OR EXISTS (SELECT 1 FROM man)),
       ins AS (
-        INSERT INTO messages (id, user_id, chat_id, position, role, content_ciphertext, attachment_ciphertext, created_at)
-        SELECT gen_random_uuid(), ${userId}, ok.id, x.position, x.role, decode(x.content, 'base64'), decode(x.attachment, 'base64'), ${atMinute}::timestamptz
-        FROM ok, jsonb_to_recordset(${rows}::jsonb) AS x(position int, role text, content text, attachment text)
+        INSERT INTO messages (id, user_id, chat_id, position, role, content_ciphertext, attachment_ciphertext, steps_ciphertext, created_at)
+        SELECT gen_random_uuid(), ${userId}, ok.id, x.position, x.role, decode(x.content, 'base64'), decode(x.attachment, 'base64'), decode(x.steps, 'base64'), ${atMinute}::timestamptz
+        FROM ok, jsonb_to_recordset(${rows}::jsonb) AS x(position int, role text, content text, attachment text, steps text)
         RETURNING 1
       ),
       upd AS (
@@ -323,6 +326,7 @@ async function replaceTail(input: SealedTurnInput, lastUpdated: Date): Promise<{
         role: m.role,
         contentCiphertext: m.content,
         attachmentCiphertext: m.attachment,
+        stepsCiphertext: m.steps ?? null,
         createdAt: toMinute(lastUpdated),
       })),
     });

@@ -112,6 +112,7 @@ export async function storeResealedChats(userId: string, generation: number, cha
             role: m.role,
             content: Buffer.from(m.content).toString("base64"),
             attachment: m.attachment ? Buffer.from(m.attachment).toString("base64") : null,
+            steps: m.steps ? Buffer.from(m.steps).toString("base64") : null,
           })),
         );
         const [result] = await tx.$queryRaw<{ ok: number }[]>`
@@ -123,8 +124,9 @@ export async function storeResealedChats(userId: string, generation: number, cha
             FOR UPDATE OF c
           ),
           msgs AS (
-            UPDATE messages m SET content_ciphertext = decode(x.content, 'base64'), attachment_ciphertext = decode(x.attachment, 'base64')
-            FROM target t, jsonb_to_recordset(${rows}::jsonb) AS x(position int, role text, content text, attachment text)
+            UPDATE messages m SET content_ciphertext = decode(x.content, 'base64'), attachment_ciphertext = decode(x.attachment, 'base64'),
+              steps_ciphertext = decode(x.steps, 'base64')
+            FROM target t, jsonb_to_recordset(${rows}::jsonb) AS x(position int, role text, content text, attachment text, steps text)
             WHERE m.user_id = ${userId} AND m.chat_id = t.id AND m.position = x.position AND m.role = x.role
             RETURNING 1
           )

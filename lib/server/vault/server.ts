@@ -32,7 +32,7 @@ export { methodSchema, sealed, sealedMessageSchema, type MethodInput } from "@/l
  */
 
 export function toSealedMessage(m: z.infer<typeof sealedMessageSchema>): SealedMessage {
-  return { role: m.role, content: m.content_ciphertext, attachment: m.attachment_ciphertext };
+  return { role: m.role, content: m.content_ciphertext, attachment: m.attachment_ciphertext, steps: m.steps_ciphertext };
 }
 
 /** A request's manifest write for the data layer. */

@@ -47,6 +47,11 @@ const sealedMessageJson = z.looseObject({
   position: z.number().int(),
   content_ciphertext: z.string(),
   attachment_ciphertext: z.string().nullable(),
+  steps_ciphertext: z
+    .string()
+    .nullable()
+    .optional()
+    .meta({ description: "Base64 vault ciphertext of an answer's steps (web search, device tools; docs/issues.md #50); null when it has none." }),
 });
 
 export const chatSchema = z

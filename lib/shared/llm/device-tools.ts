@@ -13,6 +13,12 @@ import type { ToolDefinition } from "./tools";
  */
 export const MAX_CONTINUATION_STEPS = 16;
 
+/** Longest tool arguments or result an answer's step keeps, in characters (lib/shared/chat/steps.ts; zod-free, as above). */
+export const MAX_STEP_TEXT = 20_000;
+
+/** Most tool steps one answer keeps: every call of every paused step (lib/shared/chat/steps.ts). */
+export const MAX_TOOL_STEPS = 64;
+
 /** The built-in test tool's name: the device's local date, time and time zone. */
 export const DEVICE_TIME_TOOL_NAME = "device_time";
 

@@ -107,6 +107,8 @@ export const sealedMessageSchema = z
     role: z.enum(["user", "assistant", "system"]),
     content_ciphertext: sealed(),
     attachment_ciphertext: sealed().nullable().default(null),
+    /** An answer's steps (lib/shared/chat/steps.ts), sealed as field "steps"; padded, a field newer than padding. */
+    steps_ciphertext: paddedSealed().nullable().default(null),
   })
   .strict();
 
