@@ -71,13 +71,21 @@ for (const size of SIZES) {
     await expect(page.getByTestId("staged-file")).toContainText("e2e-report.pdf");
     await page.screenshot({ path: `${SCREENS}/keep-chat-after-back-${size.name}.png` });
 
-    // Only this tab's sessionStorage holds it; opening /chat afresh starts a new chat.
+    // Only this tab's sessionStorage holds it: /chat opened by its address in this tab brings it back
+    // (issue #56), a new tab starts a new chat.
     const stored = await page.evaluate(() => ({ session: Object.keys(sessionStorage), local: Object.keys(localStorage) }));
     expect(stored.session).toContain("hush.visitor-conversation.v1");
     expect(stored.local.filter((k) => k.startsWith("hush."))).toEqual([]);
     await page.goto("/");
     await page.goto("/chat");
-    await expect(page.getByRole("heading", { name: "How can I help?" })).toBeVisible();
+    await expect(userMessages(page)).toHaveText(["Plan a walk along the harbour"]);
+    await expect(assistant(page)).toHaveCount(1);
+    await expect(composer(page)).toHaveValue("And what should I pack?");
+    await page.goto("/chat");
+    await expect(userMessages(page)).toHaveText(["Plan a walk along the harbour"]);
+    const other = await context.newPage();
+    await other.goto("/chat");
+    await expect(other.getByRole("heading", { name: "How can I help?" })).toBeVisible();
     await context.close();
   });
 }
