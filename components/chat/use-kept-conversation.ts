@@ -49,8 +49,9 @@ export interface KeptOffer {
 }
 
 /**
- * A visitor's conversation survives the spec's redirects to /pricing and /signup, Back and a
- * reload: in this page's memory and this tab's sessionStorage (lib/browser/chat/kept-conversation.ts). A visitor gets it back silently; a
+ * A visitor's conversation survives the spec's redirects to /pricing and /signup, Back, a reload and /chat
+ * opened again by its address in the tab (docs/issues.md #56): in this page's memory and this tab's
+ * sessionStorage (lib/browser/chat/kept-conversation.ts). A visitor gets it back silently; a
  * user who has just signed in in this tab is offered to keep it (`offer`), and it is forgotten either way.
  * Signed-in users' conversations are never written there.
  */

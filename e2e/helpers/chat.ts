@@ -11,3 +11,13 @@ export async function send(page: Page, text: string) {
   await expect(page.locator('[data-role="assistant"]').last()).toContainText(`You asked: ${text}`);
   await expect(page.getByRole("button", { name: "Send message" })).toBeVisible();
 }
+
+/**
+ * Start a new chat the way a user does, with the "New chat" button in view (the sidebar's on a wide screen,
+ * the chat header's on a phone): /chat opened again in a used tab brings a visitor's conversation back
+ * (docs/issues.md #56), so it does not start anew.
+ */
+export async function newChat(page: Page) {
+  await page.getByRole("button", { name: "New chat", exact: true }).click();
+  await expect(page.getByRole("heading", { name: "How can I help?" })).toBeVisible();
+}
