@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
+import { newChat } from "./helpers/chat";
 
 /**
  * Everyday message actions on /chat (docs/issues.md #9 "Messages" and Retry): copy, regenerate with versions,
@@ -14,8 +15,10 @@ const SIZES = [
   { name: "phone", viewport: { width: 390, height: 844 }, touch: true },
 ] as const;
 
-async function openChat(page: Page) {
+/** Open /chat in this test's tab; after the first time it brings the tab's conversation back, so New chat. */
+async function openChat(page: Page, again = false) {
   await page.goto("/chat");
+  if (again) await newChat(page);
   await expect(page.getByRole("heading", { name: "How can I help?" })).toBeVisible();
 }
 
@@ -165,7 +168,7 @@ for (const size of SIZES) {
 test("axe finds no violations on /chat with the message actions, versions, code and an error", async ({ page }) => {
   for (const size of SIZES) {
     await page.setViewportSize(size.viewport);
-    await openChat(page);
+    await openChat(page, size !== SIZES[0]);
     await ask(page, "Code\n\n```js\nconst a = 1;\n```\n\n$$x^2$$\n\n> quoted");
     await expect(assistant(page).last().getByTestId("code-language")).toHaveText("js");
     await assistant(page).last().getByRole("button", { name: "Regenerate answer" }).click();

@@ -1,6 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { signInLinkFor } from "./helpers/auth";
+import { newChat } from "./helpers/chat";
 import { LOCAL, sidebarOf, signInOnLocalhost, turnOnHistoryWithPassphrase, unlockWithPassphrase } from "./helpers/vault";
 
 /**
@@ -71,13 +72,28 @@ for (const size of SIZES) {
     await expect(page.getByTestId("staged-file")).toContainText("e2e-report.pdf");
     await page.screenshot({ path: `${SCREENS}/keep-chat-after-back-${size.name}.png` });
 
-    // Only this tab's sessionStorage holds it; opening /chat afresh starts a new chat.
+    // Only this tab's sessionStorage holds it: /chat opened by its address in this tab brings it back
+    // (docs/issues.md #56), a new tab starts a new chat.
     const stored = await page.evaluate(() => ({ session: Object.keys(sessionStorage), local: Object.keys(localStorage) }));
     expect(stored.session).toContain("hush.visitor-conversation.v1");
     expect(stored.local.filter((k) => k.startsWith("hush."))).toEqual([]);
     await page.goto("/");
     await page.goto("/chat");
+    await expect(userMessages(page)).toHaveText(["Plan a walk along the harbour"]);
+    await expect(assistant(page)).toHaveCount(1);
+    await expect(composer(page)).toHaveValue("And what should I pack?");
+    await page.goto("/chat");
+    await expect(userMessages(page)).toHaveText(["Plan a walk along the harbour"]);
+    await page.screenshot({ path: `${SCREENS}/keep-chat-by-url-${size.name}.png` });
+    const other = await context.newPage();
+    await other.goto("/chat");
+    await expect(other.getByRole("heading", { name: "How can I help?" })).toBeVisible();
+    // Wanting a fresh chat instead, the user has "New chat" in view; /chat then stays new in this tab.
+    await newChat(page);
+    await expect(userMessages(page)).toHaveCount(0);
+    await page.goto("/chat");
     await expect(page.getByRole("heading", { name: "How can I help?" })).toBeVisible();
+    await expect(userMessages(page)).toHaveCount(0);
     await context.close();
   });
 }
@@ -207,6 +223,8 @@ test("a provider failure says what happened and that it is not a limit; Retry se
   for (const size of SIZES) {
     await page.setViewportSize(size.viewport);
     await page.goto("/chat");
+    // In this tab /chat brings the last size's conversation back: the user starts a new one.
+    if (size !== SIZES[0]) await newChat(page);
     const text = `Retry me [[fake:once-${size.name}-${Date.now()}]]`;
     await composer(page).fill(text);
     await composer(page).press("Enter");
@@ -241,6 +259,7 @@ test("/chat fits the viewport with the footer in view, the title in the header; 
   for (const size of SIZES) {
     await page.setViewportSize(size.viewport);
     await page.goto("/chat");
+    if (size !== SIZES[0]) await newChat(page);
     await ask(page, "A question to title this chat");
     await expect(assistant(page)).toHaveCount(1);
     const fits = await page.evaluate(() => ({

@@ -3,6 +3,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { E2E_CONFIDENTIAL_APP_PORT, E2E_QUOTA_APP_PORT } from "../playwright.config";
 import { makeDocx } from "../tests/helpers/docx";
+import { newChat } from "./helpers/chat";
 import { LOCAL, sidebarOf, signInOnLocalhost, turnOnHistoryWithPassphrase } from "./helpers/vault";
 
 /**
@@ -101,12 +102,14 @@ test("with a confidential model, a text file's and a Word document's text reach 
     const body = r.postDataBuffer();
     if (body) bodies.push(body);
   });
-  for (const { secret, file } of [
+  for (const [i, { secret, file }] of [
     { secret: `TXTCANARY${Date.now()}`, file: (s: string) => ({ name: "secret-notes.txt", mimeType: "text/plain", buffer: Buffer.from(`${s} is the word.\n`) }) },
     { secret: `DOCXCANARY${Date.now()}`, file: async (s: string) => ({ name: "secret-plan.docx", mimeType: "", buffer: await makeDocx([`${s} is the word.`]) }) },
-  ]) {
-    // A fresh conversation per file: the development enclave quotes the conversation's first document.
+  ].entries()) {
+    // A fresh conversation per file: the development enclave quotes the conversation's first document. In this
+    // tab /chat brings the last file's conversation back, so the user starts a new one.
     await page.goto("/chat");
+    if (i > 0) await newChat(page);
     await expect(page.getByTestId("model-privacy-badge")).toHaveText("Verified (development)");
     const chosen = await file(secret);
     await page.getByTestId("file-input").setInputFiles(chosen);

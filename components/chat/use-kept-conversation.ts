@@ -29,15 +29,16 @@ interface Options {
 let memory: KeptConversation<UiMessage> | null = null;
 
 /**
- * Whether this tab's stored copy is brought back on a fresh page load: on Back/Forward and reload, and when
- * /chat was reached inside the app after a full load of another page (the e-mail sign-in link opens /signup,
- * which goes on to /chat). Opening /chat itself by its address or a link from elsewhere starts a new chat.
+ * Whether this tab's stored copy is brought back on a fresh page load: on Back/Forward and reload, when /chat
+ * was reached inside the app after a full load of another page (the e-mail sign-in link opens /signup, which
+ * goes on to /chat), and when /chat is opened by its address or a link in a tab that has been used before.
+ * Only a tab's first page starts a new chat: its sessionStorage may be a copy of the tab that opened it.
  */
 function arrivedWithinTheTab(): boolean {
   const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined;
   if (!nav) return false;
   if (nav.type === "reload" || nav.type === "back_forward") return true;
-  return new URL(nav.name).pathname !== window.location.pathname;
+  return new URL(nav.name).pathname !== window.location.pathname || window.history.length > 1;
 }
 
 /** A visitor's conversation waiting, after sign-in in the same tab, for "Keep it" or "Discard". */
@@ -48,8 +49,9 @@ export interface KeptOffer {
 }
 
 /**
- * A visitor's conversation survives the spec's redirects to /pricing and /signup, Back and a
- * reload: in this page's memory and this tab's sessionStorage (lib/browser/chat/kept-conversation.ts). A visitor gets it back silently; a
+ * A visitor's conversation survives the spec's redirects to /pricing and /signup, Back, a reload and /chat
+ * opened again by its address in the tab (docs/issues.md #56): in this page's memory and this tab's
+ * sessionStorage (lib/browser/chat/kept-conversation.ts). A visitor gets it back silently; a
  * user who has just signed in in this tab is offered to keep it (`offer`), and it is forgotten either way.
  * Signed-in users' conversations are never written there.
  */

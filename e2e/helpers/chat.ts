@@ -11,3 +11,14 @@ export async function send(page: Page, text: string) {
   await expect(page.locator('[data-role="assistant"]').last()).toContainText(`You asked: ${text}`);
   await expect(page.getByRole("button", { name: "Send message" })).toBeVisible();
 }
+
+/**
+ * On a /chat opened again in a used tab, which brings the visitor's conversation back (docs/issues.md #56):
+ * wait for it to be on screen (a click before would be undone by it), then start a new chat the way a user
+ * does, with the "New chat" button in view (the sidebar's on a wide screen, the chat header's on a phone).
+ */
+export async function newChat(page: Page) {
+  await expect(page.locator('[data-role="user"]').first()).toBeVisible();
+  await page.getByRole("button", { name: "New chat", exact: true }).click();
+  await expect(page.getByRole("heading", { name: "How can I help?" })).toBeVisible();
+}
