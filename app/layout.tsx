@@ -5,6 +5,7 @@ import { getConfig } from "@/lib/server/config";
 import { ThemeProvider } from "@/components/theme/theme-provider";
 import { Toaster } from "@/components/ui/toaster";
 import { RegisterServiceWorker } from "@/components/pwa/register-service-worker";
+import { chunkLoaderScript } from "@/lib/server/security/chunk-loader";
 
 /** Site-wide defaults; metadataBase turns the pages' relative canonical and image URLs into absolute ones. */
 export function generateMetadata(): Metadata {
@@ -28,10 +29,13 @@ export const viewport: Viewport = {
 };
 
 export default function RootLayout({ children }: Readonly<{ children: React.ReactNode }>) {
+  const loader = chunkLoaderScript();
   return (
     // next-themes sets class="dark"/"light" and color-scheme on <html> before hydration.
     <html lang="en" suppressHydrationWarning>
       <body className="min-h-dvh font-sans">
+        {/* First, before Next's payload scripts: every chunk loaded later gets its integrity (docs/verify.md). */}
+        {loader && <script dangerouslySetInnerHTML={{ __html: loader }} />}
         {/*
           CSP nonce (integration point for the nonce-based Content-Security-Policy of proxy.ts): the
           theme script is inline. Reading the nonce here with `(await headers()).get("x-nonce")` would

@@ -1,6 +1,6 @@
 /**
  * After `next build` (npm's `postbuild`; docs/verify.md, docs/issues.md #21):
- * 1. adds `integrity` to every script and stylesheet of the prerendered HTML that Next left without
+ * 1. writes the final chunk loader (lib/server/security/chunk-loader.ts) into the prerendered HTML and adds `integrity` to every script and stylesheet of the prerendered HTML that Next left without
  *    one (lib/server/security/sri.ts), in `.next/server/app` and in the standalone copy the Docker image runs;
  * 2. writes the build manifest, the SHA-384 of every file under `.next/static` with the source commit
  *    (lib/server/build/source-commit.ts), to `public/.well-known/hush/manifest.json`, which the server
@@ -14,6 +14,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { manifestOfBuild, serializeManifest, MANIFEST_URL_PATH } from "../lib/server/build/manifest";
 import { sourceCommit } from "../lib/server/build/source-commit";
+import { chunkLoaderOfBuild, LOADER_TAG } from "../lib/server/security/chunk-loader";
 import { addIntegrity, integrityLookup } from "../lib/server/security/sri";
 
 function option(name: string, fallback: string): string {
@@ -39,11 +40,13 @@ if (!fs.existsSync(path.join(dist, "static"))) {
 }
 
 const lookup = integrityLookup(dist);
+// The chunk loader as pages rendered per request carry it (a CSP hash of the prerendered pages allows it there).
+const loader = chunkLoaderOfBuild(dist);
 let changed = 0;
 const pages = [...htmlFiles(path.join(dist, "server", "app")), ...htmlFiles(path.join(dist, "standalone", path.basename(dist), "server", "app"))];
 for (const file of pages) {
   const html = fs.readFileSync(file, "utf8");
-  const next = addIntegrity(html, lookup);
+  const next = addIntegrity(loader ? html.replace(LOADER_TAG, () => `<script>${loader}</script>`) : html, lookup);
   if (next !== html) {
     // Keep the mtime: lib/server/security/static-pages.ts caches by it, and nothing it hashes changed.
     const { atime, mtime } = fs.statSync(file);

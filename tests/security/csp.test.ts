@@ -31,7 +31,7 @@ describe("pagePolicy", () => {
     const policy = pagePolicy({ nonce: "abc123", hashes: ["sha256-xyz"] });
     const scripts = policy.split("; ").find((d) => d.startsWith("script-src"));
     // 'wasm-unsafe-eval' compiles WebAssembly only (the vault's Argon2id); JavaScript eval stays refused.
-    expect(scripts).toBe("script-src 'self' 'wasm-unsafe-eval' 'nonce-abc123' 'sha256-xyz'");
+    expect(scripts).toBe("script-src 'self' blob: 'wasm-unsafe-eval' 'nonce-abc123' 'sha256-xyz'");
     for (const d of ["object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'", "form-action 'self'", "connect-src 'self'"]) {
       expect(policy.split("; ")).toContain(d);
     }

@@ -12,7 +12,8 @@ import { createHash } from "node:crypto";
  *   allow the hashes of the prerendered home and not-found pages: those are fixed texts of this build
  *   (a layout's inline script such as a theme script, which has the same text on every page, runs
  *   on dynamic pages without a nonce, so the root layout never has to read headers() and turn every
- *   page dynamic). Never 'unsafe-inline' or 'unsafe-eval' for scripts in production. 'wasm-unsafe-eval'
+ *   page dynamic). blob: for Web Workers, which run only scripts they fetched with Subresource Integrity, from
+ *   Blobs (lib/server/security/chunk-loader.ts). Never 'unsafe-inline' or 'unsafe-eval' for scripts in production. 'wasm-unsafe-eval'
  *   lets the page compile WebAssembly only (the vault's Argon2id, hash-wasm): it allows no eval() of
  *   JavaScript and no inline script;
  * - style-src keeps 'unsafe-inline': React renders `style` attributes (e.g. the chat's textarea height,
@@ -43,7 +44,7 @@ export interface PagePolicyOptions {
 export function pagePolicy({ nonce, hashes = [], development = false }: PagePolicyOptions): string {
   const scripts = development
     ? ["'self'", "'unsafe-inline'", "'unsafe-eval'"]
-    : ["'self'", "'wasm-unsafe-eval'", ...(nonce ? [`'nonce-${nonce}'`] : []), ...hashes.map((h) => `'${h}'`)];
+    : ["'self'", "blob:", "'wasm-unsafe-eval'", ...(nonce ? [`'nonce-${nonce}'`] : []), ...hashes.map((h) => `'${h}'`)];
   return [
     "default-src 'self'",
     `script-src ${scripts.join(" ")}`,

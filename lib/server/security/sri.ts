@@ -16,8 +16,8 @@ import path from "node:path";
  *   the root layout's stylesheets and the page's segment scripts with their integrity before they
  *   render (React copies a preload's integrity onto the `<link rel="stylesheet">` or
  *   `<script async src>` of the same href).
- * Chunks the Turbopack runtime loads later in the browser (client navigation, lazy imports) are
- * created by Next's runtime without integrity: the build manifest and `npm run verify` cover them.
+ * Chunks the Turbopack runtime loads later in the browser (client navigation, lazy imports, workers)
+ * get theirs from the page's chunk loader (lib/server/security/chunk-loader.ts).
  */
 
 /** `sha384-<base64>` of `bytes`: the form of an `integrity` attribute. */
