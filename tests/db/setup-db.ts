@@ -11,7 +11,6 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
-import { Worker } from "node:worker_threads";
 import pg from "pg";
 import { inject } from "vitest";
 import { resetConfigForTests, getConfig } from "@/lib/server/config";
@@ -43,7 +42,9 @@ export async function setupTestDb(): Promise<TestDb> {
     url.pathname = `/${dbName}`;
     process.env.DATABASE_URL = url.toString();
   } else {
-    const template = await pgliteTemplate();
+    // The run's freshly created folder (tests/helpers/pglite-template-setup.ts): initdb took 5-40 s of each
+    // file's set-up on this 2-core machine, always the same. Migrations, the lock and the worker still run here.
+    const template = inject("pgliteTemplate");
     if (template) fs.cpSync(template, path.join(dataDir, "pglite"), { recursive: true });
   }
   process.env.DATA_DIR = dataDir;
@@ -68,46 +69,6 @@ export async function setupTestDb(): Promise<TestDb> {
       resetConfigForTests();
     },
   };
-}
-
-/**
- * A freshly created PGlite folder (PostgreSQL's initdb, unmigrated), made once per run by the app's own creation
- * step (lib/server/db/pglite-server.mjs with `initOnly`, the config's defaults) and copied into each new DATA_DIR:
- * initdb took 5-25 s of each file's set-up on this 2-core machine, the same every time. Migrations, the lock and
- * the serving worker still run per file through getDb(). Two test processes share it: the first to take the
- * lock folder makes it, the other waits. Null when the run has no template folder (a config without the
- * globalSetup tests/helpers/pglite-template-setup.ts).
- */
-async function pgliteTemplate(): Promise<string | null> {
-  const root = inject("pgliteTemplateRoot");
-  if (!root) return null;
-  const template = path.join(root, "pglite");
-  if (fs.existsSync(template)) return template;
-  let mine = true;
-  try {
-    fs.mkdirSync(path.join(root, "lock"));
-  } catch {
-    mine = false;
-  }
-  if (mine) {
-    const building = path.join(root, "building");
-    const worker = new Worker(path.join(process.cwd(), "lib/server/db/pglite-server.mjs"), {
-      workerData: { dataDir: building, sharedBuffersMb: 16, durable: true, initOnly: true },
-    });
-    await new Promise<void>((resolve, reject) => {
-      worker.once("message", (m: { ready?: boolean; error?: string }) => (m.ready ? undefined : reject(new Error(`PGlite template: ${m.error}`))));
-      worker.once("error", reject);
-      worker.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`PGlite template worker exited with code ${code}`))));
-    });
-    fs.renameSync(building, template);
-    return template;
-  }
-  const deadline = Date.now() + 180_000;
-  while (!fs.existsSync(template)) {
-    if (Date.now() > deadline) throw new Error(`PGlite template not made in ${root}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return template;
 }
 
 /**
