@@ -15,5 +15,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // The PGlite template of tests/db/setup-db.ts: one initdb per run instead of one per file.
+    globalSetup: ["tests/helpers/pglite-template-setup.ts"],
   },
 });
