@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import { sri384 } from "../lib/server/security/sri";
+import { makeDocx } from "../tests/helpers/docx";
 import { LOCAL, sidebarOf, signInOnLocalhost, turnOnHistoryWithPassphrase } from "./helpers/vault";
 
 /**
@@ -75,6 +76,10 @@ test("after using every feature, every script element and worker script was inte
   // A saved chat (sealing), with a PDF read in the browser (its worker).
   await page.getByTestId("file-input").setInputFiles({ name: "multipage.pdf", mimeType: "application/pdf", buffer: readFileSync("tests/fixtures/multipage.pdf") });
   await expect(page.getByTestId("attachment-chip").or(page.getByText("multipage.pdf")).first()).toBeVisible();
+  // A Word file, read in the browser by its own worker.
+  const docx = await makeDocx(["Heron count for the pier, by tide."]);
+  await page.getByTestId("file-input").setInputFiles({ name: "herons.docx", mimeType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document", buffer: docx });
+  await expect(page.getByText("herons.docx").first()).toBeVisible();
   const input = page.getByPlaceholder("Message GPT");
   await input.fill("Count the herons on the pier");
   await input.press("Enter");
@@ -95,8 +100,8 @@ test("after using every feature, every script element and worker script was inte
     const body = Buffer.from(await (await page.request.get(s.src)).body());
     expect(s.integrity, `${s.src} has integrity`).toBe(sri384(body));
   }
-  // Workers ran (strength, PDF), and none from a URL the page did not verify first.
-  expect(workerScripts.length, "workers started").toBeGreaterThan(0);
+  // Workers ran (strength, PDF, Word, the chat search index), and none from a URL the page did not verify first.
+  expect(workerScripts.length, "workers started").toBeGreaterThanOrEqual(3);
   for (const url of workerScripts) expect(url, "a worker starts from verified code").toMatch(/^blob:/);
   expect(refusals).toEqual([]);
 });

@@ -52,8 +52,8 @@ test("a visitor turns on Search the web, asks, and sees Sources and the exact qu
   // The engine received exactly that query, once; the model was offered the tool and its results came back as a tool message.
   expect(await (await page.request.get(`${ENGINE}/__queries`)).json()).toEqual([QUESTION]);
   const requests = (await (await page.request.get(`${LLM}/__requests`)).json()) as { tools: string[]; messages: { role: string; content: string }[] }[];
-  // The browser offers its device tools beside it (docs/issues.md #50).
-  expect(requests.at(-1)!.tools).toEqual(["web_search", "device_time"]);
+  // The server offers read_page beside web_search (docs/issues.md #51), the browser its device tools (docs/issues.md #50).
+  expect(requests.at(-1)!.tools).toEqual(["web_search", "read_page", "device_time"]);
   expect(requests.at(-1)!.messages.at(-1)!.role).toBe("tool");
   expect(requests.at(-1)!.messages.at(-1)!.content).toContain(`url="${SEARCH_CORPUS[0]!.url}"`);
   // The toggle stays on for this chat.
