@@ -100,7 +100,7 @@ test("after using every feature, every script element and worker script was inte
     const body = Buffer.from(await (await page.request.get(s.src)).body());
     expect(s.integrity, `${s.src} has integrity`).toBe(sri384(body));
   }
-  // Workers ran (strength, PDF, Word, the chat search index), and none from a URL the page did not verify first.
+  // Workers ran (at least strength, PDF and Word), and none from a URL the page did not verify first.
   expect(workerScripts.length, "workers started").toBeGreaterThanOrEqual(3);
   for (const url of workerScripts) expect(url, "a worker starts from verified code").toMatch(/^blob:/);
   expect(refusals).toEqual([]);
