@@ -7,7 +7,7 @@ import { AssistantMessage } from "./assistant-message";
 import { FileChip } from "./file-chip";
 import { Markdown } from "./markdown";
 import { ScrollToBottom } from "./scroll-to-bottom";
-import { SearchingLine } from "./sources";
+import { ReadingLine, SearchingLine } from "./sources";
 import type { SearchProgress } from "@/lib/browser/chat/send-turn";
 import { TypingIndicator } from "./typing-indicator";
 import type { UiMessage } from "./types";
@@ -203,7 +203,7 @@ function StreamingAnswer({ text, searching, deviceTool }: { text: string; search
       {deviceTool}
     </p>
   ) : (
-    searching && <SearchingLine queries={searching.queries} engine={searching.engine} />
+    searching && ("page" in searching ? <ReadingLine page={searching.page} /> : <SearchingLine queries={searching.queries} engine={searching.engine} />)
   );
   return text === "" ? (
     <div className="flex gap-3">

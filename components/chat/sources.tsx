@@ -101,3 +101,12 @@ export function SearchingLine({ queries, engine }: { queries: readonly string[];
     </p>
   );
 }
+
+/** While Hush's server reads a page for the model (docs/issues.md #51): which page, as host and path. */
+export function ReadingLine({ page }: { page: string }) {
+  return (
+    <p role="status" data-testid="read-page-running" className="text-xs text-ink-500">
+      Reading {page}…
+    </p>
+  );
+}

@@ -79,7 +79,7 @@ export interface SendChatInput {
   continuation?: { token: string; steps: ContinuationStep[] } | null;
   /** A device tool began running on this device (its line, e.g. "Checking this device's time") or ended (null). */
   onDeviceTool?: (line: string | null) => void;
-  /** A search step began (its progress) or ended (null); only a model that searches through the web-search tool has steps. */
+  /** A search or page-read step began (its progress) or ended (null); only a model that calls the web tools has steps. */
   onSearch?: (progress: SearchProgress | null) => void;
 }
 
@@ -87,11 +87,14 @@ export interface SendChatInput {
  * A search running now (SSE `event: step` with status "running", lib/server/chat/tool-loop.ts): the queries exactly
  * as sent and who runs them; the chat shows "Searching the web for: …" until the step's `search` event.
  */
-export interface SearchProgress {
-  queries: string[];
-  /** The SearXNG host. */
-  engine: string;
-}
+export type SearchProgress =
+  | {
+      queries: string[];
+      /** The SearXNG host. */
+      engine: string;
+    }
+  /** A page being read (`event: step` with `via: "read"`, lib/server/chat/tool-read-page.ts): its host and path, no query. */
+  | { page: string };
 
 /**
  * A step paused for this device (docs/issues.md #50): the model's calls of the offered device tools, OpenAI's shape,
@@ -127,7 +130,7 @@ export async function sendChat(input: SendChatInput): Promise<SendChatResult> {
       else if (event.event === "tool_calls") result = pausedResult(input, data as unknown as DevicePause);
       else if (event.event === "step") input.onSearch?.(searchProgress(data));
       // A step's record (it comes again, merged, in `done`, which is what the chat keeps): the search ended.
-      else if (event.event === "search") input.onSearch?.(null);
+      else if (event.event === "search" || event.event === "read") input.onSearch?.(null);
       else if (event.event === "error") failure = sendFailed(Number(data.status ?? 502), String(data.error ?? "The answer failed."));
     });
   } catch (error) {
@@ -152,6 +155,7 @@ export function pausedResult(input: Pick<SendChatInput, "messages" | "chatId">, 
 
 /** A `step` event's running search, or null for a step that sent nothing (over the day's searches, no usable query). */
 function searchProgress(data: Record<string, unknown>): SearchProgress | null {
+  if (data.via === "read") return data.status === "running" ? { page: `${String(data.host ?? "")}${String(data.path ?? "")}` } : null;
   if (data.status !== "running" || !Array.isArray(data.queries)) return null;
   return { queries: data.queries.filter((q): q is string => typeof q === "string"), engine: String(data.engine ?? "") };
 }
