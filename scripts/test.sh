@@ -24,13 +24,21 @@ stage() {
   local name="$1"
   shift
   echo "== $name =="
-  local started=$SECONDS
-  if "$@"; then
+  local started=$SECONDS log
+  log="$(mktemp "${TMPDIR:-/tmp}/hush-stage.XXXXXX")"
+  if "$@" 2>&1 | tee "$log"; then
     SUMMARY+=("PASS  $name ($((SECONDS - started)) s)")
   else
     SUMMARY+=("FAIL  $name ($((SECONDS - started)) s)")
     FAILED=1
+    # The failing tests' names go in the summary too: CI keeps only the end of a long log.
+    while IFS= read -r line; do SUMMARY+=("      $line"); done < <(failed_tests "$log")
   fi
+  rm -f "$log"
+}
+# failed_tests LOG: Vitest's "FAIL file > test" and Playwright's "N) [chromium] › spec:line › test" lines.
+failed_tests() {
+  sed 's/\x1b\[[0-9;]*m//g' "$1" | grep -E '^ *(FAIL +[^ ]|×|✘)|^ +[0-9]+\) \[' | sed 's/^ *//' | sort -u | head -n 25
 }
 skip() {
   echo "== $1 SKIPPED: $2 =="
