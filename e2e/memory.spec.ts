@@ -2,8 +2,9 @@ import { readFileSync } from "node:fs";
 import { expect, test, type Page, type Request } from "@playwright/test";
 import { E2E_CONFIDENTIAL_APP_PORT, E2E_CONFIDENTIAL_DATA_DIR, E2E_CONFIDENTIAL_LOG, E2E_DATA_DIR } from "../playwright.config";
 import { signInByEmail } from "./helpers/auth";
+import { newChat } from "./helpers/chat";
 import { filesUnder, leaks } from "./helpers/leaks";
-import { LOCAL, signInOnLocalhost, turnOnHistoryWithPassphrase } from "./helpers/vault";
+import { LOCAL, sidebarOf, signInOnLocalhost, turnOnHistoryWithPassphrase } from "./helpers/vault";
 
 /**
  * Memory (docs/issues.md #41) in Chromium against the production build. A memory added in Settings reaches the
@@ -98,6 +99,14 @@ test("a memory from Settings reaches the next new chat, never readable on the se
   await expect(used).toContainText("Memory used");
   await expect(used).toHaveAttribute("title", "Your saved memories went with this message to the model.");
   await page.screenshot({ path: "tmp-shots/memory-used-1280x800.png" });
+  // Sealed with the answer: the saved chat, opened again, still says so.
+  const saved = sidebarOf(page).getByRole("button", { name: /^What should I plant for them/ }).first();
+  await expect(saved).toBeVisible();
+  await newChat(page);
+  await expect(page.getByTestId("memory-used")).toHaveCount(0);
+  await saved.click();
+  await expect(page.locator('[data-role="assistant"]').last()).not.toBeEmpty();
+  await expect(page.getByTestId("memory-used")).toHaveCount(1);
 
   // Server-blind at rest: the standard path's turn carries the memory to the model like the message itself
   // (docs/security.md); no other request body or URL, no API answer, no database file holds it readable.

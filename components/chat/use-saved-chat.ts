@@ -88,6 +88,7 @@ export function useSavedChat(signedIn: boolean, documents: ConversationDocument[
         // An answer's steps (sources and queries, device tools) are sealed with it.
         ...(m.search ? { search: m.search } : {}),
         ...(m.tools?.length ? { tools: m.tools } : {}),
+        ...(m.memoryUsed ? { memoryUsed: true } : {}),
       }));
       const title = displayNameFrom(path.map((n) => n.message));
       const plan = chatId === null ? { from: 0, replace: false } : planSave(savedIds.current, path);
@@ -130,12 +131,13 @@ export function useSavedChat(signedIn: boolean, documents: ConversationDocument[
     const saved = await (await savedChats()).openSavedChat(id);
     let tree: BranchTree<UiMessage> = treeFromSaved(
       saved.tree,
-      saved.messages.map(({ role, content, attachment, search, tools }) => ({
+      saved.messages.map(({ role, content, attachment, search, tools, memoryUsed }) => ({
         role,
         content,
         ...(attachment ? { attachmentName: attachment.name } : {}),
         ...(search ? { search } : {}),
         ...(tools ? { tools } : {}),
+        ...(memoryUsed ? { memoryUsed } : {}),
       })),
     );
     // An image sealed with its message comes back on it (thumbnail, and follow-ups send it again).

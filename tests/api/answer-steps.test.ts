@@ -76,6 +76,21 @@ describe("an answer's steps, sealed in a field of their own", () => {
     ).rejects.toThrow();
   });
 
+  it("keep \"Memory used\" with the answer, sealed, on an answer with no other step (docs/issues.md #56)", async () => {
+    const { p, d } = await person("steps-memory@example.com");
+    const saved = await save(d, p, null, 0, turn({ memoryUsed: true }));
+    expect(saved.status).toBe(200);
+    const rows = await stored(p.id, saved.id);
+    expect(rows.map((r) => r.stepsCiphertext !== null)).toEqual([false, true]);
+    expect(Buffer.from(rows[1]!.stepsCiphertext!).includes("memoryUsed")).toBe(false);
+    const opened = await openChat(p.key, p.id, await readChat(p, saved.id));
+    expect(opened.messages[1]).toMatchObject({ memoryUsed: true });
+    expect(opened.messages[1]).not.toHaveProperty("tools");
+    const plain = await save(d, p, null, 0, turn());
+    expect((await stored(p.id, plain.id)).map((r) => r.stepsCiphertext)).toEqual([null, null]);
+    expect((await openChat(p.key, p.id, await readChat(p, plain.id))).messages[1]).not.toHaveProperty("memoryUsed");
+  });
+
   it("are replaced with the answer by a regenerate (chat_save with replace)", async () => {
     const { p, d } = await person("steps-replace@example.com");
     const saved = await save(d, p, null, 0, turn({ search: SEARCH }));

@@ -25,6 +25,8 @@ export interface SavedMessage {
   search?: WebSearchRecord;
   /** An answer's device-tool steps, sealed with the tree like the text. */
   tools?: ToolStep[];
+  /** The user's memories went with this answer's turn ("Memory used"). */
+  memoryUsed?: boolean;
 }
 
 /** The messages a save stores: the active path without system messages and empty (stopped) stubs. */
@@ -53,6 +55,7 @@ export function treeForSaving<M extends SavedMessage>(tree: BranchTree<M>): stri
         ...(m.stopped ? { stopped: true } : {}),
         ...(m.search ? { search: m.search } : {}),
         ...(m.tools?.length ? { tools: m.tools } : {}),
+        ...(m.memoryUsed ? { memoryUsed: true } : {}),
       },
     };
   }

@@ -61,6 +61,8 @@ export interface PlainMessage {
   search?: WebSearchRecord;
   /** An answer's device-tool steps (what each sent and got back), sealed in the field "steps". */
   tools?: ToolStep[];
+  /** The user's memories went with this answer's turn ("Memory used"), sealed in the field "steps". */
+  memoryUsed?: boolean;
 }
 
 /** An image kept with a saved chat: the resized JPEG's data URL and its size in pixels (lib/browser/files/image.ts). */
@@ -191,7 +193,7 @@ export async function sealTurn(input: {
               ),
             )
           : null,
-        steps_ciphertext: m.search || m.tools?.length ? toBase64(await encryptField(key, { ...ctx, field: "steps" }, JSON.stringify(stepsOf(m)))) : null,
+        steps_ciphertext: m.search || m.tools?.length || m.memoryUsed ? toBase64(await encryptField(key, { ...ctx, field: "steps" }, JSON.stringify(stepsOf(m)))) : null,
       };
     }),
   );
@@ -244,7 +246,7 @@ export interface SealedChatJson {
 
 /** The steps record sealed with an answer: what it has of its search and tool steps. */
 function stepsOf(m: PlainMessage): AnswerSteps {
-  return { ...(m.search ? { search: m.search } : {}), ...(m.tools?.length ? { tools: m.tools } : {}) };
+  return { ...(m.search ? { search: m.search } : {}), ...(m.tools?.length ? { tools: m.tools } : {}), ...(m.memoryUsed ? { memoryUsed: true as const } : {}) };
 }
 
 /**
@@ -272,13 +274,15 @@ export async function openChat(key: CryptoKey, userId: string, chat: SealedChatJ
         else attachment = image ? { name: String(parsed.name), text: "", image } : { name: String(parsed.name), text: String(parsed.text) };
       }
       let tools: ToolStep[] | undefined;
+      let memoryUsed = false;
       if (m.steps_ciphertext) {
         const raw: unknown = JSON.parse(await decryptField(key, { ...ctx, field: "steps" }, fromBase64(m.steps_ciphertext)));
         const steps = (await import("@/lib/shared/chat/steps")).answerStepsSchema.safeParse(raw).data;
         search = steps?.search ?? search;
         tools = steps?.tools?.length ? steps.tools : undefined;
+        memoryUsed = steps?.memoryUsed === true;
       }
-      return { role: m.role, content, attachment, ...(search ? { search } : {}), ...(tools ? { tools } : {}) };
+      return { role: m.role, content, attachment, ...(search ? { search } : {}), ...(tools ? { tools } : {}), ...(memoryUsed ? { memoryUsed } : {}) };
     }),
   );
   return {

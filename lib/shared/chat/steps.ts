@@ -21,11 +21,15 @@ export const toolStepSchema = z
   .meta({ id: "ToolStep" });
 export type ToolStep = z.infer<typeof toolStepSchema>;
 
-/** The sealed "steps" record of an answer: its web search and its device-tool steps, each absent when there was none. */
+/**
+ * The sealed "steps" record of an answer: its web search, its device-tool steps and whether the user's memories
+ * went with its turn ("Memory used", docs/issues.md #56), each absent when there was none.
+ */
 export const answerStepsSchema = z
   .object({
     search: webSearchRecordSchema.optional(),
     tools: z.array(toolStepSchema).max(MAX_TOOL_STEPS).optional(),
+    memoryUsed: z.literal(true).optional(),
   })
   .meta({ id: "AnswerSteps" });
 export type AnswerSteps = z.infer<typeof answerStepsSchema>;
