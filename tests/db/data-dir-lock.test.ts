@@ -48,14 +48,13 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("DATA_DIR lock", () => {
     const handle = await openDb({ kind: "pglite", dataDir: path.join(dataDir, "pglite") });
     open.push(handle);
     await handle.pool.query("INSERT INTO quota_counters (subject, day, count) VALUES ('v:lock', '2026-12-01', 7)");
-    const started = Date.now();
+    // Refused, not queued: the holder stays open to the end, so a script that waited for the lock would never exit.
     const plan = await runScript("scripts/plan.ts", ["grant", "someone@example.test"], dataDir);
     expect(plan.status).toBe(1);
     expect(plan.stderr).toContain(`DATA_DIR ${dataDir} is in use by process ${process.pid} (`);
     expect(plan.stdout).not.toContain("Pro granted");
-    expect(Date.now() - started).toBeLessThan(30_000);
     expect((await handle.pool.query("SELECT count FROM quota_counters WHERE subject = 'v:lock'")).rows[0].count).toBe(7);
-  });
+  }, 120_000);
 
   it.runIf(fs.existsSync("/proc/self/stat"))("takes over a lock whose process is gone, or whose pid now names another process; never a live one", async () => {
     const pgliteDir = path.join(fresh(), "pglite");
@@ -127,5 +126,6 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("DATA_DIR lock", () => {
     const rows = (await restored.pool.query("SELECT id, data FROM backup_probe ORDER BY id")).rows as { id: number; data: Buffer }[];
     expect(rows.map((r) => r.id)).toEqual([1]);
     expect(Buffer.compare(rows[0]!.data, ciphertext)).toBe(0);
-  });
+    // Three scripts started through tsx and two PGlite opens: past 30 s on a loaded 2-core machine.
+  }, 180_000);
 });
