@@ -368,6 +368,7 @@ describe("the development enclave with an upstream model (ENCLAVE_UPSTREAM_URL)"
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).status).toBe(502);
     expect((error as AppError).message).toBe("The model service did not answer.");
-    expect(Date.now() - started).toBeLessThan(6000);
+    // The silent upstream holds on for 120 s: the enclave's 1.5 s limit ended this, with room for a loaded machine.
+    expect(Date.now() - started).toBeLessThan(20_000);
   });
 });

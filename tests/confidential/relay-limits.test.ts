@@ -70,12 +70,13 @@ describe("limits and failures", () => {
 
   it("an enclave that does not answer in time answers 504 JSON", async () => {
     configure({ CONFIDENTIAL_TIMEOUT_MS: "300" });
-    enclave.answer = () => ({ ...defaultAnswer(), delayMs: 3000 });
+    enclave.answer = () => ({ ...defaultAnswer(), delayMs: 30_000 });
     const started = Date.now();
     const res = await send();
     expect(res.status).toBe(504);
     expect((await res.json()).error).toMatch(/did not answer in time/);
-    expect(Date.now() - started).toBeLessThan(2500);
+    // Long before the enclave's answer, with room for a loaded machine.
+    expect(Date.now() - started).toBeLessThan(20_000);
     await enclave.requests[0]!.closed;
   });
 
@@ -117,14 +118,14 @@ describe("limits and failures", () => {
     expect(Buffer.from((await reader.read()).value!).toString()).toBe("first");
     const started = Date.now();
     await expect(reader.read()).rejects.toBeDefined();
-    expect(Date.now() - started).toBeLessThan(2500);
+    // The enclave never speaks again: only the idle limit ends the read.
+    expect(Date.now() - started).toBeLessThan(20_000);
     await enclave.requests[0]!.closed;
   });
 
   it("a stream that keeps trickling is cut after CONFIDENTIAL_STREAM_TIMEOUT_MS in all", async () => {
     configure({ CONFIDENTIAL_IDLE_TIMEOUT_MS: "5000", CONFIDENTIAL_STREAM_TIMEOUT_MS: "400" });
     enclave.answer = () => ({ ...defaultAnswer(Array.from({ length: 2000 }, () => Buffer.from("."))) });
-    const started = Date.now();
     const res = await send();
     expect(res.status).toBe(200);
     const reader = res.body!.getReader();
@@ -138,8 +139,8 @@ describe("limits and failures", () => {
     })().catch((error: unknown) => error);
     expect(failure).not.toBeNull();
     expect(received).toBeGreaterThan(0);
+    // Cut before the enclave's 2,000 bytes (10 s of trickle) were all through.
     expect(received).toBeLessThan(2000);
-    expect(Date.now() - started).toBeLessThan(3000);
     await enclave.requests[0]!.closed;
   });
 

@@ -170,7 +170,8 @@ describe("web search as a tool (a model that calls functions)", () => {
     const res = await post(ask("Slow engine [[searx:hang]]", { web_search: true }));
     expect(res.status).toBe(200);
     expect((await res.json()).search.status).toBe("failed");
-    expect(Date.now() - started).toBeLessThan(5000);
+    // Well under the engine's 60 s of silence, with room for a loaded machine.
+    expect(Date.now() - started).toBeLessThan(30_000);
   });
 
   it("an answer larger than SEARCH_MAX_RESPONSE_BYTES counts as failed", async () => {
@@ -225,10 +226,10 @@ describe("web search as a tool (a model that calls functions)", () => {
   });
 
   it("Stop during a step's search ends the whole turn: no further model call, no done", async () => {
-    setEnv({ SEARCH_TIMEOUT_MS: "5000" });
+    // The engine's time limit far beyond the waits below: an answer ended by it would not be ended by Stop.
+    setEnv({ SEARCH_TIMEOUT_MS: "30000" });
     try {
       const controller = new AbortController();
-      const started = Date.now();
       const res = await post(ask("Slow engine [[searx:hang]]", { web_search: true }), { Accept: "text/event-stream" }, controller.signal);
       const reader = res.body!.getReader();
       const decoder = new TextDecoder();
@@ -245,14 +246,13 @@ describe("web search as a tool (a model that calls functions)", () => {
       for (let i = 0; i < 100 && (engine.queries.length === 0 || !seen.includes("event: step")); i++) await new Promise((resolve) => setTimeout(resolve, 20));
       expect(seen).toContain('"status":"running"');
       controller.abort();
-      // The answer ends at once, not when the engine's 5 s would have run out.
-      const ended = await Promise.race([reading.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 1000))]);
+      // The answer ends at once, not when the engine's 30 s would have run out.
+      const ended = await Promise.race([reading.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 10_000))]);
       expect(ended).toBe(true);
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(engine.queries).toEqual(["Slow engine [[searx:hang]]"]);
       expect(llm.requests).toHaveLength(1);
       expect(seen).not.toContain("event: done");
-      expect(Date.now() - started).toBeLessThan(4000);
     } finally {
       setEnv({ SEARCH_TIMEOUT_MS: "500" });
     }
