@@ -89,6 +89,8 @@ describe("read_page on the standard path", () => {
     for (const chrome of ["SCRIPT-TEXT", "NAV-TEXT", "FOOTER-TEXT"]) expect(tool.content).not.toContain(chrome);
     expect(body.messages.at(-1).content).toContain("From the page:");
     expect(body.messages.at(-1).content).toContain("41 chicks");
+    // The answer's record names the page read, with its scheme, for "Read: host/path" (sealed with a saved answer).
+    expect(body.search).toEqual({ via: "searxng", engine: expect.any(String), queries: [], sources: [], status: "ok", pages: [{ url: `${base}/article`, status: "ok" }] });
   });
 
   it("the browser's sendChat shows the page being read (host and path, no query) until its read event, then the answer", async () => {
@@ -125,9 +127,11 @@ describe("read_page on the standard path", () => {
   it("streams the read as `event: step` (host and path) before the page is fetched and `event: read` with its outcome after", async () => {
     const events = await readSse(await post(ask(`read ${base}/article?utm=x`, { web_search: true }), { Accept: "text/event-stream" }));
     const host = new URL(base).host;
-    expect(events[0]).toEqual({ event: "step", data: { step: 1, via: "read", host, path: "/article", status: "running" } });
-    expect(events[1]).toEqual({ event: "read", data: { step: 1, via: "read", host, path: "/article", status: "ok" } });
+    const url = `${base}/article?utm=x`;
+    expect(events[0]).toEqual({ event: "step", data: { step: 1, via: "read", host, path: "/article", url, status: "running" } });
+    expect(events[1]).toEqual({ event: "read", data: { step: 1, via: "read", host, path: "/article", url, status: "ok" } });
     expect(events.at(-1)!.event).toBe("done");
+    expect((events.at(-1)!.data as { search: { pages: unknown } }).search.pages).toEqual([{ url, status: "ok" }]);
   });
 
   it("a page that says to ignore previous instructions is only quoted material: its delimiters and <remember> are neutralised and nothing changes", async () => {
@@ -171,8 +175,10 @@ describe("read_page on the standard path", () => {
     const port = (canary.address() as AddressInfo).port;
     const events = await readSse(await post(ask(`read http://127.0.0.1:${port}/secret and http://localhost/admin`, { web_search: true }), { Accept: "text/event-stream" }));
     expect(lastToolMessage().content).toBe(READ_PAGE_TOOL_TEXT.refused);
-    expect(events.find((e) => e.event === "read")!.data).toEqual({ step: 1, via: "read", host: `127.0.0.1:${port}`, path: "/secret", status: "refused" });
+    expect(events.find((e) => e.event === "read")!.data).toEqual({ step: 1, via: "read", host: `127.0.0.1:${port}`, path: "/secret", url: `http://127.0.0.1:${port}/secret`, status: "refused" });
     expect(canaryHits).toBe(0);
+    // Shown under the answer as not read.
+    expect((events.at(-1)!.data as { search: { pages: unknown } }).search.pages).toEqual([{ url: `http://127.0.0.1:${port}/secret`, status: "refused" }]);
   });
 
   it("with the toggle off read_page is not offered and nothing is fetched", async () => {

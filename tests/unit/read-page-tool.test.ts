@@ -2,10 +2,11 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, parseConfig } from "@/lib/server/config";
-import { readStep, readUrls } from "@/lib/server/chat/tool-read-page";
+import { readStep } from "@/lib/server/chat/tool-read-page";
 import { htmlToMarkdown } from "@/lib/server/read-page";
 import { READ_PAGE_TOOL_TEXT, formatWebPage } from "@/lib/shared/llm/read-page-prompt";
-import { readPageUrl, scriptedToolCall } from "@/lib/shared/llm/tools";
+import type { ReadPageRecord } from "@/lib/shared/search/record";
+import { readPageUrl, readUrls, scriptedToolCall } from "@/lib/shared/llm/tools";
 
 /** docs/issues.md #51: the read_page tool's rule for the stand-in models, which pages a turn may read, and its settings. */
 const user = (content: string) => [{ role: "user", content }];
@@ -51,18 +52,22 @@ describe("the pages a turn may read", () => {
   it("a URL that is neither a search result nor a link of the user's message is not read: refused in its step, nothing contacted", async () => {
     const url = `http://127.0.0.1:${(canary.address() as AddressInfo).port}/exfiltrate?secret=1`;
     const events: unknown[] = [];
-    const step = readStep({ id: "c1", name: "read_page", arguments: JSON.stringify({ url }) }, 1, new Set(["https://example.org/"]), new AbortController().signal);
+    const pages: ReadPageRecord[] = [];
+    const step = readStep({ id: "c1", name: "read_page", arguments: JSON.stringify({ url }) }, 1, new Set(["https://example.org/"]), new AbortController().signal, pages);
     let next = await step.next();
     while (!next.done) {
       events.push(next.value);
       next = await step.next();
     }
     expect(next.value).toBe(READ_PAGE_TOOL_TEXT.not_offered);
-    expect(events).toEqual([{ type: "step", step: { step: 1, via: "read", host: new URL(url).host, path: "/exfiltrate", status: "refused" } }]);
+    expect(events).toEqual([{ type: "step", step: { step: 1, via: "read", host: new URL(url).host, path: "/exfiltrate", url, status: "refused" } }]);
     expect(hits).toBe(0);
-    // A malformed call: nothing announced.
-    const bad = await readStep({ id: "c2", name: "read_page", arguments: JSON.stringify({ url: "file:///etc/passwd" }) }, 2, new Set(), new AbortController().signal).next();
+    // The turn's record says the page was not read, so the answer can say so.
+    expect(pages).toEqual([{ url, status: "refused" }]);
+    // A malformed call: nothing announced, nothing recorded.
+    const bad = await readStep({ id: "c2", name: "read_page", arguments: JSON.stringify({ url: "file:///etc/passwd" }) }, 2, new Set(), new AbortController().signal, pages).next();
     expect(bad).toEqual({ done: true, value: READ_PAGE_TOOL_TEXT.bad_url });
+    expect(pages).toHaveLength(1);
   });
 });
 
