@@ -224,7 +224,7 @@ export default defineConfig({
       },
     },
     {
-      command: `npx tsx scripts/enclave-dev.ts --port ${ENCLAVE_PORT} --test-controls`,
+      command: `npx tsx --conditions=react-server scripts/enclave-dev.ts --port ${ENCLAVE_PORT} --test-controls`,
       url: `http://127.0.0.1:${ENCLAVE_PORT}/.well-known/tinfoil-attestation`,
       reuseExistingServer: false,
       timeout: 30_000,
