@@ -181,6 +181,24 @@ describe("read_page on the standard path", () => {
     expect((events.at(-1)!.data as { search: { pages: unknown } }).search.pages).toEqual([{ url: `http://127.0.0.1:${port}/secret`, status: "refused" }]);
   });
 
+  it("as `npm run dev` serves it: the SearXNG stand-in's own pages (dev/searxng.ts DEV_PAGES), HTML and plain text", async () => {
+    setEnv({ READ_PAGE_ALLOW_HOSTS: `${new URL(base).host},${new URL(engine.url).host}` });
+    try {
+      const html = await (await post(ask(`read ${engine.url}/pages/kakapo-season-2026`, { web_search: true }))).json();
+      expect(lastToolMessage().content).toMatch(/^<web_page url="[^"]+\/pages\/kakapo-season-2026" title="Kākāpō breeding season 2026: the full report"/);
+      expect(lastToolMessage().content).not.toContain("development page served");
+      expect(html.messages.at(-1).content).toContain("41 chicks");
+      expect(html.search.pages).toEqual([{ url: `${engine.url}/pages/kakapo-season-2026`, status: "ok" }]);
+      await post(ask(`read ${engine.url}/pages/tuatara-notes.txt`, { web_search: true }));
+      expect(lastToolMessage().content).toContain("Tuatara can live for over 100 years.");
+      // Only the named pages: the engine's other paths are not pages.
+      await post(ask(`read ${engine.url}/pages/nothing`, { web_search: true }));
+      expect(lastToolMessage().content).toBe(READ_PAGE_TOOL_TEXT.unavailable);
+    } finally {
+      setEnv({ READ_PAGE_ALLOW_HOSTS: new URL(base).host });
+    }
+  });
+
   it("with the toggle off read_page is not offered and nothing is fetched", async () => {
     served.length = 0;
     await post(ask(`summarise ${base}/article`));

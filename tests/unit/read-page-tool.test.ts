@@ -93,7 +93,13 @@ describe("extraction and quoting", () => {
 describe("READ_PAGE_ALLOW_HOSTS", () => {
   it("is a list of host:port, written as the URL parser writes hosts", () => {
     expect(parseConfig({ READ_PAGE_ALLOW_HOSTS: "LOCALHOST:8790, [::1]:80,0x7f000001:443" }).readPageAllowHosts).toEqual(["localhost:8790", "[::1]:80", "127.0.0.1:443"]);
-    expect(parseConfig({}).readPageAllowHosts).toEqual([]);
+    // The embedded defaults (no provider configured) read the SearXNG stand-in's own pages, and only those.
+    expect(parseConfig({}).readPageAllowHosts).toEqual(["127.0.0.1:8789"]);
+    expect(parseConfig({ SEARCH_DEV_PORT: "8799" }).readPageAllowHosts).toEqual(["127.0.0.1:8799"]);
+    expect(parseConfig({ READ_PAGE_ALLOW_HOSTS: "wiki.intranet:80" }).readPageAllowHosts).toEqual(["wiki.intranet:80"]);
+    // Not with a provider or an engine of one's own.
+    expect(parseConfig({ LLM_BASE_URL: "http://127.0.0.1:1/v1" }).readPageAllowHosts).toEqual([]);
+    expect(parseConfig({ SEARXNG_URL: "http://127.0.0.1:8080" }).readPageAllowHosts).toEqual([]);
     for (const bad of ["localhost", "http://x:80", "x:80/path", "x:99999", "user@x:80"]) expect(() => parseConfig({ READ_PAGE_ALLOW_HOSTS: bad }), bad).toThrow(ConfigError);
   });
 });
