@@ -90,7 +90,8 @@ export function Sources({ search }: { search: WebSearchRecord }) {
  * and who read it; a page asked for but not read says so ("Could not read", or "Not read" when it was not allowed).
  */
 function PagesRead({ pages, via, engine }: { pages: readonly ReadPageRecord[]; via: WebSearchRecord["via"]; engine: string }) {
-  const read = pages.filter((p) => p.status === "ok");
+  // A page read twice is listed once.
+  const read = pages.filter((p, i) => p.status === "ok" && pages.findIndex((q) => q.status === "ok" && q.url === p.url) === i);
   const reader = via === "enclave" ? `inside the secure enclave at ${engine}` : "by Hush's server";
   return (
     <div data-testid="read-disclosure" className="space-y-0.5 text-xs text-ink-500">
