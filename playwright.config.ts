@@ -191,6 +191,8 @@ export default defineConfig({
         LLM_VISION_MODELS: "llama3-8b-8192",
         // Standard models search through the fake SearXNG (e2e/web-search.spec.ts).
         SEARXNG_URL: `http://127.0.0.1:${E2E_SEARCH_PORT}`,
+        // Pages to read (e2e/read-page.spec.ts): the SearXNG stand-in's own (dev/searxng.ts DEV_PAGES).
+        READ_PAGE_ALLOW_HOSTS: `127.0.0.1:${E2E_SEARCH_PORT}`,
         // The built-in test device tool (e2e/device-tools.spec.ts); off by default.
         CHAT_DEVICE_TOOLS: "device_time",
         // Every spec signs in by e-mail from 127.0.0.1: more than the default 20 links an hour per client.
@@ -224,10 +226,12 @@ export default defineConfig({
       },
     },
     {
-      command: `npx tsx scripts/enclave-dev.ts --port ${ENCLAVE_PORT} --test-controls`,
+      command: `npx tsx --conditions=react-server scripts/enclave-dev.ts --port ${ENCLAVE_PORT} --test-controls`,
       url: `http://127.0.0.1:${ENCLAVE_PORT}/.well-known/tinfoil-attestation`,
       reuseExistingServer: false,
       timeout: 30_000,
+      // The enclave reads pages itself (e2e/read-page.spec.ts): the SearXNG stand-in's, under the same guard.
+      env: { READ_PAGE_ALLOW_HOSTS: `127.0.0.1:${E2E_SEARCH_PORT}` },
     },
     {
       // Output to a file: e2e/confidential.spec.ts greps it for the canary.

@@ -60,6 +60,10 @@ export const privacySections: readonly PrivacySection[] = [
         "see the query, not your address); for a Confidential model by the enclave itself, so our servers see only that a search was asked " +
         "for, never the query or the results. Under the answer you see every query exactly as it was sent and who ran it. Our servers never " +
         "log or store queries or results; a saved chat keeps them encrypted with the answer.",
+      "With \"Search the web\" on, the model may also read a page of its search results or a link in your message. For a Standard model " +
+        "our servers fetch the page (the site sees our servers' address, not yours, and no cookie or referrer) and pass its text to the model; " +
+        "for a Confidential model the enclave fetches it, and our servers never see which page or its text. Under the answer you see " +
+        "\"Read:\" with each page read. Our servers never log or store the pages or their addresses; a saved chat keeps them encrypted with the answer.",
     ],
   },
   {

@@ -8,7 +8,8 @@
  * Neither logs anything of a request or an answer.
  */
 import { createParser, type EventSourceMessage } from "eventsource-parser";
-import { scriptedToolCall, WEB_SEARCH_TOOL_NAME, type ToolCall } from "../lib/shared/llm/tools";
+import { READ_PAGE_TOOL_NAME, scriptedToolCall, WEB_SEARCH_TOOL_NAME, type ToolCall } from "../lib/shared/llm/tools";
+import { webPageText } from "../lib/shared/llm/read-page-prompt";
 import { splitWebResults, withWebResults, type PromptResult } from "../lib/shared/llm/search-prompt";
 import { contentImages, contentText, type MessageImage } from "../lib/shared/chat/images";
 import { chunkWords, type ChatRequest } from "./enclave-completion";
@@ -175,16 +176,21 @@ export function scriptedModel(answer: (messages: LlmMessage[]) => string, chunkD
     }
     const lastUser = text.findLastIndex((m) => m.role === "user");
     const base = text.slice(0, lastUser + 1) as LlmMessage[];
-    // The client's own tools' results (docs/issues.md #50) apart from the enclave's web results.
+    // The client's own tools' results (docs/issues.md #50) apart from the enclave's web results and pages.
     const clientCallIds = new Set(
-      messages.slice(lastUser + 1).flatMap((m) => (m.tool_calls ?? []).filter((c) => c.function.name !== WEB_SEARCH_TOOL_NAME).map((c) => c.id)),
+      messages
+        .slice(lastUser + 1)
+        .flatMap((m) => (m.tool_calls ?? []).filter((c) => c.function.name !== WEB_SEARCH_TOOL_NAME && c.function.name !== READ_PAGE_TOOL_NAME).map((c) => c.id)),
     );
     const after = messages.slice(lastUser + 1).filter((m) => m.role === "tool");
     const deviceResults = after.filter((m) => clientCallIds.has(m.tool_call_id ?? "")).map((m) => contentText(m.content ?? ""));
     const toolContents = after.filter((m) => !clientCallIds.has(m.tool_call_id ?? "")).map((m) => contentText(m.content ?? ""));
-    const blocks = toolContents.filter((c) => c.startsWith("<web_results>"));
+    // Pages read (docs/issues.md #51) go on as the tool messages the development responder quotes from.
+    const pages: LlmMessage[] = toolContents.filter((c) => webPageText(c) !== null).map((content) => ({ role: "tool", content }));
+    const searched = toolContents.filter((c) => webPageText(c) === null);
+    const blocks = searched.filter((c) => c.startsWith("<web_results>"));
     const results: PromptResult[] | null = blocks.length ? blocks.flatMap((c) => splitWebResults(c).results) : null;
-    const answered = answer(toolContents.length ? withWebResults(base, results) : (base.length ? base : (text as LlmMessage[])));
+    const answered = answer([...(searched.length ? withWebResults(base, results) : base.length ? base : (text as LlmMessage[])), ...pages]);
     const full = deviceResults.length ? `${answered}\n\nYour device answered: ${deviceResults.join(" ")}` : answered;
     for (const piece of chunkWords(full, 3)) {
       if (chunkDelayMs > 0) await new Promise((r) => setTimeout(r, chunkDelayMs));

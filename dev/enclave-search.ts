@@ -79,6 +79,16 @@ export function searchMarker(itemId: string, status: "in_progress" | SearchStatu
   return `\n<tinfoil-event>${JSON.stringify({ type: "tinfoil.web_search_call", item_id: itemId, status, action: { type: "search", query }, ...extra })}</tinfoil-event>\n`;
 }
 
+/**
+ * One `open_page` marker of the router's fetch tool (toolruntime/tool_progress.go executeFetchWithProgress: one
+ * per URL, `"action":{"type":"open_page","url"}`), padded with "\n". "blocked" is a page this enclave would not read
+ * (not allowed, or not this turn's to read): the router's fetch has no such status, Hush's client shows it as not read.
+ */
+export function pageMarker(itemId: string, status: "in_progress" | SearchStatus, url: string): string {
+  const extra = status === "failed" ? { error: { code: "tool_error" } } : status === "blocked" ? { error: { code: "blocked_by_safety_filter" } } : {};
+  return `\n<tinfoil-event>${JSON.stringify({ type: "tinfoil.web_search_call", item_id: itemId, status, action: { type: "open_page", url }, ...extra })}</tinfoil-event>\n`;
+}
+
 async function searxng(baseUrl: string | null, query: string): Promise<PromptResult[]> {
   if (!baseUrl || !query) throw new Error("no engine");
   const url = new URL(`${baseUrl.replace(/\/+$/, "")}/search`);

@@ -7,17 +7,36 @@
  * (the query exactly as sent) in the content stream; the results go back to the model as a `role: "tool"` message
  * (delimited, untrusted <web_results>, lib/shared/llm/search-prompt.ts), numbered across the turn, until the model
  * answers or MAX_MODEL_CALLS is reached. The answer's `[n]` become the router's citation links.
+ * Beside it the model is offered lib/shared/llm/tools.ts READ_PAGE_TOOL (docs/issues.md #51), the stand-in for the
+ * router's own fetch tool (`router_fetch`, `{ "urls": [...] }`): the page is read from this process under the standard
+ * path's guard and bounds (lib/server/read-page: READ_PAGE_ALLOW_HOSTS, READ_PAGE_MAX_BYTES, READ_PAGE_TIMEOUT_MS,
+ * READ_PAGE_MAX_CHARS), only a link of the user's latest message or a search result of this turn, with the router's
+ * `open_page` marker (./enclave-search.ts pageMarker); Hush's server never sees the URL or the page.
  * Tools the request offers itself (`tools`: the browser's device tools, docs/issues.md #50) are offered to the model
  * too, never run here: a step that calls one ends the answer with those `tool_calls` (finish_reason "tool_calls");
  * the client answers them in its next request, whose earlier model calls count against MAX_MODEL_CALLS.
  * Nothing here logs: the queries, results and answer exist only inside the ciphertext.
  */
-import { MAX_QUERIES_PER_CALL, WEB_SEARCH_TOOL, WEB_SEARCH_TOOL_NAME, webSearchQueries, type ToolCall, type ToolDefinition } from "../lib/shared/llm/tools";
+import {
+  MAX_QUERIES_PER_CALL,
+  READ_PAGE_TOOL,
+  READ_PAGE_TOOL_NAME,
+  readPageUrl,
+  readUrls,
+  WEB_SEARCH_TOOL,
+  WEB_SEARCH_TOOL_NAME,
+  webSearchQueries,
+  type ToolCall,
+  type ToolDefinition,
+} from "../lib/shared/llm/tools";
+import { READ_PAGE_SYSTEM_PROMPT, READ_PAGE_TOOL_TEXT } from "../lib/shared/llm/read-page-prompt";
+import { MAX_TURN_PAGES } from "../lib/shared/search/record";
+import { readPage } from "../lib/server/read-page";
 import { formatWebResults, type PromptResult } from "../lib/shared/llm/search-prompt";
 import { contentText, type ContentPart } from "../lib/shared/chat/images";
 import { splitDocumentContext } from "../lib/shared/llm/prompt";
 import type { ChatRequest, CompletionWriter, TurnUsage } from "./enclave-completion";
-import { CitationStream, runQuery, searchMarker, type QueryOutcome } from "./enclave-search";
+import { CitationStream, pageMarker, runQuery, searchMarker, type QueryOutcome } from "./enclave-search";
 
 /** Model calls in one turn, the last one without tools so the model has to answer (docs/issues.md #50). */
 export const MAX_MODEL_CALLS = 8;
@@ -78,7 +97,7 @@ export async function runEnclaveTurn({ request, model, writer, search, maxCalls 
     ...(m.tool_call_id !== undefined ? { tool_call_id: m.tool_call_id } : {}),
   }));
   const clientTools: ToolDefinition[] = (request.tools ?? [])
-    .filter((t) => t.function.name !== WEB_SEARCH_TOOL_NAME)
+    .filter((t) => t.function.name !== WEB_SEARCH_TOOL_NAME && t.function.name !== READ_PAGE_TOOL_NAME)
     .map((t) => ({ type: "function", function: { name: t.function.name, description: t.function.description ?? "", parameters: (t.function.parameters ?? { type: "object", properties: {} }) as Record<string, unknown> } }));
   const clientNames = new Set(clientTools.map((t) => t.function.name));
   // A continued turn's earlier model calls: the assistant tool_calls since the user's last message.
@@ -86,13 +105,16 @@ export async function runEnclaveTurn({ request, model, writer, search, maxCalls 
   const callsBefore = conversation.slice(lastUserAt + 1).filter((m) => m.role === "assistant" && m.tool_calls?.length).length;
   if (search) {
     const firstTurn = conversation.findIndex((m) => m.role !== "system");
-    conversation.splice(firstTurn === -1 ? conversation.length : firstTurn, 0, { role: "system", content: ENCLAVE_SEARCH_PROMPT });
+    conversation.splice(firstTurn === -1 ? conversation.length : firstTurn, 0, { role: "system", content: ENCLAVE_SEARCH_PROMPT }, { role: "system", content: READ_PAGE_SYSTEM_PROMPT });
   }
   // The personal-data check lets through what the user's own latest words hold (lib/shared/search/personal-data.ts).
   const lastUser = request.messages.findLast((m) => m.role === "user");
   const userMessage = lastUser ? splitDocumentContext(contentText(lastUser.content as ContentPart[] | string)).question : "";
   const sources: PromptResult[] = [];
   const citations = new CitationStream(sources);
+  // The pages this turn may read: the user's latest links, then each search result as it arrives.
+  const readable = readUrls(userMessage);
+  let reads = 0;
   const usage: TurnUsage = { promptTokens: 0, completionTokens: 0 };
   const send = async (piece: { text: string; annotations: unknown[] }) => {
     await writer.content(piece.text);
@@ -100,7 +122,7 @@ export async function runEnclaveTurn({ request, model, writer, search, maxCalls 
   };
 
   for (let call = callsBefore + 1; call <= maxCalls; call++) {
-    const tools = call < maxCalls ? [...(search ? [WEB_SEARCH_TOOL] : []), ...clientTools] : [];
+    const tools = call < maxCalls ? [...(search ? [WEB_SEARCH_TOOL, READ_PAGE_TOOL] : []), ...clientTools] : [];
     let text = "";
     let calls: ToolCall[] = [];
     try {
@@ -137,6 +159,12 @@ export async function runEnclaveTurn({ request, model, writer, search, maxCalls 
     });
     let queriesLeft = MAX_QUERIES_PER_CALL;
     for (const c of calls) {
+      if (c.name === READ_PAGE_TOOL_NAME && search) {
+        reads += 1;
+        const content = await readStep(c, reads, readable, search.events, writer);
+        conversation.push({ role: "tool", tool_call_id: c.id, content });
+        continue;
+      }
       const written = c.name === WEB_SEARCH_TOOL_NAME && search ? webSearchQueries(c.arguments) : [];
       const queries = written.slice(0, queriesLeft);
       queriesLeft -= queries.length;
@@ -147,7 +175,7 @@ export async function runEnclaveTurn({ request, model, writer, search, maxCalls 
             ? TOOL_NO_QUERY
             : queries.length === 0
               ? TOOL_STEP_FULL
-              : await searchStep(queries, search!, userMessage, sources, writer);
+              : await searchStep(queries, search!, userMessage, sources, readable, writer);
       conversation.push({ role: "tool", tool_call_id: c.id, content });
     }
   }
@@ -164,6 +192,7 @@ async function searchStep(
   search: NonNullable<EnclaveTurn["search"]>,
   userMessage: string,
   sources: PromptResult[],
+  readable: Set<string>,
   writer: CompletionWriter,
 ): Promise<string> {
   const marker = (text: string) => (search.events ? writer.content(text) : Promise.resolve());
@@ -181,10 +210,34 @@ async function searchStep(
   }
   const first = sources.length;
   for (const result of outcomes.flatMap((o) => o.results)) if (!sources.some((s) => s.url === result.url)) sources.push(result);
+  for (const result of sources.slice(first)) if (URL.canParse(result.url)) readable.add(new URL(result.url).href);
   return numberedResults(sources.slice(first), first + 1);
 }
 
 /** formatWebResults with the block's indices starting at `first` (the only `<result index=` left in it is its own: quote() neutralises others). */
 function numberedResults(results: readonly PromptResult[], first: number): string {
   return formatWebResults(results).replace(/<result index="(\d+)"/g, (_, n: string) => `<result index="${Number(n) + first - 1}"`);
+}
+
+/**
+ * Run one read_page call (the turn's `n`th) as the router's fetch does: an `open_page` marker when it begins and one
+ * when it ends, the page read from this process only when `readable` holds its URL; returns the tool message's content
+ * (the quoted page, lib/shared/llm/read-page-prompt.ts, or why it was not read).
+ */
+async function readStep(call: ToolCall, n: number, readable: ReadonlySet<string>, events: boolean, writer: CompletionWriter): Promise<string> {
+  const written = readPageUrl(call.arguments);
+  const url = written && URL.canParse(written) ? new URL(written) : null;
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) return READ_PAGE_TOOL_TEXT.bad_url;
+  if (n > MAX_TURN_PAGES) return READ_PAGE_TOOL_TEXT.no_more;
+  const marker = (text: string) => (events ? writer.content(text) : Promise.resolve());
+  const itemId = `ws_${crypto.randomUUID()}`;
+  await marker(pageMarker(itemId, "in_progress", url.href));
+  if (!readable.has(url.href)) {
+    await marker(pageMarker(itemId, "blocked", url.href));
+    return READ_PAGE_TOOL_TEXT.not_offered;
+  }
+  const read = await readPage(url, writer.closed).catch(() => null);
+  if (!read) return READ_PAGE_TOOL_TEXT.unavailable;
+  await marker(pageMarker(itemId, read.status === "ok" ? "completed" : read.status === "refused" ? "blocked" : "failed", (read.url ?? url).href));
+  return read.content;
 }

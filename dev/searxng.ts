@@ -10,6 +10,9 @@
  * Trigger words in the query (tests): `[[searx:down]]` HTTP 500; `[[searx:hang]]` no answer for 60 s;
  * `[[searx:huge]]` an answer of 5 MB. Development only: the queries it receives are kept in memory (`queries`)
  * and served at `GET /__queries` so a test in another process can read them; `DELETE /__queries` clears them.
+ * It also serves a few small pages to read (docs/issues.md #51), `GET /pages/<name>` (DEV_PAGES), so "read <URL>"
+ * works on a fresh clone with no network: the embedded defaults allow this host for page reads (READ_PAGE_ALLOW_HOSTS,
+ * lib/server/config.ts).
  */
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
@@ -52,6 +55,25 @@ export const SEARCH_CORPUS: readonly CorpusEntry[] = [
   },
 ];
 
+/** The pages served at `/pages/<name>`: HTML with the chrome a real article has (navigation, footer), and plain text. */
+export const DEV_PAGES: Readonly<Record<string, { type: string; body: string }>> = {
+  "kakapo-season-2026": {
+    type: "text/html; charset=utf-8",
+    body: `<!doctype html><html lang="en"><head><title>Kākāpō breeding season 2026: the full report</title></head><body>
+<nav><a href="/">Home</a> · <a href="/pages/kakapo-season-2026">Reports</a></nav>
+<article><h1>Kākāpō breeding season 2026: the full report</h1>
+<p>The 2026 kākāpō breeding season produced 41 chicks on Whenua Hou and Anchor Island, the most since monitoring began.</p>
+<p>Rangers checked every nest at night, weighed the chicks and moved eggs to incubators when storms came. Rimu trees fruited
+heavily, which is what sets a breeding season off: the birds breed only in years when the rimu fruit is plentiful.</p>
+<h2>What comes next</h2><ul><li>Supplementary feeding through the winter</li><li>A third island, free of predators, for the young birds</li></ul>
+</article><footer>A development page served by Hush's SearXNG stand-in (dev/searxng.ts).</footer></body></html>`,
+  },
+  "tuatara-notes.txt": {
+    type: "text/plain; charset=utf-8",
+    body: "Tuatara notes\n\nTuatara can live for over 100 years. They are the only living members of the order Rhynchocephalia.\n",
+  },
+};
+
 const HANG_MS = 60_000;
 
 export interface FakeSearxng {
@@ -84,6 +106,11 @@ export async function startFakeSearxng(options: { port?: number; listenHost?: st
       if (req.method === "DELETE") queries.length = 0;
       res.writeHead(200, { "Content-Type": "application/json" });
       return void res.end(JSON.stringify(queries));
+    }
+    const page = req.method === "GET" && url.pathname.startsWith("/pages/") ? DEV_PAGES[url.pathname.slice("/pages/".length)] : undefined;
+    if (page) {
+      res.writeHead(200, { "Content-Type": page.type });
+      return void res.end(page.body);
     }
     if (req.method !== "GET" || (url.pathname !== "/search" && url.pathname !== "/")) {
       res.writeHead(404, { "Content-Type": "text/plain" });

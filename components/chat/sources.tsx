@@ -1,7 +1,7 @@
 "use client";
 
-import type { WebSearchRecord } from "@/lib/shared/search/record";
-import { isLinkable, SEARCH_BLOCKED_LINE, SEARCH_FAILED_LINE, SEARCH_OVER_QUOTA_LINE, sourceDomain } from "@/lib/shared/search/text";
+import type { ReadPageRecord, WebSearchRecord } from "@/lib/shared/search/record";
+import { isLinkable, pageLabel, SEARCH_BLOCKED_LINE, SEARCH_FAILED_LINE, SEARCH_OVER_QUOTA_LINE, sourceDomain } from "@/lib/shared/search/text";
 import { PERSONAL_DATA_LABEL } from "@/lib/shared/search/personal-data";
 import { AnswerStep } from "./answer-step";
 
@@ -10,7 +10,8 @@ import { AnswerStep } from "./answer-step";
  * was over the day's limit (never silently); the numbered "Sources" (title and domain, linked with no referrer and
  * no opener; nothing is fetched from the source's origin: no favicon, thumbnail or preview); and the disclosure
  * "Searched the web for: …" with every query exactly as sent and who ran it, a collapsible step (./answer-step.tsx)
- * that opens to each query as sent and the results that came back; and each query the model wrote that the
+ * that opens to each query as sent and the results that came back; "Read: host/path" for each page read for the
+ * answer (docs/issues.md #51), linked like a source, and who read it; and each query the model wrote that the
  * personal-data check held back, as "Not sent", with why.
  */
 export function Sources({ search }: { search: WebSearchRecord }) {
@@ -74,11 +75,51 @@ export function Sources({ search }: { search: WebSearchRecord }) {
           }
         />
       )}
+      {search.pages && search.pages.length > 0 && <PagesRead pages={search.pages} via={search.via} engine={search.engine} />}
       {search.held?.map((h, i) => (
         <p key={`held-${i}`} data-testid="search-held" className="text-xs text-ink-500">
           Not sent: “{h.query}”. It looked like it held {PERSONAL_DATA_LABEL[h.kind]} your message did not ask to search for.
         </p>
       ))}
+    </div>
+  );
+}
+
+/**
+ * The pages read for an answer (docs/issues.md #51): "Read: host/path", each a link with no referrer and no opener,
+ * and who read it; a page asked for but not read says so ("Could not read", or "Not read" when it was not allowed).
+ */
+function PagesRead({ pages, via, engine }: { pages: readonly ReadPageRecord[]; via: WebSearchRecord["via"]; engine: string }) {
+  // A page read twice is listed once.
+  const read = pages.filter((p, i) => p.status === "ok" && pages.findIndex((q) => q.status === "ok" && q.url === p.url) === i);
+  const reader = via === "enclave" ? `inside the secure enclave at ${engine}` : "by Hush's server";
+  return (
+    <div data-testid="read-disclosure" className="space-y-0.5 text-xs text-ink-500">
+      {read.length > 0 && (
+        <p>
+          Read:{" "}
+          {read.map((p, i) => (
+            <span key={`${i}-${p.url}`}>
+              {i > 0 && ", "}
+              {isLinkable(p.url) ? (
+                <a href={p.url} target="_blank" rel="noreferrer noopener" referrerPolicy="no-referrer" data-testid="read-page-link" className="break-all text-brand-700 hover:underline">
+                  {pageLabel(p.url)}
+                </a>
+              ) : (
+                <span className="break-all">{pageLabel(p.url)}</span>
+              )}
+            </span>
+          ))}{" "}
+          ({reader})
+        </p>
+      )}
+      {pages.map((p, i) =>
+        p.status === "ok" ? null : (
+          <p key={`not-${i}-${p.url}`} data-testid="read-page-not-read" className="break-all">
+            {p.status === "refused" ? `Not read: ${pageLabel(p.url)} (not allowed).` : `Could not read: ${pageLabel(p.url)}.`}
+          </p>
+        ),
+      )}
     </div>
   );
 }

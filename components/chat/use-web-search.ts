@@ -21,6 +21,8 @@ export interface WebSearchState {
   overQuota: boolean;
   /** Who runs the searches, as the toggle names it. */
   engine: string;
+  /** Who reads a page for the model (docs/issues.md #51): Hush's server for a standard model, else the enclave. */
+  reader: string;
   toggle: () => void;
 }
 
@@ -43,6 +45,7 @@ export function useWebSearch(chatId: string | null, model: string) {
     on: available && !overQuota && Boolean(byChat[key]),
     overQuota,
     engine: inEnclave ? `the secure enclave (${confidential!.enclaveHost})` : (standardEngine ?? ""),
+    reader: inEnclave ? "the secure enclave" : "Hush's server",
     toggle: () => setByChat((m) => ({ ...m, [key]: !m[key] })),
   };
   return {

@@ -5,12 +5,15 @@ import type { WebSearchState } from "./use-web-search";
 
 /**
  * The composer's "Search the web" button: a toggle (aria-pressed), off by default, absent when
- * this model cannot search (a standard model without SEARXNG_URL). Its title says where a query goes; over the
- * day's searches it is disabled and says why.
+ * this model cannot search (a standard model without SEARXNG_URL). Its title says where a query goes, and that it
+ * covers reading pages too (docs/issues.md #51: a result's page or a link in the message, read by Hush's server or the
+ * enclave, each read listed under the answer); over the day's searches it is disabled and says why.
  */
 export function WebSearchToggle({ state, busy }: { state: WebSearchState; busy: boolean }) {
   if (!state.available) return null;
-  const where = `Your message is sent as a search query to ${state.engine}; the answer lists its sources.`;
+  const where =
+    `Your message is sent as a search query to ${state.engine}; the answer lists its sources. ` +
+    `It also lets the model read pages from the results or links in your message: ${state.reader} fetches them, and the answer lists each page read.`;
   return (
     <div className="flex shrink-0 items-center">
       <button

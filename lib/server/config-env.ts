@@ -288,7 +288,8 @@ export const envSchema = z.object({
   READ_PAGE_MAX_CHARS: positiveInt(20_000),
   /**
    * host:port pairs, comma-separated (e.g. 127.0.0.1:8790,wiki.intranet:80), exempt from the public-address and
-   * port rules of a page read (tests, intranets); each is named in the start-up log. Unset: none.
+   * port rules of a page read (tests, intranets); each is named in the start-up log. Unset: none, but the embedded defaults
+   * (`npm run dev` with no provider) allow the development SearXNG stand-in (127.0.0.1:SEARCH_DEV_PORT), whose pages they read.
    */
   READ_PAGE_ALLOW_HOSTS: optionalString,
   /** "1": confidential turns with web search also ask the enclave for its personal-data check (`pii_check_options`). */

@@ -144,7 +144,8 @@ export function parseConfig(raw: Record<string, string | undefined>): Config {
     noFunctionCallingModels: noFunctionCallingModels(env),
     deviceTools: deviceTools(env),
     search: searchSettings(env, Boolean(confidential?.embedded)),
-    readPageAllowHosts: readPageAllowHosts(env.READ_PAGE_ALLOW_HOSTS),
+    // The embedded defaults read the development SearXNG stand-in's own pages (dev/searxng.ts DEV_PAGES).
+    readPageAllowHosts: readPageAllowHosts(env.READ_PAGE_ALLOW_HOSTS ?? (confidential?.embedded && !env.SEARXNG_URL ? `127.0.0.1:${env.SEARCH_DEV_PORT}` : undefined)),
   };
 }
 
@@ -211,6 +212,9 @@ export function describeDefaults(config: Config): string[] {
     );
   }
   if (config.search?.embedded) notes.push(`web search: development SearXNG stand-in at ${config.search.baseUrl} (a fixed local corpus; set SEARXNG_URL for a real one)`);
+  if (config.search?.embedded && !config.READ_PAGE_ALLOW_HOSTS) {
+    notes.push(`read page: the stand-in's pages at ${config.search.baseUrl}/pages/ can be read (READ_PAGE_ALLOW_HOSTS unset; setting it names the allowed hosts instead)`);
+  }
   if (!config.paymentsEnabled) notes.push("payments: off (set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET); `npm run plan` grants Pro by hand");
   return notes;
 }

@@ -241,7 +241,7 @@ describe("the development enclave with an upstream model (ENCLAVE_UPSTREAM_URL)"
     // The upstream: offered web_search with the conversation, then handed the results as a role "tool" message.
     expect(llm.requests).toHaveLength(2);
     const [first, second] = llm.requests as unknown as (Omit<FakeLlmServer["requests"][number], "messages"> & { messages: { role: string; content: string; toolCalls?: string }[] })[];
-    expect(first!.tools).toEqual(["web_search"]);
+    expect(first!.tools).toEqual(["web_search", "read_page"]);
     expect(first!.model).toBe("upstream-model");
     expect(first!.hasAuthorization).toBe(true);
     expect(first!.stream).toBe(true);
@@ -316,7 +316,7 @@ describe("the development enclave with an upstream model (ENCLAVE_UPSTREAM_URL)"
     tap.retarget(budgetEnclave.port);
     const result = await sendConfidentialTurn(turn([{ role: "user", content: "Keep searching about the kākāpō, please." }]), browserConfig());
     expect(stub.requests).toHaveLength(MAX_MODEL_CALLS);
-    expect(stub.requests.map((r) => r.tools)).toEqual([...Array(MAX_MODEL_CALLS - 1).fill(["web_search"]), []]);
+    expect(stub.requests.map((r) => r.tools)).toEqual([...Array(MAX_MODEL_CALLS - 1).fill(["web_search", "read_page"]), []]);
     expect(stub.requests.at(-1)!.messages.filter((m) => m.role === "tool")).toHaveLength(MAX_MODEL_CALLS - 1);
     const expected = Array.from({ length: MAX_MODEL_CALLS - 1 }, (_, i) => ["a", "b", "c"].map((x) => `kākāpō step ${i + 1} ${x}`)).flat();
     expect([...engine.queries].sort()).toEqual([...expected].sort());

@@ -89,6 +89,8 @@ describe("read_page on the standard path", () => {
     for (const chrome of ["SCRIPT-TEXT", "NAV-TEXT", "FOOTER-TEXT"]) expect(tool.content).not.toContain(chrome);
     expect(body.messages.at(-1).content).toContain("From the page:");
     expect(body.messages.at(-1).content).toContain("41 chicks");
+    // The answer's record names the page read, with its scheme, for "Read: host/path" (sealed with a saved answer).
+    expect(body.search).toEqual({ via: "searxng", engine: expect.any(String), queries: [], sources: [], status: "ok", pages: [{ url: `${base}/article`, status: "ok" }] });
   });
 
   it("the browser's sendChat shows the page being read (host and path, no query) until its read event, then the answer", async () => {
@@ -125,9 +127,11 @@ describe("read_page on the standard path", () => {
   it("streams the read as `event: step` (host and path) before the page is fetched and `event: read` with its outcome after", async () => {
     const events = await readSse(await post(ask(`read ${base}/article?utm=x`, { web_search: true }), { Accept: "text/event-stream" }));
     const host = new URL(base).host;
-    expect(events[0]).toEqual({ event: "step", data: { step: 1, via: "read", host, path: "/article", status: "running" } });
-    expect(events[1]).toEqual({ event: "read", data: { step: 1, via: "read", host, path: "/article", status: "ok" } });
+    const url = `${base}/article?utm=x`;
+    expect(events[0]).toEqual({ event: "step", data: { step: 1, via: "read", host, path: "/article", url, status: "running" } });
+    expect(events[1]).toEqual({ event: "read", data: { step: 1, via: "read", host, path: "/article", url, status: "ok" } });
     expect(events.at(-1)!.event).toBe("done");
+    expect((events.at(-1)!.data as { search: { pages: unknown } }).search.pages).toEqual([{ url, status: "ok" }]);
   });
 
   it("a page that says to ignore previous instructions is only quoted material: its delimiters and <remember> are neutralised and nothing changes", async () => {
@@ -171,8 +175,28 @@ describe("read_page on the standard path", () => {
     const port = (canary.address() as AddressInfo).port;
     const events = await readSse(await post(ask(`read http://127.0.0.1:${port}/secret and http://localhost/admin`, { web_search: true }), { Accept: "text/event-stream" }));
     expect(lastToolMessage().content).toBe(READ_PAGE_TOOL_TEXT.refused);
-    expect(events.find((e) => e.event === "read")!.data).toEqual({ step: 1, via: "read", host: `127.0.0.1:${port}`, path: "/secret", status: "refused" });
+    expect(events.find((e) => e.event === "read")!.data).toEqual({ step: 1, via: "read", host: `127.0.0.1:${port}`, path: "/secret", url: `http://127.0.0.1:${port}/secret`, status: "refused" });
     expect(canaryHits).toBe(0);
+    // Shown under the answer as not read.
+    expect((events.at(-1)!.data as { search: { pages: unknown } }).search.pages).toEqual([{ url: `http://127.0.0.1:${port}/secret`, status: "refused" }]);
+  });
+
+  it("as `npm run dev` serves it: the SearXNG stand-in's own pages (dev/searxng.ts DEV_PAGES), HTML and plain text", async () => {
+    setEnv({ READ_PAGE_ALLOW_HOSTS: `${new URL(base).host},${new URL(engine.url).host}` });
+    try {
+      const html = await (await post(ask(`read ${engine.url}/pages/kakapo-season-2026`, { web_search: true }))).json();
+      expect(lastToolMessage().content).toMatch(/^<web_page url="[^"]+\/pages\/kakapo-season-2026" title="Kākāpō breeding season 2026: the full report"/);
+      expect(lastToolMessage().content).not.toContain("development page served");
+      expect(html.messages.at(-1).content).toContain("41 chicks");
+      expect(html.search.pages).toEqual([{ url: `${engine.url}/pages/kakapo-season-2026`, status: "ok" }]);
+      await post(ask(`read ${engine.url}/pages/tuatara-notes.txt`, { web_search: true }));
+      expect(lastToolMessage().content).toContain("Tuatara can live for over 100 years.");
+      // Only the named pages: the engine's other paths are not pages.
+      await post(ask(`read ${engine.url}/pages/nothing`, { web_search: true }));
+      expect(lastToolMessage().content).toBe(READ_PAGE_TOOL_TEXT.unavailable);
+    } finally {
+      setEnv({ READ_PAGE_ALLOW_HOSTS: new URL(base).host });
+    }
   });
 
   it("with the toggle off read_page is not offered and nothing is fetched", async () => {

@@ -2,10 +2,11 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, parseConfig } from "@/lib/server/config";
-import { readStep, readUrls } from "@/lib/server/chat/tool-read-page";
+import { readStep } from "@/lib/server/chat/tool-read-page";
 import { htmlToMarkdown } from "@/lib/server/read-page";
 import { READ_PAGE_TOOL_TEXT, formatWebPage } from "@/lib/shared/llm/read-page-prompt";
-import { readPageUrl, scriptedToolCall } from "@/lib/shared/llm/tools";
+import type { ReadPageRecord } from "@/lib/shared/search/record";
+import { readPageUrl, readUrls, scriptedToolCall } from "@/lib/shared/llm/tools";
 
 /** docs/issues.md #51: the read_page tool's rule for the stand-in models, which pages a turn may read, and its settings. */
 const user = (content: string) => [{ role: "user", content }];
@@ -51,18 +52,22 @@ describe("the pages a turn may read", () => {
   it("a URL that is neither a search result nor a link of the user's message is not read: refused in its step, nothing contacted", async () => {
     const url = `http://127.0.0.1:${(canary.address() as AddressInfo).port}/exfiltrate?secret=1`;
     const events: unknown[] = [];
-    const step = readStep({ id: "c1", name: "read_page", arguments: JSON.stringify({ url }) }, 1, new Set(["https://example.org/"]), new AbortController().signal);
+    const pages: ReadPageRecord[] = [];
+    const step = readStep({ id: "c1", name: "read_page", arguments: JSON.stringify({ url }) }, 1, new Set(["https://example.org/"]), new AbortController().signal, pages);
     let next = await step.next();
     while (!next.done) {
       events.push(next.value);
       next = await step.next();
     }
     expect(next.value).toBe(READ_PAGE_TOOL_TEXT.not_offered);
-    expect(events).toEqual([{ type: "step", step: { step: 1, via: "read", host: new URL(url).host, path: "/exfiltrate", status: "refused" } }]);
+    expect(events).toEqual([{ type: "step", step: { step: 1, via: "read", host: new URL(url).host, path: "/exfiltrate", url, status: "refused" } }]);
     expect(hits).toBe(0);
-    // A malformed call: nothing announced.
-    const bad = await readStep({ id: "c2", name: "read_page", arguments: JSON.stringify({ url: "file:///etc/passwd" }) }, 2, new Set(), new AbortController().signal).next();
+    // The turn's record says the page was not read, so the answer can say so.
+    expect(pages).toEqual([{ url, status: "refused" }]);
+    // A malformed call: nothing announced, nothing recorded.
+    const bad = await readStep({ id: "c2", name: "read_page", arguments: JSON.stringify({ url: "file:///etc/passwd" }) }, 2, new Set(), new AbortController().signal, pages).next();
     expect(bad).toEqual({ done: true, value: READ_PAGE_TOOL_TEXT.bad_url });
+    expect(pages).toHaveLength(1);
   });
 });
 
@@ -88,7 +93,13 @@ describe("extraction and quoting", () => {
 describe("READ_PAGE_ALLOW_HOSTS", () => {
   it("is a list of host:port, written as the URL parser writes hosts", () => {
     expect(parseConfig({ READ_PAGE_ALLOW_HOSTS: "LOCALHOST:8790, [::1]:80,0x7f000001:443" }).readPageAllowHosts).toEqual(["localhost:8790", "[::1]:80", "127.0.0.1:443"]);
-    expect(parseConfig({}).readPageAllowHosts).toEqual([]);
+    // The embedded defaults (no provider configured) read the SearXNG stand-in's own pages, and only those.
+    expect(parseConfig({}).readPageAllowHosts).toEqual(["127.0.0.1:8789"]);
+    expect(parseConfig({ SEARCH_DEV_PORT: "8799" }).readPageAllowHosts).toEqual(["127.0.0.1:8799"]);
+    expect(parseConfig({ READ_PAGE_ALLOW_HOSTS: "wiki.intranet:80" }).readPageAllowHosts).toEqual(["wiki.intranet:80"]);
+    // Not with a provider or an engine of one's own.
+    expect(parseConfig({ LLM_BASE_URL: "http://127.0.0.1:1/v1" }).readPageAllowHosts).toEqual([]);
+    expect(parseConfig({ SEARXNG_URL: "http://127.0.0.1:8080" }).readPageAllowHosts).toEqual([]);
     for (const bad of ["localhost", "http://x:80", "x:80/path", "x:99999", "user@x:80"]) expect(() => parseConfig({ READ_PAGE_ALLOW_HOSTS: bad }), bad).toThrow(ConfigError);
   });
 });

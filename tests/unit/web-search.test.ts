@@ -1,4 +1,7 @@
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
+import { Sources } from "@/components/chat/sources";
 import { EnclaveSearchStream } from "@/lib/browser/search/enclave-stream";
 import { generateVaultKey, importVaultKey } from "@/lib/browser/vault/crypto";
 import { treeForSaving, treeFromSaved } from "@/lib/browser/chat/saved-tree";
@@ -16,6 +19,7 @@ const RECORD: WebSearchRecord = {
   queries: ["kākāpō 2026 season"],
   sources: [{ title: "Kākāpō report", url: "https://example.org/kakapo" }],
   status: "ok",
+  pages: [{ url: "https://example.org/kakapo?from=search", status: "ok" }],
 };
 
 describe("the enclave's answer read in the browser", () => {
@@ -43,6 +47,33 @@ describe("the enclave's answer read in the browser", () => {
     const shown = stream.push(marker("blocked", { error: { code: "blocked_by_safety_filter" } }) + "a < b and [note] and [x](https://not.a.source)") + stream.finish();
     expect(shown).toBe("a < b and [note] and [x](https://not.a.source)");
     expect(stream.record("e").status).toBe("blocked");
+  });
+
+  it("the router's fetch markers (action open_page) become the record's pages, and the reading line hears them begin and end", () => {
+    const reading: (string | null)[] = [];
+    const stream = new EnclaveSearchStream((page) => reading.push(page));
+    const page = (id: string, status: string, url: string) =>
+      `\n<tinfoil-event>${JSON.stringify({ type: "tinfoil.web_search_call", item_id: id, status, action: { type: "open_page", url } })}</tinfoil-event>\n`;
+    const raw = page("ws_a", "in_progress", "https://a.example:8443/post?x=1") + page("ws_a", "completed", "https://a.example:8443/post?x=1") +
+      page("ws_b", "in_progress", "http://10.0.0.1/admin") + page("ws_b", "blocked", "http://10.0.0.1/admin") +
+      page("ws_c", "in_progress", "javascript:alert(1)") + "The post says hello.";
+    let shown = "";
+    for (let i = 0; i < raw.length; i += 5) shown += stream.push(raw.slice(i, i + 5));
+    shown += stream.finish();
+    expect(shown).toBe("The post says hello.");
+    expect(reading).toEqual(["a.example:8443/post", null, "10.0.0.1/admin", null]);
+    // Only pages were read: no search ran, so none failed.
+    expect(stream.record("enclave.example")).toEqual({
+      via: "enclave",
+      engine: "enclave.example",
+      queries: [],
+      sources: [],
+      status: "ok",
+      pages: [
+        { url: "https://a.example:8443/post?x=1", status: "ok" },
+        { url: "http://10.0.0.1/admin", status: "refused" },
+      ],
+    });
   });
 
   it("the development enclave's citations round-trip: [n] becomes a link with a url_citation annotation", () => {
@@ -77,6 +108,30 @@ describe("results in the model input", () => {
   });
 });
 
+describe("the pages read, under the answer", () => {
+  const html = (search: WebSearchRecord) => renderToStaticMarkup(createElement(Sources, { search }));
+
+  it("'Read: host/path', a link with no referrer or opener to the whole URL, and who read it", () => {
+    const out = html(RECORD);
+    expect(out).toContain('data-testid="read-disclosure"');
+    expect(out).toMatch(/Read: <span><a href="https:\/\/example.org\/kakapo\?from=search" target="_blank" rel="noreferrer noopener" referrerPolicy="no-referrer"[^>]*>example.org\/kakapo<\/a><\/span> \(by Hush(&#x27;|')s server\)/);
+    const enclave = html({ ...RECORD, via: "enclave", engine: "enclave.example" });
+    expect(enclave).toContain("(inside the secure enclave at enclave.example)");
+  });
+
+  it("a page asked for and not read says so, and is not a link", () => {
+    const out = html({ ...RECORD, pages: [{ url: "http://10.0.0.1/admin", status: "refused" }, { url: "https://gone.example/x", status: "failed" }] });
+    expect(out).not.toContain("Read:");
+    expect(out).toContain("Not read: 10.0.0.1/admin (not allowed).");
+    expect(out).toContain("Could not read: gone.example/x.");
+    expect(out).not.toContain('href="http://10.0.0.1');
+  });
+
+  it("an answer with no pages read shows no such line", () => {
+    expect(html({ ...RECORD, pages: undefined })).not.toContain("read-disclosure");
+  });
+});
+
 describe("a saved answer keeps its search, sealed", () => {
   it("in the message's own steps ciphertext (not its attachment), back on the message, never as a document", async () => {
     const { sealTurn, openChat } = await import("@/lib/browser/vault/seal");
@@ -96,6 +151,8 @@ describe("a saved answer keeps its search, sealed", () => {
       messages: body.messages.map((m, position) => ({ ...m, position })),
     });
     expect(opened.messages[1]).toMatchObject({ role: "assistant", attachment: null, search: RECORD });
+    // The pages read come back with it, so a reopened chat still shows "Read: …".
+    expect(opened.messages[1]!.search!.pages).toEqual(RECORD.pages);
     expect(opened.documents).toEqual([]);
   });
 
@@ -105,6 +162,6 @@ describe("a saved answer keeps its search, sealed", () => {
     tree = addChild(user.tree, user.id, { role: "assistant", content: "a1", search: RECORD }).tree;
     tree = addChild(tree, user.id, { role: "assistant", content: "a2" }).tree;
     const restored = treeFromSaved(treeForSaving(tree), [{ role: "user", content: "q" }, { role: "assistant", content: "a2" }]);
-    expect(Object.values(restored.nodes).some((n) => n.message?.search?.engine === "search.example.org")).toBe(true);
+    expect(Object.values(restored.nodes).some((n) => n.message?.search?.engine === "search.example.org" && n.message.search.pages?.length === 1)).toBe(true);
   });
 });

@@ -165,7 +165,7 @@ async function sendTurn(input: SendChatInput, config: ConfidentialPublicConfig):
     throw AppError.fromStatus(response.status >= 500 ? response.status : 502, "The secure enclave could not answer this message.");
   }
 
-  const search = input.webSearch ? new EnclaveSearchStream() : null;
+  const search = input.webSearch ? new EnclaveSearchStream((page) => input.onSearch?.(page === null ? null : { page })) : null;
   const calls: DevicePause["tool_calls"] = [];
   const text = await readAnswer(response.body, input.onDelta, search, calls);
   recordReceipt(receipt);

@@ -1,11 +1,14 @@
-import type { WebSearchRecord, WebSearchSource } from "@/lib/shared/search/record";
+import type { ReadPageRecord, WebSearchRecord, WebSearchSource } from "@/lib/shared/search/record";
+import { pageLabel } from "@/lib/shared/search/text";
 
 /**
  * The confidential answer's web-search parts, read in the browser after decryption, in the
  * shapes of Tinfoil's confidential model router (github.com/tinfoilsh/confidential-model-router):
  * - progress markers inside the content stream, asked for with `X-Tinfoil-Events: web_search`
  *   (toolruntime/events.go): `\n<tinfoil-event>{"type":"tinfoil.web_search_call","item_id","status",
- *   "action":{"type":"search","query"},"sources":[{"url","title"}],"error":{"code"}}</tinfoil-event>\n`;
+ *   "action":{"type":"search","query"},"sources":[{"url","title"}],"error":{"code"}}</tinfoil-event>\n`; a page read by
+ *   the router's fetch tool is the same marker with `"action":{"type":"open_page","url"}`, one per URL
+ *   (toolruntime/tool_progress.go executeFetchWithProgress), its status "completed", "failed" or "blocked";
  * - citations as markdown links `[label](url)` in the text, with `delta.annotations`
  *   `[{"type":"url_citation","url_citation":{"url","title","start_index","end_index"}}]` (toolruntime/citations/state.go).
  * The filter takes the markers out of the text the chat shows and turns each citation link into a plain `[n]`
@@ -22,11 +25,21 @@ interface SearchCall {
   sources: WebSearchSource[];
 }
 
-/** A streaming filter for one answer: `push` each decrypted piece, `finish` at the end; both return text to show. */
+/** Pages one answer's record keeps (the record's bound). */
+const MAX_PAGES = 10;
+
+/**
+ * A streaming filter for one answer: `push` each decrypted piece, `finish` at the end; both return text to show.
+ * `onReading` hears a page read begin (its host and path) and end (null), for the chat's "Reading …" line.
+ */
 export class EnclaveSearchStream {
   private pending = "";
   private readonly calls = new Map<string, SearchCall>();
+  /** The fetch tool's pages by marker id, in the order they began. */
+  private readonly pages = new Map<string, { url: string; status: string }>();
   private readonly cited: WebSearchSource[] = [];
+
+  constructor(private readonly onReading?: (page: string | null) => void) {}
 
   /** Add a piece of content; returns what can be shown now (a partial marker or link is held back). */
   push(piece: string): string {
@@ -72,7 +85,13 @@ export class EnclaveSearchStream {
           : this.cited.length > 0
             ? "ok"
             : "failed";
-    return { via: "enclave", engine, queries, sources: this.sources(), status };
+    const pages: ReadPageRecord[] = [...this.pages.values()].slice(0, MAX_PAGES).map((p) => ({
+      url: p.url,
+      status: p.status === "completed" ? "ok" : p.status === "blocked" ? "refused" : "failed",
+    }));
+    // A turn that only read pages searched nothing: that is no failed search.
+    const only = calls.length === 0 && pages.length > 0;
+    return { via: "enclave", engine, queries, sources: this.sources(), status: only ? "ok" : status, ...(pages.length ? { pages } : {}) };
   }
 
   private drain(final: boolean): string {
@@ -121,6 +140,16 @@ export class EnclaveSearchStream {
     return this.take(1);
   }
 
+  /** A fetch marker: the page's URL and how its read went (a URL that is not http(s) is not kept). */
+  private page(id: string, url: unknown, status: unknown): void {
+    const previous = this.pages.get(id);
+    const href = typeof url === "string" && /^https?:\/\//i.test(url) ? url.slice(0, 2000) : previous?.url;
+    if (!href) return;
+    const now = typeof status === "string" ? status : "in_progress";
+    this.pages.set(id, { url: href, status: now });
+    this.onReading?.(now === "in_progress" ? pageLabel(href) : null);
+  }
+
   private take(n: number): string {
     const piece = this.pending.slice(0, n);
     this.pending = this.pending.slice(n);
@@ -128,13 +157,14 @@ export class EnclaveSearchStream {
   }
 
   private event(json: string): void {
-    let data: { type?: unknown; item_id?: unknown; status?: unknown; action?: { query?: unknown }; sources?: unknown };
+    let data: { type?: unknown; item_id?: unknown; status?: unknown; action?: { type?: unknown; query?: unknown; url?: unknown }; sources?: unknown };
     try {
       data = JSON.parse(json) as typeof data;
     } catch {
       return;
     }
     if (data.type !== "tinfoil.web_search_call" || typeof data.item_id !== "string") return;
+    if (data.action?.type === "open_page") return this.page(data.item_id, data.action.url, data.status);
     const previous = this.calls.get(data.item_id);
     const sources = Array.isArray(data.sources)
       ? (data.sources as { url?: unknown; title?: unknown }[])

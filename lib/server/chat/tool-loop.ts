@@ -4,9 +4,9 @@ import { consumeSearchQueries, type QuotaSubject } from "@/lib/server/quota";
 import { runQueries, toSource } from "@/lib/server/search/run";
 import { heldBackKind } from "@/lib/shared/search/personal-data";
 import { formatWebResults, SEARCH_TOOL_FAILED, SEARCH_TOOL_HELD, SEARCH_TOOL_NO_MORE, SEARCH_TOOL_OVER_QUOTA, withSearchToolPrompt } from "@/lib/shared/llm/search-prompt";
-import { READ_PAGE_TOOL, READ_PAGE_TOOL_NAME, WEB_SEARCH_TOOL, WEB_SEARCH_TOOL_NAME, webSearchQueries, type ToolCall, type ToolDefinition } from "@/lib/shared/llm/tools";
+import { READ_PAGE_TOOL, READ_PAGE_TOOL_NAME, readUrls, WEB_SEARCH_TOOL, WEB_SEARCH_TOOL_NAME, webSearchQueries, type ToolCall, type ToolDefinition } from "@/lib/shared/llm/tools";
 import { withReadPagePrompt } from "@/lib/shared/llm/read-page-prompt";
-import { readStep, readUrls, type ReadStep } from "./tool-read-page";
+import { readStep, type ReadStep } from "./tool-read-page";
 import type { LlmEvent, LlmMessage, LlmProvider } from "@/lib/shared/llm/types";
 import type { WebSearchRecord } from "@/lib/shared/search/record";
 import type { SearchStep } from "@/lib/shared/chat/stream-events";
@@ -168,7 +168,7 @@ export function searchToolLoop(input: {
             yield { type: "searched", record: snapshot() };
           } else if (c.name === READ_PAGE_TOOL_NAME && webSearch) {
             reads += 1;
-            content = yield* readStep(c, reads, readable, signal);
+            content = yield* readStep(c, reads, readable, signal, (record.pages ??= []));
           }
           if (signal.aborted) throw signal.reason;
           messages.push({ role: "tool", tool_call_id: c.id, content });
@@ -179,6 +179,6 @@ export function searchToolLoop(input: {
     }
   }
 
-  const snapshot = (): WebSearchRecord => ({ ...record, queries: [...record.queries], sources: [...record.sources], ...(record.held ? { held: [...record.held] } : {}) });
+  const snapshot = (): WebSearchRecord => ({ ...record, queries: [...record.queries], sources: [...record.sources], ...(record.held ? { held: [...record.held] } : {}), ...(record.pages ? { pages: [...record.pages] } : {}) });
   return { events: loop(), record: snapshot, stop: () => controller.abort(new DOMException("The turn was stopped.", "AbortError")) };
 }

@@ -37,6 +37,8 @@ export const readStepSchema = z
     /** The page's host (with a port other than the scheme's) and path, no query: "Read: host/path". */
     host: z.string(),
     path: z.string(),
+    /** The whole URL with its scheme (the link under the answer); at `read` with "ok", the page's after redirects. */
+    url: z.string(),
     /**
      * `step`: "running" (being read now) or "refused" (not contacted: not this turn's to read, or not allowed).
      * `read`: "ok" (read; host and path are then the page's after redirects), "refused" or "failed".

@@ -80,6 +80,19 @@ export function readPageUrl(argumentsJson: string): string | null {
   return typeof url === "string" && url.trim() !== "" && url.length <= MAX_URL_CHARS ? url.trim() : null;
 }
 
+/**
+ * The pages a turn may read from the user's message (docs/issues.md #51): its http(s) links, as the URL parser writes
+ * them (trailing punctuation taken off). Both paths' tool loops read only these and the turn's search results.
+ */
+export function readUrls(message: string): Set<string> {
+  const urls = new Set<string>();
+  for (const m of message.matchAll(/https?:\/\/[^\s<>"'`]+/gi)) {
+    const link = m[0].replace(/[.,;:!?)\]}]+$/, "");
+    if (URL.canParse(link)) urls.add(new URL(link).href);
+  }
+  return urls;
+}
+
 /** One complete tool call as the model asked for it (the streamed pieces joined). */
 export interface ToolCall {
   id: string;

@@ -12,6 +12,19 @@ export const webSearchSourceSchema = z.object({
 });
 export type WebSearchSource = z.infer<typeof webSearchSourceSchema>;
 
+/**
+ * One page the turn's model asked to read (docs/issues.md #51): its URL with scheme (after redirects when read), and
+ * "ok" (read), "failed" (asked for, not read) or "refused" (not contacted: not allowed, or not this turn's to read).
+ */
+export const readPageRecordSchema = z.object({
+  url: z.string().max(2000),
+  status: z.enum(["ok", "failed", "refused"]),
+});
+export type ReadPageRecord = z.infer<typeof readPageRecordSchema>;
+
+/** Pages one answer may read at most: further read calls are answered without a read (lib/server/chat/tool-read-page.ts). */
+export const MAX_TURN_PAGES = 10;
+
 export const webSearchRecordSchema = z
   .object({
     /** "searxng": the operator's SearXNG (standard models); "enclave": inside the verified enclave (confidential). */
@@ -35,6 +48,11 @@ export const webSearchRecordSchema = z
       .array(z.object({ query: z.string().max(500), kind: z.enum(["email", "phone", "card", "iban"]) }))
       .max(10)
       .optional(),
+    /**
+     * The pages read for the answer, in order (read_page on the standard path, the router's fetch on the
+     * confidential one), shown as "Read: host/path". Absent when none was.
+     */
+    pages: z.array(readPageRecordSchema).max(MAX_TURN_PAGES).optional(),
   })
   .meta({ id: "WebSearchRecord" });
 export type WebSearchRecord = z.infer<typeof webSearchRecordSchema>;

@@ -43,3 +43,13 @@ export function isLinkable(url: string): boolean {
     return false;
   }
 }
+
+/** A read page as the disclosure names it: host (with a port other than the scheme's) and path, no query ("" when it does not parse). */
+export function pageLabel(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.host}${u.pathname}`;
+  } catch {
+    return "";
+  }
+}
