@@ -2,12 +2,12 @@ import { readFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closePdfWorkers } from "@/lib/server/pdf";
 import { READ_PAGE_SYSTEM_PROMPT, READ_PAGE_TOOL_TEXT } from "@/lib/shared/llm/read-page-prompt";
 import { SEARCH_TOOL_SYSTEM_PROMPT } from "@/lib/shared/llm/search-prompt";
 import { setEnv } from "../helpers/env";
-import { ask, BASIC, engine, llm, post, readSse, setUpSearchRoute } from "./chat-search-setup";
+import { ask, engine, llm, post, readSse, sendChatThroughRoute, setUpSearchRoute } from "./chat-search-setup";
 
 /**
  * Reading a page on the standard path (docs/issues.md #51): "summarise <URL>" makes the fake model (lib/shared/llm/tools.ts
@@ -94,34 +94,9 @@ describe("read_page on the standard path", () => {
   });
 
   it("the browser's sendChat shows the page being read (host and path, no query) until its read event, then the answer", async () => {
-    const serverFetch = globalThis.fetch;
-    vi.stubGlobal("fetch", (url: string | URL, init: RequestInit) =>
-      String(url) === "/api/ns/chat"
-        ? post(JSON.parse(init.body as string), { ...(init.headers as Record<string, string>) }, init.signal ?? undefined)
-        : serverFetch(url, init),
-    );
-    try {
-      const { sendChat } = await import("@/lib/browser/chat/send-turn");
-      const progress: unknown[] = [];
-      let text = "";
-      await sendChat({
-        endpoint: "chatVisitor",
-        messages: [{ role: "user", content: `summarise ${base}/article?utm=x` }],
-        model: BASIC,
-        file: null,
-        documents: [],
-        chatId: null,
-        saveChat: false,
-        signal: new AbortController().signal,
-        onDelta: (piece) => (text += piece),
-        webSearch: true,
-        onSearch: (p) => progress.push(p),
-      });
-      expect(progress).toEqual([{ page: `${new URL(base).host}/article` }, null]);
-      expect(text).toContain("41 chicks");
-    } finally {
-      vi.unstubAllGlobals();
-    }
+    const { progress, text } = await sendChatThroughRoute(`summarise ${base}/article?utm=x`);
+    expect(progress).toEqual([{ page: `${new URL(base).host}/article` }, null]);
+    expect(text).toContain("41 chicks");
   });
 
   it("streams the read as `event: step` (host and path) before the page is fetched and `event: read` with its outcome after", async () => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach } from "vitest";
+import { afterAll, beforeAll, beforeEach, vi } from "vitest";
 import { POST } from "@/app/api/ns/chat/route";
 import { POST as chatUser } from "@/app/api/ns/chat_user/route";
 import { getConfig } from "@/lib/server/config";
@@ -34,6 +34,41 @@ export function post(body: unknown, headers: Record<string, string> = {}, signal
       signal,
     }),
   );
+}
+
+/**
+ * The browser's `sendChat` (lib/browser/chat/send-turn.ts) as a visitor with "Search the web" on, its request to
+ * /api/ns/chat going to the route handler and the server's own calls (SearXNG, pages) out as they are. Returns
+ * the answer's text, every search-progress value handed to the chat, and the turn's result.
+ */
+export async function sendChatThroughRoute(content: string) {
+  const serverFetch = globalThis.fetch;
+  vi.stubGlobal("fetch", (url: string | URL, init: RequestInit) =>
+    String(url) === "/api/ns/chat"
+      ? post(JSON.parse(init.body as string), { ...(init.headers as Record<string, string>) }, init.signal ?? undefined)
+      : serverFetch(url, init),
+  );
+  try {
+    const { sendChat } = await import("@/lib/browser/chat/send-turn");
+    const progress: unknown[] = [];
+    let text = "";
+    const result = await sendChat({
+      endpoint: "chatVisitor",
+      messages: [{ role: "user", content }],
+      model: BASIC,
+      file: null,
+      documents: [],
+      chatId: null,
+      saveChat: false,
+      signal: new AbortController().signal,
+      onDelta: (piece) => (text += piece),
+      webSearch: true,
+      onSearch: (p) => progress.push(p),
+    });
+    return { text, progress, result };
+  } finally {
+    vi.unstubAllGlobals();
+  }
 }
 
 /** A signed-in user's `send` (POST /api/ns/chat_user) and today's quota `counters` of that user. */

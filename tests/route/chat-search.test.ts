@@ -1,11 +1,11 @@
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SYSTEM_PROMPT } from "@/lib/server/llm";
 import { getConfig } from "@/lib/server/config";
 import { SEARCH_TOOL_FAILED, SEARCH_TOOL_SYSTEM_PROMPT } from "@/lib/shared/llm/search-prompt";
 import { webSearchRecordSchema } from "@/lib/shared/search/record";
 import { SEARCH_CORPUS } from "../helpers/fake-searxng";
 import { setEnv } from "../helpers/env";
-import { ask, BASIC, engine, KAKAPO, llm, post, readSse, setUpSearchRoute } from "./chat-search-setup";
+import { ask, BASIC, engine, KAKAPO, llm, post, readSse, sendChatThroughRoute, setUpSearchRoute } from "./chat-search-setup";
 
 /** docs/issues.md #50: web search as a tool on the standard path (set-up: ./chat-search-setup.ts). */
 setUpSearchRoute();
@@ -93,36 +93,10 @@ describe("web search as a tool (a model that calls functions)", () => {
   });
 
   it("the browser's sendChat hands each running step (queries as sent, engine) to the chat, then its end, then the merged record", async () => {
-    // The browser's call goes to the route handler; the server's own calls (SearXNG) go out as they are.
-    const serverFetch = globalThis.fetch;
-    vi.stubGlobal("fetch", (url: string | URL, init: RequestInit) =>
-      String(url) === "/api/ns/chat"
-        ? post(JSON.parse(init.body as string), { ...(init.headers as Record<string, string>) }, init.signal ?? undefined)
-        : serverFetch(url, init),
-    );
-    try {
-      const { sendChat } = await import("@/lib/browser/chat/send-turn");
-      const progress: unknown[] = [];
-      let text = "";
-      const result = await sendChat({
-        endpoint: "chatVisitor",
-        messages: [{ role: "user", content: KAKAPO }],
-        model: BASIC,
-        file: null,
-        documents: [],
-        chatId: null,
-        saveChat: false,
-        signal: new AbortController().signal,
-        onDelta: (piece) => (text += piece),
-        webSearch: true,
-        onSearch: (p) => progress.push(p),
-      });
-      expect(progress).toEqual([{ queries: [KAKAPO], engine: new URL(engine.url).host }, null]);
-      expect(text).toContain("From the web:");
-      expect(result.search).toMatchObject({ queries: [KAKAPO], status: "ok" });
-    } finally {
-      vi.unstubAllGlobals();
-    }
+    const { progress, text, result } = await sendChatThroughRoute(KAKAPO);
+    expect(progress).toEqual([{ queries: [KAKAPO], engine: new URL(engine.url).host }, null]);
+    expect(text).toContain("From the web:");
+    expect(result.search).toMatchObject({ queries: [KAKAPO], status: "ok" });
   });
 
   it("with the toggle off no tool is offered, no query reaches the engine and the model input has no results", async () => {
