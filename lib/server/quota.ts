@@ -5,6 +5,7 @@ import { getConfig, type Config } from "@/lib/server/config";
 import { getDb, getPool, rawRows } from "@/lib/server/db/client";
 import { Prisma } from "@/lib/server/db/generated/prisma/client";
 import { AppError } from "@/lib/shared/errors";
+import { STT_QUOTA_MESSAGE } from "@/lib/shared/audio/messages";
 import { logger } from "@/lib/server/log";
 import { writeBehindCounts, type CounterTable, type WriteBehindCounts } from "@/lib/server/quota-write-behind";
 import { processSlot } from "@/lib/server/process-state";
@@ -310,7 +311,7 @@ export function sttSecondsLimitFor(subject: QuotaSubject, config: Config = getCo
 
 /** Today's dictation seconds are used up: 429 "rate_limited:stt_quota", Retry-After until the next UTC day. */
 export function sttQuotaExceeded(retryAfterSeconds: number): AppError {
-  return new AppError("rate_limited:stt_quota", "You've used today's dictation time. Type your message instead, or dictate again tomorrow.", {
+  return new AppError("rate_limited:stt_quota", STT_QUOTA_MESSAGE, {
     headers: { "Retry-After": String(retryAfterSeconds) },
   });
 }

@@ -33,5 +33,35 @@ export function audioPaths(): ZodOpenApiPathsObject {
       },
       errors: [400, 403, 409, 413, 415, 422, 429, 502, 503, 504],
     }),
+    operation(api.confidentialTranscriptions, {
+      operationId: "confidentialTranscription",
+      tags: ["chat"],
+      summary: "One EHBP-encrypted dictation, relayed byte for byte to the attested enclave's /v1/audio/transcriptions",
+      description:
+        "The body is EHBP ciphertext of an OpenAI audio-transcriptions multipart request that only the enclave can read; it is " +
+        "never parsed, logged or stored. The model of X-Hush-Model must be confidential and allowed by the plan; " +
+        "X-Hush-Audio-Seconds is counted against the day's dictation seconds. 404 when confidential inference is off.",
+      security: ANYONE,
+      requestParams: {
+        header: z.object({
+          "X-Hush-Model": z.string().meta({ description: "Public model code the plan is checked against" }),
+          "X-Hush-Audio-Seconds": z.string().meta({ description: "The recording's length in whole seconds, 1..STT_MAX_SECONDS" }),
+          "Ehbp-Encapsulated-Key": z.string().regex(/^[0-9a-fA-F]{64}$/).meta({ description: "HPKE encapsulated key, hex (EHBP SPEC.md §4.1)" }),
+        }),
+      },
+      requestBody: {
+        description: "EHBP-encrypted multipart/form-data transcription request (413 above STT_MAX_BYTES plus 64 KiB).",
+        required: true,
+        content: { "application/octet-stream": { schema: AUDIO } },
+      },
+      responses: {
+        "200": {
+          description: "The enclave's encrypted transcript, streamed unchanged.",
+          headers: z.object({ "Ehbp-Response-Nonce": z.string().meta({ description: "EHBP response nonce, hex (EHBP SPEC.md §4.2)" }) }),
+          content: { "application/octet-stream": { schema: AUDIO } },
+        },
+      },
+      errors: [400, 403, 404, 413, 429, 502, 503, 504],
+    }),
   ]);
 }

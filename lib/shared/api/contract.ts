@@ -341,6 +341,17 @@ export const api = {
     fastPath: true,
   },
 
+  // docs/issues.md #52: a confidential model's dictation, EHBP ciphertext forwarded blind to the enclave's transcription endpoint.
+  confidentialTranscriptions: {
+    method: "POST",
+    path: "/api/confidential/audio/transcriptions",
+    response: z.string().meta({ description: "The enclave's EHBP-encrypted transcript, relayed byte for byte." }),
+    name: "confidential_transcriptions",
+    auth: "optional",
+    rawBody: true,
+    rateLimit: { name: "audio-transcriptions", points: 30, durationSeconds: 60 },
+  },
+
   health: { method: "GET", path: "/api/health", response: healthSchema, name: "health", auth: "none" },
   ready: { method: "GET", path: "/api/ready", response: readySchema, name: "ready", auth: "none" },
   openApiDocument: { method: "GET", path: "/api/openapi.json", response: z.looseObject({}), name: "openapi", auth: "none" },
