@@ -91,6 +91,7 @@ test.describe("standard model", () => {
     await expect(dictateButton).toHaveAttribute("title", /goes through Hush's server to Groq for transcription, and is not kept/);
     // Keyboard operable: focused and started with Enter.
     await dictateButton.focus();
+    const pressed = Date.now();
     await page.keyboard.press("Enter");
     await expect(page.getByRole("button", { name: "Stop dictation" })).toBeVisible();
     await expect(page.getByTestId("dictate-timer")).toContainText("0:02", { timeout: 8_000 });
@@ -98,9 +99,11 @@ test.describe("standard model", () => {
     await page.screenshot({ path: `${SHOTS}/recording-desktop.png` });
     const counted = page.waitForResponse((r) => r.url().includes("/api/audio/transcriptions"));
     await page.getByRole("button", { name: "Stop dictation" }).click();
+    const clicked = Date.now();
     const first = (await (await counted).json()) as { text: string; seconds: number };
+    // The seconds counted are the recording's, as long as the test held the button (a loaded machine stretches it).
     expect(first.seconds).toBeGreaterThanOrEqual(2);
-    expect(first.seconds).toBeLessThanOrEqual(4);
+    expect(first.seconds).toBeLessThanOrEqual(Math.ceil((clicked - pressed) / 1000) + 1);
     await expect(input).toHaveValue(`Typed first. ${first.text}`);
     expect(first.text).toMatch(/^Dictated words from the fake microphone \(\d+ bytes heard\)\.$/);
     // Never sent on its own: no chat request, the composer still holds it.
@@ -142,6 +145,45 @@ test.describe("standard model", () => {
   });
 });
 
+test.describe("read aloud", () => {
+  let browser: Browser;
+  test.beforeAll(async () => {
+    makeWav();
+    browser = await launch(true);
+  });
+  test.afterAll(() => browser.close());
+
+  test("offers only this browser's on-device voices; with none it says so instead of using a network voice", async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    await page.goto(`http://127.0.0.1:${E2E_APP_PORT}/chat`);
+    const voices = await page.evaluate(
+      () =>
+        new Promise<{ name: string; localService: boolean }[]>((resolve) => {
+          const list = () => speechSynthesis.getVoices().map((v) => ({ name: v.name, localService: v.localService }));
+          if (list().length) return resolve(list());
+          speechSynthesis.addEventListener("voiceschanged", () => resolve(list()), { once: true });
+          setTimeout(() => resolve(list()), 2000);
+        }),
+    );
+    test.info().annotations.push({ type: "voices offered", description: JSON.stringify(voices) });
+    const input = page.getByPlaceholder("Message GPT");
+    await input.fill("Read this back to me");
+    await input.press("Enter");
+    const answer = page.locator('[data-role="assistant"]').last();
+    await expect(answer).toContainText("You asked");
+    await answer.getByRole("button", { name: "Read aloud" }).click();
+    if (voices.some((v) => v.localService)) {
+      await expect(answer.getByRole("button", { name: "Pause reading" })).toBeVisible();
+      await answer.getByRole("button", { name: "Stop reading" }).click();
+    } else {
+      await expect(answer.getByTestId("read-aloud-note")).toHaveText(/No on-device voice is installed in this browser, so Hush will not read aloud/);
+    }
+    fs.mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: `${SHOTS}/read-aloud-phone.png` });
+    await page.close();
+  });
+});
+
 test.describe("denied microphone", () => {
   let browser: Browser;
   test.beforeAll(async () => {
@@ -160,6 +202,8 @@ test.describe("denied microphone", () => {
     await page.getByRole("button", { name: "Dictate", exact: true }).click();
     await expect(page.getByTestId("dictate-error")).toContainText("Hush may not use the microphone");
     await expect(input).toHaveValue("Still here");
+    fs.mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: `${SHOTS}/denied-desktop.png` });
     await context.close();
   });
 });

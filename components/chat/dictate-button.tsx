@@ -167,8 +167,8 @@ export function DictateButton({ model, disabled, onTranscript }: DictateButtonPr
         aria-pressed={recordingNow}
         title={recordingNow ? "Click to stop and transcribe; Escape cancels." : title}
         data-testid="dictate-button"
-        className={`inline-flex h-10 shrink-0 items-center justify-center gap-2 rounded-xl disabled:opacity-40 ${
-          recordingNow ? "bg-red-600 px-3 text-white hover:bg-red-700" : "w-10 text-ink-600 hover:bg-ink-100 hover:text-ink-900"
+        className={`inline-flex h-10 shrink-0 items-center justify-center gap-1.5 rounded-xl sm:gap-2 disabled:opacity-40 ${
+          recordingNow ? "bg-red-600 px-2 text-white hover:bg-red-700 sm:px-3" : "w-10 text-ink-600 hover:bg-ink-100 hover:text-ink-900"
         }`}
       >
         {recordingNow ? (
@@ -178,7 +178,7 @@ export function DictateButton({ model, disabled, onTranscript }: DictateButtonPr
               {clock(elapsed)}
               <span className="sr-only"> of {clock(config.maxSeconds)}</span>
             </span>
-            <span aria-hidden="true" className="relative h-1.5 w-10 overflow-hidden rounded-full bg-red-400" data-testid="dictate-level">
+            <span aria-hidden="true" className="relative h-1.5 w-5 overflow-hidden rounded-full bg-red-800 sm:w-10" data-testid="dictate-level">
               <span ref={meter} className="absolute inset-0 origin-left scale-x-0 rounded-full bg-white transition-transform duration-75" />
             </span>
           </>
