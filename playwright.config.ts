@@ -195,6 +195,10 @@ export default defineConfig({
         READ_PAGE_ALLOW_HOSTS: `127.0.0.1:${E2E_SEARCH_PORT}`,
         // The built-in test device tool (e2e/device-tools.spec.ts); off by default.
         CHAT_DEVICE_TOOLS: "device_time",
+        // Dictation (e2e/voice.spec.ts): standard models' audio goes to the fake LLM server's Groq transcription API.
+        STT_PROVIDER: "groq",
+        STT_BASE_URL: `http://127.0.0.1:${LLM_PORT}`,
+        STT_API_KEY: "test",
         // Every spec signs in by e-mail from 127.0.0.1: more than the default 20 links an hour per client.
         // The limit itself is tested in tests/auth/rate-limit.test.ts.
         EMAIL_SIGNIN_LIMIT_PER_CLIENT_PER_HOUR: "100000",

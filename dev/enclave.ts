@@ -17,6 +17,9 @@
  *   `upstream` (any OpenAI-compatible server, `ENCLAVE_UPSTREAM_URL`) or else the development responder
  *   (lib/server/llm/development.ts), inside the router's tool loop when the request has `web_search_options`
  *   (./enclave-tools.ts). A failing upstream ends the answer with an error event (JSON: a sealed 502).
+ * - `POST /v1/audio/transcriptions` (docs/issues.md #52): EHBP only, like the chat; the opened body is an OpenAI
+ *   audio-transcriptions multipart request. There is no speech model here: the sealed answer is the stand-in
+ *   transcript `developmentTranscript(<bytes of audio>)`, which says so, so dictation can be tried on a fresh clone.
  * - Usage outside the ciphertext, like Tinfoil: with `X-Tinfoil-Request-Usage-Metrics: true`, the
  *   `X-Tinfoil-Usage-Metrics` header (JSON) or trailer (SSE), with the served model (./usage-metrics.ts).
  */
@@ -55,6 +58,11 @@ import {
 } from "../lib/browser/confidential/development-root";
 import { DEVELOPMENT_ROOT_PRIVATE_JWK } from "./development-root-private";
 import { USAGE_METRICS_REQUEST_HEADER } from "../lib/server/confidential/usage-metrics";
+
+/** The development enclave's stand-in transcript of `bytes` bytes of audio: it has no speech model, and says so. */
+export function developmentTranscript(bytes: number): string {
+  return `(The development enclave has no speech model, so this stands in for your words: it received ${bytes} bytes of encrypted audio and kept none.)`;
+}
 
 /** Default port (`ENCLAVE_PORT` / `--port` override it in scripts/enclave-dev.ts). */
 export const DEFAULT_ENCLAVE_PORT = 8788;
@@ -194,6 +202,7 @@ export async function startDevEnclave(options: DevEnclaveOptions = {}): Promise<
       return void res.end(Buffer.from(keyConfig));
     }
     if (req.method === "POST" && path === "/v1/chat/completions") return chat(req, res);
+    if (req.method === "POST" && path === "/v1/audio/transcriptions") return transcription(req, res);
     if (options.testControls && req.method === "POST" && path === "/__test/tamper") {
       const value = new TextDecoder().decode(await readBody(req, 16)).trim();
       if (value !== "on" && value !== "off") return sendJson(res, 400, { error: "Send on or off" });
@@ -255,6 +264,46 @@ export async function startDevEnclave(options: DevEnclaveOptions = {}): Promise<
           ? null
           : { searxngUrl: options.searxngUrl ?? null, piiCheck: request.pii_check_options !== undefined, events: wantsEvents(req) },
     });
+  }
+
+  /** A sealed dictation: opened like a chat turn, answered with the stand-in transcript (no speech model here). */
+  async function transcription(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const encHex = req.headers[PROTOCOL.ENCAPSULATED_KEY_HEADER.toLowerCase()];
+    if (typeof encHex !== "string" || !/^[0-9a-f]{64}$/.test(encHex)) {
+      req.resume();
+      return sendJson(res, 400, { error: "This enclave accepts EHBP-encrypted requests only" });
+    }
+    let body: Uint8Array;
+    try {
+      body = await readBody(req, MAX_REQUEST_BYTES);
+    } catch {
+      return sendJson(res, 413, { error: "Request too large" });
+    }
+    const enc = hexToBytes(encHex);
+    let context: RecipientContext;
+    let plaintext: Uint8Array;
+    try {
+      context = await suite.SetupRecipient(keyPair.privateKey as Key, enc, { info: new TextEncoder().encode(HPKE_REQUEST_INFO) });
+      plaintext = await openFrames(context, body);
+    } catch {
+      return sendJson(res, 400, { error: "The request could not be decrypted" });
+    }
+    const nonce = crypto.getRandomValues(new Uint8Array(RESPONSE_NONCE_LENGTH));
+    const keys = await deriveResponseKeys(await context.Export(new TextEncoder().encode(EXPORT_LABEL), EXPORT_LENGTH), enc, nonce);
+    const sealer = frameSealer(keys);
+    const answer = async (status: number, json: unknown) => {
+      res.writeHead(status, { "Content-Type": "application/json", [PROTOCOL.RESPONSE_NONCE_HEADER]: bytesToHex(nonce) });
+      res.end(await sealer(JSON.stringify(json)));
+    };
+    let file: FormDataEntryValue | null = null;
+    try {
+      const form = await new Response(plaintext as Uint8Array<ArrayBuffer>, { headers: { "content-type": req.headers["content-type"] ?? "" } }).formData();
+      file = form.get("file");
+    } catch {
+      // Answered below as a missing file.
+    }
+    if (!(file instanceof Blob)) return answer(400, { error: { message: "Send the audio as the multipart file field", type: "invalid_request_error" } });
+    return answer(200, { text: developmentTranscript(file.size) });
   }
 
   await new Promise<void>((resolve, reject) => {

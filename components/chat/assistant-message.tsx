@@ -9,6 +9,7 @@ import { ToolSteps } from "./answer-step";
 import { FileSources } from "./file-sources";
 import { MEMORY_USED_TEXT, MEMORY_USED_TITLE } from "./memory-used";
 import { ACTION_BUTTON, MessageActions, RegenerateButton } from "./message-actions";
+import { ReadAloudButton } from "./read-aloud-button";
 import type { UiMessage } from "./types";
 import { VersionSwitcher } from "./version-switcher";
 
@@ -24,7 +25,7 @@ interface AssistantMessageProps {
 }
 
 /**
- * A finished answer (docs/product.md §2, with the avatar) and its actions: copy, regenerate, versions.
+ * A finished answer (docs/product.md §2, with the avatar) and its actions: copy, read aloud (docs/issues.md #52), regenerate, versions.
  * A stopped answer says so; stopped before its first words it is a visible stub, not nothing.
  */
 export const AssistantMessage = memo(function AssistantMessage({ id, message, versionIndex, versionCount, latest, busy, onRegenerate, onStep }: AssistantMessageProps) {
@@ -49,6 +50,7 @@ export const AssistantMessage = memo(function AssistantMessage({ id, message, ve
         )}
         <MessageActions alwaysVisible={latest || message.content === ""} align="start">
           {message.content !== "" && <CopyButton text={() => message.content} label="Copy answer" className={ACTION_BUTTON} />}
+          {message.content !== "" && <ReadAloudButton id={id} text={message.content} />}
           <RegenerateButton onClick={() => onRegenerate(id)} disabled={busy} />
           <VersionSwitcher index={versionIndex} count={versionCount} onStep={(step) => onStep(id, step)} what="answer" />
         </MessageActions>

@@ -108,6 +108,7 @@ function ChatBody() {
 function ChatComposer() {
   const { composer, chat, send, pickFile, models, model } = useChat();
   const text = useComposerText(composer);
+  const chosen = models.find((m) => m.code === model);
   return (
     <Composer
       value={text}
@@ -116,8 +117,9 @@ function ChatComposer() {
       onStop={chat.stop}
       onPickFile={pickFile}
       busy={chat.busy}
-      readsImages={models.find((m) => m.code === model)?.vision ?? false}
+      readsImages={chosen?.vision ?? false}
       tools={<WebSearchToggle state={chat.webSearch} busy={chat.busy} />}
+      model={chosen}
     />
   );
 }

@@ -2,6 +2,9 @@
 
 import { useEffect, useLayoutEffect, useRef, type ClipboardEvent, type KeyboardEvent, type ReactNode } from "react";
 import { acceptFor } from "@/lib/browser/files/kinds";
+import { withTranscript } from "@/lib/browser/voice/transcribe";
+import type { ModelChoice } from "@/lib/shared/llm/models";
+import { DictateButton } from "./dictate-button";
 
 interface ComposerProps {
   value: string;
@@ -15,6 +18,8 @@ interface ComposerProps {
   readsImages?: boolean;
   /** More controls beside the attach button (the "Search the web" toggle). */
   tools?: ReactNode;
+  /** The chosen model, for the Dictate button (docs/issues.md #52); absent: no Dictate button. */
+  model?: ModelChoice;
 }
 
 const MAX_HEIGHT_PX = 200;
@@ -23,11 +28,17 @@ const MAX_HEIGHT_PX = 200;
  * The message input (docs/product.md §2, §5): placeholder "Message GPT", an attach button (PDFs, and since docs/issues.md #23 text, source, Word
  * and image files: lib/browser/files/kinds.ts), and a send
  * button disabled while the text is empty, which becomes Stop while an answer streams. Enter sends,
- * Shift+Enter adds a line, and pasting inserts plain text only.
+ * Shift+Enter adds a line, and pasting inserts plain text only. "Dictate" (docs/issues.md #52) adds a transcript after
+ * the typed text, for the user to read and send.
  */
-export function Composer({ value, onChange, onSend, onStop, onPickFile, busy, disabled, readsImages = false, tools }: ComposerProps) {
+export function Composer({ value, onChange, onSend, onStop, onPickFile, busy, disabled, readsImages = false, tools, model }: ComposerProps) {
   const fileInput = useRef<HTMLInputElement>(null);
   const textarea = useRef<HTMLTextAreaElement>(null);
+  // The text as typed when a transcript arrives (typing may go on while it is transcribed).
+  const latest = useRef(value);
+  useLayoutEffect(() => {
+    latest.current = value;
+  }, [value]);
   const canSend = value.trim() !== "" && !busy && !disabled;
 
   // The input has focus when /chat opens on a desktop (a phone would pop its keyboard up).
@@ -70,7 +81,7 @@ export function Composer({ value, onChange, onSend, onStop, onPickFile, busy, di
         if (canSend) onSend();
       }}
     >
-      <div className="flex items-end gap-2 rounded-2xl border border-ink-200 bg-white p-2 shadow-sm focus-within:border-brand-400 focus-within:ring-2 focus-within:ring-brand-100">
+      <div className="relative flex items-end gap-2 rounded-2xl border border-ink-200 bg-white p-2 shadow-sm focus-within:border-brand-400 focus-within:ring-2 focus-within:ring-brand-100">
         <input
           ref={fileInput}
           type="file"
@@ -98,6 +109,16 @@ export function Composer({ value, onChange, onSend, onStop, onPickFile, busy, di
           </svg>
         </button>
         {tools}
+        {model && (
+          <DictateButton
+            model={model}
+            disabled={disabled}
+            onTranscript={(text) => {
+              onChange(withTranscript(latest.current, text));
+              textarea.current?.focus();
+            }}
+          />
+        )}
         <label htmlFor="chat-input" className="sr-only">
           Message
         </label>

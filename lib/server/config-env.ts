@@ -292,6 +292,31 @@ export const envSchema = z.object({
    * (`npm run dev` with no provider) allow the development SearXNG stand-in (127.0.0.1:SEARCH_DEV_PORT), whose pages they read.
    */
   READ_PAGE_ALLOW_HOSTS: optionalString,
+  // Dictation (docs/issues.md #52): POST /api/audio/transcriptions for standard models (lib/server/config-stt.ts).
+  /**
+   * Who transcribes standard models' audio: `groq` (groq-sdk, Groq's whisper models) or `openai-compatible` (any
+   * `/v1/audio/transcriptions`, Ollama-style local servers included). Unset: `openai-compatible` when STT_BASE_URL is
+   * set, else `groq` when GROQ_API_KEY is, else dictation is off for standard models.
+   */
+  STT_PROVIDER: optionalString.pipe(z.enum(["groq", "openai-compatible"]).optional()),
+  /** The transcription server: for `groq` its origin (groq-sdk appends /openai/v1), else a base URL with /v1. Unset with `groq`: GROQ_BASE_URL. */
+  STT_BASE_URL: optionalString.pipe(z.string().url().optional()),
+  /** Its key; unset with `groq`: GROQ_API_KEY. */
+  STT_API_KEY: optionalString,
+  /** The transcription model id. */
+  STT_MODEL: z.string().trim().min(1).default("whisper-large-v3-turbo"),
+  /** The transcription provider's name on the Dictate button and /privacy; unset: "Groq", or the host of STT_BASE_URL. */
+  STT_PROVIDER_NAME: optionalString,
+  /** Bytes of one recording accepted at most (413 above). */
+  STT_MAX_BYTES: bodyLimit(8 * 1024 * 1024),
+  /** Seconds of one recording at most: the browser stops there, the route refuses a longer declared one. */
+  STT_MAX_SECONDS: z.coerce.number().int().min(1).max(600).default(120),
+  /** Milliseconds one transcription may take before it counts as failed. */
+  STT_TIMEOUT_MS: positiveInt(30_000),
+  /** Seconds of audio transcribed per UTC day: visitors per address, Free and Pro users per account. */
+  STT_SECONDS_PER_DAY_VISITOR: positiveInt(120),
+  STT_SECONDS_PER_DAY_FREE: positiveInt(900),
+  STT_SECONDS_PER_DAY_PRO: positiveInt(7200),
   /** "1": confidential turns with web search also ask the enclave for its personal-data check (`pii_check_options`). */
   CONFIDENTIAL_SEARCH_PII_CHECK: z.enum(["0", "1"]).default("0"),
   /** Seconds a SIGTERM waits for chat answers and writes in flight before aborting the answers (lib/server/lifecycle.ts); keep it

@@ -8,6 +8,7 @@ import { ConfigError, envSchema, LOOPBACK_HOSTS, type Env } from "./config-env";
 import type { DeviceToolName } from "@/lib/shared/llm/device-tools";
 import { deviceTools, llmRoute, noFunctionCallingModels, visionModels, type LlmProviderKind, type LlmRoute } from "./config-llm";
 import { processSlot } from "@/lib/server/process-state";
+import { sttSettings, type SttSettings } from "./config-stt";
 
 /**
  * The one place environment variables are read (create-t3-app style). Every other module calls
@@ -21,7 +22,7 @@ import { processSlot } from "@/lib/server/process-state";
  */
 
 export { ConfigError };
-export type { ConfidentialSettings, Env, LlmProviderKind, LlmRoute, ModelTier };
+export type { ConfidentialSettings, Env, LlmProviderKind, LlmRoute, ModelTier, SttSettings };
 
 export interface Config extends Env {
   isProduction: boolean;
@@ -53,6 +54,8 @@ export interface Config extends Env {
   search: SearchSettings | null;
   /** READ_PAGE_ALLOW_HOSTS as lower-case `host:port` entries (IPv6 hosts bracketed, the port always written). */
   readPageAllowHosts: string[];
+  /** Standard models' transcription provider (STT_*, docs/issues.md #52), or null when dictation is off for them. */
+  stt: SttSettings | null;
 }
 
 /** The SearXNG instance standard models' searches go to. */
@@ -146,6 +149,7 @@ export function parseConfig(raw: Record<string, string | undefined>): Config {
     search: searchSettings(env, Boolean(confidential?.embedded)),
     // The embedded defaults read the development SearXNG stand-in's own pages (dev/searxng.ts DEV_PAGES).
     readPageAllowHosts: readPageAllowHosts(env.READ_PAGE_ALLOW_HOSTS ?? (confidential?.embedded && !env.SEARXNG_URL ? `127.0.0.1:${env.SEARCH_DEV_PORT}` : undefined)),
+    stt: sttSettings(env),
   };
 }
 

@@ -61,7 +61,8 @@ export function emptyBody(): AppError {
   return new AppError("bad_request:body", "The request body is empty.");
 }
 
-async function readWebBody(request: Request, maxBytes: number): Promise<Buffer> {
+/** A Web request's body bytes, counted as they come. @throws AppError 400 empty, 413 past `maxBytes` (the rest is not read). */
+export async function readWebBody(request: Request, maxBytes: number): Promise<Buffer> {
   if (!request.body) throw emptyBody();
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];

@@ -19,8 +19,8 @@ import { logger } from "@/lib/server/log";
  * - Memory: one entry per visitor address counted today or yesterday; older days are dropped.
  */
 export interface WriteBehindCounts {
-  /** Add one to (`key`, `day`) unless it already reached `limit`; true when admitted. */
-  increment(key: string, day: string, limit: number): Promise<boolean>;
+  /** Add `amount` (default one) to (`key`, `day`) unless that would pass `limit`; true when admitted. */
+  increment(key: string, day: string, limit: number, amount?: number): Promise<boolean>;
   /** Write what is pending now (tests; close). */
   flush(): Promise<void>;
   /** Flush, then stop the timer; later increments still work (and schedule a new write). */
@@ -117,15 +117,15 @@ export function writeBehindCounts(table: CounterTable, flushMs = 100): WriteBehi
   }
 
   return {
-    async increment(key, day, limit) {
+    async increment(key, day, limit, amount = 1) {
       let counts = days.get(day);
       if (!counts) {
         days.set(day, (counts = new Map()));
         dropOldDays(day);
       }
       const entry = counts.get(key) ?? (await load(key, day, counts));
-      if (entry.count >= limit) return false;
-      entry.count++;
+      if (entry.count + amount > limit) return false;
+      entry.count += amount;
       schedule();
       return true;
     },

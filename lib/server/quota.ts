@@ -5,11 +5,12 @@ import { getConfig, type Config } from "@/lib/server/config";
 import { getDb, getPool, rawRows } from "@/lib/server/db/client";
 import { Prisma } from "@/lib/server/db/generated/prisma/client";
 import { AppError } from "@/lib/shared/errors";
+import { STT_QUOTA_MESSAGE } from "@/lib/shared/audio/messages";
 import { logger } from "@/lib/server/log";
 import { writeBehindCounts, type CounterTable, type WriteBehindCounts } from "@/lib/server/quota-write-behind";
 import { processSlot } from "@/lib/server/process-state";
 import { redisWithSearch, searchLimitFor } from "@/lib/server/search/quota";
-import { quotaIncrementSql, SEARCH_KEY_SUFFIX, userQuotaKey, VISITOR_KEY_PREFIX, type QuotaSubject } from "@/lib/server/db/quota-sql";
+import { quotaAddSql, quotaIncrementSql, SEARCH_KEY_SUFFIX, STT_KEY_SUFFIX, userQuotaKey, VISITOR_KEY_PREFIX, type QuotaSubject } from "@/lib/server/db/quota-sql";
 
 export type { QuotaSubject };
 
@@ -67,6 +68,8 @@ type Counted = 0 | 1 | 2;
 interface QuotaStore {
   /** Add one to `key` for `day` unless it already reached `limit`, and with `searchLimit` one search too unless that limit is reached. */
   increment(key: string, day: string, limit: number, searchLimit?: number): Promise<Counted>;
+  /** Add `amount` to `key` for `day` unless the count would pass `limit`; true when added. */
+  add(key: string, day: string, amount: number, limit: number): Promise<boolean>;
   /** The salt of `day`, created at random by the first caller of the day. */
   salt(day: string): Promise<Buffer>;
 }
@@ -88,6 +91,9 @@ const databaseStore: QuotaStore = {
     );
     if (rows[0]?.turn == null) return 0;
     return rows[0].search == null ? 1 : 2;
+  },
+  async add(key, day, amount, limit) {
+    return (await rawRows<{ count: number }>(quotaAddSql({ key, day, amount, limit }))).length > 0;
   },
   async salt(day) {
     const db = await getDb();
@@ -132,6 +138,9 @@ function visitorsInMemory(visitors: WriteBehindCounts): QuotaStore {
       if (!(await visitors.increment(key, day, limit))) return 0;
       return searchLimit && (await visitors.increment(key + SEARCH_KEY_SUFFIX, day, searchLimit)) ? 2 : 1;
     },
+    add(key, day, amount, limit) {
+      return key.startsWith(VISITOR_KEY_PREFIX) ? visitors.increment(key, day, limit, amount) : databaseStore.add(key, day, amount, limit);
+    },
     salt: (day) => databaseStore.salt(day),
   };
 }
@@ -143,12 +152,23 @@ if c == 1 then redis.call('EXPIRE', KEYS[1], ARGV[2]) end
 if c > tonumber(ARGV[1]) then return 0 end
 return c`;
 
+// INCRBY ARGV[3] unless the count would pass ARGV[1] (then nothing is added), expire with the day; atomic in Redis.
+const ADD_SCRIPT = `
+local c = tonumber(redis.call('GET', KEYS[1]) or '0')
+if c + tonumber(ARGV[3]) > tonumber(ARGV[1]) then return 0 end
+c = redis.call('INCRBY', KEYS[1], ARGV[3])
+redis.call('EXPIRE', KEYS[1], ARGV[2])
+return c`;
+
 function redisStore(redis: Redis): QuotaStore {
   return {
     async increment(key, day, limit, searchLimit) {
       if (searchLimit) return (await redisWithSearch(redis, key, day, limit, searchLimit, null)) as Counted;
       const result = await redis.eval(INCREMENT_SCRIPT, 1, `hush:quota:${day}:${key}`, limit, 2 * 86_400);
       return Number(result) > 0 ? 1 : 0;
+    },
+    async add(key, day, amount, limit) {
+      return Number(await redis.eval(ADD_SCRIPT, 1, `hush:quota:${day}:${key}`, limit, 2 * 86_400, amount)) > 0;
     },
     async salt(day) {
       const name = `hush:quota-salt:${day}`;
@@ -187,6 +207,14 @@ function withFallback(primary: QuotaStore, fallback: QuotaStore): QuotaStore {
       } catch (error) {
         warnRedisDown(error);
         return fallback.increment(key, day, limit, searchLimit);
+      }
+    },
+    async add(key, day, amount, limit) {
+      try {
+        return await primary.add(key, day, amount, limit);
+      } catch (error) {
+        warnRedisDown(error);
+        return fallback.add(key, day, amount, limit);
       }
     },
     async salt(day) {
@@ -271,6 +299,46 @@ export async function consumeSearchQueries(subject: QuotaSubject, count: number,
   let counted = 0;
   while (counted < count && (await store.increment(key, day, limit))) counted += 1;
   return counted;
+}
+
+/**
+ * Dictation's daily seconds of audio (docs/issues.md #52): STT_SECONDS_PER_DAY_VISITOR, _FREE, _PRO, per UTC day.
+ */
+export function sttSecondsLimitFor(subject: QuotaSubject, config: Config = getConfig()): number {
+  if (subject.kind === "visitor") return config.STT_SECONDS_PER_DAY_VISITOR;
+  return subject.plan === "Pro" ? config.STT_SECONDS_PER_DAY_PRO : config.STT_SECONDS_PER_DAY_FREE;
+}
+
+/** Today's dictation seconds are used up: 429 "rate_limited:stt_quota", Retry-After until the next UTC day. */
+export function sttQuotaExceeded(retryAfterSeconds: number): AppError {
+  return new AppError("rate_limited:stt_quota", STT_QUOTA_MESSAGE, {
+    headers: { "Retry-After": String(retryAfterSeconds) },
+  });
+}
+
+/**
+ * Count `seconds` of dictated audio for `subject` today, atomically and bounded like the messages: under the
+ * subject's key with STT_KEY_SUFFIX, users in the database, visitors in the visitors' store.
+ * @returns the UTC day counted (for refundAudioSeconds)
+ * @throws AppError "rate_limited:stt_quota" when the seconds would pass today's limit (nothing is counted then).
+ */
+export async function consumeAudioSeconds(subject: QuotaSubject, seconds: number, now = new Date()): Promise<string> {
+  const day = utcDay(now);
+  const key = (await keyFor(subject, day)) + STT_KEY_SUFFIX;
+  const store = subject.kind === "user" ? databaseStore : current().store;
+  if (!(await store.add(key, day, seconds, sttSecondsLimitFor(subject)))) throw sttQuotaExceeded(secondsToNextUtcDay(now));
+  return day;
+}
+
+/**
+ * Give back `seconds` of a user's dictation counted on `day` whose transcription then failed. Visitors' counts are
+ * not given back, as for their messages. Never below zero.
+ */
+export async function refundAudioSeconds(subject: QuotaSubject, seconds: number, day: string): Promise<void> {
+  if (subject.kind !== "user") return;
+  const db = await getDb();
+  const key = userQuotaKey(subject.userId) + STT_KEY_SUFFIX;
+  await db.$executeRaw`UPDATE quota_counters SET count = GREATEST(count - ${seconds}::int, 0) WHERE subject = ${key} AND day = ${day}`;
 }
 
 /**

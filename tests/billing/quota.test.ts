@@ -4,7 +4,7 @@ import { POST as chatVisitor } from "@/app/api/ns/chat/route";
 import { POST as chatUser } from "@/app/api/ns/chat_user/route";
 import { getConfig, resetConfigForTests } from "@/lib/server/config";
 import { isAppError, type AppError } from "@/lib/shared/errors";
-import { closeQuota, consumeQuota, type QuotaSubject } from "@/lib/server/quota";
+import { closeQuota, consumeAudioSeconds, consumeQuota, type QuotaSubject } from "@/lib/server/quota";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import { createTestUser, sessionCookieFor } from "../helpers/auth";
 import { startFakeLlmServer, type FakeLlmServer } from "../helpers/fake-llm-server";
@@ -21,7 +21,7 @@ const hasRedis = await redisAvailable();
 
 let t: TestDb;
 let llm: FakeLlmServer;
-const QUOTA_KEYS = ["QUOTA_VISITOR_PER_DAY", "QUOTA_FREE_PER_DAY", "QUOTA_PRO_PER_DAY", "REDIS_URL"] as const;
+const QUOTA_KEYS = ["QUOTA_VISITOR_PER_DAY", "QUOTA_FREE_PER_DAY", "QUOTA_PRO_PER_DAY", "STT_SECONDS_PER_DAY_VISITOR", "STT_SECONDS_PER_DAY_FREE", "REDIS_URL"] as const;
 
 async function configure(env: Partial<Record<(typeof QUOTA_KEYS)[number], string>>) {
   for (const k of QUOTA_KEYS) delete process.env[k];
@@ -59,7 +59,28 @@ const stores = [
 
 for (const store of stores) {
   describe.skipIf(store.skip)(`quota counters in the ${store.name}`, () => {
-    beforeAll(() => configure({ ...store.env, QUOTA_VISITOR_PER_DAY: "7", QUOTA_FREE_PER_DAY: "20", QUOTA_PRO_PER_DAY: "30" }));
+    beforeAll(() =>
+      configure({ ...store.env, QUOTA_VISITOR_PER_DAY: "7", QUOTA_FREE_PER_DAY: "20", QUOTA_PRO_PER_DAY: "30", STT_SECONDS_PER_DAY_VISITOR: "100", STT_SECONDS_PER_DAY_FREE: "50" }),
+    );
+
+    it("dictation seconds (docs/issues.md #52): 50 parallel recordings at the boundary admit exactly what fits, beside the messages", async () => {
+      const seconds = async (subject: QuotaSubject, amounts: number[]) => {
+        const results = await Promise.allSettled(amounts.map((n) => consumeAudioSeconds(subject, n)));
+        for (const r of results) if (r.status === "rejected" && !isAppError(r.reason, "rate_limited:stt_quota")) throw r.reason;
+        return results.filter((r) => r.status === "fulfilled").length;
+      };
+      const user: QuotaSubject = { kind: "user", userId: `s-${randomBytes(6).toString("hex")}`, plan: "Free" };
+      expect(await seconds(user, Array(50).fill(3))).toBe(16);
+      // 48 of 50 used: 3 more do not fit, 2 do.
+      expect(await seconds(user, [3])).toBe(0);
+      expect(await seconds(user, [2])).toBe(1);
+      // The messages' counter is another.
+      await expect(consumeQuota(user)).resolves.toBeUndefined();
+      const visitor: QuotaSubject = { kind: "visitor", address: `198.51.${randomBytes(1)[0]}.${randomBytes(1)[0]}` };
+      expect(await seconds(visitor, Array(50).fill(7))).toBe(14);
+      expect(await seconds(visitor, [2])).toBe(1);
+      expect(await seconds(visitor, [1])).toBe(0);
+    });
 
     it("50 parallel sends at the boundary admit exactly the limit", async () => {
       const user: QuotaSubject = { kind: "user", userId: `u-${randomBytes(6).toString("hex")}`, plan: "Free" };

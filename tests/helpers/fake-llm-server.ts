@@ -6,6 +6,9 @@
  *   POST /v1/chat/completions          OpenAI-compatible path (LLM_BASE_URL=http://127.0.0.1:PORT/v1)
  *   POST /openai/v1/chat/completions   groq-sdk's path (GROQ_BASE_URL=http://127.0.0.1:PORT)
  *   GET  /v1/models                    the models seen so far plus "fake-model"
+ *   POST /v1/audio/transcriptions      OpenAI-compatible transcription (multipart `file`, `model`, `response_format`)
+ *   POST /openai/v1/audio/transcriptions  groq-sdk's transcription path (docs/issues.md #52)
+ *   GET  /__transcriptions             the recorded transcription requests as JSON; DELETE clears them
  *   GET  /health                       {"ok":true}
  *   GET  /__requests                   the recorded requests as JSON (for Playwright, which runs this
  *                                      server as a separate process); DELETE /__requests clears them
@@ -38,6 +41,10 @@
  * With `read_page` offered and a message "read <URL>" or "summarise <URL>" it calls `read_page` with `{ url }`
  * (docs/issues.md #51), and its answer after the result adds ` From the page: <first 80 characters of the page's text>`.
  * With `[[fake:tools-forever]]` in the last user message it calls `web_search` again at every request that offers it.
+ *
+ * Transcriptions answer `fakeTranscript(<bytes received>)` deterministically; with `response_format: "verbose_json"` (Groq)
+ * also `duration`, in seconds, when the audio is a WAV whose header says it. Each records the audio's byte length and
+ * type, never the audio. A forced scenario (`setScenario`) of 429, 500, 400 or hang applies to them as to chats.
  *
  * Trigger words in the last user message select a failure (so browser tests can cause them):
  *   [[fake:429]]        HTTP 429, OpenAI-style error body (code rate_limit_exceeded), Retry-After: 1
@@ -80,10 +87,42 @@ export interface RecordedRequest {
   closedEarly: boolean;
 }
 
+/** One transcription request as received (docs/issues.md #52): sizes and names only. */
+export interface RecordedTranscription {
+  path: string;
+  model: string;
+  responseFormat: string;
+  /** Bytes of the `file` field. */
+  bytes: number;
+  /** Its media type, as sent. */
+  type: string;
+  hasAuthorization: boolean;
+}
+
+/** The fake's transcript of a recording of `bytes` bytes. */
+export function fakeTranscript(bytes: number): string {
+  return `Dictated words from the fake microphone (${bytes} bytes heard).`;
+}
+
+/** Seconds of a PCM WAV from its header (byte rate at 28, the "data" chunk's size), or null for anything else. */
+export function wavSeconds(audio: Uint8Array): number | null {
+  const view = new DataView(audio.buffer, audio.byteOffset, audio.byteLength);
+  const text = (at: number) => String.fromCharCode(...audio.subarray(at, at + 4));
+  if (audio.byteLength < 44 || text(0) !== "RIFF" || text(8) !== "WAVE") return null;
+  const byteRate = view.getUint32(28, true);
+  for (let at = 12; at + 8 <= audio.byteLength; ) {
+    const size = view.getUint32(at + 4, true);
+    if (text(at) === "data") return byteRate > 0 ? Math.min(size, audio.byteLength - at - 8) / byteRate : null;
+    at += 8 + size + (size % 2);
+  }
+  return null;
+}
+
 export interface FakeLlmServer {
   url: string;
   port: number;
   requests: RecordedRequest[];
+  transcriptions: RecordedTranscription[];
   setScenario(scenario: FakeScenario | null): void;
   close(): Promise<void>;
 }
@@ -110,6 +149,7 @@ export async function startFakeLlmServer(
   options: { port?: number; delayMs?: number; firstTokenMs?: number } = {},
 ): Promise<FakeLlmServer> {
   const requests: RecordedRequest[] = [];
+  const transcriptions: RecordedTranscription[] = [];
   const sockets = new Set<Socket>();
   const timers = new Set<ReturnType<typeof setTimeout>>();
   let forced: FakeScenario | null = null;
@@ -149,6 +189,12 @@ export async function startFakeLlmServer(
       requests.length = 0;
       return sendJson(res, 200, { ok: true });
     }
+    if (req.method === "GET" && path === "/__transcriptions") return sendJson(res, 200, transcriptions);
+    if (req.method === "DELETE" && path === "/__transcriptions") {
+      transcriptions.length = 0;
+      return sendJson(res, 200, { ok: true });
+    }
+    if (req.method === "POST" && (path === "/v1/audio/transcriptions" || path === "/openai/v1/audio/transcriptions")) return transcription(req, res, path);
     if (req.method === "GET" && (path === "/v1/models" || path === "/openai/v1/models")) {
       const ids = new Set(["fake-model", ...requests.map((r) => r.model)]);
       return sendJson(res, 200, { object: "list", data: [...ids].map((id) => ({ id, object: "model", owned_by: "fake" })) });
@@ -314,6 +360,46 @@ export async function startFakeLlmServer(
     res.end("data: [DONE]\n\n");
   }
 
+  /** One transcription: the multipart body parsed by the platform's own FormData, the answer deterministic. */
+  async function transcription(req: http.IncomingMessage, res: http.ServerResponse, path: string): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    let form: FormData;
+    try {
+      form = await new Response(Buffer.concat(chunks), { headers: { "content-type": req.headers["content-type"] ?? "" } }).formData();
+    } catch {
+      return sendJson(res, 400, errorBody("Expected multipart/form-data.", "invalid_request_error", null));
+    }
+    const file = form.get("file");
+    if (!(file instanceof Blob)) return sendJson(res, 400, errorBody("file is required.", "invalid_request_error", null));
+    const audio = new Uint8Array(await file.arrayBuffer());
+    const responseFormat = String(form.get("response_format") ?? "json");
+    transcriptions.push({
+      path,
+      model: String(form.get("model") ?? ""),
+      responseFormat,
+      bytes: audio.byteLength,
+      type: file.type,
+      hasAuthorization: typeof req.headers.authorization === "string",
+    });
+    switch (forced) {
+      case "429":
+        res.setHeader("retry-after", "1");
+        return sendJson(res, 429, errorBody("Rate limit reached (fake).", "requests", "rate_limit_exceeded"));
+      case "500":
+        return sendJson(res, 500, errorBody("The server had an error (fake).", "server_error", null));
+      case "400":
+        return sendJson(res, 400, errorBody("Could not decode the audio (fake).", "invalid_request_error", null));
+      case "hang":
+        await wait(HANG_MS, res);
+        res.destroy();
+        return;
+    }
+    const text = fakeTranscript(audio.byteLength);
+    const duration = wavSeconds(audio);
+    return sendJson(res, 200, responseFormat === "verbose_json" ? { text, ...(duration === null ? {} : { duration }), language: "en", segments: [] } : { text });
+  }
+
   server.on("connection", (socket) => {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
@@ -329,6 +415,7 @@ export async function startFakeLlmServer(
     url: `http://127.0.0.1:${port}`,
     port,
     requests,
+    transcriptions,
     setScenario(scenario) {
       forced = scenario;
     },

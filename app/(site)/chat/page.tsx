@@ -3,6 +3,7 @@ import { connection } from "next/server";
 import { ChatApp } from "@/components/chat/chat-app";
 import { ConfidentialProvider } from "@/components/confidential/confidential-context";
 import { WebSearchProvider } from "@/components/chat/web-search-context";
+import { DictationProvider } from "@/components/chat/dictation-context";
 import { getConfig } from "@/lib/server/config";
 import { DEFAULT_MODEL_CODE, modelChoices, providerLabel } from "@/lib/server/llm";
 import { confidentialPublicConfig, modelPrivacyLines } from "@/lib/server/llm/confidential-models";
@@ -19,19 +20,23 @@ export default async function ChatPage() {
   return (
     <ConfidentialProvider value={{ config: confidentialPublicConfig(config), privacy: modelPrivacyLines(config) }}>
       <WebSearchProvider value={{ standardEngine: config.search?.host ?? null }}>
-        <ChatApp
-          models={modelChoices()}
-          defaultModel={DEFAULT_MODEL_CODE}
-          pdfLimits={{
-            maxBytes: config.PDF_MAX_BYTES,
-            maxPages: config.PDF_MAX_PAGES,
-            maxChars: config.PDF_MAX_TEXT_CHARS,
-            timeoutMs: config.PDF_PARSE_TIMEOUT_MS,
-            maxInflatedBytes: config.PDF_MAX_INFLATED_BYTES,
-          }}
-          providerNotice={config.llmProvider === "development" ? providerLabel("development") : null}
-          deviceTools={config.deviceTools}
-        />
+        <DictationProvider
+          value={{ standardProvider: config.stt?.providerName ?? null, maxSeconds: config.STT_MAX_SECONDS, timeoutMs: config.STT_TIMEOUT_MS + 15_000 }}
+        >
+          <ChatApp
+            models={modelChoices()}
+            defaultModel={DEFAULT_MODEL_CODE}
+            pdfLimits={{
+              maxBytes: config.PDF_MAX_BYTES,
+              maxPages: config.PDF_MAX_PAGES,
+              maxChars: config.PDF_MAX_TEXT_CHARS,
+              timeoutMs: config.PDF_PARSE_TIMEOUT_MS,
+              maxInflatedBytes: config.PDF_MAX_INFLATED_BYTES,
+            }}
+            providerNotice={config.llmProvider === "development" ? providerLabel("development") : null}
+            deviceTools={config.deviceTools}
+          />
+        </DictationProvider>
       </WebSearchProvider>
     </ConfidentialProvider>
   );

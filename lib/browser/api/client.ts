@@ -39,6 +39,8 @@ export interface CallInput<N extends RouteName> {
   query?: Record<string, string | number | null | undefined>;
   /** The body as the route's schema takes it (JSON, or form fields for next-auth). */
   body?: Api[N] extends { body: z.ZodType } ? z.input<Api[N]["body"]> : never;
+  /** A raw body for a `rawBody` route (dictated audio), sent with its own type as Content-Type. */
+  raw?: Api[N] extends { rawBody: true } ? Blob : never;
   signal?: AbortSignal;
   /** Send even while the page unloads (fetch keepalive). */
   keepalive?: boolean;
@@ -80,6 +82,10 @@ async function send<N extends RouteName>(api: Api, name: N, input: CallInput<N>,
       headers["Content-Type"] = "application/json";
       body = JSON.stringify(input.body);
     }
+  }
+  if (input.raw !== undefined) {
+    headers["Content-Type"] = input.raw.type || "application/octet-stream";
+    body = input.raw;
   }
   if (accept) headers.Accept = accept;
   let response: Response;

@@ -50,7 +50,7 @@ export const MISMATCH_MESSAGE =
 
 
 /** A turn allowed to go to the enclave. */
-interface AdmittedTurn {
+export interface AdmittedTurn {
   kind: UsageKind;
   modelCode: ModelCode;
   /** Key under which a tampering client is refused (`u:<user id>` or `v:<address>`). */
@@ -124,8 +124,8 @@ export const relayChat = route(
   },
 );
 
-/** The clear headers' problems, in the order they are reported (null: none). */
-function headerError(request: Request, maxBytes: number): AppError | null {
+/** The clear headers' problems, in the order they are reported (null: none); ./relay-transcription.ts asks it too. */
+export function headerError(request: Request, maxBytes: number): AppError | null {
   const code = request.headers.get(MODEL_HEADER)?.trim();
   if (!code) return new AppError("bad_request:confidential", `Name the model in the ${MODEL_HEADER} header.`);
   if (!isConfidentialModel(code)) return new AppError("bad_request:confidential", "This model is not served confidentially. Choose one of the models offered in the model picker.");
@@ -230,29 +230,42 @@ async function admit(request: Request): Promise<AdmittedTurn> {
   return { kind: "visitor", modelCode: model.code as ModelCode, blockKey: key, search, continuation: nextToken(caller, null) };
 }
 
-interface ForwardLimits {
+export interface ForwardLimits {
   maxBytes: number;
   timeoutMs: number;
   blockSeconds: number;
 }
 
+/** Where a forwarded request goes: the chat's path, metered; or dictation's (docs/issues.md #52), whose usage is its seconds. */
+export interface ForwardTarget {
+  path: string;
+  metered: boolean;
+}
+
 /**
  * Stream the request body to the enclave and its answer back. Only these reach the enclave: POST
- * CHAT_PATH on the configured origin with Ehbp-Encapsulated-Key, Content-Type and Accept from the client,
+ * `target.path` (CHAT_PATH by default) on the configured origin with Ehbp-Encapsulated-Key, Content-Type and Accept from the client,
  * Authorization: Bearer <the allowed model's key> and the usage-metrics request; the client gets the status,
  * Ehbp-Response-Nonce and Content-Type.
  */
-async function forward(request: Request, signal: AbortSignal, settings: ConfidentialSettings, turn: AdmittedTurn, limits: ForwardLimits): Promise<Response> {
+export async function forward(
+  request: Request,
+  signal: AbortSignal,
+  settings: ConfidentialSettings,
+  turn: AdmittedTurn,
+  limits: ForwardLimits,
+  to: ForwardTarget = { path: CHAT_PATH, metered: true },
+): Promise<Response> {
   const inFlight = beginTurn(signal);
-  const target = new URL(CHAT_PATH, settings.origin);
+  const target = new URL(to.path, settings.origin);
   const headers: Record<string, string> = {
     [EHBP_ENCAPSULATED_KEY_HEADER]: request.headers.get(EHBP_ENCAPSULATED_KEY_HEADER)!,
     "Content-Type": request.headers.get("content-type") ?? "application/octet-stream",
     Accept: request.headers.get("accept") ?? "*/*",
-    // Asked by the relay itself, so metering does not depend on the client.
-    [USAGE_REQUEST_HEADER]: "true",
     "Transfer-Encoding": "chunked",
   };
+  // Asked by the relay itself, so metering does not depend on the client.
+  if (to.metered) headers[USAGE_REQUEST_HEADER] = "true";
   // The router's opt-in for web-search progress markers, forwarded only with its one known value and only for a
   // turn whose search was counted.
   if (turn.search && request.headers.get(TINFOIL_EVENTS_HEADER) === TINFOIL_EVENTS_WEB_SEARCH) headers[TINFOIL_EVENTS_HEADER] = TINFOIL_EVENTS_WEB_SEARCH;
@@ -319,7 +332,7 @@ async function forward(request: Request, signal: AbortSignal, settings: Confiden
     if (finished) return;
     finished = true;
     inFlight.end();
-    if (status < 200 || status >= 300) return;
+    if (status < 200 || status >= 300 || !to.metered) return;
     const reported = response.headers[USAGE_RESPONSE_HEADER.toLowerCase()] ?? (complete ? response.trailers[USAGE_RESPONSE_HEADER.toLowerCase()] : undefined);
     const usage = parseUsageMetrics(typeof reported === "string" ? reported : undefined);
     if (complete || usage) recordUsage(turn.kind, turn.modelCode, usage);

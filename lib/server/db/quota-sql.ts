@@ -41,3 +41,19 @@ export function quotaIncrementSql(input: { key: Prisma.Sql; day: string; limit: 
 
 /** Appended to a turn's counter key for its searches: "u:<id>:search", "v:<digest>:search". */
 export const SEARCH_KEY_SUFFIX = ":search";
+
+/**
+ * quotaIncrementSql for an amount (docs/issues.md #52: seconds of dictated audio): add `amount` to (`key`, `day`)
+ * unless the count would pass `limit`; RETURNING the new count, no row when refused. Serialised by the same row lock.
+ */
+export function quotaAddSql(input: { key: string; day: string; amount: number; limit: number }): Prisma.Sql {
+  return Prisma.sql`
+    INSERT INTO quota_counters (subject, day, count)
+    SELECT ${input.key}::text, ${input.day}::text, ${input.amount}::int WHERE ${input.amount}::int <= ${input.limit}::int
+    ON CONFLICT (subject, day) DO UPDATE SET count = quota_counters.count + ${input.amount}::int
+    WHERE quota_counters.count + ${input.amount}::int <= ${input.limit}::int
+    RETURNING count`;
+}
+
+/** Appended to a subject's counter key for its seconds of dictated audio (docs/issues.md #52): "u:<id>:stt". */
+export const STT_KEY_SUFFIX = ":stt";

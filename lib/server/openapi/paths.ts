@@ -10,6 +10,7 @@ import { sharePaths } from "./share-paths";
 import { projectPaths } from "./project-paths";
 import { memoryPaths } from "./memory-paths";
 import { vaultPaths } from "./vault-paths";
+import { audioPaths } from "./audio-paths";
 
 /**
  * The paths of the OpenAPI document, one operation per exported method of each app/api route file
@@ -46,6 +47,7 @@ export function apiPaths(limits: ChatLimits): ZodOpenApiPathsObject {
     ...sharePaths(),
     ...projectPaths(),
     ...memoryPaths(),
+    ...audioPaths(),
   };
 }
 

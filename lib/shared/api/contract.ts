@@ -28,6 +28,7 @@ import {
   projectIdBodySchema,
 } from "@/lib/shared/projects/schemas";
 import { MEMORY_MAX_BODY_BYTES, memoryPutBodySchema } from "@/lib/shared/memory/schemas";
+import { transcriptionQuerySchema, transcriptionSchema } from "@/lib/shared/audio/schemas";
 import * as files from "@/lib/shared/projects/file-schemas";
 import { checkoutBodySchema, customerPortalBodySchema, PAYMENT_MAX_BODY_BYTES } from "@/lib/shared/stripe/schemas";
 import {
@@ -306,6 +307,18 @@ export const api = {
   memoryGet: { method: "GET", path: "/api/memory", response: memoryStateSchema, name: "memory", auth: "session" },
   memoryPut: { method: "POST", path: "/api/memory", body: memoryPutBodySchema, maxBytes: MEMORY_MAX_BODY_BYTES, response: okSchema, name: "memory_put", auth: "session" },
 
+  // docs/issues.md #52 ("Dictate"): standard models' audio, raw or multipart, transcribed by the labelled provider, never kept.
+  audioTranscriptions: {
+    method: "POST",
+    path: "/api/audio/transcriptions",
+    query: transcriptionQuerySchema,
+    response: transcriptionSchema,
+    name: "audio_transcriptions",
+    auth: "optional",
+    rawBody: true,
+    rateLimit: { name: "audio-transcriptions", points: 30, durationSeconds: 60 },
+  },
+
   // The confidential relay (lib/server/confidential/relay.ts): EHBP ciphertext in and out, never parsed here.
   confidentialAttestation: {
     method: "GET",
@@ -326,6 +339,17 @@ export const api = {
     rawBody: true,
     stream: true,
     fastPath: true,
+  },
+
+  // docs/issues.md #52: a confidential model's dictation, EHBP ciphertext forwarded blind to the enclave's transcription endpoint.
+  confidentialTranscriptions: {
+    method: "POST",
+    path: "/api/confidential/audio/transcriptions",
+    response: z.string().meta({ description: "The enclave's EHBP-encrypted transcript, relayed byte for byte." }),
+    name: "confidential_transcriptions",
+    auth: "optional",
+    rawBody: true,
+    rateLimit: { name: "audio-transcriptions", points: 30, durationSeconds: 60 },
   },
 
   health: { method: "GET", path: "/api/health", response: healthSchema, name: "health", auth: "none" },
@@ -353,3 +377,4 @@ export type VaultJson = z.output<typeof vaultStateSchema>;
 export type VaultDevicesJson = z.output<typeof vaultDevicesSchema>;
 export type SubscriptionJson = z.output<typeof subscriptionSchema>;
 export type ProjectListJson = z.output<typeof projectListSchema>;
+export type TranscriptionJson = z.output<typeof transcriptionSchema>;

@@ -13,7 +13,15 @@ export const CONFIDENTIAL_PATHS = {
   attestation: "/api/confidential/attestation",
   /** POST: one EHBP-encrypted chat turn (an OpenAI chat-completions request inside the ciphertext). */
   chat: "/api/confidential/chat",
+  /** POST: one EHBP-encrypted dictation (an OpenAI audio-transcriptions multipart request inside; docs/issues.md #52). */
+  transcriptions: "/api/confidential/audio/transcriptions",
 } as const;
+
+/** The transcription model a confidential dictation asks the enclave for, inside the ciphertext (Tinfoil's router serves it). */
+export const ENCLAVE_TRANSCRIPTION_MODEL = "whisper-large-v3-turbo";
+
+/** Clear request header of a confidential dictation: its length in whole seconds, counted like the standard path's. */
+export const AUDIO_SECONDS_HEADER = "X-Hush-Audio-Seconds";
 
 /** Clear request header naming the public model code the plan is checked against (docs/product.md §9 codes). */
 export const MODEL_HEADER = "X-Hush-Model";

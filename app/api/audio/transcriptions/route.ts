@@ -1,0 +1,1 @@
+export { POST } from "@/lib/server/routes/audio-transcriptions";

@@ -1,0 +1,1 @@
+export { relayTranscription as POST } from "@/lib/server/confidential/relay-transcription";

@@ -1,0 +1,209 @@
+"use client";
+
+import { useCallback, useEffect, useRef, useState } from "react";
+import { useConfidential } from "@/components/confidential/confidential-context";
+import { serverMessage } from "@/lib/browser/api/client";
+import { startRecording, type RecordedAudio, type Recording } from "@/lib/browser/voice/recorder";
+import { transcribeStandard } from "@/lib/browser/voice/transcribe";
+import { STT_QUOTA_MESSAGE } from "@/lib/shared/audio/messages";
+import { AppError, isAppError } from "@/lib/shared/errors";
+import type { ModelChoice } from "@/lib/shared/llm/models";
+import { useDictationConfig } from "./dictation-context";
+
+interface DictateButtonProps {
+  /** The chosen model: where its audio goes decides the path and the tooltip. */
+  model: ModelChoice | undefined;
+  disabled?: boolean;
+  /** The transcript, for the composer to add to what is typed (never sent on its own). */
+  onTranscript: (text: string) => void;
+}
+
+type Phase = "idle" | "starting" | "recording" | "transcribing";
+
+/** m:ss of a number of seconds. */
+function clock(seconds: number): string {
+  const s = Math.max(0, Math.floor(seconds));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+/**
+ * The composer's "Dictate" button (docs/issues.md #52). The first click asks for the microphone and records
+ * (MediaRecorder, Opus); while recording it shows a red indicator, a timer against STT_MAX_SECONDS and a level meter;
+ * a second click stops and transcribes, Escape cancels, and the limit stops it. The tooltip says where the audio goes
+ * for the chosen model before anything is recorded: encrypted to the verified enclave for a confidential model,
+ * through Hush's server to the named provider for a standard one (off when the server has none). Each failure
+ * (microphone denied, no device, transcription failed or too slow, the day's dictation used up) is one sentence
+ * under the composer; the typed text is never touched but to add a transcript.
+ */
+export function DictateButton({ model, disabled, onTranscript }: DictateButtonProps) {
+  const config = useDictationConfig();
+  const confidential = useConfidential().config;
+  const [phase, setPhase] = useState<Phase>("idle");
+  const [elapsed, setElapsed] = useState(0);
+  const [message, setMessage] = useState<string | null>(null);
+  const [overQuota, setOverQuota] = useState<string | null>(null);
+  const recording = useRef<Recording | null>(null);
+  const inFlight = useRef<AbortController | null>(null);
+  const meter = useRef<HTMLSpanElement>(null);
+
+  const isConfidential = model?.privacy === "confidential" && confidential !== null;
+  const available = model !== undefined && (isConfidential || config.standardProvider !== null);
+  const where = !model
+    ? "Choose a model to dictate."
+    : isConfidential
+      ? `Dictate: your recording is encrypted in this browser to the verified enclave (${confidential.enclaveHost}) and transcribed there; Hush's server cannot hear it.`
+      : config.standardProvider
+        ? `Dictate: your recording goes through Hush's server to ${config.standardProvider} for transcription, and is not kept.`
+        : "Dictation is not set up on this server for this model.";
+  const title = overQuota ?? where;
+
+  const transcribe = useCallback(
+    async (audio: RecordedAudio): Promise<string> => {
+      const controller = new AbortController();
+      inFlight.current = controller;
+      try {
+        if (isConfidential) {
+          const { transcribeConfidential } = await import("@/lib/browser/voice/confidential");
+          return await transcribeConfidential(audio, model!.code, confidential, { timeoutMs: config.timeoutMs, signal: controller.signal });
+        }
+        return await transcribeStandard(audio, model!.code, { timeoutMs: config.timeoutMs, signal: controller.signal });
+      } finally {
+        inFlight.current = null;
+      }
+    },
+    [isConfidential, model, confidential, config.timeoutMs],
+  );
+
+  const fail = useCallback((error: unknown) => {
+    if (error instanceof DOMException && error.name === "AbortError") return;
+    if (error instanceof AppError && error.status === 429 && error.message === STT_QUOTA_MESSAGE) setOverQuota(error.message);
+    const text = isAppError(error, "bad_request:recording") || isAppError(error, "timeout:stt") ? error.message : serverMessage(error);
+    setMessage(text ?? "The recording could not be transcribed. Please try again, or type your message.");
+  }, []);
+
+  const stop = useCallback(async () => {
+    const current = recording.current;
+    if (!current) return;
+    recording.current = null;
+    setPhase("transcribing");
+    try {
+      const audio = await current.stop();
+      const text = await transcribe(audio);
+      if (text.trim()) onTranscript(text);
+      else setMessage("No speech was heard in the recording.");
+    } catch (error) {
+      fail(error);
+    } finally {
+      setPhase("idle");
+    }
+  }, [transcribe, onTranscript, fail]);
+
+  const cancel = useCallback(() => {
+    recording.current?.cancel();
+    recording.current = null;
+    inFlight.current?.abort();
+    setPhase("idle");
+  }, []);
+
+  const start = async () => {
+    setMessage(null);
+    setPhase("starting");
+    try {
+      recording.current = await startRecording();
+      setElapsed(0);
+      setPhase("recording");
+    } catch (error) {
+      setPhase("idle");
+      fail(error);
+    }
+  };
+
+  // While recording: the timer, the level meter (written straight to the DOM each frame), and the limit.
+  useEffect(() => {
+    if (phase !== "recording") return;
+    let frame = 0;
+    const tick = () => {
+      const current = recording.current;
+      if (!current) return;
+      if (meter.current) meter.current.style.transform = `scaleX(${current.level().toFixed(3)})`;
+      frame = requestAnimationFrame(tick);
+    };
+    frame = requestAnimationFrame(tick);
+    const timer = setInterval(() => {
+      const seconds = (recording.current?.elapsedMs() ?? 0) / 1000;
+      setElapsed(seconds);
+      if (seconds >= config.maxSeconds) void stop();
+    }, 250);
+    return () => {
+      cancelAnimationFrame(frame);
+      clearInterval(timer);
+    };
+  }, [phase, config.maxSeconds, stop]);
+
+  // Escape cancels a recording (or a transcription under way) before the chat's own shortcuts see it.
+  useEffect(() => {
+    if (phase === "idle") return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== "Escape") return;
+      event.preventDefault();
+      event.stopPropagation();
+      cancel();
+    };
+    document.addEventListener("keydown", onKey, true);
+    return () => document.removeEventListener("keydown", onKey, true);
+  }, [phase, cancel]);
+
+  // Leaving the chat releases the microphone.
+  useEffect(() => () => cancel(), [cancel]);
+
+  const recordingNow = phase === "recording";
+  return (
+    <>
+      <button
+        type="button"
+        onClick={() => (recordingNow ? void stop() : phase === "idle" ? void start() : undefined)}
+        disabled={!available || overQuota !== null || (disabled && !recordingNow) || phase === "starting" || phase === "transcribing"}
+        aria-label={recordingNow ? "Stop dictation" : "Dictate"}
+        aria-pressed={recordingNow}
+        title={recordingNow ? "Click to stop and transcribe; Escape cancels." : title}
+        data-testid="dictate-button"
+        className={`inline-flex h-10 shrink-0 items-center justify-center gap-1.5 rounded-xl sm:gap-2 disabled:opacity-40 ${
+          recordingNow ? "bg-red-600 px-2 text-white hover:bg-red-700 sm:px-3" : "w-10 text-ink-600 hover:bg-ink-100 hover:text-ink-900"
+        }`}
+      >
+        {recordingNow ? (
+          <>
+            <span aria-hidden="true" className="h-2.5 w-2.5 animate-pulse rounded-full bg-white" />
+            <span className="font-mono text-sm tabular-nums" data-testid="dictate-timer">
+              {clock(elapsed)}
+              <span className="sr-only"> of {clock(config.maxSeconds)}</span>
+            </span>
+            <span aria-hidden="true" className="relative h-1.5 w-5 overflow-hidden rounded-full bg-red-800 sm:w-10" data-testid="dictate-level">
+              <span ref={meter} className="absolute inset-0 origin-left scale-x-0 rounded-full bg-white transition-transform duration-75" />
+            </span>
+          </>
+        ) : phase === "transcribing" || phase === "starting" ? (
+          <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5 animate-spin" fill="none" stroke="currentColor" strokeWidth="2">
+            <path d="M12 3a9 9 0 1 0 9 9" strokeLinecap="round" />
+          </svg>
+        ) : (
+          <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round">
+            <rect x="9" y="3" width="6" height="11" rx="3" />
+            <path d="M5 11a7 7 0 0 0 14 0M12 18v3" />
+          </svg>
+        )}
+      </button>
+      <span role="status" className="sr-only">
+        {recordingNow ? "Recording. Click Stop dictation to transcribe, or press Escape to cancel." : phase === "transcribing" ? "Transcribing…" : ""}
+      </span>
+      {message && (
+        <p role="alert" data-testid="dictate-error" className="absolute bottom-full left-2 right-2 mb-2 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800 shadow-sm">
+          {message}
+          <button type="button" onClick={() => setMessage(null)} className="ml-2 font-medium underline">
+            Dismiss
+          </button>
+        </p>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,240 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { chromium, expect, test, type Browser, type Page } from "@playwright/test";
+import { E2E_APP_PORT, E2E_CONFIDENTIAL_APP_PORT } from "../playwright.config";
+
+/**
+ * Dictation end to end (docs/issues.md #52) against the production build, in Chromium with a fake microphone fed a
+ * WAV (`--use-fake-device-for-media-stream --use-file-for-fake-audio-capture`): spoken by espeak-ng when it is
+ * installed, else a generated warbling tone. Standard model: "Dictate", stop, and the transcript of the fake LLM
+ * server's Groq transcription API lands after the typed text; the fake received audio in proportion to the
+ * recording's length. Confidential model: the same flow through the development enclave, whose stand-in transcript
+ * never crosses Hush in clear. Escape cancels; a denied microphone gives its sentence and loses no text. Each group
+ * launches its own browser, with the fake-device flags; the microphone is granted per page (Playwright's contexts
+ * refuse permissions they were not granted, whatever --use-fake-ui-for-media-stream says).
+ */
+const LLM = `http://127.0.0.1:${Number(process.env.E2E_LLM_PORT ?? 4010)}`;
+const SHOTS = process.env.E2E_SHOTS_DIR ?? "test-results/shots-voice";
+const BASE_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const WAV = path.resolve("test-results", "voice-fake-microphone.wav");
+
+/** A 16 kHz mono PCM WAV of `seconds`: a tone that rises and falls, loud enough for the level meter. */
+function toneWav(seconds: number): Buffer {
+  const rate = 16_000;
+  const samples = rate * seconds;
+  const out = Buffer.alloc(44 + samples * 2);
+  out.write("RIFF", 0);
+  out.writeUInt32LE(36 + samples * 2, 4);
+  out.write("WAVEfmt ", 8);
+  out.writeUInt32LE(16, 16);
+  out.writeUInt16LE(1, 20);
+  out.writeUInt16LE(1, 22);
+  out.writeUInt32LE(rate, 24);
+  out.writeUInt32LE(rate * 2, 28);
+  out.writeUInt16LE(2, 32);
+  out.writeUInt16LE(16, 34);
+  out.write("data", 36);
+  out.writeUInt32LE(samples * 2, 40);
+  for (let i = 0; i < samples; i++) {
+    const t = i / rate;
+    const frequency = 220 + 180 * Math.sin(2 * Math.PI * 0.5 * t);
+    out.writeInt16LE(Math.round(12_000 * Math.sin(2 * Math.PI * frequency * t) * (0.6 + 0.4 * Math.sin(2 * Math.PI * 3 * t))), 44 + i * 2);
+  }
+  return out;
+}
+
+/** The fake microphone's recording: espeak-ng's voice where installed, else the tone. */
+function makeWav(): string {
+  fs.mkdirSync(path.dirname(WAV), { recursive: true });
+  try {
+    execFileSync("espeak-ng", ["-w", WAV, "Hello Hush. This message was dictated into a fake microphone."], { stdio: "ignore" });
+    return "espeak-ng";
+  } catch {
+    fs.writeFileSync(WAV, toneWav(8));
+    return "tone";
+  }
+}
+
+async function launch(allowMicrophone: boolean): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: [...BASE_ARGS, "--use-fake-device-for-media-stream", `--use-file-for-fake-audio-capture=${WAV}`, ...(allowMicrophone ? ["--use-fake-ui-for-media-stream"] : [])],
+  });
+}
+
+/** Record for at least `seconds` (by the button's own timer), then stop. */
+async function dictate(page: Page, seconds: number): Promise<void> {
+  await page.getByRole("button", { name: "Dictate", exact: true }).click();
+  const stop = page.getByRole("button", { name: "Stop dictation" });
+  await expect(stop).toBeVisible();
+  await expect(page.getByTestId("dictate-timer")).toContainText(`0:${String(seconds).padStart(2, "0")}`, { timeout: (seconds + 5) * 1000 });
+  await stop.click();
+}
+
+test.describe("standard model", () => {
+  let browser: Browser;
+  test.beforeAll(async () => {
+    test.info().annotations.push({ type: "fake microphone", description: makeWav() });
+    browser = await launch(true);
+  });
+  test.afterAll(() => browser.close());
+
+  test("Dictate, stop: the fake's transcript follows the typed text, and it heard audio in proportion to the recording", async () => {
+    test.setTimeout(90_000);
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, permissions: ["microphone"] });
+    await page.request.delete(`${LLM}/__transcriptions`);
+    await page.goto(`http://127.0.0.1:${E2E_APP_PORT}/chat`);
+    const input = page.getByPlaceholder("Message GPT");
+    await input.fill("Typed first.");
+    const dictateButton = page.getByRole("button", { name: "Dictate", exact: true });
+    await expect(dictateButton).toHaveAttribute("title", /goes through Hush's server to Groq for transcription, and is not kept/);
+    // Keyboard operable: focused and started with Enter.
+    await dictateButton.focus();
+    const pressed = Date.now();
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("button", { name: "Stop dictation" })).toBeVisible();
+    await expect(page.getByTestId("dictate-timer")).toContainText("0:02", { timeout: 8_000 });
+    fs.mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: `${SHOTS}/recording-desktop.png` });
+    const counted = page.waitForResponse((r) => r.url().includes("/api/audio/transcriptions"));
+    await page.getByRole("button", { name: "Stop dictation" }).click();
+    const clicked = Date.now();
+    const first = (await (await counted).json()) as { text: string; seconds: number };
+    // The seconds counted are the recording's, as long as the test held the button (a loaded machine stretches it).
+    expect(first.seconds).toBeGreaterThanOrEqual(2);
+    expect(first.seconds).toBeLessThanOrEqual(Math.ceil((clicked - pressed) / 1000) + 1);
+    await expect(input).toHaveValue(`Typed first. ${first.text}`);
+    expect(first.text).toMatch(/^Dictated words from the fake microphone \(\d+ bytes heard\)\.$/);
+    // Never sent on its own: no chat request, the composer still holds it.
+    await expect(page.locator('[data-role="assistant"]')).toHaveCount(0);
+
+    // A recording about three times as long: about three times the audio.
+    const second = page.waitForResponse((r) => r.url().includes("/api/audio/transcriptions"));
+    await dictate(page, 6);
+    const longer = (await (await second).json()) as { text: string; seconds: number };
+    await expect(input).toHaveValue(`Typed first. ${first.text} ${longer.text}`);
+    const heard = (await (await page.request.get(`${LLM}/__transcriptions`)).json()) as { bytes: number; path: string; type: string; model: string }[];
+    expect(heard.map((h) => [h.path, h.type, h.model])).toEqual([
+      ["/openai/v1/audio/transcriptions", "audio/webm", "whisper-large-v3-turbo"],
+      ["/openai/v1/audio/transcriptions", "audio/webm", "whisper-large-v3-turbo"],
+    ]);
+    expect(first.text).toContain(`(${heard[0]!.bytes} bytes heard)`);
+    const ratio = heard[1]!.bytes / heard[0]!.bytes;
+    const expected = longer.seconds / first.seconds;
+    expect(ratio).toBeGreaterThan(expected * 0.6);
+    expect(ratio).toBeLessThan(expected * 1.6);
+    await page.close();
+  });
+
+  test("Escape cancels a recording: nothing is sent and the typed text stays", async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 }, permissions: ["microphone"] });
+    await page.request.delete(`${LLM}/__transcriptions`);
+    await page.goto(`http://127.0.0.1:${E2E_APP_PORT}/chat`);
+    const input = page.getByPlaceholder("Message GPT");
+    await input.fill("Keep me");
+    await page.getByRole("button", { name: "Dictate", exact: true }).click();
+    await expect(page.getByTestId("dictate-timer")).toContainText("0:01", { timeout: 6_000 });
+    fs.mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: `${SHOTS}/recording-phone.png` });
+    await page.keyboard.press("Escape");
+    await expect(page.getByRole("button", { name: "Dictate", exact: true })).toBeVisible();
+    await expect(input).toHaveValue("Keep me");
+    expect(await (await page.request.get(`${LLM}/__transcriptions`)).json()).toEqual([]);
+    await page.close();
+  });
+});
+
+test.describe("read aloud", () => {
+  let browser: Browser;
+  test.beforeAll(async () => {
+    makeWav();
+    browser = await launch(true);
+  });
+  test.afterAll(() => browser.close());
+
+  test("offers only this browser's on-device voices; with none it says so instead of using a network voice", async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    await page.goto(`http://127.0.0.1:${E2E_APP_PORT}/chat`);
+    const voices = await page.evaluate(
+      () =>
+        new Promise<{ name: string; localService: boolean }[]>((resolve) => {
+          const list = () => speechSynthesis.getVoices().map((v) => ({ name: v.name, localService: v.localService }));
+          if (list().length) return resolve(list());
+          speechSynthesis.addEventListener("voiceschanged", () => resolve(list()), { once: true });
+          setTimeout(() => resolve(list()), 2000);
+        }),
+    );
+    test.info().annotations.push({ type: "voices offered", description: JSON.stringify(voices) });
+    const input = page.getByPlaceholder("Message GPT");
+    await input.fill("Read this back to me");
+    await input.press("Enter");
+    const answer = page.locator('[data-role="assistant"]').last();
+    await expect(answer).toContainText("You asked");
+    await answer.getByRole("button", { name: "Read aloud" }).click();
+    if (voices.some((v) => v.localService)) {
+      await expect(answer.getByRole("button", { name: "Pause reading" })).toBeVisible();
+      await answer.getByRole("button", { name: "Stop reading" }).click();
+    } else {
+      await expect(answer.getByTestId("read-aloud-note")).toHaveText(/No on-device voice is installed in this browser, so Hush will not read aloud/);
+    }
+    fs.mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: `${SHOTS}/read-aloud-phone.png` });
+    await page.close();
+  });
+});
+
+test.describe("denied microphone", () => {
+  let browser: Browser;
+  test.beforeAll(async () => {
+    makeWav();
+    browser = await launch(false);
+  });
+  test.afterAll(() => browser.close());
+
+  test("a refused microphone gives its sentence, and no text is lost", async () => {
+    // Playwright's contexts refuse a permission they were not granted: the user's "Block".
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`http://127.0.0.1:${E2E_APP_PORT}/chat`);
+    const input = page.getByPlaceholder("Message GPT");
+    await input.fill("Still here");
+    await page.getByRole("button", { name: "Dictate", exact: true }).click();
+    await expect(page.getByTestId("dictate-error")).toContainText("Hush may not use the microphone");
+    await expect(input).toHaveValue("Still here");
+    fs.mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: `${SHOTS}/denied-desktop.png` });
+    await context.close();
+  });
+});
+
+test.describe("confidential model", () => {
+  let browser: Browser;
+  test.beforeAll(async () => {
+    makeWav();
+    browser = await launch(true);
+  });
+  test.afterAll(() => browser.close());
+
+  test("the recording is encrypted to the development enclave, whose stand-in transcript never crosses Hush in clear", async () => {
+    test.setTimeout(60_000);
+    const page = await browser.newPage({ permissions: ["microphone"] });
+    await page.goto(`http://127.0.0.1:${E2E_CONFIDENTIAL_APP_PORT}/chat`);
+    await expect(page.getByTestId("model-privacy-badge")).toHaveText("Verified (development)");
+    const dictateButton = page.getByRole("button", { name: "Dictate", exact: true });
+    await expect(dictateButton).toHaveAttribute("title", /encrypted in this browser to the verified enclave/);
+    const relayed: { request: Buffer | null; response: Promise<Buffer> }[] = [];
+    page.on("response", (r) => {
+      if (r.url().endsWith("/api/confidential/audio/transcriptions")) relayed.push({ request: r.request().postDataBuffer(), response: r.body() });
+    });
+    await dictate(page, 2);
+    const input = page.getByPlaceholder("Message GPT");
+    await expect(input).toHaveValue(/^\(The development enclave has no speech model, so this stands in for your words: it received \d+ bytes of encrypted audio and kept none\.\)$/);
+    expect(relayed).toHaveLength(1);
+    const crossed = Buffer.concat([relayed[0]!.request ?? Buffer.alloc(0), await relayed[0]!.response]).toString("latin1");
+    expect(crossed).not.toContain("no speech model");
+    expect(crossed).not.toContain("whisper");
+    expect(crossed).not.toContain("webm");
+    await page.close();
+  });
+});
