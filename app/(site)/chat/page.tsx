@@ -31,6 +31,7 @@ export default async function ChatPage() {
           }}
           providerNotice={config.llmProvider === "development" ? providerLabel("development") : null}
           deviceTools={config.deviceTools}
+          codeExecution={config.codeExecution}
         />
       </WebSearchProvider>
     </ConfidentialProvider>
