@@ -38,8 +38,15 @@ async function send(page: Page, text: string) {
 
 test.describe.configure({ mode: "serial" });
 
-test("standard model: the mean of column b is computed on this device, and only the tool result goes back", async ({ page }) => {
-  test.slow(); // Pyodide's first load: about 10 MB to fetch and compile
+// One page for the standard model's runs: Python loads once (about 10 MB to fetch and compile), then stays warm.
+let page: Page;
+test.beforeAll(async ({ browser }) => {
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+});
+test.afterAll(async () => page.close());
+
+test("standard model: the mean of column b is computed on this device, and only the tool result goes back", async () => {
+  test.slow(); // Pyodide's first load
   const requests: { method: string; url: string; body: string }[] = [];
   // The context's requests: the page's and its workers'.
   page.context().on("request", (r) => requests.push({ method: r.method(), url: r.url(), body: r.postData() ?? "" }));
@@ -78,36 +85,11 @@ test("standard model: the mean of column b is computed on this device, and only 
     await step.scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${SHOTS}/run-code-step-${name}.png` });
   }
+  await page.setViewportSize({ width: 1280, height: 800 });
 });
 
-test("an endless loop is stopped at the time limit while the page stays responsive", async ({ page }) => {
-  test.slow();
-  await ready(page, E2E_APP_PORT);
-  // A first run loads Python, so the loop's run below is timed from its own start.
-  await send(page, "compute 6 * 7");
-  await expect(answers(page).last()).toContainText("Output: 42", { timeout: 90_000 });
-  await expect(page.getByRole("button", { name: "Send message" })).toBeVisible();
-
-  await send(page, "Run this:\n```python\nwhile True:\n    pass\n```");
-  const running = page.getByText("Running code on this device…");
-  await expect(running).toBeVisible();
-  const started = Date.now();
-  // The page answers while the worker spins: the composer takes typing, the toggle's title is read.
-  const input = page.getByPlaceholder("Message GPT");
-  await input.pressSequentially("still here");
-  await expect(input).toHaveValue("still here");
-  expect(await page.evaluate(() => 6 * 7)).toBe(42);
-  await expect(answers(page).last()).toContainText("The code was stopped after 10 s, the time limit for code on the user's device.", { timeout: 14_000 });
-  expect(Date.now() - started, "stopped within 12 s").toBeLessThan(12_000);
-  await expect(answers(page).last().getByTestId("answer-step").locator("summary")).toHaveText("Ran code on this device (stopped at the time limit)");
-  // A new worker takes the next program.
-  await input.fill("compute 2 ** 10");
-  await input.press("Enter");
-  await expect(answers(page).last()).toContainText("Output: 1024", { timeout: 90_000 });
-});
-
-test("code trying the network reaches no server: neither a listening canary nor Hush's own", async ({ page, context }) => {
-  test.slow();
+test("code trying the network reaches no server: neither a listening canary nor Hush's own", async () => {
+  const context = page.context();
   const canary: string[] = [];
   const server = http.createServer((req, res) => {
     canary.push(`${req.method} ${req.url}`);
@@ -121,7 +103,6 @@ test("code trying the network reaches no server: neither a listening canary nor 
     await route.fulfill({ status: 204 });
   });
   try {
-    await ready(page, E2E_APP_PORT);
     const tries = [
       ["js.fetch", `from js import fetch\nawait fetch("${url}")`],
       ["pyfetch", `import pyodide.http\nawait pyodide.http.pyfetch("${url}")`],
@@ -163,20 +144,47 @@ test("code trying the network reaches no server: neither a listening canary nor 
     expect(canary, "requests the canary received").toEqual([]);
     expect(own, "requests that reached Hush's server").toEqual([]);
   } finally {
+    await context.unroute("**/__code-canary**");
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
+  await expect(page.getByRole("button", { name: "Send message" })).toBeVisible();
 });
 
-test("confidential model: the same run, and nothing of the code or its output crosses Hush's server in clear", async ({ page }) => {
-  test.slow();
+test("an endless loop is stopped at the time limit while the page stays responsive", async () => {
+  test.slow(); // after the loop, a new worker loads Python again
+  // Python is warm: the loop's run is timed from its own start.
+  await send(page, "compute 6 * 7");
+  await expect(answers(page).last()).toContainText("Output: 42", { timeout: 90_000 });
+  await expect(page.getByRole("button", { name: "Send message" })).toBeVisible();
+
+  await send(page, "Run this:\n```python\nwhile True:\n    pass\n```");
+  const running = page.getByText("Running code on this device…");
+  await expect(running).toBeVisible();
+  const started = Date.now();
+  // The page answers while the worker spins: the composer takes typing, the toggle's title is read.
+  const input = page.getByPlaceholder("Message GPT");
+  await input.pressSequentially("still here");
+  await expect(input).toHaveValue("still here");
+  expect(await page.evaluate(() => 6 * 7)).toBe(42);
+  await expect(answers(page).last()).toContainText("The code was stopped after 10 s, the time limit for code on the user's device.", { timeout: 14_000 });
+  expect(Date.now() - started, "stopped within 12 s").toBeLessThan(12_000);
+  await expect(answers(page).last().getByTestId("answer-step").locator("summary")).toHaveText("Ran code on this device (stopped at the time limit)");
+  // A new worker takes the next program.
+  await input.fill("compute 2 ** 10");
+  await input.press("Enter");
+  await expect(answers(page).last()).toContainText("Output: 1024", { timeout: 90_000 });
+});
+
+test("confidential model: the same run, and nothing of the code or its output crosses Hush's server in clear", async ({ page: tab }) => {
+  test.slow(); // another origin: Python loads again
   const relayed: Buffer[] = [];
-  page.on("request", (r) => {
+  tab.on("request", (r) => {
     if (r.url().endsWith("/api/confidential/chat")) relayed.push(r.postDataBuffer() ?? Buffer.alloc(0));
   });
-  await ready(page, E2E_CONFIDENTIAL_APP_PORT);
-  await expect(page.getByTestId("model-privacy-badge")).toHaveText("Verified (development)");
-  await send(page, QUESTION);
-  await expect(answers(page).last()).toContainText(new RegExp(`Your device answered: The code ran on the user's device\\.\\s*Output:\\s*${MEAN.replace(".", "\\.")}`), { timeout: 90_000 });
+  await ready(tab, E2E_CONFIDENTIAL_APP_PORT);
+  await expect(tab.getByTestId("model-privacy-badge")).toHaveText("Verified (development)");
+  await send(tab, QUESTION);
+  await expect(answers(tab).last()).toContainText(new RegExp(`Your device answered: The code ran on the user's device\\.\\s*Output:\\s*${MEAN.replace(".", "\\.")}`), { timeout: 90_000 });
   expect(relayed).toHaveLength(2);
   for (const body of relayed) {
     for (const clear of ["run_code", "statistics.mean", MEAN, "scores.csv", "column b"]) expect(body.includes(Buffer.from(clear)), clear).toBe(false);
