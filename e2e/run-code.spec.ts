@@ -175,6 +175,35 @@ test("an endless loop is stopped at the time limit while the page stays responsi
   await expect(answers(page).last()).toContainText("Output: 1024", { timeout: 90_000 });
 });
 
+test("Pyodide's files served tampered are refused and never run: the answer says Python could not start", async ({ browser }) => {
+  const context = await browser.newContext({ serviceWorkers: "block" });
+  const tab = await context.newPage();
+  const ran: string[] = [];
+  const tampered: string[] = [];
+  await context.route("**/api/__tampered-pyodide-ran*", async (route) => {
+    ran.push(route.request().url());
+    await route.fulfill({ status: 204 });
+  });
+  // What a tampered file appends: a request that can only be made if the appended code runs.
+  await context.route("**/pyodide/**", async (route) => {
+    const response = await route.fetch();
+    tampered.push(new URL(route.request().url()).pathname);
+    await route.fulfill({ response, body: Buffer.concat([await response.body(), Buffer.from(';fetch("/api/__tampered-pyodide-ran",{method:"POST"});')]) });
+  });
+  try {
+    await ready(tab, E2E_APP_PORT);
+    await send(tab, "compute 6 * 7");
+    const answer = answers(tab).last();
+    await expect(answer).toContainText("Python could not start on the user's device, so the code did not run.", { timeout: 60_000 });
+    await expect(answer).toContainText("A tool on this device failed, so this answer does not use its result.");
+    await expect(answer.getByTestId("answer-step")).toHaveAttribute("data-failed", "true");
+    expect(tampered.length, "Pyodide's files were requested (and served tampered)").toBeGreaterThan(0);
+    expect(ran, "tampered code that ran").toEqual([]);
+  } finally {
+    await context.close();
+  }
+});
+
 test("confidential model: the same run, and nothing of the code or its output crosses Hush's server in clear", async ({ page: tab }) => {
   test.slow(); // another origin: Python loads again
   const relayed: Buffer[] = [];
