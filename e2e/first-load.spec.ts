@@ -32,6 +32,9 @@ test("/chat's first load carries neither zod nor the code that only runs later",
   expect(holding("That is not a recovery code")).toEqual([]);
   expect(holding("Unlock your history to save this chat.")).toEqual([]);
   expect(holding("which is not supported.")).toEqual([]);
+  // docs/issues.md #51: the Python runner and its worker load with the first run_code call.
+  expect(holding("The Python worker did not start.")).toEqual([]);
+  expect(holding("Refused a request while Python loads")).toEqual([]);
 });
 
 test("the code moved out of /chat's first load still arrives when used: the standard model's dialog", async ({ page }) => {

@@ -23,7 +23,8 @@ cp -al node_modules "$copy/node_modules" 2>/dev/null || cp -a node_modules "$cop
 cp -a lib/server/db/generated "$copy/lib/server/db/generated"
 
 start=$(date +%s)
-(cd "$copy" && HUSH_SOURCE_COMMIT="$commit" HUSH_SKIP_TYPECHECK=1 npx next build >"$copy/build.log" 2>&1 && HUSH_SOURCE_COMMIT="$commit" npx tsx scripts/build-manifest.ts >/dev/null) || {
+# npm run build's own steps: Pyodide's files into public/ first (its prebuild), the manifest after.
+(cd "$copy" && node scripts/copy-pyodide.mjs >/dev/null && HUSH_SOURCE_COMMIT="$commit" HUSH_SKIP_TYPECHECK=1 npx next build >"$copy/build.log" 2>&1 && HUSH_SOURCE_COMMIT="$commit" npx tsx scripts/build-manifest.ts >/dev/null) || {
   tail -40 "$copy/build.log" >&2
   echo "Reproducible build check: the second build failed." >&2
   exit 1

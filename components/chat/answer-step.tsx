@@ -2,7 +2,8 @@
 
 import type { ReactNode } from "react";
 import type { ToolStep } from "@/lib/shared/chat/steps";
-import { DEVICE_TIME_TOOL_NAME } from "@/lib/shared/llm/device-tools";
+import { DEVICE_TIME_TOOL_NAME, RUN_CODE_TOOL_NAME, runCodeSource } from "@/lib/shared/llm/device-tools";
+import { resultStatus } from "@/lib/browser/code/output";
 
 /**
  * One step of an answer (docs/issues.md #50: "kept in the answer as a collapsible step"): closed, titled with what
@@ -30,9 +31,27 @@ export function AnswerStep({ title, failed, sent, cameBack }: { title: ReactNode
   );
 }
 
-/** What a device tool's step is titled, per tool ("Checked this device's time"). */
-function toolTitle(name: string): string {
-  return name === DEVICE_TIME_TOOL_NAME ? "Checked this device's time" : `Ran the tool “${name}” on this device`;
+/** What a device tool's step is titled, per tool ("Checked this device's time"); a program's says how it ended. */
+function toolTitle(step: ToolStep): string {
+  if (step.name === DEVICE_TIME_TOOL_NAME) return "Checked this device's time";
+  if (step.name === RUN_CODE_TOOL_NAME) {
+    const status = resultStatus(step.result);
+    return `Ran code on this device${status === "error" ? " (it raised an error)" : status === "timeout" ? " (stopped at the time limit)" : ""}`;
+  }
+  return `Ran the tool “${step.name}” on this device`;
+}
+
+/** What a step sent: a program as code (docs/issues.md #51), other arguments as JSON. */
+function sentOf(step: ToolStep): ReactNode {
+  const code = step.name === RUN_CODE_TOOL_NAME ? runCodeSource(step.arguments) : null;
+  if (code !== null) {
+    return (
+      <pre data-testid="step-code" className="overflow-x-auto rounded-md bg-ink-50 p-2 font-mono whitespace-pre text-ink-800">
+        <code className="language-python">{code}</code>
+      </pre>
+    );
+  }
+  return step.arguments.trim() === "" || step.arguments.trim() === "{}" ? "No arguments" : <pre className="whitespace-pre-wrap font-mono">{shown(step.arguments)}</pre>;
 }
 
 /** The arguments or result as sent: JSON pretty-printed when it is JSON, else the text as it is. */
@@ -51,10 +70,10 @@ export function ToolSteps({ tools }: { tools: readonly ToolStep[] }) {
       {tools.map((t, i) => (
         <AnswerStep
           key={i}
-          title={toolTitle(t.name)}
+          title={toolTitle(t)}
           failed={!t.ok}
-          sent={t.arguments.trim() === "" || t.arguments.trim() === "{}" ? "No arguments" : <pre className="whitespace-pre-wrap font-mono">{shown(t.arguments)}</pre>}
-          cameBack={<pre className="whitespace-pre-wrap font-mono">{shown(t.result)}</pre>}
+          sent={sentOf(t)}
+          cameBack={<pre className="whitespace-pre-wrap font-mono">{t.name === RUN_CODE_TOOL_NAME ? t.result : shown(t.result)}</pre>}
         />
       ))}
     </div>

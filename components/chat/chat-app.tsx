@@ -10,6 +10,7 @@ import { ChatSidebar } from "./chat-sidebar";
 import { Composer } from "./composer";
 import { useComposerText } from "./composer-text";
 import { WebSearchToggle } from "./web-search-toggle";
+import { RunCodeToggle } from "./run-code-toggle";
 import { IntegrityNotice } from "./integrity-notice";
 import { MessageList } from "./message-list";
 import { shareSnapshotOf } from "./share-snapshot";
@@ -118,7 +119,12 @@ function ChatComposer() {
       onPickFile={pickFile}
       busy={chat.busy}
       readsImages={chosen?.vision ?? false}
-      tools={<WebSearchToggle state={chat.webSearch} busy={chat.busy} />}
+      tools={
+        <>
+          <WebSearchToggle state={chat.webSearch} busy={chat.busy} />
+          <RunCodeToggle state={chat.runCode} busy={chat.busy} />
+        </>
+      }
       model={chosen}
     />
   );

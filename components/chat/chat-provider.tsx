@@ -36,6 +36,8 @@ export interface ChatAppProps {
   providerNotice: string | null;
   /** CHAT_DEVICE_TOOLS: the device tools offered to the model with each turn (docs/issues.md #50); [] for none. */
   deviceTools: DeviceToolName[];
+  /** docs/issues.md #51: CODE_TIMEOUT_MS for "Run code", or null with CODE_EXECUTION=off (no switch). */
+  codeExecution: { timeoutMs: number } | null;
 }
 
 /** Everything the chat screen shows and does (see useChatState). */
@@ -61,7 +63,7 @@ export function useChat(): ChatState {
  * saved from this browser (./use-saved-chat.ts). A send shows the user's message at once; on failure the
  * conversation goes back to how it was and the typed text and staged file are put back (nothing lost), with Retry.
  */
-function useChatState({ models, defaultModel, pdfLimits, providerNotice, deviceTools }: ChatAppProps) {
+function useChatState({ models, defaultModel, pdfLimits, providerNotice, deviceTools, codeExecution }: ChatAppProps) {
   const router = useRouter();
   const account = useAccount();
   const signedIn = account.user !== null && !account.accountDeleted;
@@ -97,6 +99,7 @@ function useChatState({ models, defaultModel, pdfLimits, providerNotice, deviceT
   };
   const chat = useConversation({
     deviceTools,
+    codeExecution,
     signedIn,
     saveHistory: saveHistory && !temporary,
     instructionsFor: (chatId) => scope.projectById(scope.projectOf(chatId))?.instructions || null,

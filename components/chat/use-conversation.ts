@@ -23,8 +23,9 @@ import { useStreamingText } from "./use-streaming-text";
 import { useConfidential } from "@/components/confidential/confidential-context";
 import { turnSender, verificationFailureText } from "@/components/confidential/send-turn";
 import { runTurn, type TurnResult } from "@/lib/browser/chat/turn-runner";
-import type { DeviceToolName } from "@/lib/shared/llm/device-tools";
+import { RUN_CODE_TOOL_NAME, type DeviceToolName } from "@/lib/shared/llm/device-tools";
 import { useWebSearch } from "./use-web-search";
+import { useChatToggle } from "./use-chat-toggle";
 import { parseMemorySuggestion } from "@/lib/shared/llm/memory-prompt";
 import { markMemoryUsed } from "./memory-used";
 
@@ -52,9 +53,18 @@ export interface ChatError {
   retry: ChatOp | null;
 }
 
+/** The composer's "Run code" toggle (docs/issues.md #51): offered unless CODE_EXECUTION is off, off by default. */
+export interface RunCodeState {
+  available: boolean;
+  on: boolean;
+  toggle: () => void;
+}
+
 interface Options {
   /** The device tools offered with each turn (CHAT_DEVICE_TOOLS; lib/browser/chat/turn-runner.ts runs them). */
   deviceTools: DeviceToolName[];
+  /** docs/issues.md #51: running code on this device (CODE_TIMEOUT_MS), or null with CODE_EXECUTION=off. */
+  codeExecution: { timeoutMs: number } | null;
   signedIn: boolean;
   saveHistory: boolean;
   model: string;
@@ -183,6 +193,8 @@ export function useConversation(options: Options) {
   const busy = streaming.text !== null;
   const confidential = useConfidential().config; // a confidential model's turn is encrypted to the verified enclave
   const webSearch = useWebSearch(chatId, options.model); // "Search the web", per chat
+  const runCodeChoice = useChatToggle(chatId); // "Run code", per chat (docs/issues.md #51)
+  const runCode: RunCodeState = { available: options.codeExecution !== null, on: options.codeExecution !== null && runCodeChoice.on, toggle: runCodeChoice.toggle };
 
   // A turn the server did not store (offline, restarting, disk full), saved again until it goes through
   // (lib/browser/chat/save-retry.ts); a newer save carries it too, so it supersedes this one.
@@ -205,7 +217,10 @@ export function useConversation(options: Options) {
     dropKeptSave();
     setTree(Array.isArray(messages) ? fromMessages(messages) : messages);
     setChatId(id);
-    if (id === null) webSearch.reset();
+    if (id === null) {
+      webSearch.reset();
+      runCodeChoice.reset();
+    }
     setError(null);
     setSuggestion(null);
   };
@@ -253,8 +268,8 @@ export function useConversation(options: Options) {
         webSearch: webSearch.state.on,
         onSearch: setSearching,
         onDeviceTool: setDeviceTool,
-        tools: options.deviceTools,
-      });
+        tools: runCode.on ? [...options.deviceTools, RUN_CODE_TOOL_NAME] : options.deviceTools,
+      }, { code: runCode.on ? options.codeExecution : null });
       webSearch.record(result.search);
       // docs/product.md §4: after a successful send, keep the chat id and take the server's answer.
       const user = working.nodes[userId]!.message as UiMessage;
@@ -269,7 +284,10 @@ export function useConversation(options: Options) {
       if (options.signedIn && options.saveHistory) {
         const saveNow = async () => {
           const savedId = await options.save({ chatId, tree: next, userNodeId: userId, document });
-          if (chatId === null) webSearch.adopt(savedId);
+          if (chatId === null) {
+            webSearch.adopt(savedId);
+            runCodeChoice.adopt(savedId);
+          }
           setChatId(savedId);
         };
         const notSaved = (saveError: unknown) => {
@@ -336,6 +354,8 @@ export function useConversation(options: Options) {
     chatId,
     /** The composer's "Search the web" toggle for this chat. */
     webSearch: webSearch.state,
+    /** The composer's "Run code" toggle for this chat (docs/issues.md #51). */
+    runCode,
     error,
     setError,
     /** The memory the last answer suggested (its message id and the fact), or null. */

@@ -1,13 +1,11 @@
 "use client";
 
 import { useState } from "react";
+import { useChatToggle } from "./use-chat-toggle";
 import { isConfidentialCode } from "@/lib/shared/confidential/protocol";
 import type { WebSearchRecord } from "@/lib/shared/search/record";
 import { useConfidential } from "@/components/confidential/confidential-context";
 import { useWebSearchConfig } from "./web-search-context";
-
-/** The key of a chat that has no id yet (a new chat, or a visitor's). */
-const NEW_CHAT = "";
 
 const utcDay = () => new Date().toISOString().slice(0, 10);
 
@@ -27,33 +25,32 @@ export interface WebSearchState {
 }
 
 /**
- * "Search the web" per chat: off by default, remembered per chat for this page's life; a new chat's choice
- * follows it once it is saved (`adopt`), and New chat starts with it off (`reset`). An answer whose search was
+ * "Search the web" per chat: off by default, remembered per chat for this page's life (./use-chat-toggle.ts); a
+ * new chat's choice follows it once it is saved (`adopt`), and New chat starts with it off (`reset`). An answer whose search was
  * refused for the day's limit (`record`) turns it off with an explanation until the next UTC day.
  */
 export function useWebSearch(chatId: string | null, model: string) {
   const { standardEngine } = useWebSearchConfig();
   const confidential = useConfidential().config;
-  const [byChat, setByChat] = useState<Record<string, boolean>>({});
+  const chosen = useChatToggle(chatId);
   const [overQuotaDay, setOverQuotaDay] = useState<string | null>(null);
   const inEnclave = isConfidentialCode(confidential, model);
   const available = inEnclave || standardEngine !== null;
   const overQuota = overQuotaDay === utcDay();
-  const key = chatId ?? NEW_CHAT;
   const state: WebSearchState = {
     available,
-    on: available && !overQuota && Boolean(byChat[key]),
+    on: available && !overQuota && chosen.on,
     overQuota,
     engine: inEnclave ? `the secure enclave (${confidential!.enclaveHost})` : (standardEngine ?? ""),
     reader: inEnclave ? "the secure enclave" : "Hush's server",
-    toggle: () => setByChat((m) => ({ ...m, [key]: !m[key] })),
+    toggle: chosen.toggle,
   };
   return {
     state,
     /** A new chat was saved as `id`: it keeps the choice made while it had none. */
-    adopt: (id: string) => setByChat((m) => ({ ...m, [id]: Boolean(m[NEW_CHAT]), [NEW_CHAT]: false })),
+    adopt: chosen.adopt,
     /** New chat: the toggle starts off. */
-    reset: () => setByChat((m) => ({ ...m, [NEW_CHAT]: false })),
+    reset: chosen.reset,
     /** An answer's search came back: past the day's limit the toggle explains it. */
     record: (search: WebSearchRecord | undefined) => {
       if (search?.status === "over_quota") setOverQuotaDay(utcDay());

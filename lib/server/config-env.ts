@@ -153,8 +153,8 @@ export const envSchema = z.object({
    */
   LLM_NO_FUNCTION_CALLING_MODELS: optionalString,
   /**
-   * Device tools the chat offers the model (docs/issues.md #50), comma-separated names of
-   * lib/shared/llm/device-tools.ts; empty by default: a turn offers no device tool.
+   * Device tools the chat offers the model with every turn (docs/issues.md #50), comma-separated names of
+   * lib/shared/llm/device-tools.ts (run_code excepted: the "Run code" switch offers it); empty by default.
    */
   CHAT_DEVICE_TOOLS: optionalString,
   /**
@@ -317,6 +317,11 @@ export const envSchema = z.object({
   STT_SECONDS_PER_DAY_VISITOR: positiveInt(120),
   STT_SECONDS_PER_DAY_FREE: positiveInt(900),
   STT_SECONDS_PER_DAY_PRO: positiveInt(7200),
+  // Running code on the user's device (docs/issues.md #51): the run_code device tool, offered with "Run code" on.
+  /** "off": the composer has no "Run code" switch and the server offers no run_code tool (on both paths). */
+  CODE_EXECUTION: z.enum(["on", "off"]).default("on"),
+  /** Milliseconds one program may run in the browser's Python worker before the worker is stopped. */
+  CODE_TIMEOUT_MS: positiveInt(10_000),
   /** "1": confidential turns with web search also ask the enclave for its personal-data check (`pii_check_options`). */
   CONFIDENTIAL_SEARCH_PII_CHECK: z.enum(["0", "1"]).default("0"),
   /** Seconds a SIGTERM waits for chat answers and writes in flight before aborting the answers (lib/server/lifecycle.ts); keep it

@@ -1,4 +1,4 @@
-import { DEVICE_TOOL_NAMES, type DeviceToolName } from "@/lib/shared/llm/device-tools";
+import { DEVICE_TOOL_NAMES, RUN_CODE_TOOL_NAME, type DeviceToolName } from "@/lib/shared/llm/device-tools";
 import "server-only";
 import type { LlmProviderKind } from "@/lib/shared/llm/types";
 import { isModelCode, MODEL_CODES, type ModelCode } from "@/lib/shared/llm/models";
@@ -31,12 +31,17 @@ export function visionModels(env: Env): ModelCode[] {
   return MODEL_CODES.filter((c) => listed.includes(c));
 }
 
-/** CHAT_DEVICE_TOOLS as device tool names, in their table's order. @throws ConfigError naming an unknown tool */
+/**
+ * CHAT_DEVICE_TOOLS as device tool names, in their table's order. run_code is not one: the composer's "Run code"
+ * switch offers it, turn by turn (CODE_EXECUTION; docs/issues.md #51).
+ * @throws ConfigError naming an unknown tool
+ */
 export function deviceTools(env: Env): DeviceToolName[] {
+  const known = DEVICE_TOOL_NAMES.filter((c) => c !== RUN_CODE_TOOL_NAME);
   const listed = (env.CHAT_DEVICE_TOOLS ?? "").split(",").map((c) => c.trim()).filter(Boolean);
-  const unknown = listed.filter((c) => !(DEVICE_TOOL_NAMES as readonly string[]).includes(c));
-  if (unknown.length) throw new ConfigError(`CHAT_DEVICE_TOOLS: unknown tool ${unknown.join(", ")} (known: ${DEVICE_TOOL_NAMES.join(", ")}). See .env.example.`);
-  return DEVICE_TOOL_NAMES.filter((c) => listed.includes(c));
+  const unknown = listed.filter((c) => !(known as readonly string[]).includes(c));
+  if (unknown.length) throw new ConfigError(`CHAT_DEVICE_TOOLS: unknown tool ${unknown.join(", ")} (known: ${known.join(", ")}; run_code is CODE_EXECUTION's). See .env.example.`);
+  return known.filter((c) => listed.includes(c));
 }
 
 /** LLM_NO_FUNCTION_CALLING_MODELS as model codes. @throws ConfigError naming an unknown code */

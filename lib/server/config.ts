@@ -50,12 +50,20 @@ export interface Config extends Env {
   noFunctionCallingModels: ModelCode[];
   /** CHAT_DEVICE_TOOLS: the device tools the chat offers (empty: none). */
   deviceTools: DeviceToolName[];
+  /** "Run code on this device" (docs/issues.md #51): the program's time limit, or null with CODE_EXECUTION=off. */
+  codeExecution: CodeExecutionSettings | null;
   /** Web search for standard models (SEARXNG_URL), or null when off. */
   search: SearchSettings | null;
   /** READ_PAGE_ALLOW_HOSTS as lower-case `host:port` entries (IPv6 hosts bracketed, the port always written). */
   readPageAllowHosts: string[];
   /** Standard models' transcription provider (STT_*, docs/issues.md #52), or null when dictation is off for them. */
   stt: SttSettings | null;
+}
+
+/** Running code on the user's device, as the chat page passes it to the browser. */
+export interface CodeExecutionSettings {
+  /** CODE_TIMEOUT_MS: how long one program may run before its worker is stopped. */
+  timeoutMs: number;
 }
 
 /** The SearXNG instance standard models' searches go to. */
@@ -146,6 +154,7 @@ export function parseConfig(raw: Record<string, string | undefined>): Config {
     visionModels: visionModels(env),
     noFunctionCallingModels: noFunctionCallingModels(env),
     deviceTools: deviceTools(env),
+    codeExecution: env.CODE_EXECUTION === "off" ? null : { timeoutMs: env.CODE_TIMEOUT_MS },
     search: searchSettings(env, Boolean(confidential?.embedded)),
     // The embedded defaults read the development SearXNG stand-in's own pages (dev/searxng.ts DEV_PAGES).
     readPageAllowHosts: readPageAllowHosts(env.READ_PAGE_ALLOW_HOSTS ?? (confidential?.embedded && !env.SEARXNG_URL ? `127.0.0.1:${env.SEARCH_DEV_PORT}` : undefined)),

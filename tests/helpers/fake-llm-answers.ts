@@ -58,6 +58,9 @@ export function fakeAnswer(messages: readonly { role: string; content: string; i
   // A device tool's result (lib/shared/llm/device-tools.ts), quoted as the model got it.
   const deviceResult = messages.slice(messages.lastIndexOf(lastUser!) + 1).find((m) => m.role === "tool" && m.content.startsWith('{"local"'))?.content;
   if (deviceResult !== undefined) answer += ` On your device: ${deviceResult}`;
+  // A program run on the device (docs/issues.md #51, lib/browser/code/output.ts codeResult): its status and output, quoted.
+  const codeRun = messages.slice(messages.lastIndexOf(lastUser!) + 1).find((m) => m.role === "tool" && /\n\nOutput:\n/.test(m.content))?.content;
+  if (codeRun !== undefined) answer += ` From the code on your device: ${codeRun.replace(/\s+/g, " ").trim().slice(0, 300)}`;
   // A read page (lib/shared/llm/read-page-prompt.ts), quoted, never obeyed.
   const page = toolResult === undefined ? undefined : /^<web_page [^>]*>\n([\s\S]*?)\n<\/web_page>$/.exec(toolResult)?.[1];
   if (page !== undefined) answer += ` From the page: ${page.replace(/\s+/g, " ").slice(0, 80)}`;

@@ -38,6 +38,9 @@
  * ` From the web: <first 80 characters of the first result> [1]` when the tool's content is a <web_results> block.
  * With `device_time` offered and a message such as "what time is it on my device?" it calls `device_time` instead,
  * and its answer after the result adds ` On your device: <the result>`.
+ * With `run_code` offered and a message holding a ```python block, "the mean of column b" with a CSV attached, or
+ * "compute <arithmetic>" it calls `run_code` with that program (docs/issues.md #51), and its answer after the result
+ * adds ` From the code on your device: <the result, whitespace collapsed, first 300 characters>`.
  * With `read_page` offered and a message "read <URL>" or "summarise <URL>" it calls `read_page` with `{ url }`
  * (docs/issues.md #51), and its answer after the result adds ` From the page: <first 80 characters of the page's text>`.
  * With `[[fake:tools-forever]]` in the last user message it calls `web_search` again at every request that offers it.

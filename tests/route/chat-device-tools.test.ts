@@ -5,7 +5,7 @@ import { POST as chatUser } from "@/app/api/ns/chat_user/route";
 import { getConfig } from "@/lib/server/config";
 import { closeQuota, flushQuota, utcDay } from "@/lib/server/quota";
 import { CONTINUATION_TTL_MS, signContinuation } from "@/lib/server/chat/continuation";
-import { DEVICE_TIME_TOOL_NAME, deviceTimeResult } from "@/lib/shared/llm/device-tools";
+import { DEVICE_TIME_TOOL_NAME, deviceTimeResult, RUN_CODE_TOOL_NAME, runCodeSource } from "@/lib/shared/llm/device-tools";
 import { startFakeLlmServer, type FakeLlmServer } from "../helpers/fake-llm-server";
 import { createTestUser, sessionCookieFor } from "../helpers/auth";
 import { setEnv } from "../helpers/env";
@@ -134,6 +134,30 @@ describe("a device tool's round trip, standard path", () => {
     expect((await send(ask({ chat_id: null, continuation: { token: pause.token, steps } }))).status).toBe(200);
     await refused(pause.token, 409);
     expect(await counted()).toBe(1);
+  });
+
+  it("run_code (docs/issues.md #51): the call carries the program; only its result comes back; CODE_EXECUTION=off never offers it", async () => {
+    const { send } = await signedIn();
+    const csv = { name: "scores.csv", text: "a,b\n1,1.5\n2,2.25\n3,10\n" };
+    const question = { messages: [{ role: "user", content: "What is the mean of column b?" }], model: BASIC, tools: [RUN_CODE_TOOL_NAME], chat_id: null, document: csv };
+    const pause = (await readSse(await send(question)))[0]!.data as unknown as Pause;
+    expect(pause.tool_calls[0]!.function.name).toBe(RUN_CODE_TOOL_NAME);
+    expect(runCodeSource(pause.tool_calls[0]!.function.arguments)).toContain('open("/data/scores.csv"');
+    const result = "The code ran on the user's device.\n\nOutput:\n4.583333333333333\n";
+    const steps = [{ tool_calls: pause.tool_calls, results: [{ role: "tool", tool_call_id: pause.tool_calls[0]!.id, content: result }] }];
+    const done = await readSse(await send({ ...question, continuation: { token: pause.token, steps } }));
+    expect(done.map((e) => (e.event === "delta" ? String(e.data.text) : "")).join("")).toContain("Output: 4.583333333333333");
+    expect(llm.requests[1]!.messages.at(-1)).toMatchObject({ role: "tool", content: result });
+
+    setEnv({ CODE_EXECUTION: "off" });
+    try {
+      llm.requests.length = 0;
+      const events = await readSse(await send(question));
+      expect(events.at(-1)!.event).toBe("done");
+      expect(llm.requests.map((r) => r.tools)).toEqual([[]]);
+    } finally {
+      setEnv({ CODE_EXECUTION: undefined });
+    }
   });
 
   it("CHAT_MAX_TOOL_STEPS counts model calls across the whole message: the continuation's call is the last, offered no tools", async () => {

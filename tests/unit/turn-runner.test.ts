@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DEVICE_TOOL_FAILED_LINE, runTurn } from "@/lib/browser/chat/turn-runner";
 import { pausedResult, type SendChatInput, type SendChatResult } from "@/lib/browser/chat/send-turn";
-import { DEVICE_TIME_TOOL_NAME } from "@/lib/shared/llm/device-tools";
+import { DEVICE_TIME_TOOL_NAME, RUN_CODE_TOOL_NAME } from "@/lib/shared/llm/device-tools";
 
 /** docs/issues.md #50: the browser's one turn runner, against a scripted `send` (either path's shape). */
 const call = (name: string, id = "call_1") => ({ id, type: "function" as const, function: { name, arguments: "{}" } });
@@ -47,6 +47,22 @@ describe("runTurn", () => {
     const result = await runTurn(async (i) => (++n === 1 ? pausedResult(i, { tool_calls: [call("camera")], token: "t" }) : answer(i, "Sorry.")), input());
     expect(result.messages.at(-1)!.content).toBe(`Sorry.\n\n${DEVICE_TOOL_FAILED_LINE}`);
     expect(result.tools).toEqual([{ name: "camera", arguments: "{}", result: 'The tool "camera" is not available on this device.', ok: false }]);
+  });
+
+  it("run_code (docs/issues.md #51): not run while running code is off, nor for a call without a program", async () => {
+    const runCall = (args: string) => ({ id: "call_1", type: "function" as const, function: { name: RUN_CODE_TOOL_NAME, arguments: args } });
+    const turn = async (args: string, options: Parameters<typeof runTurn>[2]) => {
+      const lines: (string | null)[] = [];
+      let n = 0;
+      const result = await runTurn(async (i) => (++n === 1 ? pausedResult(i, { tool_calls: [runCall(args)], token: "t" }) : answer(i, "Done.")), input(undefined, lines), options);
+      return { result, lines };
+    };
+    const off = await turn('{"code":"print(1)"}', {});
+    expect(off.result.tools).toEqual([{ name: RUN_CODE_TOOL_NAME, arguments: '{"code":"print(1)"}', result: 'The tool "run_code" is not available on this device.', ok: false }]);
+    expect(off.lines).toEqual(["Running code on this device…", null]);
+    const empty = await turn('{"code":""}', { code: { timeoutMs: 10_000 } });
+    expect(empty.result.tools![0]).toMatchObject({ ok: false, result: expect.stringContaining("held no program") });
+    expect(empty.result.messages.at(-1)!.content).toBe(`Done.\n\n${DEVICE_TOOL_FAILED_LINE}`);
   });
 
   it("Stop during a paused step ends the whole turn: nothing more is sent", async () => {

@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { chatStreamEventSchemas } from "@/lib/shared/chat/stream-events";
 import { api, type BodyOf } from "@/lib/shared/api/contract";
-import { chatRequestSchema, DEFAULT_CHAT_LIMITS, type ChatRequestBody, type EveryField } from "@/lib/shared/chat/turn-schema";
+import { chatRequestSchema, DEFAULT_CHAT_LIMITS, TOOL_RESULT_MAX_CHARS, type ChatRequestBody, type EveryField } from "@/lib/shared/chat/turn-schema";
 import { chatRequestBody } from "@/lib/browser/chat/send-turn";
 import { openApiJson } from "@/lib/server/openapi/document";
 
@@ -70,7 +70,7 @@ describe("the chat turn's one shape", () => {
     expect(schema.safeParse({ ...base, tools: Array(5).fill("device_time") }).success).toBe(false);
     const misanswered = { ...continued, continuation: { token: "t", steps: [{ tool_calls: [call], results: [{ ...result, tool_call_id: "call_2" }] }] } };
     expect(schema.safeParse(misanswered).success).toBe(false);
-    const huge = { ...continued, continuation: { token: "t", steps: [{ tool_calls: [call], results: [{ ...result, content: "x".repeat(8_001) }] }] } };
+    const huge = { ...continued, continuation: { token: "t", steps: [{ tool_calls: [call], results: [{ ...result, content: "x".repeat(TOOL_RESULT_MAX_CHARS + 1) }] }] } };
     expect(schema.safeParse(huge).success).toBe(false);
   });
 });

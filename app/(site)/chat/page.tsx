@@ -35,6 +35,7 @@ export default async function ChatPage() {
             }}
             providerNotice={config.llmProvider === "development" ? providerLabel("development") : null}
             deviceTools={config.deviceTools}
+            codeExecution={config.codeExecution}
           />
         </DictationProvider>
       </WebSearchProvider>

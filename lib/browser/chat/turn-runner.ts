@@ -1,5 +1,14 @@
 import "client-only";
-import { DEVICE_TIME_TOOL_NAME, deviceTimeResult, MAX_CONTINUATION_STEPS, MAX_STEP_TEXT, MAX_TOOL_STEPS, type DeviceToolName } from "@/lib/shared/llm/device-tools";
+import {
+  DEVICE_TIME_TOOL_NAME,
+  deviceTimeResult,
+  MAX_CONTINUATION_STEPS,
+  MAX_STEP_TEXT,
+  MAX_TOOL_STEPS,
+  RUN_CODE_TOOL_NAME,
+  runCodeSource,
+  type DeviceToolName,
+} from "@/lib/shared/llm/device-tools";
 import type { ContinuationStep } from "@/lib/shared/chat/turn-schema";
 import type { ToolStep } from "@/lib/shared/chat/steps";
 import { AppError } from "@/lib/shared/errors";
@@ -16,7 +25,15 @@ import type { SendChatInput, SendChatResult } from "./send-turn";
  */
 
 /** What the chat shows while a device tool runs, per tool. */
-const RUNNING_LINE: Record<DeviceToolName, string> = { [DEVICE_TIME_TOOL_NAME]: "Checking this device's time" };
+const RUNNING_LINE: Record<DeviceToolName, string> = {
+  [DEVICE_TIME_TOOL_NAME]: "Checking this device's time",
+  [RUN_CODE_TOOL_NAME]: "Running code on this device",
+};
+
+/** How the device's tools run: run_code's time limit (CODE_TIMEOUT_MS), absent when running code is off. */
+export interface DeviceToolOptions {
+  code?: { timeoutMs: number } | null;
+}
 
 /** The line under an answer whose device tool failed. */
 export const DEVICE_TOOL_FAILED_LINE = "A tool on this device failed, so this answer does not use its result.";
@@ -31,7 +48,7 @@ export type TurnResult = SendChatResult & { tools?: ToolStep[] };
  * @throws what `send` throws (AppError, DOMException "AbortError" on Stop); AppError 502 when the model keeps
  *   calling tools past MAX_CONTINUATION_STEPS
  */
-export async function runTurn(send: (input: SendChatInput) => Promise<SendChatResult>, input: SendChatInput): Promise<TurnResult> {
+export async function runTurn(send: (input: SendChatInput) => Promise<SendChatResult>, input: SendChatInput, options: DeviceToolOptions = {}): Promise<TurnResult> {
   const steps: ContinuationStep[] = [];
   const tools: ToolStep[] = [];
   let token: string | null = null;
@@ -49,7 +66,7 @@ export async function runTurn(send: (input: SendChatInput) => Promise<SendChatRe
       input.signal.throwIfAborted();
       const name = call.function.name as DeviceToolName;
       input.onDeviceTool?.(`${RUNNING_LINE[name] ?? "Running a tool on this device"}…`);
-      const outcome = await runDeviceTool(name);
+      const outcome = await runDeviceTool(name, call.function.arguments, input, options);
       if (outcome.failed) failed = true;
       if (tools.length < MAX_TOOL_STEPS) tools.push({
         name: call.function.name.slice(0, 100),
@@ -66,12 +83,27 @@ export async function runTurn(send: (input: SendChatInput) => Promise<SendChatRe
   }
 }
 
-/** Run a device tool here; a failure becomes the result the model is told (it must not claim the tool's answer). */
-async function runDeviceTool(name: string): Promise<{ content: string; failed: boolean }> {
+/**
+ * Run a device tool here; a failure becomes the result the model is told (it must not claim the tool's answer).
+ * A program that raised or ran past its time limit did run: its result says so, and it is no failure.
+ * @throws DOMException "AbortError" on Stop
+ */
+async function runDeviceTool(name: string, args: string, input: SendChatInput, options: DeviceToolOptions): Promise<{ content: string; failed: boolean }> {
   try {
     if (name === DEVICE_TIME_TOOL_NAME) return { content: deviceTimeResult(new Date(), Intl.DateTimeFormat().resolvedOptions().timeZone), failed: false };
+    if (name === RUN_CODE_TOOL_NAME && options.code) {
+      const code = runCodeSource(args);
+      if (code === null) return { content: 'The call held no program: run_code takes { "code": "<Python>" }.', failed: true };
+      // The engine loads with the first run, never with /chat (docs/issues.md #51 "Engine").
+      const { runCode } = await import("@/lib/browser/code/run-code");
+      const attached = input.file && !input.file.image ? [input.file] : [];
+      const files = [...input.documents, ...attached].map((d) => ({ name: d.name, text: d.text }));
+      const run = await runCode({ code, files, timeoutMs: options.code.timeoutMs, signal: input.signal });
+      return { content: run.content, failed: run.status === "unavailable" };
+    }
     return { content: `The tool ${JSON.stringify(name.slice(0, 100))} is not available on this device.`, failed: true };
-  } catch {
+  } catch (error) {
+    if (input.signal.aborted) throw error;
     return { content: "The tool failed on the device. Answer without its result and say so.", failed: true };
   }
 }

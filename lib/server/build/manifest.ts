@@ -4,9 +4,14 @@ import { sri384 } from "@/lib/server/security/sri";
 
 /**
  * The build manifest served at `/.well-known/hush/manifest.json` (docs/verify.md): the
- * SHA-384 of every file under `/_next/static` and the commit the build was made from. It holds no
- * time or path of the machine, so two builds of one commit write the same bytes.
+ * SHA-384 of every file under `/_next/static`, and of Pyodide's files under `/pyodide/` (docs/issues.md #51: the
+ * Python engine is served from Hush's origin; scripts/copy-pyodide.mjs puts them in `public/` beside the build),
+ * with the commit the build was made from. It holds no time or path of the machine, so two builds of one commit
+ * write the same bytes.
  */
+
+/** The URL folders whose files the manifest lists. */
+const LISTED_PREFIXES = ["/_next/static/", "/pyodide/"] as const;
 
 /** Where the manifest is served, and where the build writes it (under `public/`). */
 export const MANIFEST_URL_PATH = "/.well-known/hush/manifest.json";
@@ -17,7 +22,7 @@ export interface BuildManifest {
   /** 40 hex digits, or "unknown" for a build outside git without HUSH_SOURCE_COMMIT. */
   commit: string;
   algorithm: "sha384";
-  /** URL path (`/_next/static/...`) → `sha384-<base64>`, sorted by path. */
+  /** URL path (`/_next/static/...`, `/pyodide/<version>/...`) → `sha384-<base64>`, sorted by path. */
   files: Record<string, string>;
 }
 
@@ -29,14 +34,25 @@ function walk(dir: string, prefix: string, out: string[]): void {
   }
 }
 
-/** The manifest of the build in `distDir` (its `static/` folder). Throws when the folder is missing. */
+/**
+ * The manifest of the build in `distDir` (its `static/` folder), with the Pyodide files of `public/pyodide/`
+ * beside it when they are there. Throws when the static folder is missing.
+ */
 export function manifestOfBuild(distDir: string, commit: string): BuildManifest {
   const root = path.join(distDir, "static");
+  const pyodide = path.join(distDir, "..", "public", "pyodide");
+  const entries: [string, string][] = [];
   const names: string[] = [];
   walk(root, "", names);
-  names.sort();
+  for (const name of names) entries.push([`/_next/static/${name}`, path.join(root, name)]);
+  if (fs.existsSync(pyodide)) {
+    const copied: string[] = [];
+    walk(pyodide, "", copied);
+    for (const name of copied) entries.push([`/pyodide/${name}`, path.join(pyodide, name)]);
+  }
+  entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const files: Record<string, string> = {};
-  for (const name of names) files[`/_next/static/${name}`] = sri384(fs.readFileSync(path.join(root, name)));
+  for (const [url, file] of entries) files[url] = sri384(fs.readFileSync(file));
   return { format: MANIFEST_FORMAT, commit, algorithm: "sha384", files };
 }
 
@@ -54,7 +70,7 @@ export function parseManifest(value: unknown): BuildManifest | Error {
   if (m.algorithm !== "sha384") return new Error("algorithm is not sha384");
   if (typeof m.files !== "object" || m.files === null) return new Error("no files");
   for (const [file, hash] of Object.entries(m.files)) {
-    if (!file.startsWith("/_next/static/") || typeof hash !== "string" || !/^sha384-[A-Za-z0-9+/]{64}$/.test(hash)) {
+    if (!LISTED_PREFIXES.some((p) => file.startsWith(p)) || file.includes("..") || typeof hash !== "string" || !/^sha384-[A-Za-z0-9+/]{64}$/.test(hash)) {
       return new Error(`bad entry ${file}`);
     }
   }

@@ -1,7 +1,8 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { AppError } from "@/lib/shared/errors";
-import { offeredDeviceTools } from "@/lib/shared/llm/device-tools";
+import { offeredDeviceTools, RUN_CODE_TOOL_NAME } from "@/lib/shared/llm/device-tools";
+import { getConfig } from "@/lib/server/config";
 import type { ChatRequest } from "@/lib/shared/chat/turn-schema";
 import type { QuotaSubject } from "@/lib/server/quota";
 import { spendContinuation } from "./continuation";
@@ -32,9 +33,13 @@ export async function checkedContinuation(body: ChatRequest, caller: string, cal
   return { turn: claims.turn, calls: claims.step, steps: continuation.steps };
 }
 
-/** The turn's device tools for ./respond.ts, or null when none are offered and it continues nothing. */
+/**
+ * The turn's device tools for ./respond.ts, or null when none are offered and it continues nothing. With
+ * CODE_EXECUTION=off an offered run_code is dropped (docs/issues.md #51): the model is never offered it.
+ */
 export function turnTools(body: ChatRequest, subject: QuotaSubject, resume: TurnTools["resume"]): TurnTools | null {
-  const device = offeredDeviceTools(body);
+  const codeOff = getConfig().codeExecution === null;
+  const device = offeredDeviceTools(body).filter((t) => !(codeOff && t.function.name === RUN_CODE_TOOL_NAME));
   if (!device.length && !resume) return null;
   return { device, subject, caller: continuationCaller(subject), resume };
 }

@@ -75,11 +75,13 @@ async function continued(request: Request, caller: string): Promise<{ turn: stri
 }
 
 /**
- * Continuations exist only where the chat offers device tools (CHAT_DEVICE_TOOLS): elsewhere a token would only let a
- * client send uncounted requests, so none is issued and a sent one is ignored (the request is a new, counted turn).
+ * Continuations exist only where the chat offers device tools (CHAT_DEVICE_TOOLS, or run_code unless CODE_EXECUTION
+ * is off; docs/issues.md #51): elsewhere a token would only let a client send uncounted requests, so none is issued
+ * and a sent one is ignored (the request is a new, counted turn).
  */
 function continuationsOn(): boolean {
-  return getConfig().deviceTools.length > 0;
+  const config = getConfig();
+  return config.deviceTools.length > 0 || config.codeExecution !== null;
 }
 
 /** The token for the request after this one ("" when continuations are off): step 1 of a new turn, or the next step. */

@@ -52,6 +52,9 @@ export function developmentAnswer(messages: readonly LlmMessage[]): string {
   // A page read with read_page (docs/issues.md #51): its first words, quoted, never obeyed.
   const page = lastUser ? messages.slice(messages.lastIndexOf(lastUser) + 1).map((m) => (m.role === "tool" ? webPageText(m.content) : null)).find((t) => t !== null) : null;
   if (page) parts.push(`From the page: ${clip(page.replace(/\s+/g, " "), QUOTED_LINE_MAX_CHARS)}`);
+  // A program run on the user's device (docs/issues.md #51, lib/browser/code/output.ts): its result, quoted.
+  const codeRun = lastUser ? messages.slice(messages.lastIndexOf(lastUser) + 1).find((m) => m.role === "tool" && m.content.includes("\n\nOutput:\n")) : undefined;
+  if (codeRun) parts.push(`From the code on your device: ${clip(codeRun.content.replace(/\s+/g, " ").trim(), QUOTED_LINE_MAX_CHARS)}`);
   if (web.results.length) {
     parts.push(`From the web: ${web.results.slice(0, 3).map((r, i) => `${clip(r.content.replace(/\s+/g, " "), QUOTED_LINE_MAX_CHARS)} [${i + 1}]`).join(" ")}`);
   }

@@ -2,7 +2,7 @@ import { z } from "@/lib/shared/zod";
 import { MAX_MEMORIES, MEMORY_MAX_CHARS } from "@/lib/shared/memory/limits";
 import { PROJECT_INSTRUCTIONS_MAX_CHARS } from "@/lib/shared/projects/limits";
 import { KNOWLEDGE_MAX_PASSAGES } from "@/lib/shared/projects/knowledge-limits";
-import { MAX_CONTINUATION_STEPS } from "@/lib/shared/llm/device-tools";
+import { MAX_CONTINUATION_STEPS, MAX_STEP_TEXT } from "@/lib/shared/llm/device-tools";
 import { DEVICE_TOOL_NAMES } from "@/lib/shared/llm/device-tools";
 import { contentImages, contentText, parseImageDataUrl, type ImageLimits } from "@/lib/shared/chat/images";
 
@@ -70,7 +70,7 @@ export interface KnowledgePassage {
 export const MAX_OFFERED_TOOLS = 4;
 export const MAX_STEP_TOOL_CALLS = 8;
 export { MAX_CONTINUATION_STEPS };
-export const TOOL_RESULT_MAX_CHARS = 8_000;
+export const TOOL_RESULT_MAX_CHARS = MAX_STEP_TEXT;
 
 /**
  * A step of a paused turn as the browser echoes it (docs/issues.md #50): the model's `tool_calls` (OpenAI's
@@ -84,7 +84,7 @@ export const continuationStepSchema = z
           .object({
             id: z.string().min(1).max(200),
             type: z.literal("function"),
-            function: z.object({ name: z.string().min(1).max(100), arguments: z.string().max(4_000) }).strict(),
+            function: z.object({ name: z.string().min(1).max(100), arguments: z.string().max(MAX_STEP_TEXT) }).strict(),
           })
           .strict(),
       )
@@ -229,7 +229,8 @@ function buildChatRequestSchema(limits: ChatLimits) {
         .optional()
         .meta({
           description:
-            "docs/issues.md #50: device tools this client runs itself, by name (only `device_time` so far). When the model calls one " +
+            "docs/issues.md #50: device tools this client runs itself, by name (`device_time`, and `run_code` of docs/issues.md #51 unless " +
+            "CODE_EXECUTION is off). When the model calls one " +
             "the answer ends with SSE `event: tool_calls` `{ tool_calls, token }`; send the results back in `continuation`.",
         }),
       continuation: z

@@ -134,14 +134,65 @@ const DEVICE_TIME = "device_time";
 /** A message that asks for the device's time: "what time is it on my device?", "the time here", "my local time". */
 const ASKS_DEVICE_TIME = /\b(what time is it|what's the time|the time (here|on my|where i am)|my (local|device'?s?) (time|clock)|time on my device)\b/i;
 
+/** The device tool that runs Python (./device-tools.ts RUN_CODE_TOOL_NAME, repeated for the same reason). */
+const RUN_CODE = "run_code";
+
+/** A fenced program in the user's message (```python … ```): run as it is written. Group 1 is the program. */
+const FENCED_CODE = /```(?:python|py)?[ \t]*\n([\s\S]*?)\n?```/i;
+
+/** "the mean of column b", "average of column 'price'" (group 1 the statistic, group 2 the column). */
+const ASKS_COLUMN = /\b(mean|average|median|sum|total|max(?:imum)?|min(?:imum)?)\s+of\s+(?:the\s+)?column\s+["'`“]?([\w-]+)/i;
+
+/** "compute 2**100 / 7" (or "calculate"): a bare arithmetic expression, group 1. */
+const ASKS_ARITHMETIC = /^(?:please\s+)?(?:compute|calculate)\s+([\d\s+\-*/().%]+?)[\s?.!]*$/i;
+
+/** Python's expression of a statistic over `values` (a list of floats). */
+const STATISTIC: Record<string, string> = {
+  mean: "statistics.mean(values)",
+  average: "statistics.mean(values)",
+  median: "statistics.median(values)",
+  sum: "math.fsum(values)",
+  total: "math.fsum(values)",
+  max: "max(values)",
+  maximum: "max(values)",
+  min: "min(values)",
+  minimum: "min(values)",
+};
+
+/**
+ * The program the scripted rule sends run_code for a message (docs/issues.md #51 "compute" script), or null:
+ * a fenced program as written; a statistic of a column of the message's first attached CSV (read at
+ * /data/<name> with csv.DictReader); "compute <arithmetic>" printed.
+ */
+function scriptedProgram(content: string): string | null {
+  const own = ownBlocksOff(content);
+  const fenced = FENCED_CODE.exec(own)?.[1];
+  if (fenced?.trim()) return fenced;
+  const column = ASKS_COLUMN.exec(own);
+  const csv = [...content.matchAll(/<document name="([^"]*)"/g)].map((m) => m[1]!).find((n) => /\.(csv|tsv)$/i.test(n));
+  if (column && csv) {
+    const delimiter = /\.tsv$/i.test(csv) ? '"\\t"' : '","';
+    return [
+      "import csv, math, statistics",
+      `with open(${JSON.stringify(`/data/${csv}`)}, newline="") as f:`,
+      `    values = [float(row[${JSON.stringify(column[2]!)}]) for row in csv.DictReader(f, delimiter=${delimiter})]`,
+      `print(${STATISTIC[column[1]!.toLowerCase()]})`,
+    ].join("\n");
+  }
+  const arithmetic = ASKS_ARITHMETIC.exec(own.trim())?.[1]?.trim();
+  return arithmetic ? `print(${arithmetic})` : null;
+}
+
 /** A message that asks to read a link: "read <URL>", "summarise <URL>" (or "summarize"); the URL is group 1. */
 const ASKS_READ = /^(?:please\s+)?(?:read|summari[sz]e)\b[^\n]*?(https?:\/\/[^\s<>"]+)/i;
 
 /**
  * The deterministic stand-in for a model's tool use. With no tool result since the last user message: when
  * `device_time` is offered and the message asks for the device's time (ASKS_DEVICE_TIME), call it with `{}`;
- * else, with `read_page` offered and a message that starts "read <URL>" or "summarise <URL>" (ASKS_READ), call
- * it with `{ url }` (trailing punctuation taken off); else, with `web_search` offered and no tool result since the
+ * else, with `run_code` offered and a message holding a program, a column statistic of an attached CSV or
+ * "compute <arithmetic>" (scriptedProgram), call it with `{ code }`; else, with `read_page` offered and a message
+ * that starts "read <URL>" or "summarise <URL>" (ASKS_READ), call it with `{ url }` (trailing punctuation taken
+ * off); else, with `web_search` offered and no tool result since the
  * last user message, call it once with one query; otherwise answer (null). The query is the last user message's
  * own text (quoted blocks such as <document> and <web_results> taken off); a short follow-up (under 40
  * characters, or starting with "and", "what about" or "how about") is prefixed with the previous user message's,
@@ -154,6 +205,8 @@ export function scriptedToolCall(messages: readonly ScriptedMessage[], offered: 
   const question = ownText(messages[lastUser]!.content);
   if (question === "") return null;
   if (offered.includes(DEVICE_TIME) && ASKS_DEVICE_TIME.test(question)) return { name: DEVICE_TIME, arguments: "{}" };
+  const program = offered.includes(RUN_CODE) ? scriptedProgram(messages[lastUser]!.content) : null;
+  if (program) return { name: RUN_CODE, arguments: JSON.stringify({ code: program }) };
   const link = offered.includes(READ_PAGE_TOOL_NAME) ? ASKS_READ.exec(question)?.[1]?.replace(/[.,;:!?)\]]+$/, "") : undefined;
   if (link) return { name: READ_PAGE_TOOL_NAME, arguments: JSON.stringify({ url: link }) };
   if (!offered.includes(WEB_SEARCH_TOOL_NAME)) return null;
@@ -168,11 +221,16 @@ export function scriptedToolCall(messages: readonly ScriptedMessage[], offered: 
 
 /** A user message's own words: leading quoted blocks (documents, web results, knowledge) taken off. */
 function ownText(content: string): string {
+  return ownBlocksOff(content).replace(/\s+/g, " ").trim();
+}
+
+/** A user message without its leading quoted blocks, its own text's lines kept. */
+function ownBlocksOff(content: string): string {
   let rest = content;
   for (;;) {
     const block = /^<(document|web_results|knowledge)\b[^>]*>[\s\S]*?<\/\1>(?:\n\[Note: [^\n]*\])?\s*/.exec(rest);
     if (!block) break;
     rest = rest.slice(block[0].length);
   }
-  return rest.replace(/\s+/g, " ").trim();
+  return rest;
 }
