@@ -12,7 +12,7 @@ import { api } from "@/lib/shared/api/contract";
 import { AUDIO_SECONDS_HEADER, MODEL_HEADER } from "@/lib/shared/confidential/protocol";
 import { AppError } from "@/lib/shared/errors";
 import { configuredEnclave } from "./enclave";
-import { forward, headerError } from "./relay";
+import { forward, headerError } from "./relay-forward";
 
 /** The enclave's OpenAI-compatible transcription endpoint (Tinfoil's router serves it): the relay's one other path. */
 const TRANSCRIPTION_PATH = "/v1/audio/transcriptions";
