@@ -68,6 +68,9 @@ import type { AddressInfo, Socket } from "node:net";
 import { fakeAnswer, fakeTitle, scenarioFromText, type FakeScenario } from "./fake-llm-answers";
 import { scriptedToolCall } from "../../lib/shared/llm/tools";
 import { errorBody, readBody, sendJson, StreamContext, usageOf, words } from "./fake-llm-wire";
+import { answerTranscription, type RecordedTranscription } from "./fake-transcription";
+
+export { fakeTranscript, wavSeconds, type RecordedTranscription } from "./fake-transcription";
 
 export { fakeAnswer, fakeTitle, scenarioFromText, type FakeScenario };
 
@@ -88,37 +91,6 @@ export interface RecordedRequest {
   scenario: FakeScenario;
   /** Set when the connection closed before the response was complete (client went away, cut, hang). */
   closedEarly: boolean;
-}
-
-/** One transcription request as received (docs/issues.md #52): sizes and names only. */
-export interface RecordedTranscription {
-  path: string;
-  model: string;
-  responseFormat: string;
-  /** Bytes of the `file` field. */
-  bytes: number;
-  /** Its media type, as sent. */
-  type: string;
-  hasAuthorization: boolean;
-}
-
-/** The fake's transcript of a recording of `bytes` bytes. */
-export function fakeTranscript(bytes: number): string {
-  return `Dictated words from the fake microphone (${bytes} bytes heard).`;
-}
-
-/** Seconds of a PCM WAV from its header (byte rate at 28, the "data" chunk's size), or null for anything else. */
-export function wavSeconds(audio: Uint8Array): number | null {
-  const view = new DataView(audio.buffer, audio.byteOffset, audio.byteLength);
-  const text = (at: number) => String.fromCharCode(...audio.subarray(at, at + 4));
-  if (audio.byteLength < 44 || text(0) !== "RIFF" || text(8) !== "WAVE") return null;
-  const byteRate = view.getUint32(28, true);
-  for (let at = 12; at + 8 <= audio.byteLength; ) {
-    const size = view.getUint32(at + 4, true);
-    if (text(at) === "data") return byteRate > 0 ? Math.min(size, audio.byteLength - at - 8) / byteRate : null;
-    at += 8 + size + (size % 2);
-  }
-  return null;
 }
 
 export interface FakeLlmServer {
@@ -363,45 +335,8 @@ export async function startFakeLlmServer(
     res.end("data: [DONE]\n\n");
   }
 
-  /** One transcription: the multipart body parsed by the platform's own FormData, the answer deterministic. */
-  async function transcription(req: http.IncomingMessage, res: http.ServerResponse, path: string): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    let form: FormData;
-    try {
-      form = await new Response(Buffer.concat(chunks), { headers: { "content-type": req.headers["content-type"] ?? "" } }).formData();
-    } catch {
-      return sendJson(res, 400, errorBody("Expected multipart/form-data.", "invalid_request_error", null));
-    }
-    const file = form.get("file");
-    if (!(file instanceof Blob)) return sendJson(res, 400, errorBody("file is required.", "invalid_request_error", null));
-    const audio = new Uint8Array(await file.arrayBuffer());
-    const responseFormat = String(form.get("response_format") ?? "json");
-    transcriptions.push({
-      path,
-      model: String(form.get("model") ?? ""),
-      responseFormat,
-      bytes: audio.byteLength,
-      type: file.type,
-      hasAuthorization: typeof req.headers.authorization === "string",
-    });
-    switch (forced) {
-      case "429":
-        res.setHeader("retry-after", "1");
-        return sendJson(res, 429, errorBody("Rate limit reached (fake).", "requests", "rate_limit_exceeded"));
-      case "500":
-        return sendJson(res, 500, errorBody("The server had an error (fake).", "server_error", null));
-      case "400":
-        return sendJson(res, 400, errorBody("Could not decode the audio (fake).", "invalid_request_error", null));
-      case "hang":
-        await wait(HANG_MS, res);
-        res.destroy();
-        return;
-    }
-    const text = fakeTranscript(audio.byteLength);
-    const duration = wavSeconds(audio);
-    return sendJson(res, 200, responseFormat === "verbose_json" ? { text, ...(duration === null ? {} : { duration }), language: "en", segments: [] } : { text });
-  }
+  const transcription = (req: http.IncomingMessage, res: http.ServerResponse, path: string) =>
+    answerTranscription(req, res, path, { scenario: forced, record: (t) => transcriptions.push(t), hang: (r) => wait(HANG_MS, r) });
 
   server.on("connection", (socket) => {
     sockets.add(socket);
