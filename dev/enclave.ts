@@ -212,17 +212,23 @@ export async function startDevEnclave(options: DevEnclaveOptions = {}): Promise<
     sendJson(res, 404, { error: "Not found" });
   }
 
-  async function chat(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  /**
+   * An EHBP request opened (SPEC.md §4–5): its plaintext and the response's nonce and sealer, or null once a clear
+   * error was answered (not encrypted, too large, or one shape for every cryptographic failure: §5.4.4, no oracle).
+   */
+  async function openSealed(req: http.IncomingMessage, res: http.ServerResponse) {
     const encHex = req.headers[PROTOCOL.ENCAPSULATED_KEY_HEADER.toLowerCase()];
     if (typeof encHex !== "string" || !/^[0-9a-f]{64}$/.test(encHex)) {
       req.resume();
-      return sendJson(res, 400, { error: "This enclave accepts EHBP-encrypted requests only" });
+      sendJson(res, 400, { error: "This enclave accepts EHBP-encrypted requests only" });
+      return null;
     }
     let body: Uint8Array;
     try {
       body = await readBody(req, MAX_REQUEST_BYTES);
     } catch {
-      return sendJson(res, 413, { error: "Request too large" });
+      sendJson(res, 413, { error: "Request too large" });
+      return null;
     }
     const enc = hexToBytes(encHex);
     let context: RecipientContext;
@@ -231,14 +237,18 @@ export async function startDevEnclave(options: DevEnclaveOptions = {}): Promise<
       context = await suite.SetupRecipient(keyPair.privateKey as Key, enc, { info: new TextEncoder().encode(HPKE_REQUEST_INFO) });
       plaintext = await openFrames(context, body);
     } catch {
-      // One shape for every cryptographic failure (EHBP SPEC.md §5.4.4: no oracle).
-      return sendJson(res, 400, { error: "The request could not be decrypted" });
+      sendJson(res, 400, { error: "The request could not be decrypted" });
+      return null;
     }
-
     const nonce = crypto.getRandomValues(new Uint8Array(RESPONSE_NONCE_LENGTH));
-    const secret = await context.Export(new TextEncoder().encode(EXPORT_LABEL), EXPORT_LENGTH);
-    const keys = await deriveResponseKeys(secret, enc, nonce);
-    const sealer = frameSealer(keys);
+    const keys = await deriveResponseKeys(await context.Export(new TextEncoder().encode(EXPORT_LABEL), EXPORT_LENGTH), enc, nonce);
+    return { plaintext, nonce, sealer: frameSealer(keys) };
+  }
+
+  async function chat(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const opened = await openSealed(req, res);
+    if (!opened) return;
+    const { plaintext, nonce, sealer } = opened;
     const wantsUsage = req.headers[USAGE_METRICS_REQUEST_HEADER.toLowerCase()] === "true";
 
     let request: z.infer<typeof chatRequestSchema>;
@@ -268,29 +278,9 @@ export async function startDevEnclave(options: DevEnclaveOptions = {}): Promise<
 
   /** A sealed dictation: opened like a chat turn, answered with the stand-in transcript (no speech model here). */
   async function transcription(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    const encHex = req.headers[PROTOCOL.ENCAPSULATED_KEY_HEADER.toLowerCase()];
-    if (typeof encHex !== "string" || !/^[0-9a-f]{64}$/.test(encHex)) {
-      req.resume();
-      return sendJson(res, 400, { error: "This enclave accepts EHBP-encrypted requests only" });
-    }
-    let body: Uint8Array;
-    try {
-      body = await readBody(req, MAX_REQUEST_BYTES);
-    } catch {
-      return sendJson(res, 413, { error: "Request too large" });
-    }
-    const enc = hexToBytes(encHex);
-    let context: RecipientContext;
-    let plaintext: Uint8Array;
-    try {
-      context = await suite.SetupRecipient(keyPair.privateKey as Key, enc, { info: new TextEncoder().encode(HPKE_REQUEST_INFO) });
-      plaintext = await openFrames(context, body);
-    } catch {
-      return sendJson(res, 400, { error: "The request could not be decrypted" });
-    }
-    const nonce = crypto.getRandomValues(new Uint8Array(RESPONSE_NONCE_LENGTH));
-    const keys = await deriveResponseKeys(await context.Export(new TextEncoder().encode(EXPORT_LABEL), EXPORT_LENGTH), enc, nonce);
-    const sealer = frameSealer(keys);
+    const opened = await openSealed(req, res);
+    if (!opened) return;
+    const { plaintext, nonce, sealer } = opened;
     const answer = async (status: number, json: unknown) => {
       res.writeHead(status, { "Content-Type": "application/json", [PROTOCOL.RESPONSE_NONCE_HEADER]: bytesToHex(nonce) });
       res.end(await sealer(JSON.stringify(json)));
