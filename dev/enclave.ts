@@ -213,8 +213,8 @@ export async function startDevEnclave(options: DevEnclaveOptions = {}): Promise<
   }
 
   /**
-   * An EHBP request opened (SPEC.md §4–5): its plaintext and the response's nonce and sealer, or null once a clear
-   * error was answered (not encrypted, too large, or one shape for every cryptographic failure: §5.4.4, no oracle).
+   * An EHBP request opened: its plaintext and the response's nonce and sealer, or null once a clear error was
+   * answered (not encrypted, too large, or one shape for every cryptographic failure: EHBP SPEC.md §5.4.4, no oracle).
    */
   async function openSealed(req: http.IncomingMessage, res: http.ServerResponse) {
     const encHex = req.headers[PROTOCOL.ENCAPSULATED_KEY_HEADER.toLowerCase()];
