@@ -49,7 +49,7 @@ describe("the hot path over HTTP: streams, relays and back-pressure", () => {
     const warm = await post("/api/confidential/chat", Buffer.from("warm"), headers);
     expect(warm.status).toBe(200);
     await warm.arrayBuffer();
-    resetStatements();
+    await resetStatements();
     const res = await post("/api/confidential/chat", Buffer.from("sealed"), headers);
     expect(res.status).toBe(200);
     expect(statements).toBe(1);
@@ -173,5 +173,6 @@ describe("the hot path over HTTP: streams, relays and back-pressure", () => {
       model.closeAllConnections();
       await new Promise<void>((resolve) => model.close(() => resolve()));
     }
-  });
+    // 32 MiB parsed and re-encoded: about 2 s on a quiet machine, far longer on a loaded one (not a timing test).
+  }, 120_000);
 });

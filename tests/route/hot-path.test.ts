@@ -3,7 +3,7 @@ import http from "node:http";
 import { sessionCookieName } from "@/lib/server/auth/cookies";
 import { SAVE_IN_ONE_STATEMENT_MAX_BYTES } from "@/lib/server/chat/history";
 import { resetConfigForTests } from "@/lib/server/config";
-import { closeQuota, flushQuota } from "@/lib/server/quota";
+import { closeQuota } from "@/lib/server/quota";
 import { blockKey, blockRedisKey, closeRateLimits } from "@/lib/server/rate-limit";
 import { Redis } from "ioredis";
 import { redisAvailable, TEST_REDIS_URL } from "../helpers/redis";
@@ -97,7 +97,7 @@ describe("the hot path over HTTP", () => {
     const cookie = await sessionCookieFor(user.id);
     // The first turn of the day may move the session's idle deadline (a write at most once a day).
     expect((await post("/api/ns/chat_user", ask("warm"), { Cookie: cookie })).status).toBe(200);
-    resetStatements();
+    await resetStatements();
     const res = await post("/api/ns/chat_user", ask("Counted"), { Cookie: cookie });
     expect(res.status).toBe(200);
     expect((await res.json()).messages[1].content).toContain("You asked: Counted");
@@ -107,8 +107,7 @@ describe("the hot path over HTTP", () => {
   it("answers a visitor's turn with one database statement before the model is called (none on embedded PGlite)", async () => {
     // The day's salt is read once and kept; on PGlite, so is the visitor's count (lib/server/quota-write-behind.ts).
     expect((await post("/api/ns/chat", ask("warm"))).status).toBe(200);
-    await flushQuota();
-    resetStatements();
+    await resetStatements();
     expect((await post("/api/ns/chat", ask("Counted"))).status).toBe(200);
     expect(statements).toBe(t.target.kind === "pglite" ? 0 : 1);
   });
@@ -160,7 +159,7 @@ describe("the hot path over HTTP", () => {
       sealTurn({ key: person.key, userId: person.id, chatId, create: firstPosition === 0, firstPosition, messages: [{ role: "user", content }] });
     // The first request of the day may move the session's idle deadline (a write at most once a day).
     expect((await post("/api/ns/chat_save", await turn(0, "first"), { Cookie: person.cookie })).status).toBe(200);
-    resetStatements();
+    await resetStatements();
     const appended = await post("/api/ns/chat_save", await turn(1, "second"), { Cookie: person.cookie });
     expect(appended.status).toBe(200);
     expect(statements).toBe(1);
@@ -176,7 +175,7 @@ describe("the hot path over HTTP", () => {
     // More than the save reads before the session is checked: checked first, then read and saved.
     const big = await turn(2, "x".repeat(0.6 * SAVE_IN_ONE_STATEMENT_MAX_BYTES));
     expect(Buffer.byteLength(JSON.stringify(big))).toBeGreaterThan(SAVE_IN_ONE_STATEMENT_MAX_BYTES);
-    resetStatements();
+    await resetStatements();
     const bigSaved = await post("/api/ns/chat_save", big, { Cookie: person.cookie });
     expect(bigSaved.status).toBe(200);
     expect(statements).toBe(2);
@@ -190,7 +189,7 @@ describe("the hot path over HTTP", () => {
     expect(await signedOut.json()).toEqual({ error: expect.any(String) });
     const cookie = await sessionCookieFor((await createTestUser()).id);
     expect((await fetch(`${base}/api/ns/chat_history/${id}`, { headers: { Cookie: cookie } })).status).toBe(404);
-    resetStatements();
+    await resetStatements();
     const missing = await fetch(`${base}/api/ns/chat_history/${id}`, { headers: { Cookie: cookie } });
     expect(missing.status).toBe(404);
     expect(missing.headers.get("content-security-policy")).toContain("default-src 'none'");
@@ -237,7 +236,7 @@ describe.runIf(await redisAvailable())("with REDIS_URL: one round trip before th
     await warm.arrayBuffer();
     await new Promise((r) => setTimeout(r, 100));
     commands.length = 0;
-    resetStatements();
+    await resetStatements();
     const res = await send();
     expect(res.status).toBe(200);
     const sql = statements;
