@@ -99,7 +99,8 @@ function useChatState({ models, defaultModel, pdfLimits, providerNotice, deviceT
   };
   const chat = useConversation({
     deviceTools,
-    codeExecution,
+    // "Run code" is a tool call: not offered for a model that calls no functions (LLM_NO_FUNCTION_CALLING_MODELS).
+    codeExecution: models.find((m) => m.code === model)?.functionCalling === false ? null : codeExecution,
     signedIn,
     saveHistory: saveHistory && !temporary,
     instructionsFor: (chatId) => scope.projectById(scope.projectOf(chatId))?.instructions || null,

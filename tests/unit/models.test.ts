@@ -29,8 +29,8 @@ describe("model catalogue (docs/product.md §9)", () => {
 
   it("gives the picker the public columns, every model standard until a model is listed as confidential", () => {
     expect(modelChoices()).toEqual([
-      { code: "llama3-8b-8192", title: "Basic", description: "For everyday tasks", plan: "Free", privacy: "standard", vision: false },
-      { code: "llama3-70b-8192", title: "Pro", description: "For advanced tasks", plan: "Pro", privacy: "standard", vision: false },
+      { code: "llama3-8b-8192", title: "Basic", description: "For everyday tasks", plan: "Free", privacy: "standard", vision: false, functionCalling: true },
+      { code: "llama3-70b-8192", title: "Pro", description: "For advanced tasks", plan: "Pro", privacy: "standard", vision: false, functionCalling: true },
     ]);
     expect(privacyClassOf("llama3-70b-8192", ["llama3-70b-8192"])).toBe("confidential");
     expect(privacyClassOf("llama3-8b-8192", ["llama3-70b-8192"])).toBe("standard");
@@ -56,6 +56,8 @@ describe("model catalogue (docs/product.md §9)", () => {
     resetConfigForTests();
     try {
       expect([modelCallsFunctions("llama3-8b-8192"), modelCallsFunctions("llama3-70b-8192")]).toEqual([false, true]);
+      // The picker's choices carry it: the chat offers "Run code" only for a model that calls functions.
+      expect(modelChoices().map((m) => m.functionCalling)).toEqual([false, true]);
     } finally {
       delete process.env.LLM_NO_FUNCTION_CALLING_MODELS;
       resetConfigForTests();

@@ -121,7 +121,7 @@ export function modelCallsFunctions(code: string, config: Config = getConfig()):
 
 /** The model table's public columns for the picker, in table order, with each model's privacy class. */
 export function modelChoices(): ModelChoice[] {
-  return MODELS.map(({ code, title, description, plan }) => ({ code, title, description, plan, privacy: modelPrivacy(code), vision: modelReadsImages(code) }));
+  return MODELS.map(({ code, title, description, plan }) => ({ code, title, description, plan, privacy: modelPrivacy(code), vision: modelReadsImages(code), functionCalling: modelCallsFunctions(code) }));
 }
 
 /** The label of a provider kind (default: the configured default provider), e.g. "Groq". */

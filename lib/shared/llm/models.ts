@@ -97,4 +97,6 @@ export interface ModelChoice {
   privacy: PrivacyClass;
   /** The model reads images (ModelDescriptor.vision or LLM_VISION_MODELS). */
   vision: boolean;
+  /** The model calls functions (ModelDescriptor.functionCalling unless LLM_NO_FUNCTION_CALLING_MODELS): "Run code" is offered only then. */
+  functionCalling: boolean;
 }
