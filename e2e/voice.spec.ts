@@ -223,15 +223,18 @@ test.describe("confidential model", () => {
     await expect(page.getByTestId("model-privacy-badge")).toHaveText("Verified (development)");
     const dictateButton = page.getByRole("button", { name: "Dictate", exact: true });
     await expect(dictateButton).toHaveAttribute("title", /encrypted in this browser to the verified enclave/);
-    const relayed: { request: Buffer | null; response: Promise<Buffer> }[] = [];
-    page.on("response", (r) => {
-      if (r.url().endsWith("/api/confidential/audio/transcriptions")) relayed.push({ request: r.request().postDataBuffer(), response: r.body() });
+    // Through a route, which holds the body: a response event's body may be gone from Chromium's buffer when read.
+    const relayed: { request: Buffer | null; response: Buffer }[] = [];
+    await page.route("**/api/confidential/audio/transcriptions", async (route) => {
+      const response = await route.fetch();
+      relayed.push({ request: route.request().postDataBuffer(), response: await response.body() });
+      await route.fulfill({ response });
     });
     await dictate(page, 2);
     const input = page.getByPlaceholder("Message GPT");
     await expect(input).toHaveValue(/^\(The development enclave has no speech model, so this stands in for your words: it received \d+ bytes of encrypted audio and kept none\.\)$/);
     expect(relayed).toHaveLength(1);
-    const crossed = Buffer.concat([relayed[0]!.request ?? Buffer.alloc(0), await relayed[0]!.response]).toString("latin1");
+    const crossed = Buffer.concat([relayed[0]!.request ?? Buffer.alloc(0), relayed[0]!.response]).toString("latin1");
     expect(crossed).not.toContain("no speech model");
     expect(crossed).not.toContain("whisper");
     expect(crossed).not.toContain("webm");

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { signOutAndReload } from "@/components/auth/sign-out";
 import { buttonStyles, Dialog } from "@/components/ui/dialog";
 import { apiFetch, serverMessage } from "@/lib/browser/api/client";
-import { forgetLocalTraces } from "@/lib/browser/vault/devices";
+import { forgetLocalTraces, localTracesOwner } from "@/lib/browser/vault/devices";
 
 const CONFIRM_WORD = "DELETE";
 
@@ -19,9 +19,10 @@ export function DeleteAccountSection() {
     setDeleting(true);
     setDeleteError(null);
     try {
+      const owner = await localTracesOwner();
       await apiFetch("deleteUser", { body: {} });
       // The account is gone: so are its drafts and seen versions in this browser (the device record with it).
-      await forgetLocalTraces();
+      await forgetLocalTraces(owner);
     } catch (error) {
       setDeleteError(serverMessage(error) ?? "Your account could not be deleted. Please try again.");
       setDeleting(false);

@@ -6,7 +6,7 @@ import { AppError } from "@/lib/shared/errors";
 import { fromBase64, generateDeviceKey, wrapForDevice } from "./crypto";
 import { removeAllDrafts } from "@/lib/browser/chat/drafts";
 import { describeThisDevice, forgetDeviceRecord, forgetSeen, readDevice, writeDevice } from "./device-store";
-import { actionError, info, needRaw, setVault, vaultSnapshot, type VaultDevicesJson } from "./store";
+import { actionError, info, needRaw, reloadVaultInfo, setVault, vaultSnapshot, type VaultDevicesJson } from "./store";
 
 /**
  * Remembered devices: the vault key wrapped under a server share and a key this browser
@@ -76,6 +76,20 @@ export async function forgetLocalTraces(userId: string | null = vaultSnapshot().
   removeAllDrafts(userId);
   await forgetSeen(userId);
   await forgetDeviceRecord(userId);
+}
+
+/**
+ * Whose traces forgetLocalTraces deletes: the loaded vault's user id, else GET /api/vault's (a page whose vault had
+ * not loaded yet); null when neither answers. Read before the account goes, while the session still answers.
+ */
+export async function localTracesOwner(): Promise<string | null> {
+  const loaded = vaultSnapshot().info?.user_id;
+  if (loaded) return loaded;
+  try {
+    return (await reloadVaultInfo()).user_id;
+  } catch {
+    return null;
+  }
 }
 
 /** The remembered devices (Settings). @throws AppError */
