@@ -81,11 +81,23 @@ function confidentialApp(port: number, enclavePort: number, dataDir: string): Re
   };
 }
 
+/**
+ * The specs that read or set a peer's shared state: the fake LLM's request log (`/__requests`), the fake SearXNG's
+ * queries, the OpenID Connect issuer's identity, the auth-sync receiver, the tiny-quota instance, the enclave's
+ * tamper switch, the confidential instance's log, the development server, and run_code's 12 s stop. They run one at a
+ * time in the "shared" project, after the "isolated" one (whose files run E2E_WORKERS at a time, each file in one worker).
+ */
+const SHARED_STATE = [
+  "auth-sync", "auth", "google-popup", "billing", "security", "share-files", "vision", "chat", "context", "device-tools",
+  "memory", "project-files", "projects", "web-search", "confidential", "console", "run-code",
+].map((name) => `**/${name}.spec.ts`);
+const browserUse = { ...devices["Desktop Chrome"], viewport: { width: 1280, height: 800 } };
+
 export default defineConfig({
   testDir: "./e2e",
   outputDir: "test-results",
   fullyParallel: false,
-  workers: 1,
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: process.env.CI ? 1 : 0,
   timeout: 60_000,
   expect: { timeout: 15_000 },
@@ -107,7 +119,11 @@ export default defineConfig({
       ],
     },
   },
-  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], viewport: { width: 1280, height: 800 } } }],
+  // scripts/test.sh runs them as two stages (`--project=isolated`, then `--project=shared --no-deps`).
+  projects: [
+    { name: "isolated", testIgnore: SHARED_STATE, use: browserUse },
+    { name: "shared", testMatch: SHARED_STATE, workers: 1, dependencies: ["isolated"], use: browserUse },
+  ],
   webServer: [
     {
       command: `npx tsx tests/helpers/smtp-server.ts --smtp-port ${SMTP_PORT} --http-port ${E2E_MAIL_HTTP_PORT}`,

@@ -36,7 +36,7 @@ stage() {
   fi
   rm -f "$log"
 }
-# failed_tests LOG: Vitest's "FAIL file > test" and Playwright's "N) [chromium] › spec:line › test" lines.
+# failed_tests LOG: Vitest's "FAIL file > test" and Playwright's "N) [project] › spec:line › test" lines.
 failed_tests() {
   sed 's/\x1b\[[0-9;]*m//g' "$1" | grep -E '^ *(FAIL +[^ ]|×|✘)|^ +[0-9]+\) \[' | sed 's/^ *//' | sort -u | head -n 25
 }
@@ -71,7 +71,10 @@ if [ "$BUILT" = yes ]; then
   # docs/deploy.md "Embedded database": the built server on one PGlite folder under faults (a second server,
   # npm run plan, kill -9, SIGTERM, a corrupt folder, backup and restore, a full tmpfs when run as root).
   stage "Fault tests of the embedded database (npm run test:faults)" npm run test:faults
-  stage "End-to-end tests in Chromium" npx playwright test
+  # playwright.config.ts: the specs that touch no shared peer state, E2E_WORKERS (2) files at a time; then those
+  # that do, one at a time (--no-deps: the first stage ran their dependency already, and its failures do not skip them).
+  stage "End-to-end tests in Chromium, isolated specs (${E2E_WORKERS:-2} at a time)" npx playwright test --project=isolated
+  stage "End-to-end tests in Chromium, shared-state specs (one at a time)" npx playwright test --project=shared --no-deps
 else
   for name in "Reproducible build" "Fault tests of the embedded database" "End-to-end tests in Chromium" "Multi-instance test and load"; do
     skip "$name" "the production build failed"
