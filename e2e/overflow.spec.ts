@@ -31,6 +31,42 @@ async function expectHeaderActionsOnScreen(page: Page, what: string, signedIn: b
   if (signedIn) await expectInViewport(page, page.getByRole("button", { name: "Temporary chat" }), `${what}: Temporary chat`);
 }
 
+/** The composer's buttons; those an instance does not offer (no search engine, no transcription) are skipped. */
+const COMPOSER_BUTTONS = ["Attach a file", "Search the web", "Run code", "Dictate", "Send message"] as const;
+
+/**
+ * The composer keeps a text field a person can type in: its placeholder on one line and at least 240 px wide
+ * (its buttons take a row under it on a narrow screen), and each button whole on screen, 40 px or more a side.
+ */
+async function expectRoomyComposer(page: Page, what: string) {
+  const input = page.getByPlaceholder("Message GPT");
+  await expect(input).toBeVisible();
+  await expect(input).toHaveValue("");
+  const field = await input.evaluate((el: HTMLTextAreaElement) => {
+    const style = getComputedStyle(el);
+    const pad = parseFloat(style.paddingTop) + parseFloat(style.paddingBottom);
+    const context = document.createElement("canvas").getContext("2d")!;
+    context.font = style.font;
+    return {
+      width: el.getBoundingClientRect().width,
+      textRoom: el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight),
+      placeholder: context.measureText(el.placeholder).width,
+      lines: (el.getBoundingClientRect().height - pad) / parseFloat(style.lineHeight),
+    };
+  });
+  expect(field.width, `${what}: the text field's width`).toBeGreaterThanOrEqual(240);
+  expect(field.placeholder, `${what}: the placeholder's width against the field's`).toBeLessThanOrEqual(field.textRoom);
+  expect(field.lines, `${what}: the empty field's lines`).toBeLessThan(1.5);
+  const composer = page.locator("form").filter({ has: input });
+  for (const name of COMPOSER_BUTTONS) {
+    const button = composer.getByRole("button", { name, exact: true });
+    if ((await button.count()) === 0) continue;
+    await expectInViewport(page, button, `${what}: ${name}`);
+    const box = (await button.boundingBox())!;
+    expect(Math.min(box.width, box.height), `${what}: ${name}'s smaller side`).toBeGreaterThanOrEqual(40);
+  }
+}
+
 test("a visitor's /chat and /pricing fit 360, 390, 768 and 1280 px; Chat options stays on screen on a phone", async ({ page }) => {
   await page.setViewportSize({ width: PHONES[0], height: HEIGHT });
   await page.goto("/chat");
@@ -39,12 +75,14 @@ test("a visitor's /chat and /pricing fit 360, 390, 768 and 1280 px; Chat options
     await page.setViewportSize({ width, height: HEIGHT });
     await expectNoHorizontalScroll(page, `/chat with a chat (visitor, ${width} px)`);
     await expectHeaderActionsOnScreen(page, `/chat (visitor, ${width} px)`, false);
+    await expectRoomyComposer(page, `/chat with a chat (visitor, ${width} px)`);
   }
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: HEIGHT });
     await page.goto("/chat");
     await expect(page.getByPlaceholder("Message GPT")).toBeVisible();
     await expectNoHorizontalScroll(page, `/chat (visitor, ${width} px)`);
+    await expectRoomyComposer(page, `/chat (visitor, ${width} px)`);
     await page.goto("/pricing");
     await expectNoHorizontalScroll(page, `/pricing (visitor, ${width} px)`);
   }
@@ -64,6 +102,7 @@ test("signed in with a project open, /chat keeps its header on screen and its ti
     const what = `/chat signed in with a project (${width} px)`;
     await expectNoHorizontalScroll(page, what);
     await expectHeaderActionsOnScreen(page, what, true);
+    await expectRoomyComposer(page, what);
     await expectInViewport(page, page.getByTestId("chat-project"), `${what}: the project pill`);
     // "Temporary chat" on one line where its label shows.
     const label = page.getByRole("button", { name: "Temporary chat" }).locator("span:not(.sr-only)");
