@@ -25,10 +25,24 @@ async function expectInViewport(page: Page, locator: Locator, what: string) {
   expect(box.x + box.width, `${what}: right edge in a ${width} px window`).toBeLessThanOrEqual(width);
 }
 
+/** A button whole on screen, and 40 px or more a side on a phone. */
+async function expectTappable(page: Page, button: Locator, what: string) {
+  await expectInViewport(page, button, what);
+  if (page.viewportSize()!.width >= 640) return;
+  const box = (await button.boundingBox())!;
+  expect(Math.min(box.width, box.height), `${what}: its smaller side`).toBeGreaterThanOrEqual(40);
+}
+
 /** The header's actions a person needs on any screen. */
 async function expectHeaderActionsOnScreen(page: Page, what: string, signedIn: boolean) {
-  await expectInViewport(page, page.getByRole("button", { name: "Chat options" }), `${what}: Chat options`);
-  if (signedIn) await expectInViewport(page, page.getByRole("button", { name: "Temporary chat" }), `${what}: Temporary chat`);
+  await expectTappable(page, page.getByRole("button", { name: "Chat options" }), `${what}: Chat options`);
+  await expectTappable(page, page.getByRole("button", { name: /^Model: / }), `${what}: the model picker`);
+  if (signedIn) await expectTappable(page, page.getByRole("button", { name: "Temporary chat" }), `${what}: Temporary chat`);
+  // The model's privacy badge says "Standard" whole (its long line only where the header has room for it).
+  const badge = page.getByTestId("model-privacy-badge");
+  await expectInViewport(page, badge, `${what}: the privacy badge`);
+  const cut = await badge.evaluate((el) => [...el.querySelectorAll("span")].some((s) => s.getClientRects().length > 0 && s.textContent === "Standard" && s.scrollWidth > s.clientWidth));
+  expect(cut, `${what}: "Standard" cut`).toBe(false);
 }
 
 /** The composer's buttons; those an instance does not offer (no search engine, no transcription) are skipped. */
@@ -103,7 +117,16 @@ test("signed in with a project open, /chat keeps its header on screen and its ti
     await expectNoHorizontalScroll(page, what);
     await expectHeaderActionsOnScreen(page, what, true);
     await expectRoomyComposer(page, what);
-    await expectInViewport(page, page.getByTestId("chat-project"), `${what}: the project pill`);
+    const pill = page.getByTestId("chat-project");
+    await expectInViewport(page, pill, `${what}: the project pill`);
+    // A long name is cut only where the pill has taken all the room its row gives it.
+    const room = await pill.evaluate((el) => {
+      const name = el.querySelector(".truncate")!;
+      const row = el.parentElement!;
+      const used = row.lastElementChild!.getBoundingClientRect().right - row.firstElementChild!.getBoundingClientRect().left;
+      return { cut: name.scrollWidth > name.clientWidth, free: row.clientWidth - used };
+    });
+    if (room.cut) expect(room.free, `${what}: room left beside the cut project pill`).toBeLessThanOrEqual(1);
     // "Temporary chat" on one line where its label shows.
     const label = page.getByRole("button", { name: "Temporary chat" }).locator("span:not(.sr-only)");
     if (await label.isVisible()) expect(await label.evaluate((el) => el.getClientRects().length), `${what}: Temporary chat lines`).toBe(1);
@@ -112,7 +135,6 @@ test("signed in with a project open, /chat keeps its header on screen and its ti
       await expect(title).toBeVisible();
       expect((await title.boundingBox())!.width, `${what}: the title's width`).toBeGreaterThanOrEqual(96);
     }
-    await expectInViewport(page, page.getByRole("button", { name: /^Model: / }), `${what}: the model picker`);
     // The header's menus open on screen, above the messages.
     await page.getByRole("button", { name: /^Model: / }).click();
     await expectInViewport(page, page.getByRole("list", { name: "Models" }), `${what}: the model list`);
