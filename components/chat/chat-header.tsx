@@ -30,13 +30,14 @@ export function ChatHeader() {
   const { open, chat, models, model, setModel, plan, title, providerNotice, openProject, signedIn, temporary, setTemporary, shown, setShareOpen, setMoving, scope, saved } =
     useChat();
   // One row where it fits; on a narrow column (a phone, or beside the sidebar) the pills take a second row, so
-  // the title, Temporary chat and Chat options are never pushed out of view.
+  // the title, Temporary chat and Chat options are never pushed out of view. In one row the model picker and its
+  // badge keep their width: the title and the pills give way. Phone buttons are 40 px, for a thumb.
   const pills = providerNotice !== null || openProject !== null;
   return (
     // z-20: the container query's containment makes the header a stacking context; its menus stay above the messages.
     <div className="@container relative z-20 border-b border-ink-100">
-      <div className="flex flex-wrap items-center gap-x-2 gap-y-1 px-3 py-2 sm:px-4 @4xl:flex-nowrap">
-        <div className="flex min-w-0 flex-1 items-center gap-1 sm:flex-initial">
+      <div className="flex flex-wrap items-center gap-x-2 gap-y-1 px-2 py-2 sm:px-4 @4xl:flex-nowrap">
+        <div className="flex min-w-0 flex-1 items-center gap-1 sm:flex-initial @4xl:shrink-0">
           <HeaderIconButton label="Toggle chat history" title="Chat history" onClick={open.toggleSidebar} sidebarOpen={open.sidebarOpen} path="M4 5h16v14H4zM9 5v14" />
           <HeaderIconButton label="New chat" title="New chat" onClick={open.newChat} sidebarOpen={open.sidebarOpen} path="M12 20h9M16.5 3.5a2.1 2.1 0 0 1 3 3L7 19l-4 1 1-4Z" />
           <ModelPicker models={models} value={model} onChange={setModel} onNeedsPro={() => router.push("/pricing")} plan={plan} />
@@ -56,7 +57,7 @@ export function ChatHeader() {
               </span>
             )}
             {openProject && (
-              <span data-testid="chat-project" className="inline-flex min-w-0 max-w-60 items-center gap-1 rounded-full bg-ink-100 px-2.5 py-1 text-xs font-medium text-ink-700" title={`Project: ${openProject.name}`}>
+              <span data-testid="chat-project" className="inline-flex min-w-0 items-center gap-1 rounded-full bg-ink-100 px-2.5 py-1 text-xs font-medium text-ink-700" title={`Project: ${openProject.name}`}>
                 <span className="sr-only">Project: </span>
                 <span className="truncate">{openProject.name}</span>
               </span>
@@ -99,7 +100,7 @@ function HeaderIconButton(props: { label: string; title: string; onClick: () => 
       onClick={props.onClick}
       aria-label={props.label}
       title={props.title}
-      className={`h-9 w-9 items-center justify-center rounded-lg text-ink-600 hover:bg-ink-100 hover:text-ink-900 ${shown}`}
+      className={`h-10 w-10 items-center justify-center rounded-lg sm:h-9 sm:w-9 text-ink-600 hover:bg-ink-100 hover:text-ink-900 ${shown}`}
     >
       <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round">
         <path d={props.path} />

@@ -75,7 +75,7 @@ export function ChatMenu({ onExport, onShare, extraItems = [] }: ChatMenuProps) 
             setOpen(true);
           }
         }}
-        className="inline-flex h-9 w-9 items-center justify-center rounded-lg text-ink-600 hover:bg-ink-100 hover:text-ink-900"
+        className="inline-flex h-10 w-10 items-center justify-center rounded-lg text-ink-600 sm:h-9 sm:w-9 hover:bg-ink-100 hover:text-ink-900"
       >
         <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="currentColor">
           <circle cx="5" cy="12" r="1.8" />

@@ -75,13 +75,15 @@ export function Composer({ value, onChange, onSend, onStop, onPickFile, busy, di
 
   return (
     <form
-      className="mx-auto w-full max-w-3xl px-4 pb-2 sm:px-6"
+      className="@container mx-auto w-full max-w-3xl px-4 pb-2 sm:px-6"
       onSubmit={(e) => {
         e.preventDefault();
         if (canSend) onSend();
       }}
     >
-      <div className="relative flex items-end gap-2 rounded-2xl border border-ink-200 bg-white p-2 shadow-sm focus-within:border-brand-400 focus-within:ring-2 focus-within:ring-brand-100">
+      {/* Narrower than 32rem (a phone, or beside the sidebar at 768 px) the text takes the first row whole and the
+          buttons a row under it; the DOM order, and so the focus order, stays that of the one-row layout. */}
+      <div className="relative flex flex-wrap items-end gap-2 @lg:flex-nowrap rounded-2xl border border-ink-200 bg-white p-2 shadow-sm focus-within:border-brand-400 focus-within:ring-2 focus-within:ring-brand-100">
         <input
           ref={fileInput}
           type="file"
@@ -132,14 +134,14 @@ export function Composer({ value, onChange, onSend, onStop, onPickFile, busy, di
           onKeyDown={onKeyDown}
           onPaste={onPaste}
           disabled={disabled}
-          className="max-h-[200px] min-h-10 flex-1 resize-none bg-transparent [field-sizing:content] px-1 py-2 text-base text-ink-900 placeholder:text-ink-400 focus:outline-none"
+          className="order-first max-h-[200px] min-h-10 w-full min-w-0 resize-none @lg:order-none @lg:w-auto @lg:flex-1 bg-transparent [field-sizing:content] px-1 py-2 text-base text-ink-900 placeholder:text-ink-400 focus:outline-none"
         />
         {busy ? (
           <button
             type="button"
             onClick={onStop}
             aria-label="Stop generating"
-            className="inline-flex h-10 w-10 shrink-0 items-center justify-center rounded-xl bg-ink-900 text-white hover:bg-ink-700"
+            className="ml-auto inline-flex h-10 w-10 shrink-0 items-center justify-center rounded-xl bg-ink-900 text-white hover:bg-ink-700"
           >
             <svg aria-hidden="true" viewBox="0 0 24 24" className="h-4 w-4" fill="currentColor">
               <rect x="6" y="6" width="12" height="12" rx="2" />
@@ -150,7 +152,7 @@ export function Composer({ value, onChange, onSend, onStop, onPickFile, busy, di
             type="submit"
             disabled={!canSend}
             aria-label="Send message"
-            className="inline-flex h-10 w-10 shrink-0 items-center justify-center rounded-xl bg-brand-600 text-white hover:bg-brand-700 disabled:cursor-not-allowed disabled:bg-ink-100 disabled:text-ink-400"
+            className="ml-auto inline-flex h-10 w-10 shrink-0 items-center justify-center rounded-xl bg-brand-600 text-white hover:bg-brand-700 disabled:cursor-not-allowed disabled:bg-ink-100 disabled:text-ink-400"
           >
             <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
               <path d="M12 19V5M5 12l7-7 7 7" />

@@ -43,7 +43,7 @@ export function ModelPicker({ models, value, onChange, onNeedsPro, plan }: Model
         // Only while the menu exists: aria-controls must not point at an absent element.
         aria-controls={open ? menuId : undefined}
         onClick={() => setOpen((v) => !v)}
-        className="inline-flex shrink-0 items-center gap-1.5 whitespace-nowrap rounded-lg px-2 py-2 text-sm font-semibold text-ink-800 hover:bg-ink-100 sm:px-3"
+        className="inline-flex h-10 shrink-0 items-center gap-1.5 whitespace-nowrap rounded-lg px-2 text-sm sm:h-9 font-semibold text-ink-800 hover:bg-ink-100 sm:px-3"
       >
         {/* A narrow header (a phone) shows only the model's name; "Model: " stays in the button's name. */}
         <span>

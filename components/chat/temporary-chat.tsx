@@ -13,7 +13,7 @@ export function TemporaryChatButton({ on, onToggle }: { on: boolean; onToggle: (
       onClick={onToggle}
       aria-pressed={on}
       title={on ? "Leave the temporary chat" : "Start a chat that is not saved"}
-      className={`inline-flex h-9 shrink-0 items-center gap-1.5 whitespace-nowrap rounded-lg px-2 text-sm font-medium hover:bg-ink-100 ${on ? "bg-amber-50 text-amber-900 ring-1 ring-amber-300" : "text-ink-600 hover:text-ink-900"}`}
+      className={`inline-flex h-10 min-w-10 shrink-0 items-center justify-center gap-1.5 sm:h-9 sm:min-w-9 whitespace-nowrap rounded-lg px-2 text-sm font-medium hover:bg-ink-100 ${on ? "bg-amber-50 text-amber-900 ring-1 ring-amber-300" : "text-ink-600 hover:text-ink-900"}`}
     >
       <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" strokeDasharray={on ? undefined : "3 2.5"}>
         <circle cx="12" cy="12" r="8.5" />
