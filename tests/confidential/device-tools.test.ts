@@ -15,6 +15,8 @@ import type { ConfidentialPublicConfig } from "@/lib/shared/confidential/protoco
 import { DEVICE_TIME_TOOL_NAME } from "@/lib/shared/llm/device-tools";
 import { AppError } from "@/lib/shared/errors";
 import { startFakeLlmServer, type FakeLlmServer } from "../helpers/fake-llm-server";
+import { startFakeSearxng, type FakeSearxng } from "../helpers/fake-searxng";
+import { WEB_SEARCH_TOOL_NAME } from "@/lib/shared/llm/tools";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import { startTamperingRelay, type TamperingRelay } from "./helpers";
 import { serveRelay } from "./relay-server";
@@ -31,13 +33,23 @@ let t: TestDb;
 let llm: FakeLlmServer;
 let enclave: DevEnclave;
 let plain: DevEnclave;
+let searching: DevEnclave;
+let engine: FakeSearxng;
 let hush: Awaited<ReturnType<typeof serveRelay>>;
 let proxy: TamperingRelay;
 const PEER = "203.0.113.7";
 const QUESTION = "What time is it on my device?";
 
 function configure(port: number, quota = "10000") {
-  Object.assign(process.env, { CONFIDENTIAL_BASE_URL: `http://127.0.0.1:${port}`, CONFIDENTIAL_TRUST: "development", CONFIDENTIAL_MODELS: "llama3-8b-8192", QUOTA_VISITOR_PER_DAY: quota, CHAT_DEVICE_TOOLS: "device_time" });
+  Object.assign(process.env, {
+    CONFIDENTIAL_BASE_URL: `http://127.0.0.1:${port}`,
+    CONFIDENTIAL_TRUST: "development",
+    CONFIDENTIAL_MODELS: "llama3-8b-8192",
+    QUOTA_VISITOR_PER_DAY: quota,
+    SEARCH_PER_DAY_VISITOR: "10000",
+    CONFIDENTIAL_SEARCH_PII_CHECK: "0",
+    CHAT_DEVICE_TOOLS: "device_time",
+  });
   resetConfigForTests();
 }
 
@@ -76,6 +88,8 @@ beforeAll(async () => {
   const upstream = upstreamFromEnv({ ENCLAVE_UPSTREAM_URL: `${llm.url}/v1/`, ENCLAVE_UPSTREAM_MODEL: "upstream-model" })!;
   enclave = await startDevEnclave({ port: 0, chunkDelayMs: 0, searxngUrl: null, upstream });
   plain = await startDevEnclave({ port: 0, chunkDelayMs: 0, searxngUrl: null });
+  engine = await startFakeSearxng({ port: 0 });
+  searching = await startDevEnclave({ port: 0, chunkDelayMs: 0, searxngUrl: engine.url, upstream });
   t = await setupTestDb();
   hush = await serveRelay();
   proxy = await startTamperingRelay(hush.url);
@@ -89,8 +103,8 @@ afterAll(async () => {
   await t.cleanup();
   await proxy.close();
   await hush.close();
-  await Promise.all([enclave.close(), plain.close(), llm.close()]);
-  for (const k of ["CONFIDENTIAL_BASE_URL", "CONFIDENTIAL_TRUST", "CONFIDENTIAL_MODELS", "QUOTA_VISITOR_PER_DAY", "CHAT_DEVICE_TOOLS"]) delete process.env[k];
+  await Promise.all([enclave.close(), plain.close(), searching.close(), engine.close(), llm.close()]);
+  for (const k of ["CONFIDENTIAL_BASE_URL", "CONFIDENTIAL_TRUST", "CONFIDENTIAL_MODELS", "QUOTA_VISITOR_PER_DAY", "SEARCH_PER_DAY_VISITOR", "CONFIDENTIAL_SEARCH_PII_CHECK", "CHAT_DEVICE_TOOLS"]) delete process.env[k];
   resetConfigForTests();
 });
 
@@ -137,6 +151,22 @@ describe("a device tool's round trip, confidential path", () => {
     // Hush's server saw ciphertext only: no tool name, call or result crossed the proxy in clear.
     for (const secret of ["device_time", "tool_calls", "On your device", '"zone"', QUESTION]) {
       expect(Buffer.concat(proxy.seen).includes(Buffer.from(secret)), secret).toBe(false);
+    }
+  });
+
+  it("a search before the pause stays in the answer's record (docs/issues.md #51): the continuation carries it, not searching again", async () => {
+    configure(searching.port);
+    llm.scriptTools([[{ name: WEB_SEARCH_TOOL_NAME, arguments: JSON.stringify({ queries: ["kākāpō breeding season 2026"] }) }], [{ name: DEVICE_TIME_TOOL_NAME, arguments: "{}" }], []]);
+    try {
+      const sent: SendChatInput[] = [];
+      const result = await runTurn((i) => (sent.push(i), sendConfidentialTurn(i, browserConfig())), { ...input("How many kākāpō chicks hatched, and what time is it on my device?"), webSearch: true });
+      expect(sent).toHaveLength(2);
+      expect(sent[1]!.continuation!.search).toMatchObject({ via: "enclave", queries: ["kākāpō breeding season 2026"] });
+      expect(result.search).toMatchObject({ via: "enclave", queries: ["kākāpō breeding season 2026"], status: "ok" });
+      expect(result.search!.sources.map((s) => s.url)).toContain("https://example.org/kakapo-season-2026");
+      expect(engine.queries).toEqual(["kākāpō breeding season 2026"]);
+    } finally {
+      llm.scriptTools([]);
     }
   });
 

@@ -44,6 +44,8 @@
  * With `read_page` offered and a message "read <URL>" or "summarise <URL>" it calls `read_page` with `{ url }`
  * (docs/issues.md #51), and its answer after the result adds ` From the page: <first 80 characters of the page's text>`.
  * With `[[fake:tools-forever]]` in the last user message it calls `web_search` again at every request that offers it.
+ * `scriptTools(steps)` plans the tool calls of the next requests that offer tools, one entry each, in place of the
+ * rule: several calls in one entry are one model step's calls (streamed by index), an empty entry answers.
  *
  * Transcriptions answer `fakeTranscript(<bytes received>)` deterministically; with `response_format: "verbose_json"` (Groq)
  * also `duration`, in seconds, when the audio is a WAV whose header says it. Each records the audio's byte length and
@@ -99,6 +101,8 @@ export interface FakeLlmServer {
   requests: RecordedRequest[];
   transcriptions: RecordedTranscription[];
   setScenario(scenario: FakeScenario | null): void;
+  /** Plan the calls of the next requests that offer tools (each entry one request's; [] answers), instead of the rule. */
+  scriptTools(steps: { name: string; arguments: string }[][]): void;
   close(): Promise<void>;
 }
 
@@ -128,6 +132,7 @@ export async function startFakeLlmServer(
   const sockets = new Set<Socket>();
   const timers = new Set<ReturnType<typeof setTimeout>>();
   let forced: FakeScenario | null = null;
+  let planned: { name: string; arguments: string }[][] = [];
 
   const wait = (ms: number, res: http.ServerResponse) =>
     new Promise<boolean>((resolve) => {
@@ -254,17 +259,21 @@ export async function startFakeLlmServer(
     const promptTokens = Math.ceil(messages.reduce((n, m) => n + m.content.length, 0) / 4);
     // [[fake:tools-forever]]: a model that calls web_search whenever it is offered (the step budget's test).
     const forever = lastUser.includes("[[fake:tools-forever]]");
-    const toolCall = scenario === "default" ? scriptedToolCall(forever ? messages.filter((m) => m.role !== "tool") : messages, record.tools) : null;
+    const plan = scenario === "default" && record.tools.length && planned.length ? planned.shift()! : null;
+    const ruled = scenario === "default" && !plan ? scriptedToolCall(forever ? messages.filter((m) => m.role !== "tool") : messages, record.tools) : null;
+    const toolCalls = plan ?? (ruled ? [ruled] : []);
     const callId = `call_fake_${requests.length}`;
+    const idOf = (i: number) => (i === 0 ? callId : `${callId}_${i}`);
+    const argumentsText = toolCalls.map((c) => c.arguments).join("");
 
-    if (toolCall && !stream) {
+    if (toolCalls.length && !stream) {
       return sendJson(res, 200, {
         id: ctx.id,
         object: "chat.completion",
         created: ctx.created,
         model,
-        choices: [{ index: 0, message: { role: "assistant", content: null, tool_calls: [{ id: callId, type: "function", function: toolCall }] }, finish_reason: "tool_calls" }],
-        usage: usageOf(promptTokens, toolCall.arguments),
+        choices: [{ index: 0, message: { role: "assistant", content: null, tool_calls: toolCalls.map((c, i) => ({ id: idOf(i), type: "function", function: c })) }, finish_reason: "tool_calls" }],
+        usage: usageOf(promptTokens, argumentsText),
       });
     }
     if (!stream) {
@@ -308,14 +317,16 @@ export async function startFakeLlmServer(
       return;
     }
 
-    if (toolCall) {
-      const half = Math.ceil(toolCall.arguments.length / 2);
-      send(ctx.chunk({ tool_calls: [{ index: 0, id: callId, type: "function", function: { name: toolCall.name, arguments: "" } }] }));
-      for (const piece of [toolCall.arguments.slice(0, half), toolCall.arguments.slice(half)]) {
-        if (!(await wait(options.delayMs ?? DEFAULT_DELAY_MS, res))) return;
-        send(ctx.chunk({ tool_calls: [{ index: 0, function: { arguments: piece } }] }));
+    if (toolCalls.length) {
+      for (const [index, toolCall] of toolCalls.entries()) {
+        const half = Math.ceil(toolCall.arguments.length / 2);
+        send(ctx.chunk({ tool_calls: [{ index, id: idOf(index), type: "function", function: { name: toolCall.name, arguments: "" } }] }));
+        for (const piece of [toolCall.arguments.slice(0, half), toolCall.arguments.slice(half)]) {
+          if (!(await wait(options.delayMs ?? DEFAULT_DELAY_MS, res))) return;
+          send(ctx.chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
+        }
       }
-      const usage = usageOf(promptTokens, toolCall.arguments);
+      const usage = usageOf(promptTokens, argumentsText);
       send(ctx.chunk({}, "tool_calls", isGroq ? usage : undefined));
       if (!isGroq && (body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true) send(ctx.usageChunk(usage));
       res.end("data: [DONE]\n\n");
@@ -356,6 +367,9 @@ export async function startFakeLlmServer(
     transcriptions,
     setScenario(scenario) {
       forced = scenario;
+    },
+    scriptTools(steps) {
+      planned = steps.map((s) => [...s]);
     },
     close() {
       for (const t of timers) clearTimeout(t);

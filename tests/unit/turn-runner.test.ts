@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEVICE_TOOL_FAILED_LINE, runTurn } from "@/lib/browser/chat/turn-runner";
+import { continuedSteps, DEVICE_TOOL_FAILED_LINE, runTurn } from "@/lib/browser/chat/turn-runner";
 import { pausedResult, type SendChatInput, type SendChatResult } from "@/lib/browser/chat/send-turn";
 import { DEVICE_TIME_TOOL_NAME, RUN_CODE_TOOL_NAME } from "@/lib/shared/llm/device-tools";
 
@@ -33,6 +33,36 @@ describe("runTurn", () => {
     expect(result.messages.at(-1)!.content).toBe("It is morning.");
     // The step comes back with the answer: what it sent and what came back (shown and saved with it).
     expect(result.tools).toEqual([{ name: DEVICE_TIME_TOOL_NAME, arguments: "{}", result: seen[1]!.continuation!.steps[0]!.results[0]!.content, ok: true }]);
+  });
+
+  it("echoes what the server ran before each pause, then the device's step, and the last pause's record (docs/issues.md #51)", async () => {
+    const searched = { tool_calls: [call("web_search", "call_s")], results: [{ role: "tool" as const, tool_call_id: "call_s", content: "<web_results>…</web_results>" }] };
+    const read = { tool_calls: [call("read_page", "call_r")], results: [{ role: "tool" as const, tool_call_id: "call_r", content: "<web_page>…</web_page>" }] };
+    const record = (queries: string[]) => ({ via: "searxng" as const, engine: "searx", queries, sources: [], status: "ok" as const });
+    const seen: SendChatInput[] = [];
+    await runTurn(async (i) => {
+      seen.push(i);
+      if (seen.length === 1) return pausedResult(i, { tool_calls: [call(DEVICE_TIME_TOOL_NAME, "call_1")], token: "t1", steps: [searched], search: record(["a"]) });
+      if (seen.length === 2) return pausedResult(i, { tool_calls: [call(DEVICE_TIME_TOOL_NAME, "call_2")], token: "t2", steps: [read], search: record(["a", "b"]) });
+      return answer(i, "Done.");
+    }, input());
+    expect(seen[1]!.continuation!.steps.map((s) => s.tool_calls[0]!.id)).toEqual(["call_s", "call_1"]);
+    expect(seen[1]!.continuation!.search!.queries).toEqual(["a"]);
+    expect(seen[2]!.continuation!.steps.map((s) => s.tool_calls[0]!.id)).toEqual(["call_s", "call_1", "call_r", "call_2"]);
+    expect(seen[2]!.continuation!.steps[2]).toEqual(read);
+    expect(seen[2]!.continuation!.search!.queries).toEqual(["a", "b"]);
+  });
+
+  it("continuedSteps: the earlier steps, the pause's server steps, then its device calls with their results; a pause without steps adds one", () => {
+    const device = [{ role: "tool" as const, tool_call_id: "call_2", content: "r" }];
+    const earlier = [{ tool_calls: [call(DEVICE_TIME_TOOL_NAME, "call_0")], results: [{ role: "tool" as const, tool_call_id: "call_0", content: "r0" }] }];
+    const server = { tool_calls: [call("web_search", "call_1")], results: [{ role: "tool" as const, tool_call_id: "call_1", content: "w" }] };
+    expect(continuedSteps(earlier, { tool_calls: [call(DEVICE_TIME_TOOL_NAME, "call_2")], token: "t", steps: [server] }, device)).toEqual([
+      ...earlier,
+      server,
+      { tool_calls: [call(DEVICE_TIME_TOOL_NAME, "call_2")], results: device },
+    ]);
+    expect(continuedSteps([], { tool_calls: [call(DEVICE_TIME_TOOL_NAME, "call_2")], token: "t" }, device)).toHaveLength(1);
   });
 
   it("offers no device tool unless the page's configuration names some (CHAT_DEVICE_TOOLS)", async () => {

@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { chatStreamEventSchemas } from "@/lib/shared/chat/stream-events";
 import { api, type BodyOf } from "@/lib/shared/api/contract";
-import { chatRequestSchema, DEFAULT_CHAT_LIMITS, TOOL_RESULT_MAX_CHARS, type ChatRequestBody, type EveryField } from "@/lib/shared/chat/turn-schema";
+import { chatRequestSchema, DEFAULT_CHAT_LIMITS, SERVER_TOOL_RESULT_MAX_CHARS, TOOL_RESULT_MAX_CHARS, type ChatRequestBody, type EveryField } from "@/lib/shared/chat/turn-schema";
 import { chatRequestBody } from "@/lib/browser/chat/send-turn";
 import { openApiJson } from "@/lib/server/openapi/document";
 
@@ -72,5 +72,13 @@ describe("the chat turn's one shape", () => {
     expect(schema.safeParse(misanswered).success).toBe(false);
     const huge = { ...continued, continuation: { token: "t", steps: [{ tool_calls: [call], results: [{ ...result, content: "x".repeat(TOOL_RESULT_MAX_CHARS + 1) }] }] } };
     expect(schema.safeParse(huge).success).toBe(false);
+    // A server-run step's results (docs/issues.md #51) may be as long as the server gave them, within their own bound.
+    const searchCall = { ...call, function: { name: "web_search", arguments: '{"queries":["q"]}' } };
+    const long = (n: number) => ({ ...continued, continuation: { token: "t", steps: [{ tool_calls: [searchCall], results: [{ ...result, content: "x".repeat(n) }] }] } });
+    expect(schema.safeParse(long(TOOL_RESULT_MAX_CHARS + 1)).success).toBe(true);
+    expect(schema.safeParse(long(SERVER_TOOL_RESULT_MAX_CHARS + 1)).success).toBe(false);
+    const record = { via: "searxng", engine: "searx", queries: ["q"], sources: [{ title: "T", url: "https://example.org/" }], status: "ok" };
+    expect(schema.safeParse({ ...continued, continuation: { ...continued.continuation, search: record } }).success).toBe(true);
+    expect(schema.safeParse({ ...continued, continuation: { ...continued.continuation, search: { ...record, queries: Array(11).fill("q") } } }).success).toBe(false);
   });
 });

@@ -6,6 +6,7 @@ import { isAbort, readEventStream } from "./event-stream";
 import { contentParts, type MessageImage } from "@/lib/shared/chat/images";
 import type { DeviceToolName } from "@/lib/shared/llm/device-tools";
 import type { ChatRequestBody, ContinuationStep, ConversationDocument, EveryField, KnowledgePassage, Role } from "@/lib/shared/chat/turn-schema";
+import type { WebSearchRecord } from "@/lib/shared/search/record";
 
 /**
  * Browser side of the chat call (docs/product.md §7): POST the conversation through the typed API client
@@ -75,8 +76,11 @@ export interface SendChatInput {
   webSearch?: boolean;
   /** docs/issues.md #50: device tools this browser runs, offered to the model ([] or absent: none). */
   tools?: DeviceToolName[];
-  /** docs/issues.md #50: the paused turn's token and its device-tool steps so far (lib/browser/chat/turn-runner.ts). */
-  continuation?: { token: string; steps: ContinuationStep[] } | null;
+  /**
+   * docs/issues.md #50: the paused turn's token, its steps so far and the last pause's search record
+   * (lib/browser/chat/turn-runner.ts).
+   */
+  continuation?: { token: string; steps: ContinuationStep[]; search?: WebSearchRecord } | null;
   /** A device tool began running on this device (its line, e.g. "Checking this device's time") or ended (null). */
   onDeviceTool?: (line: string | null) => void;
   /** A search or page-read step began (its progress) or ended (null); only a model that calls the web tools has steps. */
@@ -98,11 +102,15 @@ export type SearchProgress =
 
 /**
  * A step paused for this device (docs/issues.md #50): the model's calls of the offered device tools, OpenAI's shape,
- * and the token that continues the turn (SSE `event: tool_calls`, or the relay's continuation header).
+ * and the token that continues the turn (SSE `event: tool_calls`, or the relay's continuation header); with what the
+ * turn did before it, echoed back with the results (docs/issues.md #51): `steps` the server's own tool calls and their
+ * results (standard path), `search` the turn's search record so far.
  */
 export interface DevicePause {
   tool_calls: ContinuationStep["tool_calls"];
   token: string;
+  steps?: ContinuationStep[];
+  search?: WebSearchRecord;
 }
 
 /** The chat call's answer (contract chatResultSchema); `paused` instead when the model called a device tool. */

@@ -12,13 +12,16 @@ import {
 import type { ContinuationStep } from "@/lib/shared/chat/turn-schema";
 import type { ToolStep } from "@/lib/shared/chat/steps";
 import { AppError } from "@/lib/shared/errors";
-import type { SendChatInput, SendChatResult } from "./send-turn";
+import type { DevicePause, SendChatInput, SendChatResult } from "./send-turn";
+import type { WebSearchRecord } from "@/lib/shared/search/record";
 
 /**
  * The browser's one turn runner (docs/issues.md #50): from the composer's input to the final answer, on either
  * path (`send` is lib/browser/chat/send-turn.ts sendChat or lib/browser/confidential/turn.ts sendConfidentialTurn).
  * It offers this device's tools; when the model calls one, the answer pauses, the tool runs here and the results go
- * back with the pause's token, until the model answers. Each step is shown as it happens (`onDeviceTool`), Stop
+ * back with the pause's token, after what the server ran before the pause and with its search record, both as the
+ * pause gave them (docs/issues.md #51: the continued answer keeps the earlier results and sources), until the
+ * model answers. Each step is shown as it happens (`onDeviceTool`), Stop
  * (`signal`) ends the whole turn at any step, and a tool that failed is said under the answer, never hidden. Every
  * call comes back with the answer as a step (`tools`: what it sent, what came back), shown and saved with it.
  * No React: components/chat/use-conversation.ts keeps the state.
@@ -49,18 +52,19 @@ export type TurnResult = SendChatResult & { tools?: ToolStep[] };
  *   calling tools past MAX_CONTINUATION_STEPS
  */
 export async function runTurn(send: (input: SendChatInput) => Promise<SendChatResult>, input: SendChatInput, options: DeviceToolOptions = {}): Promise<TurnResult> {
-  const steps: ContinuationStep[] = [];
+  let steps: ContinuationStep[] = [];
+  let search: WebSearchRecord | undefined;
   const tools: ToolStep[] = [];
   let token: string | null = null;
   let failed = false;
   const offered = input.tools ?? [];
   for (;;) {
-    const result = await send({ ...input, tools: offered, continuation: token ? { token, steps: [...steps] } : null });
+    const result = await send({ ...input, tools: offered, continuation: token ? { token, steps, ...(search ? { search } : {}) } : null });
     if (!result.paused) {
       const answer = failed ? withFailureLine(result) : result;
       return tools.length ? { ...answer, tools } : answer;
     }
-    if (steps.length >= MAX_CONTINUATION_STEPS) throw AppError.fromStatus(502, "The model kept calling tools without answering.");
+    if (steps.length + (result.paused.steps?.length ?? 0) >= MAX_CONTINUATION_STEPS) throw AppError.fromStatus(502, "The model kept calling tools without answering.");
     const results: ContinuationStep["results"] = [];
     for (const call of result.paused.tool_calls) {
       input.signal.throwIfAborted();
@@ -78,9 +82,18 @@ export async function runTurn(send: (input: SendChatInput) => Promise<SendChatRe
     }
     input.onDeviceTool?.(null);
     input.signal.throwIfAborted();
-    steps.push({ tool_calls: result.paused.tool_calls, results });
+    steps = continuedSteps(steps, result.paused, results);
+    search = result.paused.search;
     token = result.paused.token;
   }
+}
+
+/**
+ * A continuation's steps after a pause: the earlier ones, the pause's server-run steps, then its device calls with
+ * this device's `results`; the order the pause's token digests them in (lib/server/chat/continuation.ts).
+ */
+export function continuedSteps(earlier: readonly ContinuationStep[], paused: DevicePause, results: ContinuationStep["results"]): ContinuationStep[] {
+  return [...earlier, ...(paused.steps ?? []), { tool_calls: paused.tool_calls, results }];
 }
 
 /**

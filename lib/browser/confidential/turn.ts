@@ -169,17 +169,20 @@ async function sendTurn(input: SendChatInput, config: ConfidentialPublicConfig):
   const calls: DevicePause["tool_calls"] = [];
   const text = await readAnswer(response.body, input.onDelta, search, calls);
   recordReceipt(receipt);
+  // A continuation does not search: the turn's record is its first request's, carried through every pause
+  // (docs/issues.md #51), so the answer still shows the queries, sources and pages read before the pause.
+  const record = search ? search.record(config.enclaveHost) : input.continuation?.search;
   if (calls.length) {
     const token = response.headers.get(CONTINUATION_HEADER);
     if (!token) throw AppError.fromStatus(502, "The answer asked for a tool on this device but could not be continued.");
-    return { ...pausedResult(input, { tool_calls: calls, token }), receipt };
+    return { ...pausedResult(input, { tool_calls: calls, token, ...(record ? { search: record } : {}) }), receipt };
   }
   return {
     messages: [...input.messages.map(({ role, content }) => ({ role, content })), { role: "assistant", content: text }],
     chat_id: input.chatId,
     context: { ...fitted.report },
     receipt,
-    ...(search ? { search: search.record(config.enclaveHost) } : {}),
+    ...(record ? { search: record } : {}),
   };
 }
 

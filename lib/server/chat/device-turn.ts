@@ -21,7 +21,8 @@ export function continuationCaller(subject: QuotaSubject): string {
 }
 
 /**
- * A body's continuation, checked and used up (./continuation.ts spendContinuation): null for a new turn.
+ * A body's continuation, checked and used up (./continuation.ts spendContinuation): null for a new turn. The token
+ * covers every echoed call, server-run ones too (docs/issues.md #51); the echoed record is the user's own, taken as sent.
  * @throws AppError 400 "bad_request:continuation" for a model that does not call functions; the token's
  *   403 (forged, another caller's, other calls), 400 (expired, over CHAT_MAX_TOOL_STEPS), 409 (replayed)
  */
@@ -30,7 +31,7 @@ export async function checkedContinuation(body: ChatRequest, caller: string, cal
   if (!continuation) return null;
   if (!callsFunctions) throw new AppError("bad_request:continuation", "This model does not use tools: send your message again.");
   const claims = await spendContinuation(continuation.token, { caller, calls: continuation.steps.flatMap(stepCalls) });
-  return { turn: claims.turn, calls: claims.step, steps: continuation.steps };
+  return { turn: claims.turn, calls: claims.step, steps: continuation.steps, search: continuation.search ?? null };
 }
 
 /**

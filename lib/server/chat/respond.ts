@@ -11,7 +11,7 @@ import type { ClientExchange } from "@/lib/server/api/route";
 import { searchForTurn } from "@/lib/server/search/run";
 import type { WebSearchRecord } from "@/lib/shared/search/record";
 import type { QuotaSubject } from "@/lib/server/quota";
-import { searchToolLoop, type ToolLoop, type ToolLoopEvent } from "./tool-loop";
+import { searchToolLoop, type ServerStep, type ToolLoop, type ToolLoopEvent } from "./tool-loop";
 import { signContinuation } from "./continuation";
 import type { ToolCall, ToolDefinition } from "@/lib/shared/llm/tools";
 import type { ContinuationStep } from "@/lib/shared/chat/turn-schema";
@@ -42,13 +42,14 @@ export interface TurnSearch {
 
 /**
  * The device tools of a turn (docs/issues.md #50): those the browser offered, who may continue a pause, and for a
- * continuation its verified token's turn and model calls and the echoed steps (lib/server/chat/continuation.ts).
+ * continuation its verified token's turn and model calls, the echoed steps (lib/server/chat/continuation.ts) and the
+ * echoed search record (docs/issues.md #51; null when none came).
  */
 export interface TurnTools {
   device: ToolDefinition[];
   subject: QuotaSubject;
   caller: string;
-  resume: { turn: string; calls: number; steps: ContinuationStep[] } | null;
+  resume: { turn: string; calls: number; steps: ContinuationStep[]; search: WebSearchRecord | null } | null;
 }
 
 /** The echoed steps as the model's messages: each assistant `tool_calls` message, then its `role: "tool"` results. */
@@ -65,6 +66,9 @@ export function stepCalls(step: ContinuationStep): ToolCall[] {
 }
 
 const wireCall = (c: ToolCall) => ({ id: c.id, type: "function" as const, function: { name: c.name, arguments: c.arguments } });
+
+/** A server-run step as a pause carries it: a continuation step (lib/shared/chat/turn-schema.ts), echoed back as it is. */
+const wireStep = (s: ServerStep): ContinuationStep => ({ tool_calls: s.calls.map(wireCall), results: s.results.map((r) => ({ role: "tool", ...r })) });
 
 /**
  * Run a prepared turn against the configured LLM provider and answer the spec's JSON, or, when the
@@ -88,8 +92,10 @@ const wireCall = (c: ToolCall) => ({ id: c.id, type: "function" as const, functi
  * `event: step` `{ step, via: "read", host, path, status }` before the page is fetched and `event: read` (the same
  * shape, its outcome) after. A client that goes away ends the turn at whatever step it is.
  * With `tools` (device tools offered) the loop runs too; a step that calls one ends the answer with
- * `event: tool_calls` `{ tool_calls, token }` instead of `done` (JSON: that object), the token signed for the caller,
- * the turn, the model calls so far and every device-tool call of the turn (./continuation.ts).
+ * `event: tool_calls` `{ tool_calls, token, steps?, search? }` instead of `done` (JSON: that object): `steps` the
+ * server-run calls of this request with their results (the same step's too), `search` the turn's record so far; the
+ * token signed for the caller, the turn, the model calls so far and every call of the turn, server-run ones
+ * included (./continuation.ts). The browser echoes steps and record back; neither is logged or stored.
  * @throws AppError 503 while the process shuts down; provider failures before the first token.
  */
 export async function respondToTurn(
@@ -133,7 +139,7 @@ async function respond(
       question: turn.history.at(-1)?.content ?? "",
       webSearch: search !== null,
       deviceTools: tools?.device ?? [],
-      ...(tools?.resume ? { resume: { calls: tools.resume.calls, messages: resumeMessages(tools.resume.steps) } } : {}),
+      ...(tools?.resume ? { resume: { calls: tools.resume.calls, messages: resumeMessages(tools.resume.steps), record: tools.resume.search } } : {}),
     });
     events = loop.events;
   } else {
@@ -166,12 +172,14 @@ async function respond(
     };
   };
 
-  // A pause: the device-tool calls for the browser, with the token that lets it continue this turn.
+  // A pause: the device-tool calls for the browser, what the server ran before them and the record so far (both
+  // echoed back), with the token that lets it continue this turn.
   const paused = (next: IteratorResult<ToolLoopEvent>) => {
     if (next.done || next.value.type !== "pause" || !tools) return null;
+    const { calls, ran, step } = next.value;
     const earlier = (tools.resume?.steps ?? []).flatMap(stepCalls);
-    const { token } = signContinuation({ caller: tools.caller, turn: tools.resume?.turn ?? null, step: next.value.step, calls: [...earlier, ...next.value.calls] });
-    return { tool_calls: next.value.calls.map(wireCall), token };
+    const { token } = signContinuation({ caller: tools.caller, turn: tools.resume?.turn ?? null, step, calls: [...earlier, ...ran.flatMap((s) => s.calls), ...calls] });
+    return { tool_calls: calls.map(wireCall), token, ...(ran.length ? { steps: ran.map(wireStep) } : {}), ...(search && loop ? { search: loop.record() } : {}) };
   };
 
   const wantsStream = (client.request.headers.get("accept") ?? "").includes("text/event-stream");

@@ -10,6 +10,7 @@ import { readStep, type ReadStep } from "./tool-read-page";
 import type { LlmEvent, LlmMessage, LlmProvider } from "@/lib/shared/llm/types";
 import type { WebSearchRecord } from "@/lib/shared/search/record";
 import type { SearchStep } from "@/lib/shared/chat/stream-events";
+import { MAX_STEP_TOOL_CALLS, SERVER_TOOL_RESULT_MAX_CHARS } from "@/lib/shared/chat/turn-schema";
 
 /** A turn's queries and sources at most: the record's own bounds (lib/shared/search/record.ts), sealed with the answer. */
 const MAX_TURN_QUERIES = 10;
@@ -21,8 +22,11 @@ const MAX_TURN_SOURCES = 60;
  * back as a `role: "tool"` message (quoted, untrusted: lib/shared/llm/search-prompt.ts), then calls the model
  * again; at most CHAT_MAX_TOOL_STEPS model calls, the last offered no tools. Queries, results and answers live
  * in this request only: nothing here logs or stores them.
- * Device tools (docs/issues.md #50) are offered beside it; a step that calls one pauses the turn (a `pause` event,
- * the step's other calls not run) and the browser continues it with the results (`start` of the next request).
+ * Device tools (docs/issues.md #50) are offered beside it; a step that calls one pauses the turn (a `pause` event)
+ * after the step's server-run calls ran, and the browser continues it with the results. The pause carries every
+ * server-run step of this request (`ran`) and the record is `record()`: the browser echoes both back, so the
+ * continued request's model sees the earlier results and its record goes on from the echoed one (docs/issues.md #51).
+ * A model call's first MAX_STEP_TOOL_CALLS calls are run, the rest dropped (an echoed step holds no more).
  */
 
 /** One search step as the chat shows it while it happens (SSE `event: step`; the contract in lib/shared/chat/stream-events.ts). */
@@ -37,7 +41,13 @@ export type ToolLoopEvent =
   | { type: "step"; step: SearchStep | ReadStep }
   | { type: "searched"; record: WebSearchRecord }
   | { type: "read"; read: ReadStep }
-  | { type: "pause"; calls: ToolCall[]; step: number };
+  | { type: "pause"; calls: ToolCall[]; step: number; ran: ServerStep[] };
+
+/** The server-run calls of one model call with their results, as the model got them (the pause's `steps`). */
+export interface ServerStep {
+  calls: ToolCall[];
+  results: { tool_call_id: string; content: string }[];
+}
 
 export interface ToolLoop {
   events: AsyncIterator<ToolLoopEvent>;
@@ -55,8 +65,8 @@ export interface ToolLoop {
  * @param input.question the user's own latest message: a personal item it holds may be searched for (docs/issues.md #54)
  * @param input.webSearch offer web_search and read_page (false: device tools only; docs/issues.md #51)
  * @param input.deviceTools the device tools the browser offered (lib/shared/llm/device-tools.ts)
- * @param input.resume a continued turn: the model calls made before this request and the echoed device-tool
- *   steps' messages (assistant tool_calls, then role "tool"), appended after the prompt
+ * @param input.resume a continued turn: the model calls made before this request, the echoed steps' messages
+ *   (assistant tool_calls, then role "tool"), appended after the prompt, and the echoed record the turn's goes on from
  * The events throw the provider's LlmError, the abort reason, or a quota store failure; an engine failure is
  * never thrown: it is the step's status "failed" in the record and the model is told.
  */
@@ -69,24 +79,26 @@ export function searchToolLoop(input: {
   question: string;
   webSearch?: boolean;
   deviceTools?: readonly ToolDefinition[];
-  resume?: { calls: number; messages: LlmMessage[] };
+  resume?: { calls: number; messages: LlmMessage[]; record?: WebSearchRecord | null };
 }): ToolLoop {
   const config = getConfig();
   const webSearch = input.webSearch ?? true;
   const deviceTools = input.deviceTools ?? [];
   const deviceNames = new Set(deviceTools.map((t) => t.function.name));
   const engine = config.search?.host ?? "";
-  const record: WebSearchRecord = { via: "searxng", engine, queries: [], sources: [], status: "ok" };
-  const seen = new Set<string>();
+  const record = resumedRecord(input.resume?.record ?? null, engine);
+  // The echoed sources stay the turn's: not listed twice, numbered on from, readable (docs/issues.md #51).
+  const seen = new Set(record.sources.map((s) => s.url));
   const controller = new AbortController();
   const onAbort = () => controller.abort(input.signal.reason);
   if (input.signal.aborted) onAbort();
   else input.signal.addEventListener("abort", onAbort, { once: true });
   const signal = controller.signal;
   // Set once the day's searches (or the turn's MAX_TURN_QUERIES) are used up: no more tools are offered.
-  let exhausted = false;
+  let exhausted = record.queries.length >= MAX_TURN_QUERIES;
   // The pages this turn may read: links in the user's message, then each search result as it arrives.
   const readable = readUrls(input.question);
+  for (const s of record.sources) if (URL.canParse(s.url)) readable.add(new URL(s.url).href);
 
   /** Run one web_search call (the turn's `n`th): count, announce, search; returns the tool message's content. */
   async function* step(call: ToolCall, n: number): AsyncGenerator<ToolLoopEvent, string> {
@@ -131,13 +143,16 @@ export function searchToolLoop(input: {
   async function* loop(): AsyncGenerator<ToolLoopEvent> {
     try {
       let messages = [...(webSearch ? withReadPagePrompt(withSearchToolPrompt(input.messages)) : input.messages), ...(input.resume?.messages ?? [])];
-      let searches = 0;
-      let reads = 0;
+      // Steps go on from the echoed ones' (the chat's step numbers, the turn's MAX_TURN_READS).
+      const echoed = (input.resume?.messages ?? []).flatMap((m) => m.tool_calls ?? []);
+      let searches = echoed.filter((c) => c.name === WEB_SEARCH_TOOL_NAME).length;
+      let reads = echoed.filter((c) => c.name === READ_PAGE_TOOL_NAME).length;
+      const ran: ServerStep[] = [];
       for (let call = (input.resume?.calls ?? 0) + 1; ; call += 1) {
         // The last allowed call offers no tools, so the model must answer.
         const offered = [...(webSearch && !exhausted ? [WEB_SEARCH_TOOL] : []), ...(webSearch ? [READ_PAGE_TOOL] : []), ...deviceTools];
         const tools = offered.length && call < config.CHAT_MAX_TOOL_STEPS ? offered : undefined;
-        const calls: ToolCall[] = [];
+        let calls: ToolCall[] = [];
         let text = "";
         let usage: LlmEvent | null = null;
         for await (const event of input.provider.stream({ model: input.model, messages, signal, ...(tools ? { tools } : {}) })) {
@@ -153,14 +168,12 @@ export function searchToolLoop(input: {
           if (usage) yield usage;
           return;
         }
+        calls = calls.slice(0, MAX_STEP_TOOL_CALLS);
         const onDevice = calls.filter((c) => deviceNames.has(c.name));
-        if (onDevice.length) {
-          if (usage) yield usage;
-          yield { type: "pause", calls: onDevice, step: call };
-          return;
-        }
-        messages = [...messages, { role: "assistant", content: text, tool_calls: calls }];
-        for (const c of calls) {
+        const onServer = calls.filter((c) => !deviceNames.has(c.name));
+        const results: ServerStep["results"] = [];
+        messages = [...messages, { role: "assistant", content: onDevice.length ? "" : text, tool_calls: onServer }];
+        for (const c of onServer) {
           let content = `Unknown tool ${JSON.stringify(c.name.slice(0, 100))}: only ${tools.map((t) => t.function.name).join(", ")} are offered.`;
           if (c.name === WEB_SEARCH_TOOL_NAME && webSearch) {
             searches += 1;
@@ -171,7 +184,16 @@ export function searchToolLoop(input: {
             content = yield* readStep(c, reads, readable, signal, (record.pages ??= []));
           }
           if (signal.aborted) throw signal.reason;
+          // Within what a continuation echoes back (lib/shared/chat/turn-schema.ts), so the model sees the same either way.
+          content = content.slice(0, SERVER_TOOL_RESULT_MAX_CHARS);
           messages.push({ role: "tool", tool_call_id: c.id, content });
+          results.push({ tool_call_id: c.id, content });
+        }
+        if (onServer.length) ran.push({ calls: onServer, results });
+        if (onDevice.length) {
+          if (usage) yield usage;
+          yield { type: "pause", calls: onDevice, step: call, ran };
+          return;
         }
       }
     } finally {
@@ -179,6 +201,16 @@ export function searchToolLoop(input: {
     }
   }
 
-  const snapshot = (): WebSearchRecord => ({ ...record, queries: [...record.queries], sources: [...record.sources], ...(record.held ? { held: [...record.held] } : {}), ...(record.pages ? { pages: [...record.pages] } : {}) });
+  const snapshot = (): WebSearchRecord => copyRecord(record);
   return { events: loop(), record: snapshot, stop: () => controller.abort(new DOMException("The turn was stopped.", "AbortError")) };
 }
+
+/**
+ * The record a turn's request starts from: empty for a new turn; for a continued one, the echoed record's queries,
+ * sources, held queries, pages and status (the user's own, bounded by its schema), named for this engine.
+ */
+export function resumedRecord(echoed: WebSearchRecord | null, engine: string): WebSearchRecord {
+  return copyRecord({ queries: [], sources: [], status: "ok", ...echoed, via: "searxng", engine });
+}
+
+const copyRecord = (record: WebSearchRecord): WebSearchRecord => ({ ...record, queries: [...record.queries], sources: [...record.sources], ...(record.held ? { held: [...record.held] } : {}), ...(record.pages ? { pages: [...record.pages] } : {}) });

@@ -31,7 +31,8 @@ export async function* readStep(call: ToolCall, n: number, readable: ReadonlySet
   const written = readPageUrl(call.arguments);
   const url = written && URL.canParse(written) ? new URL(written) : null;
   if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) return READ_PAGE_TOOL_TEXT.bad_url;
-  if (n > MAX_TURN_READS) return READ_PAGE_TOOL_TEXT.no_more;
+  // The record's bound holds for an echoed record too (a continued turn's, docs/issues.md #51).
+  if (n > MAX_TURN_READS || pages.length >= MAX_TURN_PAGES) return READ_PAGE_TOOL_TEXT.no_more;
   const shown = (u: URL, status: ReadStep["status"]): ReadStep => ({ step: n, via: "read", host: u.host, path: u.pathname, url: u.href, status });
   if (!readable.has(url.href)) {
     pages.push({ url: url.href, status: "refused" });

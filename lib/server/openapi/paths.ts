@@ -287,7 +287,9 @@ const CHAT_RESPONSES: ZodOpenApiResponsesObject = {
     description:
       "The answer. JSON by default; with `Accept: text/event-stream`, Server-Sent Events: `delta` `{ text }` per piece; with " +
       "search, `step` before each search step runs and `search` (the record so far) after it; then `done` with the JSON below " +
-      "once, or `tool_calls` `{ tool_calls, token }` when the turn pauses for device tools, or `error` `{ error, status }` if the " +
+      "once, or `tool_calls` `{ tool_calls, token, steps?, search? }` when the turn pauses for device tools (JSON: that object; " +
+      "`steps` the server-run calls with their results and `search` the record so far, both to echo in `continuation`), or " +
+      "`error` `{ error, status }` if the " +
       "provider fails after streaming began (nothing saved).",
     content: {
       "application/json": { schema: chatResultSchema },

@@ -1,6 +1,7 @@
 import { z } from "@/lib/shared/zod";
 import { chatResultSchema } from "@/lib/shared/api/responses";
 import { webSearchRecordSchema } from "@/lib/shared/search/record";
+import { continuationStepSchema } from "@/lib/shared/chat/turn-schema";
 
 /**
  * The chat calls' Server-Sent Events (`Accept: text/event-stream` on POST /api/ns/chat and /api/ns/chat_user):
@@ -64,8 +65,17 @@ export const chatStreamEventSchemas = {
   search: webSearchRecordSchema,
   /** A page read's outcome. */
   read: readStepSchema,
-  /** The turn pauses for device tools: run them and send their results back with `token` in `continuation`. */
-  tool_calls: z.strictObject({ tool_calls: z.array(deviceToolCallSchema).min(1), token: z.string() }),
+  /**
+   * The turn pauses for device tools: run them and send their results back with `token` in `continuation`, after
+   * `steps` (the server-run calls since the request began, with their results) and with `search` (the record so far)
+   * echoed as they came (docs/issues.md #51).
+   */
+  tool_calls: z.strictObject({
+    tool_calls: z.array(deviceToolCallSchema).min(1),
+    token: z.string(),
+    steps: z.array(continuationStepSchema).optional(),
+    search: webSearchRecordSchema.optional(),
+  }),
   /** The answer is complete: the chat call's JSON answer, once, last. */
   done: chatResultSchema,
   /** The provider failed after streaming began (nothing saved), or the server shut down mid-answer (503). */

@@ -4,6 +4,8 @@ import { PROJECT_INSTRUCTIONS_MAX_CHARS } from "@/lib/shared/projects/limits";
 import { KNOWLEDGE_MAX_PASSAGES } from "@/lib/shared/projects/knowledge-limits";
 import { MAX_CONTINUATION_STEPS, MAX_STEP_TEXT } from "@/lib/shared/llm/device-tools";
 import { DEVICE_TOOL_NAMES } from "@/lib/shared/llm/device-tools";
+import { READ_PAGE_TOOL_NAME, WEB_SEARCH_TOOL_NAME } from "@/lib/shared/llm/tools";
+import { webSearchRecordSchema } from "@/lib/shared/search/record";
 import { contentImages, contentText, parseImageDataUrl, type ImageLimits } from "@/lib/shared/chat/images";
 
 /**
@@ -66,15 +68,25 @@ export interface KnowledgePassage {
   text: string;
 }
 
-/** Device tools a body may offer, tool calls a paused step may hold, and a tool result's characters at most. */
+/**
+ * Device tools a body may offer, tool calls one step may hold (the standard tool loop runs no more of one model
+ * call), a device tool's result's characters at most, and a server-run tool's (web_search, read_page: the results
+ * or page the server gave the model, which the tool loop cuts to this bound).
+ */
 export const MAX_OFFERED_TOOLS = 4;
 export const MAX_STEP_TOOL_CALLS = 8;
 export { MAX_CONTINUATION_STEPS };
 export const TOOL_RESULT_MAX_CHARS = MAX_STEP_TEXT;
+export const SERVER_TOOL_RESULT_MAX_CHARS = 250_000;
+
+/** The tools the standard path's server runs itself: their steps come with a pause and are echoed back with it. */
+const SERVER_TOOL_NAMES: readonly string[] = [WEB_SEARCH_TOOL_NAME, READ_PAGE_TOOL_NAME];
 
 /**
  * A step of a paused turn as the browser echoes it (docs/issues.md #50): the model's `tool_calls` (OpenAI's
- * shape, exactly as the server's `tool_calls` event gave them) and each call's result, `role: "tool"`.
+ * shape, exactly as the server's `tool_calls` event gave them) and each call's result, `role: "tool"`: a device
+ * step's results from this device, a server-run step's (web_search, read_page; the pause's `steps`) as the server
+ * gave them (docs/issues.md #51).
  */
 export const continuationStepSchema = z
   .object({
@@ -96,7 +108,7 @@ export const continuationStepSchema = z
           .object({
             role: z.literal("tool"),
             tool_call_id: z.string().min(1).max(200),
-            content: z.string().max(TOOL_RESULT_MAX_CHARS, `A tool result can have at most ${TOOL_RESULT_MAX_CHARS.toLocaleString("en-US")} characters.`),
+            content: z.string().max(SERVER_TOOL_RESULT_MAX_CHARS, `A tool result can have at most ${SERVER_TOOL_RESULT_MAX_CHARS.toLocaleString("en-US")} characters.`),
           })
           .strict(),
       )
@@ -109,6 +121,12 @@ export const continuationStepSchema = z
     if (step.results.length !== ids.length || step.results.some((r, i) => r.tool_call_id !== ids[i])) {
       ctx.addIssue({ code: "custom", path: ["results"], message: "Answer each tool call once, in the order of `tool_calls`." });
     }
+    step.results.forEach((r, i) => {
+      const name = step.tool_calls[i]?.function.name ?? "";
+      if (!SERVER_TOOL_NAMES.includes(name) && r.content.length > TOOL_RESULT_MAX_CHARS) {
+        ctx.addIssue({ code: "custom", path: ["results", i, "content"], message: `A tool result can have at most ${TOOL_RESULT_MAX_CHARS.toLocaleString("en-US")} characters.` });
+      }
+    });
   })
   .meta({ id: "ContinuationStep" });
 export type ContinuationStep = z.infer<typeof continuationStepSchema>;
@@ -237,14 +255,21 @@ function buildChatRequestSchema(limits: ChatLimits) {
         .object({
           token: z.string().min(1).max(2_000),
           steps: z.array(continuationStepSchema).min(1).max(MAX_CONTINUATION_STEPS),
+          search: webSearchRecordSchema.optional().meta({
+            description:
+              "docs/issues.md #51: the last pause's `search` (the turn's search record so far), echoed: the continued answer's record " +
+              "starts from it, so its queries, sources and pages are kept and a later search numbers its sources after them.",
+          }),
         })
         .strict()
         .nullable()
         .optional()
         .meta({
           description:
-            "docs/issues.md #50: continue a paused turn: the last `tool_calls` event's token and every device-tool step so far (its tool_calls " +
-            "and results), oldest first. A valid continuation is not counted again; a forged, replayed or expired one is refused with 4xx.",
+            "docs/issues.md #50: continue a paused turn: the last `tool_calls` event's token and every step so far (its tool_calls " +
+            "and results), oldest first: each pause's server-run `steps` as it gave them, then its device-tool calls with this " +
+            "client's results. A valid continuation is not counted again; a forged, replayed or expired one (or one whose calls " +
+            "are not the token's) is refused with 4xx.",
         }),
     })
     .strict()

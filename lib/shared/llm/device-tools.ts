@@ -8,10 +8,11 @@
 import type { ToolDefinition } from "./tools";
 
 /**
- * Paused steps a continuation may echo back at most (lib/shared/chat/turn-schema.ts); here, without zod, so the
+ * Steps a continuation may echo back at most (lib/shared/chat/turn-schema.ts): two per model call (its server-run
+ * calls, then its device calls) within CHAT_MAX_TOOL_STEPS's largest setting, 50. Here, without zod, so the
  * browser's turn runner keeps zod out of /chat's first load (e2e/first-load.spec.ts).
  */
-export const MAX_CONTINUATION_STEPS = 16;
+export const MAX_CONTINUATION_STEPS = 100;
 
 /**
  * Longest tool arguments or result an answer's step keeps, in characters (lib/shared/chat/steps.ts; zod-free, as
