@@ -145,6 +145,68 @@ test.describe("standard model", () => {
   });
 });
 
+test.describe("voice mode", () => {
+  let browser: Browser;
+  test.beforeAll(async () => {
+    makeWav();
+    browser = await launch(true);
+  });
+  test.afterAll(() => browser.close());
+
+  for (const viewport of [
+    { name: "desktop", width: 1280, height: 800 },
+    { name: "phone", width: 390, height: 844 },
+  ]) {
+    test(`${viewport.name}: off by default; on, the spoken message is sent and answered, and Escape leaves it`, async () => {
+      test.setTimeout(90_000);
+      const page = await browser.newPage({ viewport, permissions: ["microphone"] });
+      await page.request.delete(`${LLM}/__transcriptions`);
+      await page.goto(`http://127.0.0.1:${E2E_APP_PORT}/chat`);
+      const toggle = page.getByRole("button", { name: "Voice mode", exact: true });
+      await expect(toggle).toHaveAttribute("aria-pressed", "false");
+      await expect(page.getByTestId("voice-mode-status")).toHaveCount(0);
+      fs.mkdirSync(SHOTS, { recursive: true });
+      await page.screenshot({ path: `${SHOTS}/voice-mode-off-${viewport.name}.png` });
+
+      // Keyboard operable: focused and turned on with Enter; it starts listening by itself.
+      await toggle.focus();
+      await page.keyboard.press("Enter");
+      await expect(toggle).toHaveAttribute("aria-pressed", "true");
+      await expect(page.getByTestId("voice-mode-status")).toContainText("Voice mode: listening");
+      const stop = page.getByRole("button", { name: "Stop and send" });
+      await expect(stop).toBeVisible();
+      await expect(page.getByTestId("dictate-timer")).toContainText("0:02", { timeout: 10_000 });
+      await page.screenshot({ path: `${SHOTS}/voice-mode-on-${viewport.name}.png` });
+      const transcribed = page.waitForResponse((r) => r.url().includes("/api/audio/transcriptions"));
+      await stop.click();
+      const { text } = (await (await transcribed).json()) as { text: string };
+      expect(text).toMatch(/^Dictated words from the fake microphone/);
+
+      // Sent as a typed message is (the composer's send path), answered, and the composer is empty again.
+      await expect(page.locator('[data-role="user"]').last()).toContainText(text);
+      const answer = page.locator('[data-role="assistant"]').last();
+      await expect(answer).toContainText(`You asked: ${text}`);
+      await expect(page.getByPlaceholder("Message GPT")).toHaveValue("");
+      // Read aloud with an on-device voice, or, with none installed here, said so and listening again.
+      await expect(page.getByTestId("voice-mode-note").or(page.getByText("Voice mode: reading the answer aloud"))).toBeVisible({ timeout: 10_000 });
+      if (await page.getByTestId("voice-mode-note").isVisible()) {
+        await expect(page.getByTestId("voice-mode-note")).toHaveText(/No on-device voice is installed in this browser/);
+        await expect(page.getByRole("button", { name: "Stop and send" })).toBeVisible();
+      }
+      await page.screenshot({ path: `${SHOTS}/voice-mode-answered-${viewport.name}.png` });
+
+      // Escape leaves: no recording, no status, the toggle off; nothing more was sent.
+      await page.keyboard.press("Escape");
+      await expect(toggle).toHaveAttribute("aria-pressed", "false");
+      await expect(page.getByTestId("voice-mode-status")).toHaveCount(0);
+      await expect(page.getByRole("button", { name: "Dictate", exact: true })).toBeVisible();
+      await expect(page.locator('[data-role="user"]')).toHaveCount(1);
+      expect(((await (await page.request.get(`${LLM}/__transcriptions`)).json()) as unknown[]).length).toBe(1);
+      await page.close();
+    });
+  }
+});
+
 test.describe("read aloud", () => {
   let browser: Browser;
   test.beforeAll(async () => {
