@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { chromium, expect, test, type Browser, type Page } from "@playwright/test";
-import { E2E_APP_PORT, E2E_CONFIDENTIAL_APP_PORT } from "../playwright.config";
+import { E2E_APP_PORT, E2E_CONFIDENTIAL_APP_PORT, E2E_QUOTA_APP_PORT, E2E_STT_QUOTA_SECONDS } from "../playwright.config";
 
 /**
  * Dictation end to end (docs/issues.md #52) against the production build, in Chromium with a fake microphone fed a
@@ -165,7 +165,15 @@ test.describe("voice mode", () => {
       const toggle = page.getByRole("button", { name: "Voice mode", exact: true });
       await expect(toggle).toHaveAttribute("aria-pressed", "false");
       await expect(page.getByTestId("voice-mode-status")).toHaveCount(0);
+      // Beside the model picker: where this model's recordings go, its full sentence a click away.
+      const label = page.getByRole("button", { name: "Voice: Groq" });
+      await expect(label).toBeVisible();
+      await label.click();
+      await expect(page.getByTestId("dictation-privacy-note")).toHaveText("Dictate: your recording goes through Hush's server to Groq for transcription, and is not kept.");
       fs.mkdirSync(SHOTS, { recursive: true });
+      await page.screenshot({ path: `${SHOTS}/dictation-label-${viewport.name}.png` });
+      await page.keyboard.press("Escape");
+      await expect(page.getByTestId("dictation-privacy-note")).toHaveCount(0);
       await page.screenshot({ path: `${SHOTS}/voice-mode-off-${viewport.name}.png` });
 
       // Keyboard operable: focused and turned on with Enter; it starts listening by itself.
@@ -285,6 +293,7 @@ test.describe("confidential model", () => {
     await expect(page.getByTestId("model-privacy-badge")).toHaveText("Verified (development)");
     const dictateButton = page.getByRole("button", { name: "Dictate", exact: true });
     await expect(dictateButton).toHaveAttribute("title", /encrypted in this browser to the verified enclave/);
+    await expect(page.getByRole("button", { name: "Voice: in the enclave" })).toHaveAttribute("title", /encrypted in this browser to the verified enclave/);
     const relayed: { request: Buffer | null; response: Promise<Buffer> }[] = [];
     page.on("response", (r) => {
       if (r.url().endsWith("/api/confidential/audio/transcriptions")) relayed.push({ request: r.request().postDataBuffer(), response: r.body() });
@@ -297,6 +306,42 @@ test.describe("confidential model", () => {
     expect(crossed).not.toContain("no speech model");
     expect(crossed).not.toContain("whisper");
     expect(crossed).not.toContain("webm");
+    await page.close();
+  });
+});
+
+test.describe("over quota (the quota instance's few dictation seconds)", () => {
+  let browser: Browser;
+  test.beforeAll(async () => {
+    makeWav();
+    browser = await launch(true);
+  });
+  test.afterAll(() => browser.close());
+
+  test("once the day's seconds are used up, Dictate says so, is disabled and explains why in its tooltip; the text stays", async () => {
+    test.setTimeout(60_000);
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 }, permissions: ["microphone"] });
+    await page.goto(`http://127.0.0.1:${E2E_QUOTA_APP_PORT}/chat`);
+    const input = page.getByPlaceholder("Message GPT");
+    const dictateButton = page.getByRole("button", { name: "Dictate", exact: true });
+    await expect(dictateButton).toHaveAttribute("title", /goes through Hush's server to Groq for transcription/);
+    // About 2 of the day's seconds: transcribed.
+    const first = page.waitForResponse((r) => r.url().includes("/api/audio/transcriptions"));
+    await dictate(page, 1);
+    const counted = (await (await first).json()) as { text: string; seconds: number };
+    expect(counted.seconds).toBeLessThan(E2E_STT_QUOTA_SECONDS);
+    await expect(input).toHaveValue(counted.text);
+    await input.fill("Typed, then dictated again");
+    // At least 3 more: past the day's seconds, refused before the provider hears it.
+    const second = page.waitForResponse((r) => r.url().includes("/api/audio/transcriptions"));
+    await dictate(page, 2);
+    expect((await second).status()).toBe(429);
+    await expect(page.getByTestId("dictate-error")).toContainText("You've used today's dictation time. Type your message instead, or dictate again tomorrow.");
+    await expect(dictateButton).toBeDisabled();
+    await expect(dictateButton).toHaveAttribute("title", "You've used today's dictation time. Type your message instead, or dictate again tomorrow.");
+    await expect(input).toHaveValue("Typed, then dictated again");
+    fs.mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: `${SHOTS}/over-quota-phone.png` });
     await page.close();
   });
 });

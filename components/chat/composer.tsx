@@ -4,7 +4,7 @@ import { useEffect, useLayoutEffect, useRef, type ClipboardEvent, type KeyboardE
 import { acceptFor } from "@/lib/browser/files/kinds";
 import { withTranscript } from "@/lib/browser/voice/transcribe";
 import type { ModelChoice } from "@/lib/shared/llm/models";
-import { DictateButton, useDictationAvailable } from "./dictate-button";
+import { DictateButton, useDictationRoute } from "./dictate-button";
 import { useVoiceMode, type LatestAnswer } from "./use-voice-mode";
 
 interface ComposerProps {
@@ -51,7 +51,7 @@ export function Composer({ value, onChange, onSend, onStop, onPickFile, busy, di
     latest.current = value;
   }, [value]);
   const canSend = value.trim() !== "" && !busy && !disabled;
-  const dictation = useDictationAvailable(model);
+  const dictation = useDictationRoute(model).kind !== "off";
   const voice = useVoiceMode({
     busy,
     latestAnswer,
@@ -115,7 +115,8 @@ export function Composer({ value, onChange, onSend, onStop, onPickFile, busy, di
           {voice.note}
         </p>
       )}
-      <div className="relative flex items-end gap-2 rounded-2xl border border-ink-200 bg-white p-2 shadow-sm focus-within:border-brand-400 focus-within:ring-2 focus-within:ring-brand-100">
+      {/* A phone puts the text on a row of its own above the buttons: beside five buttons it was a few letters wide. */}
+      <div className="relative flex flex-wrap items-end gap-2 sm:flex-nowrap rounded-2xl border border-ink-200 bg-white p-2 shadow-sm focus-within:border-brand-400 focus-within:ring-2 focus-within:ring-brand-100">
         <input
           ref={fileInput}
           type="file"
@@ -191,14 +192,14 @@ export function Composer({ value, onChange, onSend, onStop, onPickFile, busy, di
           onKeyDown={onKeyDown}
           onPaste={onPaste}
           disabled={disabled}
-          className="max-h-[200px] min-h-10 flex-1 resize-none bg-transparent [field-sizing:content] px-1 py-2 text-base text-ink-900 placeholder:text-ink-400 focus:outline-none"
+          className="order-first max-h-[200px] min-h-10 basis-full sm:order-none sm:basis-auto flex-1 resize-none bg-transparent [field-sizing:content] px-1 py-2 text-base text-ink-900 placeholder:text-ink-400 focus:outline-none"
         />
         {busy ? (
           <button
             type="button"
             onClick={onStop}
             aria-label="Stop generating"
-            className="inline-flex h-10 w-10 shrink-0 items-center justify-center rounded-xl bg-ink-900 text-white hover:bg-ink-700"
+            className="ml-auto inline-flex h-10 w-10 shrink-0 sm:ml-0 items-center justify-center rounded-xl bg-ink-900 text-white hover:bg-ink-700"
           >
             <svg aria-hidden="true" viewBox="0 0 24 24" className="h-4 w-4" fill="currentColor">
               <rect x="6" y="6" width="12" height="12" rx="2" />
@@ -209,7 +210,7 @@ export function Composer({ value, onChange, onSend, onStop, onPickFile, busy, di
             type="submit"
             disabled={!canSend}
             aria-label="Send message"
-            className="inline-flex h-10 w-10 shrink-0 items-center justify-center rounded-xl bg-brand-600 text-white hover:bg-brand-700 disabled:cursor-not-allowed disabled:bg-ink-100 disabled:text-ink-400"
+            className="ml-auto inline-flex h-10 w-10 shrink-0 sm:ml-0 items-center justify-center rounded-xl bg-brand-600 text-white hover:bg-brand-700 disabled:cursor-not-allowed disabled:bg-ink-100 disabled:text-ink-400"
           >
             <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
               <path d="M12 19V5M5 12l7-7 7 7" />

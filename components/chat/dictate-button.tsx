@@ -9,6 +9,7 @@ import { STT_QUOTA_MESSAGE } from "@/lib/shared/audio/messages";
 import { AppError, isAppError } from "@/lib/shared/errors";
 import type { ModelChoice } from "@/lib/shared/llm/models";
 import { silenceDetector } from "@/lib/browser/voice/voice-mode";
+import { dictationRoute, type DictationRoute } from "@/lib/browser/voice/where";
 import { useDictationConfig } from "./dictation-context";
 
 interface DictateButtonProps {
@@ -25,12 +26,11 @@ interface DictateButtonProps {
 
 type Phase = "idle" | "starting" | "recording" | "transcribing";
 
-/** Whether dictation can be used with `model`: a confidential model with an enclave, or a standard one with a provider. */
-export function useDictationAvailable(model: ModelChoice | undefined): boolean {
+/** Where `model`'s recordings go on this page (lib/browser/voice/where.ts), from the page's dictation and enclave settings. */
+export function useDictationRoute(model: ModelChoice | undefined): DictationRoute {
   const config = useDictationConfig();
   const confidential = useConfidential().config;
-  if (!model) return false;
-  return (model.privacy === "confidential" && confidential !== null) || config.standardProvider !== null;
+  return dictationRoute(model, config.standardProvider, confidential?.enclaveHost ?? null);
 }
 
 /** m:ss of a number of seconds. */
@@ -59,16 +59,10 @@ export function DictateButton({ model, disabled, onTranscript, listen = false, o
   const inFlight = useRef<AbortController | null>(null);
   const meter = useRef<HTMLSpanElement>(null);
 
-  const isConfidential = model?.privacy === "confidential" && confidential !== null;
-  const available = model !== undefined && (isConfidential || config.standardProvider !== null);
-  const where = !model
-    ? "Choose a model to dictate."
-    : isConfidential
-      ? `Dictate: your recording is encrypted in this browser to the verified enclave (${confidential.enclaveHost}) and transcribed there; Hush's server cannot hear it.`
-      : config.standardProvider
-        ? `Dictate: your recording goes through Hush's server to ${config.standardProvider} for transcription, and is not kept.`
-        : "Dictation is not set up on this server for this model.";
-  const title = overQuota ?? where;
+  const route = useDictationRoute(model);
+  const isConfidential = route.kind === "enclave" && confidential !== null;
+  const available = route.kind !== "off";
+  const title = overQuota ?? route.sentence;
 
   const transcribe = useCallback(
     async (audio: RecordedAudio): Promise<string> => {

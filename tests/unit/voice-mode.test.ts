@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { afterReading, afterTurn, sent, silenceDetector, VOICE_OFF, type VoiceModeState } from "@/lib/browser/voice/voice-mode";
+import { dictationRoute } from "@/lib/browser/voice/where";
+import type { ModelChoice } from "@/lib/shared/llm/models";
 
-/** Voice mode (docs/issues.md #52): the hands-free loop's steps and the silence that sends a spoken message. */
+/** Voice mode (docs/issues.md #52): the hands-free loop's steps, the silence that sends a spoken message, and where recordings go. */
 
 describe("the voice mode loop", () => {
   it("waits for the turn to run and end, then reads the new answer, then listens again", () => {
@@ -69,5 +71,28 @@ describe("silenceDetector", () => {
 
   it("a click shorter than speechMs is not speech", () => {
     expect(feed(silenceDetector(options), [...repeat(0.9, 3), ...repeat(0.02, 100)])).toBeNull();
+  });
+});
+
+describe("dictationRoute (the Dictate tooltip and the label beside the model picker)", () => {
+  const model = (privacy: "standard" | "confidential") =>
+    ({ code: "llama3-8b-8192", title: "Basic", description: "", plan: "Free", privacy, vision: false }) as ModelChoice;
+
+  it("a standard model's recordings go through Hush's server to the named provider", () => {
+    const route = dictationRoute(model("standard"), "Groq", "enclave.example:443");
+    expect(route).toMatchObject({ kind: "provider", provider: "Groq", short: "Voice: Groq" });
+    expect(route.sentence).toBe("Dictate: your recording goes through Hush's server to Groq for transcription, and is not kept.");
+  });
+
+  it("a confidential model's are encrypted to the enclave, whatever provider standard models have", () => {
+    const route = dictationRoute(model("confidential"), "Groq", "enclave.example:443");
+    expect(route).toMatchObject({ kind: "enclave", short: "Voice: in the enclave" });
+    expect(route.sentence).toContain("encrypted in this browser to the verified enclave (enclave.example:443)");
+  });
+
+  it("no provider, no enclave, or no model: no dictation, and no label claims a path", () => {
+    expect(dictationRoute(model("standard"), null, "enclave.example:443")).toEqual({ kind: "off", sentence: "Dictation is not set up on this server for this model." });
+    expect(dictationRoute(model("confidential"), null, null).kind).toBe("off");
+    expect(dictationRoute(undefined, "Groq", null)).toEqual({ kind: "off", sentence: "Choose a model to dictate." });
   });
 });
