@@ -340,6 +340,10 @@ test.describe("over quota (the quota instance's few dictation seconds)", () => {
     await expect(dictateButton).toBeDisabled();
     await expect(dictateButton).toHaveAttribute("title", "You've used today's dictation time. Type your message instead, or dictate again tomorrow.");
     await expect(input).toHaveValue("Typed, then dictated again");
+    // Voice mode needs dictation: off and disabled, for the same reason.
+    const voiceMode = page.getByRole("button", { name: "Voice mode", exact: true });
+    await expect(voiceMode).toBeDisabled();
+    await expect(voiceMode).toHaveAttribute("title", "You've used today's dictation time. Type your message instead, or dictate again tomorrow.");
     fs.mkdirSync(SHOTS, { recursive: true });
     await page.screenshot({ path: `${SHOTS}/over-quota-phone.png` });
     await page.close();

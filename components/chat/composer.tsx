@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useLayoutEffect, useRef, type ClipboardEvent, type KeyboardEvent, type ReactNode } from "react";
+import { useEffect, useLayoutEffect, useRef, useState, type ClipboardEvent, type KeyboardEvent, type ReactNode } from "react";
 import { acceptFor } from "@/lib/browser/files/kinds";
 import { withTranscript } from "@/lib/browser/voice/transcribe";
 import type { ModelChoice } from "@/lib/shared/llm/models";
@@ -52,6 +52,7 @@ export function Composer({ value, onChange, onSend, onStop, onPickFile, busy, di
   }, [value]);
   const canSend = value.trim() !== "" && !busy && !disabled;
   const dictation = useDictationRoute(model).kind !== "off";
+  const [overQuota, setOverQuota] = useState<string | null>(null);
   const voice = useVoiceMode({
     busy,
     latestAnswer,
@@ -151,6 +152,7 @@ export function Composer({ value, onChange, onSend, onStop, onPickFile, busy, di
               disabled={disabled || (voice.on && voice.state.phase !== "listening")}
               listen={voice.state.phase === "listening"}
               onNoTranscript={voice.on ? voice.leave : undefined}
+              onOverQuota={setOverQuota}
               onTranscript={(text) => {
                 if (voice.state.phase === "listening") return voice.onTranscript(text);
                 onChange(withTranscript(latest.current, text));
@@ -160,13 +162,15 @@ export function Composer({ value, onChange, onSend, onStop, onPickFile, busy, di
             <button
               type="button"
               onClick={voice.toggle}
-              disabled={disabled || (!voice.on && !dictation)}
+              disabled={disabled || (!voice.on && (!dictation || overQuota !== null))}
               aria-pressed={voice.on}
               aria-label="Voice mode"
               title={
                 voice.on
                   ? "Leave voice mode (Escape)"
-                  : "Voice mode: speak, pause to send, and hear the answer read by a voice on this device. Your recording goes where Dictate says."
+                  : overQuota
+                    ? overQuota
+                    : "Voice mode: speak, pause to send, and hear the answer read by a voice on this device. Your recording goes where Dictate says."
               }
               data-testid="voice-mode-toggle"
               className={`inline-flex h-10 w-10 shrink-0 items-center justify-center rounded-xl disabled:opacity-40 ${

@@ -22,6 +22,8 @@ interface DictateButtonProps {
   listen?: boolean;
   /** Voice mode: a recording ended without a transcript (failed, empty, or cancelled with Escape). */
   onNoTranscript?: () => void;
+  /** The day's dictation seconds are used up (the button is disabled from then on): the sentence saying so. */
+  onOverQuota?: (message: string) => void;
 }
 
 type Phase = "idle" | "starting" | "recording" | "transcribing";
@@ -48,7 +50,7 @@ function clock(seconds: number): string {
  * (microphone denied, no device, transcription failed or too slow, the day's dictation used up) is one sentence
  * under the composer; the typed text is never touched but to add a transcript.
  */
-export function DictateButton({ model, disabled, onTranscript, listen = false, onNoTranscript }: DictateButtonProps) {
+export function DictateButton({ model, disabled, onTranscript, listen = false, onNoTranscript, onOverQuota }: DictateButtonProps) {
   const config = useDictationConfig();
   const confidential = useConfidential().config;
   const [phase, setPhase] = useState<Phase>("idle");
@@ -84,10 +86,13 @@ export function DictateButton({ model, disabled, onTranscript, listen = false, o
   const fail = useCallback((error: unknown) => {
     onNoTranscript?.();
     if (error instanceof DOMException && error.name === "AbortError") return;
-    if (error instanceof AppError && error.status === 429 && error.message === STT_QUOTA_MESSAGE) setOverQuota(error.message);
+    if (error instanceof AppError && error.status === 429 && error.message === STT_QUOTA_MESSAGE) {
+      setOverQuota(error.message);
+      onOverQuota?.(error.message);
+    }
     const text = isAppError(error, "bad_request:recording") || isAppError(error, "timeout:stt") ? error.message : serverMessage(error);
     setMessage(text ?? "The recording could not be transcribed. Please try again, or type your message.");
-  }, [onNoTranscript]);
+  }, [onNoTranscript, onOverQuota]);
 
   const stop = useCallback(async () => {
     const current = recording.current;
