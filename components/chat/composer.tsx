@@ -162,7 +162,8 @@ export function Composer({ value, onChange, onSend, onStop, onPickFile, busy, di
             <button
               type="button"
               onClick={voice.toggle}
-              disabled={disabled || (!voice.on && (!dictation || overQuota !== null))}
+              // Not turned on while an answer is written: its transcript could not be sent until the answer ends.
+              disabled={disabled || (!voice.on && (busy || !dictation || overQuota !== null))}
               aria-pressed={voice.on}
               aria-label="Voice mode"
               title={

@@ -62,8 +62,10 @@ export function useVoiceMode({ busy, latestAnswer, sendTranscript }: VoiceModeOp
     void loadOnDeviceVoices().then((voices) => {
       if (!live) return;
       const voice = voiceFor(voices, document.documentElement.lang || navigator.language || "en");
-      if (voice) return readAloud(speakingId, text, voice);
-      setNote(NO_LOCAL_VOICE);
+      if (voice) readAloud(speakingId, text, voice);
+      else setNote(NO_LOCAL_VOICE);
+      // Read (the store shows it under way), or nothing to read: listen again.
+      if (readAloudState()?.id === speakingId) return;
       setState((current) => (current.phase === "speaking" && current.id === speakingId ? { phase: "listening" } : current));
     });
     return () => {
