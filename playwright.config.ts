@@ -28,6 +28,8 @@ export const E2E_AUTH_SYNC_SECRET = "e2e-auth-sync-secret-0123456789abcdef";
  */
 export const E2E_QUOTA_APP_PORT = Number(process.env.E2E_QUOTA_APP_PORT ?? APP_PORT + 1);
 export const E2E_QUOTA_LIMIT = 2;
+/** The quota instance's dictation seconds per visitor and day (STT_SECONDS_PER_DAY_VISITOR). */
+export const E2E_STT_QUOTA_SECONDS = 4;
 /** The development server (`npm run dev`: server.mjs --dev) that e2e/console.spec.ts starts itself, to check its console. */
 export const E2E_DEV_PORT = Number(process.env.E2E_DEV_PORT ?? APP_PORT + 2);
 /**
@@ -243,6 +245,11 @@ export default defineConfig({
         REDIS_URL: "",
         QUOTA_VISITOR_PER_DAY: String(E2E_QUOTA_LIMIT),
         QUOTA_FREE_PER_DAY: String(E2E_QUOTA_LIMIT),
+        // Dictation's day (e2e/voice.spec.ts): a visitor's few seconds, used up by a second short recording.
+        STT_PROVIDER: "groq",
+        STT_BASE_URL: `http://127.0.0.1:${LLM_PORT}`,
+        STT_API_KEY: "test",
+        STT_SECONDS_PER_DAY_VISITOR: String(E2E_STT_QUOTA_SECONDS),
       },
     },
     {

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { chromium, expect, test, type Browser, type Page } from "@playwright/test";
-import { E2E_APP_PORT, E2E_CONFIDENTIAL_APP_PORT } from "../playwright.config";
+import { E2E_APP_PORT, E2E_CONFIDENTIAL_APP_PORT, E2E_QUOTA_APP_PORT, E2E_STT_QUOTA_SECONDS } from "../playwright.config";
 
 /**
  * Dictation end to end (docs/issues.md #52) against the production build, in Chromium with a fake microphone fed a
@@ -145,6 +145,76 @@ test.describe("standard model", () => {
   });
 });
 
+test.describe("voice mode", () => {
+  let browser: Browser;
+  test.beforeAll(async () => {
+    makeWav();
+    browser = await launch(true);
+  });
+  test.afterAll(() => browser.close());
+
+  for (const viewport of [
+    { name: "desktop", width: 1280, height: 800 },
+    { name: "phone", width: 390, height: 844 },
+  ]) {
+    test(`${viewport.name}: off by default; on, the spoken message is sent and answered, and Escape leaves it`, async () => {
+      test.setTimeout(90_000);
+      const page = await browser.newPage({ viewport, permissions: ["microphone"] });
+      await page.request.delete(`${LLM}/__transcriptions`);
+      await page.goto(`http://127.0.0.1:${E2E_APP_PORT}/chat`);
+      const toggle = page.getByRole("button", { name: "Voice mode", exact: true });
+      await expect(toggle).toHaveAttribute("aria-pressed", "false");
+      await expect(page.getByTestId("voice-mode-status")).toHaveCount(0);
+      // Beside the model picker: where this model's recordings go, its full sentence a click away.
+      const label = page.getByRole("button", { name: "Voice: Groq" });
+      await expect(label).toBeVisible();
+      await label.click();
+      await expect(page.getByTestId("dictation-privacy-note")).toHaveText("Dictate: your recording goes through Hush's server to Groq for transcription, and is not kept.");
+      fs.mkdirSync(SHOTS, { recursive: true });
+      await page.screenshot({ path: `${SHOTS}/dictation-label-${viewport.name}.png` });
+      await page.keyboard.press("Escape");
+      await expect(page.getByTestId("dictation-privacy-note")).toHaveCount(0);
+      await page.screenshot({ path: `${SHOTS}/voice-mode-off-${viewport.name}.png` });
+
+      // Keyboard operable: focused and turned on with Enter; it starts listening by itself.
+      await toggle.focus();
+      await page.keyboard.press("Enter");
+      await expect(toggle).toHaveAttribute("aria-pressed", "true");
+      await expect(page.getByTestId("voice-mode-status")).toContainText("Voice mode: listening");
+      const stop = page.getByRole("button", { name: "Stop and send" });
+      await expect(stop).toBeVisible();
+      await expect(page.getByTestId("dictate-timer")).toContainText("0:02", { timeout: 10_000 });
+      await page.screenshot({ path: `${SHOTS}/voice-mode-on-${viewport.name}.png` });
+      const transcribed = page.waitForResponse((r) => r.url().includes("/api/audio/transcriptions"));
+      await stop.click();
+      const { text } = (await (await transcribed).json()) as { text: string };
+      expect(text).toMatch(/^Dictated words from the fake microphone/);
+
+      // Sent as a typed message is (the composer's send path), answered, and the composer is empty again.
+      await expect(page.locator('[data-role="user"]').last()).toContainText(text);
+      const answer = page.locator('[data-role="assistant"]').last();
+      await expect(answer).toContainText(`You asked: ${text}`);
+      await expect(page.getByPlaceholder("Message GPT")).toHaveValue("");
+      // Read aloud with an on-device voice, or, with none installed here, said so and listening again.
+      await expect(page.getByTestId("voice-mode-note").or(page.getByText("Voice mode: reading the answer aloud"))).toBeVisible({ timeout: 10_000 });
+      if (await page.getByTestId("voice-mode-note").isVisible()) {
+        await expect(page.getByTestId("voice-mode-note")).toHaveText(/No on-device voice is installed in this browser/);
+        await expect(page.getByRole("button", { name: "Stop and send" })).toBeVisible();
+      }
+      await page.screenshot({ path: `${SHOTS}/voice-mode-answered-${viewport.name}.png` });
+
+      // Escape leaves: no recording, no status, the toggle off; nothing more was sent.
+      await page.keyboard.press("Escape");
+      await expect(toggle).toHaveAttribute("aria-pressed", "false");
+      await expect(page.getByTestId("voice-mode-status")).toHaveCount(0);
+      await expect(page.getByRole("button", { name: "Dictate", exact: true })).toBeVisible();
+      await expect(page.locator('[data-role="user"]')).toHaveCount(1);
+      expect(((await (await page.request.get(`${LLM}/__transcriptions`)).json()) as unknown[]).length).toBe(1);
+      await page.close();
+    });
+  }
+});
+
 test.describe("read aloud", () => {
   let browser: Browser;
   test.beforeAll(async () => {
@@ -218,11 +288,14 @@ test.describe("confidential model", () => {
 
   test("the recording is encrypted to the development enclave, whose stand-in transcript never crosses Hush in clear", async () => {
     test.setTimeout(60_000);
-    const page = await browser.newPage({ permissions: ["microphone"] });
+    // Without the service worker: once it controlled the page, the relayed response's body was at times unreadable
+    // ("No data found for resource"). It never answers a POST, so the wire is the same.
+    const page = await browser.newPage({ permissions: ["microphone"], serviceWorkers: "block" });
     await page.goto(`http://127.0.0.1:${E2E_CONFIDENTIAL_APP_PORT}/chat`);
     await expect(page.getByTestId("model-privacy-badge")).toHaveText("Verified (development)");
     const dictateButton = page.getByRole("button", { name: "Dictate", exact: true });
     await expect(dictateButton).toHaveAttribute("title", /encrypted in this browser to the verified enclave/);
+    await expect(page.getByRole("button", { name: "Voice: in the enclave" })).toHaveAttribute("title", /encrypted in this browser to the verified enclave/);
     // Through a route, which holds the body: a response event's body may be gone from Chromium's buffer when read.
     const relayed: { request: Buffer | null; response: Buffer }[] = [];
     await page.route("**/api/confidential/audio/transcriptions", async (route) => {
@@ -238,6 +311,46 @@ test.describe("confidential model", () => {
     expect(crossed).not.toContain("no speech model");
     expect(crossed).not.toContain("whisper");
     expect(crossed).not.toContain("webm");
+    await page.close();
+  });
+});
+
+test.describe("over quota (the quota instance's few dictation seconds)", () => {
+  let browser: Browser;
+  test.beforeAll(async () => {
+    makeWav();
+    browser = await launch(true);
+  });
+  test.afterAll(() => browser.close());
+
+  test("once the day's seconds are used up, Dictate says so, is disabled and explains why in its tooltip; the text stays", async () => {
+    test.setTimeout(60_000);
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 }, permissions: ["microphone"] });
+    await page.goto(`http://127.0.0.1:${E2E_QUOTA_APP_PORT}/chat`);
+    const input = page.getByPlaceholder("Message GPT");
+    const dictateButton = page.getByRole("button", { name: "Dictate", exact: true });
+    await expect(dictateButton).toHaveAttribute("title", /goes through Hush's server to Groq for transcription/);
+    // About 2 of the day's seconds: transcribed.
+    const first = page.waitForResponse((r) => r.url().includes("/api/audio/transcriptions"));
+    await dictate(page, 1);
+    const counted = (await (await first).json()) as { text: string; seconds: number };
+    expect(counted.seconds).toBeLessThan(E2E_STT_QUOTA_SECONDS);
+    await expect(input).toHaveValue(counted.text);
+    await input.fill("Typed, then dictated again");
+    // At least 3 more: past the day's seconds, refused before the provider hears it.
+    const second = page.waitForResponse((r) => r.url().includes("/api/audio/transcriptions"));
+    await dictate(page, 2);
+    expect((await second).status()).toBe(429);
+    await expect(page.getByTestId("dictate-error")).toContainText("You've used today's dictation time. Type your message instead, or dictate again tomorrow.");
+    await expect(dictateButton).toBeDisabled();
+    await expect(dictateButton).toHaveAttribute("title", "You've used today's dictation time. Type your message instead, or dictate again tomorrow.");
+    await expect(input).toHaveValue("Typed, then dictated again");
+    // Voice mode needs dictation: off and disabled, for the same reason.
+    const voiceMode = page.getByRole("button", { name: "Voice mode", exact: true });
+    await expect(voiceMode).toBeDisabled();
+    await expect(voiceMode).toHaveAttribute("title", "You've used today's dictation time. Type your message instead, or dictate again tomorrow.");
+    fs.mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: `${SHOTS}/over-quota-phone.png` });
     await page.close();
   });
 });

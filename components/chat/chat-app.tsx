@@ -110,6 +110,8 @@ function ChatComposer() {
   const { composer, chat, send, pickFile, models, model } = useChat();
   const text = useComposerText(composer);
   const chosen = models.find((m) => m.code === model);
+  const last = chat.shown.at(-1);
+  const latestAnswer = last?.message.role === "assistant" ? { id: last.id, text: last.message.content } : null;
   return (
     <Composer
       value={text}
@@ -126,6 +128,7 @@ function ChatComposer() {
         </>
       }
       model={chosen}
+      latestAnswer={latestAnswer}
     />
   );
 }

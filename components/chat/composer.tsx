@@ -1,10 +1,11 @@
 "use client";
 
-import { useEffect, useLayoutEffect, useRef, type ClipboardEvent, type KeyboardEvent, type ReactNode } from "react";
+import { useEffect, useLayoutEffect, useRef, useState, type ClipboardEvent, type KeyboardEvent, type ReactNode } from "react";
 import { acceptFor } from "@/lib/browser/files/kinds";
 import { withTranscript } from "@/lib/browser/voice/transcribe";
 import type { ModelChoice } from "@/lib/shared/llm/models";
-import { DictateButton } from "./dictate-button";
+import { DictateButton, useDictationRoute } from "./dictate-button";
+import { useVoiceMode, type LatestAnswer } from "./use-voice-mode";
 
 interface ComposerProps {
   value: string;
@@ -20,7 +21,16 @@ interface ComposerProps {
   tools?: ReactNode;
   /** The chosen model, for the Dictate button (docs/issues.md #52); absent: no Dictate button. */
   model?: ModelChoice;
+  /** The latest answer on screen, which voice mode reads aloud once a new one arrives. */
+  latestAnswer?: LatestAnswer | null;
 }
+
+/** What voice mode is doing, for its status line. */
+const VOICE_STATUS = {
+  listening: "Voice mode: listening. Pause speaking or click the red button to send.",
+  answering: "Voice mode: waiting for the answer…",
+  speaking: "Voice mode: reading the answer aloud with a voice on this device…",
+} as const;
 
 const MAX_HEIGHT_PX = 200;
 
@@ -29,9 +39,10 @@ const MAX_HEIGHT_PX = 200;
  * and image files: lib/browser/files/kinds.ts), and a send
  * button disabled while the text is empty, which becomes Stop while an answer streams. Enter sends,
  * Shift+Enter adds a line, and pasting inserts plain text only. "Dictate" (docs/issues.md #52) adds a transcript after
- * the typed text, for the user to read and send.
+ * the typed text, for the user to read and send; "Voice mode" (./use-voice-mode.ts) sends it through the same onSend
+ * and reads the answer aloud.
  */
-export function Composer({ value, onChange, onSend, onStop, onPickFile, busy, disabled, readsImages = false, tools, model }: ComposerProps) {
+export function Composer({ value, onChange, onSend, onStop, onPickFile, busy, disabled, readsImages = false, tools, model, latestAnswer = null }: ComposerProps) {
   const fileInput = useRef<HTMLInputElement>(null);
   const textarea = useRef<HTMLTextAreaElement>(null);
   // The text as typed when a transcript arrives (typing may go on while it is transcribed).
@@ -40,6 +51,16 @@ export function Composer({ value, onChange, onSend, onStop, onPickFile, busy, di
     latest.current = value;
   }, [value]);
   const canSend = value.trim() !== "" && !busy && !disabled;
+  const dictation = useDictationRoute(model).kind !== "off";
+  const [overQuota, setOverQuota] = useState<string | null>(null);
+  const voice = useVoiceMode({
+    busy,
+    latestAnswer,
+    sendTranscript: (text) => {
+      onChange(withTranscript(latest.current, text));
+      onSend();
+    },
+  });
 
   // The input has focus when /chat opens on a desktop (a phone would pop its keyboard up).
   useEffect(() => {
@@ -81,6 +102,20 @@ export function Composer({ value, onChange, onSend, onStop, onPickFile, busy, di
         if (canSend) onSend();
       }}
     >
+      {voice.on ? (
+        <div className="mb-2 flex items-center justify-between gap-2 rounded-xl bg-brand-50 px-3 py-1.5 text-sm text-brand-900 ring-1 ring-brand-200" data-testid="voice-mode-status">
+          <span role="status">{voice.state.phase === "off" ? "" : VOICE_STATUS[voice.state.phase]}</span>
+          <button type="button" onClick={voice.leave} className="shrink-0 font-medium underline">
+            Leave voice mode
+            <span className="sr-only"> (Escape)</span>
+          </button>
+        </div>
+      ) : null}
+      {voice.on && voice.note && (
+        <p role="status" data-testid="voice-mode-note" className="mb-2 px-1 text-xs text-ink-600">
+          {voice.note}
+        </p>
+      )}
       {/* Narrower than 32rem (a phone, or beside the sidebar at 768 px) the text takes the first row whole and the
           buttons a row under it; the DOM order, and so the focus order, stays that of the one-row layout. */}
       <div className="relative flex flex-wrap items-end gap-2 @lg:flex-nowrap rounded-2xl border border-ink-200 bg-white p-2 shadow-sm focus-within:border-brand-400 focus-within:ring-2 focus-within:ring-brand-100">
@@ -112,14 +147,43 @@ export function Composer({ value, onChange, onSend, onStop, onPickFile, busy, di
         </button>
         {tools}
         {model && (
-          <DictateButton
-            model={model}
-            disabled={disabled}
-            onTranscript={(text) => {
-              onChange(withTranscript(latest.current, text));
-              textarea.current?.focus();
-            }}
-          />
+          <>
+            <DictateButton
+              model={model}
+              disabled={disabled || (voice.on && voice.state.phase !== "listening")}
+              listen={voice.state.phase === "listening"}
+              onNoTranscript={voice.on ? voice.leave : undefined}
+              onOverQuota={setOverQuota}
+              onTranscript={(text) => {
+                if (voice.state.phase === "listening") return voice.onTranscript(text);
+                onChange(withTranscript(latest.current, text));
+                textarea.current?.focus();
+              }}
+            />
+            <button
+              type="button"
+              onClick={voice.toggle}
+              // Not turned on while an answer is written: its transcript could not be sent until the answer ends.
+              disabled={disabled || (!voice.on && (busy || !dictation || overQuota !== null))}
+              aria-pressed={voice.on}
+              aria-label="Voice mode"
+              title={
+                voice.on
+                  ? "Leave voice mode (Escape)"
+                  : overQuota
+                    ? overQuota
+                    : "Voice mode: speak, pause to send, and hear the answer read by a voice on this device. Your recording goes where Dictate says."
+              }
+              data-testid="voice-mode-toggle"
+              className={`inline-flex h-10 w-10 shrink-0 items-center justify-center rounded-xl disabled:opacity-40 ${
+                voice.on ? "bg-brand-600 text-white hover:bg-brand-700" : "text-ink-600 hover:bg-ink-100 hover:text-ink-900"
+              }`}
+            >
+              <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round">
+                <path d="M4 10v4M8 6v12M12 3v18M16 7v10M20 10v4" />
+              </svg>
+            </button>
+          </>
         )}
         <label htmlFor="chat-input" className="sr-only">
           Message

@@ -8,17 +8,32 @@ import { transcribeStandard } from "@/lib/browser/voice/transcribe";
 import { STT_QUOTA_MESSAGE } from "@/lib/shared/audio/messages";
 import { AppError, isAppError } from "@/lib/shared/errors";
 import type { ModelChoice } from "@/lib/shared/llm/models";
+import { silenceDetector } from "@/lib/browser/voice/voice-mode";
+import { dictationRoute, type DictationRoute } from "@/lib/browser/voice/where";
 import { useDictationConfig } from "./dictation-context";
 
 interface DictateButtonProps {
   /** The chosen model: where its audio goes decides the path and the tooltip. */
   model: ModelChoice | undefined;
   disabled?: boolean;
-  /** The transcript, for the composer to add to what is typed (never sent on its own). */
+  /** The transcript, for the composer to add to what is typed (sent only in voice mode). */
   onTranscript: (text: string) => void;
+  /** Voice mode (./use-voice-mode.ts): record by itself while true, and stop at a silence after speech. */
+  listen?: boolean;
+  /** Voice mode: a recording ended without a transcript (failed, empty, or cancelled with Escape). */
+  onNoTranscript?: () => void;
+  /** The day's dictation seconds are used up (the button is disabled from then on): the sentence saying so. */
+  onOverQuota?: (message: string) => void;
 }
 
 type Phase = "idle" | "starting" | "recording" | "transcribing";
+
+/** Where `model`'s recordings go on this page (lib/browser/voice/where.ts), from the page's dictation and enclave settings. */
+export function useDictationRoute(model: ModelChoice | undefined): DictationRoute {
+  const config = useDictationConfig();
+  const confidential = useConfidential().config;
+  return dictationRoute(model, config.standardProvider, confidential?.enclaveHost ?? null);
+}
 
 /** m:ss of a number of seconds. */
 function clock(seconds: number): string {
@@ -35,7 +50,7 @@ function clock(seconds: number): string {
  * (microphone denied, no device, transcription failed or too slow, the day's dictation used up) is one sentence
  * under the composer; the typed text is never touched but to add a transcript.
  */
-export function DictateButton({ model, disabled, onTranscript }: DictateButtonProps) {
+export function DictateButton({ model, disabled, onTranscript, listen = false, onNoTranscript, onOverQuota }: DictateButtonProps) {
   const config = useDictationConfig();
   const confidential = useConfidential().config;
   const [phase, setPhase] = useState<Phase>("idle");
@@ -46,16 +61,10 @@ export function DictateButton({ model, disabled, onTranscript }: DictateButtonPr
   const inFlight = useRef<AbortController | null>(null);
   const meter = useRef<HTMLSpanElement>(null);
 
-  const isConfidential = model?.privacy === "confidential" && confidential !== null;
-  const available = model !== undefined && (isConfidential || config.standardProvider !== null);
-  const where = !model
-    ? "Choose a model to dictate."
-    : isConfidential
-      ? `Dictate: your recording is encrypted in this browser to the verified enclave (${confidential.enclaveHost}) and transcribed there; Hush's server cannot hear it.`
-      : config.standardProvider
-        ? `Dictate: your recording goes through Hush's server to ${config.standardProvider} for transcription, and is not kept.`
-        : "Dictation is not set up on this server for this model.";
-  const title = overQuota ?? where;
+  const route = useDictationRoute(model);
+  const isConfidential = route.kind === "enclave" && confidential !== null;
+  const available = route.kind !== "off";
+  const title = overQuota ?? route.sentence;
 
   const transcribe = useCallback(
     async (audio: RecordedAudio): Promise<string> => {
@@ -75,11 +84,15 @@ export function DictateButton({ model, disabled, onTranscript }: DictateButtonPr
   );
 
   const fail = useCallback((error: unknown) => {
+    onNoTranscript?.();
     if (error instanceof DOMException && error.name === "AbortError") return;
-    if (error instanceof AppError && error.status === 429 && error.message === STT_QUOTA_MESSAGE) setOverQuota(error.message);
+    if (error instanceof AppError && error.status === 429 && error.message === STT_QUOTA_MESSAGE) {
+      setOverQuota(error.message);
+      onOverQuota?.(error.message);
+    }
     const text = isAppError(error, "bad_request:recording") || isAppError(error, "timeout:stt") ? error.message : serverMessage(error);
     setMessage(text ?? "The recording could not be transcribed. Please try again, or type your message.");
-  }, []);
+  }, [onNoTranscript, onOverQuota]);
 
   const stop = useCallback(async () => {
     const current = recording.current;
@@ -90,13 +103,16 @@ export function DictateButton({ model, disabled, onTranscript }: DictateButtonPr
       const audio = await current.stop();
       const text = await transcribe(audio);
       if (text.trim()) onTranscript(text);
-      else setMessage("No speech was heard in the recording.");
+      else {
+        onNoTranscript?.();
+        setMessage("No speech was heard in the recording.");
+      }
     } catch (error) {
       fail(error);
     } finally {
       setPhase("idle");
     }
-  }, [transcribe, onTranscript, fail]);
+  }, [transcribe, onTranscript, onNoTranscript, fail]);
 
   const cancel = useCallback(() => {
     recording.current?.cancel();
@@ -105,7 +121,7 @@ export function DictateButton({ model, disabled, onTranscript }: DictateButtonPr
     setPhase("idle");
   }, []);
 
-  const start = async () => {
+  const start = useCallback(async () => {
     setMessage(null);
     setPhase("starting");
     try {
@@ -116,16 +132,34 @@ export function DictateButton({ model, disabled, onTranscript }: DictateButtonPr
       setPhase("idle");
       fail(error);
     }
-  };
+  }, [fail]);
+
+  // Voice mode opens the microphone by itself whenever it is listening and the button could be clicked.
+  const blocked = !available || overQuota !== null || disabled === true;
+  useEffect(() => {
+    if (!listen || phase !== "idle") return;
+    // After this render (and once only under StrictMode's second mount): the cleanup clears it.
+    const timer = setTimeout(() => (blocked ? onNoTranscript?.() : void start()), 0);
+    return () => clearTimeout(timer);
+  }, [listen, phase, blocked, start, onNoTranscript]);
+  // Leaving voice mode mid-recording drops the recording (the one click that leaves must not send it).
+  const wasListening = useRef(listen);
+  useEffect(() => {
+    if (wasListening.current && !listen && recording.current) cancel();
+    wasListening.current = listen;
+  }, [listen, cancel]);
 
   // While recording: the timer, the level meter (written straight to the DOM each frame), and the limit.
   useEffect(() => {
     if (phase !== "recording") return;
     let frame = 0;
+    const silence = listen ? silenceDetector() : null;
     const tick = () => {
       const current = recording.current;
       if (!current) return;
-      if (meter.current) meter.current.style.transform = `scaleX(${current.level().toFixed(3)})`;
+      const level = current.level();
+      if (meter.current) meter.current.style.transform = `scaleX(${level.toFixed(3)})`;
+      if (silence?.(level, performance.now())) return void stop();
       frame = requestAnimationFrame(tick);
     };
     frame = requestAnimationFrame(tick);
@@ -138,7 +172,7 @@ export function DictateButton({ model, disabled, onTranscript }: DictateButtonPr
       cancelAnimationFrame(frame);
       clearInterval(timer);
     };
-  }, [phase, config.maxSeconds, stop]);
+  }, [phase, config.maxSeconds, stop, listen]);
 
   // Escape cancels a recording (or a transcription under way) before the chat's own shortcuts see it.
   useEffect(() => {
@@ -148,10 +182,11 @@ export function DictateButton({ model, disabled, onTranscript }: DictateButtonPr
       event.preventDefault();
       event.stopPropagation();
       cancel();
+      onNoTranscript?.();
     };
     document.addEventListener("keydown", onKey, true);
     return () => document.removeEventListener("keydown", onKey, true);
-  }, [phase, cancel]);
+  }, [phase, cancel, onNoTranscript]);
 
   // Leaving the chat releases the microphone.
   useEffect(() => () => cancel(), [cancel]);
@@ -163,9 +198,9 @@ export function DictateButton({ model, disabled, onTranscript }: DictateButtonPr
         type="button"
         onClick={() => (recordingNow ? void stop() : phase === "idle" ? void start() : undefined)}
         disabled={!available || overQuota !== null || (disabled && !recordingNow) || phase === "starting" || phase === "transcribing"}
-        aria-label={recordingNow ? "Stop dictation" : "Dictate"}
+        aria-label={recordingNow ? (listen ? "Stop and send" : "Stop dictation") : "Dictate"}
         aria-pressed={recordingNow}
-        title={recordingNow ? "Click to stop and transcribe; Escape cancels." : title}
+        title={recordingNow ? (listen ? "Click (or pause speaking) to send; Escape leaves voice mode." : "Click to stop and transcribe; Escape cancels.") : title}
         data-testid="dictate-button"
         className={`inline-flex h-10 shrink-0 items-center justify-center gap-1.5 rounded-xl sm:gap-2 disabled:opacity-40 ${
           recordingNow ? "bg-red-600 px-2 text-white hover:bg-red-700 sm:px-3" : "w-10 text-ink-600 hover:bg-ink-100 hover:text-ink-900"
@@ -194,7 +229,13 @@ export function DictateButton({ model, disabled, onTranscript }: DictateButtonPr
         )}
       </button>
       <span role="status" className="sr-only">
-        {recordingNow ? "Recording. Click Stop dictation to transcribe, or press Escape to cancel." : phase === "transcribing" ? "Transcribing…" : ""}
+        {recordingNow
+          ? listen
+            ? "Listening. Click Stop and send, or pause speaking, to send; press Escape to leave voice mode."
+            : "Recording. Click Stop dictation to transcribe, or press Escape to cancel."
+          : phase === "transcribing"
+            ? "Transcribing…"
+            : ""}
       </span>
       {message && (
         <p role="alert" data-testid="dictate-error" className="absolute bottom-full left-2 right-2 mb-2 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800 shadow-sm">

@@ -3,6 +3,7 @@
 import { useEffect, useId, useRef, useState } from "react";
 import type { ModelChoice, ModelPlan } from "@/lib/shared/llm/models";
 import { ModelPrivacyBadge } from "@/components/confidential/model-privacy-badge";
+import { DictationLabel } from "./dictation-label";
 
 interface ModelPickerProps {
   models: ModelChoice[];
@@ -13,7 +14,10 @@ interface ModelPickerProps {
   plan: ModelPlan;
 }
 
-/** The model picker button and its menu (docs/product.md §2, §4): toggles open and selects a model. */
+/**
+ * The model picker button and its menu (docs/product.md §2, §4): toggles open and selects a model. Beside it, the
+ * model's privacy badge and where its recordings go (./dictation-label.tsx, docs/issues.md #52).
+ */
 export function ModelPicker({ models, value, onChange, onNeedsPro, plan }: ModelPickerProps) {
   const [open, setOpen] = useState(false);
   const menuId = useId();
@@ -55,6 +59,7 @@ export function ModelPicker({ models, value, onChange, onNeedsPro, plan }: Model
         </svg>
       </button>
       <ModelPrivacyBadge model={current?.code ?? value} />
+      <DictationLabel model={current} />
       {open && (
         <ul id={menuId} aria-label="Models" className="absolute left-0 top-full z-20 mt-1 w-72 max-w-[calc(100vw-6.5rem)] rounded-xl border border-ink-200 bg-white p-1.5 shadow-lg">
           {models.map((m) => {
