@@ -7,7 +7,8 @@ import { useDictationRoute } from "./dictate-button";
 /**
  * Beside the model picker's privacy badge (docs/issues.md #52): where the chosen model's recordings go, named before
  * anything is recorded ("Voice: Groq", "Voice: in the enclave"); a click shows the Dictate button's full sentence.
- * A narrow header shows the microphone alone. Nothing is shown where the server offers no dictation for the model.
+ * A narrow header shows the microphone alone, and one under 24rem (a 360 px phone) nothing: the Dictate button's
+ * title says it there. Nothing is shown where the server offers no dictation for the model.
  */
 export function DictationLabel({ model }: { model: ModelChoice | undefined }) {
   const route = useDictationRoute(model);
@@ -31,7 +32,7 @@ export function DictationLabel({ model }: { model: ModelChoice | undefined }) {
 
   if (route.kind === "off") return null;
   return (
-    <span ref={root} className="relative inline-flex">
+    <span ref={root} className="relative hidden @sm:inline-flex">
       <button
         type="button"
         data-testid="dictation-privacy-label"
