@@ -114,22 +114,19 @@ export function useChatHistory(signedIn: boolean, vault: VaultKey | null) {
    * Delete a chat with an undo window: it leaves the list at once, and the server deletes it
    * after `delayMs` unless `undo` runs first. Leaving the page or the chat screen inside the window sends
    * the delete at once (fetch keepalive on pagehide), so a confirmed deletion always happens.
-   * @returns undo: puts the chat back and sends nothing.
+   * @returns once the chat has left the list, undo: puts the chat back and sends nothing.
    */
   const remove = useCallback(
-    (entry: HistoryEntry, delayMs: number) => {
+    async (entry: HistoryEntry, delayMs: number) => {
+      // The keepalive body is sealed before the chat leaves the list: a page left inside the undo window
+      // has no time to seal it (the tracker may still be loading right after an unlock). Null: sent the slow way.
+      const body = await savedChats()
+        .then((m) => m.prepareDeleteBody(entry.chat_id))
+        .catch(() => null);
       setChats((prev) => prev.filter((c) => c.chat_id !== entry.chat_id));
       const timer = window.setTimeout(() => sendDelete(entry.chat_id, false), delayMs);
-      const item: PendingDelete = { entry, timer, owner: vault?.userId ?? null, body: null };
+      const item: PendingDelete = { entry, timer, owner: vault?.userId ?? null, body };
       pending.current.set(entry.chat_id, item);
-      void savedChats()
-        .then((m) => m.prepareDeleteBody(entry.chat_id))
-        .then(
-        (body) => {
-          item.body = body;
-        },
-        () => undefined,
-      );
       syncPending();
       return () => {
         const item = pending.current.get(entry.chat_id);

@@ -99,9 +99,9 @@ export function useOpenChat({ chat, saved, drafts, documents, removeStaged, endT
 
   // A confirmed deletion can be undone for UNDO_MS; the server deletes it only then (or at once
   // when the page is left inside that window, see useChatHistory.remove).
-  const deleteChat = (entry: HistoryEntry) => {
+  const deleteChat = async (entry: HistoryEntry) => {
     if (entry.chat_id === chat.chatId) newChat();
-    const undo = history.remove(entry, UNDO_MS);
+    const undo = await history.remove(entry, UNDO_MS);
     const name = entry.display_name || "Untitled Chat";
     toast(`Deleted “${name.length > 40 ? `${name.slice(0, 39)}…` : name}”`, {
       duration: UNDO_MS,
