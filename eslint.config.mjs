@@ -28,5 +28,5 @@ export default defineConfig([
   ...nextVitals,
   ...nextTs,
   boundary,
-  globalIgnores([".next/**", "bench/floor-app/.next/**", "node_modules/**", ".data/**", "lib/server/db/generated/**", "test-results/**", "playwright-report/**", "next-env.d.ts"]),
+  globalIgnores([".next/**", "bench/floor-app/.next/**", "node_modules/**", ".data/**", "lib/server/db/generated/**", "test-results/**", "playwright-report/**", "next-env.d.ts", "public/pyodide/**"]),
 ]);
