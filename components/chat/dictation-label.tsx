@@ -1,6 +1,7 @@
 "use client";
 
-import { useEffect, useId, useRef, useState } from "react";
+import { useDismiss } from "@/components/ui/use-dismiss";
+import { useId, useRef, useState } from "react";
 import type { ModelChoice } from "@/lib/shared/llm/models";
 import { useDictationRoute } from "./dictate-button";
 
@@ -16,19 +17,7 @@ export function DictationLabel({ model }: { model: ModelChoice | undefined }) {
   const noteId = useId();
   const root = useRef<HTMLSpanElement>(null);
 
-  useEffect(() => {
-    if (!open) return;
-    const onDown = (e: MouseEvent) => {
-      if (!root.current?.contains(e.target as Node)) setOpen(false);
-    };
-    const onKey = (e: KeyboardEvent) => e.key === "Escape" && setOpen(false);
-    document.addEventListener("mousedown", onDown);
-    document.addEventListener("keydown", onKey);
-    return () => {
-      document.removeEventListener("mousedown", onDown);
-      document.removeEventListener("keydown", onKey);
-    };
-  }, [open]);
+  useDismiss(open, root, setOpen);
 
   if (route.kind === "off") return null;
   return (

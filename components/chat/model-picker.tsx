@@ -1,6 +1,7 @@
 "use client";
 
-import { useEffect, useId, useRef, useState } from "react";
+import { useDismiss } from "@/components/ui/use-dismiss";
+import { useId, useRef, useState } from "react";
 import type { ModelChoice, ModelPlan } from "@/lib/shared/llm/models";
 import { ModelPrivacyBadge } from "@/components/confidential/model-privacy-badge";
 import { DictationLabel } from "./dictation-label";
@@ -24,19 +25,7 @@ export function ModelPicker({ models, value, onChange, onNeedsPro, plan }: Model
   const root = useRef<HTMLDivElement>(null);
   const current = models.find((m) => m.code === value) ?? models[0];
 
-  useEffect(() => {
-    if (!open) return;
-    const onDown = (e: MouseEvent) => {
-      if (!root.current?.contains(e.target as Node)) setOpen(false);
-    };
-    const onKey = (e: globalThis.KeyboardEvent) => e.key === "Escape" && setOpen(false);
-    document.addEventListener("mousedown", onDown);
-    document.addEventListener("keydown", onKey);
-    return () => {
-      document.removeEventListener("mousedown", onDown);
-      document.removeEventListener("keydown", onKey);
-    };
-  }, [open]);
+  useDismiss(open, root, setOpen);
 
   return (
     <div ref={root} className="relative flex min-w-0 items-center gap-1">

@@ -71,53 +71,19 @@ import { fakeAnswer, fakeTitle, scenarioFromText, type FakeScenario } from "./fa
 import { scriptedToolCall } from "../../lib/shared/llm/tools";
 import { errorBody, readBody, sendJson, StreamContext, usageOf, words } from "./fake-llm-wire";
 import { answerTranscription, type RecordedTranscription } from "./fake-transcription";
+import type { ChatBody, FakeLlmServer, RecordedRequest } from "./fake-llm-types";
 
 export { fakeTranscript, wavSeconds, type RecordedTranscription } from "./fake-transcription";
 
 export { fakeAnswer, fakeTitle, scenarioFromText, type FakeScenario };
+export type { FakeLlmServer, RecordedRequest } from "./fake-llm-types";
 
-
-export interface RecordedRequest {
-  path: string;
-  model: string;
-  /** Each message's text: its string content, or its text parts joined (content parts, docs/issues.md #23). */
-  messages: { role: string; content: string; images?: string[] }[];
-  stream: boolean;
-  streamOptions?: unknown;
-  /** The names of the tools offered (`tools[].function.name`), [] for none. */
-  tools: string[];
-  /** Lower-cased request headers without authorization and cookie. */
-  headers: Record<string, string>;
-  /** Whether an Authorization header was sent (its value is not recorded). */
-  hasAuthorization: boolean;
-  scenario: FakeScenario;
-  /** Set when the connection closed before the response was complete (client went away, cut, hang). */
-  closedEarly: boolean;
-}
-
-export interface FakeLlmServer {
-  url: string;
-  port: number;
-  requests: RecordedRequest[];
-  transcriptions: RecordedTranscription[];
-  setScenario(scenario: FakeScenario | null): void;
-  /** Plan the calls of the next requests that offer tools (each entry one request's; [] answers), instead of the rule. */
-  scriptTools(steps: { name: string; arguments: string }[][]): void;
-  close(): Promise<void>;
-}
 
 const HANG_MS = 120_000;
 const DEFAULT_DELAY_MS = 20;
 const SLOW_DELAY_MS = 300;
 const SLOW_DELTAS = 20;
 
-interface ChatBody {
-  model?: unknown;
-  messages?: unknown;
-  stream?: unknown;
-  tools?: unknown;
-  stream_options?: unknown;
-}
 
 /**
  * Start the server on 127.0.0.1 (port 0 = any free port). `delayMs` (default 20) is the pause before
