@@ -17,6 +17,23 @@ if [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then
   fi
 fi
 
+# Two runs on one machine (two clones, say) must not meet on a port: unless E2E_APP_PORT is set, this run
+# takes the first free slot of five, held by a lock until it exits, and its servers listen 100 ports apart.
+if [ -z "${E2E_APP_PORT:-}" ] && command -v flock >/dev/null; then
+  for slot in 0 1 2 3 4 none; do
+    [ "$slot" = none ] && { echo "Five test runs already hold their ports on this machine." >&2; exit 1; }
+    exec 9>"${TMPDIR:-/tmp}/hush-test-ports-$slot.lock"
+    flock -n 9 && break
+    exec 9>&-
+  done
+  off=$((slot * 100))
+  export E2E_APP_PORT=$((3100 + off)) E2E_LLM_PORT=$((4010 + off)) E2E_SMTP_PORT=$((4025 + off)) \
+    E2E_MAIL_HTTP_PORT=$((4026 + off)) E2E_OIDC_PORT=$((4030 + off)) E2E_STRIPE_PORT=$((4040 + off)) \
+    E2E_AUTH_SYNC_PORT=$((4050 + off)) E2E_SEARCH_PORT=$((4060 + off)) FAULT_PORT_BASE=$((5700 + off)) \
+    DEPLOY_PORT_BASE=$((5550 + off))
+  echo "Test ports: slot $slot (app $E2E_APP_PORT)."
+fi
+
 declare -a SUMMARY=()
 FAILED=0
 # stage NAME COMMAND...: run one stage, record PASS or FAIL with its time; never stops the run.
