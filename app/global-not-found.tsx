@@ -10,7 +10,7 @@ import { getConfig } from "@/lib/server/config";
 /**
  * Any unknown path (docs/product.md §2) shows the landing page inside the shared layout, answered with status 404
  * and noindex so crawlers do not index it. global-not-found (next.config experimental.globalNotFound)
- * rather than app/not-found: a root not-found would ride along in every page's payload.
+ * rather than a root not-found.tsx: a root not-found would ride along in every page's payload.
  */
 export function generateMetadata(): Metadata {
   return {

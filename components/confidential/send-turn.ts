@@ -22,7 +22,7 @@ export function confidentialClient(): Promise<ConfidentialClient> {
 /**
  * How the chat sends a turn of `model`: encrypted to the verified enclave through the relay when the model
  * is in the confidential list (lib/browser/confidential/turn.ts, loaded on first use), else today's path
- * (lib/chat/client.ts `sendChat`).
+ * (lib/browser/chat/send-turn.ts `sendChat`).
  */
 export function turnSender(config: ConfidentialPublicConfig | null, model: string): (input: SendChatInput) => Promise<SendChatResult> {
   if (config && isConfidentialCode(config, model)) return async (input) => (await confidentialClient()).sendConfidentialTurn(input, config);

@@ -4,7 +4,7 @@ import { getDb } from "@/lib/server/db/client";
 /**
  * A user's plan and subscription as the app reads them (docs/product.md §3 Subscription: plan and status are
  * read; `inactive` leads to Upgrade), from our own database only (the `subscriptions` table, kept by
- * Stripe's webhooks in lib/stripe or by `npm run plan`): never a call to the payment provider.
+ * Stripe's webhooks in lib/server/stripe or by `npm run plan`): never a call to the payment provider.
  */
 export interface SubscriptionStatus {
   plan: "Free" | "Pro";

@@ -15,7 +15,7 @@ export const metadata = publicPageMetadata({
 
 /**
  * /privacy: content/privacy.ts, with the provider of each model from the server's
- * configuration (lib/llm registry). Rendered per request, not prerendered: a page built with other LLM
+ * configuration (lib/shared/llm/models.ts). Rendered per request, not prerendered: a page built with other LLM
  * settings than the server runs with would name the wrong provider, and this page must be literally true.
  */
 /** A cell: a table cell from sm up; on a phone a labelled line of the model's card (its data-label). */

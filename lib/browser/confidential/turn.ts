@@ -92,7 +92,7 @@ export async function verifiedEnclave(
 
 /**
  * Send one turn of a confidential model and stream the answer; same input and result as `sendChat`
- * (lib/chat/client.ts) plus the receipt. The chat id is echoed, never sent.
+ * (lib/browser/chat/send-turn.ts) plus the receipt. The chat id is echoed, never sent.
  * With `webSearch` the encrypted body carries Tinfoil's router fields `web_search_options`
  * (and `pii_check_options` when the page's config says so) and the enclave searches; the answer's `search` is read
  * from its markers (lib/browser/search/enclave-stream.ts). Past the day's searches the relay refuses the turn

@@ -154,7 +154,7 @@ function redirect(location: string, status = 302): Response {
   return new Response(null, { status, headers: { Location: location, "Cache-Control": "private, no-store" } });
 }
 
-/** next-auth's own test (lib/assert.js): a path, or an absolute http(s) URL. */
+/** next-auth's own test (next-auth/lib/assert.js): a path, or an absolute http(s) URL. */
 function isValidCallbackUrl(url: string): boolean {
   try {
     return /^https?:/.test(new URL(url, url.startsWith("/") ? getConfig().APP_URL : undefined).protocol);

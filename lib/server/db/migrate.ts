@@ -9,7 +9,7 @@ import { logger } from "@/lib/server/log";
  * the Prisma CLI would have to download): applies prisma/migrations/<timestamp>_<name>/migration.sql
  * in name order, each one not yet applied inside its own transaction, and records it in
  * `_prisma_migrations` exactly as Prisma does (same table, sha256 checksum of the file, one step), so
- * a re-run applies nothing and `prisma migrate deploy/status` elsewhere agrees.
+ * a re-run applies nothing and `prisma migrate deploy` and `status` elsewhere agrees.
  * It runs on the raw driver (PGlite or pg) before the Prisma client opens: migration scripts hold
  * several statements, which Prisma's raw queries (prepared statements) refuse.
  */

@@ -91,7 +91,7 @@ export interface ModelPrivacy {
   title: string;
   /** True: encrypted in the browser to a verified enclave; Hush's server relays ciphertext. */
   confidential: boolean;
-  /** Standard models: the provider from the model/provider table (lib/llm/registry.ts); confidential: the enclave host. */
+  /** Standard models: the provider from the model/provider table (lib/shared/llm/models.ts); confidential: the enclave host. */
   providerName: string;
   /** Confidential models: "development" when the development enclave is accepted (labelled so everywhere). */
   trust: "production" | "development" | null;

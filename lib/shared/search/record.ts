@@ -4,7 +4,7 @@ import { z } from "@/lib/shared/zod";
  * What a turn with "Search the web" on tells the user, and what a saved chat keeps sealed with the answer
  * the engine, every query exactly as sent, the sources listed under the answer, and
  * how the search went. Built by the server for standard models (lib/server/search/run.ts) and by the browser
- * from the enclave's `tinfoil.web_search_call` events for confidential ones (lib/browser/search/tinfoil-events.ts).
+ * from the enclave's `tinfoil.web_search_call` events for confidential ones (lib/browser/search/enclave-stream.ts).
  */
 export const webSearchSourceSchema = z.object({
   title: z.string().max(500),
