@@ -12,7 +12,7 @@
  *
  * Every tracked text file is rewritten in place except docs/product.md, docs/issues.md, package-lock.json
  * and this script and its test (tests/unit/citations.test.ts). Idempotent: a second run changes nothing.
- * Names such as `bench/issue12.mjs` or `bench:issue12` (no space) are not citations and stay.
+ * Names such as `bench/all-goals.mjs` or `bench:all-goals` (no space) are not citations and stay.
  *
  *   node scripts/rewrite-citations.mjs            # rewrite, print a count per file and the total
  *   node scripts/rewrite-citations.mjs --check    # change nothing; exit 1 if anything would change

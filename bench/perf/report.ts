@@ -132,7 +132,7 @@ export function printSplits(cores: number) {
   console.log(lines.join("\n"));
 }
 
-/** Rows as JSON for bench/issue12.mjs (PERF_JSON). */
+/** Rows as JSON for bench/all-goals.mjs (PERF_JSON). */
 export function writeJson(file: string) {
   const out = [...rows.values()].map((r) => {
     const ratios = r.kind === "diff" ? r.hush.map((h, i) => h - r.ref[i]!) : ratiosOf(r);
