@@ -1,13 +1,7 @@
-/**
- * Attestation verification for confidential inference (docs/confidential-inference.md): whether the browser may
- * encrypt a turn to an enclave's HPKE key. `production` checks a Tinfoil `AttestationBundle` with
- * @tinfoilsh/verifier plus host and certificate validity; `development` a JWS by the root in ./development-root.ts.
- * Every failure is one AppError "upstream:attestation" with a reason code.
- */
+// Attestation verification (docs/confidential-inference.md): whether the browser may encrypt a turn to an enclave's key.
 import { Verifier, measurementFingerprint, type AttestationBundle } from "@tinfoilsh/verifier";
 import { X509Certificate } from "@freedomofpress/sigstore-browser";
 import { compactVerify, importJWK } from "jose";
-// zod/mini: this module ships to the browser.
 import * as z from "zod/mini";
 import { AppError, isAppError } from "@/lib/shared/errors";
 import {
@@ -60,7 +54,6 @@ export interface VerifiedEnclave {
   measurement: EnclaveMeasurement;
   codeFingerprint: string;
   sourceRelease: { repo: string; digest: string };
-  /** X25519 HPKE public key of the enclave, 64 lowercase hex characters. */
   hpkePublicKey: string;
   verifiedAt: Date;
   expiresAt: Date;
@@ -73,10 +66,8 @@ export interface VerifyEnclaveOptions {
   now?: Date;
 }
 
-/** Seconds a production verification is reused, never past the certificate's notAfter. */
 export const PRODUCTION_CACHE_SECONDS = 60 * 60;
 
-/** Clock skew tolerated for a development document's issue time (seconds). */
 const CLOCK_SKEW_SECONDS = 60;
 
 const HEX64 = /^[0-9a-f]{64}$/;
@@ -96,7 +87,6 @@ const productionBundleSchema = z.object({
 const developmentDocumentSchema = z.strictObject({
   format: z.literal(DEVELOPMENT_FORMAT),
   body: z.string().check(z.minLength(1), z.maxLength(16_384)),
-  /** Bound by report_data = SHA-256(key bytes). */
   hpkePublicKey: hex64(),
 });
 
@@ -114,10 +104,7 @@ const developmentReportSchema = z.strictObject({
 
 export type DevelopmentReport = z.infer<typeof developmentReportSchema>;
 
-/**
- * Verify an attestation document (untrusted JSON) for `options.enclaveHost` under `options.trust`.
- * @throws AttestationRefused on any failure; never returns a partial result
- */
+/** @throws AttestationRefused on any failure; never returns a partial result */
 export async function verifyEnclave(document: unknown, options: VerifyEnclaveOptions): Promise<VerifiedEnclave> {
   const now = options.now ?? new Date();
   const isDevelopmentDocument =
@@ -171,8 +158,7 @@ async function verifyProduction(document: unknown, options: VerifyEnclaveOptions
     throw attestationRefused("certificate", "The enclave did not attest an encryption key.");
   }
 
-  // The SEV-SNP report has no timestamp: the certificate's validity is the only freshness bound of a relayed
-  // bundle, so a replayed old bundle is refused once its certificate has lapsed.
+  // The SEV-SNP report has no timestamp: the certificate's validity bounds how long a replayed bundle passes.
   let notBefore: Date;
   let notAfter: Date;
   try {
@@ -199,7 +185,6 @@ async function verifyProduction(document: unknown, options: VerifyEnclaveOptions
 }
 
 function hardwareName(measurementType: string): string {
-  // The verifier accepts only an SEV-SNP guest report, whatever other platforms the release's measurement covers.
   if (measurementType === "https://tinfoil.sh/predicate/sev-snp-guest/v2") return "AMD SEV-SNP confidential VM";
   if (measurementType === "https://tinfoil.sh/predicate/snp-tdx-multiplatform/v1") return "AMD SEV-SNP confidential VM";
   return measurementType;
@@ -281,7 +266,6 @@ export interface VerificationCache {
   latest(trust: EnclaveTrust, enclaveHost: string, now?: Date): VerifiedEnclave | undefined;
   /** Verify `document`, or return the cached result while unexpired. @throws AttestationRefused */
   verify(document: unknown, options: VerifyEnclaveOptions): Promise<VerifiedEnclave>;
-  /** Forget one key (e.g. after a 422 key-config mismatch) or, without argument, everything. */
   clear(hpkePublicKey?: string): void;
 }
 

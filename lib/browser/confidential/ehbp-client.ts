@@ -1,8 +1,4 @@
-/**
- * One confidential exchange: encrypt the body to a verified enclave's HPKE key with EHBP (the `ehbp` library, RFC
- * 9180), POST it to the same-origin relay, decrypt the streamed answer. The key only ever comes from a
- * `VerifiedEnclave`. Fails closed (EHBP SPEC.md §5.3, §6.2.1): an unauthenticated or cut answer is an error.
- */
+// EHBP exchange with a verified enclave; fails closed (EHBP SPEC.md §5.3, §6.2.1): an unauthenticated or cut answer is an error.
 import { Identity, PROTOCOL, type RequestContext } from "ehbp";
 import { AppError, isAppError } from "@/lib/shared/errors";
 import type { VerifiedEnclave } from "./attestation";
@@ -29,7 +25,6 @@ export function isConfidentialRequestError(error: unknown): error is Confidentia
   return isAppError(error, CONFIDENTIAL_REQUEST_FAILED) && error.reason !== undefined;
 }
 
-/** What Hush's server could observe of one turn: sizes (bytes) and timing (ms) only. Updated while streaming. */
 export interface ConfidentialReceipt {
   enclaveHost: string;
   hpkePublicKey: string;
@@ -43,14 +38,13 @@ export interface ConfidentialReceipt {
 }
 
 export interface ConfidentialResponse {
-  /** The decrypted response; when `authenticated` is false, the relay's plaintext error, untrusted (EHBP SPEC.md §5.3). */
+  /** When `authenticated` is false, the relay's plaintext error: untrusted (EHBP SPEC.md §5.3). */
   response: Response;
   authenticated: boolean;
   receipt: ConfidentialReceipt;
 }
 
 export interface ConfidentialRequestOptions {
-  /** Extra clear headers for the relay (e.g. the public model code). Visible to Hush's server. */
   headers?: HeadersInit;
   signal?: AbortSignal;
   now?: Date;
@@ -58,10 +52,7 @@ export interface ConfidentialRequestOptions {
 
 const HEX64 = /^[0-9a-f]{64}$/;
 
-/**
- * POST `body` (non-empty) encrypted to `enclave` through the same-origin relay at `relayUrl`, return the decrypted response.
- * @throws ConfidentialRequestError (AppError "upstream:ehbp") with its reason; network errors and aborts as `fetch` throws them
- */
+/** @throws ConfidentialRequestError with its reason; network errors and aborts as `fetch` throws them */
 export async function sendConfidentialRequest(
   enclave: VerifiedEnclave,
   relayUrl: string,
@@ -87,7 +78,6 @@ export async function sendConfidentialRequest(
     new Request(url, { method: "POST", headers: options.headers, body: plaintext as Uint8Array<ArrayBuffer> }),
   );
   if (!context) throw confidentialRequestError("invalid_key", "The request was not encrypted.");
-  // Read the framed ciphertext once, so its size is known and the fetch sends exactly these bytes.
   const ciphertext = new Uint8Array(await encrypted.arrayBuffer());
   const encryptMs = performance.now() - started;
 

@@ -24,8 +24,7 @@ import { EnclaveSearchStream } from "@/lib/browser/search/enclave-stream";
 export { ENCLAVE_UNVERIFIED, VERIFICATION_FAILED_MESSAGE, isConfidentialCode, isEnclaveVerificationError, type EnclaveVerificationError } from "@/lib/shared/confidential/protocol";
 import { recordReceipt } from "./receipt-store";
 
-// One confidential turn (docs/confidential-inference.md): verify the enclave, build the request here, encrypt it to
-// the verified key (EHBP) and stream the decrypted answer. When verification fails, nothing is sent.
+// One confidential turn (docs/confidential-inference.md). When verification fails, nothing is sent.
 
 export type { ConfidentialTurnReceipt };
 
@@ -37,11 +36,7 @@ function enclaveVerificationError(reason: string, options?: { cause?: unknown })
   return new AppError(ENCLAVE_UNVERIFIED, VERIFICATION_FAILED_MESSAGE, { reason, cause: options?.cause }) as EnclaveVerificationError;
 }
 
-/**
- * A verified enclave for `config`: the cached one while unexpired, else fetched through the relay and verified.
- * @param fresh ignore the cache's latest entry (after the enclave refused the pinned key)
- * @throws EnclaveVerificationError when the document cannot be fetched or does not verify; AbortError on `signal`
- */
+/** @throws EnclaveVerificationError when the document cannot be fetched or does not verify; AbortError on `signal` */
 export async function verifiedEnclave(
   config: ConfidentialPublicConfig,
   options: { signal?: AbortSignal; fresh?: boolean } = {},
@@ -77,8 +72,7 @@ export async function verifiedEnclave(
 }
 
 /**
- * Send one turn of a confidential model and stream the answer; same input and result as `sendChat` plus the receipt.
- * Past the day's searches (429 SEARCH_QUOTA_REFUSAL) it is sent again without search.
+ * `sendChat` for a confidential model, plus the receipt; past the day's searches (429) it is sent again without search.
  * @throws EnclaveVerificationError (nothing was sent); AppError for relay, enclave, decryption (502) or network (0) errors
  */
 export async function sendConfidentialTurn(input: SendChatInput, config: ConfidentialPublicConfig): Promise<ConfidentialTurnResult> {
@@ -97,7 +91,6 @@ async function sendTurn(input: SendChatInput, config: ConfidentialPublicConfig):
   const budgetTokens = config.contextTokens[model];
   if (!enclaveModel || budgetTokens === undefined) throw AppError.fromStatus(400, "This model is not served confidentially.");
 
-  // The same prompt assembly as a standard turn, all of it inside the encrypted request.
   const fitted = turnModelInput(chatRequestBody(input), budgetTokens);
   // A continuation is the same turn: its search was counted (and run) by its first request.
   const searches = Boolean(input.webSearch && !input.continuation);
@@ -142,7 +135,6 @@ async function sendTurn(input: SendChatInput, config: ConfidentialPublicConfig):
   const calls: DevicePause["tool_calls"] = [];
   const text = await readAnswer(response.body, input.onDelta, search, calls);
   recordReceipt(receipt);
-  // A continuation does not search: the turn's record is its first request's, carried through every pause.
   const record = search ? search.record(config.enclaveHost) : input.continuation?.search;
   if (calls.length) {
     const token = response.headers.get(CONTINUATION_HEADER);
@@ -176,7 +168,6 @@ async function sendOnce(enclave: VerifiedEnclave, body: string, input: SendChatI
   }
 }
 
-/** Read the decrypted chat-completions stream. @throws AppError 502 on an error event, a failed authentication or no end */
 async function readAnswer(
   body: ReadableStream<Uint8Array<ArrayBuffer>>,
   onDelta: (text: string) => void,

@@ -3,10 +3,8 @@ import { ARGON2ID, type Argon2Params } from "@/lib/shared/vault/argon2-params";
 import { paddedLength } from "@/lib/shared/vault/padding";
 
 /**
- * The vault: end-to-end encryption of saved history in the browser (docs/security.md "Secrets and keys").
- * Ciphertext: byte 0 format (3 padded fields, 2 wrapped keys and older fields), 12-byte random IV, AES-256-GCM
- * ciphertext and tag. Associated data ["hush", format, purpose, ...ids] binds each ciphertext to its place, so a
- * moved ciphertext or a changed format byte fails to decrypt.
+ * The vault: end-to-end encryption of saved history in the browser (docs/security.md "Secrets and keys"). Associated
+ * data ["hush", format, purpose, ...ids] binds each ciphertext to its place and format byte.
  */
 
 export const VAULT_FORMAT = 2;
@@ -15,7 +13,6 @@ export const VAULT_KEY_BYTES = 32;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 const HEADER = 1 + IV_BYTES;
-/** Bytes of randomness in a recovery code: 160 bits. */
 export const RECOVERY_CODE_BYTES = 20;
 
 export { ARGON2ID, ARGON2ID_FLOOR, type Argon2Params } from "@/lib/shared/vault/argon2-params";
@@ -33,7 +30,6 @@ export type VaultField =
   | { field: "project_file"; userId: string; projectId: string; fileId: string }
   | { field: "content" | "attachment" | "steps"; userId: string; chatId: string; position: number; role: string };
 
-/** A ciphertext did not authenticate (AppError "unprocessable:vault_decrypt"). */
 export const vaultDecryptionError = (message = "Could not decrypt: wrong key, or the data was moved or altered.") =>
   new AppError("unprocessable:vault_decrypt", message);
 
@@ -100,7 +96,7 @@ async function open(key: CryptoKey, data: Uint8Array<ArrayBuffer>, ciphertext: U
   if (ciphertext.length < HEADER + TAG_BYTES) throw vaultDecryptionError("Malformed ciphertext.");
   if (ciphertext[0] !== format) throw vaultDecryptionError(`Unsupported ciphertext version ${ciphertext[0]}.`);
   try {
-    // Views, not copies: WebCrypto copies its inputs itself; a view of shared memory, which it refuses, is copied first.
+    // A view of shared memory, which WebCrypto refuses, is copied first.
     const bytes = ciphertext.buffer instanceof ArrayBuffer ? (ciphertext as Uint8Array<ArrayBuffer>) : ciphertext.slice();
     const iv = bytes.subarray(1, HEADER);
     const body = bytes.subarray(HEADER);
@@ -110,7 +106,6 @@ async function open(key: CryptoKey, data: Uint8Array<ArrayBuffer>, ciphertext: U
   }
 }
 
-/** Encrypt one text field under the vault key, bound to `ctx`, padded to its bucket (format 3). */
 export async function encryptField(key: CryptoKey, ctx: VaultField, text: string): Promise<Uint8Array<ArrayBuffer>> {
   return seal(key, fieldAd(ctx, VAULT_FIELD_FORMAT), pad(enc.encode(text)), VAULT_FIELD_FORMAT);
 }
@@ -159,7 +154,6 @@ async function hkdfKey(ikm: Uint8Array<ArrayBuffer>, salt: Uint8Array<ArrayBuffe
   );
 }
 
-/** Wrapping key from a passphrase: Argon2id with `params` (default ARGON2ID), passphrase NFKC-normalised. */
 export async function passphraseKey(passphrase: string, salt: Uint8Array<ArrayBuffer>, params: Argon2Params = ARGON2ID) {
   // Hash-wasm loads when a passphrase is first used, not with every page that holds the vault store.
   const { argon2id } = await import("hash-wasm");
@@ -175,7 +169,6 @@ export async function passphraseKey(passphrase: string, salt: Uint8Array<ArrayBu
   return aesKey(new Uint8Array(hash));
 }
 
-/** HKDF-SHA-256 of the vault key ("hush vault integrity v1"): seals chat headers and the manifest. */
 export function integrityKey(raw: Uint8Array<ArrayBuffer>): Promise<CryptoKey> {
   if (raw.length !== VAULT_KEY_BYTES) throw vaultDecryptionError("Malformed vault key.");
   return hkdfKey(raw, enc.encode("hush"), "hush vault integrity v1");
@@ -188,7 +181,6 @@ export interface NextKeyContext {
 
 const nextKeyWrappingKey = (current: Uint8Array<ArrayBuffer>) => hkdfKey(current, enc.encode("hush"), "hush vault next key v1");
 
-/** Wrap a rotation's next key under a key derived from the current one, bound to user and generation. */
 export async function wrapNextKey(next: Uint8Array<ArrayBuffer>, current: Uint8Array<ArrayBuffer>, ctx: NextKeyContext) {
   return seal(await nextKeyWrappingKey(current), ad("next-key", [ctx.userId, ctx.generation]), next);
 }
@@ -213,7 +205,6 @@ export function prfKey(prfOutput: Uint8Array<ArrayBuffer>, salt: Uint8Array<Arra
   return hkdfKey(prfOutput, salt, "hush vault passkey v2");
 }
 
-/** A remembered device's own non-extractable AES-GCM key, kept in IndexedDB. */
 export async function generateDeviceKey(): Promise<CryptoKey> {
   return subtle().generateKey({ name: "AES-GCM", length: 256 }, false, ["encrypt", "decrypt"]);
 }
@@ -226,7 +217,7 @@ export interface DeviceContext {
 const deviceShareKey = (secret: Uint8Array<ArrayBuffer>, ctx: DeviceContext) =>
   hkdfKey(secret, enc.encode(ctx.deviceId), "hush vault device v1");
 
-/** Wrap the vault key under the device's key, then the server's share: deleting that share revokes the device. */
+/** Wrap the vault key under the device's key and the server's share: deleting that share revokes the device. */
 export async function wrapForDevice(raw: Uint8Array<ArrayBuffer>, deviceKey: CryptoKey, serverShare: Uint8Array<ArrayBuffer>, ctx: DeviceContext) {
   const inner = await seal(deviceKey, ad("device-key", [ctx.userId, ctx.deviceId]), raw);
   return seal(await deviceShareKey(serverShare, ctx), ad("device-share", [ctx.userId, ctx.deviceId]), inner);
@@ -243,7 +234,6 @@ export async function unwrapForDevice(wrapped: Uint8Array, deviceKey: CryptoKey,
 // Crockford's base32: no I, L, O, U, so a code read aloud is not misread.
 const B32 = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 
-/** A new recovery code: 160 random bits as 8 groups of 4 base32 characters. */
 export function generateRecoveryCode(): string {
   const bytes = randomBytes(RECOVERY_CODE_BYTES);
   let bits = 0;
@@ -261,7 +251,7 @@ export function generateRecoveryCode(): string {
   return out.match(/.{4}/g)!.join("-");
 }
 
-/** The 20 bytes of a typed recovery code (case, spaces, dashes ignored). @throws AppError "bad_request:recovery_code" */
+/** @throws AppError "bad_request:recovery_code" */
 export function parseRecoveryCode(text: string): Uint8Array<ArrayBuffer> {
   const clean = text.toUpperCase().replace(/[\s-]/g, "").replace(/O/g, "0").replace(/[IL]/g, "1");
   if (clean.length !== (RECOVERY_CODE_BYTES * 8) / 5) throw recoveryCodeFormatError();

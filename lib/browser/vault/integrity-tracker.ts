@@ -33,10 +33,7 @@ export interface ManifestBody {
 
 export type ChatForCheck = Parameters<typeof verifyChat>[2];
 
-/**
- * One device's view of the history's integrity for one unlocked vault: the manifest, each known chat's verified
- * state and the seen versions. No I/O but `storage`: the caller fetches and retries (./saved-chats.ts).
- */
+// No I/O but `storage`: the caller fetches and retries (./saved-chats.ts).
 export class IntegrityTracker {
   private manifest: Manifest = { version: 0, chats: {} };
   private known = false;
@@ -67,7 +64,6 @@ export class IntegrityTracker {
     await this.storage.write(this.seen);
   }
 
-  /** Take the manifest as GET /api/vault returned it (null: none yet). @returns a problem, or null. */
   async adoptManifest(sealed: { ciphertext: string; version: number } | null | undefined): Promise<string | null> {
     const { manifest, problem } = await openManifest(this.key, this.userId, sealed, this.seen);
     if (problem) return problem;
@@ -78,7 +74,6 @@ export class IntegrityTracker {
     return null;
   }
 
-  /** Check the whole chat list against the manifest; without one, trusted on first use. @returns a problem, or null. */
   async adoptList(list: readonly { chat_id: string; version: number }[]): Promise<string | null> {
     if (this.manifest.version === 0) {
       this.manifest = { version: 0, chats: Object.fromEntries(list.map((c) => [c.chat_id, c.version])) };
@@ -89,7 +84,6 @@ export class IntegrityTracker {
     return listProblem(compareList(this.manifest, list));
   }
 
-  /** Check a chat read from the server, and keep its state when it passes. @returns a problem, or null. */
   async checkChat(chat: ChatForCheck): Promise<string | null> {
     const id = chat.chat_id;
     const { state, problem } = await verifyChat(this.key, this.userId, chat, {
@@ -105,12 +99,10 @@ export class IntegrityTracker {
     return null;
   }
 
-  /** What a chat read in search's worker is checked against (the key is non-extractable, so it can be posted). */
   checkInputs(): { integrityKey: CryptoKey; userId: string; seen: Record<string, number>; manifest: Record<string, number> | null } {
     return { integrityKey: this.key, userId: this.userId, seen: { ...this.seen.chats }, manifest: this.known ? { ...this.manifest.chats } : null };
   }
 
-  /** Record chats verified elsewhere against checkInputs(), as checkChat does; forget those in `rejected`. */
   async adoptVerified(verified: readonly { chat_id: string; state: ChatState }[], rejected: readonly string[] = []): Promise<void> {
     for (const id of rejected) this.states.delete(id);
     const chats: Record<string, number> = {};
@@ -130,10 +122,7 @@ export class IntegrityTracker {
     return { ciphertext: await sealManifest(this.key, this.userId, next), base_version: this.manifest.version, key_generation: this.generation };
   }
 
-  /**
-   * The `integrity` of a write to `chatId`: its next header and the manifest; `commit` records both once accepted.
-   * @throws Error when the chat's state or the manifest is not known yet
-   */
+  /** @throws Error when the chat's state or the manifest is not known yet */
   async forWrite(
     chatId: string,
     create: boolean,
@@ -165,7 +154,6 @@ export class IntegrityTracker {
     return { ciphertext: await sealManifest(nextIntegrityKey, this.userId, next), base_version: this.manifest.version, key_generation: this.generation + 1 };
   }
 
-  /** The manifest write of deleting `chatId`; `commit` records it once the server accepted it. */
   async forDelete(chatId: string): Promise<{ body: ManifestBody; commit: () => Promise<void> }> {
     if (!this.known) throw new Error("The manifest was not read.");
     const chats = { ...this.manifest.chats };

@@ -1,10 +1,6 @@
 import { decryptField, encryptField, fromBase64, sha256Hex, toBase64 } from "./crypto";
 
-/**
- * Tamper-evident saved history (docs/security.md "Tamper-evident history"): each chat's sealed header carries its
- * version and a hash chain over its messages, the sealed manifest maps chats to versions, and each device keeps the
- * highest versions it has seen, so a dropped, moved or rolled-back message or chat is caught.
- */
+// Tamper-evident saved history (docs/security.md "Tamper-evident history").
 
 export const INTEGRITY_WARNING = "Integrity warning:";
 
@@ -32,7 +28,6 @@ export interface SealedMessageRef {
   steps_ciphertext?: string | null;
 }
 
-/** SHA-256 as lowercase hex: WebCrypto's by default; the search worker passes a synchronous one (same digests). */
 export type Sha256Hex = (bytes: Uint8Array<ArrayBuffer>) => string | Promise<string>;
 
 const utf8 = new TextEncoder();
@@ -40,10 +35,7 @@ const hashB64 = async (b64: string | null | undefined, sha: Sha256Hex = sha256He
 
 const chainStart = (chatId: string, sha: Sha256Hex) => sha(utf8.encode(`hush chat v1|${chatId}`));
 
-/**
- * The hash chain after each of `messages`, continuing `prefix`: c[i] = SHA-256(c[i-1] | role | SHA-256(content) |
- * SHA-256(attachment)), `| SHA-256(steps)` appended only when there are steps, so older chains still verify.
- */
+// Steps are hashed only when present, so chains saved before them still verify.
 export async function extendChain(
   chatId: string,
   prefix: readonly string[],
@@ -79,7 +71,6 @@ export async function sealManifest(integrityKey: CryptoKey, userId: string, mani
   return toBase64(await encryptField(integrityKey, { field: "manifest", userId }, JSON.stringify({ v: manifest.version, chats: manifest.chats })));
 }
 
-/** Open a sealed manifest and check it against its clear version and `seen`. @returns the manifest, or a problem. */
 export async function openManifest(
   integrityKey: CryptoKey,
   userId: string,
@@ -111,7 +102,6 @@ export interface ChatExpectations {
   manifest: number | undefined;
 }
 
-/** Check a chat against its sealed header, the manifest and this device. @returns its state and a problem or null. */
 export async function verifyChat(
   integrityKey: CryptoKey,
   userId: string,
@@ -158,7 +148,6 @@ export async function verifyChat(
   return { state, problem: null };
 }
 
-/** Compare the whole chat list with the manifest: the chats missing, unknown to it, or older than it. */
 export function compareList(manifest: Manifest, list: readonly { chat_id: string; version: number }[]) {
   const listed = new Map(list.map((c) => [c.chat_id, c.version]));
   const missing = Object.keys(manifest.chats).filter((id) => !listed.has(id));

@@ -8,10 +8,9 @@ import { openChat, sealTitle, sealTurn, type PlainMessage, type SealedChatJson }
 import { forEachSealedChatBatch, listSavedChatVersions } from "./sealed-chat-batches";
 import { actionError, reloadVaultInfo, unlockedVault } from "./store";
 
-// Saved chats with their integrity: every write carries the chat's next sealed header and manifest, every read is
-// checked. This tab's writes run one at a time; a write that lost a race (409) reads what changed and is made again.
+// Every write carries the chat's next sealed header and manifest. This tab's writes run one at a time; a write that
+// lost a race (409) reads what changed and is made again.
 
-/** A saved chat failed its integrity check: the message starts with "Integrity warning:" and is shown as is. */
 export const integrityError = (message: string) => new AppError("unprocessable:integrity", message);
 
 const ATTEMPTS = 4;
@@ -41,7 +40,6 @@ async function ready(tracker: IntegrityTracker): Promise<void> {
   if (problem) throw integrityError(problem);
 }
 
-/** Write with retries: after a 409 the manifest and chat are read and checked again; a 409 that stays is thrown. */
 async function withRetries<T>(tracker: IntegrityTracker, chatId: string | null, attempt: () => Promise<T>): Promise<T> {
   await ready(tracker);
   for (let i = 1; ; i++) {
@@ -56,10 +54,7 @@ async function withRetries<T>(tracker: IntegrityTracker, chatId: string | null, 
   }
 }
 
-/**
- * Seal and store a finished turn; `from` is how many of `messages` are stored unchanged, `replace` replaces the rest.
- * @returns the chat id. @throws AppError (locked, network, refused, integrity)
- */
+/** Seal and store a finished turn. @returns the chat id. @throws AppError */
 export function saveTurn(input: {
   chatId: string | null;
   from: number;
@@ -98,7 +93,6 @@ export function saveTurn(input: {
   });
 }
 
-/** Store an imported chat, sealed here, with its original dates. @returns the new chat id. @throws AppError */
 export function importChat(input: { title: string | null; messages: PlainMessage[]; createdAt: Date; lastUpdated: Date }): Promise<string> {
   const { key, userId, tracker } = unlockedVault("Unlock your history to import chats.");
   const chatId = crypto.randomUUID();
@@ -135,7 +129,6 @@ export function renameSavedChat(chatId: string, title: string): Promise<void> {
   });
 }
 
-/** Delete a saved chat with the manifest that no longer lists it; `keepalive` outlives the page. @throws AppError */
 export function deleteSavedChat(chatId: string, keepalive = false): Promise<void> {
   const { tracker } = unlockedVault();
   return serial(() =>
@@ -156,7 +149,7 @@ export async function prepareDeleteBody(chatId: string): Promise<{ chat_id: stri
 
 export type CheckedChat = Awaited<ReturnType<typeof openChat>> & { integrity: string | null };
 
-/** Fetch, check and decrypt a saved chat; `integrity` is set when it fails its check but decrypts. @throws AppError */
+/** `integrity` is set when the chat fails its check but decrypts. @throws AppError */
 export async function openSavedChat(chatId: string): Promise<CheckedChat> {
   const { key, userId, tracker } = unlockedVault();
   const sealed = await apiFetch("chatHistoryGet", { params: { chatId } });
@@ -168,7 +161,6 @@ export async function openSavedChat(chatId: string): Promise<CheckedChat> {
   }
 }
 
-/** Check a chat read in a batch against its header and the manifest. @returns the warning, or null. */
 export async function checkSealedChat(chat: SealedChatJson): Promise<string | null> {
   try {
     return await unlockedVault().tracker.checkChat(chat);
@@ -193,7 +185,6 @@ export async function checkHistoryIntegrity(): Promise<string | null> {
 
 export type OpenedChat = Awaited<ReturnType<typeof openChat>>;
 
-/** Saved chats fetched in batches and decrypted, in the order of `chatIds`. @throws AppError */
 export async function loadSavedChats(chatIds: readonly string[], onProgress?: (done: number) => void): Promise<OpenedChat[]> {
   const { key, userId, tracker } = unlockedVault();
   const opened = new Map<string, OpenedChat>();

@@ -8,13 +8,11 @@ import { AppError } from "@/lib/shared/errors";
 import { readSeen, writeSeen } from "./device-store";
 import type { IntegrityTracker } from "./integrity-tracker";
 
-// The vault in the browser, a tiny shared store: the state of GET /api/vault and, once unlocked, the key, in this
-// tab's memory only. The actions live beside it: ./unlock.ts, ./methods.ts, ./devices.ts, ./key-rotation.ts.
+// The vault state and, once unlocked, the key, in this tab's memory only.
 
 export type { SealedChatBatchJson, VaultDevicesJson, VaultJson };
 
 export interface VaultStore {
-  /** "loading" until GET /api/vault answered; "unlocking" while a remembered device opens the vault. */
   status: "loading" | "none" | "locked" | "unlocking" | "unlocked" | "error";
   info: VaultJson | null;
   key: CryptoKey | null;
@@ -64,7 +62,7 @@ export function useVaultStore(onSubscribe: () => void): VaultStore {
   );
 }
 
-/** A user-facing error of a vault action: AppError "bad_request:vault", shown as is. */
+/** Shown as is. */
 export const actionError = (message: string) => new AppError("bad_request:vault", message);
 
 /** @throws AppError "bad_request:vault" while loading. */
@@ -87,7 +85,6 @@ export function holdRawKey(raw: Uint8Array<ArrayBuffer>): void {
   rawKey = raw;
 }
 
-/** Hold `next` as the raw vault key in place of the held one, which is zeroed (key rotation). */
 export function replaceRawKey(next: Uint8Array<ArrayBuffer>): void {
   rawKey?.fill(0);
   rawKey = next;
@@ -112,7 +109,7 @@ export function lockVault(): void {
   setVault({ key: null });
 }
 
-/** The key, user and integrity tracker for saved-chat operations. @throws AppError "bad_request:vault" when locked */
+/** @throws AppError "bad_request:vault" when locked */
 export function unlockedVault(message = "Unlock your history first."): { key: CryptoKey; userId: string; tracker: IntegrityTracker } {
   if (!store.key || !tracker) throw actionError(message);
   return { key: store.key, userId: info().user_id, tracker };
@@ -124,7 +121,6 @@ export async function reloadVaultInfo(): Promise<VaultJson> {
   return next;
 }
 
-/** Remember the Save history toggle (docs/product.md §4: turning off is immediate). */
 export async function setHistoryOn(on: boolean): Promise<void> {
   await apiFetch("vaultPatch", { body: { history_on: on } });
   setVault({ info: { ...info(), history_on: on } });

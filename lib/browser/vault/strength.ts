@@ -1,14 +1,10 @@
-/**
- * Passphrase strength for the vault (browser only: the server never sees a passphrase). zxcvbn-ts and its
- * dictionaries load on first use, never with a page; the browser rates in a worker (./strength.worker.ts).
- */
+// Passphrase strength, browser only: the server never sees a passphrase.
 import type { ZxcvbnFactory } from "@zxcvbn-ts/core";
 
 export const MIN_PASSPHRASE_CHARS = 10;
 export const MIN_SCORE = 3;
 /** Least estimated guesses accepted, as log10: 10^10 (stricter than score 4's threshold). */
 export const MIN_GUESSES_LOG10 = 10;
-/** Words in a suggested passphrase: 6 from BIP-39's 2,048-word list, 66 bits. */
 export const SUGGESTED_WORDS = 6;
 
 export const STRENGTH_LABELS = ["Very weak", "Weak", "Fair", "Strong", "Very strong"] as const;
@@ -20,7 +16,6 @@ export interface PassphraseRating {
   guessesLog10: number;
   level: 0 | 1 | 2 | 3 | 4;
   label: StrengthLabel;
-  /** At least MIN_PASSPHRASE_CHARS characters, score ≥ MIN_SCORE and ≥ 10^MIN_GUESSES_LOG10 guesses. */
   acceptable: boolean;
   reason: string;
 }
@@ -33,7 +28,7 @@ type Core = typeof import("@zxcvbn-ts/core");
 type Common = typeof import("@zxcvbn-ts/language-common");
 type English = typeof import("@zxcvbn-ts/language-en");
 
-/** zxcvbn-ts with the common and English dictionaries; Levenshtein matching stays off, as it made a check take seconds. */
+// Levenshtein matching stays off: it made a check take seconds.
 export function makeRater(core: Core, common: Common, en: English): ZxcvbnFactory {
   return new core.ZxcvbnFactory({
     translations: en.translations,
@@ -54,7 +49,7 @@ function zxcvbn(): Promise<ZxcvbnFactory> {
 }
 
 
-/** Rate a passphrase (NFKC-normalised); `userInputs` are the person's own words. @throws Error when zxcvbn cannot load. */
+/** @throws Error when zxcvbn cannot load */
 export async function ratePassphrase(passphrase: string, userInputs: readonly string[] = []): Promise<PassphraseRating> {
   return rateWith(await zxcvbn(), passphrase, userInputs);
 }
@@ -81,7 +76,6 @@ type ZxcvbnResult = ReturnType<ZxcvbnFactory["check"]>;
 function reasonFor(text: string, longEnough: boolean, acceptable: boolean, result: ZxcvbnResult): string {
   if (!text) return `Use ${SUGGESTED_WORDS} or more random words, or let Hush suggest some.`;
   if (!longEnough) return `Too short: use at least ${MIN_PASSPHRASE_CHARS} characters, best several random words.`;
-  // zxcvbn's time for an offline attack on a slow hash such as Argon2id: what the passphrase protects against.
   const crack = result.crackTimes.offlineSlowHashingXPerSecond;
   const time = crack.seconds < 1 ? "under a second" : crack.base === null ? crack.display : `about ${crack.display}`;
   if (acceptable) return `Good: guessing it would take an attacker with the stored copy ${time}.`;
@@ -92,7 +86,7 @@ function reasonFor(text: string, longEnough: boolean, acceptable: boolean, resul
 
 const withStop = (s: string) => (/[.!?]$/.test(s) ? s : `${s}.`);
 
-/** A uniformly random integer in [0, n) by rejection sampling (no modulo bias). @throws RangeError unless 1 ≤ n ≤ 2^32 */
+/** Rejection sampling, so no modulo bias. @throws RangeError unless 1 ≤ n ≤ 2^32 */
 export function randomBelow(n: number, random: (buf: Uint32Array<ArrayBuffer>) => Uint32Array<ArrayBuffer> = (b) => globalThis.crypto.getRandomValues(b)): number {
   if (!Number.isInteger(n) || n < 1 || n > 2 ** 32) throw new RangeError("n must be an integer from 1 to 2^32");
   const limit = 2 ** 32 - (2 ** 32 % n);
@@ -103,7 +97,7 @@ export function randomBelow(n: number, random: (buf: Uint32Array<ArrayBuffer>) =
   }
 }
 
-/** A new passphrase of `words` BIP-39 words drawn uniformly, joined by spaces. @throws RangeError for fewer than 5 */
+/** @throws RangeError for fewer than 5 words */
 export async function generatePassphrase(words = SUGGESTED_WORDS): Promise<string> {
   if (words < 5) throw new RangeError("A suggested passphrase has at least 5 words.");
   const { wordlist } = await import("@scure/bip39/wordlists/english.js");

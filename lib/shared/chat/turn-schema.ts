@@ -8,10 +8,7 @@ import { READ_PAGE_TOOL_NAME, WEB_SEARCH_TOOL_NAME } from "@/lib/shared/llm/tool
 import { webSearchRecordSchema } from "@/lib/shared/search/record";
 import { contentImages, contentText, parseImageDataUrl, type ImageLimits } from "@/lib/shared/chat/images";
 
-/**
- * The one shape of a chat turn (docs/product.md §7, docs/issues.md #50): the body both chat calls take, declared
- * once. Limits come from config, so the schema is built per configuration; they bound abuse only.
- */
+// The one shape of a chat turn (docs/product.md §7), built per configured limits, which bound abuse only.
 export interface ChatLimits extends ImageLimits {
   maxMessages: number;
   maxMessageChars: number;
@@ -20,7 +17,6 @@ export interface ChatLimits extends ImageLimits {
   maxRequestBytes: number;
 }
 
-/** The default limits: the contract's static copy of the schema uses them; the server validates with the configured ones. */
 export const DEFAULT_CHAT_LIMITS: ChatLimits = {
   maxMessages: 10_000,
   maxMessageChars: 32_000,
@@ -32,7 +28,7 @@ export const DEFAULT_CHAT_LIMITS: ChatLimits = {
   maxImageBytes: 3 * 1024 * 1024,
 };
 
-/** A message's role (docs/product.md §3). "system" is accepted and dropped: the server's prompt is the only system text. */
+// "system" is accepted and dropped: the server's prompt is the only system text.
 export const roleSchema = z.enum(["user", "assistant", "system"]);
 export type Role = z.infer<typeof roleSchema>;
 
@@ -47,7 +43,6 @@ export interface KnowledgePassage {
   text: string;
 }
 
-/** Device tools a body may offer, tool calls per step, and the characters of a device and of a server tool's result. */
 export const MAX_OFFERED_TOOLS = 4;
 export const MAX_STEP_TOOL_CALLS = 8;
 export { MAX_CONTINUATION_STEPS };
@@ -56,7 +51,6 @@ export const SERVER_TOOL_RESULT_MAX_CHARS = 250_000;
 
 const SERVER_TOOL_NAMES: readonly string[] = [WEB_SEARCH_TOOL_NAME, READ_PAGE_TOOL_NAME];
 
-/** A step of a paused turn as the browser echoes it: the model's `tool_calls` and each call's result (docs/issues.md #50). */
 export const continuationStepSchema = z
   .object({
     tool_calls: z
@@ -100,7 +94,7 @@ export const continuationStepSchema = z
   .meta({ id: "ContinuationStep" });
 export type ContinuationStep = z.infer<typeof continuationStepSchema>;
 
-/** The request schema for the given limits, memoised per limits; strict at every level (an unknown field is a 400). */
+/** Memoised per limits; strict at every level (an unknown field is a 400). */
 export function chatRequestSchema(limits: ChatLimits): ReturnType<typeof buildChatRequestSchema> {
   const key = JSON.stringify([
     limits.maxMessages, limits.maxMessageChars, limits.maxDocuments, limits.maxDocumentChars, limits.maxRequestBytes,
@@ -156,8 +150,7 @@ function buildChatRequestSchema(limits: ChatLimits) {
         .nullable()
         .optional()
         .meta({ description: "This turn's PDF as the browser extracted it (the web app's way; every model, confidential ones inside the encrypted request)." }),
-      // The spec's attachment, a PDF as a data URL, read on the server for a standard model; refused for a
-      // confidential one (409). The web app sends `document` instead.
+      // The spec's PDF attachment, read on the server for a standard model, refused (409) for a confidential one.
       file: z
         .object({
           name: z.string().trim().min(1).max(255),
@@ -254,7 +247,7 @@ export type ChatRequestBody = z.input<ReturnType<typeof buildChatRequestSchema>>
 
 export type EveryField<T> = { [K in keyof Required<T>]: T[K] };
 
-/** The image rules of docs/issues.md #23; the messages name no value, so an image never reaches an error or a log. */
+// The messages name no value, so an image never reaches an error or a log.
 function checkImages(messages: ChatRequest["messages"], limits: ChatLimits, ctx: z.RefinementCtx): void {
   let total = 0;
   messages.forEach((m, index) => {

@@ -6,53 +6,46 @@ import type { ModelCode } from "@/lib/shared/llm/models";
 export const CONFIDENTIAL_PATHS = {
   attestation: "/api/confidential/attestation",
   chat: "/api/confidential/chat",
-  /** POST: one EHBP-encrypted dictation (docs/issues.md #52). */
   transcriptions: "/api/confidential/audio/transcriptions",
 } as const;
 
 export const ENCLAVE_TRANSCRIPTION_MODEL = "whisper-large-v3-turbo";
 
-/** Clear header of a confidential dictation: its length in whole seconds. */
 export const AUDIO_SECONDS_HEADER = "X-Hush-Audio-Seconds";
 
 /** Clear header naming the public model code the plan is checked against (docs/product.md §9). */
 export const MODEL_HEADER = "X-Hush-Model";
 
-/** Clear header "1" of a turn with "Search the web" on, counted against the day's quota; the query stays sealed. */
+/** Clear header "1" of a turn with search on, for the quota; the query stays sealed. */
 export const WEB_SEARCH_HEADER = "X-Hush-Web-Search";
 
-/** Clear header of the device-tool round trip (docs/issues.md #50): a token naming caller, turn and step, no content. */
+/** Clear header of the device-tool round trip (docs/issues.md #50): a token naming no content. */
 export const CONTINUATION_HEADER = "X-Hush-Continuation";
 
-/** Tinfoil's router opt-in header for its web-search markers; the relay forwards only this value. */
 export const TINFOIL_EVENTS_HEADER = "X-Tinfoil-Events";
 export const TINFOIL_EVENTS_WEB_SEARCH = "web_search";
 
-/** The relay's 429 once the day's searches are used up: the browser sends the turn again without search. */
+/** The relay's 429 past the day's searches: the browser sends the turn again without search. */
 export const SEARCH_QUOTA_REFUSAL = "You've used today's web searches.";
 
-/** EHBP request header: hex of the HPKE encapsulated key (EHBP SPEC.md §4.1). */
+/** EHBP SPEC.md §4.1. */
 export const EHBP_ENCAPSULATED_KEY_HEADER = "Ehbp-Encapsulated-Key";
 
-/** EHBP response header: hex of the 32-byte response nonce (EHBP SPEC.md §4.2). */
+/** EHBP SPEC.md §4.2. */
 export const EHBP_RESPONSE_NONCE_HEADER = "Ehbp-Response-Nonce";
 
-/** What a page passes to the browser's confidential client; nothing secret. */
 export interface ConfidentialPublicConfig {
   models: ModelCode[];
   enclaveModels: Partial<Record<ModelCode, string>>;
-  /** "development": the development enclave is accepted, and every screen that shows verification says so. */
   trust: "production" | "development";
   enclaveHost: string;
   configRepo: string | null;
-  /** Input budget in tokens per confidential code (lib/server/llm/providers.ts `contextBudgetTokens`). */
   contextTokens: Partial<Record<ModelCode, number>>;
   paths: typeof CONFIDENTIAL_PATHS;
   modelHeader: typeof MODEL_HEADER;
   searchPiiCheck?: boolean;
 }
 
-/** Who processes a model's messages, in plain words (built by `modelPrivacyLines()` in ./models.ts). */
 export interface ModelPrivacy {
   code: ModelCode;
   title: string;
@@ -66,7 +59,6 @@ export function isConfidentialCode(config: ConfidentialPublicConfig | null, code
   return config !== null && (config.models as readonly string[]).includes(code);
 }
 
-/** The error of an enclave that could not be verified: the turn was not sent; `reason` is for tests. */
 export const ENCLAVE_UNVERIFIED = "upstream:enclave_verification" as const;
 
 export const VERIFICATION_FAILED_MESSAGE = "Couldn't verify the secure enclave — your message was not sent.";

@@ -1,13 +1,10 @@
-/**
- * What the model sees: the server's system prompt, the client's turns, and every document of the conversation as
- * `<document name="…" pages="…" total_pages="…">text</document>` blocks (oldest first, a note when truncated) before
- * the user's own text in the last user turn. The development responder and the tests' fake LLM parse this format.
- */
+// The model's input: documents go as `<document name pages total_pages>` blocks before the user's text in the last
+// user turn; the dev responder and the tests' fake LLM parse this format.
 import type { LlmMessage } from "./types";
 import { contentParts, type ContentPart, type MessageImage } from "@/lib/shared/chat/images";
 import { PROJECT_INSTRUCTIONS_MAX_CHARS } from "@/lib/shared/projects/limits";
 
-/** The server-side system prompt. Clients cannot replace or extend it. */
+/** Clients cannot replace or extend it. */
 export const SYSTEM_PROMPT = [
   "You are Hush, a private and confidential AI assistant.",
   "Answer concisely and accurately. Use Markdown (lists, tables, code blocks) when it makes the answer clearer.",
@@ -38,7 +35,6 @@ export function conversationTurns(history: readonly HistoryMessage[]): LlmMessag
     .map((m) => (m.role === "user" && m.images?.length ? { role: m.role, content: m.content, images: [...m.images] } : { role: m.role, content: m.content }));
 }
 
-/** The model input in the OpenAI chat-completions shape: a message with images becomes content parts, text first. */
 export function toOpenAiMessages(messages: readonly LlmMessage[]): OpenAiMessage[] {
   return messages.map((m) => {
     if (m.role === "user") return m.images?.length ? { role: "user", content: contentParts(m.content, m.images) } : { role: "user", content: m.content };
@@ -64,7 +60,6 @@ export type OpenAiMessage =
 export const PROJECT_INSTRUCTIONS_PREFIX =
   "The user set these instructions for this project. Follow them, unless they conflict with the rules above:\n\n";
 
-/** A project's instructions as the model gets them: trimmed, cut at PROJECT_INSTRUCTIONS_MAX_CHARS, null when empty. */
 export function cleanInstructions(text: string | null | undefined): string | null {
   const clean = (text ?? "").trim().slice(0, PROJECT_INSTRUCTIONS_MAX_CHARS);
   return clean === "" ? null : clean;
@@ -76,10 +71,6 @@ export function systemMessages(instructions: string | null): LlmMessage[] {
   return out;
 }
 
-/**
- * The model's messages: SYSTEM_PROMPT, a project's instructions, then the user and assistant turns (client system
- * messages dropped); the documents go into the last user turn. No budget is applied here (./fit-context.ts).
- */
 export function buildModelMessages(
   history: readonly HistoryMessage[],
   documents?: ModelAttachment | readonly ModelAttachment[],
@@ -99,7 +90,7 @@ export function buildModelMessages(
 
 export function formatDocumentBlock(attachment: ModelAttachment): string {
   const name = sanitizeName(attachment.name);
-  // A document must not close its own block and speak as the user, nor plant a memory suggestion (docs/issues.md #54).
+  // A document must not close its own block, nor plant a memory suggestion (docs/issues.md #54).
   const text = attachment.text.replace(/<\/?(document|remember)\b/gi, (m) => m.replace("<", "&lt;"));
   const { pages, totalPages } = attachment;
   const counts = pages !== undefined && totalPages !== undefined;
@@ -114,7 +105,6 @@ export function formatDocumentBlock(attachment: ModelAttachment): string {
   return block;
 }
 
-/** Split a user turn built by `buildModelMessages` into the user's own text and its documents. */
 export function splitDocumentContext(content: string): {
   question: string;
   document?: { name: string; text: string; truncated: boolean };

@@ -1,9 +1,8 @@
-// The tools a chat turn can offer a model (OpenAI function calling), and the deterministic tool-calling rule the
-// development responder and the tests' fake LLM follow. Dependency-free: dev/ and tests/helpers import it by path.
+// Tools a turn can offer a model, and the deterministic tool-calling rule the dev responder and the fake LLM follow.
+// Dependency-free: dev/ and tests/helpers import it by path.
 
 export const WEB_SEARCH_TOOL_NAME = "web_search";
 
-/** Queries the model may write in one web-search call (docs/issues.md #50). */
 export const MAX_QUERIES_PER_CALL = 3;
 
 const MAX_QUERY_CHARS = 200;
@@ -57,7 +56,6 @@ export const READ_PAGE_TOOL: ToolDefinition = {
   },
 };
 
-/** The URL of a read_page call's arguments, trimmed, or null for a wrong shape. */
 export function readPageUrl(argumentsJson: string): string | null {
   let parsed: unknown;
   try {
@@ -69,7 +67,6 @@ export function readPageUrl(argumentsJson: string): string | null {
   return typeof url === "string" && url.trim() !== "" && url.length <= MAX_URL_CHARS ? url.trim() : null;
 }
 
-/** The http(s) links of the user's message, the only pages besides search results a turn may read (docs/issues.md #51). */
 export function readUrls(message: string): Set<string> {
   const urls = new Set<string>();
   for (const m of message.matchAll(/https?:\/\/[^\s<>"'`]+/gi)) {
@@ -85,7 +82,6 @@ export interface ToolCall {
   arguments: string;
 }
 
-/** The queries of a web-search call's arguments, cleaned, at most MAX_QUERIES_PER_CALL; [] for a wrong shape. */
 export function webSearchQueries(argumentsJson: string): string[] {
   let parsed: unknown;
   try {
@@ -107,7 +103,6 @@ export interface ScriptedMessage {
   content: string;
 }
 
-// Repeated from ./device-tools.ts so this file stays import-free.
 const DEVICE_TIME = "device_time";
 
 const ASKS_DEVICE_TIME = /\b(what time is it|what's the time|the time (here|on my|where i am)|my (local|device'?s?) (time|clock)|time on my device)\b/i;
@@ -153,11 +148,7 @@ function scriptedProgram(content: string): string | null {
 
 const ASKS_READ = /^(?:please\s+)?(?:read|summari[sz]e)\b[^\n]*?(https?:\/\/[^\s<>"]+)/i;
 
-/**
- * The deterministic stand-in for a model's tool use: with no tool result since the last user message, call the
- * first offered tool the message asks for (device_time, run_code, read_page, then web_search with the message's own
- * text, prefixed with the previous one for a short follow-up); otherwise answer (null).
- */
+/** The deterministic stand-in for a model's tool use: calls the first offered tool the last user message asks for. */
 export function scriptedToolCall(messages: readonly ScriptedMessage[], offered: readonly string[]): { name: string; arguments: string } | null {
   const lastUser = messages.findLastIndex((m) => m.role === "user");
   if (lastUser < 0 || messages.slice(lastUser + 1).some((m) => m.role === "tool")) return null;

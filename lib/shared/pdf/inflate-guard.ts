@@ -1,9 +1,5 @@
-/**
- * The decompression limit, enforced inside pdf.js's decoders ("Compressed-stream bombs"). Every byte-producing
- * decoder grows its output through `DecodeStream.prototype.ensureBuffer`, so wrapping it counts output whatever the
- * filter is called; pdf.js exports no decoder class, so a setter of HOOK_FIELD on Object.prototype finds the
- * prototype from the first decoder built. tests/unit/pdf.test.ts fails if the hook no longer attaches.
- */
+// The decompression limit, inside pdf.js's decoders: every byte-producing decoder grows through `ensureBuffer`, found
+// from the first decoder built via a setter of HOOK_FIELD (tests/unit/pdf.test.ts fails if it no longer attaches).
 
 import { PdfError } from "./errors";
 
@@ -26,10 +22,6 @@ const IN_PLACE_FROM = 1024 * 1024;
 
 type Resizable = ArrayBuffer & { resizable?: boolean; resize?: (byteLength: number) => void };
 
-/**
- * Grow a decoder's buffer once into a resizable ArrayBuffer, resized in place later, so no second copy is live.
- * @returns the grown buffer, or undefined to let pdf.js grow it
- */
 function growInPlace(stream: DecodeStreamLike, requested: number, left: number): Uint8Array | undefined {
   const current = stream.buffer;
   if (requested <= current.byteLength) return current;
@@ -47,7 +39,6 @@ function growInPlace(stream: DecodeStreamLike, requested: number, left: number):
   return grown;
 }
 
-/** Bytes still allowed, or null when no extraction is counting. */
 let budget: { max: number; left: number; exceeded: boolean; produced: number; inPlace: number } | null = null;
 let patched = false;
 const seen = new WeakSet<object>();
@@ -69,7 +60,7 @@ function patch(instance: object): void {
         value: function ensureBuffer(this: DecodeStreamLike, requested: number): Uint8Array {
           const before = this.buffer.byteLength;
           if (budget && requested > before) {
-            // Refuse before allocating, on the size pdf.js will really allocate (a power-of-two multiple), not `requested`.
+            // Refuse before allocating, on the size pdf.js will really allocate, not `requested`.
             if (budget.exceeded || allocationFor(this, requested) - before > budget.left) {
               budget.exceeded = true;
               throw new PdfError("inflate_limit", { maxBytes: budget.max });
@@ -102,11 +93,7 @@ function install(): void {
   });
 }
 
-/**
- * Run `work` (a pdf.js parse) with at most `maxBytes` of decoder output in total; one count at a time per realm.
- * @returns work's result and { exceeded, produced, grownInPlace } (bytes)
- * @throws PdfError inflate_limit when the budget ran out and `work` failed; otherwise whatever `work` throws
- */
+/** Run `work` with at most `maxBytes` of decoder output in total. @throws PdfError inflate_limit when `work` failed past it */
 export async function withInflateLimit<T>(maxBytes: number, work: () => Promise<T>): Promise<{ value: T; exceeded: boolean; produced: number; grownInPlace: number }> {
   install();
   const mine = { max: maxBytes, left: maxBytes, exceeded: false, produced: 0, inPlace: 0 };

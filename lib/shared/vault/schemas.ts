@@ -3,13 +3,12 @@ import { LOWERCASE_UUID } from "@/lib/shared/uuid";
 import { ARGON2ID_FLOOR, ARGON2ID_FLOOR_TEXT } from "./argon2-params";
 import { isPaddedLength } from "./padding";
 
-// Browser-safe field schemas, so the API contract can import them; the transform of `sealed` runs on the server only (Buffer).
+// Browser-safe; the transform of `sealed` runs on the server only (Buffer).
 const B64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const MAX_FIELD_B64 = 2_000_000;
 
 const SEAL_OVERHEAD = 1 + 12 + 16;
 
-/** Base64 of a vault field ciphertext, decoded to bytes: format 3 at a padding bucket, or format 2 from older tabs. */
 export const sealed = (max = MAX_FIELD_B64) =>
   z
     .string()
@@ -21,7 +20,7 @@ export const sealed = (max = MAX_FIELD_B64) =>
       "must be a vault ciphertext (format 3, padded, or format 2)",
     );
 
-/** Base64 of a format-3 field ciphertext at a padding bucket: for fields newer than padding (docs/issues.md #54). */
+/** A format-3 ciphertext only, for fields newer than padding (docs/issues.md #54). */
 export const paddedSealed = (max = MAX_FIELD_B64) =>
   z
     .string()
@@ -41,8 +40,7 @@ const b64bytes = z.string().max(200).regex(B64, "must be base64");
 
 const BELOW_FLOOR = `below the server's floor for passphrase wraps (Argon2id ${ARGON2ID_FLOOR_TEXT}): wrap the key again with stronger parameters`;
 
-// The server's floor (ARGON2ID_FLOOR) is checked on every stored wrap; reads are not, so older, weaker wraps can
-// still be opened and wrapped again.
+// The floor is checked on every stored wrap; reads are not, so older wraps can be opened and wrapped again.
 const argon2Schema = z
   .object({
     memoryKiB: z.number().int().min(ARGON2ID_FLOOR.memoryKiB, `memory ${BELOW_FLOOR}`).max(4_194_304),
@@ -94,7 +92,7 @@ export const MAX_MANIFEST_B64 = 5_000_000;
 const MAX_HEADER_B64 = 4000;
 const version = z.number().int().min(0).max(2_000_000_000);
 
-/** The manifest with the version it replaces (compare-and-set: 409 "conflict:manifest"). */
+/** 409 "conflict:manifest" when the replaced version moved. */
 export const manifestWriteSchema = z
   .object({
     ciphertext: paddedSealed(MAX_MANIFEST_B64),
@@ -103,7 +101,7 @@ export const manifestWriteSchema = z
   })
   .strict();
 
-/** A chat's new header and the version it replaces (409 "conflict:chat_version"), with the manifest. */
+/** 409 "conflict:chat_version" when the replaced version moved. */
 export const chatIntegritySchema = z
   .object({ header_ciphertext: paddedSealed(MAX_HEADER_B64), base_version: version, manifest: manifestWriteSchema })
   .strict();
@@ -111,13 +109,11 @@ export const chatIntegritySchema = z
 export const MAX_TREE_B64 = 40_000_000;
 const OLDEST_IMPORT = Date.UTC(2000, 0, 1);
 
-/** An imported chat's time: not in the future (1 minute of skew), not before 2000. */
 const importTime = z.iso
   .datetime({ offset: true })
   .transform((v) => new Date(v))
   .refine((d) => d.getTime() >= OLDEST_IMPORT && d.getTime() <= Date.now() + 60_000, "must be between 2000 and now");
 
-/** POST /api/ns/chat_save: one turn sealed by the browser; `replace` replaces the messages from `first_position` on. */
 export const chatSaveBodySchema = z
   .object({
     chat_id: lowercaseUuid,
@@ -138,14 +134,12 @@ export const chatSaveBodySchema = z
   .refine((b) => !b.created_at || !b.last_updated || b.created_at <= b.last_updated, "created_at must not be after last_updated");
 export const CHAT_SAVE_MAX_BODY_BYTES = 50 * 1024 * 1024;
 
-/** POST /api/vault/rotation: start a rotation to key generation `generation` (the vault's plus one). */
 export const vaultRotationStartBodySchema = z
   .object({ generation: version.min(1), next_key: sealedKey, methods: z.array(methodSchema).min(1).max(5) })
   .strict()
   .refine((b) => b.methods.every((m) => m.kind !== "passkey"), "passkeys are added again once the rotation is finished")
   .refine((b) => b.methods.filter((m) => m.kind === "recovery").length === 1, "the new key needs exactly one recovery code");
 
-/** One chat sealed again under the next key: all its messages, positions 0..n-1, its version unchanged. */
 const resealedChatSchema = z
   .object({
     chat_id: lowercaseUuid,
@@ -165,16 +159,13 @@ export const vaultRotationChatsBodySchema = z
 
 export const vaultRotationFinishBodySchema = z.object({ generation: version.min(1), manifest: manifestWriteSchema }).strict();
 
-/** POST /api/vault `{ methods }`: the vault's first unlock methods (one must be a recovery code). */
 export const vaultCreateBodySchema = z.object({ methods: z.array(methodSchema).min(1).max(5) }).strict();
 export const vaultPatchBodySchema = z.object({ history_on: z.boolean() }).strict();
 export const vaultAddMethodBodySchema = z.object({ method: methodSchema }).strict();
-/** PATCH /api/vault/methods `{ replaces, method }`: store `method` in place of `replaces`, of the same kind. */
 export const vaultReplaceMethodBodySchema = z.object({ replaces: z.string().uuid(), method: methodSchema }).strict();
 export const vaultRemoveMethodBodySchema = z.object({ id: z.string().uuid() }).strict();
 export const vaultPasskeyBodySchema = z.object({ purpose: z.enum(["register", "unlock"]) }).strict();
 
-/** POST /api/vault/unlock: `method_id`, or a passkey's assertion (exactly one). */
 export const vaultUnlockBodySchema = z
   .object({
     method_id: z.string().uuid().optional(),
