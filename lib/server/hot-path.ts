@@ -13,8 +13,7 @@ import { corkedWriter, pushTo, type Producer } from "@/lib/server/api/pushed-bod
 import { apiPolicyHeaders, COMMON_HEADERS } from "@/lib/server/security/headers";
 import { handleLanding } from "@/lib/server/static-landing";
 
-// The contract's `fastPath` routes answered straight from node:http by their own handlers, without Next's routing.
-// server.mjs imports nothing of lib: it reads the `hotPath` process slot that installHotPath fills.
+// The contract's `fastPath` routes served straight from node:http; server.mjs reads them from the `hotPath` slot.
 
 const FAST_ROUTES = {
   chatVisitor: chatVisitorRoute,
@@ -26,18 +25,16 @@ const FAST_ROUTES = {
   confidentialChat: relayChat,
 } satisfies Record<FastRouteName, WebHandler<never>>;
 
-/** What server.mjs calls for each request. */
 export interface HotPath {
-  /** True when answered here; false: hand it to Next. */
+  /** False: hand it to Next. */
   handle(req: IncomingMessage, res: ServerResponse): boolean;
 }
 
-/** Fill the `hotPath` process slot that server.mjs reads (called once by instrumentation.ts). */
 export function installHotPath(): void {
   processSlot<HotPath>("hotPath").value = { handle: handleHotRequest };
 }
 
-/** Answer `req` when it is a hot route or the landing page (true), else leave it untouched (false). */
+/** Answer `req` when it is a hot route or the landing page (true), else leave it to Next. */
 export function handleHotRequest(req: IncomingMessage, res: ServerResponse): boolean {
   const method = req.method ?? "";
   if (req.url === "/") return handleLanding(req, res);
@@ -56,9 +53,7 @@ async function serve(handler: WebHandler<Record<string, string>>, params: Record
   res.once("close", () => {
     if (!res.writableFinished) gone.abort();
   });
-  // A write to a gone socket is noticed through 'close'.
   res.on("error", () => undefined);
-  // The relay streams the sealed body on as it comes; the others read JSON straight from the socket.
   const streamed = req.method === "POST" && "rawBody" in route ? new RequestBody(req) : null;
   const exchange = new HotExchange(req, gone.signal, streamed || req.method !== "POST" ? null : req);
   let response: Response;
@@ -68,13 +63,12 @@ async function serve(handler: WebHandler<Record<string, string>>, params: Record
     response = errorResponse(error, "hot_path");
   }
   await send(response, res, gone.signal, exchange);
-  // Drain an unread body so the keep-alive connection's next request is read; only now, since the relay
-  // may still be streaming the body upstream.
+  // Drain an unread body so the keep-alive connection's next request is read.
   if (streamed) streamed.discardRest();
   else if (!req.complete) req.resume();
 }
 
-/** A hot request's context (lib/server/api/route.ts Exchange): the connection's signal, the socket's body, answers kept for `send`. */
+/** A hot request's Exchange (lib/server/api/route.ts). */
 class HotExchange implements Exchange {
   answer: Response | null = null;
   produce: Producer | null = null;
@@ -109,7 +103,6 @@ class HotExchange implements Exchange {
   }
 }
 
-/** The request body as a Web stream read only as fast as the handler reads, that can drop the rest. */
 class RequestBody {
   readonly stream: ReadableStream<Uint8Array>;
   private controller!: ReadableStreamDefaultController<Uint8Array>;
@@ -157,7 +150,6 @@ class RequestBody {
   }
 }
 
-/** No signal: the handlers take the client's from their context. */
 function toRequest(req: IncomingMessage, body: ReadableStream<Uint8Array> | null): Request {
   const headers = new Headers();
   for (const name in req.headers) {
@@ -200,7 +192,6 @@ async function send(response: Response, res: ServerResponse, gone: AbortSignal, 
     return;
   }
   if (res.destroyed) {
-    // Gone before the answer started: the producer still runs, aborted, so it lets go of what it holds.
     const produce = ours ? exchange.produce : null;
     if (produce) await pushTo(produce, res, AbortSignal.abort());
     else await response.body?.cancel().catch(() => undefined);

@@ -11,10 +11,7 @@ export function jsonError(status: number, message: string, headers?: HeadersInit
   return Response.json({ error: message }, { status, headers });
 }
 
-/**
- * `request`'s body as JSON of at most `maxBytes`, counted while streaming, validated by `schema`.
- * @throws AppError 413 too large, 415 not JSON, 400 empty, malformed JSON or failing `schema`.
- */
+/** `request`'s JSON body, at most `maxBytes`, validated by `schema`. @throws AppError 413, 415, 400 */
 export async function readJsonBody<S extends z.ZodType>(
   request: Request,
   schema: S,
@@ -24,7 +21,7 @@ export async function readJsonBody<S extends z.ZodType>(
   return parseJsonBody(await readWebBody(request, maxBytes), schema);
 }
 
-/** The checks made before a JSON body is read. @throws AppError 415 not JSON, 413 declared larger than `maxBytes`. */
+/** @throws AppError 415 not JSON, 413 declared larger than `maxBytes`. */
 export function checkJsonHeaders(contentType: string | null | undefined, contentLength: string | null | undefined, maxBytes: number): void {
   if (!(contentType ?? "").toLowerCase().includes("application/json")) {
     throw new AppError("unsupported_media_type:body", "Send the request body as JSON (Content-Type: application/json).");
@@ -32,7 +29,7 @@ export function checkJsonHeaders(contentType: string | null | undefined, content
   if (Number(contentLength ?? "0") > maxBytes) throw tooLarge(maxBytes);
 }
 
-/** `bytes` (UTF-8 JSON) validated by `schema`. @throws AppError 400 malformed JSON or failing `schema`. */
+/** @throws AppError 400 malformed JSON or failing `schema`. */
 export function parseJsonBody<S extends z.ZodType>(bytes: Buffer, schema: S): z.infer<S> {
   let data: unknown;
   try {
@@ -49,7 +46,7 @@ export function emptyBody(): AppError {
   return new AppError("bad_request:body", "The request body is empty.");
 }
 
-/** A Web request's body bytes. @throws AppError 400 empty, 413 past `maxBytes` (the rest is not read). */
+/** @throws AppError 400 empty, 413 past `maxBytes`. */
 export async function readWebBody(request: Request, maxBytes: number): Promise<Buffer> {
   if (!request.body) throw emptyBody();
   const reader = request.body.getReader();
@@ -68,10 +65,9 @@ export async function readWebBody(request: Request, maxBytes: number): Promise<B
   return Buffer.concat(chunks);
 }
 
-/** The body of `req` straight from the socket (hot path). @throws AppError 413; Error when the client goes away first. */
+/** The body straight from the socket. @throws AppError 413; Error when the client goes away. */
 export function readNodeBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    // The connection closed before the handler came to the body: no event would tell.
     if (req.destroyed) {
       reject(new Error("request body cut off"));
       return;
@@ -112,7 +108,6 @@ function tooLarge(maxBytes: number): AppError {
   return new AppError("payload_too_large:body", `The request is too large (limit ${formatBytes(maxBytes)}).`);
 }
 
-/** The 400 of a request failing its schema, naming the first issue's field. */
 export function invalidRequest(error: z.ZodError): AppError {
   return new AppError("bad_request:validation", describeIssue(error.issues[0]));
 }
@@ -123,12 +118,9 @@ function describeIssue(issue: z.core.$ZodIssue | undefined): string {
   return `Invalid request: ${where}${issue.message}`;
 }
 
-/**
- * Any thrown value as a Response: an AppError answers its own status (a missing or foreign chat is 404, never 403),
- * "internal:*" the generic 500; disk full 507 (docs/issues.md #53); database down 503; anything else 500, logged by kind.
- */
+/** Any thrown value as a Response; an unexpected error is a 500 logged by kind only (507 disk full, docs/issues.md #53). */
 export function errorResponse(error: unknown, context: string): Response {
-  // The data folder's lock names its paths and holder: for the operator, answered as the generic 503.
+  // The data folder's lock names its paths and holder: answered as the generic 503.
   if (error instanceof AppError && error.type !== "internal" && error.code !== "unavailable:data_dir_in_use") {
     refusalEvent(error.status, context);
     return error.toResponse();
@@ -141,7 +133,6 @@ export function errorResponse(error: unknown, context: string): Response {
     logger(context).error("database unavailable");
     return jsonError(503, "The service is briefly unavailable. Please try again in a moment.", { "Retry-After": "5" });
   }
-  // Messages we create never carry user content.
   logger(context).error({ err: error instanceof Error ? `${error.name}: ${error.message}` : "unknown" }, "unexpected error");
   return jsonError(500, "Something went wrong on our side. Please try again.");
 }
@@ -153,7 +144,6 @@ export function refusalEvent(status: number, route: string): void {
   else if (status === 429) securityEvent("http.rate_limited", { route });
 }
 
-/** Resolves when `stream` can take more after a write returned false, or is gone. */
 export function drained(stream: Writable): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {

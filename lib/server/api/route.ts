@@ -11,12 +11,10 @@ import { beginWrite } from "@/lib/server/lifecycle";
 
 type UserOf<A extends AuthMode> = A extends "session" ? AuthUser : A extends "optional" ? AuthUser | null : null;
 
-/** How a handler differs from the wrapper's defaults (what it admits is the contract entry's). */
 export interface RouteOptions {
   before?: (request: Request) => void;
-  /** The body may be left out: read only when a Content-Type and a body are sent. */
   bodyOptional?: boolean;
-  /** The handler reads the body itself with `readBody` (the chat calls, whose schema follows the configured limits). */
+  /** The handler reads the body itself with `readBody`. */
   handlerReadsBody?: true;
 }
 
@@ -32,11 +30,11 @@ export function reply<R extends ApiRoute>(_route: R, body: ResponseOf<R>, init: 
 
 type BodyOut<R extends ApiRoute> = R extends { body: z.ZodType } ? z.output<R["body"]> : undefined;
 
-/** How one request reaches its client: Web objects under Next, node:http's on the hot path (lib/server/hot-path.ts). */
+/** How one request reaches its client: Web objects under Next, node:http's on the hot path. */
 export interface Exchange {
   readonly signal: AbortSignal;
   hasBody(): boolean;
-  /** The JSON body, at most `maxBytes`, validated by `schema`; once. @throws AppError 415, 413, 400. */
+  /** @throws AppError 415, 413, 400 */
   readBody<S extends z.ZodType>(schema: S, maxBytes: number): Promise<z.output<S>>;
   stream(produce: Producer, init: ResponseInit): Response;
   json(text: string, init?: ResponseInit): Response;
@@ -72,7 +70,6 @@ export function jsonHeaders(headers: HeadersInit | undefined): Headers {
   return out;
 }
 
-/** The request with its Exchange's signal, body reader and answer writer; `this` types forbid detached calls. */
 export class ClientExchange {
   constructor(
     readonly request: Request,
@@ -97,7 +94,7 @@ export class ClientExchange {
   }
 }
 
-/** What a handler gets: the request's exchange, the caller, the validated body and the path's params. */
+/** What a handler gets. */
 export class RouteContext<R extends ApiRoute, P> extends ClientExchange {
   constructor(
     request: Request,
@@ -111,17 +108,15 @@ export class RouteContext<R extends ApiRoute, P> extends ClientExchange {
   }
 }
 
-/** A route handler as Next calls it; the hot path adds its own `exchange`. */
 export type WebHandler<P = Record<string, never>> = (request: Request, context?: { params: Promise<P>; exchange?: Exchange }) => Promise<Response>;
 
 type Handler<R extends ApiRoute, P> = (ctx: RouteContext<R, P>) => Promise<Reply<ResponseOf<R>> | Response>;
 
-/** Cache-Control for answers about the caller: never stored by a shared cache. */
 export const PRIVATE_NO_STORE = { "Cache-Control": "private, no-store" } as const;
 
 /**
- * Wrap a handler in its contract entry's steps, in order: a write is registered (503 while draining), `before`,
- * same-origin (403), auth (401/403), rate limit (429), body (415/413/400). Anything thrown becomes errorResponse.
+ * Wrap a handler in its contract entry's steps, in order: write registration (503 draining), `before`, same-origin
+ * (403), auth (401/403), rate limit (429), body (415/413/400); anything thrown becomes errorResponse.
  */
 export function route<R extends ApiRoute, P = Record<string, never>>(contractRoute: R, handler: Handler<R, P>): WebHandler<P>;
 export function route<R extends ApiRoute, P = Record<string, never>>(contractRoute: R, options: RouteOptions, handler: Handler<R, P>): WebHandler<P>;

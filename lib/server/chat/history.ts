@@ -10,25 +10,22 @@ import { isAppError } from "@/lib/shared/errors";
 import type { ClientExchange } from "@/lib/server/api/route";
 import { toIntegrityWrite, toSealedMessage } from "@/lib/server/vault/server";
 
-// Saved history is vault ciphertext made in the browser (docs/product.md §3, §7): the server cannot open it, so
-// `display_name` is always null and `content` always "" here.
+// History is vault ciphertext (docs/product.md §3): the server cannot open it, so `display_name` is null, `content` "".
 
 const b64 = (bytes: Uint8Array | null) => (bytes ? Buffer.from(bytes).toString("base64") : null);
 
 export interface ChatHistoryEntry {
   chat_id: string;
   display_name: null;
-  /** Base64 vault ciphertext of the display name, null for "Untitled Chat". */
   display_name_ciphertext: string | null;
   last_updated: string;
 }
 
-/** A page of the user's chats, newest first by last_updated (docs/product.md §2). */
 export async function historyPage(userId: string, limit: number, cursor: string | null) {
   return pageJson(await listSealedChats({ userId, limit, cursor }));
 }
 
-/** GET /api/ns/chat_history's answer as JSON text, the session and page in one round trip. @throws AppError 401, 403, 503, bad_request:cursor */
+/** GET /api/ns/chat_history's JSON text, session and page in one round trip. @throws AppError 401, 403, 503, 400 */
 export async function historyPageFor(request: Request, limit: number, cursor: string | null): Promise<string> {
   try {
     const { value } = await requireUserWith(
@@ -41,7 +38,7 @@ export async function historyPageFor(request: Request, limit: number, cursor: st
     );
     return value!;
   } catch (error) {
-    // A bad cursor is found before the session is: the caller's credentials still answer first.
+    // A bad cursor is found before the session: the credentials still answer first.
     if (isAppError(error, "bad_request:cursor")) await requireUser(request);
     throw error;
   }
@@ -79,12 +76,12 @@ function chatJson(chat: SealedChat) {
   };
 }
 
-/** One chat with its messages (GET /api/ns/chat_history/{chat_id}). @throws AppError "not_found:chat" */
+/** @throws AppError "not_found:chat" */
 export async function historyChat(userId: string, chatId: string) {
   return chatJson(await getSealedChat({ userId, chatId }));
 }
 
-/** GET /api/ns/chat_history/{chat_id}'s answer as JSON text, session and chat in one round trip. @throws AppError 401, 403, 503, not_found:chat */
+/** GET /api/ns/chat_history/{chat_id}'s JSON text, session and chat in one round trip. @throws AppError 401, 403, 404, 503 */
 export async function historyChatFor(request: Request, chatId: string): Promise<string> {
   const { value } = await requireUserWith(
     request,
@@ -98,13 +95,10 @@ export async function historyChatFor(request: Request, chatId: string): Promise<
   return value;
 }
 
-/** The largest chat_save body (bytes) read before the session is checked, so nobody signed out makes the server read more. */
+/** The largest chat_save body read before the session is checked (bytes). */
 export const SAVE_IN_ONE_STATEMENT_MAX_BYTES = 1024 * 1024;
 
-/**
- * POST /api/ns/chat_save for the route's context: a cookie session and a small body are checked and saved in one
- * statement (docs/issues.md #24), else the caller is checked first. @throws AppError 401, 403, 404, 409, 413, 415, 400.
- */
+/** POST /api/ns/chat_save: a cookie session and a small body in one statement (docs/issues.md #24). @throws AppError */
 export async function saveTurnFor(client: ClientExchange): Promise<{ chatId: string; lastUpdated: Date }> {
   const { request } = client;
   assertSameOrigin(request);

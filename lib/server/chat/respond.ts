@@ -17,7 +17,7 @@ import type { ToolCall, ToolDefinition } from "@/lib/shared/llm/tools";
 import type { ContinuationStep } from "@/lib/shared/chat/turn-schema";
 import type { LlmMessage } from "@/lib/shared/llm/types";
 
-/** The chat call's answer (docs/product.md §7); `chat_id` null when not saved, `context` what the budget left out. */
+/** The chat call's answer (docs/product.md §7). */
 export interface ChatResult {
   messages: ChatMessage[];
   chat_id: string | null;
@@ -25,13 +25,12 @@ export interface ChatResult {
   search?: WebSearchRecord;
 }
 
-/** "Search the web" on a turn; `counted` false when today's searches were used up (nothing is queried then). */
 export interface TurnSearch {
   counted: boolean;
   subject: QuotaSubject;
 }
 
-/** The device tools of a turn (docs/issues.md #50) and, for a continuation, its verified token's state and echoed steps. */
+/** The device tools of a turn (docs/issues.md #50). */
 export interface TurnTools {
   device: ToolDefinition[];
   subject: QuotaSubject;
@@ -39,7 +38,6 @@ export interface TurnTools {
   resume: { turn: string; calls: number; steps: ContinuationStep[]; search: WebSearchRecord | null } | null;
 }
 
-/** The echoed steps as the model's messages: each assistant `tool_calls` message, then its tool results. */
 export function resumeMessages(steps: readonly ContinuationStep[]): LlmMessage[] {
   return steps.flatMap((s): LlmMessage[] => [
     { role: "assistant", content: "", tool_calls: stepCalls(s) },
@@ -56,9 +54,8 @@ const wireCall = (c: ToolCall) => ({ id: c.id, type: "function" as const, functi
 const wireStep = (s: ServerStep): ContinuationStep => ({ tool_calls: s.calls.map(wireCall), results: s.results.map((r) => ({ role: "tool", ...r })) });
 
 /**
- * Run a prepared turn: JSON, or with `Accept: text/event-stream` SSE (lib/shared/chat/stream-events.ts). The first
- * token is awaited before answering, so a provider failing at once gets a real HTTP status.
- * @throws AppError 503 while the process shuts down; provider failures before the first token.
+ * Run a prepared turn: JSON, or SSE (lib/shared/chat/stream-events.ts). The first token is awaited before
+ * answering, so an early failure gets a real status. @throws AppError 503 shutting down; provider failures
  */
 export async function respondToTurn(
   client: ClientExchange,
@@ -176,10 +173,8 @@ async function respond(
     let text = "";
     let pause: ReturnType<typeof paused> = null;
     if (record) sink.write(event("search", record));
-    // Pieces arriving in one event-loop turn go out as one `delta` event.
     let pending = "";
     let flushQueued = false;
-    // False once the client stops keeping up: the provider is not read again until it has.
     let room = true;
     const flush = () => {
       flushQueued = false;
@@ -244,7 +239,7 @@ function deltaText(result: IteratorResult<LlmEvent | ToolLoopEvent>): string {
   return !result.done && result.value.type === "delta" ? result.value.text : "";
 }
 
-/** Provider failures become 5xx answers with a plain sentence; no provider text reaches the client. */
+/** No provider text reaches the client. */
 function toAppError(error: unknown, signal: AbortSignal): AppError {
   if (error instanceof AppError) return error;
   if (isShutdownAbort(signal.reason)) return new AppError("unavailable:shutdown", SHUTDOWN_MESSAGE);

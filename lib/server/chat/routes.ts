@@ -17,9 +17,7 @@ import { assertAcceptingTurns } from "@/lib/server/lifecycle";
 import { consumeTurnQuota } from "@/lib/server/quota";
 import { checkedContinuation, continuationCaller, turnTools } from "@/lib/server/chat/device-turn";
 
-// The hot chat routes' handlers, exported to their route files and called by lib/server/hot-path.ts.
-
-/** POST /api/ns/chat: the visitor chat call (docs/product.md §7); nothing is stored; 429 past the daily quota. */
+/** POST /api/ns/chat: the visitor chat call (docs/product.md §7); nothing is stored. */
 export const chatVisitorRoute = route(api.chatVisitor, { handlerReadsBody: true }, async (ctx) => {
   const { request } = ctx;
   const { schema, maxBytes } = chatRequestFor();
@@ -31,7 +29,7 @@ export const chatVisitorRoute = route(api.chatVisitor, { handlerReadsBody: true 
   assertAcceptingTurns();
   const client = clientKey(request);
   const subject = { kind: "visitor", address: client } as const;
-  // A model that calls functions counts each query as it runs; a valid continuation is the same turn, not counted again.
+  // A valid continuation is the same turn, not counted again.
   const resume = await checkedContinuation(body, continuationCaller(subject), modelCallsFunctions(model.code));
   const { searched } = resume ? { searched: false } : await consumeTurnQuota(subject, { search: search && !modelCallsFunctions(model.code) });
   const read = await readAttachedFile(body, client === null ? null : `visitor:${client}`, ctx.signal);
@@ -39,10 +37,9 @@ export const chatVisitorRoute = route(api.chatVisitor, { handlerReadsBody: true 
   return respondToTurn(ctx, turn, null, search ? { counted: searched, subject } : null, turnTools(body, subject, resume));
 });
 
-/** POST /api/ns/chat_user: the signed-in chat call (docs/product.md §7); stores nothing, 403 Pro model without Pro. */
+/** POST /api/ns/chat_user: the signed-in chat call (docs/product.md §7); stores nothing. */
 export const chatSignedInRoute = route(
   api.chatSignedIn,
-  // A draining instance refuses new turns before anything is counted.
   { handlerReadsBody: true, before: assertAcceptingTurns },
   async (ctx) => {
     const { body, model, searched, userId, plan, resume } = await admitSignedInSend(ctx);
@@ -54,19 +51,16 @@ export const chatSignedInRoute = route(
   },
 );
 
-/** GET /api/ns/chat_history/{chat_id}: one saved chat with its messages; 404 when not the caller's. */
+/** GET /api/ns/chat_history/{chat_id}; 404 when not the caller's. */
 export const chatHistoryGetRoute = route<typeof api.chatHistoryGet, { chatId: string }>(
   api.chatHistoryGet,
   async (ctx) => ctx.json(await historyChatFor(ctx.request, ctx.params.chatId), { headers: PRIVATE_NO_STORE }),
 );
 
-/**
- * POST /api/ns/chat_save: store a turn sealed in the browser, `{ chat_id, last_updated }`. 409 without a vault,
- * on a stale `first_position` or a version conflict; 404 for a chat that is not the caller's.
- */
+/** POST /api/ns/chat_save: store a turn sealed in the browser; 409 without a vault or on a conflict, 404. */
 export const chatSaveRoute = route(
   api.chatSave,
-  // saveTurnFor reads the session in the save's own statement and runs the auth, same-origin and body steps itself.
+  // saveTurnFor runs the auth, same-origin and body steps itself.
   { handlerReadsBody: true },
   async (ctx) => {
     const { chatId, lastUpdated } = await saveTurnFor(ctx);
@@ -74,7 +68,7 @@ export const chatSaveRoute = route(
   },
 );
 
-/** GET /api/ns/chat_history: the caller's saved chats, newest first, a page at a time (docs/product.md §7). */
+/** GET /api/ns/chat_history (docs/product.md §7): newest first, a page at a time. */
 export const chatHistoryListRoute = route(api.chatHistoryList, async (ctx) => {
   const { request } = ctx;
   const params = new URL(request.url).searchParams;
@@ -86,7 +80,7 @@ export const chatHistoryListRoute = route(api.chatHistoryList, async (ctx) => {
   return ctx.json(await historyPageFor(request, parsed.data.limit, parsed.data.cursor), { headers: PRIVATE_NO_STORE });
 });
 
-/** POST /api/ns/chat_history/batch: up to 100 of the caller's chats in the order asked; the rest in `remaining_chat_ids`. */
+/** POST /api/ns/chat_history/batch: up to 100 chats; the rest in `remaining_chat_ids`. */
 export const chatHistoryBatchRoute = route(api.chatHistoryBatch, async (ctx) =>
   ctx.json(await sealedChatsJson({ userId: ctx.user.id, chatIds: ctx.body.chat_ids }), { headers: PRIVATE_NO_STORE }),
 );

@@ -18,7 +18,7 @@ import { modelCallsFunctions } from "@/lib/server/llm/providers";
 import { checkedContinuation, continuationCaller } from "@/lib/server/chat/device-turn";
 import type { TurnTools } from "@/lib/server/chat/respond";
 
-/** Bound for a chat_id that is no UUID: no chat has it, so it answers 404 like any foreign id. */
+/** No chat has it, so a chat_id that is no UUID answers 404 like any foreign id. */
 const NO_CHAT = "00000000-0000-0000-0000-000000000000";
 
 export interface SignedInSend {
@@ -27,20 +27,15 @@ export interface SignedInSend {
   body: ChatRequest;
   model: ModelDescriptor;
   searched: boolean;
-  /** A valid continuation of a paused turn (docs/issues.md #50), not counted again; null for a new turn. */
   resume: TurnTools["resume"];
 }
 
 export type SignedInCaller = { sessionTokenHash: string } | { userId: string };
 
-/**
- * The caller of a signed-in request: a verified bearer user (desktop app) or the session cookie's token hash.
- * @throws AppError 401 without credentials, 403 deleted account (bearer), 503 identity provider down.
- */
+/** The caller of a signed-in request: a verified bearer user or a session cookie's hash. @throws AppError 401, 403, 503 */
 export async function signedInCaller(request: Request): Promise<SignedInCaller> {
   if (request.headers.has("authorization")) return { userId: (await requireUser(request)).id };
   const token = readCookie(request.headers.get("cookie"), sessionCookieName());
-  // Tokens we issue are 43 characters; anything far longer is not ours.
   if (!token || token.length > 256) throw unauthorized();
   return { sessionTokenHash: hashSessionToken(token) };
 }
@@ -53,9 +48,8 @@ export interface AdmittedUserTurn {
 }
 
 /**
- * Session, account, chat owner, plan and quota of a signed-in turn in one round trip, refused in that order
- * (401, 403, first of `pending`, 404, 400, 403 Pro, 429); only a turn passing all is counted. `beforeCount`
- * runs after the count (a refusal gives it back); `uncounted` replaces the count (a continuation).
+ * Session, account, chat owner, plan and quota of a signed-in turn in one round trip, refused in the order of
+ * checking them one by one; only a turn passing all is counted. `uncounted` replaces the count (a continuation).
  */
 export async function admitUserTurn(input: {
   who: SignedInCaller;
@@ -63,7 +57,7 @@ export async function admitUserTurn(input: {
   chatId: string | null;
   pending?: unknown[];
   beforeCount?: (userId: string) => Promise<void>;
-  /** Count one web search with the turn; "required": refuse it (429) when today's searches are used up. */
+  /** "required": refuse the turn (429) when today's searches are used up. */
   search?: boolean | "required";
   uncounted?: (userId: string) => Promise<void>;
 }): Promise<AdmittedUserTurn> {
@@ -83,7 +77,6 @@ export async function admitUserTurn(input: {
   });
 
   if (!pre.user) throw unauthorized();
-  // Using a cookie session moves its idle deadline forward (a write at most once a day).
   if ("sessionTokenHash" in input.who && !(await acceptSessionRow(pre.session, now.getTime()))) throw unauthorized();
   if (pre.user.deletedAt) throw accountDeleted();
   if (pending.length) throw pending[0];
@@ -109,10 +102,7 @@ export async function admitUserTurn(input: {
   return { userId: pre.user.id, plan: pre.plan, model: checked, searched: pre.searched };
 }
 
-/**
- * The checks of POST /api/ns/chat_user before the model is called (docs/product.md §6, §7, §8), in one database
- * round trip, answered in the order of checking them one by one. @throws AppError 401, 403, 400, 404, 409, 413, 415, 429.
- */
+/** The checks of POST /api/ns/chat_user (docs/product.md §6, §7, §8) in one round trip. @throws AppError */
 export async function admitSignedInSend(client: ClientExchange): Promise<SignedInSend> {
   const { request } = client;
   const who = await signedInCaller(request);

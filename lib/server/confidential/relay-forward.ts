@@ -14,8 +14,7 @@ import { MAX_CONNECT_MS } from "./enclave";
 import { CONTINUATION_HEADER, EHBP_ENCAPSULATED_KEY_HEADER, EHBP_RESPONSE_NONCE_HEADER, MODEL_HEADER, TINFOIL_EVENTS_HEADER, TINFOIL_EVENTS_WEB_SEARCH } from "@/lib/shared/confidential/protocol";
 import { parseUsageMetrics, recordUsage, USAGE_REQUEST_HEADER, USAGE_RESPONSE_HEADER, type UsageKind } from "./usage";
 
-// The relay's forwarding (docs/confidential-inference.md): clear headers checked, ciphertext streamed unchanged to
-// the enclave and its answer back under the relay's deadlines. Never parses, logs or keeps a body.
+// Forwards ciphertext unchanged to the enclave (docs/confidential-inference.md); never parses, logs or keeps a body.
 
 const CHAT_PATH = "/v1/chat/completions";
 export const MISMATCH_BLOCK = "confidential-model-mismatch";
@@ -28,14 +27,11 @@ const TIMEOUT_MESSAGE = "The secure enclave did not answer in time. Please try a
 export interface AdmittedTurn {
   kind: UsageKind;
   modelCode: ModelCode;
-  /** Key under which a tampering client is refused (`u:<user id>` or `v:<address>`). */
   blockKey: string;
-  /** The turn declared a search and it was counted: only then does the router's search opt-in go on. */
   search: boolean;
   continuation: string;
 }
 
-/** The clear headers' first problem, or null. */
 export function headerError(request: Request, maxBytes: number): AppError | null {
   const code = request.headers.get(MODEL_HEADER)?.trim();
   if (!code) return new AppError("bad_request:confidential", `Name the model in the ${MODEL_HEADER} header.`);
@@ -58,16 +54,12 @@ export interface ForwardLimits {
   blockSeconds: number;
 }
 
-/** The enclave path a request goes to; `metered`: its usage is recorded. */
 export interface ForwardTarget {
   path: string;
   metered: boolean;
 }
 
-/**
- * Stream the body to the enclave and its answer back. Only the encapsulated key, Content-Type, Accept, the allowed
- * model's key and the usage request reach the enclave; the client gets the status, response nonce and Content-Type.
- */
+/** Stream the body to the enclave and its answer back; only the clear headers it needs pass either way. */
 export async function forward(
   request: Request,
   signal: AbortSignal,
@@ -85,10 +77,8 @@ export async function forward(
     "Transfer-Encoding": "chunked",
   };
   if (to.metered) headers[USAGE_REQUEST_HEADER] = "true";
-  // The router's search opt-in is forwarded only with its one known value, for a turn whose search was counted.
   if (turn.search && request.headers.get(TINFOIL_EVENTS_HEADER) === TINFOIL_EVENTS_WEB_SEARCH) headers[TINFOIL_EVENTS_HEADER] = TINFOIL_EVENTS_WEB_SEARCH;
-  // The plan's model key: with provider keys restricted to one model, another model asked for inside the
-  // ciphertext is refused by the provider itself.
+  // With provider keys restricted to one model, another model asked for inside the ciphertext is refused upstream.
   const apiKey = settings.apiKeys[turn.modelCode];
   if (apiKey) headers.Authorization = `Bearer ${apiKey}`;
 
@@ -122,7 +112,6 @@ export async function forward(
   } finally {
     clearTimeout(firstByte);
   }
-  // A body over the limit found after the enclave already answered still ends the exchange.
   if (failure) {
     response.destroy();
     inFlight.end();
@@ -162,7 +151,6 @@ export async function forward(
   return new Response(answerWithDeadlines(response), { status, headers: out });
 }
 
-/** Copy the client's body to the enclave with back-pressure; past `maxBytes` the upstream request fails (413). */
 async function pumpBody(
   request: Request,
   upstream: http.ClientRequest,
@@ -189,7 +177,7 @@ async function pumpBody(
     }
     if (!upstream.destroyed) upstream.end();
   } catch {
-    // The client's body failed: the enclave must not answer a truncated request.
+    // The enclave must not answer a truncated request.
     fail(new AppError("bad_request:confidential", "The request body was cut off."));
   }
 }
@@ -197,16 +185,12 @@ async function pumpBody(
 function toAppError(error: unknown, clientSignal: AbortSignal): AppError {
   if (error instanceof AppError) return error;
   if (clientSignal.aborted) return new AppError("bad_request:confidential", "The request was cancelled.");
-  // Aborted by a graceful shutdown past its grace period.
   if (error instanceof Error && error.name === "AbortError") return new AppError("unavailable:enclave", SHUTDOWN_MESSAGE, { headers: { "Retry-After": "1" } });
   logger("confidential").error({ err: error instanceof Error ? (error as NodeJS.ErrnoException).code ?? error.name : "unknown" }, "enclave unreachable");
   return new AppError("upstream:enclave", UNREACHABLE_MESSAGE);
 }
 
-/**
- * A served model other than the plan's means the client put another model inside the ciphertext: its confidential
- * turns are refused for CONFIDENTIAL_MISMATCH_BLOCK_SECONDS and a security event is logged.
- */
+/** A served model other than the plan's: the client is refused for CONFIDENTIAL_MISMATCH_BLOCK_SECONDS. */
 async function checkServedModel(turn: AdmittedTurn, served: string | null, blockSeconds: number): Promise<void> {
   if (served === null) return;
   const expected = enclaveModelId(turn.modelCode);

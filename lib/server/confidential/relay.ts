@@ -20,20 +20,15 @@ import { CONTINUATION_HEADER, MODEL_HEADER, TINFOIL_EVENTS_HEADER, TINFOIL_EVENT
 import { forward, headerError, MISMATCH_BLOCK, type AdmittedTurn } from "./relay-forward";
 
 
-// The confidential relay (docs/confidential-inference.md): checks who may send, forwards EHBP ciphertext to the
-// enclave unchanged and streams its answer back; it never parses, logs or keeps a body, nor claims a verification.
+// The confidential relay (docs/confidential-inference.md): it never parses, logs or keeps a body.
 
-/** 403 to a client whose enclave usage named another model than its plan allows. */
 export const MISMATCH_MESSAGE =
   "Confidential chat is paused for this client: the secure enclave reported a different model than the one your plan allows.";
 
 
 
 
-/**
- * The continuation token of CONTINUATION_HEADER checked and spent (docs/issues.md #50), or null for a new turn. It
- * binds no calls (they are inside the ciphertext). @throws AppError 403/400/409 (spendContinuation)
- */
+/** CONTINUATION_HEADER's token checked and spent, or null. @throws AppError 403/400/409 */
 async function continued(request: Request, caller: string): Promise<{ turn: string; step: number } | null> {
   const token = request.headers.get(CONTINUATION_HEADER);
   if (token === null) return null;
@@ -41,7 +36,7 @@ async function continued(request: Request, caller: string): Promise<{ turn: stri
   return { turn: claims.turn, step: claims.step };
 }
 
-/** Continuations exist only where device tools are offered; elsewhere a token would only buy uncounted requests. */
+// Without device tools a continuation token would only buy uncounted requests.
 function continuationsOn(): boolean {
   const config = getConfig();
   return config.deviceTools.length > 0 || config.codeExecution !== null;
@@ -52,13 +47,9 @@ function nextToken(caller: string, resumed: { turn: string; step: number } | nul
   return signContinuation({ caller, turn: resumed?.turn ?? null, step: (resumed?.step ?? 0) + 1, calls: [] }).token;
 }
 
-/**
- * POST /api/confidential/chat: one confidential turn, admitted like /api/ns/chat or /api/ns/chat_user, then
- * streamed to the enclave (statuses in docs/confidential-inference.md). Every 2xx answer carries a continuation token.
- */
+/** POST /api/confidential/chat: one confidential turn, admitted, then streamed to the enclave. */
 export const relayChat = route(
   api.confidentialChat,
-  // Off: 404 before anything else; a draining instance refuses new turns before anything is counted.
   {
     before: () => {
       configuredEnclave();
@@ -85,13 +76,12 @@ function mismatchRefusal(seconds: number): AppError {
   return new AppError("forbidden:confidential_mismatch", MISMATCH_MESSAGE, { headers: { "Retry-After": String(seconds) } });
 }
 
-/** Who sends, and whether they may: signed in (as /api/ns/chat_user) or a visitor. @throws AppError 400/401/403/413/429. */
+/** Who sends, and whether they may. @throws AppError 400/401/403/413/429 */
 async function admit(request: Request): Promise<AdmittedTurn> {
   const maxBytes = getConfig().CONFIDENTIAL_MAX_REQUEST_BYTES;
   const code = request.headers.get(MODEL_HEADER)?.trim() ?? "";
   const signedIn = request.headers.has("authorization") || readCookie(request.headers.get("cookie"), sessionCookieName()) !== null;
-  // Search is declared in a clear header (the query stays in the ciphertext) so it is counted with the turn;
-  // the router's opt-in counts too, so dropping ours alone does not skip the count (docs/issues.md #54).
+  // Search is declared in clear headers (the query stays in the ciphertext) so it is counted (docs/issues.md #54).
   const search = request.headers.get(WEB_SEARCH_HEADER) === "1" || request.headers.get(TINFOIL_EVENTS_HEADER) === TINFOIL_EVENTS_WEB_SEARCH;
   if (signedIn) {
     const who = await signedInCaller(request);
@@ -113,7 +103,7 @@ async function admit(request: Request): Promise<AdmittedTurn> {
         key = `u:${userId}`;
         await refuseIfBlocked(key);
       },
-      // A continuation is the same turn: its token is checked in the quota's place and nothing is counted.
+      // A continuation is the same turn: checked in the quota's place, nothing counted.
       ...(continuing
         ? {
             uncounted: async (userId: string) => {
@@ -137,7 +127,6 @@ async function admit(request: Request): Promise<AdmittedTurn> {
   try {
     model = checkModel(code, "Free");
   } catch (error) {
-    // A refused client hears of its refusal first.
     await refuseIfBlocked(key);
     throw error;
   }
@@ -153,7 +142,7 @@ async function admit(request: Request): Promise<AdmittedTurn> {
     { search },
   );
   if (blocked > 0) throw mismatchRefusal(blocked);
-  // The turn stays counted: visitors' counters are not given back (docs/web-search.md "Quotas").
+  // Visitors' counters are not given back (docs/web-search.md "Quotas").
   if (search && !searched) throw searchQuotaExceeded(secondsToNextUtcDay());
   return { kind: "visitor", modelCode: model.code as ModelCode, blockKey: key, search, continuation: nextToken(caller, null) };
 }

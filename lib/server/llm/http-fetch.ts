@@ -7,9 +7,8 @@ import type { LookupFunction } from "node:net";
 import zlib from "node:zlib";
 
 /**
- * A `fetch` over node:http keep-alive connections for the LLM SDKs (docs/performance.md "Custom server").
- * A 2xx Response has a null body (see takeAnswerBody); aborts reject with AbortError, connection failures
- * with TypeError("fetch failed"); redirects are not followed. `idleMs`: longest idle keep-alive, in ms.
+ * A `fetch` over node:http keep-alive for the LLM SDKs (docs/performance.md "Custom server"); a 2xx Response's
+ * body is taken with takeAnswerBody. Redirects are not followed.
  */
 export function createHttpFetch({ idleMs = 4_000, keepAlive = true, lookup }: { idleMs?: number; keepAlive?: boolean; lookup?: LookupFunction } = {}): typeof fetch {
   // Node's Agent applies a server's shorter Keep-Alive hint only below its own `timeout`.
@@ -34,7 +33,6 @@ export function createHttpFetch({ idleMs = 4_000, keepAlive = true, lookup }: { 
     return new Promise<Response>((resolve, reject) => {
       const send = (retriesLeft: number) => {
         const request = transport.request(url, { method: init.method ?? "GET", headers, agent, lookup });
-        /** A request must not be sent twice. */
         let done = false;
         const onAbort = () => {
           request.destroy(abortError());
@@ -45,7 +43,7 @@ export function createHttpFetch({ idleMs = 4_000, keepAlive = true, lookup }: { 
           if (done) return;
           done = true;
           settle();
-          // The server closed a kept-alive connection as this request took it: nothing was answered, so send again.
+          // A kept-alive connection closed as this request took it: nothing was answered, so send again.
           if (request.reusedSocket && error.code === "ECONNRESET" && !signal?.aborted && retriesLeft > 0) return send(retriesLeft - 1);
           reject(signal?.aborted ? abortError() : Object.assign(new TypeError("fetch failed"), { cause: error }));
         });
@@ -76,29 +74,24 @@ function lowerCaseKeys(record: Record<string, string>): Record<string, string> {
   return headers;
 }
 
-/** The one fetch of the LLM providers: keep-alive connections shared by every provider client. */
 export const llmFetch = createHttpFetch();
 
-/** A 2xx answer's body, as sseChunks reads it. */
 export interface AnswerBody {
   readonly source: Readable;
-  /** Done reading: drain the rest so the keep-alive connection is reused, cutting it after a second. */
+  /** Done reading: the rest is drained for keep-alive reuse, cut after a second. */
   release(): void;
 }
 
 const answerBodies = new WeakMap<Response, AnswerBody>();
 
-/** The body of a 2xx Response made by createHttpFetch, once; undefined for any other Response. */
+/** A createHttpFetch 2xx Response's body, once; undefined otherwise. */
 export function takeAnswerBody(response: Response): AnswerBody | undefined {
   const body = answerBodies.get(response);
   answerBodies.delete(response);
   return body;
 }
 
-/**
- * A Response's body, at most `maxBytes` after decoding; `cut` when it was longer (the connection is closed).
- * @throws the stream's error (an abort, a cut connection)
- */
+/** A Response's body, at most `maxBytes`; `cut` when it was longer. @throws the stream's error */
 export async function readBodyCapped(response: Response, maxBytes: number): Promise<{ bytes: Buffer; cut: boolean }> {
   const answer = takeAnswerBody(response);
   const source = answer?.source ?? (response.body ? Readable.fromWeb(response.body as NodeReadableStream) : null);
@@ -124,7 +117,6 @@ export async function readBodyCapped(response: Response, maxBytes: number): Prom
 }
 
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
-/** The most of an error answer read for the SDK's APIError. */
 const ERROR_BODY_MAX_BYTES = 64 * 1024;
 
 async function toResponse(response: http.IncomingMessage, signal: AbortSignal | undefined, settle: () => void): Promise<Response> {
@@ -138,7 +130,6 @@ async function toResponse(response: http.IncomingMessage, signal: AbortSignal | 
     settle();
     return new Response(null, init);
   }
-  // Nothing was asked for; only a server ignoring that is decoded.
   const encoding = (response.headers["content-encoding"] ?? "").trim().toLowerCase();
   const decoder =
     encoding === "gzip" || encoding === "x-gzip" ? zlib.createGunzip() : encoding === "deflate" ? zlib.createInflate() : encoding === "br" ? zlib.createBrotliDecompress() : null;
@@ -191,7 +182,6 @@ function readError(source: Readable, response: http.IncomingMessage, signal: Abo
       resolve(Buffer.concat(chunks).subarray(0, ERROR_BODY_MAX_BYTES).toString("utf8"));
     };
     source.once("end", finish);
-    // Cut off without an error event: what came is enough for the SDK's APIError.
     response.once("close", finish);
     source.once("error", (error) => {
       settle();

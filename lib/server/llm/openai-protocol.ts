@@ -1,5 +1,4 @@
-// The streaming loop of the Groq and OpenAI-compatible providers. Timing (LLM_TIMEOUT_MS): one idle timer, re-armed
-// on every chunk, paused while the consumer holds a delta so a slow reader is not blamed on the provider.
+// One idle timer (LLM_TIMEOUT_MS), re-armed per chunk, paused while the consumer holds a delta.
 import { Readable } from "node:stream";
 import { createParser } from "eventsource-parser";
 import { takeAnswerBody, type AnswerBody } from "./http-fetch";
@@ -13,7 +12,6 @@ export interface ChunkLike {
     finish_reason?: string | null;
   }>;
   usage?: UsageLike | null;
-  /** Groq reports usage here on the last chunk. */
   x_groq?: { usage?: UsageLike | null } | null;
 }
 
@@ -41,11 +39,10 @@ export interface ProtocolStreamOptions {
   signal?: AbortSignal;
   messages: LlmMessage[];
   errors: SdkErrorClasses;
-  /** Start the request, passing `signal` to its fetch; yields chunks one by one or per network read. */
   open: (signal: AbortSignal) => Promise<AsyncIterable<ChunkLike | ChunkLike[]>>;
 }
 
-/** Run one streamed completion as LlmEvents. @throws LlmError of every kind in ./errors.ts */
+/** Run one streamed completion as LlmEvents. @throws LlmError */
 export async function* streamOpenAiProtocol(opts: ProtocolStreamOptions): AsyncGenerator<LlmEvent> {
   const { signal, timeoutMs, provider } = opts;
   if (signal?.aborted) throw new LlmError("aborted", { provider });
@@ -58,7 +55,6 @@ export async function* streamOpenAiProtocol(opts: ProtocolStreamOptions): AsyncG
   };
   signal?.addEventListener("abort", onCallerAbort, { once: true });
 
-  // While paused, the timer's firing only re-arms it.
   let timer: ReturnType<typeof setTimeout> | undefined;
   let paused = false;
   const arm = () => {
@@ -146,12 +142,10 @@ export async function* streamOpenAiProtocol(opts: ProtocolStreamOptions): AsyncG
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener("abort", onCallerAbort);
-    // The consumer stopped early or we failed: release the upstream connection.
     if (!completed) controller.abort();
   }
 }
 
-/** Add streamed `delta.tool_calls` pieces to `calls` (sparse, by `index`), OpenAI's streaming format. */
 export function joinToolCallPieces(calls: ToolCall[], pieces: readonly ToolCallPieceLike[]): void {
   for (const piece of pieces) {
     const index = piece.index ?? 0;
@@ -159,7 +153,6 @@ export function joinToolCallPieces(calls: ToolCall[], pieces: readonly ToolCallP
     if (piece.id) call.id = piece.id;
     if (piece.function?.name) call.name += piece.function.name;
     if (piece.function?.arguments) call.arguments += piece.function.arguments;
-    // A provider that sends no id: one the answering `role: "tool"` message can name.
     if (!call.id) call.id = `call_${index}`;
   }
 }
@@ -172,7 +165,7 @@ function estimateTokens(chars: number): number {
   return Math.ceil(chars / 4);
 }
 
-/** An SDK error as an LlmError, without the upstream's message; `opened`: a broken connection is an interruption. */
+/** An SDK error as an LlmError, without the upstream's message. */
 export function classifySdkError(
   err: unknown,
   classes: SdkErrorClasses,
@@ -196,10 +189,8 @@ export function classifySdkError(
         retryAfterSeconds: retryAfter(apiErr.headers),
       });
     }
-    // An error event inside the SSE stream (no HTTP status).
     return new LlmError(brokenKind, { provider, code });
   }
-  // Undici's "terminated" TypeError, a JSON parse error on a half-sent chunk, and the like.
   return new LlmError(brokenKind, { provider });
 }
 
@@ -218,10 +209,7 @@ export interface SseErrorClasses {
   APIConnectionError: new (options: { message: string }) => Error;
 }
 
-/**
- * The chunks of a chat-completions SSE response, one array per network read, parsed with eventsource-parser.
- * As the SDK's Stream: `[DONE]` ends it, an `error` chunk throws APIError, an abort ends it quietly.
- */
+/** A chat-completions SSE body's chunks, one array per network read; outcomes as the SDK's Stream. */
 export async function* sseChunks(response: Response, signal: AbortSignal, errors: SseErrorClasses): AsyncGenerator<ChunkLike[]> {
   const body = takeAnswerBody(response) ?? webAnswerBody(response);
   if (!body) throw new errors.APIConnectionError({ message: "The response has no body." });
@@ -247,7 +235,7 @@ export async function* sseChunks(response: Response, signal: AbortSignal, errors
   body.source.setEncoding("utf8");
   try {
     try {
-      // Stopping early must not destroy the socket: release() lets the rest arrive for keep-alive reuse.
+      // release() lets the rest arrive for keep-alive reuse.
       for await (const text of body.source.iterator({ destroyOnReturn: false }) as AsyncIterable<string>) {
         parser.feed(text);
         const batch = ready;
@@ -260,7 +248,6 @@ export async function* sseChunks(response: Response, signal: AbortSignal, errors
       if (signal.aborted) return;
       throw error;
     }
-    // The end of the body ends the last event even without its blank line.
     parser.feed("\n\n");
     if (ready.length) yield ready;
     if (failure) throw failure;

@@ -8,16 +8,13 @@ import { createOpenAiCompatibleProvider } from "./openai-compatible";
 import type { LlmProvider } from "@/lib/shared/llm/types";
 import { confidentialProviderName } from "@/lib/server/config-confidential";
 
-// The provider side of the model table, server-only: provider ids, base URLs and keys never reach the browser.
-// Each tier has its own route (lib/server/config.ts `llmRoutes`, docs/providers.md).
+// The provider side of the model table: provider ids, base URLs and keys never reach the browser (docs/providers.md).
 
 export const unknownModel = () => new AppError("bad_request:model", "Unknown model code.");
 
 interface ProviderDescriptor {
   label: string;
-  /** Its name on /privacy when the operator configured none. */
   name: string;
-  /** What it keeps when the operator stated nothing; null: unknown. */
   retention: string | null;
   create: (route: LlmRoute, config: Config) => LlmProvider;
 }
@@ -51,24 +48,21 @@ const TIER_SETTINGS: Record<ModelTier, { modelId: "LLM_MODEL_BASIC" | "LLM_MODEL
   pro: { modelId: "LLM_MODEL_PRO", contextTokens: "LLM_PRO_CONTEXT_TOKENS" },
 };
 
-/** The row of a public code. @throws AppError "bad_request:model" */
+/** @throws AppError "bad_request:model" */
 export function modelOf(code: string): ModelDescriptor {
   const model = findModel(code);
   if (!model) throw unknownModel();
   return model;
 }
 
-/** The tier of a public model code. @throws AppError "bad_request:model" */
 export function modelTier(code: string): ModelTier {
   return modelOf(code).tier;
 }
 
-/** The provider's model id for a public code (LLM_MODEL_BASIC / LLM_MODEL_PRO). @throws AppError "bad_request:model" */
 export function providerModelId(code: string): string {
   return getConfig()[TIER_SETTINGS[modelTier(code)].modelId];
 }
 
-/** The input budget of a public model code, in tokens. @throws AppError "bad_request:model" */
 export function contextBudgetTokens(code: string, config: Config = getConfig()): number {
   const model = modelOf(code);
   return config[TIER_SETTINGS[model.tier].contextTokens] ?? model.contextTokens;
@@ -78,17 +72,15 @@ export function routeFor(code: string): LlmRoute {
   return getConfig().llmRoutes[modelTier(code)];
 }
 
-/** "confidential" when CONFIDENTIAL_MODELS lists the code and an enclave is configured, else "standard". */
+/** "confidential" when CONFIDENTIAL_MODELS lists the code and an enclave is configured. */
 export function modelPrivacy(code: string, config: Config = getConfig()): PrivacyClass {
   return privacyClassOf(code, config.confidential?.models ?? []);
 }
 
-/** Whether a model reads images (the table's `vision` or LLM_VISION_MODELS). @throws AppError "bad_request:model" */
 export function modelReadsImages(code: string, config: Config = getConfig()): boolean {
   return modelOf(code).vision || (config.visionModels as readonly string[]).includes(code);
 }
 
-/** Whether a model calls functions: the table's `functionCalling`, unless LLM_NO_FUNCTION_CALLING_MODELS lists it. */
 export function modelCallsFunctions(code: string, config: Config = getConfig()): boolean {
   const model = findModel(code);
   return Boolean(model?.functionCalling) && !(config.noFunctionCallingModels as readonly string[]).includes(code);
@@ -102,7 +94,6 @@ export function providerLabel(kind: LlmProviderKind = getConfig().llmProvider): 
   return PROVIDERS[kind].label;
 }
 
-/** Who serves one model, for /privacy. */
 export interface ModelProviderInfo {
   code: ModelCode;
   title: string;
@@ -123,7 +114,6 @@ export function modelProviders(config: Config = getConfig()): ModelProviderInfo[
       title: m.title,
       privacy,
       kind: route.kind,
-      // A confidential model is answered by the enclave, not by its LLM_* route.
       providerName: privacy === "confidential" ? confidentialProviderName(config.confidential!) : (route.providerName ?? provider.name),
       retention: route.retention ?? provider.retention,
     };
@@ -132,10 +122,7 @@ export function modelProviders(config: Config = getConfig()): ModelProviderInfo[
 
 let cached: { config: Config; providers: Map<ModelTier, LlmProvider> } | undefined;
 
-/**
- * The provider client for a public model code, one per tier and parsed config (keep-alive is reused).
- * @throws AppError "bad_request:model"; Error for the development responder in production.
- */
+/** The provider client for a model, one per tier and config. @throws AppError "bad_request:model" */
 export function providerForModel(code: string): LlmProvider {
   const config = getConfig();
   if (cached?.config !== config) cached = { config, providers: new Map() };
