@@ -1,5 +1,4 @@
-// The one ceiling on request bodies, above every route's limit: Next silently cuts a body past its own limit, so
-// next.config.ts lets BODY_CEILING_BYTES + 1 through and each route's count answers 413. Read by next.config.ts.
+// Next silently cuts a body past its own limit, so next.config.ts lets this ceiling through and each route answers 413.
 
-/** Bytes; above every route's body limit (lib/server/config.ts refuses a setting above it). */
+/** Bytes; above every route's body limit. */
 export const BODY_CEILING_BYTES = 64 * 1024 * 1024;

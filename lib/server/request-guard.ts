@@ -4,12 +4,11 @@ import { allowedMethods } from "@/lib/server/api/methods";
 import { getConfig } from "@/lib/server/config";
 import { apiPolicyHeaders, COMMON_HEADERS } from "@/lib/server/security/headers";
 
-// A guard before Next for requests it would answer 500 (an unknown method, `OPTIONS *`, a malformed %-encoding):
-// each gets a 4xx JSON answer. Node's Server has no hook before routing, so it wraps `Server.prototype.emit`.
+// Refuses with a 4xx what Next would answer 500 (an unknown method, `OPTIONS *`, bad %-encoding), by wrapping
+// `Server.prototype.emit`: Node's Server has no hook before routing.
 
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
-/** Why a request must be refused before Next sees it, or null; a 405's `allow` names the path's own methods. */
 export function refusalFor(method: string | undefined, target: string | undefined): { status: number; error: string; allow?: string } | null {
   if (!method || !METHODS.has(method.toUpperCase())) {
     const path = target?.startsWith("/") ? target.split(/[?#]/, 1)[0]! : null;
@@ -28,7 +27,7 @@ export function refusalFor(method: string | undefined, target: string | undefine
   return null;
 }
 
-/** The security headers of next.config.ts and proxy.ts, which these refusals never reach (HSTS left out on a bad config). */
+/** The security headers of next.config.ts and proxy.ts, which these refusals never reach. */
 export function refusalHeaders(): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const { key, value } of COMMON_HEADERS) headers[key] = value;
@@ -59,7 +58,6 @@ function refuse(res: ServerResponse, refusal: { status: number; error: string; a
 
 const INSTALLED = Symbol.for("hush.requestGuard");
 
-/** Install the guard on every node:http server of this process (idempotent). */
 export function installRequestGuard(): void {
   const proto = http.Server.prototype as http.Server & { [INSTALLED]?: boolean };
   if (proto[INSTALLED]) return;

@@ -27,7 +27,6 @@ function parse(path: string): Segment[] {
 
 let cached: Entry[] | undefined;
 
-/** Every route file's pattern and the methods it exports (HEAD and OPTIONS not added). */
 export function routeMethodTable(): ReadonlyMap<string, ReadonlySet<string>> {
   return new Map(entries().map((e) => [e.path, e.methods]));
 }
@@ -63,7 +62,7 @@ function lessThan(a: number[], b: number[]): boolean {
   return a.length > b.length;
 }
 
-/** The `Allow` value of the route serving `pathname`, or null when none does; ranked as Next's routing ranks. */
+/** The `Allow` value of the route serving `pathname`, or null. */
 export function allowedMethods(pathname: string): string | null {
   const parts = pathname.split("/").filter(Boolean);
   let best: { entry: Entry; rank: number[] } | null = null;
@@ -85,7 +84,7 @@ export interface RouteMatch {
 
 let byRoute: Map<string, { name: RouteName; params: string[] }> | undefined;
 
-/** The contract route serving `method` on `pathname` as Next's routing would, with its decoded params, or null. */
+/** The contract route serving `method` on `pathname` as Next's routing would, or null. */
 export function matchRoute(method: string, pathname: string): RouteMatch | null {
   byRoute ??= routesByMethodAndPath();
   const exact = byRoute.get(`${method} ${pathname}`);
@@ -122,7 +121,6 @@ function routesByMethodAndPath(): Map<string, { name: RouteName; params: string[
   );
 }
 
-/** `{ allow }` when `method` is refused with 405 at `pathname`, else null. */
 export function methodNotAllowed(method: string, pathname: string): { allow: string } | null {
   const allow = allowedMethods(pathname);
   if (allow === null) return null;

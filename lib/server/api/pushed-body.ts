@@ -2,19 +2,17 @@ import "server-only";
 import type { ServerResponse } from "node:http";
 import { drained } from "@/lib/server/http";
 
-// Answers written by a producer: straight into the node:http response on the hot path (`pushTo`), or into a
-// Web stream read one chunk at a time under Next (`webPushedResponse`).
+// A producer writes an answer straight into the socket on the hot path, or into a Web stream under Next.
 
 export interface PushSink {
-  /** Send `text`. False: the client is not keeping up; await `ready()` before writing more. */
+  /** False: the client is not keeping up; await `ready()`. */
   write(text: string): boolean;
   ready(): Promise<void>;
   end(): void;
-  /** Aborted when the client stops reading. */
   readonly gone: AbortSignal;
 }
 
-/** Writes an answer into `sink`; must call `sink.end()` once done, and never throws. */
+/** Must call `sink.end()` once done, and never throws. */
 export type Producer = (sink: PushSink) => Promise<void>;
 
 export function webPushedResponse(produce: Producer, init: ResponseInit): Response {
@@ -34,7 +32,7 @@ export function webPushedResponse(produce: Producer, init: ResponseInit): Respon
       cancel() {
         if (sink) sink.cancel();
         else {
-          // Never read: the producer still runs, to its end at once, so what it holds is let go.
+          // Never read: the producer still runs, so what it holds is let go.
           sink = new WebSink(control);
           sink.cancel();
           void produce(sink);
@@ -58,7 +56,7 @@ export async function pushTo(produce: Producer, res: ServerResponse, gone: Abort
   });
 }
 
-/** `res.write` where one event-loop turn's writes leave in one socket write (cork, uncork on next tick). */
+/** `res.write` where one event-loop turn's writes leave in one socket write. */
 export function corkedWriter(res: ServerResponse): (chunk: string | Uint8Array) => boolean {
   let corked = false;
   const uncork = () => {

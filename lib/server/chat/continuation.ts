@@ -6,23 +6,18 @@ import { deriveAuthKey } from "@/lib/server/secret";
 import { AppError } from "@/lib/shared/errors";
 import type { ToolCall } from "@/lib/shared/llm/tools";
 
-/**
- * Continuation tokens of the device-tool round trip (docs/issues.md #50): `c1.<claims>.<HMAC>`, binding the caller,
- * the turn, the model calls so far and the calls answered; good once, for CONTINUATION_TTL_MS. Single use is kept in
- * Redis with REDIS_URL, else in this process's memory (a replay to another instance is not caught).
- */
+// Continuation tokens of the device-tool round trip (docs/issues.md #50): `c1.<claims>.<HMAC>`, good once. Without
+// REDIS_URL single use is kept per process, so a replay to another instance is not caught.
 
 export const CONTINUATION_TTL_MS = 5 * 60_000;
 
 export interface ContinuationClaims {
-  /** A counter key of lib/server/quota.ts ("u:<user id>", "v:<digest>"). */
+  /** A counter key of lib/server/quota.ts. */
   caller: string;
   turn: string;
-  /** Model calls made so far in the turn (within CHAT_MAX_TOOL_STEPS). */
   step: number;
-  /** SHA-256 of the tool calls answered, base64url. */
   calls: string;
-  /** Expiry, milliseconds since the epoch. */
+  /** Milliseconds since the epoch. */
   exp: number;
 }
 
@@ -35,7 +30,6 @@ export function toolCallsDigest(calls: readonly ToolCall[]): string {
     .digest("base64url");
 }
 
-/** Sign a pause of `turn` (a new random id when null) after `step` model calls, answering `calls`. */
 export function signContinuation(input: { caller: string; turn: string | null; step: number; calls: readonly ToolCall[]; now?: number }): {
   token: string;
   claims: ContinuationClaims;
@@ -53,10 +47,7 @@ export function signContinuation(input: { caller: string; turn: string | null; s
 
 const forged = () => new AppError("forbidden:continuation", "This tool result does not belong to a turn of yours. Send your message again.");
 
-/**
- * Check a continuation and spend it; only a token passing every check is marked used.
- * @throws AppError 403 forged or another caller's; 400 expired or over the step budget; 409 replayed
- */
+/** Check a continuation and spend it. @throws AppError 403 forged or another caller's; 400 expired or over budget; 409 replayed */
 export async function spendContinuation(token: string, expected: { caller: string; calls: readonly ToolCall[]; now?: number }): Promise<ContinuationClaims> {
   const now = expected.now ?? Date.now();
   const parts = token.split(".");

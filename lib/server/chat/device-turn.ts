@@ -8,18 +8,14 @@ import type { QuotaSubject } from "@/lib/server/quota";
 import { spendContinuation } from "./continuation";
 import { stepCalls, type TurnTools } from "./respond";
 
-// The device-tool round trip on the standard path (docs/issues.md #50); tool arguments and results are never logged.
+// The device-tool round trip (docs/issues.md #50); tool arguments and results are never logged.
 
-/** The continuation caller of a quota subject: "u:<user id>", or "v:" and the SHA-256 of the client key. */
 export function continuationCaller(subject: QuotaSubject): string {
   if (subject.kind === "user") return `u:${subject.userId}`;
   return `v:${createHash("sha256").update(subject.address ?? "unknown").digest("base64url")}`;
 }
 
-/**
- * A body's continuation, checked and spent, or null for a new turn. @throws AppError 400 for a model without
- * function calling; the token's 403, 400 or 409 (./continuation.ts)
- */
+/** A body's continuation, checked and spent, or null. @throws AppError 400, 403, 409 */
 export async function checkedContinuation(body: ChatRequest, caller: string, callsFunctions: boolean): Promise<TurnTools["resume"]> {
   const continuation = body.continuation;
   if (!continuation) return null;
@@ -28,7 +24,7 @@ export async function checkedContinuation(body: ChatRequest, caller: string, cal
   return { turn: claims.turn, calls: claims.step, steps: continuation.steps, search: continuation.search ?? null };
 }
 
-/** The turn's device tools, or null; with CODE_EXECUTION=off run_code is never offered (docs/issues.md #51). */
+/** With CODE_EXECUTION=off run_code is never offered (docs/issues.md #51). */
 export function turnTools(body: ChatRequest, subject: QuotaSubject, resume: TurnTools["resume"]): TurnTools | null {
   const codeOff = getConfig().codeExecution === null;
   const device = offeredDeviceTools(body).filter((t) => !(codeOff && t.function.name === RUN_CODE_TOOL_NAME));

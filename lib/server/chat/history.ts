@@ -10,7 +10,7 @@ import { isAppError } from "@/lib/shared/errors";
 import type { ClientExchange } from "@/lib/server/api/route";
 import { toIntegrityWrite, toSealedMessage } from "@/lib/server/vault/server";
 
-// History is vault ciphertext (docs/product.md §3): the server cannot open it, so `display_name` is null, `content` "".
+// History is vault ciphertext (docs/product.md §3): `display_name` is null and `content` "" here.
 
 const b64 = (bytes: Uint8Array | null) => (bytes ? Buffer.from(bytes).toString("base64") : null);
 
@@ -25,7 +25,7 @@ export async function historyPage(userId: string, limit: number, cursor: string 
   return pageJson(await listSealedChats({ userId, limit, cursor }));
 }
 
-/** GET /api/ns/chat_history's JSON text, session and page in one round trip. @throws AppError 401, 403, 503, 400 */
+/** GET /api/ns/chat_history's JSON text. @throws AppError 401, 403, 503, 400 */
 export async function historyPageFor(request: Request, limit: number, cursor: string | null): Promise<string> {
   try {
     const { value } = await requireUserWith(
@@ -76,12 +76,11 @@ function chatJson(chat: SealedChat) {
   };
 }
 
-/** @throws AppError "not_found:chat" */
 export async function historyChat(userId: string, chatId: string) {
   return chatJson(await getSealedChat({ userId, chatId }));
 }
 
-/** GET /api/ns/chat_history/{chat_id}'s JSON text, session and chat in one round trip. @throws AppError 401, 403, 404, 503 */
+/** GET /api/ns/chat_history/{chat_id}'s JSON text. @throws AppError 401, 403, 404, 503 */
 export async function historyChatFor(request: Request, chatId: string): Promise<string> {
   const { value } = await requireUserWith(
     request,
@@ -98,7 +97,7 @@ export async function historyChatFor(request: Request, chatId: string): Promise<
 /** The largest chat_save body read before the session is checked (bytes). */
 export const SAVE_IN_ONE_STATEMENT_MAX_BYTES = 1024 * 1024;
 
-/** POST /api/ns/chat_save: a cookie session and a small body in one statement (docs/issues.md #24). @throws AppError */
+/** POST /api/ns/chat_save, in one statement for a cookie session (docs/issues.md #24). @throws AppError */
 export async function saveTurnFor(client: ClientExchange): Promise<{ chatId: string; lastUpdated: Date }> {
   const { request } = client;
   assertSameOrigin(request);
@@ -133,7 +132,6 @@ export async function saveTurnFor(client: ClientExchange): Promise<{ chatId: str
     );
     return { chatId: body.chat_id, ...value() };
   } catch (error) {
-    // The turn's shape is checked before the session is read: the caller's credentials still answer first.
     if (isAppError(error, "bad_request:input")) await requireUser(request);
     throw error;
   }

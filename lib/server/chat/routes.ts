@@ -29,7 +29,6 @@ export const chatVisitorRoute = route(api.chatVisitor, { handlerReadsBody: true 
   assertAcceptingTurns();
   const client = clientKey(request);
   const subject = { kind: "visitor", address: client } as const;
-  // A valid continuation is the same turn, not counted again.
   const resume = await checkedContinuation(body, continuationCaller(subject), modelCallsFunctions(model.code));
   const { searched } = resume ? { searched: false } : await consumeTurnQuota(subject, { search: search && !modelCallsFunctions(model.code) });
   const read = await readAttachedFile(body, client === null ? null : `visitor:${client}`, ctx.signal);
@@ -51,13 +50,12 @@ export const chatSignedInRoute = route(
   },
 );
 
-/** GET /api/ns/chat_history/{chat_id}; 404 when not the caller's. */
 export const chatHistoryGetRoute = route<typeof api.chatHistoryGet, { chatId: string }>(
   api.chatHistoryGet,
   async (ctx) => ctx.json(await historyChatFor(ctx.request, ctx.params.chatId), { headers: PRIVATE_NO_STORE }),
 );
 
-/** POST /api/ns/chat_save: store a turn sealed in the browser; 409 without a vault or on a conflict, 404. */
+/** POST /api/ns/chat_save: 409 without a vault or on a conflict, 404 for another's chat. */
 export const chatSaveRoute = route(
   api.chatSave,
   // saveTurnFor runs the auth, same-origin and body steps itself.
@@ -80,7 +78,6 @@ export const chatHistoryListRoute = route(api.chatHistoryList, async (ctx) => {
   return ctx.json(await historyPageFor(request, parsed.data.limit, parsed.data.cursor), { headers: PRIVATE_NO_STORE });
 });
 
-/** POST /api/ns/chat_history/batch: up to 100 chats; the rest in `remaining_chat_ids`. */
 export const chatHistoryBatchRoute = route(api.chatHistoryBatch, async (ctx) =>
   ctx.json(await sealedChatsJson({ userId: ctx.user.id, chatIds: ctx.body.chat_ids }), { headers: PRIVATE_NO_STORE }),
 );

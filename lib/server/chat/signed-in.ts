@@ -32,7 +32,7 @@ export interface SignedInSend {
 
 export type SignedInCaller = { sessionTokenHash: string } | { userId: string };
 
-/** The caller of a signed-in request: a verified bearer user or a session cookie's hash. @throws AppError 401, 403, 503 */
+/** @throws AppError 401, 403, 503 */
 export async function signedInCaller(request: Request): Promise<SignedInCaller> {
   if (request.headers.has("authorization")) return { userId: (await requireUser(request)).id };
   const token = readCookie(request.headers.get("cookie"), sessionCookieName());
@@ -48,8 +48,8 @@ export interface AdmittedUserTurn {
 }
 
 /**
- * Session, account, chat owner, plan and quota of a signed-in turn in one round trip, refused in the order of
- * checking them one by one; only a turn passing all is counted. `uncounted` replaces the count (a continuation).
+ * A signed-in turn's session, account, chat, plan and quota in one round trip, refused in the order of checking them
+ * one by one; only a turn passing all is counted.
  */
 export async function admitUserTurn(input: {
   who: SignedInCaller;
@@ -57,7 +57,6 @@ export async function admitUserTurn(input: {
   chatId: string | null;
   pending?: unknown[];
   beforeCount?: (userId: string) => Promise<void>;
-  /** "required": refuse the turn (429) when today's searches are used up. */
   search?: boolean | "required";
   uncounted?: (userId: string) => Promise<void>;
 }): Promise<AdmittedUserTurn> {
@@ -102,7 +101,7 @@ export async function admitUserTurn(input: {
   return { userId: pre.user.id, plan: pre.plan, model: checked, searched: pre.searched };
 }
 
-/** The checks of POST /api/ns/chat_user (docs/product.md §6, §7, §8) in one round trip. @throws AppError */
+/** The checks of POST /api/ns/chat_user (docs/product.md §6, §7, §8). @throws AppError */
 export async function admitSignedInSend(client: ClientExchange): Promise<SignedInSend> {
   const { request } = client;
   const who = await signedInCaller(request);

@@ -19,7 +19,7 @@ export interface PreparedTurn {
   context: ContextReport;
 }
 
-/** The requested model if the plan allows it (docs/product.md §6). @throws AppError 400 unknown model, 403 Pro model without Pro. */
+/** The requested model if the plan allows it (docs/product.md §6). @throws AppError 400, 403 */
 export function checkModel(code: string, plan: "Free" | "Pro"): ModelDescriptor {
   const model = findModel(code);
   if (!model) throw new AppError("bad_request:model", "Unknown model. Choose one of the models offered in the model picker.");
@@ -29,7 +29,6 @@ export function checkModel(code: string, plan: "Free" | "Pro"): ModelDescriptor 
   return model;
 }
 
-/** The provider input for a model already checked by `checkModel`. */
 export function prepareTurn(body: ChatRequest, model: ModelDescriptor): PreparedTurn {
   checkImagesAllowed(body, model);
   const history: ChatMessage[] = body.messages.map((m) => ({ role: m.role, content: contentText(m.content) }));
@@ -43,19 +42,18 @@ export function prepareTurn(body: ChatRequest, model: ModelDescriptor): Prepared
   };
 }
 
-/** The sentence for an image sent to a text-only model; the browser's too (lib/browser/files/errors.ts). */
+/** The browser's sentence too (lib/browser/files/errors.ts). */
 export function imageNotSupportedMessage(modelTitle: string): string {
   return `The ${modelTitle} model cannot read images. Attach the text instead, or describe the image in your message.`;
 }
 
-/** @throws AppError 400 "bad_request:image_not_supported" when images go to a model that cannot read them. */
 export function checkImagesAllowed(body: ChatRequest, model: ModelDescriptor): void {
   if (body.messages.some((m) => contentImages(m.content).length > 0) && !modelReadsImages(model.code)) {
     throw new AppError("bad_request:image_not_supported", imageNotSupportedMessage(model.title));
   }
 }
 
-/** The refusal `checkImagesAllowed` would throw, or null; asked before the quota is counted. */
+/** Asked before the quota is counted. */
 export function imageRefusal(body: ChatRequest): AppError | null {
   const model = findModel(body.model);
   if (!model) return null;

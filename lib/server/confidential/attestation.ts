@@ -9,7 +9,6 @@ import { MAX_CONNECT_MS, NOT_CONFIGURED } from "./enclave";
 // GET /api/confidential/attestation (docs/confidential-inference.md): the browser verifies what this relays.
 
 const ATTESTATION_PATH = "/.well-known/tinfoil-attestation";
-/** Largest attestation document relayed under development trust. */
 const MAX_ATTESTATION_BYTES = 1024 * 1024;
 
 let bundleCache: { key: string; expires: number; value: Promise<AttestationBundle> } | undefined;
@@ -17,10 +16,7 @@ const FAILURE_CACHE_MS = 10_000;
 export const ATTESTATION_LIMIT = api.confidentialAttestation.rateLimit;
 let failedUntil: { key: string; until: number } | undefined;
 
-/**
- * The enclave's attestation, for the browser to verify: development trust relays the enclave's document, production
- * trust a cached Tinfoil AttestationBundle. 404 when off, 502 when it cannot be fetched (remembered FAILURE_CACHE_MS).
- */
+/** The enclave's attestation for the browser to verify; 404 when off, 502 when it cannot be fetched. */
 export async function relayAttestation(): Promise<Response> {
   const config = getConfig();
   const settings = config.confidential;

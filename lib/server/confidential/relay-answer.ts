@@ -4,17 +4,13 @@ import { getConfig } from "@/lib/server/config";
 import { AppError } from "@/lib/shared/errors";
 import { logger } from "@/lib/server/log";
 
-/** EHBP's key-configuration mismatch (ehbp protocol.js KEY_CONFIG_PROBLEM_TYPE). */
 const KEY_CONFIG_PROBLEM_TYPE = "urn:ietf:params:ehbp:error:key-config";
 const PROBLEM_JSON = "application/problem+json";
 
 const KEY_CONFIG_MESSAGE = "The secure enclave no longer uses the key this browser verified. Reload the page and send again.";
 const ENCLAVE_ERROR_MESSAGE = "The secure enclave answered with an error. Please try again in a moment.";
 
-/**
- * The answer instead of the enclave's for any non-2xx (null for 2xx): 502 for a refused relay key, 503 busy for
- * 429, 422 problem+json for EHBP's key-config mismatch, else 502. The enclave's body and Location never pass.
- */
+/** The answer instead of the enclave's for a non-2xx (null for 2xx); the enclave's body and Location never pass. */
 export function upstreamRefusal(status: number, headers: http.IncomingHttpHeaders): AppError | Response | null {
   if (status >= 200 && status < 300) return null;
   if (status === 401 || status === 403 || status === 407) {
@@ -34,10 +30,7 @@ export function upstreamRefusal(status: number, headers: http.IncomingHttpHeader
   return new AppError("upstream:enclave", ENCLAVE_ERROR_MESSAGE);
 }
 
-/**
- * The enclave's body under CONFIDENTIAL_IDLE_TIMEOUT_MS (silence while the browser reads) and CONFIDENTIAL_STREAM_TIMEOUT_MS
- * (in all); past either the stream errors like a dropped connection, since nothing can be added in clear.
- */
+/** The enclave's body under the idle and total deadlines; past either it errors like a dropped connection. */
 export function answerWithDeadlines(response: http.IncomingMessage): ReadableStream<Uint8Array> {
   const { CONFIDENTIAL_IDLE_TIMEOUT_MS: idleMs, CONFIDENTIAL_STREAM_TIMEOUT_MS: totalMs } = getConfig();
   let idle: NodeJS.Timeout | undefined;

@@ -28,7 +28,7 @@ export const MISMATCH_MESSAGE =
 
 
 
-/** CONTINUATION_HEADER's token checked and spent, or null. @throws AppError 403/400/409 */
+/** @throws AppError 403/400/409 */
 async function continued(request: Request, caller: string): Promise<{ turn: string; step: number } | null> {
   const token = request.headers.get(CONTINUATION_HEADER);
   if (token === null) return null;
@@ -47,7 +47,6 @@ function nextToken(caller: string, resumed: { turn: string; step: number } | nul
   return signContinuation({ caller, turn: resumed?.turn ?? null, step: (resumed?.step ?? 0) + 1, calls: [] }).token;
 }
 
-/** POST /api/confidential/chat: one confidential turn, admitted, then streamed to the enclave. */
 export const relayChat = route(
   api.confidentialChat,
   {
@@ -76,7 +75,7 @@ function mismatchRefusal(seconds: number): AppError {
   return new AppError("forbidden:confidential_mismatch", MISMATCH_MESSAGE, { headers: { "Retry-After": String(seconds) } });
 }
 
-/** Who sends, and whether they may. @throws AppError 400/401/403/413/429 */
+/** @throws AppError 400/401/403/413/429 */
 async function admit(request: Request): Promise<AdmittedTurn> {
   const maxBytes = getConfig().CONFIDENTIAL_MAX_REQUEST_BYTES;
   const code = request.headers.get(MODEL_HEADER)?.trim() ?? "";
@@ -103,7 +102,6 @@ async function admit(request: Request): Promise<AdmittedTurn> {
         key = `u:${userId}`;
         await refuseIfBlocked(key);
       },
-      // A continuation is the same turn: checked in the quota's place, nothing counted.
       ...(continuing
         ? {
             uncounted: async (userId: string) => {

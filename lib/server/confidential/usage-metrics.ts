@@ -1,5 +1,4 @@
-// Usage an enclave reports outside the ciphertext (Tinfoil's `X-Tinfoil-Usage-Metrics` header or trailer,
-// manager/proxy.go `FormatUsage`), so a relay that cannot read the body can meter it and check the served model.
+// Usage an enclave reports outside the ciphertext (Tinfoil's `X-Tinfoil-Usage-Metrics`, manager/proxy.go `FormatUsage`).
 
 export const USAGE_METRICS_REQUEST_HEADER = "X-Tinfoil-Request-Usage-Metrics";
 export const USAGE_METRICS_HEADER = "X-Tinfoil-Usage-Metrics";
@@ -17,7 +16,7 @@ export function formatUsageMetrics(usage: UsageMetrics): string {
   return parts.join(",");
 }
 
-/** Parse a usage header value; null when a token count is missing or not a non-negative integer. */
+/** Null when a token count is missing or not a non-negative integer. */
 export function parseUsageMetrics(value: string | null | undefined): UsageMetrics | null {
   if (!value || value.length > 1000) return null;
   const fields = new Map<string, string>();

@@ -6,12 +6,11 @@ import { contextBudgetTokens, modelPrivacy, modelProviders } from "@/lib/server/
 import { CONFIDENTIAL_PATHS, MODEL_HEADER, type ConfidentialPublicConfig, type ModelPrivacy } from "@/lib/shared/confidential/protocol";
 import { confidentialProviderName } from "@/lib/server/config-confidential";
 
-/** True when `code` is listed in CONFIDENTIAL_MODELS and an enclave is configured. */
 export function isConfidentialModel(code: string, config: Config = getConfig()): code is ModelCode {
   return isModelCode(code) && modelPrivacy(code, config) === "confidential";
 }
 
-/** 409 for a confidential model on a plaintext chat route (its messages reach the server only as ciphertext), else null. */
+/** 409 for a confidential model on a plaintext route: its messages reach the server only as ciphertext. */
 export function confidentialInClearError(code: string, config: Config = getConfig()): AppError | null {
   if (!isConfidentialModel(code, config)) return null;
   return new AppError(
@@ -20,13 +19,12 @@ export function confidentialInClearError(code: string, config: Config = getConfi
   );
 }
 
-/** The enclave's model id for a confidential public code (CONFIDENTIAL_MODEL_<TIER>), or null. */
 export function enclaveModelId(code: string, config: Config = getConfig()): string | null {
   if (!isConfidentialModel(code, config)) return null;
   return config.confidential!.enclaveModels[code];
 }
 
-/** The browser-safe subset of the confidential settings (no key; the host only), or null when off. */
+/** The browser-safe confidential settings (no key), or null when off. */
 export function confidentialPublicConfig(config: Config = getConfig()): ConfidentialPublicConfig | null {
   const c = config.confidential;
   if (!c) return null;

@@ -1,5 +1,4 @@
-// The built-in development responder (no provider configured, never in production): deterministic, so
-// screenshots and tests are stable; offered tools, it calls them by lib/shared/llm/tools.ts `scriptedToolCall`.
+// The development responder (no provider configured, never in production): deterministic, for stable screenshots and tests.
 import { LlmError } from "./errors";
 import { splitDocumentContext } from "@/lib/shared/llm/prompt";
 import { splitWebResults } from "@/lib/shared/llm/search-prompt";
@@ -20,16 +19,13 @@ const QUOTED_LINE_MAX_CHARS = 200;
 const WORDS_PER_CHUNK = 3;
 
 export interface DevelopmentResponderOptions {
-  /** Pause between chunks in milliseconds (default 15). */
   chunkDelayMs?: number;
 }
 
-/** The full deterministic answer for a conversation. */
 export function developmentAnswer(messages: readonly LlmMessage[]): string {
   const lastUser = messages.findLast((m) => m.role === "user");
   const title = standInTitle(lastUser?.content ?? "");
   if (title) return title;
-  // Web results are quoted, never obeyed.
   const web = splitWebResults(lastUser?.content ?? "");
   if (!web.results.length && lastUser) {
     const tool = messages.slice(messages.lastIndexOf(lastUser) + 1).find((m) => m.role === "tool");
@@ -81,7 +77,7 @@ function rememberedFacts(messages: readonly LlmMessage[]): string {
 
 export const SAMPLE_KINDS = ["list", "code", "formula"] as const;
 
-/** The sample kind of turn `turn` (1-based): a hash of the opening picks the first, later turns take the next. */
+/** A hash of the opening picks the first sample kind; later turns take the next. */
 export function sampleKind(firstQuestion: string, turn = 1): (typeof SAMPLE_KINDS)[number] {
   let h = 2166136261;
   for (const ch of firstQuestion.trim()) h = Math.imul(h ^ ch.codePointAt(0)!, 16777619) >>> 0;
@@ -112,7 +108,7 @@ function markdownSample(question: string, kind: (typeof SAMPLE_KINDS)[number]): 
   }
 }
 
-/** The development responder as an LlmProvider. @throws LlmError "aborted" when the signal fires */
+/** @throws LlmError "aborted" when the signal fires */
 export function createDevelopmentProvider(options: DevelopmentResponderOptions = {}): LlmProvider {
   const delayMs = options.chunkDelayMs ?? 15;
   return {

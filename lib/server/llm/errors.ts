@@ -1,13 +1,10 @@
-// Typed LLM failures, with fixed messages that never carry prompt text or the upstream's body: safe to log.
+// Fixed messages that never carry prompt text or the upstream's body: safe to log.
 
 export type LlmErrorKind =
   | "rate_limited"
-  /** 5xx, or unreachable before a reply. */
   | "unavailable"
-  /** No token within LLM_TIMEOUT_MS, before the first or between two. */
   | "timeout"
   | "interrupted"
-  /** Any other 4xx: bad key, unknown model, context too long. */
   | "bad_request"
   | "aborted";
 
@@ -54,7 +51,7 @@ export function isLlmError(err: unknown, kind?: LlmErrorKind): err is LlmError {
   return err instanceof LlmError && (kind === undefined || err.kind === kind);
 }
 
-/** Only identifier-like codes survive, so an upstream cannot smuggle text into our messages or logs. */
+/** Only identifier-like codes survive, so an upstream cannot smuggle text into logs. */
 export function safeErrorCode(value: unknown): string | undefined {
   return typeof value === "string" && /^[A-Za-z0-9_.-]{1,64}$/.test(value) ? value : undefined;
 }

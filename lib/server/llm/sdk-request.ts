@@ -2,8 +2,7 @@ import "server-only";
 import { headerRecord, llmFetch } from "./http-fetch";
 import { sseChunks, type ChunkLike, type SseErrorClasses } from "./openai-protocol";
 
-// An SDK's chat-completions request captured once from a real `create()` call and sent per turn through llmFetch
-// (docs/performance.md), so the SDK stays the authority on what is sent (tests/unit/llm-sdk-request.test.ts).
+// The SDK's own request, captured once and sent per turn through llmFetch (tests/unit/llm-sdk-request.test.ts).
 
 export interface SdkRequest {
   url: URL;
@@ -11,10 +10,7 @@ export interface SdkRequest {
   headers: Record<string, string>;
 }
 
-/**
- * The request the SDK makes when `run` calls `create()` with the given fetch, captured once. `run` swaps only the
- * client's fetch and calls `.asResponse()`. @throws Error when `run` made no request
- */
+/** Capture the request of `run`'s `create()` once; `run` swaps only the fetch and calls `.asResponse()`. */
 export function captureSdkRequest(run: (fetch: typeof globalThis.fetch) => Promise<unknown>): () => Promise<SdkRequest> {
   let captured: Promise<SdkRequest> | undefined;
   return () =>
@@ -30,7 +26,7 @@ export function captureSdkRequest(run: (fetch: typeof globalThis.fetch) => Promi
     })());
 }
 
-/** Send one streamed chat completion. @throws the SDK's APIError for an error status; TypeError, AbortError as fetch. */
+/** @throws the SDK's APIError for an error status; TypeError, AbortError as fetch would. */
 export async function sendChatRequest(
   request: SdkRequest,
   body: object,
@@ -39,7 +35,6 @@ export async function sendChatRequest(
 ): Promise<AsyncIterable<ChunkLike[]>> {
   const response = await llmFetch(request.url, { method: request.method, headers: request.headers, body: JSON.stringify(body), signal });
   if (!response.ok) {
-    // As the SDKs' request loop: the body's JSON (or its text) into their APIError.
     const text = await response.text().catch((error: unknown) => (error instanceof Error ? error.message : ""));
     let json: object | undefined;
     try {

@@ -3,7 +3,7 @@ import { api } from "@/lib/shared/api/contract";
 import { PRIVATE_NO_STORE, reply, route } from "@/lib/server/api/route";
 import { createProject, deleteProject, listProjects, updateProject } from "@/lib/server/db/projects";
 
-// /api/projects: sealed in the browser under the vault key; another user's project id answers 404 like an unknown one.
+// /api/projects: sealed in the browser; another user's project id answers 404 like an unknown one.
 
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64");
 
@@ -19,19 +19,18 @@ export const GET = route(api.projectList, async ({ user }) => {
   );
 });
 
-/** POST: a new project (201); 409 without a vault, at the limit, or for an id the caller holds. */
+/** 409 without a vault, at the limit, or for an id the caller holds. */
 export const POST = route(api.projectCreate, async ({ user, body }) => {
   const { createdAt } = await createProject({ userId: user.id, projectId: body.project_id, sealed: body.sealed });
   return reply(api.projectCreate, { project_id: body.project_id, sealed: b64(body.sealed), created_at: createdAt.toISOString() }, { status: 201 });
 });
 
-/** PATCH: the whole sealed project replaced; 404 when not the caller's. */
 export const PATCH = route(api.projectUpdate, async ({ user, body }) => {
   await updateProject({ userId: user.id, projectId: body.project_id, sealed: body.sealed });
   return reply(api.projectUpdate, { ok: true });
 });
 
-/** DELETE: its chats stay, moved out of it; 404 when not the caller's. */
+/** Its chats stay, moved out of it. */
 export const DELETE = route(api.projectDelete, async ({ user, body }) => {
   const { chatsMoved } = await deleteProject({ userId: user.id, projectId: body.project_id });
   return reply(api.projectDelete, { ok: true, chats_moved: chatsMoved });

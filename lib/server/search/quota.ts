@@ -5,19 +5,17 @@ import { SEARCH_KEY_SUFFIX, type QuotaSubject } from "@/lib/server/db/quota-sql"
 import { AppError } from "@/lib/shared/errors";
 import { SEARCH_QUOTA_REFUSAL } from "@/lib/shared/confidential/protocol";
 
-/** 429 for a confidential turn asking a search past the day's limit (the standard path answers without searching). */
+/** 429 for a confidential turn searching past the day's limit. */
 export function searchQuotaExceeded(retryAfterSeconds: number): AppError {
   return new AppError("rate_limited:search_quota", SEARCH_QUOTA_REFUSAL, { headers: { "Retry-After": String(retryAfterSeconds) } });
 }
 
-/** The web searches of a subject per UTC day (SEARCH_PER_DAY_VISITOR, _FREE, _PRO). */
 export function searchLimitFor(subject: QuotaSubject, config: Config = getConfig()): number {
   if (subject.kind === "visitor") return config.SEARCH_PER_DAY_VISITOR;
   return subject.plan === "Pro" ? config.SEARCH_PER_DAY_PRO : config.SEARCH_PER_DAY_FREE;
 }
 
 
-// KEYS: the turn, a refusal (or a key never set), the search; ARGV: limit, ttl, search limit.
 // Returns the refusal's seconds negated, 0 over the turn limit, 1 counted, 2 counted with the search.
 const INCREMENT_WITH_SEARCH_SCRIPT = `
 local b = tonumber(redis.call('GET', KEYS[2]) or '0')

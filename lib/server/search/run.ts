@@ -7,9 +7,9 @@ import type { WebSearchRecord, WebSearchSource } from "@/lib/shared/search/recor
 import { queryFromMessage } from "@/lib/shared/search/text";
 import { searchSearxng } from "./searxng";
 
-// The standard path's web search through SEARXNG_URL; queries and results live in this request only, never logged.
+// The standard path's web search (SEARXNG_URL); queries and results are never logged.
 
-/** Refuse `web_search: true` without a SearXNG, before the quota is counted. @throws AppError 400 "bad_request:web_search" */
+/** @throws AppError 400 "bad_request:web_search" without a SearXNG */
 export function assertSearchAvailable(requested: boolean | undefined): boolean {
   const refusal = searchRefusal(requested);
   if (refusal) throw refusal;
@@ -20,10 +20,7 @@ export function searchRefusal(requested: boolean | undefined): AppError | null {
   return requested && !getConfig().search ? new AppError("bad_request:web_search", "Web search is not available on this server for this model.") : null;
 }
 
-/**
- * Run a turn's search (the query from the user's last message) and add its results to the model input; nothing is
- * queried when `counted` is false. @throws the abort reason when `signal` aborts, never for an engine failure.
- */
+/** Run a turn's search into the model input. @throws the abort reason, never for an engine failure */
 export async function searchForTurn(input: {
   messages: LlmMessage[];
   question: string;
@@ -40,7 +37,7 @@ export async function searchForTurn(input: {
   return { messages: withWebResults(input.messages, results), record: { ...base, queries, sources: results.map(toSource), status: "ok" } };
 }
 
-/** Run queries side by side, merged in order, each URL once (across `seen` too); null when none was answered. */
+/** Run queries side by side, each URL once (across `seen`); null when none was answered. */
 export async function runQueries(queries: readonly string[], signal?: AbortSignal, seen = new Set<string>()): Promise<PromptResult[] | null> {
   const config = getConfig();
   const settings = config.search!;

@@ -3,8 +3,7 @@ import { z } from "@/lib/shared/zod";
 import type { PromptResult } from "@/lib/shared/llm/search-prompt";
 import { createHttpFetch, readBodyCapped } from "@/lib/server/llm/http-fetch";
 
-// A SearXNG JSON API client (https://docs.searxng.org/dev/search_api; `json` must be in `search.formats`).
-// Nothing here logs or stores a query or result.
+// A SearXNG JSON API client (https://docs.searxng.org/dev/search_api); it never logs a query or result.
 
 export class SearchError extends Error {
   constructor(readonly kind: "timeout" | "unavailable" | "bad_response") {
@@ -26,15 +25,11 @@ export interface SearxngQuery {
   query: string;
   timeoutMs: number;
   maxResults: number;
-  /** SEARCH_MAX_RESPONSE_BYTES: a longer answer is refused rather than read whole. */
   maxBytes: number;
   signal?: AbortSignal;
 }
 
-/**
- * Run one query; results without an http(s) URL are dropped. @throws SearchError "timeout", "unavailable" (network,
- * non-2xx), "bad_response" (too large, not SearXNG's JSON); the caller's abort as is
- */
+/** Run one query. @throws SearchError "timeout", "unavailable", "bad_response"; the caller's abort as is */
 export async function searchSearxng(input: SearxngQuery): Promise<PromptResult[]> {
   const url = new URL(`${input.baseUrl}/search`);
   url.searchParams.set("q", input.query);
