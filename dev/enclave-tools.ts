@@ -1,8 +1,6 @@
 /**
- * The development enclave's tool loop, as Tinfoil's confidential model router runs it for `web_search_options`:
- * WEB_SEARCH_TOOL queries go to SearXNG and READ_PAGE_TOOL reads a page (only a link of the user's latest message
- * or a search result), each with the router's markers; request `tools` end the answer with those `tool_calls`.
- * Nothing here logs: queries, results and answer exist only inside the ciphertext.
+ * The development enclave's tool loop, as Tinfoil's confidential model router runs it: web search and page reads,
+ * with the router's markers. Nothing here logs.
  */
 import {
   MAX_QUERIES_PER_CALL,
@@ -37,7 +35,6 @@ export interface WireMessage {
 
 export type ModelEvent = { type: "delta"; text: string } | { type: "tool_calls"; calls: ToolCall[] } | { type: "usage"; usage: TurnUsage };
 
-/** One call of the enclave's model; throws on any failure. */
 export type EnclaveModel = (call: { messages: readonly WireMessage[]; tools: readonly ToolDefinition[]; signal: AbortSignal }) => AsyncIterable<ModelEvent>;
 
 export const ENCLAVE_SEARCH_PROMPT = [
@@ -53,7 +50,7 @@ export const TOOL_NO_QUERY = "The web search was not run: the call held no query
 export const TOOL_STEP_FULL = `The web search was not run: at most ${MAX_QUERIES_PER_CALL} queries a step.`;
 export const TOOL_UNKNOWN = "No such tool.";
 
-/** The error event's text (no upstream detail: it could echo the conversation). */
+/** No upstream detail: it could echo the conversation. */
 export const MODEL_FAILED_MESSAGE = "The model behind the secure enclave did not answer.";
 export const BUDGET_MESSAGE = "The model did not answer within the enclave's step budget.";
 
@@ -61,12 +58,11 @@ export interface EnclaveTurn {
   request: ChatRequest;
   model: EnclaveModel;
   writer: CompletionWriter;
-  /** Null: no tools offered. */
   search: { searxngUrl: string | null; piiCheck: boolean; events: boolean } | null;
   maxCalls?: number;
 }
 
-/** Answer one decrypted request through `writer`. Never throws: a failing model ends with the writer's error event. */
+/** Never throws: a failing model ends with the writer's error event. */
 export async function runEnclaveTurn({ request, model, writer, search, maxCalls = MAX_MODEL_CALLS }: EnclaveTurn): Promise<void> {
   const conversation: WireMessage[] = request.messages.map((m) => ({
     role: m.role,
@@ -78,14 +74,13 @@ export async function runEnclaveTurn({ request, model, writer, search, maxCalls 
     .filter((t) => t.function.name !== WEB_SEARCH_TOOL_NAME && t.function.name !== READ_PAGE_TOOL_NAME)
     .map((t) => ({ type: "function", function: { name: t.function.name, description: t.function.description ?? "", parameters: (t.function.parameters ?? { type: "object", properties: {} }) as Record<string, unknown> } }));
   const clientNames = new Set(clientTools.map((t) => t.function.name));
-  // A continued turn's earlier model calls: the assistant tool_calls since the user's last message.
   const lastUserAt = conversation.findLastIndex((m) => m.role === "user");
   const callsBefore = conversation.slice(lastUserAt + 1).filter((m) => m.role === "assistant" && m.tool_calls?.length).length;
   if (search) {
     const firstTurn = conversation.findIndex((m) => m.role !== "system");
     conversation.splice(firstTurn === -1 ? conversation.length : firstTurn, 0, { role: "system", content: ENCLAVE_SEARCH_PROMPT }, { role: "system", content: READ_PAGE_SYSTEM_PROMPT });
   }
-  // The personal-data check lets through what the user's own latest words hold.
+  // The personal-data check lets through what the user's own words hold.
   const lastUser = request.messages.findLast((m) => m.role === "user");
   const userMessage = lastUser ? splitDocumentContext(contentText(lastUser.content as ContentPart[] | string)).question : "";
   const sources: PromptResult[] = [];
@@ -159,7 +154,7 @@ export async function runEnclaveTurn({ request, model, writer, search, maxCalls 
   return writer.fail(BUDGET_MESSAGE, usage);
 }
 
-/** Run one call's queries concurrently; returns the tool message (new results numbered after earlier ones). */
+/** Returns the tool message, new results numbered after earlier ones. */
 async function searchStep(
   queries: readonly string[],
   search: NonNullable<EnclaveTurn["search"]>,
@@ -187,12 +182,11 @@ async function searchStep(
   return numberedResults(sources.slice(first), first + 1);
 }
 
-/** formatWebResults with indices from `first`. */
 function numberedResults(results: readonly PromptResult[], first: number): string {
   return formatWebResults(results).replace(/<result index="(\d+)"/g, (_, n: string) => `<result index="${Number(n) + first - 1}"`);
 }
 
-/** One read_page call: markers at start and end; the page is read only when `readable` holds its URL. */
+/** The page is read only when `readable` holds its URL. */
 async function readStep(call: ToolCall, n: number, readable: ReadonlySet<string>, events: boolean, writer: CompletionWriter): Promise<string> {
   const written = readPageUrl(call.arguments);
   const url = written && URL.canParse(written) ? new URL(written) : null;

@@ -1,8 +1,6 @@
 /**
- * The development enclave: a Node-only, NOT isolated stand-in for a Tinfoil-compatible inference enclave, with an
- * attestation signed by the published development root (only `trust: "development"` accepts it). It serves
- * `/.well-known/tinfoil-attestation`, `/.well-known/hpke-keys`, and EHBP-sealed `/v1/chat/completions` and
- * `/v1/audio/transcriptions` (EHBP SPEC.md §4–5), answered by `upstream` or the development responder.
+ * The development enclave: a NOT isolated stand-in for a Tinfoil enclave, attested by the published development
+ * root (only `trust: "development"` accepts it), serving EHBP-sealed chat and transcription (EHBP SPEC.md §4–5).
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -40,14 +38,13 @@ import {
 import { DEVELOPMENT_ROOT_PRIVATE_JWK } from "./development-root-private";
 import { USAGE_METRICS_REQUEST_HEADER } from "../lib/server/confidential/usage-metrics";
 
-/** A stand-in transcript: there is no speech model here, and it says so. */
+/** There is no speech model here, and it says so. */
 export function developmentTranscript(bytes: number): string {
   return `(The development enclave has no speech model, so this stands in for your words: it received ${bytes} bytes of encrypted audio and kept none.)`;
 }
 
 export const DEFAULT_ENCLAVE_PORT = 8788;
 export const DEVELOPMENT_VALIDITY_SECONDS = 60 * 60;
-/** The measurement `--tamper` serves: SHA-384 of "hush development enclave TAMPERED". */
 export const TAMPERED_MEASUREMENT: EnclaveMeasurement = {
   type: DEVELOPMENT_FORMAT,
   registers: ["bd347e2c240683573da7a1f3ee25e71cdc7cb36dc81e04fad9a936d70cf6dacdacef825439fc81988e65c86011d1c6fe"],
@@ -55,22 +52,18 @@ export const TAMPERED_MEASUREMENT: EnclaveMeasurement = {
 
 
 export interface DevEnclaveOptions {
-  /** TCP port; 0 picks a free one. Default 8788. */
+  /** 0 picks a free one. Default 8788. */
   port?: number;
   listenHost?: string;
   /** Serve a different measurement: verification must refuse it. */
   tamper?: boolean;
   /** Answer `POST /__test/tamper` (`on`/`off`) by switching `tamper`. */
   testControls?: boolean;
-  /** Pause between streamed chunks (ms). Default 15. */
   chunkDelayMs?: number;
-  /** Seconds. Default 3600. */
   validitySeconds?: number;
-  /** The answer to a conversation. Default: lib/server/llm/development.ts's. */
   answer?: (messages: readonly { role: string; content: string }[]) => string;
-  /** For `web_search_options` (./enclave-search.ts); null: searches fail. */
   searxngUrl?: string | null;
-  /** The model behind the router's tool loop; absent: `answer`. */
+  /** Absent: `answer`. */
   upstream?: EnclaveUpstream | null;
 }
 
@@ -88,18 +81,15 @@ function createSuite(): CipherSuite {
 
 export interface DevelopmentAttestationOptions {
   hpkePublicKey: string;
-  /** `domain`, e.g. `127.0.0.1:8788`. */
   enclaveHost: string;
   issuedAt?: Date;
   validitySeconds?: number;
   measurement?: EnclaveMeasurement;
-  /** Default: the development root. */
   signingJwk?: JWK;
-  /** Instead of SHA-256 of the key. */
   reportData?: string;
 }
 
-/** Sign a development attestation document (ES256 JWS) as served at `/.well-known/tinfoil-attestation`. */
+/** ES256 JWS, as served at `/.well-known/tinfoil-attestation`. */
 export async function createDevelopmentAttestation(options: DevelopmentAttestationOptions): Promise<DevelopmentAttestationDocument> {
   const iat = Math.floor((options.issuedAt ?? new Date()).getTime() / 1000);
   const report: DevelopmentReport = {
@@ -119,7 +109,7 @@ export async function createDevelopmentAttestation(options: DevelopmentAttestati
 }
 
 
-/** Start the development enclave with a fresh HPKE key pair. @throws the listen error (e.g. EADDRINUSE) */
+/** @throws the listen error (e.g. EADDRINUSE) */
 export async function startDevEnclave(options: DevEnclaveOptions = {}): Promise<DevEnclave> {
   const suite = createSuite();
   const keyPair = await suite.GenerateKeyPair(false);
@@ -170,7 +160,7 @@ export async function startDevEnclave(options: DevEnclaveOptions = {}): Promise<
     sendJson(res, 404, { error: "Not found" });
   }
 
-  /** The opened request, or null once a clear 400 was answered (one shape for every crypto failure: EHBP SPEC.md §5.4.4). */
+  /** Null once a 400 was answered (one shape for every crypto failure: EHBP SPEC.md §5.4.4). */
   async function openSealed(req: http.IncomingMessage, res: http.ServerResponse) {
     const encHex = req.headers[PROTOCOL.ENCAPSULATED_KEY_HEADER.toLowerCase()];
     if (typeof encHex !== "string" || !/^[0-9a-f]{64}$/.test(encHex)) {

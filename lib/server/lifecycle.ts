@@ -3,11 +3,7 @@ import { AppError } from "@/lib/shared/errors";
 import { logger } from "@/lib/server/log";
 import { processSlot } from "@/lib/server/process-state";
 
-/**
- * Work in flight (chat turns and writes) and graceful shutdown (docs/deploy.md "Restarts"): on SIGTERM, refuse new
- * work with 503, let Next close the listener, wait up to SHUTDOWN_GRACE_SECONDS (then abort turns, never writes),
- * close the connections, the database and Redis, and exit 0.
- */
+/** Work in flight and graceful shutdown (docs/deploy.md "Restarts"). */
 
 const shutdownAbort = () => new AppError("unavailable:shutdown", "server shutting down");
 
@@ -68,24 +64,18 @@ function register(work: Work): () => void {
   };
 }
 
-/**
- * Register a write (any request but GET/HEAD) until its answer is made. @returns `end()`, idempotent.
- * @throws AppError 503 unavailable:draining once the process drains.
- */
+/** Register a write until its answer is made. @returns `end()`. @throws AppError 503 once the process drains. */
 export function beginWrite(): { end(): void } {
   assertAcceptingTurns();
   return { end: register({ kind: "write" }) };
 }
 
-/**
- * Register a chat turn for its provider call and save. @returns `signal` (aborts on client disconnect or at the end
- * of the grace period; see isShutdownAbort) and `end()`. @throws AppError 503 while shutting down.
- */
+/** @returns `signal` (aborts on disconnect or at the end of the grace period) and `end()`. @throws AppError 503 */
 export function beginTurn(requestSignal: AbortSignal): { signal: AbortSignal; end(): void } {
   assertAcceptingTurns();
   const controller = new AbortController();
   const unregister = register({ kind: "turn", controller });
-  // A listener rather than AbortSignal.any, whose bookkeeping cost a visible share of a turn's CPU.
+  // A listener rather than AbortSignal.any, whose bookkeeping is costly per turn.
   const onRequestAbort = () => controller.abort(requestSignal.reason);
   if (requestSignal.aborted) onRequestAbort();
   else requestSignal.addEventListener("abort", onRequestAbort, { once: true });
@@ -103,14 +93,13 @@ function whenIdle(): Promise<void> {
 }
 
 export interface ShutdownOptions {
-  /** Milliseconds. */
   graceMs: number;
   closeResources(): Promise<void>;
   exit?: (code: number) => void;
   log?: (line: string) => void;
 }
 
-/** Take over SIGTERM and SIGINT; Next's own handlers, registered before, are called from ours. */
+/** Next's own handlers, registered before, are called from ours. */
 export function installShutdownHandlers(options: ShutdownOptions): void {
   if (state.installed) return;
   state.installed = true;
@@ -121,7 +110,7 @@ export function installShutdownHandlers(options: ShutdownOptions): void {
   }
 }
 
-/** Drain and exit; a second call while draining does nothing. `theirs`: Next's `cleanup` handlers. */
+/** A second call while draining does nothing. */
 export async function shutdown(
   signal: NodeJS.Signals,
   theirs: ((s: NodeJS.Signals) => void)[],
@@ -139,7 +128,7 @@ export async function shutdown(
   }, options.graceMs + 10_000);
   hardStop.unref();
 
-  // Next's cleanup closes the listener and calls process.exit; that exit is held back until the work is done.
+  // Next's cleanup calls process.exit; that exit is held back until the work is done.
   let nextDone: () => void = () => undefined;
   const nextClosed = new Promise<void>((resolve) => (nextDone = resolve));
   const realExit = process.exit;
@@ -159,7 +148,6 @@ export async function shutdown(
   }, options.graceMs);
   await whenIdle();
   clearTimeout(abortAll);
-  // Close what is left (idle keep-alive sockets) before the database goes.
   await Promise.race([nextClosed, new Promise((resolve) => setTimeout(resolve, 1_000).unref())]);
   processSlot<HttpServerSlot>("httpServer").value?.closeAllConnections();
   try {

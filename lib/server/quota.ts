@@ -15,18 +15,16 @@ import { SEARCH_KEY_SUFFIX, STT_KEY_SUFFIX, userQuotaKey, VISITOR_KEY_PREFIX, ty
 export type { QuotaSubject };
 
 /**
- * Daily chat quotas per UTC day (docs/product.md §9 leaves the numbers open). Counters live in the database, or in
- * Redis for visitors when REDIS_URL is set; a Redis outage falls back to the database. Visitors are keyed by
- * HMAC-SHA256(address) under a salt of the day, never by the address.
+ * Daily quotas per UTC day (docs/product.md §9), in the database or Redis; visitors are keyed by HMAC-SHA256 of the
+ * address under a salt of the day, never the address.
  */
 
-/** 429 "rate_limited:quota" with Retry-After until the next UTC day (docs/product.md §8). */
+/** 429 "rate_limited:quota" (docs/product.md §8). */
 export function quotaExceeded(retryAfterSeconds: number): AppError {
   return new AppError("rate_limited:quota", "You've reached today's message limit.", { headers: { "Retry-After": String(retryAfterSeconds) } });
 }
 
 
-/** UTC day as YYYY-MM-DD. */
 export function utcDay(now = new Date()): string {
   return now.toISOString().slice(0, 10);
 }
@@ -36,13 +34,12 @@ export function secondsToNextUtcDay(now = new Date()): number {
   return Math.max(1, Math.ceil((next - now.getTime()) / 1000));
 }
 
-/** The daily limit for a subject (see .env.example). */
 export function limitFor(subject: QuotaSubject, config: Config = getConfig()): number {
   if (subject.kind === "visitor") return config.QUOTA_VISITOR_PER_DAY;
   return subject.plan === "Pro" ? config.QUOTA_PRO_PER_DAY : config.QUOTA_FREE_PER_DAY;
 }
 
-// As INCREMENT_SCRIPT, unless KEYS[2] (a rate-limit refusal) is above 1: then its remaining seconds, negated.
+// As INCREMENT_SCRIPT, unless KEYS[2] holds a refusal: then its remaining seconds, negated.
 const INCREMENT_UNLESS_BLOCKED_SCRIPT =
   `
 local b = tonumber(redis.call('GET', KEYS[2]) or '0')
@@ -83,12 +80,12 @@ async function keyFor(subject: QuotaSubject, day: string): Promise<string> {
   return `${VISITOR_KEY_PREFIX}${digest}`;
 }
 
-/** Count one chat message for `subject` today. @throws AppError "rate_limited:quota" at the limit. */
+/** @throws AppError "rate_limited:quota" at the limit. */
 export async function consumeQuota(subject: QuotaSubject, now = new Date()): Promise<void> {
   await consumeTurnQuota(subject, { search: false }, now);
 }
 
-/** consumeQuota, plus one web search with `search`; `searched` is false when that search was refused. */
+/** consumeQuota, plus one web search with `search`. */
 export async function consumeTurnQuota(subject: QuotaSubject, options: { search: boolean }, now = new Date()): Promise<{ searched: boolean }> {
   const day = utcDay(now);
   const key = await keyFor(subject, day);
@@ -97,10 +94,7 @@ export async function consumeTurnQuota(subject: QuotaSubject, options: { search:
   return { searched: counted === 2 };
 }
 
-/**
- * Count `count` web-search queries of one tool step, in order, stopping at the first refusal (docs/issues.md #50).
- * @returns how many were counted
- */
+/** Count `count` queries in order, stopping at the first refusal. @returns how many were counted */
 export async function consumeSearchQueries(subject: QuotaSubject, count: number, now = new Date()): Promise<number> {
   const day = utcDay(now);
   const key = (await keyFor(subject, day)) + SEARCH_KEY_SUFFIX;
@@ -111,7 +105,6 @@ export async function consumeSearchQueries(subject: QuotaSubject, count: number,
   return counted;
 }
 
-/** Dictation's daily seconds of audio (STT_SECONDS_PER_DAY_*). */
 export function sttSecondsLimitFor(subject: QuotaSubject, config: Config = getConfig()): number {
   if (subject.kind === "visitor") return config.STT_SECONDS_PER_DAY_VISITOR;
   return subject.plan === "Pro" ? config.STT_SECONDS_PER_DAY_PRO : config.STT_SECONDS_PER_DAY_FREE;
@@ -123,10 +116,7 @@ export function sttQuotaExceeded(retryAfterSeconds: number): AppError {
   });
 }
 
-/**
- * Count `seconds` of dictated audio for `subject` today. @returns the UTC day counted (for refundAudioSeconds)
- * @throws AppError "rate_limited:stt_quota" when the seconds would pass today's limit (nothing is counted then).
- */
+/** @returns the UTC day counted. @throws AppError "rate_limited:stt_quota" past today's limit. */
 export async function consumeAudioSeconds(subject: QuotaSubject, seconds: number, now = new Date()): Promise<string> {
   const day = utcDay(now);
   const key = (await keyFor(subject, day)) + STT_KEY_SUFFIX;
@@ -135,7 +125,7 @@ export async function consumeAudioSeconds(subject: QuotaSubject, seconds: number
   return day;
 }
 
-/** Give back a user's dictation seconds counted on `day` (visitors' are not given back); never below zero. */
+/** Give back a user's dictation seconds counted on `day`; never below zero. */
 export async function refundAudioSeconds(subject: QuotaSubject, seconds: number, day: string): Promise<void> {
   if (subject.kind !== "user") return;
   const db = await getDb();
@@ -143,10 +133,7 @@ export async function refundAudioSeconds(subject: QuotaSubject, seconds: number,
   await db.$executeRaw`UPDATE quota_counters SET count = GREATEST(count - ${seconds}::int, 0) WHERE subject = ${key} AND day = ${day}`;
 }
 
-/**
- * consumeQuota, unless the subject is refused under `block` (one Redis script with REDIS_URL, else `block.check()`).
- * @returns the seconds the subject stays refused (nothing counted), or 0 once counted.
- */
+/** consumeQuota, unless refused under `block`. @returns the seconds still refused, or 0 once counted. */
 export async function consumeQuotaUnlessBlocked(
   subject: QuotaSubject,
   block: { redisKey: string | null; check: () => Promise<number> },
@@ -156,7 +143,6 @@ export async function consumeQuotaUnlessBlocked(
   return (await consumeTurnUnlessBlocked(subject, block, options, now)).blocked;
 }
 
-/** consumeQuotaUnlessBlocked, plus one web search with `search`. */
 export async function consumeTurnUnlessBlocked(
   subject: QuotaSubject,
   block: { redisKey: string | null; check: () => Promise<number> },
@@ -190,17 +176,14 @@ export async function consumeTurnUnlessBlocked(
   return { blocked: 0, searched: counted === 2 };
 }
 
-/** PING the quota Redis (readiness). @throws when REDIS_URL is unset or Redis does not answer. */
+/** @throws when REDIS_URL is unset or Redis does not answer. */
 export async function pingQuotaRedis(): Promise<void> {
   const redis = current().redis;
   if (!redis) throw new Error("REDIS_URL is not set");
   await redis.ping();
 }
 
-/**
- * Day and limits for counting a signed-in send inside its precondition statement (lib/server/db/chat-preconditions.ts):
- * that statement runs anyway, so a send stays at one round trip before the model is called.
- */
+/** Day and limits for counting a signed-in send inside lib/server/db/chat-preconditions.ts's statement. */
 export function userQuotaInDatabase(now = new Date()): { day: string; freeLimit: number; proLimit: number; searchFreeLimit: number; searchProLimit: number } {
   const config = getConfig();
   return {
@@ -212,19 +195,17 @@ export function userQuotaInDatabase(now = new Date()): { day: string; freeLimit:
   };
 }
 
-/** Give back one send (and with `search` its search) counted on `day` for a send refused later; never below zero. */
+/** Give back one send (and its search) counted on `day`; never below zero. */
 export async function refundUserQuota(userId: string, day: string, search = false): Promise<void> {
   const db = await getDb();
   const keys = search ? [userQuotaKey(userId), userQuotaKey(userId) + SEARCH_KEY_SUFFIX] : [userQuotaKey(userId)];
   await db.$executeRaw`UPDATE quota_counters SET count = count - 1 WHERE subject = ANY(${keys}::text[]) AND day = ${day} AND count > 0`;
 }
 
-/** Write visitors' in-memory counts to the database (embedded PGlite; a no-op otherwise). */
 export async function flushQuota(): Promise<void> {
   await shared.value?.visitors?.flush();
 }
 
-/** Flush visitors' counts and close the Redis connection, if any. */
 export async function closeQuota(): Promise<void> {
   const state = shared.value;
   shared.value = undefined;

@@ -7,9 +7,8 @@ import { AppError } from "@/lib/shared/errors";
 import { logger } from "@/lib/server/log";
 import { processSlot } from "@/lib/server/process-state";
 
-/** Rate limits in Redis with REDIS_URL (in-memory fallback while it is down), else in memory; keys are hashed. */
+/** Rate limits in Redis with REDIS_URL (in-memory fallback), else in memory; keys are hashed. */
 
-/** 429 "rate_limited:<name>" with Retry-After (seconds). */
 function rateLimited(name: string, retryAfterSeconds: number, message = "Too many requests."): AppError {
   return new AppError(`rate_limited:${name}`, message, { headers: { "Retry-After": String(retryAfterSeconds) } });
 }
@@ -29,7 +28,6 @@ const shared = processSlot<LimitState>("rateLimits");
 
 const keyPrefix = (name: string) => `hush:rl:${name}`;
 
-/** SHA-256 of the key, so no address or mailbox is stored as it is. */
 const hashedKey = (key: string) => createHash("sha256").update(key).digest("base64url");
 
 function limiterFor(spec: LimiterSpec): RateLimiterAbstract {
@@ -38,7 +36,7 @@ function limiterFor(spec: LimiterSpec): RateLimiterAbstract {
   if (state?.config !== config) {
     state?.redis?.disconnect();
     const redis = config.REDIS_URL
-      ? // Commands wait for the connection, so the first requests are counted in Redis, not a fresh fallback.
+      ? // Commands wait for the connection, so the first requests are counted in Redis.
         new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, commandTimeout: 1000 })
       : null;
     redis?.on("error", (error) => logger("rate-limit").error({ err: error.message }, "Redis error"));
@@ -56,7 +54,7 @@ function limiterFor(spec: LimiterSpec): RateLimiterAbstract {
   return limiter;
 }
 
-/** Count one attempt for `key` under `spec`. @throws AppError "rate_limited:<spec.name>" (429) at the limit. */
+/** @throws AppError "rate_limited:<spec.name>" (429) at the limit. */
 export async function consume(spec: LimiterSpec, key: string): Promise<void> {
   const hashed = hashedKey(key);
   try {
@@ -67,7 +65,7 @@ export async function consume(spec: LimiterSpec, key: string): Promise<void> {
   }
 }
 
-/** Mark `key` used under `name` for `seconds`: true the first time, false while still marked (a replay). */
+/** True the first time, false while still marked (a replay). */
 export async function markOnce(name: string, key: string, seconds: number): Promise<boolean> {
   try {
     await limiterFor({ name: `once:${name}`, points: 1, durationSeconds: Math.max(1, Math.ceil(seconds)) }).consume(hashedKey(key));
@@ -80,22 +78,17 @@ export async function markOnce(name: string, key: string, seconds: number): Prom
 
 const blockSpec = (name: string): LimiterSpec => ({ name: `block:${name}`, points: 1, durationSeconds: 1 });
 
-/** Refuse `key` under `name` for `seconds` (e.g. a client caught tampering). */
 export async function blockKey(name: string, key: string, seconds: number): Promise<void> {
   const hashed = hashedKey(key);
   await limiterFor(blockSpec(name)).block(hashed, seconds);
 }
 
-/**
- * The Redis key holding `key`'s refusal under `name`, for a script checking it in the same round trip (value above
- * 1 while refused; rate-limiter-flexible's layout). Null without REDIS_URL.
- */
+/** The Redis key holding a refusal (value above 1 while refused), for a script; null without REDIS_URL. */
 export function blockRedisKey(name: string, key: string): string | null {
   if (!getConfig().REDIS_URL) return null;
   return `${keyPrefix(blockSpec(name).name)}:${hashedKey(key)}`;
 }
 
-/** Seconds `key` stays refused under `name`, 0 when it is not. */
 export async function blockedSeconds(name: string, key: string): Promise<number> {
   const hashed = hashedKey(key);
   const res = await limiterFor(blockSpec(name)).get(hashed);
@@ -103,17 +96,14 @@ export async function blockedSeconds(name: string, key: string): Promise<number>
   return Math.max(1, Math.ceil(res.msBeforeNext / 1000));
 }
 
-/** Give back one point: a request another limit refused sent nothing. */
 async function refund(spec: LimiterSpec, key: string): Promise<void> {
   const hashed = hashedKey(key);
   await limiterFor(spec).reward(hashed, 1);
 }
 
 /**
- * One sign-in e-mail for `mailbox` (mailboxKey) from the client network `client`: per client an hour, per
- * (mailbox, client) an hour (a third party never locks the owner out), per mailbox a minute from all networks.
- * A refusal is given back to the limits before it. @throws AppError "rate_limited:email-signin-client",
- * "rate_limited:email-signin" or "rate_limited:email-signin-mailbox" (429 with Retry-After).
+ * One sign-in e-mail: per client an hour, per (mailbox, client) an hour (no owner lockout), per mailbox a minute.
+ * @throws AppError "rate_limited:email-signin-client", "rate_limited:email-signin" or "rate_limited:email-signin-mailbox"
  */
 export async function consumeEmailSignIn(mailbox: string, client: string | null): Promise<void> {
   const config = getConfig();
@@ -139,10 +129,7 @@ export async function consumeEmailSignIn(mailbox: string, client: string | null)
 export const DEVICE_CHANGES_PER_USER_PER_HOUR = 20;
 export const DEVICE_CHANGES_PER_NETWORK_PER_HOUR = 60;
 
-/**
- * One remembered-device change (each revoke waits for a VACUUM FULL of the key tables), limited per user and per
- * client network. @throws AppError "rate_limited:vault-device-user" or "rate_limited:vault-device-network" (429).
- */
+/** Per user and per network. @throws AppError "rate_limited:vault-device-user" or "rate_limited:vault-device-network" */
 export async function consumeDeviceChange(userId: string, client: string | null): Promise<void> {
   const user: LimiterSpec = { name: "vault-device-user", points: DEVICE_CHANGES_PER_USER_PER_HOUR, durationSeconds: 3600 };
   const network: LimiterSpec = { name: "vault-device-network", points: DEVICE_CHANGES_PER_NETWORK_PER_HOUR, durationSeconds: 3600 };

@@ -16,14 +16,13 @@ import { applyNextAuthEnv, buildAuthOptions, type AuthRequestContext } from "@/l
 import { getAuthSecret } from "@/lib/server/secret";
 
 /**
- * /api/auth/* (next-auth 4) from a standard Request. E-mail links are never consumed by a GET (mail scanners open
- * links): the callback GET redirects to /signup?token=…, whose script POSTs. Sign-in e-mail errors are JSON; cross-site
- * POSTs are refused; Google sign-in from /appsignup hands off via lib/server/auth/desktop.ts.
+ * /api/auth/* (next-auth 4) from a standard Request. E-mail links are never consumed by a GET (mail scanners):
+ * the callback GET redirects to /signup?token=…, whose script POSTs.
  */
 
 const MAX_BODY_BYTES = 16 * 1024;
 
-/** Handle one request to /api/auth/<segments...>. Never throws: errors become JSON answers. */
+/** Never throws: errors become JSON answers. */
 export async function handleAuthRequest(request: Request, segments: string[]): Promise<Response> {
   try {
     return await route(request, segments);
@@ -38,7 +37,7 @@ async function route(request: Request, segments: string[]): Promise<Response> {
   const url = new URL(request.url);
   const isEmailCallback = action === "callback" && providerId === "email";
 
-  // next-auth's client logger would let anyone write to the server log: answered 204, not read.
+  // next-auth's client logger would let anyone write to the server log.
   if (action === "_log" && method === "POST") return new Response(null, { status: 204, headers: { "Cache-Control": "no-store" } });
 
   if (method === "GET" || method === "HEAD") {
@@ -53,7 +52,7 @@ async function route(request: Request, segments: string[]): Promise<Response> {
   const body = method === "POST" ? await readFormBody(request) : undefined;
   const query: Record<string, string | string[]> = Object.fromEntries(url.searchParams);
   const cookies = parseCookies(request.headers.get("cookie"));
-  // next-auth answers an invalid callbackUrl with a logged 500: refuse it here, and drop an invalid cookie.
+  // next-auth answers an invalid callbackUrl with a logged 500.
   const callbackParam = typeof query.callbackUrl === "string" ? query.callbackUrl : undefined;
   if (callbackParam !== undefined && !isValidCallbackUrl(callbackParam)) {
     return jsonError(400, "Invalid callbackUrl: use a path on this site or an http(s) address.");
@@ -65,7 +64,6 @@ async function route(request: Request, segments: string[]): Promise<Response> {
   if (callbackCookie !== undefined && !isValidCallbackUrl(callbackCookie)) delete cookies[callbackUrlCookieName()];
 
   if (isEmailCallback) {
-    // The token's identifier is the normalised address.
     try {
       query.email = normalizeEmail(typeof query.email === "string" ? query.email : "");
     } catch {
@@ -97,12 +95,12 @@ async function route(request: Request, segments: string[]): Promise<Response> {
     }
   }
   if (method === "POST" && action === "signin" && providerId === "email") return emailSigninAnswer(answer, body?.email ?? "");
-  // A visitor must not get cookies (docs/product.md §1: nothing set for visitors).
+  // docs/product.md §1: nothing set for visitors.
   if (method === "GET" && !["csrf", "signin", "callback"].includes(action ?? "")) return withoutFlowCookies(jsonErrorBody(answer));
   return jsonErrorBody(answer);
 }
 
-/** next-auth's plain-text errors as JSON `{ "error": ... }`, like every error of the API. */
+/** Every error of the API is JSON. */
 function jsonErrorBody(answer: Response): Response {
   if (answer.status < 400 || answer.headers.get("content-type")?.includes("application/json")) return answer;
   const headers = new Headers(answer.headers);
@@ -170,7 +168,6 @@ function errorPage(code: string, desktop: boolean): string {
 
 const tooLarge = () => new AppError("payload_too_large:body", "The request is too large.");
 
-/** @throws AppError 413/400 */
 async function readFormBody(request: Request): Promise<Record<string, string>> {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > MAX_BODY_BYTES) throw tooLarge();
@@ -193,7 +190,7 @@ async function readFormBody(request: Request): Promise<Record<string, string>> {
   return out;
 }
 
-/** In order: e-mail on, CSRF token valid (a forged request cannot use up an allowance), address valid, limit. */
+/** A forged request must not use up an allowance, so the CSRF token is checked before the limit. */
 async function checkEmailRequest(
   body: Record<string, string>,
   cookies: Record<string, string>,
@@ -219,7 +216,7 @@ function csrfTokenValid(bodyToken: string | undefined, cookies: Record<string, s
   return expected.length === hash.length && timingSafeEqual(Buffer.from(expected), Buffer.from(hash));
 }
 
-/** As `{ ok: true }` or `{ error }` JSON; in development without mail also `dev_sign_in_link`. */
+/** In development without mail also `dev_sign_in_link`. */
 async function emailSigninAnswer(answer: Response, email: string): Promise<Response> {
   if (!answer.headers.get("content-type")?.includes("application/json")) return answer;
   const headers = new Headers({ "Cache-Control": "private, no-store" });
@@ -265,7 +262,6 @@ async function runNextAuth(call: NextAuthCall): Promise<Response> {
   return res.toResponse();
 }
 
-/** The subset of Node's ServerResponse that next-auth uses. */
 class CollectingResponse {
   statusCode = 200;
   private readonly headers = new Map<string, string | string[]>();

@@ -8,10 +8,7 @@ import { verifyGoogleIdToken } from "@/lib/server/auth/google-id-token";
 import { findOrCreateGoogleUser } from "@/lib/server/auth/users";
 import { logger } from "@/lib/server/log";
 
-/**
- * Who is calling, for every authenticated endpoint (docs/product.md §6): `Authorization: Bearer <Google ID token>`
- * (desktop app; the cookie is then ignored) or the session cookie. Reads only the Request; pages use `getPageUser()`.
- */
+/** Who is calling (docs/product.md §6): a Google ID token as Bearer (the cookie is then ignored), or the session cookie. */
 
 export { revokeUserSessions };
 
@@ -34,10 +31,7 @@ function bearerToken(request: Request): string | null {
   return match ? match[1]! : "";
 }
 
-/**
- * The caller, or null for missing or invalid credentials; deleted accounts have `deleted: true`.
- * @throws AppError 503 when Google's keys are unreachable (a network problem is not a sign-out).
- */
+/** Null for missing or invalid credentials. @throws AppError 503 when Google's keys are unreachable. */
 export async function getRequestUser(request: Request): Promise<AuthUser | null> {
   const bearer = bearerToken(request);
   if (bearer !== null) {
@@ -60,7 +54,7 @@ export async function getRequestUser(request: Request): Promise<AuthUser | null>
   return user ? toAuthUser(user, "session") : null;
 }
 
-/** The caller, or AppError 401, 403 for a deleted account unless `allowDeleted`, or 503 (see getRequestUser). */
+/** @throws AppError 401, 403 for a deleted account unless `allowDeleted`, 503. */
 export async function requireUser(request: Request, opts: { allowDeleted?: boolean } = {}): Promise<AuthUser> {
   const user = await getRequestUser(request);
   if (!user) throw unauthorized();
@@ -68,17 +62,13 @@ export async function requireUser(request: Request, opts: { allowDeleted?: boole
   return user;
 }
 
-/**
- * requireUser and a user-scoped read in one round trip for cookie sessions: `read` gets the token hash and returns
- * the session row it found with the data; requireUser's rules then apply. Otherwise requireUser, then `byUser`.
- */
+/** requireUser plus a user-scoped read in one round trip: `read` returns the session row it found with the data. */
 export async function requireUserWith<T>(
   request: Request,
   read: (sessionTokenHash: string, now: Date) => Promise<{ session: SessionRow | null; value: T }>,
   byUser: (user: AuthUser) => Promise<T>,
 ): Promise<{ user: AuthUser; value: T }> {
   const token = request.headers.has("authorization") ? null : readCookie(request.headers.get("cookie"), sessionCookieName());
-  // Tokens we issue are 43 characters.
   if (!token || token.length > 256) {
     const user = await requireUser(request);
     return { user, value: await byUser(user) };
@@ -94,10 +84,7 @@ export async function requireUserWith<T>(
 
 const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
-/**
- * CSRF guard for cookie-authenticated POST/PUT/PATCH/DELETE: refuses (AppError 403) an Origin other than APP_URL's or
- * EXTRA_ORIGINS, or without Origin a cross-site Sec-Fetch-Site. Requests with Authorization, or neither header, pass.
- */
+/** CSRF guard: refuses (403) a cookie-authenticated write from another origin; Authorization requests pass. */
 export function assertSameOrigin(request: Request): void {
   if (!STATE_CHANGING.has(request.method.toUpperCase())) return;
   if (request.headers.has("authorization")) return;
@@ -117,7 +104,7 @@ export function assertSameOrigin(request: Request): void {
   if (site === "cross-site" || site === "same-site") throw crossSite();
 }
 
-/** The signed-in user for a server component or action (via next/headers), or null. */
+/** For a server component or action, or null. */
 export async function getPageUser(): Promise<AuthUser | null> {
   const { cookies } = await import("next/headers");
   const token = (await cookies()).get(sessionCookieName())?.value;

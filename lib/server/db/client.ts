@@ -16,10 +16,7 @@ import { logger } from "@/lib/server/log";
 import { processSlot } from "@/lib/server/process-state";
 import type { AppError } from "@/lib/shared/errors";
 
-/**
- * The Prisma client over embedded PGlite (DATABASE_URL unset: in a worker thread, reached through node-postgres
- * over a private Unix socket, one process per DATA_DIR) or PostgreSQL. Pending migrations run before it is handed out.
- */
+/** The Prisma client over embedded PGlite (a worker thread behind a Unix socket) or PostgreSQL, migrated on open. */
 
 export type { PrismaClient };
 export type DatabaseTarget = Config["database"];
@@ -28,16 +25,12 @@ export interface DbHandle {
   db: PrismaClient;
   pool: pg.Pool;
   appliedMigrations: string[];
-  /** Disconnect Prisma and close the driver. */
   close(): Promise<void>;
-  /** PGlite only: write a consistent archive to `file` (docs/deploy.md "Backups"); @returns its size in bytes. */
+  /** PGlite only: write an archive to `file` (docs/deploy.md "Backups"); @returns its size in bytes. */
   backup?(file: string): Promise<number>;
 }
 
-/**
- * Open a client on `target`, applying pending migrations first (unless `migrate: false`); the app uses `getDb()`.
- * @throws AppError internal:migration, or the driver's connection error.
- */
+/** Open a client on `target`, migrating first. @throws AppError internal:migration, or the driver's connection error. */
 export async function openDb(target: DatabaseTarget, options: { migrate?: boolean } = {}): Promise<DbHandle> {
   if (target.kind === "postgres") return openPostgres(target.url, options);
   return openPglite({ dataDir: target.dataDir, sharedBuffersMb: target.sharedBuffersMb ?? 16, durable: target.durable ?? true }, options);
@@ -71,7 +64,7 @@ function openFailure(action: string, dataDir: string, m: WorkerFailure): AppErro
   return databaseOpenFailed(`PGlite failed to ${action} ${dataDir}: ${words || "unknown error"}\n${remedy(words)}`);
 }
 
-/** Create (initdb) or restore the PGlite folder in a worker that then exits. @throws AppError internal:database_open */
+/** @throws AppError internal:database_open */
 async function initPglite(settings: PgliteSettings, restoreFrom?: string): Promise<void> {
   const { dataDir } = settings;
   const worker = new Worker(PGLITE_WORKER, { workerData: { ...settings, initOnly: true, restoreFrom } });
@@ -84,7 +77,6 @@ async function initPglite(settings: PgliteSettings, restoreFrom?: string): Promi
 }
 
 async function openPglite(settings: PgliteSettings, options: { migrate?: boolean }): Promise<DbHandle> {
-  // A second process on the folder would corrupt it.
   const lock = acquireDataDirLock(settings.dataDir);
   try {
     return await openLockedPglite(settings, options, lock);
@@ -143,8 +135,7 @@ async function openLockedPglite(settings: PgliteSettings, options: { migrate?: b
     await stopWorker().catch(() => undefined);
     throw error;
   }
-  // One connection: the worker serves one. PGlite is one session, so a replacement connection would find the old
-  // one's named prepared statements; onConnect (awaited, unlike a "connect" listener) clears them.
+  // PGlite is one session: a replacement connection would find the old one's prepared statements; onConnect clears them.
   const pool = new pg.Pool({
     host: socketDir,
     port: 5432,
@@ -157,7 +148,7 @@ async function openLockedPglite(settings: PgliteSettings, options: { migrate?: b
   return { ...opened, backup };
 }
 
-/** Local control channel: one JSON line in (`{"op":"backup","file":...}`), one out (`{"bytes":n}` or `{"error":...}`). */
+/** One JSON line in (`{"op":"backup","file":...}`), one out (`{"bytes":n}` or `{"error":...}`). */
 async function serveControl(socketPath: string, backup: (file: string) => Promise<number>): Promise<net.Server> {
   const server = net.createServer((socket) => {
     let line = "";
@@ -191,10 +182,7 @@ async function serveControl(socketPath: string, backup: (file: string) => Promis
   return server;
 }
 
-/**
- * Restore the archive `file` (from npm run db:backup) into the PGlite folder `dataDir`, under DATA_DIR's lock.
- * @throws AppError unavailable:data_dir_in_use, internal:database_open, or Error when the folder is not empty.
- */
+/** @throws AppError unavailable:data_dir_in_use, internal:database_open, or Error when the folder is not empty. */
 export async function restorePglite(dataDir: string, file: string, sharedBuffersMb = 16, durable = true): Promise<void> {
   const lock = acquireDataDirLock(dataDir);
   try {
@@ -208,15 +196,13 @@ export async function restorePglite(dataDir: string, file: string, sharedBuffers
 }
 
 async function openPostgres(url: string, options: { migrate?: boolean }): Promise<DbHandle> {
-  // connectionTimeoutMillis: an unreachable server fails a request instead of hanging it. Prisma's pg adapter reads
-  // timestamps without a zone as UTC, so each session is set to UTC.
+  // Prisma's pg adapter reads timestamps without a zone as UTC, so each session is set to UTC.
   const pool = new pg.Pool({ connectionString: url, connectionTimeoutMillis: 5_000, onConnect: (client) => client.query("SET TIME ZONE 'UTC'") });
   return openPool(pool, { ...options, lock: true });
 }
 
 async function openPool(
   pool: pg.Pool,
-  /** txMaxWaitMs: how long a transaction may wait for a connection. */
   options: { migrate?: boolean; lock: boolean; txMaxWaitMs?: number },
   afterEnd: () => Promise<void> = async () => undefined,
 ): Promise<DbHandle> {
@@ -235,7 +221,6 @@ async function openPool(
         client.release();
       }
     }
-    // PGlite's single connection queues concurrent transactions, so the wait may exceed Prisma's default.
     const db = new PrismaClient({
       adapter: new PrismaPg(pool),
       ...(options.txMaxWaitMs ? { transactionOptions: { maxWait: options.txMaxWaitMs } } : {}),
@@ -259,7 +244,7 @@ async function openPool(
 
 const store = processSlot<Promise<DbHandle>>("db");
 
-/** The process-wide client, opened (and migrated) on first call; a failed open is not cached. */
+/** The process-wide client, opened on first call; a failed open is not cached. */
 export function getDb(): Promise<PrismaClient> {
   return handle().then((h) => h.db);
 }
@@ -282,22 +267,15 @@ function handle(): Promise<DbHandle> {
   return pending;
 }
 
-/**
- * The node-postgres pool under getDb()'s client, for hot reads; same connections, not for use inside a Prisma
- * transaction. `timestamptz` columns come back as Date.
- */
+/** The node-postgres pool under getDb()'s client, for hot reads; not inside a Prisma transaction. */
 export function getPool(): Promise<pg.Pool> {
   return handle().then((h) => h.pool);
 }
 
-/**
- * Run one Prisma.sql statement through the pool (cheaper than Prisma per turn). Parameters go untyped, so a `${}`
- * PostgreSQL cannot type needs a cast. Not inside a Prisma transaction. @throws pg.DatabaseError or a connection error.
- */
+/** One Prisma.sql statement through the pool; untyped parameters need casts. @throws pg.DatabaseError */
 export async function rawRows<T extends pg.QueryResultRow>(statement: Prisma.Sql): Promise<T[]> {
   const pool = await getPool();
   const text = statement.text;
-  // Named (prepared) per text hash: each connection plans it once.
   let name = statementNames.get(text);
   if (!name) statementNames.set(text, (name = `raw_${createHash("sha256").update(text).digest("hex").slice(0, 24)}`));
   return (await pool.query<T>({ name, text, values: statement.values })).rows;
@@ -305,7 +283,6 @@ export async function rawRows<T extends pg.QueryResultRow>(statement: Prisma.Sql
 
 const statementNames = new Map<string, string>();
 
-/** Close the process-wide client; the next `getDb()` opens a new one. */
 export async function closeDb(): Promise<void> {
   const pending = store.value;
   store.value = undefined;

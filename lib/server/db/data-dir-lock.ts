@@ -6,20 +6,17 @@ import path from "node:path";
 import { AppError, isAppError } from "@/lib/shared/errors";
 
 /**
- * One process per embedded data folder (docs/deploy.md "One process per data folder"): an O_EXCL lock file
- * DATA_DIR/pglite.lock naming its holder, taken over only once that holder is proven gone (same host and boot, no
- * process with its pid and start time). A holder on another host is never taken over.
+ * One process per embedded data folder (docs/deploy.md "One process per data folder"): an O_EXCL lock file, taken
+ * over only once its holder is proven gone.
  */
 
 export interface LockHolder {
   pid: number;
-  /** /proc/<pid>/stat field 22, null off Linux. */
   startTicks: number | null;
   bootId: string | null;
   hostname: string;
   /** Without its arguments (an e-mail given to `npm run plan` stays out of the file). */
   command: string;
-  /** A per-acquisition nonce: proves a lock read back is this acquisition's. */
   nonce: string;
   control?: string;
 }
@@ -30,7 +27,7 @@ export interface DataDirInUse {
   lockFile: string;
 }
 
-/** AppError "unavailable:data_dir_in_use" (503), `cause` a DataDirInUse (read it with dataDirHolder). */
+/** AppError "unavailable:data_dir_in_use" (503). */
 export function dataDirInUse(dataDir: string, holder: LockHolder, lockFile: string): AppError {
   const where = holder.hostname === os.hostname() ? "" : ` on host ${holder.hostname}`;
   return new AppError(
@@ -101,7 +98,7 @@ function alive(pid: number): boolean {
   }
 }
 
-/** True only when `holder` is proven gone; never for another host. */
+/** Never true for another host. */
 export function holderIsGone(holder: LockHolder): boolean {
   if (holder.hostname !== os.hostname()) return false;
   const bootId = readText("/proc/sys/kernel/random/boot_id");
@@ -139,10 +136,7 @@ function writeExclusive(file: string, holder: LockHolder): boolean {
   return true;
 }
 
-/**
- * Take the lock on `pgliteDir` (DATA_DIR/pglite), taking over one whose holder is proven gone.
- * @throws AppError unavailable:data_dir_in_use when a live holder, or one not provably gone, has it.
- */
+/** @throws AppError unavailable:data_dir_in_use when a live holder, or one not provably gone, has it. */
 export function acquireDataDirLock(pgliteDir: string): DataDirLock {
   const dataDir = path.dirname(path.resolve(pgliteDir));
   fs.mkdirSync(dataDir, { recursive: true });
@@ -158,7 +152,7 @@ export function acquireDataDirLock(pgliteDir: string): DataDirLock {
       current = null;
     }
     if (!current) {
-      // Created but not yet written by its holder, or torn: wait once.
+      // Not yet written by its holder, or torn: wait once.
       const age = Date.now() - (fs.statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0);
       if (age < 2_000) {
         Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
@@ -168,7 +162,7 @@ export function acquireDataDirLock(pgliteDir: string): DataDirLock {
     } else if (!holderIsGone(current)) {
       throw dataDirInUse(dataDir, current, file);
     }
-    // Moved aside, then checked to be the lock judged stale, not one another process took meanwhile.
+    // Check that what moved is the lock judged stale, not one taken meanwhile.
     const aside = `${file}.stale-${process.pid}-${randomBytes(4).toString("hex")}`;
     try {
       fs.renameSync(file, aside);
@@ -198,7 +192,6 @@ function heldLock(file: string, holder: LockHolder): DataDirLock {
     if (released) return;
     released = true;
     process.off("exit", release);
-    // Never one another process took over after us.
     const text = readText(file);
     try {
       if (text && (JSON.parse(text) as LockHolder).nonce === holder.nonce) fs.rmSync(file, { force: true });

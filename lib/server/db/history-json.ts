@@ -7,9 +7,8 @@ import { decodeCursor, encodeCursor } from "@/lib/server/db/sealed-chat-reads";
 import { LOWERCASE_UUID } from "@/lib/shared/uuid";
 
 /**
- * The history reads of a cookie session as the API's JSON text, built by PostgreSQL in one prepared statement
- * (session, user and page or chat, ciphertext already base64), so Node only checks the session and sends the text.
- * The JSON matches lib/server/chat/history.ts chatJson and pageJson except for whitespace.
+ * The history reads of a cookie session as JSON text built by PostgreSQL in one prepared statement, matching
+ * lib/server/chat/history.ts chatJson and pageJson except for whitespace.
  */
 
 interface WhoColumns {
@@ -40,7 +39,6 @@ function sessionOf(row: WhoColumns | undefined): SessionRow | null {
     : null;
 }
 
-/** $3: limit + 1, $4: limit, then with a cursor $5: its last_updated (ISO), $6: its chat id. */
 const pageSql = (after: boolean) => `${WHO},
 page AS (
   -- LATERAL, with the LIMIT inside: the page is read from the (user_id, last_updated, id) index and stops
@@ -68,10 +66,7 @@ const PAGE_AFTER_SQL = pageSql(true);
 
 export const HISTORY_PAGE_SQL_FOR_TESTS = PAGE_SQL;
 
-/**
- * GET /api/ns/chat_history's JSON for the session hashing to `sessionTokenHash`, newest first; `session` null
- * (and `json` null) for an unknown or expired token. @throws AppError bad_request:input, bad_request:cursor.
- */
+/** GET /api/ns/chat_history's JSON; `session` and `json` null for an unknown or expired token. @throws AppError bad_request:input, bad_request:cursor */
 export async function historyPageJsonForSession(input: {
   sessionTokenHash: string;
   now: Date;
@@ -103,7 +98,6 @@ const CHAT_JSON = `json_build_object('chat_id', c.id, 'display_name', NULL, 'dis
         'steps_ciphertext', ${b64("m.steps_ciphertext")}) ORDER BY m.position)
       FROM messages m WHERE m.user_id = c.user_id AND m.chat_id = c.id), '[]'::json))`;
 
-/** $3: the chat id (a UUID). */
 const CHAT_SQL = `${WHO}
 SELECT who.*, (
   SELECT ${CHAT_JSON}::text
@@ -111,17 +105,13 @@ SELECT who.*, (
 ) AS chat
 FROM who`;
 
-/**
- * GET /api/ns/chat_history/{chat_id}'s JSON for the session hashing to `sessionTokenHash`. `session` null: unknown
- * or expired token; `json` null: not one of the user's vault chats.
- */
+/** GET /api/ns/chat_history/{chat_id}'s JSON; `json` null when not one of the user's vault chats. */
 export async function chatJsonForSession(input: { sessionTokenHash: string; now: Date; chatId: string }): Promise<{
   session: SessionRow | null;
   json: string | null;
 }> {
   const chatId = input.chatId.toLowerCase();
   if (!LOWERCASE_UUID.test(chatId)) {
-    // No chat has this id; the session still decides between 401 and 404.
     const pool = await getPool();
     const { rows } = await pool.query<WhoColumns>({ name: "hush_history_who", text: WHO_SQL, values: [input.sessionTokenHash, input.now.toISOString()] });
     return { session: sessionOf(rows[0]), json: null };
@@ -135,10 +125,7 @@ export async function chatJsonForSession(input: { sessionTokenHash: string; now:
   return { session: sessionOf(rows[0]), json: rows[0]?.chat ?? null };
 }
 
-/**
- * $1: the user id, $2: the ids asked (uuid[], in order), $3: the byte bound. The running sum of ciphertext bytes
- * picks a prefix within the bound (always the first chat).
- */
+/** $1: user id, $2: ids (uuid[]), $3: byte bound; the running sum picks a prefix (always the first chat). */
 const BATCH_SQL = `WITH sized AS (
   SELECT c.id, a.ord, row_number() OVER (ORDER BY a.ord) AS n,
     sum(COALESCE(octet_length(c.title_ciphertext), 0) + COALESCE(octet_length(c.tree_ciphertext), 0) + COALESCE(octet_length(c.header_ciphertext), 0)
@@ -154,11 +141,7 @@ SELECT
      WHERE s.n = 1 OR s.running <= $3::float8)::text AS chats,
   (SELECT COALESCE(json_agg(s.id ORDER BY s.ord), '[]'::json) FROM sized s WHERE NOT (s.n = 1 OR s.running <= $3::float8))::text AS remaining`;
 
-/**
- * POST /api/ns/chat_history/batch's JSON `{ chats, remaining_chat_ids }`: the user's vault chats among `chatIds` in
- * order while they fit in `maxBytes` (default CHAT_BATCH_MAX_BYTES); other ids are left out silently.
- * @throws AppError bad_request:input (more than CHAT_BATCH_MAX_IDS ids)
- */
+/** POST /api/ns/chat_history/batch's JSON, in order within `maxBytes`. @throws AppError bad_request:input (over CHAT_BATCH_MAX_IDS) */
 export async function sealedChatsJson(input: { userId: string; chatIds: readonly string[]; maxBytes?: number }): Promise<string> {
   if (input.chatIds.length > CHAT_BATCH_MAX_IDS) throw invalidInput(`At most ${CHAT_BATCH_MAX_IDS} chats at a time.`);
   const ids = [...new Set(input.chatIds.map((id) => id.toLowerCase()).filter((id) => LOWERCASE_UUID.test(id)))];

@@ -1,15 +1,11 @@
-/**
- * Commits that reach the disk on embedded PGlite (docs/security.md "Power cut"): its Emscripten NODEFS has no fsync
- * stream op, so PostgreSQL's fsync() flushed nothing. DurableNodeFS adds one; durableStartParams turns fsync on.
- */
+/** Commits that reach the disk on PGlite (docs/security.md "Power cut"): its NODEFS has no fsync stream op. */
 import fs from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { NodeFS } from "@electric-sql/pglite/nodefs";
 
 /**
- * Give the module's NODEFS an fsync stream op (fs.fsyncSync on the real file or directory). A failure reaches
- * PostgreSQL as fsync()'s error, which then PANICs rather than go on with data it may have lost.
+ * Give NODEFS an fsync stream op; a failure reaches PostgreSQL as fsync()'s error, which then PANICs.
  * @param mod the Emscripten module PGlite passes to preRun (mod.FS.filesystems.NODEFS).
  * @throws Error when the module has no NODEFS stream ops: durability must not be silently lost.
  */
@@ -24,7 +20,7 @@ export function addFsync(mod) {
   };
 }
 
-/** @throws Node's fs error (EIO, ENOENT…). */
+/** @throws Node's fs error. */
 function fsyncPath(file) {
   const fd = fs.openSync(file, fs.constants.O_RDONLY);
   try {
@@ -34,10 +30,7 @@ function fsyncPath(file) {
   }
 }
 
-/**
- * fsync every file and directory under `dir`, then `dir` and its parent (a folder written without fsync).
- * @throws Node's fs error (EIO, ENOENT…).
- */
+/** fsync everything under `dir`, then `dir` and its parent. @throws Node's fs error. */
 export function syncTree(dir) {
   for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
     if (entry.isFile() || entry.isDirectory()) fsyncPath(path.join(entry.parentPath ?? entry.path, entry.name));
@@ -46,7 +39,6 @@ export function syncTree(dir) {
   fsyncPath(path.dirname(path.resolve(dir)));
 }
 
-/** PGlite's NodeFS whose fsync() reaches the disk. */
 export class DurableNodeFS extends NodeFS {
   /** @param dataDir the database folder (created if missing, as NodeFS does). */
   constructor(dataDir) {
@@ -60,8 +52,7 @@ export class DurableNodeFS extends NodeFS {
 }
 
 /**
- * PGlite.defaultStartParams plus `extra`; `durable`: without `-F`, with fsync, synchronous_commit and
- * wal_sync_method=fsync (fdatasync is a no-op in PGlite's glue).
+ * `durable`: without `-F`, with fsync and wal_sync_method=fsync (fdatasync is a no-op in PGlite's glue).
  * @param {{ durable: boolean, extra?: string[] }} options
  * @returns {string[]}
  */
@@ -80,10 +71,9 @@ export function durableStartParams({ durable, extra = [] }) {
 }
 
 /**
- * A PGlite on `dataDir`, durable or with PGlite's defaults. Await `waitReady` before use.
+ * Await `waitReady` before use.
  * @param {string} dataDir
  * @param {{ durable: boolean, extra?: string[], pglite?: import("@electric-sql/pglite").PGliteOptions }} options
- *   `pglite`: further PGlite options (onStderr, loadDataDir).
  * @returns {PGlite}
  */
 export function openDurablePglite(dataDir, { durable, extra = [], pglite = {} }) {

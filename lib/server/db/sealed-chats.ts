@@ -6,7 +6,7 @@ import { chatNotFound, chatVersionConflict, invalidInput, manifestConflict, noVa
 import { LOWERCASE_UUID } from "@/lib/shared/uuid";
 import { liveSessionSql, type SessionRow } from "@/lib/server/db/sessions";
 
-/** Sealed turns in (reads: lib/server/db/sealed-chat-reads.ts). The server stores ciphertext, checks only its shape. */
+/** Sealed turns in: the server stores the browser's ciphertext and checks only its shape. */
 
 export interface SealedMessage {
   role: "user" | "assistant" | "system";
@@ -15,7 +15,7 @@ export interface SealedMessage {
   steps?: Uint8Array<ArrayBuffer> | null;
 }
 
-/** A chat's new sealed header and the user's new manifest, each compare-and-set with the change it goes with. */
+/** A chat's new sealed header and the user's new manifest, each compare-and-set. */
 export interface IntegrityWrite {
   header: Uint8Array<ArrayBuffer>;
   baseVersion: number;
@@ -25,11 +25,11 @@ export interface IntegrityWrite {
 export interface ManifestWrite {
   ciphertext: Uint8Array<ArrayBuffer>;
   baseVersion: number;
-  /** The vault key generation the writer holds: a write from before a rotation fails like a lost race. */
+  /** A write from before a rotation fails like a lost race. */
   keyGeneration: number;
 }
 
-/** Compare-and-set the manifest's version inside `tx`. @throws AppError conflict:manifest when another write came first. */
+/** @throws AppError conflict:manifest when another write came first. */
 export async function writeManifest(tx: Prisma.TransactionClient, userId: string, manifest: ManifestWrite): Promise<void> {
   const { count } = await tx.vault.updateMany({
     where: { userId, manifestVersion: manifest.baseVersion, keyGeneration: manifest.keyGeneration },
@@ -53,8 +53,7 @@ export interface SealedTurnInput {
 }
 
 /**
- * Store an encrypted turn: `create` a chat with the browser's id, or append at `firstPosition` (the next position),
- * or with `replace` overwrite from `firstPosition` on. `tree`: bytes set it, null clears it, undefined leaves it.
+ * Store an encrypted turn: `create`, append at `firstPosition`, or with `replace` overwrite from there on.
  * @throws AppError conflict:no_vault, not_found:chat, conflict:save, conflict:chat_version, conflict:manifest, bad_request:input.
  */
 export async function saveSealedTurn(input: SealedTurnInput): Promise<{ lastUpdated: Date }> {
@@ -64,11 +63,7 @@ export async function saveSealedTurn(input: SealedTurnInput): Promise<{ lastUpda
     NULL::text AS session_id, NULL::timestamptz AS session_expires, NULL::timestamptz AS session_created_at`)).outcome();
 }
 
-/**
- * saveSealedTurn (without `replace`) for the live session hashing to `sessionTokenHash`, read in the same statement.
- * Returns the session row found for requireUserWith; `outcome()` then gives the result or throws.
- * @throws AppError bad_request:input; the driver's errors.
- */
+/** saveSealedTurn (no `replace`) with the session read in the same statement; `outcome()` gives the result. */
 export async function saveSealedTurnForSession(
   sessionTokenHash: string,
   now: Date,
@@ -115,7 +110,7 @@ function sessionOf(row: GateColumns | undefined): SessionRow | null {
   };
 }
 
-/** The create or append statement of a turn (no `replace`), for `gate`'s user. @throws AppError conflict:save */
+/** @throws AppError conflict:save */
 async function writeTurn(
   input: Omit<SealedTurnInput, "userId" | "replace">,
   gate: Prisma.Sql,
@@ -126,9 +121,8 @@ async function writeTurn(
     gate.session_id, gate.session_expires, gate.session_created_at`;
   const { lastUpdated } = turnDates(input);
   const at = lastUpdated.toISOString();
-  // Creation times to the minute ("Metadata"); last_updated stays exact, as it orders the history.
   const atMinute = toMinute(lastUpdated).toISOString();
-  // One statement, so no connection is held across the event loop; rows travel as one JSON parameter.
+  // One statement, so no connection is held across the event loop.
   const rows = JSON.stringify(
     input.messages.map((m, i) => ({
       position: input.firstPosition + i,
@@ -183,8 +177,7 @@ async function writeTurn(
         },
       };
     }
-    // The chat row is locked and the position checked in one statement: a concurrent append then violates the
-    // (chat_id, position) key, a conflict:save, never an interleaving.
+    // Locked and checked in one statement: a concurrent append violates the (chat_id, position) key.
     const [result] = await rawRows<{ has_vault: number; owned: number; next: number; version: number; written: number } & GateColumns>(Prisma.sql`
       WITH gate AS (${gate}),
       v AS (SELECT 1 FROM vaults WHERE user_id = ${userId}),
@@ -249,7 +242,7 @@ function toMinute(date: Date): Date {
 
 const SAVE_TRANSACTION = { maxWait: 10_000, timeout: 20_000 } as const;
 
-// A delete plus an insert of the same keys cannot share one statement, so an edit keeps a transaction.
+// A delete plus an insert of the same keys cannot share one statement.
 async function replaceTail(input: SealedTurnInput, lastUpdated: Date): Promise<{ lastUpdated: Date }> {
   const { userId, chatId } = input;
   const db = await getDb();
@@ -293,7 +286,6 @@ async function replaceTail(input: SealedTurnInput, lastUpdated: Date): Promise<{
   return { lastUpdated };
 }
 
-/** P2002 from Prisma or SQLSTATE 23505 from node-postgres. */
 function isUniqueViolation(error: unknown): boolean {
   if (error instanceof pg.DatabaseError) return error.code === "23505";
   if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return false;

@@ -6,7 +6,7 @@ import { vacuumKeyTables } from "@/lib/server/db/key-vacuum";
 import { MAX_REMEMBERED_DEVICES } from "@/lib/shared/vault/schemas";
 
 
-/** Data access for the vault: methods, passkey challenges, history switch. The server stores ciphertext, scoped by `userId`. */
+/** Data access for the vault; the server stores ciphertext, scoped by `userId`. */
 
 export type MethodKind = "passkey" | "passphrase" | "recovery";
 
@@ -43,7 +43,7 @@ export interface VaultState {
   methods: VaultMethodInfo[];
 }
 
-/** The user's vault with its current key generation's methods (a rotation's new ones wait until it finishes). */
+/** Only the current key generation's methods. */
 export async function getVaultState(userId: string): Promise<VaultState> {
   const db = await getDb();
   const vault = await db.vault.findUnique({ where: { userId } });
@@ -86,7 +86,7 @@ function methodRow(userId: string, m: NewVaultMethod) {
   };
 }
 
-/** Create the vault with its first unlock methods, history on. @throws AppError conflict:vault_exists */
+/** @throws AppError conflict:vault_exists */
 export async function createVault(userId: string, methods: NewVaultMethod[]): Promise<void> {
   if (!methods.length) throw invalidInput("A vault needs at least one unlock method.");
   assertDistinctMethods(methods);
@@ -104,14 +104,13 @@ export async function createVault(userId: string, methods: NewVaultMethod[]): Pr
 
 export const DUPLICATE_METHOD = "That unlock method is already registered.";
 
-/** Refuse methods that repeat an id or a passkey among themselves. @throws AppError bad_request:input */
+/** @throws AppError bad_request:input */
 export function assertDistinctMethods(methods: NewVaultMethod[]): void {
   const ids = new Set(methods.map((m) => m.id.toLowerCase()));
   const credentials = methods.flatMap((m) => (m.passkey ? [m.passkey.credentialId] : []));
   if (ids.size !== methods.length || new Set(credentials).size !== credentials.length) throw invalidInput(DUPLICATE_METHOD);
 }
 
-/** @returns false when there is no vault. */
 export async function setHistoryOn(userId: string, on: boolean): Promise<boolean> {
   const db = await getDb();
   const { count } = await db.vault.updateMany({ where: { userId }, data: { historyOn: on } });
@@ -133,10 +132,7 @@ export async function addVaultMethod(userId: string, method: NewVaultMethod): Pr
   }
 }
 
-/**
- * Replace method `replacesId` by `method` of the same kind, then VACUUM so the old wrap leaves the database files.
- * @returns false when `replacesId` is not the user's. @throws AppError bad_request:input, conflict:no_vault.
- */
+/** Replace a method by one of the same kind, then VACUUM the old wrap away. @throws AppError bad_request:input, conflict:no_vault */
 export async function replaceVaultMethod(userId: string, replacesId: string, method: NewVaultMethod): Promise<boolean> {
   const db = await getDb();
   if (!(await db.vault.count({ where: { userId } }))) throw noVault();
@@ -149,7 +145,6 @@ export async function replaceVaultMethod(userId: string, replacesId: string, met
       if (!old) return false;
       if (old.kind !== method.kind) throw invalidInput(`A ${old.kind} method can only be replaced by another ${old.kind}.`);
       await tx.vaultMethod.delete({ where: { userId_id: { userId, id: replacesId } } });
-      // Settings keeps showing when it was added and last used.
       await tx.vaultMethod.create({
         data: { ...methodRow(userId, method), createdAt: old.created_at, lastUsedAt: old.last_used_at, generation: old.generation },
       });
@@ -165,10 +160,7 @@ export async function replaceVaultMethod(userId: string, replacesId: string, met
   return replaced;
 }
 
-/**
- * Remove an unlock method (never the last: the history would be lost), then VACUUM the key table.
- * @returns false when the method is not the user's. @throws AppError bad_request:input for the last method.
- */
+/** Never the last method; then VACUUM. @throws AppError bad_request:input for the last method. */
 export async function removeVaultMethod(userId: string, methodId: string): Promise<boolean> {
   const db = await getDb();
   const removed = await db.$transaction(async (tx) => {
@@ -200,7 +192,7 @@ export async function listVaultDevices(userId: string): Promise<VaultDeviceInfo[
   });
 }
 
-/** Remember a device with the server's share `secret`. @throws AppError conflict:no_vault; bad_request:input past MAX_REMEMBERED_DEVICES. */
+/** @throws AppError conflict:no_vault; bad_request:input past MAX_REMEMBERED_DEVICES. */
 export async function createVaultDevice(userId: string, name: string, secret: Uint8Array<ArrayBuffer>): Promise<{ id: string }> {
   const db = await getDb();
   return db.$transaction(async (tx) => {
@@ -214,7 +206,6 @@ export async function createVaultDevice(userId: string, name: string, secret: Ui
   });
 }
 
-/** A remembered device's server share, recording its use; null when not the user's. */
 export async function vaultDeviceShare(userId: string, deviceId: string): Promise<Uint8Array | null> {
   const db = await getDb();
   const now = new Date();
@@ -226,7 +217,7 @@ export async function vaultDeviceShare(userId: string, deviceId: string): Promis
   return rows[0].secret;
 }
 
-/** Revoke a device, then VACUUM so its share is not left in a dead tuple. @returns false when not the user's. */
+/** Then VACUUM, so its share is not left in a dead tuple. */
 export async function revokeVaultDevice(userId: string, deviceId: string): Promise<boolean> {
   const db = await getDb();
   const { count } = await db.vaultDevice.deleteMany({ where: { id: deviceId, userId } });
@@ -251,7 +242,7 @@ export async function findPasskey(userId: string, credentialId: string) {
   return db.vaultMethod.findFirst({ where: { userId, credentialId, kind: "passkey" } });
 }
 
-/** Store the pending WebAuthn challenge of a ceremony (replacing any earlier one), valid 5 minutes. */
+/** Valid 5 minutes. */
 export async function saveChallenge(userId: string, challenge: string, purpose: string): Promise<void> {
   const db = await getDb();
   const expires = new Date(Date.now() + 5 * 60_000);
@@ -262,7 +253,7 @@ export async function saveChallenge(userId: string, challenge: string, purpose: 
   });
 }
 
-/** Take (delete and return) the pending challenge for `purpose`; null when none or expired. */
+/** Null when none or expired. */
 export async function takeChallenge(userId: string, purpose: string): Promise<string | null> {
   const db = await getDb();
   const rows = await db.$queryRaw<{ challenge: string; purpose: string; expires: Date }[]>`

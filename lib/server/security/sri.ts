@@ -3,17 +3,13 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 
-/**
- * Subresource Integrity for every script and stylesheet of Next's HTML (docs/verify.md): Next's `experimental.sri`
- * covers its bootstrap scripts only. Prerendered pages are rewritten after the build (addIntegrity); per-request
- * pages get it from a hook on React's `preinitScript` (installSriHook); later chunks from lib/server/security/chunk-loader.ts.
- */
+/** Subresource Integrity for every script and stylesheet of Next's HTML (docs/verify.md). */
 
 export function sri384(bytes: Uint8Array | string): string {
   return `sha384-${createHash("sha384").update(bytes).digest("base64")}`;
 }
 
-/** `src` → its `sha384-…`, or undefined outside `/_next/static/` or missing. Each file is hashed once. */
+/** `src` → its `sha384-…`, or undefined outside `/_next/static/`. */
 export function integrityLookup(distDir: string): (src: string) => string | undefined {
   const cache = new Map<string, string | undefined>();
   const root = path.resolve(distDir, "static");
@@ -58,7 +54,6 @@ export function addIntegrity(html: string, lookup: (src: string) => string | und
 
 type Dispatcher = Record<string, ((...args: unknown[]) => unknown) | undefined>;
 
-/** The root layout's stylesheet URL paths from the client reference manifests; [] when unknown. */
 function rootStylesheets(distDir: string): string[] {
   const pending = [path.join(distDir, "server", "app")];
   for (let dir = pending.pop(); dir !== undefined; dir = pending.pop()) {
@@ -87,7 +82,6 @@ function rootStylesheets(distDir: string): string[] {
   return [];
 }
 
-/** The `<script async src>` URL paths of `page`'s segments (e.g. `/(site)/settings/page`); [] when unknown. */
 function segmentScripts(distDir: string, page: string): string[] {
   try {
     const text = fs.readFileSync(path.join(distDir, "server", "app", `${page}_client-reference-manifest.js`), "utf8");
@@ -107,10 +101,7 @@ function segmentScripts(distDir: string, page: string): string[] {
 
 let installed = false;
 
-/**
- * Hook React's server dispatcher so per-request pages carry integrity on chunk scripts and root stylesheets.
- * Returns false in development or when Next's runtime has an unknown shape (the e2e test then fails). Idempotent.
- */
+/** Hook React's server dispatcher so per-request pages carry integrity; false when Next's runtime is unknown. */
 export function installSriHook(distDir: string = path.join(process.cwd(), ".next")): boolean {
   if (installed) return true;
   if (process.env.NODE_ENV !== "production") return false;
@@ -135,7 +126,6 @@ export function installSriHook(distDir: string = path.join(process.cwd(), ".next
     };
     if (workAsyncStorage) currentPage = () => workAsyncStorage.getStore()?.page;
   } catch {
-    // Without it only the segment scripts go without integrity; the e2e test says so.
   }
   const lookup = integrityLookup(distDir);
   const pageScripts = new Map<string, { href: string; integrity: string }[]>();
@@ -145,8 +135,7 @@ export function installSriHook(distDir: string = path.join(process.cwd(), ".next
   dispatcher.X = function (this: unknown, src: unknown, options: unknown) {
     if (typeof src === "string") {
       const given = (options ?? {}) as Record<string, unknown>;
-      // React adopts a preload's integrity when the stylesheet or script of the same href renders later, so these are
-      // preloaded before the first chunk script of a render.
+      // React adopts a preload's integrity when the same href renders later.
       for (const sheet of stylesheets) preload.call(this, sheet.href, "style", { integrity: sheet.integrity });
       const page = currentPage();
       if (page) {
