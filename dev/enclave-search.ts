@@ -1,8 +1,6 @@
 /**
  * Web search inside the development enclave, as Tinfoil's confidential model router does it
- * (github.com/tinfoilsh/confidential-model-router, toolruntime/): `web_search_options` turns it on,
- * `pii_check_options` blocks queries with personal data the user's message lacks; queries go to SearXNG; the answer
- * carries the router's `<tinfoil-event>` markers (with `X-Tinfoil-Events: web_search`) and url_citation annotations.
+ * (github.com/tinfoilsh/confidential-model-router, toolruntime/), with its markers and citations.
  */
 import type { PromptResult } from "../lib/shared/llm/search-prompt";
 import { heldBackKind } from "../lib/shared/search/personal-data";
@@ -10,7 +8,6 @@ import { heldBackKind } from "../lib/shared/search/personal-data";
 export const TINFOIL_EVENTS_HEADER = "X-Tinfoil-Events";
 export const TINFOIL_EVENTS_WEB_SEARCH = "web_search";
 
-/** `X-Tinfoil-Events` is a comma-separated list of families, any case. */
 export function wantsEvents(req: { headers: Record<string, string | string[] | undefined> }): boolean {
   const raw = req.headers[TINFOIL_EVENTS_HEADER.toLowerCase()];
   return String(raw ?? "").split(",").some((f) => f.trim().toLowerCase() === TINFOIL_EVENTS_WEB_SEARCH);
@@ -28,10 +25,7 @@ export interface QueryOutcome {
   results: PromptResult[];
 }
 
-/**
- * Run one query from this process. `piiCheck`: the user's latest message when `pii_check_options` was sent.
- * Never throws; an engine failure, timeout or oversized answer is `failed`.
- */
+/** Never throws; an engine failure, timeout or oversized answer is `failed`. */
 export async function runQuery(query: string, searxngUrl: string | null, piiCheck: { userMessage: string } | null): Promise<QueryOutcome> {
   if (piiCheck && heldBackKind(query, piiCheck.userMessage) !== null) return { status: "blocked", results: [] };
   try {
@@ -41,7 +35,7 @@ export async function runQuery(query: string, searxngUrl: string | null, piiChec
   }
 }
 
-/** One `tinfoil.web_search_call` marker, padded with "\n" as the router streams it (toolruntime/events.go). */
+/** Padded with "\n" as the router streams it (toolruntime/events.go). */
 export function searchMarker(itemId: string, status: "in_progress" | SearchStatus, query: string, results: readonly PromptResult[] = []): string {
   const extra =
     status === "completed"
@@ -54,7 +48,7 @@ export function searchMarker(itemId: string, status: "in_progress" | SearchStatu
   return `\n<tinfoil-event>${JSON.stringify({ type: "tinfoil.web_search_call", item_id: itemId, status, action: { type: "search", query }, ...extra })}</tinfoil-event>\n`;
 }
 
-/** One `open_page` marker of the router's fetch tool; "blocked" (not the router's) is a page this enclave would not read. */
+/** "blocked" (not the router's) is a page this enclave would not read. */
 export function pageMarker(itemId: string, status: "in_progress" | SearchStatus, url: string): string {
   const extra = status === "failed" ? { error: { code: "tool_error" } } : status === "blocked" ? { error: { code: "blocked_by_safety_filter" } } : {};
   return `\n<tinfoil-event>${JSON.stringify({ type: "tinfoil.web_search_call", item_id: itemId, status, action: { type: "open_page", url }, ...extra })}</tinfoil-event>\n`;
@@ -76,10 +70,7 @@ async function searxng(baseUrl: string | null, query: string): Promise<PromptRes
     .map((r) => ({ url: r.url, title: typeof r.title === "string" && r.title ? r.title : r.url, content: typeof r.content === "string" ? r.content : "" }));
 }
 
-/**
- * Each `[n]` of the streamed answer becomes a markdown link with a url_citation annotation (code-point offsets); a
- * trailing piece that could still become a marker is held back. `sources` is read live.
- */
+/** Each `[n]` becomes a markdown link with a url_citation annotation; a possible partial marker is held back. */
 export class CitationStream {
   private pending = "";
   private emitted = 0;

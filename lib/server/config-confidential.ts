@@ -3,25 +3,22 @@ import { isModelCode, MODEL_CODES, type ModelCode } from "@/lib/shared/llm/model
 import { ConfigError, LOOPBACK_HOSTS, type Env } from "./config-env";
 
 export interface ConfidentialSettings {
-  /** Without a trailing slash: the only place the relay sends requests. */
+  /** The only place the relay sends requests. */
   origin: string;
-  /** What the attestation is bound to. */
   host: string;
   /** CONFIDENTIAL_API_KEY_<TIER>, else CONFIDENTIAL_API_KEY. */
   apiKeys: Record<ModelCode, string | null>;
   models: ModelCode[];
   enclaveModels: Record<ModelCode, string>;
   trust: "production" | "development";
-  /** owner/name of the repository whose signed releases hold the code measurement (production trust). */
+  /** Whose signed releases hold the code measurement (production trust). */
   configRepo: string | null;
-  /** The development enclave on ENCLAVE_PORT (no provider configured). */
   embedded: boolean;
 }
 
 /**
- * CONFIDENTIAL_* as settings, or null; the embedded development enclave in development without any provider.
- * @throws ConfigError for a bad origin, plain http to a non-loopback host in production, an unknown model, production
- *   trust without CONFIDENTIAL_CONFIG_REPO, or development trust in production without the explicit allow.
+ * CONFIDENTIAL_* as settings, or null (the embedded development enclave without any provider in development).
+ * @throws ConfigError for a bad origin, insecure http in production, an unknown model, or a trust setting refused.
  */
 export function confidentialSettings(env: Env, starting: boolean): ConfidentialSettings | null {
   const anyProvider = Boolean(
@@ -78,7 +75,7 @@ export function confidentialSettings(env: Env, starting: boolean): ConfidentialS
   };
 }
 
-/** The enclave's host, or for the embedded default the development enclave in the server's process. */
+/** As /privacy names it. */
 export function confidentialProviderName(settings: Pick<ConfidentialSettings, "host" | "embedded">): string {
   return settings.embedded ? `Hush's development enclave, in this server's process (${settings.host})` : settings.host;
 }

@@ -6,11 +6,7 @@ import pretty from "pino-pretty";
 import { deriveAuthKey } from "@/lib/server/secret";
 import { processSlot } from "@/lib/server/process-state";
 
-/**
- * The server's one logger (pino; pretty in development). Every record passes one redaction list and escaping
- * (OWASP ASVS V16): REDACTED_FIELDS become "[redacted]", PSEUDONYMIZED_FIELDS and e-mail addresses a keyed hash,
- * control characters escaped, strings cut to MAX_STRING.
- */
+/** The server's one logger: every record is redacted, pseudonymised and escaped (OWASP ASVS V16). */
 
 export const REDACTED_FIELDS: ReadonlySet<string> = new Set(
   [
@@ -18,7 +14,6 @@ export const REDACTED_FIELDS: ReadonlySet<string> = new Set(
     "token", "sessionToken", "idToken", "id_token", "access_token", "refresh_token", "csrfToken",
     "cookie", "cookies", "set-cookie", "authorization", "password", "passphrase", "secret", "key",
     "url", "callbackUrl", "body",
-    // A message's images (data URLs) too.
     "images", "image", "image_url",
   ].map((k) => k.toLowerCase()),
 );
@@ -27,18 +22,15 @@ export const PSEUDONYMIZED_FIELDS: ReadonlySet<string> = new Set(
   ["email", "identifier", "to", "address", "ip", "clientAddress"].map((k) => k.toLowerCase()),
 );
 
-/** Bounds what one request can write. */
 const MAX_STRING = 500;
 const MAX_DEPTH = 6;
 const EMAIL = /[^\s@"'<>(),;:]+@[^\s@"'<>(),;:]+\.[A-Za-z0-9-]+/g;
 
 let pseudonymKey: Buffer | undefined;
 
-/** Derived from the auth secret (stable across restarts), else random for this process. */
 function keyForPseudonyms(): Buffer {
   if (pseudonymKey) return pseudonymKey;
   try {
-    // Read at first use: the logger must work when the configuration is invalid.
     pseudonymKey = Buffer.from(deriveAuthKey("log-pseudonym"));
   } catch {
     pseudonymKey = randomBytes(32);
@@ -46,13 +38,12 @@ function keyForPseudonyms(): Buffer {
   return pseudonymKey;
 }
 
-/** HMAC-SHA-256 under a key derived from NEXTAUTH_SECRET, 12 hex digits; e-mail addresses lower-cased first. */
 export function pseudonym(value: string): string {
   const normalized = value.includes("@") ? value.trim().toLowerCase() : value;
   return `h:${createHmac("sha256", keyForPseudonyms()).update(normalized).digest("hex").slice(0, 12)}`;
 }
 
-/** Escape control characters (CR, LF, ESC, U+2028...) and cut to MAX_STRING; addresses become pseudonyms. */
+/** Escape control characters and cut to MAX_STRING; addresses become pseudonyms. */
 export function escapeForLog(value: string): string {
   const cut = value.length > MAX_STRING ? `${value.slice(0, MAX_STRING)}…` : value;
   return cut
@@ -126,7 +117,6 @@ export function logger(component: string): Logger {
   return rootLogger().child({ component });
 }
 
-/** Security events (ASVS V16.3). */
 export type SecurityEventName =
   | "auth.sign_in"
   | "auth.sign_in_failed"
@@ -144,7 +134,7 @@ export function securityEvent(event: SecurityEventName, fields: Record<string, u
   logger("security")[level]({ ...fields, event }, event);
 }
 
-/** Route `console.*` through the logger, so output stays one escaped JSON record per line. Idempotent. */
+/** Idempotent. */
 export function routeConsoleToLogger(): void {
   const routed = processSlot<boolean>("consoleRouted");
   if (routed.value) return;

@@ -1,9 +1,5 @@
-/**
- * One-per-process state: Next evaluates lib/server in several bundles, so each such value lives in a named slot of
- * one registry on globalThis (PROCESS_STATE_KEY), which also survives hot reload. server.mjs reads it by the same key.
- */
+/** One-per-process state: Next evaluates lib/server in several bundles, so values live in slots on globalThis. */
 
-/** Each slot is owned by the module named beside it. */
 export type SlotName =
   | "config" // lib/server/config.ts
   | "db" // lib/server/db/client.ts
@@ -21,7 +17,6 @@ export const PROCESS_STATE_KEY = Symbol.for("hush.process");
 
 type Registry = Partial<Record<SlotName, { value: unknown }>>;
 
-/** The process-wide holder of slot `name`, the same object in every bundle. */
 export function processSlot<T>(name: SlotName): { value: T | undefined } {
   const g = globalThis as typeof globalThis & { [PROCESS_STATE_KEY]?: Registry };
   const registry = (g[PROCESS_STATE_KEY] ??= {});

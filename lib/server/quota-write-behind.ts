@@ -2,12 +2,11 @@ import "server-only";
 import { logger } from "@/lib/server/log";
 
 /**
- * Visitors' daily counters in memory, written behind to the database (embedded PGlite without Redis: one process
- * owns the folder, so the count in memory is exact). Admission is synchronous; writes keep max(stored, new) every
- * `flushMs`; a crash may lose the last `flushMs` of counts (docs/scaling.md).
+ * Visitors' counters in memory, written behind (PGlite without Redis: one process owns the folder, so the count is
+ * exact); a crash may lose the last `flushMs` of counts (docs/scaling.md).
  */
 export interface WriteBehindCounts {
-  /** Add `amount` (default one) unless that would pass `limit`; true when admitted. */
+  /** True when admitted. */
   increment(key: string, day: string, limit: number, amount?: number): Promise<boolean>;
   flush(): Promise<void>;
   close(): Promise<void>;
@@ -15,7 +14,6 @@ export interface WriteBehindCounts {
 
 export interface CounterTable {
   read(key: string, day: string): Promise<number>;
-  /** Each as max(stored, given), in one statement. */
   write(rows: { key: string; day: string; count: number }[]): Promise<void>;
 }
 
@@ -24,7 +22,7 @@ interface Entry {
   written: number;
 }
 
-/** Counters over `table`; increment() rejects with the table's error when a key's first read fails. */
+/** increment() rejects with the table's error when a key's first read fails. */
 export function writeBehindCounts(table: CounterTable, flushMs = 100): WriteBehindCounts {
   const days = new Map<string, Map<string, Entry>>();
   const loading = new Map<string, Promise<Entry>>();
@@ -37,7 +35,6 @@ export function writeBehindCounts(table: CounterTable, flushMs = 100): WriteBehi
       pending = table.read(key, day).then(
         (stored) => {
           loading.delete(id);
-          // Another load of the same key may have finished first.
           let entry = counts.get(key);
           if (!entry) counts.set(key, (entry = { count: stored, written: stored }));
           return entry;
@@ -73,7 +70,7 @@ export function writeBehindCounts(table: CounterTable, flushMs = 100): WriteBehi
     }
   };
 
-  // One write at a time: a flush asked for during one runs after it.
+  // One write at a time.
   let chain: Promise<void> = Promise.resolve();
   const flush = (): Promise<void> => {
     if (timer) {
@@ -90,7 +87,7 @@ export function writeBehindCounts(table: CounterTable, flushMs = 100): WriteBehi
       timer = null;
       void flush();
     }, flushMs);
-    // Pending counts are written by close(); the timer alone must not hold the process.
+    // The timer alone must not hold the process.
     timer.unref();
   }
 

@@ -1,8 +1,4 @@
-/**
- * The production layout on one machine for scripts/deploy-test.ts and bench/load.ts: PostgreSQL, Redis, fake LLM
- * and SMTP, two app instances (one in the Docker image's layout) and nginx with deploy/nginx.conf over TLS.
- * Ports: DEPLOY_PORT_BASE (default 5550) + 0..9.
- */
+/** The production layout on one machine (PostgreSQL, Redis, two instances, nginx over TLS) for scripts/deploy-test.ts. */
 import { spawn, execFileSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -18,15 +14,12 @@ export const ROOT = path.resolve(import.meta.dirname, "../..");
 export const STRIPE_WEBHOOK_SECRET = "whsec_deploy_test_0123456789abcdef";
 
 export interface StackOptions {
-  /** Per-instance settings on top of the common ones. */
   appEnv?: Record<string, string>;
-  /** Fake LLM: ms between streamed pieces (default 20) and before the first (default 0). */
   llmDelayMs?: number;
   llmFirstTokenMs?: number;
   log?: (line: string) => void;
-  /** Without the outage pass-through (the load bench). */
+  /** Without the outage pass-through. */
   directDatabase?: boolean;
-  /** Inspector ports (A, B), for bench/memory.ts's forced GC. */
   inspectPorts?: [number, number];
 }
 
@@ -77,7 +70,7 @@ export async function waitFor200(url: string, timeoutMs: number, proc?: AppInsta
   throw new Error(`${url} not ready after ${timeoutMs} ms: ${last}${proc ? `\n${proc.output.join("")}` : ""}`);
 }
 
-/** Render deploy/nginx.conf for this machine: only the lines marked "# test:" and the process paths change. */
+/** Only the lines marked "# test:" and the process paths change. */
 export function renderNginxConf(
   source: string,
   v: { httpPort: number; httpsPort: number; upstreams: string[]; cert: string; key: string; prefix: string },
@@ -91,7 +84,6 @@ export function renderNginxConf(
     [/^( *)listen 443 ssl http2;.*# test: https port$/m, `$1listen 127.0.0.1:${v.httpsPort} ssl http2;`],
     [/^( *)ssl_certificate .*# test: certificate$/m, `$1ssl_certificate ${v.cert};`],
     [/^( *)ssl_certificate_key .*# test: key$/m, `$1ssl_certificate_key ${v.key};`],
-    // Test only: which instance answered (to prove requests alternate).
     [/^( *)add_header Strict-Transport-Security (.*)$/m, `$&\n$1add_header X-Hush-Upstream $upstream_addr always;`],
     [
       /^http \{$/m,
@@ -107,7 +99,7 @@ export function renderNginxConf(
   return out;
 }
 
-/** deploy/Dockerfile's runtime stage as a folder `<work>/runtime`. Throws without a standalone build. */
+/** deploy/Dockerfile's runtime stage as a folder. */
 function assembleDockerRuntime(work: string): string {
   const dockerfile = fs.readFileSync(path.join(ROOT, "deploy/Dockerfile"), "utf8");
   const runtimeStage = dockerfile.slice(dockerfile.lastIndexOf("FROM "));
@@ -204,7 +196,6 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     const ca = fs.readFileSync(cert);
     const origin = `https://127.0.0.1:${ports.https}`;
 
-    // Started together on the empty database (both migrate: one applies).
     const appEnv = (port: number): NodeJS.ProcessEnv => ({
       PATH: process.env.PATH,
       HOME: process.env.HOME,

@@ -3,10 +3,7 @@ import { createRemoteJWKSet, decodeProtectedHeader, errors as joseErrors, jwtVer
 import { getConfig } from "@/lib/server/config";
 import { AppError } from "@/lib/shared/errors";
 
-/**
- * Verification of Google ID tokens, the desktop app's credential (docs/product.md §6): RS256 against the issuer's
- * JWKS, issuer (both of Google's spellings), audience GOOGLE_CLIENT_ID, exp/nbf/iat, sub, email_verified.
- */
+/** Verification of Google ID tokens, the desktop app's credential (docs/product.md §6). */
 
 /** The message names the check, never the token. */
 const invalidIdToken = (message: string) => new AppError("unauthorized:id_token", message);
@@ -14,9 +11,7 @@ const invalidIdToken = (message: string) => new AppError("unauthorized:id_token"
 const providerUnavailable = (message: string) => new AppError("unavailable:identity_provider", message);
 
 export interface GoogleIdentity {
-  /** The Account's providerAccountId. */
   sub: string;
-  /** Lowercased; present and verified. */
   email: string;
   name: string | null;
   picture: string | null;
@@ -26,9 +21,8 @@ const MAX_TOKEN_CHARS = 8192;
 const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 const DISCOVERY_TTL_MS = 60 * 60 * 1000;
 const GOOGLE_ISSUERS = ["https://accounts.google.com", "accounts.google.com"];
-/** Seconds (at most 60). */
 export const CLOCK_TOLERANCE_S = 10;
-/** Google ID tokens live one hour; an older iat is refused even if exp says otherwise. */
+/** An older iat is refused even if exp says otherwise. */
 const MAX_TOKEN_AGE_S = 3600;
 
 interface IssuerKeys {
@@ -47,7 +41,6 @@ export async function verifyGoogleIdToken(token: string): Promise<GoogleIdentity
   const config = getConfig();
   if (!config.GOOGLE_CLIENT_ID) throw invalidIdToken("Google sign-in is not configured.");
   if (token.length > MAX_TOKEN_CHARS || !COMPACT_JWS.test(token)) throw invalidIdToken("Malformed token.");
-  // Before any network access.
   let header;
   try {
     header = decodeProtectedHeader(token);
@@ -86,7 +79,6 @@ export async function verifyGoogleIdToken(token: string): Promise<GoogleIdentity
 
 function classify(error: unknown): AppError {
   if (error instanceof joseErrors.JOSEError) {
-    // The issuer's fault, not the token's.
     if (["ERR_JWKS_TIMEOUT", "ERR_JWKS_INVALID", "ERR_JOSE_GENERIC"].includes(error.code)) {
       return providerUnavailable(`Could not fetch the issuer's keys (${error.code}).`);
     }
@@ -95,7 +87,6 @@ function classify(error: unknown): AppError {
   return providerUnavailable("Could not fetch the issuer's keys.");
 }
 
-/** Cached an hour. */
 async function issuerKeys(issuer: string): Promise<IssuerKeys> {
   const base = issuer.replace(/\/+$/, "");
   const cached = discoveries.get(base);

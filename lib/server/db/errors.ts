@@ -1,32 +1,29 @@
 import { AppError } from "@/lib/shared/errors";
 
-/** The data layer's failures as AppError codes. Messages carry ids at most, never user content. */
+/** The data layer's failures; messages carry ids at most, never user content. */
 
-/** The chat does not exist or belongs to another user; 404 either way. */
+/** Unknown or another user's: 404 either way. */
 export const chatNotFound = () => new AppError("not_found:chat", "Chat not found.");
 
 export const invalidCursor = () => new AppError("bad_request:cursor", "Invalid pagination cursor.");
 
-/** Input that breaks a data-layer rule; the message names the rule only (400). */
 export const invalidInput = (message: string) => new AppError("bad_request:input", message);
 
 export const migrationFailed = (message: string, cause?: unknown) => new AppError("internal:migration", message, { cause });
 
-/** `message` carries PostgreSQL's own words and what to do next. */
 export const databaseOpenFailed = (message: string, cause?: unknown) => new AppError("internal:database_open", message, { cause });
 
 export const vaultExists = () => new AppError("conflict:vault_exists", "The vault already exists.");
 
-/** docs/product.md §4 Save history. */
 export const noVault = () => new AppError("conflict:no_vault", "Turn on Save history first.");
 
 export const saveConflict = (message = "The chat changed meanwhile. Reload it and try again.") => new AppError("conflict:save", message);
 
-/** 409: another device wrote the chat's header since the browser read it; it reads, checks and writes again. */
+/** 409: the browser reads the chat again, checks it, and writes again. */
 export const chatVersionConflict = () =>
   new AppError("conflict:chat_version", "The chat changed on another device meanwhile. Reload it and try again.");
 
-/** 409: another device wrote the manifest; the browser reads, merges and writes again. */
+/** 409: the browser reads the manifest again, merges and writes again. */
 export const manifestConflict = () =>
   new AppError("conflict:manifest", "Your history changed on another device meanwhile. Reload and try again.");
 
@@ -40,7 +37,7 @@ const UNAVAILABLE_CODES = new Set([
 ]);
 const UNAVAILABLE_MESSAGES = /Connection terminated|connection is closed|Can't reach database|timeout exceeded when trying to connect|ECONNREFUSED|ECONNRESET|DatabaseNotReachable|ConnectionClosed|terminating connection due to administrator command/i;
 
-/** True when `error` or a cause says the database is unreachable (503, docs/deploy.md "PostgreSQL outage"). */
+/** docs/deploy.md "PostgreSQL outage". */
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (let e: unknown = error, depth = 0; e && depth < 6; depth++) {
     if (typeof e !== "object") break;
@@ -57,11 +54,10 @@ export const DISK_FULL_MESSAGE = "The server has run out of disk space; your mes
 /** 507: nothing was stored. */
 export const diskFull = (cause?: unknown) => new AppError("insufficient_storage:disk_full", DISK_FULL_MESSAGE, { cause });
 
-/** PostgreSQL's disk_full and the OS's ENOSPC. */
 const DISK_FULL_CODES = new Set(["53100", "ENOSPC"]);
 const DISK_FULL_MESSAGES = /No space left on device|\bENOSPC\b/i;
 
-/** True when `error`, a cause or Prisma's `meta` says the write failed for lack of disk space (507). */
+/** Also through causes and Prisma's `meta`. */
 export function isDiskFull(error: unknown): boolean {
   const queue: unknown[] = [error];
   for (let seen = 0; queue.length && seen < 12; seen++) {

@@ -5,12 +5,10 @@ import { logger } from "@/lib/server/log";
 
 /**
  * Physical removal of deleted key material (docs/security.md "What the database keeps"): VACUUM FULL of the key
- * tables, then `pg_switch_wal()` and `CHECKPOINT` so the log segments recording the rows go (needs wal_recycle = off).
- * Passes are batched, one per KEY_VACUUM_INTERVAL_SECONDS; callers wait for the pass covering their deletion.
+ * tables, then a WAL switch and CHECKPOINT; passes batched, one per KEY_VACUUM_INTERVAL_SECONDS.
  */
 
 interface VacuumState {
-  /** The next pass, not yet started: callers arriving now are covered by it. */
   pending: Promise<void> | null;
   running: Promise<void> | null;
   lastStart: number;
@@ -18,13 +16,13 @@ interface VacuumState {
   checked: boolean;
 }
 
-// On globalThis: Next evaluates lib in several bundles, and the batching must count every caller of the process.
+// On globalThis: the batching must count every bundle's callers.
 const shared = globalThis as typeof globalThis & { __hushKeyVacuum?: VacuumState };
 const state = (): VacuumState => (shared.__hushKeyVacuum ??= { pending: null, running: null, lastStart: 0, warned: false, checked: false });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Resolves once a pass started after this call has finished. Outside any transaction. @throws the VACUUM's error */
+/** Resolves once a pass started after this call has finished. @throws the VACUUM's error */
 export function vacuumKeyTables(): Promise<void> {
   const s = state();
   if (s.pending) return s.pending;
@@ -32,7 +30,6 @@ export function vacuumKeyTables(): Promise<void> {
     await s.running?.catch(() => undefined);
     const wait = s.lastStart + getConfig().KEY_VACUUM_INTERVAL_SECONDS * 1000 - Date.now();
     if (wait > 0) await sleep(wait);
-    // A deletion may now commit after the VACUUM read its table: it needs the next pass.
     s.pending = null;
     s.lastStart = Date.now();
     const run = runPass(s);
@@ -57,7 +54,7 @@ async function runPass(s: VacuumState): Promise<void> {
     await db.$queryRawUnsafe("SELECT pg_switch_wal()::text");
     await db.$executeRawUnsafe("CHECKPOINT");
   } catch (error) {
-    // Without the privileges the log keeps the rows until its segments are recycled (docs/security.md).
+    // Without the privileges the log keeps the rows until recycled (docs/security.md).
     if (!s.warned) {
       s.warned = true;
       logger("db").warn({ err: error instanceof Error ? error.message : "unknown" }, "could not switch and checkpoint the write-ahead log after removing keys");

@@ -5,9 +5,8 @@ import { migrationFailed } from "@/lib/server/db/errors";
 import { logger } from "@/lib/server/log";
 
 /**
- * The app's migration runner (as `prisma migrate deploy`, without its native engine): applies
- * prisma/migrations/<name>/migration.sql in name order, one transaction each, recorded in `_prisma_migrations` as Prisma does.
- * Runs on the raw driver: Prisma's prepared raw queries refuse multi-statement scripts.
+ * The app's migration runner (as `prisma migrate deploy`, without the native engine), recorded in
+ * `_prisma_migrations` as Prisma does; on the raw driver, since migration scripts hold several statements.
  */
 
 export const MIGRATIONS_DIR = path.join(process.cwd(), "prisma", "migrations");
@@ -59,10 +58,7 @@ interface AppliedRow extends Record<string, unknown> {
   rolled_back_at: Date | string | null;
 }
 
-/**
- * Apply every pending migration; `options.lock` takes Prisma's advisory lock. @returns the names applied.
- * @throws AppError internal:migration when one failed earlier or fails now (rolled back).
- */
+/** `options.lock` takes Prisma's advisory lock. @returns the names applied. @throws AppError internal:migration */
 export async function applyMigrations(
   runner: SqlRunner,
   options: { dir?: string; lock?: boolean } = {},

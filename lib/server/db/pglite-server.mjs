@@ -1,8 +1,7 @@
 /**
- * A worker thread that owns embedded PGlite and serves it over the PostgreSQL wire protocol on a Unix socket, so
- * its WebAssembly never stalls the main event loop. workerData: { dataDir, socketPath, sharedBuffersMb, durable,
- * initOnly, restoreFrom }. Posts { ready: true } or { error }; "close" → "closed"; { op: "backup", id, file } →
- * { id, bytes } or { id, error }. `initOnly` runs initdb in a worker of its own so its memory leaves with it.
+ * A worker thread that owns PGlite and serves it over the PostgreSQL wire protocol on a Unix socket.
+ * workerData: { dataDir, socketPath, sharedBuffersMb, durable, initOnly, restoreFrom }. Posts { ready: true } or
+ * { error }; "close" → "closed"; { op: "backup", id, file } → { id, bytes } or { id, error }.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -32,8 +31,7 @@ try {
   }
   await db.exec("SET TIME ZONE 'UTC'");
   await forgetOldLog(db, dataDir);
-  // The app's pool holds one client; a second connection is allowed because node-postgres opens a new client at
-  // once after a failed query, before the old one has closed.
+  // node-postgres opens a new client at once after a failed query, before the old one has closed.
   server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: 2 });
   await server.start();
   parentPort.postMessage({ ready: true });
@@ -53,17 +51,13 @@ parentPort.on("message", async (message) => {
   }
 });
 
-/**
- * Old write-ahead log segments are deleted, never recycled: a recycled one keeps old records (removed vault keys
- * among them) until overwritten. Segments recycled before this setting are switched past now.
- */
+/** Old log segments are deleted, never recycled: a recycled one keeps removed vault keys until overwritten. */
 async function forgetOldLog(db, dir) {
   await db.exec("SET wal_recycle = off");
   const walDir = path.join(dir, "pg_wal");
   for (let i = 0; i < 64; i++) {
     const { rows } = await db.query("SELECT pg_walfile_name(pg_current_wal_insert_lsn()) AS name");
     const ahead = fs.readdirSync(walDir).filter((f) => /^[0-9A-F]{24}$/.test(f) && f > rows[0].name);
-    // The current segment may itself be a recycled one, so the log is switched at least once.
     if (i > 0 && ahead.length === 0) return;
     await db.exec("CHECKPOINT");
     await db.query("SELECT pg_switch_wal()");
@@ -77,7 +71,7 @@ function postgresLog() {
   return lines.slice(-6).join("\n");
 }
 
-/** A consistent archive: dumpDataDir holds PGlite's query lock; a CHECKPOINT first keeps the log to replay short. */
+/** dumpDataDir holds PGlite's query lock, so the archive is consistent. */
 async function backup({ id, file }) {
   try {
     await db.exec("CHECKPOINT");

@@ -4,7 +4,7 @@ import { projectNotFound } from "@/lib/server/db/projects";
 import { AppError } from "@/lib/shared/errors";
 import { MAX_FILES_PER_PROJECT, formatLimit } from "@/lib/shared/projects/knowledge-limits";
 
-/** Project files: one browser-sealed ciphertext each, counted against the plan's limit per project; scoped by user. */
+/** Project files: browser-sealed ciphertext counted against the plan's limit per project. */
 
 export const projectFileNotFound = () => new AppError("not_found:project_file", "File not found.");
 
@@ -32,7 +32,6 @@ export async function listProjectFiles(userId: string): Promise<ProjectFileEntry
   return rows.map((r) => ({ fileId: r.id, projectId: r.projectId, bytes: r.bytes, createdAt: r.createdAt }));
 }
 
-/** @throws AppError not_found:project_file */
 export async function readProjectFile(userId: string, fileId: string): Promise<{ projectId: string; sealed: Uint8Array<ArrayBuffer> }> {
   const db = await getDb();
   const row = await db.projectFile.findUnique({ where: { userId_id: { userId, id: fileId } }, select: { projectId: true, sealed: true } });
@@ -42,7 +41,7 @@ export async function readProjectFile(userId: string, fileId: string): Promise<{
 
 type Tx = Omit<PrismaClient, "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends">;
 
-/** Lock the project row for the rest of `tx`: at READ COMMITTED two concurrent writes would both see room. */
+/** At READ COMMITTED two concurrent writes would both see room. */
 async function lockProject(tx: Tx, userId: string, target: { projectId: string } | { fileId: string }): Promise<boolean> {
   const rows =
     "projectId" in target
@@ -53,10 +52,7 @@ async function lockProject(tx: Tx, userId: string, target: { projectId: string }
   return rows.length > 0;
 }
 
-/**
- * Store a file in one of the user's projects within `limitBytes` and MAX_FILES_PER_PROJECT.
- * @throws AppError not_found:project, conflict:project_files_limit, conflict:project_file_exists
- */
+/** @throws AppError not_found:project, conflict:project_files_limit, conflict:project_file_exists */
 export async function createProjectFile(input: {
   userId: string;
   projectId: string;
@@ -86,10 +82,7 @@ export async function createProjectFile(input: {
   throw new AppError("conflict:project_file_exists", "This file already exists.");
 }
 
-/**
- * Replace a file's ciphertext (key rotation) within `limitBytes`, or when no larger than the old one.
- * @throws AppError not_found:project_file, conflict:project_files_limit
- */
+/** A new ciphertext no larger than the old one is always taken. @throws AppError not_found:project_file, conflict:project_files_limit */
 export async function resealProjectFile(userId: string, fileId: string, sealed: Uint8Array<ArrayBuffer>, limitBytes: number): Promise<void> {
   const db = await getDb();
   const bytes = sealed.byteLength;
@@ -112,7 +105,6 @@ export async function resealProjectFile(userId: string, fileId: string, sealed: 
   if (!updated) throw projectFilesFull(limitBytes);
 }
 
-/** @throws AppError not_found:project_file */
 export async function deleteProjectFile(userId: string, fileId: string): Promise<void> {
   const db = await getDb();
   const { count } = await db.projectFile.deleteMany({ where: { userId, id: fileId } });

@@ -5,9 +5,8 @@ import { chatNotFound, invalidCursor, invalidInput } from "@/lib/server/db/error
 import { MAX_PAGE_SIZE } from "@/lib/shared/chat/history-schema";
 import { LOWERCASE_UUID } from "@/lib/shared/uuid";
 
-/** Reading vault chats (history pages and one chat) as ciphertext, scoped by the user. */
+/** Reading vault chats as ciphertext, scoped by the user. */
 
-/** One chat of a history page. */
 export interface SealedChatSummary {
   chatId: string;
   title: Uint8Array | null;
@@ -16,7 +15,6 @@ export interface SealedChatSummary {
   version: number;
 }
 
-/** The opaque cursor of the next page: the last chat's last_updated and id. */
 export function encodeCursor(lastUpdated: Date, chatId: string): string {
   return Buffer.from(`${lastUpdated.getTime()}.${chatId}`).toString("base64url");
 }
@@ -28,10 +26,7 @@ export function decodeCursor(cursor: string): { lastUpdated: Date; chatId: strin
   return { lastUpdated: new Date(Number(match[1])), chatId: match[2]! };
 }
 
-/**
- * A page of the user's vault chats, newest first; keyset pagination (a row comparison, so deep pages cost as the
- * first). @param limit 1..MAX_PAGE_SIZE. @throws AppError bad_request:input (limit), AppError bad_request:cursor.
- */
+/** Newest first, keyset-paginated. @throws AppError bad_request:input (limit), AppError bad_request:cursor. */
 export async function listSealedChats(input: { userId: string; limit: number; cursor?: string | null }) {
   const { userId, limit } = input;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
@@ -50,7 +45,7 @@ export async function listSealedChats(input: { userId: string; limit: number; cu
   return { chats, nextCursor: rows.length > limit && last ? encodeCursor(last.lastUpdated, last.chatId) : null };
 }
 
-/** One vault chat with its messages as ciphertext, in position order. @throws AppError not_found:chat */
+/** @throws AppError not_found:chat */
 export async function getSealedChat(input: { userId: string; chatId: string }): Promise<SealedChat> {
   const chatId = input.chatId.toLowerCase();
   if (!LOWERCASE_UUID.test(chatId)) throw chatNotFound();
@@ -81,9 +76,7 @@ export async function getSealedChat(input: { userId: string; chatId: string }): 
 export interface SealedChat {
   chatId: string;
   title: Uint8Array | null;
-  /** Null for a chat without versions. */
   tree: Uint8Array | null;
-  /** Null and 0 for chats saved before headers. */
   header: Uint8Array | null;
   version: number;
   createdAt: Date;

@@ -5,12 +5,9 @@ import { getDb, getPool } from "@/lib/server/db/client";
 import { Prisma } from "@/lib/server/db/generated/prisma/client";
 import { securityEvent } from "@/lib/server/log";
 
-/** Database sessions: the cookie carries a random 256-bit token, the database only its SHA-256. */
+/** Database sessions: the database keeps only the SHA-256 of the cookie's 256-bit token. */
 
-/**
- * Session lifetimes (ASVS 5.0 V7.3): idle SESSION_IDLE_DAYS (`expires`, moved forward at most once per
- * SESSION_REFRESH_AFTER_S) and absolute SESSION_MAX_AGE_DAYS after `createdAt`.
- */
+/** ASVS 5.0 V7.3: idle SESSION_IDLE_DAYS and absolute SESSION_MAX_AGE_DAYS after `createdAt`. */
 export interface SessionLifetimes {
   idleMs: number;
   absoluteMs: number;
@@ -21,19 +18,17 @@ export function sessionLifetimes(): SessionLifetimes {
   return { idleMs: config.SESSION_IDLE_DAYS * 86_400_000, absoluteMs: config.SESSION_MAX_AGE_DAYS * 86_400_000 };
 }
 
-/** next-auth's `session.maxAge`: the idle timeout, seconds. */
 export function sessionIdleSeconds(): number {
   return Math.floor(sessionLifetimes().idleMs / 1000);
 }
 
-/** next-auth's `updateAge`. */
 export const SESSION_REFRESH_AFTER_S = 24 * 60 * 60;
 
 export function absoluteEnd(createdAt: Date): Date {
   return new Date(createdAt.getTime() + sessionLifetimes().absoluteMs);
 }
 
-/** now + idle, never past the absolute end. */
+/** Never past the absolute end. */
 export function idleDeadline(createdAt: Date, now = Date.now()): Date {
   return new Date(Math.min(now + sessionLifetimes().idleMs, absoluteEnd(createdAt).getTime()));
 }
@@ -52,7 +47,7 @@ export interface StoredSessionUser {
   deletedAt: Date | null;
 }
 
-/** @returns the cookie token and its expiry (the session's absolute end). */
+/** @returns the cookie token and its expiry. */
 export async function createSession(userId: string): Promise<{ token: string; expires: Date }> {
   const token = generateSessionToken();
   const createdAt = new Date();
@@ -63,12 +58,11 @@ export async function createSession(userId: string): Promise<{ token: string; ex
   return { token, expires: absoluteEnd(createdAt) };
 }
 
-/** True while both deadlines are ahead of `now`. */
 export function sessionLive(row: { createdAt: Date; expires: Date }, now = Date.now()): boolean {
   return row.expires.getTime() > now && absoluteEnd(row.createdAt).getTime() > now;
 }
 
-/** sessionLive in SQL: the live session hashing to `sessionTokenHash`, with the columns acceptSessionRow needs. */
+/** sessionLive in SQL, with the columns acceptSessionRow needs. */
 export function liveSessionSql(sessionTokenHash: string, now: Date): Prisma.Sql {
   const createdAfter = new Date(now.getTime() - sessionLifetimes().absoluteMs);
   return Prisma.sql`
@@ -77,11 +71,9 @@ export function liveSessionSql(sessionTokenHash: string, now: Date): Prisma.Sql 
       AND s.created_at > ${createdAfter.toISOString()}::timestamptz`;
 }
 
-/** The user of a live session (moving its idle deadline forward), or null; deleted accounts are returned. */
+/** The user of a live session (moving its idle deadline forward), or null. */
 export async function findSessionUser(token: string): Promise<StoredSessionUser | null> {
-  // Tokens we issue are 43 characters.
   if (!token || token.length > 256) return null;
-  // Straight through node-postgres: every signed-in request starts here.
   const pool = await getPool();
   const { rows } = await pool.query<{ id: string; expires: Date; created_at: Date; user_id: string; email: string | null; deleted_at: Date | null }>({
     name: "hush_session_user",
@@ -102,7 +94,6 @@ export interface SessionRow {
   user: StoredSessionUser;
 }
 
-/** The rules of findSessionUser for a row read elsewhere. */
 export async function acceptSessionRow(row: SessionRow | null, now = Date.now()): Promise<StoredSessionUser | null> {
   if (!row || !sessionLive(row, now)) return null;
   const next = idleDeadline(row.createdAt, now);
@@ -118,7 +109,7 @@ export async function deleteSession(token: string): Promise<void> {
   await db.session.deleteMany({ where: { sessionToken: hashSessionToken(token) } });
 }
 
-/** Revoke every session of a user (account deletion). @returns how many were deleted. */
+/** @returns how many were deleted. */
 export async function revokeUserSessions(userId: string): Promise<number> {
   const db = await getDb();
   const { count } = await db.session.deleteMany({ where: { userId } });

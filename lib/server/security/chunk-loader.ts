@@ -2,12 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { sri384 } from "./sri";
 
-/**
- * Subresource Integrity for the scripts Next's runtime adds in the browser later (docs/verify.md): the page's first
- * inline script gives each new script element its file's SHA-384 and starts workers from a checking Blob.
- */
+/** Subresource Integrity for the scripts Next's runtime adds in the browser later (docs/verify.md). */
 
-/** `{ "chunks/x.js": "sha384-…" }` over every chunk of the build. */
 export const CHUNK_MAP_PATH = "/chunk-integrity.json";
 
 const caches = new Map<string, { json: string; loader: string } | null>();
@@ -21,7 +17,7 @@ function scriptsUnder(root: string, dir = root, out: string[] = []): string[] {
   return out;
 }
 
-/** A worker's Blob bootstrap: `importScripts` fetches each file with the map's integrity and runs the checked bytes. */
+/** A worker's Blob bootstrap: `importScripts` runs only bytes checked against the map. */
 function workerBoot(): string {
   return `(function(){var C=self.__hushBoot;delete self.__hushBoot;var O=C.o,P="/_next/static/",I=self.importScripts.bind(self),F=self.fetch.bind(self),q=[],chain=Promise.resolve();` +
     `function hold(e){e.stopImmediatePropagation();q.push(e)}self.addEventListener("message",hold,true);` +
@@ -36,7 +32,7 @@ function workerBoot(): string {
     `self.importScripts(C.u);release()})();`;
 }
 
-/** Until the map arrives a script waits without `src`; a file the map does not list gets a digest no file has. */
+/** A file the map does not list gets a digest no file has. */
 function loaderSource(mapIntegrity: string): string {
   return `(()=>{var P="/_next/static/",N="sha384-${"A".repeat(64)}",m=null,w=[],E=Element.prototype,a=E.setAttribute,S=HTMLScriptElement.prototype,d=Object.getOwnPropertyDescriptor(S,"src");` +
     `fetch(${JSON.stringify(CHUNK_MAP_PATH)},{integrity:${JSON.stringify(mapIntegrity)},credentials:"omit"}).then(function(r){if(!r.ok)throw r.status;return r.json()}).then(function(j){m=j},function(){m={}}).then(function(){var q=w;w=null;q.forEach(function(f){f()})});` +
@@ -54,7 +50,7 @@ function build(distDir: string): { json: string; loader: string } | null {
   let value: { json: string; loader: string } | null = null;
   const root = path.join(distDir, "static");
   try {
-    // The build-id folder's files are written after prerendering, and no page runs them.
+    // No page runs the build-id folder's files.
     const files = scriptsUnder(root, path.join(root, "chunks")).sort();
     if (files.length > 0) {
       const map: Record<string, string> = {};
@@ -71,7 +67,6 @@ function build(distDir: string): { json: string; loader: string } | null {
 
 const defaultDist = () => path.join(process.cwd(), ".next");
 
-/** The root layout's first inline script in production (same text on every page); null in development. */
 export function chunkLoaderScript(distDir: string = defaultDist()): string | null {
   if (process.env.NODE_ENV !== "production") return null;
   return chunkLoaderOfBuild(distDir);

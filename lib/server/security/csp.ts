@@ -1,16 +1,14 @@
 import { createHash } from "node:crypto";
 
 /**
- * Content-Security-Policy of every response (ASVS 5.0 V3.4), set by proxy.ts. Scripts: this origin plus a nonce
- * (per-request pages) or the hashes of the prerendered inline scripts; blob: for SRI-checked workers; never
- * 'unsafe-inline'/'unsafe-eval' in production ('wasm-unsafe-eval' is for Argon2id). style-src keeps 'unsafe-inline'
- * for React's `style` attributes. connect-src and form-action 'self'. APIs: `default-src 'none'`.
+ * Content-Security-Policy of every response (ASVS 5.0 V3.4): scripts by nonce or prerendered hash, never
+ * 'unsafe-inline'/'unsafe-eval' in production; style-src keeps 'unsafe-inline' for React's `style` attributes.
  */
 
 export interface PagePolicyOptions {
   nonce?: string;
   hashes?: readonly string[];
-  /** `next dev`: 'unsafe-inline' 'unsafe-eval' instead of nonce and hashes, ws: for hot reload. */
+  /** `next dev`: 'unsafe-inline' 'unsafe-eval' and ws: for hot reload. */
   development?: boolean;
 }
 
@@ -36,7 +34,6 @@ export function pagePolicy({ nonce, hashes = [], development = false }: PagePoli
   ].join("; ");
 }
 
-/** JSON, SSE, redirects: nothing may load or run. */
 export const API_POLICY = "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 export function newNonce(): string {

@@ -6,13 +6,13 @@ import { AppError } from "@/lib/shared/errors";
 import { logger } from "@/lib/server/log";
 import { getStripe } from "./client";
 
-/** Checkout and the Customer Portal; prices come from config/pricing.ts as price_data (14 months: interval_count 14). */
+/** Checkout and the Customer Portal; prices come from config/pricing.ts as price_data. */
 
 const alreadySubscribed = () => new AppError("conflict:already_subscribed", "You already have Pro. Manage your plan in Settings.");
 
 const noCustomer = () => new AppError("not_found:billing_customer", "There is no billing account to manage yet.");
 
-/** The user's Stripe customer id, created on first use; of concurrent first calls only the first stored one is used. */
+/** Created on first use; of concurrent first calls only the first stored one is used. */
 export async function ensureCustomer(user: { id: string; email: string | null }): Promise<string> {
   const db = await getDb();
   const row = await db.subscription.findUnique({ where: { userId: user.id }, select: { stripeCustomerId: true } });
@@ -34,10 +34,7 @@ export async function ensureCustomer(user: { id: string; email: string | null })
   return stored.stripeCustomerId;
 }
 
-/**
- * A subscription Checkout Session for `option` in the country's currency (docs/product.md §9). @returns `{ id, url }`
- * @throws AppError "unavailable:payments", "conflict:already_subscribed"; Stripe errors.
- */
+/** docs/product.md §9. @throws AppError "unavailable:payments", "conflict:already_subscribed"; Stripe errors. */
 export async function createCheckoutSession(
   user: { id: string; email: string | null },
   option: PlanOption,
@@ -86,10 +83,7 @@ export async function createPortalSession(userId: string): Promise<{ url: string
   return { url: session.url };
 }
 
-/**
- * Cancel the user's subscription at once (account deletion); idempotent.
- * @throws PaymentsNotConfiguredError when a live subscription exists but no key is set; Stripe errors.
- */
+/** Cancel at once (account deletion); idempotent. @throws PaymentsNotConfiguredError; Stripe errors. */
 export async function cancelStripeSubscription(userId: string): Promise<void> {
   const db = await getDb();
   const row = await db.subscription.findUnique({ where: { userId } });
@@ -108,7 +102,7 @@ export async function cancelStripeSubscription(userId: string): Promise<void> {
   await db.subscription.update({ where: { userId }, data: { status: "canceled", cancelAtPeriodEnd: false } });
 }
 
-/** AppErrors as they are; anything else a 502 "upstream:stripe" with `message`, logged by kind only. */
+/** Anything not an AppError becomes a 502 "upstream:stripe", logged by kind only. */
 export function stripeFailure(error: unknown, message: string, context: string): unknown {
   if (error instanceof AppError) return error;
   logger(context).error({ kind: error instanceof Error ? error.name : "unknown" }, "Stripe error");

@@ -8,9 +8,8 @@ import { Prisma } from "@/lib/server/db/generated/prisma/client";
 import { getStripe, stripeWebhooks } from "./client";
 import { applySnapshot, snapshotOf, type ApplyOutcome, type SubscriptionSnapshot } from "./store";
 
-/** POST /api/stripe/webhook: verify the signature, then apply the event once (event row and effect in one transaction). */
+/** POST /api/stripe/webhook: verify, then apply each event once (event row and effect in one transaction). */
 
-/** 400: missing, wrong, for a changed body, or too old. */
 const badSignature = () => new AppError("bad_request:stripe_signature", "Invalid Stripe signature.");
 
 const malformedEvent = () => new AppError("bad_request:stripe_event", "Malformed Stripe event.");
@@ -42,7 +41,7 @@ const invoiceObject = z.looseObject({
   parent: z.looseObject({ subscription_details: z.looseObject({ subscription: idOrObject.nullish() }).nullish() }).nullish(),
 });
 
-/** The fields this app reads (the SDK's types promise nothing about a holder of the secret). @throws AppError "bad_request:stripe_event" */
+/** @throws AppError "bad_request:stripe_event" */
 export function assertEventShape(event: unknown): asserts event is Stripe.Event {
   const parsed = envelope.safeParse(event);
   if (!parsed.success) throw malformedEvent();
@@ -58,7 +57,6 @@ export function assertEventShape(event: unknown): asserts event is Stripe.Event 
   if (schema && !schema.safeParse(object).success) throw malformedEvent();
 }
 
-/** As Stripe's SDK reads it (the last `t=`); NaN when there is none. */
 function signedTimestamp(header: string): number {
   let timestamp = Number.NaN;
   for (const item of header.split(",")) {
@@ -69,8 +67,7 @@ function signedTimestamp(header: string): number {
 }
 
 /**
- * Verify `rawBody` with STRIPE_WEBHOOK_SECRET; also refuse a timestamp more than STRIPE_WEBHOOK_TOLERANCE_SECONDS in
- * the future (the SDK checks only the past). @param now ms since the epoch
+ * Also refuses a timestamp too far in the future (the SDK checks only the past). @param now ms since the epoch
  * @throws AppError "bad_request:stripe_signature"; Error when STRIPE_WEBHOOK_SECRET is not set.
  */
 export function verifyStripeEvent(rawBody: string, signature: string | null, now: number = Date.now()): Stripe.Event {
@@ -108,7 +105,7 @@ function invoiceSubscriptionId(invoice: Stripe.Invoice): string | null {
   return idOf(parent ?? legacy ?? null);
 }
 
-/** Outside any transaction (it may call Stripe): checkout and invoice events re-fetch the subscription. */
+/** Outside any transaction: it may call Stripe. */
 async function planFor(event: Stripe.Event): Promise<Plan | null> {
   const eventTime = new Date(event.created * 1000);
   switch (event.type) {
@@ -137,7 +134,7 @@ async function planFor(event: Stripe.Event): Promise<Plan | null> {
   }
 }
 
-/** @throws AppError "bad_request:stripe_event"; anything else stores nothing, so Stripe's retry applies the event. */
+/** @throws AppError "bad_request:stripe_event"; other failures store nothing, so Stripe retries. */
 export async function processStripeEvent(event: Stripe.Event): Promise<EventOutcome> {
   assertEventShape(event);
   const db = await getDb();
