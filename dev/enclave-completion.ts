@@ -35,7 +35,6 @@ export const chatRequestSchema = z.looseObject({
     )
     .min(1)
     .max(10_000),
-  // Tools the client runs itself: their calls go back to the client.
   tools: z
     .array(z.looseObject({ type: z.literal("function"), function: z.looseObject({ name: z.string().min(1).max(100), description: z.string().max(2_000).optional(), parameters: z.looseObject({}).optional() }) }))
     .max(16)
@@ -71,7 +70,7 @@ interface WriterInit {
   wantsUsage: boolean;
 }
 
-/** A streamed answer's headers go out now, so the relay's header timeout does not run while the enclave searches. */
+/** Headers go out now, so the relay's header timeout does not run while the enclave searches. */
 export function openCompletion(res: http.ServerResponse, { request, sealer, nonce, wantsUsage }: WriterInit): CompletionWriter {
   const closed = new AbortController();
   res.on("close", () => closed.abort());

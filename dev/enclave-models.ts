@@ -1,4 +1,4 @@
-/** The development enclave's models: an OpenAI-compatible upstream, or the scripted development responder. Neither logs. */
+/** The development enclave's models: an OpenAI-compatible upstream, or the scripted responder. Neither logs. */
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import { READ_PAGE_TOOL_NAME, scriptedToolCall, WEB_SEARCH_TOOL_NAME, type ToolCall } from "../lib/shared/llm/tools";
 import { webPageText } from "../lib/shared/llm/read-page-prompt";
@@ -10,18 +10,16 @@ import type { EnclaveModel, ModelEvent, WireMessage } from "./enclave-tools";
 
 export interface EnclaveUpstream {
   url: string;
-  /** Sent as `Authorization: Bearer`; none when absent. */
   apiKey?: string;
-  /** Absent: the request's own `model`. */
   model?: string;
-  /** For the headers and between chunks (ms). Default 60 000. */
+  /** ms. Default 60 000. */
   timeoutMs?: number;
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 const PASSED_ON = ["temperature", "top_p", "max_tokens", "max_completion_tokens", "stop", "seed"] as const;
 
-/** The upstream from `ENCLAVE_UPSTREAM_URL`, `_API_KEY`, `_MODEL`; null when unset. @throws Error for a non-http(s) URL */
+/** Null when `ENCLAVE_UPSTREAM_URL` is unset. @throws Error for a non-http(s) URL */
 export function upstreamFromEnv(env: Record<string, string | undefined>): EnclaveUpstream | null {
   const raw = env.ENCLAVE_UPSTREAM_URL?.trim();
   if (!raw) return null;
@@ -39,7 +37,7 @@ export function upstreamFromEnv(env: Record<string, string | undefined>): Enclav
   };
 }
 
-/** A streamed call to `upstream`; throws (without upstream text) on any failure, timeout or unfinished stream. */
+/** Throws (without upstream text) on any failure, timeout or unfinished stream. */
 export function upstreamModel(upstream: EnclaveUpstream, request: ChatRequest): EnclaveModel {
   const timeoutMs = upstream.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const passedOn = Object.fromEntries(PASSED_ON.filter((k) => request[k] !== undefined).map((k) => [k, request[k]]));
@@ -134,7 +132,7 @@ interface TextMessage {
   images?: MessageImage[];
 }
 
-/** The development responder as a model, calling tools by `scriptedToolCall`; 3-word pieces `chunkDelayMs` apart. */
+/** The development responder as a model, calling tools by `scriptedToolCall`. */
 export function scriptedModel(answer: (messages: LlmMessage[]) => string, chunkDelayMs: number): EnclaveModel {
   return async function* ({ messages, tools, signal }) {
     const text: TextMessage[] = messages.map((m) => {

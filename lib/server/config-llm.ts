@@ -9,12 +9,12 @@ export type { LlmProviderKind };
 /** Where one model tier's requests go. */
 export interface LlmRoute {
   kind: LlmProviderKind;
-  /** OpenAI-compatible base URL (with /v1) or, for Groq, the API origin; unset: the provider's default. */
+  /** With /v1 (for Groq, the API origin); unset: the provider's default. */
   baseUrl?: string;
   apiKey?: string;
-  /** Who serves this model, as /privacy shows it; null: the provider kind's own name. */
+  /** As /privacy shows it; null: the provider kind's own name. */
   providerName: string | null;
-  /** The operator's statement of what that provider keeps; null: none configured. */
+  /** What that provider keeps, per the operator; null: none configured. */
   retention: string | null;
 }
 
@@ -28,7 +28,7 @@ export function visionModels(env: Env): ModelCode[] {
   return MODEL_CODES.filter((c) => listed.includes(c));
 }
 
-/** CHAT_DEVICE_TOOLS in table order (run_code is offered by the composer instead). @throws ConfigError naming an unknown tool */
+/** In table order (run_code is offered by the composer). @throws ConfigError naming an unknown tool */
 export function deviceTools(env: Env): DeviceToolName[] {
   const known = DEVICE_TOOL_NAMES.filter((c) => c !== RUN_CODE_TOOL_NAME);
   const listed = (env.CHAT_DEVICE_TOOLS ?? "").split(",").map((c) => c.trim()).filter(Boolean);
@@ -47,7 +47,7 @@ export function noFunctionCallingModels(env: Env): ModelCode[] {
   return MODEL_CODES.filter((c) => listed.includes(c));
 }
 
-/** One tier's route: its own LLM_<TIER>_* settings, else the default provider's. */
+/** Its own LLM_<TIER>_* settings, else the default provider's. */
 export function llmRoute(env: Env, defaultKind: LlmProviderKind, tier: "BASIC" | "PRO"): LlmRoute {
   const baseUrl = env[`LLM_${tier}_BASE_URL`];
   if (baseUrl) {

@@ -13,12 +13,8 @@ export type StartDevEnclave = (port: number, searxngUrl: string | null) => Promi
 
 export type StartDevSearch = (port: number) => Promise<{ close(): Promise<void> }>;
 
-/**
- * Server start-up: validate configuration, apply migrations, take over SIGTERM (lib/server/lifecycle.ts), and run
- * the development enclave and search in process when embedded. A configuration error exits naming the setting.
- */
+/** Validate configuration, migrate, take over SIGTERM, and start embedded development services. */
 export async function startServer(startDevEnclave?: StartDevEnclave, startDevSearch?: StartDevSearch): Promise<void> {
-  // `next dev` keeps its own readable compile messages.
   if (process.env.NODE_ENV === "production") routeConsoleToLogger();
   let config;
   try {
@@ -35,7 +31,6 @@ export async function startServer(startDevEnclave?: StartDevEnclave, startDevSea
     logger("hush").info({ defaults }, `Using embedded defaults (${config.NODE_ENV})`);
   }
   const confidential = config.confidential;
-  // An `npm run enclave:dev` already on the port is used as it is.
   let devEnclave: { close(): Promise<void> } | null = null;
   let devSearch: { close(): Promise<void> } | null = null;
   if (config.search?.embedded && startDevSearch) {
@@ -77,7 +72,7 @@ export async function startServer(startDevEnclave?: StartDevEnclave, startDevSea
   try {
     await getDb();
   } catch (error) {
-    // Next only logs an instrumentation hook's exception and would then exit 0: exit non-zero with the reason.
+    // Next only logs an instrumentation hook's exception and would exit 0.
     const message = error instanceof Error ? error.message : String(error);
     logger("hush").fatal({ err: message, ...(isAppError(error) ? { code: error.code } : {}) }, "Cannot open the database");
     await Promise.allSettled([devEnclave?.close(), devSearch?.close()]);

@@ -11,7 +11,7 @@ import { getAuthSecret } from "@/lib/server/secret";
 import { generateSessionToken, SESSION_REFRESH_AFTER_S, sessionIdleSeconds } from "@/lib/server/db/sessions";
 import { logger, securityEvent } from "@/lib/server/log";
 
-/** next-auth 4 configuration, built per request: the signIn callback hands a desktop sign-in's ID token to it. */
+/** next-auth 4 configuration, built per request (a desktop sign-in's ID token is handed to the request). */
 
 /** Sign-in links work for 10 minutes, once. */
 export const EMAIL_LINK_MAX_AGE_S = 10 * 60;
@@ -27,12 +27,11 @@ export function nextAuthUrl(): string {
   return `${getConfig().APP_URL.replace(/\/+$/, "")}/api/auth`;
 }
 
-/** next-auth reads NEXTAUTH_URL from the environment: derived here from APP_URL before each call. */
+/** Derived from APP_URL before each call: next-auth reads NEXTAUTH_URL itself. */
 export function applyNextAuthEnv(): void {
   process.env.NEXTAUTH_URL = nextAuthUrl();
 }
 
-/** /signup?token=… (see lib/server/auth/route.ts). */
 export function emailLinkFor(nextAuthVerificationUrl: string): string {
   const token = new URL(nextAuthVerificationUrl).searchParams.get("token") ?? "";
   const link = new URL("/signup", getConfig().APP_URL);
@@ -107,7 +106,6 @@ export function buildAuthOptions(ctx: AuthRequestContext = {}): AuthOptions {
         return true;
       },
       session({ session }) {
-        // The browser learns the address and expiry only.
         return { expires: session.expires, user: { email: session.user?.email ?? null } };
       },
     },

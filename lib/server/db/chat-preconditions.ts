@@ -4,15 +4,12 @@ import { Prisma } from "@/lib/server/db/generated/prisma/client";
 import { liveSessionSql, type SessionRow } from "@/lib/server/db/sessions";
 import { quotaIncrementSql, SEARCH_KEY_SUFFIX, userQuotaKeySql } from "@/lib/server/db/quota-sql";
 
-/**
- * Everything a signed-in send needs before the model is called, in one SQL statement: the live session and user,
- * Pro, chat ownership, and the quota count only when every check passes (docs/product.md §6, §8).
- */
+/** Everything a signed-in send needs before the model is called, in one SQL statement (docs/product.md §6, §8). */
 
 export interface ChatPreconditionInput {
   who: { sessionTokenHash: string } | { userId: string };
   chatId: string | null;
-  /** Stripe statuses that carry Pro (lib/server/plans.ts), so the rule has one home. */
+  /** So the rule has one home (lib/server/plans.ts). */
   proStatuses: readonly string[];
   needsPro: boolean;
   /** Null: check only. */
@@ -27,7 +24,6 @@ export interface ChatPreconditions {
   session: SessionRow | null;
   plan: "Free" | "Pro";
   ownsChat: boolean;
-  /** The day's count after this send; null when not counted. */
   counted: number | null;
   searched: boolean;
 }
@@ -45,10 +41,9 @@ interface Row {
   searched: number | null;
 }
 
-/** @throws the driver's error */
 export async function loadChatPreconditions(input: ChatPreconditionInput): Promise<ChatPreconditions> {
   const q = input.quota;
-  // The casts pin types for PostgreSQL and PGlite alike, so the statement can go through node-postgres.
+  // The casts pin types for PostgreSQL and PGlite alike.
   const live =
     "sessionTokenHash" in input.who
       ? liveSessionSql(input.who.sessionTokenHash, input.now)

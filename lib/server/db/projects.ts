@@ -4,7 +4,7 @@ import { chatNotFound, noVault } from "@/lib/server/db/errors";
 import { AppError } from "@/lib/shared/errors";
 import { MAX_PROJECTS } from "@/lib/shared/projects/limits";
 
-/** Projects: one browser-sealed ciphertext each (name, instructions), scoped by user. */
+/** Projects: browser-sealed ciphertext, scoped by user. */
 
 /** Unknown, or another user's: 404 either way. */
 export const projectNotFound = () => new AppError("not_found:project", "Project not found.");
@@ -19,7 +19,6 @@ export interface StoredProject {
   createdAt: Date;
 }
 
-/** The user's projects, oldest first, and which chats are in one (id pairs only). */
 export async function listProjects(userId: string): Promise<{ projects: StoredProject[]; chats: { chatId: string; projectId: string }[] }> {
   const db = await getDb();
   const [projects, chats] = await Promise.all([
@@ -32,7 +31,7 @@ export async function listProjects(userId: string): Promise<{ projects: StoredPr
   };
 }
 
-/** Store a new project under the browser's id. @throws AppError conflict:no_vault, conflict:project_limit, conflict:project_exists */
+/** @throws AppError conflict:no_vault, conflict:project_limit, conflict:project_exists */
 export async function createProject(input: { userId: string; projectId: string; sealed: Uint8Array<ArrayBuffer> }): Promise<{ createdAt: Date }> {
   const db = await getDb();
   const sealed = Buffer.from(input.sealed).toString("base64");
@@ -60,7 +59,7 @@ export async function updateProject(input: { userId: string; projectId: string; 
   if (count !== 1) throw projectNotFound();
 }
 
-/** Delete a project; its chats move out. @returns how many moved. @throws AppError not_found:project */
+/** Its chats move out. @returns how many moved. @throws AppError not_found:project */
 export async function deleteProject(input: { userId: string; projectId: string }): Promise<{ chatsMoved: number }> {
   const db = await getDb();
   const { userId, projectId } = input;
@@ -72,7 +71,7 @@ export async function deleteProject(input: { userId: string; projectId: string }
   return { chatsMoved: moved.count };
 }
 
-/** Put a chat in a project, or take it out (`projectId` null). @throws AppError not_found:chat, not_found:project */
+/** `projectId` null takes it out. @throws AppError not_found:chat, not_found:project */
 export async function moveChatToProject(input: { userId: string; chatId: string; projectId: string | null }): Promise<void> {
   const db = await getDb();
   const { userId, chatId, projectId } = input;
@@ -84,7 +83,6 @@ export async function moveChatToProject(input: { userId: string; chatId: string;
     const { count } = await db.chat.updateMany({ where: { userId, id: chatId }, data: { projectId } });
     if (count !== 1) throw chatNotFound();
   } catch (error) {
-    // The project was deleted between the check and the update.
     if (error instanceof AppError) throw error;
     if (projectId !== null && !(await db.project.findUnique({ where: { userId_id: { userId, id: projectId } }, select: { id: true } }))) throw projectNotFound();
     throw error;

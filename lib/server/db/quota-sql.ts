@@ -1,7 +1,7 @@
 import "server-only";
 import { Prisma } from "@/lib/server/db/generated/prisma/client";
 
-/** The daily counters' keys and SQL, shared by lib/server/quota.ts and lib/server/db/chat-preconditions.ts. */
+/** The daily counters' keys and SQL. */
 
 /** A visitor's client key (null: unknown, counted together), or a user and their plan. */
 export type QuotaSubject = { kind: "visitor"; address: string | null } | { kind: "user"; userId: string; plan: "Free" | "Pro" };
@@ -17,10 +17,7 @@ export function userQuotaKeySql(idColumn: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`(${USER_KEY_PREFIX}::text || ${idColumn})`;
 }
 
-/**
- * Add one to (`key`, `day`) unless it reached `limit`, RETURNING the new count (no row when refused). ON CONFLICT's
- * row lock serialises concurrent sends. `from`: a FROM ... WHERE ... clause that gates the insert.
- */
+/** Add one unless `limit` is reached, RETURNING the new count (no row when refused); `from` gates the insert. */
 export function quotaIncrementSql(input: { key: Prisma.Sql; day: string; limit: Prisma.Sql; from?: Prisma.Sql }): Prisma.Sql {
   return Prisma.sql`
     INSERT INTO quota_counters (subject, day, count)

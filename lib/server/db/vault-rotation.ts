@@ -7,10 +7,7 @@ import { writeManifest, type ManifestWrite, type SealedMessage } from "@/lib/ser
 import { vacuumKeyTables } from "@/lib/server/db/key-vacuum";
 import { assertDistinctMethods, DUPLICATE_METHOD, type NewVaultMethod } from "@/lib/server/db/vault";
 
-/**
- * Vault key rotation, in three steps the browser drives: start (next key and its waiting methods), chats (resealed
- * in batches, resumable), finish (old methods and devices deleted, new ones take over, key tables VACUUMed).
- */
+/** Vault key rotation in three steps the browser drives: start, reseal chats (resumable), finish. */
 
 const rotationConflict = (message: string) => new AppError("conflict:rotation", message);
 
@@ -76,10 +73,7 @@ export interface ResealedChat {
   messages: SealedMessage[];
 }
 
-/**
- * Step 2: store chats sealed again under `generation`, in place; a chat changed meanwhile, already resealed or not
- * the user's is skipped. @returns the ids stored. @throws AppError conflict:rotation when none is under way.
- */
+/** Step 2: store resealed chats in place; changed or foreign ones are skipped. @returns the ids stored. @throws AppError conflict:rotation */
 export async function storeResealedChats(userId: string, generation: number, chats: ResealedChat[]): Promise<string[]> {
   const db = await getDb();
   return db.$transaction(
