@@ -56,6 +56,7 @@ function shown(text: string): string {
   }
 }
 
+/** An answer's device-tool steps. */
 export function ToolSteps({ tools }: { tools: readonly ToolStep[] }) {
   return (
     <div data-testid="tool-steps" className="mt-3 space-y-1">

@@ -21,6 +21,7 @@ async function exportOpenChat(...args: ExportArgs): Promise<void> {
   exporter.exportOpenChat(...args);
 }
 
+/** The chat header: model picker, the open chat's title (the page's h1), its project and menu. */
 export function ChatHeader() {
   const router = useRouter();
   const { open, chat, models, model, setModel, plan, title, providerNotice, openProject, signedIn, temporary, setTemporary, shown, setShareOpen, setMoving, scope, saved } =

@@ -39,10 +39,12 @@ export interface ChatAppProps {
   codeExecution: { timeoutMs: number } | null;
 }
 
+/** Everything the chat screen shows and does. */
 export type ChatState = ReturnType<typeof useChatState>;
 
 const ChatContext = createContext<ChatState | null>(null);
 
+/** Holds the chat screen's state and actions for the components under it (useChat). */
 export function ChatProvider({ children, ...props }: ChatAppProps & { children: ReactNode }) {
   return <ChatContext value={useChatState(props)}>{children}</ChatContext>;
 }

@@ -11,6 +11,7 @@ export interface ComposerText {
   subscribe: (listener: () => void) => () => void;
 }
 
+/** A new, empty composer text (one per chat screen). */
 export function createComposerText(): ComposerText {
   let text = "";
   const listeners = new Set<() => void>();

@@ -11,6 +11,7 @@ export interface DictationConfig {
 
 const DictationContext = createContext<DictationConfig>({ standardProvider: null, maxSeconds: 120, timeoutMs: 60_000 });
 
+/** Provides the page's dictation settings to the composer. */
 export function DictationProvider({ value, children }: { value: DictationConfig; children: ReactNode }) {
   return <DictationContext.Provider value={value}>{children}</DictationContext.Provider>;
 }

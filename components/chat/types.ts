@@ -16,6 +16,7 @@ export interface UiMessage extends ApiMessage {
   memoryUsed?: boolean;
 }
 
+/** A project file's passage sent with a turn: the file and where in it. */
 export interface KnowledgeSource {
   file: string;
   section: string;

@@ -8,6 +8,7 @@ import type { prepareDeleteBody } from "@/lib/browser/vault/saved-chats";
 import type { VaultKey } from "./types";
 import { chatSearch } from "./use-chat-search";
 
+/** A saved chat of the list, its name decrypted in this browser. */
 export interface HistoryEntry {
   chat_id: string;
   display_name: string | null;

@@ -202,6 +202,7 @@ class SearchStore {
   }
 }
 
+/** The tab's one search index. */
 export const chatSearch = new SearchStore();
 
 const idle = chatSearch.state;

@@ -14,6 +14,7 @@ export interface ShortcutHandlers {
   busy: boolean;
 }
 
+/** Focus the composer's input, caret at the end. */
 export function focusChatInput(): void {
   const input = document.getElementById("chat-input");
   if (input instanceof HTMLTextAreaElement) {
@@ -22,6 +23,7 @@ export function focusChatInput(): void {
   }
 }
 
+/** The shortcuts dialog's state and what ./shortcut-keys.tsx binds to the keys. */
 export interface Shortcuts {
   helpOpen: boolean;
   setHelpOpen: (open: boolean) => void;

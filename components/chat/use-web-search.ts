@@ -9,6 +9,7 @@ import { useWebSearchConfig } from "./web-search-context";
 
 const utcDay = () => new Date().toISOString().slice(0, 10);
 
+/** The toggle's state for the open chat. */
 export interface WebSearchState {
   /** A standard model with SEARXNG_URL set, or a confidential one. */
   available: boolean;

@@ -12,6 +12,7 @@ export interface ConfidentialContextValue {
 
 const ConfidentialContext = createContext<ConfidentialContextValue>({ config: null, privacy: [] });
 
+/** Provides the page's confidential settings to the chat. */
 export function ConfidentialProvider({ value, children }: { value: ConfidentialContextValue; children: ReactNode }) {
   return <ConfidentialContext.Provider value={value}>{children}</ConfidentialContext.Provider>;
 }

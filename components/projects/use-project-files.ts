@@ -11,6 +11,7 @@ import { PROJECT_FILE_MAX_BYTES, PROJECT_FILE_MAX_CHARS } from "@/lib/shared/pro
 import { AppError } from "@/lib/shared/errors";
 import type { VaultKey } from "@/components/chat/types";
 
+/** A listed project file: its name once opened, its sealed size, its passages. */
 export interface ProjectFileItem {
   id: string;
   projectId: string;

@@ -6,6 +6,7 @@ import { projectSealing } from "@/lib/browser/vault/lazy";
 import type { PlainProject } from "@/lib/browser/vault/projects";
 import type { VaultKey } from "@/components/chat/types";
 
+/** A project opened with the vault key. */
 export interface Project extends PlainProject {
   id: string;
   createdAt: string;
