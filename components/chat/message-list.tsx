@@ -57,6 +57,7 @@ export function MessageList(props: MessageListProps) {
     intentAt.current = performance.now();
   }, []);
   const [pinned, setPinned] = useState(true);
+  // Stable handlers, so memoized messages do not re-render when the page does.
   const latest = useRef(props);
   useLayoutEffect(() => {
     latest.current = props;
