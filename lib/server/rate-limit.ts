@@ -65,7 +65,8 @@ export async function consume(spec: LimiterSpec, key: string): Promise<void> {
   }
 }
 
-/** True the first time, false while still marked (a replay). */
+/** True the first time, false while still marked (a replay). Pass the same `seconds` for every call of a name:
+ * each duration is a limiter of its own, which would not see the other's marks. */
 export async function markOnce(name: string, key: string, seconds: number): Promise<boolean> {
   try {
     await limiterFor({ name: `once:${name}`, points: 1, durationSeconds: Math.max(1, Math.ceil(seconds)) }).consume(hashedKey(key));

@@ -14,7 +14,8 @@ import { addFsync, openDurablePglite } from "@/lib/server/db/pglite-durable-fs.m
  * syscall boundary (node:fs's fsyncSync, which the glue's hook calls, and strace on the worker when present);
  * off, none. PGlite only: PostgreSQL's settings are its operator's.
  */
-describe.skipIf(Boolean(process.env.DATABASE_URL))("embedded PGlite durability", () => {
+// Each case starts PGlite (initdb on a fresh folder): 20-30 s apiece on a loaded 2-core machine.
+describe.skipIf(Boolean(process.env.DATABASE_URL))("embedded PGlite durability", { timeout: 120_000 }, () => {
   const COMMITS = 20;
   const dirs: string[] = [];
   const fsyncSync = fs.fsyncSync;

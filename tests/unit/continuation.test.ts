@@ -27,6 +27,15 @@ describe("continuation tokens", () => {
     expect(await refusal(() => spendContinuation(token, { caller, calls }))).toMatchObject({ status: 409, code: "conflict:continuation_used" });
   });
 
+  it("a replay seconds later is refused too", async () => {
+    const now = Date.now();
+    const { token } = signContinuation({ caller, turn: null, step: 1, calls, now });
+    await spendContinuation(token, { caller, calls, now });
+    for (const later of [1_500, 61_000, CONTINUATION_TTL_MS - 1_000]) {
+      expect(await refusal(() => spendContinuation(token, { caller, calls, now: now + later }))).toMatchObject({ status: 409 });
+    }
+  });
+
   it("forged, altered, another caller's or for other calls: 403, and it is not used up", async () => {
     const { token } = signContinuation({ caller, turn: null, step: 1, calls });
     const [head, body, sig] = token.split(".");

@@ -67,7 +67,8 @@ export async function spendContinuation(token: string, expected: { caller: strin
   if (!Number.isInteger(claims.step) || claims.step < 1 || claims.step >= getConfig().CHAT_MAX_TOOL_STEPS) {
     throw new AppError("bad_request:tool_steps", "This answer has used all its tool steps. Send your message again.");
   }
-  if (!(await markOnce("continuation", `${claims.turn}:${claims.step}`, (claims.exp - now) / 1000))) {
+  // Marked for the whole TTL: one limiter per duration, so a shrinking remainder would miss a later replay.
+  if (!(await markOnce("continuation", `${claims.turn}:${claims.step}`, CONTINUATION_TTL_MS / 1000))) {
     throw new AppError("conflict:continuation_used", "This tool result was already sent.");
   }
   return claims;

@@ -144,7 +144,9 @@ async function openLockedPglite(settings: PgliteSettings, options: { migrate?: b
     max: 1,
     onConnect: (client) => client.query("DEALLOCATE ALL"),
   });
-  const opened = await openPool(pool, { ...options, lock: false, txMaxWaitMs: 15_000 }, stopWorker);
+  // One connection serves every request, so a transaction's statements queue behind others' and Prisma's
+  // 5 s default is too short on a busy machine.
+  const opened = await openPool(pool, { ...options, lock: false, txMaxWaitMs: 15_000, txTimeoutMs: 15_000 }, stopWorker);
   return { ...opened, backup };
 }
 
@@ -203,7 +205,7 @@ async function openPostgres(url: string, options: { migrate?: boolean }): Promis
 
 async function openPool(
   pool: pg.Pool,
-  options: { migrate?: boolean; lock: boolean; txMaxWaitMs?: number },
+  options: { migrate?: boolean; lock: boolean; txMaxWaitMs?: number; txTimeoutMs?: number },
   afterEnd: () => Promise<void> = async () => undefined,
 ): Promise<DbHandle> {
   pool.on("error", (error) => logger("db").error({ err: error.message }, "idle database connection error"));
@@ -223,7 +225,7 @@ async function openPool(
     }
     const db = new PrismaClient({
       adapter: new PrismaPg(pool),
-      ...(options.txMaxWaitMs ? { transactionOptions: { maxWait: options.txMaxWaitMs } } : {}),
+      ...(options.txMaxWaitMs ? { transactionOptions: { maxWait: options.txMaxWaitMs, timeout: options.txTimeoutMs } } : {}),
     });
     return {
       db,
