@@ -150,5 +150,5 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("embedded PGlite durability",
     };
     expect(windowed("on")).toBeGreaterThanOrEqual(COMMITS);
     expect(windowed("off")).toBe(0);
-  }, 120_000);
+  }, 300_000);
 });

@@ -9,7 +9,8 @@ import { openDb, type DbHandle } from "@/lib/server/db/client";
  * made by a worker of its own, and the serving worker runs with PGLITE_SHARED_BUFFERS_MB of shared_buffers.
  * PGlite only: PostgreSQL's settings are its operator's.
  */
-describe.skipIf(Boolean(process.env.DATABASE_URL))("embedded PGlite settings", () => {
+// Each case starts PGlite on a fresh folder (initdb): past 30 s on a loaded 2-core machine.
+describe.skipIf(Boolean(process.env.DATABASE_URL))("embedded PGlite settings", { timeout: 120_000 }, () => {
   const dirs: string[] = [];
   const open: DbHandle[] = [];
   afterAll(async () => {
