@@ -22,6 +22,8 @@ export interface QuotaStore {
   increment(key: string, day: string, limit: number, searchLimit?: number): Promise<Counted>;
   /** Add `amount` to `key` for `day` unless the count would pass `limit`; true when added. */
   add(key: string, day: string, amount: number, limit: number): Promise<boolean>;
+  /** The count of `key` for `day` (0 when none), counting nothing. */
+  read(key: string, day: string): Promise<number>;
   /** The salt of `day`, created at random by the first caller of the day. */
   salt(day: string): Promise<Buffer>;
 }
@@ -47,6 +49,7 @@ export const databaseStore: QuotaStore = {
   async add(key, day, amount, limit) {
     return (await rawRows<{ count: number }>(quotaAddSql({ key, day, amount, limit }))).length > 0;
   },
+  read: (key, day) => counterTable.read(key, day),
   async salt(day) {
     const db = await getDb();
     await db.$executeRaw`INSERT INTO quota_salts (day, salt) VALUES (${day}, ${randomBytes(32)}) ON CONFLICT (day) DO NOTHING`;
@@ -93,6 +96,9 @@ export function visitorsInMemory(visitors: WriteBehindCounts): QuotaStore {
     add(key, day, amount, limit) {
       return key.startsWith(VISITOR_KEY_PREFIX) ? visitors.increment(key, day, limit, amount) : databaseStore.add(key, day, amount, limit);
     },
+    read(key, day) {
+      return key.startsWith(VISITOR_KEY_PREFIX) ? visitors.count(key, day) : databaseStore.read(key, day);
+    },
     salt: (day) => databaseStore.salt(day),
   };
 }
@@ -121,6 +127,9 @@ export function redisStore(redis: Redis): QuotaStore {
     },
     async add(key, day, amount, limit) {
       return Number(await redis.eval(ADD_SCRIPT, 1, `hush:quota:${day}:${key}`, limit, 2 * 86_400, amount)) > 0;
+    },
+    async read(key, day) {
+      return Number((await redis.get(`hush:quota:${day}:${key}`)) ?? 0);
     },
     async salt(day) {
       const name = `hush:quota-salt:${day}`;
@@ -157,6 +166,14 @@ export function withFallback(primary: QuotaStore, fallback: QuotaStore): QuotaSt
       } catch (error) {
         warnRedisDown(error);
         return fallback.add(key, day, amount, limit);
+      }
+    },
+    async read(key, day) {
+      try {
+        return await primary.read(key, day);
+      } catch (error) {
+        warnRedisDown(error);
+        return fallback.read(key, day);
       }
     },
     async salt(day) {

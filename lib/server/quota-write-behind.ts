@@ -21,6 +21,8 @@ import { logger } from "@/lib/server/log";
 export interface WriteBehindCounts {
   /** Add `amount` (default one) to (`key`, `day`) unless that would pass `limit`; true when admitted. */
   increment(key: string, day: string, limit: number, amount?: number): Promise<boolean>;
+  /** The count of (`key`, `day`) now, counting nothing (read from the database the first time, as increment). */
+  count(key: string, day: string): Promise<number>;
   /** Write what is pending now (tests; close). */
   flush(): Promise<void>;
   /** Flush, then stop the timer; later increments still work (and schedule a new write). */
@@ -116,18 +118,27 @@ export function writeBehindCounts(table: CounterTable, flushMs = 100): WriteBehi
     timer.unref();
   }
 
+  const countsOf = (day: string): Map<string, Entry> => {
+    let counts = days.get(day);
+    if (!counts) {
+      days.set(day, (counts = new Map()));
+      dropOldDays(day);
+    }
+    return counts;
+  };
+
   return {
     async increment(key, day, limit, amount = 1) {
-      let counts = days.get(day);
-      if (!counts) {
-        days.set(day, (counts = new Map()));
-        dropOldDays(day);
-      }
+      const counts = countsOf(day);
       const entry = counts.get(key) ?? (await load(key, day, counts));
       if (entry.count + amount > limit) return false;
       entry.count += amount;
       schedule();
       return true;
+    },
+    async count(key, day) {
+      const counts = countsOf(day);
+      return (counts.get(key) ?? (await load(key, day, counts))).count;
     },
     flush,
     async close() {

@@ -175,6 +175,19 @@ export async function consumeAudioSeconds(subject: QuotaSubject, seconds: number
 }
 
 /**
+ * Today's dictation seconds of `subject`, read from the counter consumeAudioSeconds adds to, counting nothing
+ * (docs/issues.md #52: the page learns on load whether the day's seconds are used up).
+ * @returns limit: sttSecondsLimitFor; remaining: limit minus the seconds counted today, never below 0.
+ */
+export async function audioSecondsLeft(subject: QuotaSubject, now = new Date()): Promise<{ limit: number; remaining: number }> {
+  const day = utcDay(now);
+  const key = (await keyFor(subject, day)) + STT_KEY_SUFFIX;
+  const store = subject.kind === "user" ? databaseStore : current().store;
+  const limit = sttSecondsLimitFor(subject);
+  return { limit, remaining: Math.max(0, limit - (await store.read(key, day))) };
+}
+
+/**
  * Give back `seconds` of a user's dictation counted on `day` whose transcription then failed. Visitors' counts are
  * not given back, as for their messages. Never below zero.
  */
