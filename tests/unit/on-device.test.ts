@@ -30,7 +30,7 @@ interface Log {
 /** A SpeechRecognition class: `status` is what available() answers; `modern` false: an older browser without the on-device surface. */
 function browserSpeech(status: string, options: { modern?: boolean; install?: boolean; sticky?: boolean } = {}): { ctor: SpeechRecognitionClass; log: Log; last: () => Recognition } {
   const log: Log = { available: [], installed: [], started: [] };
-  let current: Recognition | null = null;
+  const made: Recognition[] = [];
   let answer = status;
   class Recognition {
     lang = "";
@@ -40,7 +40,7 @@ function browserSpeech(status: string, options: { modern?: boolean; install?: bo
     onerror: ((event: { error: string }) => void) | null = null;
     onend: (() => void) | null = null;
     constructor() {
-      current = this;
+      made.push(this);
     }
     start() {
       log.started.push({ processLocally: (this as unknown as { processLocally: boolean }).processLocally, lang: this.lang, continuous: this.continuous });
@@ -74,7 +74,7 @@ function browserSpeech(status: string, options: { modern?: boolean; install?: bo
       ...(options.install === false ? {} : { install: async (o: OnDeviceOptions) => (log.installed.push(o), (answer = "available"), true) }),
     });
   }
-  return { ctor: Recognition as unknown as SpeechRecognitionClass, log, last: () => current! };
+  return { ctor: Recognition as unknown as SpeechRecognitionClass, log, last: () => made[made.length - 1]! };
 }
 
 describe("when on-device dictation is offered", () => {
