@@ -28,7 +28,7 @@ interface Log {
 }
 
 /** A SpeechRecognition class: `status` is what available() answers; `modern` false: an older browser without the on-device surface. */
-function browserSpeech(status: string, options: { modern?: boolean; install?: boolean; sticky?: boolean } = {}): { ctor: SpeechRecognitionClass; log: Log; last: () => Recognition } {
+function browserSpeech(status: string, options: { modern?: boolean; install?: boolean; sticky?: boolean } = {}) {
   const log: Log = { available: [], installed: [], started: [] };
   const made: Recognition[] = [];
   let answer = status;
