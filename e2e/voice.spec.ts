@@ -11,7 +11,7 @@ import {
   QUOTA_MODEL,
   STAND_IN_WORDS,
   STT_QUOTA_SENTENCE,
-  WAV,
+  toneWav,
   type SpeechLog,
 } from "./helpers/voice";
 
@@ -311,13 +311,14 @@ test.describe("over quota (the quota instance's few dictation seconds)", () => {
     fs.mkdirSync(SHOTS, { recursive: true });
     await page.screenshot({ path: `${SHOTS}/over-quota-phone.png` });
 
-    // The rest of the day's seconds used (through the route itself, the exact number left), then a reload: the page
+    // The rest of the day's seconds used (through the route itself, a WAV of exactly the seconds left: the fake
+    // provider reports a WAV's length, and a longer one would be counted), then a reload: the page
     // asks the server how many are left and starts disabled, with the same tooltip, before any recording.
     const left = (await (await page.request.get(`http://127.0.0.1:${E2E_QUOTA_APP_PORT}/api/audio/seconds`)).json()) as { limit_seconds: number; remaining_seconds: number };
     expect(left).toEqual({ limit_seconds: E2E_STT_QUOTA_SECONDS, remaining_seconds: E2E_STT_QUOTA_SECONDS - counted.seconds });
     const rest = await page.request.post(`http://127.0.0.1:${E2E_QUOTA_APP_PORT}/api/audio/transcriptions?model=${encodeURIComponent(QUOTA_MODEL)}&seconds=${left.remaining_seconds}`, {
       headers: { "Content-Type": "audio/wav", Origin: `http://127.0.0.1:${E2E_QUOTA_APP_PORT}` },
-      data: fs.readFileSync(WAV),
+      data: toneWav(left.remaining_seconds),
     });
     expect(rest.status()).toBe(200);
     const loaded = page.waitForResponse((r) => r.url().endsWith("/api/audio/seconds"));

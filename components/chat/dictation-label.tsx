@@ -45,7 +45,7 @@ export function DictationLabel({ model }: { model: ModelChoice | undefined }) {
       {open && (
         <span
           id={noteId}
-          className="absolute left-0 top-full z-20 mt-1 w-72 max-w-[calc(100vw-2rem)] -translate-x-1/2 rounded-lg border border-ink-200 bg-white p-2.5 text-xs font-normal text-ink-700 shadow-lg @md:translate-x-0"
+          className="absolute left-0 top-full z-20 mt-1 w-64 max-w-[calc(100vw-2rem)] -translate-x-1/2 @md:w-72 rounded-lg border border-ink-200 bg-white p-2.5 text-xs font-normal text-ink-700 shadow-lg @md:translate-x-0"
         >
           <span role="note" data-testid="dictation-privacy-note" className="block">
             {route.sentence}

@@ -11,7 +11,7 @@ const BASE_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-qui
 export const WAV = path.resolve("test-results", "voice-fake-microphone.wav");
 
 /** A 16 kHz mono PCM WAV of `seconds`: a tone that rises and falls, loud enough for the level meter. */
-function toneWav(seconds: number): Buffer {
+export function toneWav(seconds: number): Buffer {
   const rate = 16_000;
   const samples = rate * seconds;
   const out = Buffer.alloc(44 + samples * 2);
