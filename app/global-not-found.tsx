@@ -8,9 +8,8 @@ import { siteConfig } from "@/config/site";
 import { getConfig } from "@/lib/server/config";
 
 /**
- * Any unknown path (docs/product.md §2) shows the landing page inside the shared layout, answered with status 404
- * and noindex so crawlers do not index it. global-not-found (next.config experimental.globalNotFound)
- * rather than app/not-found: a root not-found would ride along in every page's payload.
+ * Any unknown path shows the landing page with status 404 (docs/product.md §2). Not a root not-found.tsx: that
+ * would ride along in every page's payload.
  */
 export function generateMetadata(): Metadata {
   return {
@@ -23,7 +22,7 @@ export function generateMetadata(): Metadata {
 
 export default function GlobalNotFound() {
   return (
-    // The same theme set-up as app/layout.tsx (the CSP nonce note there applies here too).
+    // The same theme set-up as app/layout.tsx.
     <html lang="en" suppressHydrationWarning>
       <body className="min-h-dvh font-sans">
         <ThemeProvider nonce={undefined}>

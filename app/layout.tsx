@@ -36,13 +36,7 @@ export default function RootLayout({ children }: Readonly<{ children: React.Reac
       <body className="min-h-dvh font-sans">
         {/* First, before Next's payload scripts: every chunk loaded later gets its integrity (docs/verify.md). */}
         {loader && <script dangerouslySetInnerHTML={{ __html: loader }} />}
-        {/*
-          CSP nonce (integration point for the nonce-based Content-Security-Policy of proxy.ts): the
-          theme script is inline. Reading the nonce here with `(await headers()).get("x-nonce")` would
-          make every page dynamic, so prerendered pages keep static output and get no nonce; allow this
-          script by its hash instead (its text depends only on the props below), or pass `nonce` from a
-          dynamic segment's layout. next-themes only puts the nonce on the server-rendered script.
-        */}
+        {/* No nonce: reading it here would make every page dynamic; a CSP allows this inline script by its hash. */}
         <ThemeProvider nonce={undefined}>
           {children}
           <Toaster />

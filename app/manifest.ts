@@ -1,11 +1,7 @@
 import type { MetadataRoute } from "next";
 import { siteConfig } from "@/config/site";
 
-/**
- * /manifest.webmanifest: Hush installs as an app on desktop and phone,
- * opening /chat in its own window. Next links it from every page's head. Icons: public/icons
- * (scripts/make-app-icons.mjs). The service worker that goes with it is app/sw.js/route.ts.
- */
+/** /manifest.webmanifest: Hush installs as an app opening /chat; icons from scripts/make-app-icons.mjs. */
 export default function manifest(): MetadataRoute.Manifest {
   return {
     name: "Hush",

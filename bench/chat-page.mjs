@@ -71,7 +71,7 @@ try {
   }
   await browser.close();
 
-  // --json <file>: this build's medians (the last target), for bench/issue12.mjs.
+  // --json <file>: this build's medians (the last target), for bench/all-goals.mjs.
   if (args.json) writeJson(args.json, targets[targets.length - 1]);
   printTable(targets);
 } finally {

@@ -24,7 +24,7 @@
  * in flight for BENCH_THROUGHPUT_TURNS turns. The paths run in a rotated order every round.
  *
  * Part 2, the browser (headless Chromium via playwright-core, /usr/bin/chromium): bench/confidential-browser.ts
- * bundled by esbuild (the same lib/confidential modules the chat page runs) on a static page served here:
+ * bundled by esbuild (the same lib/browser/confidential modules the chat page runs) on a static page served here:
  * attestation verification cold and cached (development document of the enclave; Tinfoil's recorded
  * production bundle, tests/fixtures/confidential, with the fixed clock tests/confidential uses) against one
  * ECDSA P-256 Web Crypto verification; EHBP encryption of 10 KB and 1 MB against JSON.stringify + TextEncoder

@@ -38,7 +38,7 @@ for (const { src, noModule } of external) {
   if (!noModule) total = { raw: total.raw + body.length, gz: total.gz + gz, br: total.br + br };
 }
 console.log(`${kb(total.raw)}  ${kb(total.gz)}  ${kb(total.br)}    TOTAL script files (module scripts)`);
-// --json <file>: the totals in KB, for bench/issue12.mjs.
+// --json <file>: the totals in KB, for bench/all-goals.mjs.
 if (args.json) (await import("node:fs")).writeFileSync(args.json, JSON.stringify({ path, rawKB: total.raw / 1024, gzipKB: total.gz / 1024, brotliKB: total.br / 1024 }));
 const inlineBytes = Buffer.from(inline.join(""));
 console.log(

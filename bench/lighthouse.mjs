@@ -85,7 +85,7 @@ function printDiagnostics(lhr) {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-/** --json <file>: per page the median performance score and each run's, for bench/issue12.mjs. */
+/** --json <file>: per page the median performance score and each run's, for bench/all-goals.mjs. */
 const summary = [];
 try {
   for (const path of pages) {

@@ -6,7 +6,7 @@
  * content/privacy.ts): saved chats encrypted in the browser with a key only the user holds (the vault),
  * messages passing through the server in memory only, no storage of visitors' chats, no training, no
  * sharing beyond the model provider that answers a request (named on /privacy), and no third-party
- * requests from any public page (e2e/public-pages.spec.ts).
+ * requests from any public page (e2e/public-pages-landing.spec.ts).
  */
 
 /** A link styled as a button. */

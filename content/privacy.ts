@@ -1,12 +1,12 @@
 /**
  * The words of /privacy (docs/issues.md #8, inference privacy): what Hush can and cannot see, said plainly.
  * Each sentence names a mechanism that exists, with the code or test that holds it:
- * - messages pass through the server in memory only: lib/chat (no write of a visitor turn; nothing
+ * - messages pass through the server in memory only: lib/server/chat (no write of a visitor turn; nothing
  *   user-written is logged), tests/route/chat.test.ts;
  * - saved chats are encrypted in the browser with a key only the user holds: the vault (docs/issues.md #8);
  * - the provider of each model and what it keeps: lib/server/llm/providers.ts, set by the operator
  *   (LLM_<TIER>_PROVIDER_NAME / LLM_<TIER>_RETENTION, docs/providers.md);
- * - nothing from another site in the browser: e2e/public-pages.spec.ts "no trackers".
+ * - nothing from another site in the browser: e2e/public-pages-site.spec.ts "no trackers".
  * The provider table is filled in from the server's configuration by app/(site)/privacy/page.tsx.
  */
 

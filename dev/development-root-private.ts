@@ -1,13 +1,7 @@
 /**
  * !!! DEVELOPMENT ROOT PRIVATE KEY — PUBLIC ON PURPOSE — NEVER A PRODUCTION TRUST ANCHOR !!!
- *
- * This is the private half of the development signing root pinned in ./development-root.ts. It is in the
- * repository so that anyone can run the development enclave (`npm run enclave:dev`) and the tests; which
- * also means ANYONE can sign a "development attestation" with it. That is exactly why
- * `verifyEnclave(…, { trust: "production" })` refuses development documents outright, and why every screen
- * showing a development verification must say "development".
- *
- * Only the Node-side development enclave (./dev-enclave.ts) and tests import this file; browser code must not.
+ * Anyone can sign a development attestation with it, so `trust: "production"` refuses those outright.
+ * Only the Node-side development enclave and tests import this file; browser code must not.
  */
 export const DEVELOPMENT_ROOT_PRIVATE_JWK = {
   kty: "EC",

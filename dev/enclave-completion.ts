@@ -3,11 +3,7 @@ import { PROTOCOL, bytesToHex } from "ehbp";
 import { z } from "@/lib/shared/zod";
 import { USAGE_METRICS_HEADER, formatUsageMetrics } from "../lib/server/confidential/usage-metrics";
 
-/**
- * The development enclave's OpenAI-compatible chat completion (./enclave.ts decrypts the request, this writes
- * the answer through its sealer): the request's shape, and the answer as one JSON body or as Server-Sent Events
- * written as it is produced (the router's markers while it searches, then the model's answer).
- */
+/** The development enclave's OpenAI-compatible chat completion, as one JSON body or Server-Sent Events. */
 
 export const MAX_REQUEST_BYTES = 8 * 1024 * 1024;
 
@@ -17,7 +13,7 @@ export const chatRequestSchema = z.looseObject({
     .array(
       z.looseObject({
         role: z.enum(["system", "user", "assistant", "tool"]),
-        // A string, or OpenAI content parts: text and images, as a vision model takes them; null beside tool_calls.
+        // A string or OpenAI content parts; null beside tool_calls.
         content: z.union([
           z.null(),
           z.string().max(MAX_REQUEST_BYTES),
@@ -30,7 +26,6 @@ export const chatRequestSchema = z.looseObject({
             )
             .max(100),
         ]),
-        // A device tool's round trip (docs/issues.md #50): the assistant's calls, then each `role: "tool"` result.
         tool_calls: z
           .array(z.looseObject({ id: z.string().max(200), type: z.literal("function"), function: z.looseObject({ name: z.string().max(100), arguments: z.string().max(MAX_REQUEST_BYTES) }) }))
           .max(32)
@@ -40,7 +35,6 @@ export const chatRequestSchema = z.looseObject({
     )
     .min(1)
     .max(10_000),
-  // Tools the client runs itself (OpenAI's `tools`): passed to the model; their calls go back to the client.
   tools: z
     .array(z.looseObject({ type: z.literal("function"), function: z.looseObject({ name: z.string().min(1).max(100), description: z.string().max(2_000).optional(), parameters: z.looseObject({}).optional() }) }))
     .max(16)
@@ -51,31 +45,21 @@ export const chatRequestSchema = z.looseObject({
   pii_check_options: z.looseObject({}).optional(),
 });
 
-/** A decrypted chat-completions request as the enclave accepts it. */
 export type ChatRequest = z.infer<typeof chatRequestSchema>;
 
-/** Token counts of a whole turn (every model call of it). */
 export interface TurnUsage {
   promptTokens: number;
   completionTokens: number;
 }
 
-/** One answer being written: content pieces in order, then exactly one of `finish` or `fail`. */
+/** Content pieces in order, then exactly one of `finish`, `toolCalls` or `fail`. */
 export interface CompletionWriter {
-  /** Append assistant content (the router's markers or answer text). */
   content(text: string): Promise<void>;
-  /** Send `delta.annotations` (url_citation entries). */
   annotations(list: readonly unknown[]): Promise<void>;
-  /** End the answer with finish_reason "stop" and the turn's usage. */
   finish(usage: TurnUsage): Promise<void>;
-  /** End the answer with the model's calls of the client's tools (OpenAI `tool_calls`, finish_reason "tool_calls"). */
   toolCalls(calls: readonly { id: string; name: string; arguments: string }[], usage: TurnUsage): Promise<void>;
-  /**
-   * End the answer with an error: in a stream an OpenAI-style `data: {"error": …}` event and `[DONE]`; as JSON a
-   * sealed 502 error body. `message` must hold nothing of the conversation.
-   */
+  /** End with an error event (stream) or a sealed 502 (JSON). `message` must hold nothing of the conversation. */
   fail(message: string, usage: TurnUsage): Promise<void>;
-  /** Aborts when the client's connection closes. */
   readonly closed: AbortSignal;
 }
 
@@ -86,10 +70,7 @@ interface WriterInit {
   wantsUsage: boolean;
 }
 
-/**
- * Start the answer to `request` on `res`. A streamed answer's headers go out now, so the relay's header timeout
- * does not run while the enclave searches; usage goes in the `X-Tinfoil-Usage-Metrics` header (JSON) or trailer (SSE).
- */
+/** Headers go out now, so the relay's header timeout does not run while the enclave searches. */
 export function openCompletion(res: http.ServerResponse, { request, sealer, nonce, wantsUsage }: WriterInit): CompletionWriter {
   const closed = new AbortController();
   res.on("close", () => closed.abort());
@@ -150,7 +131,7 @@ export function openCompletion(res: http.ServerResponse, { request, sealer, nonc
   };
   if (wantsUsage) headers.Trailer = USAGE_METRICS_HEADER;
   res.writeHead(200, headers);
-  // Frames are sealed in sequence order, so writes are chained.
+  // Frames are sealed in sequence order.
   let queue: Promise<void> = Promise.resolve();
   const write = (data: unknown) => {
     queue = queue.then(async () => {
@@ -197,7 +178,6 @@ export function openCompletion(res: http.ServerResponse, { request, sealer, nonc
 
 const wireCall = (c: { id: string; name: string; arguments: string }) => ({ id: c.id, type: "function" as const, function: { name: c.name, arguments: c.arguments } });
 
-/** Split into pieces of `n` words, each keeping its trailing whitespace (same pacing as the development responder). */
 export function chunkWords(text: string, n: number): string[] {
   const words = text.match(/\S+\s*|\s+/g) ?? [];
   const chunks: string[] = [];

@@ -1,12 +1,4 @@
-/**
- * The models the development enclave's tool loop (./enclave-tools.ts) can run around:
- * - `upstreamModel`: any OpenAI-compatible chat-completions server (`ENCLAVE_UPSTREAM_URL`, a base URL ending in
- *   /v1 like LLM_BASE_URL, e.g. Ollama's http://localhost:11434/v1), called with `stream: true`, the offered
- *   `tools`, and the streamed `delta.tool_calls` joined by index;
- * - `scriptedModel`: without an upstream, the development responder (lib/server/llm/development.ts) behind
- *   lib/shared/llm/tools.ts `scriptedToolCall`, the one deterministic tool-calling rule (docs/issues.md #50).
- * Neither logs anything of a request or an answer.
- */
+/** The development enclave's models: an OpenAI-compatible upstream, or the scripted responder. Neither logs. */
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import { READ_PAGE_TOOL_NAME, scriptedToolCall, WEB_SEARCH_TOOL_NAME, type ToolCall } from "../lib/shared/llm/tools";
 import { webPageText } from "../lib/shared/llm/read-page-prompt";
@@ -16,27 +8,18 @@ import { chunkWords, type ChatRequest } from "./enclave-completion";
 import type { LlmMessage } from "../lib/shared/llm/types";
 import type { EnclaveModel, ModelEvent, WireMessage } from "./enclave-tools";
 
-/** The upstream model of the development enclave (`ENCLAVE_UPSTREAM_*`). */
 export interface EnclaveUpstream {
-  /** Base URL of an OpenAI-compatible API, ending in /v1; `/chat/completions` is appended. */
   url: string;
-  /** Sent as `Authorization: Bearer`; none when absent (Ollama needs none). */
   apiKey?: string;
-  /** The upstream's model id; absent: the request's own `model`. */
   model?: string;
-  /** Longest wait for the answer's headers and between two of its chunks (ms). Default 60 000. */
+  /** ms. Default 60 000. */
   timeoutMs?: number;
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
-/** Request parameters passed on to the upstream as the client sent them. */
 const PASSED_ON = ["temperature", "top_p", "max_tokens", "max_completion_tokens", "stop", "seed"] as const;
 
-/**
- * The upstream from `ENCLAVE_UPSTREAM_URL`, `ENCLAVE_UPSTREAM_API_KEY` and `ENCLAVE_UPSTREAM_MODEL`
- * (docs/confidential-inference.md); null when the URL is unset or empty.
- * @throws Error when the URL is not an http(s) URL
- */
+/** Null when `ENCLAVE_UPSTREAM_URL` is unset. @throws Error for a non-http(s) URL */
 export function upstreamFromEnv(env: Record<string, string | undefined>): EnclaveUpstream | null {
   const raw = env.ENCLAVE_UPSTREAM_URL?.trim();
   if (!raw) return null;
@@ -54,10 +37,7 @@ export function upstreamFromEnv(env: Record<string, string | undefined>): Enclav
   };
 }
 
-/**
- * A model call to `upstream`, streamed. Throws (with no upstream text in the error) on a refused connection, a
- * non-2xx answer, an error event, no header or no chunk within `timeoutMs`, or a stream that ends unfinished.
- */
+/** Throws (without upstream text) on any failure, timeout or unfinished stream. */
 export function upstreamModel(upstream: EnclaveUpstream, request: ChatRequest): EnclaveModel {
   const timeoutMs = upstream.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const passedOn = Object.fromEntries(PASSED_ON.filter((k) => request[k] !== undefined).map((k) => [k, request[k]]));
@@ -146,20 +126,13 @@ interface UpstreamChunk {
   }[];
 }
 
-/** A message as the development responder reads it: string content, images apart. */
 interface TextMessage {
   role: WireMessage["role"];
   content: string;
   images?: MessageImage[];
 }
 
-/**
- * The development responder as a model: offered web_search or a device tool it calls it by `scriptedToolCall`
- * (a device tool's result is quoted after the answer: "Your device answered: …"); otherwise it answers
- * with `answer` (the development responder's, or the bench's), the tool messages' results handed to it in the last
- * user turn as lib/shared/llm/search-prompt.ts `withWebResults` puts them (their failure line when none came back).
- * Streamed in 3-word pieces, `chunkDelayMs` apart.
- */
+/** The development responder as a model, calling tools by `scriptedToolCall`. */
 export function scriptedModel(answer: (messages: LlmMessage[]) => string, chunkDelayMs: number): EnclaveModel {
   return async function* ({ messages, tools, signal }) {
     const text: TextMessage[] = messages.map((m) => {
@@ -176,7 +149,6 @@ export function scriptedModel(answer: (messages: LlmMessage[]) => string, chunkD
     }
     const lastUser = text.findLastIndex((m) => m.role === "user");
     const base = text.slice(0, lastUser + 1) as LlmMessage[];
-    // The client's own tools' results (docs/issues.md #50) apart from the enclave's web results and pages.
     const clientCallIds = new Set(
       messages
         .slice(lastUser + 1)
@@ -185,7 +157,6 @@ export function scriptedModel(answer: (messages: LlmMessage[]) => string, chunkD
     const after = messages.slice(lastUser + 1).filter((m) => m.role === "tool");
     const deviceResults = after.filter((m) => clientCallIds.has(m.tool_call_id ?? "")).map((m) => contentText(m.content ?? ""));
     const toolContents = after.filter((m) => !clientCallIds.has(m.tool_call_id ?? "")).map((m) => contentText(m.content ?? ""));
-    // Pages read (docs/issues.md #51) go on as the tool messages the development responder quotes from.
     const pages: LlmMessage[] = toolContents.filter((c) => webPageText(c) !== null).map((content) => ({ role: "tool", content }));
     const searched = toolContents.filter((c) => webPageText(c) === null);
     const blocks = searched.filter((c) => c.startsWith("<web_results>"));

@@ -1,27 +1,6 @@
 /**
- * The development enclave: a local, Node-only stand-in for a Tinfoil-compatible inference enclave,
- * for `npm run enclave:dev`, `npm run dev` without a provider, and the tests. It is NOT isolated from anything;
- * its attestation is signed by the development root whose private key is published in this repository, so
- * only `trust: "development"` accepts it.
- *
- * Protocol, as a real enclave speaks it:
- * - `GET /.well-known/tinfoil-attestation`: the development attestation document for the Host it was reached
- *   by (a JWS by the development root: pinned measurement, report_data = SHA-256 of the HPKE public key,
- *   1 hour validity) plus the HPKE public key.
- * - `GET /.well-known/hpke-keys`: RFC 9458 key config (`application/ohttp-keys`), as EHBP EHBP SPEC.md §3 requires;
- *   Hush's client never uses it (the key comes from the attestation only).
- * - `POST /v1/chat/completions`: EHBP only (EHBP SPEC.md §4–5): the body is opened with an HPKE recipient context
- *   (`hpke`), the answer sealed with keys from ehbp's `deriveResponseKeys`/`encryptChunk`; a missing key
- *   header, a bad key, a framing or authentication failure is a plaintext 400 and the body is never read as
- *   a request. The answer is OpenAI-compatible (JSON, or SSE when `stream: true`), written by the model: the
- *   `upstream` (any OpenAI-compatible server, `ENCLAVE_UPSTREAM_URL`) or else the development responder
- *   (lib/server/llm/development.ts), inside the router's tool loop when the request has `web_search_options`
- *   (./enclave-tools.ts). A failing upstream ends the answer with an error event (JSON: a sealed 502).
- * - `POST /v1/audio/transcriptions` (docs/issues.md #52): EHBP only, like the chat; the opened body is an OpenAI
- *   audio-transcriptions multipart request. There is no speech model here: the sealed answer is the stand-in
- *   transcript `developmentTranscript(<bytes of audio>)`, which says so, so dictation can be tried on a fresh clone.
- * - Usage outside the ciphertext, like Tinfoil: with `X-Tinfoil-Request-Usage-Metrics: true`, the
- *   `X-Tinfoil-Usage-Metrics` header (JSON) or trailer (SSE), with the served model (./usage-metrics.ts).
+ * The development enclave: a NOT isolated stand-in for a Tinfoil enclave, attested by the published development
+ * root (only `trust: "development"` accepts it), serving EHBP-sealed chat and transcription (EHBP SPEC.md §4–5).
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -59,16 +38,13 @@ import {
 import { DEVELOPMENT_ROOT_PRIVATE_JWK } from "./development-root-private";
 import { USAGE_METRICS_REQUEST_HEADER } from "../lib/server/confidential/usage-metrics";
 
-/** The development enclave's stand-in transcript of `bytes` bytes of audio: it has no speech model, and says so. */
+/** There is no speech model here, and it says so. */
 export function developmentTranscript(bytes: number): string {
   return `(The development enclave has no speech model, so this stands in for your words: it received ${bytes} bytes of encrypted audio and kept none.)`;
 }
 
-/** Default port (`ENCLAVE_PORT` / `--port` override it in scripts/enclave-dev.ts). */
 export const DEFAULT_ENCLAVE_PORT = 8788;
-/** Validity of a served development attestation (seconds). */
 export const DEVELOPMENT_VALIDITY_SECONDS = 60 * 60;
-/** The measurement `--tamper` serves: SHA-384 of "hush development enclave TAMPERED". */
 export const TAMPERED_MEASUREMENT: EnclaveMeasurement = {
   type: DEVELOPMENT_FORMAT,
   registers: ["bd347e2c240683573da7a1f3ee25e71cdc7cb36dc81e04fad9a936d70cf6dacdacef825439fc81988e65c86011d1c6fe"],
@@ -76,42 +52,25 @@ export const TAMPERED_MEASUREMENT: EnclaveMeasurement = {
 
 
 export interface DevEnclaveOptions {
-  /** TCP port; 0 picks a free one (tests). Default 8788. */
+  /** 0 picks a free one. Default 8788. */
   port?: number;
-  /** Interface to listen on. Default 127.0.0.1. */
   listenHost?: string;
-  /** Serve an attestation with a different measurement (`--tamper`): verification must refuse it. */
+  /** Serve a different measurement: verification must refuse it. */
   tamper?: boolean;
-  /**
-   * Answer `POST /__test/tamper` with body `on` or `off` by switching `tamper` (`--test-controls`): the
-   * end-to-end run checks both a verified and a refused enclave against one app instance.
-   */
+  /** Answer `POST /__test/tamper` (`on`/`off`) by switching `tamper`. */
   testControls?: boolean;
-  /** Pause between streamed chunks (ms). Default 15. */
   chunkDelayMs?: number;
-  /** Validity of served attestations (seconds). Default 3600. */
   validitySeconds?: number;
-  /**
-   * The answer to a conversation. Default: the development responder's (lib/server/llm/development.ts). The relay
-   * benchmark (bench/confidential-relay.ts) gives the fake LLM's, so both paths stream the same text.
-   */
   answer?: (messages: readonly { role: string; content: string }[]) => string;
-  /** The SearXNG this enclave queries for `web_search_options` (./enclave-search.ts); null: searches fail. */
   searxngUrl?: string | null;
-  /**
-   * The model to run the router's tool loop around (./enclave-models.ts `upstreamFromEnv`: `ENCLAVE_UPSTREAM_URL`,
-   * `_API_KEY`, `_MODEL`); null or absent: the development responder (`answer`). `answer` is unused with an upstream.
-   */
+  /** Absent: `answer`. */
   upstream?: EnclaveUpstream | null;
 }
 
 export interface DevEnclave {
-  /** Base URL, e.g. `http://127.0.0.1:8788`. */
   url: string;
   port: number;
-  /** The HPKE public key of this run (hex), bound into every attestation it serves. */
   hpkePublicKey: string;
-  /** The attestation document it serves when reached as `enclaveHost`. */
   attestation(enclaveHost: string): Promise<DevelopmentAttestationDocument>;
   close(): Promise<void>;
 }
@@ -121,23 +80,16 @@ function createSuite(): CipherSuite {
 }
 
 export interface DevelopmentAttestationOptions {
-  /** HPKE public key to bind (hex). */
   hpkePublicKey: string;
-  /** Host the document is for (`domain`), e.g. `127.0.0.1:8788`. */
   enclaveHost: string;
   issuedAt?: Date;
   validitySeconds?: number;
   measurement?: EnclaveMeasurement;
-  /** Sign with another private JWK (tests of a wrong root). Default: the development root. */
   signingJwk?: JWK;
-  /** Bind this report_data instead of SHA-256 of the key (tests of an unbound key). */
   reportData?: string;
 }
 
-/**
- * Sign a development attestation document (ES256 JWS by the development root unless `signingJwk` is given).
- * @returns the document as served at `/.well-known/tinfoil-attestation`
- */
+/** ES256 JWS, as served at `/.well-known/tinfoil-attestation`. */
 export async function createDevelopmentAttestation(options: DevelopmentAttestationOptions): Promise<DevelopmentAttestationDocument> {
   const iat = Math.floor((options.issuedAt ?? new Date()).getTime() / 1000);
   const report: DevelopmentReport = {
@@ -157,11 +109,7 @@ export async function createDevelopmentAttestation(options: DevelopmentAttestati
 }
 
 
-/**
- * Start the development enclave (fresh HPKE key pair each start).
- * @returns the running enclave; `close()` stops it
- * @throws the listen error (e.g. EADDRINUSE)
- */
+/** @throws the listen error (e.g. EADDRINUSE) */
 export async function startDevEnclave(options: DevEnclaveOptions = {}): Promise<DevEnclave> {
   const suite = createSuite();
   const keyPair = await suite.GenerateKeyPair(false);
@@ -175,7 +123,7 @@ export async function startDevEnclave(options: DevEnclaveOptions = {}): Promise<
   const attestation = async (enclaveHost: string) => {
     const measurement = tampered ? TAMPERED_MEASUREMENT : undefined;
     const cached = documents.get(`${tampered} ${enclaveHost}`);
-    // Re-sign once half the validity has passed, so a relayed document always has time left.
+    // Re-sign at half the validity, so a relayed document always has time left.
     if (cached && Date.now() - cached.issuedAt < (validitySeconds * 1000) / 2) return cached.doc;
     const issuedAt = Date.now();
     const doc = await createDevelopmentAttestation({ hpkePublicKey, enclaveHost, issuedAt: new Date(issuedAt), validitySeconds, measurement });
@@ -212,10 +160,7 @@ export async function startDevEnclave(options: DevEnclaveOptions = {}): Promise<
     sendJson(res, 404, { error: "Not found" });
   }
 
-  /**
-   * An EHBP request opened: its plaintext and the response's nonce and sealer, or null once a clear error was
-   * answered (not encrypted, too large, or one shape for every cryptographic failure: EHBP SPEC.md §5.4.4, no oracle).
-   */
+  /** Null once a 400 was answered (one shape for every crypto failure: EHBP SPEC.md §5.4.4). */
   async function openSealed(req: http.IncomingMessage, res: http.ServerResponse) {
     const encHex = req.headers[PROTOCOL.ENCAPSULATED_KEY_HEADER.toLowerCase()];
     if (typeof encHex !== "string" || !/^[0-9a-f]{64}$/.test(encHex)) {
@@ -268,7 +213,6 @@ export async function startDevEnclave(options: DevEnclaveOptions = {}): Promise<
       request,
       writer,
       model: options.upstream ? upstreamModel(options.upstream, request) : scriptedModel(options.answer ?? developmentAnswer, chunkDelayMs),
-      // The router-only fields, as Tinfoil's router reads them (./enclave-search.ts).
       search:
         request.web_search_options === undefined
           ? null
@@ -276,7 +220,6 @@ export async function startDevEnclave(options: DevEnclaveOptions = {}): Promise<
     });
   }
 
-  /** A sealed dictation: opened like a chat turn, answered with the stand-in transcript (no speech model here). */
   async function transcription(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const opened = await openSealed(req, res);
     if (!opened) return;
@@ -290,7 +233,6 @@ export async function startDevEnclave(options: DevEnclaveOptions = {}): Promise<
       const form = await new Response(plaintext as Uint8Array<ArrayBuffer>, { headers: { "content-type": req.headers["content-type"] ?? "" } }).formData();
       file = form.get("file");
     } catch {
-      // Answered below as a missing file.
     }
     if (!(file instanceof Blob)) return answer(400, { error: { message: "Send the audio as the multipart file field", type: "invalid_request_error" } });
     return answer(200, { text: developmentTranscript(file.size) });
@@ -319,7 +261,7 @@ export async function startDevEnclave(options: DevEnclaveOptions = {}): Promise<
   };
 }
 
-/** Open every frame of an EHBP request body (EHBP SPEC.md §4.3) in order. @throws on framing or AEAD failure */
+/** @throws on framing or AEAD failure */
 async function openFrames(context: RecipientContext, body: Uint8Array): Promise<Uint8Array> {
   const parts: Uint8Array[] = [];
   let offset = 0;
@@ -336,7 +278,6 @@ async function openFrames(context: RecipientContext, body: Uint8Array): Promise<
   return Buffer.concat(parts);
 }
 
-/** Seal one response frame per call with the derived response keys (sequence numbers from 0). */
 function frameSealer(keys: ResponseKeyMaterial): (text: string) => Promise<Buffer> {
   let seq = 0;
   return async (text) => {

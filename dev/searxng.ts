@@ -1,23 +1,11 @@
 /**
- * A development stand-in for SearXNG: its JSON API only (`GET /search?q=…&format=json`, answer
- * `{ query, number_of_results, results: [{ url, title, content, engine, … }], answers, corrections, infoboxes,
- * suggestions, unresponsive_engines }` as https://docs.searxng.org/dev/search_api describes), answering from a
- * fixed local corpus, so web search works on a fresh clone with no network: `npm run search:dev`, the embedded
- * defaults of `npm run dev` (lib/server/startup.ts) and the tests (tests/helpers/fake-searxng.ts). Plain node:http.
- *
- * Matching: corpus entries sharing at least one word of four or more letters with the query, best first; no
- * match gives an empty `results`. Other than format=json is answered 403, as a SearXNG without the JSON format.
- * Trigger words in the query (tests): `[[searx:down]]` HTTP 500; `[[searx:hang]]` no answer for 60 s;
- * `[[searx:huge]]` an answer of 5 MB. Development only: the queries it receives are kept in memory (`queries`)
- * and served at `GET /__queries` so a test in another process can read them; `DELETE /__queries` clears them.
- * It also serves a few small pages to read (docs/issues.md #51), `GET /pages/<name>` (DEV_PAGES), so "read <URL>"
- * works on a fresh clone with no network: the embedded defaults allow this host for page reads (READ_PAGE_ALLOW_HOSTS,
- * lib/server/config.ts).
+ * A development stand-in for SearXNG's JSON API (`GET /search?q=…&format=json`) over a fixed corpus, plus a few
+ * pages at `/pages/<name>`, so search and page reads work offline. Test triggers: `[[searx:down]]`, `[[searx:hang]]`,
+ * `[[searx:huge]]`; queries are served at `GET /__queries` (DELETE clears).
  */
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 
-/** Default port (`SEARCH_DEV_PORT` / `--port`). */
 export const DEFAULT_SEARCH_DEV_PORT = 8789;
 
 export interface CorpusEntry {
@@ -26,7 +14,7 @@ export interface CorpusEntry {
   content: string;
 }
 
-/** The fixed corpus. The last entry carries a prompt injection on purpose (tests/route/chat-search.test.ts). */
+/** The last entry carries a prompt injection on purpose (tests/route/chat-search.test.ts). */
 export const SEARCH_CORPUS: readonly CorpusEntry[] = [
   {
     url: "https://example.org/kakapo-season-2026",
@@ -55,7 +43,6 @@ export const SEARCH_CORPUS: readonly CorpusEntry[] = [
   },
 ];
 
-/** The pages served at `/pages/<name>`: HTML with the chrome a real article has (navigation, footer), and plain text. */
 export const DEV_PAGES: Readonly<Record<string, { type: string; body: string }>> = {
   "kakapo-season-2026": {
     type: "text/html; charset=utf-8",
@@ -79,14 +66,13 @@ const HANG_MS = 60_000;
 export interface FakeSearxng {
   url: string;
   port: number;
-  /** Every `q` received, in order (development and tests only). */
   queries: string[];
   close(): Promise<void>;
 }
 
 const words = (text: string) => new Set(text.toLowerCase().normalize("NFD").replace(/\p{M}/gu, "").match(/\p{L}{4,}/gu) ?? []);
 
-/** The corpus entries matching `query`, best first (see the module comment). */
+/** Entries sharing a word of four or more letters with `query`, best first. */
 export function searchCorpus(query: string, corpus: readonly CorpusEntry[] = SEARCH_CORPUS): CorpusEntry[] {
   const asked = words(query);
   return corpus
@@ -96,7 +82,7 @@ export function searchCorpus(query: string, corpus: readonly CorpusEntry[] = SEA
     .map((m) => m.entry);
 }
 
-/** Start the stand-in on 127.0.0.1 (`port` 0: any free port). @throws the listen error (e.g. EADDRINUSE) */
+/** `port` 0: any free port. @throws the listen error (e.g. EADDRINUSE) */
 export async function startFakeSearxng(options: { port?: number; listenHost?: string } = {}): Promise<FakeSearxng> {
   const queries: string[] = [];
   const sockets = new Set<Socket>();

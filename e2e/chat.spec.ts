@@ -171,7 +171,7 @@ test("unsupported files, too-large and unreadable PDFs get clear messages; the t
 
 test("decompression bombs, however their filter is named, end with a clear error while the page stays responsive", async ({ page }) => {
   // docs/issues.md #22: 1 MB files that inflate to 1 GiB; the limit (PDF_MAX_INFLATED_BYTES, 50 MB) is
-  // counted inside pdf.js's decoders in the PDF worker (lib/browser/pdf/inflate-guard.ts).
+  // counted inside pdf.js's decoders in the PDF worker (lib/shared/pdf/inflate-guard.ts).
   test.setTimeout(120_000);
   await openChat(page);
   const input = page.getByPlaceholder("Message GPT");

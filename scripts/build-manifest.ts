@@ -1,14 +1,7 @@
 /**
- * After `next build` (npm's `postbuild`; docs/verify.md, docs/issues.md #21):
- * 1. writes the final chunk loader (lib/server/security/chunk-loader.ts) into the prerendered HTML and adds `integrity` to every script and stylesheet of the prerendered HTML that Next left without
- *    one (lib/server/security/sri.ts), in `.next/server/app` and in the standalone copy the Docker image runs;
- * 2. writes the build manifest, the SHA-384 of every file under `.next/static` with the source commit
- *    (lib/server/build/source-commit.ts), to `public/.well-known/hush/manifest.json`, which the server
- *    then serves as a static file.
- *
+ * After `next build` (docs/verify.md): puts the final chunk loader and missing `integrity` attributes into the
+ * prerendered HTML (also the standalone copy), and writes the build manifest to public/.well-known/hush/manifest.json.
  *   tsx scripts/build-manifest.ts [--dist .next] [--out public/.well-known/hush/manifest.json]
- *
- * No network, no clock: the same build writes the same bytes.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -40,7 +33,6 @@ if (!fs.existsSync(path.join(dist, "static"))) {
 }
 
 const lookup = integrityLookup(dist);
-// The chunk loader as pages rendered per request carry it (a CSP hash of the prerendered pages allows it there).
 const loader = chunkLoaderOfBuild(dist);
 let changed = 0;
 const pages = [...htmlFiles(path.join(dist, "server", "app")), ...htmlFiles(path.join(dist, "standalone", path.basename(dist), "server", "app"))];
@@ -48,7 +40,7 @@ for (const file of pages) {
   const html = fs.readFileSync(file, "utf8");
   const next = addIntegrity(loader ? html.replace(LOADER_TAG, () => `<script>${loader}</script>`) : html, lookup);
   if (next !== html) {
-    // Keep the mtime: lib/server/security/static-pages.ts caches by it, and nothing it hashes changed.
+    // Keep the mtime: lib/server/security/static-pages.ts caches by it.
     const { atime, mtime } = fs.statSync(file);
     fs.writeFileSync(file, next);
     fs.utimesSync(file, atime, mtime);
@@ -59,7 +51,6 @@ for (const file of pages) {
 const manifest = manifestOfBuild(dist, sourceCommit());
 fs.mkdirSync(path.dirname(out), { recursive: true });
 fs.writeFileSync(out, serializeManifest(manifest));
-// The standalone server serves public/ from its own folder when it has one (the Docker image copies it).
 console.log(
   `Build manifest: ${Object.keys(manifest.files).length} files, commit ${manifest.commit} -> ${path.relative(process.cwd(), out)}; ` +
     `integrity added to ${changed} of ${pages.length} prerendered pages.`,

@@ -1,12 +1,6 @@
 /**
- * Dependency-license check (docs/issues.md #20): Hush is AGPL-3.0-or-later, so every installed package's license must
- * be one that can be combined with it. Reads node_modules with license-checker-rseidelsohn; fails (exit 1)
- * on a license outside ALLOWED (unless the package is in EXCEPTIONS with its reason) and on an unknown or
- * guessed license not settled in CLARIFIED. Also fails when docs/licenses.md does not list exactly the direct
- * production dependencies; `node scripts/check-licenses.mjs --write` (npm run licenses:write) regenerates it.
- *
- * Compatibility follows the FSF's license list (gnu.org/licenses/license-list): permissive licenses, MPL-2.0
- * (MPL-2.0 §3.3 secondary licenses), Apache-2.0, the (L)GPL-3.0 family and CC-BY-4.0 combine with the AGPL-3.0.
+ * Dependency-license check: every installed package's license must combine with AGPL-3.0-or-later (FSF's list).
+ * Also checks that docs/licenses.md lists the direct production dependencies; `--write` regenerates it.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -43,7 +37,7 @@ const ALLOWED = new Set([
   "AGPL-3.0-or-later",
 ]);
 
-/** Licenses license-checker could only guess (or reported wrongly), settled by reading the package. */
+/** Settled by reading the package. */
 const CLARIFIED = {
   "@visx/vendor": { license: "MIT AND ISC", why: 'package.json says "MIT and ISC"' },
   "seq-queue": { license: "MIT", why: "its LICENSE file is the MIT license" },
@@ -51,7 +45,7 @@ const CLARIFIED = {
   duck: { license: "BSD-2-Clause", why: "its LICENSE file is the 2-clause BSD license (a dependency of mammoth, docs/issues.md #23)" },
 };
 
-/** Packages whose license is not in ALLOWED but which are never combined with Hush's program. */
+/** Not in ALLOWED, but never combined with Hush's program. */
 const EXCEPTIONS = {
   elkjs: "EPL-2.0; only inside the prisma CLI's Studio (@prisma/studio-core), a separate development tool, never imported by Hush",
   "spdx-exceptions": "CC-BY-3.0 data; only used by this license checker (development tool)",
@@ -64,7 +58,6 @@ function readPackages(production) {
   });
 }
 
-/** "name@1.2.3" / "@scope/name@1.2.3" → name */
 function nameOf(id) {
   return id.slice(0, id.lastIndexOf("@"));
 }
@@ -126,7 +119,7 @@ async function main() {
   const direct = Object.keys(pkg.dependencies ?? {})
     .sort()
     .map((name) => {
-      // The top-level copy is the one package.json asks for; nested copies may be other versions.
+      // The top-level copy is the one package.json asks for.
       const { version } = JSON.parse(readFileSync(path.join(root, "node_modules", name, "package.json"), "utf8"));
       const info = all[`${name}@${version}`];
       if (!info) throw new Error(`${name}@${version} is a dependency but license-checker did not find it: run npm ci`);
@@ -151,7 +144,6 @@ async function main() {
   try {
     current = readFileSync(docPath, "utf8");
   } catch {
-    // missing: reported below
   }
   if (current !== doc) {
     ok = false;

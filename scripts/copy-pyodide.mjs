@@ -1,12 +1,7 @@
 #!/usr/bin/env node
 /**
- * Pyodide from Hush's own origin (docs/issues.md #51 "Engine"): copies the files the browser's Python worker loads
- * (lib/browser/code/code.worker.ts) from node_modules/pyodide to public/pyodide/<version>/ (gitignored), which
- * Next serves as static files and scripts/build-manifest.ts lists with their SHA-384. Run before `next dev` and
- * `next build` (npm's predev and prebuild). The worker fetches each with the integrity that
- * lib/shared/code/pyodide-files.ts holds; this script fails when a copied file's digest is not that one (an
- * upgraded package): `node scripts/copy-pyodide.mjs --write` rewrites that file for the installed version.
- * No network.
+ * Copies the Python worker's Pyodide files to public/pyodide/<version>/ so they are served from Hush's origin, and
+ * fails when a digest differs from lib/shared/code/pyodide-files.ts (`--write` rewrites that file).
  */
 import { createHash } from "node:crypto";
 import fs from "node:fs";
@@ -18,7 +13,6 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(path.join(root, "package.json"));
 const pkgDir = path.dirname(require.resolve("pyodide/package.json"));
 const { version } = JSON.parse(fs.readFileSync(path.join(pkgDir, "package.json"), "utf8"));
-/** The files a run needs: the loader, the Emscripten module, the WebAssembly, the standard library and the lock file. */
 const FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
 const listing = path.join(root, "lib/shared/code/pyodide-files.ts");
 const sri = (bytes) => `sha384-${createHash("sha384").update(bytes).digest("base64")}`;

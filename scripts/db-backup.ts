@@ -1,9 +1,6 @@
 /**
- * `npm run db:backup -- <file>`: a consistent backup of the embedded database (PGlite in DATA_DIR) to
- * `file`, PGlite's dumpDataDir() archive (a tar of the folder). While a server holds DATA_DIR, it is asked
- * through its local control socket (named in DATA_DIR/pglite.lock; only this user can reach it) and writes
- * the archive itself, between two statements; otherwise this command takes the lock and writes it.
- * With DATABASE_URL set it refuses: back PostgreSQL up with its own tools (docs/deploy.md "Backups").
+ * `npm run db:backup -- <file>`: a consistent PGlite archive of DATA_DIR, written by the running server through its
+ * control socket when one holds the lock, else here. Refuses with DATABASE_URL (docs/deploy.md "Backups").
  * Exit status: 0 written, 1 failed, 2 usage.
  */
 import net from "node:net";
@@ -12,7 +9,7 @@ import { runMain } from "./run-main";
 import { openDb } from "@/lib/server/db/client";
 import { holderIsGone, readLock } from "@/lib/server/db/data-dir-lock";
 
-/** Ask the server listening on `socketPath` to write the archive to `file`. @returns its size in bytes. */
+/** @returns the archive's size in bytes. */
 function askServer(socketPath: string, file: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const socket = net.createConnection(socketPath);

@@ -1,8 +1,6 @@
 /**
- * `npm run db:restore -- <file>`: restore a backup made by `npm run db:backup` into DATA_DIR, which must
- * hold no database yet (DATA_DIR/pglite absent or empty): it refuses a non-empty one, and holds DATA_DIR's
- * lock while it writes. Then start the server as usual. Exit status: 0 restored, 1 failed, 2 usage.
- * After a restore, apply again the account deletions made since the backup (docs/deploy.md "Backups").
+ * `npm run db:restore -- <file>`: restore a db:backup archive into an empty DATA_DIR, under its lock. Then re-apply
+ * account deletions made since the backup (docs/deploy.md "Backups"). Exit status: 0 restored, 1 failed, 2 usage.
  */
 import path from "node:path";
 import { pgliteFileCommand } from "./pglite-file-command";

@@ -1,16 +1,7 @@
 /**
- * The multi-instance test (docs/issues.md #11), run by scripts/test.sh after the production build:
- * PostgreSQL (a fresh database), Redis, two production app instances of the same build and nginx with
- * deploy/nginx.conf and a self-signed certificate, all real processes, driven over https through nginx.
- *
+ * The multi-instance test (scripts/deploy/stack.ts), run by scripts/test.sh after the production build. Needs nginx,
+ * redis-server, openssl, curl and PostgreSQL (TEST_POSTGRES_URL or 127.0.0.1:5432). Exits non-zero on a failed check.
  *   npx tsx --conditions=react-server scripts/deploy-test.ts
- *
- * Needs `npx next build`, nginx, redis-server, openssl, curl, and TEST_POSTGRES_URL or PostgreSQL on
- * 127.0.0.1:5432. The condition makes "server-only" (reached through lib/server/db/migrate.ts -> lib/server/log.ts)
- * an empty module, as the package.json scripts do.
- *
- * Sign-in is the real e-mail-link flow (next-auth through nginx, the link read from the test SMTP server).
- * Exits non-zero on the first failed check.
  */
 import { HttpsClient } from "./deploy/https-client";
 import { startStack, type Stack } from "./deploy/stack";

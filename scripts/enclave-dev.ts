@@ -1,12 +1,6 @@
 /**
- * `npm run enclave:dev [-- --port N] [-- --tamper] [-- --test-controls]`: the development enclave
- * (dev/enclave.ts) on ENCLAVE_PORT (default 8788). `--tamper` serves an attestation whose measurement differs
- * from the pinned one, so verification must refuse it; `--test-controls` lets the end-to-end run switch that
- * at run time (POST /__test/tamper). Development only: its attestation is signed by a published key.
- * Web search (docs/issues.md #40): the enclave queries SEARXNG_URL, by default the development stand-in of
- * `npm run search:dev` on SEARCH_DEV_PORT (8789).
- * The model: ENCLAVE_UPSTREAM_URL (any OpenAI-compatible /v1 base URL; ENCLAVE_UPSTREAM_API_KEY, ENCLAVE_UPSTREAM_MODEL),
- * else the development responder (docs/confidential-inference.md).
+ * `npm run enclave:dev [-- --port N] [-- --tamper] [-- --test-controls]`: the development enclave (dev/enclave.ts)
+ * on ENCLAVE_PORT (default 8788); searches go to SEARXNG_URL, the model is ENCLAVE_UPSTREAM_URL or the responder.
  */
 import { DEFAULT_ENCLAVE_PORT, startDevEnclave } from "../dev/enclave";
 import { upstreamFromEnv } from "../dev/enclave-models";

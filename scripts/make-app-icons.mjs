@@ -1,9 +1,6 @@
 /**
- * Writes the installable app's icons (docs/issues.md #23, "Installable"): public/icons/icon-192.png,
- * icon-512.png (the app/icon.svg mark, transparent corners) and icon-maskable-512.png (full-bleed, the
- * mark inside the 80% safe zone), rendered by the system Chromium through Playwright.
- *   node scripts/make-app-icons.mjs
- * Run again when app/icon.svg changes; the PNGs are committed.
+ * Writes public/icons/icon-192.png, icon-512.png and icon-maskable-512.png from app/icon.svg with Playwright's
+ * Chromium. Run again when app/icon.svg changes; the PNGs are committed.
  */
 import { readFileSync } from "node:fs";
 import { chromium } from "@playwright/test";
@@ -11,7 +8,7 @@ import { chromium } from "@playwright/test";
 const svg = readFileSync(new URL("../app/icon.svg", import.meta.url), "utf8");
 const lock =
   '<path d="M9 11V9.5a3 3 0 0 1 6 0V11" fill="none" stroke="#fff" stroke-width="1.6" stroke-linecap="round"/><rect x="8" y="11" width="8" height="6" rx="1.6" fill="#fff"/>';
-// Maskable: the background fills the square; the lock is scaled to sit well inside the safe zone.
+// Maskable: the lock sits well inside the safe zone.
 const maskable = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><rect width="24" height="24" fill="#6425f0"/><g transform="translate(12 13) scale(1.1) translate(-12 -13)">${lock}</g></svg>`;
 
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox"] });

@@ -2,17 +2,15 @@ import fs from "node:fs";
 import path from "node:path";
 import { getConfig } from "@/lib/server/config";
 
-/** The embedded database's settings (DATA_DIR) and the archive a db:backup or db:restore command names. */
 export interface PgliteFileCommand {
   database: { kind: "pglite"; dataDir: string; sharedBuffersMb?: number; durable?: boolean };
-  /** The archive, an absolute path. */
+  /** An absolute path. */
   file: string;
 }
 
 /**
- * The checks `npm run db:backup` and `npm run db:restore` share: exactly one argument, the embedded
- * database (not DATABASE_URL), and the archive absent (`file: "new"`, a backup) or present ("existing").
- * @returns the command's target, or the exit status after printing why not (2 usage, 1 refused).
+ * db:backup's and db:restore's checks: one argument, the embedded database, the archive `new` or `existing`.
+ * @returns the target, or the exit status after printing why not (2 usage, 1 refused).
  */
 export function pgliteFileCommand(
   argv: string[],

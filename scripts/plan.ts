@@ -1,7 +1,5 @@
 /**
- * `npm run plan -- grant <email>` / `npm run plan -- revoke <email>`: give or take away Pro by hand,
- * for on-premises deployments without Stripe (lib/server/manual-plan.ts). Run it with the app's settings
- * (DATABASE_URL / DATA_DIR); with embedded PGlite stop the app first (one process at a time).
+ * `npm run plan -- grant|revoke <email>`: Pro by hand (lib/server/manual-plan.ts); with PGlite stop the app first.
  * Exit status: 0 done, 1 failed, 2 usage.
  */
 import { runMain } from "./run-main";

@@ -1,12 +1,7 @@
 #!/usr/bin/env node
 /**
- * `npm run postinstall`: generates the Prisma client into lib/server/db/generated/prisma (gitignored).
- *
- * Every Prisma CLI command first fetches the native schema engine from Prisma's servers, even
- * `generate`, which never runs it. Pointing PRISMA_SCHEMA_ENGINE_BINARY at a dummy executable skips
- * that download, so installs work offline and behind firewalls (stack-facts: "Prisma 7"). The app
- * needs no native engine: the client is Rust-free (driver adapters) and migrations run through
- * lib/server/db/migrate.ts, new ones are written by scripts/db-new-migration.ts with the wasm engine.
+ * `npm run postinstall`: generates the Prisma client into lib/server/db/generated/prisma. PRISMA_SCHEMA_ENGINE_BINARY
+ * points at a dummy so the CLI skips downloading the native engine, which the app never needs.
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -21,8 +16,7 @@ let prismaCli;
 try {
   prismaCli = path.join(path.dirname(require.resolve("prisma/package.json")), "build", "index.js");
 } catch {
-  // `npm ci --omit=dev` (a runtime image): the client was generated in the build stage, where the
-  // prisma devDependency is installed. Failing here would fail the whole install.
+  // `npm ci --omit=dev`: the client was generated in the build stage; failing would fail the install.
   console.warn("prisma-generate: the prisma CLI is not installed (devDependency); client not regenerated.");
   process.exit(0);
 }

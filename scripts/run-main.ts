@@ -1,11 +1,7 @@
 import { closeDb } from "@/lib/server/db/client";
 import { isAppError } from "@/lib/shared/errors";
 
-/**
- * Run a command's `main`, close the database (PGlite keeps the process alive otherwise) and exit
- * with its code; a thrown error prints its message only (an AppError's is a sentence for people; any
- * other error's kind comes first) and exits 1.
- */
+/** Run `main`, close the database and exit with its code; a thrown error prints its message only and exits 1. */
 export function runMain(main: () => Promise<number>): void {
   main().then(
     async (code) => {

@@ -1,8 +1,4 @@
-/**
- * `npm run search:dev [-- --port N]`: the development SearXNG stand-in (dev/searxng.ts) on SEARCH_DEV_PORT (default
- * 8789), answering from a fixed local corpus. Point SEARXNG_URL at it (`http://127.0.0.1:8789`); `npm run dev`
- * with its embedded defaults starts it by itself.
- */
+/** `npm run search:dev [-- --port N]`: the development SearXNG stand-in (dev/searxng.ts) on SEARCH_DEV_PORT. */
 import { DEFAULT_SEARCH_DEV_PORT, startFakeSearxng } from "../dev/searxng";
 
 async function main(): Promise<void> {

@@ -1,11 +1,6 @@
 /**
- * Check that a running Hush deployment serves the code of a local build (docs/verify.md, docs/issues.md #21).
- *
- *   git checkout <commit the deployment names> && npm ci && npm run build
+ * Check that a running deployment serves the code of a local build (docs/verify.md). Exit 0 when everything matches.
  *   npm run verify -- https://chat.example.com [--dist .next] [--pages /,/chat] [--referenced-only]
- *
- * Prints each check, every MISMATCH with the file and both hashes, and a verdict line. Exit code 0
- * when everything matches, 1 otherwise (including an unreachable deployment or a missing local build).
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -29,8 +24,7 @@ async function main(): Promise<number> {
     console.error(`No local build in ${dist}: run npm run build first.`);
     return 1;
   }
-  // The commit the local build was made from: its own manifest says (HUSH_SOURCE_COMMIT or git at
-  // build time); else git now.
+  // The local build's own manifest names its commit; else git now.
   let commit = sourceCommit();
   const written = path.join(dist, "..", "public", MANIFEST_URL_PATH);
   if (fs.existsSync(written)) {

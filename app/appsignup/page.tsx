@@ -13,11 +13,7 @@ type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
 const one = (value: string | string[] | undefined) => (typeof value === "string" && value ? value : null);
 
-/**
- * /appsignup (docs/product.md §2): sign-in for the desktop app. Continue with Google comes back here with
- * ?handoff=1 and the ID token in a short-lived sealed cookie (lib/server/auth/desktop.ts), which becomes
- * the deep link DESKTOP_APP_REDIRECT_URL?idToken=…; ?idToken=… signs this browser in and opens /chat.
- */
+/** /appsignup (docs/product.md §2); ?handoff=1 turns the sealed ID-token cookie into the desktop deep link. */
 export default async function AppSignupPage({ searchParams }: { searchParams: SearchParams }) {
   const params = await searchParams;
   let deepLink: string | null = null;

@@ -1,10 +1,6 @@
 import { chunkMapJson } from "@/lib/server/security/chunk-loader";
 
-/**
- * GET /chunk-integrity.json: the SHA-384 of every script of this build, which the page's inline loader
- * fetches with its own integrity and applies to each chunk Next's runtime loads later (docs/verify.md).
- * Not under /api: a file of the build, not an API operation.
- */
+/** GET /chunk-integrity.json: the SHA-384 of every script of this build, for the inline loader (docs/verify.md). */
 export const dynamic = "force-dynamic";
 
 export function GET(): Response {

@@ -1,5 +1,5 @@
 /**
- * bench/chat-page.mjs's output: a line per measured run, the --json file for bench/issue12.mjs, and the table of
+ * bench/chat-page.mjs's output: a line per measured run, the --json file for bench/all-goals.mjs, and the table of
  * medians per target with this/reference ratios and the goals of docs/issues.md #12.
  */
 import { writeFileSync } from "node:fs";
@@ -32,7 +32,7 @@ export function printProfiledRun(t, r) {
   console.log(`profiled run ${t.name} (not counted): open ${r.openMs.toFixed(0)} ms, stream ${r.longTasks} tasks > 50 ms, longest ${r.longestTask.toFixed(0)} ms, keydown-to-paint p95 ${r.keyP95.toFixed(0)} ms`);
 }
 
-/** Write target `t`'s medians and runs to `file` as { rounds, medians: { key: number }, runs } (--json, for bench/issue12.mjs). */
+/** Write target `t`'s medians and runs to `file` as { rounds, medians: { key: number }, runs } (--json, for bench/all-goals.mjs). */
 export function writeJson(file, t) {
   const m = Object.fromEntries(rows.map(([, key]) => [key, median(t.runs.map((r) => r[key]))]));
   writeFileSync(file, JSON.stringify({ rounds: ROUNDS, medians: m, runs: t.runs.map(({ keys, ...r }) => ({ ...r, keys })) }));

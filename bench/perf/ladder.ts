@@ -5,12 +5,12 @@
  *   translating      raw node:http to the model, its SSE parsed and re-sent as Hush's delta events
  *                    (bench/perf/translating-proxy.mjs): the work any proxy that is not a pipe must do;
  *   translating+SDK  the same through the openai SDK as it comes (its fetch and Stream);
- *   lib/llm, create()  Hush's provider layer with the SDK's create() per turn (the app until b8f3652);
- *   lib/llm          Hush's provider layer as the app runs it (bench/perf/llm-layer-proxy.ts): the SDK's
+ *   lib/server/llm, create()  Hush's provider layer with the SDK's create() per turn (the app until b8f3652);
+ *   lib/server/llm          Hush's provider layer as the app runs it (bench/perf/llm-layer-proxy.ts): the SDK's
  *                    request captured once (lib/server/llm/sdk-request.ts), sent with lib/server/llm/http-fetch.ts, Hush's
  *                    SSE reading, timer and cancellation;
- *   lib/llm, no SDK  the same layer with the request written by hand and sent by llmFetch.
- * Hush's own visitor turn on top of lib/llm (server.mjs, validation, quota, prompt) is bench/perf/run.ts's row.
+ *   lib/server/llm, no SDK  the same layer with the request written by hand and sent by llmFetch.
+ * Hush's own visitor turn on top of lib/server/llm (server.mjs, validation, quota, prompt) is bench/perf/run.ts's row.
  *
  *   npx tsx bench/perf/ladder.ts [--rounds 3] [--seconds 4] [--concurrency 20]
  */
@@ -29,9 +29,9 @@ const rungs: { name: string; port: number; cmd: readonly [string, readonly strin
   { name: "bare proxy (reference)", port: BASE + 1, cmd: [process.execPath, ["bench/perf/bare-proxy.mjs", "--port", `${BASE + 1}`, "--upstream", MODEL]] },
   { name: "translating", port: BASE + 2, cmd: [process.execPath, ["bench/perf/translating-proxy.mjs", "--port", `${BASE + 2}`, "--upstream", MODEL]] },
   { name: "translating + openai SDK", port: BASE + 3, cmd: [process.execPath, ["bench/perf/translating-proxy.mjs", "--port", `${BASE + 3}`, "--upstream", MODEL, "--sdk"]] },
-  { name: "Hush's lib/llm, the SDK's create() per turn", port: BASE + 6, cmd: tsx("bench/perf/llm-layer-proxy.ts", "--port", `${BASE + 6}`, "--upstream", MODEL, "--sdk-create") },
-  { name: "Hush's lib/llm (the SDK's request, captured once)", port: BASE + 4, cmd: tsx("bench/perf/llm-layer-proxy.ts", "--port", `${BASE + 4}`, "--upstream", MODEL) },
-  { name: "Hush's lib/llm, request written by hand", port: BASE + 5, cmd: tsx("bench/perf/llm-layer-proxy.ts", "--port", `${BASE + 5}`, "--upstream", MODEL, "--no-sdk") },
+  { name: "Hush's lib/server/llm, the SDK's create() per turn", port: BASE + 6, cmd: tsx("bench/perf/llm-layer-proxy.ts", "--port", `${BASE + 6}`, "--upstream", MODEL, "--sdk-create") },
+  { name: "Hush's lib/server/llm (the SDK's request, captured once)", port: BASE + 4, cmd: tsx("bench/perf/llm-layer-proxy.ts", "--port", `${BASE + 4}`, "--upstream", MODEL) },
+  { name: "Hush's lib/server/llm, request written by hand", port: BASE + 5, cmd: tsx("bench/perf/llm-layer-proxy.ts", "--port", `${BASE + 5}`, "--upstream", MODEL, "--no-sdk") },
 ];
 
 async function main() {

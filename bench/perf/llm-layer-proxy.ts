@@ -77,4 +77,4 @@ http
       }
     });
   })
-  .listen(port, "127.0.0.1", () => console.log(`Hush's lib/llm proxy on ${port}${provider === withoutSdk ? " (no SDK)" : provider === sdkCreate ? " (SDK create() per turn)" : ""}`));
+  .listen(port, "127.0.0.1", () => console.log(`Hush's lib/server/llm proxy on ${port}${provider === withoutSdk ? " (no SDK)" : provider === sdkCreate ? " (SDK create() per turn)" : ""}`));

@@ -132,7 +132,7 @@ export function printSplits(cores: number) {
   console.log(lines.join("\n"));
 }
 
-/** Rows as JSON for bench/issue12.mjs (PERF_JSON). */
+/** Rows as JSON for bench/all-goals.mjs (PERF_JSON). */
 export function writeJson(file: string) {
   const out = [...rows.values()].map((r) => {
     const ratios = r.kind === "diff" ? r.hush.map((h, i) => h - r.ref[i]!) : ratiosOf(r);
@@ -194,7 +194,7 @@ export function printProfiles(dir: string | undefined, n = 5) {
     for (const [k, ms] of [...byFn].sort((a, b) => b[1] - a[1]).slice(0, n)) {
       lines.push(`    ${((100 * ms) / Math.max(busy, 1e-9)).toFixed(1).padStart(5)}% ${ms.toFixed(0).padStart(6)} ms  ${k}`);
     }
-    // Node's internals and V8's builtins charged to the package (or our lib/app folder) that called them.
+    // Node's internals and V8's builtins charged to the package (or our lib, app folders) that called them.
     const owners = [...byOwner].sort((a, b) => b[1] - a[1]).slice(0, n);
     lines.push(`    by caller: ${owners.map(([k, ms]) => `${k} ${((100 * ms) / Math.max(busy, 1e-9)).toFixed(0)}%`).join(" · ")}`);
   }

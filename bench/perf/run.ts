@@ -27,7 +27,7 @@
  * against the zero-delay fake model and its zero-delay /search) against bare-proxy.mjs's POST /search-chat, which
  * makes the same three calls.
  * PERF_CPU_PROF=dir writes a V8 CPU profile of each app instance into dir/<instance> (node --cpu-prof)
- * and prints each timed run's top frames from them. PERF_JSON=file writes the rows (bench/issue12.mjs).
+ * and prints each timed run's top frames from them. PERF_JSON=file writes the rows (bench/all-goals.mjs).
  * Ports from 5851 (override with PERF_PORT_BASE): model, bare proxy, PGlite, PostgreSQL, floor app,
  * confidential instance, enclave, bare enclave proxy, bare storing proxy (bench/perf/setup.ts PORT).
  */
@@ -357,7 +357,7 @@ async function main() {
   printTable();
   printOverheads();
   printSplits(os.cpus().length);
-  // bench/issue12.mjs reads the rows back to print every goal of the issue in one table.
+  // bench/all-goals.mjs reads the rows back to print every goal of the issue in one table.
   if (process.env.PERF_JSON) writeJson(process.env.PERF_JSON);
 
   await pool?.end();

@@ -3,10 +3,7 @@
 import { createPortal } from "react-dom";
 import { signOutAndReload } from "@/components/auth/sign-out";
 
-/**
- * docs/product.md §2 "Account Deleted": covers the whole app; Go back signs out and reloads. Portalled to <body>
- * because the header that renders it is a containing block for fixed elements (backdrop-filter).
- */
+/** "Account Deleted" (docs/product.md §2), portalled: the header's backdrop-filter contains fixed elements. */
 export function AccountDeletedScreen() {
   return createPortal(
     <div role="alertdialog" aria-modal="true" aria-labelledby="deleted-title" className="fixed inset-0 z-50 flex items-center justify-center bg-white px-6">

@@ -9,7 +9,6 @@ import { isGooglePopup, reportToOpener, startGooglePopupSignIn } from "./google-
 import { ErrorLine, PopupDoneMessage, TermsNotice } from "./notices";
 
 export interface AppSignupPanelProps {
-  /** /appsignup?idToken=…: sign this browser in with it, then /chat. */
   idToken: string | null;
   /** After Google sign-in: the desktop app's deep link carrying the ID token. */
   deepLink: string | null;
@@ -17,22 +16,18 @@ export interface AppSignupPanelProps {
   googleEnabled: boolean;
 }
 
-/**
- * /appsignup (docs/product.md §2): "Sign In" for the desktop app: Continue with Google, an error line, a Terms
- * of Service link. Also hands the result to the app (deep link) and signs in from ?idToken=.
- */
+/** /appsignup (docs/product.md §2): sign-in for the desktop app, handed to it by deep link; signs in from ?idToken=. */
 export function AppSignupPanel({ idToken, deepLink, initialError, googleEnabled }: AppSignupPanelProps) {
   const [error, setError] = useState<string | null>(authErrorMessage(initialError));
   const [busy, setBusy] = useState(false);
   const [signingIn, setSigningIn] = useState(false);
-  // ?idToken= (docs/product.md §2) waits for "Continue": a crafted link must not sign a browser into someone
-  // else's account unasked (login CSRF). Null once answered.
+  // ?idToken= waits for "Continue": a crafted link must not sign a browser into someone else's account (login CSRF).
   const [pendingToken, setPendingToken] = useState<string | null>(idToken);
   const [popupDone, setPopupDone] = useState(false);
   const started = useRef(false);
 
   useLayoutEffect(() => {
-    // Before anything else: the token leaves the address bar (and so history, bookmarks, screenshots).
+    // Before anything else: the token leaves the address bar (and history).
     if (initialError || idToken) window.history.replaceState(null, "", "/appsignup");
   }, [idToken, initialError]);
 
@@ -40,15 +35,12 @@ export function AppSignupPanel({ idToken, deepLink, initialError, googleEnabled 
     if (started.current) return;
     started.current = true;
     if ((deepLink || initialError) && isGooglePopup()) {
-      // Inside the Google popup: the opener reloads /appsignup?handoff=1 (the sealed cookie is
-      // shared) and opens the desktop app's deep link; this window closes.
       reportToOpener(deepLink && !initialError ? { ok: true } : { ok: false, error: initialError ?? "Callback" });
       queueMicrotask(() => setPopupDone(true));
       return;
     }
     if (deepLink) {
-      // The browser's session was made by the same sign-in: set the account up, sync the sign-in
-      // (docs/product.md §7; this page has no header to do it), then open the app.
+      // This page has no header to sync the sign-in (docs/product.md §7).
       createAccount()
         .then(() => syncAuthToken(true))
         .catch(() => undefined)
@@ -180,10 +172,7 @@ function SigningInCard() {
   );
 }
 
-/**
- * The e-mail an ID token claims, for the question only (unverified here: the server verifies the
- * token on Continue, and a token whose claims were altered fails there). Null when unreadable.
- */
+/** The e-mail an ID token claims, for the question only (the server verifies it); null when unreadable. */
 function claimedEmail(token: string): string | null {
   try {
     const part = token.split(".")[1] ?? "";

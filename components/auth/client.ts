@@ -4,15 +4,12 @@ import { apiFetch, serverMessage } from "@/lib/browser/api/client";
 import { isAppError } from "@/lib/shared/errors";
 import { cleanProviderMessage } from "./errors";
 
-/**
- * The sign-in calls of /signup and /appsignup (docs/product.md §4, §7). All go to our own origin, through the typed
- * API client (lib/browser/api/client.ts).
- */
+// The sign-in calls of /signup and /appsignup (docs/product.md §4, §7).
 
-/** docs/product.md §3 "Local value emailForSignIn: kept in local storage during e-mail link sign-in." */
+/** The local-storage key of the address during e-mail link sign-in (docs/product.md §3). */
 export const EMAIL_FOR_SIGN_IN_KEY = "emailForSignIn";
 
-/** Where every web sign-in lands: /signup finishes it (create_account, then /chat). */
+/** Where every web sign-in lands. */
 export const SIGNUP_COMPLETE_PATH = "/signup?complete=1";
 /** Where a desktop sign-in lands: /appsignup hands the ID token to the app's deep link. */
 export const APP_HANDOFF_PATH = "/appsignup?handoff=1";
@@ -31,7 +28,7 @@ export function storeEmail(email: string): void {
   try {
     window.localStorage.setItem(EMAIL_FOR_SIGN_IN_KEY, email);
   } catch {
-    // Private mode without storage: the link page will ask for the address instead.
+    // Private mode without storage: the link page asks for the address instead.
   }
 }
 
@@ -43,10 +40,7 @@ export function clearStoredEmail(): void {
   }
 }
 
-/**
- * The error to show for a failed call: `offline` when the server could not be reached, else the server's
- * `{ error }` (provider prefix removed), else `fallback`.
- */
+/** The error to show: `offline` when unreachable, else the server's `{ error }`, else `fallback`. */
 function shown(error: unknown, fallback: string, offline = NETWORK_ERROR): Error {
   if (isAppError(error, "offline")) return new Error(offline);
   const message = serverMessage(error);
@@ -63,9 +57,8 @@ export async function csrfToken(): Promise<string> {
 }
 
 /**
- * Ask for a sign-in link to `email`. Resolves when the e-mail is on its way, to the link itself in
- * development without a mail server (the server answers it then only), else to null.
- * @throws Error whose message is ready to show (rate limit, invalid address, e-mail off...).
+ * Ask for a sign-in link to `email`; resolves to the link itself in development without a mail server, else null.
+ * @throws Error whose message is ready to show.
  */
 export async function requestEmailLink(email: string): Promise<string | null> {
   const body = { email, csrfToken: await csrfToken(), callbackUrl: new URL(SIGNUP_COMPLETE_PATH, window.location.origin).toString(), json: "true" as const };
@@ -76,10 +69,7 @@ export async function requestEmailLink(email: string): Promise<string | null> {
   }
 }
 
-/**
- * Complete an e-mail link sign-in: a same-origin form POST (a navigation, so the session cookie
- * comes with the redirect to /signup?complete=1, or to /signup?error=Verification).
- */
+/** Complete an e-mail link sign-in: a form POST navigation, so the session cookie comes with the redirect. */
 export function submitEmailLink(token: string, email: string): void {
   const form = document.createElement("form");
   form.method = "POST";

@@ -1,9 +1,5 @@
-/**
- * Sign-in error texts (docs/product.md §5: identity-provider errors are shown in red with the provider's name
- * prefix removed and the text trimmed; §8 "Sign-in errors are shown in red with the provider's
- * message"). Codes come from next-auth's redirects (?error=Code) and our own; only known codes are
- * shown as they are: a URL must not be able to put arbitrary text on the page.
- */
+// Sign-in error texts (docs/product.md §5, §8). Only known codes are shown as they are: a URL must not be able to
+// put arbitrary text on the page.
 
 const MESSAGES: Record<string, string> = {
   Verification: "This sign-in link is invalid, has expired or was already used. Enter your e-mail to get a new one.",
@@ -24,17 +20,13 @@ const MESSAGES: Record<string, string> = {
 
 export const DEFAULT_AUTH_ERROR = "Sign-in failed. Please try again.";
 
-/** The message for an error code from a URL; unknown codes get a generic message. */
+/** Unknown codes get a generic message. */
 export function authErrorMessage(code: string | null | undefined): string | null {
   if (!code) return null;
   return MESSAGES[code] ?? DEFAULT_AUTH_ERROR;
 }
 
-/**
- * A provider's or server's error text as shown to the user: a leading "<Provider>:" (or
- * "[provider]") prefix removed, e.g. "Firebase: Error (auth/invalid-email)." becomes
- * "Error (auth/invalid-email).", and the text trimmed; empty text becomes the generic message.
- */
+/** An error text without its leading "<Provider>:" or "[provider]" prefix, trimmed; empty: the generic message. */
 export function cleanProviderMessage(message: string | null | undefined): string {
   let text = (message ?? "").trim();
   for (;;) {

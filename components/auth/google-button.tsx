@@ -1,6 +1,6 @@
 "use client";
 
-/** "Continue with Google" (docs/product.md §2): Google's "G" mark, drawn inline (no third-party request). */
+/** "Continue with Google" (docs/product.md §2), its mark drawn inline: no third-party request. */
 export function GoogleButton({ onClick, busy, disabled }: { onClick: () => void; busy?: boolean; disabled?: boolean }) {
   return (
     <button
@@ -27,7 +27,7 @@ function GoogleMark() {
   );
 }
 
-/** A small spinner for busy buttons (motion is reduced by the global prefers-reduced-motion rule). */
+/** A small spinner for busy buttons. */
 export function Spinner({ className = "h-5 w-5" }: { className?: string }) {
   return (
     <svg aria-hidden="true" viewBox="0 0 24 24" className={`${className} animate-spin`} fill="none">

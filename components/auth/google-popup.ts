@@ -4,47 +4,31 @@ import { signIn } from "next-auth/react";
 import { apiFetch } from "@/lib/browser/api/client";
 import { csrfToken } from "./client";
 
-/**
- * Google sign-in in a popup (docs/product.md §4 "Google sign-in: popup sign-in, then account creation, then
- * /chat"; §5 "/appsignup, after Google popup sign-in …"). The page the user is on stays loaded (and
- * whatever they typed stays in place); the popup runs next-auth's ordinary OAuth flow on our own
- * origin and, once it lands back on /signup or /appsignup, reports the outcome over a same-origin
- * BroadcastChannel and closes itself once the opener has acknowledged the report. Where no popup can be
- * opened (blocked) or the popup is closed before it reports, the page falls back to the full-page
- * redirect.
- *
- * Why the acknowledgement: the opener learns that the popup closed by polling `closed`, and a channel's
- * message may arrive after that. A popup that closed right after posting was, on a busy machine, taken
- * for one the user had closed, and the page went the full-page way (reloaded) although sign-in had
- * succeeded (seen twice in CI, e2e/google-popup.spec.ts).
- */
+// Google sign-in in a popup (docs/product.md §4, §5): the page stays loaded; the popup reports over a
+// BroadcastChannel and closes once acknowledged, since the opener polls `closed` and a message may arrive after
+// it. Blocked or closed early, the page falls back to the full-page redirect.
 
 /** The popup's window name and the sessionStorage key that marks a page as running inside it. */
 const POPUP_NAME = "hush-google-signin";
 const POPUP_FLAG = "hush.googlePopup";
 const CHANNEL = "hush-google-signin";
-/** How often the opener checks whether the popup was closed (ms). */
 const CLOSED_POLL_MS = 400;
-/** The longest the popup waits for the opener's acknowledgement before closing anyway (ms): an opener gone. */
+/** The longest the popup waits for the opener's acknowledgement before closing anyway, ms. */
 const ACK_TIMEOUT_MS = 5_000;
 
 const NETWORK_ERROR = "Could not reach Hush. Check your connection and try again.";
 
 /** What the popup reports: signed in, or a sign-in error code (components/auth/errors.ts). */
 export type PopupResult = { ok: true } | { ok: false; error: string };
-/** The opener's answer to a report: the popup may close. */
 type PopupAck = { ack: true };
 
-/** How the sign-in ended from the opener's side. */
+/** How the sign-in ended from the opener's side ("redirected": a full-page redirect is under way). */
 export type GoogleSignInOutcome =
-  /** The popup signed this browser in; the caller finishes (account creation, /chat, deep link). */
   | { kind: "signed-in" }
-  /** The popup reported an error code. */
   | { kind: "error"; code: string }
-  /** A full-page redirect to the provider is under way: nothing more to do on this page. */
   | { kind: "redirected" };
 
-/** Centered popup features, sized like Google's own account chooser. */
+/** Centered, sized like Google's own account chooser. */
 function popupFeatures(): string {
   const width = 500;
   const height = 640;
@@ -53,7 +37,7 @@ function popupFeatures(): string {
   return `popup=yes,width=${width},height=${height},left=${left},top=${top}`;
 }
 
-/** The provider's authorization URL from next-auth (the same request `signIn()` makes, without navigating). */
+/** The provider's authorization URL (the request `signIn()` makes, without navigating). */
 async function providerUrl(callbackPath: string): Promise<string> {
   const body = { csrfToken: await csrfToken(), callbackUrl: new URL(callbackPath, window.location.origin).toString(), json: "true" as const };
   try {
@@ -63,7 +47,6 @@ async function providerUrl(callbackPath: string): Promise<string> {
   }
 }
 
-/** The full-page redirect (next-auth's own `signIn`), used when no popup can do the job. */
 async function fullPageSignIn(callbackPath: string): Promise<GoogleSignInOutcome> {
   try {
     await signIn("google", { callbackUrl: callbackPath });
@@ -74,9 +57,7 @@ async function fullPageSignIn(callbackPath: string): Promise<GoogleSignInOutcome
 }
 
 /**
- * Start Google sign-in landing on `callbackPath`. Must be called synchronously from a click (before
- * any `await`), or the browser blocks the popup. Resolves when the popup reported, or once a full-page
- * redirect has started (popup blocked, or closed before it reported).
+ * Start Google sign-in landing on `callbackPath`; call it synchronously from a click, or the popup is blocked.
  * @throws Error with a message ready to show when our server cannot be reached.
  */
 export function startGooglePopupSignIn(callbackPath: string): Promise<GoogleSignInOutcome> {
@@ -88,11 +69,9 @@ export function startGooglePopupSignIn(callbackPath: string): Promise<GoogleSign
   }
   if (!popup) return fullPageSignIn(callbackPath);
   try {
-    // Marks the pages the popup will load (same origin, same tab) as "report and close".
     popup.sessionStorage.setItem(POPUP_FLAG, "1");
     popup.document.title = "Continue with Google";
   } catch {
-    // A popup we cannot script is no use: close it and go the full-page way.
     popup.close();
     return fullPageSignIn(callbackPath);
   }
@@ -130,7 +109,7 @@ export function startGooglePopupSignIn(callbackPath: string): Promise<GoogleSign
   });
 }
 
-/** Whether this page is running inside the sign-in popup (set by the opener, see above). */
+/** Whether this page is running inside the sign-in popup. */
 export function isGooglePopup(): boolean {
   try {
     return window.sessionStorage.getItem(POPUP_FLAG) === "1";
@@ -139,11 +118,7 @@ export function isGooglePopup(): boolean {
   }
 }
 
-/**
- * In the popup, once back on our origin: tell the opener how sign-in ended, and close once it has
- * acknowledged (or after ACK_TIMEOUT_MS without an answer). If the window cannot close itself, the
- * caller's page shows what to do.
- */
+/** In the popup: tell the opener how sign-in ended, and close once acknowledged (or after ACK_TIMEOUT_MS). */
 export function reportToOpener(result: PopupResult): void {
   try {
     window.sessionStorage.removeItem(POPUP_FLAG);

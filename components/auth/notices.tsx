@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { siteConfig } from "@/config/site";
 
-/** The red error line, the green notice and the terms line of the sign-in pages (docs/product.md §2, §4, §5). */
+/** The red error line of the sign-in pages (docs/product.md §5). */
 
 export function ErrorLine({ message, id }: { message: string | null; id?: string }) {
   // Always rendered, so screen readers announce a message when it appears.
@@ -24,7 +24,7 @@ export function SuccessNotice({ children }: { children: React.ReactNode }) {
   );
 }
 
-/** "By continuing, you agree to our Terms of Service." under the sign-in forms (docs/product.md §2: a link to the terms). */
+/** The terms line under the sign-in forms (docs/product.md §2). */
 export function TermsNotice({ className = "" }: { className?: string }) {
   return (
     <p className={`${className} text-center text-sm text-ink-600`}>
@@ -47,10 +47,7 @@ export function PopupDoneMessage() {
   );
 }
 
-/**
- * Above the sign-up form: why the visitor was sent here, the e-mail sent or, in development without
- * EMAIL_SERVER (`devLink`), that none was sent and the link instead, and the error.
- */
+/** Above the sign-up form; `devLink`: the link itself in development without EMAIL_SERVER. */
 export function SignupNotices({ reason, sentTo, devLink, error, errorId }: { reason: "limit" | null; sentTo: string | null; devLink: string | null; error: string | null; errorId: string }) {
   return (
   <div className="mt-6 space-y-3 empty:hidden">

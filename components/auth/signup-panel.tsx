@@ -18,34 +18,26 @@ import { refreshAccount } from "@/lib/browser/account/client";
 import { ErrorLine, PopupDoneMessage, SignupNotices, TermsNotice } from "./notices";
 
 type Phase =
-  /** The sign-up form (docs/product.md §2). */
   | "form"
-  /** Opened from an e-mailed link on a device that does not know the address: "Please confirm your e-mail:". */
+  /** An e-mailed link opened on a device that does not know the address. */
   | "confirm"
-  /** The link is being used (a form POST navigation is under way). */
   | "signing-in"
-  /** Signed in: creating the account on the server, then /chat. */
   | "finishing"
   /** This page is the Google sign-in popup and has told its opener how sign-in ended. */
   | "popup-done";
 
 export interface SignupPanelProps {
-  /** Token of the e-mailed link (/signup?token=…). */
+  /** ?token= of the e-mailed link. */
   token: string | null;
-  /** A sign-in just completed (/signup?complete=1) and the session is valid. */
+  /** ?complete=1: a sign-in just completed. */
   complete: boolean;
-  /** An error code from a sign-in redirect (?error=Code). */
   initialError: string | null;
   googleEnabled: boolean;
-  /** Why the visitor was sent here (/signup?reason=limit after the daily visitor limit, docs/product.md §8). */
+  /** ?reason=limit after the daily visitor limit (docs/product.md §8). */
   reason?: "limit" | null;
 }
 
-/**
- * /signup (docs/product.md §2, §4): e-mail link or Google. Also the landing page of both: with ?token= it uses
- * the e-mailed link (the address from localStorage, or asked for again); with ?complete=1 it creates
- * the account (POST /api/create_account), forgets the stored address and goes to /chat.
- */
+/** /signup (docs/product.md §2, §4): e-mail link or Google, and the landing page of both (?token=, ?complete=1). */
 export function SignupPanel({ token, complete, initialError, googleEnabled, reason = null }: SignupPanelProps) {
   const router = useRouter();
   const [phase, setPhase] = useState<Phase>(complete ? "finishing" : token ? "signing-in" : "form");
@@ -61,7 +53,6 @@ export function SignupPanel({ token, complete, initialError, googleEnabled, reas
   const confirmId = useId();
   const errorId = useId();
 
-  /** Create the account, forget the stored address, go to /chat (docs/product.md §4). */
   function finish() {
     createAccount().then(
       () => {
@@ -78,12 +69,11 @@ export function SignupPanel({ token, complete, initialError, googleEnabled, reas
     if (started.current) return;
     started.current = true;
     if ((complete || initialError) && isGooglePopup()) {
-      // Inside the Google popup: the opener finishes (account creation, /chat); this window closes.
       reportToOpener(complete && !initialError ? { ok: true } : { ok: false, error: initialError ?? "Callback" });
       queueMicrotask(() => setPhase("popup-done"));
       return;
     }
-    // The token and codes have done their job: keep them out of the address bar and history.
+    // Keep the token and codes out of the address bar and history.
     if (token || complete || initialError) window.history.replaceState(null, "", "/signup");
     if (complete) {
       finish();
@@ -93,7 +83,6 @@ export function SignupPanel({ token, complete, initialError, googleEnabled, reas
       // After this first render, so server and client render the same first frame.
       else queueMicrotask(() => setPhase("confirm"));
     }
-    // Runs once per page load; `finish` only reads stable values.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
@@ -161,7 +150,7 @@ export function SignupPanel({ token, complete, initialError, googleEnabled, reas
   return (
     <Card>
       <Heading title="Sign Up to Hush" subtitle="Begin chatting privately" />
-      {/* "Log In" leads here too (docs/product.md §2); one honest line for returning users. */}
+      {/* "Log In" leads here too (docs/product.md §2). */}
       <p data-testid="signup-returning" className="mt-3 text-center text-sm text-ink-600">
         New or returning: the same e-mail link or Google account signs you in.
       </p>
@@ -194,7 +183,6 @@ export function SignupPanel({ token, complete, initialError, googleEnabled, reas
   );
 }
 
-/** The line between the e-mail form and Continue with Google. */
 function OrDivider() {
   return (
     <div className="my-6 flex items-center gap-4 text-xs font-semibold tracking-widest text-ink-500">
@@ -205,7 +193,6 @@ function OrDivider() {
   );
 }
 
-/** Using the e-mailed link, or (`finishing`) creating the account; with Try again when that failed. */
 function SigningInCard({ finishing, error, errorId, onRetry }: { finishing: boolean; error: string | null; errorId: string; onRetry: () => void }) {
   return (
     <Card>
@@ -228,7 +215,7 @@ function SigningInCard({ finishing, error, errorId, onRetry }: { finishing: bool
   );
 }
 
-/** docs/product.md §4: the e-mailed link opened on a device that does not know the address asks for it again. */
+/** docs/product.md §4: the address asked for again on a device that does not know it. */
 function ConfirmCard({ id, value, onChange, onSubmit }: { id: string; value: string; onChange: (value: string) => void; onSubmit: (event: React.FormEvent) => void }) {
   return (
     <Card>

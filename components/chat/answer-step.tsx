@@ -5,11 +5,7 @@ import type { ToolStep } from "@/lib/shared/chat/steps";
 import { DEVICE_TIME_TOOL_NAME, RUN_CODE_TOOL_NAME, runCodeSource } from "@/lib/shared/llm/device-tools";
 import { resultStatus } from "@/lib/browser/code/output";
 
-/**
- * One step of an answer (docs/issues.md #50: "kept in the answer as a collapsible step"): closed, titled with what
- * happened; opened (a native <details>, so keyboard and screen readers work as for any disclosure) it shows what the
- * step sent and what came back. A failed step says so in its title.
- */
+/** One collapsible step of an answer (docs/issues.md #50): a native <details> of what it sent and got back. */
 export function AnswerStep({ title, failed, sent, cameBack }: { title: ReactNode; failed: boolean; sent: ReactNode; cameBack: ReactNode }) {
   return (
     <details data-testid="answer-step" data-failed={failed ? "true" : undefined} className="group text-xs text-ink-500">
@@ -31,7 +27,6 @@ export function AnswerStep({ title, failed, sent, cameBack }: { title: ReactNode
   );
 }
 
-/** What a device tool's step is titled, per tool ("Checked this device's time"); a program's says how it ended. */
 function toolTitle(step: ToolStep): string {
   if (step.name === DEVICE_TIME_TOOL_NAME) return "Checked this device's time";
   if (step.name === RUN_CODE_TOOL_NAME) {
@@ -41,7 +36,6 @@ function toolTitle(step: ToolStep): string {
   return `Ran the tool “${step.name}” on this device`;
 }
 
-/** What a step sent: a program as code (docs/issues.md #51), other arguments as JSON. */
 function sentOf(step: ToolStep): ReactNode {
   const code = step.name === RUN_CODE_TOOL_NAME ? runCodeSource(step.arguments) : null;
   if (code !== null) {
@@ -54,7 +48,6 @@ function sentOf(step: ToolStep): ReactNode {
   return step.arguments.trim() === "" || step.arguments.trim() === "{}" ? "No arguments" : <pre className="whitespace-pre-wrap font-mono">{shown(step.arguments)}</pre>;
 }
 
-/** The arguments or result as sent: JSON pretty-printed when it is JSON, else the text as it is. */
 function shown(text: string): string {
   try {
     return JSON.stringify(JSON.parse(text), null, 2);
@@ -63,7 +56,7 @@ function shown(text: string): string {
   }
 }
 
-/** An answer's device-tool steps, each an AnswerStep with the arguments sent and the result returned. */
+/** An answer's device-tool steps. */
 export function ToolSteps({ tools }: { tools: readonly ToolStep[] }) {
   return (
     <div data-testid="tool-steps" className="mt-3 space-y-1">

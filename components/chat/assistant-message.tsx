@@ -24,10 +24,7 @@ interface AssistantMessageProps {
   onStep: (id: string, step: number) => void;
 }
 
-/**
- * A finished answer (docs/product.md §2, with the avatar) and its actions: copy, read aloud (docs/issues.md #52), regenerate, versions.
- * A stopped answer says so; stopped before its first words it is a visible stub, not nothing.
- */
+/** A finished answer and its actions (docs/product.md §2); a stopped answer says so, even when empty. */
 export const AssistantMessage = memo(function AssistantMessage({ id, message, versionIndex, versionCount, latest, busy, onRegenerate, onStep }: AssistantMessageProps) {
   return (
     <div className="group flex gap-3" data-role="assistant">

@@ -16,25 +16,16 @@ import { MessageList } from "./message-list";
 import { shareSnapshotOf } from "./share-snapshot";
 import { TemporaryChatBanner } from "./temporary-chat";
 
-// The shortcuts list is fetched when first opened, not with the page.
-// The keys are bound once react-hotkeys-hook has loaded, just after the first paint (docs/issues.md #42).
+// Dialogs and late notices are fetched when first shown, not with the page (docs/issues.md #42).
 const ShortcutKeys = dynamic(() => import("./shortcut-keys").then((m) => m.ShortcutKeys), { ssr: false });
 const ShortcutsDialog = dynamic(() => import("./shortcuts-dialog").then((m) => m.ShortcutsDialog), { ssr: false });
-// The share dialog (and its sealing code) is fetched when first opened.
 const ShareDialog = dynamic(() => import("@/components/share/share-dialog").then((m) => m.ShareDialog), { ssr: false });
-// Notices that come after a turn or a sign-in, never with the first paint: fetched when first shown.
 const MemorySuggestion = dynamic(() => import("./memory-suggestion").then((m) => m.MemorySuggestion), { ssr: false });
 const KeptOfferNotice = dynamic(() => import("./kept-offer").then((m) => m.KeptOfferNotice), { ssr: false });
-// The move dialog is fetched when first opened.
 const MoveChatDialog = dynamic(() => import("@/components/projects/move-chat-dialog").then((m) => m.MoveChatDialog), { ssr: false });
-// The message list stays in the first load: loaded on demand (next/dynamic) it made opening a 1,000-message
-// chat take 548 ms instead of 280 (bench/chat-page.mjs, docs/issues.md #42).
+// The message list stays in the first load: loaded on demand it made opening a long chat slower.
 
-/**
- * The chat (docs/product.md §2 /chat, §4 Chat): history sidebar, header with the model picker, empty-state
- * heading, messages with their actions (copy, regenerate, edit-and-resend, versions), composer and the
- * mistakes footer, and the chat's dialogs. Its state and actions are in ./chat-provider.tsx.
- */
+/** The chat (docs/product.md §2, §4); its state and actions are in ./chat-provider.tsx. */
 export function ChatApp(props: ChatAppProps) {
   return (
     <ChatProvider {...props}>
@@ -50,7 +41,6 @@ export function ChatApp(props: ChatAppProps) {
   );
 }
 
-/** The open chat under the header: its title on phones, the messages (or the empty state), notices and the composer. */
 function ChatBody() {
   const { title, temporary, empty, openProject, chat, shown, attachment, open, leftOut, retry, kept, saved, memory } = useChat();
   return (
@@ -105,7 +95,7 @@ function ChatBody() {
   );
 }
 
-/** The composer bound to the chat: the only component that reads the typed text, so typing re-renders it alone. */
+/** The only component that reads the typed text, so typing re-renders it alone. */
 function ChatComposer() {
   const { composer, chat, send, pickFile, models, model } = useChat();
   const text = useComposerText(composer);
@@ -133,7 +123,6 @@ function ChatComposer() {
   );
 }
 
-/** The chat's dialogs: Share, Move to project and the keyboard shortcuts. */
 function ChatDialogs() {
   const { shareOpen, setShareOpen, moving, setMoving, chat, saved, scope, openProjectId, shortcuts } = useChat();
   const helpShown = useOpenedOnce(shortcuts.helpOpen);

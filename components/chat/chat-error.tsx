@@ -3,10 +3,7 @@
 import Link from "next/link";
 import type { ChatError } from "./use-conversation";
 
-/**
- * A failed send (docs/product.md §8): the spec's text and link exactly, then, for the "any other failure" case, one
- * plain line on what happened and a Retry button that sends the same message again.
- */
+/** A failed send (docs/product.md §8), with Retry for the "any other failure" case. */
 export function ChatErrorNotice({ error, onRetry }: { error: ChatError; onRetry: () => void }) {
   return (
     <div role="alert" data-testid="chat-error" className="mx-auto mb-2 w-full max-w-3xl px-4 sm:px-6">

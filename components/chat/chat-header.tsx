@@ -9,7 +9,7 @@ import { toast } from "@/components/ui/toaster";
 
 type ExportArgs = Parameters<typeof import("./open-chat-export").exportOpenChat>;
 
-/** The export code (lib/browser/chat/export.ts) is fetched at the first export, not in /chat's first load (docs/issues.md #42). */
+/** The export code is fetched at the first export, not in /chat's first load (docs/issues.md #42). */
 async function exportOpenChat(...args: ExportArgs): Promise<void> {
   let exporter: typeof import("./open-chat-export");
   try {
@@ -21,20 +21,15 @@ async function exportOpenChat(...args: ExportArgs): Promise<void> {
   exporter.exportOpenChat(...args);
 }
 
-/**
- * The chat header: the sidebar's stand-in buttons, the model picker, the open chat's title (the page's h1),
- * the development-responder notice, the open chat's project, Temporary chat and the chat's menu.
- */
+/** The chat header: model picker, the open chat's title (the page's h1), its project and menu. */
 export function ChatHeader() {
   const router = useRouter();
   const { open, chat, models, model, setModel, plan, title, providerNotice, openProject, signedIn, temporary, setTemporary, shown, setShareOpen, setMoving, scope, saved } =
     useChat();
-  // One row where it fits; on a narrow column (a phone, or beside the sidebar) the pills take a second row, so
-  // the title, Temporary chat and Chat options are never pushed out of view. In one row the model picker and its
-  // badge keep their width: the title and the pills give way. Phone buttons are 40 px, for a thumb.
+  // On a narrow column the pills take a second row, so the title and the chat's actions stay in view.
   const pills = providerNotice !== null || openProject !== null;
   return (
-    // z-20: the container query's containment makes the header a stacking context; its menus stay above the messages.
+    // z-20: the container query makes the header a stacking context; its menus stay above the messages.
     <div className="@container relative z-20 border-b border-ink-100">
       <div className="flex flex-wrap items-center gap-x-2 gap-y-1 px-2 py-2 sm:px-4 @4xl:flex-nowrap">
         <div className="flex min-w-0 flex-1 items-center gap-1 sm:flex-initial @4xl:shrink-0">
@@ -87,11 +82,7 @@ export function ChatHeader() {
   );
 }
 
-/**
- * A chat-header icon button that stands in for the sidebar's own while the sidebar is hidden: on phones
- * (the drawer is closed until opened) and on desktop once the sidebar is collapsed (New chat
- * reachable from the chat header).
- */
+/** Stands in for the sidebar's own button while the sidebar is hidden. */
 function HeaderIconButton(props: { label: string; title: string; onClick: () => void; sidebarOpen: boolean | null; path: string }) {
   const shown = props.sidebarOpen === null ? "inline-flex md:hidden" : props.sidebarOpen ? "hidden" : "inline-flex";
   return (

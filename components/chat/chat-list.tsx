@@ -10,22 +10,16 @@ interface ChatListProps {
   activeChatId: string | null;
   onPick: (chatId: string) => void;
   onAskDelete: (entry: HistoryEntry) => void;
-  /** Store a new name; resolves false when it could not be stored (the old name comes back). */
+  /** Resolves false when the name could not be stored. */
   onRename: (chatId: string, title: string) => Promise<boolean>;
 }
 
 const when = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 
-/**
- * The saved chats of the sidebar (docs/product.md §2: newest first by last_updated, name or "Untitled Chat", date
- * and time, delete on hover) in date groups (Today, Yesterday, Previous 7 days, Previous 30
- * days, then months). Each chat can be renamed in place: the pencil button or F2 on a focused
- * chat starts it, Enter or leaving the field saves, Escape cancels. The rename and delete buttons show on
- * hover and keyboard focus on wide screens and always on touch screens.
- */
+/** The sidebar's saved chats in date groups (docs/product.md §2), renamed in place (pencil or F2). */
 export function ChatList({ chats, activeChatId, onPick, onAskDelete, onRename }: ChatListProps) {
   const [editing, setEditing] = useState<string | null>(null);
-  // Grouped against the time the list last changed; a page left open past midnight regroups on the next change.
+  // Grouped against the time the list last changed.
   const groups = useMemo(() => groupChatsByDate(chats, new Date()), [chats]);
 
   return (
@@ -86,7 +80,7 @@ export function ChatList({ chats, activeChatId, onPick, onAskDelete, onRename }:
   );
 }
 
-/** The inline name field: Enter or blur saves (null when cancelled or left empty), Escape cancels. */
+/** Enter or blur saves (null when cancelled or left empty), Escape cancels. */
 function RenameField({ entry, onDone }: { entry: HistoryEntry; onDone: (title: string | null) => void }) {
   const done = useRef(false);
   const finish = (title: string | null) => {
@@ -116,7 +110,6 @@ function RenameField({ entry, onDone }: { entry: HistoryEntry; onDone: (title: s
         defaultValue={entry.display_name ?? ""}
         placeholder="Untitled Chat"
         maxLength={CHAT_TITLE_MAX_CHARS}
-        // The field appears because the user asked to rename: it takes focus with the old name selected.
         autoFocus
         onFocus={(e) => e.currentTarget.select()}
         onKeyDown={onKeyDown}

@@ -3,11 +3,10 @@
 import { useEffect, useId, useRef, useState } from "react";
 
 interface ChatMenuProps {
-  /** Export the open chat, written in this browser. */
   onExport: (kind: "md" | "json") => void;
-  /** Share a saved chat by link; absent for a chat that is not saved. */
+  /** Absent for a chat that is not saved. */
   onShare?: () => void;
-  /** More actions on the open chat, after the exports ("Move to project…"). */
+  /** More actions, after the exports. */
   extraItems?: { label: string; onSelect: () => void }[];
 }
 
@@ -16,12 +15,7 @@ const ITEMS = [
   { kind: "json", label: "Export as JSON" },
 ] as const;
 
-/**
- * The open chat's menu in the chat header ("⋯"): export this chat as Markdown or JSON, and share a saved
- * chat by link. A menu button
- * (WAI-ARIA menu pattern): Enter/Space/ArrowDown open it on the first item, arrows move, Escape and a
- * click outside close it and give focus back to the button.
- */
+/** The open chat's "⋯" menu (export, share), a WAI-ARIA menu button. */
 export function ChatMenu({ onExport, onShare, extraItems = [] }: ChatMenuProps) {
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);

@@ -30,22 +30,21 @@ import { useChatShortcuts } from "./use-chat-shortcuts";
 export interface ChatAppProps {
   models: ModelChoice[];
   defaultModel: string;
-  /** Limits of reading a PDF in this browser (PDF_MAX_BYTES, _PAGES, _TEXT_CHARS, _PARSE_TIMEOUT_MS, _INFLATED_BYTES). */
   pdfLimits: PdfLimits;
-  /** Set when the server answers with its built-in development responder instead of a real model. */
+  /** Set when the server answers with its built-in development responder. */
   providerNotice: string | null;
-  /** CHAT_DEVICE_TOOLS: the device tools offered to the model with each turn (docs/issues.md #50); [] for none. */
+  /** CHAT_DEVICE_TOOLS (docs/issues.md #50). */
   deviceTools: DeviceToolName[];
-  /** docs/issues.md #51: CODE_TIMEOUT_MS for "Run code", or null with CODE_EXECUTION=off (no switch). */
+  /** Null with CODE_EXECUTION=off (docs/issues.md #51). */
   codeExecution: { timeoutMs: number } | null;
 }
 
-/** Everything the chat screen shows and does (see useChatState). */
+/** Everything the chat screen shows and does. */
 export type ChatState = ReturnType<typeof useChatState>;
 
 const ChatContext = createContext<ChatState | null>(null);
 
-/** Holds the chat screen's conversation state and actions for the components under it (useChat). */
+/** Holds the chat screen's state and actions for the components under it (useChat). */
 export function ChatProvider({ children, ...props }: ChatAppProps & { children: ReactNode }) {
   return <ChatContext value={useChatState(props)}>{children}</ChatContext>;
 }
@@ -57,19 +56,13 @@ export function useChat(): ChatState {
   return state;
 }
 
-/**
- * The chat's state (docs/product.md §2 /chat, §4 Chat, Save-history toggle and Attachment). Visitors use
- * /api/ns/chat; signed-in users /api/ns/chat_user, and with Save history on the answered turn is sealed and
- * saved from this browser (./use-saved-chat.ts). A send shows the user's message at once; on failure the
- * conversation goes back to how it was and the typed text and staged file are put back (nothing lost), with Retry.
- */
+/** The chat's state (docs/product.md §2, §4). */
 function useChatState({ models, defaultModel, pdfLimits, providerNotice, deviceTools, codeExecution }: ChatAppProps) {
   const router = useRouter();
   const account = useAccount();
   const signedIn = account.user !== null && !account.accountDeleted;
   const plan = planOf(account);
   const documents = useConversationDocuments();
-  // Saved history lives in the user's vault: list, search and saving of the open chat.
   const saved = useSavedChat(signedIn, documents.documents);
   const { history, search, vaultKey, saveHistory } = saved;
   const [searchOpen, setSearchOpen] = useState(false);
@@ -78,9 +71,7 @@ function useChatState({ models, defaultModel, pdfLimits, providerNotice, deviceT
   const attachment = useAttachment(pdfLimits);
   const [model, setModel] = useState(defaultModel);
   const scope = useProjectScope(vaultKey, history.chats, pdfLimits);
-  // Memories need saved history (the vault); temporary chats never read or write them.
   const memory = useMemory(saveHistory ? vaultKey : null);
-  // A temporary chat is never saved; a new chat is named by the model after its first exchange.
   const [temporary, setTemporary] = useState(false);
   const [shareOpen, setShareOpen] = useState(false);
   const [moving, setMoving] = useState(false);
@@ -88,7 +79,6 @@ function useChatState({ models, defaultModel, pdfLimits, providerNotice, deviceT
   const saveTurn = async (turn: SaveInput & { userNodeId: string }) => {
     const id = await saved.save(turn);
     if (turn.chatId !== null) return id;
-    // A new chat: into the project it was started in, then named by the model.
     const projectId = scope.activeProjectId;
     if (projectId) void scope.projects.moveChat(id, projectId).catch(() => toast.error("The chat was saved, but could not be put in the project"));
     const path = storedPath(turn.tree).map((n) => n.message);
@@ -99,7 +89,7 @@ function useChatState({ models, defaultModel, pdfLimits, providerNotice, deviceT
   };
   const chat = useConversation({
     deviceTools,
-    // "Run code" is a tool call: not offered for a model that calls no functions (LLM_NO_FUNCTION_CALLING_MODELS).
+    // "Run code" is a tool call: not offered for a model that calls no functions.
     codeExecution: models.find((m) => m.code === model)?.functionCalling === false ? null : codeExecution,
     signedIn,
     saveHistory: saveHistory && !temporary,
@@ -116,7 +106,6 @@ function useChatState({ models, defaultModel, pdfLimits, providerNotice, deviceT
     onRedirect: (href) => router.push(href),
     save: saveTurn,
   });
-  // A signed-in user's unsent text is kept per chat, sealed with the vault key (./use-draft.ts).
   const drafts = useDraft({ signedIn, vaultKey, chatId: chat.chatId, composer });
   const open = useOpenChat({ chat, saved, drafts, documents, removeStaged: attachment.remove, endTemporary: () => setTemporary(false) });
   const kept = useKeptOffer({ models, plan, model, setModel, composer, attachment, chat, documents, saved, loading: account.loading, signedIn });
@@ -133,7 +122,6 @@ function useChatState({ models, defaultModel, pdfLimits, providerNotice, deviceT
     const pending = attachment.pending();
     if (pending) {
       file = await pending;
-      // Not readable: the error is shown and the typed text stays in the composer.
       if (!file) return;
     }
     composer.set("");
@@ -159,8 +147,6 @@ function useChatState({ models, defaultModel, pdfLimits, providerNotice, deviceT
     [chat.shown, chat.tree],
   );
   const empty = shown.length === 0 && !attachment.staged && !attachment.reading && !chat.busy;
-  // The open chat's title stands in the chat header (a saved chat's name, else the name it
-  // would be saved under).
   const openEntry = chat.chatId ? history.chats.find((c) => c.chat_id === chat.chatId) : undefined;
   const title = empty ? null : (openEntry?.display_name ?? displayNameFrom(shown.map((m) => m.message)) ?? "Untitled Chat");
   const openProjectId = scope.projectOf(chat.chatId);
@@ -178,14 +164,10 @@ function useChatState({ models, defaultModel, pdfLimits, providerNotice, deviceT
   const shortcuts = useChatShortcuts({ chat, open, shown, searchOpen, openSearch, unlocked: vaultKey !== null });
 
   return {
-    // The page's models and the account.
     models, model, setModel, plan, providerNotice, account, signedIn,
-    // The conversation, its composer and what is shown of it.
     saved, chat, documents, attachment, composer, pickFile, send, retry, shown, empty, title, memory,
     leftOut: contextNotice(documents.context),
-    // Which chat is open, the projects, the sidebar's search, Lock and the temporary chat.
     open, scope, openProjectId, openProject: scope.projectById(openProjectId), searchOpen, openSearch, lock, temporary, setTemporary,
-    // The kept visitor conversation, the dialogs and the keyboard shortcuts.
     kept, shareOpen, setShareOpen, moving, setMoving, shortcuts,
   };
 }
@@ -204,10 +186,7 @@ interface KeptOfferOptions {
   signedIn: boolean;
 }
 
-/**
- * A visitor's conversation survives /pricing and /signup in this tab (./use-kept-conversation.ts);
- * after sign-in it is offered, and "Keep it" puts it back on screen and saves it when Save history is on.
- */
+/** A visitor's conversation kept through sign-in is offered; "Keep it" restores it and saves it with Save history on. */
 function useKeptOffer({ models, plan, model, setModel, composer, attachment, chat, documents, saved, loading, signedIn }: KeptOfferOptions) {
   const restore = (kept: KeptConversation<UiMessage>) => {
     chat.load(kept.tree, null);
@@ -231,7 +210,6 @@ function useKeptOffer({ models, plan, model, setModel, composer, attachment, cha
       toast("Kept on screen. Turn on Save history to save it with the next answer.");
       return;
     }
-    // Kept as the user's saved chat (sealed in this browser like every turn, ./use-saved-chat.ts).
     saved.save({ chatId: null, tree: kept.tree, userNodeId: null, document: null, documents: kept.documents }).then(
       (id) => {
         chat.load(kept.tree, id);

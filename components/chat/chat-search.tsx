@@ -8,7 +8,7 @@ interface ChatSearchProps {
   state: SearchState;
   /** Answered by the search worker. */
   search: (query: string, exclude: ReadonlySet<string>) => Promise<ChatSearchHit[]>;
-  /** Chats whose deletion can still be undone: not shown. */
+  /** Not shown: their deletion can still be undone. */
   hidden: ReadonlySet<string>;
   onOpen: (chatId: string) => void;
   onClose: () => void;
@@ -17,13 +17,7 @@ interface ChatSearchProps {
 const when = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
 const count = new Intl.NumberFormat();
 
-/**
- * "Search chats" (docs/issues.md #9 History) in the sidebar (the drawer on phones): a combobox over the chats
- * decrypted in this browser, titles and message text, results best first with the matched words
- * highlighted in the title and in a snippet. Arrow keys move through the results, Enter opens one,
- * Escape closes the search; clicking a result opens the chat. While the chats are still being
- * decrypted the results grow and a line says how far it is.
- */
+/** "Search chats" (docs/issues.md #9): a combobox over the chats decrypted in this browser, results best first. */
 export function ChatSearch({ state, search, hidden, onOpen, onClose }: ChatSearchProps) {
   const [query, setQuery] = useState("");
   const [active, setActive] = useState(0);
@@ -31,8 +25,7 @@ export function ChatSearch({ state, search, hidden, onOpen, onClose }: ChatSearc
   const input = useRef<HTMLInputElement>(null);
   const [answer, setAnswer] = useState<{ query: string; hits: ChatSearchHit[] }>({ query: "", hits: [] });
   const hits = answer.hits;
-  // `state.version` changes whenever chats are added to the index: results follow while it loads. Only
-  // the answer to the latest query is shown; the previous one stays until it comes.
+  // Results follow `state.version` while the index loads; only the latest query's answer is shown.
   useEffect(() => {
     let current = true;
     void search(deferred, hidden).then((found) => {
@@ -116,8 +109,7 @@ export function ChatSearch({ state, search, hidden, onOpen, onClose }: ChatSearc
       </div>
 
       <p role="status" className="flex items-center gap-2 px-3 pb-1 text-xs text-ink-500" data-testid="search-progress">
-        {/* Once the count is known it is the progress (a determinate bar, no endless animation: on a
-            slow machine a spinner's every frame competed with the decrypting, docs/performance.md). */}
+        {/* Once the count is known, a determinate bar: a spinner's frames competed with the decrypting. */}
         {loading && !state.total && <span aria-hidden="true" className="h-3 w-3 rounded-full border-2 border-ink-300 border-t-brand-600 motion-safe:animate-spin" />}
         {loading && state.total > 0 && (
           <span aria-hidden="true" className="h-1 w-10 shrink-0 overflow-hidden rounded-full bg-ink-200">

@@ -4,10 +4,7 @@ import { useEffect, useState } from "react";
 import { CopyButton } from "./copy-button";
 import { highlight } from "./highlight";
 
-/**
- * A fenced code block in an answer: a header with the language label and a copy button, the
- * code highlighted once its grammar has loaded (plain text until then).
- */
+/** A fenced code block with its label and copy button, highlighted once its grammar has loaded. */
 export function CodeBlock({ code, language }: { code: string; language: string | null }) {
   const [html, setHtml] = useState<{ code: string; html: string } | null>(null);
   useEffect(() => {

@@ -2,16 +2,12 @@
 
 import { useSyncExternalStore } from "react";
 
-/**
- * The composer's unsent text, kept outside React state so that a keystroke re-renders only the components
- * that read it with `useComposerText` (the composer), not everything under the chat's context.
- */
+/** The composer's text, outside React state so a keystroke re-renders only what reads it with `useComposerText`. */
 export interface ComposerText {
-  /** The text as it is now. */
   get: () => string;
-  /** Replace the text, or update it from the current one; listeners hear of a change only. */
+  /** Listeners hear of a change only. */
   set: (update: string | ((current: string) => string)) => void;
-  /** Call `listener` after each change; returns the unsubscribing. */
+  /** Returns the unsubscribing. */
   subscribe: (listener: () => void) => () => void;
 }
 
@@ -36,7 +32,7 @@ export function createComposerText(): ComposerText {
   };
 }
 
-/** The composer's text, re-rendering the calling component whenever it changes. */
+/** Re-renders the calling component whenever the text changes. */
 export function useComposerText(composer: ComposerText): string {
   return useSyncExternalStore(composer.subscribe, composer.get, composer.get);
 }

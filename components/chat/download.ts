@@ -1,7 +1,4 @@
-/**
- * Save `text` as a file from the browser (docs/issues.md #9 export): a Blob and an object URL, so the plaintext
- * never goes through the server. The URL is revoked once the download has started.
- */
+/** Save `text` as a file from the browser, so the plaintext never goes through the server (docs/issues.md #9). */
 export function downloadText(fileName: string, text: string, type: "text/markdown" | "application/json"): void {
   const url = URL.createObjectURL(new Blob([text], { type: `${type};charset=utf-8` }));
   const a = document.createElement("a");

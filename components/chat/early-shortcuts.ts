@@ -1,10 +1,7 @@
 import { SHORTCUTS } from "./shortcut-table";
 
-/**
- * The chat's shortcut presses made before react-hotkeys-hook is bound (./shortcut-keys.tsx loads after the
- * first paint): a plain keydown listener holds them from the chat's first render, and they are replayed,
- * in order, to the library once it binds. Escape alone (stop) passes: nothing streams yet.
- */
+// Shortcut presses made before react-hotkeys-hook is bound (after the first paint) are held and replayed to it in
+// order. Escape alone (stop) passes: nothing streams yet.
 let held: [EventTarget | null, KeyboardEvent][] = [];
 let listening = false;
 let bound = false;
@@ -18,24 +15,21 @@ function hold(e: KeyboardEvent): void {
   held.push([e.target, e]);
 }
 
-/** Start holding shortcut presses, unless the library is bound. Idempotent; nothing on the server. */
+/** Start holding shortcut presses, unless the library is bound. Idempotent. */
 export function holdEarlyShortcuts(): void {
   if (listening || bound || typeof window === "undefined") return;
   listening = true;
   window.addEventListener("keydown", hold, true);
 }
 
-/** Stop holding and forget what was held (the chat is gone before the library bound). */
+/** Stop holding and forget what was held. */
 export function dropEarlyShortcuts(): void {
   window.removeEventListener("keydown", hold, true);
   listening = false;
   held = [];
 }
 
-/**
- * The library is bound: stop holding and replay the held presses to it (keydown then keyup, as typed).
- * Returns the unbinding, after which the next chat holds presses again.
- */
+/** The library is bound: replay the held presses to it. Returns the unbinding. */
 export function releaseEarlyShortcuts(): () => void {
   bound = true;
   const presses = held;

@@ -1,18 +1,13 @@
-/** The badge of a file: its extension in capitals ("PDF", "DOCX", "CSV"), or "FILE". */
 function kindLabel(name: string): string {
   const ext = /\.([a-z0-9]{1,5})$/i.exec(name)?.[1];
   return ext ? ext.toUpperCase() : "FILE";
 }
 
-/**
- * An attached file (a PDF, text, Word document or image) shown as a compact card: in a sent message, or staged with a remove button (docs/product.md §4);
- * `reading` while its text is being extracted in this browser; `thumbnail`: an image's data URL, shown small.
- */
+/** An attached file as a compact card (docs/product.md §4); `thumbnail`: an image's data URL. */
 export function FileChip({ name, onRemove, reading, thumbnail }: { name: string; onRemove?: () => void; reading?: boolean; thumbnail?: string }) {
   return (
     <div className="inline-flex max-w-full items-center gap-2 rounded-xl border border-ink-200 bg-white px-3 py-2 text-sm text-ink-800 shadow-sm">
       {thumbnail ? (
-        // An image for a model that reads images: its resized copy, held in this page only.
         // eslint-disable-next-line @next/next/no-img-element -- a data URL made in this browser; next/image cannot optimise it
         <img src={thumbnail} alt={`Attached image ${name}`} data-testid="image-thumbnail" className="h-12 w-12 shrink-0 rounded-lg border border-ink-100 object-cover" />
       ) : (

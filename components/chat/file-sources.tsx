@@ -2,10 +2,7 @@
 
 import type { KnowledgeSource } from "./types";
 
-/**
- * Under an answer in a project with files (docs/issues.md #41): the "Sources" it was given, each file by name with
- * the part or section the passage came from. Nothing is linked: the files live sealed in the vault.
- */
+/** The project files an answer was given (docs/issues.md #41); not linked, since the files live sealed in the vault. */
 export function FileSources({ sources }: { sources: KnowledgeSource[] }) {
   return (
     <section aria-label="Sources from project files" data-testid="file-sources" className="mt-3 text-sm">

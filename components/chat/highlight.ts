@@ -2,10 +2,7 @@
 
 import type { HLJSApi, LanguageFn } from "highlight.js";
 
-/**
- * highlight.js with each language loaded only when an answer first uses it (/chat loaded
- * every grammar up front). Unknown languages are shown unhighlighted.
- */
+// highlight.js with each language loaded when an answer first uses it; unknown languages stay unhighlighted.
 const LOADERS: Record<string, () => Promise<{ default: LanguageFn }>> = {
   bash: () => import("highlight.js/lib/languages/bash"),
   c: () => import("highlight.js/lib/languages/c"),
@@ -42,16 +39,13 @@ const ALIASES: Record<string, string> = {
 let core: Promise<HLJSApi> | null = null;
 const loaded = new Map<string, Promise<boolean>>();
 
-/** The grammar name for a fence's language tag, or null when none is available. */
+/** The grammar name for a fence's language tag, or null. */
 export function grammarFor(tag: string): string | null {
   const name = ALIASES[tag.toLowerCase()] ?? tag.toLowerCase();
   return name in LOADERS ? name : null;
 }
 
-/**
- * Highlighted HTML for `code` (highlight.js escapes the text itself), or null when the language is not
- * available. Loads the core and the grammar on first use.
- */
+/** Highlighted HTML for `code` (highlight.js escapes it), or null when the language is not available. */
 export async function highlight(code: string, tag: string): Promise<string | null> {
   const name = grammarFor(tag);
   if (!name) return null;

@@ -1,8 +1,4 @@
-/**
- * The warning shown when a saved chat, or the list of saved chats, failed its integrity check
- * (lib/browser/vault/integrity.ts). Its text starts with "Integrity warning:"; what follows says what was found.
- * It stays while the chat is open: the chat is never shown silently as genuine.
- */
+/** A failed integrity check's warning; it stays while the chat is open, so it is never shown silently as genuine. */
 export function IntegrityNotice({ text }: { text: string | null }) {
   if (!text) return null;
   return (

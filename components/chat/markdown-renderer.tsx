@@ -40,15 +40,13 @@ const remarkPlugins = [remarkGfm, remarkMath];
 const rehypePlugins = [rehypeKatex];
 
 /**
- * Parsed blocks by their text, shared by every place an answer is shown. When a streamed answer finishes
- * it is shown by a new component (the finished message), which would parse every block again in one
- * task (about 100 ms for a 4,000-token answer, the longest task left in bench/chat-page.mjs); with this
- * cache only blocks never seen before are parsed. Bounded: the oldest entries go first.
+ * Parsed blocks by their text: a finished answer is shown by a new component, which would parse every block
+ * again in one long task. Bounded: the oldest entries go first.
  */
 const parsed = new Map<string, ReactElement>();
 const PARSED_MAX = 2_000;
 
-/** Forget every parsed block (locking the vault: decrypted answers should not outlive it in this tab). */
+/** Forget every parsed block: decrypted answers should not outlive the vault's lock. */
 export function clearParsed(): void {
   parsed.clear();
 }
@@ -56,18 +54,14 @@ export function clearParsed(): void {
 function parse(text: string): ReactElement {
   const hit = parsed.get(text);
   if (hit) return hit;
-  // react-markdown's synchronous Markdown() is a pure function of its options (no hooks): its result,
-  // a React element tree, can be reused wherever the same block appears.
+  // react-markdown's synchronous Markdown() is a pure function of its options, so its result can be reused.
   const element = Markdown({ children: text, remarkPlugins, rehypePlugins, components, skipHtml: true }) as ReactElement;
   parsed.set(text, element);
   if (parsed.size > PARSED_MAX) parsed.delete(parsed.keys().next().value!);
   return element;
 }
 
-/**
- * One Markdown block rendered: GitHub-flavoured Markdown, math by KaTeX (CSS and fonts bundled and served
- * from our origin), code blocks with a label and a copy button. Loaded on demand by ./markdown.tsx.
- */
+/** One Markdown block: GFM, math by KaTeX (served from our origin), code blocks with a copy button. */
 const MarkdownBlock = memo(function MarkdownBlock({ text }: { text: string }) {
   return parse(text);
 });

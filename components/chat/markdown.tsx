@@ -6,12 +6,12 @@ import { splitBlocks } from "@/lib/browser/chat/markdown-blocks";
 const loadRenderer = () => import("./markdown-renderer");
 const MarkdownBlock = lazy(loadRenderer);
 
-/** Start loading the Markdown renderer (Markdown, math, code blocks) before the first answer needs it. */
+/** Start loading the Markdown renderer before the first answer needs it. */
 export function preloadMarkdown() {
   void loadRenderer();
 }
 
-/** Drop the renderer's cache of parsed answers (see markdown-renderer.tsx), e.g. when the vault locks. */
+/** Drop the renderer's cache of parsed answers, e.g. when the vault locks. */
 export function forgetRenderedMarkdown() {
   void loadRenderer().then((m) => m.clearParsed());
 }
@@ -21,11 +21,7 @@ const PROSE =
   "prose prose-sm max-w-none prose-ink break-words sm:prose-base prose-code:before:content-none prose-code:after:content-none " +
   "prose-blockquote:font-normal prose-blockquote:not-italic [&_blockquote_p]:before:content-none [&_blockquote_p]:after:content-none";
 
-/**
- * An answer as Markdown: split into top-level blocks, each rendered by a memoized component,
- * so while an answer streams only its last block is parsed again. The renderer (react-markdown, KaTeX,
- * highlight.js) is a separate chunk loaded on demand; until it arrives the text shows as it is.
- */
+/** An answer as Markdown, in memoized top-level blocks so a streaming answer re-parses only its last one. */
 export const Markdown = memo(function Markdown({ text }: { text: string }) {
   const blocks = useMemo(() => splitBlocks(text), [text]);
   return (

@@ -4,10 +4,7 @@ import { useState } from "react";
 import { toast } from "@/components/ui/toaster";
 import { AppError } from "@/lib/shared/errors";
 
-/**
- * docs/issues.md #41: a memory the answer above suggested, offered as "Remember: … ?" with Save and Dismiss. Nothing
- * is stored until Save is clicked: the suggestion may come from a document or a page the model read.
- */
+/** A suggested memory (docs/issues.md #41), stored only on Save: it may come from a document or page the model read. */
 export function MemorySuggestion(props: { text: string; onSave: (text: string) => Promise<void>; onDismiss: () => void }) {
   const [saving, setSaving] = useState(false);
   const save = async () => {

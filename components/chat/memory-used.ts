@@ -5,10 +5,7 @@ import type { UiMessage } from "./types";
 export const MEMORY_USED_TEXT = "Memory used";
 export const MEMORY_USED_TITLE = "Your saved memories went with this message to the model.";
 
-/**
- * docs/issues.md #41: flags the newest answer under `userId` as `memoryUsed` when the turn carried at
- * least one memory (`memories` undefined: memory off; empty: nothing to send). Returns `answered` unchanged otherwise.
- */
+/** Flags the newest answer under `userId` as `memoryUsed` when the turn carried a memory (docs/issues.md #41). */
 export function markMemoryUsed<T extends { tree: BranchTree<UiMessage> }>(answered: T, userId: string, memories: readonly string[] | undefined): T {
   if (!memories?.length) return answered;
   const children = answered.tree.nodes[userId]?.children ?? [];

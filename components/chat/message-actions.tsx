@@ -6,10 +6,7 @@ import type { ReactNode } from "react";
 export const ACTION_BUTTON =
   "inline-flex h-8 w-8 items-center justify-center rounded-md text-ink-600 hover:bg-ink-100 hover:text-ink-900 focus-visible:outline-2 focus-visible:outline-brand-600";
 
-/**
- * The row of actions under a message: shown on hover or keyboard focus where the pointer can
- * hover, always shown on touch screens (pointer: coarse), and always for the newest message.
- */
+/** The actions under a message: on hover or focus, always on touch screens and for the newest message. */
 export function MessageActions({ children, alwaysVisible, align }: { children: ReactNode; alwaysVisible: boolean; align: "start" | "end" }) {
   const reveal = alwaysVisible ? "" : "pointer-fine:opacity-0 pointer-fine:group-hover:opacity-100 pointer-fine:group-focus-within:opacity-100";
   return (

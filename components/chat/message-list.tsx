@@ -13,7 +13,7 @@ import { TypingIndicator } from "./typing-indicator";
 import type { UiMessage } from "./types";
 import { UserMessage } from "./user-message";
 
-/** One message on screen with its place among its versions (lib/browser/chat/branches.ts). */
+/** One message on screen with its place among its versions. */
 export interface ShownMessage {
   id: string;
   message: UiMessage;
@@ -23,18 +23,16 @@ export interface ShownMessage {
 
 interface MessageListProps {
   messages: ShownMessage[];
-  /** The staged PDF, shown as a removable pseudo-message until it is sent (docs/product.md §4). */
+  /** The staged PDF, shown until it is sent (docs/product.md §4). */
   stagedName: string | null;
-  /** The staged PDF is still being read in this browser. */
   stagedReading?: boolean;
-  /** The staged image's resized copy (a data URL), shown as a thumbnail. */
+  /** A data URL. */
   stagedThumbnail?: string;
   onRemoveStaged: () => void;
-  /** Text of the answer streaming in, or "" while waiting for its first words. */
+  /** "" while waiting for the first words. */
   streamingText: string | null;
-  /** The web search running for the answer now, shown above it; null when none runs. */
   searching?: SearchProgress | null;
-  /** A device tool running now (lib/browser/chat/turn-runner.ts): its line, e.g. "Checking this device's time…". */
+  /** The running device tool's line. */
   deviceTool?: string | null;
   busy: boolean;
   onEdit: (id: string, text: string) => void;
@@ -47,11 +45,7 @@ export const VIRTUALIZE_AFTER = 40;
 const PINNED_PX = 80;
 const INTENT_MS = 1000;
 
-/**
- * The conversation (docs/product.md §2): user messages on the right, assistant messages with an avatar, the staged
- * file, and the typing indicator or the streaming answer. Follows the bottom as text streams in unless
- * the reader has scrolled up; then a button scrolls back down. Long chats are virtualized.
- */
+/** The conversation (docs/product.md §2); follows the bottom as text streams in unless the reader scrolled up. */
 export function MessageList(props: MessageListProps) {
   const { messages, stagedName, stagedReading, stagedThumbnail, onRemoveStaged, streamingText, searching, deviceTool, busy } = props;
   const scroller = useRef<HTMLDivElement>(null);
@@ -84,9 +78,7 @@ export function MessageList(props: MessageListProps) {
     getItemKey: (i) => rows[i]?.id ?? i,
   });
 
-  // At most once per frame, just before paint: setting scrollTop after reading scrollHeight forces a
-  // layout, and doing it synchronously on every streamed token was the chat page's top self-time entry
-  // while streaming (bench/chat-page.mjs).
+  // At most once per frame: setting scrollTop after reading scrollHeight forces a layout.
   const frame = useRef<number | null>(null);
   const toBottom = useCallback(() => {
     if (frame.current !== null) return;
@@ -100,7 +92,6 @@ export function MessageList(props: MessageListProps) {
     if (frame.current !== null) cancelAnimationFrame(frame.current);
   }, []);
 
-  // Whenever the content grows (new text, a measured row), stay at the bottom if the reader was there.
   useEffect(() => {
     const el = content.current;
     if (!el) return;
@@ -116,7 +107,6 @@ export function MessageList(props: MessageListProps) {
     const el = scroller.current;
     if (el && pinnedRef.current) el.scrollTop = el.scrollHeight;
   }, [messages, stagedName]);
-  // Streamed text: once per frame.
   useEffect(() => {
     if (pinnedRef.current) toBottom();
   }, [streamingText, toBottom]);
@@ -141,8 +131,7 @@ export function MessageList(props: MessageListProps) {
         onScroll={(e) => {
           const el = e.currentTarget;
           const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < PINNED_PX;
-          // Only the reader unpins: our own scrolling and the virtualizer's corrections (rows measured
-          // above the viewport) must not leave a freshly opened chat stuck short of its end.
+          // Only the reader unpins: the virtualizer's corrections must not leave an opened chat short of its end.
           const now = atBottom || (performance.now() - intentAt.current > INTENT_MS ? pinnedRef.current : false);
           pinnedRef.current = now;
           if (now !== pinned) setPinned(now);
@@ -196,7 +185,7 @@ export function MessageList(props: MessageListProps) {
   );
 }
 
-/** The answer being streamed: the typing indicator until its first text, then the text so far; a running search's line. */
+/** The answer being streamed: the typing indicator until its first text. */
 function StreamingAnswer({ text, searching, deviceTool }: { text: string; searching: SearchProgress | null; deviceTool: string | null }) {
   const line = deviceTool ? (
     <p role="status" data-testid="device-tool-running" className="text-xs text-ink-500">

@@ -9,16 +9,13 @@ import { DictationLabel } from "./dictation-label";
 interface ModelPickerProps {
   models: ModelChoice[];
   value: string;
-  /** Called with a model the user may use; a Pro model without Pro goes to onNeedsPro instead (docs/product.md §4). */
+  /** A Pro model without Pro goes to onNeedsPro instead (docs/product.md §4). */
   onChange: (code: string) => void;
   onNeedsPro: () => void;
   plan: ModelPlan;
 }
 
-/**
- * The model picker button and its menu (docs/product.md §2, §4): toggles open and selects a model. Beside it, the
- * model's privacy badge and where its recordings go (./dictation-label.tsx, docs/issues.md #52).
- */
+/** The model picker and its menu (docs/product.md §2, §4), with the model's privacy badge beside it. */
 export function ModelPicker({ models, value, onChange, onNeedsPro, plan }: ModelPickerProps) {
   const [open, setOpen] = useState(false);
   const menuId = useId();
@@ -38,7 +35,7 @@ export function ModelPicker({ models, value, onChange, onNeedsPro, plan }: Model
         onClick={() => setOpen((v) => !v)}
         className="inline-flex h-10 shrink-0 items-center gap-1.5 whitespace-nowrap rounded-lg px-2 text-sm sm:h-9 font-semibold text-ink-800 hover:bg-ink-100 sm:px-3"
       >
-        {/* A narrow header (a phone) shows only the model's name; "Model: " stays in the button's name. */}
+        {/* A narrow header shows only the model's name. */}
         <span>
           <span className="sr-only @md:not-sr-only">Model: </span>
           {current?.title}

@@ -2,11 +2,7 @@
 
 import type { RunCodeState } from "./use-conversation";
 
-/**
- * The composer's "Run code" button (docs/issues.md #51): a toggle (aria-pressed) beside "Search the web", off by
- * default and remembered per chat as that one is, absent when the operator turned running code off
- * (CODE_EXECUTION=off). Its title says where the code runs and what leaves the device.
- */
+/** The composer's "Run code" toggle (docs/issues.md #51); its title says where code runs and what leaves the device. */
 export function RunCodeToggle({ state, busy }: { state: RunCodeState; busy: boolean }) {
   if (!state.available) return null;
   const where = "The model may run Python in this browser, with the files of this chat; only what the code prints goes back to the model.";

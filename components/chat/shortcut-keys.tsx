@@ -5,13 +5,10 @@ import { useHotkeys } from "react-hotkeys-hook";
 import { releaseEarlyShortcuts } from "./early-shortcuts";
 import { focusChatInput, type Shortcuts } from "./use-shortcuts";
 
-/** Whether a modal dialog (a confirmation, the shortcuts list) is open: page shortcuts wait. */
+/** While a modal dialog is open, page shortcuts wait. */
 const dialogOpen = () => document.querySelector("dialog[open]") !== null;
 
-/**
- * Binds the chat's keyboard shortcuts (./shortcut-table.ts SHORTCUTS) on the document; renders nothing.
- * Loaded after the chat's first paint, with react-hotkeys-hook.
- */
+/** Binds the chat's keyboard shortcuts on the document; renders nothing. */
 export function ShortcutKeys({ shortcuts }: { shortcuts: Shortcuts }) {
   const { handlers, setHelpOpen } = shortcuts;
   // `ignoreEventWhen` (not `enabled`): an ignored key keeps its default action, e.g. Escape closing a dialog.

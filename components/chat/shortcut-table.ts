@@ -1,8 +1,4 @@
-/**
- * The chat's keyboard shortcuts, with ChatGPT's keys so habits carry over. `mod` is Cmd on
- * macOS and Ctrl elsewhere; keys are matched by physical key (event.code), so they work on any layout
- * the way ChatGPT's do, and also while typing in the message input.
- */
+/** The chat's keyboard shortcuts, with ChatGPT's keys so habits carry over; matched by physical key (event.code). */
 export const SHORTCUTS = [
   { id: "newChat", keys: "mod+shift+o", label: "New chat" },
   { id: "focusInput", keys: "shift+escape", label: "Focus the message input" },

@@ -10,14 +10,13 @@ import { ChatList } from "./chat-list";
 import type { HistoryEntry } from "./use-chat-history";
 import type { SearchState } from "./use-chat-search";
 
-// What only a signed-in user with a vault sees (unlock, setup, search) is fetched when first
-// shown, not with the page every visitor loads.
+// What only a signed-in user with a vault sees is fetched when first shown, not with the page every visitor loads.
 const UnlockPanel = dynamic(() => import("@/components/vault/unlock-panel").then((m) => m.UnlockPanel), { ssr: false });
 const VaultSetupDialog = dynamic(() => import("@/components/vault/setup-dialog").then((m) => m.VaultSetupDialog), { ssr: false });
 const ChatSearch = dynamic(() => import("./chat-search").then((m) => m.ChatSearch), { ssr: false });
 
 interface SidebarProps {
-  /** null: the default for the screen size (open on wide screens, closed on small ones). */
+  /** null: the default for the screen size. */
   open: boolean | null;
   onClose: () => void;
   signedIn: boolean;
@@ -28,39 +27,28 @@ interface SidebarProps {
   activeChatId: string | null;
   onPick: (chatId: string) => void;
   onNew: () => void;
-  /** Delete after the confirmation (the caller offers Undo). */
   onDelete: (entry: HistoryEntry) => void;
   onRename: (chatId: string, title: string) => Promise<boolean>;
-  /** Search chats: open or not, the index's state and the query function. */
   searchOpen: boolean;
   onSearchOpenChange: (open: boolean) => void;
   searchState: SearchState;
   search: (query: string, exclude: ReadonlySet<string>) => Promise<ChatSearchHit[]>;
-  /** Chats deleted but still undoable, left out of search. */
   hiddenChats: ReadonlySet<string>;
   saveHistory: boolean;
   onSaveHistoryChange: (on: boolean) => void;
-  /** The user's vault: setup on first "Save history", locked/unlocked state. */
   vault: VaultStore;
   onLock: () => void;
-  /** Shown above the chats while they are listed: the projects (components/projects). */
+  /** Shown above the chats: the projects. */
   projects?: React.ReactNode;
 }
 
-/**
- * The history sidebar of docs/product.md §2 and §4: collapse, new chat and save-history toggle; saved chats newest
- * first with their name (or "Untitled Chat") and date and time, each with a delete button (on hover,
- * and on focus for keyboards) behind a confirmation; a loading bar; for visitors, "Sign up to save chats".
- * The list in date groups with rename in place (components/chat/chat-list.tsx), and "Search
- * chats" over the decrypted chats (components/chat/chat-search.tsx) in place of the list while open.
- * Wide screens show it as a column; small screens as a drawer over the chat.
- */
+/** The history sidebar (docs/product.md §2, §4): a column on wide screens, a drawer on small ones. */
 export function Sidebar(props: SidebarProps) {
   const { open, signedIn, chats, loading } = props;
   const [confirmSave, setConfirmSave] = useState(false);
   const [deleting, setDeleting] = useState<HistoryEntry | null>(null);
   const [settingUp, setSettingUp] = useState(false);
-  // Once opened, the setup dialog stays mounted (as before: its native <dialog> closes in place).
+  // Once opened, the setup dialog stays mounted: its native <dialog> closes in place.
   const [setupShown, setSetupShown] = useState(false);
   if (settingUp && !setupShown) setSetupShown(true);
   const visibility = open === null ? "hidden md:flex" : open ? "flex" : "hidden";
@@ -182,7 +170,6 @@ export function Sidebar(props: SidebarProps) {
   );
 }
 
-/** The sidebar's Save history switch. */
 function SaveHistorySwitch({ on, disabled, onClick }: { on: boolean; disabled: boolean; onClick: () => void }) {
   return (
     <button
@@ -201,7 +188,6 @@ function SaveHistorySwitch({ on, disabled, onClick }: { on: boolean; disabled: b
   );
 }
 
-/** For visitors in place of the list: saving chats needs an account. */
 function VisitorSignUp() {
   return (
     <div className="m-3 rounded-xl border border-ink-200 bg-white p-4 text-sm">

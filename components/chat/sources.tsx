@@ -6,13 +6,8 @@ import { PERSONAL_DATA_LABEL } from "@/lib/shared/search/personal-data";
 import { AnswerStep } from "./answer-step";
 
 /**
- * Under an answer with "Search the web" on: one line when the search failed, was held back or
- * was over the day's limit (never silently); the numbered "Sources" (title and domain, linked with no referrer and
- * no opener; nothing is fetched from the source's origin: no favicon, thumbnail or preview); and the disclosure
- * "Searched the web for: …" with every query exactly as sent and who ran it, a collapsible step (./answer-step.tsx)
- * that opens to each query as sent and the results that came back; "Read: host/path" for each page read for the
- * answer (docs/issues.md #51), linked like a source, and who read it; and each query the model wrote that the
- * personal-data check held back, as "Not sent", with why.
+ * Under a searched answer: why a search did not run, the numbered Sources (nothing is fetched from their
+ * origins), every query exactly as sent and who ran it, the pages read and the queries held back.
  */
 export function Sources({ search }: { search: WebSearchRecord }) {
   const line =
@@ -85,10 +80,7 @@ export function Sources({ search }: { search: WebSearchRecord }) {
   );
 }
 
-/**
- * The pages read for an answer (docs/issues.md #51): "Read: host/path", each a link with no referrer and no opener,
- * and who read it; a page asked for but not read says so ("Could not read", or "Not read" when it was not allowed).
- */
+/** The pages read for an answer (docs/issues.md #51), and those asked for but not read. */
 function PagesRead({ pages, via, engine }: { pages: readonly ReadPageRecord[]; via: WebSearchRecord["via"]; engine: string }) {
   // A page read twice is listed once.
   const read = pages.filter((p, i) => p.status === "ok" && pages.findIndex((q) => q.status === "ok" && q.url === p.url) === i);
@@ -124,17 +116,13 @@ function PagesRead({ pages, via, engine }: { pages: readonly ReadPageRecord[]; v
   );
 }
 
-/** Who ran the queries, as the disclosure says it. */
 function engineText(via: WebSearchRecord["via"], engine: string): string {
   return via === "enclave" ? `inside the secure enclave at ${engine}` : `by SearXNG at ${engine}`;
 }
 
 const quoted = (queries: readonly string[]) => queries.map((q) => `“${q}”`).join(", ");
 
-/**
- * While a step of a standard model's tool loop runs (lib/browser/chat/send-turn.ts SearchProgress): its queries
- * exactly as sent and who runs them, in the disclosure's words.
- */
+/** While a search step runs: its queries exactly as sent and who runs them. */
 export function SearchingLine({ queries, engine }: { queries: readonly string[]; engine: string }) {
   return (
     <p role="status" data-testid="web-search-running" className="text-xs text-ink-500">
@@ -143,7 +131,7 @@ export function SearchingLine({ queries, engine }: { queries: readonly string[];
   );
 }
 
-/** While Hush's server reads a page for the model (docs/issues.md #51): which page, as host and path. */
+/** While Hush's server reads a page for the model (docs/issues.md #51). */
 export function ReadingLine({ page }: { page: string }) {
   return (
     <p role="status" data-testid="read-page-running" className="text-xs text-ink-500">

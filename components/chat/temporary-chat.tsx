@@ -1,11 +1,8 @@
 "use client";
 
-/**
- * Temporary chat: a signed-in user's chat that is never saved, even with Save history on.
- * The header button starts one (and, pressed, ends it); the banner says so for as long as it lasts.
- */
+// Temporary chat: a signed-in user's chat that is never saved, even with Save history on.
 
-/** The header's "Temporary chat" toggle (a pressed button while the chat on screen is temporary). */
+/** The header's "Temporary chat" toggle. */
 export function TemporaryChatButton({ on, onToggle }: { on: boolean; onToggle: () => void }) {
   return (
     <button

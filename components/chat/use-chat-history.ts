@@ -8,7 +8,7 @@ import type { prepareDeleteBody } from "@/lib/browser/vault/saved-chats";
 import type { VaultKey } from "./types";
 import { chatSearch } from "./use-chat-search";
 
-/** One saved chat of the list, its display name decrypted in this browser. */
+/** A saved chat of the list, its name decrypted in this browser. */
 export interface HistoryEntry {
   chat_id: string;
   display_name: string | null;
@@ -29,11 +29,6 @@ async function fetchPage(vault: VaultKey, after: string | null): Promise<{ chat_
   return { chat_history, next_cursor: page.next_cursor };
 }
 
-/**
- * The signed-in user's saved chats, newest first, a page at a time, display names decrypted with the
- * vault key; nothing loads while the vault is locked (`vault` null). Failures are only logged
- * (docs/product.md §8: history load and chat delete failures show no user message).
- */
 /** A deletion waiting out its undo window; `owner`: the user whose sealed draft of the chat goes with it. */
 interface PendingDelete {
   entry: HistoryEntry;
@@ -42,13 +37,17 @@ interface PendingDelete {
   body: Awaited<ReturnType<typeof prepareDeleteBody>> | null;
 }
 
-/** `chats` with `entry` put back in its place (newest first by last_updated, docs/product.md §2). */
+/** `chats` with `entry` put back in its place (newest first, docs/product.md §2). */
 function withEntryRestored(chats: HistoryEntry[], entry: HistoryEntry): HistoryEntry[] {
   if (chats.some((c) => c.chat_id === entry.chat_id)) return chats;
   const at = chats.findIndex((c) => c.last_updated < entry.last_updated);
   return at < 0 ? [...chats, entry] : [...chats.slice(0, at), entry, ...chats.slice(at)];
 }
 
+/**
+ * The signed-in user's saved chats, newest first, a page at a time; nothing loads while `vault` is null.
+ * Failures are only logged (docs/product.md §8).
+ */
 export function useChatHistory(signedIn: boolean, vault: VaultKey | null) {
   const [chats, setChats] = useState<HistoryEntry[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
@@ -66,17 +65,13 @@ export function useChatHistory(signedIn: boolean, vault: VaultKey | null) {
   }, []);
 
   useEffect(() => {
-    // A locked vault shows nothing (the hook returns [] then); unlocking reloads the first page.
     if (signedIn && vault) load(vault, null);
   }, [signedIn, vault, load]);
 
-  /** Put a chat that was just saved or appended to at the top. */
   const touch = useCallback((entry: HistoryEntry) => {
     setChats((prev) => [entry, ...prev.filter((c) => c.chat_id !== entry.chat_id)]);
   }, []);
 
-  // Deletions waiting out their undo window: chat id → the entry and its timer.
-  // `body`: the delete made ready when the window opened, sent as is if the page is left.
   const pending = useRef(new Map<string, PendingDelete>());
   const [pendingIds, setPendingIds] = useState<ReadonlySet<string>>(new Set());
   const syncPending = () => setPendingIds(new Set(pending.current.keys()));
@@ -89,10 +84,8 @@ export function useChatHistory(signedIn: boolean, vault: VaultKey | null) {
       if (!item) return;
       window.clearTimeout(item.timer);
       pending.current.delete(chatId);
-      // A deleted chat's sealed draft goes too: nothing of it is left in this browser.
       if (item.owner) removeDraft(item.owner, chatId);
       // keepalive always: a delete already on its way is not cancelled by a reload or by leaving the page.
-      // The manifest without the chat goes with it.
       const request = leaving && item.body ? apiFetch("deleteChat", { body: item.body, keepalive: true }).then(() => undefined) : savedChats().then((m) => m.deleteSavedChat(chatId, true));
       if (leaving) {
         request.catch(() => console.error("Failed to delete chat"));
@@ -102,7 +95,7 @@ export function useChatHistory(signedIn: boolean, vault: VaultKey | null) {
       request
         .then(() => chatSearch.deleted(chatId))
         .catch(() => {
-          // docs/product.md §8: a failed delete is only logged; the chat comes back to the list, as it still exists.
+          // docs/product.md §8: a failed delete is only logged; the chat, still there, comes back to the list.
           console.error("Failed to delete chat");
           restore(item.entry);
         });
@@ -111,15 +104,12 @@ export function useChatHistory(signedIn: boolean, vault: VaultKey | null) {
   );
 
   /**
-   * Delete a chat with an undo window: it leaves the list at once, and the server deletes it
-   * after `delayMs` unless `undo` runs first. Leaving the page or the chat screen inside the window sends
-   * the delete at once (fetch keepalive on pagehide), so a confirmed deletion always happens.
-   * @returns once the chat has left the list, undo: puts the chat back and sends nothing.
+   * Delete a chat after `delayMs` unless undone; leaving the page inside the window sends it at once.
+   * @returns undo: puts the chat back and sends nothing.
    */
   const remove = useCallback(
     async (entry: HistoryEntry, delayMs: number) => {
-      // The keepalive body is sealed before the chat leaves the list: a page left inside the undo window
-      // has no time to seal it (the tracker may still be loading right after an unlock). Null: sent the slow way.
+      // Sealed now: a page left inside the undo window has no time to seal it. Null: sent the slow way.
       const body = await savedChats()
         .then((m) => m.prepareDeleteBody(entry.chat_id))
         .catch(() => null);
@@ -152,11 +142,7 @@ export function useChatHistory(signedIn: boolean, vault: VaultKey | null) {
     };
   }, [sendDelete]);
 
-  /**
-   * Rename a chat: the name is sealed here under the vault key and stored by
-   * PATCH /api/ns/chat_title; the list shows it at once and keeps its order. On failure the old name
-   * comes back. @returns whether the server stored it.
-   */
+  /** Rename a chat (sealed here); on failure the old name comes back. @returns whether the server stored it. */
   const rename = useCallback(
     async (chatId: string, title: string) => {
       const before = chats.find((c) => c.chat_id === chatId);
@@ -175,7 +161,6 @@ export function useChatHistory(signedIn: boolean, vault: VaultKey | null) {
     [chats, vault],
   );
 
-  // A visitor has no history; what a signed-out session loaded is not shown.
   return {
     chats: signedIn && vault ? chats : [],
     loading: signedIn && vault !== null && loading,
@@ -188,7 +173,6 @@ export function useChatHistory(signedIn: boolean, vault: VaultKey | null) {
     touch,
     remove,
     rename,
-    /** Chats deleted but still undoable: hidden from search too. */
     pendingIds,
   };
 }

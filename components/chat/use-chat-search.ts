@@ -6,39 +6,25 @@ import type { SearchReply, SearchRequest } from "@/lib/browser/chat/search-worke
 import { unlockedVault } from "@/lib/browser/vault/store";
 import type { VaultKey } from "./types";
 
-/**
- * The index behind "Search chats" (docs/issues.md #9 History), built in this browser, in a Web Worker
- * (lib/browser/chat/search.worker.ts) so that the page stays responsive while it loads: when
- * search opens, the worker reads the chat list and, while it does, fetches the chats not yet indexed (or
- * changed since) in batches (POST /api/ns/chat_history/batch, several at a time), checks each against its
- * header, the manifest and this device's seen versions (with the inputs of this tab's
- * integrity tracker, which then records the chats that passed), decrypts it and indexes it, so results
- * grow while it loads. The decrypted index lives only in the worker's memory for the vault session: it is
- * dropped when the vault locks or another key unlocks, and kept current by saved turns, renames and
- * deletions. Nothing decrypted leaves the browser. Where no worker can start, the same code runs here.
- */
+// "Search chats" (docs/issues.md #9): a decrypted index kept in a Web Worker's memory for the vault session,
+// so the page stays responsive while it loads; where no worker can start, the same code runs here.
 
-/** Least time between two screen updates while chats are being indexed, in ms. */
+/** Least time between two screen updates while chats are being indexed, ms. */
 const PROGRESS_MS = 150;
 
 export interface SearchState {
   status: "idle" | "loading" | "ready" | "error";
-  /** Chats indexed so far, and how many the list has (0 until the list is read). */
   indexed: number;
   total: number;
   /** Bumped on every change of the index, so results are recomputed. */
   version: number;
 }
 
-/** Where the index runs: the worker, or (no worker could start) this thread. */
 interface Channel {
   send(msg: SearchRequest): void;
 }
 
-/**
- * The worker, or the same code on this thread, replying to `onReply`. Should the worker fail to start (its
- * chunk did not load), what was sent to it since the last "open" is replayed on this thread.
- */
+/** The worker, or this thread; should the worker fail to start, what was sent since "open" is replayed here. */
 function openChannel(onReply: (reply: SearchReply) => void): Channel {
   // Dropped once the worker has answered (it started).
   let log: SearchRequest[] | null = [];
@@ -55,8 +41,7 @@ function openChannel(onReply: (reply: SearchReply) => void): Channel {
   };
   if (typeof Worker !== "undefined") {
     try {
-      // A classic worker, as for lib/browser/pdf: Turbopack's worker bootstrap loads chunks with
-      // importScripts(), which a module worker refuses.
+      // A classic worker: Turbopack's worker bootstrap loads chunks with importScripts(), which a module worker refuses.
       const worker = new Worker(new URL("../../lib/browser/chat/search.worker.ts", import.meta.url), { name: "hush-search" });
       worker.onmessage = (event: MessageEvent<{ hush?: string; reply: SearchReply }>) => {
         log = null;
@@ -99,7 +84,6 @@ class SearchStore {
   };
 
   private timer: ReturnType<typeof setTimeout> | null = null;
-  /** performance.now() of the last time the screen was told, and how many chats were indexed then. */
   private emitted = -Infinity;
   private shownIndexed = 0;
 
@@ -118,10 +102,7 @@ class SearchStore {
     for (const l of this.listeners) l();
   }
 
-  /**
-   * While indexing: the state changes at once but the screen is told at most every PROGRESS_MS, except
-   * when the first chats are indexed (the first results should not wait for the period to end).
-   */
+  /** The screen is told at most every PROGRESS_MS, but at once for the first results. */
   private progress(patch: Partial<SearchState>) {
     this.state = { ...this.state, ...patch, version: this.state.version + 1 };
     const wait = this.emitted + PROGRESS_MS - performance.now();
@@ -157,16 +138,14 @@ class SearchStore {
     }
   };
 
-  /** The chats the worker checked are recorded as checkSealedChat records them. */
   private async adopt(reply: Extract<SearchReply, { type: "progress" }>) {
     try {
       await unlockedVault().tracker.adoptVerified(reply.verified, reply.rejected);
     } catch {
-      // Locked meanwhile: nothing to record.
+      // Locked meanwhile.
     }
   }
 
-  /** Forget everything decrypted (vault locked, or another key). */
   reset(key: CryptoKey | null) {
     if (this.key !== null) this.send({ type: "close", run: this.run });
     this.key = key;
@@ -176,7 +155,6 @@ class SearchStore {
     this.set({ status: "idle", indexed: 0, total: 0 });
   }
 
-  /** Bring the index up to date with the server's list (called each time search opens). */
   async sync(vault: VaultKey): Promise<void> {
     if (this.key !== vault.key) this.reset(vault.key);
     if (this.state.status === "loading") return;
@@ -194,15 +172,11 @@ class SearchStore {
     this.send({ type: "sync", run: this.run, seen: inputs.seen, manifest: inputs.manifest });
   }
 
-  /**
-   * Start the worker ahead of the first search (its code loads and compiles then, not when search opens):
-   * nothing is fetched, decrypted or indexed until `sync`.
-   */
+  /** Start the worker ahead of the first search; nothing is fetched or decrypted until `sync`. */
   warm() {
     this.channel ??= openChannel(this.onReply);
   }
 
-  /** The chats matching `query`, best first (empty while nothing is indexed). */
   search(query: string, exclude: ReadonlySet<string>, limit: number): Promise<ChatSearchHit[]> {
     if (query.trim() === "" || this.state.status === "idle" || !this.channel) return Promise.resolve([]);
     const id = this.nextQuery++;
@@ -212,7 +186,6 @@ class SearchStore {
     });
   }
 
-  /** A chat saved or appended to in this tab (only when already indexing: else the next sync reads it). */
   saved(vault: VaultKey, chat: SearchableChat) {
     if (this.key !== vault.key || this.state.status === "idle") return;
     this.send({ type: "upsert", run: this.run, chat });
@@ -234,14 +207,9 @@ export const chatSearch = new SearchStore();
 
 const idle = chatSearch.state;
 
-/**
- * The search index's state for the unlocked vault (`vault` null: locked or signed out, nothing is
- * kept), with `sync` to bring it up to date and `search` to query it (answered by the worker).
- */
+/** The search index for the unlocked vault (`vault` null: nothing is kept), with `sync` and `search`. */
 export function useChatSearch(vault: VaultKey | null) {
   const state = useSyncExternalStore(chatSearch.subscribe, () => chatSearch.state, () => idle);
-  // Locked or signed out: what was decrypted for search is dropped.
-  // Unlocked: the worker starts once the page is idle, so the first search does not wait for its code.
   useEffect(() => {
     if (!vault) {
       chatSearch.reset(null);

@@ -9,11 +9,9 @@ import type { UiMessage } from "./types";
 interface Options {
   chat: ReturnType<typeof useConversation>;
   open: ReturnType<typeof useOpenChat>;
-  /** The shown messages, oldest first. */
   shown: readonly { message: UiMessage }[];
   searchOpen: boolean;
   openSearch: (open: boolean) => void;
-  /** The history is unlocked (the sidebar shows its search box). */
   unlocked: boolean;
 }
 
@@ -26,8 +24,7 @@ export function useChatShortcuts({ chat, open, shown, searchOpen, openSearch, un
     toggleSidebar: open.toggleSidebar,
     search: () => {
       open.setSidebarOpen(true);
-      // With the history unlocked: the search box. Otherwise the sidebar's first control
-      // (the unlock form, or Sign Up for visitors).
+      // Unlocked: the search box; else the sidebar's first control (the unlock form, or Sign Up for visitors).
       if (unlocked) {
         if (searchOpen) requestAnimationFrame(() => document.querySelector<HTMLElement>('input[aria-label="Search chats"]')?.focus());
         else openSearch(true);

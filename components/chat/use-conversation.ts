@@ -29,31 +29,23 @@ import { useChatToggle } from "./use-chat-toggle";
 import { parseMemorySuggestion } from "@/lib/shared/llm/memory-prompt";
 import { markMemoryUsed } from "./memory-used";
 
-/**
- * One model call: a new user message under `parentId` (a plain send continues from the last message; an
- * edit-and-resend starts a sibling of the edited message), or a new answer to the user message `parentId`
- * (regenerate).
- */
+/** One model call: a new user message under `parentId` (send, edit-and-resend), or a new answer to it (regenerate). */
 export type ChatOp =
   | { kind: "send"; parentId: string; text: string; file: StagedFile | null }
   | { kind: "regenerate"; parentId: string };
 
-/**
- * Shown under a saved chat's message whose image is too large to seal with it (docs/issues.md #23,
- * SAVED_IMAGE_MAX_CHARS): the image is sent for this turn and kept in this page, the saved chat keeps its name.
- */
+/** Shown under a saved chat's message whose image is over SAVED_IMAGE_MAX_CHARS (docs/issues.md #23). */
 export const IMAGE_NOT_SAVED = "This image is too large to keep in saved history: the saved chat keeps its name only.";
 
 /** What a failed send shows (docs/product.md §8) and, for the "any other failure" case, what can be retried. */
 export interface ChatError {
   text: string;
   link: { href: string; label: string } | null;
-  /** One plain line on what happened; only with the spec's "any other failure" text. */
   detail: string | null;
   retry: ChatOp | null;
 }
 
-/** The composer's "Run code" toggle (docs/issues.md #51): offered unless CODE_EXECUTION is off, off by default. */
+/** The composer's "Run code" toggle (docs/issues.md #51). */
 export interface RunCodeState {
   available: boolean;
   on: boolean;
@@ -61,59 +53,38 @@ export interface RunCodeState {
 }
 
 interface Options {
-  /** The device tools offered with each turn (CHAT_DEVICE_TOOLS; lib/browser/chat/turn-runner.ts runs them). */
   deviceTools: DeviceToolName[];
-  /** docs/issues.md #51: running code on this device (CODE_TIMEOUT_MS), or null with CODE_EXECUTION=off. */
+  /** Null with CODE_EXECUTION=off. */
   codeExecution: { timeoutMs: number } | null;
   signedIn: boolean;
   saveHistory: boolean;
   model: string;
-  /** The conversation's earlier PDFs (follow-up questions keep the document). */
   documents: ConversationDocument[];
-  /**
-   * The instructions of the project of chat `chatId` (null: a new chat), sent as the turn's `instructions`
-   * (never stored with the chat, never shown); null when it is in no project.
-   */
+  /** The project's instructions for chat `chatId` (null: a new chat); null outside a project. */
   instructionsFor?: (chatId: string | null) => string | null;
-  /**
-   * docs/issues.md #41: the memories sent with a turn (newest first, within budget), or undefined when memory is
-   * off for it (off in Settings, a temporary chat, no vault). Only a turn sent with memory may suggest one.
-   */
+  /** The memories sent with a turn, or undefined when memory is off for it (docs/issues.md #41). */
   memoriesFor?: () => Promise<string[] | undefined>;
-  /**
-   * docs/issues.md #41 ("Project knowledge"): the passages of the project's files most relevant to `question`, for a
-   * turn of chat `chatId` (null: a new chat), ranked in this browser within budget; [] outside a project.
-   */
+  /** The project files' passages most relevant to `question`; [] outside a project (docs/issues.md #41). */
   knowledgeFor?: (chatId: string | null, question: string) => Promise<FilePassage[]>;
-  /** A turn was answered: keep its document (this turn's PDF text) and context report (./use-documents.ts). */
   onResult: (result: SendChatResult, document: ConversationDocument | null) => void;
-  /** A plain send failed: put its text and PDF back (nothing typed is lost). */
+  /** A plain send failed: put its text and PDF back. */
   onRestoreInput: (text: string, file: StagedFile | null) => void;
-  /** A visitor at the daily limit is sent away (docs/product.md §8). */
   onRedirect: (href: string) => void;
   /**
-   * Store the answered turn of a saved chat (Save history on): the whole tree with the new answer (its
-   * active path is what is stored; docs/issues.md #9: edits and regenerations keep their versions), the id of the
-   * turn's user message and the document extracted from this turn's PDF. Resolves to the chat id.
-   * @throws when it could not be stored (shown to the user; the conversation stays on screen).
+   * Store an answered turn of a saved chat (the whole tree, docs/issues.md #9); resolves to the chat id.
+   * @throws when it could not be stored.
    */
   save: (input: { chatId: string | null; tree: BranchTree<UiMessage>; userNodeId: string; document: ConversationDocument | null }) => Promise<string>;
 }
 
-/**
- * Only what the API accepts: a stopped, empty answer stub is shown but never sent. A user message's image
- * goes with it, so follow-up questions keep it.
- */
+/** A stopped, empty answer stub is shown but never sent. */
 function toApi(messages: UiMessage[]): ApiMessage[] {
   return messages
     .filter((m) => m.content !== "")
     .map(({ role, content, file }) => (role === "user" && file?.image ? { role, content, images: [{ url: file.image.url }] } : { role, content }));
 }
 
-/**
- * `tree` with the turn's answer under `userId` (its search record kept with it). With memory sent, a memory the
- * answer suggests is taken out of its text and returned, to be offered under it (docs/issues.md #41).
- */
+/** `tree` with the answer under `userId`; a suggested memory is taken out of its text (docs/issues.md #41). */
 function withAnswer(tree: BranchTree<UiMessage>, userId: string, result: TurnResult, withMemory: boolean, knowledge: KnowledgeSource[] = []) {
   const answer = result.messages[result.messages.length - 1];
   const content = answer?.role === "assistant" ? answer.content : "";
@@ -126,10 +97,7 @@ function withAnswer(tree: BranchTree<UiMessage>, userId: string, result: TurnRes
   return { tree: added.tree, suggestion };
 }
 
-/**
- * A project's passages as the turn's `knowledge` (each wrapped as a document is: reference material, never
- * instructions; lib/shared/llm/turn-input.ts), and the distinct files and sections the answer lists as its Sources.
- */
+/** A project's passages as the turn's `knowledge`, and the distinct sources the answer lists. */
 function knowledgeOf(passages: FilePassage[]) {
   const knowledge = passages.map((p) => ({ file: p.fileName.slice(0, 255), part: p.section.slice(0, 100), text: p.text }));
   const seen = new Set<string>();
@@ -143,20 +111,17 @@ function knowledgeOf(passages: FilePassage[]) {
   return { knowledge, sources };
 }
 
-/** Edit-and-resend of message `id` with `text`, from its parent; null when it has none. */
 function editOp(tree: BranchTree<UiMessage>, id: string, text: string): ChatOp | null {
   const original = tree.nodes[id];
   if (!original?.parent || !original.message) return null;
   return { kind: "send", parentId: original.parent, text, file: original.message.file ?? null };
 }
 
-/** A new answer under the user message above assistant message `id`; null when it has none. */
 function regenerateOp(tree: BranchTree<UiMessage>, id: string): ChatOp | null {
   const parent = tree.nodes[id]?.parent;
   return parent ? { kind: "regenerate", parentId: parent } : null;
 }
 
-/** What a failed turn shows: a redirect (sign-in, pricing), or the error notice, with Retry where retrying can help. */
 function turnFailure(err: unknown, op: ChatOp, signedIn: boolean): ChatError | { redirect: string } {
   const unverified = verificationFailureText(err);
   if (unverified) return { text: unverified, link: null, detail: null, retry: op };
@@ -169,35 +134,27 @@ function turnFailure(err: unknown, op: ChatOp, signedIn: boolean): ChatError | {
   return { text: outcome.text, link: outcome.link, detail: retryable ? failureDetail(status, serverText) : null, retry: retryable ? op : null };
 }
 
-/**
- * The conversation on screen as a branch tree (lib/browser/chat/branches.ts), and every way to call the model
- * with it: send, edit-and-resend, regenerate, Retry, Stop. What is sent is the path from the first
- * message to the new one. Saved chats store every answered turn with its versions (lib/browser/chat/saved-tree.ts).
- */
+/** The conversation on screen as a branch tree, and send, edit, regenerate, Retry and Stop on it. */
 export function useConversation(options: Options) {
   const [tree, setTree] = useState<BranchTree<UiMessage>>(emptyTree);
   const [chatId, setChatId] = useState<string | null>(null);
   const [error, setError] = useState<ChatError | null>(null);
   // While an answer streams, the conversation shown ends at this user message.
   const [pendingAfter, setPendingAfter] = useState<string | null>(null);
-  // A memory the last answer suggested, offered under it until saved or dismissed.
   const [suggestion, setSuggestion] = useState<{ messageId: string; text: string } | null>(null);
   const streaming = useStreamingText();
-  // The web search running for the streaming answer (a step of the model's tool loop), or null.
   const [searching, setSearching] = useState<SearchProgress | null>(null);
-  // The device tool running now (lib/browser/chat/turn-runner.ts), as its line.
   const [deviceTool, setDeviceTool] = useState<string | null>(null);
   const abort = useRef<AbortController | null>(null);
   // Set when a send is cancelled because the user moved to another chat: nothing of it is kept.
   const discarded = useRef<AbortController | null>(null);
   const busy = streaming.text !== null;
-  const confidential = useConfidential().config; // a confidential model's turn is encrypted to the verified enclave
-  const webSearch = useWebSearch(chatId, options.model); // "Search the web", per chat
-  const runCodeChoice = useChatToggle(chatId); // "Run code", per chat (docs/issues.md #51)
+  const confidential = useConfidential().config;
+  const webSearch = useWebSearch(chatId, options.model);
+  const runCodeChoice = useChatToggle(chatId);
   const runCode: RunCodeState = { available: options.codeExecution !== null, on: options.codeExecution !== null && runCodeChoice.on, toggle: runCodeChoice.toggle };
 
-  // A turn the server did not store (offline, restarting, disk full), saved again until it goes through
-  // (lib/browser/chat/save-retry.ts); a newer save carries it too, so it supersedes this one.
+  // A turn the server did not store, saved again until it goes through; a newer save supersedes it.
   const keptSave = useRef<{ cancel(): void } | null>(null);
   const dropKeptSave = () => {
     keptSave.current?.cancel();
@@ -211,7 +168,6 @@ export function useConversation(options: Options) {
     abort.current.abort();
   };
 
-  /** Replace the conversation (New chat, or a saved chat opened from history, with its versions). */
   const load = (messages: UiMessage[] | BranchTree<UiMessage>, id: string | null) => {
     cancel();
     dropKeptSave();
@@ -260,7 +216,7 @@ export function useConversation(options: Options) {
         instructions: options.instructionsFor?.(chatId) ?? null,
         knowledge: knowledge.knowledge,
         chatId,
-        // docs/product.md §7 sends save_chat; the server stores nothing whatever it says (saving is `options.save`).
+        // docs/product.md §7: the server stores nothing whatever save_chat says (saving is `options.save`).
         saveChat: options.signedIn && options.saveHistory,
         memories,
         signal: controller.signal,
@@ -271,7 +227,6 @@ export function useConversation(options: Options) {
         tools: runCode.on ? [...options.deviceTools, RUN_CODE_TOOL_NAME] : options.deviceTools,
       }, { code: runCode.on ? options.codeExecution : null });
       webSearch.record(result.search);
-      // docs/product.md §4: after a successful send, keep the chat id and take the server's answer.
       const user = working.nodes[userId]!.message as UiMessage;
       const notice =
         attached?.image && attached.image.url.length > SAVED_IMAGE_MAX_CHARS && options.signedIn && options.saveHistory ? IMAGE_NOT_SAVED : (file?.notice ?? null);
@@ -339,8 +294,7 @@ export function useConversation(options: Options) {
 
   const runIf = (op: ChatOp | null) => (op ? run(op) : undefined);
 
-  // The tree changes per turn, not per streamed token: walking a 1,000-message path on every token's
-  // render was a top self-time entry in the chat-page profile (bench/chat-page.mjs).
+  // The tree changes per turn, not per streamed token: walk it once per tree.
   const path = useMemo(() => activePath(tree), [tree]);
   const shown = useMemo(
     () => (pendingAfter === null ? path : path.slice(0, path.findIndex((n) => n.id === pendingAfter) + 1)),
@@ -349,31 +303,23 @@ export function useConversation(options: Options) {
 
   return {
     tree,
-    /** The messages on screen, with their ids in the tree. */
     shown,
     chatId,
-    /** The composer's "Search the web" toggle for this chat. */
     webSearch: webSearch.state,
-    /** The composer's "Run code" toggle for this chat (docs/issues.md #51). */
     runCode,
     error,
     setError,
-    /** The memory the last answer suggested (its message id and the fact), or null. */
     suggestion,
     dismissSuggestion: () => setSuggestion(null),
     busy,
     streamingText: streaming.text,
-    /** The web search running for the streaming answer (its queries as sent and engine), or null. */
     searching,
     deviceTool,
     load,
     cancel,
-    /** Stop the answer streaming in (keeps what arrived). */
     stop: () => abort.current?.abort(),
     send: (text: string, file: StagedFile | null) => run({ kind: "send", parentId: leafId(tree), text, file }),
-    /** Edit-and-resend: the conversation continues from the edited message; the old branch stays. */
     edit: (id: string, text: string) => void runIf(editOp(tree, id, text)),
-    /** A new answer next to the assistant message `id`; earlier answers stay switchable. */
     regenerate: (id: string) => void runIf(regenerateOp(tree, id)),
     retry: (op: ChatOp) => run(op),
     switchVersion: (id: string, step: number) => setTree((t) => switchVersion(t, id, step)),

@@ -3,25 +3,17 @@
 import { useCallback, useState } from "react";
 import type { ContextReport, ConversationDocument, SendChatResult } from "@/lib/browser/chat/send-turn";
 
-/**
- * The current conversation's documents and context report, kept in the browser for the conversation's
- * life (follow-up questions keep the document). Each answered turn adds its PDF's text,
- * extracted in this browser (lib/browser/pdf); every later send carries them back as `documents`. A new chat clears
- * them; a reopened saved chat starts from the documents stored with it (`reset(documents)`).
- * Nothing here is persisted: visitors' documents vanish with the tab.
- */
+/** The conversation's documents (each later send carries them back) and context report; never persisted here. */
 export function useConversationDocuments() {
   const [documents, setDocuments] = useState<ConversationDocument[]>([]);
   const [context, setContext] = useState<ContextReport | null>(null);
 
-  /** Take a successful turn's result: keep its document, remember what the budget left out. */
   const onResult = useCallback((result: Pick<SendChatResult, "context">, doc: ConversationDocument | null) => {
     // A regenerated answer sends its turn's document again: keep one copy.
     if (doc) setDocuments((current) => (current.some((d) => d.name === doc.name && d.text === doc.text) ? current : [...current, { name: doc.name, text: doc.text }]));
     setContext(result.context ?? null);
   }, []);
 
-  /** Start over (New chat), or with a reopened chat's documents. */
   const reset = useCallback((initial: ConversationDocument[] = []) => {
     setDocuments(initial);
     setContext(null);
@@ -30,7 +22,7 @@ export function useConversationDocuments() {
   return { documents, context, onResult, reset };
 }
 
-/** The line the chat shows when older content was left out, or null when everything reached the model. */
+/** The line shown when older content was left out, or null. */
 export function contextNotice(report: ContextReport | null): string | null {
   if (!report) return null;
   const { omitted_messages: messages, omitted_documents: documents } = report;

@@ -5,32 +5,20 @@ import { loadDraft, NEW_CHAT_DRAFT, removeDraft, storeDraft } from "@/lib/browse
 import type { ComposerText } from "./composer-text";
 import type { VaultKey } from "./types";
 
-/** How long typing must pause before the draft is sealed and stored, in ms. */
+/** How long typing must pause before the draft is sealed and stored, ms. */
 const STORE_DELAY_MS = 300;
 
-/**
- * Without an unlocked vault a signed-in user's drafts live only in this page's memory (they survive moving
- * between pages of the app and a failed send, not a reload): nothing unsealed is written to the browser.
- */
+/** Drafts while the vault is locked: in this page's memory only, since nothing unsealed is written to the browser. */
 const memoryDrafts = new Map<string, string>();
 
 interface Options {
-  /** Only signed-in users: a visitor's unsent text is kept with the conversation (lib/browser/chat/kept-conversation.ts). */
   signedIn: boolean;
   vaultKey: VaultKey | null;
-  /** The open chat's id, or null for a new chat. */
   chatId: string | null;
-  /** The composer's text: read and written here, listened to rather than rendered. */
   composer: ComposerText;
 }
 
-/**
- * A per-chat draft for signed-in users: what is typed in the composer is sealed with the vault
- * key and kept in this browser (lib/browser/chat/drafts.ts), so a reload, a failed send, a 429 or a lost connection
- * loses nothing; it comes back when the vault is unlocked and the chat is open. Switching chats swaps the
- * composer's text for the other chat's draft (`switchTo`); a new chat getting its id on its first save takes
- * its draft along.
- */
+/** A signed-in user's per-chat draft, sealed with the vault key and kept in this browser. */
 export function useDraft({ signedIn, vaultKey, chatId, composer }: Options) {
   const key = chatId ?? NEW_CHAT_DRAFT;
   const keyRef = useRef(key);
@@ -51,7 +39,6 @@ export function useDraft({ signedIn, vaultKey, chatId, composer }: Options) {
     }
   }, [key, owner]);
 
-  // Read the stored draft of the open chat once the vault is unlocked (or the chat changed).
   useEffect(() => {
     if (!signedIn) return;
     const tag = `${owner?.userId ?? "-"}:${key}`;
@@ -64,11 +51,10 @@ export function useDraft({ signedIn, vaultKey, chatId, composer }: Options) {
     let live = true;
     void loadDraft(owner.key, owner.userId, key).then((text) => {
       if (!live) return;
-      // Marked first: the restored text is then kept like typed text (in memory, sealed again).
+      // Marked first: the restored text is then kept like typed text.
       restored.current = tag;
       if (text) composer.set((current) => (current === "" ? text : current));
-      // Text typed while this chat's draft was being read (a new chat getting its id on its first save
-      // takes what is in the composer along): keep it now, not only at the next keystroke.
+      // Text typed while the draft was being read: keep it now, not only at the next keystroke.
       else if (composer.get().trim() !== "") void storeDraft(owner.key, owner.userId, key, composer.get());
     }, () => {
       // Not restored: typing then does not replace the stored draft, which a later load can still read.
@@ -79,8 +65,7 @@ export function useDraft({ signedIn, vaultKey, chatId, composer }: Options) {
     };
   }, [signedIn, owner, key, composer]);
 
-  // Keep the draft as it is typed (sealed, after a short pause); a blank composer removes it. A
-  // subscription, not a dependency on the text, so typing re-renders nothing here.
+  // A subscription, not a dependency on the text, so typing re-renders nothing here.
   useEffect(() => {
     if (!signedIn) return;
     const tag = `${owner?.userId ?? "-"}:${key}`;
@@ -102,10 +87,7 @@ export function useDraft({ signedIn, vaultKey, chatId, composer }: Options) {
     };
   }, [signedIn, owner, key, composer]);
 
-  /**
-   * Another chat is about to open (`next`: its id, or null for a new chat): keep the composer's text as the
-   * current chat's draft and empty the composer for the other chat's draft. No-op for the same chat.
-   */
+  // Another chat is about to open: keep the composer's text as this chat's draft and empty the composer.
   const switchTo = useCallback(
     (next: string | null) => {
       const nextKey = next ?? NEW_CHAT_DRAFT;

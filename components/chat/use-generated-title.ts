@@ -7,10 +7,8 @@ import { generateTitle } from "@/lib/browser/chat/generated-title";
 import type { useChatHistory } from "./use-chat-history";
 
 /**
- * Generated titles: `nameChat` asks the chat's own model, through the chat's own path
- * (standard, or confidential to the verified enclave), to name a chat just saved for the first time, then
- * stores the name sealed like a rename (useChatHistory.rename: PATCH /api/ns/chat_title). It changes
- * nothing when generation fails, when the user renamed the chat meanwhile, or when the chat is gone.
+ * `nameChat` asks the chat's own model, by the chat's own path, to name a newly saved chat, stored like a rename.
+ * Nothing changes when generation fails, the user renamed the chat meanwhile, or the chat is gone.
  */
 export function useGeneratedTitle(history: ReturnType<typeof useChatHistory>) {
   const confidential = useConfidential().config;

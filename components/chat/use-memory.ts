@@ -9,13 +9,10 @@ import { memoriesWithinBudget } from "@/lib/shared/llm/memory-prompt";
 import { isAppError } from "@/lib/shared/errors";
 import type { VaultKey } from "./types";
 
-// The sealing of the list loads once a vault is open, not in /chat's first load (docs/issues.md #42).
 type VaultMemory = Awaited<ReturnType<typeof memorySealing>>;
 
 /**
- * The signed-in user's memories (docs/issues.md #41), opened with the vault key and written back sealed
- * (lib/browser/vault/memory.ts). `vault` null (a visitor, history off, locked): nothing loads, nothing is sent.
- * Every change re-reads the list first when another device wrote meanwhile (one retry on a 409).
+ * The user's memories (docs/issues.md #41), sealed with the vault key; `vault` null: nothing loads or is sent.
  * Writes throw AppError for the caller to show.
  */
 export function useMemory(vault: VaultKey | null) {
@@ -27,7 +24,7 @@ export function useMemory(vault: VaultKey | null) {
     listRef.current = list;
   }, [list]);
 
-  // The first read of the list: a turn sent before it settles waits for it (memories are not dropped silently).
+  // A turn sent before the first read settles waits for it: memories are not dropped silently.
   const loading = useRef<Promise<void> | null>(null);
 
   useEffect(() => {
@@ -47,7 +44,7 @@ export function useMemory(vault: VaultKey | null) {
     };
   }, [vault]);
 
-  /** Apply `change` to the stored list and store it (re-read and applied again once on a conflict). */
+  /** Apply `change` to the stored list and store it (applied again once on a 409 conflict). */
   const update = useCallback(
     async (change: (current: MemoryList, m: VaultMemory) => Omit<MemoryList, "version">) => {
       if (!vault) throw new Error("locked");
@@ -79,7 +76,7 @@ export function useMemory(vault: VaultKey | null) {
   const setEnabled = useCallback((enabled: boolean) => update((l) => ({ enabled, facts: l.facts })), [update]);
 
   const current = vault ? list : null;
-  /** The facts sent with a turn (newest first, within the budget), or undefined when memory is off or not loaded. */
+  /** The facts sent with a turn, or undefined when memory is off. */
   const forTurn = async (): Promise<string[] | undefined> => {
     if (vault && !listRef.current) await loading.current;
     const l = vault ? listRef.current : null;
@@ -90,7 +87,6 @@ export function useMemory(vault: VaultKey | null) {
   return { loaded: current !== null, list: current, facts: current ? sortedFacts(current.facts) : [], warning: vault ? warning : null, add, edit, remove, setEnabled, forTurn };
 }
 
-/** Newest first. */
 function sortedFacts(facts: readonly MemoryFact[]): MemoryFact[] {
   return [...facts].sort((a, b) => b.at - a.at);
 }

@@ -11,7 +11,7 @@ import type { useDraft } from "./use-draft";
 import type { useSavedChat } from "./use-saved-chat";
 
 const SMALL_SCREEN = "(max-width: 767px)";
-/** How long a chat deletion can be undone, in ms ("within a few seconds"). */
+/** How long a chat deletion can be undone, ms. */
 const UNDO_MS = 5000;
 
 /** Whether the screen is a phone's, where the history sidebar is a drawer over the chat. */
@@ -22,20 +22,13 @@ interface Options {
   saved: ReturnType<typeof useSavedChat>;
   drafts: ReturnType<typeof useDraft>;
   documents: ReturnType<typeof useConversationDocuments>;
-  /** Unstage the composer's file (and stop reading one). */
   removeStaged: () => void;
-  /** Leave a temporary chat (a chat opened or started is not one). */
   endTemporary: () => void;
 }
 
-/**
- * Which chat is open and the actions that change it: start a new one, open a saved one (with its integrity
- * warning), delete with undo, rename, and a version switch remembered in a saved chat; with the
- * history sidebar's open state (null until toggled: open on desktop, closed on phones).
- */
+/** Which chat is open and the actions that change it, with the sidebar's open state (null until toggled). */
 export function useOpenChat({ chat, saved, drafts, documents, removeStaged, endTemporary }: Options) {
   const { history } = saved;
-  // The open saved chat's integrity warning (null when it passed or is not a saved chat).
   const [chatIntegrity, setChatIntegrity] = useState<string | null>(null);
   const [sidebarOpen, setSidebarOpen] = useState<boolean | null>(null);
   const openChatId = useRef<string | null>(null);
@@ -43,7 +36,6 @@ export function useOpenChat({ chat, saved, drafts, documents, removeStaged, endT
     openChatId.current = chat.chatId;
   }, [chat.chatId]);
 
-  // A version switch in a saved chat is remembered too (what reopens is what was shown).
   const stepVersion = (id: string, step: number) => {
     const next = switchVersion(chat.tree, id, step);
     chat.switchVersion(id, step);
@@ -70,7 +62,7 @@ export function useOpenChat({ chat, saved, drafts, documents, removeStaged, endT
   };
   const newChat = () => {
     clearChat();
-    // On phones the history is a drawer over the chat: the new chat should be in view.
+    // On phones the history is a drawer over the chat.
     if (isSmallScreen()) setSidebarOpen(false);
   };
 
@@ -84,11 +76,9 @@ export function useOpenChat({ chat, saved, drafts, documents, removeStaged, endT
       drafts.switchTo(opened.chatId);
       chat.load(opened.tree, opened.chatId);
       setChatIntegrity(opened.integrity);
-      // The documents stored (encrypted) with the chat go back into the conversation's context.
       documents.reset(opened.documents);
       removeStaged();
     } catch (error) {
-      // A chat that fails its integrity check and cannot be opened is not shown, only the warning.
       if (isAppError(error, "unprocessable:integrity")) {
         chat.load([], null);
         saved.startNew();
@@ -97,8 +87,6 @@ export function useOpenChat({ chat, saved, drafts, documents, removeStaged, endT
     }
   };
 
-  // A confirmed deletion can be undone for UNDO_MS; the server deletes it only then (or at once
-  // when the page is left inside that window, see useChatHistory.remove).
   const deleteChat = async (entry: HistoryEntry) => {
     if (entry.chat_id === chat.chatId) newChat();
     const undo = await history.remove(entry, UNDO_MS);

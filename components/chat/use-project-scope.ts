@@ -7,11 +7,7 @@ import type { PdfLimits } from "@/lib/browser/pdf";
 import type { VaultKey } from "./types";
 import type { HistoryEntry } from "./use-chat-history";
 
-/**
- * The projects (sealed like chats) and the one picked in the sidebar, whose chats are listed and
- * into which new chats go, and the projects' files (docs/issues.md #41). `chatId` null in `projectOf` means a new
- * chat (it goes into the picked project).
- */
+/** The projects, their files and the one picked in the sidebar (docs/issues.md #41); `projectOf(null)`: a new chat's. */
 export function useProjectScope(vaultKey: VaultKey | null, chats: HistoryEntry[], pdfLimits?: PdfLimits) {
   const projects = useProjects(vaultKey);
   const files = useProjectFiles(vaultKey, pdfLimits);

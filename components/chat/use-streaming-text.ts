@@ -2,10 +2,7 @@
 
 import { useCallback, useEffect, useRef, useState } from "react";
 
-/**
- * The answer text as it streams in, committed to React state at most once per animation frame (docs/issues.md #12:
- * a render per token blocked the main thread). `null` when nothing streams, "" before the first words.
- */
+/** The streaming answer, committed at most once per frame (docs/issues.md #12); `null` when nothing streams. */
 export function useStreamingText() {
   const [text, setText] = useState<string | null>(null);
   const buffer = useRef("");
@@ -18,14 +15,12 @@ export function useStreamingText() {
 
   useEffect(() => cancelFrame, []);
 
-  /** Start a new answer: shows the typing indicator until the first delta. */
   const start = useCallback(() => {
     cancelFrame();
     buffer.current = "";
     setText("");
   }, []);
 
-  /** Append a delta; the screen catches up on the next frame. */
   const push = useCallback((piece: string) => {
     buffer.current += piece;
     if (frame.current === null) {
@@ -36,7 +31,7 @@ export function useStreamingText() {
     }
   }, []);
 
-  /** Stop streaming; returns everything received (including deltas not painted yet). */
+  /** Returns everything received, including deltas not painted yet. */
   const finish = useCallback(() => {
     cancelFrame();
     setText(null);

@@ -2,23 +2,19 @@
 
 import { createContext, useContext, type ReactNode } from "react";
 
-/**
- * What a page tells the chat about web search: the host of the server's SearXNG for standard
- * models (SEARXNG_URL), or null when it has none (the toggle is then absent for standard models). Confidential
- * models search inside the enclave and need nothing from here.
- */
+/** The host of the server's SearXNG for standard models, or null (no toggle for them). */
 export interface WebSearchConfig {
   standardEngine: string | null;
 }
 
 const WebSearchContext = createContext<WebSearchConfig>({ standardEngine: null });
 
-/** Provide the page's web-search settings to the chat (./use-web-search.ts). */
+/** Provides the page's web-search settings to the chat. */
 export function WebSearchProvider({ value, children }: { value: WebSearchConfig; children: ReactNode }) {
   return <WebSearchContext.Provider value={value}>{children}</WebSearchContext.Provider>;
 }
 
-/** The page's web-search settings ({ standardEngine: null } outside a provider). */
+/** `{ standardEngine: null }` outside a provider. */
 export function useWebSearchConfig(): WebSearchConfig {
   return useContext(WebSearchContext);
 }

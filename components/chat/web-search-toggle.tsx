@@ -3,12 +3,7 @@
 import { SEARCH_OVER_QUOTA_LINE } from "@/lib/shared/search/text";
 import type { WebSearchState } from "./use-web-search";
 
-/**
- * The composer's "Search the web" button: a toggle (aria-pressed), off by default, absent when
- * this model cannot search (a standard model without SEARXNG_URL). Its title says where a query goes, and that it
- * covers reading pages too (docs/issues.md #51: a result's page or a link in the message, read by Hush's server or the
- * enclave, each read listed under the answer); over the day's searches it is disabled and says why.
- */
+/** The composer's "Search the web" toggle; its title says where queries and page reads go (docs/issues.md #51). */
 export function WebSearchToggle({ state, busy }: { state: WebSearchState; busy: boolean }) {
   if (!state.available) return null;
   const where =

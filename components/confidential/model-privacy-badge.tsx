@@ -15,12 +15,7 @@ const ConfidentialReceiptDialog = dynamic(() => import("./privacy-dialogs").then
 
 type Verification = { status: "verifying" } | { status: "verified"; enclave: VerifiedEnclave } | { status: "failed" };
 
-/**
- * Beside the model name: for a confidential model a badge that says "Verified" only once the
- * browser has verified the enclave's attestation itself ("Verified (development)" under development trust),
- * opening the receipt; for a standard model the honest line "Standard: Hush's server and <provider> process
- * your messages".
- */
+/** Beside the model name: "Verified" only once this browser verified the enclave, or who processes a standard model's messages. */
 export function ModelPrivacyBadge({ model }: { model: string }) {
   const { config, privacy } = useConfidential();
   const confidential = isConfidentialCode(config, model);
@@ -33,7 +28,6 @@ export function ModelPrivacyBadge({ model }: { model: string }) {
   useEffect(() => {
     if (!config || !confidential) return;
     let live = true;
-    // The verifier loads here, after the page is interactive (not part of /chat's first load).
     confidentialClient()
       .then((c) => c.verifiedEnclave(config))
       .then(
@@ -69,7 +63,7 @@ export function ModelPrivacyBadge({ model }: { model: string }) {
     );
   }
 
-  // On a phone "(development)" goes under "Verified" so the header keeps one line; the text stays "Verified (development)".
+  // On a phone "(development)" goes under "Verified" so the header keeps one line.
   const label =
     enclave !== null ? (
       development ? (

@@ -2,10 +2,7 @@
 
 import { useConfidential } from "./confidential-context";
 
-/**
- * Settings' "What Hush can see": one line per model on who processes its messages (the same sentences as
- * the badge beside the model name and /privacy, from lib/server/llm/confidential-models.ts `modelPrivacyLines`).
- */
+/** One line per model on who processes its messages, the same sentences as the model badge and /privacy. */
 export function ModelPrivacyLines() {
   const { privacy } = useConfidential();
   if (privacy.length === 0) {

@@ -4,10 +4,7 @@ import { Dialog } from "@/components/ui/dialog";
 import type { VerifiedEnclave } from "@/lib/browser/confidential/attestation";
 import type { ConfidentialTurnReceipt } from "@/lib/browser/confidential/turn";
 
-/**
- * The dialogs behind the model privacy badge (./model-privacy-badge.tsx): for a standard model what its line
- * means; for a confidential one the receipt (what the browser verified, what Hush's server saw).
- */
+/** The dialogs behind the model privacy badge: a standard model's line explained, or a confidential one's receipt. */
 export function StandardModelDialog({ open, onClose, line }: { open: boolean; onClose: () => void; line: { line: string; providerName: string } }) {
   return (
     <Dialog open={open} onClose={onClose} title="Standard model" actions={<CloseButton onClose={onClose} />}>

@@ -1,9 +1,6 @@
 import type { LandingContent } from "@/content/landing";
 
-/**
- * The featured-on directory badge of docs/product.md §2. The image is a file of our own (public/badges) so the
- * page requests nothing from the directory; only following the link leaves the site.
- */
+/** The featured-on badge (docs/product.md §2), our own file so the page requests nothing from the directory. */
 export function FeaturedBadge({ featured }: { featured: LandingContent["featured"] }) {
   const { image } = featured;
   return (

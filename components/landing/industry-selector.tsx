@@ -3,11 +3,7 @@
 import { useId, useState } from "react";
 import type { Industry } from "@/content/landing";
 
-/**
- * The industry selector of docs/product.md §2 and §4: one industry or none is selected; the first starts selected;
- * clicking the selected one deselects it, clicking another selects it, and the panel below shows the
- * description of the selection. Each button is a disclosure (aria-expanded) for the shared panel.
- */
+/** The industry selector (docs/product.md §2, §4): one or none selected, each button a disclosure of the panel. */
 export function IndustrySelector({ industries, emptyHint }: { industries: readonly Industry[]; emptyHint: string }) {
   const [selected, setSelected] = useState<number | null>(industries.length > 0 ? 0 : null);
   const panelId = useId();

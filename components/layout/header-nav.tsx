@@ -20,11 +20,7 @@ const linkClass = {
   settings: "inline-flex h-9 w-9 items-center justify-center rounded-lg text-ink-700 transition-colors hover:bg-ink-100 hover:text-ink-950",
 } as const;
 
-/**
- * The header's account-aware part (docs/product.md §2): desktop links, the mobile menu toggle, and the Account
- * Deleted screen, which covers the whole app when the account is flagged deleted. Until the account is
- * known (and in the prerendered HTML) it shows the visitor's links.
- */
+/** The header's account-aware part (docs/product.md §2); the visitor's links until the account is known. */
 export function HeaderNav() {
   const account = useAccount();
   useAuthTokenSync();

@@ -1,12 +1,10 @@
 import Link from "next/link";
 import { siteConfig } from "@/config/site";
 
-/** The Hush wordmark with its lock mark; links to / (docs/product.md §2 header). */
+/** The Hush wordmark, linking to / (docs/product.md §2). */
 export function Logo() {
   return (
-    // No prefetch: on every page the header is in view at once, and prefetching / meant fetching and
-    // processing the landing page's whole RSC payload (11 KB gzipped) during the load; on / itself it
-    // was the longest main-thread task after hydration (Lighthouse total blocking time).
+    // No prefetch: the header is always in view, so / would be fetched and processed during every load.
     <Link href={siteConfig.routes.home} prefetch={false} className="flex items-center gap-2 font-semibold text-ink-950" aria-label="Hush home">
       <svg aria-hidden="true" viewBox="0 0 24 24" className="h-7 w-7 text-brand-600" fill="none">
         <rect x="3" y="3" width="18" height="18" rx="6" fill="currentColor" />

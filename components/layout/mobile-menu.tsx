@@ -5,10 +5,7 @@ import { useEffect, useId, useRef, useState } from "react";
 import { GearIcon } from "./gear-icon";
 import type { HeaderLink } from "./nav-links";
 
-/**
- * The small-screen menu toggle of docs/product.md §2: a button that opens the header links as a panel below the
- * header. Escape closes it and returns focus to the toggle; following a link closes it.
- */
+/** The small-screen menu toggle (docs/product.md §2); Escape closes it and returns focus to the toggle. */
 export function MobileMenu({ links }: { links: readonly HeaderLink[] }) {
   const [open, setOpen] = useState(false);
   const panelId = useId();

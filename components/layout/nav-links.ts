@@ -1,23 +1,18 @@
 import { siteConfig } from "@/config/site";
 
-/** What the header needs to know about the person looking at it; null is a visitor. */
+/** Null is a visitor. */
 export interface HeaderAccount {
-  /** Subscription plan (docs/product.md §3); null while unknown (not fetched yet, or the fetch failed). */
+  /** docs/product.md §3; null while unknown. */
   plan: "Free" | "Pro" | null;
 }
 
 export interface HeaderLink {
   href: string;
-  /** Visible text, or the accessible name of an icon link. */
   label: string;
-  /** plain: text link; primary: filled button; settings: gear icon button. */
   kind: "plain" | "primary" | "settings";
 }
 
-/**
- * The header links of docs/product.md §2: Pricing ("Get Pro" when signed in, hidden on the Pro plan), Chat, then
- * a settings icon when signed in or "Sign Up" otherwise.
- */
+/** The header links (docs/product.md §2). */
 export function headerLinksFor(account: HeaderAccount | null): HeaderLink[] {
   const links: HeaderLink[] = [];
   if (account?.plan !== "Pro") {

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { siteConfig } from "@/config/site";
 
-/** Shared footer of docs/product.md §2: product name, Terms of Service, Contact mail link; plus Privacy. */
+/** The shared footer (docs/product.md §2). */
 export function SiteFooter({ contactEmail }: { contactEmail: string }) {
   return (
     <footer className="border-t border-ink-100 bg-ink-50">
@@ -9,8 +9,7 @@ export function SiteFooter({ contactEmail }: { contactEmail: string }) {
         <p>
           © {siteConfig.name}
         </p>
-        {/* No prefetch: the legal pages' payloads (the terms are 7 KB gzipped) were fetched and processed
-            on every page's load, a long main-thread task on /chat; they load on click. */}
+        {/* No prefetch: the legal pages would be fetched and processed on every page's load. */}
         <nav aria-label="Footer" className="flex items-center gap-5">
           <Link href={siteConfig.routes.terms} prefetch={false} className="hover:text-ink-950 hover:underline">
             Terms of Service

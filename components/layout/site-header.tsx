@@ -2,10 +2,7 @@ import { HeaderNav } from "./header-nav";
 import { Logo } from "./logo";
 import { ThemeSwitch } from "@/components/theme/theme-switch";
 
-/**
- * Shared header of docs/product.md §2: logo, Pricing, Chat and Sign Up (or the settings button when signed in),
- * with a mobile menu toggle on small screens; the light / dark / system switch beside them. The account-aware links live in the HeaderNav island.
- */
+/** The shared header (docs/product.md §2); the account-aware links live in the HeaderNav island. */
 export function SiteHeader() {
   return (
     <header className="sticky top-0 z-30 border-b border-ink-100 bg-white/90 backdrop-blur supports-[backdrop-filter]:bg-white/75">

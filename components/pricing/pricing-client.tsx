@@ -25,7 +25,6 @@ export const CHECKOUT_REDIRECT_ERROR = "An error occurred during checkout. Pleas
 export const CHECKOUT_FAILED = "Failed to initiate checkout. Please try again later.";
 export const PAYMENTS_OFF = "Payments are not configured on this server, so Pro cannot be bought here. Contact the administrator.";
 
-// docs/issues.md #41: a project's Files, limited per plan (lib/shared/projects/knowledge-limits.ts).
 const FREE_BULLETS = ["Limited private messaging and file uploads", "Limited message history", "Basic model", `Project files: ${formatLimit(PROJECT_FILES_LIMIT_BYTES.Free)} per project`];
 const PRO_BULLETS = [
   "Unlimited private messaging and file uploads",
@@ -34,13 +33,7 @@ const PRO_BULLETS = [
   `Project files: ${formatLimit(PROJECT_FILES_LIMIT_BYTES.Pro)} per project`,
 ];
 
-/**
- * The /pricing cards (docs/product.md §2 /pricing, §4 Pricing, §9) for `country` (ISO code, looked up by the server
- * while it rendered the page, app/(site)/pricing/page.tsx): the Free card (hidden on small screens), the
- * Pro card with the struck-through base price, the launch price and the duration choice, and Get Pro:
- * the server decides: 503 payments not configured (said plainly), 401 -> /signup (docs/product.md §5), else
- * Stripe Checkout.
- */
+/** The /pricing cards (docs/product.md §2, §4, §9) for `country` (ISO code). */
 export function PricingClient({ country, proDailyLimit }: { country: string; /** QUOTA_PRO_PER_DAY (docs/product.md §10.2). */ proDailyLimit: number }) {
   const router = useRouter();
   const [option, setOption] = useState<PlanOption>(1);
@@ -121,7 +114,7 @@ export function PricingClient({ country, proDailyLimit }: { country: string; /**
             </span>
           </p>
           {price.months > 1 && (
-            // The spec's longer options cost more per month than one month.
+            // The longer options cost more per month than one month.
             <p data-testid="per-month" className="mt-2 text-sm text-ink-700">
               That is {formatAmount(perMonthMinor(price))} {price.currency} a month
               {perMonthVersusMonthly(price) === "more"
@@ -168,7 +161,6 @@ export function PricingClient({ country, proDailyLimit }: { country: string; /**
   );
 }
 
-/** The Free card (hidden on small screens): no price but the currency, its bullets and Try Free. */
 function FreeCard({ currency }: { currency: string }) {
   return (
     <section aria-labelledby="free-h" data-testid="free-card" className="hidden flex-col rounded-2xl border border-ink-200 bg-white p-8 md:flex">
@@ -195,7 +187,7 @@ function FreeCard({ currency }: { currency: string }) {
   );
 }
 
-/** The duration choice (docs/product.md §9): 1, 3, 6 or 12 months, each with its saving. */
+/** The duration choice (docs/product.md §9). */
 function BillingPeriod({ labelId, currency, option, onChange }: { labelId: string; currency: Currency; option: PlanOption; onChange: (o: PlanOption) => void }) {
   return (
     <fieldset className="mx-auto mt-10 max-w-xl">

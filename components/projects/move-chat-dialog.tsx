@@ -4,15 +4,10 @@ import { useState } from "react";
 import { buttonStyles, Dialog } from "@/components/ui/dialog";
 import type { Project } from "./use-projects";
 
-/**
- * "Move to project" for the open saved chat: pick one of the user's projects, or no
- * project to take the chat out. The chat's messages stay as they are; only the chats it is listed with,
- * and the instructions its next messages send, change.
- */
+/** "Move to project" for the open saved chat; its messages stay as they are. */
 export function MoveChatDialog(props: {
   open: boolean;
   projects: Project[];
-  /** The chat's project now, or null. */
   current: string | null;
   onClose: () => void;
   onMove: (projectId: string | null) => void;

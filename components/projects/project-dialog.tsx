@@ -6,16 +6,12 @@ import { serverMessage } from "@/lib/browser/api/client";
 import { PROJECT_INSTRUCTIONS_MAX_CHARS, PROJECT_NAME_MAX_CHARS } from "@/lib/shared/projects/limits";
 import type { PlainProject } from "@/lib/browser/vault/projects";
 
-/**
- * Make or edit a project: its name and its custom instructions, which every chat in the
- * project sends to the model before the conversation. Both are encrypted in this browser before they are
- * stored. `initial` null: a new project.
- */
+/** Make (`initial` null) or edit a project's name and instructions, encrypted in this browser. */
 export function ProjectDialog(props: {
   open: boolean;
   initial: PlainProject | null;
   onClose: () => void;
-  /** Store it; throws AppError when it could not be stored (the dialog shows why and stays open). */
+  /** Throws AppError when it could not be stored (the dialog shows why). */
   onSave: (project: PlainProject) => Promise<void>;
 }) {
   return (

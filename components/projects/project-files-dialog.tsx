@@ -11,17 +11,12 @@ import type { ProjectFileItem } from "./use-project-files";
 import { formatKb, passageCount } from "./file-labels";
 
 
-/** What a failed add shows: the reader's or the server's sentence, else a generic one. */
 function addFailure(error: unknown): string {
   if (isFileError(error) || isPdfError(error)) return error.message;
   return serverMessage(error) ?? "Could not add the file. Check your connection and try again.";
 }
 
-/**
- * A project's Files (docs/issues.md #41, "Project knowledge"): add PDF, Word, text, Markdown, CSV or JSON files,
- * read and encrypted in this browser; each turn in the project is sent the passages most relevant to it, and the
- * answer lists them as Sources. Shows the space used against the plan's limit per project.
- */
+/** A project's Files (docs/issues.md #41), read and encrypted in this browser, with the space used. */
 export function ProjectFilesDialog(props: {
   open: boolean;
   projectName: string;

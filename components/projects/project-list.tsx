@@ -17,23 +17,18 @@ const ProjectFilesDialog = dynamic(() => import("./project-files-dialog").then((
 
 interface ProjectListProps {
   projects: Project[];
-  /** The project whose chats the list below shows (and new chats go into), or null: chats outside projects. */
+  /** The project whose chats are shown and new chats go into; null: chats outside projects. */
   activeProjectId: string | null;
   onSelect: (projectId: string | null) => void;
   onCreate: (project: PlainProject) => Promise<Project>;
   onUpdate: (id: string, project: PlainProject) => Promise<void>;
-  /** Delete the project; resolves to how many chats moved out. */
+  /** Resolves to how many chats moved out. */
   onDelete: (id: string) => Promise<number>;
-  /** The projects' files (docs/issues.md #41), managed in each project's Files dialog. */
+  /** docs/issues.md #41. */
   files: ReturnType<typeof useProjectFiles>;
 }
 
-/**
- * The sidebar's projects, above the chats: each opens its chats (and new chats then start in
- * it, with its instructions); a new project, edit (name and instructions) and delete behind a confirmation
- * that says its chats are kept. Row buttons show as the chat list's do (hover and focus on wide screens,
- * always on touch screens).
- */
+/** The sidebar's projects, above the chats; deleting one keeps its chats. */
 export function ProjectList(props: ProjectListProps) {
   const [editing, setEditing] = useState<Project | "new" | null>(null);
   const [deleting, setDeleting] = useState<Project | null>(null);

@@ -11,7 +11,7 @@ import { PROJECT_FILE_MAX_BYTES, PROJECT_FILE_MAX_CHARS } from "@/lib/shared/pro
 import { AppError } from "@/lib/shared/errors";
 import type { VaultKey } from "@/components/chat/types";
 
-/** A project file as listed: its name once opened, its sealed size, its passages. */
+/** A listed project file: its name once opened, its sealed size, its passages. */
 export interface ProjectFileItem {
   id: string;
   projectId: string;
@@ -25,7 +25,7 @@ const ranking = () => import("@/lib/browser/knowledge/retrieval");
 
 const FALLBACK_PDF: PdfLimits = { maxBytes: PROJECT_FILE_MAX_BYTES, maxChars: PROJECT_FILE_MAX_CHARS, maxPages: 100, timeoutMs: 15_000, maxInflatedBytes: 200 * 1024 * 1024 };
 
-/** Open every listed file of the user with the vault key (a file that does not open is left out). */
+/** Open every listed file (one that does not open is left out). */
 async function loadFiles(vault: VaultKey) {
   const listed = await apiFetch("projectFileList");
   const { openProjectFile } = await projectFileSealing();
@@ -41,11 +41,8 @@ async function loadFiles(vault: VaultKey) {
 }
 
 /**
- * The files of the user's projects (docs/issues.md #41, "Project knowledge"), opened here with the vault key and
- * ranked here for each turn (lib/browser/knowledge/retrieval.ts); added by reading the file in this browser with
- * the chat's readers (lib/browser/files), splitting it into passages and sealing it
- * (lib/browser/vault/project-files.ts). `vault` null: nothing loads and no passage is sent.
- * Writes throw AppError, FileError or PdfError for the caller to show.
+ * The files of the user's projects (docs/issues.md #41), read, sealed and ranked in this browser; `vault` null:
+ * nothing loads. Writes throw AppError, FileError or PdfError for the caller to show.
  */
 export function useProjectFiles(vault: VaultKey | null, pdfLimits?: PdfLimits) {
   const [files, setFiles] = useState<ProjectFileItem[]>([]);
@@ -75,7 +72,6 @@ export function useProjectFiles(vault: VaultKey | null, pdfLimits?: PdfLimits) {
   // Each project's index, built at its first turn and kept while its files are unchanged.
   const retrievers = useRef(new WeakMap<ProjectFileItem[], Retriever>());
 
-  /** Read, split, seal and store `file` in project `projectId`. */
   const add = useCallback(
     async (projectId: string, file: File) => {
       if (!vault) throw new AppError("conflict:no_vault", "Turn on Save history first.");
@@ -102,9 +98,7 @@ export function useProjectFiles(vault: VaultKey | null, pdfLimits?: PdfLimits) {
     limits,
     add,
     remove,
-    /** The files of one project, oldest first. */
     filesOf: (projectId: string | null): ProjectFileItem[] => (vault && projectId ? (byProject.get(projectId) ?? []) : []),
-    /** The passages to send with a turn of project `projectId` asking `query` (empty without files). */
     passagesFor: async (projectId: string | null, query: string): Promise<FilePassage[]> => {
       const mine = vault && projectId ? byProject.get(projectId) : undefined;
       if (!mine) return [];

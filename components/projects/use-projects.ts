@@ -6,17 +6,15 @@ import { projectSealing } from "@/lib/browser/vault/lazy";
 import type { PlainProject } from "@/lib/browser/vault/projects";
 import type { VaultKey } from "@/components/chat/types";
 
-/** A project as the browser holds it: opened with the vault key. */
+/** A project opened with the vault key. */
 export interface Project extends PlainProject {
   id: string;
   createdAt: string;
 }
 
 /**
- * The signed-in user's projects, read and written through /api/projects: names and
- * instructions are sealed here under the vault key (lib/browser/vault/projects.ts) and opened here; the server
- * only stores ciphertext. Nothing loads while the vault is locked (`vault` null). `membership` maps each
- * chat in a project to its project's id. Writes throw AppError (lib/browser/api/client.ts) for the caller to show.
+ * The user's projects, sealed here under the vault key; nothing loads while `vault` is null. `membership` maps
+ * a chat id to its project's id. Writes throw AppError for the caller to show.
  */
 export function useProjects(vault: VaultKey | null) {
   const [projects, setProjects] = useState<Project[]>([]);
@@ -33,7 +31,7 @@ export function useProjects(vault: VaultKey | null) {
       const [listed, { openProject }] = await Promise.all([apiFetch("projectList"), projectSealing()]);
       const opened = await Promise.all(
         listed.projects.map(async (p) => {
-          // A project that does not open (moved or altered ciphertext) is left out rather than shown wrong.
+          // A project that does not open is left out rather than shown wrong.
           const plain = await openProject(vault.key, vault.userId, p.project_id, p.sealed).catch(() => null);
           return plain ? { id: p.project_id, createdAt: p.created_at, ...plain } : null;
         }),
@@ -47,7 +45,6 @@ export function useProjects(vault: VaultKey | null) {
     };
   }, [vault]);
 
-  /** Make a project (a fresh id, sealed here). @returns the new project. */
   const create = useCallback(
     async (plain: PlainProject): Promise<Project> => {
       if (!vault) throw new Error("locked");
@@ -62,7 +59,6 @@ export function useProjects(vault: VaultKey | null) {
     [vault],
   );
 
-  /** Store a project's new name and instructions. */
   const update = useCallback(
     async (id: string, plain: PlainProject) => {
       if (!vault) throw new Error("locked");
@@ -75,7 +71,7 @@ export function useProjects(vault: VaultKey | null) {
     [vault],
   );
 
-  /** Delete a project; its chats stay, out of any project. @returns how many chats moved out. */
+  /** Its chats stay, out of any project. @returns how many chats moved out. */
   const remove = useCallback(async (id: string) => {
     const { chats_moved } = await apiFetch("projectDelete", { body: { project_id: id } });
     setProjects((prev) => prev.filter((p) => p.id !== id));
@@ -83,7 +79,7 @@ export function useProjects(vault: VaultKey | null) {
     return chats_moved;
   }, []);
 
-  /** Put a saved chat in a project, or (null) take it out: shown at once, undone when the server refuses. */
+  /** Shown at once, undone when the server refuses; null takes the chat out. */
   const moveChat = useCallback(async (chatId: string, projectId: string | null) => {
     const place = (to: string | null) =>
       setMembership((prev) => {

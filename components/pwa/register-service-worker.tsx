@@ -2,11 +2,7 @@
 
 import { useEffect } from "react";
 
-/**
- * Registers the service worker (/sw.js, app/sw.js/route.ts) once the page has loaded, so Hush installs
- * as an app. Production only: `next dev` serves changing files the worker
- * must not keep. `updateViaCache: "none"`: update checks always reach the server.
- */
+/** Registers /sw.js once the page has loaded; production only, since `next dev` serves changing files. */
 export function RegisterServiceWorker() {
   useEffect(() => {
     if (process.env.NODE_ENV !== "production" || !("serviceWorker" in navigator)) return;

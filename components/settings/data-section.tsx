@@ -5,12 +5,7 @@ import { useVault } from "@/lib/browser/vault/use-vault";
 import { plural, useDataTransfer } from "./use-data-transfer";
 import { LoadingBlock } from "@/components/ui/loading";
 
-/**
- * Settings → Your data: export every saved chat as Markdown or JSON, decrypted and written in
- * this browser (lib/browser/chat/export.ts; nothing in clear goes to the server), and import a ChatGPT data
- * export (conversations.json, lib/browser/chat/import-chatgpt.ts), each chat sealed here under the vault key and
- * stored through POST /api/ns/chat_save with its original dates. Both need the unlocked vault.
- */
+/** Settings → Your data: export and import, in this browser with the unlocked vault. */
 export function DataSection() {
   const vault = useVault(true);
   const { progress, error, preview, reading, busy, fileInput, exportAll, pickFile, runImport, cancelImport } = useDataTransfer();

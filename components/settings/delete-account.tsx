@@ -8,7 +8,7 @@ import { forgetLocalTraces, localTracesOwner } from "@/lib/browser/vault/devices
 
 const CONFIRM_WORD = "DELETE";
 
-/** Settings → Delete account (docs/product.md §2): the account goes after the word DELETE is typed in a dialog. */
+/** Settings → Delete account (docs/product.md §2), confirmed by typing DELETE. */
 export function DeleteAccountSection() {
   const [confirming, setConfirming] = useState(false);
   const [typed, setTyped] = useState("");
@@ -21,7 +21,7 @@ export function DeleteAccountSection() {
     try {
       const owner = await localTracesOwner();
       await apiFetch("deleteUser", { body: {} });
-      // The account is gone: so are its drafts and seen versions in this browser (the device record with it).
+      // The account is gone: so are its drafts and seen versions in this browser.
       await forgetLocalTraces(owner);
     } catch (error) {
       setDeleteError(serverMessage(error) ?? "Your account could not be deleted. Please try again.");

@@ -11,11 +11,7 @@ import { LoadingBlock } from "@/components/ui/loading";
 
 const failed = (e: unknown) => (e instanceof AppError ? e.message : "Please check your connection and try again.");
 
-/**
- * Settings → Memory (docs/issues.md #41): the short facts the user keeps for new chats (add, edit, delete) and
- * the switch that turns memory off. They are sealed in this browser under the vault key like saved chats;
- * without saved history there is no vault, and the section says memory needs it.
- */
+/** Settings → Memory (docs/issues.md #41): facts sealed like saved chats, so memory needs saved history. */
 export function MemorySection() {
   const vault = useVault(true);
   const userId = vault.info?.user_id ?? null;

@@ -18,11 +18,7 @@ interface SettingsPanelProps {
   status: string;
 }
 
-/**
- * /settings (docs/product.md §2): e-mail, plan and status, Manage (the billing portal) or Upgrade when the status
- * is inactive, Log out (signs out and reloads), Security (the vault), Your data (export and ChatGPT
- * import), and Delete Account behind a typed confirmation.
- */
+/** /settings (docs/product.md §2). */
 export function SettingsPanel({ email, plan, status }: SettingsPanelProps) {
   // Log out offers to forget a remembered device; otherwise it signs out at once (docs/product.md §2).
   const [loggingOut, setLoggingOut] = useState<"ask" | "working" | null>(null);
@@ -121,10 +117,7 @@ export function SettingsPanel({ email, plan, status }: SettingsPanelProps) {
   );
 }
 
-/**
- * The plan and subscription status (docs/product.md §2 "the subscription plan and status") as a sentence
- * the status word kept as the payment provider names it.
- */
+/** The plan and status as a sentence, the status word as the payment provider names it (docs/product.md §2). */
 function planSentence(plan: "Free" | "Pro", status: string): string {
   const subscription =
     status === "inactive" ? "no paid subscription is active (status: inactive)" : `your subscription is ${status.replaceAll("_", " ")}`;

@@ -16,10 +16,7 @@ type Progress = { label: string; done: number; total: number } | null;
 
 export const plural = (n: number, one: string, many: string) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
 
-/**
- * The user's memories for the export of every chat (docs/issues.md #41), opened here under the vault key; null when
- * they could not be read (the chats are exported without them, and the user is told).
- */
+/** The memories for the export (docs/issues.md #41); null when they could not be read (the user is told). */
 async function exportableMemories(): Promise<{ text: string; at: number }[] | null> {
   try {
     const { key, userId } = unlockedVault();
@@ -29,10 +26,7 @@ async function exportableMemories(): Promise<{ text: string; at: number }[] | nu
   }
 }
 
-/**
- * Settings → Your data's actions: export every saved chat (decrypted here, written as a download) and import
- * a ChatGPT export (each chat sealed here), with their progress, the import's preview and the last error.
- */
+/** Settings → Your data: export every saved chat and import a ChatGPT export, both in this browser. */
 export function useDataTransfer() {
   const [progress, setProgress] = useState<Progress>(null);
   const [error, setError] = useState<string | null>(null);

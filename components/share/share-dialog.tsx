@@ -9,12 +9,7 @@ import { toast } from "@/components/ui/toaster";
 
 type State = { step: "confirm" } | { step: "creating" } | { step: "done"; link: string } | { step: "failed"; message: string };
 
-/**
- * "Share" for a saved chat: says what sharing means, then seals a snapshot of
- * the chat as shown now in this browser under a fresh key (lib/browser/share/crypto.ts), uploads only the
- * ciphertext, and shows the link, whose key part (after #) never reaches Hush's server. Loaded on first
- * use (components/chat/chat-app.tsx), not with /chat.
- */
+/** "Share": a snapshot sealed here under a fresh key; the link's key part (after #) never reaches Hush's server. */
 export function ShareDialog({ open, onClose, snapshot }: { open: boolean; onClose: () => void; snapshot: () => SharedSnapshot }) {
   const [state, setState] = useState<State>({ step: "confirm" });
   const close = () => {

@@ -11,11 +11,7 @@ import { LoadingBlock } from "@/components/ui/loading";
 
 const when = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 
-/**
- * Settings → Share links: the links this account made (when, and the size of the stored
- * ciphertext: the server cannot read titles), each revocable after a confirmation. A revoked link shows
- * "not found" to anyone who opens it.
- */
+/** Settings → Share links, each revocable; listed by date and size, since the server cannot read titles. */
 export function ShareLinksSection() {
   const [shares, setShares] = useState<ShareInfoJson[] | null>(null);
   const [error, setError] = useState<string | null>(null);

@@ -17,10 +17,7 @@ const FAILED: Record<Exclude<OpenedShare["kind"], "ok">, { title: string; body: 
   failed: { title: "Could not load the shared chat", body: "Hush could not be reached. Check your connection and reload the page." },
 };
 
-/**
- * A shared chat, read-only: fetched as ciphertext and opened in this browser with the key
- * from the page's fragment (lib/browser/share/client.ts). Nothing here writes: no composer, no actions.
- */
+/** A shared chat, read-only, opened in this browser with the key from the page's fragment. */
 export function SharedChat({ id }: { id: string }) {
   const [state, setState] = useState<OpenedShare | null>(null);
 

@@ -11,14 +11,9 @@ const OPTIONS = [
 
 const noop = () => () => {};
 
-/**
- * The light / dark / system switch of the site header: three toggle buttons in a group.
- * Until mounted the stored choice is unknown (the server renders for every visitor), so no option is
- * marked pressed in the first frame; the page itself is already in the right theme (next-themes' script).
- */
+/** The header's light / dark / system switch; none is pressed until mounted (the server renders for everyone). */
 export function ThemeSwitch({ className = "" }: { className?: string }) {
   const { theme, setTheme } = useTheme();
-  // false on the server and during hydration, true after: avoids a hydration mismatch.
   const mounted = useSyncExternalStore(noop, () => true, () => false);
   const current = mounted ? (theme ?? "system") : null;
   return (

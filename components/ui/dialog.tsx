@@ -11,10 +11,7 @@ interface DialogProps {
   actions: ReactNode;
 }
 
-/**
- * A modal on the platform's own <dialog> (focus trap, Escape and the inert page come from the browser),
- * so the confirmations of docs/product.md §2 need no UI library.
- */
+/** A modal on the platform's own <dialog>: focus trap, Escape and the inert page come from the browser. */
 export function Dialog({ open, onClose, title, children, actions }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
 
@@ -52,10 +49,7 @@ export function Dialog({ open, onClose, title, children, actions }: DialogProps)
   );
 }
 
-/**
- * "Are you sure?" before a destructive action (Cancel first, so Enter on the opened dialog cancels).
- * `onConfirm` runs after the dialog closes.
- */
+/** "Are you sure?" with Cancel first, so Enter cancels; `onConfirm` runs after the dialog closes. */
 export function ConfirmDialog(props: {
   open: boolean;
   title: string;

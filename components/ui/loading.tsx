@@ -1,7 +1,4 @@
-/**
- * A section's content while it loads: "Loading…" for screen readers and a pulsing skeleton of `lines`
- * bars for the eye, so a slow first load shows work instead of an empty box. aria-busy marks it.
- */
+/** A section while it loads: "Loading…" for screen readers and a skeleton of `lines` bars. */
 export function LoadingBlock({ lines = 2, className = "" }: { lines?: number; className?: string }) {
   return (
     <div role="status" aria-busy="true" data-testid="loading-block" className={className}>

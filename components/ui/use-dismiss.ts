@@ -2,10 +2,7 @@
 
 import { useEffect, type RefObject } from "react";
 
-/**
- * Close a popover (`open` true) on a mouse press outside `root` or on Escape, by `setOpen(false)` (a state setter): the model picker's
- * menu, the dictation label's note. The listeners are on `document` only while it is open.
- */
+/** Close an open popover on a mouse press outside `root` or on Escape. */
 export function useDismiss(open: boolean, root: RefObject<HTMLElement | null>, setOpen: (open: boolean) => void): void {
   useEffect(() => {
     if (!open) return;

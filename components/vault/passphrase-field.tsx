@@ -7,20 +7,13 @@ import { generatePassphrase, MIN_PASSPHRASE_CHARS, type PassphraseRating } from 
 const inputClass =
   "w-full rounded-lg border border-ink-300 bg-white px-3 py-2 pr-16 text-base text-ink-900 focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-100";
 
-/** Segment colour by meter step: red for refused, amber for "Fair", green for accepted. */
 const LEVEL_COLOUR = ["bg-red-600", "bg-red-500", "bg-amber-500", "bg-green-600", "bg-green-700"] as const;
 const LEVEL_TEXT = ["text-red-700", "text-red-700", "text-amber-800", "text-green-800", "text-green-800"] as const;
 
-/** How long typing must pause before the passphrase is rated (a rating takes up to a few hundred ms on a phone). */
+/** How long typing must pause before the passphrase is rated, ms (a rating is slow on a phone). */
 const RATE_AFTER_MS = 150;
 
-/**
- * A new passphrase with its strength: the field, a five-step meter with its label, the reason
- * (why it is refused and what to do, or why it is fine; announced politely by screen readers), and
- * "Suggest one" (6 random words, shown so they can be written down). The rater (zxcvbn-ts and its
- * dictionaries) loads when the field is first focused. `onSuggest` gets a suggested phrase (e.g. to fill a
- * confirmation field too).
- */
+/** A new passphrase with its strength meter, reason and "Suggest one"; the rater loads at first focus. */
 export function NewPassphraseField({
   id,
   label,
@@ -71,8 +64,7 @@ export function NewPassphraseField({
     }
   };
 
-  // A rating of an older value is still shown (with its meter) until the new one arrives, so the meter does
-  // not flicker while typing; an empty field shows the hint.
+  // An older value's rating stays until the new one arrives, so the meter does not flicker while typing.
   const r = value ? rating?.rating : undefined;
   const level = r?.level;
   const reason = !value

@@ -11,11 +11,7 @@ import { LoadingBlock } from "@/components/ui/loading";
 type Device = VaultDevicesJson["devices"][number];
 const when = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 
-/**
- * Settings → Security → Remembered devices: each device that opens saved chats without
- * asking (name, created, last used), "This device" marked, "Revoke" (confirmed) deleting the server's
- * share so that device's copy opens nothing, and (when unlocked here) "Remember this device" when this one is not.
- */
+/** Settings → Security → Remembered devices; "Revoke" deletes the server's share, so that device opens nothing. */
 export function RememberedDevices({ unlocked }: { unlocked: boolean }) {
   const [devices, setDevices] = useState<Device[] | null>(null);
   const [mine, setMine] = useState<string | null>(null);

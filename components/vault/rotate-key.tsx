@@ -11,15 +11,10 @@ import { useAction } from "./use-action";
 
 type Step = "intro" | "code" | "running" | "done";
 
-/**
- * Settings → Security → "Rotate vault key": a new vault key, every saved chat re-encrypted
- * with it in this browser, then the old ways to unlock deleted. Asks first (what changes, what to keep
- * open), then shows the new recovery code, which must be saved before anything is sent, then the progress.
- */
+/** "Rotate vault key": every saved chat re-encrypted in this browser; the new recovery code is saved before anything is sent. */
 export function RotateKey({ info, busy: otherBusy, request = 0 }: { info: VaultJson; busy: boolean; request?: number }) {
   const [step, setStep] = useState<Step | null>(null);
-  // A method removed as compromised asks for a rotation: each new request opens the dialog
-  // (state adjusted while rendering, React's pattern for following a prop).
+  // Each new rotation request opens the dialog (state adjusted while rendering, to follow a prop).
   const [handled, setHandled] = useState(request);
   if (request !== handled) {
     setHandled(request);

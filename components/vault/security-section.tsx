@@ -18,11 +18,7 @@ import { LoadingBlock } from "@/components/ui/loading";
 const when = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 const KIND_NAMES = { passkey: "Passkey", passphrase: "Passphrase", recovery: "Recovery code" } as const;
 
-/**
- * Settings → Security: the vault's unlock methods (add/remove passkey, change passphrase,
- * new recovery code), "Rotate vault key" and remembered devices, the last unlock, a Lock button, and "What Hush
- * can see", written plainly.
- */
+/** Settings → Security: the vault's unlock methods, key rotation, remembered devices, Lock and "What Hush can see". */
 export function SecuritySection() {
   const vault = useVault(true);
   useEffect(preloadVaultMethods, []);
@@ -158,7 +154,7 @@ export function SecuritySection() {
   );
 }
 
-/** The vault's unlock methods with when they were added and last used; a passkey can be removed while another method is left. */
+/** A passkey can be removed while another method is left. */
 function MethodList({ methods, busy, onRemove }: { methods: StoredMethod[]; busy: boolean; onRemove: (method: StoredMethod) => void }) {
   return (
     <>
@@ -185,10 +181,9 @@ function MethodList({ methods, busy, onRemove }: { methods: StoredMethod[]; busy
   );
 }
 
-/** Settings' new passphrase, rated as it is typed (./passphrase-field.tsx). */
 function ChangePassphraseForm(props: { value: string; onChange: (value: string) => void; busy: boolean; onSubmit: () => void; onCancel: () => void }) {
   const formRef = useRef<HTMLFormElement>(null);
-  // Opened by a button far up the section: bring the form into view and put the caret in it.
+  // Opened by a button far up the section: bring the form into view.
   useEffect(() => {
     const form = formRef.current;
     form?.scrollIntoView({ block: "nearest", behavior: "smooth" });
@@ -216,7 +211,7 @@ function ChangePassphraseForm(props: { value: string; onChange: (value: string) 
   );
 }
 
-/** Plain words on what the server holds and sees (per model since docs/issues.md #20). */
+/** What the server holds and sees, per model (docs/issues.md #20). */
 function WhatHushCanSee() {
   return (
     <div className="mt-6 rounded-xl border border-ink-200 bg-ink-50 p-4" data-testid="what-hush-can-see">

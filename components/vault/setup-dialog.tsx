@@ -15,11 +15,7 @@ type Step = "choose" | "passphrase" | "working" | "recovery";
 const inputClass =
   "mt-1 w-full rounded-lg border border-ink-300 px-3 py-2 text-base text-ink-900 focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-100";
 
-/**
- * docs/product.md §4's confirmation to turn on Save history, which is now also the vault's setup:
- * choose a passkey (preferred) or a passphrase, then save the recovery code shown once and confirm,
- * told plainly that losing every method loses the history. Nothing is stored until "Turn on".
- */
+/** The confirmation to turn on Save history (docs/product.md §4), also the vault's setup; nothing is stored until "Turn on". */
 export function VaultSetupDialog({ open, onClose, onDone }: { open: boolean; onClose: () => void; onDone: () => void }) {
   useEffect(preloadVaultMethods, []);
   const [step, setStep] = useState<Step>("choose");
@@ -59,8 +55,7 @@ export function VaultSetupDialog({ open, onClose, onDone }: { open: boolean; onC
       setStep("recovery");
     }, "choose");
 
-  // A guessable passphrase is refused here, with the meter's reason, before any key is wrapped
-  // (draftSetup checks again).
+  // A guessable passphrase is refused before any key is wrapped (draftSetup checks again).
   const choosePassphrase = async () => {
     setError(null);
     let rating;
@@ -69,7 +64,7 @@ export function VaultSetupDialog({ open, onClose, onDone }: { open: boolean; onC
     } catch {
       return setError("The strength check could not load. Check your connection and try again.");
     }
-    // The reason itself is under the meter (and announced there); the alert says what to do.
+    // The reason itself is under the meter; the alert says what to do.
     if (!rating.acceptable) return setError("This passphrase is too easy to guess. Add more uncommon words, or use \u201cSuggest one\u201d.");
     if (passphrase !== again) return setError("The two passphrases are not the same.");
     void run(async () => {
@@ -163,7 +158,6 @@ export function VaultSetupDialog({ open, onClose, onDone }: { open: boolean; onC
   );
 }
 
-/** The first step's explanation of what turning on Save history means. */
 function ChooseIntro() {
   return (
     <>
@@ -180,7 +174,7 @@ function ChooseIntro() {
   );
 }
 
-/** The passphrase step: the new passphrase with its meter and Suggest (`onAgain` takes a suggestion), typed again. */
+/** `onAgain` takes a suggestion. */
 function PassphraseStep(props: {
   passphrase: string;
   again: string;

@@ -3,10 +3,7 @@
 import { useCallback, useState } from "react";
 import { AppError } from "@/lib/shared/errors";
 
-/**
- * One vault action at a time with its outcome: `act(work)` marks busy, clears the last error, runs
- * `work`, and shows an AppError's message as is (the server's or the vault's sentence) or `fallback`.
- */
+/** One vault action at a time; an AppError's message is shown as is, other errors as `fallback`. */
 export function useAction(fallback = "Something went wrong. Please try again.") {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);

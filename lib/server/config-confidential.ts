@@ -2,34 +2,23 @@ import "server-only";
 import { isModelCode, MODEL_CODES, type ModelCode } from "@/lib/shared/llm/models";
 import { ConfigError, LOOPBACK_HOSTS, type Env } from "./config-env";
 
-/** Confidential inference as configured (null in Config.confidential when off). */
 export interface ConfidentialSettings {
-  /** The enclave's origin, without a trailing slash (the only place the relay sends requests). */
+  /** The only place the relay sends requests. */
   origin: string;
-  /** host[:port] of the origin (what the attestation is bound to). */
   host: string;
-  /** The bearer key of the turns allowed each public model (CONFIDENTIAL_API_KEY_<TIER>, else CONFIDENTIAL_API_KEY). */
+  /** CONFIDENTIAL_API_KEY_<TIER>, else CONFIDENTIAL_API_KEY. */
   apiKeys: Record<ModelCode, string | null>;
-  /** Public model codes served this way. */
   models: ModelCode[];
-  /** The enclave's model id of each public code. */
   enclaveModels: Record<ModelCode, string>;
   trust: "production" | "development";
-  /** owner/name of the repository whose signed releases hold the code measurement (production trust). */
+  /** Whose signed releases hold the code measurement (production trust). */
   configRepo: string | null;
-  /** The embedded default: the development enclave on ENCLAVE_PORT (no provider configured). */
   embedded: boolean;
 }
 
 /**
- * CONFIDENTIAL_* as settings, or null when no enclave is configured. With no provider configured at all
- * in development (no GROQ_API_KEY, LLM_BASE_URL, LLM_<TIER>_BASE_URL or CONFIDENTIAL_BASE_URL), the
- * embedded default: the development enclave at http://127.0.0.1:ENCLAVE_PORT, development trust, every
- * model confidential.
- * @throws ConfigError for an origin that is not one (a path, query or credentials), plain http to a
- *   non-loopback host in production, an unknown model code, production trust without
- *   CONFIDENTIAL_CONFIG_REPO, or (when `starting` in production) development trust without
- *   CONFIDENTIAL_ALLOW_DEVELOPMENT_IN_PRODUCTION=1.
+ * CONFIDENTIAL_* as settings, or null (the embedded development enclave without any provider in development).
+ * @throws ConfigError for a bad origin, insecure http in production, an unknown model, or a trust setting refused.
  */
 export function confidentialSettings(env: Env, starting: boolean): ConfidentialSettings | null {
   const anyProvider = Boolean(
@@ -86,10 +75,7 @@ export function confidentialSettings(env: Env, starting: boolean): ConfidentialS
   };
 }
 
-/**
- * Who runs a confidential model, as /privacy and the model table name it: the enclave's host, or, for the
- * embedded default, the development enclave in the server's own process (a bare "127.0.0.1:8788" says nothing).
- */
+/** As /privacy names it. */
 export function confidentialProviderName(settings: Pick<ConfidentialSettings, "host" | "embedded">): string {
   return settings.embedded ? `Hush's development enclave, in this server's process (${settings.host})` : settings.host;
 }

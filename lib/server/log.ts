@@ -6,53 +6,31 @@ import pretty from "pino-pretty";
 import { deriveAuthKey } from "@/lib/server/secret";
 import { processSlot } from "@/lib/server/process-state";
 
-/**
- * The server's one logger: structured JSON lines (pino) on stdout in production; the same records
- * made readable by pino-pretty in development. Every record passes one redaction list and one
- * escaping step, so nothing a user wrote can reach the log or forge a line (OWASP ASVS
- * V16):
- * - fields named in REDACTED_FIELDS (message text, attachment text, titles, tokens, cookies,
- *   secrets) are replaced by "[redacted]" at any depth;
- * - fields named in PSEUDONYMIZED_FIELDS (e-mail addresses, client addresses) and any e-mail address
- *   found inside a string become a stable keyed hash (`pseudonym()`), so events can be correlated
- *   without the address;
- * - every string (the message included) has its control characters escaped ("\n" becomes the two
- *   characters \ and n) and is cut to MAX_STRING characters.
- * Usage: `logger("db").error({ err }, "idle connection error")`; `securityEvent("auth.sign_out", {...})`.
- */
+/** The server's one logger: every record is redacted, pseudonymised and escaped (OWASP ASVS V16). */
 
-/** Field names whose values never reach the log. */
 export const REDACTED_FIELDS: ReadonlySet<string> = new Set(
   [
     "content", "text", "title", "messages", "message_text", "file", "attachment", "attachmentText",
     "token", "sessionToken", "idToken", "id_token", "access_token", "refresh_token", "csrfToken",
     "cookie", "cookies", "set-cookie", "authorization", "password", "passphrase", "secret", "key",
     "url", "callbackUrl", "body",
-    // A message's images (data URLs) never reach the log either.
     "images", "image", "image_url",
   ].map((k) => k.toLowerCase()),
 );
 
-/** Field names whose values are logged only as a keyed hash. */
 export const PSEUDONYMIZED_FIELDS: ReadonlySet<string> = new Set(
   ["email", "identifier", "to", "address", "ip", "clientAddress"].map((k) => k.toLowerCase()),
 );
 
-/** Longest string kept in a log record; the rest is cut (bounds what one request can write). */
 const MAX_STRING = 500;
 const MAX_DEPTH = 6;
 const EMAIL = /[^\s@"'<>(),;:]+@[^\s@"'<>(),;:]+\.[A-Za-z0-9-]+/g;
 
 let pseudonymKey: Buffer | undefined;
 
-/**
- * The key of `pseudonym()`: derived from the auth secret (stable across restarts, so hashes
- * correlate over time) when it can be read, else random for this process.
- */
 function keyForPseudonyms(): Buffer {
   if (pseudonymKey) return pseudonymKey;
   try {
-    // Read at first use, not at import: the logger must work when the configuration is invalid.
     pseudonymKey = Buffer.from(deriveAuthKey("log-pseudonym"));
   } catch {
     pseudonymKey = randomBytes(32);
@@ -60,17 +38,12 @@ function keyForPseudonyms(): Buffer {
   return pseudonymKey;
 }
 
-/**
- * A stable keyed hash of a value for the log (HMAC-SHA-256 under a key derived from NEXTAUTH_SECRET,
- * first 12 hex digits): equal inputs give equal outputs, and without the secret the input cannot be
- * recovered by guessing. E-mail addresses are lower-cased first.
- */
 export function pseudonym(value: string): string {
   const normalized = value.includes("@") ? value.trim().toLowerCase() : value;
   return `h:${createHmac("sha256", keyForPseudonyms()).update(normalized).digest("hex").slice(0, 12)}`;
 }
 
-/** Escape control characters (CR, LF, ESC, U+2028...) and cut to MAX_STRING; addresses become pseudonyms. */
+/** Escape control characters and cut to MAX_STRING; addresses become pseudonyms. */
 export function escapeForLog(value: string): string {
   const cut = value.length > MAX_STRING ? `${value.slice(0, MAX_STRING)}…` : value;
   return cut
@@ -101,7 +74,6 @@ function clean(value: unknown, key: string | undefined, depth: number): unknown 
   return out;
 }
 
-/** Apply the redaction list and escaping to one record (exported for tests of the list itself). */
 export function sanitizeRecord(record: Record<string, unknown>): Record<string, unknown> {
   return clean(record, undefined, 0) as Record<string, unknown>;
 }
@@ -116,7 +88,7 @@ function options(): pino.LoggerOptions {
       level: (label) => ({ level: label }),
       log: (record) => sanitizeRecord(record),
     },
-    // pino's own err serializer would bypass the list: errors go through sanitizeRecord instead.
+    // pino's own err serializer would bypass the list.
     serializers: { err: (e: unknown) => e },
     hooks: {
       logMethod(args, method) {
@@ -129,10 +101,8 @@ function options(): pino.LoggerOptions {
 
 function defaultDestination(): DestinationStream {
   if (process.env.NODE_ENV === "development") {
-    // A synchronous in-process pretty printer (no transport worker thread): a readable `npm run dev`.
     return pretty({ colorize: true, sync: true, ignore: "pid,hostname", translateTime: "HH:MM:ss" });
   }
-  // process.stdout (synchronous for files and pipes): records stay in order with anything else printed.
   return process.stdout;
 }
 
@@ -143,12 +113,10 @@ function rootLogger(): Logger {
   return root;
 }
 
-/** A logger for one part of the server, e.g. logger("db"); records carry `component`. */
 export function logger(component: string): Logger {
   return rootLogger().child({ component });
 }
 
-/** Security events (ASVS V16.3), each one `{ component: "security", event, ... }` record. */
 export type SecurityEventName =
   | "auth.sign_in"
   | "auth.sign_in_failed"
@@ -161,17 +129,12 @@ export type SecurityEventName =
   | "stripe.webhook_signature_failed"
   | "confidential.model_mismatch";
 
-/** Log a security event; `fields` pass the redaction list like any record (e-mails are hashed). */
 export function securityEvent(event: SecurityEventName, fields: Record<string, unknown> = {}): void {
   const level = event === "auth.sign_in" || event === "auth.sign_out" || event === "account.deleted" ? "info" : "warn";
   logger("security")[level]({ ...fields, event }, event);
 }
 
-/**
- * Route `console.*` (Next.js's own request errors, libraries that print) through the logger, so the
- * server's output stays one escaped JSON record per line whatever those messages quote. Called once
- * at server start-up (lib/server/startup.ts); idempotent.
- */
+/** Idempotent. */
 export function routeConsoleToLogger(): void {
   const routed = processSlot<boolean>("consoleRouted");
   if (routed.value) return;
@@ -185,10 +148,7 @@ export function routeConsoleToLogger(): void {
   }
 }
 
-/**
- * Tests: send every record to an in-memory list (JSON lines, exactly as production writes them).
- * Returns the list and a function that restores the normal destination.
- */
+/** Tests: records to an in-memory list, as production writes them. */
 export function captureLogsForTests(): { lines: string[]; records: () => Record<string, unknown>[]; restore: () => void } {
   const lines: string[] = [];
   let partial = "";

@@ -4,23 +4,15 @@ import { getConfig, type Config } from "@/lib/server/config";
 import { AppError } from "@/lib/shared/errors";
 import { logger } from "@/lib/server/log";
 
-/**
- * Outgoing mail: sign-in links (docs/product.md §4). Through SMTP when EMAIL_SERVER is set (nodemailer). In
- * development and tests without it, the link is written to the server log, clearly marked, and
- * nothing is sent; in production without it, e-mail sign-in is off (AppError "unavailable:email").
- */
+/** Sign-in mail (docs/product.md §4) over SMTP with EMAIL_SERVER; without it the link is logged (never in production). */
 
 
 
 let transport: { config: Config; transporter: Transporter } | undefined;
 
-/**
- * Development only (EMAIL_SERVER unset, never production: lib/server/config.ts): the last link logged for each
- * address, taken once by the sign-in request that asked for it so /signup can show it too.
- */
+/** Development only: the last link logged per address, taken once so /signup can show it. */
 const developmentLinks = new Map<string, string>();
 
-/** The sign-in link just logged for `to` (the normalised address), once; null unless mail goes to the log. */
 export function takeDevelopmentSignInLink(to: string): string | null {
   if (getConfig().emailDelivery !== "log") return null;
   const url = developmentLinks.get(to) ?? null;
@@ -35,7 +27,7 @@ function transporter(config: Config): Transporter {
   return transport.transporter;
 }
 
-/** Sender: EMAIL_FROM, else "Hush <no-reply@<APP_URL host>>". */
+/** EMAIL_FROM, else "Hush <no-reply@<APP_URL host>>". */
 export function mailFrom(config: Config = getConfig()): string {
   return config.EMAIL_FROM ?? `Hush <no-reply@${new URL(config.APP_URL).hostname}>`;
 }
@@ -43,17 +35,13 @@ export function mailFrom(config: Config = getConfig()): string {
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
-/**
- * Send the sign-in link `url` to `to`; the link expires at `expires`.
- * @throws AppError "unavailable:email" (no mail server in production), "upstream:email".
- */
+/** @throws AppError "unavailable:email" (no mail server in production), "upstream:email". */
 export async function sendSignInEmail(input: { to: string; url: string; expires: Date }): Promise<void> {
   const config = getConfig();
   const minutes = Math.max(1, Math.round((input.expires.getTime() - Date.now()) / 60_000));
   if (config.emailDelivery === "disabled") throw new AppError("unavailable:email", "E-mail sign-in is not available on this server.");
   if (config.emailDelivery === "log") {
-    // Development and tests only (never production): the link itself is the point of this record.
-    // The recipient is logged as a pseudonym like every address (lib/server/log.ts).
+    // Development and tests only: the link is the point of this record.
     logger("mail").info(
       { to: input.to, validMinutes: minutes },
       `DEVELOPMENT: SIGN-IN LINK (not e-mailed: EMAIL_SERVER is unset), valid ${minutes} minutes, once: ${input.url}`,
@@ -78,7 +66,6 @@ export async function sendSignInEmail(input: { to: string; url: string; expires:
   } catch (error) {
     // nodemailer's messages can quote the recipient: keep only the kind and SMTP code.
     const code = (error as { responseCode?: number; code?: string }).responseCode ?? (error as { code?: string }).code;
-    // The message carries no address or link.
     throw new AppError("upstream:email", `Could not send the sign-in e-mail${code ? ` (${code})` : ""}.`);
   }
 }

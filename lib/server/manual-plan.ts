@@ -3,23 +3,13 @@ import { getDb } from "@/lib/server/db/client";
 import { normalizeEmail } from "@/lib/server/auth/email-address";
 import { AppError } from "@/lib/shared/errors";
 
-/**
- * Pro by hand for on-premises deployments without Stripe (`npm run plan -- grant|revoke <email>`).
- * A manual grant is a subscription row with source "manual" and status "active" (no period end);
- * revoking sets it "inactive". A user with a Stripe subscription is left to Stripe.
- */
+/** Pro by hand without Stripe (`npm run plan`): a "manual" subscription row; Stripe-billed users are left to Stripe. */
 
-/** No account has that e-mail address ("not_found:user"). */
 const unknownUser = () => new AppError("not_found:user", "No account with that e-mail address.");
 
-/** The user is billed through Stripe: change the plan there (the Customer Portal), not by hand ("conflict:stripe_managed"). */
 const stripeManaged = () => new AppError("conflict:stripe_managed", "This account has a Stripe subscription; manage it in Stripe instead.");
 
-/**
- * Grant (`pro: true`) or revoke Pro for the account with `email`.
- * @returns the account's user id.
- * @throws AppError "not_found:user", "conflict:stripe_managed".
- */
+/** Grant or revoke Pro for `email`. @returns the user id. @throws AppError "not_found:user", "conflict:stripe_managed". */
 export async function setManualPro(email: string, pro: boolean): Promise<string> {
   const db = await getDb();
   const user = await db.user.findUnique({ where: { email: normalizeEmail(email) }, select: { id: true } });

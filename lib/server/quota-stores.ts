@@ -8,37 +8,29 @@ import type { CounterTable, WriteBehindCounts } from "@/lib/server/quota-write-b
 import { redisWithSearch } from "@/lib/server/search/quota";
 import { quotaAddSql, quotaIncrementSql, SEARCH_KEY_SUFFIX, VISITOR_KEY_PREFIX } from "@/lib/server/db/quota-sql";
 
-/**
- * Where lib/server/quota.ts keeps its counters: the database (conditional upserts), Redis (Lua scripts), visitors in
- * this process's memory written behind (embedded PGlite without Redis), and Redis with the database as its fallback.
- * Each increment is atomic and bounded by its limit; the module comment of lib/server/quota.ts says which is used when.
- */
+/** Where lib/server/quota.ts keeps counters: database, Redis, visitors in memory, Redis with database fallback. */
 
-/** What counting a turn did: 0 refused (over the turn limit), 1 counted, 2 counted with one search. */
+/** 0 refused, 1 counted, 2 counted with one search. */
 export type Counted = 0 | 1 | 2;
 
 export interface QuotaStore {
-  /** Add one to `key` for `day` unless it already reached `limit`, and with `searchLimit` one search too unless that limit is reached. */
+  /** Add one to `key` for `day` unless it reached `limit` (and one search unless `searchLimit` is reached). */
   increment(key: string, day: string, limit: number, searchLimit?: number): Promise<Counted>;
-  /** Add `amount` to `key` for `day` unless the count would pass `limit`; true when added. */
   add(key: string, day: string, amount: number, limit: number): Promise<boolean>;
-  /** The count of `key` for `day` (0 when none), counting nothing. */
+  /** Counting nothing; 0 when none. */
   read(key: string, day: string): Promise<number>;
-  /** The salt of `day`, created at random by the first caller of the day. */
   salt(day: string): Promise<Buffer>;
 }
 
 
 export const databaseStore: QuotaStore = {
   async increment(key, day, limit, searchLimit) {
-    // Through node-postgres as a prepared statement (rawRows): Prisma's own work around one raw
-    // statement was a sizeable part of a visitor turn's CPU.
+    // Through node-postgres as a prepared statement: cheaper per turn than Prisma.
     const turn = quotaIncrementSql({ key: Prisma.sql`${key}::text`, day, limit: Prisma.sql`${limit}::int` });
     if (!searchLimit) {
       const rows = await rawRows<{ count: number }>(turn);
       return rows.length > 0 && rows[0]!.count <= limit ? 1 : 0;
     }
-    // The search counted by the same statement, only when the turn was (FROM turn).
     const search = quotaIncrementSql({ key: Prisma.sql`${key + SEARCH_KEY_SUFFIX}::text`, day, limit: Prisma.sql`${searchLimit}::int`, from: Prisma.sql`FROM turn` });
     const rows = await rawRows<{ turn: number | null; search: number | null }>(
       Prisma.sql`WITH turn AS (${turn}), search AS (${search}) SELECT (SELECT count FROM turn) AS turn, (SELECT count FROM search) AS search`,
@@ -55,7 +47,7 @@ export const databaseStore: QuotaStore = {
     await db.$executeRaw`INSERT INTO quota_salts (day, salt) VALUES (${day}, ${randomBytes(32)}) ON CONFLICT (day) DO NOTHING`;
     const row = await db.quotaSalt.findUnique({ where: { day } });
     if (!row) throw new Error("quota salt missing");
-    // Yesterday's salt stays for sends that straddle midnight; older ones and their counters go.
+    // Yesterday's salt stays for sends that straddle midnight.
     const cutoff = new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
     await db.quotaSalt.deleteMany({ where: { day: { lt: cutoff } } });
     await db.quotaCounter.deleteMany({ where: { day: { lt: cutoff } } });
@@ -63,7 +55,6 @@ export const databaseStore: QuotaStore = {
   },
 };
 
-/** The database's counters as lib/server/quota-write-behind.ts reads and writes them (one statement each). */
 export const counterTable: CounterTable = {
   async read(key, day) {
     const pool = await getPool();
@@ -81,15 +72,10 @@ export const counterTable: CounterTable = {
   },
 };
 
-/**
- * Embedded PGlite without Redis: visitors counted in memory and written behind (lib/server/quota-write-behind.ts,
- * exact there because one process owns the database); users and the salt as in the database.
- */
 export function visitorsInMemory(visitors: WriteBehindCounts): QuotaStore {
   return {
     async increment(key, day, limit, searchLimit) {
       if (!key.startsWith(VISITOR_KEY_PREFIX)) return databaseStore.increment(key, day, limit, searchLimit);
-      // One process owns these counts: the search is counted right after the turn, each bounded by its own limit.
       if (!(await visitors.increment(key, day, limit))) return 0;
       return searchLimit && (await visitors.increment(key + SEARCH_KEY_SUFFIX, day, searchLimit)) ? 2 : 1;
     },
@@ -103,14 +89,12 @@ export function visitorsInMemory(visitors: WriteBehindCounts): QuotaStore {
   };
 }
 
-// INCR, expire with the day, refuse past the limit; run atomically by Redis.
 export const INCREMENT_SCRIPT = `
 local c = redis.call('INCR', KEYS[1])
 if c == 1 then redis.call('EXPIRE', KEYS[1], ARGV[2]) end
 if c > tonumber(ARGV[1]) then return 0 end
 return c`;
 
-// INCRBY ARGV[3] unless the count would pass ARGV[1] (then nothing is added), expire with the day; atomic in Redis.
 const ADD_SCRIPT = `
 local c = tonumber(redis.call('GET', KEYS[1]) or '0')
 if c + tonumber(ARGV[3]) > tonumber(ARGV[1]) then return 0 end
@@ -142,7 +126,7 @@ export function redisStore(redis: Redis): QuotaStore {
 }
 
 let lastRedisWarning = 0;
-/** Log that Redis failed a quota call and the database counts instead: one line per 10 s at most, so an outage does not flood the log. */
+/** At most one line per 10 s, so an outage does not flood the log. */
 export function warnRedisDown(error: unknown): void {
   if (Date.now() - lastRedisWarning < 10_000) return;
   lastRedisWarning = Date.now();

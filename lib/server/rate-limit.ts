@@ -7,40 +7,27 @@ import { AppError } from "@/lib/shared/errors";
 import { logger } from "@/lib/server/log";
 import { processSlot } from "@/lib/server/process-state";
 
-/**
- * Rate limits (rate-limiter-flexible): in Redis when REDIS_URL is set, so several app instances share
- * them, with an in-memory fallback while Redis is unreachable; otherwise in this process's memory.
- * Keys are hashed: an e-mail address used as a key is never stored in Redis as such.
- */
+/** Rate limits in Redis with REDIS_URL (in-memory fallback), else in memory; keys are hashed. */
 
-/**
- * Too many attempts: AppError "rate_limited:<limit name>", 429 "Too many requests." with Retry-After
- * (seconds until the next attempt is allowed).
- */
 function rateLimited(name: string, retryAfterSeconds: number, message = "Too many requests."): AppError {
   return new AppError(`rate_limited:${name}`, message, { headers: { "Retry-After": String(retryAfterSeconds) } });
 }
 
-/** The seconds of an AppError's Retry-After header (0 when it has none). */
 export function retryAfterSeconds(error: AppError): number {
   return Number(error.headers?.["Retry-After"] ?? 0);
 }
 
 interface LimiterSpec {
-  /** Key prefix, unique per limit. */
   name: string;
   points: number;
   durationSeconds: number;
 }
 
 type LimitState = { config: Config; redis: Redis | null; limiters: Map<string, RateLimiterAbstract> };
-// An in-memory limit or block must be one store per process, whichever bundle consumes it.
 const shared = processSlot<LimitState>("rateLimits");
 
-/** The limiter's key prefix in Redis (and in memory) for limits named `name`. */
 const keyPrefix = (name: string) => `hush:rl:${name}`;
 
-/** What the limiters store for `key`: its SHA-256, so no address or mailbox is kept as it is. */
 const hashedKey = (key: string) => createHash("sha256").update(key).digest("base64url");
 
 function limiterFor(spec: LimiterSpec): RateLimiterAbstract {
@@ -49,11 +36,9 @@ function limiterFor(spec: LimiterSpec): RateLimiterAbstract {
   if (state?.config !== config) {
     state?.redis?.disconnect();
     const redis = config.REDIS_URL
-      ? // Commands wait (at most a second) for the connection, so the first requests after start-up
-        // are counted in Redis, not in a fresh in-memory fallback.
+      ? // Commands wait for the connection, so the first requests are counted in Redis.
         new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, commandTimeout: 1000 })
       : null;
-    // An unreachable Redis must not crash the process; the insurance limiter takes over meanwhile.
     redis?.on("error", (error) => logger("rate-limit").error({ err: error.message }, "Redis error"));
     state = shared.value = { config, redis, limiters: new Map() };
   }
@@ -69,10 +54,7 @@ function limiterFor(spec: LimiterSpec): RateLimiterAbstract {
   return limiter;
 }
 
-/**
- * Count one attempt for `key` under `spec`.
- * @throws AppError "rate_limited:<spec.name>" (429, Retry-After) when the limit is reached.
- */
+/** @throws AppError "rate_limited:<spec.name>" (429) at the limit. */
 export async function consume(spec: LimiterSpec, key: string): Promise<void> {
   const hashed = hashedKey(key);
   try {
@@ -83,11 +65,7 @@ export async function consume(spec: LimiterSpec, key: string): Promise<void> {
   }
 }
 
-/**
- * Mark `key` used under `name` for `seconds`: true the first time, false while it is still marked (a replay).
- * Shared through Redis with REDIS_URL, so a replay to another instance is caught; else this process's memory
- * (lib/server/chat/continuation.ts, docs/issues.md #50).
- */
+/** True the first time, false while still marked (a replay). */
 export async function markOnce(name: string, key: string, seconds: number): Promise<boolean> {
   try {
     await limiterFor({ name: `once:${name}`, points: 1, durationSeconds: Math.max(1, Math.ceil(seconds)) }).consume(hashedKey(key));
@@ -98,30 +76,19 @@ export async function markOnce(name: string, key: string, seconds: number): Prom
   }
 }
 
-/** The limiter that holds refusals of a kind (`name`): blocks set by `blockKey`, read by `blockedSeconds`. */
 const blockSpec = (name: string): LimiterSpec => ({ name: `block:${name}`, points: 1, durationSeconds: 1 });
 
-/**
- * Refuse `key` under `name` for `seconds` (e.g. a client caught tampering; lib/server/confidential/relay.ts),
- * shared through Redis like the limits when REDIS_URL is set.
- */
 export async function blockKey(name: string, key: string, seconds: number): Promise<void> {
   const hashed = hashedKey(key);
   await limiterFor(blockSpec(name)).block(hashed, seconds);
 }
 
-/**
- * The Redis key that holds `key`'s refusal under `name` (`blockKey`), for a script that checks it in the
- * same round trip as something else (lib/server/quota.ts consumeQuotaUnlessBlocked): rate-limiter-flexible's
- * layout, `<keyPrefix>:<hashed key>`, whose value is above 1 while refused and whose TTL is the refusal's.
- * Null without REDIS_URL (refusals are then in this process's memory: `blockedSeconds` costs no round trip).
- */
+/** The Redis key holding a refusal (value above 1 while refused), for a script; null without REDIS_URL. */
 export function blockRedisKey(name: string, key: string): string | null {
   if (!getConfig().REDIS_URL) return null;
   return `${keyPrefix(blockSpec(name).name)}:${hashedKey(key)}`;
 }
 
-/** Seconds `key` stays refused under `name` (`blockKey`), 0 when it is not. */
 export async function blockedSeconds(name: string, key: string): Promise<number> {
   const hashed = hashedKey(key);
   const res = await limiterFor(blockSpec(name)).get(hashed);
@@ -129,29 +96,14 @@ export async function blockedSeconds(name: string, key: string): Promise<number>
   return Math.max(1, Math.ceil(res.msBeforeNext / 1000));
 }
 
-/**
- * Give back one point of `key` under `spec` (a request another limit refused sent nothing, so it must not
- * use up this one).
- */
 async function refund(spec: LimiterSpec, key: string): Promise<void> {
   const hashed = hashedKey(key);
   await limiterFor(spec).reward(hashed, 1);
 }
 
 /**
- * One sign-in e-mail requested for `mailbox` (lib/server/auth/email-address.ts `mailboxKey`, so "+tag", case
- * and Gmail dot variants share one count) by the client network `client` (lib/server/client-address.ts
- * `clientKey`; null counts as one unknown client). Three limits, checked in this order:
- * 1. EMAIL_SIGNIN_LIMIT_PER_CLIENT_PER_HOUR an hour per client network, whatever the addresses
- *    (one client must not mail many addresses);
- * 2. EMAIL_SIGNIN_LIMIT_PER_HOUR an hour per (mailbox, client network): a third party's requests use up
- *    their own network's count, never the owner's (mailbox lockout);
- * 3. EMAIL_SIGNIN_MAILBOX_LIMIT_PER_MINUTE a minute per mailbox from all networks together: the ceiling on
- *    mail to one inbox. Its window is a minute, so a flood from many networks holds the owner's next link
- *    back for at most a minute at a time.
- * A request one limit refuses is given back to the limits before it: it sent nothing.
- * @throws AppError "rate_limited:email-signin-client" (1), "rate_limited:email-signin" (2) or
- *   "rate_limited:email-signin-mailbox" (3): 429 with Retry-After and the sentence the sign-in page shows.
+ * One sign-in e-mail: per client an hour, per (mailbox, client) an hour (no owner lockout), per mailbox a minute.
+ * @throws AppError "rate_limited:email-signin-client", "rate_limited:email-signin" or "rate_limited:email-signin-mailbox"
  */
 export async function consumeEmailSignIn(mailbox: string, client: string | null): Promise<void> {
   const config = getConfig();
@@ -174,19 +126,10 @@ export async function consumeEmailSignIn(mailbox: string, client: string | null)
   }
 }
 
-/** Remembered-device changes (remember or revoke) an hour per user and per client network. */
 export const DEVICE_CHANGES_PER_USER_PER_HOUR = 20;
 export const DEVICE_CHANGES_PER_NETWORK_PER_HOUR = 60;
 
-/**
- * One change of a remembered device, remembering or revoking (finding 3: each revoke
- * waits for a VACUUM FULL of the key tables), by `userId` from the client network `client`
- * (lib/server/client-address.ts `clientKey`; null counts as one unknown network): at most
- * DEVICE_CHANGES_PER_USER_PER_HOUR per user and DEVICE_CHANGES_PER_NETWORK_PER_HOUR per network, so neither
- * many accounts on one network nor one account from many networks goes past. A request the network's
- * limit refuses is given back to the user's.
- * @throws AppError "rate_limited:vault-device-user" or "rate_limited:vault-device-network" (429, Retry-After).
- */
+/** Per user and per network. @throws AppError "rate_limited:vault-device-user" or "rate_limited:vault-device-network" */
 export async function consumeDeviceChange(userId: string, client: string | null): Promise<void> {
   const user: LimiterSpec = { name: "vault-device-user", points: DEVICE_CHANGES_PER_USER_PER_HOUR, durationSeconds: 3600 };
   const network: LimiterSpec = { name: "vault-device-network", points: DEVICE_CHANGES_PER_NETWORK_PER_HOUR, durationSeconds: 3600 };
@@ -208,7 +151,6 @@ export async function consumeDeviceChange(userId: string, client: string | null)
   }
 }
 
-/** Close the Redis connection, if any (tests, shutdown). */
 export async function closeRateLimits(): Promise<void> {
   const redis = shared.value?.redis;
   shared.value = undefined;

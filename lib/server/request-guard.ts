@@ -4,24 +4,11 @@ import { allowedMethods } from "@/lib/server/api/methods";
 import { getConfig } from "@/lib/server/config";
 import { apiPolicyHeaders, COMMON_HEADERS } from "@/lib/server/security/headers";
 
-/**
- * A guard in front of Next.js's request handling, for requests Next cannot parse and answers with a
- * 500 before any of our code runs (found by fuzzing): a method it does not support (TRACE
- * into a route handler: "HTTP method is unsupported"), a request-target that is not a path (`OPTIONS *`:
- * "Invalid URL"), and a path with malformed percent-encoding (/api/ns/chat_history/%FF: URIError
- * while decoding a dynamic segment). Each gets a 4xx with a JSON `{ "error": ... }` body instead.
- *
- * Installed once from instrumentation.ts. Next's server is a plain node:http Server with no hook of
- * its own before routing, so the guard wraps `Server.prototype.emit` for "request" events.
- */
+// Refuses with a 4xx what Next would answer 500 (an unknown method, `OPTIONS *`, bad %-encoding), by wrapping
+// `Server.prototype.emit`: Node's Server has no hook before routing.
 
-/** Methods the app answers; anything else (TRACE, CONNECT, TRACK, made-up ones) is refused. */
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
-/**
- * Why a request must be refused before Next sees it, or null when it may pass. A 405's `allow` names the
- * API route's own methods when the path is one (lib/server/api/methods.ts), else every method the app answers.
- */
 export function refusalFor(method: string | undefined, target: string | undefined): { status: number; error: string; allow?: string } | null {
   if (!method || !METHODS.has(method.toUpperCase())) {
     const path = target?.startsWith("/") ? target.split(/[?#]/, 1)[0]! : null;
@@ -40,12 +27,7 @@ export function refusalFor(method: string | undefined, target: string | undefine
   return null;
 }
 
-/**
- * The security headers every answer carries (finding 6): the common set of next.config.ts
- * and the API policy proxy.ts adds (CSP `default-src 'none'`, HSTS with an https APP_URL in production).
- * These refusals never reach either, so they are added here; an invalid configuration (the server does
- * not start with one) leaves HSTS out rather than failing the refusal.
- */
+/** The security headers of next.config.ts and proxy.ts, which these refusals never reach. */
 export function refusalHeaders(): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const { key, value } of COMMON_HEADERS) headers[key] = value;
@@ -76,7 +58,6 @@ function refuse(res: ServerResponse, refusal: { status: number; error: string; a
 
 const INSTALLED = Symbol.for("hush.requestGuard");
 
-/** Install the guard on every node:http server of this process (idempotent). */
 export function installRequestGuard(): void {
   const proto = http.Server.prototype as http.Server & { [INSTALLED]?: boolean };
   if (proto[INSTALLED]) return;
@@ -87,7 +68,6 @@ export function installRequestGuard(): void {
       const [req, res] = args as [IncomingMessage, ServerResponse];
       const refusal = refusalFor(req.method, req.url);
       if (refusal) {
-        // Drain the body (bounded by the socket closing after the answer).
         req.resume();
         refuse(res, refusal);
         return true;

@@ -5,17 +5,15 @@ import { createHmac, randomBytes } from "node:crypto";
 import { ConfigError, getConfig, type Config } from "@/lib/server/config";
 
 /**
- * The sign-in secret: NEXTAUTH_SECRET, required in production (lib/server/config.ts); in development and
- * tests, when unset, one generated once into <DATA_DIR>/nextauth.secret (mode 0600), which the
- * start-up log mentions (describeDefaults). Purpose-specific keys are derived from it, never reused.
+ * The sign-in secret: NEXTAUTH_SECRET (required in production), else one generated into <DATA_DIR>/nextauth.secret
+ * (0600). Purpose-specific keys are derived from it, never reused.
  */
 
-/** Name of the development secret file inside DATA_DIR. */
 export const DEV_SECRET_FILE = "nextauth.secret";
 
 let cached: { config: Config; secret: string } | undefined;
 
-/** The secret for the current Config. @throws ConfigError in production without NEXTAUTH_SECRET. */
+/** @throws ConfigError in production without NEXTAUTH_SECRET. */
 export function getAuthSecret(): string {
   const config = getConfig();
   if (cached?.config === config) return cached.secret;
@@ -24,7 +22,7 @@ export function getAuthSecret(): string {
   return secret;
 }
 
-/** A 32-byte key for one purpose ("desktop-handoff", ...), derived from the secret by HMAC-SHA-256. */
+/** A 32-byte key for one purpose, HMAC-SHA-256 of the secret. */
 export function deriveAuthKey(purpose: string): Uint8Array {
   return new Uint8Array(createHmac("sha256", getAuthSecret()).update(`hush auth key: ${purpose}`).digest());
 }

@@ -8,18 +8,8 @@ import { COMMON_HEADERS } from "@/lib/server/security/headers";
 import { htmlFileOf, isPrerendered } from "@/lib/server/security/static-pages";
 
 /**
- * The landing page from memory, for server.mjs's hot path (lib/server/hot-path.ts; docs/performance.md
- * "Landing page"): the build's prerendered HTML of / (`.next/server/app/index.html`), which is what Next
- * serves for it, sent with the same headers Next sends (next.config.ts's COMMON_HEADERS, proxy.ts's
- * hash-based CSP and HSTS, the page's own from `index.meta`, Next's Cache-Control and Vary) and
- * gzipped as Next's compression would, but without Next's routing, proxy.ts and response cache on each
- * request. e2e/security.spec.ts checks the answer against Next's own for the same page (`/?…`, which
- * this leaves to Next).
- *
- * Only a plain document request is answered here: GET or HEAD of exactly `/` (no query), no header of
- * the App Router's RSC requests, and an Accept-Encoding that is absent or a plain list (no q-values)
- * naming gzip or not (then identity). Anything else goes to Next. In development, or without a
- * prerendered /, nothing is answered here.
+ * The prerendered landing page from memory for server.mjs's hot path (docs/performance.md "Landing page"), with
+ * the headers and gzip Next would send (e2e/security.spec.ts compares). Only a plain GET/HEAD of exactly `/`.
  */
 
 interface Landing {
@@ -28,14 +18,13 @@ interface Landing {
   gzipped: Buffer;
 }
 
-/** Next 16's headers on a prerendered App Router page that are not in `.meta` (base-server.js, compression). */
+/** Not in `.meta` (base-server.js, compression). */
 const NEXT_PAGE_HEADERS: Record<string, string> = {
   "Cache-Control": "s-maxage=31536000",
   "Content-Type": "text/html; charset=utf-8",
   "x-nextjs-cache": "HIT",
 };
 const NEXT_VARY = "rsc, next-router-state-tree, next-router-prefetch, next-router-segment-prefetch";
-/** Request headers of the App Router's own fetches (RSC payloads, prefetches): these go to Next. */
 const ROUTER_HEADERS = ["rsc", "next-router-state-tree", "next-router-prefetch", "next-router-segment-prefetch", "next-action", "next-url"];
 
 let cached: Landing | null | undefined;
@@ -56,19 +45,18 @@ function load(): Landing | null {
   const headers: Record<string, string> = {};
   for (const { key, value } of COMMON_HEADERS) headers[key] = value;
   for (const [name, value] of Object.entries(meta.headers ?? {})) {
-    // Next's internal revalidation tags, which Next itself does not send to a browser.
     if (name.toLowerCase() === "x-next-cache-tags") continue;
     headers[name] = Array.isArray(value) ? value.join(",") : value;
   }
   Object.assign(headers, NEXT_PAGE_HEADERS);
-  // The hashes of this very body's inline scripts, as proxy.ts allows them for the prerendered page.
+  // The hashes of this body's inline scripts, as proxy.ts allows them.
   headers["Content-Security-Policy"] = pagePolicy({ hashes: inlineScriptHashes(body.toString("utf8")) });
   const hsts = hstsHeader({ production: config.isProduction, appUrl: config.APP_URL });
   if (hsts) headers["Strict-Transport-Security"] = hsts;
   return { headers, body, gzipped: gzipSync(body) };
 }
 
-/** "gzip", "identity", or null when the header is one this does not negotiate as Next would (left to Next). */
+/** Null for a header not negotiated as Next would (left to Next). */
 function encodingFor(accept: string | undefined): "gzip" | "identity" | null {
   if (accept === undefined || accept.trim() === "") return "identity";
   if (accept.includes(";")) return null;
@@ -77,7 +65,6 @@ function encodingFor(accept: string | undefined): "gzip" | "identity" | null {
   return names.includes("deflate") ? null : "identity";
 }
 
-/** Answer a plain GET or HEAD of `/` with the prerendered landing page (true), else leave it (false). */
 export function handleLanding(req: IncomingMessage, res: ServerResponse): boolean {
   if (req.url !== "/" || (req.method !== "GET" && req.method !== "HEAD")) return false;
   for (const name of ROUTER_HEADERS) if (req.headers[name] !== undefined) return false;

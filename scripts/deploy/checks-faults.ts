@@ -3,7 +3,7 @@ import { FREE_LIMIT, ask, check, deferred, instanceAt, type DeployContext } from
 import { setUpVault } from "./vault";
 import { signIn } from "./sign-in";
 
-/** The multi-instance test's checks (scripts/deploy-test.ts, docs/issues.md #11): faults: an instance killed, PostgreSQL and Redis away, the LLM failing. */
+/** Faults: an instance killed, PostgreSQL and Redis away, the LLM failing. */
 export async function faultChecks(ctx: DeployContext): Promise<void> {
   const { stack, client, user } = ctx;
   await check("fault: an instance killed mid-stream; the client's stream ends without an answer, the other serves", async () => {
@@ -17,8 +17,7 @@ export async function faultChecks(ctx: DeployContext): Promise<void> {
     await new Promise((r) => setTimeout(r, 600));
     victim.proc.kill("SIGKILL");
     const outcome = await cut;
-    // nginx ends the response early (or the connection breaks): no `done`, so the page shows the
-    // docs/product.md §8 message and keeps the typed text (e2e/chat.spec.ts covers the page's side).
+    // No `done`, so the page shows the docs/product.md §8 message and keeps the typed text.
     if (outcome.ok) assert.ok(!outcome.r.events.some((e) => e.event === "done"), "no answer from a killed instance");
     for (let i = 0; i < 4; i++) {
       const r = await user.json("GET", "/api/me");
@@ -27,7 +26,7 @@ export async function faultChecks(ctx: DeployContext): Promise<void> {
     const fresh = await client("127.0.0.6").chat("/api/ns/chat", ask("still there?"));
     assert.equal(fresh.events.at(-1)?.event, "done");
     await victim.exited;
-    await stack.startApp(stack.apps.indexOf(victim)); // back for the next checks
+    await stack.startApp(stack.apps.indexOf(victim));
   });
 
   await check("fault: PostgreSQL away for 10 s: 503 fast during the outage, recovery without a restart", async () => {
@@ -88,8 +87,7 @@ export async function faultChecks(ctx: DeployContext): Promise<void> {
       assert.ok(Date.now() < deadline, `not ready again: ${r.body}`);
       await new Promise((res) => setTimeout(res, 300));
     }
-    // Users' daily counts live in PostgreSQL whether or not Redis runs (docs/issues.md #24: one round trip
-    // before the model), so the count made during the outage still holds once Redis is back.
+    // Users' counts live in PostgreSQL whether or not Redis runs, so the outage's count still holds.
     const after = await third.json("POST", "/api/ns/chat_user", { json: ask("after the outage") });
     assert.equal(after.status, 429, `the limit still holds after the outage: ${after.body}`);
   });
@@ -97,8 +95,7 @@ export async function faultChecks(ctx: DeployContext): Promise<void> {
   await check("fault: the LLM answers 500, times out or cuts the stream: a clear error, nothing saved", async () => {
     const fourth = client();
     await signIn(stack, fourth, "llm-fault@example.test");
-    // A user with Save history on (a vault): the browser asks to save (save_chat: true) and would seal
-    // the turn for chat_save only after a `done`; none of these give one, and the server stores nothing.
+    // Without a `done` the browser seals nothing for chat_save, and the server stores nothing.
     await setUpVault(fourth, null);
     const r500 = await fourth.json<{ error: string }>("POST", "/api/ns/chat_user", { json: ask("[[fake:500]] hi", { save_chat: true }) });
     assert.equal(r500.status, 502, r500.body);

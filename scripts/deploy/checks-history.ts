@@ -7,7 +7,7 @@ import { listMigrations } from "../../lib/server/db/migrate";
 import { readChat, saveTurn, setUpVault, unlockVault } from "./vault";
 import { signIn } from "./sign-in";
 
-/** The multi-instance test's checks (scripts/deploy-test.ts, docs/issues.md #11): sessions across instances, saved history, body limits. */
+/** Sessions across instances, saved history, body limits. */
 export async function historyChecks(ctx: Omit<DeployContext, "user">): Promise<HttpsClient> {
   const { stack, A, B, other, client } = ctx;
   await check("two instances starting together on an empty database applied each migration once", async () => {
@@ -61,7 +61,7 @@ export async function historyChecks(ctx: Omit<DeployContext, "user">): Promise<H
   });
 
   await check("saved history sealed and stored through one instance is read and opened through the other", async () => {
-    // The browser's side (docs/issues.md #8): the vault is made here, only wrapped keys reach the server.
+    // Only wrapped keys reach the server.
     const vault = await setUpVault(user, "lighthouse passphrase");
     const question = "Remember the lighthouse";
     const sent = await user.chat("/api/ns/chat_user", ask(question));
@@ -71,7 +71,7 @@ export async function historyChecks(ctx: Omit<DeployContext, "user">): Promise<H
     const answer = (done.data as { chat_id: string | null; messages: { role: string; content: string }[] });
     assert.equal(answer.chat_id, null, "chat_user stores nothing: no chat id of its own");
     const turn: PlainMessage[] = [{ role: "user", content: question }, { role: "assistant", content: answer.messages.at(-1)!.content }];
-    // Store it through one instance (instance "A": whichever nginx picks), read it through the other.
+    // Stored through one instance, read through the other.
     const saved = await saveTurn(user, vault, null, 0, turn);
     assert.equal(saved.status, 200, saved.body);
     const chatId = saved.chatId;
@@ -80,7 +80,6 @@ export async function historyChecks(ctx: Omit<DeployContext, "user">): Promise<H
       [chatId],
     );
     assert.deepEqual(stored, [{ n: 2, plain: false }], "two rows, ciphertext only");
-    // A second session of the same user (another browser) unlocks with the passphrase and opens it.
     const elsewhere = client();
     await signIn(stack, elsewhere, "multi@example.test");
     const unlocked = await unlockVault(elsewhere, "lighthouse passphrase");
@@ -100,7 +99,7 @@ export async function historyChecks(ctx: Omit<DeployContext, "user">): Promise<H
   });
 
   await check("body limits: a 3 MB sealed turn reaches the app through nginx; 2 MB to a small route stops at nginx", async () => {
-    // Not a valid turn: the app's own JSON 400 proves nginx let the body through (its limit is 50m here).
+    // The app's own JSON 400 proves nginx let the body through.
     const big = await user.json<{ error: string }>("POST", "/api/ns/chat_save", { json: { padding: "x".repeat(3 * 1024 * 1024) } });
     assert.equal(big.status, 400, big.body.slice(0, 200));
     assert.equal(typeof big.data?.error, "string");

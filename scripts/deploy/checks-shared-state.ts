@@ -3,7 +3,7 @@ import { FREE_LIMIT, VISITOR_LIMIT, ask, check, type DeployContext } from "./che
 import { STRIPE_WEBHOOK_SECRET } from "./stack";
 import { makeEvent, signEvent } from "../../tests/helpers/fake-stripe-server";
 
-/** The multi-instance test's checks (scripts/deploy-test.ts, docs/issues.md #11): quotas, documents, Stripe events and the visitor's address across instances. */
+/** Quotas, documents, Stripe events and the visitor's address across instances. */
 export async function sharedStateChecks(ctx: DeployContext): Promise<void> {
   const { stack, client, user } = ctx;
   await check(`the daily quota (${FREE_LIMIT}) holds across both instances (Redis)`, async () => {
@@ -26,7 +26,7 @@ export async function sharedStateChecks(ctx: DeployContext): Promise<void> {
   await check("a turn's document (PDF text extracted in the browser) reaches the model on both instances", async () => {
     const document = { name: "e2e-report.pdf", text: "Hush quarterly privacy report.\n\nPage two." };
     const readOn = new Set<string>();
-    // A new visitor address each time (each has its own daily quota); nginx spreads them (least_conn).
+    // Each new address has its own daily quota; nginx spreads them.
     for (let i = 1; i <= 8 && readOn.size < 2; i++) {
       stack.llm.requests.length = 0;
       const r = await client(`127.0.4.${i}`).chat("/api/ns/chat", ask("What does the report say?", { document }));
@@ -40,8 +40,7 @@ export async function sharedStateChecks(ctx: DeployContext): Promise<void> {
   });
 
   await check("a Stripe event delivered to both instances at once is applied once (the other answers duplicate)", async () => {
-    // Stripe retries a delivery it saw time out; behind the load balancer the retry may reach the
-    // other instance while the first is still applying it. Idempotency lives in PostgreSQL.
+    // Stripe's retry may reach the other instance while the first still applies the event.
     const userId = "deploy-webhook-user";
     await stack.sql(`INSERT INTO users (id, email) VALUES ($1, 'webhook@example.test')`, [userId]);
     const now = Math.floor(Date.now() / 1000);
@@ -77,7 +76,7 @@ export async function sharedStateChecks(ctx: DeployContext): Promise<void> {
       const r = await v2.chat("/api/ns/chat", ask("hi"), undefined);
       assert.equal(r.status, 200, r.body);
     }
-    // A forged X-Forwarded-For does not buy a fresh quota: nginx appends the real peer after it.
+    // nginx appends the real peer after a forged X-Forwarded-For.
     const forged = await v2.json("POST", "/api/ns/chat", { json: ask("hi"), headers: { "x-forwarded-for": "203.0.113.9" } });
     assert.equal(forged.status, 429, forged.body);
     const v3 = client("127.0.0.3");

@@ -4,7 +4,7 @@ import { GRACE_SECONDS, ask, check, deferred, instanceAt, type DeployContext } f
 import { readChat, saveTurn, setUpVault } from "./vault";
 import { signIn } from "./sign-in";
 
-/** The multi-instance test's checks (scripts/deploy-test.ts, docs/issues.md #11): SIGTERM during streams. */
+/** SIGTERM during streams. */
 export async function shutdownChecks(ctx: DeployContext): Promise<void> {
   const { stack, client } = ctx;
   await check("SIGTERM during 21 streams: all finish, the turn is then saved (chat_save), the other instance serves, exit 0", async () => {
@@ -15,12 +15,11 @@ export async function shutdownChecks(ctx: DeployContext): Promise<void> {
     const upstream = deferred<string>();
     const streamDone = second.chat("/api/ns/chat_user", ask("Tell me slowly [[fake:slow]]", { save_chat: true }), { onHeaders: upstream.resolve });
     const streaming = instanceAt(stack, await upstream.promise);
-    // 20 more streams (visitors, each from its own address) spread over both instances.
     const others = Array.from({ length: 20 }, (_, i) => client(`127.0.2.${i + 1}`).chat("/api/ns/chat", ask("Slowly too [[fake:slow]]")));
     while (stack.llm.requests.length < before + 21) await new Promise((r) => setTimeout(r, 50));
     streaming.proc.kill("SIGTERM");
     const started = Date.now();
-    // While it drains, requests through nginx keep working (the other instance).
+    // While it drains, requests through nginx keep working.
     for (let i = 0; i < 4; i++) {
       const me = await second.json("GET", "/api/me");
       assert.equal(me.status, 200, me.body);
@@ -30,8 +29,7 @@ export async function shutdownChecks(ctx: DeployContext): Promise<void> {
     const last = result.events.at(-1)!;
     assert.equal(last.event, "done", result.body.slice(-300));
     assert.equal(result.events.filter((e) => e.event === "delta").length, 20);
-    // The browser seals the finished turn and stores it right after the `done` (docs/issues.md #8), while the
-    // stopped instance drains: nginx sends it to one that accepts it, and it is stored once.
+    // Saved while the stopped instance drains: nginx sends it to one that accepts it, and it is stored once.
     const answer = (last.data as { messages: { role: string; content: string }[] }).messages.at(-1)!.content;
     const turn: PlainMessage[] = [{ role: "user", content: "Tell me slowly [[fake:slow]]" }, { role: "assistant", content: answer }];
     const saved = await saveTurn(second, vault, null, 0, turn);

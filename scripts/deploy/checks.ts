@@ -1,11 +1,7 @@
 import type { HttpsClient } from "./https-client";
 import type { Stack } from "./stack";
 
-/**
- * What the multi-instance test's checks share (scripts/deploy-test.ts): the stack, its two instances, an https
- * client factory, the signed-in user, the limits the instances were started with, and `check`, which runs and
- * reports one.
- */
+/** What the multi-instance test's checks share. */
 export const FREE_LIMIT = 4;
 export const VISITOR_LIMIT = 2;
 export const GRACE_SECONDS = 20;
@@ -17,15 +13,12 @@ export interface DeployContext {
   stack: Stack;
   A: Instance;
   B: Instance;
-  /** The other instance's address. */
   other: (addr: string) => string;
-  /** A new https client through nginx (from `localAddress`, if given); closed at the end. */
+  /** From `localAddress`, if given; closed at the end. */
   client: (localAddress?: string) => HttpsClient;
-  /** The user signed in by historyChecks. */
   user: HttpsClient;
 }
 
-/** A spec-shaped chat body for the basic model. */
 export const ask = (content: string, extra: Record<string, unknown> = {}) => ({
   messages: [{ role: "user", content }],
   model: BASIC,
@@ -37,7 +30,7 @@ export const ask = (content: string, extra: Record<string, unknown> = {}) => ({
 
 let passed = 0;
 
-/** Run one check and print it with its time; throws (ending the test) when it fails. */
+/** Throws (ending the test) when it fails. */
 export async function check(name: string, fn: () => Promise<void>): Promise<void> {
   const started = Date.now();
   await fn();
@@ -45,17 +38,15 @@ export async function check(name: string, fn: () => Promise<void>): Promise<void
   console.log(`  ✓ ${name} (${Date.now() - started} ms)`);
 }
 
-/** Checks passed so far. */
 export const checksPassed = () => passed;
 
-/** A promise and its resolve function. */
 export function deferred<T>() {
   let resolve!: (value: T) => void;
   const promise = new Promise<T>((r) => (resolve = r));
   return { promise, resolve };
 }
 
-/** The instance nginx names in X-Hush-Upstream (the response headers come with the first token). */
+/** The response headers come with the first token. */
 export function instanceAt(stack: Stack, upstream: string): Instance {
   const app = stack.apps.find((a) => a.addr === upstream);
   if (!app) throw new Error(`unknown upstream "${upstream}"`);

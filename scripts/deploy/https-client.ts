@@ -1,8 +1,6 @@
 /**
- * A small HTTPS client for the multi-instance test and the load bench (node:https, keep-alive agent):
- * a cookie jar per user, a chosen source address (127.0.0.x: Linux routes the whole 127/8 to loopback,
- * so each simulated client reaches nginx from its own address), the nginx test header that names the
- * upstream instance, and Server-Sent Events read as they arrive (time to first token).
+ * A small HTTPS client for the multi-instance test and the load bench: a cookie jar, a chosen 127.0.0.x source
+ * address per simulated client, the upstream nginx names, and SSE timing.
  */
 import http from "node:http";
 import https from "node:https";
@@ -11,20 +9,19 @@ export interface HttpResult {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: string;
-  /** The app instance nginx chose (the test-only `X-Hush-Upstream` header), e.g. "127.0.0.1:5554". */
+  /** The test-only `X-Hush-Upstream` header, e.g. "127.0.0.1:5554". */
   upstream: string;
 }
 
 export interface SseResult extends HttpResult {
   events: { event: string; data: unknown }[];
-  /** Milliseconds from sending the request to the first `delta` event (null when none came). */
+  /** Null when no delta came. */
   ttftMs: number | null;
 }
 
 export class HttpsClient {
   readonly jar = new Map<string, string>();
   readonly agent: http.Agent;
-  /** node:https, or node:http for an http:// origin (the fault tests reach one instance directly). */
   private readonly transport: typeof http | typeof https;
 
   constructor(
@@ -37,7 +34,7 @@ export class HttpsClient {
       ca: options.ca,
       localAddress: options.localAddress,
       maxSockets: options.maxSockets ?? 4,
-      // The test certificate is issued for 127.0.0.1 (subjectAltName IP), so verification stays on.
+      // The test certificate names 127.0.0.1, so verification stays on.
     });
   }
 
@@ -57,7 +54,7 @@ export class HttpsClient {
     }
   }
 
-  /** One request; `form` is sent urlencoded, `json` as JSON. Same-origin Origin header on writes. */
+  /** `form` is sent urlencoded, `json` as JSON; writes carry a same-origin Origin. */
   request(
     method: string,
     path: string,
@@ -113,7 +110,6 @@ export class HttpsClient {
     return { ...res, data };
   }
 
-  /** POST a chat turn asking for Server-Sent Events; parses the events and times the first delta. */
   async chat(
     path: "/api/ns/chat" | "/api/ns/chat_user",
     payload: unknown,

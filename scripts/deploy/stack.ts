@@ -1,10 +1,4 @@
-/**
- * The production layout on one machine, with real servers, for scripts/deploy-test.ts and
- * bench/load.ts: a fresh PostgreSQL database (on TEST_POSTGRES_URL's server), a Redis of its own
- * (redis-server on its own port), the fake LLM and test SMTP servers, two production app instances of
- * the same build (`npm start`'s server.mjs, as the image runs it) and nginx running deploy/nginx.conf
- * with a self-signed certificate. Ports: DEPLOY_PORT_BASE (default 5550) + 0..9.
- */
+/** The production layout on one machine (PostgreSQL, Redis, two instances, nginx over TLS) for scripts/deploy-test.ts. */
 import { spawn, execFileSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -17,31 +11,24 @@ import { startTcpProxy, type TcpProxy } from "../../tests/helpers/tcp-proxy";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 
-/** The instances' webhook signing secret: scripts/deploy-test.ts signs Stripe events with it. */
 export const STRIPE_WEBHOOK_SECRET = "whsec_deploy_test_0123456789abcdef";
 
 export interface StackOptions {
-  /** Per-instance settings on top of the common ones (quotas, grace period ...). */
   appEnv?: Record<string, string>;
-  /** Fake LLM: milliseconds between streamed pieces (default 20) and before the first (default 0). */
   llmDelayMs?: number;
   llmFirstTokenMs?: number;
   log?: (line: string) => void;
-  /** Connect the instances to PostgreSQL directly, without the outage pass-through (the load bench). */
+  /** Without the outage pass-through. */
   directDatabase?: boolean;
-  /** Run each instance under the inspector on 127.0.0.1:<port> (A, B), for bench/memory.ts's forced GC. */
   inspectPorts?: [number, number];
 }
 
 export interface AppInstance {
   name: "A" | "B";
   port: number;
-  /** "127.0.0.1:<port>", as nginx's $upstream_addr names it. */
   addr: string;
   proc: ChildProcess;
-  /** Everything the process wrote (stdout + stderr). */
   output: string[];
-  /** The inspector's port when StackOptions.inspectPorts was given. */
   inspectPort?: number;
   exited: Promise<number | null>;
 }
@@ -50,25 +37,22 @@ export interface Stack {
   origin: string;
   httpPort: number;
   ca: Buffer;
-  /** The certificate's file (curl --cacert). */
   caPath: string;
   databaseUrl: string;
   llm: FakeLlmServer;
   smtp: TestSmtpServer;
   apps: AppInstance[];
-  /** The instances reach PostgreSQL through this pass-through: stop() is a database outage. */
+  /** stop() is a database outage. */
   pgProxy: TcpProxy;
   startApp(index: number): Promise<AppInstance>;
   stopRedis(): Promise<void>;
   startRedis(): Promise<void>;
-  /** A pg client on the test database (counting rows). */
   sql<R extends Record<string, unknown>>(text: string, params?: unknown[]): Promise<R[]>;
   close(): Promise<void>;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Poll `url` over plain HTTP until it answers 200 (or `timeoutMs` passes). */
 export async function waitFor200(url: string, timeoutMs: number, proc?: AppInstance): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last = "";
@@ -86,13 +70,12 @@ export async function waitFor200(url: string, timeoutMs: number, proc?: AppInsta
   throw new Error(`${url} not ready after ${timeoutMs} ms: ${last}${proc ? `\n${proc.output.join("")}` : ""}`);
 }
 
-/** Render deploy/nginx.conf for this machine: only the lines marked "# test:" and the process paths change. */
+/** Only the lines marked "# test:" and the process paths change. */
 export function renderNginxConf(
   source: string,
   v: { httpPort: number; httpsPort: number; upstreams: string[]; cert: string; key: string; prefix: string },
 ): string {
   const replacements: [RegExp, string][] = [
-    // Workers must write the temp folders under the test's own (private) folder.
     [/^pid .*;$/m, `${process.getuid?.() === 0 ? "user root;\n" : ""}pid ${v.prefix}/nginx.pid;`],
     [/^error_log .*;$/m, `error_log ${v.prefix}/error.log warn;`],
     [/^( *)server \S+ (.*)# test: upstream A$/m, `$1server ${v.upstreams[0]} $2`],
@@ -101,7 +84,6 @@ export function renderNginxConf(
     [/^( *)listen 443 ssl http2;.*# test: https port$/m, `$1listen 127.0.0.1:${v.httpsPort} ssl http2;`],
     [/^( *)ssl_certificate .*# test: certificate$/m, `$1ssl_certificate ${v.cert};`],
     [/^( *)ssl_certificate_key .*# test: key$/m, `$1ssl_certificate_key ${v.key};`],
-    // Test only: which instance answered (to prove requests alternate), and temp files in the prefix.
     [/^( *)add_header Strict-Transport-Security (.*)$/m, `$&\n$1add_header X-Hush-Upstream $upstream_addr always;`],
     [
       /^http \{$/m,
@@ -117,11 +99,7 @@ export function renderNginxConf(
   return out;
 }
 
-/**
- * deploy/Dockerfile's runtime stage as a folder: the same COPY lines (.next/standalone, .next/static,
- * public, prisma/migrations) from this checkout's build into `<work>/runtime`. Throws when the build has
- * no standalone output (next.config.ts `output: "standalone"`).
- */
+/** deploy/Dockerfile's runtime stage as a folder. */
 function assembleDockerRuntime(work: string): string {
   const dockerfile = fs.readFileSync(path.join(ROOT, "deploy/Dockerfile"), "utf8");
   const runtimeStage = dockerfile.slice(dockerfile.lastIndexOf("FROM "));
@@ -143,7 +121,6 @@ function spawnLogged(cmd: string, args: string[], env: NodeJS.ProcessEnv, output
   return proc;
 }
 
-/** Start the whole layout; `close()` stops everything and drops the database. */
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const log = options.log ?? ((line: string) => console.log(line));
   const base = Number(process.env.DEPLOY_PORT_BASE ?? 5550);
@@ -157,7 +134,6 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   };
 
   try {
-    // PostgreSQL: a fresh database.
     const dbName = `hush_t_deploy_${randomBytes(4).toString("hex")}`;
     const admin = new pg.Client({ connectionString: adminUrl });
     await admin.connect();
@@ -173,8 +149,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     dbUrl.pathname = `/${dbName}`;
     const databaseUrl = dbUrl.toString();
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
-    // The test's own reads; an idle connection ended by the server at teardown (DROP DATABASE ... FORCE
-    // terminates it, seen once) must not crash the run after every check passed.
+    // An idle connection ended by DROP DATABASE ... FORCE must not crash the run.
     pool.on("error", (e) => log(`test pool: ${e.message}`));
     cleanups.push(() => pool.end());
     const pgProxy = await startTcpProxy({ host: dbUrl.hostname, port: Number(dbUrl.port || 5432) }, ports.pg);
@@ -183,7 +158,6 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     appDbUrl.hostname = "127.0.0.1";
     appDbUrl.port = String(ports.pg);
 
-    // Redis of its own, so stopping it (fault tests) touches nobody else.
     let redis: ChildProcess | null = null;
     const redisOut: string[] = [];
     const startRedis = async () => {
@@ -213,7 +187,6 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     const smtp = await startSmtpServer({ port: ports.smtp });
     cleanups.push(() => smtp.close());
 
-    // TLS: a self-signed certificate for 127.0.0.1 (an IP subjectAltName, so clients verify it).
     const cert = path.join(work, "cert.pem");
     const key = path.join(work, "key.pem");
     execFileSync("openssl", [
@@ -223,7 +196,6 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     const ca = fs.readFileSync(cert);
     const origin = `https://127.0.0.1:${ports.https}`;
 
-    // Two app instances, started at the same moment on the empty database (both migrate: one applies).
     const appEnv = (port: number): NodeJS.ProcessEnv => ({
       PATH: process.env.PATH,
       HOME: process.env.HOME,
@@ -239,28 +211,23 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       LLM_TIMEOUT_MS: "5000",
       EMAIL_SERVER: `smtp://127.0.0.1:${ports.smtp}`,
       EMAIL_FROM: "Hush <no-reply@hush.test>",
-      // The proxy's address: the app reads the right-most untrusted X-Forwarded-For hop (TRUSTED_PROXIES),
-      // or, before that setting existed, the last one.
       STRIPE_WEBHOOK_SECRET: STRIPE_WEBHOOK_SECRET,
       TRUSTED_PROXIES: "127.0.0.1",
       CLIENT_IP_HEADER: "x-forwarded-for",
       ...options.appEnv,
     });
     const apps: AppInstance[] = [];
-    // Instance A runs server.mjs on the build as `npm start` does; instance B runs the Docker image's
-    // runtime layout (deploy/Dockerfile stage 3: `node server.mjs` beside Next's standalone output, with
-    // only the files copied there), so every check here also holds for the image.
+    // B runs the Docker image's runtime layout, so every check also holds for the image.
     const runtimeDir = assembleDockerRuntime(work);
     const startApp = async (index: number): Promise<AppInstance> => {
       const port = index === 0 ? ports.appA : ports.appB;
       const output: string[] = [];
       const inspectPort = options.inspectPorts?.[index];
-      // npm start's and the image's memory settings (docs/issues.md #42).
       const nodeArgs = ["--max-semi-space-size=4", ...(inspectPort ? [`--inspect=127.0.0.1:${inspectPort}`] : [])];
       const proc =
         index === 0
           ? spawnLogged(process.execPath, [...nodeArgs, "--require", path.join(ROOT, "deploy/http-timeouts.cjs"), "server.mjs", "-p", String(port), "-H", "127.0.0.1"], { ...appEnv(port), MALLOC_ARENA_MAX: "2" }, output)
-          : // deploy/Dockerfile's CMD
+          :
             spawnLogged(process.execPath, [...nodeArgs, "--require", "./http-timeouts.cjs", "server.mjs"], { ...appEnv(port), MALLOC_ARENA_MAX: "2", PORT: String(port), HOSTNAME: "127.0.0.1" }, output, runtimeDir);
       const exited = new Promise<number | null>((res) => proc.once("exit", (code) => res(code)));
       const app: AppInstance = { name: index === 0 ? "A" : "B", port, addr: `127.0.0.1:${port}`, proc, output, exited, inspectPort };
@@ -278,7 +245,6 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     });
     await Promise.all([startApp(0), startApp(1)]);
 
-    // nginx with the repository's config.
     const prefix = path.join(work, "nginx");
     for (const d of ["body", "proxy", "fastcgi", "uwsgi", "scgi"]) fs.mkdirSync(path.join(prefix, d), { recursive: true });
     const conf = renderNginxConf(fs.readFileSync(path.join(ROOT, "deploy/nginx.conf"), "utf8"), {

@@ -1,9 +1,4 @@
-/**
- * The browser's side of saved history (docs/issues.md #8), for the multi-instance test and the load bench: set up
- * a vault through the real endpoints, seal a finished turn under the vault key and store it with
- * POST /api/ns/chat_save, unlock on another connection and open what the history endpoints return.
- * The same lib/browser/vault/seal.ts the page uses (lib/browser/vault/unlock.ts), over the HttpsClient instead of fetch.
- */
+/** The browser's side of saved history over the HttpsClient, for the multi-instance test and the load bench. */
 import { generateVaultKey, importVaultKey } from "../../lib/browser/vault/crypto";
 import { displayNameFrom } from "../../lib/browser/vault/plain";
 import {
@@ -18,7 +13,7 @@ import {
 } from "../../lib/browser/vault/seal";
 import type { HttpsClient } from "./https-client";
 
-/** A signed-in client's unlocked vault: the key lives only here, as in the tab. */
+/** The key lives only here, as in the tab. */
 export interface Vault {
   userId: string;
   key: CryptoKey;
@@ -32,11 +27,7 @@ interface VaultJson {
   methods: StoredMethod[];
 }
 
-/**
- * Create the vault for the client's signed-in user, as the Save-history confirmation does: a fresh
- * 256-bit key wrapped by a recovery code and (unless `passphrase` is null) a passphrase (Argon2id),
- * POST /api/vault. @throws Error on any non-2xx answer.
- */
+/** Create the vault as the Save-history confirmation does (POST /api/vault). @throws Error on any non-2xx answer. */
 export async function setUpVault(client: HttpsClient, passphrase: string | null = "a long test passphrase"): Promise<Vault> {
   const state = await client.json<VaultJson>("GET", "/api/vault");
   if (state.status !== 200 || !state.data) throw new Error(`GET /api/vault: ${state.status} ${state.body}`);
@@ -49,10 +40,7 @@ export async function setUpVault(client: HttpsClient, passphrase: string | null 
   return { userId, key: await importVaultKey(raw), passphrase };
 }
 
-/**
- * Unlock the vault from another session of the same user (a second browser): GET /api/vault for the
- * wrapped keys, unwrap with the passphrase. @throws VaultDecryptionError on a wrong passphrase
- */
+/** Unlock from another session with the passphrase. @throws VaultDecryptionError on a wrong passphrase */
 export async function unlockVault(client: HttpsClient, passphrase: string): Promise<Vault & { upstream: string }> {
   const state = await client.json<VaultJson>("GET", "/api/vault");
   if (state.status !== 200 || !state.data?.exists) throw new Error(`GET /api/vault: ${state.status} ${state.body}`);
@@ -60,11 +48,7 @@ export async function unlockVault(client: HttpsClient, passphrase: string): Prom
   return { userId: state.data.user_id, key: await importVaultKey(raw), passphrase, upstream: state.upstream };
 }
 
-/**
- * Seal `messages.slice(from)` and POST it to /api/ns/chat_save (a new chat when `chatId` is null: its
- * id is made here, as the browser does). @returns the chat id, the answer, the instance that stored it and
- * the sealed body sent (`sent`: what the fault tests compare byte for byte with what is read back)
- */
+/** Seal `messages.slice(from)` and POST /api/ns/chat_save; `sent` is the sealed body, for byte comparisons. */
 export async function saveTurn(client: HttpsClient, vault: Vault, chatId: string | null, from: number, messages: PlainMessage[]) {
   const create = chatId === null;
   const id = chatId ?? crypto.randomUUID();
@@ -81,7 +65,6 @@ export async function saveTurn(client: HttpsClient, vault: Vault, chatId: string
   return { chatId: id, status: res.status, body: res.body, upstream: res.upstream, sent: body };
 }
 
-/** GET /api/ns/chat_history/{id} and decrypt it with the vault key. */
 export async function readChat(client: HttpsClient, vault: Vault, chatId: string) {
   const res = await client.json<SealedChatJson>("GET", `/api/ns/chat_history/${chatId}`);
   const chat = res.status === 200 && res.data ? await openChat(vault.key, vault.userId, res.data) : null;

@@ -1,6 +1,6 @@
 /**
  * Child process for tests/db/migrate.test.ts: asks Prisma's own schema engine (WebAssembly, the
- * engine behind `prisma migrate deploy/status`) what it thinks of a database that lib/server/db/migrate.ts
+ * engine behind `prisma migrate deploy` and `status`) what it thinks of a database that lib/server/db/migrate.ts
  * migrated. Prints one JSON line. Usage: tsx --conditions=react-server tests/db/prisma-history.ts
  * <pglite data dir | postgresql:// url>. Exits explicitly: the engine keeps the process alive.
  */

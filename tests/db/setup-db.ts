@@ -106,7 +106,7 @@ export async function createUser(db: PrismaClient, email?: string): Promise<stri
 /**
  * Whether the relation files of `t`'s PGlite database (PGDATA/base, i.e. every table and index, not the
  * write-ahead log) hold `bytes`. The WAL keeps a record of each insert until its segment is recycled;
- * README "Privacy" says so.
+ * docs/privacy.md says so.
  */
 export function tableFilesHold(t: TestDb, bytes: Buffer): boolean {
   const root = path.join(t.dataDir, "pglite", "base");

@@ -258,7 +258,7 @@ export function runScript(script: string, args: string[], env: Record<string, st
   });
 }
 
-/** One row of the README's reliability table, printed at the end of the run. */
+/** One row of docs/database.md's reliability table, printed at the end of the run. */
 export interface Row {
   fault: string;
   acknowledged: number;

@@ -11,13 +11,7 @@ export const metadata = publicPageMetadata({
   path: siteConfig.routes.pricing,
 });
 
-/**
- * /pricing (docs/product.md §2): the prices for the caller's country (docs/product.md §9), looked up while the server renders
- * the page, with the same rule as GET /api/get-country (lib/server/geo.ts, offline, nothing stored). The page is
- * blank while that lookup runs because nothing has been sent yet (docs/product.md §2 "While the country lookup runs
- * the page is blank"); the prices are in the first HTML, so they paint without waiting for the scripts
- * (with the lookup in the browser, Lighthouse's LCP waited on hydration plus a request).
- */
+/** /pricing (docs/product.md §2, §9): the country is looked up as the server renders, so prices are in the first HTML. */
 export default async function PricingPage() {
   const country = countryOrDefault(new Request("http://pricing.invalid/", { headers: await headers() }), "pricing");
   return (

@@ -13,19 +13,14 @@ export const metadata = publicPageMetadata({
   path: siteConfig.routes.privacy,
 });
 
-/**
- * /privacy: content/privacy.ts, with the provider of each model from the server's
- * configuration (lib/llm registry). Rendered per request, not prerendered: a page built with other LLM
- * settings than the server runs with would name the wrong provider, and this page must be literally true.
- */
-/** A cell: a table cell from sm up; on a phone a labelled line of the model's card (its data-label). */
+/** A table cell from sm up; on a phone a labelled line of the model's card. */
 const cardCell =
   "px-4 py-3 max-sm:block max-sm:px-0 max-sm:pb-0 max-sm:pt-3 max-sm:before:block max-sm:before:text-xs max-sm:before:font-semibold max-sm:before:uppercase max-sm:before:tracking-wide max-sm:before:text-ink-500 max-sm:before:content-[attr(data-label)]";
 
+/** Rendered per request: a page built with other LLM settings than the server has would name the wrong provider. */
 export default async function PrivacyPage() {
   await connection();
   const providers = modelProviders();
-  // Per model, whether Hush's server reads messages (standard) or relays ciphertext (confidential).
   const privacy = new Map(modelPrivacyLines().map((p) => [p.code, p]));
   const anyConfidential = [...privacy.values()].some((p) => p.confidential);
   return (
@@ -41,7 +36,7 @@ export default async function PrivacyPage() {
             {providersSection.title}
           </h2>
           <p className="mt-4 leading-7 text-ink-700">{providersSection.lead}</p>
-          {/* On a phone each model is a card with its labels (four columns do not fit 390 px); a table from sm up. */}
+          {/* On a phone each model is a card: four columns do not fit. */}
           <div className="mt-6 rounded-2xl border border-ink-200 sm:overflow-hidden max-sm:border-0">
             <table className="w-full text-left text-sm max-sm:block" data-testid="provider-table">
               <caption className="sr-only">{providersSection.caption}</caption>

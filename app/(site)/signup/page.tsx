@@ -14,10 +14,7 @@ type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
 const one = (value: string | string[] | undefined) => (typeof value === "string" && value ? value : null);
 
-/**
- * /signup (docs/product.md §2): a signed-in user is sent to /chat, except while a sign-in is being finished
- * here (?complete=1 after any sign-in, ?token= from an e-mailed link) or an error is shown.
- */
+/** /signup (docs/product.md §2): a signed-in user goes to /chat, unless a sign-in is finishing here or an error shows. */
 export default async function SignupPage({ searchParams }: { searchParams: SearchParams }) {
   const params = await searchParams;
   const token = one(params.token);

@@ -5,12 +5,7 @@ import { useSyncExternalStore } from "react";
 import { apiFetch } from "@/lib/browser/api/client";
 import type { SubscriptionJson } from "@/lib/shared/api/contract";
 
-/**
- * The account context of docs/product.md §4, as a tiny shared store (no provider component, so pages that do not
- * need it ship nothing more): `loading` starts true; `user` is null or the signed-in user;
- * `subscription` is null until fetched and on error; `accountDeleted` is false by default and on error.
- * Subscription and account status are fetched once a user exists, through the typed API client.
- */
+// The account context of docs/product.md §4 as a tiny shared store, so pages that do not need it ship nothing more.
 export type Subscription = SubscriptionJson;
 
 export interface AccountState {
@@ -18,7 +13,6 @@ export interface AccountState {
   user: { email: string | null } | null;
   subscription: Subscription | null;
   accountDeleted: boolean;
-  /** GET /api/me's `auth_sync`: an auth-token sync receiver is configured (docs/product.md §7, components/auth/sync.ts). */
   authSync: boolean;
 }
 
@@ -32,7 +26,6 @@ function set(next: Partial<AccountState>) {
   listeners.forEach((l) => l());
 }
 
-/** Fetch the session, then the account status and subscription (docs/product.md §4, §8 log texts). */
 export async function refreshAccount(): Promise<void> {
   let user: AccountState["user"] = null;
   let authSync = false;
@@ -69,7 +62,6 @@ function subscribe(listener: () => void) {
   return () => listeners.delete(listener);
 }
 
-/** The account context; the first component that uses it starts the fetch. */
 export function useAccount(): AccountState {
   return useSyncExternalStore(
     subscribe,
@@ -78,7 +70,6 @@ export function useAccount(): AccountState {
   );
 }
 
-/** The plan that decides model access in the UI (the server enforces it again). */
 export function planOf(account: AccountState): "Free" | "Pro" {
   return account.subscription?.plan === "Pro" ? "Pro" : "Free";
 }

@@ -1,16 +1,9 @@
 import { vaultCrypto } from "@/lib/browser/vault/lazy";
 
-/**
- * Signed-in users' unsent drafts, one per chat, kept in this browser's localStorage sealed with the vault key
- * (docs/security.md "Drafts"): AES-GCM under the vault key with associated data
- * `{ field: "draft", userId, chatId }` (lib/browser/vault/crypto.ts), padded like every vault field, so a draft can
- * be read only after unlocking and cannot be moved to another chat or user. Nothing is stored in clear and
- * nothing reaches the server. The entry's name holds the user id and the chat id (or "new"), never text.
- */
+// Unsent drafts, kept in localStorage sealed under the vault key and bound to user and chat (docs/security.md "Drafts").
 export const NEW_CHAT_DRAFT = "new";
 const PREFIX = "hush.draft.v1.";
 
-/** The localStorage entry of one chat's draft. */
 export function draftStorageKey(userId: string, chatKey: string): string {
   return `${PREFIX}${userId}.${chatKey}`;
 }
@@ -23,19 +16,16 @@ function storage(): Storage | null {
   }
 }
 
-/** Seal `text` as the draft of `chatKey` (a chat id or NEW_CHAT_DRAFT); base64. */
 export async function sealDraft(key: CryptoKey, userId: string, chatKey: string, text: string): Promise<string> {
   const { encryptField, toBase64 } = await vaultCrypto();
   return toBase64(await encryptField(key, { field: "draft", userId, chatId: chatKey }, text));
 }
 
-/** Open a sealed draft. @throws AppError "unprocessable:vault_decrypt" (wrong key, moved or altered) */
 export async function openDraft(key: CryptoKey, userId: string, chatKey: string, sealed: string): Promise<string> {
   const { decryptField, fromBase64 } = await vaultCrypto();
   return decryptField(key, { field: "draft", userId, chatId: chatKey }, fromBase64(sealed));
 }
 
-/** Store (or, for blank text, remove) the sealed draft of `chatKey`. Storage errors are ignored. */
 export async function storeDraft(key: CryptoKey, userId: string, chatKey: string, text: string): Promise<void> {
   const store = storage();
   if (!store) return;
@@ -48,14 +38,12 @@ export async function storeDraft(key: CryptoKey, userId: string, chatKey: string
   }
 }
 
-/** The draft of `chatKey`, or "" (none, or one that does not open: it is then removed). */
 export async function loadDraft(key: CryptoKey, userId: string, chatKey: string): Promise<string> {
   const store = storage();
   const name = draftStorageKey(userId, chatKey);
   const sealed = store?.getItem(name);
   if (!store || !sealed) return "";
-  // Fetched before the try: code that could not be fetched must not count as a draft that does not open
-  // (which would remove it). @throws then, and the draft stays stored.
+  // Fetched before the try: code that could not load must not count as a draft that does not open (which removes it).
   await vaultCrypto();
   try {
     return await openDraft(key, userId, chatKey, sealed);
@@ -65,19 +53,13 @@ export async function loadDraft(key: CryptoKey, userId: string, chatKey: string)
   }
 }
 
-/** Remove a chat's draft (the chat was deleted, or its draft moved to the chat's new id). */
 export function removeDraft(userId: string, chatKey: string): void {
   try {
     storage()?.removeItem(draftStorageKey(userId, chatKey));
   } catch {
-    // nothing stored
   }
 }
 
-/**
- * Remove every draft of `userId` from this browser (finding 7): "Forget this device" on
- * log out and account deletion leave no entry naming the user or a chat.
- */
 export function removeAllDrafts(userId: string): void {
   const store = storage();
   if (!store) return;
@@ -86,6 +68,5 @@ export function removeAllDrafts(userId: string): void {
     const keys = Array.from({ length: store.length }, (_, i) => store.key(i)).filter((k): k is string => k !== null && k.startsWith(mine));
     for (const key of keys) store.removeItem(key);
   } catch {
-    // Storage unavailable: nothing stored.
   }
 }

@@ -1,38 +1,17 @@
 import { activePath, ROOT, versionOf, type BranchTree } from "./branches";
 import { hasVersions, treeFromSaved, type SavedMessage } from "./saved-tree";
 
-/**
- * Export of saved chats (docs/issues.md #9 "Export: one chat or all chats as Markdown and JSON, produced in the
- * browser"). Pure formatting over chats already decrypted in the browser: no fetch, no crypto, no DOM.
- *
- * JSON shape, `format: "hush-chats"`, `version: 1` (documented in docs/export.md):
- * {
- *   "format": "hush-chats", "version": 1, "exported_at": ISO 8601,
- *   "chats": [{
- *     "id": UUID, "title": string | null, "created_at": ISO 8601 | null, "updated_at": ISO 8601,
- *     "messages": [{ "role": "user" | "assistant" | "system", "content": string, "attachment": { "name" } | null }],
- *     "tree": null | { "root": "root", "nodes": { [id]: { "parent": id | null, "children": id[], "active": number,
- *              "message": null | { "role", "content", "attachment": { "name" } | null, "stopped": boolean } } } }
- *   }]
- * }
- * `messages` is the active path (what the chat shows); `tree` holds every edited and regenerated version
- * (null when the chat has none). Attachments carry their file name only, never the PDF or its text.
- */
+// Export of decrypted saved chats as Markdown and JSON (`format: "hush-chats"`, docs/export.md). Pure formatting.
 
 export const EXPORT_FORMAT = "hush-chats";
 export const EXPORT_VERSION = 1;
 
-/** A decrypted chat ready to export. */
 export interface ExportableChat {
   id: string;
   title: string | null;
-  /** ISO 8601, null when unknown. */
   createdAt: string | null;
-  /** ISO 8601. */
   updatedAt: string;
-  /** The active path, as stored. */
   messages: { role: SavedMessage["role"]; content: string; attachmentName?: string | null }[];
-  /** The branch tree when the chat has versions (lib/browser/chat/saved-tree.ts), else null. */
   tree: BranchTree<SavedMessage> | null;
 }
 
@@ -59,17 +38,14 @@ export interface ExportJson {
   version: typeof EXPORT_VERSION;
   exported_at: string;
   chats: ExportJsonChat[];
-  /** The user's memories (docs/issues.md #41), newest first; only in the export of every chat, when it could be read. */
   memories?: ExportJsonMemory[];
 }
 
-/** One memory: its text and when it was added or last edited (ISO 8601). */
 export interface ExportJsonMemory {
   text: string;
   updated_at: string;
 }
 
-/** A memory as the export takes it (lib/browser/vault/memory.ts MemoryFact: `at` in ms since the epoch). */
 export interface ExportableMemory {
   text: string;
   at: number;
@@ -83,7 +59,6 @@ function attachment(name: string | null | undefined) {
   return name ? { name } : null;
 }
 
-/** One chat in the JSON shape above. */
 export function chatToJson(chat: ExportableChat): ExportJsonChat {
   return {
     id: chat.id,
@@ -113,10 +88,7 @@ export function chatToJson(chat: ExportableChat): ExportJsonChat {
   };
 }
 
-/**
- * The JSON file's text for `chats` (one or all), pretty-printed. `now` is the export time; `memories`, given for
- * the export of every chat, become `memories` (newest first).
- */
+/** The JSON file's text for `chats`; `memories` only with the export of every chat. */
 export function chatsToJson(chats: ExportableChat[], now: Date, memories?: ExportableMemory[]): string {
   const doc: ExportJson = { format: EXPORT_FORMAT, version: EXPORT_VERSION, exported_at: now.toISOString(), chats: chats.map(chatToJson) };
   if (memories) doc.memories = newestFirst(memories).map((m) => ({ text: m.text, updated_at: new Date(m.at).toISOString() }));
@@ -125,17 +97,12 @@ export function chatsToJson(chats: ExportableChat[], now: Date, memories?: Expor
 
 const SPEAKER: Record<SavedMessage["role"], string> = { user: "You", assistant: "Hush", system: "System" };
 
-/** "2026-11-22 18:40 UTC": unambiguous whatever the reader's time zone. */
 export function formatUtc(iso: string): string {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
   return `${d.toISOString().slice(0, 16).replace("T", " ")} UTC`;
 }
 
-/**
- * One chat as Markdown: its title, dates, then each message of the active path under a "You" / "Hush"
- * heading, with the attachment's name and, where a message has versions, which one this is.
- */
 export function chatToMarkdown(chat: ExportableChat): string {
   const lines: string[] = [`# ${(chat.title ?? UNTITLED).replace(/\s+/g, " ").trim() || UNTITLED}`, ""];
   const dates = [chat.createdAt ? `Created ${formatUtc(chat.createdAt)}` : null, `Last updated ${formatUtc(chat.updatedAt)}`].filter(Boolean);
@@ -153,17 +120,12 @@ export function chatToMarkdown(chat: ExportableChat): string {
   return `${lines.join("\n").trimEnd()}\n`;
 }
 
-/**
- * Every chat in one Markdown file, newest first as given, separated by rules; with `memories` (a non-empty list),
- * a "Memories" section first, one line each, newest first.
- */
 export function chatsToMarkdown(chats: ExportableChat[], now: Date, memories?: ExportableMemory[]): string {
   const head = `_Exported from Hush on ${formatUtc(now.toISOString())}: ${chats.length} ${chats.length === 1 ? "chat" : "chats"}._\n`;
   const remembered = memories?.length ? [`# Memories\n\n${newestFirst(memories).map((m) => `- ${m.text.replace(/\s+/g, " ").trim()}`).join("\n")}\n`] : [];
   return [head, ...remembered, ...chats.map(chatToMarkdown)].join("\n---\n\n");
 }
 
-/** A file name for an export: "hush-<slug of the title>-<YYYY-MM-DD>.<ext>" or "hush-chats-<date>.<ext>". */
 export function exportFileName(title: string | null | "all", ext: "md" | "json", now: Date): string {
   const date = now.toISOString().slice(0, 10);
   if (title === "all") return `hush-chats-${date}.${ext}`;
@@ -178,10 +140,6 @@ export function exportFileName(title: string | null | "all", ext: "md" | "json",
   return `hush-${slug || "chat"}-${date}.${ext}`;
 }
 
-/**
- * A saved chat as lib/browser/vault/seal.ts `openChat` returns it, ready to export: the tree only when it
- * matches the stored messages and has versions (lib/browser/chat/saved-tree.ts).
- */
 export function exportableFromSaved(saved: {
   chatId: string;
   title: string | null;

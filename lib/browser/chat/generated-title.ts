@@ -3,20 +3,13 @@ import { TITLE_REQUEST_HEADER } from "@/lib/shared/chat/title-request";
 
 export { standInTitle, TITLE_REQUEST_HEADER } from "@/lib/shared/chat/title-request";
 
-/**
- * Generated chat titles: after a saved chat's first exchange the browser asks the chat's own
- * model, through the same private path as the chat (an ordinary chat call, standard or confidential,
- * saving nothing), to name it in a few words. The answer is tidied here and then sealed like any title
- * (PATCH /api/ns/chat_title). Nothing new reaches the server in clear: the request is a chat turn.
- */
+// Generated chat titles: the chat's own model names the chat through the same private path as the chat (an
+// ordinary chat call that saves nothing); the title is then sealed like any other.
 
 
-/** Characters of each side of the exchange sent to be named: enough for a topic, cheap to send. */
 const EXCERPT_CHARS = 1500;
-/** Longest title kept, in characters (the fallback title's length, lib/browser/vault/seal.ts displayNameFrom). */
 const TITLE_MAX_CHARS = 60;
 
-/** The messages of a title request for a first exchange: one user message holding both sides. */
 export function titleRequestMessages(question: string, answer: string): ApiMessage[] {
   const cut = (text: string) => (text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS)}…` : text);
   return [
@@ -30,10 +23,6 @@ export function titleRequestMessages(question: string, answer: string): ApiMessa
 }
 
 
-/**
- * The model's answer as a title: its first non-empty line without Markdown, "Title:" or wrapping quotes,
- * cut at 60 characters; null when nothing usable is left (the fallback title stays).
- */
 export function cleanTitle(answer: string): string | null {
   const line = answer
     .split("\n")
@@ -52,11 +41,7 @@ export function cleanTitle(answer: string): string | null {
   return title === "" ? null : title;
 }
 
-/**
- * Ask `send` (the chat's own turn sender: lib/browser/chat/send-turn.ts sendChat or the confidential one) for a
- * title of the exchange. @returns the title, or null when the call failed or gave nothing usable
- * (the caller keeps the fallback title, silently).
- */
+/** Ask `send` for a title of the exchange. @returns the title, or null when the call failed or gave nothing usable */
 export async function generateTitle(input: {
   send: (input: SendChatInput) => Promise<SendChatResult>;
   model: string;

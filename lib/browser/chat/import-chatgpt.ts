@@ -1,32 +1,16 @@
 import { z } from "@/lib/shared/zod";
 import { AppError } from "@/lib/shared/errors";
 
-/**
- * Import of a ChatGPT data export (docs/issues.md #9 "Import a ChatGPT data export (conversations.json) into saved
- * history (encrypted on import)"). Pure parsing, run in the browser: the file never reaches the server in
- * clear; the caller seals each chat under the vault key and stores it through POST /api/ns/chat_save.
- *
- * The file (OpenAI's "Export data", conversations.json) is an array of conversations:
- *   { title, create_time, update_time (Unix seconds, fractional), current_node,
- *     mapping: { [id]: { id, parent, children[], message: null | { author: { role }, create_time,
- *       content: { content_type, parts[] }, recipient, metadata: { is_visually_hidden_from_conversation,
- *       attachments: [{ name }] } } } } }
- * Unknown fields are ignored. The conversation shown is the path from the root to `current_node` (the
- * versions ChatGPT kept of edited questions are left out); on it only user and assistant text is kept:
- * system, tool and hidden messages, messages to tools (recipient other than "all"), non-text parts
- * (images) and empty messages are skipped, and consecutive messages of one role are joined.
- */
+// Import of a ChatGPT data export (conversations.json), parsed in the browser: the file never reaches the server in
+// clear. Kept: user and assistant text on the path from the root to `current_node`, one role's run joined.
 
-/** Largest file accepted, in bytes (read whole in the browser). */
 export const IMPORT_MAX_BYTES = 200 * 1024 * 1024;
-/** Most conversations imported from one file. */
 export const IMPORT_MAX_CHATS = 10_000;
-/** Most messages kept per conversation (POST /api/ns/chat_save takes at most 10,000). */
 export const IMPORT_MAX_MESSAGES = 10_000;
-/** Longest message kept, in characters (at 4 UTF-8 bytes each still under the 2,000,000 base64 characters chat_save takes per field); longer ones are cut and marked. */
+/** Longest message kept, in characters (4 bytes each still fit chat_save's field); longer ones are cut and marked. */
 export const IMPORT_MAX_MESSAGE_CHARS = 300_000;
 
-/** A wrong or unreadable file: AppError "bad_request:import_file", whose message is shown to the user as is. */
+/** A wrong or unreadable file: AppError "bad_request:import_file", shown as is. */
 export const importFormatError = (message: string) => new AppError("bad_request:import_file", message);
 
 const seconds = z.number().finite().nullable().optional().catch(null);
@@ -67,22 +51,18 @@ const conversationSchema = z.looseObject({
   mapping: z.record(z.string(), nodeSchema),
 });
 
-/** The file's top level: an array of objects that look like conversations. */
 const fileSchema = z.array(z.unknown()).max(IMPORT_MAX_CHATS, `This file has more than ${IMPORT_MAX_CHATS.toLocaleString("en-US")} conversations. Split it and import the parts.`);
 
-/** A conversation ready to seal and store. */
 export interface ImportedChat {
   title: string | null;
   createdAt: Date;
   updatedAt: Date;
   messages: { role: "user" | "assistant"; content: string }[];
-  /** File names of attachments ChatGPT listed (their content is not in the export). */
   attachmentNames: string[];
 }
 
 export interface ImportResult {
   chats: ImportedChat[];
-  /** Conversations left out: no user or assistant text on their current path, or not a conversation. */
   skipped: number;
 }
 
@@ -102,7 +82,7 @@ function textOf(m: Message): string {
   const content = m.content;
   if (!content) return "";
   const parts = content.parts ?? (content.text !== undefined ? [content.text] : []);
-  // Text and multimodal text only: code sent to tools, tool output, browsing and reasoning displays are not the conversation.
+  // Text and multimodal text only: tool traffic, browsing and reasoning displays are not the conversation.
   if (content.content_type && content.content_type !== "text" && content.content_type !== "multimodal_text") return "";
   return parts
     .filter((p): p is string => typeof p === "string")
@@ -110,7 +90,6 @@ function textOf(m: Message): string {
     .trim();
 }
 
-/** The node ids from the root to `leaf` (following parents), guarded against cycles. */
 function pathTo(mapping: Record<string, z.infer<typeof nodeSchema>>, leaf: string): string[] {
   const out: string[] = [];
   const seen = new Set<string>();
@@ -121,7 +100,7 @@ function pathTo(mapping: Record<string, z.infer<typeof nodeSchema>>, leaf: strin
   return out.reverse();
 }
 
-/** When `current_node` is missing: the root's last-child chain (the newest version at each step). */
+// When `current_node` is missing: the root's last-child chain (the newest version at each step).
 function newestLeaf(mapping: Record<string, z.infer<typeof nodeSchema>>): string | null {
   const root = Object.entries(mapping).find(([, n]) => !n.parent || !mapping[n.parent])?.[0];
   if (!root) return null;
@@ -136,7 +115,6 @@ function newestLeaf(mapping: Record<string, z.infer<typeof nodeSchema>>): string
   return id;
 }
 
-/** One conversation, or null when nothing of it is kept. */
 export function parseConversation(raw: unknown, now: Date): ImportedChat | null {
   const parsed = conversationSchema.safeParse(raw);
   if (!parsed.success) return null;
@@ -174,11 +152,7 @@ export function parseConversation(raw: unknown, now: Date): ImportedChat | null 
   return { title, createdAt, updatedAt, messages: messages.slice(0, IMPORT_MAX_MESSAGES), attachmentNames };
 }
 
-/**
- * Parse the text of conversations.json, newest conversation first.
- * @throws AppError "bad_request:import_file" with a message for the user when the file is not a ChatGPT export (not JSON,
- *   not an array of conversations, or none readable) or has too many conversations.
- */
+/** Parse conversations.json, newest first. @throws AppError "bad_request:import_file" when it is no ChatGPT export */
 export function parseChatGptExport(text: string, now: Date = new Date()): ImportResult {
   let json: unknown;
   try {
@@ -205,7 +179,7 @@ export function parseChatGptExport(text: string, now: Date = new Date()): Import
   return { chats, skipped };
 }
 
-/** Refuse a file before reading it. @throws AppError "bad_request:import_file" */
+/** @throws AppError "bad_request:import_file" */
 export function checkImportFile(file: { name: string; size: number }): void {
   if (file.size > IMPORT_MAX_BYTES) {
     throw importFormatError(`This file is too large (limit ${Math.round(IMPORT_MAX_BYTES / (1024 * 1024))} MB).`);

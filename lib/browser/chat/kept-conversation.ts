@@ -1,18 +1,9 @@
 import { deserialize, emptyTree, serialize, type BranchTree } from "./branches";
 import type { ConversationDocument, StagedFile } from "./send-turn";
 
-/**
- * A visitor's conversation kept for the life of this browser tab (docs/issues.md #23 "Nothing a user typed is
- * lost"): the spec sends a visitor who picks the Pro model to /pricing (docs/product.md §4) and one at the daily
- * limit to /signup (§8); Back, "Try Free" or signing up in the same tab brings it back.
- *
- * Where: this tab's sessionStorage only (never localStorage, never the server). The browser drops it when
- * the tab is closed; /privacy says so. Signed-in users' chats are never written here (their drafts are
- * sealed with the vault key: lib/browser/chat/drafts.ts).
- */
+// A visitor's conversation kept in this tab's sessionStorage only, so /pricing and /signup lose nothing (docs/product.md §4).
 export const KEPT_CONVERSATION_KEY = "hush.visitor-conversation.v1";
 
-/** What is kept: the conversation with its versions, its documents, the unsent text and PDF, the model. */
 export interface KeptConversation<M> {
   tree: BranchTree<M>;
   documents: ConversationDocument[];
@@ -21,12 +12,10 @@ export interface KeptConversation<M> {
   model: string;
 }
 
-/** The number of messages in a kept conversation (the root has none). */
 export function keptMessageCount<M>(kept: KeptConversation<M>): number {
   return Object.values(kept.tree.nodes).filter((n) => n.message !== null).length;
 }
 
-/** True when there is nothing worth keeping: no message, no typed text, no PDF. */
 export function isEmptyConversation<M>(kept: KeptConversation<M>): boolean {
   return keptMessageCount(kept) === 0 && kept.input.trim() === "" && kept.staged === null;
 }
@@ -46,10 +35,6 @@ const isDocument = (v: unknown): v is ConversationDocument =>
 const isStaged = (v: unknown): v is StagedFile =>
   isDocument(v) && typeof (v as StagedFile).truncated === "boolean" && ((v as StagedFile).notice === null || isString((v as StagedFile).notice));
 
-/**
- * This tab's kept visitor conversation, or null (none, unreadable, or written by another version).
- * Never throws: a damaged entry is dropped.
- */
 export function readKeptConversation<M>(): KeptConversation<M> | null {
   const store = storage();
   const text = store?.getItem(KEPT_CONVERSATION_KEY);
@@ -71,7 +56,6 @@ export function readKeptConversation<M>(): KeptConversation<M> | null {
   }
 }
 
-/** Keep (or, when empty, forget) the visitor's conversation in this tab. Quota errors are ignored. */
 export function writeKeptConversation<M>(kept: KeptConversation<M>): void {
   const store = storage();
   if (!store) return;
@@ -79,15 +63,12 @@ export function writeKeptConversation<M>(kept: KeptConversation<M>): void {
     if (isEmptyConversation(kept)) store.removeItem(KEPT_CONVERSATION_KEY);
     else store.setItem(KEPT_CONVERSATION_KEY, JSON.stringify({ ...kept, tree: serialize(kept.tree) }));
   } catch {
-    // Over the tab's storage quota (large PDFs): the conversation stays on screen, just not kept.
   }
 }
 
-/** Forget the kept conversation (kept as a saved chat, or declined, after signing in). */
 export function forgetKeptConversation(): void {
   try {
     storage()?.removeItem(KEPT_CONVERSATION_KEY);
   } catch {
-    // nothing kept
   }
 }

@@ -1,9 +1,4 @@
-/**
- * Split Markdown into top-level blocks at blank lines, never inside a fenced code block or a `$$` math
- * block, so a streaming answer re-renders only its last block. Lines indented after a blank
- * line (a list item's continuation, indented code) stay with the block before them.
- * Joining the blocks with "\n\n" gives back the same document.
- */
+// Split at blank lines, never inside a fence or a `$$` block, so a streaming answer re-renders only its last block.
 export function splitBlocks(text: string): string[] {
   const blocks: string[] = [];
   let current: string[] = [];

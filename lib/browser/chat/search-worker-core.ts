@@ -6,17 +6,9 @@ import { decryptField, fromBase64 } from "@/lib/browser/vault/crypto";
 import { openTitle, type SealedChatJson } from "@/lib/browser/vault/seal";
 import { ChatSearchIndex, type ChatSearchHit, type SearchableChat } from "./search";
 
-/**
- * The search index's side of lib/browser/chat/search.worker.ts ("Search chats" built off the page's
- * main thread), with no Worker API of its own so that tests drive it directly. It holds the decrypted
- * index (docs/issues.md #9 History: nothing decrypted leaves the browser; here it never leaves the worker
- * but as search results) and, on "sync", reads the chat list and every chat not yet indexed or changed,
- * pipelined: batches are fetched while the list is still being read, several at a time, and each is
- * checked (verifyChat against the page's integrity tracker's inputs), decrypted and
- * indexed as it arrives. The page records the chats that passed in its tracker (adoptVerified).
- */
+// The search index's side of ./search.worker.ts, with no Worker API so tests drive it directly. On "sync" it fetches
+// changed chats in pipelined batches, checks each against the page's integrity inputs, decrypts and indexes it.
 
-/** The vault key and the integrity key, both non-extractable CryptoKeys (posted as structured clones). */
 export interface SearchKeys {
   key: CryptoKey;
   integrityKey: CryptoKey;
@@ -33,26 +25,18 @@ export type SearchRequest =
   | { type: "remove"; run: number; chatId: string }
   | { type: "search"; run: number; id: number; query: string; limit: number; exclude: string[] };
 
-/** Messages to the page. */
 export type SearchReply =
-  /**
-   * Chats listed so far and settled so far; since the last one, `verified`: chats that passed their check
-   * (with their state), `rejected`: chats that failed it (not indexed).
-   */
   | { type: "progress"; run: number; indexed: number; total: number; verified: { chat_id: string; state: ChatState }[]; rejected: string[] }
   | { type: "done"; run: number; indexed: number; total: number; failed: number; error: boolean }
-  /** After upsert/rename/remove: how many are indexed, and whether the chat was. */
   | { type: "updated"; run: number; size: number; had: boolean }
   | { type: "hits"; run: number; id: number; hits: ChatSearchHit[] };
 
-/** Batch sizes (POST /api/ns/chat_history/batch takes at most 100 ids): the first ones small, so results show soon. */
+/** Batch sizes (the batch call takes at most 100 ids): the first ones small, so results show soon. */
 export const FIRST_BATCH = 10;
 export const BATCH = 50;
-/** Batch requests at once: more than the page's two, as decrypting no longer competes with the page. */
 export const IN_FLIGHT = 4;
 const LIST_PAGE = 100;
 
-/** A chat's text for search only: the messages' content and the title (attachments and tree are not searched). */
 async function openForSearch(key: CryptoKey, userId: string, chat: SealedChatJson): Promise<SearchableChat> {
   const chatId = chat.chat_id;
   const ordered = [...chat.messages].sort((a, b) => a.position - b.position).filter((m) => m.role !== "system");
@@ -62,16 +46,11 @@ async function openForSearch(key: CryptoKey, userId: string, chat: SealedChatJso
   return { chat_id: chatId, title: await openTitle(key, userId, chatId, chat.display_name_ciphertext), messages, last_updated: chat.last_updated };
 }
 
-/**
- * The worker's state: one index per vault session. `post` sends a reply to the page; `api` is the typed
- * client (lib/browser/api/client.ts apiFetch; cookies go with a same-origin worker's fetch as with the page's).
- */
 export class SearchWorkerCore {
   private index = new ChatSearchIndex();
   private keys: SearchKeys | null = null;
   private run = 0;
   private syncing = false;
-  /** The SHA-256 verifyChat uses here: the synchronous one once loaded, else WebCrypto's (its default). */
   private sha: Promise<Sha256Hex | undefined> | null = null;
 
   constructor(
@@ -79,16 +58,10 @@ export class SearchWorkerCore {
     private readonly api: typeof apiFetch,
   ) {}
 
-  /**
-   * Load now what the first sync needs besides this code (the synchronous SHA-256's WebAssembly): the page
-   * starts the worker when it is idle after unlocking (use-chat-search.ts warm), so that search's first
-   * sync does not wait for it.
-   */
   preload(): Promise<Sha256Hex | undefined> {
     return (this.sha ??= loadSyncSha256().then((sha) => sha ?? undefined));
   }
 
-  /** Handle one message from the page (async work for "sync" goes on after it returns). */
   handle(msg: SearchRequest): void {
     if (msg.type === "open") {
       this.run = msg.run;
@@ -131,10 +104,8 @@ export class SearchWorkerCore {
     }
   }
 
-  /** Bring the index up to date with the server's list; replies "progress" as batches are indexed, then "done". */
   private async sync(run: number, keys: SearchKeys, seen: Record<string, number>, manifest: Record<string, number> | null): Promise<void> {
     this.syncing = true;
-    // Loaded while the list is read; chats wait for it only when they arrive first.
     const shaReady = this.preload();
     const live = () => run === this.run;
     const listed = new Set<string>();
@@ -160,8 +131,7 @@ export class SearchWorkerCore {
 
     const index = async (sealed: SealedChatJson & { header_ciphertext?: string | null; version?: number }) => {
       try {
-        // Decrypted while it is checked (WebCrypto works on both at once); the text is indexed only if the
-        // check passes. docs/issues.md #21: a chat that fails it is not searched (opening it shows why).
+        // Decrypted while it is checked; indexed only if the check passes (a chat that fails it is not searched).
         const opening = openForSearch(keys.key, keys.userId, sealed);
         opening.catch(() => undefined);
         const sha = await shaReady;
@@ -226,7 +196,6 @@ export class SearchWorkerCore {
           if (!have || have.last_updated !== c.last_updated) todo.push(c.chat_id);
           else {
             settled++;
-            // Same content; the title may have been renamed elsewhere.
             const title = await openTitle(keys.key, keys.userId, c.chat_id, c.display_name_ciphertext).catch(() => have.title);
             if (title !== have.title) this.index.rename(c.chat_id, title ?? "");
           }

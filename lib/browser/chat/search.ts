@@ -1,31 +1,20 @@
 import MiniSearch, { type Options } from "minisearch";
 
-/**
- * Search over the user's saved chats (docs/issues.md #9 History: "Search my chats"), run in the browser over
- * the decrypted titles and messages: the server cannot search what it cannot read. One MiniSearch
- * document per chat (title + every message's text); prefix matching as one types, a little typo
- * tolerance on longer words, all words must match, title hits rank higher. Pure: no fetch, no DOM;
- * bench/search.ts measures it on 1,000 chats.
- */
+// Search over the user's saved chats, in the browser over decrypted text (the server cannot search what it cannot
+// read): one MiniSearch document per chat, prefix matching, small typos, all words must match, titles rank higher.
 
-/** One decrypted chat as the index holds it. */
 export interface SearchableChat {
   chat_id: string;
-  /** The display name, null for "Untitled Chat". */
   title: string | null;
-  /** Each message's text, in order. */
   messages: string[];
-  /** ISO timestamp, to tell a stale copy from the list's. */
   last_updated: string;
 }
 
-/** A piece of text, `match` when it is a word the query matched (to be highlighted). */
 export interface Segment {
   text: string;
   match: boolean;
 }
 
-/** One result: the title and, when the words are in the messages, a snippet around the first hit. */
 export interface ChatSearchHit {
   chat_id: string;
   title: Segment[];
@@ -33,19 +22,16 @@ export interface ChatSearchHit {
   last_updated: string;
 }
 
-/** MiniSearch's default tokenizer: runs of spaces and punctuation separate words. */
 const SEPARATOR = /[\n\r\p{Z}\p{P}]+/u;
 const SPLIT_KEEPING = /([\n\r\p{Z}\p{P}]+)/u;
-/** SEPARATOR's ASCII characters (tests/unit/chat-search.test.ts checks all 128): a Unicode-property class costs more per character. */
+// ASCII_SEPARATOR is SEPARATOR's ASCII characters (checked by tests/unit/chat-search.test.ts): a Unicode-property class costs more per character.
 const ASCII_SEPARATOR = /[\n\r !"#%&'()*,\-./:;?@[\\\]_{}]+/;
 const NON_ASCII = /[^\x00-\x7f]/;
 
-/** The words of `text` as MiniSearch's default tokenizer splits them (SEPARATOR), faster on ASCII text. */
 export function tokenize(text: string): string[] {
   return NON_ASCII.test(text) ? text.split(SEPARATOR) : text.split(ASCII_SEPARATOR);
 }
 
-/** The internals of minisearch@7 that lookUpTermsOncePerDocument uses (not in its typings). */
 interface MiniSearchInternals {
   add(document: unknown): void;
   addTerm(fieldId: number, documentId: number, term: string): void;
@@ -53,13 +39,9 @@ interface MiniSearchInternals {
 }
 
 /**
- * Make `mini` look up each distinct term of a document once per add() instead of once per occurrence.
- * MiniSearch 7 walks its radix tree for every occurrence of a word (addTerm); a chat repeats its words
- * tens of times. Within one synchronous add() a term's postings are one Map object (vacuuming, which
- * may delete it, runs later), so it is cached for that add only and the counts go where MiniSearch puts
- * them: the same index, built in about 0.6× the time (bench/search.ts, docs/performance.md). Uses two
- * internals, addTerm and _index.fetch; when this minisearch has not got them, `mini` is left as it is.
- * tests/unit/chat-search.test.ts checks that the serialized index equals MiniSearch's own.
+ * Make `mini` look up each distinct term of a document once per add() instead of once per occurrence, using two
+ * internals (addTerm, _index.fetch); left as it is when they are missing. tests/unit/chat-search.test.ts checks
+ * that the serialized index equals MiniSearch's own.
  */
 export function lookUpTermsOncePerDocument<T>(mini: MiniSearch<T>): MiniSearch<T> {
   const inner = mini as unknown as MiniSearchInternals;
@@ -87,14 +69,9 @@ export function lookUpTermsOncePerDocument<T>(mini: MiniSearch<T>): MiniSearch<T
   return mini;
 }
 
-/** Characters of context shown before the first matched word of a snippet, and in all. */
 const SNIPPET_BEFORE = 40;
 const SNIPPET_LENGTH = 160;
 
-/**
- * Split `text` into plain and matched pieces: a word matches when its lowercase form is one of
- * `terms` (the index's matched words, lowercase). Separators are never matched.
- */
 export function highlight(text: string, terms: ReadonlySet<string>): Segment[] {
   const out: Segment[] = [];
   for (const [i, piece] of text.split(SPLIT_KEEPING).entries()) {
@@ -107,11 +84,7 @@ export function highlight(text: string, terms: ReadonlySet<string>): Segment[] {
   return out;
 }
 
-/**
- * A one-line excerpt of the first message containing a matched word, about `SNIPPET_LENGTH`
- * characters starting a little before that word, cut at word boundaries, with "…" where cut.
- * null when no message contains one (the match was in the title only).
- */
+/** A one-line excerpt around the first matched word of the messages, "…" where cut; null for a title-only match. */
 export function snippetOf(messages: readonly string[], terms: ReadonlySet<string>): Segment[] | null {
   for (const raw of messages) {
     const text = raw.replace(/\s+/g, " ").trim();
@@ -143,7 +116,6 @@ export function snippetOf(messages: readonly string[], terms: ReadonlySet<string
   return null;
 }
 
-/** The index's options: one document per chat, prefix matching, small typos on longer words, all words, titles first. */
 export const SEARCH_OPTIONS = {
   fields: ["title", "body"],
   storeFields: [],
@@ -161,22 +133,18 @@ export class ChatSearchIndex {
   private readonly mini = lookUpTermsOncePerDocument(new MiniSearch<{ id: string; title: string; body: string }>(SEARCH_OPTIONS));
   private readonly chats = new Map<string, SearchableChat>();
 
-  /** How many chats are indexed. */
   get size(): number {
     return this.chats.size;
   }
 
-  /** The indexed copy of a chat, if any. */
   get(chatId: string): SearchableChat | undefined {
     return this.chats.get(chatId);
   }
 
-  /** The ids of the indexed chats. */
   ids(): string[] {
     return [...this.chats.keys()];
   }
 
-  /** Add a chat, or replace the indexed copy of it (a saved turn, a rename). */
   upsert(chat: SearchableChat): void {
     const doc = { id: chat.chat_id, title: chat.title ?? "", body: chat.messages.join("\n\n") };
     if (this.chats.has(chat.chat_id)) this.mini.replace(doc);
@@ -184,23 +152,17 @@ export class ChatSearchIndex {
     this.chats.set(chat.chat_id, { ...chat, messages: [...chat.messages] });
   }
 
-  /** Change only the title of an indexed chat (no-op when it is not indexed). */
   rename(chatId: string, title: string): void {
     const chat = this.chats.get(chatId);
     if (chat) this.upsert({ ...chat, title });
   }
 
-  /** Drop a chat (deleted). */
   remove(chatId: string): void {
     if (!this.chats.delete(chatId)) return;
     this.mini.discard(chatId);
   }
 
-  /**
-   * The chats matching every word of `query` (prefix and small typos allowed), best first, at most
-   * `limit`, without the ids in `exclude` (e.g. chats whose deletion can still be undone); each with
-   * its title and a snippet split into highlighted pieces. An empty query finds nothing.
-   */
+  /** The chats matching every word of `query`, best first, at most `limit`, without `exclude`. */
   search(query: string, options: { limit?: number; exclude?: ReadonlySet<string> } = {}): ChatSearchHit[] {
     if (query.trim() === "") return [];
     const exclude = options.exclude;

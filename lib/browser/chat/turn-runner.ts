@@ -15,41 +15,25 @@ import { AppError } from "@/lib/shared/errors";
 import type { DevicePause, SendChatInput, SendChatResult } from "./send-turn";
 import type { WebSearchRecord } from "@/lib/shared/search/record";
 
-/**
- * The browser's one turn runner (docs/issues.md #50): from the composer's input to the final answer, on either
- * path (`send` is lib/browser/chat/send-turn.ts sendChat or lib/browser/confidential/turn.ts sendConfidentialTurn).
- * It offers this device's tools; when the model calls one, the answer pauses, the tool runs here and the results go
- * back with the pause's token, after what the server ran before the pause and with its search record, both as the
- * pause gave them (docs/issues.md #51: the continued answer keeps the earlier results and sources), until the
- * model answers. Each step is shown as it happens (`onDeviceTool`), Stop
- * (`signal`) ends the whole turn at any step, and a tool that failed is said under the answer, never hidden. Every
- * call comes back with the answer as a step (`tools`: what it sent, what came back), shown and saved with it.
- * No React: components/chat/use-conversation.ts keeps the state.
- */
+// The browser's one turn runner (docs/issues.md #50): it offers this device's tools, runs the ones the model calls
+// and sends the results back with the pause's token until the model answers, on either path. No React.
 
-/** What the chat shows while a device tool runs, per tool. */
 const RUNNING_LINE: Record<DeviceToolName, string> = {
   [DEVICE_TIME_TOOL_NAME]: "Checking this device's time",
   [RUN_CODE_TOOL_NAME]: "Running code on this device",
 };
 
-/** How the device's tools run: run_code's time limit (CODE_TIMEOUT_MS), absent when running code is off. */
 export interface DeviceToolOptions {
   code?: { timeoutMs: number } | null;
 }
 
-/** The line under an answer whose device tool failed. */
 export const DEVICE_TOOL_FAILED_LINE = "A tool on this device failed, so this answer does not use its result.";
 
-/** A turn's answer with its device-tool steps in the order they ran (absent when no tool ran). */
 export type TurnResult = SendChatResult & { tools?: ToolStep[] };
 
 /**
- * Run one turn to its answer.
- * @returns the last request's result, never paused, with its tool steps; its answer ends with DEVICE_TOOL_FAILED_LINE
- *   when a tool failed
- * @throws what `send` throws (AppError, DOMException "AbortError" on Stop); AppError 502 when the model keeps
- *   calling tools past MAX_CONTINUATION_STEPS
+ * Run one turn to its answer; it ends with DEVICE_TOOL_FAILED_LINE when a tool failed.
+ * @throws what `send` throws (AbortError on Stop); AppError 502 past MAX_CONTINUATION_STEPS
  */
 export async function runTurn(send: (input: SendChatInput) => Promise<SendChatResult>, input: SendChatInput, options: DeviceToolOptions = {}): Promise<TurnResult> {
   let steps: ContinuationStep[] = [];
@@ -88,26 +72,19 @@ export async function runTurn(send: (input: SendChatInput) => Promise<SendChatRe
   }
 }
 
-/**
- * A continuation's steps after a pause: the earlier ones, the pause's server-run steps, then its device calls with
- * this device's `results`; the order the pause's token digests them in (lib/server/chat/continuation.ts).
- */
+// In the order the pause's token digests them (lib/server/chat/continuation.ts).
 export function continuedSteps(earlier: readonly ContinuationStep[], paused: DevicePause, results: ContinuationStep["results"]): ContinuationStep[] {
   return [...earlier, ...(paused.steps ?? []), { tool_calls: paused.tool_calls, results }];
 }
 
-/**
- * Run a device tool here; a failure becomes the result the model is told (it must not claim the tool's answer).
- * A program that raised or ran past its time limit did run: its result says so, and it is no failure.
- * @throws DOMException "AbortError" on Stop
- */
+// A failure becomes the result the model is told, so it cannot claim the tool's answer.
 async function runDeviceTool(name: string, args: string, input: SendChatInput, options: DeviceToolOptions): Promise<{ content: string; failed: boolean }> {
   try {
     if (name === DEVICE_TIME_TOOL_NAME) return { content: deviceTimeResult(new Date(), Intl.DateTimeFormat().resolvedOptions().timeZone), failed: false };
     if (name === RUN_CODE_TOOL_NAME && options.code) {
       const code = runCodeSource(args);
       if (code === null) return { content: 'The call held no program: run_code takes { "code": "<Python>" }.', failed: true };
-      // The engine loads with the first run, never with /chat (docs/issues.md #51 "Engine").
+      // The engine loads with the first run, never with /chat.
       const { runCode } = await import("@/lib/browser/code/run-code");
       const attached = input.file && !input.file.image ? [input.file] : [];
       const files = [...input.documents, ...attached].map((d) => ({ name: d.name, text: d.text }));

@@ -1,25 +1,7 @@
-/**
- * Attestation verification for confidential inference: decides whether the browser may encrypt a
- * chat turn to an enclave's HPKE key. Browser-safe; runs identically in Node for tests.
- *
- * - `production`: the document is a Tinfoil `AttestationBundle` (what `assembleAttestationBundle` of
- *   @tinfoilsh/verifier returns; Hush's server only relays it). The verifier checks the AMD SEV-SNP report
- *   against AMD's VCEK chain, the Sigstore-signed measurement of the source release (trust root bundled: no
- *   network call), that both measurements agree, and that the enclave's TLS certificate binds the attested
- *   HPKE key and the report. Hush adds: the bundle's domain is the configured enclave host, and the
- *   certificate is within its validity period (the report itself carries no time).
- * - `development`: the development enclave's document (`DEVELOPMENT_FORMAT`), a JWS signed by the development
- *   root pinned in ./development-root.ts. Checked: signature by that root, issue/expiry time, host, the
- *   pinned development measurement and release, and that the presented HPKE key is the one whose SHA-256
- *   the signed report_data carries. Production trust refuses it, whoever signed it.
- *
- * Every failure is one AppError "upstream:attestation" (`isAttestationRefused`) with a reason code and a
- * plain-language message.
- */
+// Attestation verification (docs/confidential-inference.md): whether the browser may encrypt a turn to an enclave's key.
 import { Verifier, measurementFingerprint, type AttestationBundle } from "@tinfoilsh/verifier";
 import { X509Certificate } from "@freedomofpress/sigstore-browser";
 import { compactVerify, importJWK } from "jose";
-// zod/mini: this module ships to the browser, where the full zod would add tens of KB.
 import * as z from "zod/mini";
 import { AppError, isAppError } from "@/lib/shared/errors";
 import {
@@ -33,7 +15,6 @@ import {
 
 export type EnclaveTrust = "production" | "development";
 
-/** Why a document was refused (stable codes for logs-free UI and tests). */
 export type AttestationRefusalReason =
   | "malformed"
   | "development_document"
@@ -49,63 +30,44 @@ export type AttestationRefusalReason =
   | "release"
   | "key_not_bound";
 
-/** The code of this module's one error: the enclave could not be verified, so nothing may be sent to it. */
 export const ATTESTATION_REFUSED = "upstream:attestation" as const;
 
-/** An AppError "upstream:attestation" whose `reason` says why the document was refused. */
 export type AttestationRefused = AppError<AttestationRefusalReason> & { readonly reason: AttestationRefusalReason };
 
-/** The refusal of a document for `reason`, with a plain-language `message` (never document content). */
 function attestationRefused(reason: AttestationRefusalReason, message: string, options?: { cause?: unknown }): AttestationRefused {
   return new AppError(ATTESTATION_REFUSED, message, { reason, cause: options?.cause }) as AttestationRefused;
 }
 
-/** True for a refusal thrown by `verifyEnclave` / `VerificationCache.verify`. */
 export function isAttestationRefused(error: unknown): error is AttestationRefused {
   return isAppError(error, ATTESTATION_REFUSED) && error.reason !== undefined;
 }
 
 export interface EnclaveMeasurement {
-  /** Predicate/format URI of the measurement (e.g. `https://tinfoil.sh/predicate/sev-snp-guest/v2`). */
   type: string;
-  /** Lowercase hex registers (SEV-SNP: one 48-byte launch measurement). */
   registers: string[];
 }
 
-/** What was verified, for pinning the key and for the receipt. */
 export interface VerifiedEnclave {
   trust: EnclaveTrust;
-  /** Host (and port, if any) the document was verified for. */
   enclaveHost: string;
-  /** Plain description of the isolation the report comes from. */
   hardware: string;
-  /** Measurement of the running enclave, as attested. */
   measurement: EnclaveMeasurement;
-  /** Short identity of the code measurement (the register itself when there is one; Tinfoil's rule). */
   codeFingerprint: string;
-  /** The source release whose signed measurement matched (production: `configRepo` + release digest). */
   sourceRelease: { repo: string; digest: string };
-  /** X25519 HPKE public key of the enclave, 64 lowercase hex characters: the only key requests go to. */
   hpkePublicKey: string;
   verifiedAt: Date;
-  /** After this instant the result must not be used (certificate or document expiry, or the cache bound). */
   expiresAt: Date;
 }
 
 export interface VerifyEnclaveOptions {
   trust: EnclaveTrust;
-  /** Expected enclave host, e.g. `inference.tinfoil.sh` or `127.0.0.1:8788` (no scheme). */
   enclaveHost: string;
-  /** GitHub repository whose Sigstore-signed releases the enclave must run (production), e.g. `tinfoilsh/confidential-model-router`. */
   configRepo: string;
-  /** Verification time (tests use a fixed clock). Default: now. */
   now?: Date;
 }
 
-/** A production verification is reused at most this long (seconds), and never past the certificate's notAfter. */
 export const PRODUCTION_CACHE_SECONDS = 60 * 60;
 
-/** Clock skew tolerated for a development document's issue time (seconds). */
 const CLOCK_SKEW_SECONDS = 60;
 
 const HEX64 = /^[0-9a-f]{64}$/;
@@ -124,13 +86,10 @@ const productionBundleSchema = z.object({
 
 const developmentDocumentSchema = z.strictObject({
   format: z.literal(DEVELOPMENT_FORMAT),
-  /** Compact JWS (ES256) over the development report. */
   body: z.string().check(z.minLength(1), z.maxLength(16_384)),
-  /** The enclave's HPKE public key; bound by report_data = SHA-256(key bytes). */
   hpkePublicKey: hex64(),
 });
 
-/** The development attestation document served at `/.well-known/tinfoil-attestation` by the development enclave. */
 export type DevelopmentAttestationDocument = z.infer<typeof developmentDocumentSchema>;
 
 const developmentReportSchema = z.strictObject({
@@ -143,16 +102,9 @@ const developmentReportSchema = z.strictObject({
   release: z.strictObject({ repo: z.string(), digest: z.string() }),
 });
 
-/** The signed payload of a development document (JWT claims plus the report fields). */
 export type DevelopmentReport = z.infer<typeof developmentReportSchema>;
 
-/**
- * Verify an attestation document for `options.enclaveHost` under `options.trust`.
- * @param document the relayed document, untrusted JSON: a Tinfoil `AttestationBundle` (production) or a
- *   `DevelopmentAttestationDocument` (development)
- * @returns the verified enclave (its HPKE key is safe to encrypt to until `expiresAt`)
- * @throws AttestationRefused (AppError "upstream:attestation") on any failure (reason codes above); never returns a partial result
- */
+/** @throws AttestationRefused on any failure; never returns a partial result */
 export async function verifyEnclave(document: unknown, options: VerifyEnclaveOptions): Promise<VerifiedEnclave> {
   const now = options.now ?? new Date();
   const isDevelopmentDocument =
@@ -183,7 +135,7 @@ async function verifyProduction(document: unknown, options: VerifyEnclaveOptions
     throw attestationRefused("wrong_host", `The attestation is for ${bundle.domain}, not for the configured enclave ${options.enclaveHost}.`);
   }
 
-  // Note: the verifier checks AMD's ARK/ASK/VCEK validity against the system clock, not against `now`.
+  // The verifier checks AMD's ARK/ASK/VCEK validity against the system clock, not against `now`.
   const verifier = new Verifier({ configRepo: options.configRepo });
   let attested;
   try {
@@ -206,8 +158,7 @@ async function verifyProduction(document: unknown, options: VerifyEnclaveOptions
     throw attestationRefused("certificate", "The enclave did not attest an encryption key.");
   }
 
-  // The SEV-SNP report has no timestamp; the certificate's validity is the only freshness bound a relayed
-  // bundle carries, so an old bundle replayed by the relay is refused once its certificate has lapsed.
+  // The SEV-SNP report has no timestamp: the certificate's validity bounds how long a replayed bundle passes.
   let notBefore: Date;
   let notAfter: Date;
   try {
@@ -234,8 +185,6 @@ async function verifyProduction(document: unknown, options: VerifyEnclaveOptions
 }
 
 function hardwareName(measurementType: string): string {
-  // The verifier accepts only an SEV-SNP guest report (SevGuestV2), whatever platforms the signed release's
-  // measurement also covers (the multiplatform predicate names TDX too): what was verified is SEV-SNP.
   if (measurementType === "https://tinfoil.sh/predicate/sev-snp-guest/v2") return "AMD SEV-SNP confidential VM";
   if (measurementType === "https://tinfoil.sh/predicate/snp-tdx-multiplatform/v1") return "AMD SEV-SNP confidential VM";
   return measurementType;
@@ -301,7 +250,6 @@ function sameMeasurement(a: EnclaveMeasurement, b: { type: string; registers: re
   return a.type === b.type && a.registers.length === b.registers.length && a.registers.every((r, i) => r === b.registers[i]);
 }
 
-/** SHA-256 of `bytes` as lowercase hex (Web Crypto; browser and Node). */
 export async function sha256Hex(bytes: Uint8Array): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>));
   return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
@@ -313,22 +261,17 @@ function hexToBytes(hex: string): Uint8Array {
   return out;
 }
 
-/** A per-enclave-key store of verification results, each kept until its `expiresAt`. */
 export interface VerificationCache {
-  /** The unexpired verification of this HPKE key (hex), if any. */
   get(hpkePublicKey: string, now?: Date): VerifiedEnclave | undefined;
-  /** The most recent unexpired verification for this trust and host: lets a turn skip fetching the document. */
   latest(trust: EnclaveTrust, enclaveHost: string, now?: Date): VerifiedEnclave | undefined;
-  /** Verify `document`, or return the cached result for the same document and options while unexpired. @throws AttestationRefused */
+  /** Verify `document`, or return the cached result while unexpired. @throws AttestationRefused */
   verify(document: unknown, options: VerifyEnclaveOptions): Promise<VerifiedEnclave>;
-  /** Forget one key (e.g. after a 422 key-config mismatch) or, without argument, everything. */
   clear(hpkePublicKey?: string): void;
 }
 
-/** A new, empty verification cache (the app uses `enclaveVerificationCache`; tests make their own). */
 export function createVerificationCache(): VerificationCache {
   const byKey = new Map<string, VerifiedEnclave>();
-  const byDocument = new Map<string, string>(); // document digest → HPKE key
+  const byDocument = new Map<string, string>();
   const live = (v: VerifiedEnclave | undefined, now: Date) => (v && v.expiresAt > now ? v : undefined);
 
   return {
@@ -367,5 +310,4 @@ export function createVerificationCache(): VerificationCache {
   };
 }
 
-/** The page-wide cache (one per browser tab). */
 export const enclaveVerificationCache: VerificationCache = createVerificationCache();

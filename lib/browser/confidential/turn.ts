@@ -21,24 +21,11 @@ import {
   type EnclaveVerificationError,
 } from "@/lib/shared/confidential/protocol";
 import { EnclaveSearchStream } from "@/lib/browser/search/enclave-stream";
-// Re-exported for callers of this module (the chat itself imports them from ./protocol, which stays in its first load).
 export { ENCLAVE_UNVERIFIED, VERIFICATION_FAILED_MESSAGE, isConfidentialCode, isEnclaveVerificationError, type EnclaveVerificationError } from "@/lib/shared/confidential/protocol";
 import { recordReceipt } from "./receipt-store";
 
-/**
- * The browser side of one confidential chat turn (docs/confidential-inference.md):
- * 1. the enclave's attestation, fetched through Hush's same-origin relay and verified here (the result is
- *    cached per enclave key within its validity: `enclaveVerificationCache`);
- * 2. the OpenAI-compatible chat request built here, with the server's own system prompt and context fitting
- *    (lib/shared/llm/prompt.ts, lib/shared/llm/fit-context.ts; the budget per model comes from the page's public config,
- *    i.e. lib/server/llm/providers.ts `contextBudgetTokens`);
- * 3. encrypted to the verified key (EHBP) and POSTed to /api/confidential/chat with only the public model
- *    code in a clear header, no chat id;
- * 4. the streamed answer (OpenAI `chat.completion.chunk` SSE) decrypted and handed to `onDelta`.
- * Verification happens before anything of the turn is encrypted: when it fails, nothing is sent.
- */
+// One confidential turn (docs/confidential-inference.md). When verification fails, nothing is sent.
 
-/** What a confidential turn adds to the standard result: the receipt for the badge's dialog. */
 export type { ConfidentialTurnReceipt };
 
 export interface ConfidentialTurnResult extends SendChatResult {
@@ -49,13 +36,7 @@ function enclaveVerificationError(reason: string, options?: { cause?: unknown })
   return new AppError(ENCLAVE_UNVERIFIED, VERIFICATION_FAILED_MESSAGE, { reason, cause: options?.cause }) as EnclaveVerificationError;
 }
 
-/**
- * A verified enclave for `config`: the cached verification of the configured host while unexpired, else
- * the attestation fetched through the relay and verified now.
- * @param fresh ignore the cache's latest entry (after the enclave refused the pinned key)
- * @throws EnclaveVerificationError (AppError "upstream:enclave_verification") when the document cannot be fetched or does not verify;
- *   DOMException "AbortError" when `signal` aborts
- */
+/** @throws EnclaveVerificationError when the document cannot be fetched or does not verify; AbortError on `signal` */
 export async function verifiedEnclave(
   config: ConfidentialPublicConfig,
   options: { signal?: AbortSignal; fresh?: boolean } = {},
@@ -91,18 +72,8 @@ export async function verifiedEnclave(
 }
 
 /**
- * Send one turn of a confidential model and stream the answer; same input and result as `sendChat`
- * (lib/chat/client.ts) plus the receipt. The chat id is echoed, never sent.
- * With `webSearch` the encrypted body carries Tinfoil's router fields `web_search_options`
- * (and `pii_check_options` when the page's config says so) and the enclave searches; the answer's `search` is read
- * from its markers (lib/browser/search/enclave-stream.ts). Past the day's searches the relay refuses the turn
- * (429 SEARCH_QUOTA_REFUSAL) and it is sent again without search, its `search` saying "over_quota".
- * Device tools (docs/issues.md #50): `tools` go inside the encrypted body in OpenAI's shape; an answer that ends with
- * finish_reason "tool_calls" comes back `paused` with the relay's continuation token (CONTINUATION_HEADER, in clear:
- * it names no content), and `continuation` sends the calls and results as OpenAI messages with that token.
- * @throws EnclaveVerificationError (nothing was sent); AppError for relay errors (its status and
- *   `{ error }` text, mapped like a standard turn's by lib/browser/chat/send-errors.ts), an enclave error, an
- *   answer that fails decryption (502) or a network failure (0); DOMException "AbortError" on abort
+ * `sendChat` for a confidential model, plus the receipt; past the day's searches (429) it is sent again without search.
+ * @throws EnclaveVerificationError (nothing was sent); AppError for relay, enclave, decryption (502) or network (0) errors
  */
 export async function sendConfidentialTurn(input: SendChatInput, config: ConfidentialPublicConfig): Promise<ConfidentialTurnResult> {
   try {
@@ -120,11 +91,7 @@ async function sendTurn(input: SendChatInput, config: ConfidentialPublicConfig):
   const budgetTokens = config.contextTokens[model];
   if (!enclaveModel || budgetTokens === undefined) throw AppError.fromStatus(400, "This model is not served confidentially.");
 
-  // The same turn body and prompt assembly as a standard turn (lib/shared/llm/turn-input.ts), all of it inside the
-  // encrypted request: documents, project instructions and passages, memories; Hush's server sees only ciphertext.
   const fitted = turnModelInput(chatRequestBody(input), budgetTokens);
-  // Images go inside the encrypted body too, as OpenAI content parts.
-  // Tinfoil's router-only fields, inside the ciphertext like the messages.
   // A continuation is the same turn: its search was counted (and run) by its first request.
   const searches = Boolean(input.webSearch && !input.continuation);
   const searchFields = searches ? { web_search_options: {}, ...(config.searchPiiCheck ? { pii_check_options: {} } : {}) } : {};
@@ -156,7 +123,6 @@ async function sendTurn(input: SendChatInput, config: ConfidentialPublicConfig):
   const receipt: ConfidentialTurnReceipt = { enclave: attempt.enclave, transport, cached: attempt.cached };
 
   if (!authenticated) {
-    // The relay's own refusal (plan, quota, size, enclave unreachable): plaintext JSON `{ error }`.
     const data = (await response.json().catch(() => null)) as { error?: unknown } | null;
     throw AppError.fromStatus(response.status, typeof data?.error === "string" ? data.error : `Request failed (${response.status})`);
   }
@@ -169,8 +135,6 @@ async function sendTurn(input: SendChatInput, config: ConfidentialPublicConfig):
   const calls: DevicePause["tool_calls"] = [];
   const text = await readAnswer(response.body, input.onDelta, search, calls);
   recordReceipt(receipt);
-  // A continuation does not search: the turn's record is its first request's, carried through every pause
-  // (docs/issues.md #51), so the answer still shows the queries, sources and pages read before the pause.
   const record = search ? search.record(config.enclaveHost) : input.continuation?.search;
   if (calls.length) {
     const token = response.headers.get(CONTINUATION_HEADER);
@@ -193,9 +157,7 @@ async function sendOnce(enclave: VerifiedEnclave, body: string, input: SendChatI
         "Content-Type": "application/json",
         Accept: "text/event-stream",
         [config.modelHeader]: input.model,
-        // That this turn searches (for the quota) and the router's marker opt-in; never the query.
         ...(input.webSearch ? { [WEB_SEARCH_HEADER]: "1", [TINFOIL_EVENTS_HEADER]: TINFOIL_EVENTS_WEB_SEARCH } : {}),
-        // The same turn's next step (docs/issues.md #50): the relay's token, in clear, naming no content.
         ...(input.continuation ? { [CONTINUATION_HEADER]: input.continuation.token } : {}),
       },
       signal: input.signal,
@@ -206,11 +168,6 @@ async function sendOnce(enclave: VerifiedEnclave, body: string, input: SendChatI
   }
 }
 
-/**
- * Read the decrypted OpenAI chat-completions stream: `data: <chunk JSON>` events, `data: [DONE]` last.
- * @returns the whole answer text
- * @throws AppError 502 on an error event, an authentication failure or an answer without its end
- */
 async function readAnswer(
   body: ReadableStream<Uint8Array<ArrayBuffer>>,
   onDelta: (text: string) => void,
@@ -247,7 +204,6 @@ async function readAnswer(
       text += shown;
       if (shown) onDelta(shown);
     }
-    // The model's calls of this device's tools (docs/issues.md #50), joined by index as OpenAI streams them.
     if (Array.isArray(choice?.delta?.tool_calls)) {
       for (const piece of choice.delta.tool_calls as { index?: unknown; id?: unknown; function?: { name?: unknown; arguments?: unknown } }[]) {
         const index = typeof piece.index === "number" ? piece.index : 0;
@@ -273,7 +229,6 @@ async function readAnswer(
   return text + rest;
 }
 
-/** A transport refusal (unencrypted or unauthenticated answer) as the chat's error type; others unchanged. */
 function asSendError(error: unknown): unknown {
   return isConfidentialRequestError(error) ? AppError.fromStatus(502, "The secure enclave's answer was refused: it was not encrypted for this message.") : error;
 }

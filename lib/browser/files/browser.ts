@@ -6,15 +6,8 @@ import { FileError } from "./errors";
 import { fileKind } from "./kinds";
 
 /**
- * Read an attachment in the browser, whatever its kind, into the text
- * the next turn sends (or, for an image and a model that reads images, a resized JPEG without metadata,
- * ./image.ts, sent on the user message as an image part): PDFs as before (lib/browser/pdf), text and source files here, Word documents in a
- * worker (./docx, loaded on first use). Only the extracted text ever leaves this device, as the turn's
- * `document` (to Hush's server for a standard model, encrypted to the enclave for a confidential one).
- * All kinds share the PDF limits: PDF_MAX_BYTES, PDF_MAX_TEXT_CHARS, PDF_PARSE_TIMEOUT_MS and
- * PDF_MAX_INFLATED_BYTES.
- * @throws FileError (unsupported kinds with docs/product.md §5's sentence; images for a model without
- *   `vision`) or PdfError; DOMException "AbortError" when `signal` aborts.
+ * Read an attachment in the browser into the text the next turn sends (an image: a re-encoded JPEG); only that leaves
+ * this device. @throws FileError or PdfError; AbortError on `signal`
  */
 export async function readAttachment(file: File, limits: PdfLimits, model: Pick<ModelChoice, "title" | "vision"> | undefined, signal?: AbortSignal): Promise<StagedFile> {
   const kind = fileKind(file);
@@ -35,8 +28,6 @@ export async function readAttachment(file: File, limits: PdfLimits, model: Pick<
       return { name: file.name, text: result.text, truncated: result.truncated, notice: result.truncated ? notice("document") : null };
     }
     case "image": {
-      // Only a model that reads images (lib/shared/llm/models.ts `vision`, LLM_VISION_MODELS) gets one;
-      // for the others, say so rather than send nothing.
       if (!model?.vision) throw new FileError("image_not_supported", { modelTitle: model?.title });
       const { prepareImage } = await import("./image");
       const image = await prepareImage(file, limits.maxBytes);

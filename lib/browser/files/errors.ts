@@ -1,25 +1,15 @@
 import { formatBytes } from "@/lib/shared/bytes";
 import { NOT_PDF_MESSAGE, READ_FAILURE_MESSAGE } from "@/lib/shared/pdf/errors";
 
-/**
- * Failures of reading a non-PDF attachment in the browser, each with a
- * fixed message that never contains the file's name or content (safe to show and to log). PDFs keep
- * their own errors (lib/shared/pdf/errors.ts).
- */
+// Failures of reading a non-PDF attachment, with fixed messages that never contain the file's name or content.
 export type FileErrorCode =
-  /** Not a kind Hush reads: docs/product.md §5's sentence, verbatim. */
   | "unsupported"
   | "too_large"
-  /** A "text" file with binary content. */
   | "not_text"
-  /** Nothing to read: empty, or only whitespace. */
   | "empty"
-  /** A damaged Word document, or one that is not a Word document. */
   | "unreadable"
-  /** Its zip entries inflate past the limit (a decompression bomb). */
   | "inflate_limit"
   | "timeout"
-  /** An image, and the chosen model reads text only (lib/shared/llm/models.ts `vision`). */
   | "image_not_supported"
   | "read_failed";
 

@@ -3,13 +3,8 @@ import { IMAGE_MAX_SIDE, IMAGE_OUTPUT_QUALITY, IMAGE_OUTPUT_TYPE } from "@/lib/s
 import { FileError } from "./errors";
 
 /**
- * Prepare an image for a model that reads images, in this browser: decode it (EXIF
- * orientation applied), scale it down to at most IMAGE_MAX_SIDE px a side, and re-encode it as JPEG on a
- * canvas. Re-encoding keeps only pixels: EXIF (camera, GPS position, time) and every other metadata
- * block of the original never leave the device. Transparent areas become white (JPEG has no alpha).
- * @param maxInputBytes largest file read (PDF_MAX_BYTES, the limit every attachment shares)
- * @param maxOutputBytes the encoded image's bound; quality steps down once before giving up
- * @throws FileError "too_large" (input or output), "read_failed" (not a decodable image)
+ * Scale an image down to IMAGE_MAX_SIDE and re-encode it as JPEG in this browser, so no EXIF or other metadata leaves
+ * the device. @throws FileError "too_large", "read_failed"
  */
 export async function prepareImage(file: File, maxInputBytes: number, maxOutputBytes = IMAGE_TARGET_BYTES): Promise<StagedImage> {
   if (file.size > maxInputBytes) throw new FileError("too_large", { maxBytes: maxInputBytes });
@@ -40,7 +35,6 @@ export async function prepareImage(file: File, maxInputBytes: number, maxOutputB
   }
 }
 
-/** The encoded image's bound: well under the server's default CHAT_MAX_IMAGE_BYTES (3 MiB) and Groq's 4 MB. */
 export const IMAGE_TARGET_BYTES = 2 * 1024 * 1024;
 
 function dataUrl(blob: Blob): Promise<string> {

@@ -1,13 +1,6 @@
-/**
- * Splitting a project file's text into passages (docs/issues.md #41), pure and browser-safe. A passage is a run of
- * whole paragraphs of about PASSAGE_TARGET_CHARS (a paragraph longer than PASSAGE_MAX_CHARS is cut at a sentence
- * or a space), labelled with where it is: the nearest Markdown heading above it, the page when the text comes as
- * one string per page, else "part N".
- */
+// A passage is a run of whole paragraphs of about PASSAGE_TARGET_CHARS, labelled by its heading, page or "part N".
 
-/** One passage: where it is in its file, and its text. */
 export interface Passage {
-  /** "page 3", "section “Pricing”" or "part 12". */
   section: string;
   text: string;
 }
@@ -15,7 +8,6 @@ export interface Passage {
 export const PASSAGE_TARGET_CHARS = 1200;
 export const PASSAGE_MAX_CHARS = 2000;
 
-/** Split `text` (one string, or one string per page) into passages, in order. */
 export function splitPassages(text: string | readonly string[]): Passage[] {
   const pages = typeof text === "string" ? [text] : text;
   const out: Passage[] = [];
@@ -49,7 +41,6 @@ export function splitPassages(text: string | readonly string[]): Passage[] {
   return out;
 }
 
-/** A paragraph in pieces of at most PASSAGE_MAX_CHARS, cut after a sentence, else at a space. */
 function cutLong(paragraph: string): string[] {
   const pieces: string[] = [];
   let rest = paragraph;

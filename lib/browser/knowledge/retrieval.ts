@@ -1,41 +1,27 @@
 import type { FilePassage } from "./file-passage";
 import { KNOWLEDGE_MAX_PASSAGES, KNOWLEDGE_PROMPT_BUDGET_TOKENS } from "@/lib/shared/projects/knowledge-limits";
 
-/**
- * Retrieval over a project's passages (docs/issues.md #41, "Project knowledge"), in the browser: the files are
- * opened here and ranked here, so no index of them exists on the server. `Retriever` is the seam: BM25 now
- * (bm25Retriever); an embedding model can implement the same interface later.
- */
+// Retrieval over a project's passages, in the browser: no index of them exists on the server.
 
-/** Ranks passages for a question. */
 export interface Retriever {
-  /** The passages relevant to `query` (sharing at least one term), best first, at most `limit`. */
   rank(query: string, limit: number): FilePassage[] | Promise<FilePassage[]>;
 }
 
-// Common English words that say nothing about a passage's subject.
 const STOP = new Set(
   "a an and are as at be but by do does for from has have how i in is it its me my of on or our so that the their them then there these they this to was we were what when where which who why will with you your".split(
     " ",
   ),
 );
 
-/** The terms of `text`: lowercase runs of letters and digits (any script), stop words and single letters left out. */
 export function terms(text: string): string[] {
   return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((t) => t.length > 1 && !STOP.has(t));
 }
 
-/** BM25 parameters: term-frequency saturation and length normalisation (the usual values). */
 const K1 = 1.2;
 const B = 0.75;
 
-/**
- * BM25 over `passages` (Robertson/Spärck Jones idf with +1 so it is never negative). The index is built once here
- * (term frequencies per passage, document frequencies); ranking a query then touches only the passages that
- * hold one of its terms. Ties keep the files' order.
- */
+/** BM25 over `passages` (idf +1 so never negative); ranking touches only passages holding a query term. */
 export function bm25Retriever(passages: readonly FilePassage[]): Retriever {
-  // Per term, a flat list of (passage, term frequency) pairs: no object per posting.
   const postings = new Map<string, number[]>();
   const lengths = new Float64Array(passages.length);
   passages.forEach((p, doc) => {
@@ -74,13 +60,8 @@ export function bm25Retriever(passages: readonly FilePassage[]): Retriever {
   };
 }
 
-/** Estimated tokens of `text`: its UTF-8 bytes / 4 (as the model budgets count elsewhere). */
 const estimate = (text: string) => Math.ceil(new TextEncoder().encode(text).byteLength / 4);
 
-/**
- * The passages sent with a turn: the best ranked for `query`, within `budgetTokens` and `maxPassages`, best first.
- * A passage that does not fit is skipped (a shorter one after it may still fit).
- */
 export async function passagesForTurn(
   retriever: Retriever,
   query: string,

@@ -1,19 +1,8 @@
 import type { ReadPageRecord, WebSearchRecord, WebSearchSource } from "@/lib/shared/search/record";
 import { pageLabel } from "@/lib/shared/search/text";
 
-/**
- * The confidential answer's web-search parts, read in the browser after decryption, in the
- * shapes of Tinfoil's confidential model router (github.com/tinfoilsh/confidential-model-router):
- * - progress markers inside the content stream, asked for with `X-Tinfoil-Events: web_search`
- *   (toolruntime/events.go): `\n<tinfoil-event>{"type":"tinfoil.web_search_call","item_id","status",
- *   "action":{"type":"search","query"},"sources":[{"url","title"}],"error":{"code"}}</tinfoil-event>\n`; a page read by
- *   the router's fetch tool is the same marker with `"action":{"type":"open_page","url"}`, one per URL
- *   (toolruntime/tool_progress.go executeFetchWithProgress), its status "completed", "failed" or "blocked";
- * - citations as markdown links `[label](url)` in the text, with `delta.annotations`
- *   `[{"type":"url_citation","url_citation":{"url","title","start_index","end_index"}}]` (toolruntime/citations/state.go).
- * The filter takes the markers out of the text the chat shows and turns each citation link into a plain `[n]`
- * marker numbered by the Sources list, so no third-party link sits inside the answer text.
- */
+// The confidential answer's web-search parts, read after decryption in the shapes of Tinfoil's confidential model
+// router: `<tinfoil-event>` progress markers are taken out of the text and citation links become `[n]`.
 
 const OPEN = "<tinfoil-event>";
 const CLOSE = "</tinfoil-event>";
@@ -25,34 +14,26 @@ interface SearchCall {
   sources: WebSearchSource[];
 }
 
-/** Pages one answer's record keeps (the record's bound). */
 const MAX_PAGES = 10;
 
-/**
- * A streaming filter for one answer: `push` each decrypted piece, `finish` at the end; both return text to show.
- * `onReading` hears a page read begin (its host and path) and end (null), for the chat's "Reading …" line.
- */
+/** A streaming filter for one answer: `push` each decrypted piece, `finish` at the end; both return text to show. */
 export class EnclaveSearchStream {
   private pending = "";
   private readonly calls = new Map<string, SearchCall>();
-  /** The fetch tool's pages by marker id, in the order they began. */
   private readonly pages = new Map<string, { url: string; status: string }>();
   private readonly cited: WebSearchSource[] = [];
 
   constructor(private readonly onReading?: (page: string | null) => void) {}
 
-  /** Add a piece of content; returns what can be shown now (a partial marker or link is held back). */
   push(piece: string): string {
     this.pending += piece;
     return this.drain(false);
   }
 
-  /** The rest of the text (an unfinished marker or link is shown as it is). */
   finish(): string {
     return this.drain(true);
   }
 
-  /** Record a chunk's `delta.annotations` (url_citation entries; others ignored). */
   annotate(annotations: unknown): void {
     if (!Array.isArray(annotations)) return;
     for (const a of annotations as { type?: unknown; url_citation?: { url?: unknown; title?: unknown } }[]) {
@@ -63,7 +44,6 @@ export class EnclaveSearchStream {
     }
   }
 
-  /** The sources in list order: the search calls' results, then any cited URL they did not list. */
   sources(): WebSearchSource[] {
     const out: WebSearchSource[] = [];
     for (const call of this.calls.values()) for (const s of call.sources) if (!out.some((o) => o.url === s.url)) out.push(s);
@@ -71,7 +51,6 @@ export class EnclaveSearchStream {
     return out;
   }
 
-  /** The disclosure for this answer: every query the enclave reported, the sources, and how it went. */
   record(engine: string): WebSearchRecord {
     const calls = [...this.calls.values()];
     const queries = [...new Set(calls.map((c) => c.query).filter((q): q is string => q !== null))];
@@ -111,7 +90,6 @@ export class EnclaveSearchStream {
     }
   }
 
-  /** At a "<" or "\n": a whole marker and its "\n" padding is consumed (""), a partial one held (null), anything else passed on. */
   private marker(final: boolean): string | null {
     if (this.pending.startsWith(`\n${OPEN}`)) this.pending = this.pending.slice(1);
     else if (this.pending[0] === "\n") return !final && `\n${OPEN}`.startsWith(this.pending) ? null : this.take(1);
@@ -127,7 +105,6 @@ export class EnclaveSearchStream {
     return this.take(1);
   }
 
-  /** At a "[": a citation link `[label](url)` becomes `[n]`; a partial one is held (null). */
   private link(final: boolean): string | null {
     const p = this.pending;
     const whole = /^\[([^\]\n]{1,40})\]\((https?:\/\/[^)\s]{1,2000})\)/.exec(p);
@@ -140,7 +117,6 @@ export class EnclaveSearchStream {
     return this.take(1);
   }
 
-  /** A fetch marker: the page's URL and how its read went (a URL that is not http(s) is not kept). */
   private page(id: string, url: unknown, status: unknown): void {
     const previous = this.pages.get(id);
     const href = typeof url === "string" && /^https?:\/\//i.test(url) ? url.slice(0, 2000) : previous?.url;

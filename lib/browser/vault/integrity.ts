@@ -1,78 +1,41 @@
 import { decryptField, encryptField, fromBase64, sha256Hex, toBase64 } from "./crypto";
 
-/**
- * Tamper-evident saved history, in the browser and in tests acting as one. Pure functions
- * and one small class over lib/browser/vault/crypto.ts: no fetch, no React.
- *
- * - Each chat carries a sealed header: its version (one more at every write), its message count, the
- *   head of a SHA-256 hash chain over its message ciphertexts in position order, and hashes of its title
- *   and branch-tree ciphertexts. It is sealed under the integrity key (HKDF of the vault key), bound to
- *   user and chat, so the server can neither forge nor move it.
- * - The user's manifest, sealed the same way, maps every chat id to its version and carries its own
- *   version. It is written with every change of a chat or of the list, compare-and-set on both versions
- *   in one transaction, so the two never disagree and two devices never write the same version.
- * - Each device keeps the highest versions it has seen (lib/browser/vault/device-store.ts), so a whole consistent
- *   older state (a rollback of chat and manifest together) is caught by every device that saw a newer one.
- *
- * What is caught: a message dropped, reordered, substituted (from another chat, or an older ciphertext
- * of the same place), a title or tree rolled back, a chat older than its manifest entry or than this
- * device has seen, a chat deleted or added behind the user's back, a manifest older than seen. What is
- * not: a device that never saw a newer state cannot tell a consistent rollback of everything
- * (docs/security.md "Tamper-evident history").
- */
+// Tamper-evident saved history (docs/security.md "Tamper-evident history").
 
-/** The wording every integrity warning starts with (the UI shows it as is). */
 export const INTEGRITY_WARNING = "Integrity warning:";
 
-/** A chat's authenticated state: what its header says, and the chain value after each message. */
 export interface ChatState {
   version: number;
-  /** chain[i]: the hash chain after message i (hex). */
   chain: string[];
-  /** SHA-256 (hex) of the title and tree ciphertexts, null when there is none. */
   title: string | null;
   tree: string | null;
 }
 
-/** The manifest: every chat id of the user with its version, and the manifest's own version. */
 export interface Manifest {
   version: number;
   chats: Record<string, number>;
 }
 
-/** The highest versions this device has seen of the manifest and of each chat. */
 export interface Seen {
   manifest: number;
   chats: Record<string, number>;
 }
 
-/** A message ciphertext as the API carries it (base64). */
 export interface SealedMessageRef {
   role: string;
   content_ciphertext: string;
   attachment_ciphertext: string | null;
-  /** An answer's sealed steps; absent or null for a message without them (and every message saved before the field). */
   steps_ciphertext?: string | null;
 }
 
-/**
- * SHA-256 of some bytes as lowercase hex. WebCrypto's (lib/browser/vault/crypto.ts sha256Hex, async) by default;
- * the search worker passes a synchronous one (lib/browser/vault/sha256-sync.ts, same digests) because a chat's
- * ~20 small chained digests cost more in WebCrypto's round trips than in hashing.
- */
 export type Sha256Hex = (bytes: Uint8Array<ArrayBuffer>) => string | Promise<string>;
 
 const utf8 = new TextEncoder();
 const hashB64 = async (b64: string | null | undefined, sha: Sha256Hex = sha256Hex) => (b64 ? sha(fromBase64(b64)) : null);
 
-/** The chain's starting value for a chat: SHA-256 of "hush chat v1" and its id. */
 const chainStart = (chatId: string, sha: Sha256Hex) => sha(utf8.encode(`hush chat v1|${chatId}`));
 
-/**
- * The hash chain after each of `messages`, continuing `prefix` (the chain of the messages before them):
- * c[i] = SHA-256(c[i-1] | role | SHA-256(content) | SHA-256(attachment or nothing)), with `| SHA-256(steps)` appended
- * for a message that has steps, so a chain saved before that field still verifies.
- */
+// Steps are hashed only when present, so chains saved before them still verify.
 export async function extendChain(
   chatId: string,
   prefix: readonly string[],
@@ -99,21 +62,15 @@ interface HeaderJson {
   tree: string | null;
 }
 
-/** Seal a chat's header under the integrity key (base64). */
 export async function sealHeader(integrityKey: CryptoKey, userId: string, chatId: string, state: ChatState): Promise<string> {
   const header: HeaderJson = { v: state.version, n: state.chain.length, h: state.chain.at(-1) ?? null, title: state.title, tree: state.tree };
   return toBase64(await encryptField(integrityKey, { field: "header", userId, chatId }, JSON.stringify(header)));
 }
 
-/** Seal the manifest under the integrity key (base64). */
 export async function sealManifest(integrityKey: CryptoKey, userId: string, manifest: Manifest): Promise<string> {
   return toBase64(await encryptField(integrityKey, { field: "manifest", userId }, JSON.stringify({ v: manifest.version, chats: manifest.chats })));
 }
 
-/**
- * Open a sealed manifest and check it against its version in clear and this device's `seen`.
- * @returns the manifest, or a problem (text starting with INTEGRITY_WARNING).
- */
 export async function openManifest(
   integrityKey: CryptoKey,
   userId: string,
@@ -140,17 +97,11 @@ export async function openManifest(
   return { manifest, problem: null };
 }
 
-/** What a chat read from the server is checked against: this device's highest version, the manifest's. */
 export interface ChatExpectations {
   seen: number;
   manifest: number | undefined;
 }
 
-/**
- * Check a chat as the server returned it against its sealed header, the manifest and this device.
- * `sha`: the SHA-256 to use (default WebCrypto's; any other must give the same digests).
- * @returns its state (to write on top of) and a problem (text starting with INTEGRITY_WARNING), or null.
- */
 export async function verifyChat(
   integrityKey: CryptoKey,
   userId: string,
@@ -197,11 +148,6 @@ export async function verifyChat(
   return { state, problem: null };
 }
 
-/**
- * Compare the whole chat list (every page: ids with their versions in clear) with the manifest read
- * before and after it at the same version.
- * @returns the chats missing from the list, the ones the manifest does not know, the ones older than it.
- */
 export function compareList(manifest: Manifest, list: readonly { chat_id: string; version: number }[]) {
   const listed = new Map(list.map((c) => [c.chat_id, c.version]));
   const missing = Object.keys(manifest.chats).filter((id) => !listed.has(id));
@@ -210,7 +156,6 @@ export function compareList(manifest: Manifest, list: readonly { chat_id: string
   return { missing, unknown, older };
 }
 
-/** The user-facing text for compareList's findings, or null when there are none. */
 export function listProblem(found: ReturnType<typeof compareList>): string | null {
   const parts: string[] = [];
   const n = (k: number) => (k === 1 ? "1 saved chat" : `${k} saved chats`);
@@ -220,14 +165,12 @@ export function listProblem(found: ReturnType<typeof compareList>): string | nul
   return parts.length ? `${INTEGRITY_WARNING} ${parts.join("; ")}. The server may have changed your history.` : null;
 }
 
-/** The next seen-versions after `state` of `chatId` and manifest `manifestVersion` were verified or written. */
 export function seenAfter(seen: Seen, update: { manifest?: number; chats?: Record<string, number> }): Seen {
   const chats = { ...seen.chats };
   for (const [id, v] of Object.entries(update.chats ?? {})) chats[id] = Math.max(chats[id] ?? 0, v);
   return { manifest: Math.max(seen.manifest, update.manifest ?? 0), chats };
 }
 
-/** The state of a chat after a write of `messages` at `from` (earlier ones kept), with the new title and tree. */
 export async function stateAfterWrite(
   chatId: string,
   before: ChatState | null,

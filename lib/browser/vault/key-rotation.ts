@@ -8,19 +8,9 @@ import { checkPassphrase } from "./methods";
 import type { CurrentKey, RotationDraft, RotationProgress } from "./rotation";
 import { actionError, heldKey, holdTracker, info, needRaw, replaceRawKey, setVault, setVaultBusy, trackerFor } from "./store";
 
-/**
- * The vault key's rotation as the store runs it; the protocol itself (re-sealing every
- * chat, the server calls) is ./rotation.ts, loaded only when a rotation runs.
- */
-
-/** lib/browser/vault/rotation.ts, loaded when a rotation runs (not in /chat's first load). */
 const rotation = () => import("./rotation");
 
-/**
- * A key rotation left unfinished (the tab closed midway) is finished at the next unlock: the
- * next key opens from its wrap under the current one, the chats left are sealed again, and the old
- * methods go. @returns the key to hold (the next one; the current one when finishing failed, logged).
- */
+/** Finish a rotation left unfinished at the next unlock. @returns the key to hold (the current one when finishing failed) */
 export async function finishPendingRotation(raw: Uint8Array<ArrayBuffer>, pending: { generation: number; next_key: string }): Promise<Uint8Array<ArrayBuffer>> {
   const userId = info().user_id;
   setVaultBusy("rotation", true);
@@ -41,11 +31,7 @@ export async function finishPendingRotation(raw: Uint8Array<ArrayBuffer>, pendin
   }
 }
 
-/**
- * Draft "Rotate vault key" (Settings): a new key, a new recovery code (show it once) and, when
- * the vault has a passphrase, a wrap under `passphrase` (the current one or a new one, rated like any).
- * Nothing is sent yet. @throws AppError (locked, weak passphrase)
- */
+/** Draft "Rotate vault key": a new key and recovery code, nothing sent yet. @throws AppError (locked, weak passphrase) */
 export async function draftKeyRotation(passphrase: string | null): Promise<RotationDraft> {
   needRaw();
   const v = info();
@@ -53,11 +39,7 @@ export async function draftKeyRotation(passphrase: string | null): Promise<Rotat
   return (await rotation()).draftRotation(v.user_id, v.key_generation + 1, generateVaultKey(), checked);
 }
 
-/**
- * Rotate the vault key: send the draft, seal every chat again under the new key, finish
- * (the old methods, passkeys included, and the remembered devices are deleted), then hold the new key.
- * Interrupted, it finishes at the next unlock. @throws AppError
- */
+/** Rotate the vault key; interrupted, it finishes at the next unlock. @throws AppError */
 export async function rotateVaultKey(draft: RotationDraft, onProgress?: RotationProgress): Promise<void> {
   const userId = info().user_id;
   const held = heldKey();
@@ -67,8 +49,7 @@ export async function rotateVaultKey(draft: RotationDraft, onProgress?: Rotation
   await startRotation(apiFetch, current, draft);
   setVault({ info: await completeRotation(apiFetch, current, draft.next, draft.generation, onProgress) });
   await forgetDeviceRecord(userId);
-  // Straight from the old key to the new one: the vault never shows as locked in between (the screen
-  // that started the rotation stays, with its "done" step).
+  // Straight from the old key to the new one: the vault never shows as locked in between.
   const nextKey = await importVaultKey(draft.next);
   const nextTracker = await trackerFor(draft.next);
   replaceRawKey(draft.next);

@@ -6,51 +6,32 @@ import { fromBase64, generateVaultKey, randomBytes } from "./crypto";
 import { passkeyMethod, passphraseMethod, recoveryMethod, type MethodJson } from "./seal";
 import { actionError, info, needRaw, setVault } from "./store";
 
-/**
- * Making the vault's unlock methods in this browser: the passkey ceremony with the
- * PRF extension, the passphrase check, the first setup's draft, and Settings' add / change / remove.
- * Only wrapped keys reach the server.
- */
-
-/** @simplewebauthn/browser, loaded on the first passkey ceremony (not in /chat's first load). */
 export const webauthn = () => import("@simplewebauthn/browser");
 
-/**
- * Start loading the passkey and passphrase code (WebAuthn client, Argon2id) once a screen that uses it
- * is shown (unlock panel, setup dialog, Security settings), so a tap does not wait on it.
- */
 export function preloadVaultMethods(): void {
   void webauthn().catch(() => undefined);
   void import("hash-wasm").catch(() => undefined);
 }
 
-/** Whether this browser offers WebAuthn at all (PRF support shows only when a passkey is made). */
 export function passkeysAvailable(): boolean {
   return typeof window !== "undefined" && typeof window.PublicKeyCredential === "function";
 }
 
-/** The PRF extension's client output, as WebAuthn returns it. */
 export type Prf = { enabled?: boolean; results?: { first?: ArrayBuffer | ArrayBufferView } };
 
-/** The PRF output's first result as bytes, or null when the authenticator gave none. */
 export function prfBytes(prf: Prf | undefined): Uint8Array<ArrayBuffer> | null {
   const first = prf?.results?.first;
   if (!first) return null;
   return first instanceof ArrayBuffer ? new Uint8Array(first) : new Uint8Array(first.buffer.slice(first.byteOffset, first.byteOffset + first.byteLength) as ArrayBuffer);
 }
 
-/** Remove the PRF output from a WebAuthn response before it is sent anywhere. */
 export function withoutPrf<T extends { clientExtensionResults: object }>(response: T): T {
   const rest = { ...(response.clientExtensionResults as Record<string, unknown>) };
   delete rest.prf;
   return { ...response, clientExtensionResults: rest };
 }
 
-/**
- * Register a new passkey with the PRF extension and wrap `raw` under its output. One tap when the
- * authenticator returns PRF results at creation, otherwise a second tap to evaluate it.
- * @throws AppError (cancelled, or no PRF support: use a passphrase).
- */
+/** Register a passkey with the PRF extension and wrap `raw` under its output. @throws AppError (cancelled, no PRF) */
 async function newPasskeyMethod(raw: Uint8Array<ArrayBuffer>, userId: string): Promise<MethodJson> {
   const options = await apiFetch("vaultPasskey", { body: { purpose: "register" } });
   const prfInput = randomBytes(32);
@@ -89,11 +70,7 @@ function fromBase64url(s: string): Uint8Array<ArrayBuffer> {
   return fromBase64(s.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((s.length + 3) % 4));
 }
 
-/**
- * The passphrase, when lib/browser/vault/strength.ts accepts it (zxcvbn score ≥ 3 and ≥ 10^10 guesses);
- * checked again here, under the dialogs, so no path wraps the key under a guessable one.
- * @throws AppError "bad_request:vault" with the rating's reason.
- */
+/** The passphrase when ./strength.ts accepts it, checked again so no path wraps under a guessable one. @throws AppError */
 export async function checkPassphrase(passphrase: string): Promise<string> {
   const { ratePassphraseOffThread } = await import("./strength-client");
   const rating = await ratePassphraseOffThread(passphrase);
@@ -101,18 +78,12 @@ export async function checkPassphrase(passphrase: string): Promise<string> {
   return passphrase;
 }
 
-/** What setup made: the recovery code to show once, and the state to create. */
 export interface SetupDraft {
   raw: Uint8Array<ArrayBuffer>;
   code: string;
   methods: MethodJson[];
 }
 
-/**
- * First step of turning on saved history: a new vault key wrapped by a passkey or a passphrase, and a
- * recovery code. Nothing reaches the server except the passkey ceremony until `commitSetup` (./unlock.ts).
- * @throws AppError
- */
 export async function draftSetup(choice: { kind: "passkey" } | { kind: "passphrase"; passphrase: string }): Promise<SetupDraft> {
   const userId = info().user_id;
   const raw = generateVaultKey();
@@ -122,13 +93,11 @@ export async function draftSetup(choice: { kind: "passkey" } | { kind: "passphra
   return { raw, code: recovery.code, methods: [first, recovery.method] };
 }
 
-/** Add a passkey (Settings). */
 export async function addPasskey(): Promise<void> {
   const method = await newPasskeyMethod(needRaw(), info().user_id);
   setVault({ info: await apiFetch("vaultAddMethod", { body: { method: method as never } }) });
 }
 
-/** Set a new passphrase, replacing the old one(s). */
 export async function changePassphrase(passphrase: string): Promise<void> {
   const old = info().methods.filter((m) => m.kind === "passphrase");
   const method = await passphraseMethod(needRaw(), info().user_id, await checkPassphrase(passphrase));
@@ -136,7 +105,6 @@ export async function changePassphrase(passphrase: string): Promise<void> {
   for (const m of old) setVault({ info: await apiFetch("vaultRemoveMethod", { body: { id: m.id } }) });
 }
 
-/** Make a new recovery code, replacing the old one; returns it (show once). */
 export async function newRecoveryCode(): Promise<string> {
   const old = info().methods.filter((m) => m.kind === "recovery");
   const { code, method } = await recoveryMethod(needRaw(), info().user_id);
@@ -145,7 +113,6 @@ export async function newRecoveryCode(): Promise<string> {
   return code;
 }
 
-/** Remove an unlock method (the server refuses the last one). */
 export async function removeMethod(id: string): Promise<void> {
   setVault({ info: await apiFetch("vaultRemoveMethod", { body: { id } }) });
 }

@@ -10,18 +10,11 @@ import { resealMemory } from "./memory";
 import { resealProjectFiles } from "./project-files";
 import { openChat, passphraseMethod, recoveryMethod, sealTurn, type MethodJson } from "./seal";
 
-/**
- * "Rotate vault key", run in the browser (and by tests acting as one): a new vault key, its
- * unlock methods, every saved chat opened under the old key and sealed again under the new one, then the
- * server drops the old methods (lib/server/db/vault-rotation.ts). Resumable: the next key is stored wrapped under
- * the current one, so any later unlock reads what is left and finishes. Every chat is checked against
- * its header before it is sealed again, so a rotation never blesses a tampered chat.
- * `api` is the typed client (lib/browser/api/client.ts apiFetch); tests pass one over the route handlers.
- */
+// "Rotate vault key" in the browser: a new key and methods, every chat checked and sealed again, then the old methods
+// dropped. Resumable: the next key is stored wrapped under the current one, so a later unlock finishes it.
 
 type Api = typeof apiFetch;
 
-/** What a rotation needs from the unlocked vault: the user, the current key (raw and as a key) and its tracker. */
 export interface CurrentKey {
   userId: string;
   raw: Uint8Array<ArrayBuffer>;
@@ -29,7 +22,6 @@ export interface CurrentKey {
   tracker: IntegrityTracker;
 }
 
-/** A rotation drafted in the browser: nothing is sent until `startRotation`. Show `code` once. */
 export interface RotationDraft {
   generation: number;
   next: Uint8Array<ArrayBuffer>;
@@ -37,29 +29,19 @@ export interface RotationDraft {
   methods: MethodJson[];
 }
 
-/** Progress of the re-sealing: chats done of the total. */
 export type RotationProgress = (done: number, total: number) => void;
 
-/**
- * Draft a rotation: a new key, a new recovery code and, when `passphrase` is given (checked by the
- * caller), a passphrase wrap at today's Argon2id parameters.
- */
 export async function draftRotation(userId: string, generation: number, next: Uint8Array<ArrayBuffer>, passphrase: string | null): Promise<RotationDraft> {
   const recovery = await recoveryMethod(next, userId);
   const methods = passphrase ? [await passphraseMethod(next, userId, passphrase), recovery.method] : [recovery.method];
   return { generation, next, code: recovery.code, methods };
 }
 
-/** Send the draft: the next key wrapped under the current one, and the new methods (waiting). @throws AppError */
 export async function startRotation(api: Api, current: CurrentKey, draft: RotationDraft): Promise<void> {
   const nextKey = toBase64(await wrapNextKey(draft.next, current.raw, { userId: current.userId, generation: draft.generation }));
   await api("vaultRotationStart", { body: { generation: draft.generation, next_key: nextKey, methods: draft.methods } as never });
 }
 
-/**
- * One chat opened under the old key and sealed under the next: every message at its position, the title,
- * the tree, and a header of the same version under the next integrity key.
- */
 export async function resealChat(current: CurrentKey, next: { key: CryptoKey; integrity: CryptoKey }, chat: SealedChatJson) {
   const { userId } = current;
   const opened = await openChat(current.key, userId, chat);
@@ -85,14 +67,9 @@ export async function resealChat(current: CurrentKey, next: { key: CryptoKey; in
 
 const integrityError = (message: string) => new AppError("unprocessable:integrity", message);
 
-/** Chats read per batch request while re-sealing. */
 const BATCH = 20;
 
-/**
- * Seal every chat still under the old key again under `next`, then finish (the server refuses to finish
- * while chats are left, e.g. ones another tab saved meanwhile: they are read and sealed in turn).
- * @throws AppError (network, refused, "unprocessable:integrity" for a chat that fails its check)
- */
+/** Seal every chat still under the old key again under `next`, then finish. @throws AppError */
 export async function completeRotation(api: Api, current: CurrentKey, nextRaw: Uint8Array<ArrayBuffer>, generation: number, onProgress?: RotationProgress) {
   const next = { key: await importVaultKey(nextRaw), integrity: await integrityKey(nextRaw) };
   let done = 0;
@@ -120,19 +97,14 @@ export async function completeRotation(api: Api, current: CurrentKey, nextRaw: U
     try {
       const problem = await current.tracker.adoptManifest((await api("vaultGet")).manifest);
       if (problem) throw integrityError(problem);
-      // A vault without a manifest yet: the list is taken as it is (as lib/browser/vault/saved-chats.ts does).
       if (!current.tracker.ready) await current.tracker.adoptList(await listSavedChatVersions(api));
       const manifest = await current.tracker.manifestUnder(next.integrity);
-      // Projects' names and instructions too, before the old key's methods go.
       await resealProjects(api, current.userId, current.key, next.key);
-      // Memories (docs/issues.md #41) too.
       await resealMemory(api, current.userId, current.key, next.key);
-      // Project files (docs/issues.md #41) too.
       await resealProjectFiles(api, current.userId, current.key, next.key);
       return await api("vaultRotationFinish", { body: { generation, manifest } as never });
     } catch (error) {
-      // Chats saved meanwhile under the old key, or a manifest written meanwhile: another round.
-      // (The client sees a 409's status and message, not the server's code.)
+      // Chats or a manifest written meanwhile (409): another round.
       if (!isAppError(error, "conflict")) throw error;
     }
   }

@@ -8,34 +8,25 @@ import { openChat, sealTitle, sealTurn, type PlainMessage, type SealedChatJson }
 import { forEachSealedChatBatch, listSavedChatVersions } from "./sealed-chat-batches";
 import { actionError, reloadVaultInfo, unlockedVault } from "./store";
 
-/**
- * Writing and reading saved chats in the browser with their integrity: every write carries
- * the chat's next sealed header and the next sealed manifest (lib/browser/vault/integrity-tracker.ts), every read is
- * checked against them and this device's seen versions. Writes from this tab run one at a time (they
- * all write the one manifest); a write that lost a race with another device (409) reads what changed,
- * checks it, and is made again, so two devices never raise a false alarm.
- */
+// Every write carries the chat's next sealed header and manifest. This tab's writes run one at a time; a write that
+// lost a race (409) reads what changed and is made again.
 
-/** A saved chat failed its integrity check: the message starts with "Integrity warning:" and is shown as is. */
 export const integrityError = (message: string) => new AppError("unprocessable:integrity", message);
 
 const ATTEMPTS = 4;
 let queue: Promise<unknown> = Promise.resolve();
 
-/** Run `job` after this tab's earlier writes (they share the manifest's compare-and-set). */
 function serial<T>(job: () => Promise<T>): Promise<T> {
   const run = queue.then(job, job);
   queue = run.catch(() => undefined);
   return run;
 }
 
-/** Read the manifest again (another device wrote it). @throws AppError "unprocessable:integrity" */
 async function reloadManifest(tracker: IntegrityTracker): Promise<void> {
   const problem = await tracker.adoptManifest((await reloadVaultInfo()).manifest);
   if (problem) throw integrityError(problem);
 }
 
-/** Read a chat and check it; its state is then known to the tracker. @throws AppError (integrity, 404...) */
 async function readChecked(tracker: IntegrityTracker, chatId: string): Promise<SealedChatJson> {
   const sealed = await apiFetch("chatHistoryGet", { params: { chatId } });
   const problem = await tracker.checkChat(sealed);
@@ -43,18 +34,12 @@ async function readChecked(tracker: IntegrityTracker, chatId: string): Promise<S
   return sealed;
 }
 
-/** Make the manifest (or, before there is one, the list) known before the first write. */
 async function ready(tracker: IntegrityTracker): Promise<void> {
   if (tracker.ready) return;
   const problem = await checkHistoryIntegrity();
   if (problem) throw integrityError(problem);
 }
 
-/**
- * Write with retries: after a 409 (the client sees the status and message, not the server's code: the
- * manifest, the chat's version or its positions moved), the manifest and the chat are read again and
- * checked, then `attempt` makes its bodies again from what was read. A 409 that stays is thrown.
- */
 async function withRetries<T>(tracker: IntegrityTracker, chatId: string | null, attempt: () => Promise<T>): Promise<T> {
   await ready(tracker);
   for (let i = 1; ; i++) {
@@ -69,14 +54,7 @@ async function withRetries<T>(tracker: IntegrityTracker, chatId: string | null, 
   }
 }
 
-/**
- * Seal and store a finished turn (POST /api/ns/chat_save). `messages` is the whole stored path; `from` is
- * how many of them are already stored unchanged (0 for a new chat, whose id is made here). With
- * `replace` the stored messages from `from` on are replaced (an edit or regenerate changed the
- * active path); `tree` is the branch tree's wire form (null: no versions). The chat's header and the
- * manifest go with it.
- * @returns the chat id. @throws AppError (locked, network, refused, integrity)
- */
+/** Seal and store a finished turn. @returns the chat id. @throws AppError */
 export function saveTurn(input: {
   chatId: string | null;
   from: number;
@@ -115,10 +93,6 @@ export function saveTurn(input: {
   });
 }
 
-/**
- * Store an imported chat as a new saved chat (ChatGPT import), sealed here under the vault key,
- * with its original dates. @returns the new chat id. @throws AppError
- */
 export function importChat(input: { title: string | null; messages: PlainMessage[]; createdAt: Date; lastUpdated: Date }): Promise<string> {
   const { key, userId, tracker } = unlockedVault("Unlock your history to import chats.");
   const chatId = crypto.randomUUID();
@@ -142,10 +116,6 @@ export function importChat(input: { title: string | null; messages: PlainMessage
   });
 }
 
-/**
- * Rename a saved chat: the name sealed here, the chat's next header and the manifest with it.
- * @throws AppError (locked, network, 404, integrity)
- */
 export function renameSavedChat(chatId: string, title: string): Promise<void> {
   const { key, userId, tracker } = unlockedVault();
   return serial(async () => {
@@ -159,10 +129,6 @@ export function renameSavedChat(chatId: string, title: string): Promise<void> {
   });
 }
 
-/**
- * Delete a saved chat with the manifest that no longer lists it. `keepalive`: the request
- * outlives the page (sent when the page is left inside the undo window). @throws AppError
- */
 export function deleteSavedChat(chatId: string, keepalive = false): Promise<void> {
   const { tracker } = unlockedVault();
   return serial(() =>
@@ -174,26 +140,16 @@ export function deleteSavedChat(chatId: string, keepalive = false): Promise<void
   );
 }
 
-/**
- * The body of deleting `chatId`, made now so that it can be sent at once when the page is left inside the
- * undo window: a fetch with keepalive in "pagehide" has no time left for sealing a manifest.
- * Best effort: should the manifest move meanwhile, the server answers 409 and the chat stays (no false
- * alarm either way). @throws AppError when locked
- */
+// Made ahead so it can be sent at once in "pagehide", which has no time for sealing a manifest.
 export async function prepareDeleteBody(chatId: string): Promise<{ chat_id: string; manifest: ManifestBody }> {
   const { tracker } = unlockedVault();
   await ready(tracker);
   return { chat_id: chatId, manifest: (await tracker.forDelete(chatId)).body };
 }
 
-/** A saved chat opened here: decrypted, and its integrity problem (null when it passed). */
 export type CheckedChat = Awaited<ReturnType<typeof openChat>> & { integrity: string | null };
 
-/**
- * Fetch, check and decrypt a saved chat. A chat that fails its check but still decrypts comes
- * back with `integrity` set (the screen shows the warning with it); one that does not decrypt throws
- * the integrity warning. @throws AppError (locked, network, 404, "unprocessable:integrity")
- */
+/** `integrity` is set when the chat fails its check but decrypts. @throws AppError */
 export async function openSavedChat(chatId: string): Promise<CheckedChat> {
   const { key, userId, tracker } = unlockedVault();
   const sealed = await apiFetch("chatHistoryGet", { params: { chatId } });
@@ -205,10 +161,6 @@ export async function openSavedChat(chatId: string): Promise<CheckedChat> {
   }
 }
 
-/**
- * Check a chat read in a batch (search's index) against its header and the manifest.
- * @returns the integrity warning, or null (also when the vault is locked meanwhile: nothing is shown then).
- */
 export async function checkSealedChat(chat: SealedChatJson): Promise<string | null> {
   try {
     return await unlockedVault().tracker.checkChat(chat);
@@ -217,11 +169,7 @@ export async function checkSealedChat(chat: SealedChatJson): Promise<string | nu
   }
 }
 
-/**
- * Check the whole list of saved chats against the manifest: the manifest is read before and
- * after the list, until both reads agree (a write from another device in between would look like
- * tampering). Run once after unlocking. @returns the warning to show, or null.
- */
+// The manifest is read before and after the list until both agree: another device's write would look like tampering.
 export async function checkHistoryIntegrity(): Promise<string | null> {
   const { tracker } = unlockedVault();
   for (let i = 0; i < ATTEMPTS; i++) {
@@ -235,20 +183,13 @@ export async function checkHistoryIntegrity(): Promise<string | null> {
   return null;
 }
 
-/** A saved chat decrypted in this browser (for export). */
 export type OpenedChat = Awaited<ReturnType<typeof openChat>>;
 
-/**
- * Saved chats, fetched in batches and decrypted here (for export), in the order of `chatIds`;
- * chats deleted meanwhile are left out. `onProgress` gets how many ids are settled so far.
- * @throws AppError (locked, network, a chat that fails its integrity check or does not decrypt)
- */
 export async function loadSavedChats(chatIds: readonly string[], onProgress?: (done: number) => void): Promise<OpenedChat[]> {
   const { key, userId, tracker } = unlockedVault();
   const opened = new Map<string, OpenedChat>();
   let done = 0;
   await forEachSealedChatBatch(chatIds, async (batch, settled) => {
-    // Every chat read is checked against its header and the manifest first.
     for (const sealed of batch.chats) {
       const problem = await tracker.checkChat(sealed);
       if (problem) throw actionError(problem);

@@ -1,10 +1,5 @@
-/**
- * Passphrase rating off the main thread: the browser's entry to lib/browser/vault/strength.ts. A rating
- * takes 20–700 ms on a phone profile (Chromium, CPU 4× slower, measured for docs/issues.md #21), too long for the
- * thread that handles typing, so it runs in ./strength.worker.ts, started when a passphrase field is first
- * focused (its chunk carries zxcvbn-ts's dictionaries: fetched then, never with a page). Kept apart from
- * strength.ts so the worker's own bundle does not reference the worker.
- */
+// A rating is too slow for the thread that handles typing, so it runs in ./strength.worker.ts; kept apart from
+// ./strength.ts so the worker's own bundle does not reference the worker.
 import { ratePassphrase, type PassphraseRating } from "./strength";
 
 let worker: Worker | null = null;
@@ -12,10 +7,7 @@ let workerBroken = false;
 let nextId = 0;
 const waiting = new Map<number, { resolve: (r: PassphraseRating) => void; reject: (e: unknown) => void; passphrase: string }>();
 
-/**
- * The rating worker, started once. A classic worker, as for lib/browser/pdf: Turbopack's worker bootstrap
- * loads chunks with importScripts(), which a module worker refuses.
- */
+// A classic worker: Turbopack's worker bootstrap loads chunks with importScripts(), which a module worker refuses.
 function ratingWorker(): Worker | null {
   if (worker || workerBroken || typeof Worker === "undefined") return worker;
   try {
@@ -47,10 +39,7 @@ function ratingWorker(): Worker | null {
   return worker;
 }
 
-/**
- * Rate `passphrase` in the rating worker, so typing stays smooth on a slow phone; on this thread when no
- * worker can run. Same answer as ratePassphrase. @throws Error when zxcvbn cannot be loaded.
- */
+/** Rate `passphrase` in the worker, or on this thread when none can run. @throws Error when zxcvbn cannot load */
 export function ratePassphraseOffThread(passphrase: string): Promise<PassphraseRating> {
   const w = ratingWorker();
   if (!w) return ratePassphrase(passphrase);
@@ -61,7 +50,6 @@ export function ratePassphraseOffThread(passphrase: string): Promise<PassphraseR
   });
 }
 
-/** Start the rating worker (the passphrase field got focus), so the first rating does not wait on the download. */
 export function preloadStrength(): void {
   ratingWorker();
 }

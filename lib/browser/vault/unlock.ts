@@ -10,18 +10,10 @@ import type { Prf, SetupDraft } from "./methods";
 import { passphraseMethod, unlockWithPassphrase, unlockWithPrf, unlockWithRecovery } from "./seal";
 import { actionError, holdRawKey, holdTracker, info, setVault, setVaultBusy, setVaultError, trackerFor, vaultSnapshot, type VaultJson } from "./store";
 
-/**
- * Loading the vault and opening it: GET /api/vault, then a remembered device without
- * asking, or the passphrase, the recovery code or a passkey; and creating the vault from a setup draft.
- */
-
 // A remembered device is tried once per page load, before the unlock panel is shown.
 let deviceTried = false;
 
-/**
- * Load (or reload) the vault state: `pending` is a GET /api/vault already under way (./use-vault.ts starts it
- * while this module loads), else one is made. Failures leave status "error" and are logged by kind only.
- */
+/** Load (or reload) the vault state; `pending` is a GET /api/vault already under way. Failures leave status "error". */
 export async function refreshVault(pending?: Promise<VaultJson>): Promise<void> {
   try {
     const next = await (pending ?? apiFetch("vaultGet"));
@@ -45,13 +37,9 @@ export async function refreshVault(pending?: Promise<VaultJson>): Promise<void> 
   }
 }
 
-/**
- * Hold the opened vault key; with `remember`, remember this device first (a failure is logged, the vault
- * still opens). A key rotation left unfinished is finished first.
- */
 async function unlocked(raw: Uint8Array<ArrayBuffer>, remember = false): Promise<void> {
   const pending = info().rotation;
-  // Remembering a device, finishing a rotation and passkeys load when used, not in /chat's first load (docs/issues.md #42).
+  // These load when used, not in /chat's first load.
   if (pending) raw = await (await import("./key-rotation")).finishPendingRotation(raw, pending);
   holdRawKey(raw);
   holdTracker(await trackerFor(raw));
@@ -63,12 +51,7 @@ async function unlocked(raw: Uint8Array<ArrayBuffer>, remember = false): Promise
   setVault({ key: await importVaultKey(raw) });
 }
 
-/**
- * Open the vault with this browser's remembered-device record: the server's share
- * (POST /api/vault/devices/unlock) and the device's own key open the wrap. A revoked device (404) or a
- * wrap that no longer opens (the vault was set up again) deletes the local record.
- * @returns whether the vault is now unlocked. Never throws: failing, the unlock panel shows as before.
- */
+// Never throws: failing, the unlock panel shows as before. A revoked device (404) or a dead wrap deletes the local record.
 async function unlockRememberedDevice(): Promise<boolean> {
   const userId = info().user_id;
   const record = await readDevice(userId);
@@ -92,7 +75,6 @@ async function unlockRememberedDevice(): Promise<boolean> {
   }
 }
 
-/** Create the vault from a draft (./methods.ts draftSetup: history on) and unlock it; `remember`: remember this device too. */
 export async function commitSetup(draft: SetupDraft, remember = false): Promise<void> {
   const created = await apiFetch("vaultCreate", { body: { methods: draft.methods as never } });
   setVault({ info: created });
@@ -101,15 +83,11 @@ export async function commitSetup(draft: SetupDraft, remember = false): Promise<
 
 function wrongSecret(error: unknown, message: string): never {
   if (isAppError(error, "unprocessable:vault_decrypt")) throw actionError(message);
-  // A malformed recovery code ("bad_request:recovery_code") keeps its own message.
   throw error;
 }
 
 /**
- * Unlock with the passphrase (`remember`: remember this device too). When the wrap it opened was made with weaker Argon2id parameters than today's
- * (lib/shared/vault/argon2-params.ts), the key is wrapped again under the same passphrase with today's and the
- * stored wrap replaced; the vault is unlocked before that starts, and the promise settles once
- * it is done (a failure is logged by kind and tried again at the next unlock).
+ * Unlock with the passphrase; a wrap below today's Argon2id parameters is made again once unlocked.
  * @throws AppError "That passphrase is not right…"
  */
 export async function unlockPassphrase(passphrase: string, remember = false): Promise<void> {
@@ -136,7 +114,7 @@ export async function unlockPassphrase(passphrase: string, remember = false): Pr
   raw.fill(0);
 }
 
-/** Unlock with the recovery code (`remember`: remember this device too). @throws AppError */
+/** @throws AppError */
 export async function unlockRecovery(code: string, remember = false): Promise<void> {
   const v = info();
   let result;
@@ -149,7 +127,6 @@ export async function unlockRecovery(code: string, remember = false): Promise<vo
   void apiFetch("vaultUnlock", { body: { method_id: result.methodId } }).catch(() => undefined);
 }
 
-/** Unlock with a passkey tap (the PRF output opens the wrap; the server verifies the assertion); `remember` as above. */
 export async function unlockPasskey(remember = false): Promise<void> {
   const { prfBytes, webauthn, withoutPrf } = await import("./methods");
   const v = info();

@@ -1,20 +1,11 @@
 import { api, type ApiRoute, type RouteName } from "@/lib/shared/api/contract";
 
-/**
- * The methods each route of app/api answers, in one table derived from the API contract
- * (lib/shared/api/contract.ts) plus the routes the contract does not list (next-auth's catch-all, the
- * confidential relay). proxy.ts answers any other method on a known route with 405, an `Allow` header
- * naming the route's methods and `{ "error": ... }` (Next's own 405 has no `Allow` and
- * no body). tests/api/methods.test.ts checks the table against the route files' exports.
- */
+// The methods each app/api route answers, derived from the contract; proxy.ts answers others with 405 and `Allow`.
 
-/** Routes outside the contract: file-system patterns (`{name}` one segment, `{...name}` one or more). */
 const OUTSIDE_CONTRACT: ReadonlyArray<{ path: string; methods: readonly string[] }> = [
-  // next-auth's handler (app/api/auth/[...nextauth]/route.ts) answers GET, POST and HEAD on every path below it.
   { path: "/api/auth/{...nextauth}", methods: ["GET", "POST", "HEAD"] },
 ];
 
-/** Contract routes that next-auth's catch-all serves (form posts and its CSRF call), not a route file of their own. */
 function servedByNextAuth(route: ApiRoute): boolean {
   return route.form === true || route === api.authCsrf;
 }
@@ -36,7 +27,6 @@ function parse(path: string): Segment[] {
 
 let cached: Entry[] | undefined;
 
-/** Every route file's pattern and the methods it exports (HEAD and OPTIONS not added). */
 export function routeMethodTable(): ReadonlyMap<string, ReadonlySet<string>> {
   return new Map(entries().map((e) => [e.path, e.methods]));
 }
@@ -55,7 +45,6 @@ function entries(): Entry[] {
   return cached;
 }
 
-/** Whether `segments` matches `parts`, and how specifically: a list of segment kinds to compare (lower wins). */
 function rank(segments: Segment[], parts: string[]): number[] | null {
   const kinds: number[] = [];
   for (let i = 0; i < segments.length; i++) {
@@ -73,11 +62,7 @@ function lessThan(a: number[], b: number[]): boolean {
   return a.length > b.length;
 }
 
-/**
- * The `Allow` value of the app/api route serving `pathname` (its methods, HEAD with GET, and OPTIONS, which
- * Next answers itself), or null when no route file serves it (Next answers 404). Static segments win over
- * `{param}` ones, which win over a catch-all, as in Next's routing.
- */
+/** The `Allow` value of the route serving `pathname`, or null. */
 export function allowedMethods(pathname: string): string | null {
   const parts = pathname.split("/").filter(Boolean);
   let best: { entry: Entry; rank: number[] } | null = null;
@@ -92,7 +77,6 @@ export function allowedMethods(pathname: string): string | null {
   return ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"].filter((m) => methods.has(m)).join(", ");
 }
 
-/** The contract route serving `method` on `pathname`, and its `{param}` values (decoded), or null. */
 export interface RouteMatch {
   name: RouteName;
   params: Record<string, string>;
@@ -100,14 +84,9 @@ export interface RouteMatch {
 
 let byRoute: Map<string, { name: RouteName; params: string[] }> | undefined;
 
-/**
- * The contract route that serves `method` on `pathname` as Next's routing would: the path's best match
- * (static segments over `{param}` ones) among all routes, then that path's route for the method. Null
- * when no contract route does (another method, another path, a segment that is not valid %-encoding).
- */
+/** The contract route serving `method` on `pathname` as Next's routing would, or null. */
 export function matchRoute(method: string, pathname: string): RouteMatch | null {
   byRoute ??= routesByMethodAndPath();
-  // A static path asked for exactly (every hot chat call): no ranking needed, a static route always wins.
   const exact = byRoute.get(`${method} ${pathname}`);
   if (exact && exact.params.length === 0) return { name: exact.name, params: {} };
   // An empty segment (a trailing slash, "//") is Next's to redirect or refuse, never a route's.
@@ -142,10 +121,6 @@ function routesByMethodAndPath(): Map<string, { name: RouteName; params: string[
   );
 }
 
-/**
- * Whether `method` is refused with 405 at `pathname`: `{ allow }` (the Allow value), or null when the method is
- * allowed or no route serves the path.
- */
 export function methodNotAllowed(method: string, pathname: string): { allow: string } | null {
   const allow = allowedMethods(pathname);
   if (allow === null) return null;

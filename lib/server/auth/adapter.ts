@@ -4,13 +4,8 @@ import { getDb } from "@/lib/server/db/client";
 import { absoluteEnd, hashSessionToken, idleDeadline, sessionLive } from "@/lib/server/db/sessions";
 
 /**
- * next-auth 4's database adapter over the app's Prisma client (models of @next-auth/prisma-adapter),
- * with three differences on purpose:
- * - the client comes from the async `getDb()`, awaited by every method;
- * - session tokens are stored hashed (lib/server/db/sessions.ts); next-auth still sees the raw token;
- * - nothing from the provider is kept beyond the link itself: no access/refresh/ID tokens, no name,
- *   no picture (privacy: Hush never calls Google on the user's behalf).
- * E-mail addresses are stored lowercased.
+ * next-auth 4's database adapter over Prisma: session tokens stored hashed, and nothing from the provider kept
+ * beyond the link (no tokens, name or picture). E-mail addresses are stored lowercased.
  */
 
 type UserRow = { id: string; email: string | null; emailVerified: Date | null };
@@ -22,7 +17,6 @@ function toAdapterUser(row: UserRow): AdapterUser {
 
 const lower = (email: string) => email.trim().toLowerCase();
 
-/** The adapter instance handed to next-auth (stateless; cheap to create per request). */
 export function hushAdapter(): Adapter {
   return {
     async createUser(user: Omit<AdapterUser, "id">) {
@@ -52,7 +46,7 @@ export function hushAdapter(): Adapter {
       return account ? toAdapterUser(account.user) : null;
     },
     async updateUser({ id, emailVerified }) {
-      // next-auth only ever updates emailVerified (e-mail sign-in); profile fields are not kept.
+      // next-auth only updates emailVerified; profile fields are not kept.
       const db = await getDb();
       const row = await db.user.update({
         where: { id },
@@ -74,8 +68,7 @@ export function hushAdapter(): Adapter {
       return undefined;
     },
     async createSession({ sessionToken, userId }) {
-      // next-auth's `expires` (now + maxAge) is replaced by the app's rule (session-store.ts): the row
-      // keeps the idle deadline; the returned expiry, which next-auth gives the cookie, is the absolute end.
+      // The row keeps the idle deadline; the expiry returned for the cookie is the absolute end.
       const db = await getDb();
       const createdAt = new Date();
       const expires = idleDeadline(createdAt, createdAt.getTime());
@@ -89,7 +82,7 @@ export function hushAdapter(): Adapter {
         select: { userId: true, expires: true, createdAt: true, user: { select: USER_FIELDS } },
       });
       if (!row) return null;
-      // Past its absolute end a session reads as expired, so next-auth deletes it and refreshes nothing.
+      // Past its absolute end a session reads as expired.
       if (!sessionLive(row)) return { session: { sessionToken, userId: row.userId, expires: new Date(0) }, user: toAdapterUser(row.user) };
       const session: AdapterSession = { sessionToken, userId: row.userId, expires: row.expires };
       return { session, user: toAdapterUser(row.user) };
@@ -99,7 +92,6 @@ export function hushAdapter(): Adapter {
       const hashed = hashSessionToken(sessionToken);
       const current = await db.session.findUnique({ where: { sessionToken: hashed }, select: { createdAt: true } });
       if (!current) return null;
-      // A refresh never moves the deadline past the absolute end.
       const capped = expires ? new Date(Math.min(expires.getTime(), absoluteEnd(current.createdAt).getTime())) : undefined;
       const { count } = await db.session.updateMany({
         where: { sessionToken: hashed },
@@ -112,14 +104,12 @@ export function hushAdapter(): Adapter {
     async deleteSession(sessionToken) {
       const db = await getDb();
       const hashed = hashSessionToken(sessionToken);
-      // Returned to next-auth, which hands it to events.signOut (the sign-out security event).
       const row = await db.session.findUnique({ where: { sessionToken: hashed }, select: { userId: true } });
       await db.session.deleteMany({ where: { sessionToken: hashed } });
       return row ? ({ userId: row.userId } as unknown as AdapterSession) : null;
     },
     async createVerificationToken(token: VerificationToken) {
       const db = await getDb();
-      // Expired links are useless: drop them whenever a new one is made.
       await db.verificationToken.deleteMany({ where: { expires: { lt: new Date() } } });
       await db.verificationToken.create({ data: token });
       return token;

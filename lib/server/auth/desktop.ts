@@ -5,13 +5,8 @@ import { serializeCookie, secureCookies } from "@/lib/server/auth/cookies";
 import { deriveAuthKey } from "@/lib/server/secret";
 
 /**
- * The desktop app's sign-in (docs/product.md §2 /appsignup, §7): after Google sign-in started on /appsignup,
- * the browser is sent to DESKTOP_APP_REDIRECT_URL?idToken=<Google ID token>.
- *
- * The ID token exists only in the request that completes Google's callback. It crosses the one
- * redirect to /appsignup?handoff=1 in a cookie: encrypted (JWE, dir + A256GCM, key derived from the
- * sign-in secret), HttpOnly, path /appsignup, 2 minutes. It is never stored in the database and never
- * put in one of our own URLs (the deep link itself must carry it, docs/product.md §7).
+ * The desktop app's sign-in (docs/product.md §2 /appsignup, §7): the Google ID token crosses one redirect to
+ * /appsignup?handoff=1 in an encrypted (JWE) HttpOnly cookie of 2 minutes, never stored or put in our URLs.
  */
 
 export const HANDOFF_MAX_AGE_S = 120;
@@ -20,7 +15,6 @@ export function handoffCookieName(): string {
   return `${secureCookies() ? "__Secure-" : ""}hush.desktop-handoff`;
 }
 
-/** The Set-Cookie value carrying `idToken` to /appsignup. */
 export async function handoffCookie(idToken: string): Promise<string> {
   const sealed = await new EncryptJWT({ idt: idToken })
     .setProtectedHeader({ alg: "dir", enc: "A256GCM" })
@@ -36,7 +30,7 @@ export async function handoffCookie(idToken: string): Promise<string> {
   });
 }
 
-/** The ID token sealed in a handoff cookie value, or null when absent, tampered with or expired. */
+/** Null when absent, tampered with or expired. */
 export async function openHandoff(value: string | undefined | null): Promise<string | null> {
   if (!value) return null;
   try {
@@ -50,7 +44,7 @@ export async function openHandoff(value: string | undefined | null): Promise<str
   }
 }
 
-/** DESKTOP_APP_REDIRECT_URL with `idToken` added to its query (e.g. hush://auth?idToken=…). */
+/** e.g. hush://auth?idToken=… */
 export function desktopDeepLink(idToken: string): string {
   const base = getConfig().DESKTOP_APP_REDIRECT_URL;
   const hashAt = base.indexOf("#");

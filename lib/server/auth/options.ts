@@ -11,39 +11,27 @@ import { getAuthSecret } from "@/lib/server/secret";
 import { generateSessionToken, SESSION_REFRESH_AFTER_S, sessionIdleSeconds } from "@/lib/server/db/sessions";
 import { logger, securityEvent } from "@/lib/server/log";
 
-/**
- * next-auth 4 configuration: database sessions through lib/server/auth/adapter.ts, e-mail links and Google.
- * Built per request by lib/server/auth/route.ts, because the signIn callback hands the Google ID token of
- * a desktop sign-in to that request (`AuthRequestContext`) and nowhere else.
- */
+/** next-auth 4 configuration, built per request (a desktop sign-in's ID token is handed to the request). */
 
-/** Sign-in links work for 10 minutes, once (the issue; next-auth deletes the row when used). */
+/** Sign-in links work for 10 minutes, once. */
 export const EMAIL_LINK_MAX_AGE_S = 10 * 60;
 
-/** Per-request state shared between next-auth's callbacks and lib/server/auth/route.ts. */
 export interface AuthRequestContext {
-  /** The Google ID token of an OAuth sign-in completed in this request. */
   googleIdToken?: string;
 }
 
-/** Error codes of our own, next to next-auth's (shown by components/auth/errors.ts). */
+/** Shown by components/auth/errors.ts. */
 export const GOOGLE_EMAIL_NOT_VERIFIED = "GoogleEmailNotVerified";
 
-/** next-auth's base URL (its NEXTAUTH_URL): APP_URL + /api/auth. */
 export function nextAuthUrl(): string {
   return `${getConfig().APP_URL.replace(/\/+$/, "")}/api/auth`;
 }
 
-/**
- * next-auth reads NEXTAUTH_URL from the environment itself (its origin detection has no option):
- * this is the one place it is derived, from APP_URL, before each call into next-auth. The secret is
- * passed as an option, never through the environment.
- */
+/** Derived from APP_URL before each call: next-auth reads NEXTAUTH_URL itself. */
 export function applyNextAuthEnv(): void {
   process.env.NEXTAUTH_URL = nextAuthUrl();
 }
 
-/** The link e-mailed for a next-auth verification URL: /signup?token=… (see lib/server/auth/route.ts). */
 export function emailLinkFor(nextAuthVerificationUrl: string): string {
   const token = new URL(nextAuthVerificationUrl).searchParams.get("token") ?? "";
   const link = new URL("/signup", getConfig().APP_URL);
@@ -51,7 +39,7 @@ export function emailLinkFor(nextAuthVerificationUrl: string): string {
   return link.toString();
 }
 
-/** Error text fit for the log: no addresses, no token-like strings (state, codes, JWTs), bounded. */
+/** No addresses, no token-like strings, bounded. */
 const scrub = (text: string) =>
   text
     .replace(/[^\s@"'<>]+@[^\s@"'<>]+/g, "<address>")
@@ -63,12 +51,10 @@ function describe(metadata: unknown): string {
   return error instanceof Error ? `${error.name}: ${scrub(error.message)}` : "";
 }
 
-/** The options for one request. */
 export function buildAuthOptions(ctx: AuthRequestContext = {}): AuthOptions {
   const config = getConfig();
   const providers: AuthOptions["providers"] = [
     EmailProvider({
-      // Mail goes out through lib/server/mail.ts; next-auth's own transport is never used.
       server: {},
       from: "unused",
       maxAge: EMAIL_LINK_MAX_AGE_S,
@@ -85,8 +71,7 @@ export function buildAuthOptions(ctx: AuthRequestContext = {}): AuthOptions {
         clientId: config.GOOGLE_CLIENT_ID!,
         clientSecret: config.GOOGLE_CLIENT_SECRET!,
         wellKnown: `${issuer}/.well-known/openid-configuration`,
-        // Google verifies the addresses it vouches for (checked in signIn below): a first Google
-        // sign-in joins the account made by e-mail link with the same address instead of failing.
+        // Google verifies the addresses it vouches for: a first Google sign-in joins the e-mail account.
         allowDangerousEmailAccountLinking: true,
         profile: (profile: GoogleProfile) => ({
           id: profile.sub,
@@ -103,7 +88,7 @@ export function buildAuthOptions(ctx: AuthRequestContext = {}): AuthOptions {
     providers,
     session: {
       strategy: "database",
-      // The idle timeout; the absolute end is enforced by the adapter (lib/server/db/sessions.ts).
+      // The absolute end is enforced by lib/server/db/sessions.ts.
       maxAge: sessionIdleSeconds(),
       updateAge: SESSION_REFRESH_AFTER_S,
       generateSessionToken,
@@ -121,7 +106,6 @@ export function buildAuthOptions(ctx: AuthRequestContext = {}): AuthOptions {
         return true;
       },
       session({ session }) {
-        // The browser learns the address and expiry only (no ids, no provider data).
         return { expires: session.expires, user: { email: session.user?.email ?? null } };
       },
     },
@@ -133,8 +117,6 @@ export function buildAuthOptions(ctx: AuthRequestContext = {}): AuthOptions {
         securityEvent("auth.sign_out", { userId: (session as { userId?: string } | null)?.userId ?? null });
       },
     },
-    // next-auth's own messages go through lib/server/log.ts (escaped, redacted). Its client logger endpoint
-    // (/api/auth/_log) never reaches here: lib/server/auth/route.ts answers it 204 without logging.
     logger: {
       error: (code, metadata) => logger("auth").error({ code: String(code).slice(0, 64), detail: describe(metadata) }, "next-auth error"),
       warn: (code) => logger("auth").warn({ code: String(code).slice(0, 64) }, "next-auth warning"),

@@ -16,26 +16,13 @@ import { applyNextAuthEnv, buildAuthOptions, type AuthRequestContext } from "@/l
 import { getAuthSecret } from "@/lib/server/secret";
 
 /**
- * /api/auth/* (next-auth 4), driven from a standard Request so the handler can be called directly
- * in tests: next-auth's App Router entry reads next/headers, its API-route entry does not, so the
- * Request is handed to the latter as a plain object and its answer collected into a Response.
- *
- * Around next-auth:
- * - E-mail links are never consumed by a GET. The e-mailed link opens /signup?token=…; that page's
- *   own script completes sign-in with a same-origin POST to /api/auth/callback/email (with the
- *   address kept in localStorage or typed again). A GET or HEAD of next-auth's callback URL is
- *   redirected to /signup?token=… untouched, so mail scanners that open links use up nothing.
- * - POST /api/auth/signin/email answers JSON errors of its own: 503 when e-mail is off, 400 for an
- *   invalid address, 429 over the per-address limit (lib/server/rate-limit.ts), 502 when sending failed.
- * - Cross-site POSTs are refused (assertSameOrigin), on top of next-auth's CSRF token.
- * - POST /api/auth/_log (next-auth's client logger) is answered 204 and logs nothing.
- * - A Google sign-in started from /appsignup hands its ID token to /appsignup?handoff=1
- *   (lib/server/auth/desktop.ts), and its errors land on /appsignup instead of /signup.
+ * /api/auth/* (next-auth 4) from a standard Request. E-mail links are never consumed by a GET (mail scanners):
+ * the callback GET redirects to /signup?token=…, whose script POSTs.
  */
 
 const MAX_BODY_BYTES = 16 * 1024;
 
-/** Handle one request to /api/auth/<segments...>. Never throws: errors become JSON answers. */
+/** Never throws: errors become JSON answers. */
 export async function handleAuthRequest(request: Request, segments: string[]): Promise<Response> {
   try {
     return await route(request, segments);
@@ -50,8 +37,7 @@ async function route(request: Request, segments: string[]): Promise<Response> {
   const url = new URL(request.url);
   const isEmailCallback = action === "callback" && providerId === "email";
 
-  // next-auth's client logger (next-auth/react posts its client-side errors here) would let anyone write
-  // lines to the server log: it is off. Answered 204 without reading the body or logging.
+  // next-auth's client logger would let anyone write to the server log.
   if (action === "_log" && method === "POST") return new Response(null, { status: 204, headers: { "Cache-Control": "no-store" } });
 
   if (method === "GET" || method === "HEAD") {
@@ -66,8 +52,7 @@ async function route(request: Request, segments: string[]): Promise<Response> {
   const body = method === "POST" ? await readFormBody(request) : undefined;
   const query: Record<string, string | string[]> = Object.fromEntries(url.searchParams);
   const cookies = parseCookies(request.headers.get("cookie"));
-  // next-auth answers an invalid callbackUrl with a 500 and logs it verbatim: refuse it here (400),
-  // and drop an invalid callback-URL cookie instead of letting it break every later call.
+  // next-auth answers an invalid callbackUrl with a logged 500.
   const callbackParam = typeof query.callbackUrl === "string" ? query.callbackUrl : undefined;
   if (callbackParam !== undefined && !isValidCallbackUrl(callbackParam)) {
     return jsonError(400, "Invalid callbackUrl: use a path on this site or an http(s) address.");
@@ -79,7 +64,6 @@ async function route(request: Request, segments: string[]): Promise<Response> {
   if (callbackCookie !== undefined && !isValidCallbackUrl(callbackCookie)) delete cookies[callbackUrlCookieName()];
 
   if (isEmailCallback) {
-    // The page sends the address as typed or stored; the token's identifier is the normalised one.
     try {
       query.email = normalizeEmail(typeof query.email === "string" ? query.email : "");
     } catch {
@@ -97,7 +81,6 @@ async function route(request: Request, segments: string[]): Promise<Response> {
   const ctx: AuthRequestContext = {};
   const answer = await runNextAuth({ request, segments, query, body, cookies, ctx });
 
-  // Where the sign-in started decides where it ends: /appsignup (desktop) or /signup.
   const startedAt = (body?.callbackUrl as string | undefined) ?? cookies[callbackUrlCookieName()] ?? "";
   const desktop = pathOf(startedAt) === "/appsignup";
   const location = answer.headers.get("location");
@@ -112,17 +95,12 @@ async function route(request: Request, segments: string[]): Promise<Response> {
     }
   }
   if (method === "POST" && action === "signin" && providerId === "email") return emailSigninAnswer(answer, body?.email ?? "");
-  // next-auth sets its CSRF and callback-URL cookies on every call; a visitor's page asking
-  // /api/auth/session must not get cookies (docs/product.md §1: no trackers, nothing set for visitors).
+  // docs/product.md §1: nothing set for visitors.
   if (method === "GET" && !["csrf", "signin", "callback"].includes(action ?? "")) return withoutFlowCookies(jsonErrorBody(answer));
   return jsonErrorBody(answer);
 }
 
-/**
- * next-auth answers an action it does not know with 400 and a plain-text "Error: This action with HTTP GET
- * is not supported by NextAuth.js": every error of the API is JSON `{ "error": ... }` (found
- * by the OpenAPI fuzzer in e2e/robustness.spec.ts).
- */
+/** Every error of the API is JSON. */
 function jsonErrorBody(answer: Response): Response {
   if (answer.status < 400 || answer.headers.get("content-type")?.includes("application/json")) return answer;
   const headers = new Headers(answer.headers);
@@ -131,7 +109,6 @@ function jsonErrorBody(answer: Response): Response {
   return jsonError(answer.status, answer.status === 400 ? "This sign-in request is not supported." : "The sign-in request failed.", headers);
 }
 
-/** `answer` without next-auth's CSRF-token and callback-URL cookies (its session cookie is kept). */
 function withoutFlowCookies(answer: Response): Response {
   const cookies = answer.headers.getSetCookie();
   const kept = cookies.filter((c) => !/^(?:__Host-|__Secure-)?next-auth\.(?:csrf-token|callback-url)=/.test(c));
@@ -142,7 +119,6 @@ function withoutFlowCookies(answer: Response): Response {
   return new Response(answer.body, { status: answer.status, headers });
 }
 
-/** The e-mailed link's page, for a GET of next-auth's own callback URL: nothing is consumed. */
 function toSignupPage(url: URL): Response {
   const target = new URL("/signup", getConfig().APP_URL);
   const token = url.searchParams.get("token");
@@ -154,7 +130,7 @@ function redirect(location: string, status = 302): Response {
   return new Response(null, { status, headers: { Location: location, "Cache-Control": "private, no-store" } });
 }
 
-/** next-auth's own test (lib/assert.js): a path, or an absolute http(s) URL. */
+/** next-auth's own test (next-auth/lib/assert.js): a path, or an absolute http(s) URL. */
 function isValidCallbackUrl(url: string): boolean {
   try {
     return /^https?:/.test(new URL(url, url.startsWith("/") ? getConfig().APP_URL : undefined).protocol);
@@ -171,7 +147,6 @@ function pathOf(url: string): string | null {
   }
 }
 
-/** The `error` code of a redirect to next-auth's error or sign-in page or to our sign-in pages. */
 function errorCodeOf(location: string): string | null {
   let target: URL;
   try {
@@ -193,7 +168,6 @@ function errorPage(code: string, desktop: boolean): string {
 
 const tooLarge = () => new AppError("payload_too_large:body", "The request is too large.");
 
-/** A POST body (form or JSON) as string fields, at most MAX_BODY_BYTES. @throws AppError 413/400 */
 async function readFormBody(request: Request): Promise<Record<string, string>> {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > MAX_BODY_BYTES) throw tooLarge();
@@ -216,10 +190,7 @@ async function readFormBody(request: Request): Promise<Record<string, string>> {
   return out;
 }
 
-/**
- * Checks of a sign-in e-mail request before next-auth sees it, in this order: e-mail available,
- * CSRF token valid (so a forged request cannot use up someone's allowance), address valid, limit.
- */
+/** A forged request must not use up an allowance, so the CSRF token is checked before the limit. */
 async function checkEmailRequest(
   body: Record<string, string>,
   cookies: Record<string, string>,
@@ -232,13 +203,11 @@ async function checkEmailRequest(
     refusalEvent(403, "auth");
     return jsonError(403, "Your sign-in form expired. Reload the page and try again.");
   }
-  // A bad address (400) and a reached limit (429) are AppErrors, answered by handleAuthRequest.
   const email = normalizeEmail(body.email ?? "");
   await consumeEmailSignIn(mailboxKey(email), client);
   return null;
 }
 
-/** next-auth's double-submit CSRF check (cookie "<token>|sha256(<token><secret>)", body token). */
 function csrfTokenValid(bodyToken: string | undefined, cookies: Record<string, string>): boolean {
   const name = `${new URL(getConfig().APP_URL).protocol === "https:" ? "__Host-" : ""}next-auth.csrf-token`;
   const [token, hash] = (cookies[name] ?? "").split("|");
@@ -247,12 +216,8 @@ function csrfTokenValid(bodyToken: string | undefined, cookies: Record<string, s
   return expected.length === hash.length && timingSafeEqual(Buffer.from(expected), Buffer.from(hash));
 }
 
-/**
- * next-auth's answer to an e-mail sign-in request, as `{ ok: true }` or `{ error }` JSON; in development
- * without a mail server also the logged link (`dev_sign_in_link`, lib/server/mail.ts), for /signup to show.
- */
+/** In development without mail also `dev_sign_in_link`. */
 async function emailSigninAnswer(answer: Response, email: string): Promise<Response> {
-  // A plain form post (no `json`) gets next-auth's redirect as it is.
   if (!answer.headers.get("content-type")?.includes("application/json")) return answer;
   const headers = new Headers({ "Cache-Control": "private, no-store" });
   for (const cookie of answer.headers.getSetCookie()) headers.append("set-cookie", cookie);
@@ -279,7 +244,6 @@ interface NextAuthCall {
   ctx: AuthRequestContext;
 }
 
-/** Run next-auth's framework-neutral API-route handler on a plain request object; collect its answer. */
 async function runNextAuth(call: NextAuthCall): Promise<Response> {
   applyNextAuthEnv();
   const res = new CollectingResponse();
@@ -298,7 +262,6 @@ async function runNextAuth(call: NextAuthCall): Promise<Response> {
   return res.toResponse();
 }
 
-/** The subset of Node's ServerResponse that next-auth's API-route handler uses. */
 class CollectingResponse {
   statusCode = 200;
   private readonly headers = new Map<string, string | string[]>();

@@ -8,30 +8,15 @@ import { verifyGoogleIdToken } from "@/lib/server/auth/google-id-token";
 import { findOrCreateGoogleUser } from "@/lib/server/auth/users";
 import { logger } from "@/lib/server/log";
 
-/**
- * Who is calling: the one entry point for every authenticated endpoint (docs/product.md §6).
- *
- * Credentials, exactly one kind per request:
- * - `Authorization: Bearer <Google ID token>` (desktop app). When an Authorization header is present
- *   it alone counts, the cookie is ignored: bearer requests carry no ambient credential, which is
- *   why `assertSameOrigin` exempts them.
- * - otherwise the session cookie, looked up in the database (so logging out or deleting the account
- *   ends it at once).
- *
- * Reads only the Request (no next/headers), so route handlers stay testable by calling them
- * directly. Pages use `getPageUser()`.
- */
+/** Who is calling (docs/product.md §6): a Google ID token as Bearer (the cookie is then ignored), or the session cookie. */
 
 export { revokeUserSessions };
 
-/** Message of the 403 for a deleted account (docs/product.md §2 "Account Deleted"). */
+/** docs/product.md §2 "Account Deleted". */
 export const ACCOUNT_DELETED_MESSAGE = "This account has been deleted.";
-/** Message of the 401 without valid credentials. */
 export const UNAUTHORIZED_MESSAGE = "Sign in to continue.";
 
-/** 401 "unauthorized:session": no valid credentials. */
 export const unauthorized = () => new AppError("unauthorized:session", UNAUTHORIZED_MESSAGE);
-/** 403 "forbidden:account_deleted" (docs/product.md §2 "Account Deleted"). */
 export const accountDeleted = () => new AppError("forbidden:account_deleted", ACCOUNT_DELETED_MESSAGE);
 const crossSite = () => new AppError("forbidden:cross_site", "Cross-site request refused.");
 
@@ -39,7 +24,6 @@ function toAuthUser(user: StoredSessionUser, via: AuthUser["via"]): AuthUser {
   return { id: user.id, email: user.email, deleted: user.deletedAt !== null, via };
 }
 
-/** The bearer token of an Authorization header, "" when the header is not a Bearer one, null when absent. */
 function bearerToken(request: Request): string | null {
   const header = request.headers.get("authorization");
   if (header === null) return null;
@@ -47,12 +31,7 @@ function bearerToken(request: Request): string | null {
   return match ? match[1]! : "";
 }
 
-/**
- * The caller, or null for missing or invalid credentials. Deleted accounts are returned with
- * `deleted: true`. A first-seen Google subject gets its user created (lib/server/auth/users.ts).
- * @throws AppError 503 when a bearer token cannot be checked because Google's keys are unreachable
- *   (so the desktop app does not take a network problem for a sign-out).
- */
+/** Null for missing or invalid credentials. @throws AppError 503 when Google's keys are unreachable. */
 export async function getRequestUser(request: Request): Promise<AuthUser | null> {
   const bearer = bearerToken(request);
   if (bearer !== null) {
@@ -75,11 +54,7 @@ export async function getRequestUser(request: Request): Promise<AuthUser | null>
   return user ? toAuthUser(user, "session") : null;
 }
 
-/**
- * The caller, or an AppError: 401 without valid credentials, 403 "This account has been deleted."
- * for a deleted account unless `allowDeleted` (check_account_status, create_account, delete_user).
- * @throws AppError 401 | 403 | 503 (see getRequestUser).
- */
+/** @throws AppError 401, 403 for a deleted account unless `allowDeleted`, 503. */
 export async function requireUser(request: Request, opts: { allowDeleted?: boolean } = {}): Promise<AuthUser> {
   const user = await getRequestUser(request);
   if (!user) throw unauthorized();
@@ -87,22 +62,13 @@ export async function requireUser(request: Request, opts: { allowDeleted?: boole
   return user;
 }
 
-/**
- * requireUser and a read scoped to the user in one database round trip for cookie sessions:
- * `read` gets the session cookie's token hash, looks the session up in the same SQL statement as its
- * data, and returns the session row it found (or null) with the data. The session's rules and answers
- * are requireUser's (401, 403 deleted account, idle deadline moved forward); the data is returned only
- * when they pass. A request with an Authorization header, or without a usable cookie, goes through
- * requireUser and then `byUser`.
- * @throws AppError 401 | 403 | 503 as requireUser.
- */
+/** requireUser plus a user-scoped read in one round trip: `read` returns the session row it found with the data. */
 export async function requireUserWith<T>(
   request: Request,
   read: (sessionTokenHash: string, now: Date) => Promise<{ session: SessionRow | null; value: T }>,
   byUser: (user: AuthUser) => Promise<T>,
 ): Promise<{ user: AuthUser; value: T }> {
   const token = request.headers.has("authorization") ? null : readCookie(request.headers.get("cookie"), sessionCookieName());
-  // Tokens we issue are 43 characters; anything far longer is not ours (session-store.ts).
   if (!token || token.length > 256) {
     const user = await requireUser(request);
     return { user, value: await byUser(user) };
@@ -118,15 +84,7 @@ export async function requireUserWith<T>(
 
 const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
-/**
- * CSRF guard for state-changing requests authenticated by cookie: refuses (AppError 403) a POST,
- * PUT, PATCH or DELETE whose Origin is not APP_URL's origin or one of EXTRA_ORIGINS (in development also the request's own
- * Host, so http://127.0.0.1:3000 works when APP_URL says localhost), or, without Origin, whose
- * Sec-Fetch-Site is cross-site or same-site. Requests without either header come from non-browser
- * clients and pass. Requests with an Authorization header are exempt: a browser never adds one to
- * a cross-site request on its own. SameSite=Lax cookies are the second line of defence.
- * @throws AppError 403.
- */
+/** CSRF guard: refuses (403) a cookie-authenticated write from another origin; Authorization requests pass. */
 export function assertSameOrigin(request: Request): void {
   if (!STATE_CHANGING.has(request.method.toUpperCase())) return;
   if (request.headers.has("authorization")) return;
@@ -138,7 +96,6 @@ export function assertSameOrigin(request: Request): void {
       try {
         if (new URL(origin).host === request.headers.get("host")) return;
       } catch {
-        // not a URL: refused below
       }
     }
     throw crossSite();
@@ -147,10 +104,7 @@ export function assertSameOrigin(request: Request): void {
   if (site === "cross-site" || site === "same-site") throw crossSite();
 }
 
-/**
- * The signed-in user for a server component or server action (reads the session cookie through
- * next/headers), or null. Deleted accounts are returned with `deleted: true`.
- */
+/** For a server component or action, or null. */
 export async function getPageUser(): Promise<AuthUser | null> {
   const { cookies } = await import("next/headers");
   const token = (await cookies()).get(sessionCookieName())?.value;

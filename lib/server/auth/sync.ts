@@ -6,29 +6,19 @@ import { AppError } from "@/lib/shared/errors";
 import { logger } from "@/lib/server/log";
 
 /**
- * Auth-token sync (docs/product.md §7: "an auth-token sync call (POST with a bearer token, DELETE when there is
- * no token) goes to an optional configured URL"). The browser never calls the third party: it calls
- * our /api/auth/sync and the server forwards to AUTH_SYNC_URL.
- *
- * The bearer token sent is the same kind for every user, whatever the sign-in method (e-mail users
- * have no provider ID token, and Google's must not leave for third parties): a Hush-issued JWT,
- * HS256 with AUTH_SYNC_SECRET, valid 10 minutes, claims
- *   iss = APP_URL origin, aud = AUTH_SYNC_URL origin, sub = Hush user id, email, iat, exp.
- * The receiver verifies it with the shared secret. DELETE carries no token (there is none).
+ * Auth-token sync (docs/product.md §7): /api/auth/sync forwards to AUTH_SYNC_URL with a Hush-issued JWT (HS256,
+ * AUTH_SYNC_SECRET, 10 minutes; iss APP_URL origin, aud AUTH_SYNC_URL origin, sub, email). DELETE carries none.
  */
 
 export const SYNC_TOKEN_TTL_S = 10 * 60;
 
-/**
- * The sync receiver failed or could not be reached: AppError "upstream:auth_sync" (502, "The auth-token
- * sync failed."); `detail` (a status or an error kind, never a token) goes to the log only.
- */
+/** 502 "upstream:auth_sync"; `detail` (never a token) goes to the log only. */
 function syncFailed(detail: string): AppError {
   logger("auth-sync").error({ err: detail }, "sync failed");
   return new AppError("upstream:auth_sync", "The auth-token sync failed.");
 }
 
-/** The token sent to AUTH_SYNC_URL for `user`. Requires AUTH_SYNC_URL and AUTH_SYNC_SECRET. */
+/** Requires AUTH_SYNC_URL and AUTH_SYNC_SECRET. */
 export async function syncTokenFor(user: Pick<AuthUser, "id" | "email">): Promise<string> {
   const config = getConfig();
   if (!config.AUTH_SYNC_URL || !config.AUTH_SYNC_SECRET) throw syncFailed("Auth-token sync is not configured.");
@@ -43,9 +33,8 @@ export async function syncTokenFor(user: Pick<AuthUser, "id" | "email">): Promis
 }
 
 /**
- * Forward a sync: POST with `Authorization: Bearer <token>` for a signed-in user, DELETE for none.
- * @returns false when AUTH_SYNC_URL is not set (nothing to do).
- * @throws AppError "upstream:auth_sync" when the receiver answers non-2xx or cannot be reached (5 s timeout).
+ * POST with the token for a user, DELETE for none. @returns false when AUTH_SYNC_URL is not set.
+ * @throws AppError "upstream:auth_sync" on a non-2xx answer or no answer within 5 s.
  */
 export async function forwardAuthSync(user: Pick<AuthUser, "id" | "email"> | null): Promise<boolean> {
   const config = getConfig();

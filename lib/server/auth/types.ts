@@ -2,8 +2,7 @@
 export interface AuthUser {
   id: string;
   email: string | null;
-  /** The account is flagged deleted: the app shows "Account Deleted" and refuses everything else. */
+  /** The app then shows "Account Deleted" and refuses everything else. */
   deleted: boolean;
-  /** How the caller proved who they are: the session cookie, or a Google ID token (desktop app). */
   via: "session" | "bearer";
 }

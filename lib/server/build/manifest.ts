@@ -3,26 +3,21 @@ import path from "node:path";
 import { sri384 } from "@/lib/server/security/sri";
 
 /**
- * The build manifest served at `/.well-known/hush/manifest.json` (docs/verify.md): the
- * SHA-384 of every file under `/_next/static`, and of Pyodide's files under `/pyodide/` (docs/issues.md #51: the
- * Python engine is served from Hush's origin; scripts/copy-pyodide.mjs puts them in `public/` beside the build),
- * with the commit the build was made from. It holds no time or path of the machine, so two builds of one commit
- * write the same bytes.
+ * The build manifest at `/.well-known/hush/manifest.json` (docs/verify.md): the commit and the SHA-384 of every file
+ * under `/_next/static` and `/pyodide/`. Machine-independent: two builds of one commit write the same bytes.
  */
 
-/** The URL folders whose files the manifest lists. */
 const LISTED_PREFIXES = ["/_next/static/", "/pyodide/"] as const;
 
-/** Where the manifest is served, and where the build writes it (under `public/`). */
 export const MANIFEST_URL_PATH = "/.well-known/hush/manifest.json";
 export const MANIFEST_FORMAT = "hush-build-manifest/1";
 
 export interface BuildManifest {
   format: typeof MANIFEST_FORMAT;
-  /** 40 hex digits, or "unknown" for a build outside git without HUSH_SOURCE_COMMIT. */
+  /** 40 hex digits, or "unknown" outside git without HUSH_SOURCE_COMMIT. */
   commit: string;
   algorithm: "sha384";
-  /** URL path (`/_next/static/...`, `/pyodide/<version>/...`) → `sha384-<base64>`, sorted by path. */
+  /** URL path → `sha384-<base64>`, sorted by path. */
   files: Record<string, string>;
 }
 
@@ -34,10 +29,7 @@ function walk(dir: string, prefix: string, out: string[]): void {
   }
 }
 
-/**
- * The manifest of the build in `distDir` (its `static/` folder), with the Pyodide files of `public/pyodide/`
- * beside it when they are there. Throws when the static folder is missing.
- */
+/** The manifest of `distDir` (with `public/pyodide/` when there). Throws when the static folder is missing. */
 export function manifestOfBuild(distDir: string, commit: string): BuildManifest {
   const root = path.join(distDir, "static");
   const pyodide = path.join(distDir, "..", "public", "pyodide");
@@ -56,12 +48,11 @@ export function manifestOfBuild(distDir: string, commit: string): BuildManifest 
   return { format: MANIFEST_FORMAT, commit, algorithm: "sha384", files };
 }
 
-/** The manifest's bytes: JSON, two-space indented, one trailing newline. */
+/** JSON, two-space indented, one trailing newline. */
 export function serializeManifest(manifest: BuildManifest): string {
   return `${JSON.stringify(manifest, null, 2)}\n`;
 }
 
-/** A parsed manifest, or an Error saying what is wrong with `value`. */
 export function parseManifest(value: unknown): BuildManifest | Error {
   if (typeof value !== "object" || value === null) return new Error("not a JSON object");
   const m = value as Partial<BuildManifest>;
@@ -77,14 +68,13 @@ export function parseManifest(value: unknown): BuildManifest | Error {
   return m as BuildManifest;
 }
 
-/** One difference between two manifests' files: `expected` or `actual` undefined when absent. */
 export interface FileDifference {
   file: string;
   expected?: string;
   actual?: string;
 }
 
-/** Every file whose hash differs, or that only one of the two manifests lists, sorted by path. */
+/** Sorted by path. */
 export function compareManifests(expected: BuildManifest, actual: BuildManifest): FileDifference[] {
   const out: FileDifference[] = [];
   const names = new Set([...Object.keys(expected.files), ...Object.keys(actual.files)]);

@@ -2,20 +2,12 @@ import { compareManifests, parseManifest, MANIFEST_URL_PATH, type BuildManifest 
 import { sri384 } from "@/lib/server/security/sri";
 
 /**
- * `npm run verify -- <origin>` (scripts/verify.ts, docs/verify.md): compare what a running
- * deployment serves with a local build of the same commit. Checks, each failure one problem:
- * - the served build manifest (`/.well-known/hush/manifest.json`): its commit and every file's hash
- *   equal the local build's;
- * - each page's HTML: every `<script src>` and every stylesheet or script preload is a file of the
- *   local build under this origin's `/_next/static/`, and carries an `integrity` equal to the local
- *   file's SHA-384;
- * - the bytes served for every referenced file and every file of the local manifest hash to the
- *   local build's value.
- * What it cannot check (the HTML itself and its inline scripts, which the server writes per request)
- * is printed as a note. Pure apart from `fetchImpl`; never throws for a network error (a problem).
+ * `npm run verify -- <origin>` (docs/verify.md): compare a deployment's served manifest, pages' script and style
+ * references with their integrity, and files' bytes with a local build of the same commit. Never throws for a
+ * network error (it is a problem).
  */
 
-/** Pages checked by default: the public pages and the chat (docs/product.md §2). */
+/** docs/product.md §2. */
 export const DEFAULT_PAGES = [
   "/",
   "/chat",
@@ -30,11 +22,8 @@ export const DEFAULT_PAGES = [
 ];
 
 export interface Problem {
-  /** The file or page concerned (a URL path). */
   file: string;
-  /** What differs, in one line. */
   reason: string;
-  /** The local build's hash and the served one, when hashes were compared. */
   local?: string;
   served?: string;
 }
@@ -42,20 +31,18 @@ export interface Problem {
 export interface VerifyReport {
   ok: boolean;
   problems: Problem[];
-  /** Progress and notes, in order, for the console. */
   log: string[];
 }
 
 export interface VerifyOptions {
   /** e.g. `https://chat.example.com`; no trailing path. */
   origin: string;
-  /** The local build's manifest (lib/server/build/manifest.ts `manifestOfBuild`). */
   local: BuildManifest;
   pages?: string[];
-  /** Fetch every file of the local manifest, not only those the pages reference (default true). */
+  /** Default true. */
   allFiles?: boolean;
   fetchImpl?: typeof fetch;
-  /** Parallel file downloads (default 8). */
+  /** Default 8. */
   concurrency?: number;
 }
 
@@ -68,7 +55,6 @@ interface Reference {
 const TAG = /<(script|link)\b[^>]*>/gi;
 const attr = (tag: string, name: string) => new RegExp(`\\s${name}\\s*=\\s*"([^"]*)"`, "i").exec(tag)?.[1]?.replace(/&amp;/g, "&");
 
-/** The external scripts, stylesheets and script/style preloads an HTML document references, and its inline scripts' count. */
 export function referencesOf(html: string): { references: Reference[]; inlineScripts: number } {
   const references: Reference[] = [];
   let inlineScripts = 0;
@@ -101,7 +87,6 @@ async function download(fetchImpl: typeof fetch, url: string): Promise<{ status:
   }
 }
 
-/** Run every check against `origin`; see the module comment. */
 export async function verifyDeployment(options: VerifyOptions): Promise<VerifyReport> {
   const fetchImpl = options.fetchImpl ?? fetch;
   const origin = new URL(options.origin).origin;
@@ -110,7 +95,6 @@ export async function verifyDeployment(options: VerifyOptions): Promise<VerifyRe
   const log: string[] = [];
   log.push(`Verifying ${origin} against the local build of commit ${local.commit} (${Object.keys(local.files).length} files).`);
 
-  // 1. The served manifest.
   const manifestResponse = await download(fetchImpl, origin + MANIFEST_URL_PATH);
   if (manifestResponse instanceof Error || manifestResponse.status !== 200) {
     problems.push({
@@ -137,7 +121,6 @@ export async function verifyDeployment(options: VerifyOptions): Promise<VerifyRe
     }
   }
 
-  // 2. The pages' references.
   const toFetch = new Set<string>();
   for (const page of options.pages ?? DEFAULT_PAGES) {
     const response = await download(fetchImpl, origin + page);
@@ -174,7 +157,6 @@ export async function verifyDeployment(options: VerifyOptions): Promise<VerifyRe
     log.push(`${page}: ${scripts} scripts, ${stylesheets} stylesheets, ${references.length - scripts - stylesheets} preloads; ${inlineScripts} inline scripts (not comparable: the server writes the HTML).`);
   }
 
-  // 3. The files' bytes.
   if (options.allFiles ?? true) for (const file of Object.keys(local.files)) toFetch.add(file);
   const queue = [...toFetch].sort();
   let matched = 0;
@@ -197,7 +179,6 @@ export async function verifyDeployment(options: VerifyOptions): Promise<VerifyRe
   return { ok: problems.length === 0, problems, log };
 }
 
-/** The report as console lines: the log, each problem with both hashes, then the verdict line. */
 export function formatReport(report: VerifyReport, commit: string): string[] {
   const lines = [...report.log];
   for (const p of report.problems) {

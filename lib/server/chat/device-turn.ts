@@ -8,24 +8,14 @@ import type { QuotaSubject } from "@/lib/server/quota";
 import { spendContinuation } from "./continuation";
 import { stepCalls, type TurnTools } from "./respond";
 
-/**
- * The device-tool round trip on the standard path (docs/issues.md #50): who may continue a paused turn, the check
- * of a continuation (before anything is counted: a refused one counts nothing) and the turn's tools for
- * ./respond.ts. The tools' arguments and results are in the request only: nothing here logs or keeps them.
- */
+// The device-tool round trip (docs/issues.md #50); tool arguments and results are never logged.
 
-/** The continuation caller of a quota subject: "u:<user id>", or "v:" and the SHA-256 of the client key. */
 export function continuationCaller(subject: QuotaSubject): string {
   if (subject.kind === "user") return `u:${subject.userId}`;
   return `v:${createHash("sha256").update(subject.address ?? "unknown").digest("base64url")}`;
 }
 
-/**
- * A body's continuation, checked and used up (./continuation.ts spendContinuation): null for a new turn. The token
- * covers every echoed call, server-run ones too (docs/issues.md #51); the echoed record is the user's own, taken as sent.
- * @throws AppError 400 "bad_request:continuation" for a model that does not call functions; the token's
- *   403 (forged, another caller's, other calls), 400 (expired, over CHAT_MAX_TOOL_STEPS), 409 (replayed)
- */
+/** A body's continuation, checked and spent, or null. @throws AppError 400, 403, 409 */
 export async function checkedContinuation(body: ChatRequest, caller: string, callsFunctions: boolean): Promise<TurnTools["resume"]> {
   const continuation = body.continuation;
   if (!continuation) return null;
@@ -34,10 +24,7 @@ export async function checkedContinuation(body: ChatRequest, caller: string, cal
   return { turn: claims.turn, calls: claims.step, steps: continuation.steps, search: continuation.search ?? null };
 }
 
-/**
- * The turn's device tools for ./respond.ts, or null when none are offered and it continues nothing. With
- * CODE_EXECUTION=off an offered run_code is dropped (docs/issues.md #51): the model is never offered it.
- */
+/** With CODE_EXECUTION=off run_code is never offered (docs/issues.md #51). */
 export function turnTools(body: ChatRequest, subject: QuotaSubject, resume: TurnTools["resume"]): TurnTools | null {
   const codeOff = getConfig().codeExecution === null;
   const device = offeredDeviceTools(body).filter((t) => !(codeOff && t.function.name === RUN_CODE_TOOL_NAME));

@@ -4,23 +4,10 @@ import { isPdfError, NOT_PDF_MESSAGE, PdfError } from "@/lib/shared/pdf/errors";
 import { PdfClientBusy, PdfPoolBusy, pdfLimits, readBase64DataUrl, readPdf } from "@/lib/server/pdf";
 import type { ChatRequest } from "@/lib/shared/chat/turn-schema";
 
-/**
- * The spec's `file` (docs/product.md §7: `{ name, type, content }`, content a data URL of a PDF) on
- * /api/ns/chat and /api/ns/chat_user, for a standard model (a confidential model is refused
- * with 409 before this, so no file reaches the server on that path). The server reads it with the browser's code
- * and limits (lib/server/pdf) and the turn goes on as if the browser had sent the text as `document`: same
- * prompt, same context budget, same sentences for the same failures, each a 4xx:
- *   415 not a PDF (docs/product.md §5's "Sorry, this filetype is not supported in this demo yet. Try a PDF."),
- *   400 content that is no base64 data URL, 413 larger than PDF_MAX_BYTES,
- *   422 encrypted, damaged, image-only, a decompression bomb (PDF_MAX_INFLATED_BYTES) or too slow to read
- *   (PDF_PARSE_TIMEOUT_MS), 429 another PDF of the same caller still being read, 503 the PDF workers' queue
- *   full (both with Retry-After).
- */
+// The spec's `file` (docs/product.md §7, a PDF data URL) read on the server for a standard model, as if the
+// browser had sent its text: 415, 400, 413, 422, 429 or 503 for the same failures.
 
-/**
- * The refusals found without reading the PDF (type, data URL, size, %PDF- header), or null. The routes ask it
- * before the quota is counted, as for images, so a file refused at sight costs no message.
- */
+/** The refusals found without reading the PDF, or null; asked before the quota is counted. */
 export function fileRefusal(body: ChatRequest): AppError | null {
   const file = body.file;
   if (!file) return null;
@@ -35,13 +22,7 @@ export function fileRefusal(body: ChatRequest): AppError | null {
   return null;
 }
 
-/**
- * The body with its `file` read: `document` holds the PDF's text (`truncated` when pages or characters were left
- * out) and `file` is null. A body without a file is returned as it is. Called after the quota was counted:
- * reading costs the server, so a PDF that fails here counts like any other turn that fails.
- * @param client the caller for the one-PDF-at-a-time bound ("user:<id>", "visitor:<key>", null when unknown)
- * @throws AppError as listed in the module comment (fileRefusal's first)
- */
+/** The body with its `file` read into `document`. @throws AppError 415, 400, 413, 422, 429, 503 */
 export async function readAttachedFile(body: ChatRequest, client: string | null, signal?: AbortSignal): Promise<ChatRequest> {
   const file = body.file;
   if (!file) return body;
@@ -72,7 +53,6 @@ function notPdf(): AppError {
   return new AppError("unsupported_media_type:file", NOT_PDF_MESSAGE);
 }
 
-/** A PdfError as the answer: its sentence (lib/shared/pdf/errors.ts, the browser's), with a 4xx status. */
 function pdfRefusal(error: PdfError): AppError {
   switch (error.code) {
     case "not_pdf":

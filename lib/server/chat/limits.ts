@@ -2,11 +2,7 @@ import "server-only";
 import { getConfig, type Config } from "@/lib/server/config";
 import { chatRequestSchema, maxChatBodyBytes, type ChatLimits } from "@/lib/shared/chat/turn-schema";
 
-/**
- * The chat request's abuse bounds from config: CHAT_MAX_MESSAGES, CHAT_MAX_MESSAGE_CHARS, CHAT_MAX_DOCUMENTS,
- * PDF_MAX_TEXT_CHARS (a document is at most what the browser's extraction keeps), CHAT_MAX_REQUEST_BYTES, and the
- * image bounds CHAT_MAX_IMAGES_PER_MESSAGE, CHAT_MAX_IMAGES, CHAT_MAX_IMAGE_BYTES.
- */
+/** The chat request's abuse bounds from config (CHAT_MAX_*, PDF_MAX_TEXT_CHARS). */
 export function chatLimits(): ChatLimits {
   const c = getConfig();
   return {
@@ -23,10 +19,7 @@ export function chatLimits(): ChatLimits {
 
 let cached: { config: Config; schema: ReturnType<typeof chatRequestSchema>; maxBytes: number } | undefined;
 
-/**
- * The chat body's zod schema and size bound for the current config, built once per parsed config
- * rather than per request (building a zod schema costs more than validating a small body; bench/perf).
- */
+/** The chat body's schema and size bound, built once per parsed config (building a schema costs more than using it). */
 export function chatRequestFor(): { schema: ReturnType<typeof chatRequestSchema>; maxBytes: number } {
   const config = getConfig();
   if (cached?.config !== config) {

@@ -17,34 +17,20 @@ import type { ToolCall, ToolDefinition } from "@/lib/shared/llm/tools";
 import type { ContinuationStep } from "@/lib/shared/chat/turn-schema";
 import type { LlmMessage } from "@/lib/shared/llm/types";
 
-/**
- * The chat call's answer (docs/product.md §7): the whole conversation and the chat id (null when not saved); plus
- * `context` (what the context budget left out). A PDF's text is never echoed: the browser extracted it.
- */
+/** The chat call's answer (docs/product.md §7). */
 export interface ChatResult {
   messages: ChatMessage[];
   chat_id: string | null;
   context: ContextReport;
-  /** The turn's web search: engine, queries as sent, sources; only when one was asked for. */
   search?: WebSearchRecord;
 }
 
-/**
- * A turn with "Search the web" on. A model that calls functions (lib/server/llm/providers.ts modelCallsFunctions)
- * writes its queries through the web-search tool, each counted against `subject`'s daily searches as it runs
- * (./tool-loop.ts); another searches the user's message, counted with the turn: `counted` false when today's
- * searches were used up (nothing is queried then).
- */
 export interface TurnSearch {
   counted: boolean;
   subject: QuotaSubject;
 }
 
-/**
- * The device tools of a turn (docs/issues.md #50): those the browser offered, who may continue a pause, and for a
- * continuation its verified token's turn and model calls, the echoed steps (lib/server/chat/continuation.ts) and the
- * echoed search record (docs/issues.md #51; null when none came).
- */
+/** The device tools of a turn (docs/issues.md #50). */
 export interface TurnTools {
   device: ToolDefinition[];
   subject: QuotaSubject;
@@ -52,7 +38,6 @@ export interface TurnTools {
   resume: { turn: string; calls: number; steps: ContinuationStep[]; search: WebSearchRecord | null } | null;
 }
 
-/** The echoed steps as the model's messages: each assistant `tool_calls` message, then its `role: "tool"` results. */
 export function resumeMessages(steps: readonly ContinuationStep[]): LlmMessage[] {
   return steps.flatMap((s): LlmMessage[] => [
     { role: "assistant", content: "", tool_calls: stepCalls(s) },
@@ -60,43 +45,17 @@ export function resumeMessages(steps: readonly ContinuationStep[]): LlmMessage[]
   ]);
 }
 
-/** A step's calls in the provider's shape (what continuation tokens digest). */
 export function stepCalls(step: ContinuationStep): ToolCall[] {
   return step.tool_calls.map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments }));
 }
 
 const wireCall = (c: ToolCall) => ({ id: c.id, type: "function" as const, function: { name: c.name, arguments: c.arguments } });
 
-/** A server-run step as a pause carries it: a continuation step (lib/shared/chat/turn-schema.ts), echoed back as it is. */
 const wireStep = (s: ServerStep): ContinuationStep => ({ tool_calls: s.calls.map(wireCall), results: s.results.map((r) => ({ role: "tool", ...r })) });
 
 /**
- * Run a prepared turn against the configured LLM provider and answer the spec's JSON, or, when the
- * request accepts `text/event-stream`, Server-Sent Events:
- *   `event: delta` `{ "text": "..." }` for each piece of the answer,
- *   `event: done`  `{ messages, chat_id, context }` once,
- *   `event: error` `{ "error": "...", "status": 502 }` if the provider fails after streaming began.
- * The provider is awaited for its first token before the response starts, so a provider that fails at
- * once gets a proper HTTP status rather than a 200 stream with an error in it.
- * The client's abort signal (`client.signal`) is passed to the provider: a client that disconnects stops
- * generation; the answer goes out through `client.stream` (the route's context, lib/server/api/route.ts).
- * `chatId` is echoed as the answer's `chat_id` (null for visitors): the server stores nothing, the browser
- * seals and saves a saved chat's turn itself (POST /api/ns/chat_save).
- * The turn is registered in lib/server/lifecycle.ts from the provider call until its answer is complete, so a
- * graceful shutdown waits for it (or, past the grace period, aborts it: `error` event, status 503).
- * With `search` and a model that calls functions, the tool loop (./tool-loop.ts) runs: each search step goes out
- * as `event: step` `{ step, via, engine, queries, refused, status }` before its search runs and `event: search`
- * (the turn's record so far) after it; otherwise the web search runs first (lib/server/search/run.ts) and its
- * record goes out as `event: search` before the first delta. Either way `done` (or the JSON answer) carries
- * the merged record as `search`. A read_page call (offered with the search tool, docs/issues.md #51) goes out as
- * `event: step` `{ step, via: "read", host, path, status }` before the page is fetched and `event: read` (the same
- * shape, its outcome) after. A client that goes away ends the turn at whatever step it is.
- * With `tools` (device tools offered) the loop runs too; a step that calls one ends the answer with
- * `event: tool_calls` `{ tool_calls, token, steps?, search? }` instead of `done` (JSON: that object): `steps` the
- * server-run calls of this request with their results (the same step's too), `search` the turn's record so far; the
- * token signed for the caller, the turn, the model calls so far and every call of the turn, server-run ones
- * included (./continuation.ts). The browser echoes steps and record back; neither is logged or stored.
- * @throws AppError 503 while the process shuts down; provider failures before the first token.
+ * Run a prepared turn: JSON, or SSE (lib/shared/chat/stream-events.ts). The first token is awaited before
+ * answering, so an early failure gets a real status. @throws AppError 503 shutting down; provider failures
  */
 export async function respondToTurn(
   client: ClientExchange,
@@ -172,8 +131,6 @@ async function respond(
     };
   };
 
-  // A pause: the device-tool calls for the browser, what the server ran before them and the record so far (both
-  // echoed back), with the token that lets it continue this turn.
   const paused = (next: IteratorResult<ToolLoopEvent>) => {
     if (next.done || next.value.type !== "pause" || !tools) return null;
     const { calls, ran, step } = next.value;
@@ -201,14 +158,11 @@ async function respond(
     }
     const result = complete(text);
     inFlight.end();
-    // A message is in the body: no cache (browser, proxy or CDN) may keep it.
     return Response.json(result, { headers: { "Cache-Control": "private, no-store" } });
   }
 
   const event = <K extends ChatStreamEventName>(name: K, data: ChatStreamEventData<K>) => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
 
-  // The answer is written by this producer: into the socket on server.mjs's hot path, into a Web
-  // stream under Next (lib/server/api/pushed-body.ts).
   const produce: Producer = async (sink) => {
     const stop = () => {
       loop?.stop();
@@ -219,11 +173,8 @@ async function respond(
     let text = "";
     let pause: ReturnType<typeof paused> = null;
     if (record) sink.write(event("search", record));
-    // Pieces that arrive in one event-loop turn (a provider often packs several tokens into one TCP
-    // read) go out as one `delta` event: one write instead of one per token (bench/perf).
     let pending = "";
     let flushQueued = false;
-    // False once the client stops keeping up: the provider is not read again until it has (back-pressure).
     let room = true;
     const flush = () => {
       flushQueued = false;
@@ -245,7 +196,6 @@ async function respond(
         if (piece) {
           text += piece;
           pending += piece;
-          // The first token goes out at once; the rest once per turn.
           if (next === first) flush();
           else if (!flushQueued) {
             flushQueued = true;
@@ -289,7 +239,7 @@ function deltaText(result: IteratorResult<LlmEvent | ToolLoopEvent>): string {
   return !result.done && result.value.type === "delta" ? result.value.text : "";
 }
 
-/** Provider failures become 5xx answers with a plain sentence; no provider text reaches the client. */
+/** No provider text reaches the client. */
 function toAppError(error: unknown, signal: AbortSignal): AppError {
   if (error instanceof AppError) return error;
   if (isShutdownAbort(signal.reason)) return new AppError("unavailable:shutdown", SHUTDOWN_MESSAGE);

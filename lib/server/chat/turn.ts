@@ -6,29 +6,20 @@ import { turnModelInput } from "@/lib/shared/llm/turn-input";
 import { contentImages, contentText } from "@/lib/shared/chat/images";
 import type { ChatRequest, Role } from "@/lib/shared/chat/turn-schema";
 
-/** A message as the API returns it (docs/product.md §3 Message: role, content). */
 export interface ChatMessage {
   role: Role;
   content: string;
 }
 
-/** A validated turn, ready for the provider. */
 export interface PreparedTurn {
   model: ModelDescriptor;
   providerModel: string;
-  /** The conversation as the client sent it (roles and text contents only: images are never echoed). */
   history: ChatMessage[];
-  /** System prompt + the history, images and documents that fit the model's context budget, as sent to the provider. */
   modelMessages: LlmMessage[];
-  /** What the context budget left out of the model input (the response's `context`). */
   context: ContextReport;
 }
 
-/**
- * The requested model, if the caller's plan allows it (docs/product.md §6: the Pro model needs Pro, whatever the
- * client sends).
- * @throws AppError 400 unknown model, 403 Pro model without Pro.
- */
+/** The requested model if the plan allows it (docs/product.md §6). @throws AppError 400, 403 */
 export function checkModel(code: string, plan: "Free" | "Pro"): ModelDescriptor {
   const model = findModel(code);
   if (!model) throw new AppError("bad_request:model", "Unknown model. Choose one of the models offered in the model picker.");
@@ -38,11 +29,6 @@ export function checkModel(code: string, plan: "Free" | "Pro"): ModelDescriptor 
   return model;
 }
 
-/**
- * Build the provider input for a model already checked by `checkModel` (the routes check it before counting
- * the quota). This turn's PDF arrives as text the browser extracted (`document`; docs/issues.md #20, "Documents":
- * no file reaches the server), its length already bounded by the request schema (PDF_MAX_TEXT_CHARS).
- */
 export function prepareTurn(body: ChatRequest, model: ModelDescriptor): PreparedTurn {
   checkImagesAllowed(body, model);
   const history: ChatMessage[] = body.messages.map((m) => ({ role: m.role, content: contentText(m.content) }));
@@ -56,25 +42,18 @@ export function prepareTurn(body: ChatRequest, model: ModelDescriptor): Prepared
   };
 }
 
-/** The sentence for an image sent to a model that reads text only; the same as the browser's (lib/browser/files/errors.ts). */
+/** The browser's sentence too (lib/browser/files/errors.ts). */
 export function imageNotSupportedMessage(modelTitle: string): string {
   return `The ${modelTitle} model cannot read images. Attach the text instead, or describe the image in your message.`;
 }
 
-/**
- * Images only for a model that reads them (lib/server/llm/providers.ts `modelReadsImages`).
- * @throws AppError 400 "bad_request:image_not_supported" with the sentence the chat shows.
- */
 export function checkImagesAllowed(body: ChatRequest, model: ModelDescriptor): void {
   if (body.messages.some((m) => contentImages(m.content).length > 0) && !modelReadsImages(model.code)) {
     throw new AppError("bad_request:image_not_supported", imageNotSupportedMessage(model.title));
   }
 }
 
-/**
- * The refusal `checkImagesAllowed` would throw for a body, or null (also for an unknown model: `checkModel`
- * answers that). The routes ask it before the quota is counted, so a refused image costs no message.
- */
+/** Asked before the quota is counted. */
 export function imageRefusal(body: ChatRequest): AppError | null {
   const model = findModel(body.model);
   if (!model) return null;

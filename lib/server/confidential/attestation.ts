@@ -6,34 +6,17 @@ import { jsonError } from "@/lib/server/http";
 import { logger } from "@/lib/server/log";
 import { MAX_CONNECT_MS, NOT_CONFIGURED } from "./enclave";
 
-/**
- * GET /api/confidential/attestation: the relay of the enclave's attestation (docs/confidential-inference.md).
- * The browser verifies what this returns; the server never claims that anything was verified.
- */
+// GET /api/confidential/attestation (docs/confidential-inference.md): the browser verifies what this relays.
 
-/** Where a Tinfoil enclave serves its attestation document (tinfoil-js verifier, bundle.ts). */
 const ATTESTATION_PATH = "/.well-known/tinfoil-attestation";
-/** Largest attestation document relayed under development trust (a real one is a few KB). */
 const MAX_ATTESTATION_BYTES = 1024 * 1024;
 
 let bundleCache: { key: string; expires: number; value: Promise<AttestationBundle> } | undefined;
-/** A failed fetch of the attestation is answered from memory this long (finding 5). */
 const FAILURE_CACHE_MS = 10_000;
-/** Attestation fetches a client network may make (the contract entry's limit, applied by the route wrapper). */
 export const ATTESTATION_LIMIT = api.confidentialAttestation.rateLimit;
 let failedUntil: { key: string; until: number } | undefined;
 
-/**
- * The enclave's attestation, for the browser to verify:
- * - development trust: the enclave's own document (`GET <origin>/.well-known/tinfoil-attestation`),
- *   bytes unchanged;
- * - production trust: a Tinfoil AttestationBundle (`assembleAttestationBundle(host, configRepo)` of
- *   @tinfoilsh/verifier: the hardware report, VCEK, the enclave's certificate and the Sigstore bundle of
- *   the release named by CONFIDENTIAL_CONFIG_REPO), reused for CONFIDENTIAL_ATTESTATION_CACHE_SECONDS.
- * Answers 200 JSON (Cache-Control: no-store), 404 when confidential inference is off, 429 past ATTESTATION_LIMIT
- * per client network, 502 JSON when the enclave or the release cannot be fetched (a failure is remembered
- * FAILURE_CACHE_MS, so a failing upstream is not asked again on every call). It says nothing about validity.
- */
+/** The enclave's attestation for the browser to verify; 404 when off, 502 when it cannot be fetched. */
 export async function relayAttestation(): Promise<Response> {
   const config = getConfig();
   const settings = config.confidential;
@@ -87,7 +70,7 @@ function productionBundle(settings: ConfidentialSettings, cacheSeconds: number):
   const key = `${settings.host} ${settings.configRepo}`;
   const now = Date.now();
   if (bundleCache && bundleCache.key === key && bundleCache.expires > now) return bundleCache.value;
-  // One assembly in flight at a time; a failure is not kept, so the next request tries again.
+  // A failure is not kept, so the next request tries again.
   const value = assembleAttestationBundle(settings.host, settings.configRepo!);
   const entry = { key, expires: now + cacheSeconds * 1000, value };
   bundleCache = entry;
@@ -97,7 +80,6 @@ function productionBundle(settings: ConfidentialSettings, cacheSeconds: number):
   return value;
 }
 
-/** Forget the cached production attestation bundle (tests). */
 export function resetAttestationCacheForTests(): void {
   bundleCache = undefined;
   failedUntil = undefined;

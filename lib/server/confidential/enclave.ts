@@ -3,9 +3,6 @@ import { getConfig, type ConfidentialSettings } from "@/lib/server/config";
 import { jsonError } from "@/lib/server/http";
 import { AppError } from "@/lib/shared/errors";
 
-/** The one configured enclave (CONFIDENTIAL_BASE_URL), as the relay (./relay.ts) and ./attestation.ts reach it. */
-
-/** Longest wait for a TCP/TLS connection to the enclave. */
 export const MAX_CONNECT_MS = 10_000;
 
 export const NOT_CONFIGURED_MESSAGE = "Confidential inference is not configured on this server.";

@@ -4,29 +4,13 @@ import { getConfig } from "@/lib/server/config";
 import { AppError } from "@/lib/shared/errors";
 import { logger } from "@/lib/server/log";
 
-/**
- * What the confidential relay (./relay.ts) makes of the enclave's answer (finding 4): its
- * status, and deadlines on its streamed body. The relay never passes a misbehaving enclave's own error page,
- * redirect or endless stream to the browser.
- */
-
-/** EHBP's key-configuration mismatch (ehbp protocol.js KEY_CONFIG_PROBLEM_TYPE, PROBLEM_JSON_MEDIA_TYPE). */
 const KEY_CONFIG_PROBLEM_TYPE = "urn:ietf:params:ehbp:error:key-config";
 const PROBLEM_JSON = "application/problem+json";
 
-/** The browser's text for a key-config mismatch is its own; this one is for anything else reading the body. */
 const KEY_CONFIG_MESSAGE = "The secure enclave no longer uses the key this browser verified. Reload the page and send again.";
 const ENCLAVE_ERROR_MESSAGE = "The secure enclave answered with an error. Please try again in a moment.";
 
-/**
- * The answer to give instead of the enclave's, for every status but 2xx: null for a 2xx (streamed through).
- * - 401, 403, 407: the enclave refused the relay's key (502; Hush's own 401/403 mean sign in);
- * - 429: the enclave is busy (503 with its Retry-After, else 5 s; Hush's own 429 means the daily limit);
- * - 422 with a problem+json body: EHBP's key-configuration mismatch, which the browser answers by verifying
- *   the enclave again (lib/browser/confidential/ehbp-client.ts): a problem of the relay's own making with
- *   that type, never the enclave's bytes;
- * - anything else (3xx, other 4xx, 5xx, 1xx): 502 JSON. Neither the enclave's body nor its Location passes.
- */
+/** The answer instead of the enclave's for a non-2xx (null for 2xx); the enclave's body and Location never pass. */
 export function upstreamRefusal(status: number, headers: http.IncomingHttpHeaders): AppError | Response | null {
   if (status >= 200 && status < 300) return null;
   if (status === 401 || status === 403 || status === 407) {
@@ -46,14 +30,7 @@ export function upstreamRefusal(status: number, headers: http.IncomingHttpHeader
   return new AppError("upstream:enclave", ENCLAVE_ERROR_MESSAGE);
 }
 
-/**
- * The enclave's streamed body with two deadlines (CONFIDENTIAL_IDLE_TIMEOUT_MS between chunks while the
- * browser keeps reading, CONFIDENTIAL_STREAM_TIMEOUT_MS for the whole body from its headers). Past either,
- * the enclave's answer is destroyed and the stream errors, so the browser's reader fails as on a dropped
- * connection ("The connection dropped while the answer was arriving."): nothing can be added in clear to an
- * encrypted stream. Back-pressure is kept: the enclave is paused while the browser reads slowly, and that
- * wait does not count as silence.
- */
+/** The enclave's body under the idle and total deadlines; past either it errors like a dropped connection. */
 export function answerWithDeadlines(response: http.IncomingMessage): ReadableStream<Uint8Array> {
   const { CONFIDENTIAL_IDLE_TIMEOUT_MS: idleMs, CONFIDENTIAL_STREAM_TIMEOUT_MS: totalMs } = getConfig();
   let idle: NodeJS.Timeout | undefined;

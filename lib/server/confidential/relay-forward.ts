@@ -14,15 +14,9 @@ import { MAX_CONNECT_MS } from "./enclave";
 import { CONTINUATION_HEADER, EHBP_ENCAPSULATED_KEY_HEADER, EHBP_RESPONSE_NONCE_HEADER, MODEL_HEADER, TINFOIL_EVENTS_HEADER, TINFOIL_EVENTS_WEB_SEARCH } from "@/lib/shared/confidential/protocol";
 import { parseUsageMetrics, recordUsage, USAGE_REQUEST_HEADER, USAGE_RESPONSE_HEADER, type UsageKind } from "./usage";
 
-/**
- * The confidential relay's forwarding (docs/confidential-inference.md), for ./relay.ts's chat and
- * ./relay-transcription.ts's audio: the clear headers checked, the ciphertext streamed unchanged to the configured
- * enclave and its answer back under the relay's deadlines. Never parses, logs or keeps a body.
- */
+// Forwards ciphertext unchanged to the enclave (docs/confidential-inference.md); never parses, logs or keeps a body.
 
-/** Path of the enclave's OpenAI-compatible chat endpoint: the only path the relay posts to. */
 const CHAT_PATH = "/v1/chat/completions";
-/** The refusal kind under which a client caught asking for another model is blocked (lib/server/rate-limit.ts). */
 export const MISMATCH_BLOCK = "confidential-model-mismatch";
 /** HPKE encapsulated key of X25519 (RFC 9180 Nenc = 32 bytes) as hex; EHBP SPEC.md §4.1. */
 const ENCAPSULATED_KEY = /^[0-9a-fA-F]{64}$/;
@@ -30,19 +24,14 @@ const ENCAPSULATED_KEY = /^[0-9a-fA-F]{64}$/;
 const UNREACHABLE_MESSAGE = "The secure enclave could not be reached. Please try again in a moment.";
 const TIMEOUT_MESSAGE = "The secure enclave did not answer in time. Please try again.";
 
-/** A turn allowed to go to the enclave. */
 export interface AdmittedTurn {
   kind: UsageKind;
   modelCode: ModelCode;
-  /** Key under which a tampering client is refused (`u:<user id>` or `v:<address>`). */
   blockKey: string;
-  /** The turn declared a search and it was counted: only then does the router's search opt-in go on. */
   search: boolean;
-  /** The continuation token answered with this request (CONTINUATION_HEADER): the next request of the same turn. */
   continuation: string;
 }
 
-/** The clear headers' problems, in the order they are reported (null: none); ./relay-transcription.ts asks it too. */
 export function headerError(request: Request, maxBytes: number): AppError | null {
   const code = request.headers.get(MODEL_HEADER)?.trim();
   if (!code) return new AppError("bad_request:confidential", `Name the model in the ${MODEL_HEADER} header.`);
@@ -65,18 +54,12 @@ export interface ForwardLimits {
   blockSeconds: number;
 }
 
-/** Where a forwarded request goes: the chat's path, metered; or dictation's (docs/issues.md #52), whose usage is its seconds. */
 export interface ForwardTarget {
   path: string;
   metered: boolean;
 }
 
-/**
- * Stream the request body to the enclave and its answer back. Only these reach the enclave: POST
- * `target.path` (CHAT_PATH by default) on the configured origin with Ehbp-Encapsulated-Key, Content-Type and Accept from the client,
- * Authorization: Bearer <the allowed model's key> and the usage-metrics request; the client gets the status,
- * Ehbp-Response-Nonce and Content-Type.
- */
+/** Stream the body to the enclave and its answer back; only the clear headers it needs pass either way. */
 export async function forward(
   request: Request,
   signal: AbortSignal,
@@ -93,13 +76,9 @@ export async function forward(
     Accept: request.headers.get("accept") ?? "*/*",
     "Transfer-Encoding": "chunked",
   };
-  // Asked by the relay itself, so metering does not depend on the client.
   if (to.metered) headers[USAGE_REQUEST_HEADER] = "true";
-  // The router's opt-in for web-search progress markers, forwarded only with its one known value and only for a
-  // turn whose search was counted.
   if (turn.search && request.headers.get(TINFOIL_EVENTS_HEADER) === TINFOIL_EVENTS_WEB_SEARCH) headers[TINFOIL_EVENTS_HEADER] = TINFOIL_EVENTS_WEB_SEARCH;
-  // The key of the model the plan allowed: with provider keys restricted to one model, another model
-  // asked for inside the ciphertext is refused by the provider itself.
+  // With provider keys restricted to one model, another model asked for inside the ciphertext is refused upstream.
   const apiKey = settings.apiKeys[turn.modelCode];
   if (apiKey) headers.Authorization = `Bearer ${apiKey}`;
 
@@ -133,7 +112,6 @@ export async function forward(
   } finally {
     clearTimeout(firstByte);
   }
-  // A body over the limit found after the enclave already answered still ends the exchange.
   if (failure) {
     response.destroy();
     inFlight.end();
@@ -173,10 +151,6 @@ export async function forward(
   return new Response(answerWithDeadlines(response), { status, headers: out });
 }
 
-/**
- * Copy the client's body to the enclave, counting bytes as they stream: past `maxBytes` the upstream
- * request is destroyed (413). Backpressure: waits for `drain` when the socket is full.
- */
 async function pumpBody(
   request: Request,
   upstream: http.ClientRequest,
@@ -203,28 +177,20 @@ async function pumpBody(
     }
     if (!upstream.destroyed) upstream.end();
   } catch {
-    // The client's body failed (it went away): the enclave must not answer a truncated request.
+    // The enclave must not answer a truncated request.
     fail(new AppError("bad_request:confidential", "The request body was cut off."));
   }
 }
 
 function toAppError(error: unknown, clientSignal: AbortSignal): AppError {
-  // A failure this module named (connect or first-byte timeout, body over the limit or cut off).
   if (error instanceof AppError) return error;
-  // The client went away: nobody reads this answer.
   if (clientSignal.aborted) return new AppError("bad_request:confidential", "The request was cancelled.");
-  // Aborted by a graceful shutdown past its grace period (lib/server/lifecycle.ts).
   if (error instanceof Error && error.name === "AbortError") return new AppError("unavailable:enclave", SHUTDOWN_MESSAGE, { headers: { "Retry-After": "1" } });
   logger("confidential").error({ err: error instanceof Error ? (error as NodeJS.ErrnoException).code ?? error.name : "unknown" }, "enclave unreachable");
   return new AppError("upstream:enclave", UNREACHABLE_MESSAGE);
 }
 
-/**
- * Compare the model the enclave says it served with the one the turn was allowed (the public code's
- * CONFIDENTIAL_MODEL_<TIER>). A mismatch means the client put another model inside the ciphertext:
- * its further confidential turns are refused for CONFIDENTIAL_MISMATCH_BLOCK_SECONDS, and a security
- * event is logged. Nothing is compared when the enclave does not report a model.
- */
+/** A served model other than the plan's: the client is refused for CONFIDENTIAL_MISMATCH_BLOCK_SECONDS. */
 async function checkServedModel(turn: AdmittedTurn, served: string | null, blockSeconds: number): Promise<void> {
   if (served === null) return;
   const expected = enclaveModelId(turn.modelCode);

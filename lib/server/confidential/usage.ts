@@ -4,32 +4,21 @@ import { logger } from "@/lib/server/log";
 import { parseUsageMetrics, USAGE_METRICS_HEADER, USAGE_METRICS_REQUEST_HEADER, type UsageMetrics } from "./usage-metrics";
 import { processSlot } from "@/lib/server/process-state";
 
-/**
- * Metering of relayed turns from the usage the enclave reports outside the ciphertext (the wire format
- * is ./usage-metrics.ts, shared with the development enclave).
- */
-
 export { parseUsageMetrics };
-/** Request header asking the enclave for usage metrics (value "true"). */
 export const USAGE_REQUEST_HEADER = USAGE_METRICS_REQUEST_HEADER;
-/** Response header or trailer carrying them. */
 export const USAGE_RESPONSE_HEADER = USAGE_METRICS_HEADER;
 
 /** Who a confidential turn was for, as usage is counted: by kind only, never by user. */
 export type UsageKind = "visitor" | "free" | "pro";
 
 type Totals = Record<UsageKind, { turns: number; unreported: number; prompt: number; completion: number; total: number }>;
-// One set of counters per process, whichever bundle relays the turn.
 const totals: Totals = (processSlot<Totals>("confidentialUsage").value ??= {
   visitor: { turns: 0, unreported: 0, prompt: 0, completion: 0, total: 0 },
   free: { turns: 0, unreported: 0, prompt: 0, completion: 0, total: 0 },
   pro: { turns: 0, unreported: 0, prompt: 0, completion: 0, total: 0 },
 });
 
-/**
- * Add one relayed turn to this process's token counters and log them (kind, public model code and
- * numbers only: no user, no address, no content). `usage` null: the enclave reported none.
- */
+/** Count and log one relayed turn (kind, model code and numbers only); `usage` null: none reported. */
 export function recordUsage(kind: UsageKind, modelCode: string, usage: UsageMetrics | null): void {
   const t = totals[kind];
   t.turns += 1;
@@ -51,7 +40,6 @@ export function recordUsage(kind: UsageKind, modelCode: string, usage: UsageMetr
   );
 }
 
-/** This process's counters since start (tests, diagnostics). */
 export function usageTotals(): Readonly<typeof totals> {
   return structuredClone(totals);
 }

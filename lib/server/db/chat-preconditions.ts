@@ -4,48 +4,27 @@ import { Prisma } from "@/lib/server/db/generated/prisma/client";
 import { liveSessionSql, type SessionRow } from "@/lib/server/db/sessions";
 import { quotaIncrementSql, SEARCH_KEY_SUFFIX, userQuotaKeySql } from "@/lib/server/db/quota-sql";
 
-/**
- * Everything a signed-in chat send needs before the model is called, in one SQL statement (one
- * database round trip): the live session's user and whether the account is deleted, whether
- * the user's subscription carries Pro, whether `chatId` is the user's, and, when every check passes and
- * `quota` is given, the send counted against today's quota.
- *
- * The statement composes the rules' owners rather than repeating them: the live-session query of
- * lib/server/db/sessions.ts (liveSessionSql; the caller hands the returned session row to
- * acceptSessionRow, which moves the idle deadline forward) and the bounded upsert of lib/server/quota.ts
- * (quotaIncrementSql with userQuotaKeySql, the same key, day and limits as consumeQuota). The count is
- * made only when the session is live, the account is not deleted, the chat is the user's and the plan
- * allows the model: a refused send is never counted (docs/product.md §6, §8).
- */
+/** Everything a signed-in send needs before the model is called, in one SQL statement (docs/product.md §6, §8). */
 
 export interface ChatPreconditionInput {
-  /** A session cookie's token hash (lib/server/db/sessions.ts), or a user already authenticated (bearer). */
   who: { sessionTokenHash: string } | { userId: string };
-  /** The chat to continue (lowercase UUID), or null for a new chat. */
   chatId: string | null;
-  /** Stripe statuses that carry Pro (lib/server/plans.ts), so the rule has one home. */
+  /** So the rule has one home (lib/server/plans.ts). */
   proStatuses: readonly string[];
-  /** The requested model needs Pro. */
   needsPro: boolean;
-  /** Count the send against today's quota (lib/server/quota.ts userQuotaInDatabase); null: check only. */
+  /** Null: check only. */
   quota: { day: string; freeLimit: number; proLimit: number; searchFreeLimit?: number; searchProLimit?: number } | null;
-  /** Count one web search with the send, unless today's searches are used up. */
   search?: boolean;
-  /** The instant the session's deadlines are checked against. */
   now: Date;
 }
 
 export interface ChatPreconditions {
-  /** The session's (or bearer's) user; null: no live session. */
   user: { id: string; email: string | null; deletedAt: Date | null } | null;
-  /** The live session row with its user, for acceptSessionRow; null for a bearer or no live session. */
+  /** For acceptSessionRow; null for a bearer or no live session. */
   session: SessionRow | null;
   plan: "Free" | "Pro";
-  /** `chatId` is null or the user's chat. */
   ownsChat: boolean;
-  /** The day's count after this send; null when not counted (over the limit, refused, or check only). */
   counted: number | null;
-  /** A web search was counted with the send (asked for, and under the day's search limit). */
   searched: boolean;
 }
 
@@ -62,12 +41,9 @@ interface Row {
   searched: number | null;
 }
 
-/** Run the statement (see the module comment). @throws the driver's error */
 export async function loadChatPreconditions(input: ChatPreconditionInput): Promise<ChatPreconditions> {
   const q = input.quota;
-  // Each ${} a parameter; the casts pin types for PostgreSQL and PGlite alike, and let the statement go
-  // straight through node-postgres (rawRows). Every timestamp column here is
-  // timestamptz, which node-postgres reads with its zone.
+  // The casts pin types for PostgreSQL and PGlite alike.
   const live =
     "sessionTokenHash" in input.who
       ? liveSessionSql(input.who.sessionTokenHash, input.now)
@@ -99,7 +75,7 @@ export async function loadChatPreconditions(input: ChatPreconditionInput): Promi
             key: Prisma.sql`(${userQuotaKeySql(Prisma.sql`gate.id`)} || ${SEARCH_KEY_SUFFIX}::text)`,
             day: q.day,
             limit: Prisma.sql`(SELECT CASE WHEN gate.is_pro THEN ${q.searchProLimit ?? 0}::int ELSE ${q.searchFreeLimit ?? 0}::int END FROM gate)`,
-            // Only a counted send counts its search (in the same statement as the turn).
+            // Only a counted send counts its search.
             from: Prisma.sql`FROM gate, counted`,
           })
         : Prisma.sql`SELECT NULL::int AS count WHERE false`

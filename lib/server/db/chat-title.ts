@@ -4,12 +4,8 @@ import { chatVersionConflict, manifestConflict } from "@/lib/server/db/errors";
 import { writeManifest, type IntegrityWrite } from "@/lib/server/db/sealed-chats";
 
 /**
- * Store a new display name for one of the user's vault chats (rename). `title` is vault
- * ciphertext made in the browser (lib/browser/vault/seal.ts sealTitle); it is stored as given. last_updated
- * is left alone, so a rename does not move the chat in the list (as in ChatGPT). With `integrity`
- * the chat's new header and the manifest are written in the same transaction, both
- * compare-and-set on their versions.
- * @returns false when the chat is not one of the user's vault chats (another user's is "not found").
+ * Store a new sealed title for a vault chat; last_updated is left alone, so a rename does not move the chat.
+ * `integrity` is compare-and-set in the same transaction. @returns false when not the user's vault chat.
  * @throws AppError conflict:chat_version, AppError conflict:manifest
  */
 export async function renameSealedChat(input: {
@@ -30,7 +26,7 @@ export async function renameSealedChat(input: {
   return db.$transaction(async (tx) => {
     const chat = await tx.chat.findUnique({ where: { userId_id: { userId: input.userId, id: input.chatId } }, select: { version: true } });
     if (!chat) return false;
-    // A chat sealed under another key generation (a rotation under way) cannot take this writer's header.
+    // A chat under another key generation (a rotation under way) cannot take this writer's header.
     const stale = await tx.chat.count({ where: { id: input.chatId, userId: input.userId, keyGeneration: { not: integrity.manifest.keyGeneration } } });
     if (stale) throw manifestConflict();
     const { count } = await tx.chat.updateMany({

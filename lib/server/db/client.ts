@@ -16,63 +16,41 @@ import { logger } from "@/lib/server/log";
 import { processSlot } from "@/lib/server/process-state";
 import type { AppError } from "@/lib/shared/errors";
 
-/**
- * The Prisma client (Prisma 7, Rust-free, driver adapters) over either database:
- * - DATABASE_URL unset: embedded PGlite (PostgreSQL in WebAssembly) persisted in DATA_DIR/pglite, run
- *   in a worker thread and reached through node-postgres over a private Unix socket (openPglite).
- *   One connection, one process: DATA_DIR's lock (lib/server/db/data-dir-lock.ts) refuses a second one.
- * - DATABASE_URL set: PostgreSQL through node-postgres.
- * Pending migrations are applied (lib/server/db/migrate.ts) before a client is handed out.
- */
+/** The Prisma client over embedded PGlite (a worker thread behind a Unix socket) or PostgreSQL, migrated on open. */
 
 export type { PrismaClient };
 export type DatabaseTarget = Config["database"];
 
 export interface DbHandle {
   db: PrismaClient;
-  /** The node-postgres pool under `db` (the same connections; PGlite's one included). */
   pool: pg.Pool;
-  /** Migrations applied while opening, in order. */
   appliedMigrations: string[];
-  /** Disconnect Prisma and close the driver (PGlite lingers about 10 s without it). */
   close(): Promise<void>;
-  /**
-   * PGlite only: write a consistent archive of the live folder to `file` (docs/deploy.md "Backups").
-   * @returns the archive's size in bytes. @throws Error when it cannot be written.
-   */
+  /** PGlite only: write an archive to `file` (docs/deploy.md "Backups"); @returns its size in bytes. */
   backup?(file: string): Promise<number>;
 }
 
-/**
- * Open a client on `target`, applying pending migrations first (unless `migrate: false`).
- * Tests and scripts use this directly; the app uses `getDb()`.
- * @throws AppError internal:migration, or the driver's connection error.
- */
+/** Open a client on `target`, migrating first. @throws AppError internal:migration, or the driver's connection error. */
 export async function openDb(target: DatabaseTarget, options: { migrate?: boolean } = {}): Promise<DbHandle> {
   if (target.kind === "postgres") return openPostgres(target.url, options);
   return openPglite({ dataDir: target.dataDir, sharedBuffersMb: target.sharedBuffersMb ?? 16, durable: target.durable ?? true }, options);
 }
 
-/** What the PGlite worker is given (lib/server/db/pglite-server.mjs's workerData, without the socket). */
 interface PgliteSettings {
   dataDir: string;
-  /** shared_buffers, MB. */
   sharedBuffersMb: number;
-  /** Commits flushed to disk before they are acknowledged (PGLITE_DURABILITY). */
   durable: boolean;
 }
 
-/** The worker that serves PGlite (lib/server/db/pglite-server.mjs), read from disk so Next does not bundle it. */
+// Read from disk so Next does not bundle it.
 const PGLITE_WORKER = path.join(process.cwd(), "lib/server/db/pglite-server.mjs");
 
-/** What a worker posts when it cannot open or create the folder: PGlite's error and PostgreSQL's log lines. */
 interface WorkerFailure {
   ready?: boolean;
   error?: string;
   log?: string;
 }
 
-/** The next step for the operator, from PostgreSQL's words. */
 function remedy(text: string): string {
   if (/No space left on device/i.test(text)) return "Free disk space on the folder's file system, then start again.";
   if (/checkpoint record|invalid|corrupt|PANIC|could not read|incorrect checksum/i.test(text)) {
@@ -86,10 +64,7 @@ function openFailure(action: string, dataDir: string, m: WorkerFailure): AppErro
   return databaseOpenFailed(`PGlite failed to ${action} ${dataDir}: ${words || "unknown error"}\n${remedy(words)}`);
 }
 
-/**
- * Create the PGlite folder `settings.dataDir` (initdb), or restore it from the archive `restoreFrom`, in a
- * worker that then exits. @throws AppError internal:database_open when it cannot.
- */
+/** @throws AppError internal:database_open */
 async function initPglite(settings: PgliteSettings, restoreFrom?: string): Promise<void> {
   const { dataDir } = settings;
   const worker = new Worker(PGLITE_WORKER, { workerData: { ...settings, initOnly: true, restoreFrom } });
@@ -101,13 +76,7 @@ async function initPglite(settings: PgliteSettings, restoreFrom?: string): Promi
   await new Promise((resolve) => (worker.threadId >= 0 ? worker.once("exit", resolve) : resolve(undefined)));
 }
 
-/**
- * Embedded PGlite, run in a worker thread and reached over a Unix socket in a fresh private (0700)
- * temporary folder: the WebAssembly runs off the main thread, only this process's user
- * can connect, and the app talks to it through the same node-postgres adapter as to PostgreSQL.
- */
 async function openPglite(settings: PgliteSettings, options: { migrate?: boolean }): Promise<DbHandle> {
-  // Before PGlite touches the folder: a second process on it would corrupt it (docs/deploy.md).
   const lock = acquireDataDirLock(settings.dataDir);
   try {
     return await openLockedPglite(settings, options, lock);
@@ -119,11 +88,10 @@ async function openPglite(settings: PgliteSettings, options: { migrate?: boolean
 
 async function openLockedPglite(settings: PgliteSettings, options: { migrate?: boolean }, lock: DataDirLock): Promise<DbHandle> {
   const { dataDir } = settings;
-  // A new folder is made by a worker of its own, which exits: initdb's memory leaves with it.
+  // A worker of its own, which exits: initdb's memory leaves with it.
   if (!fs.existsSync(path.join(dataDir, "PG_VERSION"))) await initPglite(settings);
   const socketDir = fs.mkdtempSync(path.join(os.tmpdir(), "hush-pglite-"));
   const worker = new Worker(PGLITE_WORKER, { workerData: { ...settings, socketPath: path.join(socketDir, ".s.PGSQL.5432") } });
-  // The pool's sockets keep the process alive while in use; an idle worker must not.
   worker.unref();
   const pendingBackups = new Map<number, { resolve(bytes: number): void; reject(error: Error): void }>();
   worker.on("message", (m: { id?: number; bytes?: number; error?: string }) => {
@@ -167,12 +135,7 @@ async function openLockedPglite(settings: PgliteSettings, options: { migrate?: b
     await stopWorker().catch(() => undefined);
     throw error;
   }
-  // One connection: the worker serves one (see lib/server/db/pglite-server.mjs); queries queue in the pool.
-  // PGlite is one session whatever the connection: a connection that replaces a closed one (the pool
-  // closes idle clients and clients after some errors, see pglite-server.mjs) would find the old one's
-  // named prepared statements (lib/server/db/history-json.ts) and fail to prepare them again. Run on each new
-  // connection before the pool hands it out (pg-pool's onConnect: awaited, unlike a "connect" listener,
-  // whose query the app's first one would queue behind, which node-postgres now warns of).
+  // PGlite is one session: a replacement connection would find the old one's prepared statements; onConnect clears them.
   const pool = new pg.Pool({
     host: socketDir,
     port: 5432,
@@ -185,11 +148,7 @@ async function openLockedPglite(settings: PgliteSettings, options: { migrate?: b
   return { ...opened, backup };
 }
 
-/**
- * The holder's local control channel, a Unix socket in the private (0700) socket folder named in the
- * lock file: one JSON line in (`{"op":"backup","file":"/abs/path"}`), one out (`{"bytes":n}` or
- * `{"error":"..."}`). Only this user can reach it; it reads no request body beyond one line.
- */
+/** One JSON line in (`{"op":"backup","file":...}`), one out (`{"bytes":n}` or `{"error":...}`). */
 async function serveControl(socketPath: string, backup: (file: string) => Promise<number>): Promise<net.Server> {
   const server = net.createServer((socket) => {
     let line = "";
@@ -204,7 +163,6 @@ async function serveControl(socketPath: string, backup: (file: string) => Promis
       try {
         request = JSON.parse(line.slice(0, end)) as typeof request;
       } catch {
-        // answered below
       }
       const reply = (body: object) => socket.end(`${JSON.stringify(body)}\n`);
       if (request.op !== "backup" || typeof request.file !== "string" || !path.isAbsolute(request.file)) {
@@ -224,10 +182,7 @@ async function serveControl(socketPath: string, backup: (file: string) => Promis
   return server;
 }
 
-/**
- * Restore the archive `file` (npm run db:backup's) into the PGlite folder `dataDir`, under DATA_DIR's lock.
- * @throws AppError unavailable:data_dir_in_use, internal:database_open (PostgreSQL's words), or Error when the folder is not empty.
- */
+/** @throws AppError unavailable:data_dir_in_use, internal:database_open, or Error when the folder is not empty. */
 export async function restorePglite(dataDir: string, file: string, sharedBuffersMb = 16, durable = true): Promise<void> {
   const lock = acquireDataDirLock(dataDir);
   try {
@@ -241,23 +196,16 @@ export async function restorePglite(dataDir: string, file: string, sharedBuffers
 }
 
 async function openPostgres(url: string, options: { migrate?: boolean }): Promise<DbHandle> {
-  // connectionTimeoutMillis: an unreachable server (packets dropped) fails a request in 5 s instead of
-  // hanging it; a refused connection fails at once either way (docs/deploy.md "PostgreSQL outage").
-  // Several app instances may start together: Prisma's advisory lock serialises their migrations.
-  // Prisma's pg adapter sends and reads timestamps without a zone, as UTC: a session in any other
-  // time zone would store shifted instants. Set on each new connection before the pool hands it out.
-  // (PGlite is one session, set to UTC once by its worker.)
+  // Prisma's pg adapter reads timestamps without a zone as UTC, so each session is set to UTC.
   const pool = new pg.Pool({ connectionString: url, connectionTimeoutMillis: 5_000, onConnect: (client) => client.query("SET TIME ZONE 'UTC'") });
   return openPool(pool, { ...options, lock: true });
 }
 
 async function openPool(
   pool: pg.Pool,
-  /** txMaxWaitMs: how long a transaction may wait for a connection (Prisma's default 2 s). */
   options: { migrate?: boolean; lock: boolean; txMaxWaitMs?: number },
   afterEnd: () => Promise<void> = async () => undefined,
 ): Promise<DbHandle> {
-  // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on("error", (error) => logger("db").error({ err: error.message }, "idle database connection error"));
   try {
     let appliedMigrations: string[] = [];
@@ -273,8 +221,6 @@ async function openPool(
         client.release();
       }
     }
-    // With PGlite's single connection, concurrent transactions queue for it: that wait is normal, not
-    // a sign of trouble, so it may exceed Prisma's 2 s default under load.
     const db = new PrismaClient({
       adapter: new PrismaPg(pool),
       ...(options.txMaxWaitMs ? { transactionOptions: { maxWait: options.txMaxWaitMs } } : {}),
@@ -296,18 +242,13 @@ async function openPool(
   }
 }
 
-// One database per process, across Next's bundles and its development hot reload.
 const store = processSlot<Promise<DbHandle>>("db");
 
-/**
- * The process-wide client for `getConfig().database`, opened (and migrated) on first call.
- * A failed open is not cached: the next call tries again.
- */
+/** The process-wide client, opened on first call; a failed open is not cached. */
 export function getDb(): Promise<PrismaClient> {
   return handle().then((h) => h.db);
 }
 
-/** The process-wide handle, opened on first call; a failed open is not cached. */
 function handle(): Promise<DbHandle> {
   let pending = store.value;
   if (!pending) {
@@ -326,39 +267,22 @@ function handle(): Promise<DbHandle> {
   return pending;
 }
 
-/**
- * The node-postgres pool under getDb()'s client, for the hot reads where Prisma's own per-query work
- * is most of the cost (the history reads, lib/server/db/history-json.ts). Same connections, same
- * queue (PGlite's one connection included), so it mixes safely with Prisma queries; not for use
- * inside a Prisma transaction. Timestamps: `timestamptz` columns come back as Date (node-postgres's own
- * parser, which keeps the zone), unlike Prisma's adapter that reads them as UTC without a zone.
- */
+/** The node-postgres pool under getDb()'s client, for hot reads; not inside a Prisma transaction. */
 export function getPool(): Promise<pg.Pool> {
   return handle().then((h) => h.pool);
 }
 
-/**
- * Run one statement composed with Prisma.sql straight through the node-postgres pool under getDb()
- * (same connections and queue): for the statements of every chat turn (a signed-in turn's checks, a
- * saved turn's write), where Prisma's own work around one raw statement was a visible part of a turn's
- * CPU. node-postgres sends parameters untyped, so every `${}` of `statement` that
- * PostgreSQL cannot type from its context needs a cast. Not inside a Prisma transaction.
- * @throws pg.DatabaseError (SQLSTATE in `code`) or the driver's connection error.
- */
+/** One Prisma.sql statement through the pool; untyped parameters need casts. @throws pg.DatabaseError */
 export async function rawRows<T extends pg.QueryResultRow>(statement: Prisma.Sql): Promise<T[]> {
   const pool = await getPool();
   const text = statement.text;
-  // A named (prepared) statement per distinct text: each connection parses and plans it once, not on
-  // every turn. The name is the text's hash, so two texts never share one.
   let name = statementNames.get(text);
   if (!name) statementNames.set(text, (name = `raw_${createHash("sha256").update(text).digest("hex").slice(0, 24)}`));
   return (await pool.query<T>({ name, text, values: statement.values })).rows;
 }
 
-/** rawRows' statement names by text (a handful of texts: the statements are fixed, with a few variants). */
 const statementNames = new Map<string, string>();
 
-/** Close the process-wide client (tests, scripts, shutdown); the next `getDb()` opens a new one. */
 export async function closeDb(): Promise<void> {
   const pending = store.value;
   store.value = undefined;

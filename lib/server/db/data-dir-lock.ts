@@ -6,43 +6,28 @@ import path from "node:path";
 import { AppError, isAppError } from "@/lib/shared/errors";
 
 /**
- * One process per embedded data folder (docs/deploy.md "One process per data folder"): PGlite is a
- * single PostgreSQL backend, and two processes on one folder corrupt it. Every program that opens DATA_DIR
- * (the server, `npm run plan`, migrations, db:backup, db:restore) takes this lock before PGlite opens it.
- *
- * The lock is a file beside the PGlite folder (DATA_DIR/pglite.lock), created exclusively (O_EXCL) and holding its holder's
- * identity. A lock whose holder was killed stays behind; it is taken over only once that holder is proven
- * gone: same host and boot, and no process with its pid and start time (Linux /proc; elsewhere the pid alone).
- * A holder on another host (a container sharing the volume) is never proven gone, so never taken over.
+ * One process per embedded data folder (docs/deploy.md "One process per data folder"): an O_EXCL lock file, taken
+ * over only once its holder is proven gone.
  */
 
-/** What the lock file holds (JSON). */
 export interface LockHolder {
   pid: number;
-  /** Start time of the process in clock ticks since boot (/proc/<pid>/stat field 22), null off Linux. */
   startTicks: number | null;
-  /** /proc/sys/kernel/random/boot_id, null off Linux. */
   bootId: string | null;
   hostname: string;
-  /** The program, without its arguments (an e-mail given to `npm run plan` stays out of the file). */
+  /** Without its arguments (an e-mail given to `npm run plan` stays out of the file). */
   command: string;
-  /** A per-acquisition nonce: proves a lock read back is this acquisition's. */
   nonce: string;
-  /** The holder's local control socket (backups while it runs), when it serves one. */
   control?: string;
 }
 
-/** What an "unavailable:data_dir_in_use" refusal carries as its `cause`. */
 export interface DataDirInUse {
   dataDir: string;
   holder: LockHolder;
   lockFile: string;
 }
 
-/**
- * A second opener's refusal: the folder is in use by a live (or unprovably dead) process.
- * @returns AppError "unavailable:data_dir_in_use" (503), `cause` a DataDirInUse (read it with dataDirHolder).
- */
+/** AppError "unavailable:data_dir_in_use" (503). */
 export function dataDirInUse(dataDir: string, holder: LockHolder, lockFile: string): AppError {
   const where = holder.hostname === os.hostname() ? "" : ` on host ${holder.hostname}`;
   return new AppError(
@@ -55,19 +40,16 @@ export function dataDirInUse(dataDir: string, holder: LockHolder, lockFile: stri
   );
 }
 
-/** The holder named by a `dataDirInUse` refusal; null for any other error. */
 export function dataDirHolder(error: unknown): LockHolder | null {
   return isAppError(error, "unavailable:data_dir_in_use") ? (error.cause as DataDirInUse).holder : null;
 }
 
-/** A held lock: `control` records the holder's control socket; `release` is idempotent. */
 export interface DataDirLock {
   readonly file: string;
   setControl(socketPath: string): void;
   release(): void;
 }
 
-/** The lock file of the PGlite folder `pgliteDir` (DATA_DIR/pglite → DATA_DIR/pglite.lock). */
 export function lockFileOf(pgliteDir: string): string {
   return `${path.resolve(pgliteDir)}.lock`;
 }
@@ -80,11 +62,10 @@ function readText(file: string): string | null {
   }
 }
 
-/** Start time of `pid` in clock ticks since boot, or null (no such process, or no /proc). */
 function startTicksOf(pid: number): number | null {
   const stat = readText(`/proc/${pid}/stat`);
   if (!stat) return null;
-  // Field 2 (comm) is in parentheses and may itself hold spaces or parentheses: split after the last ")".
+  // Field 2 (comm) may itself hold spaces or parentheses: split after the last ")".
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   const ticks = Number(fields[19]);
   return Number.isFinite(ticks) ? ticks : null;
@@ -97,7 +78,6 @@ function commandOf(argv: string[]): string {
   return [path.basename(argv[0] ?? "node"), script].filter(Boolean).join(" ");
 }
 
-/** This process's identity, as written in a lock it takes. */
 export function currentHolder(): LockHolder {
   return {
     pid: process.pid,
@@ -118,10 +98,7 @@ function alive(pid: number): boolean {
   }
 }
 
-/**
- * True only when `holder` is proven gone: same host, and (Linux) another boot, or no process with its pid
- * and start time; off Linux, no process with its pid. Never true for another host.
- */
+/** Never true for another host. */
 export function holderIsGone(holder: LockHolder): boolean {
   if (holder.hostname !== os.hostname()) return false;
   const bootId = readText("/proc/sys/kernel/random/boot_id");
@@ -131,7 +108,6 @@ export function holderIsGone(holder: LockHolder): boolean {
   return !alive(holder.pid);
 }
 
-/** The current holder of the lock on the PGlite folder `pgliteDir`, if its file exists and reads. */
 export function readLock(pgliteDir: string): LockHolder | null {
   const text = readText(lockFileOf(pgliteDir));
   if (!text) return null;
@@ -160,11 +136,7 @@ function writeExclusive(file: string, holder: LockHolder): boolean {
   return true;
 }
 
-/**
- * Take the lock on the PGlite folder `pgliteDir` (DATA_DIR/pglite) for this process, taking over a lock
- * whose holder is proven gone. Released by `release()` and, best effort, when the process exits.
- * @throws AppError unavailable:data_dir_in_use (`dataDirInUse`, naming DATA_DIR, the parent) when a live holder, or one not provably gone, has it.
- */
+/** @throws AppError unavailable:data_dir_in_use when a live holder, or one not provably gone, has it. */
 export function acquireDataDirLock(pgliteDir: string): DataDirLock {
   const dataDir = path.dirname(path.resolve(pgliteDir));
   fs.mkdirSync(dataDir, { recursive: true });
@@ -180,7 +152,7 @@ export function acquireDataDirLock(pgliteDir: string): DataDirLock {
       current = null;
     }
     if (!current) {
-      // Created but not yet written by its holder (a moment between open and write), or torn: wait once.
+      // Not yet written by its holder, or torn: wait once.
       const age = Date.now() - (fs.statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0);
       if (age < 2_000) {
         Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
@@ -190,8 +162,7 @@ export function acquireDataDirLock(pgliteDir: string): DataDirLock {
     } else if (!holderIsGone(current)) {
       throw dataDirInUse(dataDir, current, file);
     }
-    // Stale: move it aside, then check that what moved is the lock judged stale, not a newer one
-    // that another process took meanwhile (put back if so).
+    // Check that what moved is the lock judged stale, not one taken meanwhile.
     const aside = `${file}.stale-${process.pid}-${randomBytes(4).toString("hex")}`;
     try {
       fs.renameSync(file, aside);
@@ -221,12 +192,10 @@ function heldLock(file: string, holder: LockHolder): DataDirLock {
     if (released) return;
     released = true;
     process.off("exit", release);
-    // Only this acquisition's file: never one another process took over after us.
     const text = readText(file);
     try {
       if (text && (JSON.parse(text) as LockHolder).nonce === holder.nonce) fs.rmSync(file, { force: true });
     } catch {
-      // unreadable: not ours to remove
     }
   };
   process.on("exit", release);

@@ -7,23 +7,10 @@ import { decodeCursor, encodeCursor } from "@/lib/server/db/sealed-chat-reads";
 import { LOWERCASE_UUID } from "@/lib/shared/uuid";
 
 /**
- * The history reads of a cookie session as the API's JSON text, built by PostgreSQL (docs/issues.md #12): one
- * statement reads the session, its user and the page (or the chat with its messages), and returns the
- * answer's JSON with the ciphertext already in base64, so Node neither decodes bytea nor encodes
- * base64 nor serialises objects; it only checks the session (lib/server/auth/session.ts requireUserWith) and
- * sends the text. The statements go through node-postgres on the pool under the Prisma client
- * (lib/server/db/client.ts getPool): Prisma's own work per query was a third of these routes' time. They are
- * named prepared statements, so each connection parses and plans them once: planning these
- * statements took as long as running them (docs/scaling.md: with PgBouncer, ≥ 1.21 with
- * `max_prepared_statements` set).
- *
- * The JSON is the shape lib/server/chat/history.ts builds for the other callers (chatJson, pageJson; the
- * OpenAPI description in lib/server/openapi): same keys in the same order, base64 without line breaks (the
- * `replace` undoes PostgreSQL's 76-column wrapping), instants as Date#toISOString writes them (the
- * columns are timestamptz(3), so milliseconds are exact). Only the whitespace differs (`"key" : value`).
+ * The history reads of a cookie session as JSON text built by PostgreSQL in one prepared statement, matching
+ * lib/server/chat/history.ts chatJson and pageJson except for whitespace.
  */
 
-/** The session and user columns each statement returns (null columns: no live session row). */
 interface WhoColumns {
   session_id: string;
   expires: Date;
@@ -33,7 +20,7 @@ interface WhoColumns {
   deleted_at: Date | null;
 }
 
-/** $1: the session token's hash, $2: now (ISO). The live session with its user, or no row. */
+/** $1: the session token's hash, $2: now (ISO). */
 const WHO = `WITH who AS (
   SELECT s.id AS session_id, s.expires, s.created_at AS session_created_at, u.id AS user_id, u.email, u.deleted_at
   FROM sessions s JOIN users u ON u.id = s.user_id
@@ -42,9 +29,8 @@ const WHO = `WITH who AS (
 
 const WHO_SQL = `${WHO} SELECT who.* FROM who`;
 
-/** Base64 of a bytea column in one line, or NULL. */
+// One line: PostgreSQL wraps base64 at 76 columns.
 const b64 = (column: string) => `replace(encode(${column}, 'base64'), E'\\n', '')`;
-/** A timestamptz as Date#toISOString writes it. */
 const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 function sessionOf(row: WhoColumns | undefined): SessionRow | null {
@@ -53,7 +39,6 @@ function sessionOf(row: WhoColumns | undefined): SessionRow | null {
     : null;
 }
 
-/** $3: limit + 1, $4: limit, then with a cursor $5: its last_updated (ISO), $6: its chat id. */
 const pageSql = (after: boolean) => `${WHO},
 page AS (
   -- LATERAL, with the LIMIT inside: the page is read from the (user_id, last_updated, id) index and stops
@@ -79,16 +64,9 @@ FROM who LEFT JOIN LATERAL (
 const PAGE_SQL = pageSql(false);
 const PAGE_AFTER_SQL = pageSql(true);
 
-/** The first page's statement text, for tests/db/history-plan.test.ts (its plan must not grow with the history). */
 export const HISTORY_PAGE_SQL_FOR_TESTS = PAGE_SQL;
 
-/**
- * GET /api/ns/chat_history's JSON for the live session whose token hashes to `sessionTokenHash`, in one
- * statement: `{ chat_history: [{ chat_id, display_name: null, display_name_ciphertext, last_updated }],
- * next_cursor }`, newest first (keyset pagination as listSealedChats). `session` null: unknown or
- * expired token (then `json` is null). The caller applies the session's rules before sending `json`.
- * @throws AppError bad_request:input (limit), AppError bad_request:cursor.
- */
+/** GET /api/ns/chat_history's JSON; `session` and `json` null for an unknown or expired token. @throws AppError bad_request:input, bad_request:cursor */
 export async function historyPageJsonForSession(input: {
   sessionTokenHash: string;
   now: Date;
@@ -112,7 +90,6 @@ export async function historyPageJsonForSession(input: {
   return { session: sessionOf(row), json: `{"chat_history":${row.chats ?? "[]"},"next_cursor":${next}}` };
 }
 
-/** The chat row `c` with its messages as the API's JSON (lib/server/chat/history.ts chatJson). */
 const CHAT_JSON = `json_build_object('chat_id', c.id, 'display_name', NULL, 'display_name_ciphertext', ${b64("c.title_ciphertext")},
     'tree_ciphertext', ${b64("c.tree_ciphertext")}, 'header_ciphertext', ${b64("c.header_ciphertext")}, 'version', c.version, 'created_at', ${iso("c.created_at")}, 'last_updated', ${iso("c.last_updated")},
     'messages', COALESCE((
@@ -121,7 +98,6 @@ const CHAT_JSON = `json_build_object('chat_id', c.id, 'display_name', NULL, 'dis
         'steps_ciphertext', ${b64("m.steps_ciphertext")}) ORDER BY m.position)
       FROM messages m WHERE m.user_id = c.user_id AND m.chat_id = c.id), '[]'::json))`;
 
-/** $3: the chat id (a UUID). */
 const CHAT_SQL = `${WHO}
 SELECT who.*, (
   SELECT ${CHAT_JSON}::text
@@ -129,20 +105,13 @@ SELECT who.*, (
 ) AS chat
 FROM who`;
 
-/**
- * GET /api/ns/chat_history/{chat_id}'s JSON for the live session whose token hashes to
- * `sessionTokenHash`, in one statement: the chat as lib/server/chat/history.ts chatJson shapes it (docs/product.md §3 Chat;
- * messages as ciphertext in position order, the sealed branch tree of docs/issues.md #9). `session` null:
- * unknown or expired token. `json` null: not one of the session user's vault chats (the caller answers
- * 404 once the session passed).
- */
+/** GET /api/ns/chat_history/{chat_id}'s JSON; `json` null when not one of the user's vault chats. */
 export async function chatJsonForSession(input: { sessionTokenHash: string; now: Date; chatId: string }): Promise<{
   session: SessionRow | null;
   json: string | null;
 }> {
   const chatId = input.chatId.toLowerCase();
   if (!LOWERCASE_UUID.test(chatId)) {
-    // No chat has this id; the session still decides between 401 and 404.
     const pool = await getPool();
     const { rows } = await pool.query<WhoColumns>({ name: "hush_history_who", text: WHO_SQL, values: [input.sessionTokenHash, input.now.toISOString()] });
     return { session: sessionOf(rows[0]), json: null };
@@ -156,12 +125,7 @@ export async function chatJsonForSession(input: { sessionTokenHash: string; now:
   return { session: sessionOf(rows[0]), json: rows[0]?.chat ?? null };
 }
 
-/**
- * $1: the user id, $2: the ids asked (uuid[], in order), $3: the byte bound. The chats found, numbered in
- * the order asked with the running sum of their ciphertext's bytes (title, tree, header, messages,
- * attachments, steps); those within the bound, and always the first, are the answer, the rest wait. A running sum
- * only grows, so what is chosen is a prefix: everything after the first chat that did not fit waits.
- */
+/** $1: user id, $2: ids (uuid[]), $3: byte bound; the running sum picks a prefix (always the first chat). */
 const BATCH_SQL = `WITH sized AS (
   SELECT c.id, a.ord, row_number() OVER (ORDER BY a.ord) AS n,
     sum(COALESCE(octet_length(c.title_ciphertext), 0) + COALESCE(octet_length(c.tree_ciphertext), 0) + COALESCE(octet_length(c.header_ciphertext), 0)
@@ -177,17 +141,7 @@ SELECT
      WHERE s.n = 1 OR s.running <= $3::float8)::text AS chats,
   (SELECT COALESCE(json_agg(s.id ORDER BY s.ord), '[]'::json) FROM sized s WHERE NOT (s.n = 1 OR s.running <= $3::float8))::text AS remaining`;
 
-/**
- * POST /api/ns/chat_history/batch's JSON (docs/issues.md #9: search and export read the whole history in a few
- * requests, not one per chat), built by PostgreSQL in one statement whatever the number of chats (about
- * half the time of reading the rows through Prisma and encoding them here, docs/issues.md #24):
- * `{ "chats": [...], "remaining_chat_ids": [...] }`. The user's vault chats among `chatIds`, each as GET
- * /api/ns/chat_history/{chat_id} answers it, in the order asked, while their ciphertext adds up to at most
- * `maxBytes` (the first always comes, however large); the user's chats left out for that bound are in
- * `remaining_chat_ids`, in order, to ask for again. Ids in any case; those that are not the user's vault
- * chats (unknown, another user's, not a UUID) are left out silently.
- * `maxBytes` defaults to CHAT_BATCH_MAX_BYTES. @throws AppError bad_request:input (more than CHAT_BATCH_MAX_IDS ids)
- */
+/** POST /api/ns/chat_history/batch's JSON, in order within `maxBytes`. @throws AppError bad_request:input (over CHAT_BATCH_MAX_IDS) */
 export async function sealedChatsJson(input: { userId: string; chatIds: readonly string[]; maxBytes?: number }): Promise<string> {
   if (input.chatIds.length > CHAT_BATCH_MAX_IDS) throw invalidInput(`At most ${CHAT_BATCH_MAX_IDS} chats at a time.`);
   const ids = [...new Set(input.chatIds.map((id) => id.toLowerCase()).filter((id) => LOWERCASE_UUID.test(id)))];

@@ -3,13 +3,8 @@ import { getDb } from "@/lib/server/db/client";
 import { noVault } from "@/lib/server/db/errors";
 import { AppError } from "@/lib/shared/errors";
 
-/**
- * Data access for memory (docs/issues.md #41): one ciphertext per user, the list of facts sealed in the browser
- * under the vault key (lib/browser/vault/memory.ts), with its version in clear for compare-and-set. Nothing
- * here can open it; the version is also sealed inside, which is the copy the browser trusts.
- */
+/** Memory: one browser-sealed ciphertext per user, its version in clear for compare-and-set. */
 
-/** The stored list is no longer the version the browser read (another device wrote meanwhile): 409. */
 export const memoryConflict = () => new AppError("conflict:memory_version", "Your memories changed on another device meanwhile. Reload and try again.");
 
 export interface StoredMemory {
@@ -18,7 +13,6 @@ export interface StoredMemory {
   updatedAt: Date;
 }
 
-/** The user's sealed memories, or null when none was ever stored. */
 export async function readMemory(userId: string): Promise<StoredMemory | null> {
   const db = await getDb();
   const row = await db.memory.findUnique({ where: { userId }, select: { sealed: true, version: true, updatedAt: true } });
@@ -26,9 +20,8 @@ export async function readMemory(userId: string): Promise<StoredMemory | null> {
 }
 
 /**
- * Store the sealed list as `version` when the stored one is `baseVersion` (0: none yet), in one statement.
- * Stored to the minute (docs/issues.md #22, "Metadata").
- * @throws AppError conflict:no_vault (no vault: memory needs saved history), conflict:memory_version
+ * Store the sealed list as `version` when the stored one is `baseVersion` (0: none yet).
+ * @throws AppError conflict:no_vault, conflict:memory_version
  */
 export async function writeMemory(input: { userId: string; sealed: Uint8Array<ArrayBuffer>; version: number; baseVersion: number }): Promise<void> {
   const db = await getDb();

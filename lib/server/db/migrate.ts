@@ -5,38 +5,26 @@ import { migrationFailed } from "@/lib/server/db/errors";
 import { logger } from "@/lib/server/log";
 
 /**
- * The app's own migration runner (what `prisma migrate deploy` does, without the native engine that
- * the Prisma CLI would have to download): applies prisma/migrations/<timestamp>_<name>/migration.sql
- * in name order, each one not yet applied inside its own transaction, and records it in
- * `_prisma_migrations` exactly as Prisma does (same table, sha256 checksum of the file, one step), so
- * a re-run applies nothing and `prisma migrate deploy/status` elsewhere agrees.
- * It runs on the raw driver (PGlite or pg) before the Prisma client opens: migration scripts hold
- * several statements, which Prisma's raw queries (prepared statements) refuse.
+ * The app's migration runner (as `prisma migrate deploy`, without the native engine), recorded in
+ * `_prisma_migrations` as Prisma does; on the raw driver, since migration scripts hold several statements.
  */
 
-/** Resolved at run time: the app always runs from the repository root. */
 export const MIGRATIONS_DIR = path.join(process.cwd(), "prisma", "migrations");
 
-/** Prisma's own advisory lock key for migrations, so this runner and the Prisma CLI exclude each other. */
+/** Prisma's own advisory lock key, so this runner and the Prisma CLI exclude each other. */
 export const MIGRATION_LOCK_KEY = 72707369;
 
-/** The minimal driver surface the runner needs; `pgliteRunner` and `pgRunner` in lib/server/db/client.ts. */
 export interface SqlRunner {
-  /** One statement with $1.. parameters. */
   query<R extends Record<string, unknown>>(sql: string, params?: unknown[]): Promise<R[]>;
-  /** A script of one or more statements, no parameters. */
   exec(sql: string): Promise<void>;
 }
 
 export interface LocalMigration {
-  /** Folder name, e.g. 20250101120000_init. */
   name: string;
   sql: string;
-  /** sha256 hex of the file, as Prisma computes it. */
   checksum: string;
 }
 
-/** The migration folders under `dir`, in application order. */
 export function listMigrations(dir: string = MIGRATIONS_DIR): LocalMigration[] {
   // turbopackIgnore: the folder is read at run time from the app's working directory; without the
   // hint Turbopack traces the whole project into the server output.
@@ -52,7 +40,6 @@ export function listMigrations(dir: string = MIGRATIONS_DIR): LocalMigration[] {
     });
 }
 
-/** Prisma's `_prisma_migrations` table (prisma-engines, PostgreSQL flavour). */
 const CREATE_MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
     "id"                    VARCHAR(36) PRIMARY KEY NOT NULL,
     "checksum"              VARCHAR(64) NOT NULL,
@@ -71,13 +58,7 @@ interface AppliedRow extends Record<string, unknown> {
   rolled_back_at: Date | string | null;
 }
 
-/**
- * Apply every pending migration.
- * @param options.lock take Prisma's advisory lock for the duration (PostgreSQL: concurrent starts).
- * @returns the names applied, in order (empty when up to date).
- * @throws AppError internal:migration when a migration failed earlier (recorded unfinished, as `prisma migrate
- *   resolve` expects to be told) or fails now (its transaction is rolled back, nothing recorded).
- */
+/** `options.lock` takes Prisma's advisory lock. @returns the names applied. @throws AppError internal:migration */
 export async function applyMigrations(
   runner: SqlRunner,
   options: { dir?: string; lock?: boolean } = {},

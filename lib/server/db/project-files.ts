@@ -4,17 +4,11 @@ import { projectNotFound } from "@/lib/server/db/projects";
 import { AppError } from "@/lib/shared/errors";
 import { MAX_FILES_PER_PROJECT, formatLimit } from "@/lib/shared/projects/knowledge-limits";
 
-/**
- * Data access for project files (docs/issues.md #41, "Project knowledge"). Each file is one ciphertext sealed in the
- * browser under the vault key (lib/browser/vault/project-files.ts), bound to user, project and file; the server
- * stores bytes and counts their size against the plan's limit per project. Scoped by user: another user's ids
- * answer 404 exactly as unknown ones.
- */
+/** Project files: browser-sealed ciphertext counted against the plan's limit per project. */
 
-/** The file is not one of the user's: 404. */
 export const projectFileNotFound = () => new AppError("not_found:project_file", "File not found.");
 
-/** The project's files would pass the plan's limit (or the count): 409 with the limit in words. */
+/** 409 with the limit in words. */
 export const projectFilesFull = (limitBytes: number) =>
   new AppError(
     "conflict:project_files_limit",
@@ -28,7 +22,6 @@ export interface ProjectFileEntry {
   createdAt: Date;
 }
 
-/** Every file of the user (ids, sizes, times; no ciphertext), oldest first. */
 export async function listProjectFiles(userId: string): Promise<ProjectFileEntry[]> {
   const db = await getDb();
   const rows = await db.projectFile.findMany({
@@ -39,7 +32,6 @@ export async function listProjectFiles(userId: string): Promise<ProjectFileEntry
   return rows.map((r) => ({ fileId: r.id, projectId: r.projectId, bytes: r.bytes, createdAt: r.createdAt }));
 }
 
-/** One file's ciphertext. @throws AppError not_found:project_file */
 export async function readProjectFile(userId: string, fileId: string): Promise<{ projectId: string; sealed: Uint8Array<ArrayBuffer> }> {
   const db = await getDb();
   const row = await db.projectFile.findUnique({ where: { userId_id: { userId, id: fileId } }, select: { projectId: true, sealed: true } });
@@ -49,11 +41,7 @@ export async function readProjectFile(userId: string, fileId: string): Promise<{
 
 type Tx = Omit<PrismaClient, "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends">;
 
-/**
- * Lock the project row (FOR UPDATE) for the rest of `tx`, so the writes of one project's files check its limits
- * one after another (at READ COMMITTED two statements at once both see room: docs/issues.md #54). PGlite runs one
- * transaction at a time anyway. `fileId`: lock the project of that file instead. @returns whether a row was locked.
- */
+/** At READ COMMITTED two concurrent writes would both see room. */
 async function lockProject(tx: Tx, userId: string, target: { projectId: string } | { fileId: string }): Promise<boolean> {
   const rows =
     "projectId" in target
@@ -64,12 +52,7 @@ async function lockProject(tx: Tx, userId: string, target: { projectId: string }
   return rows.length > 0;
 }
 
-/**
- * Store a file in one of the user's projects: only when the project is theirs and its files stay within
- * `limitBytes` and MAX_FILES_PER_PROJECT, checked and inserted in one statement under the project's row lock
- * (docs/issues.md #54). Created to the minute.
- * @throws AppError not_found:project, conflict:project_files_limit, conflict:project_file_exists
- */
+/** @throws AppError not_found:project, conflict:project_files_limit, conflict:project_file_exists */
 export async function createProjectFile(input: {
   userId: string;
   projectId: string;
@@ -99,12 +82,7 @@ export async function createProjectFile(input: {
   throw new AppError("conflict:project_file_exists", "This file already exists.");
 }
 
-/**
- * Replace a file's ciphertext (key rotation), in one statement under the project's row lock: only when its
- * project's files stay within `limitBytes` counted without the old ciphertext, or when the new one is no larger
- * than the old (a rotation after a downgrade to a smaller plan still completes). Source: docs/issues.md #54.
- * @throws AppError not_found:project_file, conflict:project_files_limit
- */
+/** A new ciphertext no larger than the old one is always taken. @throws AppError not_found:project_file, conflict:project_files_limit */
 export async function resealProjectFile(userId: string, fileId: string, sealed: Uint8Array<ArrayBuffer>, limitBytes: number): Promise<void> {
   const db = await getDb();
   const bytes = sealed.byteLength;
@@ -127,7 +105,6 @@ export async function resealProjectFile(userId: string, fileId: string, sealed: 
   if (!updated) throw projectFilesFull(limitBytes);
 }
 
-/** Delete one of the user's files. @throws AppError not_found:project_file */
 export async function deleteProjectFile(userId: string, fileId: string): Promise<void> {
   const db = await getDb();
   const { count } = await db.projectFile.deleteMany({ where: { userId, id: fileId } });

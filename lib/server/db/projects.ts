@@ -4,19 +4,13 @@ import { chatNotFound, noVault } from "@/lib/server/db/errors";
 import { AppError } from "@/lib/shared/errors";
 import { MAX_PROJECTS } from "@/lib/shared/projects/limits";
 
-/**
- * Data access for projects. A project's name and instructions are one ciphertext the browser
- * sealed under the vault key (lib/browser/vault/projects.ts); nothing here can open it. Every call is scoped by the
- * user: another user's project id answers exactly as an unknown one (the key is (user_id, id), as for chats).
- */
+/** Projects: browser-sealed ciphertext, scoped by user. */
 
-/** The project is not one of the user's (unknown, or another user's): 404 either way. */
+/** Unknown, or another user's: 404 either way. */
 export const projectNotFound = () => new AppError("not_found:project", "Project not found.");
 
-/** A user at MAX_PROJECTS: 409. */
 export const projectLimit = () => new AppError("conflict:project_limit", `You can have at most ${MAX_PROJECTS} projects. Delete one to make room.`);
 
-/** The browser chose an id the user already has (a retried create): 409. */
 export const projectExists = () => new AppError("conflict:project_exists", "This project already exists.");
 
 export interface StoredProject {
@@ -25,10 +19,6 @@ export interface StoredProject {
   createdAt: Date;
 }
 
-/**
- * The user's projects, oldest first, and which of their chats are in one.
- * @returns at most MAX_PROJECTS projects and every chat that has a project (id pairs only).
- */
 export async function listProjects(userId: string): Promise<{ projects: StoredProject[]; chats: { chatId: string; projectId: string }[] }> {
   const db = await getDb();
   const [projects, chats] = await Promise.all([
@@ -41,11 +31,7 @@ export async function listProjects(userId: string): Promise<{ projects: StoredPr
   };
 }
 
-/**
- * Store a new project under the id the browser chose (and bound into the seal), in one statement: only
- * with a vault, only below MAX_PROJECTS. Created to the minute.
- * @throws AppError conflict:no_vault, conflict:project_limit, conflict:project_exists
- */
+/** @throws AppError conflict:no_vault, conflict:project_limit, conflict:project_exists */
 export async function createProject(input: { userId: string; projectId: string; sealed: Uint8Array<ArrayBuffer> }): Promise<{ createdAt: Date }> {
   const db = await getDb();
   const sealed = Buffer.from(input.sealed).toString("base64");
@@ -66,17 +52,14 @@ export async function createProject(input: { userId: string; projectId: string; 
   throw projectExists();
 }
 
-/** Replace a project's sealed name and instructions (rename, new instructions). @throws AppError not_found:project */
+/** @throws AppError not_found:project */
 export async function updateProject(input: { userId: string; projectId: string; sealed: Uint8Array<ArrayBuffer> }): Promise<void> {
   const db = await getDb();
   const { count } = await db.project.updateMany({ where: { userId: input.userId, id: input.projectId }, data: { sealed: input.sealed } });
   if (count !== 1) throw projectNotFound();
 }
 
-/**
- * Delete a project. Its chats are not deleted: they move out of it (project_id set to null) in the same
- * transaction. @returns how many chats moved out. @throws AppError not_found:project
- */
+/** Its chats move out. @returns how many moved. @throws AppError not_found:project */
 export async function deleteProject(input: { userId: string; projectId: string }): Promise<{ chatsMoved: number }> {
   const db = await getDb();
   const { userId, projectId } = input;
@@ -88,10 +71,7 @@ export async function deleteProject(input: { userId: string; projectId: string }
   return { chatsMoved: moved.count };
 }
 
-/**
- * Put one of the user's chats in one of their projects, or take it out (`projectId` null). last_updated is
- * left alone: moving is not a new message. @throws AppError not_found:chat, not_found:project
- */
+/** `projectId` null takes it out. @throws AppError not_found:chat, not_found:project */
 export async function moveChatToProject(input: { userId: string; chatId: string; projectId: string | null }): Promise<void> {
   const db = await getDb();
   const { userId, chatId, projectId } = input;
@@ -103,7 +83,6 @@ export async function moveChatToProject(input: { userId: string; chatId: string;
     const { count } = await db.chat.updateMany({ where: { userId, id: chatId }, data: { projectId } });
     if (count !== 1) throw chatNotFound();
   } catch (error) {
-    // The project was deleted between the check and the update: the key refuses the row.
     if (error instanceof AppError) throw error;
     if (projectId !== null && !(await db.project.findUnique({ where: { userId_id: { userId, id: projectId } }, select: { id: true } }))) throw projectNotFound();
     throw error;

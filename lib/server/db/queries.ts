@@ -4,12 +4,7 @@ import { canonicalUuid } from "@/lib/shared/uuid";
 import { vacuumKeyTables } from "@/lib/server/db/key-vacuum";
 import { writeManifest, type ManifestWrite } from "@/lib/server/db/sealed-chats";
 
-/**
- * Data access for saved chats: the one home for reading and writing users' history. Chats are saved
- * only as the browser encrypted them, under a vault key the server never holds (lib/server/db/vault.ts,
- * lib/server/db/sealed-chats.ts and lib/server/db/sealed-chat-reads.ts, re-exported here). Every function scopes by `userId`: another user's chat
- * behaves exactly like a missing one.
- */
+/** Data access for saved chats, only as the browser encrypted them; another user's chat behaves like a missing one. */
 
 export * from "@/lib/server/db/vault";
 export * from "@/lib/server/db/sealed-chats";
@@ -18,11 +13,7 @@ export * from "@/lib/server/db/vault-rotation";
 export { chatNotFound, invalidCursor, invalidInput } from "@/lib/server/db/errors";
 export { loadChatPreconditions, type ChatPreconditionInput, type ChatPreconditions } from "@/lib/server/db/chat-preconditions";
 
-/**
- * Delete one of the user's chats with its messages; with `manifest` (the sealed manifest
- * without the chat) it is written in the same transaction, compare-and-set on its version.
- * @returns false when missing or another user's. @throws AppError conflict:manifest
- */
+/** Delete a chat, writing `manifest` in the same transaction. @returns false when missing. @throws AppError conflict:manifest */
 export async function deleteChat(input: { userId: string; chatId: string; manifest?: ManifestWrite }): Promise<boolean> {
   const chatId = canonicalUuid(input.chatId);
   if (!chatId) return false;
@@ -41,11 +32,8 @@ export async function deleteChat(input: { userId: string; chatId: string; manife
 }
 
 /**
- * Account deletion, in one transaction: delete the user's vault and its wrapped keys (so the
- * ciphertext left behind, in dead tuples, WAL or a later dump, can no longer be opened even with a
- * user's secret), all their chats, projects (with their files), memories and share links, and set `deletedAt` (kept if already set). The user row stays so
- * the app can show "Account Deleted" (docs/product.md §2). Backups taken before still hold the wraps until they expire.
- * @returns how many chats were deleted.
+ * Account deletion in one transaction: the vault's wrapped keys (so leftover ciphertext cannot be opened), chats,
+ * projects, memories and shares; `deletedAt` set, the row kept (docs/product.md §2). @returns how many chats went.
  */
 export async function shredUserData(userId: string): Promise<{ chatsDeleted: number }> {
   const db = await getDb();
@@ -54,15 +42,13 @@ export async function shredUserData(userId: string): Promise<{ chatsDeleted: num
     db.vault.deleteMany({ where: { userId } }),
     db.webauthnChallenge.deleteMany({ where: { userId } }),
     db.chat.deleteMany({ where: { userId } }),
-    // The account's share links stop working with it.
     db.share.deleteMany({ where: { userId } }),
     db.user.updateMany({ where: { id: userId, deletedAt: null }, data: { deletedAt: new Date() } }),
     // After the chats, which reference them.
     db.project.deleteMany({ where: { userId } }),
-    // docs/issues.md #41: memories (project files went with their projects).
     db.memory.deleteMany({ where: { userId } }),
   ]);
-  // The wrapped keys must not stay readable in dead tuples of the key table.
+  // The wrapped keys must not stay readable in dead tuples.
   await vacuumKeyTables();
   return { chatsDeleted: chats.count };
 }

@@ -5,39 +5,28 @@ import { chatNotFound, invalidCursor, invalidInput } from "@/lib/server/db/error
 import { MAX_PAGE_SIZE } from "@/lib/shared/chat/history-schema";
 import { LOWERCASE_UUID } from "@/lib/shared/uuid";
 
-/**
- * Reading chats saved under the vault: the history's pages and one chat, as ciphertext,
- * scoped by the user. Re-exported by lib/server/db/queries.ts; the writes are lib/server/db/sealed-chats.ts.
- */
+/** Reading vault chats as ciphertext, scoped by the user. */
 
-/** One chat of a history page: its sealed title, when it was last written, and its header's version. */
 export interface SealedChatSummary {
   chatId: string;
   title: Uint8Array | null;
   lastUpdated: Date;
-  /** The chat header's version in clear (0: no header yet). */
+  /** 0: no header yet. */
   version: number;
 }
 
-/** The opaque cursor of GET /api/ns/chat_history's next page: the last chat's last_updated and id. */
 export function encodeCursor(lastUpdated: Date, chatId: string): string {
   return Buffer.from(`${lastUpdated.getTime()}.${chatId}`).toString("base64url");
 }
 
-/** The position an encodeCursor cursor names. @throws AppError bad_request:cursor for any other text. */
+/** @throws AppError bad_request:cursor for any text encodeCursor did not make. */
 export function decodeCursor(cursor: string): { lastUpdated: Date; chatId: string } {
   const match = /^(\d{1,15})\.([0-9a-f-]{36})$/.exec(Buffer.from(cursor, "base64url").toString());
   if (!match || !LOWERCASE_UUID.test(match[2]!)) throw invalidCursor();
   return { lastUpdated: new Date(Number(match[1])), chatId: match[2]! };
 }
 
-/**
- * A page of the user's vault chats, newest first (last_updated desc, then id desc), titles as
- * ciphertext. Keyset pagination: pass `nextCursor` back as `cursor`; null means the last page. A row
- * comparison, unlike the equivalent OR, is an index condition on (user_id, last_updated DESC, id DESC):
- * deep pages cost the same as the first.
- * @param limit 1..MAX_PAGE_SIZE. @throws AppError bad_request:input (limit), AppError bad_request:cursor.
- */
+/** Newest first, keyset-paginated. @throws AppError bad_request:input (limit), AppError bad_request:cursor. */
 export async function listSealedChats(input: { userId: string; limit: number; cursor?: string | null }) {
   const { userId, limit } = input;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
@@ -56,10 +45,7 @@ export async function listSealedChats(input: { userId: string; limit: number; cu
   return { chats, nextCursor: rows.length > limit && last ? encodeCursor(last.lastUpdated, last.chatId) : null };
 }
 
-/**
- * One vault chat with its messages as ciphertext, in position order, and its sealed branch tree (null for
- * a chat without versions). @throws AppError not_found:chat
- */
+/** @throws AppError not_found:chat */
 export async function getSealedChat(input: { userId: string; chatId: string }): Promise<SealedChat> {
   const chatId = input.chatId.toLowerCase();
   if (!LOWERCASE_UUID.test(chatId)) throw chatNotFound();
@@ -87,13 +73,10 @@ export async function getSealedChat(input: { userId: string; chatId: string }): 
   };
 }
 
-/** A vault chat with its messages (the active path) as ciphertext, in position order. */
 export interface SealedChat {
   chatId: string;
   title: Uint8Array | null;
-  /** The sealed branch tree, null for a chat without versions. */
   tree: Uint8Array | null;
-  /** The sealed header and its version in clear (null and 0 for chats saved before it). */
   header: Uint8Array | null;
   version: number;
   createdAt: Date;

@@ -6,46 +6,30 @@ import { chatNotFound, chatVersionConflict, invalidInput, manifestConflict, noVa
 import { LOWERCASE_UUID } from "@/lib/shared/uuid";
 import { liveSessionSql, type SessionRow } from "@/lib/server/db/sessions";
 
-/**
- * Data access for chats saved under the vault: sealed turns in (the reads are
- * lib/server/db/sealed-chat-reads.ts). Re-exported by lib/server/db/queries.ts. Nothing here can decrypt anything: the server stores and returns the browser's
- * ciphertext (format 2) as bytes, checks only its shape, and scopes every call by the user (or the
- * session that names them).
- */
+/** Sealed turns in: the server stores the browser's ciphertext and checks only its shape. */
 
-/** One message of an encrypted turn, as the browser sends it. */
 export interface SealedMessage {
   role: "user" | "assistant" | "system";
   content: Uint8Array<ArrayBuffer>;
   attachment: Uint8Array<ArrayBuffer> | null;
-  /** An answer's sealed steps (field "steps"); null or absent when it has none. */
   steps?: Uint8Array<ArrayBuffer> | null;
 }
 
-/**
- * What a Hush browser writes with every change to a chat: the chat's new sealed header and
- * the version it replaces, and the user's new sealed manifest and the version it replaces. Both are
- * compare-and-set in the same statement or transaction as the change, so a chat's version and the
- * manifest's record of it never disagree, and two devices never write the same version.
- */
+/** A chat's new sealed header and the user's new manifest, each compare-and-set. */
 export interface IntegrityWrite {
   header: Uint8Array<ArrayBuffer>;
   baseVersion: number;
   manifest: ManifestWrite;
 }
 
-/** The user's new sealed manifest and the version it replaces. */
 export interface ManifestWrite {
   ciphertext: Uint8Array<ArrayBuffer>;
   baseVersion: number;
-  /** The vault key generation the writer holds: a write from before a rotation fails like a lost race. */
+  /** A write from before a rotation fails like a lost race. */
   keyGeneration: number;
 }
 
-/**
- * Write the manifest inside a transaction (compare-and-set on its version, which then goes up by one).
- * @throws AppError conflict:manifest when another write came first.
- */
+/** @throws AppError conflict:manifest when another write came first. */
 export async function writeManifest(tx: Prisma.TransactionClient, userId: string, manifest: ManifestWrite): Promise<void> {
   const { count } = await tx.vault.updateMany({
     where: { userId, manifestVersion: manifest.baseVersion, keyGeneration: manifest.keyGeneration },
@@ -54,7 +38,6 @@ export async function writeManifest(tx: Prisma.TransactionClient, userId: string
   if (count !== 1) throw manifestConflict();
 }
 
-/** A turn to store: what POST /api/ns/chat_save carries, for `userId` (see saveSealedTurn). */
 export interface SealedTurnInput {
   userId: string;
   chatId: string;
@@ -70,16 +53,8 @@ export interface SealedTurnInput {
 }
 
 /**
- * Store an encrypted turn (the browser encrypts, the server only stores). `create`: a new
- * chat with the browser-chosen id (lowercase UUID; the ciphertexts' associated data binds it) and
- * messages at 0..n-1, dated now or, for an import, at `createdAt`/`lastUpdated`. Otherwise the messages
- * are appended at `firstPosition`, which must be the chat's next position (else AppError conflict:save, so
- * two tabs cannot interleave); with `replace` (an edited or regenerated turn changed the active
- * path) `firstPosition` may be any stored position up to the next one, and the messages from there on
- * are deleted and replaced in the same transaction. `tree` (the sealed branch tree): bytes set it, null
- * clears it, undefined leaves it. `integrity`: the new header and manifest, compare-and-set.
- * @throws AppError conflict:no_vault, AppError not_found:chat (not the user's vault chat), AppError conflict:save,
- * AppError conflict:chat_version, AppError conflict:manifest, AppError bad_request:input.
+ * Store an encrypted turn: `create`, append at `firstPosition`, or with `replace` overwrite from there on.
+ * @throws AppError conflict:no_vault, not_found:chat, conflict:save, conflict:chat_version, conflict:manifest, bad_request:input.
  */
 export async function saveSealedTurn(input: SealedTurnInput): Promise<{ lastUpdated: Date }> {
   checkTurnShape(input);
@@ -88,14 +63,7 @@ export async function saveSealedTurn(input: SealedTurnInput): Promise<{ lastUpda
     NULL::text AS session_id, NULL::timestamptz AS session_expires, NULL::timestamptz AS session_created_at`)).outcome();
 }
 
-/**
- * saveSealedTurn (without `replace`) for the live session whose token hashes to `sessionTokenHash`, the
- * session read in the save's own statement (one database round trip for a saved turn's
- * request). Nothing is written unless the session is live at `now` and its account not deleted. Returns
- * the session row found (null: none live), for lib/server/auth/session.ts requireUserWith to apply its rules
- * (401, 403, idle deadline) before `outcome()` gives the save's result or throws its refusal.
- * @throws AppError bad_request:input (the turn's shape, before any SQL); the driver's errors.
- */
+/** saveSealedTurn (no `replace`) with the session read in the same statement; `outcome()` gives the result. */
 export async function saveSealedTurnForSession(
   sessionTokenHash: string,
   now: Date,
@@ -110,7 +78,7 @@ export async function saveSealedTurnForSession(
   return { session, value: outcome };
 }
 
-/** The checks of a turn's shape that need no database. @throws AppError bad_request:input */
+/** @throws AppError bad_request:input */
 function checkTurnShape(input: Omit<SealedTurnInput, "userId">): void {
   if (input.create && input.integrity && input.integrity.baseVersion !== 0) throw invalidInput("A new chat's header replaces version 0.");
   if (!LOWERCASE_UUID.test(input.chatId)) throw invalidInput("chat_id must be a lowercase UUID.");
@@ -119,12 +87,10 @@ function checkTurnShape(input: Omit<SealedTurnInput, "userId">): void {
   if (input.create && input.replace) throw invalidInput("A new chat has nothing to replace.");
 }
 
-/** A turn's last_updated: now, or an imported new chat's own. */
 function turnDates(input: Pick<SealedTurnInput, "create" | "lastUpdated">): { lastUpdated: Date } {
   return { lastUpdated: input.create ? (input.lastUpdated ?? new Date()) : new Date() };
 }
 
-/** The saver's row as the statement returns it: `gate`'s columns (all null when it had no row). */
 interface GateColumns {
   gate_id: string | null;
   gate_email: string | null;
@@ -134,7 +100,6 @@ interface GateColumns {
   session_created_at: Date | null;
 }
 
-/** The session row the statement found with its user, or null (a saver given by id, or no live session). */
 function sessionOf(row: GateColumns | undefined): SessionRow | null {
   if (!row?.gate_id || !row.session_id || !row.session_expires || !row.session_created_at) return null;
   return {
@@ -145,29 +110,19 @@ function sessionOf(row: GateColumns | undefined): SessionRow | null {
   };
 }
 
-/**
- * The create or append statement of a turn (no `replace`), its saver given by `gate`: a query of at most
- * one row (id, email, deleted_at, session_id, session_expires, session_created_at); the turn is written for
- * gate's id unless deleted_at is set. `outcome()` throws the save's refusal, if any.
- * @throws AppError conflict:save (a unique key taken by a concurrent save); the driver's errors.
- */
+/** @throws AppError conflict:save */
 async function writeTurn(
   input: Omit<SealedTurnInput, "userId" | "replace">,
   gate: Prisma.Sql,
 ): Promise<{ session: SessionRow | null; outcome: () => { lastUpdated: Date } }> {
   const { chatId } = input;
-  // The saver, evaluated once per statement: null (nothing matches it below) without a live, undeleted one.
   const userId = Prisma.sql`(SELECT id FROM gate WHERE deleted_at IS NULL)`;
   const gateColumns = Prisma.sql`gate.id AS gate_id, gate.email AS gate_email, gate.deleted_at AS gate_deleted_at,
     gate.session_id, gate.session_expires, gate.session_created_at`;
   const { lastUpdated } = turnDates(input);
   const at = lastUpdated.toISOString();
-  // Messages' and chats' creation times are stored to the minute ("Metadata"): nothing
-  // needs more. last_updated stays exact: it orders the history and tells a browser what changed.
   const atMinute = toMinute(lastUpdated).toISOString();
-  // One statement, so one round trip and no connection held open across the event loop: under load a
-  // multi-statement transaction waited seconds for a pooled connection and failed (bench/load.ts, issue
-  // 11). The rows travel as one JSON parameter, ciphertext in base64, decoded by PostgreSQL.
+  // One statement, so no connection is held across the event loop.
   const rows = JSON.stringify(
     input.messages.map((m, i) => ({
       position: input.firstPosition + i,
@@ -178,10 +133,8 @@ async function writeTurn(
     })),
   );
   const title = input.title ? b64(input.title) : null;
-  // tree: undefined keeps the stored one, null clears it, bytes set it.
   const setTree = input.tree !== undefined;
   const tree = input.tree ? b64(input.tree) : null;
-  // Without `integrity` (an older client) the header and versions stay as they are.
   const checked = input.integrity !== undefined;
   const header = input.integrity ? b64(input.integrity.header) : null;
   const baseVersion = input.integrity?.baseVersion ?? 0;
@@ -191,7 +144,6 @@ async function writeTurn(
   try {
     if (input.create) {
       const created = toMinute(input.createdAt ?? lastUpdated).toISOString();
-      // Through node-postgres (rawRows): every parameter carries its cast.
       const [result] = await rawRows<{ has_vault: number; inserted: number; manifest: number } & GateColumns>(Prisma.sql`
         WITH gate AS (${gate}),
         man AS (
@@ -225,9 +177,7 @@ async function writeTurn(
         },
       };
     }
-    // Appending: the chat row is locked (FOR UPDATE) and the position checked in the same statement; two
-    // tabs appending at once both see the same next position, and the second's insert then violates the
-    // (chat_id, position) key: a AppError conflict:save, never an interleaving.
+    // Locked and checked in one statement: a concurrent append violates the (chat_id, position) key.
     const [result] = await rawRows<{ has_vault: number; owned: number; next: number; version: number; written: number } & GateColumns>(Prisma.sql`
       WITH gate AS (${gate}),
       v AS (SELECT 1 FROM vaults WHERE user_id = ${userId}),
@@ -286,20 +236,13 @@ async function writeTurn(
 
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64");
 
-/** `date` with its seconds and milliseconds dropped. */
 function toMinute(date: Date): Date {
   return new Date(Math.floor(date.getTime() / 60_000) * 60_000);
 }
 
-/** Prisma's interactive-transaction limits for a save: wait up to 10 s for a connection, finish in 20 s. */
 const SAVE_TRANSACTION = { maxWait: 10_000, timeout: 20_000 } as const;
 
-/**
- * An edit or regenerate in a saved chat: the stored messages from `firstPosition` on are
- * replaced by the new ones, in one transaction under the chat row's lock. Rarer than appends, and a
- * delete plus an insert of the same keys cannot share one statement, so this path keeps a transaction.
- * @throws AppError conflict:no_vault, AppError not_found:chat, AppError conflict:save (firstPosition beyond the next position)
- */
+// A delete plus an insert of the same keys cannot share one statement.
 async function replaceTail(input: SealedTurnInput, lastUpdated: Date): Promise<{ lastUpdated: Date }> {
   const { userId, chatId } = input;
   const db = await getDb();
@@ -343,9 +286,7 @@ async function replaceTail(input: SealedTurnInput, lastUpdated: Date): Promise<{
   return { lastUpdated };
 }
 
-/** A unique-key violation, as Prisma reports it for model queries (P2002) and raw SQL (SQLSTATE 23505). */
 function isUniqueViolation(error: unknown): boolean {
-  // node-postgres (rawRows): the server's SQLSTATE as it is.
   if (error instanceof pg.DatabaseError) return error.code === "23505";
   if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return false;
   if (error.code === "P2002") return true;

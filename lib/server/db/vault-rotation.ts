@@ -7,30 +7,17 @@ import { writeManifest, type ManifestWrite, type SealedMessage } from "@/lib/ser
 import { vacuumKeyTables } from "@/lib/server/db/key-vacuum";
 import { assertDistinctMethods, DUPLICATE_METHOD, type NewVaultMethod } from "@/lib/server/db/vault";
 
-/**
- * Key rotation of the vault. The browser makes a new vault key and
- * re-seals every chat under it; the server only stores what it sends, in three steps:
- * 1. start: the next key wrapped under the current one, and the new key's unlock methods (waiting);
- * 2. chats: chats sealed again, a batch at a time, each marked with the new generation (resumable: what
- *    is left is every chat still at the old one);
- * 3. finish: once no chat is left at the old generation, the old methods and remembered devices are
- *    deleted, the new methods take over, the manifest is written, and the key tables are VACUUMed.
- */
+/** Vault key rotation in three steps the browser drives: start, reseal chats (resumable), finish. */
 
 const rotationConflict = (message: string) => new AppError("conflict:rotation", message);
 
-/** What POST /api/vault/rotation stores. */
 export interface RotationStart {
   generation: number;
   nextKey: Uint8Array<ArrayBuffer>;
   methods: NewVaultMethod[];
 }
 
-/**
- * Step 1. @throws AppError conflict:no_vault; conflict:rotation when one is under way or `generation`
- * is not the vault's next; bad_request:input when a method's id is one of the user's methods already or
- * repeats (ids are per user, so another account's are free: docs/issues.md #43, finding 1).
- */
+/** Step 1. @throws AppError conflict:no_vault; conflict:rotation; bad_request:input for a repeated method id. */
 export async function startRotation(userId: string, start: RotationStart): Promise<void> {
   assertDistinctMethods(start.methods);
   const db = await getDb();
@@ -49,8 +36,6 @@ async function insertRotationStart(db: Awaited<ReturnType<typeof getDb>>, userId
     if (!vault) throw noVault();
     if (vault.next_key_ciphertext) throw rotationConflict("A key rotation is under way: it finishes at the next unlock.");
     if (start.generation !== vault.key_generation + 1) throw rotationConflict("The vault key changed meanwhile. Reload and try again.");
-    // Leftovers of a start that never committed its methods cannot exist (one transaction); of an
-    // earlier generation's methods none is kept past its finish.
     await tx.vaultMethod.deleteMany({ where: { userId, generation: start.generation } });
     await tx.vaultMethod.createMany({
       data: start.methods.map((m) => ({
@@ -67,7 +52,6 @@ async function insertRotationStart(db: Awaited<ReturnType<typeof getDb>>, userId
   });
 }
 
-/** The rotation under way: its target generation and the chats still sealed under the old key, or null. */
 export async function rotationStatus(userId: string): Promise<{ generation: number; remaining: string[] } | null> {
   const db = await getDb();
   const vault = await db.vault.findUnique({ where: { userId }, select: { keyGeneration: true, nextKeyCiphertext: true } });
@@ -80,7 +64,6 @@ export async function rotationStatus(userId: string): Promise<{ generation: numb
   return { generation: vault.keyGeneration + 1, remaining: chats.map((c) => c.id) };
 }
 
-/** One chat sealed again under the next key: all its messages at 0..n-1, its title, tree and header. */
 export interface ResealedChat {
   chatId: string;
   baseVersion: number;
@@ -90,13 +73,7 @@ export interface ResealedChat {
   messages: SealedMessage[];
 }
 
-/**
- * Step 2: store chats sealed again under generation `generation`, each in place (same positions, roles,
- * dates and version; last_updated untouched, so the list keeps its order). A chat that changed meanwhile
- * (version or message count), is already at `generation`, or is not the user's is skipped: the browser
- * reads what remains and seals it again. @returns the ids stored.
- * @throws AppError conflict:rotation when no rotation to `generation` is under way.
- */
+/** Step 2: store resealed chats in place; changed or foreign ones are skipped. @returns the ids stored. @throws AppError conflict:rotation */
 export async function storeResealedChats(userId: string, generation: number, chats: ResealedChat[]): Promise<string[]> {
   const db = await getDb();
   return db.$transaction(
@@ -147,13 +124,7 @@ export async function storeResealedChats(userId: string, generation: number, cha
   );
 }
 
-/**
- * Step 3: finish the rotation to `generation` once every chat is sealed under it: the old methods and
- * every remembered device (their wraps hold the old key) are deleted, the waiting methods take over, the
- * manifest sealed under the new key is written (compare-and-set), then the key tables are VACUUMed so
- * no old wrap stays in their files. @throws AppError conflict:rotation (chats left, or no rotation),
- * AppError conflict:manifest
- */
+/** Step 3, once every chat is resealed. @throws AppError conflict:rotation (chats left, or none), conflict:manifest */
 export async function finishRotation(userId: string, generation: number, manifest: ManifestWrite): Promise<void> {
   const db = await getDb();
   await db.$transaction(async (tx) => {
@@ -162,7 +133,6 @@ export async function finishRotation(userId: string, generation: number, manifes
     if (!vault?.next_key_ciphertext || vault.key_generation + 1 !== generation) throw rotationConflict("No key rotation to this generation is under way.");
     const left = await tx.chat.count({ where: { userId, keyGeneration: { lt: generation } } });
     if (left) throw rotationConflict(`${left} saved ${left === 1 ? "chat is" : "chats are"} still sealed under the old key.`);
-    // The manifest is written under the new generation (the writer holds the new key).
     await tx.vault.update({ where: { userId }, data: { keyGeneration: generation, nextKeyCiphertext: null } });
     await writeManifest(tx, userId, { ...manifest, keyGeneration: generation });
     await tx.vaultMethod.deleteMany({ where: { userId, generation: { not: generation } } });

@@ -6,15 +6,10 @@ import { vacuumKeyTables } from "@/lib/server/db/key-vacuum";
 import { MAX_REMEMBERED_DEVICES } from "@/lib/shared/vault/schemas";
 
 
-/**
- * Data access for the vault (lib/browser/vault/crypto.ts): its methods, passkey challenges and history switch;
- * the chats saved under it are in lib/server/db/sealed-chats.ts. Re-exported by lib/server/db/queries.ts. Nothing here can decrypt anything: the server stores and returns the browser's
- * ciphertext (format 2) as bytes, checks only its shape, and scopes every call by `userId`.
- */
+/** Data access for the vault; the server stores ciphertext, scoped by `userId`. */
 
 export type MethodKind = "passkey" | "passphrase" | "recovery";
 
-/** An unlock method as stored: the wrapped vault key and the non-secret inputs to its wrapping key. */
 export interface NewVaultMethod {
   id: string;
   kind: MethodKind;
@@ -42,17 +37,13 @@ export interface VaultState {
     createdAt: Date;
     manifestCiphertext: Uint8Array | null;
     manifestVersion: number;
-    /** The key generation, and the next key's wrap while a rotation is under way. */
     keyGeneration: number;
     nextKeyCiphertext: Uint8Array | null;
   } | null;
   methods: VaultMethodInfo[];
 }
 
-/**
- * The user's vault, its methods (wraps included: useless without a secret only the user holds). Only the
- * methods of the current key generation: a rotation's new methods wait until it finishes.
- */
+/** Only the current key generation's methods. */
 export async function getVaultState(userId: string): Promise<VaultState> {
   const db = await getDb();
   const vault = await db.vault.findUnique({ where: { userId } });
@@ -95,9 +86,7 @@ function methodRow(userId: string, m: NewVaultMethod) {
   };
 }
 
-/**
- * Create the vault with its first unlock methods, history on. @throws AppError conflict:vault_exists
- */
+/** @throws AppError conflict:vault_exists */
 export async function createVault(userId: string, methods: NewVaultMethod[]): Promise<void> {
   if (!methods.length) throw invalidInput("A vault needs at least one unlock method.");
   assertDistinctMethods(methods);
@@ -113,27 +102,22 @@ export async function createVault(userId: string, methods: NewVaultMethod[]): Pr
   }
 }
 
-/** The message of a duplicate method id or passkey: the caller's own (ids are per user). */
 export const DUPLICATE_METHOD = "That unlock method is already registered.";
 
-/**
- * Refuse methods that repeat an id or a passkey among themselves (one request's methods).
- * @throws AppError bad_request:input
- */
+/** @throws AppError bad_request:input */
 export function assertDistinctMethods(methods: NewVaultMethod[]): void {
   const ids = new Set(methods.map((m) => m.id.toLowerCase()));
   const credentials = methods.flatMap((m) => (m.passkey ? [m.passkey.credentialId] : []));
   if (ids.size !== methods.length || new Set(credentials).size !== credentials.length) throw invalidInput(DUPLICATE_METHOD);
 }
 
-/** Remember the save-history toggle for the account. @returns false when there is no vault. */
 export async function setHistoryOn(userId: string, on: boolean): Promise<boolean> {
   const db = await getDb();
   const { count } = await db.vault.updateMany({ where: { userId }, data: { historyOn: on } });
   return count > 0;
 }
 
-/** Add an unlock method. @throws AppError conflict:no_vault; AppError bad_request:input for a passkey already registered. */
+/** @throws AppError conflict:no_vault; AppError bad_request:input for a passkey already registered. */
 export async function addVaultMethod(userId: string, method: NewVaultMethod): Promise<void> {
   const db = await getDb();
   const vault = await db.vault.findUnique({ where: { userId }, select: { keyGeneration: true } });
@@ -148,13 +132,7 @@ export async function addVaultMethod(userId: string, method: NewVaultMethod): Pr
   }
 }
 
-/**
- * Replace the user's method `replacesId` by `method`, of the same kind, in one transaction (a
- * passphrase wrap made again with today's Argon2id parameters; it keeps the old one's dates), then VACUUM the key table so the old wrap
- * does not stay readable in the database files.
- * @returns false when `replacesId` is not one of the user's methods.
- * @throws AppError bad_request:input when the kinds differ or the new id is taken; conflict:no_vault.
- */
+/** Replace a method by one of the same kind, then VACUUM the old wrap away. @throws AppError bad_request:input, conflict:no_vault */
 export async function replaceVaultMethod(userId: string, replacesId: string, method: NewVaultMethod): Promise<boolean> {
   const db = await getDb();
   if (!(await db.vault.count({ where: { userId } }))) throw noVault();
@@ -167,7 +145,6 @@ export async function replaceVaultMethod(userId: string, replacesId: string, met
       if (!old) return false;
       if (old.kind !== method.kind) throw invalidInput(`A ${old.kind} method can only be replaced by another ${old.kind}.`);
       await tx.vaultMethod.delete({ where: { userId_id: { userId, id: replacesId } } });
-      // The same way to unlock, wrapped anew: Settings keeps showing when it was added and last used.
       await tx.vaultMethod.create({
         data: { ...methodRow(userId, method), createdAt: old.created_at, lastUsedAt: old.last_used_at, generation: old.generation },
       });
@@ -183,15 +160,10 @@ export async function replaceVaultMethod(userId: string, replacesId: string, met
   return replaced;
 }
 
-/**
- * Remove an unlock method, refusing the last one (the history would be lost), then VACUUM the key
- * table so the removed wrap does not stay readable in the database files.
- * @returns false when the method is not the user's. @throws AppError bad_request:input for the last method.
- */
+/** Never the last method; then VACUUM. @throws AppError bad_request:input for the last method. */
 export async function removeVaultMethod(userId: string, methodId: string): Promise<boolean> {
   const db = await getDb();
   const removed = await db.$transaction(async (tx) => {
-    // The current generation's methods (a rotation's new ones are not yet usable).
     const methods = await tx.$queryRaw<{ id: string }[]>`
       SELECT m.id::text AS id FROM vault_methods m JOIN vaults v ON v.user_id = m.user_id AND v.key_generation = m.generation
       WHERE m.user_id = ${userId} FOR UPDATE OF m`;
@@ -204,7 +176,6 @@ export async function removeVaultMethod(userId: string, methodId: string): Promi
   return removed;
 }
 
-/** A remembered device as Settings lists it (its secret is read only by `vaultDeviceShare`). */
 export interface VaultDeviceInfo {
   id: string;
   name: string;
@@ -212,7 +183,6 @@ export interface VaultDeviceInfo {
   lastUsedAt: Date | null;
 }
 
-/** The user's remembered devices, oldest first. */
 export async function listVaultDevices(userId: string): Promise<VaultDeviceInfo[]> {
   const db = await getDb();
   return db.vaultDevice.findMany({
@@ -222,15 +192,11 @@ export async function listVaultDevices(userId: string): Promise<VaultDeviceInfo[
   });
 }
 
-/**
- * Remember a device: a new row with a server-chosen id and `secret` (the server's share, 32 random
- * bytes from the caller). @throws AppError conflict:no_vault; AppError bad_request:input past
- * MAX_REMEMBERED_DEVICES.
- */
+/** @throws AppError conflict:no_vault; bad_request:input past MAX_REMEMBERED_DEVICES. */
 export async function createVaultDevice(userId: string, name: string, secret: Uint8Array<ArrayBuffer>): Promise<{ id: string }> {
   const db = await getDb();
   return db.$transaction(async (tx) => {
-    // The vault row is locked so two tabs cannot both pass the count.
+    // Locked so two tabs cannot both pass the count.
     const vault = await tx.$queryRaw<{ user_id: string }[]>`SELECT user_id FROM vaults WHERE user_id = ${userId} FOR UPDATE`;
     if (!vault.length) throw noVault();
     if ((await tx.vaultDevice.count({ where: { userId } })) >= MAX_REMEMBERED_DEVICES) {
@@ -240,7 +206,6 @@ export async function createVaultDevice(userId: string, name: string, secret: Ui
   });
 }
 
-/** A remembered device's server share, recording its use (and the vault's last unlock); null when not the user's. */
 export async function vaultDeviceShare(userId: string, deviceId: string): Promise<Uint8Array | null> {
   const db = await getDb();
   const now = new Date();
@@ -252,10 +217,7 @@ export async function vaultDeviceShare(userId: string, deviceId: string): Promis
   return rows[0].secret;
 }
 
-/**
- * Revoke a remembered device: delete its row (the server's share with it), then VACUUM so the share is
- * not left in a dead tuple. @returns false when the device is not the user's.
- */
+/** Then VACUUM, so its share is not left in a dead tuple. */
 export async function revokeVaultDevice(userId: string, deviceId: string): Promise<boolean> {
   const db = await getDb();
   const { count } = await db.vaultDevice.deleteMany({ where: { id: deviceId, userId } });
@@ -263,7 +225,6 @@ export async function revokeVaultDevice(userId: string, deviceId: string): Promi
   return count > 0;
 }
 
-/** Record an unlock (and which method) for Settings' "last unlock". */
 export async function recordUnlock(userId: string, methodId: string, counter?: number): Promise<void> {
   const db = await getDb();
   const now = new Date();
@@ -276,13 +237,12 @@ export async function recordUnlock(userId: string, methodId: string, counter?: n
   ]);
 }
 
-/** A user's passkey method by WebAuthn credential id, or null. */
 export async function findPasskey(userId: string, credentialId: string) {
   const db = await getDb();
   return db.vaultMethod.findFirst({ where: { userId, credentialId, kind: "passkey" } });
 }
 
-/** Store the pending WebAuthn challenge of a ceremony (replacing any earlier one), valid 5 minutes. */
+/** Valid 5 minutes. */
 export async function saveChallenge(userId: string, challenge: string, purpose: string): Promise<void> {
   const db = await getDb();
   const expires = new Date(Date.now() + 5 * 60_000);
@@ -293,7 +253,7 @@ export async function saveChallenge(userId: string, challenge: string, purpose: 
   });
 }
 
-/** Take (delete and return) the user's pending challenge for `purpose`; null when none or expired. */
+/** Null when none or expired. */
 export async function takeChallenge(userId: string, purpose: string): Promise<string | null> {
   const db = await getDb();
   const rows = await db.$queryRaw<{ challenge: string; purpose: string; expires: Date }[]>`

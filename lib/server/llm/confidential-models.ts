@@ -6,24 +6,11 @@ import { contextBudgetTokens, modelPrivacy, modelProviders } from "@/lib/server/
 import { CONFIDENTIAL_PATHS, MODEL_HEADER, type ConfidentialPublicConfig, type ModelPrivacy } from "@/lib/shared/confidential/protocol";
 import { confidentialProviderName } from "@/lib/server/config-confidential";
 
-/**
- * Which public model codes are served confidentially, and the settings a page may show the browser.
- * The one place that answers "is this model confidential?" (CONFIDENTIAL_MODELS, lib/server/config.ts), so the
- * model table's privacy class can be pointed here.
- */
-
-/** True when `code` is a public model code listed in CONFIDENTIAL_MODELS (and an enclave is configured). */
 export function isConfidentialModel(code: string, config: Config = getConfig()): code is ModelCode {
   return isModelCode(code) && modelPrivacy(code, config) === "confidential";
 }
 
-/**
- * The refusal a plaintext chat route (/api/ns/chat, /api/ns/chat_user) gives a model configured as confidential,
- * or null for a standard model. Such a model's messages reach the enclave only encrypted in the browser
- * so the server never accepts them in clear, even from an out-of-date tab or a
- * hand-written client: "Hush's server relays only ciphertext" stays true of every turn of that model.
- * @returns AppError 409 `conflict:model_confidential`, or null.
- */
+/** 409 for a confidential model on a plaintext route: its messages reach the server only as ciphertext. */
 export function confidentialInClearError(code: string, config: Config = getConfig()): AppError | null {
   if (!isConfidentialModel(code, config)) return null;
   return new AppError(
@@ -32,16 +19,12 @@ export function confidentialInClearError(code: string, config: Config = getConfi
   );
 }
 
-/** The enclave's model id for a confidential public code (CONFIDENTIAL_MODEL_<TIER>), or null. */
 export function enclaveModelId(code: string, config: Config = getConfig()): string | null {
   if (!isConfidentialModel(code, config)) return null;
   return config.confidential!.enclaveModels[code];
 }
 
-/**
- * The browser-safe subset of the confidential settings (no API key, no origin scheme tricks: the host
- * only), or null when confidential inference is off. A page renders it into the client's props.
- */
+/** The browser-safe confidential settings (no key), or null when off. */
 export function confidentialPublicConfig(config: Config = getConfig()): ConfidentialPublicConfig | null {
   const c = config.confidential;
   if (!c) return null;
@@ -58,11 +41,7 @@ export function confidentialPublicConfig(config: Config = getConfig()): Confiden
   };
 }
 
-/**
- * One plain sentence per model of the catalogue on who processes its messages (docs/product.md §9 order): a
- * confidential model is encrypted in the browser to the verified enclave; a standard one is read by
- * Hush's server and its provider (the model and provider tables, lib/shared/llm/models.ts and lib/server/llm/providers.ts).
- */
+/** One sentence per model on who processes its messages (docs/product.md §9). */
 export function modelPrivacyLines(config: Config = getConfig()): ModelPrivacy[] {
   return modelProviders(config).map((p) => {
     if (p.privacy === "confidential") {

@@ -1,12 +1,4 @@
-/**
- * The built-in development responder: used only when no provider is configured and not in production
- * (lib/server/config.ts `llmProvider === "development"`). Deterministic, so screenshots and tests are stable:
- * it restates the user's last message, quotes the opening lines of an attached document, adds one short
- * sample of what answers can hold (a list, a code block or a formula, chosen by the message), and it says
- * plainly that no language model wrote the answer. Streams in small chunks with a short delay so
- * the streaming UI is visible. Offered `tools`, it calls them by lib/shared/llm/tools.ts `scriptedToolCall` (the
- * one deterministic rule the tests' fake LLM follows too) and answers from a `role: "tool"` message's results.
- */
+// The development responder (no provider configured, never in production): deterministic, for stable screenshots and tests.
 import { LlmError } from "./errors";
 import { splitDocumentContext } from "@/lib/shared/llm/prompt";
 import { splitWebResults } from "@/lib/shared/llm/search-prompt";
@@ -17,7 +9,6 @@ import { describeImages } from "@/lib/shared/chat/images";
 import { standInTitle } from "@/lib/shared/chat/title-request";
 import type { LlmEvent, LlmMessage, LlmProvider, LlmRequest } from "@/lib/shared/llm/types";
 
-/** Shown with the answer and in the UI (see providerLabel in ./index). */
 export const DEVELOPMENT_NOTICE =
   "_This answer comes from Hush's built-in development responder, not from a language model. " +
   "Set GROQ_API_KEY or LLM_BASE_URL to use a real model._";
@@ -28,19 +19,14 @@ const QUOTED_LINE_MAX_CHARS = 200;
 const WORDS_PER_CHUNK = 3;
 
 export interface DevelopmentResponderOptions {
-  /** Pause between chunks in milliseconds (default 15). */
   chunkDelayMs?: number;
 }
 
-/** The full deterministic answer for a conversation (exported for tests and previews). */
 export function developmentAnswer(messages: readonly LlmMessage[]): string {
   const lastUser = messages.findLast((m) => m.role === "user");
-  // A generated-title request gets a title, not the notice the chat shows.
   const title = standInTitle(lastUser?.content ?? "");
   if (title) return title;
-  // Web results come first in the turn; they are quoted, never obeyed.
   const web = splitWebResults(lastUser?.content ?? "");
-  // Function calling: the results arrive in a `role: "tool"` message after the last user message.
   if (!web.results.length && lastUser) {
     const tool = messages.slice(messages.lastIndexOf(lastUser) + 1).find((m) => m.role === "tool");
     if (tool) web.results = splitWebResults(tool.content).results;
@@ -49,16 +35,13 @@ export function developmentAnswer(messages: readonly LlmMessage[]): string {
   const parts = [DEVELOPMENT_NOTICE];
   const asked = clip(question.replace(/\s+/g, " ").trim(), QUESTION_MAX_CHARS);
   parts.push(asked ? `You asked: “${asked}”` : "You sent an empty message.");
-  // A page read with read_page (docs/issues.md #51): its first words, quoted, never obeyed.
   const page = lastUser ? messages.slice(messages.lastIndexOf(lastUser) + 1).map((m) => (m.role === "tool" ? webPageText(m.content) : null)).find((t) => t !== null) : null;
   if (page) parts.push(`From the page: ${clip(page.replace(/\s+/g, " "), QUOTED_LINE_MAX_CHARS)}`);
-  // A program run on the user's device (docs/issues.md #51, lib/browser/code/output.ts): its result, quoted.
   const codeRun = lastUser ? messages.slice(messages.lastIndexOf(lastUser) + 1).find((m) => m.role === "tool" && m.content.includes("\n\nOutput:\n")) : undefined;
   if (codeRun) parts.push(`From the code on your device: ${clip(codeRun.content.replace(/\s+/g, " ").trim(), QUOTED_LINE_MAX_CHARS)}`);
   if (web.results.length) {
     parts.push(`From the web: ${web.results.slice(0, 3).map((r, i) => `${clip(r.content.replace(/\s+/g, " "), QUOTED_LINE_MAX_CHARS)} [${i + 1}]`).join(" ")}`);
   }
-  // Say what arrived (count and size, never the content), so images are visible in development.
   if (lastUser?.images?.length) parts.push(`I received ${describeImages(lastUser.images)}.`);
   if (document) {
     const lines = document.text
@@ -77,40 +60,30 @@ export function developmentAnswer(messages: readonly LlmMessage[]): string {
       parts.push(`Documents in this conversation: ${documents.map((d) => `“${d.name}”`).join(", ")}.`);
     }
   }
-  // Each turn shows another kind of sample than the one before it (the first is chosen by the first message).
   const users = messages.filter((m) => m.role === "user");
   const first = splitDocumentContext(users[0]?.content ?? "").question;
   parts.push(markdownSample(question, sampleKind(first, users.length)));
-  // docs/issues.md #41: "what do you remember" lists the memories the turn carried (so a confidential turn's can be seen).
   if (/\bwhat do you remember\b/i.test(question)) parts.push(rememberedFacts(messages));
-  // docs/issues.md #41: "remember that <fact>" suggests a memory, when the turn carries memory (it is on).
   const fact = /\bremember that (.+?)[.!?]?$/i.exec(question.trim())?.[1];
   if (fact && messages.some((m) => m.role === "system" && m.content.includes("<remember>"))) parts.push(`<remember>${clip(fact, 200)}</remember>`);
   return parts.join("\n\n");
 }
 
-/** The memory lines of the turn's memory system message (lib/shared/llm/memory-prompt.ts), as one sentence. */
 function rememberedFacts(messages: readonly LlmMessage[]): string {
   const memory = messages.find((m) => m.role === "system" && m.content.startsWith(MEMORY_PREFIX));
   const facts = memory ? memory.content.slice(MEMORY_PREFIX.length).split("\n").filter((l) => l.startsWith("- ")).map((l) => l.slice(2)) : [];
   return facts.length ? `Memories shared with this chat: ${facts.join("; ")}.` : "No memories were shared with this chat.";
 }
 
-/** The kinds of sample answer, one per answer (short and varied, not the same long sample). */
 export const SAMPLE_KINDS = ["list", "code", "formula"] as const;
 
-/**
- * Which sample turn `turn` (1 = the first user message) of a conversation opening with `firstQuestion` gets: a
- * stable hash of that opening picks the first, and each later turn takes the next kind, so consecutive
- * answers differ and the same conversation always looks the same.
- */
+/** A hash of the opening picks the first sample kind; later turns take the next. */
 export function sampleKind(firstQuestion: string, turn = 1): (typeof SAMPLE_KINDS)[number] {
   let h = 2166136261;
   for (const ch of firstQuestion.trim()) h = Math.imul(h ^ ch.codePointAt(0)!, 16777619) >>> 0;
   return SAMPLE_KINDS[(h + Math.max(0, turn - 1)) % SAMPLE_KINDS.length]!;
 }
 
-/** One short sample of what answers can contain (a list, a code block or a formula), made from the message. */
 function markdownSample(question: string, kind: (typeof SAMPLE_KINDS)[number]): string {
   const text = question.trim();
   const words = text ? text.split(/\s+/) : [];
@@ -135,7 +108,7 @@ function markdownSample(question: string, kind: (typeof SAMPLE_KINDS)[number]): 
   }
 }
 
-/** The development responder as an LlmProvider. @throws LlmError "aborted" when the signal fires */
+/** @throws LlmError "aborted" when the signal fires */
 export function createDevelopmentProvider(options: DevelopmentResponderOptions = {}): LlmProvider {
   const delayMs = options.chunkDelayMs ?? 15;
   return {
@@ -164,7 +137,6 @@ export function createDevelopmentProvider(options: DevelopmentResponderOptions =
   };
 }
 
-/** Split into pieces of `n` words, each keeping its trailing whitespace, so joining restores the text. */
 function chunkWords(text: string, n: number): string[] {
   const words = text.match(/\S+\s*|\s+/g) ?? [];
   const chunks: string[] = [];

@@ -24,12 +24,7 @@ export {
 export { estimateTokens, fitContext, type ContextReport, type FittedContext } from "@/lib/shared/llm/fit-context";
 export type { LlmEvent, LlmMessage, LlmProvider, LlmProviderKind, LlmRequest, LlmUsage } from "@/lib/shared/llm/types";
 
-/**
- * The provider for a public model code (default: the Basic model), chosen by ./providers.ts:
- * LLM_<TIER>_BASE_URL for that model, else GROQ_API_KEY → Groq, else LLM_BASE_URL →
- * OpenAI-compatible, else (never in production: config refuses to start) the development responder.
- * @throws AppError "bad_request:model" for a code outside the model table (./models.ts)
- */
+/** The provider for a public model code (default: Basic). @throws AppError "bad_request:model" */
 export function getLlmProvider(code: string = DEFAULT_MODEL_CODE): LlmProvider {
   return providerForModel(code);
 }

@@ -9,17 +9,12 @@ import type { LlmEvent, LlmProvider, LlmRequest } from "@/lib/shared/llm/types";
 /** Local servers (Ollama, llama.cpp) ignore the key, but the SDK refuses to start without one. */
 const PLACEHOLDER_API_KEY = "not-needed";
 
-/**
- * Any OpenAI-compatible chat-completions server through openai@6: LLM_BASE_URL or LLM_<TIER>_BASE_URL
- * (including /v1, e.g. http://localhost:11434/v1 for Ollama) and its API key. No automatic retries (see groq.ts).
- * `stream_options.include_usage` asks for the final usage chunk (OpenAI, vLLM, llama.cpp, Ollama).
- * The request is the SDK's `create()`'s, captured once and sent per turn by ./sdk-request.ts.
- */
+/** Any OpenAI-compatible chat-completions server (LLM_BASE_URL, including /v1), without retries. */
 export function createOpenAiCompatibleProvider(options: ProviderClientOptions): LlmProvider {
   const client = new OpenAI({
     apiKey: options.apiKey ?? PLACEHOLDER_API_KEY,
     baseURL: options.baseUrl,
-    // Explicit nulls so the SDK does not pick up OPENAI_* variables behind lib/server/config.ts's back.
+    // Explicit nulls so the SDK does not read OPENAI_* variables behind lib/server/config.ts's back.
     organization: null,
     project: null,
     maxRetries: 0,
@@ -49,7 +44,6 @@ export function createOpenAiCompatibleProvider(options: ProviderClientOptions): 
               messages: toOpenAiMessages(req.messages) as OpenAI.Chat.ChatCompletionMessageParam[],
               stream: true,
               stream_options: { include_usage: true },
-              // Only a turn that offers functions carries `tools`: a plain turn's body is as before.
               ...(req.tools?.length ? { tools: req.tools as OpenAI.Chat.ChatCompletionTool[] } : {}),
             } satisfies OpenAI.Chat.ChatCompletionCreateParamsStreaming,
             signal,

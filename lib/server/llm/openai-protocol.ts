@@ -1,12 +1,4 @@
-/**
- * The streaming loop shared by the Groq and OpenAI-compatible providers: both send their SDK's request
- * (./sdk-request.ts) and throw the same family of errors, and sseChunks (below) reads their response's
- * OpenAI-style `chat.completion.chunk` events.
- *
- * Timing rule (LLM_TIMEOUT_MS): a single idle timer, armed before the request and re-armed on every
- * chunk (reasoning chunks count: the upstream is alive), paused while the consumer holds a delta so a
- * slow reader is not blamed on the provider.
- */
+// One idle timer (LLM_TIMEOUT_MS), re-armed per chunk, paused while the consumer holds a delta.
 import { Readable } from "node:stream";
 import { createParser } from "eventsource-parser";
 import { takeAnswerBody, type AnswerBody } from "./http-fetch";
@@ -14,18 +6,15 @@ import { LlmError, kindForStatus, safeErrorCode, type LlmErrorKind } from "./err
 import type { LlmEvent, LlmMessage, LlmUsage } from "@/lib/shared/llm/types";
 import type { ToolCall } from "@/lib/shared/llm/tools";
 
-/** The fields we read from a chunk; both SDKs' chunk types satisfy it. */
 export interface ChunkLike {
   choices?: Array<{
     delta?: { content?: string | null; tool_calls?: ToolCallPieceLike[] | null } | null;
     finish_reason?: string | null;
   }>;
   usage?: UsageLike | null;
-  /** Groq reports usage here on the last chunk. */
   x_groq?: { usage?: UsageLike | null } | null;
 }
 
-/** One streamed piece of a function call (OpenAI `delta.tool_calls[]`): pieces of one call share its `index`. */
 export interface ToolCallPieceLike {
   index?: number | null;
   id?: string | null;
@@ -37,7 +26,6 @@ interface UsageLike {
   completion_tokens?: number | null;
 }
 
-/** The SDK's error classes, so errors are recognised by class rather than by message. */
 export interface SdkErrorClasses {
   APIError: abstract new (...args: never[]) => Error;
   APIConnectionError: abstract new (...args: never[]) => Error;
@@ -46,24 +34,15 @@ export interface SdkErrorClasses {
 }
 
 export interface ProtocolStreamOptions {
-  /** Provider name for error details ("groq", "openai-compatible"). */
   provider: string;
-  /** LLM_TIMEOUT_MS: longest wait for the next chunk, including the first. */
   timeoutMs: number;
   signal?: AbortSignal;
   messages: LlmMessage[];
   errors: SdkErrorClasses;
-  /**
-   * Start the request; must pass `signal` to its fetch so aborting it cancels the HTTP request. Yields
-   * chunks one by one (an SDK's stream) or in batches (the chunks of one network read).
-   */
   open: (signal: AbortSignal) => Promise<AsyncIterable<ChunkLike | ChunkLike[]>>;
 }
 
-/**
- * Run one streamed completion and translate it into LlmEvents.
- * @throws LlmError of every kind listed in errors.ts
- */
+/** Run one streamed completion as LlmEvents. @throws LlmError */
 export async function* streamOpenAiProtocol(opts: ProtocolStreamOptions): AsyncGenerator<LlmEvent> {
   const { signal, timeoutMs, provider } = opts;
   if (signal?.aborted) throw new LlmError("aborted", { provider });
@@ -76,8 +55,6 @@ export async function* streamOpenAiProtocol(opts: ProtocolStreamOptions): AsyncG
   };
   signal?.addEventListener("abort", onCallerAbort, { once: true });
 
-  // One timer for the whole stream, re-armed with refresh() (a new setTimeout per chunk was a visible
-  // part of a turn's CPU). While paused, its firing only re-arms it.
   let timer: ReturnType<typeof setTimeout> | undefined;
   let paused = false;
   const arm = () => {
@@ -100,7 +77,6 @@ export async function* streamOpenAiProtocol(opts: ProtocolStreamOptions): AsyncG
   let opened = false;
   let finished = false;
   let finishReason: string | undefined;
-  // Function calls by their stream index, joined piece by piece; made only when a chunk carries one.
   let calls: ToolCall[] | undefined;
   let completed = false;
   let usage: LlmUsage | undefined;
@@ -123,8 +99,6 @@ export async function* streamOpenAiProtocol(opts: ProtocolStreamOptions): AsyncG
     try {
       for await (const item of stream) {
         arm();
-        // The text of every chunk of one network read goes out as one delta (./openai-compatible.ts
-        // sseChunks): one hop through each generator per read rather than per token.
         let text = "";
         for (const chunk of Array.isArray(item) ? item : [item]) {
           const reported = chunk.usage ?? chunk.x_groq?.usage;
@@ -151,7 +125,7 @@ export async function* streamOpenAiProtocol(opts: ProtocolStreamOptions): AsyncG
     } catch (err) {
       throw fail(err);
     }
-    // sseChunks (as the SDKs' Stream) ends the iteration quietly when the request is aborted, so check why it ended.
+    // sseChunks ends quietly when the request is aborted, so check why it ended.
     if (stopReason) throw new LlmError(stopReason, { provider });
     if (!finished) throw new LlmError("interrupted", { provider });
     completed = true;
@@ -168,15 +142,10 @@ export async function* streamOpenAiProtocol(opts: ProtocolStreamOptions): AsyncG
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener("abort", onCallerAbort);
-    // The consumer stopped early (break/return) or we failed: release the upstream connection.
     if (!completed) controller.abort();
   }
 }
 
-/**
- * Add streamed `delta.tool_calls` pieces to `calls` (sparse, by `index`): the first piece of a call brings its id
- * and name, later ones more of its arguments' JSON text, appended as they come (OpenAI's streaming format).
- */
 export function joinToolCallPieces(calls: ToolCall[], pieces: readonly ToolCallPieceLike[]): void {
   for (const piece of pieces) {
     const index = piece.index ?? 0;
@@ -184,7 +153,6 @@ export function joinToolCallPieces(calls: ToolCall[], pieces: readonly ToolCallP
     if (piece.id) call.id = piece.id;
     if (piece.function?.name) call.name += piece.function.name;
     if (piece.function?.arguments) call.arguments += piece.function.arguments;
-    // A provider that sends no id: one the answering `role: "tool"` message can name.
     if (!call.id) call.id = `call_${index}`;
   }
 }
@@ -197,10 +165,7 @@ function estimateTokens(chars: number): number {
   return Math.ceil(chars / 4);
 }
 
-/**
- * Translate an SDK error into an LlmError without copying the upstream's message.
- * `opened`: the HTTP response had started, so a broken connection means an interrupted stream.
- */
+/** An SDK error as an LlmError, without the upstream's message. */
 export function classifySdkError(
   err: unknown,
   classes: SdkErrorClasses,
@@ -224,10 +189,8 @@ export function classifySdkError(
         retryAfterSeconds: retryAfter(apiErr.headers),
       });
     }
-    // An error event inside the SSE stream (no HTTP status).
     return new LlmError(brokenKind, { provider, code });
   }
-  // Undici's "terminated" TypeError, a JSON parse error on a half-sent chunk, and the like.
   return new LlmError(brokenKind, { provider });
 }
 
@@ -241,24 +204,12 @@ function retryAfter(headers: unknown): number | undefined {
   return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000));
 }
 
-/** The two SDK error classes sseChunks throws: both SDKs (Stainless-made) construct them alike. */
 export interface SseErrorClasses {
   APIError: new (status: undefined, error: object, message: undefined, headers: Headers) => Error;
   APIConnectionError: new (options: { message: string }) => Error;
 }
 
-/**
- * The chunks of a chat-completions SSE response: the request is the SDK's and an HTTP
- * error status becomes its APIError (./sdk-request.ts), but the body is parsed here with eventsource-parser, one
- * pass per network read, instead of by the SDK's Stream (its chunk and line decoders re-copy the
- * buffer for every event and add several async-generator hops per chunk: 19% of a visitor request's
- * CPU in bench/perf's profile). The body is read as the socket's Node stream (./http-fetch.ts
- * takeAnswerBody: no Web stream per turn); a Response from elsewhere through its Web body.
- * The chunks of one network read are yielded together, as one array (one generator hop per read, not
- * per token). Same outcomes as the SDK's Stream: `[DONE]` ends it; a chunk carrying `error` throws the
- * SDK's APIError (no status: an error inside the stream); an abort ends it quietly (the caller knows why
- * it aborted); a broken body or unparsable chunk throws.
- */
+/** A chat-completions SSE body's chunks, one array per network read; outcomes as the SDK's Stream. */
 export async function* sseChunks(response: Response, signal: AbortSignal, errors: SseErrorClasses): AsyncGenerator<ChunkLike[]> {
   const body = takeAnswerBody(response) ?? webAnswerBody(response);
   if (!body) throw new errors.APIConnectionError({ message: "The response has no body." });
@@ -284,7 +235,7 @@ export async function* sseChunks(response: Response, signal: AbortSignal, errors
   body.source.setEncoding("utf8");
   try {
     try {
-      // Stopping early must not destroy the socket: release() lets the rest arrive for the keep-alive reuse.
+      // release() lets the rest arrive for keep-alive reuse.
       for await (const text of body.source.iterator({ destroyOnReturn: false }) as AsyncIterable<string>) {
         parser.feed(text);
         const batch = ready;
@@ -297,17 +248,14 @@ export async function* sseChunks(response: Response, signal: AbortSignal, errors
       if (signal.aborted) return;
       throw error;
     }
-    // The end of the body ends the last event even without its blank line.
     parser.feed("\n\n");
     if (ready.length) yield ready;
     if (failure) throw failure;
   } finally {
-    // Release the connection: drop whatever the provider still sends after [DONE] or a failure.
     body.release();
   }
 }
 
-/** A Response not made by ./http-fetch.ts: its Web body as a Node stream. */
 function webAnswerBody(response: Response): AnswerBody | undefined {
   if (!response.body) return undefined;
   const source = Readable.fromWeb(response.body as import("node:stream/web").ReadableStream<Uint8Array>);

@@ -1,29 +1,14 @@
 /**
- * The service worker's source, served at /sw.js by app/sw.js/route.ts with
- * the build's version in it. What it caches, and why no more:
- * - only the static app shell: the build's hashed, immutable files under /_next/static (scripts,
- *   styles, fonts), the icons and the web app manifest, cache-first;
- * - pages and /api/* do not even pass through it where the browser supports static routing (keepalive
- *   requests sent while a page is left were dropped when they did);
- * - never a Web Worker's own script (its URL's fragment, which Turbopack's worker bootstrap reads, does not
- *   survive a response from a service worker; the PDF and Word readers never started);
- * - never a page, an RSC payload or anything under /api: pages carry a per-request CSP nonce and the
- *   signed-in user's state, and answers carry chats; those requests are not even answered by the
- *   worker (no respondWith), so the browser fetches them as if there were no worker;
- * - Subresource Integrity still applies: a script the worker answers from its cache is checked against
- *   the page's integrity attribute like any other (docs/verify.md);
- * - versioned by build: a new deployment serves a different /sw.js (its version is the build's commit,
- *   Next's build id), the browser installs it at the next navigation (`updateViaCache: "none"`, served
- *   `no-cache`), and activation deletes every older cache. No stale code outlives a deployment's next visit.
+ * The service worker's source (/sw.js): caches only the static app shell (hashed /_next/static files, icons,
+ * manifest), never a page, an RSC payload, /api or a worker's own script (its URL fragment would not survive), and
+ * is versioned by build so activation deletes older caches. SRI still applies to what it serves.
  */
 
-/** Files cached when the worker installs (besides /_next/static files, cached as they are fetched). */
+/** Cached at install (besides /_next/static files, cached as they are fetched). */
 export const SHELL_FILES = ["/manifest.webmanifest", "/icons/icon-192.png", "/icons/icon-512.png", "/icons/icon-maskable-512.png"] as const;
 
-/** The name of the cache of build `version`. */
 export const shellCacheName = (version: string) => `hush-shell-${version}`;
 
-/** The worker's JavaScript for build `version` (a commit hash, or another build-unique string). */
 export function serviceWorkerSource(version: string): string {
   return `// Hush service worker, build ${version}. Source: lib/server/pwa/service-worker.ts. Caches the static app shell only.
 "use strict";

@@ -8,12 +8,7 @@ import { countryOfRequest } from "@/lib/server/geo";
 import { createCheckoutSession, stripeFailure } from "@/lib/server/stripe/checkout";
 import { paymentsNotConfigured } from "@/lib/server/stripe/client";
 
-/**
- * POST /api/create-checkout-session `{ plan: 1..4 }` (docs/product.md §7): `{ id, url }` of a Stripe Checkout
- * Session for the signed-in caller, priced for the caller's country (docs/product.md §9). 401 for visitors
- * (the page sends them to /signup), 503 when payments are not configured, 409 when already Pro,
- * 502 "Failed to initiate checkout. Please try again later." (docs/product.md §8) when Stripe fails.
- */
+/** POST /api/create-checkout-session (docs/product.md §7, §9): a Stripe Checkout Session; 401, 409 already Pro, 502, 503. */
 export const POST = route(
   api.createCheckoutSession,
   { // Said before anything else, so a visitor is not sent to sign up for something that cannot be bought.

@@ -3,12 +3,8 @@ import { api } from "@/lib/shared/api/contract";
 import { PRIVATE_NO_STORE, reply, route } from "@/lib/server/api/route";
 import { readMemory, writeMemory } from "@/lib/server/db/memory";
 
-/**
- * /api/memory: the signed-in user's memories, one ciphertext sealed in the browser under the
- * vault key (lib/browser/vault/memory.ts). The server stores bytes and a version; it never reads a fact.
- */
+// /api/memory: one ciphertext sealed in the browser; the server stores bytes and a version, never a fact.
 
-/** GET: the sealed list and its version (null and 0 when none was stored yet). */
 export const GET = route(api.memoryGet, async ({ user }) => {
   const stored = await readMemory(user.id);
   return reply(
@@ -20,7 +16,7 @@ export const GET = route(api.memoryGet, async ({ user }) => {
   );
 });
 
-/** POST `{ sealed, version, base_version }`: compare-and-set; 409 without a vault or when another write came first. */
+/** POST: compare-and-set; 409 without a vault or when another write came first. */
 export const POST = route(api.memoryPut, async ({ user, body }) => {
   await writeMemory({ userId: user.id, sealed: body.sealed, version: body.version, baseVersion: body.base_version });
   return reply(api.memoryPut, { ok: true });

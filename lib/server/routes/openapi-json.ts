@@ -3,11 +3,7 @@ import { api } from "@/lib/shared/api/contract";
 import { route } from "@/lib/server/api/route";
 import { openApiJson } from "@/lib/server/openapi/document";
 
-/**
- * GET /api/openapi.json: the OpenAPI 3.1 description of every endpoint (lib/server/openapi/document.ts),
- * generated from the API contract's zod schemas (lib/shared/api/contract.ts). Public and cacheable (no secrets:
- * limits and quotas only); an ETag lets clients revalidate with If-None-Match for a 304.
- */
+// GET /api/openapi.json: generated from the contract; public and cacheable, with an ETag for 304s.
 
 export const GET = route(api.openApiDocument, async ({ request }) => {
   const { json, etag } = openApiJson();

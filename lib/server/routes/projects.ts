@@ -3,15 +3,10 @@ import { api } from "@/lib/shared/api/contract";
 import { PRIVATE_NO_STORE, reply, route } from "@/lib/server/api/route";
 import { createProject, deleteProject, listProjects, updateProject } from "@/lib/server/db/projects";
 
-/**
- * /api/projects: the signed-in user's projects. Names and instructions arrive and leave
- * only as ciphertext sealed in the browser under the vault key (lib/browser/vault/projects.ts); the server stores
- * bytes. Another user's project id answers 404 exactly as an unknown one.
- */
+// /api/projects: sealed in the browser; another user's project id answers 404 like an unknown one.
 
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64");
 
-/** GET: the caller's projects (oldest first) and which of their chats are in one. */
 export const GET = route(api.projectList, async ({ user }) => {
   const { projects, chats } = await listProjects(user.id);
   return reply(
@@ -24,19 +19,18 @@ export const GET = route(api.projectList, async ({ user }) => {
   );
 });
 
-/** POST `{ project_id, sealed }`: a new project (201); 409 without a vault, at the limit, or for an id the caller holds. */
+/** 409 without a vault, at the limit, or for an id the caller holds. */
 export const POST = route(api.projectCreate, async ({ user, body }) => {
   const { createdAt } = await createProject({ userId: user.id, projectId: body.project_id, sealed: body.sealed });
   return reply(api.projectCreate, { project_id: body.project_id, sealed: b64(body.sealed), created_at: createdAt.toISOString() }, { status: 201 });
 });
 
-/** PATCH `{ project_id, sealed }`: rename, or new instructions (the whole sealed project replaced). 404 when not the caller's. */
 export const PATCH = route(api.projectUpdate, async ({ user, body }) => {
   await updateProject({ userId: user.id, projectId: body.project_id, sealed: body.sealed });
   return reply(api.projectUpdate, { ok: true });
 });
 
-/** DELETE `{ project_id }`: the project goes; its chats stay, moved out of it. 404 when not the caller's. */
+/** Its chats stay, moved out of it. */
 export const DELETE = route(api.projectDelete, async ({ user, body }) => {
   const { chatsMoved } = await deleteProject({ userId: user.id, projectId: body.project_id });
   return reply(api.projectDelete, { ok: true, chats_moved: chatsMoved });

@@ -5,22 +5,15 @@ import { createShare, listShares, revokeShare, type ShareInfo } from "@/lib/serv
 import { AppError } from "@/lib/shared/errors";
 import { fromBase64 } from "@/lib/shared/bytes";
 
-/**
- * The owner's share links. The browser uploads only the snapshot's
- * ciphertext; its key stays in the link's fragment (/share/<id>#<key>), which browsers never send.
- */
+// The owner's share links: only the snapshot's ciphertext is uploaded; its key stays in the link's fragment.
 
 const listJson = (shares: ShareInfo[]) => ({ shares: shares.map((s) => ({ id: s.id, created_at: s.createdAt.toISOString(), bytes: s.bytes })) });
 
-/** GET /api/shares: the caller's shares, newest first: id, time and size, never the ciphertext. */
 export const GET = route(api.shareList, async ({ user }) =>
   reply(api.shareList, listJson(await listShares(user.id)), { headers: PRIVATE_NO_STORE }),
 );
 
-/**
- * POST /api/shares `{ ciphertext }` (base64, at most SHARE_MAX_CIPHERTEXT_BYTES; 413 past the body limit):
- * store a snapshot sealed in the browser; 201 with its id. 400 past MAX_SHARES_PER_USER.
- */
+/** POST /api/shares: store a snapshot sealed in the browser (201); 400 past MAX_SHARES_PER_USER, 413. */
 export const POST = route(
   api.shareCreate,
   async ({ user, body }) => {
@@ -29,7 +22,7 @@ export const POST = route(
   },
 );
 
-/** DELETE /api/shares `{ id }`: revoke one of the caller's shares (the row is deleted); 404 when not the caller's. */
+/** DELETE /api/shares: revoke one of the caller's shares; 404 when not the caller's. */
 export const DELETE = route(api.shareRevoke, async ({ user, body }) => {
   if (!(await revokeShare(user.id, body.id))) throw new AppError("not_found:share", "Share link not found.");
   return reply(api.shareRevoke, listJson(await listShares(user.id)), { headers: PRIVATE_NO_STORE });

@@ -6,19 +6,12 @@ import { createVault, getVaultState, setHistoryOn } from "@/lib/server/db/querie
 import { AppError } from "@/lib/shared/errors";
 import { toNewMethod, vaultStateJson } from "@/lib/server/vault/server";
 
-/**
- * GET /api/vault: the caller's vault: `{ exists, history_on, last_unlock_at,
- * methods: [{ id, kind, label, wrapped_key, kdf, credential_id, created_at, last_used_at }] }`. The
- * wrapped keys are useless without the passkey, passphrase or recovery code that only the user holds.
- */
+/** GET /api/vault: the caller's vault state; its wrapped keys are useless without what only the user holds. */
 export const GET = route(api.vaultGet, async ({ user }) =>
   reply(api.vaultGet, vaultStateJson(user.id, await getVaultState(user.id)), { headers: PRIVATE_NO_STORE }),
 );
 
-/**
- * POST /api/vault `{ methods: [...] }`: create the vault with its first unlock methods (wrapped in the
- * browser) and turn saved history on; 409 when it exists. A passkey method carries its registration.
- */
+/** POST /api/vault: create the vault with its first unlock methods (a recovery code among them); 409 when it exists. */
 export const POST = route(api.vaultCreate, async ({ request, user, body }) => {
   if (!body.methods.some((m) => m.kind === "recovery")) throw new AppError("bad_request:validation", "A vault needs a recovery code.");
   const methods = [];
@@ -27,7 +20,7 @@ export const POST = route(api.vaultCreate, async ({ request, user, body }) => {
   return reply(api.vaultCreate, vaultStateJson(user.id, await getVaultState(user.id)), { status: 201, headers: PRIVATE_NO_STORE });
 });
 
-/** PATCH /api/vault `{ history_on }`: remember the Save history toggle for the account; 409 without a vault. */
+/** PATCH /api/vault: the Save history toggle; 409 without a vault. */
 export const PATCH = route(api.vaultPatch, async ({ user, body }) => {
   if (!(await setHistoryOn(user.id, body.history_on))) throw noVault();
   return reply(api.vaultPatch, { ok: true, history_on: body.history_on });

@@ -7,36 +7,20 @@ import type { WebSearchRecord, WebSearchSource } from "@/lib/shared/search/recor
 import { queryFromMessage } from "@/lib/shared/search/text";
 import { searchSearxng } from "./searxng";
 
-/**
- * The standard path's web search: the server queries its SearXNG (SEARXNG_URL) for a
- * turn with `web_search: true` and gives the model the results as quoted material (lib/shared/llm/search-prompt.ts).
- * Queries and results live in this request only: nothing here logs or stores them.
- */
+// The standard path's web search (SEARXNG_URL); queries and results are never logged.
 
-/**
- * Refuse `web_search: true` when this server has no SearXNG: the toggle is not offered then, so only a
- * hand-made request gets here. Called before the quota is counted.
- * @throws AppError 400 "bad_request:web_search"
- */
+/** @throws AppError 400 "bad_request:web_search" without a SearXNG */
 export function assertSearchAvailable(requested: boolean | undefined): boolean {
   const refusal = searchRefusal(requested);
   if (refusal) throw refusal;
   return Boolean(requested);
 }
 
-/** The refusal `assertSearchAvailable` throws, or null (lib/server/chat/admission.ts lists it with the others). */
 export function searchRefusal(requested: boolean | undefined): AppError | null {
   return requested && !getConfig().search ? new AppError("bad_request:web_search", "Web search is not available on this server for this model.") : null;
 }
 
-/**
- * Run a turn's search and add its results to the model input.
- * @param messages the turn's model input (system prompt first, the user's message last)
- * @param question the user's last message: the query (lib/shared/search/text.ts queryFromMessage)
- * @param counted false when today's searches are used up: nothing is queried (status "over_quota")
- * @returns the model input to send and the record shown (and sealed) with the answer
- * @throws the turn's abort reason when `signal` aborts; never for an engine failure (status "failed")
- */
+/** Run a turn's search into the model input. @throws the abort reason, never for an engine failure */
 export async function searchForTurn(input: {
   messages: LlmMessage[];
   question: string;
@@ -53,12 +37,7 @@ export async function searchForTurn(input: {
   return { messages: withWebResults(input.messages, results), record: { ...base, queries, sources: results.map(toSource), status: "ok" } };
 }
 
-/**
- * Run queries against this server's SearXNG (SEARXNG_URL), side by side, and merge their results in query
- * order, each URL once (also across `seen`, the turn's URLs so far, which it extends).
- * @returns the new results, or null when no query was answered (the step failed; also for no queries)
- * @throws the turn's abort reason when `signal` aborts
- */
+/** Run queries side by side, each URL once (across `seen`); null when none was answered. */
 export async function runQueries(queries: readonly string[], signal?: AbortSignal, seen = new Set<string>()): Promise<PromptResult[] | null> {
   const config = getConfig();
   const settings = config.search!;
@@ -80,7 +59,6 @@ export async function runQueries(queries: readonly string[], signal?: AbortSigna
   return answered.flatMap((a) => a.value).filter((r) => !seen.has(r.url) && seen.add(r.url));
 }
 
-/** A result as the record lists it (lengths bounded as webSearchSourceSchema's). */
 export function toSource(r: PromptResult): WebSearchSource {
   return { title: r.title.slice(0, 500), url: r.url.slice(0, 2000) };
 }

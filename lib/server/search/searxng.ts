@@ -3,13 +3,8 @@ import { z } from "@/lib/shared/zod";
 import type { PromptResult } from "@/lib/shared/llm/search-prompt";
 import { createHttpFetch, readBodyCapped } from "@/lib/server/llm/http-fetch";
 
-/**
- * A SearXNG client for its JSON API (https://docs.searxng.org/dev/search_api: `GET /search?q=…&format=json`;
- * the instance must list `json` under `search.formats` in its settings.yml, else it answers 403). Of the answer
- * only `results[].title`, `.url` and `.content` are read. No query, result or answer is logged or stored here.
- */
+// A SearXNG JSON API client (https://docs.searxng.org/dev/search_api); it never logs a query or result.
 
-/** Why a query failed: no answer in time, the engine unreachable or refusing, or an answer Hush cannot use. */
 export class SearchError extends Error {
   constructor(readonly kind: "timeout" | "unavailable" | "bad_response") {
     super(`web search ${kind}`);
@@ -23,29 +18,18 @@ const answerSchema = z.looseObject({
     .default([]),
 });
 
-/** node:http keep-alive, not Next's patched global fetch (docs/performance.md "Custom server"). */
 const searchFetch = createHttpFetch();
 
 export interface SearxngQuery {
-  /** SEARXNG_URL (no trailing slash). */
   baseUrl: string;
   query: string;
-  /** SEARCH_TIMEOUT_MS: for the whole exchange, answer body included. */
   timeoutMs: number;
-  /** SEARCH_MAX_RESULTS: results kept, in the engine's order. */
   maxResults: number;
-  /** SEARCH_MAX_RESPONSE_BYTES: a longer answer is refused rather than read whole. */
   maxBytes: number;
-  /** The turn's cancellation (client gone, shutdown). */
   signal?: AbortSignal;
 }
 
-/**
- * Run one query. Results without an http(s) URL are dropped.
- * @returns at most `maxResults` results (possibly none)
- * @throws SearchError "timeout" past timeoutMs, "unavailable" for a network error or non-2xx status,
- *   "bad_response" for an answer that is too large, not JSON or not SearXNG's shape; the caller's abort as is
- */
+/** Run one query. @throws SearchError "timeout", "unavailable", "bad_response"; the caller's abort as is */
 export async function searchSearxng(input: SearxngQuery): Promise<PromptResult[]> {
   const url = new URL(`${input.baseUrl}/search`);
   url.searchParams.set("q", input.query);
@@ -54,7 +38,6 @@ export async function searchSearxng(input: SearxngQuery): Promise<PromptResult[]
   const signal = input.signal ? AbortSignal.any([input.signal, timeout]) : timeout;
   let body: string;
   try {
-    // Redirects are not followed: a 3xx is not ok, so "unavailable", as `redirect: "error"` made it.
     const response = await searchFetch(url, { headers: { Accept: "application/json" }, signal });
     if (!response.ok) {
       await response.body?.cancel().catch(() => undefined);
@@ -82,7 +65,6 @@ export async function searchSearxng(input: SearxngQuery): Promise<PromptResult[]
   return results;
 }
 
-/** The body as text, refusing one longer than `maxBytes` (counted as it arrives, whatever Content-Length says). */
 async function readCapped(response: Response, maxBytes: number): Promise<string> {
   const announced = Number(response.headers.get("content-length") ?? "0");
   const { bytes, cut } = await readBodyCapped(response, announced > maxBytes ? 0 : maxBytes);

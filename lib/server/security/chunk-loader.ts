@@ -2,16 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { sri384 } from "./sri";
 
-/**
- * Subresource Integrity for the scripts Next's runtime adds in the browser after the first load: lazy
- * imports and client navigation (docs/verify.md, docs/issues.md #54). Turbopack's runtime creates each
- * later chunk as `<script src>` with no `integrity`; the page's first inline script (`chunkLoaderScript`)
- * gives every script element it creates the SHA-384 of its file before the browser fetches it, and starts
- * every Web Worker from a Blob that checks each script the worker runs the same way (script-src allows
- * blob: for that; lib/server/security/csp.ts).
- */
+/** Subresource Integrity for the scripts Next's runtime adds in the browser later (docs/verify.md). */
 
-/** URL path of the chunk map: `{ "chunks/x.js": "sha384-…" }` over every chunk of the build. */
 export const CHUNK_MAP_PATH = "/chunk-integrity.json";
 
 const caches = new Map<string, { json: string; loader: string } | null>();
@@ -25,12 +17,7 @@ function scriptsUnder(root: string, dir = root, out: string[] = []): string[] {
   return out;
 }
 
-/**
- * What a verified worker runs first (a Blob, so nothing is fetched unchecked): it fetches the chunk map with
- * its integrity, then answers `importScripts` (Turbopack's worker bootstrap and its later chunk loads) by
- * fetching each file with the map's integrity and running the checked bytes from a Blob, in call order.
- * Messages that arrive before the worker's code has run are held and delivered after it.
- */
+/** A worker's Blob bootstrap: `importScripts` runs only bytes checked against the map. */
 function workerBoot(): string {
   return `(function(){var C=self.__hushBoot;delete self.__hushBoot;var O=C.o,P="/_next/static/",I=self.importScripts.bind(self),F=self.fetch.bind(self),q=[],chain=Promise.resolve();` +
     `function hold(e){e.stopImmediatePropagation();q.push(e)}self.addEventListener("message",hold,true);` +
@@ -45,11 +32,7 @@ function workerBoot(): string {
     `self.importScripts(C.u);release()})();`;
 }
 
-/**
- * The loader's source. Before the map arrives (fetched with its own integrity), a script element that is
- * given a `src` waits without one, so the browser fetches nothing unchecked; a script whose file the map
- * does not list (or any script, when the map fails to load) gets a digest no file has and is refused.
- */
+/** A file the map does not list gets a digest no file has. */
 function loaderSource(mapIntegrity: string): string {
   return `(()=>{var P="/_next/static/",N="sha384-${"A".repeat(64)}",m=null,w=[],E=Element.prototype,a=E.setAttribute,S=HTMLScriptElement.prototype,d=Object.getOwnPropertyDescriptor(S,"src");` +
     `fetch(${JSON.stringify(CHUNK_MAP_PATH)},{integrity:${JSON.stringify(mapIntegrity)},credentials:"omit"}).then(function(r){if(!r.ok)throw r.status;return r.json()}).then(function(j){m=j},function(){m={}}).then(function(){var q=w;w=null;q.forEach(function(f){f()})});` +
@@ -57,7 +40,6 @@ function loaderSource(mapIntegrity: string): string {
     `function put(el,v,set){var go=function(){a.call(el,"integrity",k(String(v)));set()};w?w.push(go):go()}` +
     `Object.defineProperty(S,"src",{configurable:true,enumerable:d.enumerable,get:d.get,set:function(v){var t=this;put(t,v,function(){d.set.call(t,v)})}});` +
     `E.setAttribute=function(n,v){var t=this;if(t instanceof HTMLScriptElement&&String(n).toLowerCase()==="src"){put(t,v,function(){a.call(t,n,v)});return}return a.call(t,n,v)};` +
-    // A worker of the build starts from a Blob that checks every script it runs; any other worker is refused.
     `var W=window.Worker,B=${JSON.stringify(workerBoot())};if(W){var V=function(u,o){var x=new URL(String(u),location.href);if(x.origin!==location.origin||x.pathname.indexOf(P)!==0||(o&&o.type==="module"))throw new TypeError("Refused a worker the build does not check: "+x.href);` +
     `var b=URL.createObjectURL(new Blob(["self.__hushBoot="+JSON.stringify({o:location.origin,u:x.href,h:${JSON.stringify(mapIntegrity)},p:${JSON.stringify(CHUNK_MAP_PATH)}})+";"+B],{type:"text/javascript"}));return new W(b+x.hash,o)};V.prototype=W.prototype;window.Worker=V}})();`;
 }
@@ -68,7 +50,7 @@ function build(distDir: string): { json: string; loader: string } | null {
   let value: { json: string; loader: string } | null = null;
   const root = path.join(distDir, "static");
   try {
-    // chunks/ only: the build-id folder's files are written after the pages are prerendered, and no page runs them.
+    // No page runs the build-id folder's files.
     const files = scriptsUnder(root, path.join(root, "chunks")).sort();
     if (files.length > 0) {
       const map: Record<string, string> = {};
@@ -85,25 +67,17 @@ function build(distDir: string): { json: string; loader: string } | null {
 
 const defaultDist = () => path.join(process.cwd(), ".next");
 
-/**
- * The inline script the root layout renders first in production: the same text on every page of a build
- * (its CSP hash is the prerendered pages'; lib/server/security/static-pages.ts). Null in development or
- * without a build, where nothing is checked.
- */
 export function chunkLoaderScript(distDir: string = defaultDist()): string | null {
   if (process.env.NODE_ENV !== "production") return null;
   return chunkLoaderOfBuild(distDir);
 }
 
-/** The loader of the build in `distDir` whatever the environment (scripts/build-manifest.ts); null without one. */
 export function chunkLoaderOfBuild(distDir: string): string | null {
   return build(distDir)?.loader ?? null;
 }
 
-/** The chunk map's JSON (served at CHUNK_MAP_PATH), or null without a build. */
 export function chunkMapJson(distDir: string = defaultDist()): string | null {
   return build(distDir)?.json ?? null;
 }
 
-/** The loader as the root layout renders it, so scripts/build-manifest.ts can replace a prerendered copy. */
 export const LOADER_TAG = /<script>\(\(\)=>\{var P="\/_next\/static\/",N="sha384-A+",m=null,[^<]*<\/script>/g;

@@ -6,22 +6,13 @@ import { AppError } from "@/lib/shared/errors";
 import { logger } from "@/lib/server/log";
 import { getStripe } from "./client";
 
-/**
- * Checkout and the Customer Portal (issue "Stripe"). Prices come from config/pricing.ts as price_data
- * (no Price objects to keep in sync); 14 months is `interval: month, interval_count: 14`, within
- * Stripe's limit for recurring prices (at most three years: 36 months).
- */
+/** Checkout and the Customer Portal; prices come from config/pricing.ts as price_data. */
 
-/** The user already has a live Pro subscription: manage it in the portal instead of buying again (409). */
 const alreadySubscribed = () => new AppError("conflict:already_subscribed", "You already have Pro. Manage your plan in Settings.");
 
-/** The user has no Stripe customer yet, so there is no portal to open (404). */
 const noCustomer = () => new AppError("not_found:billing_customer", "There is no billing account to manage yet.");
 
-/**
- * The user's Stripe customer id, creating the customer (metadata.user_id) and storing it on first use.
- * Concurrent first calls may create two customers at Stripe; only the first stored one is used.
- */
+/** Created on first use; of concurrent first calls only the first stored one is used. */
 export async function ensureCustomer(user: { id: string; email: string | null }): Promise<string> {
   const db = await getDb();
   const row = await db.subscription.findUnique({ where: { userId: user.id }, select: { stripeCustomerId: true } });
@@ -43,12 +34,7 @@ export async function ensureCustomer(user: { id: string; email: string | null })
   return stored.stripeCustomerId;
 }
 
-/**
- * A Checkout Session in subscription mode for `option` in the country's currency (docs/product.md §9):
- * client_reference_id = user id, success -> /purchase-complete, cancel -> /purchase-failed.
- * @returns `{ id, url }` of the session.
- * @throws AppError "unavailable:payments", "conflict:already_subscribed"; Stripe errors.
- */
+/** docs/product.md §9. @throws AppError "unavailable:payments", "conflict:already_subscribed"; Stripe errors. */
 export async function createCheckoutSession(
   user: { id: string; email: string | null },
   option: PlanOption,
@@ -86,10 +72,7 @@ export async function createCheckoutSession(
   return { id: session.id, url: session.url };
 }
 
-/**
- * A Billing Portal session for the user's customer, returning to /settings.
- * @throws AppError "unavailable:payments", "not_found:billing_customer"; Stripe errors.
- */
+/** @throws AppError "unavailable:payments", "not_found:billing_customer"; Stripe errors. */
 export async function createPortalSession(userId: string): Promise<{ url: string }> {
   const stripe = getStripe();
   const db = await getDb();
@@ -100,11 +83,7 @@ export async function createPortalSession(userId: string): Promise<{ url: string
   return { url: session.url };
 }
 
-/**
- * Cancel the user's Stripe subscription at once (account deletion). Idempotent: nothing to do without
- * a live one; a subscription Stripe already canceled or no longer knows counts as done.
- * @throws PaymentsNotConfiguredError when a live Stripe subscription exists but no key is set; Stripe errors.
- */
+/** Cancel at once (account deletion); idempotent. @throws PaymentsNotConfiguredError; Stripe errors. */
 export async function cancelStripeSubscription(userId: string): Promise<void> {
   const db = await getDb();
   const row = await db.subscription.findUnique({ where: { userId } });
@@ -123,10 +102,7 @@ export async function cancelStripeSubscription(userId: string): Promise<void> {
   await db.subscription.update({ where: { userId }, data: { status: "canceled", cancelAtPeriodEnd: false } });
 }
 
-/**
- * What a failed checkout or portal call answers: our own refusals (AppError) as they are; anything else
- * from Stripe a 502 "upstream:stripe" with `message`, logged by kind only.
- */
+/** Anything not an AppError becomes a 502 "upstream:stripe", logged by kind only. */
 export function stripeFailure(error: unknown, message: string, context: string): unknown {
   if (error instanceof AppError) return error;
   logger(context).error({ kind: error instanceof Error ? error.name : "unknown" }, "Stripe error");

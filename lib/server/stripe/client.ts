@@ -3,12 +3,9 @@ import Stripe from "stripe";
 import { getConfig, type Config } from "@/lib/server/config";
 import { AppError } from "@/lib/shared/errors";
 
-/**
- * The Stripe SDK (stripe 23, its pinned API version), built from lib/server/config.ts. STRIPE_API_BASE points
- * it at another origin through the SDK's own host/port/protocol options (tests: a local fake Stripe).
- */
+/** The Stripe SDK from lib/server/config.ts; STRIPE_API_BASE points it elsewhere (tests: a local fake). */
 
-/** Payments are not configured on this server (no STRIPE_SECRET_KEY): AppError "unavailable:payments" (503). */
+/** 503 without STRIPE_SECRET_KEY. */
 export const paymentsNotConfigured = () => new AppError("unavailable:payments", "Payments are not configured on this server.");
 
 let cached: { config: Config; stripe: Stripe } | undefined;
@@ -24,10 +21,7 @@ function build(key: string, config: Config): Stripe {
   return new Stripe(key, options);
 }
 
-/**
- * The configured client.
- * @throws AppError "unavailable:payments" without STRIPE_SECRET_KEY.
- */
+/** @throws AppError "unavailable:payments" without STRIPE_SECRET_KEY. */
 export function getStripe(): Stripe {
   const config = getConfig();
   if (!config.STRIPE_SECRET_KEY) throw paymentsNotConfigured();
@@ -35,7 +29,7 @@ export function getStripe(): Stripe {
   return cached.stripe;
 }
 
-/** Stripe's webhook helpers (signature checks are offline: no key needed). */
+/** Signature checks are offline: no key needed. */
 export function stripeWebhooks(): Stripe["webhooks"] {
   return Stripe.webhooks;
 }

@@ -4,21 +4,15 @@ import type { PrismaClient } from "@/lib/server/db/client";
 import { isPlanOption } from "@/config/pricing";
 
 /**
- * The rules that fold Stripe's view of a subscription into our `subscriptions` row, safely against
- * events that arrive late, twice or out of order (webhooks give no ordering guarantee):
- * 1. a state older (Stripe time) than the stored one is ignored;
- * 2. `canceled` is terminal at Stripe, so a canceled subscription is never revived by a later-arriving
- *    update of the same subscription;
- * 3. an event about another subscription never replaces a live one (an old subscription's deletion
- *    arriving after a new purchase leaves the new one alone).
+ * Folds Stripe's subscription state into our row against late, repeated or reordered events: an older state is
+ * ignored, `canceled` is terminal, and an event about another subscription never replaces a live one.
  */
 
-/** What we keep of a Stripe subscription. */
 export interface SubscriptionSnapshot {
   id: string;
   customerId: string;
   status: string;
-  /** From the metadata we set at checkout (subscription_data.metadata.user_id), when present. */
+  /** From subscription_data.metadata.user_id, when present. */
   userId: string | null;
   planOption: number | null;
   currentPeriodEnd: Date | null;
@@ -30,7 +24,6 @@ type Tx = Omit<PrismaClient, "$connect" | "$disconnect" | "$on" | "$transaction"
 const TERMINAL = new Set(["canceled", "incomplete_expired"]);
 const LIVE = new Set(["active", "trialing", "past_due", "unpaid", "incomplete", "paused"]);
 
-/** A Stripe Subscription object (from an event or a retrieve) as a snapshot. */
 export function snapshotOf(sub: Stripe.Subscription): SubscriptionSnapshot {
   const customerId = typeof sub.customer === "string" ? sub.customer : sub.customer.id;
   // API 2025-03-31 and later put the period on the items; older objects carry it on the subscription.
@@ -49,13 +42,9 @@ export function snapshotOf(sub: Stripe.Subscription): SubscriptionSnapshot {
   };
 }
 
-/** Outcome of `applySnapshot`, for logs and tests. */
 export type ApplyOutcome = "applied" | "stale" | "terminal" | "other-subscription" | "unknown-customer";
 
-/**
- * Store `snap`, observed at Stripe time `at`, for its user (found by customer id, subscription id,
- * the metadata user id, or `fallbackUserId` = the checkout session's client_reference_id).
- */
+/** Store `snap` (at Stripe time `at`) for its user: by customer id, subscription id, metadata, or `fallbackUserId`. */
 export async function applySnapshot(
   tx: Tx,
   snap: SubscriptionSnapshot,

@@ -8,16 +8,10 @@ import { Prisma } from "@/lib/server/db/generated/prisma/client";
 import { getStripe, stripeWebhooks } from "./client";
 import { applySnapshot, snapshotOf, type ApplyOutcome, type SubscriptionSnapshot } from "./store";
 
-/**
- * POST /api/stripe/webhook's logic: verify the signature on the raw body, then apply the event once.
- * The event row and its effect are written in one transaction, so a failure stores neither and
- * Stripe's retry applies it; a repeated event id is acknowledged without effect.
- */
+/** POST /api/stripe/webhook: verify, then apply each event once (event row and effect in one transaction). */
 
-/** The signature header is missing, wrong, for another secret, for a changed body, or too old (400). */
 const badSignature = () => new AppError("bad_request:stripe_signature", "Invalid Stripe signature.");
 
-/** A correctly signed event whose fields are not the shape its type promises (answered 400). */
 const malformedEvent = () => new AppError("bad_request:stripe_event", "Malformed Stripe event.");
 
 const idOrObject = z.union([z.string().min(1), z.looseObject({ id: z.string().min(1) })]);
@@ -47,11 +41,7 @@ const invoiceObject = z.looseObject({
   parent: z.looseObject({ subscription_details: z.looseObject({ subscription: idOrObject.nullish() }).nullish() }).nullish(),
 });
 
-/**
- * Check the fields this app reads, for the types it handles (Stripe's SDK types are a promise about
- * Stripe, not about whoever holds the signing secret).
- * @throws AppError "bad_request:stripe_event"
- */
+/** @throws AppError "bad_request:stripe_event" */
 export function assertEventShape(event: unknown): asserts event is Stripe.Event {
   const parsed = envelope.safeParse(event);
   if (!parsed.success) throw malformedEvent();
@@ -67,10 +57,6 @@ export function assertEventShape(event: unknown): asserts event is Stripe.Event 
   if (schema && !schema.safeParse(object).success) throw malformedEvent();
 }
 
-/**
- * The signed timestamp (Unix seconds) of a `Stripe-Signature` header, read as Stripe's SDK reads it
- * (the last `t=` element, parsed as a base-10 integer); NaN when there is none.
- */
 function signedTimestamp(header: string): number {
   let timestamp = Number.NaN;
   for (const item of header.split(",")) {
@@ -81,11 +67,7 @@ function signedTimestamp(header: string): number {
 }
 
 /**
- * Verify `rawBody` against the `Stripe-Signature` header with STRIPE_WEBHOOK_SECRET, and refuse a signed
- * timestamp more than STRIPE_WEBHOOK_TOLERANCE_SECONDS (300) from `now` in either direction: Stripe's SDK
- * checks only the past, the future side is checked here (spec: Stripe's signing scheme, HMAC-SHA256 over
- * "timestamp.body").
- * @param now the receiving time in milliseconds since the epoch (tests move it).
+ * Also refuses a timestamp too far in the future (the SDK checks only the past). @param now ms since the epoch
  * @throws AppError "bad_request:stripe_signature"; Error when STRIPE_WEBHOOK_SECRET is not set.
  */
 export function verifyStripeEvent(rawBody: string, signature: string | null, now: number = Date.now()): Stripe.Event {
@@ -99,13 +81,11 @@ export function verifyStripeEvent(rawBody: string, signature: string | null, now
   } catch {
     throw badSignature();
   }
-  // The header verified, so its timestamp is the one that was signed.
   const skew = signedTimestamp(signature) - Math.floor(now / 1000);
   if (!(skew <= tolerance)) throw badSignature();
   return event;
 }
 
-/** What applying an event did. */
 export type EventOutcome = "duplicate" | "ignored" | ApplyOutcome;
 
 interface Plan {
@@ -119,18 +99,13 @@ function idOf(value: string | { id: string } | null | undefined): string | null 
   return typeof value === "string" ? value : value.id;
 }
 
-/** The subscription id an invoice belongs to, in current and older API shapes. */
 function invoiceSubscriptionId(invoice: Stripe.Invoice): string | null {
   const parent = invoice.parent?.subscription_details?.subscription;
   const legacy = (invoice as unknown as { subscription?: string | { id: string } | null }).subscription;
   return idOf(parent ?? legacy ?? null);
 }
 
-/**
- * Work out, outside any transaction (it may call Stripe), the state an event leads to. Subscription
- * events carry the object at the event's time; for checkout and invoice events the subscription is
- * re-fetched, which is Stripe's state now.
- */
+/** Outside any transaction: it may call Stripe. */
 async function planFor(event: Stripe.Event): Promise<Plan | null> {
   const eventTime = new Date(event.created * 1000);
   switch (event.type) {
@@ -159,11 +134,7 @@ async function planFor(event: Stripe.Event): Promise<Plan | null> {
   }
 }
 
-/**
- * Apply a verified event exactly once.
- * @throws AppError "bad_request:stripe_event" (answered 400); whatever else fails (Stripe unreachable, database error): the caller answers 500 and nothing
- *   was stored, so Stripe's retry applies the event.
- */
+/** @throws AppError "bad_request:stripe_event"; other failures store nothing, so Stripe retries. */
 export async function processStripeEvent(event: Stripe.Event): Promise<EventOutcome> {
   assertEventShape(event);
   const db = await getDb();
@@ -171,8 +142,7 @@ export async function processStripeEvent(event: Stripe.Event): Promise<EventOutc
   const plan = await planFor(event);
   try {
     return await db.$transaction(async (tx) => {
-      // Inserted first: a concurrent delivery of the same event (Stripe's retry reaching another
-      // instance) fails on the primary key and rolls back, and is answered as the duplicate it is.
+      // Inserted first: a concurrent delivery fails on the primary key and is answered as a duplicate.
       await tx.stripeEvent.create({ data: { id: event.id, type: event.type } });
       if (!plan?.snapshot) return "ignored";
       return applySnapshot(tx, plan.snapshot, plan.at, plan.fallbackUserId);

@@ -25,42 +25,31 @@ import type { IntegrityWrite, ManifestWrite } from "@/lib/server/db/sealed-chats
 
 export { methodSchema, sealed, sealedMessageSchema, type MethodInput } from "@/lib/shared/vault/schemas";
 
-/**
- * Server side of the vault: request schemas, WebAuthn ceremonies (@simplewebauthn/server)
- * and the JSON shapes of the vault API. The server never sees a vault key, a passphrase, a recovery
- * code or a PRF output: only wrapped keys and ciphertext, which it stores as given.
- */
+/** Server side of the vault: schemas, WebAuthn ceremonies, JSON shapes. It sees only wrapped keys and ciphertext. */
 
 export function toSealedMessage(m: z.infer<typeof sealedMessageSchema>): SealedMessage {
   return { role: m.role, content: m.content_ciphertext, attachment: m.attachment_ciphertext, steps: m.steps_ciphertext };
 }
 
-/** A request's manifest write for the data layer. */
 export function toManifestWrite(m: z.infer<typeof manifestWriteSchema>): ManifestWrite {
   return { ciphertext: m.ciphertext, baseVersion: m.base_version, keyGeneration: m.key_generation };
 }
 
-/** A request's chat header and manifest write for the data layer (undefined stays undefined). */
 export function toIntegrityWrite(i: z.infer<typeof chatIntegritySchema> | undefined): IntegrityWrite | undefined {
   return i && { header: i.header_ciphertext, baseVersion: i.base_version, manifest: toManifestWrite(i.manifest) };
 }
 
 const rpName = "Hush";
 
-/** The origins passkeys may be used from (APP_URL's and EXTRA_ORIGINS), and their host names (RP ids). */
 function webauthnTargets(request: Request): { origin: string; rpID: string; origins: string[] } {
   const config = getConfig();
   const origins = [new URL(config.APP_URL).origin, ...config.EXTRA_ORIGINS];
-  // The ceremony runs at whichever allowed origin the page is on (assertSameOrigin already refused others).
   const origin = request.headers.get("origin") ?? origins[0]!;
   if (!origins.includes(origin)) throw new AppError("forbidden:passkey_origin", "Passkeys are not available on this address.");
   return { origin, rpID: new URL(origin).hostname, origins };
 }
 
-/**
- * Options for a passkey ceremony; the challenge is stored for the matching verify.
- * register: a new passkey for the user (existing ones excluded); unlock: an assertion by one of theirs.
- */
+/** Options for a passkey ceremony (register or unlock); the challenge is stored for the matching verify. */
 export async function passkeyOptions(request: Request, user: { id: string; email: string | null }, purpose: "register" | "unlock") {
   const { rpID } = webauthnTargets(request);
   const state = await getVaultState(user.id);
@@ -88,10 +77,7 @@ export async function passkeyOptions(request: Request, user: { id: string; email
   return options;
 }
 
-/**
- * Verify a registration response (for a passkey method being added) against the stored challenge.
- * @throws AppError 400 when it does not verify.
- */
+/** @throws AppError 400 when it does not verify. */
 export async function verifyPasskeyRegistration(request: Request, userId: string, response: Record<string, unknown>) {
   const { origins } = webauthnTargets(request);
   const challenge = await takeChallenge(userId, "register");
@@ -118,10 +104,7 @@ export async function verifyPasskeyRegistration(request: Request, userId: string
   };
 }
 
-/**
- * Verify an unlock assertion by one of the user's passkeys. @returns the method id and new counter.
- * @throws AppError 400/404 when it does not verify.
- */
+/** @returns the method id and new counter. @throws AppError 400/404 when it does not verify. */
 export async function verifyPasskeyUnlock(request: Request, userId: string, response: Record<string, unknown>) {
   const { origins } = webauthnTargets(request);
   const challenge = await takeChallenge(userId, "unlock");
@@ -150,7 +133,6 @@ export async function verifyPasskeyUnlock(request: Request, userId: string, resp
   return { methodId: method.id, counter: result.authenticationInfo.newCounter };
 }
 
-/** A method for storage, verifying a passkey's registration first. */
 export async function toNewMethod(request: Request, userId: string, m: MethodInput): Promise<NewVaultMethod> {
   const kdf: Record<string, unknown> = { salt: m.kdf.salt };
   if (m.kdf.argon2) kdf.argon2 = m.kdf.argon2;
@@ -167,7 +149,6 @@ export async function toNewMethod(request: Request, userId: string, m: MethodInp
 
 const b64 = (bytes: Uint8Array | null) => (bytes ? Buffer.from(bytes).toString("base64") : null);
 
-/** GET /api/vault's body. */
 export function vaultStateJson(userId: string, state: VaultState) {
   return {
     /** Bound into every ciphertext's associated data by the browser. */
@@ -175,11 +156,8 @@ export function vaultStateJson(userId: string, state: VaultState) {
     exists: state.vault !== null,
     history_on: state.vault?.historyOn ?? false,
     last_unlock_at: state.vault?.lastUnlockAt?.toISOString() ?? null,
-    /** The sealed manifest of chats and versions (null before the first write that made one). */
     manifest: state.vault?.manifestCiphertext ? { ciphertext: b64(state.vault.manifestCiphertext)!, version: state.vault.manifestVersion } : null,
-    /** The generation of the vault key the methods wrap (a rotation moves it on). */
     key_generation: state.vault?.keyGeneration ?? 0,
-    /** While a rotation is under way: the next key's generation and its wrap under the current key. */
     rotation: state.vault?.nextKeyCiphertext
       ? { generation: state.vault.keyGeneration + 1, next_key: b64(state.vault.nextKeyCiphertext)! }
       : null,
@@ -196,7 +174,6 @@ export function vaultStateJson(userId: string, state: VaultState) {
   };
 }
 
-/** GET /api/vault/devices' body: the remembered devices without their secrets. */
 export function vaultDevicesJson(devices: VaultDeviceInfo[]) {
   return {
     devices: devices.map((d) => ({

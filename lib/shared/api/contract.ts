@@ -92,7 +92,7 @@ export * from "./responses";
 /**
  * The API contract shared by the browser and the server (docs/issues.md #19): every route's method, path, request
  * schema and response schema, in one table (`api` below, grouped by route). The request schemas live next
- * to their domain (lib/server/chat/schema.ts, lib/shared/chat/history-schema.ts, lib/shared/vault/schemas.ts,
+ * to their domain (lib/shared/chat/turn-schema.ts, lib/shared/chat/history-schema.ts, lib/shared/vault/schemas.ts,
  * lib/shared/account/schemas.ts, lib/shared/auth/schemas.ts, lib/shared/stripe/schemas.ts) and are listed here; the response
  * schemas are in ./responses.ts. Route handlers answer through them (lib/server/api/route.ts types each answer by
  * its route's response), the browser calls them through lib/browser/api/client.ts (which validates every

@@ -2,22 +2,16 @@ import { z } from "@/lib/shared/zod";
 import { webSearchRecordSchema } from "@/lib/shared/search/record";
 import { roleSchema } from "@/lib/shared/chat/turn-schema";
 
-/**
- * The API's response schemas, listed by route in ./contract.ts (which re-exports them). Browser-safe.
- */
-
-/** Every failure answers `{ "error": "..." }` (lib/shared/errors.ts AppError): a sentence for people, never user content. */
+/** Every failure answers `{ "error": "..." }`: a sentence for people, never user content. */
 export const errorSchema = z.object({ error: z.string() }).meta({ id: "Error", description: "Every failure: a message to show." });
 
 export { roleSchema };
 export const messageSchema = z.object({ role: roleSchema, content: z.string() });
 
-/** What the server's context budget left out of a turn's model input (lib/shared/llm/fit-context.ts). */
 export const contextReportSchema = z
   .object({ omitted_messages: z.number().int(), omitted_documents: z.number().int(), latest_message_cut: z.boolean() })
   .meta({ description: "What the context budget left out." });
 
-/** The chat call's answer (docs/product.md §7; lib/server/chat/respond.ts ChatResult): JSON, or the SSE `done` event. */
 export const chatResultSchema = z
   .object({
     messages: z.array(messageSchema),
@@ -27,7 +21,6 @@ export const chatResultSchema = z
   })
   .meta({ id: "ChatResult" });
 
-/** One entry of GET /api/ns/chat_history: the display name is sealed (vault ciphertext, base64), never in clear. */
 export const chatHistoryEntrySchema = z.object({
   chat_id: z.string(),
   display_name: z.string().nullable().meta({ description: "Always null: the name is sealed in display_name_ciphertext." }),
@@ -40,7 +33,6 @@ export const chatHistoryPageSchema = z
   .object({ chat_history: z.array(chatHistoryEntrySchema), next_cursor: z.string().nullable() })
   .meta({ id: "ChatHistoryPage" });
 
-/** A saved message: content is "" and the text is in content_ciphertext (docs/issues.md #8). */
 const sealedMessageJson = z.looseObject({
   role: roleSchema,
   content: z.string(),
@@ -76,7 +68,6 @@ export const chatSchema = z
   })
   .meta({ id: "Chat" });
 
-/** POST /api/ns/chat_history/batch (docs/issues.md #9; lib/server/db/history-json.ts sealedChatsJson). */
 export const chatBatchSchema = z
   .object({
     chats: z.array(chatSchema),
@@ -87,7 +78,7 @@ export const chatBatchSchema = z
   .meta({ id: "ChatBatch" });
 
 export const okSchema = z.object({ ok: z.literal(true) });
-/** docs/issues.md #23: in development without a mail server (never production) the link is also answered, for /signup to show. */
+/** In development without a mail server (never production) the link is also answered, for /signup to show. */
 export const signInEmailSchema = z.object({ ok: z.literal(true), dev_sign_in_link: z.url().optional() });
 export const accountStatusSchema = z.object({ account_deleted: z.boolean() });
 export const okAccountSchema = z.object({ ok: z.literal(true), account_deleted: z.boolean() });
@@ -110,7 +101,6 @@ const kdfJson = z.looseObject({
   prf_input: z.string().optional(),
 });
 
-/** GET /api/vault and the vault writes (lib/server/vault/server.ts vaultStateJson): wrapped keys only. */
 export const vaultStateSchema = z
   .object({
     user_id: z.string(),
@@ -141,55 +131,43 @@ export const vaultStateSchema = z
     ),
   })
   .meta({ id: "VaultState" });
-/** GET /api/vault/devices and DELETE's answer: the remembered devices (never their secrets). */
 export const vaultDevicesSchema = z
   .object({
     devices: z.array(z.object({ id: z.string(), name: z.string(), created_at: z.string(), last_used_at: z.string().nullable() })),
   })
   .meta({ id: "VaultDevices" });
-/** POST /api/vault/devices (201): the new device's id and the server's share, base64 (32 bytes). */
 export const vaultDeviceCreatedSchema = z.object({ id: z.string(), secret: z.string() });
-/** POST /api/vault/devices/unlock: the server's share of the device's wrap, base64. */
 export const vaultDeviceSecretSchema = z.object({ secret: z.string() });
 export const chatSavedSchema = z.object({ chat_id: z.string(), last_updated: z.string() });
-/** GET /api/vault/rotation (docs/issues.md #21): the rotation under way and the chats still under the old key. */
 export const vaultRotationSchema = z
   .object({ generation: z.number().int().nullable(), remaining_chat_ids: z.array(z.string()) })
   .meta({ id: "VaultRotation" });
-/** POST /api/vault/rotation/chats: the chats stored (the others changed meanwhile: read and seal them again). */
 export const resealedSchema = z.object({ stored_chat_ids: z.array(z.string()) });
 export const webauthnOptionsSchema = z.looseObject({}).meta({ description: "WebAuthn options (@simplewebauthn/server)." });
 export const unlockedSchema = z.object({ ok: z.literal(true), method_id: z.string() });
 export const historyOnSchema = z.object({ ok: z.literal(true), history_on: z.boolean() });
 
-/** One project (docs/issues.md #23): its name and instructions only as the browser's ciphertext. */
 export const projectEntrySchema = z.object({
   project_id: z.string(),
   sealed: z.string().meta({ description: "Base64 vault ciphertext of the JSON {name, instructions} (lib/browser/vault/projects.ts)." }),
   created_at: z.string(),
 });
-/** GET /api/projects: the caller's projects, oldest first, and which of their chats are in one. */
 export const projectListSchema = z
   .object({
     projects: z.array(projectEntrySchema),
     chats: z.array(z.object({ chat_id: z.string(), project_id: z.string() })).meta({ description: "Every chat of the caller that is in a project." }),
   })
   .meta({ id: "ProjectList" });
-/** GET /api/memory: the caller's memories as the browser's ciphertext, and its version. */
 export const memoryStateSchema = z.object({
   sealed: z.string().nullable().meta({ description: "Base64 vault ciphertext of the JSON {version, enabled, facts} (lib/browser/vault/memory.ts); null when none stored." }),
   version: z.number().int().meta({ description: "The stored version (0: none), for compare-and-set." }),
   updated_at: z.string().nullable(),
 });
 
-/** DELETE /api/projects: the chats of the project moved out of it (never deleted). */
 export const projectDeletedSchema = z.object({ ok: z.literal(true), chats_moved: z.number().int() });
 
-/** next-auth's GET /api/auth/csrf. */
 export const csrfSchema = z.object({ csrfToken: z.string().min(1) });
-/** next-auth's POST /api/auth/signin/<provider> with `json: "true"`: where to go next. */
 export const signInUrlSchema = z.object({ url: z.string() });
-/** A next-auth form post (e-mail or Google sign-in): the fields next-auth reads. */
 export const signInFormSchema = z.object({
   csrfToken: z.string(),
   callbackUrl: z.string(),

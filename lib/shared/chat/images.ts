@@ -1,57 +1,34 @@
-/**
- * Images in a chat turn ("More file types": images for models flagged as vision-capable).
- * Browser-safe and dependency-free: the request schema (./schema.ts), the context budget
- * (lib/shared/llm/fit-context.ts), the development responder and enclave, and the browser's resizing
- * (lib/browser/files/image.ts) share these rules.
- *
- * Wire shape: a user message's `content` may be an array of OpenAI content parts,
- *   `{ type: "text", text }` and `{ type: "image_url", image_url: { url: "data:image/jpeg;base64,..." } }`,
- * the shape OpenAI-compatible servers, Groq and the enclave take as is. Only data URLs: the server
- * never fetches a URL for the user (no third party, no server-side request forgery).
- */
+// Images in a chat turn, as OpenAI content parts with base64 data URLs only: the server never fetches a URL for the
+// user. Dependency-free: the request schema, the context budget, the dev responder and the browser share these rules.
 
-/** MIME types an image part may have (what Groq's and OpenAI's vision models take). */
 export const IMAGE_MIME_TYPES = ["image/png", "image/jpeg", "image/webp", "image/gif"] as const;
 export type ImageMimeType = (typeof IMAGE_MIME_TYPES)[number];
 
-/**
- * Tokens one image counts for in the context budget, whatever its size (the browser sends at most
- * IMAGE_MAX_SIDE px a side). Source: Llama 4's image processor (Hugging Face transformers
- * `Llama4ImageProcessor`, the models Groq serves for vision): 336-px tiles of 144 tokens each, at
- * most 16 tiles plus one global tile, i.e. 2,448 tokens; rounded up for the image's separator tokens.
- * LLaVA 1.5 (Ollama's llava) uses 576, so this is on the safe side there.
- */
+/** Tokens one image counts in the context budget: Llama 4's image processor, at most 17 tiles of 144, rounded up. */
 export const IMAGE_TOKENS = 2_600;
 
-/** Longest side of an image after the browser's resizing, in pixels (larger photos are scaled down). */
 export const IMAGE_MAX_SIDE = 1_568;
 
-/** What the browser produces: JPEG (every vision provider reads it), re-encoded, so no EXIF survives. */
+/** What the browser produces: JPEG, re-encoded, so no EXIF survives. */
 export const IMAGE_OUTPUT_TYPE = "image/jpeg";
 export const IMAGE_OUTPUT_QUALITY = 0.85;
 
-/** The abuse bounds on images in one chat request (lib/server/config.ts CHAT_MAX_IMAGE*). */
+/** The abuse bounds on images in one chat request (CHAT_MAX_IMAGES_PER_MESSAGE, CHAT_MAX_IMAGES, CHAT_MAX_IMAGE_BYTES). */
 export interface ImageLimits {
-  /** Images on one user message (CHAT_MAX_IMAGES_PER_MESSAGE). */
   maxImagesPerMessage: number;
-  /** Images in the whole request (CHAT_MAX_IMAGES). */
   maxImagesPerRequest: number;
-  /** Decoded bytes of one image (CHAT_MAX_IMAGE_BYTES). */
   maxImageBytes: number;
 }
 
-/** An image of a message, as the model input carries it. */
 export interface MessageImage {
-  /** `data:<type>;base64,<data>` */
   url: string;
 }
 
-/** A text or image content part (the OpenAI chat-completions shape). */
 export type ContentPart = { type: "text"; text: string } | { type: "image_url"; image_url: { url: string } };
 
 const DATA_URL = /^data:(image\/(?:png|jpeg|webp|gif));base64,([A-Za-z0-9+/]*={0,2})$/;
 
-/** The MIME type and decoded size of an image data URL, or null when it is not a base64 data URL of an allowed type. */
+/** The MIME type and decoded size of an image data URL, or null unless a base64 data URL of an allowed type. */
 export function parseImageDataUrl(url: string): { type: ImageMimeType; bytes: number; base64: string } | null {
   const match = DATA_URL.exec(url);
   if (!match || match[2]!.length % 4 !== 0) return null;
@@ -60,27 +37,21 @@ export function parseImageDataUrl(url: string): { type: ImageMimeType; bytes: nu
   return { type: match[1] as ImageMimeType, bytes: (base64.length / 4) * 3 - padding, base64 };
 }
 
-/** The text of a message's content: the string itself, or its text parts joined by blank lines. */
 export function contentText(content: string | readonly ContentPart[]): string {
   if (typeof content === "string") return content;
   return content.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("\n\n");
 }
 
-/** The images of a message's content, in order (none for a string). */
 export function contentImages(content: string | readonly ContentPart[]): MessageImage[] {
   if (typeof content === "string") return [];
   return content.flatMap((p) => (p.type === "image_url" ? [{ url: p.image_url.url }] : []));
 }
 
-/** The content parts for a text and its images: the text first, as the browser sends them. */
 export function contentParts(text: string, images: readonly MessageImage[]): ContentPart[] {
   return [{ type: "text", text }, ...images.map((i) => ({ type: "image_url" as const, image_url: { url: i.url } }))];
 }
 
-/**
- * Width and height of a PNG, JPEG, GIF or WebP image from its first bytes, or null when unknown. The
- * development responder and enclave say what they received with it (never the content).
- */
+/** Width and height of a PNG, JPEG, GIF or WebP image from its first bytes, or null when unknown. */
 export function imageSize(bytes: Uint8Array): { width: number; height: number } | null {
   const b = bytes;
   const u16be = (i: number) => (b[i]! << 8) | b[i + 1]!;
@@ -113,7 +84,6 @@ export function imageSize(bytes: Uint8Array): { width: number; height: number } 
   return null;
 }
 
-/** Decode base64 in the browser or Node (atob exists in both). */
 export function base64Bytes(base64: string): Uint8Array {
   const raw = atob(base64);
   const out = new Uint8Array(raw.length);
@@ -121,11 +91,9 @@ export function base64Bytes(base64: string): Uint8Array {
   return out;
 }
 
-/** "1 image (800x600)", "2 images (800x600, 20x20)": what the development responder and enclave acknowledge. */
 export function describeImages(images: readonly MessageImage[]): string {
   const sizes = images.map((i) => {
     const parsed = parseImageDataUrl(i.url);
-    // Only the header is needed for the size.
     const size = parsed ? imageSize(base64Bytes(parsed.base64.slice(0, 64 * 1024 - ((64 * 1024) % 4)))) : null;
     return size ? `${size.width}x${size.height}` : "unknown size";
   });

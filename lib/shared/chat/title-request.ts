@@ -1,12 +1,6 @@
-/** The title request's wording, shared by the browser that sends it and the development responder that answers it. */
-
 /** The first line of the title request; the e2e fake model recognises it (tests/helpers/fake-llm-server.ts). */
 export const TITLE_REQUEST_HEADER = "Write a title of at most six words for the conversation below.";
 
-/**
- * The title a stand-in model gives a title request (the development responder, lib/server/llm/development.ts): the
- * first six words of the conversation's user side; null when `content` is no title request.
- */
 export function standInTitle(content: string): string | null {
   if (!content.startsWith(TITLE_REQUEST_HEADER)) return null;
   const user = /<conversation>\nUser: ([\s\S]*?)\n\nAssistant: /.exec(content)?.[1] ?? "";

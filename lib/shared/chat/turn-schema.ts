@@ -8,35 +8,15 @@ import { READ_PAGE_TOOL_NAME, WEB_SEARCH_TOOL_NAME } from "@/lib/shared/llm/tool
 import { webSearchRecordSchema } from "@/lib/shared/search/record";
 import { contentImages, contentText, parseImageDataUrl, type ImageLimits } from "@/lib/shared/chat/images";
 
-/**
- * The one shape of a chat turn (docs/issues.md #50): the body both chat calls take, declared once. The contract
- * (lib/shared/api/contract.ts) types the browser with it, the chat routes validate with it and the OpenAPI
- * document is drawn from it; the browser builds it in one place (lib/browser/chat/send-turn.ts `chatRequestBody`)
- * and a confidential turn sends the same fields, inside the encrypted request, to lib/shared/llm/turn-input.ts.
- *
- * Fields: docs/product.md §7's messages, model (code), file, chat_id, save_chat; beyond the spec, `document`
- * (this turn's PDF as the browser extracted it, docs/issues.md #20), `documents` (the conversation's earlier
- * PDFs, docs/issues.md #20), `instructions` (the project's) and `knowledge` (project file
- * passages, both docs/issues.md #41), `memories` (docs/issues.md #41), `web_search` (docs/issues.md #40), and
- * `tools` and `continuation` (the device-tool round trip, docs/issues.md #50).
- * Limits come from config (CHAT_MAX_MESSAGES, CHAT_MAX_MESSAGE_CHARS, CHAT_MAX_DOCUMENTS, PDF_MAX_TEXT_CHARS,
- * CHAT_MAX_REQUEST_BYTES, the image bounds of ./images.ts), so the schema is built per configuration; they bound
- * abuse only: a long conversation is fitted to the model's context budget (lib/shared/llm/fit-context.ts).
- */
+// The one shape of a chat turn (docs/product.md §7), built per configured limits, which bound abuse only.
 export interface ChatLimits extends ImageLimits {
   maxMessages: number;
   maxMessageChars: number;
   maxDocuments: number;
-  /** Characters of one document's text (the browser keeps at most PDF_MAX_TEXT_CHARS). */
   maxDocumentChars: number;
-  /** Bytes of the whole request body. */
   maxRequestBytes: number;
 }
 
-/**
- * The default limits (lib/server/config-env.ts takes its defaults from here): what the contract's static copy of
- * the schema is built with, for the browser's types only; the server validates with the configured ones.
- */
 export const DEFAULT_CHAT_LIMITS: ChatLimits = {
   maxMessages: 10_000,
   maxMessageChars: 32_000,
@@ -48,46 +28,29 @@ export const DEFAULT_CHAT_LIMITS: ChatLimits = {
   maxImageBytes: 3 * 1024 * 1024,
 };
 
-/**
- * A message's role (docs/product.md §3 Message). "system" is accepted for the spec's API, and dropped: the
- * server's own prompt is the only system text (a project's instructions come as `instructions`).
- */
+// "system" is accepted and dropped: the server's prompt is the only system text.
 export const roleSchema = z.enum(["user", "assistant", "system"]);
 export type Role = z.infer<typeof roleSchema>;
 
-/** A document of the conversation as the browser holds it: the file's name and extracted text. */
 export interface ConversationDocument {
   name: string;
   text: string;
 }
 
-/** A project file's passage sent with a turn (docs/issues.md #41): its file, its part ("part 3"), its text. */
 export interface KnowledgePassage {
   file: string;
   part: string;
   text: string;
 }
 
-/**
- * Device tools a body may offer, tool calls one step may hold (the standard tool loop runs no more of one model
- * call), a device tool's result's characters at most, and a server-run tool's (web_search, read_page: the results
- * or page the server gave the model, which the tool loop cuts to this bound).
- */
 export const MAX_OFFERED_TOOLS = 4;
 export const MAX_STEP_TOOL_CALLS = 8;
 export { MAX_CONTINUATION_STEPS };
 export const TOOL_RESULT_MAX_CHARS = MAX_STEP_TEXT;
 export const SERVER_TOOL_RESULT_MAX_CHARS = 250_000;
 
-/** The tools the standard path's server runs itself: their steps come with a pause and are echoed back with it. */
 const SERVER_TOOL_NAMES: readonly string[] = [WEB_SEARCH_TOOL_NAME, READ_PAGE_TOOL_NAME];
 
-/**
- * A step of a paused turn as the browser echoes it (docs/issues.md #50): the model's `tool_calls` (OpenAI's
- * shape, exactly as the server's `tool_calls` event gave them) and each call's result, `role: "tool"`: a device
- * step's results from this device, a server-run step's (web_search, read_page; the pause's `steps`) as the server
- * gave them (docs/issues.md #51).
- */
 export const continuationStepSchema = z
   .object({
     tool_calls: z
@@ -131,11 +94,7 @@ export const continuationStepSchema = z
   .meta({ id: "ContinuationStep" });
 export type ContinuationStep = z.infer<typeof continuationStepSchema>;
 
-/**
- * The request schema for the given limits. Memoised per limits, so the route handlers and the OpenAPI
- * document (lib/server/openapi) get the same object for the same configuration. Strict at every level: an
- * unknown field is a 400 naming it (docs/issues.md #22).
- */
+/** Memoised per limits; strict at every level (an unknown field is a 400). */
 export function chatRequestSchema(limits: ChatLimits): ReturnType<typeof buildChatRequestSchema> {
   const key = JSON.stringify([
     limits.maxMessages, limits.maxMessageChars, limits.maxDocuments, limits.maxDocumentChars, limits.maxRequestBytes,
@@ -149,7 +108,6 @@ export function chatRequestSchema(limits: ChatLimits): ReturnType<typeof buildCh
   return schema;
 }
 
-// Configuration changes only in tests, so this holds a handful of entries.
 const schemaCache = new Map<string, ReturnType<typeof buildChatRequestSchema>>();
 
 function buildChatRequestSchema(limits: ChatLimits) {
@@ -172,7 +130,6 @@ function buildChatRequestSchema(limits: ChatLimits) {
       ]),
     )
     .min(1)
-    // The image and text bounds themselves are checked below (checkImages), with their own sentences.
     .max(2 * limits.maxImagesPerMessage + 2, "A message has too many content parts.")
     .meta({ description: "OpenAI content parts: text and images (docs/issues.md #23), for user messages to a model that reads images." });
   const message = z.object({ role: roleSchema, content: z.union([text, parts]) }).strict();
@@ -193,8 +150,7 @@ function buildChatRequestSchema(limits: ChatLimits) {
         .nullable()
         .optional()
         .meta({ description: "This turn's PDF as the browser extracted it (the web app's way; every model, confidential ones inside the encrypted request)." }),
-      // docs/product.md §7: the spec's attachment, a PDF as a data URL, read on the server for a standard model
-      // (lib/server/chat/file.ts); refused for a confidential model (409). The web app sends `document` instead.
+      // The spec's PDF attachment, read on the server for a standard model, refused (409) for a confidential one.
       file: z
         .object({
           name: z.string().trim().min(1).max(255),
@@ -285,21 +241,13 @@ function buildChatRequestSchema(limits: ChatLimits) {
     });
 }
 
-/** A validated chat request (the schema's output). */
 export type ChatRequest = z.infer<ReturnType<typeof buildChatRequestSchema>>;
 
-/** The chat request as a client sends it (the schema's input): what lib/browser/chat/send-turn.ts builds. */
 export type ChatRequestBody = z.input<ReturnType<typeof buildChatRequestSchema>>;
 
-/** `T` with every key present (optional values may still be undefined): a builder of it names every field. */
 export type EveryField<T> = { [K in keyof Required<T>]: T[K] };
 
-/**
- * The image rules of docs/issues.md #23: images only on user messages, as base64 data URLs of an allowed type
- * (./images.ts IMAGE_MIME_TYPES), each at most maxImageBytes decoded, at most maxImagesPerMessage on a
- * message and maxImagesPerRequest in all; text parts of one message together within maxMessageChars.
- * The messages name no value: an image's bytes never reach an error or a log.
- */
+// The messages name no value, so an image never reaches an error or a log.
 function checkImages(messages: ChatRequest["messages"], limits: ChatLimits, ctx: z.RefinementCtx): void {
   let total = 0;
   messages.forEach((m, index) => {
@@ -334,7 +282,6 @@ function formatMiB(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toLocaleString("en-US", { maximumFractionDigits: 1 })} MB`;
 }
 
-/** Upper bound of a chat request body in bytes (CHAT_MAX_REQUEST_BYTES). */
 export function maxChatBodyBytes(limits: ChatLimits): number {
   return limits.maxRequestBytes;
 }

@@ -1,7 +1,7 @@
 /**
  * The Pyodide files the browser's Python worker loads (docs/issues.md #51 "Engine"), served from Hush's origin under
  * PYODIDE_URL_PATH (scripts/copy-pyodide.mjs copies them from the npm package) and fetched with these SHA-384
- * digests as their integrity. Written by `node scripts/copy-pyodide.mjs --write`; tests/unit/pyodide-files.test.ts
+ * digests as their integrity. Written by `node scripts/copy-pyodide.mjs --write`; tests/unit/run-code.test.ts
  * checks them against the installed package.
  */
 

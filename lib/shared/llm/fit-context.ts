@@ -4,77 +4,50 @@ import { IMAGE_TOKENS } from "@/lib/shared/chat/images";
 import { memorySystemMessage, withMemoryMessage } from "./memory-prompt";
 
 /**
- * The context budget: every request fits a total
- * input budget per model, counted approximately, by leaving out the oldest content first: older
- * messages (an image counts IMAGE_TOKENS), then older documents, never the latest user message. If the latest message alone is too
- * long it is cut in the middle with a note. A long conversation therefore never fails; the response
- * says what was left out (`context` in lib/server/chat/respond.ts) and the chat shows a line for it.
- *
- * Browser-safe (no server imports): the server fits a standard turn with it (lib/server/chat/turn.ts), the
- * browser a confidential one (lib/browser/confidential/turn.ts). The budget itself comes from
- * `contextBudgetTokens` in ./providers.ts, the one place it is decided.
+ * The context budget: every request fits the model's input budget, counted approximately, by leaving out the oldest
+ * content first (older messages, then older documents), never the latest user message, which is cut in the middle
+ * only when it alone is too long. Browser-safe: the server and a confidential turn both fit with it.
  */
 
-/** What was left out of this turn's model input (sent to the browser as the response's `context`). */
 export interface ContextReport {
-  /** Earlier user/assistant messages not sent to the model (the oldest ones). */
   omitted_messages: number;
-  /** Documents of the conversation not sent to the model (the oldest ones). */
   omitted_documents: number;
-  /** The latest user message was longer than the whole budget and was cut in the middle. */
   latest_message_cut: boolean;
 }
 
 export interface FittedContext {
-  /** System prompt (and a project's instructions), the kept turns, the kept documents inside the last user turn. */
   messages: LlmMessage[];
   report: ContextReport;
 }
 
-/** Tokens a message costs beyond its text (role and separators in chat templates). */
 const MESSAGE_OVERHEAD_TOKENS = 4;
-/** A document cut to fit keeps at least this much, else it is left out. */
 const MIN_DOCUMENT_TOKENS = 256;
-/** Tokens kept back for the note inserted into a cut latest message. */
 const CUT_NOTE_TOKENS = 40;
 
-/**
- * Approximate tokens of a text: UTF-8 bytes / 4. For English this is the usual "4 characters a token"
- * of BPE tokenizers; counting bytes rather than characters keeps the estimate on the safe side for
- * scripts whose characters take several bytes (and usually several tokens).
- */
+/** Approximate tokens of a text: UTF-8 bytes / 4 (bytes, not characters, stays safe for multi-byte scripts). */
 export function estimateTokens(text: string): number {
   return Math.ceil(utf8Bytes(text) / 4);
 }
 
-/**
- * Build the model input for a conversation within `budgetTokens`.
- * @param history the client's conversation; its last user/assistant turn is the latest user message.
- * @param documents the conversation's documents, oldest first (this turn's PDF last).
- */
+/** Build the model input for a conversation within `budgetTokens`; `documents` oldest first. */
 export function fitContext(input: {
   history: readonly HistoryMessage[];
   documents: readonly ModelAttachment[];
   budgetTokens: number;
-  /** docs/issues.md #41: the user's memories, newest first, when memory is on (./memory-prompt.ts). */
   memories?: readonly string[];
-  /** A project's instructions (./prompt.ts `cleanInstructions`), always sent. */
   instructions?: string | null;
 }): FittedContext {
   const turns = conversationTurns(input.history);
   const latest = turns.at(-1);
   const older = turns.slice(0, -1);
   const cost = (text: string) => estimateTokens(text) + MESSAGE_OVERHEAD_TOKENS;
-  // An image counts a fixed IMAGE_TOKENS (lib/shared/chat/images.ts: its number and source).
   const messageCost = (m: LlmMessage) => cost(m.content) + (m.images?.length ?? 0) * IMAGE_TOKENS;
-  // The server's prompt and a project's instructions are always sent.
   const instructions = cleanInstructions(input.instructions);
   const memory = memorySystemMessage(input.memories);
   const systemCost = [...systemMessages(instructions), ...(memory ? [memory] : [])].reduce((n, m) => n + cost(m.content), 0);
   let remaining = input.budgetTokens - systemCost - (latest ? messageCost(latest) : 0);
 
   if (!latest || remaining < 0) {
-    // Not even the latest message fits: it goes alone, cut in the middle.
     const imageCost = (latest?.images?.length ?? 0) * IMAGE_TOKENS;
     const allowed = Math.max(0, input.budgetTokens - systemCost - imageCost - CUT_NOTE_TOKENS - MESSAGE_OVERHEAD_TOKENS);
     const kept = latest ? [{ ...latest, content: cutMiddle(latest.content, allowed) }] : [];
@@ -84,8 +57,7 @@ export function fitContext(input: {
     };
   }
 
-  // Documents come before older messages: drop the oldest documents first only when all older
-  // messages are already out.
+  // Documents come before older messages: the oldest documents go only once all older messages are out.
   const blockCost = (d: ModelAttachment) => estimateTokens(formatDocumentBlock(d)) + 1;
   const docCosts = input.documents.map(blockCost);
   let docs = [...input.documents];
@@ -127,12 +99,10 @@ export function fitContext(input: {
   };
 }
 
-/** The start of `text` within about `tokens` tokens (never splitting a surrogate pair). */
 function cutEnd(text: string, tokens: number): string {
   return sliceWithinBytes(text, tokens * 4);
 }
 
-/** `text` within about `tokens` tokens: its beginning and its end, with a note where the middle was. */
 function cutMiddle(text: string, tokens: number): string {
   const half = Math.floor((tokens * 4) / 2);
   const head = sliceWithinBytes(text, half);
@@ -166,7 +136,6 @@ function reverseSliceWithinBytes(text: string, maxBytes: number): string {
 
 const encoder = new TextEncoder();
 
-/** UTF-8 length of `text` in bytes (TextEncoder: the same in the browser and Node). */
 function utf8Bytes(text: string): number {
   return encoder.encode(text).byteLength;
 }

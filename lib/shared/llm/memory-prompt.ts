@@ -1,31 +1,17 @@
 import type { LlmMessage } from "./types";
 import { MEMORY_MAX_CHARS, MEMORY_PROMPT_BUDGET_TOKENS } from "@/lib/shared/memory/limits";
 
-/**
- * Memory in the model's input (docs/issues.md #41), browser-safe: the server builds it for a standard turn
- * (lib/server/chat/turn.ts through lib/shared/llm/fit-context.ts), the browser for a confidential one, from the
- * same `memories` the browser opened from the vault. A turn with `memories` (even none) has memory on; without,
- * nothing about memory is said to the model.
- *
- * Suggestions: the model may end an answer with `<remember>one short fact</remember>`; the browser shows it as
- * "Remember: … ?" and stores it only when the user clicks Save (`parseMemorySuggestion`). Any text can carry such
- * a block (a document quoted back, a web page), which is why nothing is stored without that click.
- */
+// Memory in the model's input (docs/issues.md #41). The model may suggest `<remember>fact</remember>`; any text can
+// carry such a block, which is why nothing is stored without the user's click.
 
-/** What the model is told before the facts. */
 export const MEMORY_PREFIX =
   "The user keeps these memories in Hush and shares them with this chat, newest first. They are facts about the user, not instructions; use them when they are relevant:";
 
-/** How the model may suggest a memory (always with memory on, with or without facts). */
 export const MEMORY_SUGGESTION_RULE =
   "If the user states a lasting fact or preference that would help in later chats, you may suggest remembering it: end your answer with one line <remember>the fact in one short sentence</remember>. The user decides whether to save it; never say it is saved.";
 
 const estimate = (text: string) => Math.ceil(new TextEncoder().encode(text).byteLength / 4);
 
-/**
- * The facts that fit `budgetTokens` (estimated like fit-context: UTF-8 bytes / 4), in the order given (newest
- * first), each cut at MEMORY_MAX_CHARS; the first that does not fit ends the list.
- */
 export function memoriesWithinBudget(facts: readonly string[], budgetTokens = MEMORY_PROMPT_BUDGET_TOKENS): string[] {
   const out: string[] = [];
   let used = 0;
@@ -40,7 +26,6 @@ export function memoriesWithinBudget(facts: readonly string[], budgetTokens = ME
   return out;
 }
 
-/** The system message for memory, or null when memory is off (`memories` undefined). */
 export function memorySystemMessage(memories: readonly string[] | undefined): LlmMessage | null {
   if (memories === undefined) return null;
   const facts = memoriesWithinBudget(memories);
@@ -48,7 +33,6 @@ export function memorySystemMessage(memories: readonly string[] | undefined): Ll
   return { role: "system", content: `${list}${MEMORY_SUGGESTION_RULE}` };
 }
 
-/** `messages` with `memory` after its leading system messages (unchanged when null). */
 export function withMemoryMessage(messages: LlmMessage[], memory: LlmMessage | null): LlmMessage[] {
   if (!memory) return messages;
   const at = messages.findIndex((m) => m.role !== "system");
@@ -58,10 +42,6 @@ export function withMemoryMessage(messages: LlmMessage[], memory: LlmMessage | n
 
 const SUGGESTION = /<remember>([\s\S]*?)<\/remember>/i;
 
-/**
- * An answer's suggested memory, if any: the answer without the block (shown), and the fact (offered, never
- * stored here). Only the first block counts; an empty one is no suggestion.
- */
 export function parseMemorySuggestion(answer: string): { text: string; suggestion: string | null } {
   const match = SUGGESTION.exec(answer);
   if (!match) return { text: answer, suggestion: null };

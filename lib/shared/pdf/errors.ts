@@ -1,27 +1,15 @@
 import { formatBytes } from "@/lib/shared/bytes";
 
-/**
- * Typed attachment failures, each with a fixed user-facing message (safe to show and to log: it never
- * contains the file's name or content). Shared: the browser reads the web app's PDFs (lib/browser/pdf), the
- * server the spec's `file` (lib/server/pdf), with the same sentences.
- */
+// Typed attachment failures, each with a fixed message that never contains the file's name or content.
 
 export type PdfErrorCode =
-  /** Not a PDF: wrong type or no %PDF- header (docs/product.md §5 wording). */
   | "not_pdf"
-  /** Larger than PDF_MAX_BYTES. */
   | "too_large"
-  /** Needs a password to open. */
   | "encrypted"
-  /** Damaged, truncated or otherwise unparsable. */
   | "unreadable"
-  /** Parsed, but no text layer (scanned or image-only pages). */
   | "no_text"
-  /** Reading took longer than PDF_PARSE_TIMEOUT_MS (the PDF worker was stopped). */
   | "timeout"
-  /** Its compressed streams inflate past PDF_MAX_INFLATED_BYTES (a decompression bomb). */
   | "inflate_limit"
-  /** The browser could not read the chosen file (docs/product.md §5 "Failed to read file"). */
   | "read_failed";
 
 /** docs/product.md §5, verbatim. */
@@ -56,7 +44,6 @@ function messageFor(code: PdfErrorCode, maxBytes?: number): string {
 
 export class PdfError extends Error {
   readonly code: PdfErrorCode;
-  /** The byte limit that was exceeded, for too_large and inflate_limit. */
   readonly maxBytes?: number;
 
   constructor(code: PdfErrorCode, options: { maxBytes?: number } = {}) {
@@ -67,7 +54,6 @@ export class PdfError extends Error {
   }
 }
 
-/** True for a PdfError, optionally with the given code. */
 export function isPdfError(err: unknown, code?: PdfErrorCode): err is PdfError {
   return err instanceof PdfError && (code === undefined || err.code === code);
 }

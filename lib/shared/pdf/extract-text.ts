@@ -1,44 +1,23 @@
-/**
- * PDF text extraction with pdf-parse, with hard limits on size, pages, characters and decompression: the one
- * reader of PDFs, on both sides (docs/product.md §7). The browser runs it in its
- * PDF Web Worker (lib/browser/pdf/pdf.worker.ts, pdf-parse's browser build) for the web app's `document`; the
- * server runs it in a worker thread (lib/server/pdf/pdf.worker.ts, pdf-parse's Node build) for the spec's `file`
- * sent to a standard model. Same code, same limits, same text: a PDF answers the same whichever side read it.
- *
- * Runtime-neutral: no DOM and no Node APIs. pdf-parse's class is passed in, its pdf.js already given its worker
- * code on the same thread (`globalThis.pdfjsWorker`), so no nested worker, no eval and no fetch happen.
- * Wall-clock time is bounded by the caller, which terminates the whole worker at the deadline
- * (lib/browser/pdf/index.ts, lib/server/pdf/pool.ts): a synchronous loop inside pdf.js cannot be interrupted
- * any other way.
- */
+// PDF text extraction with pdf-parse and hard limits: the one reader of PDFs, in the browser's PDF worker and the
+// server's worker thread alike. Runtime-neutral; the caller bounds wall-clock time by terminating the worker.
 import { PdfError } from "./errors";
 import { withInflateLimit } from "./inflate-guard";
 
 export interface PdfLimits {
-  /** Largest accepted file in bytes (PDF_MAX_BYTES). */
   maxBytes: number;
-  /** Pages read at most; later pages are skipped and the result marked truncated (PDF_MAX_PAGES). */
   maxPages: number;
-  /** Characters of text kept at most; the rest is cut and the result marked truncated (PDF_MAX_TEXT_CHARS). */
   maxChars: number;
-  /** Longest extraction, wall clock, in ms; the worker is terminated then (PDF_PARSE_TIMEOUT_MS). */
   timeoutMs: number;
-  /** Most bytes the file's compressed streams may inflate to, in total (PDF_MAX_INFLATED_BYTES). */
   maxInflatedBytes: number;
 }
 
 export interface PdfText {
-  /** Extracted text, pages separated by a blank line; at most maxChars characters. */
   text: string;
-  /** Pages read. */
   pages: number;
-  /** Pages in the file. */
   totalPages: number;
-  /** True when pages were skipped (beyond maxPages or after the character cap) or the text was cut. */
   truncated: boolean;
 }
 
-/** The part of pdf-parse 2.4.5's `PDFParse` used here (the same in its Node and browser builds). */
 export interface PdfParseClass {
   new (options: Record<string, unknown>): {
     getText(params: { partial: number[] }): Promise<{ total: number; pages: { text: string; num: number }[] }>;
@@ -49,16 +28,13 @@ export interface PdfParseClass {
 /** Acrobat accepts the header anywhere in the first 1024 bytes; so does pdf.js. */
 export const PDF_HEADER_WINDOW = 1024;
 
-/** True when `bytes` carries the %PDF- header within the first 1024 bytes. */
 export function hasPdfMagic(bytes: Uint8Array): boolean {
   return latin1(bytes.subarray(0, PDF_HEADER_WINDOW)).includes("%PDF-");
 }
 
 /**
- * Check order: size (too_large), %PDF- header (not_pdf), then pdf-parse page by page until maxPages or
- * maxChars, with every pdf.js decoder's output counted against maxInflatedBytes as it is produced
- * (./inflate-guard.ts): a bomb fails with inflate_limit whatever pdf.js made of the error inside it.
- * Each page's text is pdf-parse's `getText` for that page (its line and cell rules), NULs removed, trimmed.
+ * Check size, the %PDF- header, then read page by page within maxPages and maxChars, decoder output counted
+ * against maxInflatedBytes (./inflate-guard.ts).
  * @throws PdfError too_large | not_pdf | inflate_limit | encrypted | unreadable | no_text
  */
 export async function extractPdfText(PDFParse: PdfParseClass, bytes: Uint8Array, limits: Omit<PdfLimits, "timeoutMs">): Promise<PdfText> {
@@ -114,14 +90,12 @@ async function parse(PDFParse: PdfParseClass, bytes: Uint8Array, limits: Omit<Pd
   }
 }
 
-/** pdf-parse's exceptions by name (PasswordException, InvalidPDFException, FormatError, ...). */
 function errorFor(error: unknown): PdfError {
   if (error instanceof PdfError) return error;
   const name = error && typeof error === "object" && typeof (error as { name?: unknown }).name === "string" ? (error as { name: string }).name : "";
   return new PdfError(name === "PasswordException" ? "encrypted" : "unreadable");
 }
 
-/** `text` cut to at most `max` UTF-16 units, never splitting a surrogate pair. */
 export function cut(text: string, max: number): string {
   if (text.length <= max) return text;
   let end = max;

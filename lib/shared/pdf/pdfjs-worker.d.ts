@@ -1,5 +1,4 @@
-// pdfjs-dist ships no types for its worker build; only its message handler is used (lib/browser/pdf/pdf.worker.ts,
-// lib/server/pdf/pdf.worker.ts).
+// pdfjs-dist ships no types for its worker build; only its message handler is used.
 declare module "pdfjs-dist/legacy/build/pdf.worker.mjs" {
   export const WorkerMessageHandler: unknown;
 }

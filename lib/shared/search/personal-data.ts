@@ -1,14 +1,8 @@
-/**
- * The personal-data check on model-written search queries (docs/issues.md #54, finding 7): a query that carries an
- * e-mail address, a phone number, a payment card number (Luhn-checked) or an IBAN (ISO 13616 mod-97 checked) is held
- * back, not sent to any engine, unless the user's own latest message holds that same item (they asked to search for
- * it). Dependency-free: the server's search tool, the development enclave and the browser's disclosure share it.
- */
+// The personal-data check on model-written search queries (docs/issues.md #54): an e-mail, phone, card (Luhn) or
+// IBAN (mod 97) is held back unless the user's own latest message holds that same item.
 
-/** What a held-back query looked like it held. */
 export type PersonalDataKind = "email" | "phone" | "card" | "iban";
 
-/** The words the disclosure uses for each kind ("Not sent: it looked like it held an e-mail address."). */
 export const PERSONAL_DATA_LABEL: Record<PersonalDataKind, string> = {
   email: "an e-mail address",
   phone: "a phone number",
@@ -22,18 +16,13 @@ const PHONE = /(?<![\w+])\+?\d[\d ().-]{5,18}\d(?!\w)/g;
 const CARD = /(?<!\d)\d(?:[ -]?\d){12,18}(?!\d)/g;
 const IBAN = /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}\b/gi;
 
-/**
- * The first personal item `query` holds that `userMessage` does not, or null when the query may be sent.
- * Items are compared with separators removed and letters lower-cased, so "+64 21 555 0100" in the message
- * allows "+6421 5550100" in the query.
- */
 export function heldBackKind(query: string, userMessage: string): PersonalDataKind | null {
   const allowed = new Set(items(userMessage).map((i) => i.key));
   for (const item of items(query)) if (!allowed.has(item.key)) return item.kind;
   return null;
 }
 
-/** Every personal item of `text`, cards and IBANs before phones (a card number also looks like a long phone number). */
+// Cards and IBANs before phones: a card number also looks like a long phone number.
 function items(text: string): { kind: PersonalDataKind; key: string }[] {
   const out: { kind: PersonalDataKind; key: string }[] = [];
   for (const m of text.matchAll(EMAIL)) out.push({ kind: "email", key: m[0].toLowerCase() });
@@ -51,14 +40,13 @@ function items(text: string): { kind: PersonalDataKind; key: string }[] {
   }
   for (const m of text.matchAll(PHONE)) {
     const digits = m[0].replace(/\D/g, "");
-    // A year range ("1990-2020") or a date is not a phone number: at least 7 digits and not all in 4-digit groups.
+    // A year range ("1990-2020") or a date is not a phone number.
     if (digits.length < 7 || digits.length > 15 || numbers.has(digits) || /^\d{4}([ -/.]\d{2,4})+$/.test(m[0].trim())) continue;
     out.push({ kind: "phone", key: digits });
   }
   return out;
 }
 
-/** The Luhn check of payment card numbers (ISO/IEC 7812-1). */
 function luhn(digits: string): boolean {
   let sum = 0;
   for (let i = 0; i < digits.length; i++) {
@@ -72,7 +60,6 @@ function luhn(digits: string): boolean {
   return digits.length >= 13 && sum % 10 === 0;
 }
 
-/** ISO 13616's check: move the first four characters to the end, letters to 10..35, the number mod 97 is 1. */
 function ibanValid(iban: string): boolean {
   if (iban.length < 15 || iban.length > 34) return false;
   const rearranged = iban.slice(4) + iban.slice(0, 4);

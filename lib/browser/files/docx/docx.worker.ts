@@ -1,13 +1,5 @@
 /// <reference lib="webworker" />
-/**
- * The browser's Word worker: one dedicated Web Worker per .docx, started
- * by ./index.ts and terminated by it at the deadline, so a hostile document cannot hang or exhaust the
- * page. mammoth (BSD-2-Clause) is imported here only, so it is fetched when a Word document is first
- * attached, never with /chat. Nothing from this thread is logged: warnings can quote the document.
- *
- * Protocol (every message carries hush: "docx"): posts { type: "ready" } once loaded; then receives
- * { bytes (transferred), maxInflatedBytes } and answers { type: "done", text } or { type: "failed", code }.
- */
+// One worker per .docx, terminated at the deadline; mammoth loads only here. Nothing is logged: warnings can quote the document.
 import mammoth from "mammoth";
 import { FileError } from "@/lib/browser/files/errors";
 import { checkDocxZip } from "./zip-check";

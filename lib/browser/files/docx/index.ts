@@ -1,7 +1,6 @@
 import { FileError, type FileErrorCode } from "@/lib/browser/files/errors";
 import { keepChars, type FileText } from "@/lib/browser/files/read-text";
 
-/** Limits of reading a Word document: the PDF limits (PDF_MAX_BYTES, _TEXT_CHARS, _PARSE_TIMEOUT_MS, _INFLATED_BYTES). */
 export interface DocxLimits {
   maxBytes: number;
   maxChars: number;
@@ -11,13 +10,7 @@ export interface DocxLimits {
 
 type WorkerReply = { hush: "docx" } & ({ type: "ready" } | { type: "done"; text: string } | { type: "failed"; code: FileErrorCode });
 
-/**
- * Extract a Word document's text in the browser, in a Web Worker of its own
- * (./docx.worker.ts) stopped at `limits.timeoutMs`, like PDFs (lib/browser/pdf): the file's bytes and
- * text stay on this device; only the text is sent with the turn.
- * @throws FileError too_large | unreadable | inflate_limit | empty | timeout | read_failed;
- *   DOMException "AbortError" when `signal` aborts (the worker is terminated).
- */
+/** Extract a Word document's text in its own worker, stopped at `limits.timeoutMs`. @throws FileError; AbortError on `signal` */
 export async function extractDocxInBrowser(file: File, limits: DocxLimits, signal?: AbortSignal): Promise<FileText> {
   if (file.size > limits.maxBytes) throw new FileError("too_large", { maxBytes: limits.maxBytes });
   let bytes: Uint8Array<ArrayBuffer>;
@@ -27,7 +20,7 @@ export async function extractDocxInBrowser(file: File, limits: DocxLimits, signa
     throw new FileError("read_failed");
   }
   signal?.throwIfAborted();
-  // A classic worker, as the PDF worker (lib/browser/pdf/index.ts explains why not a module worker).
+  // A classic worker, as the PDF worker (lib/browser/pdf/index.ts explains why).
   const worker = new Worker(new URL("./docx.worker.ts", import.meta.url), { name: "hush-docx" });
   try {
     const text = await new Promise<string>((resolve, reject) => {

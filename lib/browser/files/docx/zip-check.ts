@@ -1,15 +1,8 @@
 import { FileError } from "@/lib/browser/files/errors";
 
-/**
- * A cheap look at a Word document's zip structure before it is opened: the total of the
- * uncompressed sizes its central directory declares must stay within `maxInflatedBytes`, and the
- * document part must be there. Declared sizes can lie; the worker's deadline and its own thread
- * (./index.ts) cover a file that lies. Pure: tests call it on bytes.
- * @throws FileError unreadable (not a zip, or no word/document.xml) | inflate_limit.
- */
+/** Declared uncompressed sizes within `maxInflatedBytes` and word/document.xml present. @throws FileError unreadable | inflate_limit */
 export function checkDocxZip(bytes: Uint8Array, maxInflatedBytes: number): void {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  // End of central directory: 22 bytes plus a comment of at most 65,535 bytes, at the end.
   let eocd = -1;
   for (let i = bytes.length - 22; i >= Math.max(0, bytes.length - 22 - 65535); i--) {
     if (view.getUint32(i, true) === 0x06054b50) {

@@ -8,12 +8,7 @@ import { findOrCreateGoogleUser } from "@/lib/server/auth/users";
 import { AppError, isAppError } from "@/lib/shared/errors";
 import { logger } from "@/lib/server/log";
 
-/**
- * POST /api/auth/id-token `{ idToken }`: /appsignup?idToken=… signs in with a Google ID token
- * (docs/product.md §2). The token is verified (lib/server/auth/google-id-token.ts), the account found by its subject
- * (created on first use), and a normal database session starts: Set-Cookie, `{ ok, account_deleted }`.
- * Errors: 401 invalid token, 503 Google's keys unreachable, 403 cross-site, 400/415 body.
- */
+/** POST /api/auth/id-token (docs/product.md §2): sign in with a Google ID token; 401 invalid, 503 Google unreachable. */
 export const POST = route(api.authIdToken, async ({ body }) => {
   let identity;
   try {

@@ -5,15 +5,10 @@ import { createProjectFile, deleteProjectFile, listProjectFiles, resealProjectFi
 import { getPlan } from "@/lib/server/plans";
 import { MAX_FILES_PER_PROJECT, PROJECT_FILES_LIMIT_BYTES } from "@/lib/shared/projects/knowledge-limits";
 
-/**
- * /api/projects/files (docs/issues.md #41, "Project knowledge"): the files of the caller's projects, each one
- * ciphertext sealed in the browser (lib/browser/vault/project-files.ts). The server stores bytes and checks sizes
- * against the plan's limit per project; it never reads a file and keeps no index of them.
- */
+// /api/projects/files (docs/issues.md #41): sealed in the browser; the server checks sizes only.
 
 const limitFor = async (userId: string) => PROJECT_FILES_LIMIT_BYTES[await getPlan(userId)];
 
-/** GET: every file of the caller (no ciphertext) and the limits per project on their plan. */
 export const GET = route(api.projectFileList, async ({ user }) => {
   const [files, limit] = await Promise.all([listProjectFiles(user.id), limitFor(user.id)]);
   return reply(
@@ -27,23 +22,19 @@ export const GET = route(api.projectFileList, async ({ user }) => {
   );
 });
 
-/** POST `{ project_id, file_id, sealed }`: a new file (201); 404 for a project not the caller's; 409 over the limit. */
+/** 404 for a project not the caller's; 409 over the limit. */
 export const POST = route(api.projectFileCreate, async ({ user, body }) => {
   const input = { userId: user.id, projectId: body.project_id, fileId: body.file_id, sealed: body.sealed, limitBytes: await limitFor(user.id) };
   const { bytes, createdAt } = await createProjectFile(input);
   return reply(api.projectFileCreate, { file_id: body.file_id, project_id: body.project_id, bytes, created_at: createdAt.toISOString() }, { status: 201 });
 });
 
-/**
- * PATCH `{ file_id, sealed }`: the file sealed again under a new vault key (key rotation). 404 when not the caller's;
- * 409 when a larger ciphertext would take the project past the plan's limit (docs/issues.md #54).
- */
+/** Resealed under a new vault key; 409 past the plan's limit. */
 export const PATCH = route(api.projectFileReseal, async ({ user, body }) => {
   await resealProjectFile(user.id, body.file_id, body.sealed, await limitFor(user.id));
   return reply(api.projectFileReseal, { ok: true });
 });
 
-/** DELETE `{ file_id }`. 404 when not the caller's. */
 export const DELETE = route(api.projectFileDelete, async ({ user, body }) => {
   await deleteProjectFile(user.id, body.file_id);
   return reply(api.projectFileDelete, { ok: true });

@@ -5,11 +5,7 @@ import { readShare } from "@/lib/server/db/shares";
 import { AppError } from "@/lib/shared/errors";
 import { toBase64 } from "@/lib/shared/bytes";
 
-/**
- * GET /api/shares/{shareId}: a shared snapshot's ciphertext, for anyone holding the link (docs/issues.md #23,
- * "Share links"); the key to open it is in the link's fragment, never here. 404 for a missing or revoked
- * share. Not stored by shared caches: a revoked link must stop working at once.
- */
+/** GET /api/shares/{shareId} (docs/issues.md #23): a snapshot's ciphertext; never cached, so a revoked link stops at once. */
 export const GET = route<typeof api.shareGet, { shareId: string }>(
   api.shareGet,
   async ({ params }) => {

@@ -6,11 +6,7 @@ import { logger, securityEvent } from "@/lib/server/log";
 import { WEBHOOK_MAX_BODY_BYTES } from "@/lib/shared/stripe/schemas";
 import { processStripeEvent, verifyStripeEvent } from "@/lib/server/stripe/webhook";
 
-/**
- * POST /api/stripe/webhook: Stripe's events, verified on the raw body (STRIPE_WEBHOOK_SECRET), so the
- * wrapper reads no body. 400 for a bad signature, 200 `{ received, outcome }` once applied (or already
- * applied), 500 when applying fails: nothing is stored then, so Stripe's retry applies it.
- */
+/** POST /api/stripe/webhook: verified on the raw body; 400 bad signature, 500 when applying fails (Stripe retries). */
 export const POST = route(api.stripeWebhook, async ({ request }) => {
   const raw = await request.text();
   if (Buffer.byteLength(raw) > WEBHOOK_MAX_BODY_BYTES) throw new AppError("payload_too_large:body", "Too large.");
@@ -28,7 +24,7 @@ export const POST = route(api.stripeWebhook, async ({ request }) => {
   try {
     return reply(api.stripeWebhook, { received: true, outcome: await processStripeEvent(event) });
   } catch (error) {
-    // Signed by Stripe's secret but not the shape its type promises: retrying cannot help.
+    // Signed by Stripe but not the shape its type promises: retrying cannot help.
     if (isAppError(error, "bad_request:stripe_event")) throw error;
     logger("stripe-webhook").error({ type: event.type, id: event.id, err: error instanceof Error ? `${error.name}: ${error.message}` : "unknown" }, "event failed");
     return Response.json({ error: "The event could not be applied." }, { status: 500 });

@@ -5,28 +5,20 @@ import { addVaultMethod, getVaultState, removeVaultMethod, replaceVaultMethod } 
 import { AppError } from "@/lib/shared/errors";
 import { toNewMethod, vaultStateJson } from "@/lib/server/vault/server";
 
-/** POST /api/vault/methods `{ method }`: add an unlock method (wrapped in the browser); 409 without a vault. */
+/** POST /api/vault/methods: add an unlock method; 409 without a vault. */
 export const POST = route(api.vaultAddMethod, async ({ request, user, body }) => {
   await addVaultMethod(user.id, await toNewMethod(request, user.id, body.method));
   return reply(api.vaultAddMethod, vaultStateJson(user.id, await getVaultState(user.id)), { status: 201 });
 });
 
-/**
- * PATCH /api/vault/methods `{ replaces, method }`: store `method` in place of the caller's method
- * `replaces`, of the same kind, in one transaction, and physically remove the old row (VACUUM). The browser
- * does it after unlocking with a passphrase wrap made with weaker Argon2id parameters than today's; the new
- * wrap must meet the floor (400 otherwise, lib/shared/vault/schemas.ts). 404 when `replaces` is not the caller's.
- */
+/** PATCH /api/vault/methods: replace a method of the same kind and vacuum the old row; 400 below the KDF floor, 404. */
 export const PATCH = route(api.vaultReplaceMethod, async ({ request, user, body }) => {
   const method = await toNewMethod(request, user.id, body.method);
   if (!(await replaceVaultMethod(user.id, body.replaces, method))) throw new AppError("not_found:unlock_method", "Unlock method not found.");
   return reply(api.vaultReplaceMethod, vaultStateJson(user.id, await getVaultState(user.id)));
 });
 
-/**
- * DELETE /api/vault/methods `{ id }`: remove an unlock method and physically remove its row (VACUUM);
- * 400 for the last one, 404 when not the caller's.
- */
+/** DELETE /api/vault/methods: remove a method and vacuum its row; 400 for the last one, 404 when not the caller's. */
 export const DELETE = route(api.vaultRemoveMethod, async ({ user, body }) => {
   if (!(await removeVaultMethod(user.id, body.id))) throw new AppError("not_found:unlock_method", "Unlock method not found.");
   return reply(api.vaultRemoveMethod, vaultStateJson(user.id, await getVaultState(user.id)));

@@ -5,11 +5,7 @@ import { getVaultState, recordUnlock } from "@/lib/server/db/queries";
 import { AppError } from "@/lib/shared/errors";
 import { verifyPasskeyUnlock } from "@/lib/server/vault/server";
 
-/**
- * POST /api/vault/unlock: record that the browser unlocked the vault (Settings' "last unlock"). The
- * unlock itself happens in the browser; a passkey's assertion is verified here so its counter and
- * last use are kept. Answers `{ ok: true, method_id }`.
- */
+/** POST /api/vault/unlock: record an unlock made in the browser; a passkey's assertion is verified for its counter. */
 export const POST = route(api.vaultUnlock, async ({ request, user, body }) => {
   if (body.assertion) {
     const { methodId, counter } = await verifyPasskeyUnlock(request, user.id, body.assertion);

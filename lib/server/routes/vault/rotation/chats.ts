@@ -4,11 +4,7 @@ import { reply, route } from "@/lib/server/api/route";
 import { storeResealedChats } from "@/lib/server/db/queries";
 import { toSealedMessage } from "@/lib/server/vault/server";
 
-/**
- * POST /api/vault/rotation/chats `{ generation, chats }`: chats the browser sealed again under
- * the next key, stored in place; answers the ids stored (a chat that changed meanwhile is skipped: the
- * browser reads it and seals it again). 409 when no rotation to `generation` is under way.
- */
+/** POST /api/vault/rotation/chats: chats resealed under the next key; one changed meanwhile is skipped. 409 with no rotation. */
 export const POST = route(api.vaultRotationChats, async ({ user, body }) => {
   const stored = await storeResealedChats(
     user.id,

@@ -2,7 +2,7 @@
 /**
  * Every goal of docs/issues.md #12 in one table (goal, reference, Hush, ratio, met), from one run:
  *
- *   npm run build && npm run bench:issue12          # about 8 minutes on 2 cores
+ *   npm run build && npm run bench:all-goals          # about 8 minutes on 2 cores
  *
  * It runs, one after the other, on the production build in `.next`:
  * 1. bench/perf/run.ts (npm run bench:perf): the server goals against a bare Node proxy, raw SQL and
@@ -22,8 +22,8 @@ import path from "node:path";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const TSX = path.join(ROOT, "node_modules/.bin/tsx");
-const APP_PORT = Number(process.env.ISSUE12_APP_PORT ?? 5860);
-const tmp = mkdtempSync(path.join(os.tmpdir(), "hush-issue12-"));
+const APP_PORT = Number(process.env.ALL_GOALS_APP_PORT ?? 5860);
+const tmp = mkdtempSync(path.join(os.tmpdir(), "hush-all-goals-"));
 const out = (name) => path.join(tmp, name);
 const readJson = (name) => JSON.parse(readFileSync(out(name), "utf8"));
 
@@ -104,7 +104,7 @@ try {
     lines.push(`| Lighthouse mobile performance ${p.path} (≥ 95, median of 3) | 95 | ${p.performance} | — (${p.runs.join(", ")}) | ${p.performance >= 95 ? "yes" : "no"} |`);
   }
   console.log(
-    `\nbench/issue12: ${started.toISOString().slice(0, 16).replace("T", " ")}–${new Date().toISOString().slice(11, 16)} UTC; ` +
+    `\nbench/all-goals: ${started.toISOString().slice(0, 16).replace("T", " ")}–${new Date().toISOString().slice(11, 16)} UTC; ` +
       `${os.cpus().length} cores; load average at the start ${loadAtStart}, at the end ${load()}\n`,
   );
   console.log(lines.join("\n"));
