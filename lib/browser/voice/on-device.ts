@@ -1,13 +1,9 @@
 /**
- * On-device dictation (docs/issues.md #52) with the Web Speech API's on-device mode (W3C Web Speech API,
- * "On-device speech recognition": the static `SpeechRecognition.available({ langs, processLocally })` and
- * `install({ langs })`, and `processLocally` on a recognition). The browser recognises the speech itself: no audio
- * and no transcript reach Hush's server or anyone else's, and no dictation seconds are counted.
- *
- * The browser's cloud recognition is never used: a recognition is only made by `startOnDevice`, which asks
- * `available(…, processLocally: true)` first, starts only on "available", and only a recognition whose
- * `processLocally` reads back true. Where the browser has no `available` or no `processLocally` (older Web Speech
- * implementations, which would send the audio to the vendor's servers), on-device dictation is not offered at all.
+ * On-device dictation (docs/issues.md #52) with the W3C Web Speech API's on-device mode: static
+ * `SpeechRecognition.available({ langs, processLocally })` and `install()`, `processLocally` on a recognition. Nothing
+ * reaches Hush or anyone else and no seconds are counted. The browser's cloud recognition is never used: only
+ * `startOnDevice` makes a recognition, after `available()` answers "available", with `processLocally` read back true;
+ * a browser without `available()` or `processLocally` is offered nothing.
  */
 import { recordingError } from "./recorder";
 
