@@ -1,8 +1,19 @@
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import path from "node:path";
-import { chromium, expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test, type Browser } from "@playwright/test";
 import { E2E_APP_PORT, E2E_CONFIDENTIAL_APP_PORT, E2E_QUOTA_APP_PORT, E2E_STT_QUOTA_SECONDS } from "../playwright.config";
+import {
+  DEVICE_SENTENCE,
+  dictate,
+  dictateOnDevice,
+  installSpeechStandIn,
+  launch,
+  makeWav,
+  QUOTA_MODEL,
+  STAND_IN_WORDS,
+  STT_QUOTA_SENTENCE,
+  toneWav,
+  type SpeechLog,
+} from "./helpers/voice";
 
 /**
  * Dictation end to end (docs/issues.md #52) against the production build, in Chromium with a fake microphone fed a
@@ -12,65 +23,13 @@ import { E2E_APP_PORT, E2E_CONFIDENTIAL_APP_PORT, E2E_QUOTA_APP_PORT, E2E_STT_QU
  * recording's length. Confidential model: the same flow through the development enclave, whose stand-in transcript
  * never crosses Hush in clear. Escape cancels; a denied microphone gives its sentence and loses no text. Each group
  * launches its own browser, with the fake-device flags; the microphone is granted per page (Playwright's contexts
- * refuse permissions they were not granted, whatever --use-fake-ui-for-media-stream says).
+ * refuse permissions they were not granted, whatever --use-fake-ui-for-media-stream says). Over quota: refused, then
+ * disabled from the page's load after a reload. On this device: headless Chromium has no speech model, so a stand-in
+ * SpeechRecognition (e2e/helpers/voice.ts) shows the choice, the words in the composer, nothing sent to Hush, and
+ * recognitions started with processLocally only; a browser without the on-device surface is offered nothing.
  */
 const LLM = `http://127.0.0.1:${Number(process.env.E2E_LLM_PORT ?? 4010)}`;
 const SHOTS = process.env.E2E_SHOTS_DIR ?? "test-results/shots-voice";
-const BASE_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
-const WAV = path.resolve("test-results", "voice-fake-microphone.wav");
-
-/** A 16 kHz mono PCM WAV of `seconds`: a tone that rises and falls, loud enough for the level meter. */
-function toneWav(seconds: number): Buffer {
-  const rate = 16_000;
-  const samples = rate * seconds;
-  const out = Buffer.alloc(44 + samples * 2);
-  out.write("RIFF", 0);
-  out.writeUInt32LE(36 + samples * 2, 4);
-  out.write("WAVEfmt ", 8);
-  out.writeUInt32LE(16, 16);
-  out.writeUInt16LE(1, 20);
-  out.writeUInt16LE(1, 22);
-  out.writeUInt32LE(rate, 24);
-  out.writeUInt32LE(rate * 2, 28);
-  out.writeUInt16LE(2, 32);
-  out.writeUInt16LE(16, 34);
-  out.write("data", 36);
-  out.writeUInt32LE(samples * 2, 40);
-  for (let i = 0; i < samples; i++) {
-    const t = i / rate;
-    const frequency = 220 + 180 * Math.sin(2 * Math.PI * 0.5 * t);
-    out.writeInt16LE(Math.round(12_000 * Math.sin(2 * Math.PI * frequency * t) * (0.6 + 0.4 * Math.sin(2 * Math.PI * 3 * t))), 44 + i * 2);
-  }
-  return out;
-}
-
-/** The fake microphone's recording: espeak-ng's voice where installed, else the tone. */
-function makeWav(): string {
-  fs.mkdirSync(path.dirname(WAV), { recursive: true });
-  try {
-    execFileSync("espeak-ng", ["-w", WAV, "Hello Hush. This message was dictated into a fake microphone."], { stdio: "ignore" });
-    return "espeak-ng";
-  } catch {
-    fs.writeFileSync(WAV, toneWav(8));
-    return "tone";
-  }
-}
-
-async function launch(allowMicrophone: boolean): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: [...BASE_ARGS, "--use-fake-device-for-media-stream", `--use-file-for-fake-audio-capture=${WAV}`, ...(allowMicrophone ? ["--use-fake-ui-for-media-stream"] : [])],
-  });
-}
-
-/** Record for at least `seconds` (by the button's own timer), then stop. */
-async function dictate(page: Page, seconds: number): Promise<void> {
-  await page.getByRole("button", { name: "Dictate", exact: true }).click();
-  const stop = page.getByRole("button", { name: "Stop dictation" });
-  await expect(stop).toBeVisible();
-  await expect(page.getByTestId("dictate-timer")).toContainText(`0:${String(seconds).padStart(2, "0")}`, { timeout: (seconds + 5) * 1000 });
-  await stop.click();
-}
 
 test.describe("standard model", () => {
   let browser: Browser;
@@ -351,6 +310,176 @@ test.describe("over quota (the quota instance's few dictation seconds)", () => {
     await expect(voiceMode).toHaveAttribute("title", "You've used today's dictation time. Type your message instead, or dictate again tomorrow.");
     fs.mkdirSync(SHOTS, { recursive: true });
     await page.screenshot({ path: `${SHOTS}/over-quota-phone.png` });
+
+    // The rest of the day's seconds used (through the route itself, a WAV of exactly the seconds left: the fake
+    // provider reports a WAV's length, and a longer one would be counted), then a reload: the page
+    // asks the server how many are left and starts disabled, with the same tooltip, before any recording.
+    const left = (await (await page.request.get(`http://127.0.0.1:${E2E_QUOTA_APP_PORT}/api/audio/seconds`)).json()) as { limit_seconds: number; remaining_seconds: number };
+    expect(left).toEqual({ limit_seconds: E2E_STT_QUOTA_SECONDS, remaining_seconds: E2E_STT_QUOTA_SECONDS - counted.seconds });
+    const rest = await page.request.post(`http://127.0.0.1:${E2E_QUOTA_APP_PORT}/api/audio/transcriptions?model=${encodeURIComponent(QUOTA_MODEL)}&seconds=${left.remaining_seconds}`, {
+      headers: { "Content-Type": "audio/wav", Origin: `http://127.0.0.1:${E2E_QUOTA_APP_PORT}` },
+      data: toneWav(left.remaining_seconds),
+    });
+    expect(rest.status()).toBe(200);
+    const loaded = page.waitForResponse((r) => r.url().endsWith("/api/audio/seconds"));
+    await page.reload();
+    expect(await (await loaded).json()).toEqual({ limit_seconds: E2E_STT_QUOTA_SECONDS, remaining_seconds: 0 });
+    await expect(dictateButton).toBeDisabled();
+    await expect(dictateButton).toHaveAttribute("title", STT_QUOTA_SENTENCE);
+    await expect(voiceMode).toBeDisabled();
+    await expect(voiceMode).toHaveAttribute("title", STT_QUOTA_SENTENCE);
+    await page.screenshot({ path: `${SHOTS}/over-quota-reloaded-phone.png` });
+
+    // On this device nothing is counted: with the browser's on-device recognition chosen, Dictate works again.
+    await page.addInitScript(installSpeechStandIn, { status: "available" });
+    await page.addInitScript(() => localStorage.setItem("hush:dictation-where", "device"));
+    const transcriptions: string[] = [];
+    page.on("request", (r) => void (r.url().includes("/audio/transcriptions") && transcriptions.push(r.url())));
+    await page.reload();
+    await expect(dictateButton).toBeEnabled();
+    await expect(dictateButton).toHaveAttribute("title", DEVICE_SENTENCE);
+    await input.fill("Over the limit,");
+    await dictateOnDevice(page);
+    await expect(input).toHaveValue(`Over the limit, ${STAND_IN_WORDS}`);
+    expect(transcriptions).toEqual([]);
     await page.close();
+  });
+});
+
+test.describe("on this device (a stand-in for the browser's on-device recognition)", () => {
+  let browser: Browser;
+  test.beforeAll(async () => {
+    makeWav();
+    browser = await launch(true);
+  });
+  test.afterAll(() => browser.close());
+
+  for (const viewport of [
+    { name: "desktop", width: 1280, height: 800 },
+    { name: "phone", width: 390, height: 844 },
+  ]) {
+    test(`${viewport.name}: offered beside the model, downloaded on the click, chosen and remembered; the words land in the composer and nothing reaches Hush`, async () => {
+      test.setTimeout(90_000);
+      const context = await browser.newContext({ viewport, permissions: ["microphone"] });
+      await context.addInitScript(installSpeechStandIn, { status: "downloadable" });
+      const page = await context.newPage();
+      const toHush: string[] = [];
+      page.on("request", (r) => void (/\/api\/(confidential\/)?audio\/transcriptions/.test(r.url()) && toHush.push(r.url())));
+      await page.goto(`http://127.0.0.1:${E2E_APP_PORT}/chat`);
+      const dictateButton = page.getByRole("button", { name: "Dictate", exact: true });
+      await expect(dictateButton).toHaveAttribute("title", /goes through Hush's server to Groq/);
+
+      // The default stays the model's route; the device is offered, its model downloaded first.
+      await page.getByRole("button", { name: "Voice: Groq" }).click();
+      const choice = page.getByTestId("dictation-choice");
+      await expect(choice.getByRole("radio", { name: "Groq, through Hush's server" })).toBeChecked();
+      const device = choice.getByRole("radio", { name: /^On this device/ });
+      await expect(device).not.toBeChecked();
+      await expect(choice).toContainText("Your browser downloads its speech model first.");
+      fs.mkdirSync(SHOTS, { recursive: true });
+      await page.screenshot({ path: `${SHOTS}/on-device-offered-${viewport.name}.png` });
+      await device.check();
+      await expect(device).toBeChecked();
+      const label = page.getByRole("button", { name: "Voice: on this device" });
+      await expect(label).toBeVisible();
+      await expect(page.getByTestId("dictation-privacy-note")).toHaveText(DEVICE_SENTENCE);
+      await page.screenshot({ path: `${SHOTS}/on-device-chosen-${viewport.name}.png` });
+      await page.keyboard.press("Escape");
+      await expect(dictateButton).toHaveAttribute("title", DEVICE_SENTENCE);
+
+      // Dictate: the stand-in's words after the typed text, as a recorded transcript lands.
+      const input = page.getByPlaceholder("Message GPT");
+      await input.fill("Typed first.");
+      await dictateOnDevice(page);
+      await expect(input).toHaveValue(`Typed first. ${STAND_IN_WORDS}`);
+      await expect(page.locator('[data-role="assistant"]')).toHaveCount(0);
+
+      // Remembered in this browser; Escape cancels a recognition and keeps the text.
+      await page.reload();
+      await expect(page.getByRole("button", { name: "Voice: on this device" })).toBeVisible();
+      await input.fill("Keep me");
+      await dictateButton.click();
+      await expect(page.getByTestId("dictate-timer")).toContainText("0:01", { timeout: 6_000 });
+      await page.keyboard.press("Escape");
+      await expect(dictateButton).toBeVisible();
+      await expect(input).toHaveValue("Keep me");
+
+      // The stand-in was asked about the device only, installed on the click, and started locally only.
+      const log = (await page.evaluate(() => (window as unknown as { __speech: SpeechLog }).__speech)) as SpeechLog;
+      expect(log.available.length).toBeGreaterThan(0);
+      expect(log.available.every((o) => o.processLocally === true)).toBe(true);
+      expect(log.started).toEqual([{ processLocally: true, continuous: true, lang: expect.any(String) }]);
+      expect(log.aborted).toBe(1);
+      const before = (await context.storageState()).origins.flatMap((o) => o.localStorage);
+      expect(before).toContainEqual({ name: "hush:dictation-where", value: "device" });
+      expect(toHush).toEqual([]);
+      await context.close();
+    });
+  }
+
+  test("a confidential model too: the words recognised on the device, nothing to the enclave's route", async () => {
+    test.setTimeout(60_000);
+    const context = await browser.newContext({ permissions: ["microphone"], serviceWorkers: "block" });
+    await context.addInitScript(installSpeechStandIn, { status: "available" });
+    await context.addInitScript(() => localStorage.setItem("hush:dictation-where", "device"));
+    const page = await context.newPage();
+    const toHush: string[] = [];
+    page.on("request", (r) => void (/\/api\/(confidential\/)?audio\/transcriptions/.test(r.url()) && toHush.push(r.url())));
+    await page.goto(`http://127.0.0.1:${E2E_CONFIDENTIAL_APP_PORT}/chat`);
+    await expect(page.getByTestId("model-privacy-badge")).toHaveText("Verified (development)");
+    await expect(page.getByRole("button", { name: "Voice: on this device" })).toBeVisible();
+    await dictateOnDevice(page);
+    await expect(page.getByPlaceholder("Message GPT")).toHaveValue(STAND_IN_WORDS);
+    const log = (await page.evaluate(() => (window as unknown as { __speech: SpeechLog }).__speech)) as SpeechLog;
+    expect(log.started.map((s) => s.processLocally)).toEqual([true]);
+    expect(toHush).toEqual([]);
+    await context.close();
+  });
+
+  test("plain headless Chromium, and a browser without the on-device surface: no recognition is started, and the older one is offered nothing", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(`http://127.0.0.1:${E2E_APP_PORT}/chat`);
+    // What this Chromium itself answers for on-device recognition (no speech model is installed in the test browser).
+    const status = await page.evaluate(async () => {
+      const api = (window as unknown as { SpeechRecognition?: { available?: (o: object) => Promise<string> } }).SpeechRecognition;
+      return typeof api?.available === "function" ? await api.available({ langs: [navigator.language || "en-US"], processLocally: true }) : "no available()";
+    });
+    test.info().annotations.push({ type: "this Chromium's on-device status", description: status });
+    await page.getByRole("button", { name: "Voice: Groq" }).click();
+    await expect(page.getByTestId("dictation-privacy-note")).toHaveText(/goes through Hush's server to Groq/);
+    const choice = page.getByTestId("dictation-choice");
+    if (status === "downloadable" || status === "downloading") {
+      // Offered as a download only: never chosen by itself, the model's route stays.
+      await expect(choice.getByRole("radio", { name: /^On this device/ })).not.toBeChecked();
+      await expect(choice).toContainText("Your browser downloads its speech model first.");
+    } else if (status === "available") {
+      await expect(choice.getByRole("radio", { name: /^On this device/ })).not.toBeChecked();
+    } else {
+      await expect(choice).toHaveCount(0);
+    }
+    await page.close();
+
+    // An older Web Speech API (no available(), no processLocally: its recognition would go to the vendor's servers).
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    await context.addInitScript(() => {
+      for (const name of ["SpeechRecognition", "webkitSpeechRecognition"]) {
+        const api = (window as unknown as Record<string, { available?: unknown; install?: unknown; prototype: object } | undefined>)[name];
+        if (!api) continue;
+        delete api.available;
+        delete api.install;
+        delete (api.prototype as { processLocally?: unknown }).processLocally;
+      }
+    });
+    await context.addInitScript(() => localStorage.setItem("hush:dictation-where", "device"));
+    const older = await context.newPage();
+    await older.goto(`http://127.0.0.1:${E2E_APP_PORT}/chat`);
+    expect(await older.evaluate(() => "available" in ((window as unknown as { webkitSpeechRecognition: object }).webkitSpeechRecognition ?? {}))).toBe(false);
+    const label = older.getByRole("button", { name: "Voice: Groq" });
+    await label.click();
+    await expect(older.getByTestId("dictation-privacy-note")).toBeVisible();
+    await expect(older.getByTestId("dictation-choice")).toHaveCount(0);
+    // Even with the device remembered from another browser: the model's route, never the browser's own recognition.
+    await expect(older.getByRole("button", { name: "Dictate", exact: true })).toHaveAttribute("title", /goes through Hush's server to Groq/);
+    await context.close();
   });
 });

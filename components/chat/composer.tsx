@@ -1,10 +1,12 @@
 "use client";
 
-import { useEffect, useLayoutEffect, useRef, useState, type ClipboardEvent, type KeyboardEvent, type ReactNode } from "react";
+import { useEffect, useLayoutEffect, useRef, type ClipboardEvent, type KeyboardEvent, type ReactNode } from "react";
 import { acceptFor } from "@/lib/browser/files/kinds";
 import { withTranscript } from "@/lib/browser/voice/transcribe";
 import type { ModelChoice } from "@/lib/shared/llm/models";
-import { DictateButton, useDictationRoute } from "./dictate-button";
+import { DictateButton } from "./dictate-button";
+import { useDictationRoute } from "./use-dictation-route";
+import { useDictationUsedUp } from "./use-dictation-seconds";
 import { useVoiceMode, type LatestAnswer } from "./use-voice-mode";
 
 interface ComposerProps {
@@ -51,8 +53,11 @@ export function Composer({ value, onChange, onSend, onStop, onPickFile, busy, di
     latest.current = value;
   }, [value]);
   const canSend = value.trim() !== "" && !busy && !disabled;
-  const dictation = useDictationRoute(model).kind !== "off";
-  const [overQuota, setOverQuota] = useState<string | null>(null);
+  const route = useDictationRoute(model);
+  const dictation = route.kind !== "off";
+  // The day's seconds used up (known on load, or from a 429): only the server's routes stop, not the device's.
+  const [usedUp, setUsedUp] = useDictationUsedUp(model !== undefined);
+  const overQuota = route.kind === "device" ? null : usedUp;
   const voice = useVoiceMode({
     busy,
     latestAnswer,
@@ -153,7 +158,8 @@ export function Composer({ value, onChange, onSend, onStop, onPickFile, busy, di
               disabled={disabled || (voice.on && voice.state.phase !== "listening")}
               listen={voice.state.phase === "listening"}
               onNoTranscript={voice.on ? voice.leave : undefined}
-              onOverQuota={setOverQuota}
+              overQuota={usedUp}
+              onOverQuota={setUsedUp}
               onTranscript={(text) => {
                 if (voice.state.phase === "listening") return voice.onTranscript(text);
                 onChange(withTranscript(latest.current, text));

@@ -3,14 +3,15 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useConfidential } from "@/components/confidential/confidential-context";
 import { serverMessage } from "@/lib/browser/api/client";
-import { startRecording, type RecordedAudio, type Recording } from "@/lib/browser/voice/recorder";
+import { dictationLanguage, startOnDevice } from "@/lib/browser/voice/on-device";
+import { startRecording, type RecordedAudio } from "@/lib/browser/voice/recorder";
 import { transcribeStandard } from "@/lib/browser/voice/transcribe";
 import { STT_QUOTA_MESSAGE } from "@/lib/shared/audio/messages";
 import { AppError, isAppError } from "@/lib/shared/errors";
 import type { ModelChoice } from "@/lib/shared/llm/models";
 import { silenceDetector } from "@/lib/browser/voice/voice-mode";
-import { dictationRoute, type DictationRoute } from "@/lib/browser/voice/where";
 import { useDictationConfig } from "./dictation-context";
+import { useDictationRoute } from "./use-dictation-route";
 
 interface DictateButtonProps {
   /** The chosen model: where its audio goes decides the path and the tooltip. */
@@ -22,17 +23,21 @@ interface DictateButtonProps {
   listen?: boolean;
   /** Voice mode: a recording ended without a transcript (failed, empty, or cancelled with Escape). */
   onNoTranscript?: () => void;
-  /** The day's dictation seconds are used up (the button is disabled from then on): the sentence saying so. */
+  /** The day's dictation seconds are used up: the sentence saying so (from the page's load or a 429), else null. */
+  overQuota?: string | null;
+  /** A 429 said the day's dictation seconds are used up: the sentence saying so. */
   onOverQuota?: (message: string) => void;
 }
 
 type Phase = "idle" | "starting" | "recording" | "transcribing";
 
-/** Where `model`'s recordings go on this page (lib/browser/voice/where.ts), from the page's dictation and enclave settings. */
-export function useDictationRoute(model: ModelChoice | undefined): DictationRoute {
-  const config = useDictationConfig();
-  const confidential = useConfidential().config;
-  return dictationRoute(model, config.standardProvider, confidential?.enclaveHost ?? null);
+/** One dictation under way, recorded for a transcription route or recognised on the device. */
+interface Take {
+  level(): number;
+  elapsedMs(): number;
+  /** Stop and hand over the text. */
+  finish(): Promise<string>;
+  cancel(): void;
 }
 
 /** m:ss of a number of seconds. */
@@ -46,24 +51,28 @@ function clock(seconds: number): string {
  * (MediaRecorder, Opus); while recording it shows a red indicator, a timer against STT_MAX_SECONDS and a level meter;
  * a second click stops and transcribes, Escape cancels, and the limit stops it. The tooltip says where the audio goes
  * for the chosen model before anything is recorded: encrypted to the verified enclave for a confidential model,
- * through Hush's server to the named provider for a standard one (off when the server has none). Each failure
- * (microphone denied, no device, transcription failed or too slow, the day's dictation used up) is one sentence
- * under the composer; the typed text is never touched but to add a transcript.
+ * through Hush's server to the named provider for a standard one (off when the server has none), or, where the user
+ * chose it, recognised by the browser on this device (lib/browser/voice/on-device.ts: nothing sent, nothing counted,
+ * so the day's seconds do not stop it). Each failure (microphone denied, no device, transcription failed or too slow,
+ * the day's dictation used up) is one sentence under the composer; the typed text is never touched but to add a
+ * transcript.
  */
-export function DictateButton({ model, disabled, onTranscript, listen = false, onNoTranscript, onOverQuota }: DictateButtonProps) {
+export function DictateButton({ model, disabled, onTranscript, listen = false, onNoTranscript, overQuota: usedUp = null, onOverQuota }: DictateButtonProps) {
   const config = useDictationConfig();
   const confidential = useConfidential().config;
   const [phase, setPhase] = useState<Phase>("idle");
   const [elapsed, setElapsed] = useState(0);
   const [message, setMessage] = useState<string | null>(null);
-  const [overQuota, setOverQuota] = useState<string | null>(null);
-  const recording = useRef<Recording | null>(null);
+  const recording = useRef<Take | null>(null);
   const inFlight = useRef<AbortController | null>(null);
   const meter = useRef<HTMLSpanElement>(null);
 
   const route = useDictationRoute(model);
+  const onDevice = route.kind === "device";
   const isConfidential = route.kind === "enclave" && confidential !== null;
   const available = route.kind !== "off";
+  // The device's recognition counts no seconds: used up, only the server's routes stop.
+  const overQuota = onDevice ? null : usedUp;
   const title = overQuota ?? route.sentence;
 
   const transcribe = useCallback(
@@ -86,10 +95,7 @@ export function DictateButton({ model, disabled, onTranscript, listen = false, o
   const fail = useCallback((error: unknown) => {
     onNoTranscript?.();
     if (error instanceof DOMException && error.name === "AbortError") return;
-    if (error instanceof AppError && error.status === 429 && error.message === STT_QUOTA_MESSAGE) {
-      setOverQuota(error.message);
-      onOverQuota?.(error.message);
-    }
+    if (error instanceof AppError && error.status === 429 && error.message === STT_QUOTA_MESSAGE) onOverQuota?.(error.message);
     const text = isAppError(error, "bad_request:recording") || isAppError(error, "timeout:stt") ? error.message : serverMessage(error);
     setMessage(text ?? "The recording could not be transcribed. Please try again, or type your message.");
   }, [onNoTranscript, onOverQuota]);
@@ -100,8 +106,7 @@ export function DictateButton({ model, disabled, onTranscript, listen = false, o
     recording.current = null;
     setPhase("transcribing");
     try {
-      const audio = await current.stop();
-      const text = await transcribe(audio);
+      const text = await current.finish();
       if (text.trim()) onTranscript(text);
       else {
         onNoTranscript?.();
@@ -112,7 +117,12 @@ export function DictateButton({ model, disabled, onTranscript, listen = false, o
     } finally {
       setPhase("idle");
     }
-  }, [transcribe, onTranscript, onNoTranscript, fail]);
+  }, [onTranscript, onNoTranscript, fail]);
+  // The device's recognition may end by itself (a long silence): what it heard lands as if the user had stopped.
+  const stopNow = useRef(stop);
+  useEffect(() => {
+    stopNow.current = stop;
+  }, [stop]);
 
   const cancel = useCallback(() => {
     recording.current?.cancel();
@@ -125,14 +135,20 @@ export function DictateButton({ model, disabled, onTranscript, listen = false, o
     setMessage(null);
     setPhase("starting");
     try {
-      recording.current = await startRecording();
+      if (onDevice) {
+        const recognition = await startOnDevice(dictationLanguage(), () => void stopNow.current());
+        recording.current = { level: recognition.level, elapsedMs: recognition.elapsedMs, finish: recognition.stop, cancel: recognition.cancel };
+      } else {
+        const audio = await startRecording();
+        recording.current = { level: audio.level, elapsedMs: audio.elapsedMs, finish: async () => transcribe(await audio.stop()), cancel: audio.cancel };
+      }
       setElapsed(0);
       setPhase("recording");
     } catch (error) {
       setPhase("idle");
       fail(error);
     }
-  }, [fail]);
+  }, [fail, onDevice, transcribe]);
 
   // Voice mode opens the microphone by itself whenever it is listening and the button could be clicked.
   const blocked = !available || overQuota !== null || disabled === true;

@@ -2,30 +2,34 @@
 
 import { useDismiss } from "@/components/ui/use-dismiss";
 import { useId, useRef, useState } from "react";
+import { chooseDictation, installAndChooseDevice, type OnDeviceState } from "@/lib/browser/voice/on-device-choice";
+import type { DictationRoute } from "@/lib/browser/voice/where";
 import type { ModelChoice } from "@/lib/shared/llm/models";
-import { useDictationRoute } from "./dictate-button";
+import { useDictationRoutes } from "./use-dictation-route";
 
 /**
  * Beside the model picker's privacy badge (docs/issues.md #52): where the chosen model's recordings go, named before
- * anything is recorded ("Voice: Groq", "Voice: in the enclave"); a click shows the Dictate button's full sentence.
- * A narrow header shows the microphone alone, and one under 24rem (a 360 px phone) nothing: the Dictate button's
- * title says it there. Nothing is shown where the server offers no dictation for the model.
+ * anything is recorded ("Voice: Groq", "Voice: in the enclave", "Voice: on this device"); a click shows the Dictate
+ * button's full sentence and, where this browser offers on-device recognition, the choice between the model's route
+ * and this device (DictationChoice below). A narrow header shows the microphone alone, and one under 24rem (a
+ * 360 px phone) nothing: the Dictate button's title says it there. Nothing is shown where no route is offered.
  */
 export function DictationLabel({ model }: { model: ModelChoice | undefined }) {
-  const route = useDictationRoute(model);
+  const { route, own, onDevice } = useDictationRoutes(model);
   const [open, setOpen] = useState(false);
   const noteId = useId();
   const root = useRef<HTMLSpanElement>(null);
 
   useDismiss(open, root, setOpen);
 
-  if (route.kind === "off") return null;
+  const offered = model !== undefined && onDevice.offer !== "none";
+  if (route.kind === "off" && !offered) return null;
   return (
     <span ref={root} className="relative hidden @sm:inline-flex">
       <button
         type="button"
         data-testid="dictation-privacy-label"
-        aria-label={route.short}
+        aria-label={route.kind === "off" ? "Voice: choose where" : route.short}
         aria-expanded={open}
         aria-controls={open ? noteId : undefined}
         title={route.sentence}
@@ -36,16 +40,66 @@ export function DictationLabel({ model }: { model: ModelChoice | undefined }) {
           <rect x="9" y="3" width="6" height="11" rx="3" />
           <path d="M5 11a7 7 0 0 0 14 0M12 18v3" />
         </svg>
-        <span className="hidden @2xl:inline">{route.short}</span>
+        <span className="hidden @2xl:inline">{route.kind === "off" ? "Voice" : route.short}</span>
       </button>
       {open && (
         <span
           id={noteId}
-          role="note"
-          data-testid="dictation-privacy-note"
-          className="absolute left-0 top-full z-20 mt-1 w-64 max-w-[calc(100vw-2rem)] -translate-x-1/2 rounded-lg border border-ink-200 bg-white p-2.5 text-xs font-normal text-ink-700 shadow-lg @md:translate-x-0"
+          className="absolute left-0 top-full z-20 mt-1 w-64 max-w-[calc(100vw-2rem)] -translate-x-1/2 @md:w-72 rounded-lg border border-ink-200 bg-white p-2.5 text-xs font-normal text-ink-700 shadow-lg @md:translate-x-0"
         >
-          {route.sentence}
+          <span role="note" data-testid="dictation-privacy-note" className="block">
+            {route.sentence}
+          </span>
+          {offered && <DictationChoice own={own} onDevice={onDevice} />}
+        </span>
+      )}
+    </span>
+  );
+}
+
+/** The model's own route as a choice: who hears the recording that way. */
+function ownChoiceLabel(own: DictationRoute): string {
+  if (own.kind === "enclave") return "In the verified enclave";
+  if (own.kind === "provider") return `${own.provider}, through Hush's server`;
+  return "Not offered for this model";
+}
+
+/**
+ * The two places dictation can go, as radio buttons remembered in this browser: the model's route, or this device
+ * (the most private: nothing is sent, no dictation time counted). Where the browser must download its speech model
+ * first, choosing the device downloads it (the user's click is what SpeechRecognition.install() asks for).
+ */
+function DictationChoice({ own, onDevice }: { own: DictationRoute; onDevice: OnDeviceState }) {
+  const groupId = useId();
+  const device = onDevice.choice === "device" && onDevice.offer === "ready";
+  return (
+    <span role="radiogroup" aria-labelledby={groupId} data-testid="dictation-choice" className="mt-2 block border-t border-ink-100 pt-2">
+      <span id={groupId} className="block font-medium text-ink-900">
+        Where your voice is turned into text
+      </span>
+      <label className="mt-1 flex items-start gap-2">
+        <input type="radio" name={groupId} className="mt-0.5" checked={!device} disabled={own.kind === "off"} onChange={() => chooseDictation("model")} />
+        <span>{ownChoiceLabel(own)}</span>
+      </label>
+      <label className="mt-1 flex items-start gap-2">
+        <input
+          type="radio"
+          name={groupId}
+          className="mt-0.5"
+          checked={device}
+          disabled={onDevice.installing}
+          onChange={() => (onDevice.offer === "ready" ? chooseDictation("device") : void installAndChooseDevice())}
+        />
+        <span>
+          On this device <span className="text-ink-500">(most private: nothing is sent to Hush, no dictation time counted)</span>
+          {onDevice.offer === "install" && (
+            <span className="block text-ink-500">{onDevice.installing ? "Downloading the browser's speech model…" : "Your browser downloads its speech model first."}</span>
+          )}
+        </span>
+      </label>
+      {onDevice.installFailed && (
+        <span role="alert" className="mt-1 block text-red-700">
+          The browser could not install its speech model. Your voice still goes the model&apos;s way.
         </span>
       )}
     </span>

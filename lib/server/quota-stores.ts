@@ -17,6 +17,8 @@ export interface QuotaStore {
   /** Add one to `key` for `day` unless it reached `limit` (and one search unless `searchLimit` is reached). */
   increment(key: string, day: string, limit: number, searchLimit?: number): Promise<Counted>;
   add(key: string, day: string, amount: number, limit: number): Promise<boolean>;
+  /** Counting nothing; 0 when none. */
+  read(key: string, day: string): Promise<number>;
   salt(day: string): Promise<Buffer>;
 }
 
@@ -39,6 +41,7 @@ export const databaseStore: QuotaStore = {
   async add(key, day, amount, limit) {
     return (await rawRows<{ count: number }>(quotaAddSql({ key, day, amount, limit }))).length > 0;
   },
+  read: (key, day) => counterTable.read(key, day),
   async salt(day) {
     const db = await getDb();
     await db.$executeRaw`INSERT INTO quota_salts (day, salt) VALUES (${day}, ${randomBytes(32)}) ON CONFLICT (day) DO NOTHING`;
@@ -79,6 +82,9 @@ export function visitorsInMemory(visitors: WriteBehindCounts): QuotaStore {
     add(key, day, amount, limit) {
       return key.startsWith(VISITOR_KEY_PREFIX) ? visitors.increment(key, day, limit, amount) : databaseStore.add(key, day, amount, limit);
     },
+    read(key, day) {
+      return key.startsWith(VISITOR_KEY_PREFIX) ? visitors.count(key, day) : databaseStore.read(key, day);
+    },
     salt: (day) => databaseStore.salt(day),
   };
 }
@@ -105,6 +111,9 @@ export function redisStore(redis: Redis): QuotaStore {
     },
     async add(key, day, amount, limit) {
       return Number(await redis.eval(ADD_SCRIPT, 1, `hush:quota:${day}:${key}`, limit, 2 * 86_400, amount)) > 0;
+    },
+    async read(key, day) {
+      return Number((await redis.get(`hush:quota:${day}:${key}`)) ?? 0);
     },
     async salt(day) {
       const name = `hush:quota-salt:${day}`;
@@ -141,6 +150,14 @@ export function withFallback(primary: QuotaStore, fallback: QuotaStore): QuotaSt
       } catch (error) {
         warnRedisDown(error);
         return fallback.add(key, day, amount, limit);
+      }
+    },
+    async read(key, day) {
+      try {
+        return await primary.read(key, day);
+      } catch (error) {
+        warnRedisDown(error);
+        return fallback.read(key, day);
       }
     },
     async salt(day) {

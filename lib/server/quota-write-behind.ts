@@ -8,6 +8,8 @@ import { logger } from "@/lib/server/log";
 export interface WriteBehindCounts {
   /** True when admitted. */
   increment(key: string, day: string, limit: number, amount?: number): Promise<boolean>;
+  /** The count now, counting nothing (read from the table the first time, as increment). */
+  count(key: string, day: string): Promise<number>;
   flush(): Promise<void>;
   close(): Promise<void>;
 }
@@ -91,18 +93,27 @@ export function writeBehindCounts(table: CounterTable, flushMs = 100): WriteBehi
     timer.unref();
   }
 
+  const countsOf = (day: string): Map<string, Entry> => {
+    let counts = days.get(day);
+    if (!counts) {
+      days.set(day, (counts = new Map()));
+      dropOldDays(day);
+    }
+    return counts;
+  };
+
   return {
     async increment(key, day, limit, amount = 1) {
-      let counts = days.get(day);
-      if (!counts) {
-        days.set(day, (counts = new Map()));
-        dropOldDays(day);
-      }
+      const counts = countsOf(day);
       const entry = counts.get(key) ?? (await load(key, day, counts));
       if (entry.count + amount > limit) return false;
       entry.count += amount;
       schedule();
       return true;
+    },
+    async count(key, day) {
+      const counts = countsOf(day);
+      return (counts.get(key) ?? (await load(key, day, counts))).count;
     },
     flush,
     async close() {

@@ -125,6 +125,18 @@ export async function consumeAudioSeconds(subject: QuotaSubject, seconds: number
   return day;
 }
 
+/**
+ * Today's dictation seconds of `subject` on consumeAudioSeconds' counter, counting nothing (docs/issues.md #52).
+ * @returns remaining: `limit` (sttSecondsLimitFor) less today's count, never below 0.
+ */
+export async function audioSecondsLeft(subject: QuotaSubject, now = new Date()): Promise<{ limit: number; remaining: number }> {
+  const day = utcDay(now);
+  const key = (await keyFor(subject, day)) + STT_KEY_SUFFIX;
+  const store = subject.kind === "user" ? databaseStore : current().store;
+  const limit = sttSecondsLimitFor(subject);
+  return { limit, remaining: Math.max(0, limit - (await store.read(key, day))) };
+}
+
 /** Give back a user's dictation seconds counted on `day`; never below zero. */
 export async function refundAudioSeconds(subject: QuotaSubject, seconds: number, day: string): Promise<void> {
   if (subject.kind !== "user") return;

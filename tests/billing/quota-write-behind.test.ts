@@ -114,6 +114,20 @@ describe("writeBehindCounts", () => {
     expect(store.rows.get("2026-11-26 v:a")).toBe(5);
   });
 
+  it("count() reads a key's stored count once, then the count in memory, and counts nothing", async () => {
+    const store = table();
+    store.rows.set("2026-11-26 v:s:stt", 4);
+    const counts = writeBehindCounts(store, 10_000);
+    expect(await counts.count("v:s:stt", "2026-11-26")).toBe(4);
+    expect(await counts.increment("v:s:stt", "2026-11-26", 10, 3)).toBe(true);
+    expect(await counts.count("v:s:stt", "2026-11-26")).toBe(7);
+    expect(await counts.count("v:none", "2026-11-26")).toBe(0);
+    expect(store.reads).toBe(2);
+    await counts.close();
+    expect(store.rows.get("2026-11-26 v:s:stt")).toBe(7);
+    expect(store.rows.has("2026-11-26 v:none")).toBe(false);
+  });
+
   it("keeps counts that failed to write and writes them with the next flush", async () => {
     const store = table();
     const counts = writeBehindCounts(store, 10_000);

@@ -7,13 +7,14 @@
 import { AppError } from "@/lib/shared/errors";
 
 /** Why a recording could not start or finish; each has the sentence the composer shows (RECORDING_MESSAGES). */
-export type RecordingFailure = "denied" | "no_device" | "unsupported" | "failed";
+export type RecordingFailure = "denied" | "no_device" | "unsupported" | "on_device_unavailable" | "failed";
 
 /** The sentences of RecordingFailure: what happened and what the user can do. */
 export const RECORDING_MESSAGES: Record<RecordingFailure, string> = {
   denied: "Hush may not use the microphone. Allow it in your browser's site settings, then try Dictate again.",
   no_device: "No microphone was found. Connect one, then try Dictate again.",
   unsupported: "This browser cannot record audio here. Type your message instead.",
+  on_device_unavailable: "On-device recognition is not available in this browser right now. Choose where your voice goes beside the model, or type your message.",
   failed: "The recording failed. Please try again.",
 };
 

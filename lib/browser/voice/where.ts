@@ -1,15 +1,26 @@
 /**
  * Where a model's recordings go (docs/issues.md #52), said before anything is recorded: the Dictate button's tooltip
- * and the label beside the model picker use these same words. On-device recognition is not built, so "on this
- * device" is never claimed for dictation.
+ * and the label beside the model picker use these same words. "On this device" is said only where the user chose the
+ * device and the browser's on-device recognition is ready (./on-device.ts).
  */
 import type { ModelChoice } from "@/lib/shared/llm/models";
+import type { OnDeviceOffer } from "./on-device";
+import type { DictationChoice } from "./on-device-choice";
 
 /** The path of a model's audio: encrypted to the enclave, through Hush's server to a provider, or no dictation. */
 export type DictationRoute =
   | { kind: "enclave"; enclaveHost: string; sentence: string; short: string }
   | { kind: "provider"; provider: string; sentence: string; short: string }
+  | { kind: "device"; sentence: string; short: string }
   | { kind: "off"; sentence: string };
+
+/** This browser's on-device recognition: nothing reaches Hush's server, and no dictation seconds are counted. */
+export const DEVICE_ROUTE: DictationRoute = {
+  kind: "device",
+  sentence:
+    "Dictate: your voice is recognised by this browser on this device; neither the audio nor the words are sent to Hush or anyone else, and no dictation time is counted.",
+  short: "Voice: on this device",
+};
 
 /**
  * The route of `model`'s recordings: a confidential model with an enclave configured goes to the enclave; any other
@@ -34,4 +45,12 @@ export function dictationRoute(model: ModelChoice | undefined, standardProvider:
     };
   }
   return { kind: "off", sentence: "Dictation is not set up on this server for this model." };
+}
+
+/**
+ * The route used: the device's where the user chose it and `offer` is "ready" (the browser's on-device recognition is
+ * installed), for any model, confidential or standard, even one whose own route is off; else the model's own.
+ */
+export function chosenRoute(model: ModelChoice | undefined, own: DictationRoute, offer: OnDeviceOffer, choice: DictationChoice): DictationRoute {
+  return model && choice === "device" && offer === "ready" ? DEVICE_ROUTE : own;
 }

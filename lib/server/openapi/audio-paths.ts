@@ -5,7 +5,7 @@ import { api } from "@/lib/shared/api/contract";
 
 const AUDIO = z.string().meta({ format: "binary" });
 
-/** Dictation's transcription endpoint for the OpenAPI document (docs/issues.md #52), from its contract entry. */
+/** Dictation's transcription endpoints and its seconds left, for the OpenAPI document (docs/issues.md #52), from its contract entry. */
 export function audioPaths(): ZodOpenApiPathsObject {
   return pathsOf([
     operation(api.audioTranscriptions, {
@@ -32,6 +32,16 @@ export function audioPaths(): ZodOpenApiPathsObject {
         },
       },
       errors: [400, 403, 409, 413, 415, 422, 429, 502, 503, 504],
+    }),
+    operation(api.audioSeconds, {
+      operationId: "audioSecondsLeft",
+      tags: ["chat"],
+      summary: "The caller's dictation seconds today, read without counting",
+      description:
+        "The day's limit (STT_SECONDS_PER_DAY_VISITOR, _FREE, _PRO) and what is left of it on the counter both transcription " +
+        "routes add to; the chat page reads it on load, so Dictate is disabled from the start once the seconds are used up.",
+      security: ANYONE,
+      errors: [403],
     }),
     operation(api.confidentialTranscriptions, {
       operationId: "confidentialTranscription",

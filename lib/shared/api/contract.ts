@@ -28,7 +28,7 @@ import {
   projectIdBodySchema,
 } from "@/lib/shared/projects/schemas";
 import { MEMORY_MAX_BODY_BYTES, memoryPutBodySchema } from "@/lib/shared/memory/schemas";
-import { transcriptionQuerySchema, transcriptionSchema } from "@/lib/shared/audio/schemas";
+import { audioSecondsSchema, transcriptionQuerySchema, transcriptionSchema } from "@/lib/shared/audio/schemas";
 import * as files from "@/lib/shared/projects/file-schemas";
 import { checkoutBodySchema, customerPortalBodySchema, PAYMENT_MAX_BODY_BYTES } from "@/lib/shared/stripe/schemas";
 import {
@@ -318,6 +318,8 @@ export const api = {
     rawBody: true,
     rateLimit: { name: "audio-transcriptions", points: 30, durationSeconds: 60 },
   },
+  // The day's dictation seconds left (the same counter, standard and confidential), read on the chat page's load.
+  audioSeconds: { method: "GET", path: "/api/audio/seconds", response: audioSecondsSchema, name: "audio_seconds", auth: "optional" },
 
   // The confidential relay (lib/server/confidential/relay.ts): EHBP ciphertext in and out, never parsed here.
   confidentialAttestation: {
@@ -378,3 +380,4 @@ export type VaultDevicesJson = z.output<typeof vaultDevicesSchema>;
 export type SubscriptionJson = z.output<typeof subscriptionSchema>;
 export type ProjectListJson = z.output<typeof projectListSchema>;
 export type TranscriptionJson = z.output<typeof transcriptionSchema>;
+export type AudioSecondsJson = z.output<typeof audioSecondsSchema>;

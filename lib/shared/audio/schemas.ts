@@ -16,3 +16,12 @@ export const transcriptionSchema = z.object({
   text: z.string(),
   seconds: z.number().int().nonnegative(),
 });
+
+/**
+ * GET /api/audio/seconds (docs/issues.md #52): the caller's dictation seconds today, read without counting, so a page
+ * loaded after the day's seconds are used up shows Dictate disabled from the start. Whole seconds.
+ */
+export const audioSecondsSchema = z.strictObject({
+  limit_seconds: z.number().int().nonnegative(),
+  remaining_seconds: z.number().int().nonnegative(),
+});
