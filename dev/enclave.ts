@@ -84,7 +84,9 @@ export interface DevEnclaveOptions {
   tamper?: boolean;
   /**
    * Answer `POST /__test/tamper` with body `on` or `off` by switching `tamper` (`--test-controls`): the
-   * end-to-end run checks both a verified and a refused enclave against one app instance.
+   * end-to-end run checks both a verified and a refused enclave against one app instance; and `POST /__test/transcript`
+   * with a text that every sealed transcription answers in place of the stand-in (an empty body: the stand-in again),
+   * so e2e/voice-canary.spec.ts can have a spoken canary "heard" inside the enclave.
    */
   testControls?: boolean;
   /** Pause between streamed chunks (ms). Default 15. */
@@ -170,6 +172,7 @@ export async function startDevEnclave(options: DevEnclaveOptions = {}): Promise<
   const validitySeconds = options.validitySeconds ?? DEVELOPMENT_VALIDITY_SECONDS;
   const chunkDelayMs = options.chunkDelayMs ?? 15;
   let tampered = options.tamper ?? false;
+  let testTranscript: string | null = null;
 
   const documents = new Map<string, { doc: DevelopmentAttestationDocument; issuedAt: number }>();
   const attestation = async (enclaveHost: string) => {
@@ -208,6 +211,11 @@ export async function startDevEnclave(options: DevEnclaveOptions = {}): Promise<
       if (value !== "on" && value !== "off") return sendJson(res, 400, { error: "Send on or off" });
       tampered = value === "on";
       return sendJson(res, 200, { tampered });
+    }
+    if (options.testControls && req.method === "POST" && path === "/__test/transcript") {
+      const value = new TextDecoder().decode(await readBody(req, 4096)).trim();
+      testTranscript = value === "" ? null : value;
+      return sendJson(res, 200, { ok: true });
     }
     sendJson(res, 404, { error: "Not found" });
   }
@@ -293,7 +301,7 @@ export async function startDevEnclave(options: DevEnclaveOptions = {}): Promise<
       // Answered below as a missing file.
     }
     if (!(file instanceof Blob)) return answer(400, { error: { message: "Send the audio as the multipart file field", type: "invalid_request_error" } });
-    return answer(200, { text: developmentTranscript(file.size) });
+    return answer(200, { text: testTranscript ?? developmentTranscript(file.size) });
   }
 
   await new Promise<void>((resolve, reject) => {
