@@ -10,6 +10,8 @@ export const E2E_APP_PORT = Number(process.env.E2E_APP_PORT ?? 3100);
 const APP_PORT = E2E_APP_PORT;
 const LLM_PORT = Number(process.env.E2E_LLM_PORT ?? 4010);
 export const E2E_DATA_DIR = process.env.E2E_DATA_DIR ?? ".data-e2e";
+/** The main instance's output, stdout and stderr (stderr also reaches Playwright's): e2e/voice-canary.spec.ts reads it. */
+export const E2E_APP_LOG = `${E2E_DATA_DIR}.log`;
 /** Test peers for sign-in: an SMTP server (mail readable over HTTP) and an OpenID Connect issuer. */
 const SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? 4025);
 export const E2E_MAIL_HTTP_PORT = Number(process.env.E2E_MAIL_HTTP_PORT ?? 4026);
@@ -86,12 +88,13 @@ function confidentialApp(port: number, enclavePort: number, dataDir: string): Re
 /**
  * The specs that read or set a peer's shared state: the fake LLM's request log (`/__requests`), the fake SearXNG's
  * queries, the OpenID Connect issuer's identity, the auth-sync receiver, the tiny-quota instance, the enclave's
- * tamper switch, the confidential instance's log, the development server, and run_code's 12 s stop. They run one at a
- * time in the "shared" project, after the "isolated" one (whose files run E2E_WORKERS at a time, each file in one worker).
+ * tamper switch, the confidential instance's log, the main instance's log and the transcribers' set text
+ * (voice-canary), the development server, and run_code's 12 s stop. They run one at a time in the "shared" project,
+ * after the "isolated" one (whose files run E2E_WORKERS at a time, each file in one worker).
  */
 const SHARED_STATE = [
   "auth-sync", "auth", "google-popup", "billing", "security", "share-files", "vision", "chat", "context", "device-tools",
-  "memory", "project-files", "projects", "web-search", "confidential", "console", "run-code",
+  "memory", "project-files", "projects", "web-search", "confidential", "console", "run-code", "voice-canary",
 ].map((name) => `**/${name}.spec.ts`);
 const browserUse = { ...devices["Desktop Chrome"], viewport: { width: 1280, height: 800 } };
 
@@ -166,7 +169,8 @@ export default defineConfig({
       timeout: 30_000,
     },
     {
-      command: `rm -rf ${E2E_DATA_DIR} && node --require ./deploy/http-timeouts.cjs server.mjs -p ${APP_PORT} -H 127.0.0.1`,
+      // stdout to the log only (Playwright ignores a server's stdout), stderr to the log and on to Playwright.
+      command: `rm -rf ${E2E_DATA_DIR} ${E2E_APP_LOG} && node --require ./deploy/http-timeouts.cjs server.mjs -p ${APP_PORT} -H 127.0.0.1 2>&1 >>${E2E_APP_LOG} | tee -a ${E2E_APP_LOG} >&2`,
       url: `http://127.0.0.1:${APP_PORT}/`,
       reuseExistingServer: false,
       timeout: 120_000,

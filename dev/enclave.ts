@@ -57,7 +57,8 @@ export interface DevEnclaveOptions {
   listenHost?: string;
   /** Serve a different measurement: verification must refuse it. */
   tamper?: boolean;
-  /** Answer `POST /__test/tamper` (`on`/`off`) by switching `tamper`. */
+  /** Answer `POST /__test/tamper` (`on`/`off`) by switching `tamper`, and `POST /__test/transcript` (a text every
+   * sealed transcription answers; empty: the stand-in again). */
   testControls?: boolean;
   chunkDelayMs?: number;
   validitySeconds?: number;
@@ -118,6 +119,7 @@ export async function startDevEnclave(options: DevEnclaveOptions = {}): Promise<
   const validitySeconds = options.validitySeconds ?? DEVELOPMENT_VALIDITY_SECONDS;
   const chunkDelayMs = options.chunkDelayMs ?? 15;
   let tampered = options.tamper ?? false;
+  let testTranscript: string | null = null;
 
   const documents = new Map<string, { doc: DevelopmentAttestationDocument; issuedAt: number }>();
   const attestation = async (enclaveHost: string) => {
@@ -156,6 +158,11 @@ export async function startDevEnclave(options: DevEnclaveOptions = {}): Promise<
       if (value !== "on" && value !== "off") return sendJson(res, 400, { error: "Send on or off" });
       tampered = value === "on";
       return sendJson(res, 200, { tampered });
+    }
+    if (options.testControls && req.method === "POST" && path === "/__test/transcript") {
+      const value = new TextDecoder().decode(await readBody(req, 4096)).trim();
+      testTranscript = value === "" ? null : value;
+      return sendJson(res, 200, { ok: true });
     }
     sendJson(res, 404, { error: "Not found" });
   }
@@ -235,7 +242,7 @@ export async function startDevEnclave(options: DevEnclaveOptions = {}): Promise<
     } catch {
     }
     if (!(file instanceof Blob)) return answer(400, { error: { message: "Send the audio as the multipart file field", type: "invalid_request_error" } });
-    return answer(200, { text: developmentTranscript(file.size) });
+    return answer(200, { text: testTranscript ?? developmentTranscript(file.size) });
   }
 
   await new Promise<void>((resolve, reject) => {

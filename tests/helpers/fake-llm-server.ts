@@ -9,6 +9,8 @@
  *   POST /v1/audio/transcriptions      OpenAI-compatible transcription (multipart `file`, `model`, `response_format`)
  *   POST /openai/v1/audio/transcriptions  groq-sdk's transcription path (docs/issues.md #52)
  *   GET  /__transcriptions             the recorded transcription requests as JSON; DELETE clears them
+ *   PUT  /__transcript                 `{ "text": "..." }`: every transcription answers that text until DELETE /__transcript
+ *                                      (e2e/voice-canary.spec.ts, whose canary is spoken, then "heard" here)
  *   GET  /health                       {"ok":true}
  *   GET  /__requests                   the recorded requests as JSON (for Playwright, which runs this
  *                                      server as a separate process); DELETE /__requests clears them
@@ -47,7 +49,7 @@
  * `scriptTools(steps)` plans the tool calls of the next requests that offer tools, one entry each, in place of the
  * rule: several calls in one entry are one model step's calls (streamed by index), an empty entry answers.
  *
- * Transcriptions answer `fakeTranscript(<bytes received>)` deterministically; with `response_format: "verbose_json"` (Groq)
+ * Transcriptions answer `fakeTranscript(<bytes received>)` deterministically (or the text PUT /__transcript set); with `response_format: "verbose_json"` (Groq)
  * also `duration`, in seconds, when the audio is a WAV whose header says it. Each records the audio's byte length and
  * type, never the audio. A forced scenario (`setScenario`) of 429, 500, 400 or hang applies to them as to chats.
  *
@@ -98,6 +100,7 @@ export async function startFakeLlmServer(
   const sockets = new Set<Socket>();
   const timers = new Set<ReturnType<typeof setTimeout>>();
   let forced: FakeScenario | null = null;
+  let transcript: string | null = null;
   let planned: { name: string; arguments: string }[][] = [];
 
   const wait = (ms: number, res: http.ServerResponse) =>
@@ -138,6 +141,16 @@ export async function startFakeLlmServer(
     if (req.method === "GET" && path === "/__transcriptions") return sendJson(res, 200, transcriptions);
     if (req.method === "DELETE" && path === "/__transcriptions") {
       transcriptions.length = 0;
+      return sendJson(res, 200, { ok: true });
+    }
+    if (req.method === "PUT" && path === "/__transcript") {
+      const text = (JSON.parse(await readBody(req)) as { text?: unknown }).text;
+      if (typeof text !== "string" || text === "") return sendJson(res, 400, errorBody("Send { text }.", "invalid_request_error", null));
+      transcript = text;
+      return sendJson(res, 200, { ok: true });
+    }
+    if (req.method === "DELETE" && path === "/__transcript") {
+      transcript = null;
       return sendJson(res, 200, { ok: true });
     }
     if (req.method === "POST" && (path === "/v1/audio/transcriptions" || path === "/openai/v1/audio/transcriptions")) return transcription(req, res, path);
@@ -313,7 +326,7 @@ export async function startFakeLlmServer(
   }
 
   const transcription = (req: http.IncomingMessage, res: http.ServerResponse, path: string) =>
-    answerTranscription(req, res, path, { scenario: forced, record: (t) => transcriptions.push(t), hang: (r) => wait(HANG_MS, r) });
+    answerTranscription(req, res, path, { scenario: forced, transcript, record: (t) => transcriptions.push(t), hang: (r) => wait(HANG_MS, r) });
 
   server.on("connection", (socket) => {
     sockets.add(socket);

@@ -40,14 +40,14 @@ export function wavSeconds(audio: Uint8Array): number | null {
 
 /**
  * One transcription: the multipart body parsed by the platform's own FormData, recorded by sizes and names only, the
- * answer deterministic (`fakeTranscript`; Groq's `verbose_json` with the WAV's `duration`), or the forced `scenario`'s
+ * answer deterministic (`fakeTranscript`, or `transcript` when set; Groq's `verbose_json` with the WAV's `duration`), or the forced `scenario`'s
  * failure ("429", "500", "400", "hang" until `hang` resolves).
  */
 export async function answerTranscription(
   req: http.IncomingMessage,
   res: http.ServerResponse,
   path: string,
-  fake: { scenario: FakeScenario | null; record: (t: RecordedTranscription) => void; hang: (res: http.ServerResponse) => Promise<boolean> },
+  fake: { scenario: FakeScenario | null; transcript: string | null; record: (t: RecordedTranscription) => void; hang: (res: http.ServerResponse) => Promise<boolean> },
 ): Promise<void> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -82,7 +82,7 @@ export async function answerTranscription(
       res.destroy();
       return;
   }
-  const text = fakeTranscript(audio.byteLength);
+  const text = fake.transcript ?? fakeTranscript(audio.byteLength);
   const duration = wavSeconds(audio);
   return sendJson(res, 200, responseFormat === "verbose_json" ? { text, ...(duration === null ? {} : { duration }), language: "en", segments: [] } : { text });
 }
