@@ -171,6 +171,11 @@ describe("POST /api/audio/transcriptions (docs/issues.md #52)", () => {
       const res = await post(wav(15), "audio/wav", { model: BASIC, seconds: "2" }, cookie);
       expect(await res.json()).toMatchObject({ seconds: 15 });
       expect((await post(wav(1), "audio/wav", { model: BASIC, seconds: "6" }, cookie)).status).toBe(429);
+      // Declared 2 s of the 5 left, heard 12: the transcript still comes, and the day's seconds end at the limit.
+      const past = await post(wav(12), "audio/wav", { model: BASIC, seconds: "2" }, cookie);
+      expect(past.status).toBe(200);
+      expect(await past.json()).toMatchObject({ text: expect.any(String), seconds: 5 });
+      expect((await post(wav(1), "audio/wav", { model: BASIC, seconds: "1" }, cookie)).status).toBe(429);
     } finally {
       setEnv({ STT_SECONDS_PER_DAY_FREE: undefined });
     }

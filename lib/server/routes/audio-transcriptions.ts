@@ -8,7 +8,7 @@ import { getConfig } from "@/lib/server/config";
 import { invalidRequest, readWebBody } from "@/lib/server/http";
 import { modelPrivacy } from "@/lib/server/llm/providers";
 import { getPlan } from "@/lib/server/plans";
-import { consumeAudioSeconds, refundAudioSeconds, type QuotaSubject } from "@/lib/server/quota";
+import { audioSecondsLeft, consumeAudioSeconds, refundAudioSeconds, type QuotaSubject } from "@/lib/server/quota";
 import { AUDIO_TYPES, transcribe, type Recording } from "@/lib/server/stt/transcribe";
 import { AppError } from "@/lib/shared/errors";
 
@@ -53,8 +53,10 @@ export const POST = route(api.audioTranscriptions, async ({ request, user, signa
   }
   // The browser measured the recording; a provider that heard more (past a second of rounding) has the rest counted.
   const heard = transcript.durationSeconds === null ? seconds : Math.ceil(transcript.durationSeconds);
-  const extra = heard > seconds + 1 ? heard - seconds : 0;
-  if (extra > 0) await consumeAudioSeconds(subject, extra);
+  // Counted up to the day's limit, never refused once the words are heard: a 429 now would lose them.
+  const over = heard > seconds + 1 ? heard - seconds : 0;
+  const extra = over > 0 ? Math.min(over, (await audioSecondsLeft(subject)).remaining) : 0;
+  if (extra > 0) await consumeAudioSeconds(subject, extra).catch(() => undefined);
   return reply(api.audioTranscriptions, { text: transcript.text, seconds: seconds + extra }, { headers: PRIVATE_NO_STORE });
 });
 
