@@ -3,7 +3,7 @@ import { DEFAULT_CHAT_LIMITS } from "@/lib/shared/chat/turn-schema";
 import { z } from "@/lib/shared/zod";
 import { BODY_CEILING_BYTES } from "@/lib/server/body-limits";
 
-// Every setting Hush reads, with its default; documented in docs/configuration.md. Read through getConfig().
+// Every setting Hush reads, with its default (docs/configuration.md). Read through getConfig().
 
 const optionalString = z
   .string()
@@ -12,10 +12,8 @@ const optionalString = z
   .optional();
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
-/** A request body limit, bytes, at most BODY_CEILING_BYTES. */
 const bodyLimit = (fallback: number) => z.coerce.number().int().positive().max(BODY_CEILING_BYTES).default(fallback);
 
-/** The environment variables Hush reads, parsed and defaulted. */
 export const envSchema = z.object({
   NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
   APP_URL: z.string().url().default("http://localhost:3000"),
@@ -30,7 +28,6 @@ export const envSchema = z.object({
   PGLITE_SHARED_BUFFERS_MB: z.coerce.number().int().min(1).max(1024).default(16),
   /** `on`: fsync before a commit is acknowledged (docs/security.md "Power cut"). */
   PGLITE_DURABILITY: z.enum(["on", "off"]).default("on"),
-  /** Unset: the embedded PGlite under DATA_DIR. */
   DATABASE_URL: optionalString,
   GROQ_API_KEY: optionalString,
   /** An origin: groq-sdk appends /openai/v1. */
@@ -72,15 +69,11 @@ export const envSchema = z.object({
   ),
   CONFIDENTIAL_MODEL_BASIC: optionalString,
   CONFIDENTIAL_MODEL_PRO: optionalString,
-  /** Bytes, counted while streaming. */
   CONFIDENTIAL_MAX_REQUEST_BYTES: bodyLimit(16 * 1024 * 1024),
-  /** Until the enclave's response headers. */
   CONFIDENTIAL_TIMEOUT_MS: positiveInt(60_000),
-  /** Longest silence, and longest whole answer from its first byte. */
   CONFIDENTIAL_IDLE_TIMEOUT_MS: positiveInt(60_000),
   CONFIDENTIAL_STREAM_TIMEOUT_MS: positiveInt(600_000),
   CONFIDENTIAL_ATTESTATION_CACHE_SECONDS: positiveInt(300),
-  /** A client whose enclave usage named a model its plan does not allow is refused this long. */
   CONFIDENTIAL_MISMATCH_BLOCK_SECONDS: positiveInt(24 * 3600),
   ENCLAVE_PORT: z.coerce.number().int().min(1).max(65535).default(8788),
   /** Least time between passes removing deleted key material from the disk; 0: a pass per deletion. */
@@ -91,11 +84,11 @@ export const envSchema = z.object({
   CHAT_MAX_MESSAGE_CHARS: positiveInt(DEFAULT_CHAT_LIMITS.maxMessageChars),
   CHAT_MAX_REQUEST_BYTES: bodyLimit(DEFAULT_CHAT_LIMITS.maxRequestBytes),
   CHAT_MAX_DOCUMENTS: positiveInt(DEFAULT_CHAT_LIMITS.maxDocuments),
-  /** Codes whose provider model reads images; unset: none (the default models read text only). */
+  /** Unset: none (the default models read text only). */
   LLM_VISION_MODELS: optionalString,
   /** Codes whose model cannot call tools: search takes the user's message as the query. */
   LLM_NO_FUNCTION_CALLING_MODELS: optionalString,
-  /** Names from lib/shared/llm/device-tools.ts, run_code excepted (the "Run code" switch offers it). */
+  /** run_code excepted: the "Run code" switch offers it. */
   CHAT_DEVICE_TOOLS: optionalString,
   /** Model calls per user message; the last is offered no tools, so at least 2. */
   CHAT_MAX_TOOL_STEPS: z.coerce.number().int().min(2).max(50).default(8),
@@ -104,7 +97,6 @@ export const envSchema = z.object({
   CHAT_MAX_IMAGES: positiveInt(DEFAULT_CHAT_LIMITS.maxImagesPerRequest),
   /** Decoded bytes (Groq refuses base64 images over 4 MB: console.groq.com/docs/vision). */
   CHAT_MAX_IMAGE_BYTES: positiveInt(DEFAULT_CHAT_LIMITS.maxImageBytes),
-  /** The same in the browser and on the server. */
   PDF_MAX_BYTES: positiveInt(10 * 1024 * 1024),
   PDF_MAX_PAGES: positiveInt(100),
   PDF_MAX_TEXT_CHARS: positiveInt(DEFAULT_CHAT_LIMITS.maxDocumentChars),
@@ -112,7 +104,6 @@ export const envSchema = z.object({
   /** Under 64 MiB, as pdf.js grows a decoder's buffer in powers of two. */
   PDF_MAX_INFLATED_BYTES: positiveInt(50 * 1024 * 1024),
 
-  // Sign-in: next-auth's own variables are derived in lib/server/auth/options.ts.
   NEXTAUTH_SECRET: optionalString.pipe(z.string().min(32, "must be at least 32 characters").optional()),
   EMAIL_SERVER: optionalString.pipe(
     z
@@ -121,7 +112,6 @@ export const envSchema = z.object({
       .optional(),
   ),
   EMAIL_FROM: optionalString,
-  /** To one mailbox, from one client network. */
   EMAIL_SIGNIN_LIMIT_PER_HOUR: positiveInt(5),
   /** From all networks: a minute, so nobody can hold the owner's next link back longer. */
   EMAIL_SIGNIN_MAILBOX_LIMIT_PER_MINUTE: positiveInt(6),
@@ -148,7 +138,7 @@ export const envSchema = z.object({
   CLIENT_IP_HEADER: z.string().trim().toLowerCase().default("x-forwarded-for"),
   /** Bits: a home or phone usually gets a whole /64, so one /64 is one client. */
   IPV6_CLIENT_PREFIX: z.coerce.number().int().min(16).max(128).default(64),
-  /** Per UTC day: visitors per address, users per account (also SEARCH_ and STT_SECONDS_). */
+  /** Per UTC day: visitors per address, users per account. */
   QUOTA_VISITOR_PER_DAY: positiveInt(10),
   QUOTA_FREE_PER_DAY: positiveInt(50),
   QUOTA_PRO_PER_DAY: positiveInt(1000),
@@ -162,12 +152,10 @@ export const envSchema = z.object({
   SEARCH_PER_DAY_FREE: positiveInt(20),
   SEARCH_PER_DAY_PRO: positiveInt(300),
   READ_PAGE_MAX_BYTES: positiveInt(2 * 1024 * 1024),
-  /** DNS, every redirect hop and the body together. */
   READ_PAGE_TIMEOUT_MS: positiveInt(10_000),
   READ_PAGE_MAX_CHARS: positiveInt(20_000),
   /** host:port pairs exempt from the public-address rule; the embedded defaults allow the SearXNG stand-in. */
   READ_PAGE_ALLOW_HOSTS: optionalString,
-  // Dictation for standard models: lib/server/config-stt.ts resolves these.
   STT_PROVIDER: optionalString.pipe(z.enum(["groq", "openai-compatible"]).optional()),
   /** For `groq` an origin, else a base URL with /v1. */
   STT_BASE_URL: optionalString.pipe(z.string().url().optional()),
@@ -180,7 +168,6 @@ export const envSchema = z.object({
   STT_SECONDS_PER_DAY_VISITOR: positiveInt(120),
   STT_SECONDS_PER_DAY_FREE: positiveInt(900),
   STT_SECONDS_PER_DAY_PRO: positiveInt(7200),
-  /** "off": no "Run code" switch and no run_code tool. */
   CODE_EXECUTION: z.enum(["on", "off"]).default("on"),
   CODE_TIMEOUT_MS: positiveInt(10_000),
   /** "1": confidential searches also ask the enclave's `pii_check_options`. */
