@@ -17,17 +17,15 @@ interface ComposerProps {
   onPickFile: (file: File) => void;
   busy: boolean;
   disabled?: boolean;
-  /** The chosen model reads images: the picker offers images too. */
   readsImages?: boolean;
-  /** More controls beside the attach button (the "Search the web" toggle). */
+  /** Beside the attach button. */
   tools?: ReactNode;
-  /** The chosen model, for the Dictate button (docs/issues.md #52); absent: no Dictate button. */
+  /** Absent: no Dictate button. */
   model?: ModelChoice;
-  /** The latest answer on screen, which voice mode reads aloud once a new one arrives. */
+  /** Voice mode reads it aloud once a new one arrives. */
   latestAnswer?: LatestAnswer | null;
 }
 
-/** What voice mode is doing, for its status line. */
 const VOICE_STATUS = {
   listening: "Voice mode: listening. Pause speaking or click the red button to send.",
   answering: "Voice mode: waiting for the answer…",
@@ -36,18 +34,11 @@ const VOICE_STATUS = {
 
 const MAX_HEIGHT_PX = 200;
 
-/**
- * The message input (docs/product.md §2, §5): placeholder "Message GPT", an attach button (PDFs, and since docs/issues.md #23 text, source, Word
- * and image files: lib/browser/files/kinds.ts), and a send
- * button disabled while the text is empty, which becomes Stop while an answer streams. Enter sends,
- * Shift+Enter adds a line, and pasting inserts plain text only. "Dictate" (docs/issues.md #52) adds a transcript after
- * the typed text, for the user to read and send; "Voice mode" (./use-voice-mode.ts) sends it through the same onSend
- * and reads the answer aloud.
- */
+/** The message input (docs/product.md §2, §5). Dictate adds a transcript for the user to send; voice mode sends it. */
 export function Composer({ value, onChange, onSend, onStop, onPickFile, busy, disabled, readsImages = false, tools, model, latestAnswer = null }: ComposerProps) {
   const fileInput = useRef<HTMLInputElement>(null);
   const textarea = useRef<HTMLTextAreaElement>(null);
-  // The text as typed when a transcript arrives (typing may go on while it is transcribed).
+  // Typing may go on while a transcript is made.
   const latest = useRef(value);
   useLayoutEffect(() => {
     latest.current = value;
@@ -55,7 +46,6 @@ export function Composer({ value, onChange, onSend, onStop, onPickFile, busy, di
   const canSend = value.trim() !== "" && !busy && !disabled;
   const route = useDictationRoute(model);
   const dictation = route.kind !== "off";
-  // The day's seconds used up (known on load, or from a 429): only the server's routes stop, not the device's.
   const [usedUp, setUsedUp] = useDictationUsedUp(model !== undefined);
   const overQuota = route.kind === "device" ? null : usedUp;
   const voice = useVoiceMode({
@@ -67,14 +57,12 @@ export function Composer({ value, onChange, onSend, onStop, onPickFile, busy, di
     },
   });
 
-  // The input has focus when /chat opens on a desktop (a phone would pop its keyboard up).
+  // Not on a phone, which would pop its keyboard up.
   useEffect(() => {
     if (window.matchMedia("(min-width: 768px) and (pointer: fine)").matches) textarea.current?.focus();
   }, []);
 
-  // Fit the textarea to its text whenever the text changes, including when a send clears it. Where CSS
-  // can (field-sizing: content, Chromium 123+), the browser does it in its own layout pass; measuring
-  // scrollHeight here forced a synchronous layout on every keystroke (bench/chat-page.mjs).
+  // Where CSS can (field-sizing), the browser fits the text in its own layout pass, without a forced layout.
   useLayoutEffect(() => {
     const el = textarea.current;
     if (!el || CSS.supports("field-sizing", "content")) return;
@@ -121,8 +109,7 @@ export function Composer({ value, onChange, onSend, onStop, onPickFile, busy, di
           {voice.note}
         </p>
       )}
-      {/* Narrower than 32rem (a phone, or beside the sidebar at 768 px) the text takes the first row whole and the
-          buttons a row under it; the DOM order, and so the focus order, stays that of the one-row layout. */}
+      {/* Narrow, the buttons wrap under the text; the focus order stays that of one row. */}
       <div className="relative flex flex-wrap items-end gap-2 @lg:flex-nowrap rounded-2xl border border-ink-200 bg-white p-2 shadow-sm focus-within:border-brand-400 focus-within:ring-2 focus-within:ring-brand-100">
         <input
           ref={fileInput}
@@ -169,7 +156,7 @@ export function Composer({ value, onChange, onSend, onStop, onPickFile, busy, di
             <button
               type="button"
               onClick={voice.toggle}
-              // Not turned on while an answer is written: its transcript could not be sent until the answer ends.
+              // Its transcript could not be sent until the answer ends.
               disabled={disabled || (!voice.on && (busy || !dictation || overQuota !== null))}
               aria-pressed={voice.on}
               aria-label="Voice mode"

@@ -14,49 +14,33 @@ import { useDictationConfig } from "./dictation-context";
 import { useDictationRoute } from "./use-dictation-route";
 
 interface DictateButtonProps {
-  /** The chosen model: where its audio goes decides the path and the tooltip. */
   model: ModelChoice | undefined;
   disabled?: boolean;
-  /** The transcript, for the composer to add to what is typed (sent only in voice mode). */
+  /** Sent only in voice mode. */
   onTranscript: (text: string) => void;
-  /** Voice mode (./use-voice-mode.ts): record by itself while true, and stop at a silence after speech. */
+  /** Voice mode: record by itself while true, and stop at a silence after speech. */
   listen?: boolean;
-  /** Voice mode: a recording ended without a transcript (failed, empty, or cancelled with Escape). */
   onNoTranscript?: () => void;
-  /** The day's dictation seconds are used up: the sentence saying so (from the page's load or a 429), else null. */
+  /** The sentence saying the day's dictation seconds are used up, else null. */
   overQuota?: string | null;
-  /** A 429 said the day's dictation seconds are used up: the sentence saying so. */
   onOverQuota?: (message: string) => void;
 }
 
 type Phase = "idle" | "starting" | "recording" | "transcribing";
 
-/** One dictation under way, recorded for a transcription route or recognised on the device. */
 interface Take {
   level(): number;
   elapsedMs(): number;
-  /** Stop and hand over the text. */
   finish(): Promise<string>;
   cancel(): void;
 }
 
-/** m:ss of a number of seconds. */
 function clock(seconds: number): string {
   const s = Math.max(0, Math.floor(seconds));
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
-/**
- * The composer's "Dictate" button (docs/issues.md #52). The first click asks for the microphone and records
- * (MediaRecorder, Opus); while recording it shows a red indicator, a timer against STT_MAX_SECONDS and a level meter;
- * a second click stops and transcribes, Escape cancels, and the limit stops it. The tooltip says where the audio goes
- * for the chosen model before anything is recorded: encrypted to the verified enclave for a confidential model,
- * through Hush's server to the named provider for a standard one (off when the server has none), or, where the user
- * chose it, recognised by the browser on this device (lib/browser/voice/on-device.ts: nothing sent, nothing counted,
- * so the day's seconds do not stop it). Each failure (microphone denied, no device, transcription failed or too slow,
- * the day's dictation used up) is one sentence under the composer; the typed text is never touched but to add a
- * transcript.
- */
+/** The composer's "Dictate" button; its tooltip says where the audio goes before anything is recorded. */
 export function DictateButton({ model, disabled, onTranscript, listen = false, onNoTranscript, overQuota: usedUp = null, onOverQuota }: DictateButtonProps) {
   const config = useDictationConfig();
   const confidential = useConfidential().config;
@@ -71,7 +55,7 @@ export function DictateButton({ model, disabled, onTranscript, listen = false, o
   const onDevice = route.kind === "device";
   const isConfidential = route.kind === "enclave" && confidential !== null;
   const available = route.kind !== "off";
-  // The device's recognition counts no seconds: used up, only the server's routes stop.
+  // The device's recognition counts no seconds.
   const overQuota = onDevice ? null : usedUp;
   const title = overQuota ?? route.sentence;
 
@@ -118,7 +102,7 @@ export function DictateButton({ model, disabled, onTranscript, listen = false, o
       setPhase("idle");
     }
   }, [onTranscript, onNoTranscript, fail]);
-  // The device's recognition may end by itself (a long silence): what it heard lands as if the user had stopped.
+  // The device's recognition may end by itself: what it heard lands as if the user had stopped.
   const stopNow = useRef(stop);
   useEffect(() => {
     stopNow.current = stop;
@@ -150,22 +134,21 @@ export function DictateButton({ model, disabled, onTranscript, listen = false, o
     }
   }, [fail, onDevice, transcribe]);
 
-  // Voice mode opens the microphone by itself whenever it is listening and the button could be clicked.
   const blocked = !available || overQuota !== null || disabled === true;
   useEffect(() => {
     if (!listen || phase !== "idle") return;
-    // After this render (and once only under StrictMode's second mount): the cleanup clears it.
+    // Once only under StrictMode's second mount: the cleanup clears it.
     const timer = setTimeout(() => (blocked ? onNoTranscript?.() : void start()), 0);
     return () => clearTimeout(timer);
   }, [listen, phase, blocked, start, onNoTranscript]);
-  // Leaving voice mode mid-recording drops the recording (the one click that leaves must not send it).
+  // The one click that leaves voice mode must not send the recording.
   const wasListening = useRef(listen);
   useEffect(() => {
     if (wasListening.current && !listen && recording.current) cancel();
     wasListening.current = listen;
   }, [listen, cancel]);
 
-  // While recording: the timer, the level meter (written straight to the DOM each frame), and the limit.
+  // The meter is written straight to the DOM each frame.
   useEffect(() => {
     if (phase !== "recording") return;
     let frame = 0;
@@ -190,7 +173,7 @@ export function DictateButton({ model, disabled, onTranscript, listen = false, o
     };
   }, [phase, config.maxSeconds, stop, listen]);
 
-  // Escape cancels a recording (or a transcription under way) before the chat's own shortcuts see it.
+  // Before the chat's own shortcuts see Escape.
   useEffect(() => {
     if (phase === "idle") return;
     const onKey = (event: KeyboardEvent) => {
@@ -204,7 +187,6 @@ export function DictateButton({ model, disabled, onTranscript, listen = false, o
     return () => document.removeEventListener("keydown", onKey, true);
   }, [phase, cancel, onNoTranscript]);
 
-  // Leaving the chat releases the microphone.
   useEffect(() => () => cancel(), [cancel]);
 
   const recordingNow = phase === "recording";

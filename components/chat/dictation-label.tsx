@@ -7,13 +7,7 @@ import type { DictationRoute } from "@/lib/browser/voice/where";
 import type { ModelChoice } from "@/lib/shared/llm/models";
 import { useDictationRoutes } from "./use-dictation-route";
 
-/**
- * Beside the model picker's privacy badge (docs/issues.md #52): where the chosen model's recordings go, named before
- * anything is recorded ("Voice: Groq", "Voice: in the enclave", "Voice: on this device"); a click shows the Dictate
- * button's full sentence and, where this browser offers on-device recognition, the choice between the model's route
- * and this device (DictationChoice below). A narrow header shows the microphone alone, and one under 24rem (a
- * 360 px phone) nothing: the Dictate button's title says it there. Nothing is shown where no route is offered.
- */
+/** Where the chosen model's recordings go, beside the privacy badge; a click offers the on-device choice. */
 export function DictationLabel({ model }: { model: ModelChoice | undefined }) {
   const { route, own, onDevice } = useDictationRoutes(model);
   const [open, setOpen] = useState(false);
@@ -57,18 +51,13 @@ export function DictationLabel({ model }: { model: ModelChoice | undefined }) {
   );
 }
 
-/** The model's own route as a choice: who hears the recording that way. */
 function ownChoiceLabel(own: DictationRoute): string {
   if (own.kind === "enclave") return "In the verified enclave";
   if (own.kind === "provider") return `${own.provider}, through Hush's server`;
   return "Not offered for this model";
 }
 
-/**
- * The two places dictation can go, as radio buttons remembered in this browser: the model's route, or this device
- * (the most private: nothing is sent, no dictation time counted). Where the browser must download its speech model
- * first, choosing the device downloads it (the user's click is what SpeechRecognition.install() asks for).
- */
+// Choosing the device downloads its speech model where needed: install() asks for the user's click.
 function DictationChoice({ own, onDevice }: { own: DictationRoute; onDevice: OnDeviceState }) {
   const groupId = useId();
   const device = onDevice.choice === "device" && onDevice.offer === "ready";

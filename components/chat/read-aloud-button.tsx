@@ -4,14 +4,10 @@ import { useState, useSyncExternalStore } from "react";
 import { loadOnDeviceVoices, readAloud, readAloudState, stopReading, subscribeReadAloud, togglePause, voiceFor } from "@/lib/browser/voice/read-aloud";
 import { ACTION_BUTTON } from "./message-actions";
 
-/** The sentence shown where the browser has no on-device voice (a network voice is never used instead). */
+/** A network voice is never used instead. */
 export const NO_LOCAL_VOICE = "No on-device voice is installed in this browser, so Hush will not read aloud: it never sends an answer to a network voice.";
 
-/**
- * An answer's "Read aloud" action (docs/issues.md #52): play, then pause/resume and stop, with the browser's
- * on-device voices only (lib/browser/voice/read-aloud.ts); code blocks and tables are announced, not read. Where no
- * on-device voice is installed it says so instead.
- */
+/** An answer's "Read aloud": play, pause/resume and stop, with on-device voices only. */
 export function ReadAloudButton({ id, text }: { id: string; text: string }) {
   const current = useSyncExternalStore(subscribeReadAloud, readAloudState, () => null);
   const [note, setNote] = useState<string | null>(null);

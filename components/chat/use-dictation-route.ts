@@ -7,15 +7,11 @@ import { chosenRoute, dictationRoute, type DictationRoute } from "@/lib/browser/
 import type { ModelChoice } from "@/lib/shared/llm/models";
 import { useDictationConfig } from "./dictation-context";
 
-/** The dictation choice and this browser's on-device offer (lib/browser/voice/on-device-choice.ts). */
 export function useOnDevice(): OnDeviceState {
   return useSyncExternalStore(subscribeOnDevice, onDeviceState, serverOnDeviceState);
 }
 
-/**
- * Where `model`'s recordings go on this page (lib/browser/voice/where.ts): `route` the one used (the device where
- * chosen and ready), `own` the model's own from the page's dictation and enclave settings.
- */
+/** `route`: the one used (the device where chosen and ready); `own`: the model's own. */
 export function useDictationRoutes(model: ModelChoice | undefined): { route: DictationRoute; own: DictationRoute; onDevice: OnDeviceState } {
   const config = useDictationConfig();
   const confidential = useConfidential().config;
@@ -24,7 +20,6 @@ export function useDictationRoutes(model: ModelChoice | undefined): { route: Dic
   return { route: chosenRoute(model, own, onDevice.offer, onDevice.choice), own, onDevice };
 }
 
-/** The route `model`'s recordings take on this page (useDictationRoutes' `route`). */
 export function useDictationRoute(model: ModelChoice | undefined): DictationRoute {
   return useDictationRoutes(model).route;
 }

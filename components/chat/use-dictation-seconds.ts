@@ -4,10 +4,7 @@ import { useEffect, useState } from "react";
 import { dictationUsedUp } from "@/lib/browser/voice/seconds";
 import { STT_QUOTA_MESSAGE } from "@/lib/shared/audio/messages";
 
-/**
- * Whether the day's dictation seconds are used up (docs/issues.md #52): the server's count read once when the composer
- * has dictation (`enabled`), and set again by a refused recording. @returns [the sentence saying so, or null; its setter]
- */
+/** Read once when `enabled`, set again by a refused recording. @returns [the sentence saying so, or null; its setter] */
 export function useDictationUsedUp(enabled: boolean): [string | null, (message: string) => void] {
   const [usedUp, setUsedUp] = useState<string | null>(null);
   useEffect(() => {

@@ -1,21 +1,17 @@
 import "server-only";
 import type { Env } from "./config-env";
 
-/**
- * Where standard models' dictated audio goes (docs/issues.md #52): the transcription provider derived from
- * STT_PROVIDER, STT_BASE_URL, STT_API_KEY, STT_MODEL and STT_PROVIDER_NAME, with Groq's settings as the fallback.
- */
+/** Standard models' transcription provider, from the STT_* settings with Groq's as the fallback. */
 export interface SttSettings {
   kind: "groq" | "openai-compatible";
-  /** groq: the API origin (groq-sdk appends /openai/v1); openai-compatible: a base URL with /v1. Unset: Groq's own. */
+  /** groq: an origin; openai-compatible: a base URL with /v1. */
   baseUrl?: string;
   apiKey?: string;
   model: string;
-  /** Named on the Dictate button's tooltip and in the privacy label. */
   providerName: string;
 }
 
-/** The transcription provider for standard models, or null when dictation is off for them. */
+/** Null when dictation is off for standard models. */
 export function sttSettings(env: Env): SttSettings | null {
   const kind = env.STT_PROVIDER ?? (env.STT_BASE_URL ? "openai-compatible" : env.GROQ_API_KEY ? "groq" : null);
   if (kind === null) return null;

@@ -10,73 +10,51 @@ import { deviceTools, llmRoute, noFunctionCallingModels, visionModels, type LlmP
 import { processSlot } from "@/lib/server/process-state";
 import { sttSettings, type SttSettings } from "./config-stt";
 
-/**
- * The one place environment variables are read (create-t3-app style). Every other module calls
- * `getConfig()`; nothing else touches `process.env` for settings. `.env.example` documents each key;
- * the schema is lib/server/config-env.ts, the derived model and enclave settings lib/server/config-llm.ts and
- * lib/server/config-confidential.ts.
- *
- * Development and test: embedded defaults apply (PGlite under DATA_DIR, a generated NEXTAUTH_SECRET,
- * the built-in development responder) and `describeDefaults()` names the ones in use.
- * Production: a missing secret throws a `ConfigError` that names it, so start-up stops.
- */
+// The one place settings are read from process.env; everything else calls getConfig(). Production refuses to
+// start without its secrets; development and test use embedded defaults, which describeDefaults() names.
 
 export { ConfigError };
 export type { ConfidentialSettings, Env, LlmProviderKind, LlmRoute, ModelTier, SttSettings };
 
 export interface Config extends Env {
   isProduction: boolean;
-  /** Absolute path of DATA_DIR. */
   dataDir: string;
-  /** `sharedBuffersMb`: PGLITE_SHARED_BUFFERS_MB (absent: 16). `durable`: PGLITE_DURABILITY is `on` (absent: true). */
+  /** Absent `sharedBuffersMb`: 16; absent `durable`: true. */
   database: { kind: "pglite"; dataDir: string; sharedBuffersMb?: number; durable?: boolean } | { kind: "postgres"; url: string };
-  /** The default provider (GROQ_API_KEY, else LLM_BASE_URL, else development). */
   llmProvider: LlmProviderKind;
-  /** The provider of each model tier: its own LLM_<TIER>_BASE_URL, else the default provider. */
   llmRoutes: Record<ModelTier, LlmRoute>;
-  /** How sign-in e-mails leave: SMTP, the server log (development/test default), or not at all. */
   emailDelivery: "smtp" | "log" | "disabled";
-  /** Both Google OAuth settings are present. */
   googleSignIn: boolean;
-  /** STRIPE_SECRET_KEY is set: checkout and the customer portal work. */
   paymentsEnabled: boolean;
-  /** TRUSTED_PROXIES as a list (empty: trust no forwarded header). */
   trustedProxies: string[];
-  /** Confidential inference (CONFIDENTIAL_*), or null when no enclave is configured. */
   confidential: ConfidentialSettings | null;
-  /** LLM_VISION_MODELS as model codes, in table order (empty: no model reads images). */
+  /** In table order. */
   visionModels: ModelCode[];
-  /** LLM_NO_FUNCTION_CALLING_MODELS as model codes, in table order (empty: the table's `functionCalling` holds). */
+  /** In table order; empty: the table's `functionCalling` holds. */
   noFunctionCallingModels: ModelCode[];
-  /** CHAT_DEVICE_TOOLS: the device tools the chat offers (empty: none). */
   deviceTools: DeviceToolName[];
-  /** "Run code on this device" (docs/issues.md #51): the program's time limit, or null with CODE_EXECUTION=off. */
+  /** Null with CODE_EXECUTION=off. */
   codeExecution: CodeExecutionSettings | null;
-  /** Web search for standard models (SEARXNG_URL), or null when off. */
   search: SearchSettings | null;
-  /** READ_PAGE_ALLOW_HOSTS as lower-case `host:port` entries (IPv6 hosts bracketed, the port always written). */
+  /** Lower-case `host:port` (IPv6 bracketed, the port always written). */
   readPageAllowHosts: string[];
-  /** Standard models' transcription provider (STT_*, docs/issues.md #52), or null when dictation is off for them. */
+  /** Null when dictation is off for standard models. */
   stt: SttSettings | null;
 }
 
 /** Running code on the user's device, as the chat page passes it to the browser. */
 export interface CodeExecutionSettings {
-  /** CODE_TIMEOUT_MS: how long one program may run before its worker is stopped. */
   timeoutMs: number;
 }
 
 /** The SearXNG instance standard models' searches go to. */
 export interface SearchSettings {
-  /** SEARXNG_URL without a trailing slash. */
   baseUrl: string;
-  /** Its host[:port], named to the user as the engine. */
   host: string;
-  /** The embedded default: the development SearXNG stand-in on SEARCH_DEV_PORT (dev/searxng.ts). */
+  /** The development stand-in (dev/searxng.ts). */
   embedded: boolean;
 }
 
-/** Secrets that production refuses to start without. */
 const REQUIRED_IN_PRODUCTION = ["NEXTAUTH_SECRET"] as const;
 
 /**
@@ -97,7 +75,6 @@ export function parseConfig(raw: Record<string, string | undefined>): Config {
   if (isProduction && !building) {
     const missing = REQUIRED_IN_PRODUCTION.filter((k) => !env[k]);
     const everyTierRouted = Boolean(env.LLM_BASIC_BASE_URL && env.LLM_PRO_BASE_URL);
-    // Every model confidential: no plaintext provider is needed.
     const everyModelConfidential = confidential !== null && confidential.models.length === MODEL_CODES.length;
     if (!env.GROQ_API_KEY && !env.LLM_BASE_URL && !everyTierRouted && !everyModelConfidential) {
       missing.push("GROQ_API_KEY or LLM_BASE_URL" as never);
@@ -108,7 +85,7 @@ export function parseConfig(raw: Record<string, string | undefined>): Config {
           "See .env.example.",
       );
     }
-    // Session cookies are Secure exactly when APP_URL is https; only a local production run may do without.
+    // Session cookies are Secure exactly when APP_URL is https.
     const appUrl = new URL(env.APP_URL);
     if (appUrl.protocol !== "https:" && !LOOPBACK_HOSTS.has(appUrl.hostname)) {
       throw new ConfigError("APP_URL must be an https:// URL in production (session cookies are Secure). See .env.example.");
@@ -162,11 +139,7 @@ export function parseConfig(raw: Record<string, string | undefined>): Config {
   };
 }
 
-/**
- * READ_PAGE_ALLOW_HOSTS as `host:port` entries, each as the WHATWG URL parser writes an http URL's host (so
- * `LOCALHOST:80` and `localhost:80` are one entry, and a numeric form is its dotted address).
- * @throws ConfigError for an entry that is not host:port
- */
+/** Each entry as the WHATWG URL parser writes a host, so spellings of one host match. @throws ConfigError */
 function readPageAllowHosts(raw: string | undefined): string[] {
   const entries = (raw ?? "").split(",").map((s) => s.trim()).filter(Boolean);
   return entries.map((entry) => {
@@ -179,10 +152,7 @@ function readPageAllowHosts(raw: string | undefined): string[] {
   });
 }
 
-/**
- * SEARXNG_URL as settings; with the embedded default (development, no provider configured: the development
- * enclave runs) the development SearXNG stand-in on SEARCH_DEV_PORT, so web search works on a fresh clone.
- */
+// The embedded default searches the development stand-in, so web search works on a fresh clone.
 function searchSettings(env: Env, embedded: boolean): SearchSettings | null {
   const raw = env.SEARXNG_URL ?? (embedded ? `http://127.0.0.1:${env.SEARCH_DEV_PORT}` : undefined);
   if (!raw) return null;
@@ -191,8 +161,7 @@ function searchSettings(env: Env, embedded: boolean): SearchSettings | null {
   return { baseUrl: raw.replace(/\/+$/, ""), host: url.host, embedded: !env.SEARXNG_URL };
 }
 
-// One Config object per process, whichever bundle asks: the modules that cache per Config compare it by
-// identity (lib/server/quota.ts, lib/server/rate-limit.ts).
+// One Config per process, whichever bundle asks: caches compare it by identity.
 const shared = processSlot<Config>("config");
 
 /** The process-wide Config, parsed once from process.env. @throws ConfigError */
@@ -201,12 +170,11 @@ export function getConfig(): Config {
   return shared.value;
 }
 
-/** Forget the parsed Config; tests that change process.env call this. */
 export function resetConfigForTests(): void {
   shared.value = undefined;
 }
 
-/** Human-readable list of the embedded defaults in use, for the start-up log. */
+/** The embedded defaults in use, for the start-up log. */
 export function describeDefaults(config: Config): string[] {
   const notes: string[] = [];
   if (config.database.kind === "pglite") notes.push(`database: embedded PGlite in ${config.database.dataDir}`);

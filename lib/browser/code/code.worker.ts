@@ -1,12 +1,6 @@
 /// <reference lib="webworker" />
-/**
- * The Python worker of "Run code on this device" (docs/issues.md #51): Pyodide, loaded on the first run from Hush's
- * own origin with the integrity lib/shared/code/pyodide-files.ts lists (this worker's own code is checked by the
- * page's chunk loader, lib/server/security/chunk-loader.ts, so the chain holds), then cut off from every network
- * API before any program runs (./sandbox.ts). Each run gets a fresh namespace and the chat's files at /data; its
- * output is capped (./output.ts). The page (./run-code.ts) keeps the time limit and terminates this worker past it.
- * Only the standard library: no package is ever fetched. Nothing is logged.
- */
+// Pyodide, loaded from this origin with the integrity lib/shared/code/pyodide-files.ts lists, then cut off from every
+// network API before any program runs. Only the standard library; nothing is logged.
 import type { PyodideAPI } from "pyodide";
 import { PYODIDE_FILES, PYODIDE_URL_PATH, type PyodideFile } from "@/lib/shared/code/pyodide-files";
 import { CODE_DATA_DIR } from "@/lib/shared/llm/device-tools";
@@ -15,12 +9,12 @@ import type { RunRequest, WorkerMessage } from "./protocol";
 import { lockNetwork } from "./sandbox";
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
-// Taken before the lock: the worker's own ways out, which the program never gets.
+// Taken before the lock: the worker's own ways out.
 const post = scope.postMessage.bind(scope) as (message: WorkerMessage) => void;
 const fetchOwn = scope.fetch.bind(scope);
 const indexURL = new URL(PYODIDE_URL_PATH, scope.location.origin).href;
 
-/** One of Pyodide's files, fetched from this origin with its integrity; anything else is refused. */
+// Only Pyodide's listed files, each with its integrity.
 async function fetchChecked(name: string): Promise<Response> {
   if (!Object.hasOwn(PYODIDE_FILES, name)) throw new TypeError(`Refused a file Pyodide's listing does not hold: ${name}`);
   const response = await fetchOwn(indexURL + name, { integrity: PYODIDE_FILES[name as PyodideFile], credentials: "omit" });
@@ -28,7 +22,7 @@ async function fetchChecked(name: string): Promise<Response> {
   return response;
 }
 
-/** A checked module file run from a Blob of its bytes (import() itself takes no integrity). */
+// From a Blob of its checked bytes, as import() takes no integrity.
 async function importChecked<T>(name: PyodideFile): Promise<T> {
   const url = URL.createObjectURL(new Blob([await (await fetchChecked(name)).arrayBuffer()], { type: "text/javascript" }));
   try {
@@ -38,7 +32,6 @@ async function importChecked<T>(name: PyodideFile): Promise<T> {
   }
 }
 
-/** Pyodide's own fetches while it loads (the WebAssembly, the standard library), each answered by fetchChecked. */
 async function loaderFetch(input: RequestInfo | URL): Promise<Response> {
   const url = new URL(input instanceof Request ? input.url : String(input), indexURL);
   if (url.origin !== new URL(indexURL).origin || !url.pathname.startsWith(PYODIDE_URL_PATH)) throw new TypeError(`Refused a request while Python loads: ${url.href}`);
@@ -55,7 +48,6 @@ let output: OutputBuffer | null = null;
 let running = 0;
 const decoder = new TextDecoder();
 
-/** A write of the program's stdout or stderr: kept up to the cap and passed on to the page as it comes. */
 function write(bytes: Uint8Array): number {
   const kept = output?.append(decoder.decode(bytes, { stream: true })) ?? "";
   if (kept) post({ hush: "code", kind: "output", id: running, text: kept });
@@ -67,7 +59,7 @@ const refusePackages = () => {
 };
 
 async function load(): Promise<PyodideAPI> {
-  // Pyodide refuses a worker whose importScripts works ("classic"), and this one needs it no more: its chunks ran.
+  // Pyodide refuses a worker whose importScripts works ("classic"); its chunks have run.
   const noScripts = () => {
     throw new TypeError("importScripts is off in this worker.");
   };
@@ -96,14 +88,14 @@ import os
 os.makedirs(${JSON.stringify(CODE_DATA_DIR)}, exist_ok=True)
 `);
   Object.assign(pyodide, { loadPackage: refusePackages, loadPackagesFromImports: refusePackages });
-  // No network from here on: nothing the program calls can reach a server, this origin's included.
+  // No network from here on, this origin's included.
   lockNetwork(scope, ["postMessage"]);
   return pyodide;
 }
 
 let ready: Promise<PyodideAPI> | null = null;
 
-/** Write the chat's files to /data (emptied first, so a file of an earlier run is not read again). */
+// Emptied first, so a file of an earlier run is not read again.
 function writeFiles(pyodide: PyodideAPI, files: RunRequest["files"]): void {
   const fs = pyodide.FS;
   for (const name of fs.readdir(CODE_DATA_DIR) as string[]) if (name !== "." && name !== "..") fs.unlink(`${CODE_DATA_DIR}/${name}`);

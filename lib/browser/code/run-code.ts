@@ -2,18 +2,12 @@ import "client-only";
 import { codeResult, OutputBuffer, type RunStatus } from "./output";
 import type { CodeFile, RunRequest, WorkerMessage } from "./protocol";
 
-/**
- * The page's side of "Run code on this device" (docs/issues.md #51): one Python worker (./code.worker.ts), started
- * on the first run and kept warm for the next ones, given each program with the chat's files. The time limit runs
- * from the program's start (loading Python is not counted, but has its own bound); past it, or on Stop, the worker
- * is terminated, so the page never waits on the program, and the next run starts a new one. Loaded by the turn
- * runner on the first run_code call only, never with /chat.
- */
+// One warm Python worker, terminated past the time limit or on Stop, so the page never waits on the program.
 
-/** How long Python may take to load on this device (download and compile, on a slow phone too). */
+// Download and compile, on a slow phone too.
 const LOAD_TIMEOUT_MS = 120_000;
 
-/** A run's end: its status and the tool result the model gets (./output.ts codeResult). */
+/** `content`: the tool result the model gets. */
 export interface CodeRunResult {
   status: RunStatus;
   content: string;
@@ -29,10 +23,9 @@ function stop(): void {
   ready = null;
 }
 
-/** The warm worker, or a new one once it said "ready". @throws Error when it cannot start */
 function started(): Promise<Worker> {
   if (ready) return ready;
-  // A classic worker: Turbopack's worker bootstrap loads its chunks with importScripts (lib/browser/pdf/index.ts).
+  // A classic worker: Turbopack's worker bootstrap loads its chunks with importScripts.
   const w = new Worker(new URL("./code.worker.ts", import.meta.url), { name: "hush-code" });
   worker = w;
   ready = new Promise<Worker>((resolve, reject) => {
@@ -52,12 +45,8 @@ function started(): Promise<Worker> {
 }
 
 /**
- * Run `code` with `files` at /data in the Python worker.
- * @param input.timeoutMs CODE_TIMEOUT_MS: the program's time from its start
- * @param input.onStarted the program starts (Python has loaded)
- * @returns its status and tool result; never throws for the program's own failure, a time-out or a Python that
- *   could not load (each is the result)
- * @throws DOMException "AbortError" when `signal` aborts (the worker is terminated)
+ * `timeoutMs` runs from the program's start, after Python has loaded. A failure, a time-out or a Python that could
+ * not load is the result, never thrown. @throws DOMException "AbortError" when `signal` aborts
  */
 export async function runCode(input: { code: string; files: CodeFile[]; timeoutMs: number; signal: AbortSignal; onStarted?: () => void }): Promise<CodeRunResult> {
   input.signal.throwIfAborted();
@@ -101,7 +90,7 @@ export async function runCode(input: { code: string; files: CodeFile[]; timeoutM
       } else if (m.kind === "unavailable") {
         end(() => resolve(finish("unavailable")), true);
       } else if (m.kind === "done") {
-        // The worker's own copy is whole (the messages are the same text, sent as it came).
+        // The worker's own copy is whole.
         const whole = new OutputBuffer();
         whole.append(String(m.output));
         end(() => resolve({ status: m.status === "ok" ? "ok" : "error", content: codeResult({ status: m.status === "ok" ? "ok" : "error", output: whole.text(), truncated: Boolean(m.truncated) || whole.truncated, timeoutMs: input.timeoutMs }) }), false);

@@ -1,11 +1,5 @@
-/**
- * The Python worker's "no network at all" (docs/issues.md #51 "Sandbox"): every way a worker can reach a server or
- * another context is replaced, on the scope and on each prototype it inherits from, by a function that throws, and
- * made non-configurable so code cannot put the original back. The page's CSP (lib/server/security/csp.ts) is the
- * second wall: connect-src 'self' and no 'unsafe-eval', so no string becomes JavaScript (js.eval, Function).
- */
+// The Python worker's "no network at all". The page's CSP (lib/server/security/csp.ts) is the second wall.
 
-/** What is taken away: fetch and the other request APIs, script and worker loading, and cross-context channels. */
 export const NETWORK_APIS = [
   "fetch",
   "fetchLater",
@@ -26,14 +20,11 @@ export const NETWORK_APIS = [
   "RTCPeerConnection",
 ] as const;
 
-/** The error every taken API throws. */
 export const NO_NETWORK_MESSAGE = "No network: code on this device cannot reach any server.";
 
 /**
- * Take NETWORK_APIS (and `extra`) away from `scope` and its prototype chain (Object.prototype excepted): each
- * becomes a function that throws TypeError(NO_NETWORK_MESSAGE), not writable, not configurable, on every object of
- * the chain that had it and on `scope` itself, so it cannot be shadowed either.
- * @returns the names that were found and replaced
+ * Each API becomes a throwing function, non-configurable on every object of the prototype chain and on `scope`, so
+ * code can neither restore nor shadow it. @returns the names replaced
  */
 export function lockNetwork(scope: object, extra: readonly string[] = []): string[] {
   const refuse = function refused(): never {

@@ -1,9 +1,5 @@
-/**
- * A confidential model's dictation (docs/issues.md #52): the recording, as an OpenAI audio-transcriptions multipart
- * request, is encrypted in this browser with EHBP to the verified enclave's key and posted to Hush's relay, which
- * forwards the ciphertext blind to the enclave's `/v1/audio/transcriptions`; the transcript comes back sealed to this
- * request. Hush's server sees the model code, the declared length in seconds and the sizes, never audio or text.
- */
+// A confidential model's dictation, encrypted here with EHBP to the verified enclave. Hush's server sees the
+// model code, the declared seconds and the sizes, never audio or text.
 import { isConfidentialRequestError, sendConfidentialRequest } from "@/lib/browser/confidential/ehbp-client";
 import { verifiedEnclave } from "@/lib/browser/confidential/turn";
 import { enclaveVerificationCache } from "@/lib/browser/confidential/attestation";
@@ -12,17 +8,13 @@ import { AppError } from "@/lib/shared/errors";
 import type { RecordedAudio } from "./recorder";
 import { TRANSCRIPTION_TIMEOUT_MESSAGE } from "./transcribe";
 
-/** The file name the enclave is told, by the recording's container. */
 function fileName(type: string): string {
   if (type.startsWith("audio/ogg")) return "recording.ogg";
   if (type.startsWith("audio/mp4")) return "recording.m4a";
   return "recording.webm";
 }
 
-/**
- * The multipart body of one transcription request, as bytes and its Content-Type (the platform's own FormData
- * encoding: the boundary is random, the audio and the model id go inside the ciphertext).
- */
+// The platform's own FormData encoding; the whole body goes inside the ciphertext.
 async function multipart(audio: RecordedAudio): Promise<{ bytes: Uint8Array; contentType: string }> {
   const form = new FormData();
   form.set("file", audio.blob, fileName(audio.blob.type));
@@ -33,10 +25,8 @@ async function multipart(audio: RecordedAudio): Promise<{ bytes: Uint8Array; con
 }
 
 /**
- * The transcript of `audio` for the confidential model `model`, from the enclave `config` names, within `timeoutMs`.
- * @throws EnclaveVerificationError (nothing was sent); AppError: the relay's refusals (plaintext `{ error }`: plan,
- *   seconds quota, size), the enclave's own (sealed), "upstream:ehbp" for an answer that fails decryption,
- *   "timeout:stt", "offline:api"; DOMException "AbortError" when `signal` aborts
+ * @throws EnclaveVerificationError (nothing was sent); AppError: the relay's or the enclave's refusals,
+ *   "upstream:ehbp", "timeout:stt", "offline:api"; DOMException "AbortError" when `signal` aborts
  */
 export async function transcribeConfidential(
   audio: RecordedAudio,
@@ -68,7 +58,6 @@ export async function transcribeConfidential(
     if (!sent) throw AppError.fromStatus(502, "The secure enclave could not be reached. Please try again.");
     const data = (await sent.response.json().catch(() => null)) as { text?: unknown; error?: unknown } | null;
     if (!sent.authenticated || !sent.response.ok) {
-      // The relay's refusal (plaintext), or the enclave's sealed error: its sentence when it gave one.
       const error = data?.error;
       const text = typeof error === "string" ? error : typeof (error as { message?: unknown } | undefined)?.message === "string" ? (error as { message: string }).message : null;
       throw AppError.fromStatus(sent.response.status, text ?? `Transcription failed (${sent.response.status}).`);

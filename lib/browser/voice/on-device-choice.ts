@@ -1,20 +1,12 @@
-/**
- * Where the user chose to dictate (docs/issues.md #52), and what this browser offers on the device: one small store
- * for the Dictate button, the label beside the model picker and the composer's voice mode. The choice is remembered in
- * this browser (localStorage, "model" or "device"); the default is the model's route. The offer is probed once a page
- * (./on-device.ts probeOnDevice), and again after a download.
- */
+// Where the user chose to dictate, remembered in this browser, and what it offers on the device.
 import { dictationLanguage, installOnDevice, probeOnDevice, type OnDeviceOffer } from "./on-device";
 
-/** The model's route (enclave or provider), or this device's recognition. */
 export type DictationChoice = "model" | "device";
 
 export interface OnDeviceState {
   choice: DictationChoice;
   offer: OnDeviceOffer;
-  /** A download of the speech model is under way. */
   installing: boolean;
-  /** The last download ended without the model installed. */
   installFailed: boolean;
 }
 
@@ -38,17 +30,15 @@ function storedChoice(): DictationChoice {
   }
 }
 
-/** The state now (stable between changes, for useSyncExternalStore). */
 export function onDeviceState(): OnDeviceState {
   return state;
 }
 
-/** The server's render: nothing offered, the model's route. */
 export function serverOnDeviceState(): OnDeviceState {
   return INITIAL;
 }
 
-/** Listen for changes; the first listener reads the stored choice and probes the browser. @returns unsubscribe */
+/** The first listener reads the stored choice and probes the browser. @returns unsubscribe */
 export function subscribeOnDevice(listener: () => void): () => void {
   listeners.add(listener);
   if (!probed) {
@@ -59,17 +49,16 @@ export function subscribeOnDevice(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
-/** Remember `choice` in this browser. */
 export function chooseDictation(choice: DictationChoice): void {
   try {
     localStorage.setItem(CHOICE_KEY, choice);
   } catch {
-    // Storage refused (a private window's quota): the choice holds for this page.
+    // Storage refused: the choice holds for this page.
   }
   set({ choice });
 }
 
-/** Download the browser's speech model (from the user's click), and choose the device once it is there. */
+/** From the user's click; chooses the device once the model is there. */
 export async function installAndChooseDevice(): Promise<void> {
   set({ installing: true, installFailed: false });
   const offer = await installOnDevice(dictationLanguage());

@@ -1,12 +1,7 @@
-/**
- * "Read aloud" (docs/issues.md #52): an answer spoken by the browser's speech synthesis with on-device voices only
- * (`SpeechSynthesisVoice.localService`), so the text never goes to a network voice. Every utterance names its voice:
- * the browser's default voice may be a network one. One answer is read at a time; its state is a small store the
- * buttons subscribe to.
- */
+// "Read aloud" with on-device voices only, so the text never goes to a network voice. Every utterance names its
+// voice, as the browser's default may be a network one.
 import { speakableBlocks } from "./speakable";
 
-/** What is being read: the answer's id and whether it is paused, or nothing. */
 export type ReadAloudState = { id: string; paused: boolean } | null;
 
 let state: ReadAloudState = null;
@@ -17,26 +12,21 @@ function set(next: ReadAloudState): void {
   for (const listener of [...listeners]) listener();
 }
 
-/** The current state (for useSyncExternalStore). */
 export function readAloudState(): ReadAloudState {
   return state;
 }
 
-/** Call `listener` after each change; returns the unsubscribing. */
+/** @returns unsubscribe */
 export function subscribeReadAloud(listener: () => void): () => void {
   listeners.add(listener);
   return () => void listeners.delete(listener);
 }
 
-/** The voices of `voices` that run on this device (`localService`), the only ones Hush reads with. */
 export function onDeviceVoices(voices: readonly SpeechSynthesisVoice[]): SpeechSynthesisVoice[] {
   return voices.filter((voice) => voice.localService);
 }
 
-/**
- * This browser's on-device voices, waiting up to `waitMs` for the list to load (Chromium fills it after
- * `voiceschanged`). Empty where there is no speech synthesis or no on-device voice.
- */
+/** Waits up to `waitMs`, as Chromium fills the list after `voiceschanged`. */
 export async function loadOnDeviceVoices(waitMs = 1500): Promise<SpeechSynthesisVoice[]> {
   if (typeof speechSynthesis === "undefined") return [];
   const now = speechSynthesis.getVoices();
@@ -53,7 +43,7 @@ export async function loadOnDeviceVoices(waitMs = 1500): Promise<SpeechSynthesis
   return onDeviceVoices(speechSynthesis.getVoices());
 }
 
-/** The on-device voice for `language` (BCP 47, e.g. the page's or the browser's): same language, else the local default, else the first. */
+/** `language` is BCP 47; else the local default, else the first. */
 export function voiceFor(voices: readonly SpeechSynthesisVoice[], language: string): SpeechSynthesisVoice | null {
   const base = language.toLowerCase().split("-")[0]!;
   return (
@@ -65,10 +55,7 @@ export function voiceFor(voices: readonly SpeechSynthesisVoice[], language: stri
   );
 }
 
-/**
- * Read `markdown` (the answer `id`) aloud with `voice`, one utterance per block (code blocks and tables as a short
- * note), stopping whatever was being read.
- */
+/** One utterance per block, stopping whatever was being read. */
 export function readAloud(id: string, markdown: string, voice: SpeechSynthesisVoice): void {
   speechSynthesis.cancel();
   const blocks = speakableBlocks(markdown);
@@ -84,7 +71,6 @@ export function readAloud(id: string, markdown: string, voice: SpeechSynthesisVo
   });
 }
 
-/** Pause or resume the answer being read. */
 export function togglePause(): void {
   if (!state) return;
   if (state.paused) speechSynthesis.resume();
@@ -92,7 +78,6 @@ export function togglePause(): void {
   set({ ...state, paused: !state.paused });
 }
 
-/** Stop reading. */
 export function stopReading(): void {
   if (typeof speechSynthesis !== "undefined") speechSynthesis.cancel();
   set(null);

@@ -1,15 +1,8 @@
-/**
- * One dictation recording in the browser (docs/issues.md #52): the microphone through getUserMedia, recorded by
- * MediaRecorder as Opus (WebM, else Ogg; Safari's MP4 where it has neither), with a level read from an AnalyserNode
- * for the meter. The audio stays in this page's memory until it is handed to the transcription, and the microphone
- * is released when the recording stops or is cancelled.
- */
+// One dictation recording, in this page's memory only; the microphone is released when it stops or is cancelled.
 import { AppError } from "@/lib/shared/errors";
 
-/** Why a recording could not start or finish; each has the sentence the composer shows (RECORDING_MESSAGES). */
 export type RecordingFailure = "denied" | "no_device" | "unsupported" | "on_device_unavailable" | "failed";
 
-/** The sentences of RecordingFailure: what happened and what the user can do. */
 export const RECORDING_MESSAGES: Record<RecordingFailure, string> = {
   denied: "Hush may not use the microphone. Allow it in your browser's site settings, then try Dictate again.",
   no_device: "No microphone was found. Connect one, then try Dictate again.",
@@ -18,38 +11,29 @@ export const RECORDING_MESSAGES: Record<RecordingFailure, string> = {
   failed: "The recording failed. Please try again.",
 };
 
-/** An AppError "bad_request:recording" whose `reason` is the failure and message its sentence. */
 export function recordingError(reason: RecordingFailure, cause?: unknown): AppError<RecordingFailure> {
   return new AppError("bad_request:recording", RECORDING_MESSAGES[reason], { reason, cause });
 }
 
-/** Opus containers in order of preference (the transcription route takes each). */
+// Safari has MP4 only.
 const MIME_TYPES = ["audio/webm;codecs=opus", "audio/ogg;codecs=opus", "audio/webm", "audio/mp4"];
 
-/** A finished recording. */
 export interface RecordedAudio {
   blob: Blob;
-  /** Whole seconds recorded (at least 1), as the transcription route counts them. */
+  /** Whole seconds, at least 1. */
   seconds: number;
 }
 
-/** A recording in progress. */
 export interface Recording {
-  /** The input level now, 0 (silence) to 1. */
+  /** 0 (silence) to 1. */
   level(): number;
-  /** Milliseconds since the recording started. */
   elapsedMs(): number;
-  /** Stop and hand over the audio. @throws AppError "bad_request:recording" "failed" when nothing was recorded. */
+  /** @throws AppError "bad_request:recording" "failed" when nothing was recorded */
   stop(): Promise<RecordedAudio>;
-  /** Stop and drop the audio. */
   cancel(): void;
 }
 
-/**
- * Ask for the microphone and start recording.
- * @throws AppError "bad_request:recording" with reason "denied" (permission refused), "no_device" (no input),
- *   "unsupported" (no getUserMedia or MediaRecorder: an insecure page, an old browser) or "failed".
- */
+/** @throws AppError "bad_request:recording" with reason "denied", "no_device", "unsupported" or "failed" */
 export async function startRecording(): Promise<Recording> {
   if (typeof MediaRecorder === "undefined" || !navigator.mediaDevices?.getUserMedia) throw recordingError("unsupported");
   let stream: MediaStream;
@@ -110,7 +94,6 @@ export async function startRecording(): Promise<Recording> {
   };
 }
 
-/** The stream's level (RMS of the waveform, scaled) from an AnalyserNode; a silent 0 where Web Audio is missing. */
 function levelMeter(stream: MediaStream): { level: () => number; close: () => void } {
   if (typeof AudioContext === "undefined") return { level: () => 0, close: () => undefined };
   const context = new AudioContext();
@@ -123,7 +106,7 @@ function levelMeter(stream: MediaStream): { level: () => number; close: () => vo
       analyser.getByteTimeDomainData(samples);
       let sum = 0;
       for (const s of samples) sum += ((s - 128) / 128) ** 2;
-      // Speech sits around 0.05–0.3 RMS: scaled so a normal voice fills most of the meter.
+      // Speech sits around 0.05–0.3 RMS.
       return Math.min(1, Math.sqrt(sum / samples.length) * 4);
     },
     close: () => void context.close().catch(() => undefined),

@@ -1,10 +1,6 @@
 import { splitBlocks } from "@/lib/browser/chat/markdown-blocks";
 
-/**
- * An answer's Markdown as sentences to read aloud (docs/issues.md #52): one string per block, with code blocks,
- * tables and display formulas replaced by a short note instead of read symbol by symbol, and the Markdown marks
- * (emphasis, headings, list bullets, link targets) left out.
- */
+// Code blocks, tables and display formulas become a short note instead of being read symbol by symbol.
 
 export const CODE_OMITTED = "Code block omitted.";
 export const TABLE_OMITTED = "Table omitted.";
@@ -13,7 +9,7 @@ export const FORMULA_OMITTED = "Formula omitted.";
 const FENCE = /^\s{0,3}(`{3,}|~{3,})/;
 const TABLE_RULE = /^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/;
 
-/** The blocks of `markdown` as plain text to speak, empty blocks dropped. */
+/** Empty blocks dropped. */
 export function speakableBlocks(markdown: string): string[] {
   const out: string[] = [];
   for (const block of splitBlocks(markdown)) {
@@ -29,7 +25,7 @@ export function speakableBlocks(markdown: string): string[] {
     }
     const ruleAt = lines.findIndex((l) => TABLE_RULE.test(l) && l.includes("-"));
     if (ruleAt > 0 && lines[ruleAt - 1]!.includes("|")) {
-      // Words before the table (a lead-in line of the same block) are still read.
+      // A lead-in line of the same block is still read.
       const before = lines.slice(0, ruleAt - 1).map(plainLine).filter(Boolean).join(" ");
       if (before) out.push(before);
       out.push(TABLE_OMITTED);
@@ -41,7 +37,6 @@ export function speakableBlocks(markdown: string): string[] {
   return out;
 }
 
-/** One line without its Markdown marks. */
 function plainLine(line: string): string {
   return line
     .replace(/^\s{0,3}#{1,6}\s+/, "")

@@ -1,20 +1,14 @@
-/**
- * Where a model's recordings go (docs/issues.md #52), said before anything is recorded: the Dictate button's tooltip
- * and the label beside the model picker use these same words. "On this device" is said only where the user chose the
- * device and the browser's on-device recognition is ready (./on-device.ts).
- */
+// Where a model's recordings go, said before anything is recorded, in the same words on the button and the label.
 import type { ModelChoice } from "@/lib/shared/llm/models";
 import type { OnDeviceOffer } from "./on-device";
 import type { DictationChoice } from "./on-device-choice";
 
-/** The path of a model's audio: encrypted to the enclave, through Hush's server to a provider, or no dictation. */
 export type DictationRoute =
   | { kind: "enclave"; enclaveHost: string; sentence: string; short: string }
   | { kind: "provider"; provider: string; sentence: string; short: string }
   | { kind: "device"; sentence: string; short: string }
   | { kind: "off"; sentence: string };
 
-/** This browser's on-device recognition: nothing reaches Hush's server, and no dictation seconds are counted. */
 export const DEVICE_ROUTE: DictationRoute = {
   kind: "device",
   sentence:
@@ -22,10 +16,7 @@ export const DEVICE_ROUTE: DictationRoute = {
   short: "Voice: on this device",
 };
 
-/**
- * The route of `model`'s recordings: a confidential model with an enclave configured goes to the enclave; any other
- * to `standardProvider` (STT_PROVIDER_NAME), or nowhere when the server has none. `short` is the label's text.
- */
+/** `standardProvider`: STT_PROVIDER_NAME, or null when the server has none. `short` is the label's text. */
 export function dictationRoute(model: ModelChoice | undefined, standardProvider: string | null, enclaveHost: string | null): DictationRoute {
   if (!model) return { kind: "off", sentence: "Choose a model to dictate." };
   if (model.privacy === "confidential" && enclaveHost !== null) {
@@ -47,10 +38,7 @@ export function dictationRoute(model: ModelChoice | undefined, standardProvider:
   return { kind: "off", sentence: "Dictation is not set up on this server for this model." };
 }
 
-/**
- * The route used: the device's where the user chose it and `offer` is "ready" (the browser's on-device recognition is
- * installed), for any model, confidential or standard, even one whose own route is off; else the model's own.
- */
+/** The device's where the user chose it and it is ready, for any model, even one whose own route is off. */
 export function chosenRoute(model: ModelChoice | undefined, own: DictationRoute, offer: OnDeviceOffer, choice: DictationChoice): DictationRoute {
   return model && choice === "device" && offer === "ready" ? DEVICE_ROUTE : own;
 }

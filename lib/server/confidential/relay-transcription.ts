@@ -14,19 +14,13 @@ import { AppError } from "@/lib/shared/errors";
 import { configuredEnclave } from "./enclave";
 import { forward, headerError } from "./relay-forward";
 
-/** The enclave's OpenAI-compatible transcription endpoint (Tinfoil's router serves it): the relay's one other path. */
 const TRANSCRIPTION_PATH = "/v1/audio/transcriptions";
-/** What EHBP framing and the multipart envelope add to a recording of STT_MAX_BYTES. */
+// What EHBP framing and the multipart envelope add to a recording.
 const ENVELOPE_BYTES = 64 * 1024;
 
 /**
- * POST /api/confidential/audio/transcriptions (docs/issues.md #52): one confidential dictation, relayed blind like a
- * chat turn (./relay.ts `forward`): the body is EHBP ciphertext of an OpenAI audio-transcriptions multipart request
- * that only the enclave opens, forwarded unchanged to `<CONFIDENTIAL_BASE_URL>/v1/audio/transcriptions`, its sealed
- * answer streamed back. Admitted like the standard dictation route: the model of X-Hush-Model must be confidential
- * and allowed by the plan, AUDIO_SECONDS_HEADER (1..STT_MAX_SECONDS) is counted against the day's dictation seconds
- * and given back to a user when the enclave cannot be reached. Statuses: 400 headers, 403, 404 off, 413 past
- * STT_MAX_BYTES (plus the envelope), 429, 502, 503, 504 as the chat relay's.
+ * POST /api/confidential/audio/transcriptions: one dictation's EHBP ciphertext relayed blind to the enclave, counted
+ * as AUDIO_SECONDS_HEADER seconds. Statuses as the chat relay's.
  */
 export const relayTranscription = route(
   api.confidentialTranscriptions,

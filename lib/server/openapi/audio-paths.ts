@@ -5,7 +5,7 @@ import { api } from "@/lib/shared/api/contract";
 
 const AUDIO = z.string().meta({ format: "binary" });
 
-/** Dictation's transcription endpoints and its seconds left, for the OpenAPI document (docs/issues.md #52), from its contract entry. */
+/** Dictation's endpoints. */
 export function audioPaths(): ZodOpenApiPathsObject {
   return pathsOf([
     operation(api.audioTranscriptions, {

@@ -3,9 +3,7 @@ import type { ZodObjectInput, ZodOpenApiOperationObject, ZodOpenApiPathsObject, 
 import * as r from "@/lib/shared/api/contract";
 import type { ApiRoute } from "@/lib/shared/api/contract";
 
-/** Building blocks of the OpenAPI paths (lib/server/openapi/paths.ts, vault-paths.ts): errors, bodies, security. */
-
-/** Why each status happens, so every operation says the same thing for the same cause. */
+// One reason per status, so every operation says the same thing for the same cause.
 const REASONS: Record<number, string> = {
   400: "Invalid request: malformed JSON or a field failing validation (the message names the field).",
   401: "No valid credentials: no session cookie or Google ID token, or an expired/invalid one.",
@@ -24,10 +22,10 @@ const REASONS: Record<number, string> = {
 };
 
 const retryAfterSeconds = z.string().meta({ description: "Seconds to wait before retrying." });
-/** 429 always says when; 503 only when the cause is transient (database, draining), not "not configured". */
+// 503 says when only for a transient cause, not "not configured".
 const retryAfter = { 429: z.object({ "Retry-After": retryAfterSeconds }), 503: z.object({ "Retry-After": retryAfterSeconds.optional() }) };
 
-/** The `{ error }` responses for the given statuses, plus `default` for an unexpected 500. */
+/** The `{ error }` responses, plus `default` for an unexpected 500. */
 export function errors(...statuses: number[]): ZodOpenApiResponsesObject {
   const out: ZodOpenApiResponsesObject = {};
   for (const status of statuses) {
@@ -53,58 +51,45 @@ export function jsonBody(schema: z.ZodType, maxBytes: number, required = true) {
   };
 }
 
-/** OpenAPI security requirements: any one of the listed objects suffices; `{}` means none needed. */
+/** Any one of the listed objects suffices; `{}` means none needed. */
 export type Security = Record<string, string[]>[];
-/** Signed-in callers: the session cookie or a Google ID token. */
 export const SIGNED_IN: Security = [{ sessionCookie: [] }, { googleIdToken: [] }];
-/** Anyone; credentials, when sent, are read. */
 export const ANYONE: Security = [{}, { sessionCookie: [] }, { googleIdToken: [] }];
 
 
-/** Who may call, from the contract entry's `auth` (lib/shared/api/contract.ts AuthMode). */
 const SECURITY: Record<ApiRoute["auth"], Security> = { none: [{}], optional: ANYONE, session: SIGNED_IN, "in-statement": SIGNED_IN };
 
-/** What the document adds to a contract entry: names, words, and the statuses particular to the route. */
+/** What the document adds to a contract entry. */
 export interface OperationDoc {
   operationId: string;
   tags: string[];
   summary: string;
   description?: string;
-  /** Statuses beyond those the entry implies (see `operation`). */
+  /** Beyond those the entry implies. */
   errors?: number[];
-  /** The success answers, when not a 200 with the entry's response schema. */
   responses?: ZodOpenApiResponsesObject;
-  /** Who may call, when not what `auth` implies (a route that reads its session in its statement but admits visitors). */
+  /** When not what `auth` implies. */
   security?: Security;
   requestParams?: ZodOpenApiOperationObject["requestParams"];
-  /** The body, when it is not the entry's JSON schema (ciphertext, Stripe's events). */
   requestBody?: ZodOpenApiOperationObject["requestBody"];
-  /** The JSON body may be left out. */
   bodyOptional?: true;
-  /** Body bytes accepted, for a body the handler reads itself (`requestBody`). */
+  /** Bytes, for a body the handler reads itself. */
   maxBytes?: number;
 }
 
-/**
- * One OpenAPI operation from its contract entry: security from `auth`, the JSON body and x-max-body-bytes
- * from `body`/`maxBytes`, the query from `query`, the 200 from `response`, and the statuses each of them
- * implies (a body: 400, 413, 415; a query: 400; a session: 401, 403, 503; a visitor's optional session: 503;
- * a rate limit: 429; a write, any method but GET: 503 while the instance drains, 507 when the disk is full),
- * with the route's own from `doc.errors`.
- * @returns [path, lowercase method, operation]
- */
+/** One operation from its contract entry, with the statuses the entry implies. @returns [path, lowercase method, operation] */
 export function operation(route: ApiRoute, doc: OperationDoc): [string, string, ZodOpenApiOperationObject] {
   const implied: number[] = [];
   if (route.body && !doc.requestBody) implied.push(400, 413, 415);
   if (route.query) implied.push(400);
   if (route.auth === "session" || (route.auth === "in-statement" && !doc.security)) {
     implied.push(401, 503);
-    // 403: a deleted account, or a cross-site request by cookie (a GET that admits deleted accounts has neither).
+    // A GET that admits deleted accounts has neither cause of 403.
     if (!(route.allowDeleted && route.method === "GET")) implied.push(403);
   }
   if (route.auth === "optional") implied.push(503);
   if (route.rateLimit) implied.push(429);
-  // Every write goes through lib/server/lifecycle.ts beginWrite and lib/server/http.ts errorResponse (docs/issues.md #53).
+  // Every write can meet a draining instance or a full disk.
   if (route.method !== "GET") implied.push(503, 507);
   const { errors: particular = [], responses, bodyOptional, requestParams, requestBody, security, maxBytes = route.maxBytes, ...words } = doc;
   const statuses = [...new Set([...implied, ...particular])].sort((a, b) => a - b);
@@ -119,14 +104,12 @@ export function operation(route: ApiRoute, doc: OperationDoc): [string, string, 
   return [route.path, route.method.toLowerCase(), op];
 }
 
-/** The operations grouped by path, as the document's `paths`. */
 export function pathsOf(operations: [string, string, ZodOpenApiOperationObject][]): ZodOpenApiPathsObject {
   const paths: ZodOpenApiPathsObject = {};
   for (const [path, method, op] of operations) paths[path] = { ...paths[path], [method]: op };
   return paths;
 }
 
-/** A 201 answer with `route`'s response schema. */
 export function created(route: ApiRoute, description = "Created."): ZodOpenApiResponsesObject {
   return { "201": { description, content: { "application/json": { schema: route.response } } } };
 }

@@ -2,7 +2,7 @@ import type { ZodOpenApiPathsObject } from "zod-openapi";
 import { operation, pathsOf } from "./helpers";
 import { api } from "@/lib/shared/api/contract";
 
-/** The memory endpoints for the OpenAPI document, each from its contract entry (lib/shared/api/contract.ts). */
+/** The memory endpoints. */
 export function memoryPaths(): ZodOpenApiPathsObject {
   const tags = ["memory"];
   return pathsOf([

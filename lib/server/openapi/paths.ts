@@ -12,13 +12,8 @@ import { memoryPaths } from "./memory-paths";
 import { vaultPaths } from "./vault-paths";
 import { audioPaths } from "./audio-paths";
 
-/**
- * The paths of the OpenAPI document, one operation per exported method of each app/api route file
- * (tests/api/openapi.test.ts checks both directions). Each is built from its contract entry
- * (lib/shared/api/contract.ts `api`: path, method, security, schemas, body limits and the statuses they imply,
- * ./helpers.ts `operation`); this file adds only what a document needs beyond them (ids, summaries, the
- * statuses particular to a route).
- */
+// One operation per exported method of each app/api route file, built from its contract entry; this adds
+// only ids, words and the statuses particular to a route.
 
 const NEXTAUTH_DESCRIPTION =
   "next-auth 4 driven through lib/server/auth/route.ts: `{nextauth}` is one or more path segments, e.g. " +
@@ -26,7 +21,6 @@ const NEXTAUTH_DESCRIPTION =
   "Browser flows answer redirects (302) and HTML; checks made before next-auth answer `{ error }` " +
   "(e-mail sign-in: CSRF token, address, at most EMAIL_SIGNIN_LIMIT_PER_HOUR per address → 429 with Retry-After). HEAD answers 405.";
 
-/** How a PDF comes with a chat turn, in its two forms (docs/product.md §7, docs/issues.md #39). */
 const CHAT_PDF_DESCRIPTION =
   "A PDF comes in one of two forms, never both (400). `file` (the spec's form): `{ name, type, content }`, content a base64 " +
   "data URL of the PDF; read by the server with pdf-parse in a worker thread, for a standard model only (a model served " +
@@ -38,7 +32,7 @@ const CHAT_PDF_DESCRIPTION =
   "PDF, a decompression bomb or one too slow to read 422; a second PDF of the same caller while one is being read 429, a " +
   "full queue of PDF readers 503 (both with Retry-After). Type, size and header are checked before the turn is counted.";
 
-/** The paths object for the given chat limits (the same limits the handlers read from config). */
+/** The paths for the chat limits the handlers read from config. */
 export function apiPaths(limits: ChatLimits): ZodOpenApiPathsObject {
   return {
     "/api/auth/{nextauth}": { get: nextAuth("GET"), post: nextAuth("POST"), head: nextAuth("HEAD") },
@@ -51,7 +45,7 @@ export function apiPaths(limits: ChatLimits): ZodOpenApiPathsObject {
   };
 }
 
-/** next-auth's catch-all, the one route outside the contract (its actions are next-auth's own). */
+// next-auth's catch-all, the one route outside the contract.
 function nextAuth(method: string): ZodOpenApiOperationObject {
   return {
     operationId: `nextAuth${method}`,
@@ -70,7 +64,6 @@ function nextAuth(method: string): ZodOpenApiOperationObject {
 
 type Operation = ReturnType<typeof operation>;
 
-/** Sign-in by ID token, auth sync, the account and billing calls (docs/product.md §7). */
 function accountOperations(): Operation[] {
   const account = ["account"];
   const billing = ["billing"];
@@ -149,7 +142,6 @@ function accountOperations(): Operation[] {
   ];
 }
 
-/** The confidential path: the attestation relayed for the browser to verify, and the ciphertext relay. */
 function confidentialOperations(): Operation[] {
   return [
     operation(api.confidentialAttestation, {
@@ -201,11 +193,10 @@ function confidentialOperations(): Operation[] {
   ];
 }
 
-/** The chat calls (docs/product.md §7) and the saved history's reads, renames and deletions. */
 function chatOperations(limits: ChatLimits): Operation[] {
   const tags = ["chat"];
   const chatMax = maxChatBodyBytes(limits);
-  // The chat calls' body depends on the configured limits (models, PDF sizes): the handlers' own schema.
+  // The body depends on the configured limits: the handlers' own schema.
   const chatCall = (doc: OperationDoc) =>
     ({ ...doc, tags, description: CHAT_PDF_DESCRIPTION, requestBody: jsonBody(chatRequestSchema(limits), chatMax), responses: CHAT_RESPONSES }) satisfies OperationDoc;
   const chatLimited = (route: ApiRoute): ApiRoute => ({ ...route, maxBytes: chatMax });
@@ -247,7 +238,6 @@ function chatOperations(limits: ChatLimits): Operation[] {
   ];
 }
 
-/** Liveness, readiness and this document. */
 function operationsOperations(): Operation[] {
   const tags = ["operations"];
   return [
@@ -273,7 +263,6 @@ function operationsOperations(): Operation[] {
   ];
 }
 
-/** One Server-Sent Event of a chat answer: its `event:` name and its `data:` line's JSON (lib/shared/chat/stream-events.ts). */
 const [firstEvent, ...otherEvents] = Object.entries(chatStreamEventSchemas).map(([name, data]) =>
   z.strictObject({ event: z.literal(name), data: data as z.ZodType }),
 );
@@ -281,7 +270,7 @@ const chatStreamEventSchema = z
   .discriminatedUnion("event", [firstEvent!, ...otherEvents])
   .meta({ id: "ChatStreamEvent", description: "One SSE event: `event: <name>` then `data: <JSON>`; the stream is a sequence of these." });
 
-/** The chat calls' answers: JSON, or Server-Sent Events with `Accept: text/event-stream`. */
+// JSON, or Server-Sent Events with `Accept: text/event-stream`.
 const CHAT_RESPONSES: ZodOpenApiResponsesObject = {
   "200": {
     description:

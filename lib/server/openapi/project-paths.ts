@@ -4,7 +4,7 @@ import { created, operation, pathsOf } from "./helpers";
 import { api } from "@/lib/shared/api/contract";
 import { MAX_PROJECTS } from "@/lib/shared/projects/schemas";
 
-/** The project endpoints for the OpenAPI document, each from its contract entry (lib/shared/api/contract.ts). */
+/** The project endpoints. */
 export function projectPaths(): ZodOpenApiPathsObject {
   const tags = ["projects"];
   return pathsOf([

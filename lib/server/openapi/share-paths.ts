@@ -4,10 +4,7 @@ import { api } from "@/lib/shared/api/contract";
 import { MAX_SHARES_PER_USER, SHARE_MAX_CIPHERTEXT_BYTES } from "@/lib/shared/share/schemas";
 import { ANYONE, created, operation, pathsOf } from "./helpers";
 
-/**
- * The share-link endpoints for the OpenAPI document, each from its contract entry. The server stores and
- * returns ciphertext only: the key is in the link's fragment, which no request carries.
- */
+/** The share-link endpoints: ciphertext only, as the key is in the link's fragment. */
 export function sharePaths(): ZodOpenApiPathsObject {
   const tags = ["chat"];
   return pathsOf([

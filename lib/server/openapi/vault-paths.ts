@@ -3,10 +3,7 @@ import { created, operation, pathsOf } from "./helpers";
 import { api } from "@/lib/shared/api/contract";
 import { MAX_REMEMBERED_DEVICES } from "@/lib/shared/vault/schemas";
 
-/**
- * The vault endpoints and /api/ns/chat_save (zero-access saved history) for the OpenAPI document, each from
- * its contract entry (lib/shared/api/contract.ts).
- */
+/** The vault endpoints and /api/ns/chat_save. */
 export function vaultPaths(): ZodOpenApiPathsObject {
   const tags = ["vault"];
   return pathsOf([

@@ -13,17 +13,8 @@ import { AUDIO_TYPES, transcribe, type Recording } from "@/lib/server/stt/transc
 import { AppError } from "@/lib/shared/errors";
 
 /**
- * POST /api/audio/transcriptions?model=<code>&seconds=<n> (docs/issues.md #52, "Dictate"): a standard model's
- * dictation. The body is the recording (Content-Type audio/webm, audio/ogg, audio/wav, audio/mpeg, audio/mp4 or
- * audio/flac, parameters such as `;codecs=opus` allowed), raw or as the `file` field of multipart/form-data. It is
- * held in memory for this request, sent to the configured provider (lib/server/config-stt.ts) and dropped; neither it
- * nor the transcript is logged or stored. `seconds` is counted against the day's dictation seconds
- * (STT_SECONDS_PER_DAY_*) once the body is read, and given back to a user when the transcription fails; a provider
- * that reports a longer recording has the difference counted too.
- * Statuses: 200 `{ text, seconds }`; 400 bad query or recording longer than STT_MAX_SECONDS; 403 Pro model without Pro,
- * deleted account, cross-site; 409 a confidential model (its audio goes to the enclave); 413 past STT_MAX_BYTES;
- * 415 not audio; 422 the provider refused the audio; 429 rate limit, day's seconds used up, provider busy;
- * 502 provider failed; 503 dictation off for standard models; 504 provider too slow.
+ * POST /api/audio/transcriptions?model=&seconds=: a standard model's dictation, the recording raw or as the multipart
+ * `file`; neither it nor the transcript is logged or stored. 200 `{ text, seconds }`; statuses: lib/server/openapi/audio-paths.ts.
  */
 export const POST = route(api.audioTranscriptions, async ({ request, user, signal }) => {
   const config = getConfig();
@@ -51,7 +42,6 @@ export const POST = route(api.audioTranscriptions, async ({ request, user, signa
     await refundAudioSeconds(subject, seconds, day).catch(() => undefined);
     throw error;
   }
-  // The browser measured the recording; a provider that heard more (past a second of rounding) has the rest counted.
   const heard = transcript.durationSeconds === null ? seconds : Math.ceil(transcript.durationSeconds);
   // Counted up to the day's limit, never refused once the words are heard: a 429 now would lose them.
   const over = heard > seconds + 1 ? heard - seconds : 0;
@@ -60,10 +50,7 @@ export const POST = route(api.audioTranscriptions, async ({ request, user, signa
   return reply(api.audioTranscriptions, { text: transcript.text, seconds: seconds + extra }, { headers: PRIVATE_NO_STORE });
 });
 
-/**
- * The recording of `request`: its media type checked before any byte is read, at most `maxBytes`.
- * @throws AppError 415 not audio, 413 too large, 400 empty or a multipart body without an audio `file`.
- */
+/** Its media type is checked before any byte is read. @throws AppError 415, 413, 400 */
 async function readRecording(request: Request, maxBytes: number): Promise<Recording> {
   const header = request.headers.get("content-type") ?? "";
   const type = mediaType(header);
@@ -74,7 +61,6 @@ async function readRecording(request: Request, maxBytes: number): Promise<Record
   try {
     bytes = await readWebBody(request, maxBytes);
   } catch (error) {
-    // The route's own sentence for its limit.
     if (error instanceof AppError && error.status === 413) throw tooLarge(maxBytes);
     throw error;
   }

@@ -5,27 +5,21 @@ import type { SttSettings } from "@/lib/server/config";
 import { AppError } from "@/lib/shared/errors";
 import { logger } from "@/lib/server/log";
 
-/**
- * Standard models' transcription (docs/issues.md #52): one recording, held in memory for this call only, sent to the
- * configured provider's `/audio/transcriptions` (Groq through groq-sdk, or any OpenAI-compatible server through
- * openai@6) and its text returned. Nothing of the audio or the transcript is logged or kept.
- */
+// Standard models' transcription. Nothing of the audio or the transcript is logged or kept.
 
-/** What a provider made of one recording. */
 export interface Transcript {
   text: string;
-  /** Seconds of audio the provider says it heard (Groq's verbose_json `duration`), or null when it does not say. */
+  /** Seconds the provider says it heard, or null when it does not say. */
   durationSeconds: number | null;
 }
 
-/** One recording as the route read it. */
 export interface Recording {
   bytes: Uint8Array<ArrayBuffer>;
-  /** Its media type without parameters, e.g. "audio/webm". */
+  /** Without parameters, e.g. "audio/webm". */
   type: string;
 }
 
-/** The file name a provider is told, by media type (providers pick the decoder by extension). */
+// Providers pick the decoder by the file name's extension.
 const EXTENSIONS: Record<string, string> = {
   "audio/webm": "webm",
   "audio/ogg": "ogg",
@@ -38,7 +32,7 @@ const EXTENSIONS: Record<string, string> = {
   "audio/flac": "flac",
 };
 
-/** The media types a recording may have (415 otherwise). */
+/** A recording's accepted media types. */
 export const AUDIO_TYPES: ReadonlySet<string> = new Set(Object.keys(EXTENSIONS));
 
 /** Local servers ignore the key, but the SDKs refuse to start without one. */
@@ -59,11 +53,7 @@ function clientFor(settings: SttSettings, timeoutMs: number): Client {
   return client;
 }
 
-/**
- * Transcribe `recording` with `settings`' provider.
- * @throws AppError 504 "timeout:stt" past `timeoutMs`; 429 "rate_limited:stt_provider" when the provider is busy;
- *   422 "unprocessable:stt" when it refuses the audio; 502 "upstream:stt" when it cannot be reached or fails.
- */
+/** @throws AppError 504 past `timeoutMs`, 429 provider busy, 422 audio refused, 502 provider failed. */
 export async function transcribe(settings: SttSettings, recording: Recording, timeoutMs: number, signal: AbortSignal): Promise<Transcript> {
   const client = clientFor(settings, timeoutMs);
   const name = `recording.${EXTENSIONS[recording.type] ?? "webm"}`;

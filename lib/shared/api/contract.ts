@@ -89,86 +89,57 @@ import {
 
 export * from "./responses";
 
-/**
- * The API contract shared by the browser and the server (docs/issues.md #19): every route's method, path, request
- * schema and response schema, in one table (`api` below, grouped by route). The request schemas live next
- * to their domain (lib/shared/chat/turn-schema.ts, lib/shared/chat/history-schema.ts, lib/shared/vault/schemas.ts,
- * lib/shared/account/schemas.ts, lib/shared/auth/schemas.ts, lib/shared/stripe/schemas.ts) and are listed here; the response
- * schemas are in ./responses.ts. Route handlers answer through them (lib/server/api/route.ts types each answer by
- * its route's response), the browser calls them through lib/browser/api/client.ts (which validates every
- * answer), and the OpenAPI document (lib/server/openapi) is generated from these same objects.
- *
- * Browser-safe: no server-only imports. Every failure answers `{ "error": "..." }` (lib/shared/errors.ts).
- */
-
-// ---------------------------------------------------------------------------------------------------
-// Routes
-// ---------------------------------------------------------------------------------------------------
+// The API contract of browser and server: every route declared once. Handlers, the browser's client and the
+// OpenAPI document are derived from it. Browser-safe: no server-only imports.
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
 
 /**
- * Who a route admits, checked by the one wrapper (lib/server/api/route.ts) before the handler runs:
- * - "none": anyone (the handler needs no caller);
- * - "optional": the signed-in user when there is one, else a visitor;
- * - "session": a signed-in user (401 without, 403 for a deleted account unless `allowDeleted`);
- * - "in-statement": the session is read inside the handler's own database statement, with its data, in
- *   one round trip (the hot chat and history routes); the handler refuses with the same 401/403.
+ * Who a route admits: "optional" a user or a visitor; "session" a user (401, 403 deleted); "in-statement" the
+ * session read inside the handler's own statement, in one round trip, refused with the same 401/403.
  */
 export type AuthMode = "none" | "optional" | "session" | "in-statement";
 
-/** A limit per signed-in user, else per client network (lib/server/rate-limit.ts): `points` per `durationSeconds`. */
+/** Per signed-in user, else per client network: `points` per `durationSeconds`. */
 export interface RateLimit {
   name: string;
   points: number;
   durationSeconds: number;
 }
 
-/**
- * One route of the contract: everything about it but its handler, declared once. The wrapper
- * (lib/server/api/route.ts) admits by it, server.mjs's hot path (lib/server/hot-path.ts) serves the
- * `fastPath` ones, proxy.ts's 405 table (lib/server/api/methods.ts) and the OpenAPI document
- * (lib/server/openapi) are derived from it, and the browser's client (lib/browser/api/client.ts) calls by it.
- * `path` may hold `{param}` segments; `form` bodies are URL-encoded (next-auth).
- */
+/** One route: everything about it but its handler. `path` may hold `{param}` segments. */
 export interface ApiRoute {
   method: HttpMethod;
   path: string;
-  /** Name in logs and security events. */
   name: string;
   auth: AuthMode;
-  /** With auth "session": a deleted account passes (check_account_status, create_account, delete_user). */
+  /** With auth "session": a deleted account passes. */
   allowDeleted?: true;
-  /** false: no same-origin check (visitor calls, webhooks, routes that check it in their statement). */
+  /** false: no same-origin check here (visitor calls, webhooks, routes that check it in their statement). */
   sameOrigin?: false;
   rateLimit?: RateLimit;
-  /** Served by server.mjs's hot path as well as by Next (docs/performance.md "Custom server"). */
+  /** Served by server.mjs's hot path as well as by Next. */
   fastPath?: true;
-  /** The body is not JSON for the wrapper to read: the handler streams it (the confidential relay's ciphertext). */
+  /** The handler reads the body itself. */
   rawBody?: true;
-  /** The JSON (or form) body's schema; absent: no body. */
+  /** Absent: no body. */
   body?: z.ZodType;
-  /** Body bytes the handler accepts (413 above). */
+  /** Bytes (413 above). */
   maxBytes?: number;
-  /** The query string's schema. */
   query?: z.ZodType;
-  /** The 2xx answer's schema (for a stream: the JSON answer without `Accept: text/event-stream`). */
+  /** The 2xx answer (for a stream: the JSON answer without `Accept: text/event-stream`). */
   response: z.ZodType;
-  /** The body is application/x-www-form-urlencoded (next-auth's endpoints). */
+  /** application/x-www-form-urlencoded (next-auth). */
   form?: true;
-  /** The answer can be a Server-Sent Events stream (the chat calls). */
+  /** The answer can be a Server-Sent Events stream. */
   stream?: true;
 }
 
-/**
- * The chat call's body (docs/product.md §7), the one turn shape of lib/shared/chat/turn-schema.ts. This copy, built
- * with the default limits, types the browser; the server validates with the configured limits (lib/server/chat/limits.ts).
- */
+// Types the browser; the server validates with the configured limits.
 const chatBodyShape = chatRequestSchema(DEFAULT_CHAT_LIMITS);
 
-/** Every route of the API, by name. */
 export const api = {
-  // next-auth (app/api/auth/[...nextauth]): the calls the browser makes itself.
+  // next-auth: the calls the browser makes itself.
   authCsrf: { method: "GET", path: "/api/auth/csrf", response: csrfSchema, name: "auth", auth: "none", sameOrigin: false },
   authSignInEmail: { method: "POST", path: "/api/auth/signin/email", body: signInFormSchema, form: true, response: signInEmailSchema, name: "auth/signin", auth: "none" },
   authSignInGoogle: { method: "POST", path: "/api/auth/signin/google", body: signInFormSchema, form: true, response: signInUrlSchema, name: "auth/signin", auth: "none" },
@@ -288,7 +259,7 @@ export const api = {
     rateLimit: { name: "vault-device-unlock", points: 30, durationSeconds: 60 },
   },
 
-  // docs/issues.md #23 ("Share links"): ciphertext only; the key stays in the link's fragment.
+  // Ciphertext only; the key stays in the link's fragment.
   shareCreate: { method: "POST", path: "/api/shares", body: shareCreateBodySchema, maxBytes: SHARE_CREATE_MAX_BODY_BYTES, response: shareCreatedSchema, name: "shares", auth: "session", rateLimit: { name: "share-create", points: 30, durationSeconds: 60 } },
   shareList: { method: "GET", path: "/api/shares", response: shareListSchema, name: "shares", auth: "session" },
   shareRevoke: { method: "DELETE", path: "/api/shares", body: shareIdBodySchema, maxBytes: SHARE_DELETE_MAX_BODY_BYTES, response: shareListSchema, name: "shares", auth: "session" },
@@ -298,7 +269,7 @@ export const api = {
   projectUpdate: { method: "PATCH", path: "/api/projects", body: projectBodySchema, maxBytes: PROJECT_MAX_BODY_BYTES, response: okSchema, name: "project_update", auth: "session" },
   projectDelete: { method: "DELETE", path: "/api/projects", body: projectIdBodySchema, maxBytes: PROJECT_ID_MAX_BODY_BYTES, response: projectDeletedSchema, name: "project_delete", auth: "session" },
   projectMoveChat: { method: "PATCH", path: "/api/projects/chat", body: projectChatBodySchema, maxBytes: PROJECT_ID_MAX_BODY_BYTES, response: okSchema, name: "project_move_chat", auth: "session" },
-  // docs/issues.md #41 ("Project knowledge"): a project's files, ciphertext only; ranked in the browser.
+  // Ciphertext only; ranked in the browser.
   projectFileList: { method: "GET", path: "/api/projects/files", response: files.projectFileListSchema, name: "project_files", auth: "session" },
   projectFileCreate: { method: "POST", path: "/api/projects/files", body: files.projectFileBodySchema, maxBytes: files.PROJECT_FILE_MAX_BODY_BYTES, response: files.projectFileEntrySchema, name: "project_file_create", auth: "session" },
   projectFileReseal: { method: "PATCH", path: "/api/projects/files", body: files.projectFileResealSchema, maxBytes: files.PROJECT_FILE_MAX_BODY_BYTES, response: okSchema, name: "project_file_reseal", auth: "session" },
@@ -307,7 +278,6 @@ export const api = {
   memoryGet: { method: "GET", path: "/api/memory", response: memoryStateSchema, name: "memory", auth: "session" },
   memoryPut: { method: "POST", path: "/api/memory", body: memoryPutBodySchema, maxBytes: MEMORY_MAX_BODY_BYTES, response: okSchema, name: "memory_put", auth: "session" },
 
-  // docs/issues.md #52 ("Dictate"): standard models' audio, raw or multipart, transcribed by the labelled provider, never kept.
   audioTranscriptions: {
     method: "POST",
     path: "/api/audio/transcriptions",
@@ -318,17 +288,16 @@ export const api = {
     rawBody: true,
     rateLimit: { name: "audio-transcriptions", points: 30, durationSeconds: 60 },
   },
-  // The day's dictation seconds left (the same counter, standard and confidential), read on the chat page's load.
   audioSeconds: { method: "GET", path: "/api/audio/seconds", response: audioSecondsSchema, name: "audio_seconds", auth: "optional" },
 
-  // The confidential relay (lib/server/confidential/relay.ts): EHBP ciphertext in and out, never parsed here.
+  // EHBP ciphertext in and out, never parsed here.
   confidentialAttestation: {
     method: "GET",
     path: "/api/confidential/attestation",
     response: z.looseObject({}).meta({ description: "The enclave's attestation document or Tinfoil AttestationBundle, relayed unchanged." }),
     name: "confidential_attestation",
     auth: "none",
-    // Each call fetches from the enclave (or GitHub and Sigstore in production): per client network.
+    // Each call fetches from the enclave (or GitHub and Sigstore).
     rateLimit: { name: "confidential-attestation", points: 60, durationSeconds: 60 },
   },
   confidentialChat: {
@@ -343,7 +312,6 @@ export const api = {
     fastPath: true,
   },
 
-  // docs/issues.md #52: a confidential model's dictation, EHBP ciphertext forwarded blind to the enclave's transcription endpoint.
   confidentialTranscriptions: {
     method: "POST",
     path: "/api/confidential/audio/transcriptions",
@@ -361,14 +329,12 @@ export const api = {
 
 export type Api = typeof api;
 export type RouteName = keyof Api;
-/** The routes server.mjs's hot path serves (their entries say `fastPath: true`). */
+/** The routes server.mjs's hot path serves. */
 export type FastRouteName = { [K in RouteName]: Api[K] extends { fastPath: true } ? K : never }[RouteName];
-/** A route's 2xx answer, as the handler builds it. */
 export type ResponseOf<R extends ApiRoute> = z.output<R["response"]>;
-/** A route's body as the caller sends it (before the server's transforms). */
+/** As the caller sends it (before the server's transforms). */
 export type BodyOf<R extends ApiRoute> = R extends { body: z.ZodType } ? z.input<R["body"]> : undefined;
 
-// Types the browser uses, inferred from the schemas above.
 export type ChatResult = z.output<typeof chatResultSchema>;
 export type ContextReport = z.output<typeof contextReportSchema>;
 export type ChatHistoryPage = z.output<typeof chatHistoryPageSchema>;
