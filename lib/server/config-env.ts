@@ -284,6 +284,11 @@ export const envSchema = z.object({
   READ_PAGE_MAX_BYTES: positiveInt(2 * 1024 * 1024),
   /** Milliseconds one read may take in all: DNS, every redirect hop and the body. */
   READ_PAGE_TIMEOUT_MS: positiveInt(10_000),
+  /**
+   * Milliseconds an HTML page's extraction (Readability and Markdown, in a worker thread) may take once it has
+   * a worker; past it the worker is terminated and the page is not read.
+   */
+  READ_PAGE_EXTRACT_TIMEOUT_MS: positiveInt(5_000),
   /** Characters of a page's extracted text given to the model at most. */
   READ_PAGE_MAX_CHARS: positiveInt(20_000),
   /**
