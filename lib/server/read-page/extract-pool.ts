@@ -22,8 +22,11 @@ export const QUEUE_MAX = 16;
 const WAIT_FACTOR = 2;
 /** The worker leaves after this long without a page. */
 const IDLE_MS = 30_000;
-/** A 2 MB page's DOM and its article fit well under the old generation's cap; a page that needs more fails. */
-const WORKER_LIMITS: ResourceLimits = { maxOldGenerationSizeMb: 192, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 };
+/**
+ * A 2 MB article-like page (tests/helpers/article-page.ts) reads in well under this heap; a page that needs more
+ * (hundreds of thousands of elements) fails instead of growing the server. A small young generation keeps less resident.
+ */
+const WORKER_LIMITS: ResourceLimits = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 4, stackSizeMb: 4 };
 
 interface ExtractJob {
   bytes: Uint8Array;
