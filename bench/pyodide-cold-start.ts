@@ -113,25 +113,22 @@ async function waitFor(url: string, ms = 120_000): Promise<void> {
 
 /** Watch `page` for `expected` in `selector`'s text and for clicks on `button`; read with `timing`. */
 async function watch(page: Page, selector: string, button: string, expected: string): Promise<void> {
-  await page.evaluate(
-    ({ selector, button, expected }) => {
-      const w = window as unknown as { __bench: { click: number; shown: number } };
-      w.__bench = { click: 0, shown: 0 };
-      const onClick = (e: Event) => {
-        if ((e.target as Element).closest(button)) w.__bench.click = e.timeStamp;
-      };
-      document.addEventListener("click", onClick, true);
-      const observer = new MutationObserver(() => {
-        if ([...document.querySelectorAll(selector)].some((el) => el.textContent?.includes(expected))) {
-          w.__bench.shown = performance.now();
-          observer.disconnect();
-          document.removeEventListener("click", onClick, true);
-        }
-      });
-      observer.observe(document.body, { subtree: true, childList: true, characterData: true });
-    },
-    { selector, button, expected },
-  );
+  // A string, not a function: tsx's transform would add helpers the page does not have.
+  const args = JSON.stringify({ selector, button, expected });
+  await page.evaluate(`(() => {
+    const { selector, button, expected } = ${args};
+    window.__bench = { click: 0, shown: 0 };
+    const onClick = (e) => { if (e.target.closest(button)) window.__bench.click = e.timeStamp; };
+    document.addEventListener("click", onClick, true);
+    const observer = new MutationObserver(() => {
+      if ([...document.querySelectorAll(selector)].some((el) => el.textContent?.includes(expected))) {
+        window.__bench.shown = performance.now();
+        observer.disconnect();
+        document.removeEventListener("click", onClick, true);
+      }
+    });
+    observer.observe(document.body, { subtree: true, childList: true, characterData: true });
+  })()`);
 }
 
 async function timing(page: Page): Promise<number> {
