@@ -24,7 +24,8 @@ import { Readability } from "@mozilla/readability";
 import { parseHTML } from "linkedom";
 import TurndownService from "turndown";
 import { getConfig } from "../lib/server/config";
-import { closeExtractWorkers, extractPage, htmlToMarkdown } from "../lib/server/read-page";
+import { closeExtractWorkers, extractPage } from "../lib/server/read-page";
+import { htmlToMarkdown } from "../lib/server/read-page/markdown";
 import { articlePage } from "../tests/helpers/article-page";
 
 // CPU is measured, not the time limit: a loaded machine must not cut a run (the limit is tested in

@@ -24,7 +24,8 @@ const WAIT_FACTOR = 2;
 const IDLE_MS = 30_000;
 /**
  * A 2 MB article-like page (tests/helpers/article-page.ts) reads in well under this heap; a page that needs more
- * (hundreds of thousands of elements) fails instead of growing the server. A small young generation keeps less resident.
+ * (hundreds of thousands of elements) fails instead of growing the server. The cost of a small heap is CPU: V8
+ * collects a small heap more often (its growing factor rises with the limit); memory was chosen over it (README).
  */
 const WORKER_LIMITS: ResourceLimits = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 4, stackSizeMb: 4 };
 

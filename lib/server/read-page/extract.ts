@@ -4,7 +4,7 @@ import { hasPdfMagic } from "@/lib/shared/pdf/extract-text";
 import { ReadPageError } from "./guard";
 import { extractHtml } from "./extract-pool";
 import type { FetchedPage } from "./fetch";
-import { decodePage } from "./markdown";
+import { decodePage } from "./decode";
 
 /**
  * A fetched page's main text (docs/issues.md #51): HTML through @mozilla/readability over a linkedom DOM, turned

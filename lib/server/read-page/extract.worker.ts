@@ -8,7 +8,8 @@
  * { id, ok: true, result: { title, text } } (./markdown.ts htmlToMarkdown) or { id, ok: false }. One job at a time.
  */
 import { parentPort } from "node:worker_threads";
-import { decodePage, htmlToMarkdown } from "./markdown";
+import { decodePage } from "./decode";
+import { htmlToMarkdown } from "./markdown";
 
 for (const level of ["log", "info", "warn", "error", "debug", "trace"] as const) console[level] = () => {};
 

@@ -9,7 +9,6 @@ export { checkTarget, isPublicAddress, ReadPageError, READ_PAGE_PORTS, type Read
 export { fetchPage, MAX_REDIRECTS, READ_PAGE_USER_AGENT } from "./fetch";
 export { extractPage } from "./extract";
 export { closeExtractWorkers } from "./extract-pool";
-export { htmlToMarkdown } from "./markdown";
 
 /**
  * The standard path's page read (docs/issues.md #51): the read_page tool's work in lib/server/chat/tool-loop.ts.

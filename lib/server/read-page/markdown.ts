@@ -21,16 +21,6 @@ const CUT_MARGIN = 1000;
 const turndown = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-" });
 turndown.remove([...REMOVED]);
 
-/** The bytes as text in the Content-Type's charset (UTF-8 when none is named or it is unknown). */
-export function decodePage(bytes: Uint8Array, contentType: string): string {
-  const charset = /;\s*charset="?([^";\s]+)/i.exec(contentType)?.[1];
-  try {
-    return new TextDecoder(charset ?? "utf-8").decode(bytes);
-  } catch {
-    return new TextDecoder("utf-8").decode(bytes);
-  }
-}
-
 /**
  * An HTML page's title and main text as Markdown: Readability's article, else the whole body.
  * @param maxChars the characters the caller keeps at most: the tree is cut once its text is surely longer
