@@ -153,6 +153,8 @@ export const envSchema = z.object({
   SEARCH_PER_DAY_PRO: positiveInt(300),
   READ_PAGE_MAX_BYTES: positiveInt(2 * 1024 * 1024),
   READ_PAGE_TIMEOUT_MS: positiveInt(10_000),
+  /** ms an HTML page's extraction may take in its worker; past it the worker is terminated. */
+  READ_PAGE_EXTRACT_TIMEOUT_MS: positiveInt(5_000),
   READ_PAGE_MAX_CHARS: positiveInt(20_000),
   /** host:port pairs exempt from the public-address rule; the embedded defaults allow the SearXNG stand-in. */
   READ_PAGE_ALLOW_HOSTS: optionalString,

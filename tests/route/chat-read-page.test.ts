@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closePdfWorkers } from "@/lib/server/pdf";
+import { closeExtractWorkers } from "@/lib/server/read-page";
 import { READ_PAGE_SYSTEM_PROMPT, READ_PAGE_TOOL_TEXT } from "@/lib/shared/llm/read-page-prompt";
 import { SEARCH_TOOL_SYSTEM_PROMPT } from "@/lib/shared/llm/search-prompt";
 import { setEnv } from "../helpers/env";
@@ -57,6 +58,7 @@ beforeAll(async () => {
 afterAll(async () => {
   setEnv({ READ_PAGE_ALLOW_HOSTS: undefined, READ_PAGE_MAX_CHARS: undefined });
   await closePdfWorkers();
+  await closeExtractWorkers();
   for (const s of [pages, canary]) {
     s.closeAllConnections();
     await new Promise((resolve) => s.close(resolve));

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, parseConfig } from "@/lib/server/config";
 import { readStep } from "@/lib/server/chat/tool-read-page";
-import { htmlToMarkdown } from "@/lib/server/read-page";
+import { htmlToMarkdown } from "@/lib/server/read-page/markdown";
 import { READ_PAGE_TOOL_TEXT, formatWebPage } from "@/lib/shared/llm/read-page-prompt";
 import type { ReadPageRecord } from "@/lib/shared/search/record";
 import { readPageUrl, readUrls, scriptedToolCall } from "@/lib/shared/llm/tools";

@@ -6,8 +6,9 @@
  * `globalThis.pdfjsWorker`, so the decompression limit (lib/shared/pdf/inflate-guard.ts) counts its decoders.
  * Nothing from this thread is logged (pdf.js warnings can quote the document); it imports nothing server-only.
  *
- * Protocol: receives { id, base64, limits } (the data URL's payload, decoded here, off the request thread) and
- * answers { id, ok: true, result: PdfText } or { id, ok: false, code: PdfErrorCode, maxBytes? }. One job at a time.
+ * Protocol (lib/server/workers/pool.ts): receives { id, job: { base64, limits } } (the data URL's payload, decoded
+ * here, off the request thread) and answers { id, ok: true, result: PdfText } or { id, ok: false, code: PdfErrorCode,
+ * maxBytes? }. One job at a time.
  */
 import { parentPort } from "node:worker_threads";
 import { isPdfError } from "@/lib/shared/pdf/errors";
@@ -22,18 +23,17 @@ const { WorkerMessageHandler } = await import("pdfjs-dist/legacy/build/pdf.worke
 (globalThis as unknown as { pdfjsWorker: unknown }).pdfjsWorker = { WorkerMessageHandler };
 
 interface Job {
-  id: number;
   base64: string;
   limits: Omit<PdfLimits, "timeoutMs">;
 }
 
-parentPort?.on("message", async (job: Job) => {
+parentPort?.on("message", async ({ id, job }: { id: number; job: Job }) => {
   try {
     const bytes = new Uint8Array(Buffer.from(job.base64, "base64"));
     const result = await extractPdfText(PDFParse as unknown as PdfParseClass, bytes, job.limits);
-    parentPort?.postMessage({ id: job.id, ok: true, result });
+    parentPort?.postMessage({ id, ok: true, result });
   } catch (error) {
-    if (isPdfError(error)) parentPort?.postMessage({ id: job.id, ok: false, code: error.code, maxBytes: error.maxBytes });
-    else parentPort?.postMessage({ id: job.id, ok: false, code: "unreadable" });
+    if (isPdfError(error)) parentPort?.postMessage({ id, ok: false, code: error.code, maxBytes: error.maxBytes });
+    else parentPort?.postMessage({ id, ok: false, code: "unreadable" });
   }
 });

@@ -7,7 +7,8 @@ import { ReadPageError, type ReadPageErrorKind, type ReadPolicy } from "./guard"
 
 export { checkTarget, isPublicAddress, ReadPageError, READ_PAGE_PORTS, type ReadPolicy } from "./guard";
 export { fetchPage, MAX_REDIRECTS, READ_PAGE_USER_AGENT } from "./fetch";
-export { extractPage, htmlToMarkdown } from "./extract";
+export { extractPage } from "./extract";
+export { closeExtractWorkers } from "./extract-pool";
 
 /**
  * The standard path's page read (docs/issues.md #51): the read_page tool's work in lib/server/chat/tool-loop.ts.
