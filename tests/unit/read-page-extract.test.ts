@@ -58,7 +58,8 @@ describe("page extraction in the worker pool", () => {
     // The charset is the Content-Type's, decoded in the worker.
     const latin1 = Buffer.from("<html><body><p>Caf\u00e9 cr\u00e8me.</p></body></html>", "latin1");
     expect((await extractPage({ ...fetched(""), bytes: latin1, contentType: "text/html; charset=iso-8859-1" }, 100)).text).toBe("Café crème.");
-  });
+    // 15 extractions and their references, a 1 MiB page among them: past 30 s on a loaded machine.
+  }, 180_000);
 
   it("a page whose extraction runs past the time limit fails as a timeout and its worker is terminated; the next page reads", async () => {
     const pool = extractPool();
