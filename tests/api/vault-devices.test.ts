@@ -175,7 +175,8 @@ describe("remembering and revoking are limited, and their VACUUMs batched (docs/
     // Another address of the same /64 is the same network; the account's own count was given back.
     expect((await from(last, "POST", { name: "Chrome on Linux" }, "2001:db8:43::2")).status).toBe(429);
     expect((await from(last, "POST", { name: "Chrome on Linux" }, "2001:db8:44::1")).status).toBe(201);
-  });
+    // Sixty-odd writes, each a transaction: past 30 s on a loaded 2-core machine.
+  }, 120_000);
 
   it("revokes made together share one VACUUM pass, at most one a KEY_VACUUM_INTERVAL_SECONDS, each answered after its share left the files", async () => {
     // Long enough that the checks between two batches (a CHECKPOINT, a scan of the files) end inside it on a
