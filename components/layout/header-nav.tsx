@@ -2,7 +2,7 @@
 
 import dynamic from "next/dynamic";
 import Link from "next/link";
-import { useAuthTokenSync } from "@/components/auth/sync";
+import { useAuthTokenSync } from "@/lib/browser/account/sync";
 import { useAccount } from "@/lib/browser/account/client";
 import { GearIcon } from "./gear-icon";
 import { MobileMenu } from "./mobile-menu";
@@ -10,7 +10,7 @@ import { headerLinksFor } from "./nav-links";
 
 // Loaded only for a deleted account, so visitors' pages do not ship the sign-out client.
 const AccountDeletedScreen = dynamic(
-  () => import("@/components/account/account-deleted-screen").then((m) => m.AccountDeletedScreen),
+  () => import("./account-deleted-screen").then((m) => m.AccountDeletedScreen),
   { ssr: false },
 );
 
