@@ -1,6 +1,7 @@
 import { defineConfig, globalIgnores } from "eslint/config";
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
+import { readdirSync } from "node:fs";
 
 /**
  * Where code runs is a folder (docs/architecture.md): lib/browser may see plaintext, lib/server sees
@@ -24,9 +25,41 @@ const boundary = {
   },
 };
 
+/**
+ * components/ in rooms (docs/architecture.md): the shared folders below are imported by all and import no feature;
+ * every other folder is a feature and imports no other feature (what one shows of another is handed in by app/).
+ */
+const sharedComponents = ["confidential", "message", "theme", "ui"];
+const featureComponents = readdirSync(new URL("./components", import.meta.url), { withFileTypes: true })
+  .filter((d) => d.isDirectory() && !sharedComponents.includes(d.name))
+  .map((d) => d.name);
+const componentRooms = {
+  files: ["components/**/*.{ts,tsx}"],
+  rules: {
+    "import/no-restricted-paths": [
+      "error",
+      {
+        zones: [
+          ...featureComponents.map((f) => ({
+            target: `./components/${f}`,
+            from: featureComponents.filter((o) => o !== f).map((o) => `./components/${o}`),
+            message: "A feature folder of components/ imports no other feature: pass the piece in from app/, or move it to a shared folder (docs/architecture.md).",
+          })),
+          {
+            target: sharedComponents.map((s) => `./components/${s}`),
+            from: featureComponents.map((f) => `./components/${f}`),
+            message: "A shared folder of components/ imports no feature folder (docs/architecture.md).",
+          },
+        ],
+      },
+    ],
+  },
+};
+
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
   boundary,
+  componentRooms,
   globalIgnores([".next/**", "bench/floor-app/.next/**", "node_modules/**", ".data/**", "lib/server/db/generated/**", "test-results/**", "playwright-report/**", "next-env.d.ts", "public/pyodide/**"]),
 ]);

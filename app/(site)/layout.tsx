@@ -1,6 +1,7 @@
 import { SiteFooter } from "@/components/layout/site-footer";
 import { SiteHeader } from "@/components/layout/site-header";
 import { getConfig } from "@/lib/server/config";
+import { AccountDeleted } from "./account-deleted";
 
 /** The shared layout of docs/product.md §2 (header and footer); /appsignup stands outside it. */
 export default function SiteLayout({ children }: Readonly<{ children: React.ReactNode }>) {
@@ -9,7 +10,7 @@ export default function SiteLayout({ children }: Readonly<{ children: React.Reac
       <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-4 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
         Skip to content
       </a>
-      <SiteHeader />
+      <SiteHeader deletedScreen={<AccountDeleted />} />
       <main id="main" className="flex flex-1 flex-col">
         {children}
       </main>

@@ -1,7 +1,7 @@
 "use client";
 
 import { createPortal } from "react-dom";
-import { signOutAndReload } from "@/components/auth/sign-out";
+import { signOutAndReload } from "@/lib/browser/account/sign-out";
 
 /** "Account Deleted" (docs/product.md §2), portalled: the header's backdrop-filter contains fixed elements. */
 export function AccountDeletedScreen() {

@@ -2,7 +2,7 @@
 
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import { APP_HANDOFF_PATH, createAccount, signInWithIdToken } from "./client";
-import { syncAuthToken } from "./sync";
+import { syncAuthToken } from "@/lib/browser/account/sync";
 import { authErrorMessage, cleanProviderMessage } from "./errors";
 import { GoogleButton, Spinner } from "./google-button";
 import { isGooglePopup, reportToOpener, startGooglePopupSignIn } from "./google-popup";

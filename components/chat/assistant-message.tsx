@@ -1,9 +1,9 @@
 "use client";
 
 import { memo } from "react";
-import { AssistantAvatar } from "./assistant-avatar";
-import { CopyButton } from "./copy-button";
-import { Markdown } from "./markdown";
+import { AssistantAvatar } from "@/components/message/assistant-avatar";
+import { CopyButton } from "@/components/message/copy-button";
+import { Markdown } from "@/components/message/markdown";
 import { Sources } from "./sources";
 import { ToolSteps } from "./answer-step";
 import { FileSources } from "./file-sources";

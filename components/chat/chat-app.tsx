@@ -13,29 +13,28 @@ import { WebSearchToggle } from "./web-search-toggle";
 import { RunCodeToggle } from "./run-code-toggle";
 import { IntegrityNotice } from "./integrity-notice";
 import { MessageList } from "./message-list";
+import type { ChatParts } from "./parts";
 import { shareSnapshotOf } from "./share-snapshot";
 import { TemporaryChatBanner } from "./temporary-chat";
 
 // Dialogs and late notices are fetched when first shown, not with the page (docs/issues.md #42).
 const ShortcutKeys = dynamic(() => import("./shortcut-keys").then((m) => m.ShortcutKeys), { ssr: false });
 const ShortcutsDialog = dynamic(() => import("./shortcuts-dialog").then((m) => m.ShortcutsDialog), { ssr: false });
-const ShareDialog = dynamic(() => import("@/components/share/share-dialog").then((m) => m.ShareDialog), { ssr: false });
 const MemorySuggestion = dynamic(() => import("./memory-suggestion").then((m) => m.MemorySuggestion), { ssr: false });
 const KeptOfferNotice = dynamic(() => import("./kept-offer").then((m) => m.KeptOfferNotice), { ssr: false });
-const MoveChatDialog = dynamic(() => import("@/components/projects/move-chat-dialog").then((m) => m.MoveChatDialog), { ssr: false });
 // The message list stays in the first load: loaded on demand it made opening a long chat slower.
 
-/** The chat (docs/product.md §2, §4); its state and actions are in ./chat-provider.tsx. */
-export function ChatApp(props: ChatAppProps) {
+/** The chat (docs/product.md §2, §4); its state and actions are in ./chat-provider.tsx, `parts` in ./parts.ts. */
+export function ChatApp({ parts, ...props }: ChatAppProps & { parts: ChatParts }) {
   return (
     <ChatProvider {...props}>
       <div data-fit-viewport className="relative flex min-h-96 flex-1 bg-white">
-        <ChatSidebar />
+        <ChatSidebar parts={parts} />
         <div className="flex min-w-0 flex-1 flex-col">
           <ChatHeader />
           <ChatBody />
         </div>
-        <ChatDialogs />
+        <ChatDialogs parts={parts} />
       </div>
     </ChatProvider>
   );
@@ -123,7 +122,7 @@ function ChatComposer() {
   );
 }
 
-function ChatDialogs() {
+function ChatDialogs({ parts: { ShareDialog, MoveChatDialog } }: { parts: ChatParts }) {
   const { shareOpen, setShareOpen, moving, setMoving, chat, saved, scope, openProjectId, shortcuts } = useChat();
   const helpShown = useOpenedOnce(shortcuts.helpOpen);
   const moveShown = useOpenedOnce(moving);

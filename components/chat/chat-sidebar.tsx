@@ -1,11 +1,12 @@
 "use client";
 
-import { ProjectList } from "@/components/projects/project-list";
 import { useChat } from "./chat-provider";
+import type { ChatParts } from "./parts";
 import { Sidebar } from "./sidebar";
 
 /** The history sidebar (./sidebar.tsx) bound to the chat: the listed chats, search, Save history, Lock and the projects. */
-export function ChatSidebar() {
+export function ChatSidebar({ parts }: { parts: ChatParts }) {
+  const { ProjectList } = parts;
   const { open, saved, account, signedIn, chat, scope, searchOpen, openSearch, lock } = useChat();
   const { history, search } = saved;
   return (
@@ -30,6 +31,7 @@ export function ChatSidebar() {
       saveHistory={saved.saveHistory}
       onSaveHistoryChange={saved.setSaveHistory}
       vault={saved.vault}
+      vaultParts={parts}
       onLock={lock}
       projects={
         saved.vaultKey && (

@@ -2,10 +2,10 @@
 
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
-import { AssistantAvatar } from "./assistant-avatar";
+import { AssistantAvatar } from "@/components/message/assistant-avatar";
 import { AssistantMessage } from "./assistant-message";
-import { FileChip } from "./file-chip";
-import { Markdown } from "./markdown";
+import { FileChip } from "@/components/message/file-chip";
+import { Markdown } from "@/components/message/markdown";
 import { ScrollToBottom } from "./scroll-to-bottom";
 import { ReadingLine, SearchingLine } from "./sources";
 import type { SearchProgress } from "@/lib/browser/chat/send-turn";

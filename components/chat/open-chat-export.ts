@@ -3,7 +3,7 @@ import { chatsToJson, chatToMarkdown, exportFileName, type ExportableChat } from
 import { storedPath, treeForSaving, type SavedMessage } from "@/lib/browser/chat/saved-tree";
 import { displayNameFrom } from "@/lib/browser/vault/plain";
 import { toast } from "@/components/ui/toaster";
-import { downloadText } from "./download";
+import { downloadText } from "@/lib/browser/files/download";
 import type { HistoryEntry } from "./use-chat-history";
 import type { useConversation } from "./use-conversation";
 

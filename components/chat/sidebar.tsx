@@ -7,12 +7,10 @@ import { buttonStyles, ConfirmDialog, Dialog } from "@/components/ui/dialog";
 import type { ChatSearchHit } from "@/lib/browser/chat/search";
 import type { VaultStore } from "@/lib/browser/vault/store";
 import { ChatList } from "./chat-list";
+import type { ChatParts } from "./parts";
 import type { HistoryEntry } from "./use-chat-history";
 import type { SearchState } from "./use-chat-search";
 
-// What only a signed-in user with a vault sees is fetched when first shown, not with the page every visitor loads.
-const UnlockPanel = dynamic(() => import("@/components/vault/unlock-panel").then((m) => m.UnlockPanel), { ssr: false });
-const VaultSetupDialog = dynamic(() => import("@/components/vault/setup-dialog").then((m) => m.VaultSetupDialog), { ssr: false });
 const ChatSearch = dynamic(() => import("./chat-search").then((m) => m.ChatSearch), { ssr: false });
 
 interface SidebarProps {
@@ -37,6 +35,8 @@ interface SidebarProps {
   saveHistory: boolean;
   onSaveHistoryChange: (on: boolean) => void;
   vault: VaultStore;
+  /** The vault's unlock panel and setup dialog (./parts.ts). */
+  vaultParts: Pick<ChatParts, "UnlockPanel" | "VaultSetupDialog">;
   onLock: () => void;
   /** Shown above the chats: the projects. */
   projects?: React.ReactNode;
@@ -45,6 +45,7 @@ interface SidebarProps {
 /** The history sidebar (docs/product.md §2, §4): a column on wide screens, a drawer on small ones. */
 export function Sidebar(props: SidebarProps) {
   const { open, signedIn, chats, loading } = props;
+  const { UnlockPanel, VaultSetupDialog } = props.vaultParts;
   const [confirmSave, setConfirmSave] = useState(false);
   const [deleting, setDeleting] = useState<HistoryEntry | null>(null);
   const [settingUp, setSettingUp] = useState(false);

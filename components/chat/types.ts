@@ -21,10 +21,3 @@ export interface KnowledgeSource {
   file: string;
   section: string;
 }
-
-
-/** The unlocked vault: the key and the user id bound into each ciphertext. */
-export interface VaultKey {
-  key: CryptoKey;
-  userId: string;
-}

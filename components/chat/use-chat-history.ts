@@ -5,7 +5,7 @@ import { apiFetch } from "@/lib/browser/api/client";
 import { removeDraft } from "@/lib/browser/chat/drafts";
 import { savedChats, sealing } from "@/lib/browser/vault/lazy";
 import type { prepareDeleteBody } from "@/lib/browser/vault/saved-chats";
-import type { VaultKey } from "./types";
+import type { VaultKey } from "@/lib/browser/vault/types";
 import { chatSearch } from "./use-chat-search";
 
 /** A saved chat of the list, its name decrypted in this browser. */

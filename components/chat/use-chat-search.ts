@@ -4,7 +4,7 @@ import { useCallback, useEffect, useSyncExternalStore } from "react";
 import type { ChatSearchHit, SearchableChat } from "@/lib/browser/chat/search";
 import type { SearchReply, SearchRequest } from "@/lib/browser/chat/search-worker-core";
 import { unlockedVault } from "@/lib/browser/vault/store";
-import type { VaultKey } from "./types";
+import type { VaultKey } from "@/lib/browser/vault/types";
 
 // "Search chats" (docs/issues.md #9): a decrypted index kept in a Web Worker's memory for the vault session,
 // so the page stays responsive while it loads; where no worker can start, the same code runs here.

@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useRef } from "react";
 import { loadDraft, NEW_CHAT_DRAFT, removeDraft, storeDraft } from "@/lib/browser/chat/drafts";
 import type { ComposerText } from "./composer-text";
-import type { VaultKey } from "./types";
+import type { VaultKey } from "@/lib/browser/vault/types";
 
 /** How long typing must pause before the draft is sealed and stored, ms. */
 const STORE_DELAY_MS = 300;

@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect } from "react";
-import { preloadMarkdown } from "./markdown";
+import { preloadMarkdown } from "@/components/message/markdown";
 import { preloadEventStream } from "@/lib/browser/chat/event-stream";
 
 /** Fetch the Markdown renderer and stream parser at the first key, tap or click, not during the page load. */

@@ -1,10 +1,10 @@
 "use client";
 
 import { useMemo, useState } from "react";
-import { useProjects } from "@/components/projects/use-projects";
-import { useProjectFiles } from "@/components/projects/use-project-files";
+import { useProjects } from "@/lib/browser/projects/use-projects";
+import { useProjectFiles } from "@/lib/browser/projects/use-project-files";
 import type { PdfLimits } from "@/lib/browser/pdf";
-import type { VaultKey } from "./types";
+import type { VaultKey } from "@/lib/browser/vault/types";
 import type { HistoryEntry } from "./use-chat-history";
 
 /** The projects, their files and the one picked in the sidebar (docs/issues.md #41); `projectOf(null)`: a new chat's. */

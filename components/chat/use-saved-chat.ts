@@ -8,7 +8,8 @@ import { savedChats } from "@/lib/browser/vault/lazy";
 import { lockVault, setHistoryOn } from "@/lib/browser/vault/store";
 import { useVault } from "@/lib/browser/vault/use-vault";
 import { displayNameFrom, SAVED_IMAGE_MAX_CHARS } from "@/lib/browser/vault/plain";
-import type { UiMessage, VaultKey } from "./types";
+import type { VaultKey } from "@/lib/browser/vault/types";
+import type { UiMessage } from "./types";
 import { useChatHistory } from "./use-chat-history";
 import { chatSearch, useChatSearch } from "./use-chat-search";
 

@@ -1,8 +1,8 @@
 "use client";
 
 import { memo, useState } from "react";
-import { CopyButton } from "./copy-button";
-import { FileChip } from "./file-chip";
+import { CopyButton } from "@/components/message/copy-button";
+import { FileChip } from "@/components/message/file-chip";
 import { ACTION_BUTTON, MessageActions } from "./message-actions";
 import { MessageEditor } from "./message-editor";
 import type { UiMessage } from "./types";

@@ -1,18 +1,11 @@
 "use client";
 
-import dynamic from "next/dynamic";
 import Link from "next/link";
-import { useAuthTokenSync } from "@/components/auth/sync";
+import { useAuthTokenSync } from "@/lib/browser/account/sync";
 import { useAccount } from "@/lib/browser/account/client";
 import { GearIcon } from "./gear-icon";
 import { MobileMenu } from "./mobile-menu";
 import { headerLinksFor } from "./nav-links";
-
-// Loaded only for a deleted account, so visitors' pages do not ship the sign-out client.
-const AccountDeletedScreen = dynamic(
-  () => import("@/components/account/account-deleted-screen").then((m) => m.AccountDeletedScreen),
-  { ssr: false },
-);
 
 const linkClass = {
   plain: "rounded-lg px-3 py-2 text-sm font-medium text-ink-700 transition-colors hover:bg-ink-100 hover:text-ink-950",
@@ -21,7 +14,7 @@ const linkClass = {
 } as const;
 
 /** The header's account-aware part (docs/product.md §2); the visitor's links until the account is known. */
-export function HeaderNav() {
+export function HeaderNav({ deletedScreen }: { deletedScreen: React.ReactNode }) {
   const account = useAccount();
   useAuthTokenSync();
   const links = headerLinksFor(account.user ? { plan: account.subscription?.plan ?? null } : null);
@@ -35,7 +28,7 @@ export function HeaderNav() {
         ))}
       </nav>
       <MobileMenu links={links} />
-      {account.accountDeleted && <AccountDeletedScreen />}
+      {account.accountDeleted && deletedScreen}
     </>
   );
 }

@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import { buttonStyles, Dialog } from "@/components/ui/dialog";
-import type { Project } from "./use-projects";
+import type { Project } from "@/lib/browser/projects/use-projects";
 
 /** "Move to project" for the open saved chat; its messages stay as they are. */
 export function MoveChatDialog(props: {

@@ -7,7 +7,7 @@ import { isFileError } from "@/lib/browser/files/errors";
 import { ACCEPT } from "@/lib/browser/files/kinds";
 import { isPdfError } from "@/lib/shared/pdf/errors";
 import { formatLimit, PROJECT_FILES_LIMIT_BYTES } from "@/lib/shared/projects/knowledge-limits";
-import type { ProjectFileItem } from "./use-project-files";
+import type { ProjectFileItem } from "@/lib/browser/projects/use-project-files";
 import { formatKb, passageCount } from "./file-labels";
 
 

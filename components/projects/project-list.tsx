@@ -8,8 +8,8 @@ import { useOpenedOnce } from "@/components/ui/use-opened-once";
 import { toast } from "@/components/ui/toaster";
 import { MAX_PROJECTS } from "@/lib/shared/projects/limits";
 import type { PlainProject } from "@/lib/browser/vault/projects";
-import type { useProjectFiles } from "./use-project-files";
-import type { Project } from "./use-projects";
+import type { useProjectFiles } from "@/lib/browser/projects/use-project-files";
+import type { Project } from "@/lib/browser/projects/use-projects";
 
 // The project and files dialogs are fetched when first opened, not in /chat's first load (docs/issues.md #42).
 const ProjectDialog = dynamic(() => import("./project-dialog").then((m) => m.ProjectDialog), { ssr: false });

@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { signOutAndReload } from "@/components/auth/sign-out";
+import { signOutAndReload } from "@/lib/browser/account/sign-out";
 import { buttonStyles, Dialog } from "@/components/ui/dialog";
 import { apiFetch, serverMessage } from "@/lib/browser/api/client";
 import { forgetLocalTraces, localTracesOwner } from "@/lib/browser/vault/devices";

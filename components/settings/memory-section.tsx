@@ -3,7 +3,7 @@
 import { useMemo, useState } from "react";
 import { buttonStyles } from "@/components/ui/dialog";
 import { toast } from "@/components/ui/toaster";
-import { useMemory } from "@/components/chat/use-memory";
+import { useMemory } from "@/lib/browser/vault/use-memory";
 import { useVault } from "@/lib/browser/vault/use-vault";
 import { AppError } from "@/lib/shared/errors";
 import { MAX_MEMORIES, MEMORY_MAX_CHARS } from "@/lib/shared/memory/limits";

@@ -2,12 +2,10 @@
 
 import Link from "next/link";
 import { useState } from "react";
-import { signOutAndReload } from "@/components/auth/sign-out";
+import { signOutAndReload } from "@/lib/browser/account/sign-out";
 import { apiFetch } from "@/lib/browser/api/client";
 import { buttonStyles, Dialog } from "@/components/ui/dialog";
-import { SecuritySection } from "@/components/vault/security-section";
 import { forgetLocalTraces, forgetThisDevice, isThisDeviceRemembered } from "@/lib/browser/vault/devices";
-import { ShareLinksSection } from "@/components/share/share-links-section";
 import { DataSection } from "./data-section";
 import { MemorySection } from "./memory-section";
 import { DeleteAccountSection } from "./delete-account";
@@ -16,10 +14,14 @@ interface SettingsPanelProps {
   email: string | null;
   plan: "Free" | "Pro";
   status: string;
+  /** The vault's section (components/vault), placed by the page so settings imports no other feature. */
+  security: React.ReactNode;
+  /** The share links' section (components/share), placed likewise. */
+  shareLinks: React.ReactNode;
 }
 
 /** /settings (docs/product.md §2). */
-export function SettingsPanel({ email, plan, status }: SettingsPanelProps) {
+export function SettingsPanel({ email, plan, status, security, shareLinks }: SettingsPanelProps) {
   // Log out offers to forget a remembered device; otherwise it signs out at once (docs/product.md §2).
   const [loggingOut, setLoggingOut] = useState<"ask" | "working" | null>(null);
   const logOut = async () => {
@@ -79,13 +81,13 @@ export function SettingsPanel({ email, plan, status }: SettingsPanelProps) {
         </div>
       </section>
 
-      <SecuritySection />
+      {security}
 
       <MemorySection />
 
       <DataSection />
 
-      <ShareLinksSection />
+      {shareLinks}
 
       <DeleteAccountSection />
 

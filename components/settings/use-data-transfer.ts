@@ -1,7 +1,7 @@
 "use client";
 
 import { useRef, useState } from "react";
-import { downloadText, mapPool } from "@/components/chat/download";
+import { downloadText, mapPool } from "@/lib/browser/files/download";
 import { toast } from "@/components/ui/toaster";
 import { chatsToJson, chatsToMarkdown, exportableFromSaved, exportFileName } from "@/lib/browser/chat/export";
 import { checkImportFile, importFormatError, parseChatGptExport, type ImportResult } from "@/lib/browser/chat/import-chatgpt";

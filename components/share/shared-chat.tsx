@@ -2,9 +2,9 @@
 
 import Link from "next/link";
 import { useEffect, useState } from "react";
-import { AssistantAvatar } from "@/components/chat/assistant-avatar";
-import { FileChip } from "@/components/chat/file-chip";
-import { Markdown } from "@/components/chat/markdown";
+import { AssistantAvatar } from "@/components/message/assistant-avatar";
+import { FileChip } from "@/components/message/file-chip";
+import { Markdown } from "@/components/message/markdown";
 import { openShareLink, type OpenedShare } from "@/lib/browser/share/client";
 
 /** The clear texts of a link that shows nothing (revoked links say so). */

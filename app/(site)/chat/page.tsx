@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { connection } from "next/server";
-import { ChatApp } from "@/components/chat/chat-app";
+import { ChatScreen } from "./chat-screen";
 import { ConfidentialProvider } from "@/components/confidential/confidential-context";
 import { WebSearchProvider } from "@/components/chat/web-search-context";
 import { DictationProvider } from "@/components/chat/dictation-context";
@@ -23,7 +23,7 @@ export default async function ChatPage() {
         <DictationProvider
           value={{ standardProvider: config.stt?.providerName ?? null, maxSeconds: config.STT_MAX_SECONDS, timeoutMs: config.STT_TIMEOUT_MS + 15_000 }}
         >
-          <ChatApp
+          <ChatScreen
             models={modelChoices()}
             defaultModel={DEFAULT_MODEL_CODE}
             pdfLimits={{

@@ -9,7 +9,7 @@ import type { Retriever } from "@/lib/browser/knowledge/retrieval";
 import { projectFileSealing } from "@/lib/browser/vault/lazy";
 import { PROJECT_FILE_MAX_BYTES, PROJECT_FILE_MAX_CHARS } from "@/lib/shared/projects/knowledge-limits";
 import { AppError } from "@/lib/shared/errors";
-import type { VaultKey } from "@/components/chat/types";
+import type { VaultKey } from "@/lib/browser/vault/types";
 
 /** A listed project file: its name once opened, its sealed size, its passages. */
 export interface ProjectFileItem {

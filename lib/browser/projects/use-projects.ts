@@ -4,7 +4,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { apiFetch } from "@/lib/browser/api/client";
 import { projectSealing } from "@/lib/browser/vault/lazy";
 import type { PlainProject } from "@/lib/browser/vault/projects";
-import type { VaultKey } from "@/components/chat/types";
+import type { VaultKey } from "@/lib/browser/vault/types";
 
 /** A project opened with the vault key. */
 export interface Project extends PlainProject {
