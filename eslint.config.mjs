@@ -56,10 +56,27 @@ const componentRooms = {
   },
 };
 
+/**
+ * `as never` and `as unknown as` switch the type check off, so a body could skip the typed contract. A cast that is
+ * truly needed says why in a comment above its eslint-disable-next-line.
+ */
+const CAST = ":matches(TSAsExpression, TSTypeAssertion)";
+const noTypeEscape = {
+  files: ["lib/**/*.{ts,tsx}", "components/**/*.{ts,tsx}"],
+  rules: {
+    "no-restricted-syntax": [
+      "error",
+      { selector: `${CAST}[typeAnnotation.type='TSNeverKeyword']`, message: "No `as never`: give the value its real type (the contract's body types for API calls)." },
+      { selector: `${CAST} > ${CAST}.expression[typeAnnotation.type='TSUnknownKeyword']`, message: "No `as unknown as`: give the value its real type, or say why in a comment and disable this line." },
+    ],
+  },
+};
+
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
   boundary,
   componentRooms,
+  noTypeEscape,
   globalIgnores([".next/**", "bench/floor-app/.next/**", "node_modules/**", ".data/**", "lib/server/db/generated/**", "test-results/**", "playwright-report/**", "next-env.d.ts", "public/pyodide/**"]),
 ]);

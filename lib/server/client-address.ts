@@ -16,6 +16,8 @@ export function clientAddress(request: Request): string | null {
   const trust = trustFunction(config);
   if (!trust(peer, 0)) return peer;
   const forwarded = request.headers.get(config.CLIENT_IP_HEADER) ?? undefined;
+  // proxyaddr's type asks for a whole IncomingMessage; it reads only these fields.
+  // eslint-disable-next-line no-restricted-syntax
   const fakeRequest = {
     connection: { remoteAddress: peer },
     socket: { remoteAddress: peer },

@@ -73,11 +73,11 @@ export function parseConfig(raw: Record<string, string | undefined>): Config {
   const building = raw.NEXT_PHASE === "phase-production-build";
   const confidential = confidentialSettings(env, isProduction && !building);
   if (isProduction && !building) {
-    const missing = REQUIRED_IN_PRODUCTION.filter((k) => !env[k]);
+    const missing: string[] = REQUIRED_IN_PRODUCTION.filter((k) => !env[k]);
     const everyTierRouted = Boolean(env.LLM_BASIC_BASE_URL && env.LLM_PRO_BASE_URL);
     const everyModelConfidential = confidential !== null && confidential.models.length === MODEL_CODES.length;
     if (!env.GROQ_API_KEY && !env.LLM_BASE_URL && !everyTierRouted && !everyModelConfidential) {
-      missing.push("GROQ_API_KEY or LLM_BASE_URL" as never);
+      missing.push("GROQ_API_KEY or LLM_BASE_URL");
     }
     if (missing.length) {
       throw new ConfigError(

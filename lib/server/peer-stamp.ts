@@ -13,7 +13,7 @@ export const PEER_ADDRESS_HEADER = "x-hush-peer-address";
 const STAMPED = Symbol.for("hush.peerStamp");
 
 export function installPeerStamp(): void {
-  for (const Server of [http.Server, https.Server] as unknown as { prototype: { emit: (...args: unknown[]) => boolean } }[]) {
+  for (const Server of [http.Server, https.Server]) {
     const proto = Server.prototype as { emit: (event: string, ...args: unknown[]) => boolean; [STAMPED]?: true };
     if (proto[STAMPED]) continue;
     const emit = proto.emit;

@@ -11,7 +11,7 @@ export function toBase64(bytes: Uint8Array): string {
   return btoa(s);
 }
 
-const nativeFromBase64 = (Uint8Array as unknown as { fromBase64?: (text: string) => Uint8Array<ArrayBuffer> }).fromBase64;
+const nativeFromBase64 = (Uint8Array as typeof Uint8Array & { fromBase64?: (text: string) => Uint8Array<ArrayBuffer> }).fromBase64;
 
 /** @throws Error on malformed input */
 export function fromBase64(text: string): Uint8Array<ArrayBuffer> {

@@ -44,6 +44,8 @@ interface MiniSearchInternals {
  * that the serialized index equals MiniSearch's own.
  */
 export function lookUpTermsOncePerDocument<T>(mini: MiniSearch<T>): MiniSearch<T> {
+  // addTerm and _index are private in MiniSearch's types.
+  // eslint-disable-next-line no-restricted-syntax
   const inner = mini as unknown as MiniSearchInternals;
   if (typeof inner.addTerm !== "function" || typeof inner._index?.fetch !== "function") return mini;
   const postings = new Map<string, Map<number, Map<number, number>>>();

@@ -3,6 +3,8 @@
 import { apiFetch, preloadContract } from "@/lib/browser/api/client";
 import { SearchWorkerCore, type SearchRequest } from "./search-worker-core";
 
+// The DOM lib types `self` as a Window; in a worker it is the worker's scope.
+// eslint-disable-next-line no-restricted-syntax
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 const core = new SearchWorkerCore((reply) => scope.postMessage({ hush: "search", reply }), apiFetch);
 // The contract's and the hasher's chunks load now, not when the first sync needs them.

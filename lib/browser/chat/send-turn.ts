@@ -89,10 +89,11 @@ export async function sendChat(input: SendChatInput): Promise<SendChatResult> {
   let failure: AppError | null = null;
   try {
     await readEventStream(body, (event) => {
-      const data = JSON.parse(event.data) as Record<string, unknown>;
+      const json: unknown = JSON.parse(event.data);
+      const data = json as Record<string, unknown>;
       if (event.event === "delta") input.onDelta(String(data.text ?? ""));
-      else if (event.event === "done") result = data as unknown as SendChatResult;
-      else if (event.event === "tool_calls") result = pausedResult(input, data as unknown as DevicePause);
+      else if (event.event === "done") result = json as SendChatResult;
+      else if (event.event === "tool_calls") result = pausedResult(input, json as DevicePause);
       else if (event.event === "step") input.onSearch?.(searchProgress(data));
       else if (event.event === "search" || event.event === "read") input.onSearch?.(null);
       else if (event.event === "error") failure = sendFailed(Number(data.status ?? 502), String(data.error ?? "The answer failed."));

@@ -8,6 +8,8 @@ import { cleanTraceback, dataPath, missingModule, missingModuleLine, OutputBuffe
 import type { RunRequest, WorkerMessage } from "./protocol";
 import { lockNetwork } from "./sandbox";
 
+// The DOM lib types `self` as a Window; in a worker it is the worker's scope.
+// eslint-disable-next-line no-restricted-syntax
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 // Taken before the lock: the worker's own ways out.
 const post = scope.postMessage.bind(scope) as (message: WorkerMessage) => void;

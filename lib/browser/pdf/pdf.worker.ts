@@ -4,17 +4,19 @@
 import { PDFParse } from "pdf-parse";
 import { WorkerMessageHandler } from "pdfjs-dist/legacy/build/pdf.worker.mjs";
 import { isPdfError } from "@/lib/shared/pdf/errors";
-import { extractPdfText, type PdfParseClass, type PdfLimits } from "@/lib/shared/pdf/extract-text";
+import { extractPdfText, type PdfLimits } from "@/lib/shared/pdf/extract-text";
 
 for (const level of ["log", "info", "warn", "error", "debug", "trace"] as const) console[level] = () => {};
-(globalThis as unknown as { pdfjsWorker: unknown }).pdfjsWorker = { WorkerMessageHandler };
+(globalThis as typeof globalThis & { pdfjsWorker?: unknown }).pdfjsWorker = { WorkerMessageHandler };
 
+// The DOM lib types `self` as a Window; in a worker it is the worker's scope.
+// eslint-disable-next-line no-restricted-syntax
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 
 scope.addEventListener("message", async (event: MessageEvent<{ hush?: string; bytes: Uint8Array; limits: Omit<PdfLimits, "timeoutMs"> }>) => {
   if (event.data?.hush !== "pdf") return;
   try {
-    const result = await extractPdfText(PDFParse as unknown as PdfParseClass, event.data.bytes, event.data.limits);
+    const result = await extractPdfText(PDFParse, event.data.bytes, event.data.limits);
     scope.postMessage({ hush: "pdf", type: "done", result });
   } catch (error) {
     if (isPdfError(error)) scope.postMessage({ hush: "pdf", type: "failed", code: error.code, maxBytes: error.maxBytes });

@@ -1,5 +1,5 @@
 import type { apiFetch } from "@/lib/browser/api/client";
-import type { SealedChatJson } from "@/lib/shared/api/contract";
+import type { Api, BodyOf, SealedChatJson } from "@/lib/shared/api/contract";
 import { listSavedChatVersions } from "./sealed-chat-batches";
 import { AppError, isAppError } from "@/lib/shared/errors";
 import { encryptField, fromBase64, importVaultKey, integrityKey, sha256Hex, toBase64, wrapNextKey } from "./crypto";
@@ -13,7 +13,7 @@ import { openChat, passphraseMethod, recoveryMethod, sealTurn, type MethodJson }
 // "Rotate vault key" in the browser: a new key and methods, every chat checked and sealed again, then the old methods
 // dropped. Resumable: the next key is stored wrapped under the current one, so a later unlock finishes it.
 
-type Api = typeof apiFetch;
+type ApiCall = typeof apiFetch;
 
 export interface CurrentKey {
   userId: string;
@@ -37,12 +37,16 @@ export async function draftRotation(userId: string, generation: number, next: Ui
   return { generation, next, code: recovery.code, methods };
 }
 
-export async function startRotation(api: Api, current: CurrentKey, draft: RotationDraft): Promise<void> {
+export async function startRotation(api: ApiCall, current: CurrentKey, draft: RotationDraft): Promise<void> {
   const nextKey = toBase64(await wrapNextKey(draft.next, current.raw, { userId: current.userId, generation: draft.generation }));
-  await api("vaultRotationStart", { body: { generation: draft.generation, next_key: nextKey, methods: draft.methods } as never });
+  await api("vaultRotationStart", { body: { generation: draft.generation, next_key: nextKey, methods: draft.methods } });
 }
 
-export async function resealChat(current: CurrentKey, next: { key: CryptoKey; integrity: CryptoKey }, chat: SealedChatJson) {
+export async function resealChat(
+  current: CurrentKey,
+  next: { key: CryptoKey; integrity: CryptoKey },
+  chat: SealedChatJson,
+): Promise<BodyOf<Api["vaultRotationChats"]>["chats"][number]> {
   const { userId } = current;
   const opened = await openChat(current.key, userId, chat);
   const chatId = chat.chat_id;
@@ -70,7 +74,7 @@ const integrityError = (message: string) => new AppError("unprocessable:integrit
 const BATCH = 20;
 
 /** Seal every chat still under the old key again under `next`, then finish. @throws AppError */
-export async function completeRotation(api: Api, current: CurrentKey, nextRaw: Uint8Array<ArrayBuffer>, generation: number, onProgress?: RotationProgress) {
+export async function completeRotation(api: ApiCall, current: CurrentKey, nextRaw: Uint8Array<ArrayBuffer>, generation: number, onProgress?: RotationProgress) {
   const next = { key: await importVaultKey(nextRaw), integrity: await integrityKey(nextRaw) };
   let done = 0;
   for (let round = 0; round < 5; round++) {
@@ -89,7 +93,7 @@ export async function completeRotation(api: Api, current: CurrentKey, nextRaw: U
         chats.push(await resealChat(current, next, chat));
       }
       if (chats.length) {
-        const { stored_chat_ids } = await api("vaultRotationChats", { body: { generation, chats } as never });
+        const { stored_chat_ids } = await api("vaultRotationChats", { body: { generation, chats } });
         done += stored_chat_ids.length;
       }
       onProgress?.(done, total);
@@ -102,7 +106,7 @@ export async function completeRotation(api: Api, current: CurrentKey, nextRaw: U
       await resealProjects(api, current.userId, current.key, next.key);
       await resealMemory(api, current.userId, current.key, next.key);
       await resealProjectFiles(api, current.userId, current.key, next.key);
-      return await api("vaultRotationFinish", { body: { generation, manifest } as never });
+      return await api("vaultRotationFinish", { body: { generation, manifest } });
     } catch (error) {
       // Chats or a manifest written meanwhile (409): another round.
       if (!isAppError(error, "conflict")) throw error;

@@ -86,7 +86,7 @@ export function saveTurn(input: {
         title_ciphertext: body.title_ciphertext,
         tree_ciphertext: body.tree_ciphertext,
       });
-      await apiFetch("chatSave", { body: { ...body, integrity: integrity.body } as never });
+      await apiFetch("chatSave", { body: { ...body, integrity: integrity.body } });
       await integrity.commit();
     });
     return chatId;
@@ -109,7 +109,7 @@ export function importChat(input: { title: string | null; messages: PlainMessage
     });
     await withRetries(tracker, null, async () => {
       const integrity = await tracker.forWrite(chatId, true, { from: 0, messages: body.messages, title_ciphertext: body.title_ciphertext });
-      await apiFetch("chatSave", { body: { ...body, integrity: integrity.body } as never });
+      await apiFetch("chatSave", { body: { ...body, integrity: integrity.body } });
       await integrity.commit();
     });
     return chatId;

@@ -17,17 +17,20 @@ import {
 } from "./crypto";
 import type { WebSearchRecord } from "@/lib/shared/search/record";
 import type { AnswerSteps, ToolStep } from "@/lib/shared/chat/steps";
+import type { Api, BodyOf } from "@/lib/shared/api/contract";
 
 // The vault's API shapes, sealed and opened in the browser: unlock methods, encrypted turns, decrypted history.
 
-export interface MethodJson {
-  id: string;
-  kind: MethodKind;
-  label: string | null;
-  wrapped_key: string;
-  kdf: { salt: string; argon2?: Argon2Params; prf_input?: string };
-  registration?: Record<string, unknown>;
-}
+/** An unlock method as the vault routes take it (the contract's `methodSchema` input). */
+export type MethodJson = BodyOf<Api["vaultAddMethod"]>["method"];
+
+/** `T` with the keys `K`, which the schema defaults, always set. */
+type Filled<T, K extends keyof T> = Omit<T, K> & { [P in K]-?: Exclude<T[P], undefined> };
+type ChatSaveBody = BodyOf<Api["chatSave"]>;
+/** One message of a chat_save body; a ciphertext field is null when there is none. */
+export type SealedMessageJson = Filled<ChatSaveBody["messages"][number], "attachment_ciphertext" | "steps_ciphertext">;
+/** POST /api/ns/chat_save's body without `integrity`, which the caller's tracker adds. */
+export type SealedTurnJson = Filled<Omit<ChatSaveBody, "integrity" | "messages">, "title_ciphertext"> & { messages: SealedMessageJson[] };
 
 export interface StoredMethod {
   id: string;
@@ -84,7 +87,7 @@ export async function passkeyMethod(
   userId: string,
   prfOutput: Uint8Array<ArrayBuffer>,
   prfInput: Uint8Array<ArrayBuffer>,
-  registration: Record<string, unknown>,
+  registration: NonNullable<MethodJson["registration"]>,
   label: string | null,
 ): Promise<MethodJson> {
   const id = crypto.randomUUID();
@@ -148,7 +151,7 @@ export async function sealTurn(input: {
   /** The whole branch tree; null: no versions; undefined: not sent. */
   tree?: string | null;
   dates?: { createdAt: Date; lastUpdated: Date };
-}) {
+}): Promise<SealedTurnJson> {
   const { key, userId, chatId } = input;
   const sealedMessages = await Promise.all(
     input.messages.map(async (m, i) => {

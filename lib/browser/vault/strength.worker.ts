@@ -5,6 +5,8 @@ import * as common from "@zxcvbn-ts/language-common";
 import * as en from "@zxcvbn-ts/language-en";
 import { makeRater, rateWith } from "./strength";
 
+// The DOM lib types `self` as a Window; in a worker it is the worker's scope.
+// eslint-disable-next-line no-restricted-syntax
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 const rater = makeRater(core, common, en);
 

@@ -1,6 +1,7 @@
 "use client";
 import "client-only";
 
+import type { PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/browser";
 import { apiFetch } from "@/lib/browser/api/client";
 import { AppError, isAppError } from "@/lib/shared/errors";
 import { weakerThanCurrent } from "@/lib/shared/vault/argon2-params";
@@ -76,7 +77,7 @@ async function unlockRememberedDevice(): Promise<boolean> {
 }
 
 export async function commitSetup(draft: SetupDraft, remember = false): Promise<void> {
-  const created = await apiFetch("vaultCreate", { body: { methods: draft.methods as never } });
+  const created = await apiFetch("vaultCreate", { body: { methods: draft.methods } });
   setVault({ info: created });
   await unlocked(draft.raw, remember);
 }
@@ -106,7 +107,7 @@ export async function unlockPassphrase(passphrase: string, remember = false): Pr
   if (opened && weakerThanCurrent(opened.kdf.argon2)) {
     try {
       const method = await passphraseMethod(raw, v.user_id, passphrase);
-      setVault({ info: await apiFetch("vaultReplaceMethod", { body: { replaces: opened.id, method: method as never } }) });
+      setVault({ info: await apiFetch("vaultReplaceMethod", { body: { replaces: opened.id, method: method } }) });
     } catch {
       console.error("Failed to wrap the vault key again with today's Argon2id parameters");
     }
@@ -136,7 +137,11 @@ export async function unlockPasskey(remember = false): Promise<void> {
   const evalByCredential = Object.fromEntries(passkeys.map((m) => [m.credential_id!, { first: fromBase64(m.kdf.prf_input!) }]));
   let assertion;
   try {
-    assertion = await (await webauthn()).startAuthentication({ optionsJSON: { ...options, extensions: { prf: { evalByCredential } } } as never });
+    const extensions: AuthenticationExtensionsClientInputs = { prf: { evalByCredential } };
+    // Made by @simplewebauthn/server; the contract checks only that it is an object.
+    // eslint-disable-next-line no-restricted-syntax
+    const optionsJSON = { ...(options as unknown as PublicKeyCredentialRequestOptionsJSON), extensions };
+    assertion = await (await webauthn()).startAuthentication({ optionsJSON });
   } catch {
     throw actionError("The passkey did not unlock. Please try again, or use your passphrase or recovery code.");
   }
@@ -152,6 +157,6 @@ export async function unlockPasskey(remember = false): Promise<void> {
     output.fill(0);
   }
   await unlocked(result.raw, remember);
-  await apiFetch("vaultUnlock", { body: { assertion: withoutPrf(assertion) as never } }).catch(() => undefined);
+  await apiFetch("vaultUnlock", { body: { assertion: withoutPrf(assertion) } }).catch(() => undefined);
   await refreshVault();
 }

@@ -106,7 +106,7 @@ export function hushAdapter(): Adapter {
       const hashed = hashSessionToken(sessionToken);
       const row = await db.session.findUnique({ where: { sessionToken: hashed }, select: { userId: true } });
       await db.session.deleteMany({ where: { sessionToken: hashed } });
-      return row ? ({ userId: row.userId } as unknown as AdapterSession) : null;
+      return row ? ({ userId: row.userId } as AdapterSession) : null;
     },
     async createVerificationToken(token: VerificationToken) {
       const db = await getDb();

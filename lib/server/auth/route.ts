@@ -254,7 +254,7 @@ async function runNextAuth(call: NextAuthCall): Promise<Response> {
     query: { ...call.query, nextauth: call.segments },
     body: call.body,
   };
-  await (NextAuth as unknown as (req: unknown, res: unknown, options: unknown) => Promise<unknown>)(
+  await (NextAuth as (req: unknown, res: unknown, options: unknown) => Promise<unknown>)(
     req,
     res,
     buildAuthOptions(call.ctx),

@@ -12,7 +12,7 @@
  */
 import { parentPort } from "node:worker_threads";
 import { isPdfError } from "@/lib/shared/pdf/errors";
-import { extractPdfText, type PdfLimits, type PdfParseClass } from "@/lib/shared/pdf/extract-text";
+import { extractPdfText, type PdfLimits } from "@/lib/shared/pdf/extract-text";
 import { withoutCanvas } from "./without-canvas";
 
 for (const level of ["log", "info", "warn", "error", "debug", "trace"] as const) console[level] = () => {};
@@ -20,7 +20,7 @@ for (const level of ["log", "info", "warn", "error", "debug", "trace"] as const)
 withoutCanvas();
 const { PDFParse } = await import("pdf-parse");
 const { WorkerMessageHandler } = await import("pdfjs-dist/legacy/build/pdf.worker.mjs");
-(globalThis as unknown as { pdfjsWorker: unknown }).pdfjsWorker = { WorkerMessageHandler };
+(globalThis as typeof globalThis & { pdfjsWorker?: unknown }).pdfjsWorker = { WorkerMessageHandler };
 
 interface Job {
   base64: string;
@@ -30,7 +30,7 @@ interface Job {
 parentPort?.on("message", async ({ id, job }: { id: number; job: Job }) => {
   try {
     const bytes = new Uint8Array(Buffer.from(job.base64, "base64"));
-    const result = await extractPdfText(PDFParse as unknown as PdfParseClass, bytes, job.limits);
+    const result = await extractPdfText(PDFParse, bytes, job.limits);
     parentPort?.postMessage({ id, ok: true, result });
   } catch (error) {
     if (isPdfError(error)) parentPort?.postMessage({ id, ok: false, code: error.code, maxBytes: error.maxBytes });

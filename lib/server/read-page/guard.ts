@@ -110,7 +110,7 @@ export async function checkTarget(url: URL, policy: ReadPolicy, signal?: AbortSi
   const address = addresses[0]!;
   const family = ipaddr.parse(address).kind() === "ipv6" ? 6 : 4;
   const lookup: LookupFunction = (_hostname, options, callback) => {
-    if (options.all) (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address, family }]);
+    if (options.all) callback(null, [{ address, family }]);
     else callback(null, address, family);
   };
   return { url, address, family, lookup };

@@ -32,14 +32,14 @@ export function htmlToMarkdown(html: string, maxChars = Infinity): { title: stri
   const pageTitle = document.title ?? "";
   // The article as Readability's element itself: serialising it to HTML and parsing that again costs as much
   // as a sixth of Readability's own work on a long page, for the same tree.
-  const article = new Readability<Node>(document as unknown as Document, { serializer: (node) => node }).parse();
-  const content = article?.content as unknown as HTMLElement | null | undefined;
+  const article = new Readability<Node>(document, { serializer: (node) => node }).parse();
+  const content = article?.content as HTMLElement | null | undefined;
   if (article && content?.hasChildNodes()) {
     return { title: (article.title ?? pageTitle).trim(), text: turndown.turndown(keepFirstChars(content, maxChars)) };
   }
   // Readability found no article (a short page, a list): the body as it is, without its scripts.
   const { document: whole } = parseHTML(html);
-  const body = whole.body as unknown as HTMLElement | null;
+  const body: HTMLElement | null = whole.body;
   return { title: pageTitle.trim(), text: body ? turndown.turndown(keepFirstChars(body, maxChars)) : "" };
 }
 

@@ -28,7 +28,7 @@ export function snapshotOf(sub: Stripe.Subscription): SubscriptionSnapshot {
   const customerId = typeof sub.customer === "string" ? sub.customer : sub.customer.id;
   // API 2025-03-31 and later put the period on the items; older objects carry it on the subscription.
   const itemEnd = sub.items?.data?.[0]?.current_period_end;
-  const legacyEnd = (sub as unknown as { current_period_end?: number }).current_period_end;
+  const legacyEnd = (sub as Stripe.Subscription & { current_period_end?: number }).current_period_end;
   const end = itemEnd ?? legacyEnd ?? null;
   const option = Number(sub.metadata?.plan_option);
   return {

@@ -101,7 +101,7 @@ function idOf(value: string | { id: string } | null | undefined): string | null 
 
 function invoiceSubscriptionId(invoice: Stripe.Invoice): string | null {
   const parent = invoice.parent?.subscription_details?.subscription;
-  const legacy = (invoice as unknown as { subscription?: string | { id: string } | null }).subscription;
+  const legacy = (invoice as Stripe.Invoice & { subscription?: string | { id: string } | null }).subscription;
   return idOf(parent ?? legacy ?? null);
 }
 

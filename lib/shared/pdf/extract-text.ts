@@ -1,5 +1,6 @@
 // PDF text extraction with pdf-parse and hard limits: the one reader of PDFs, in the browser's PDF worker and the
 // server's worker thread alike. Runtime-neutral; the caller bounds wall-clock time by terminating the worker.
+import type { LoadParameters } from "pdf-parse";
 import { PdfError } from "./errors";
 import { withInflateLimit } from "./inflate-guard";
 
@@ -19,7 +20,7 @@ export interface PdfText {
 }
 
 export interface PdfParseClass {
-  new (options: Record<string, unknown>): {
+  new (options: LoadParameters): {
     getText(params: { partial: number[] }): Promise<{ total: number; pages: { text: string; num: number }[] }>;
     destroy(): Promise<void>;
   };

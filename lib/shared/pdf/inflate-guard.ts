@@ -32,8 +32,7 @@ function growInPlace(stream: DecodeStreamLike, requested: number, left: number):
     return current;
   }
   if (size < IN_PLACE_FROM || typeof (ArrayBuffer.prototype as Resizable).resize !== "function") return undefined;
-  const Growable = ArrayBuffer as unknown as new (length: number, options: { maxByteLength: number }) => ArrayBuffer;
-  const grown = new Uint8Array(new Growable(size, { maxByteLength: current.byteLength + left }));
+  const grown = new Uint8Array(new ArrayBuffer(size, { maxByteLength: current.byteLength + left }));
   grown.set(current);
   stream.buffer = grown;
   return grown;

@@ -6,6 +6,8 @@ import { checkDocxZip } from "./zip-check";
 
 for (const level of ["log", "info", "warn", "error", "debug", "trace"] as const) console[level] = () => {};
 
+// The DOM lib types `self` as a Window; in a worker it is the worker's scope.
+// eslint-disable-next-line no-restricted-syntax
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 
 scope.addEventListener("message", async (event: MessageEvent<{ hush?: string; bytes: Uint8Array<ArrayBuffer>; maxInflatedBytes: number }>) => {
