@@ -201,11 +201,6 @@ export function getConfig(): Config {
   return shared.value;
 }
 
-/** Forget the parsed Config; tests that change process.env call this. */
-export function resetConfigForTests(): void {
-  shared.value = undefined;
-}
-
 /** Human-readable list of the embedded defaults in use, for the start-up log. */
 export function describeDefaults(config: Config): string[] {
   const notes: string[] = [];

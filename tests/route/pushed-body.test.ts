@@ -3,7 +3,8 @@ import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { POST } from "@/app/api/ns/chat/route";
 import { pushTo, webPushedResponse, type Producer, type PushSink } from "@/lib/server/api/pushed-body";
-import { resetLifecycleForTests, turnsInFlight } from "@/lib/server/lifecycle";
+import { turnsInFlight } from "@/lib/server/lifecycle";
+import { resetLifecycleForTests } from "../helpers/process-state";
 import { setUpFakeLlmAndTestDb } from "../helpers/chat-route-setup";
 
 /**

@@ -2,7 +2,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { addressKey, clientAddress, clientKey, fromTrustedProxy } from "@/lib/server/client-address";
-import { ConfigError, parseConfig, resetConfigForTests } from "@/lib/server/config";
+import { ConfigError, parseConfig } from "@/lib/server/config";
+import { resetConfigForTests } from "../helpers/process-state";
 import { installPeerStamp, PEER_ADDRESS_HEADER } from "@/lib/server/peer-stamp";
 import { fromPeer } from "../helpers/peer";
 
