@@ -35,7 +35,7 @@ export type ChatOp =
   | { kind: "regenerate"; parentId: string };
 
 /** Shown under a saved chat's message whose image is over SAVED_IMAGE_MAX_CHARS (docs/issues.md #23). */
-export const IMAGE_NOT_SAVED = "This image is too large to keep in saved history: the saved chat keeps its name only.";
+const IMAGE_NOT_SAVED = "This image is too large to keep in saved history: the saved chat keeps its name only.";
 
 /** What a failed send shows (docs/product.md §8) and, for the "any other failure" case, what can be retried. */
 export interface ChatError {

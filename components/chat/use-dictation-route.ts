@@ -8,7 +8,7 @@ import type { ModelChoice } from "@/lib/shared/llm/models";
 import { useDictationConfig } from "./dictation-context";
 
 /** The dictation choice and this browser's on-device offer (lib/browser/voice/on-device-choice.ts). */
-export function useOnDevice(): OnDeviceState {
+function useOnDevice(): OnDeviceState {
   return useSyncExternalStore(subscribeOnDevice, onDeviceState, serverOnDeviceState);
 }
 

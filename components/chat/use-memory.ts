@@ -90,5 +90,3 @@ export function useMemory(vault: VaultKey | null) {
 function sortedFacts(facts: readonly MemoryFact[]): MemoryFact[] {
   return [...facts].sort((a, b) => b.at - a.at);
 }
-
-export type MemoryStore = ReturnType<typeof useMemory>;

@@ -100,5 +100,3 @@ export function useProjects(vault: VaultKey | null) {
 
   return { projects: vault ? projects : [], membership, create, update, remove, moveChat };
 }
-
-export type ProjectsStore = ReturnType<typeof useProjects>;

@@ -50,7 +50,7 @@ export interface SilenceOptions {
 }
 
 /** The meter's level (lib/browser/voice/recorder.ts scales a normal voice to most of 0..1): quiet rooms stay under 0.08. */
-export const SILENCE: SilenceOptions = { threshold: 0.08, speechMs: 300, silenceMs: 1800 };
+const SILENCE: SilenceOptions = { threshold: 0.08, speechMs: 300, silenceMs: 1800 };
 
 /**
  * A detector fed the level and the time (ms) of each meter frame; it answers true once speech was heard and has been

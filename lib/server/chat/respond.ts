@@ -38,7 +38,7 @@ export interface TurnTools {
   resume: { turn: string; calls: number; steps: ContinuationStep[]; search: WebSearchRecord | null } | null;
 }
 
-export function resumeMessages(steps: readonly ContinuationStep[]): LlmMessage[] {
+function resumeMessages(steps: readonly ContinuationStep[]): LlmMessage[] {
   return steps.flatMap((s): LlmMessage[] => [
     { role: "assistant", content: "", tool_calls: stepCalls(s) },
     ...s.results.map((r): LlmMessage => ({ role: "tool", tool_call_id: r.tool_call_id, content: r.content })),

@@ -41,7 +41,7 @@ export function errors(...statuses: number[]): ZodOpenApiResponsesObject {
   return out;
 }
 
-export function ok(schema: z.ZodType, description = "OK"): ZodOpenApiResponsesObject {
+function ok(schema: z.ZodType, description = "OK"): ZodOpenApiResponsesObject {
   return { "200": { description, content: { "application/json": { schema } } } };
 }
 
@@ -56,7 +56,7 @@ export function jsonBody(schema: z.ZodType, maxBytes: number, required = true) {
 /** OpenAPI security requirements: any one of the listed objects suffices; `{}` means none needed. */
 export type Security = Record<string, string[]>[];
 /** Signed-in callers: the session cookie or a Google ID token. */
-export const SIGNED_IN: Security = [{ sessionCookie: [] }, { googleIdToken: [] }];
+const SIGNED_IN: Security = [{ sessionCookie: [] }, { googleIdToken: [] }];
 /** Anyone; credentials, when sent, are read. */
 export const ANYONE: Security = [{}, { sessionCookie: [] }, { googleIdToken: [] }];
 

@@ -27,7 +27,7 @@ export interface PageRead {
 }
 
 /** The policy of this server's reads: READ_PAGE_ALLOW_HOSTS, ports 80 and 443, the system resolver. */
-export function readPolicy(): ReadPolicy {
+function readPolicy(): ReadPolicy {
   return { allowHosts: getConfig().readPageAllowHosts };
 }
 
