@@ -16,7 +16,7 @@ import { type ApiMessage, type ConversationDocument, type SearchProgress, type S
 import { failureDetail, sendErrorOutcome } from "@/lib/browser/chat/send-errors";
 import { keptForRetry, notSavedYetText, retryKeptSave } from "@/lib/browser/chat/save-retry";
 import { AppError } from "@/lib/shared/errors";
-import { SAVED_IMAGE_MAX_CHARS } from "@/lib/browser/vault/plain";
+import { SAVED_IMAGE_MAX_CHARS } from "@/lib/browser/vault/saved-chat-rules";
 import type { KnowledgeSource, UiMessage } from "./types";
 import { passageSourceName, type FilePassage } from "@/lib/browser/knowledge/file-passage";
 import { useStreamingText } from "./use-streaming-text";

@@ -11,7 +11,7 @@ import { dumpDatabase } from "../helpers/db-dump";
 import { POST as chatSave } from "@/app/api/ns/chat_save/route";
 import { GET as vaultGet, POST as vaultCreate, PATCH as vaultPatch } from "@/app/api/vault/route";
 import { generateVaultKey, importVaultKey } from "@/lib/browser/vault/crypto";
-import { displayNameFrom } from "@/lib/browser/vault/plain";
+import { displayNameFrom } from "@/lib/browser/vault/saved-chat-rules";
 import { openChat, openTitle, passphraseMethod, recoveryMethod, sealTurn, type PlainMessage } from "@/lib/browser/vault/seal";
 import { req, withVault, type Person } from "../helpers/vault-api";
 

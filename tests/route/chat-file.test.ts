@@ -7,7 +7,7 @@ import { POST as visitorPOST } from "@/app/api/ns/chat/route";
 import { POST as signedInPOST } from "@/app/api/ns/chat_user/route";
 import { getConfig } from "@/lib/server/config";
 import { resetConfigForTests } from "../helpers/process-state";
-import { installPeerStamp, PEER_ADDRESS_HEADER } from "@/lib/server/peer-stamp";
+import { installPeerStamp, PEER_ADDRESS_HEADER } from "@/lib/server/peer-address";
 import { installRequestGuard } from "@/lib/server/request-guard";
 import { closeQuota } from "@/lib/server/quota";
 import { closePdfWorkers } from "@/lib/server/pdf";

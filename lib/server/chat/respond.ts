@@ -6,7 +6,7 @@ import { beginTurn, isShutdownAbort, SHUTDOWN_MESSAGE } from "@/lib/server/lifec
 import type { ContextReport } from "@/lib/server/llm";
 import type { ChatMessage, PreparedTurn } from "./turn";
 import { logger } from "@/lib/server/log";
-import type { Producer } from "@/lib/server/api/pushed-body";
+import type { Producer } from "@/lib/server/api/response-sink";
 import type { ClientExchange } from "@/lib/server/api/route";
 import { searchForTurn } from "@/lib/server/search/run";
 import type { WebSearchRecord } from "@/lib/shared/search/record";
