@@ -1,5 +1,5 @@
 /**
- * Next.js start-up hook: stamp each request with its socket peer (lib/server/peer-stamp.ts, for the client
+ * Next.js start-up hook: stamp each request with its socket peer (lib/server/peer-address.ts, for the client
  * address rule of lib/server/client-address.ts), add Subresource Integrity to server-rendered HTML (lib/server/security/sri.ts),
  * validate configuration, say which embedded defaults are in
  * use, apply database migrations before the first request and offer server.mjs its hot path
@@ -8,7 +8,7 @@
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   // First, before anything slow: requests handled before the stamp count as one unknown client.
-  const { installPeerStamp } = await import("./lib/server/peer-stamp");
+  const { installPeerStamp } = await import("./lib/server/peer-address");
   installPeerStamp();
   // Requests Next.js itself would answer with a 500 (TRACE, OPTIONS *, bad %-encoding) get a 4xx.
   (await import("./lib/server/request-guard")).installRequestGuard();

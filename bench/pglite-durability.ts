@@ -31,7 +31,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const p99 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.99)] ?? NaN;
 
 async function main() {
-  const { resetConfigForTests } = await import("@/lib/server/config");
+  const { resetConfigForTests } = await import("../tests/helpers/process-state");
   const { closeDb, getDb } = await import("@/lib/server/db/client");
   const { saveSealedTurn } = await import("@/lib/server/db/queries");
   delete process.env.DATABASE_URL;

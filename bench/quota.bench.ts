@@ -48,7 +48,7 @@ async function throughput(fn: () => Promise<void>, concurrency = 50): Promise<nu
 }
 
 async function main() {
-  const { resetConfigForTests } = await import("@/lib/server/config");
+  const { resetConfigForTests } = await import("../tests/helpers/process-state");
   const { closeDb, getDb } = await import("@/lib/server/db/client");
   const { closeQuota, consumeQuota } = await import("@/lib/server/quota");
   const { getPlan } = await import("@/lib/server/plans");

@@ -97,7 +97,7 @@ export async function seed(env: Record<string, string>, withHistory: boolean): P
 
 async function seedWith(env: Record<string, string>, withHistory: boolean): Promise<Seeded> {
   Object.assign(process.env, env, { NODE_ENV: "test" });
-  const { resetConfigForTests } = await import("@/lib/server/config");
+  const { resetConfigForTests } = await import("../../tests/helpers/process-state");
   resetConfigForTests();
   const { getDb, closeDb } = await import("@/lib/server/db/client");
   const { hashSessionToken } = await import("@/lib/server/db/sessions");

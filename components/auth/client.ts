@@ -7,7 +7,7 @@ import { cleanProviderMessage } from "./errors";
 // The sign-in calls of /signup and /appsignup (docs/product.md §4, §7).
 
 /** The local-storage key of the address during e-mail link sign-in (docs/product.md §3). */
-export const EMAIL_FOR_SIGN_IN_KEY = "emailForSignIn";
+const EMAIL_FOR_SIGN_IN_KEY = "emailForSignIn";
 
 /** Where every web sign-in lands. */
 export const SIGNUP_COMPLETE_PATH = "/signup?complete=1";

@@ -12,7 +12,7 @@ export function ErrorLine({ message, id }: { message: string | null; id?: string
   );
 }
 
-export function SuccessNotice({ children }: { children: React.ReactNode }) {
+function SuccessNotice({ children }: { children: React.ReactNode }) {
   return (
     <div role="status" data-testid="auth-notice" className="flex gap-3 rounded-xl border border-green-200 bg-green-50 px-4 py-3 text-sm text-green-800">
       <svg aria-hidden="true" viewBox="0 0 24 24" className="mt-0.5 h-5 w-5 shrink-0 text-green-600" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">

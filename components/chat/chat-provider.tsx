@@ -8,7 +8,7 @@ import { versionOf } from "@/lib/browser/chat/branches";
 import type { KeptConversation } from "@/lib/browser/chat/kept-conversation";
 import { storedPath } from "@/lib/browser/chat/saved-tree";
 import type { PdfLimits } from "@/lib/browser/pdf";
-import { displayNameFrom } from "@/lib/browser/vault/plain";
+import { displayNameFrom } from "@/lib/browser/vault/saved-chat-rules";
 import type { ModelChoice } from "@/lib/shared/llm/models";
 import { toast } from "@/components/ui/toaster";
 import { createComposerText, type ComposerText } from "./composer-text";

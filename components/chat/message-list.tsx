@@ -41,7 +41,7 @@ interface MessageListProps {
 }
 
 /** Above this many messages only those near the viewport are rendered (docs/issues.md #9). */
-export const VIRTUALIZE_AFTER = 40;
+const VIRTUALIZE_AFTER = 40;
 const PINNED_PX = 80;
 const INTENT_MS = 1000;
 

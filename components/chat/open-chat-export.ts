@@ -1,7 +1,7 @@
 import { deserialize } from "@/lib/browser/chat/branches";
 import { chatsToJson, chatToMarkdown, exportFileName, type ExportableChat } from "@/lib/browser/chat/export";
 import { storedPath, treeForSaving, type SavedMessage } from "@/lib/browser/chat/saved-tree";
-import { displayNameFrom } from "@/lib/browser/vault/plain";
+import { displayNameFrom } from "@/lib/browser/vault/saved-chat-rules";
 import { toast } from "@/components/ui/toaster";
 import { downloadText } from "@/lib/browser/files/download";
 import type { HistoryEntry } from "./use-chat-history";

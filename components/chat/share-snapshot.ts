@@ -1,5 +1,5 @@
 import { storedPath } from "@/lib/browser/chat/saved-tree";
-import { displayNameFrom } from "@/lib/browser/vault/plain";
+import { displayNameFrom } from "@/lib/browser/vault/saved-chat-rules";
 import type { HistoryEntry } from "./use-chat-history";
 import type { useConversation } from "./use-conversation";
 

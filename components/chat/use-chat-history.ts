@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { apiFetch } from "@/lib/browser/api/client";
 import { removeDraft } from "@/lib/browser/chat/drafts";
-import { savedChats, sealing } from "@/lib/browser/vault/lazy";
+import { savedChats, sealing } from "@/lib/browser/vault/sealing-loaders";
 import type { prepareDeleteBody } from "@/lib/browser/vault/saved-chats";
 import type { VaultKey } from "@/lib/browser/vault/types";
 import { chatSearch } from "./use-chat-search";

@@ -16,7 +16,7 @@ import { type ApiMessage, type ConversationDocument, type SearchProgress, type S
 import { failureDetail, sendErrorOutcome } from "@/lib/browser/chat/send-errors";
 import { keptForRetry, notSavedYetText, retryKeptSave } from "@/lib/browser/chat/save-retry";
 import { AppError } from "@/lib/shared/errors";
-import { SAVED_IMAGE_MAX_CHARS } from "@/lib/browser/vault/plain";
+import { SAVED_IMAGE_MAX_CHARS } from "@/lib/browser/vault/saved-chat-rules";
 import type { KnowledgeSource, UiMessage } from "./types";
 import { passageSourceName, type FilePassage } from "@/lib/browser/knowledge/file-passage";
 import { useStreamingText } from "./use-streaming-text";
@@ -35,7 +35,7 @@ export type ChatOp =
   | { kind: "regenerate"; parentId: string };
 
 /** Shown under a saved chat's message whose image is over SAVED_IMAGE_MAX_CHARS (docs/issues.md #23). */
-export const IMAGE_NOT_SAVED = "This image is too large to keep in saved history: the saved chat keeps its name only.";
+const IMAGE_NOT_SAVED = "This image is too large to keep in saved history: the saved chat keeps its name only.";
 
 /** What a failed send shows (docs/product.md §8) and, for the "any other failure" case, what can be retried. */
 export interface ChatError {

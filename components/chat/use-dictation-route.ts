@@ -7,7 +7,7 @@ import { chosenRoute, dictationRoute, type DictationRoute } from "@/lib/browser/
 import type { ModelChoice } from "@/lib/shared/llm/models";
 import { useDictationConfig } from "./dictation-context";
 
-export function useOnDevice(): OnDeviceState {
+function useOnDevice(): OnDeviceState {
   return useSyncExternalStore(subscribeOnDevice, onDeviceState, serverOnDeviceState);
 }
 

@@ -15,7 +15,7 @@ const SMALL_SCREEN = "(max-width: 767px)";
 const UNDO_MS = 5000;
 
 /** Whether the screen is a phone's, where the history sidebar is a drawer over the chat. */
-export const isSmallScreen = () => window.matchMedia(SMALL_SCREEN).matches;
+const isSmallScreen = () => window.matchMedia(SMALL_SCREEN).matches;
 
 interface Options {
   chat: ReturnType<typeof useConversation>;

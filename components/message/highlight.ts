@@ -40,7 +40,7 @@ let core: Promise<HLJSApi> | null = null;
 const loaded = new Map<string, Promise<boolean>>();
 
 /** The grammar name for a fence's language tag, or null. */
-export function grammarFor(tag: string): string | null {
+function grammarFor(tag: string): string | null {
   const name = ALIASES[tag.toLowerCase()] ?? tag.toLowerCase();
   return name in LOADERS ? name : null;
 }

@@ -21,9 +21,9 @@ import {
 } from "@/config/pricing";
 
 /** docs/product.md §8 checkout texts. */
-export const CHECKOUT_REDIRECT_ERROR = "An error occurred during checkout. Please try again.";
-export const CHECKOUT_FAILED = "Failed to initiate checkout. Please try again later.";
-export const PAYMENTS_OFF = "Payments are not configured on this server, so Pro cannot be bought here. Contact the administrator.";
+const CHECKOUT_REDIRECT_ERROR = "An error occurred during checkout. Please try again.";
+const CHECKOUT_FAILED = "Failed to initiate checkout. Please try again later.";
+const PAYMENTS_OFF = "Payments are not configured on this server, so Pro cannot be bought here. Contact the administrator.";
 
 const FREE_BULLETS = ["Limited private messaging and file uploads", "Limited message history", "Basic model", `Project files: ${formatLimit(PROJECT_FILES_LIMIT_BYTES.Free)} per project`];
 const PRO_BULLETS = [

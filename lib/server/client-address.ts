@@ -2,10 +2,10 @@ import "server-only";
 import ipaddr from "ipaddr.js";
 import proxyaddr from "proxy-addr";
 import { getConfig, type Config } from "@/lib/server/config";
-import { PEER_ADDRESS_HEADER } from "@/lib/server/peer-stamp";
+import { PEER_ADDRESS_HEADER } from "@/lib/server/peer-address";
 
 /**
- * The caller's address, never stored or logged in clear: the socket peer stamped by lib/server/peer-stamp.ts, or
+ * The caller's address, never stored or logged in clear: the socket peer stamped by lib/server/peer-address.ts, or
  * behind TRUSTED_PROXIES the first untrusted hop of CLIENT_IP_HEADER read from the right (proxy-addr).
  * Null without a stamp: callers count those as one unknown client.
  */

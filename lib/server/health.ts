@@ -22,7 +22,7 @@ export interface Readiness {
 }
 
 /** The lock holder, PostgreSQL's PANIC/FATAL line, a full disk or a time-out; null when nothing more is known. */
-export function databaseFailureReason(error: unknown): string | null {
+function databaseFailureReason(error: unknown): string | null {
   const holder = dataDirHolder(error);
   if (holder) return `DATA_DIR is in use by process ${holder.pid}`;
   if (isDiskFull(error)) return "No space left on device";
@@ -33,7 +33,7 @@ export function databaseFailureReason(error: unknown): string | null {
   return null;
 }
 
-export const PROBE_TIMEOUT_MS = 2_000;
+const PROBE_TIMEOUT_MS = 2_000;
 
 let localMigrations: string[] | undefined;
 

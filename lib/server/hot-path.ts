@@ -9,7 +9,7 @@ import { processSlot } from "@/lib/server/process-state";
 import { relayChat } from "@/lib/server/confidential/relay";
 import type { z } from "@/lib/shared/zod";
 import { checkJsonHeaders, drained, emptyBody, errorResponse, parseJsonBody, readNodeBody } from "@/lib/server/http";
-import { corkedWriter, pushTo, type Producer } from "@/lib/server/api/pushed-body";
+import { corkedWriter, pushTo, type Producer } from "@/lib/server/api/response-sink";
 import { apiPolicyHeaders, COMMON_HEADERS } from "@/lib/server/security/headers";
 import { handleLanding } from "@/lib/server/static-landing";
 

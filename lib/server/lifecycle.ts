@@ -16,14 +16,15 @@ export const DRAINING_MESSAGE = "This server is restarting. Please send your mes
 
 type Work = { kind: "turn"; controller: AbortController } | { kind: "write" };
 
-interface Lifecycle {
+/** The "lifecycle" slot: the drain flag, the work in flight, the waiters for idle, and whether signals are hooked. */
+export interface LifecycleState {
   draining: boolean;
   work: Set<Work>;
   idle: (() => void)[];
   installed: boolean;
 }
 
-const state: Lifecycle = (processSlot<Lifecycle>("lifecycle").value ??= { draining: false, work: new Set(), idle: [], installed: false });
+const state: LifecycleState = (processSlot<LifecycleState>("lifecycle").value ??= { draining: false, work: new Set(), idle: [], installed: false });
 state.work ??= new Set();
 
 interface HttpServerSlot {
@@ -159,11 +160,4 @@ export async function shutdown(
   clearTimeout(hardStop);
   log("[hush] shutdown complete");
   exit(0);
-}
-
-export function resetLifecycleForTests(): void {
-  state.draining = false;
-  state.work.clear();
-  state.idle.splice(0);
-  state.installed = false;
 }

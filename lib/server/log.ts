@@ -18,7 +18,7 @@ export const REDACTED_FIELDS: ReadonlySet<string> = new Set(
   ].map((k) => k.toLowerCase()),
 );
 
-export const PSEUDONYMIZED_FIELDS: ReadonlySet<string> = new Set(
+const PSEUDONYMIZED_FIELDS: ReadonlySet<string> = new Set(
   ["email", "identifier", "to", "address", "ip", "clientAddress"].map((k) => k.toLowerCase()),
 );
 
@@ -74,7 +74,7 @@ function clean(value: unknown, key: string | undefined, depth: number): unknown 
   return out;
 }
 
-export function sanitizeRecord(record: Record<string, unknown>): Record<string, unknown> {
+function sanitizeRecord(record: Record<string, unknown>): Record<string, unknown> {
   return clean(record, undefined, 0) as Record<string, unknown>;
 }
 

@@ -28,7 +28,7 @@ function transporter(config: Config): Transporter {
 }
 
 /** EMAIL_FROM, else "Hush <no-reply@<APP_URL host>>". */
-export function mailFrom(config: Config = getConfig()): string {
+function mailFrom(config: Config = getConfig()): string {
   return config.EMAIL_FROM ?? `Hush <no-reply@${new URL(config.APP_URL).hostname}>`;
 }
 

@@ -16,11 +16,11 @@ const ENDED_STATUSES = new Set(["canceled", "incomplete_expired", "inactive"]);
 
 const FREE: SubscriptionStatus = { plan: "Free", status: "inactive", current_period_end: null, cancel_at_period_end: false };
 
-export function planForStatus(status: string): "Free" | "Pro" {
+function planForStatus(status: string): "Free" | "Pro" {
   return PRO_STATUSES.has(status) ? "Pro" : "Free";
 }
 
-export function displayStatus(status: string): string {
+function displayStatus(status: string): string {
   return ENDED_STATUSES.has(status) ? "inactive" : status;
 }
 

@@ -13,7 +13,7 @@ export type SlotName =
   | "httpServer"; // server.mjs, read by lib/server/lifecycle.ts
 
 /** server.mjs spells it the same. */
-export const PROCESS_STATE_KEY = Symbol.for("hush.process");
+const PROCESS_STATE_KEY = Symbol.for("hush.process");
 
 type Registry = Partial<Record<SlotName, { value: unknown }>>;
 

@@ -34,7 +34,7 @@ export function secondsToNextUtcDay(now = new Date()): number {
   return Math.max(1, Math.ceil((next - now.getTime()) / 1000));
 }
 
-export function limitFor(subject: QuotaSubject, config: Config = getConfig()): number {
+function limitFor(subject: QuotaSubject, config: Config = getConfig()): number {
   if (subject.kind === "visitor") return config.QUOTA_VISITOR_PER_DAY;
   return subject.plan === "Pro" ? config.QUOTA_PRO_PER_DAY : config.QUOTA_FREE_PER_DAY;
 }
@@ -105,12 +105,12 @@ export async function consumeSearchQueries(subject: QuotaSubject, count: number,
   return counted;
 }
 
-export function sttSecondsLimitFor(subject: QuotaSubject, config: Config = getConfig()): number {
+function sttSecondsLimitFor(subject: QuotaSubject, config: Config = getConfig()): number {
   if (subject.kind === "visitor") return config.STT_SECONDS_PER_DAY_VISITOR;
   return subject.plan === "Pro" ? config.STT_SECONDS_PER_DAY_PRO : config.STT_SECONDS_PER_DAY_FREE;
 }
 
-export function sttQuotaExceeded(retryAfterSeconds: number): AppError {
+function sttQuotaExceeded(retryAfterSeconds: number): AppError {
   return new AppError("rate_limited:stt_quota", STT_QUOTA_MESSAGE, {
     headers: { "Retry-After": String(retryAfterSeconds) },
   });
@@ -143,16 +143,6 @@ export async function refundAudioSeconds(subject: QuotaSubject, seconds: number,
   const db = await getDb();
   const key = userQuotaKey(subject.userId) + STT_KEY_SUFFIX;
   await db.$executeRaw`UPDATE quota_counters SET count = GREATEST(count - ${seconds}::int, 0) WHERE subject = ${key} AND day = ${day}`;
-}
-
-/** consumeQuota, unless refused under `block`. @returns the seconds still refused, or 0 once counted. */
-export async function consumeQuotaUnlessBlocked(
-  subject: QuotaSubject,
-  block: { redisKey: string | null; check: () => Promise<number> },
-  now = new Date(),
-  options: { search: boolean } = { search: false },
-): Promise<number> {
-  return (await consumeTurnUnlessBlocked(subject, block, options, now)).blocked;
 }
 
 export async function consumeTurnUnlessBlocked(

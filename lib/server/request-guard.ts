@@ -28,7 +28,7 @@ export function refusalFor(method: string | undefined, target: string | undefine
 }
 
 /** The security headers of next.config.ts and proxy.ts, which these refusals never reach. */
-export function refusalHeaders(): Record<string, string> {
+function refusalHeaders(): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const { key, value } of COMMON_HEADERS) headers[key] = value;
   let options = { production: false, appUrl: "" };

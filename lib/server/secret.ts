@@ -9,7 +9,7 @@ import { ConfigError, getConfig, type Config } from "@/lib/server/config";
  * (0600). Purpose-specific keys are derived from it, never reused.
  */
 
-export const DEV_SECRET_FILE = "nextauth.secret";
+const DEV_SECRET_FILE = "nextauth.secret";
 
 let cached: { config: Config; secret: string } | undefined;
 

@@ -1,6 +1,6 @@
 /** The browser's side of saved history over the HttpsClient, for the multi-instance test and the load bench. */
 import { generateVaultKey, importVaultKey } from "../../lib/browser/vault/crypto";
-import { displayNameFrom } from "../../lib/browser/vault/plain";
+import { displayNameFrom } from "../../lib/browser/vault/saved-chat-rules";
 import {
   openChat,
   passphraseMethod,

@@ -12,7 +12,7 @@ import { POST as chatSave } from "@/app/api/ns/chat_save/route";
 import { PATCH as chatTitle } from "@/app/api/ns/chat_title/route";
 import { GET as vaultGet, POST as vaultCreate } from "@/app/api/vault/route";
 import { DELETE as methodDelete } from "@/app/api/vault/methods/route";
-import { resetConfigForTests } from "@/lib/server/config";
+import { resetConfigForTests } from "../helpers/process-state";
 import { shredUserData } from "@/lib/server/db/queries";
 import { generateVaultKey, importVaultKey } from "@/lib/browser/vault/crypto";
 import { openChat, passphraseMethod, recoveryMethod, sealTitle, sealTurn } from "@/lib/browser/vault/seal";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as chatSave } from "@/app/api/ns/chat_save/route";
-import { resetConfigForTests } from "@/lib/server/config";
+import { resetConfigForTests } from "../helpers/process-state";
 import { decryptField, encryptField, fromBase64, generateVaultKey, importVaultKey, toBase64 } from "@/lib/browser/vault/crypto";
 import { completeRotation, draftRotation, startRotation } from "@/lib/browser/vault/rotation";
 import { openChat, sealTurn, type PlainMessage } from "@/lib/browser/vault/seal";

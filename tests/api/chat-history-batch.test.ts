@@ -5,7 +5,7 @@ import { POST as chatSave } from "@/app/api/ns/chat_save/route";
 import { addSibling, fromMessages } from "@/lib/browser/chat/branches";
 import { CHAT_BATCH_MAX_BYTES, CHAT_BATCH_MAX_IDS } from "@/lib/shared/chat/history-schema";
 import { storedPath, treeForSaving, type SavedMessage } from "@/lib/browser/chat/saved-tree";
-import { resetConfigForTests } from "@/lib/server/config";
+import { resetConfigForTests } from "../helpers/process-state";
 import { openChat, sealTurn, type PlainMessage, type SealedChatJson } from "@/lib/browser/vault/seal";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import { createTestUser } from "../helpers/auth";

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as chatUser } from "@/app/api/ns/chat_user/route";
-import { getConfig, resetConfigForTests } from "@/lib/server/config";
+import { getConfig } from "@/lib/server/config";
+import { resetConfigForTests } from "../helpers/process-state";
 import { randomUUID } from "node:crypto";
 import { saveSealedTurn } from "@/lib/server/db/queries";
 import { closeQuota, consumeQuota, utcDay } from "@/lib/server/quota";

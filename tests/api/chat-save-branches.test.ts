@@ -4,7 +4,7 @@ import { GET as chatHistory } from "@/app/api/ns/chat_history/route";
 import { GET as chatHistoryOne } from "@/app/api/ns/chat_history/[chatId]/route";
 import { addChild, addSibling, fromMessages, versionOf, type BranchTree } from "@/lib/browser/chat/branches";
 import { planSave, storedPath, treeForSaving, treeFromSaved, type SavedMessage } from "@/lib/browser/chat/saved-tree";
-import { resetConfigForTests } from "@/lib/server/config";
+import { resetConfigForTests } from "../helpers/process-state";
 import { openChat, sealTurn, type SealedChatJson } from "@/lib/browser/vault/seal";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import { dumpDatabase } from "../helpers/db-dump";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SearchWorkerCore, type SearchReply, type SearchRequest } from "@/lib/browser/chat/search-worker-core";
-import { resetConfigForTests } from "@/lib/server/config";
+import { resetConfigForTests } from "../helpers/process-state";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import { createTestUser } from "../helpers/auth";
 import { apiOverRoutes } from "../helpers/api-over-routes";

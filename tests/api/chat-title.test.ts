@@ -4,7 +4,7 @@ import { GET as chatHistory } from "@/app/api/ns/chat_history/route";
 import { GET as chatHistoryOne } from "@/app/api/ns/chat_history/[chatId]/route";
 import { POST as chatSave } from "@/app/api/ns/chat_save/route";
 import { PATCH as chatTitle } from "@/app/api/ns/chat_title/route";
-import { resetConfigForTests } from "@/lib/server/config";
+import { resetConfigForTests } from "../helpers/process-state";
 import { openChat, openTitle, sealTitle, sealTurn, type SealedChatJson } from "@/lib/browser/vault/seal";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import { createTestUser } from "../helpers/auth";

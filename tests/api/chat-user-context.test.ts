@@ -5,7 +5,8 @@ import { GET as chatHistoryOne } from "@/app/api/ns/chat_history/[chatId]/route"
 import { POST as vaultCreate } from "@/app/api/vault/route";
 import { generateVaultKey, importVaultKey } from "@/lib/browser/vault/crypto";
 import { openChat, passphraseMethod, recoveryMethod, sealTurn, type PlainMessage } from "@/lib/browser/vault/seal";
-import { getConfig, resetConfigForTests } from "@/lib/server/config";
+import { getConfig } from "@/lib/server/config";
+import { resetConfigForTests } from "../helpers/process-state";
 import { setManualPro } from "@/lib/server/manual-plan";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import { createTestUser, sessionCookieFor } from "../helpers/auth";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resetConfigForTests } from "@/lib/server/config";
+import { resetConfigForTests } from "../helpers/process-state";
 import { INTEGRITY_WARNING } from "@/lib/browser/vault/integrity";
 import type { PlainMessage } from "@/lib/browser/vault/seal";
 import { setupTestDb, type TestDb } from "../db/setup-db";

@@ -3,7 +3,7 @@ import { POST as chatUser } from "@/app/api/ns/chat_user/route";
 import { GET as chatHistory } from "@/app/api/ns/chat_history/route";
 import { GET as chatHistoryOne } from "@/app/api/ns/chat_history/[chatId]/route";
 import { DELETE as deleteChatRoute } from "@/app/api/ns/delete_chat/route";
-import { resetConfigForTests } from "@/lib/server/config";
+import { resetConfigForTests } from "../helpers/process-state";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import { createTestUser, sessionCookieFor } from "../helpers/auth";
 import { startFakeLlmServer, type FakeLlmServer } from "../helpers/fake-llm-server";
@@ -11,7 +11,7 @@ import { dumpDatabase } from "../helpers/db-dump";
 import { POST as chatSave } from "@/app/api/ns/chat_save/route";
 import { GET as vaultGet, POST as vaultCreate, PATCH as vaultPatch } from "@/app/api/vault/route";
 import { generateVaultKey, importVaultKey } from "@/lib/browser/vault/crypto";
-import { displayNameFrom } from "@/lib/browser/vault/plain";
+import { displayNameFrom } from "@/lib/browser/vault/saved-chat-rules";
 import { openChat, openTitle, passphraseMethod, recoveryMethod, sealTurn, type PlainMessage } from "@/lib/browser/vault/seal";
 import { req, withVault, type Person } from "../helpers/vault-api";
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as memoryGet, POST as memoryPut } from "@/app/api/memory/route";
 import { POST as deleteUser } from "@/app/api/delete_user/route";
-import { resetConfigForTests } from "@/lib/server/config";
+import { resetConfigForTests } from "../helpers/process-state";
 import { EMPTY_MEMORY, loadMemory, newFact, openMemory, saveMemory, sealMemory, type MemorySeen } from "@/lib/browser/vault/memory";
 import { encryptField, generateVaultKey, importVaultKey, toBase64 } from "@/lib/browser/vault/crypto";
 import { completeRotation, draftRotation, startRotation } from "@/lib/browser/vault/rotation";

@@ -23,7 +23,7 @@ import { idTokenBodySchema } from "@/lib/shared/auth/schemas";
 import { chatBatchBodySchema, chatHistoryQuerySchema, chatTitleBodySchema, deleteChatBodySchema } from "@/lib/shared/chat/history-schema";
 import { chatLimits } from "@/lib/server/chat/limits";
 import { chatRequestSchema } from "@/lib/shared/chat/turn-schema";
-import { resetConfigForTests } from "@/lib/server/config";
+import { resetConfigForTests } from "../helpers/process-state";
 import { openApiJson, openApiSource } from "@/lib/server/openapi/document";
 import { shareCreateBodySchema, shareIdBodySchema } from "@/lib/shared/share/schemas";
 import { checkoutBodySchema, customerPortalBodySchema } from "@/lib/shared/stripe/schemas";

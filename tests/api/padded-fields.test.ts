@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as projectCreate, PATCH as projectUpdate } from "@/app/api/projects/route";
 import { POST as memoryPut } from "@/app/api/memory/route";
 import { PATCH as fileReseal, POST as fileCreate } from "@/app/api/projects/files/route";
-import { resetConfigForTests } from "@/lib/server/config";
+import { resetConfigForTests } from "../helpers/process-state";
 import { sealProject } from "@/lib/browser/vault/projects";
 import { sealMemory } from "@/lib/browser/vault/memory";
 import { sealProjectFile } from "@/lib/browser/vault/project-files";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as projectCreate } from "@/app/api/projects/route";
-import { resetConfigForTests } from "@/lib/server/config";
+import { resetConfigForTests } from "../helpers/process-state";
 import { createProjectFile, resealProjectFile } from "@/lib/server/db/project-files";
 import { sealProject } from "@/lib/browser/vault/projects";
 import { sealProjectFile } from "@/lib/browser/vault/project-files";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as projectCreate, DELETE as projectDelete } from "@/app/api/projects/route";
-import { resetConfigForTests } from "@/lib/server/config";
+import { resetConfigForTests } from "../helpers/process-state";
 import { sealProject } from "@/lib/browser/vault/projects";
 import { openProjectFile, sealProjectFile } from "@/lib/browser/vault/project-files";
 import { splitPassages } from "@/lib/browser/knowledge/passages";

@@ -3,7 +3,7 @@ import { POST as chatSave } from "@/app/api/ns/chat_save/route";
 import { POST as deleteUser } from "@/app/api/delete_user/route";
 import { DELETE as projectDelete, GET as projectList, PATCH as projectUpdate, POST as projectCreate } from "@/app/api/projects/route";
 import { PATCH as projectMoveChat } from "@/app/api/projects/chat/route";
-import { resetConfigForTests } from "@/lib/server/config";
+import { resetConfigForTests } from "../helpers/process-state";
 import { MAX_PROJECTS, PROJECT_INSTRUCTIONS_MAX_CHARS } from "@/lib/shared/projects/schemas";
 import { openProject, sealProject } from "@/lib/browser/vault/projects";
 import { sealTurn } from "@/lib/browser/vault/seal";

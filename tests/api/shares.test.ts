@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as getShare } from "@/app/api/shares/[shareId]/route";
 import { DELETE as revoke, GET as list, POST as create } from "@/app/api/shares/route";
 import { POST as deleteUser } from "@/app/api/delete_user/route";
-import { resetConfigForTests } from "@/lib/server/config";
+import { resetConfigForTests } from "../helpers/process-state";
 import { openSnapshot, sealSnapshot, type SharedSnapshot } from "@/lib/browser/share/crypto";
 import { MAX_SHARES_PER_USER, SHARE_CREATE_MAX_BODY_BYTES, SHARE_MAX_CIPHERTEXT_BYTES } from "@/lib/shared/share/schemas";
 import { fromBase64, toBase64 } from "@/lib/browser/vault/crypto";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DELETE as revoke, GET as list, POST as remember } from "@/app/api/vault/devices/route";
 import { POST as unlock } from "@/app/api/vault/devices/unlock/route";
-import { resetConfigForTests } from "@/lib/server/config";
+import { resetConfigForTests } from "../helpers/process-state";
 import { fromBase64, generateDeviceKey, generateVaultKey, unwrapForDevice, wrapForDevice } from "@/lib/browser/vault/crypto";
 import { MAX_REMEMBERED_DEVICES } from "@/lib/shared/vault/schemas";
 import { captureLogsForTests } from "@/lib/server/log";

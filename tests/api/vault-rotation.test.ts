@@ -5,7 +5,7 @@ import { POST as rotationStartRoute } from "@/app/api/vault/rotation/route";
 import { POST as rotationChatsRoute } from "@/app/api/vault/rotation/chats/route";
 import { POST as rotationFinishRoute } from "@/app/api/vault/rotation/finish/route";
 import type { VaultJson } from "@/lib/shared/api/contract";
-import { resetConfigForTests } from "@/lib/server/config";
+import { resetConfigForTests } from "../helpers/process-state";
 import { decryptField, fromBase64, generateVaultKey, importVaultKey, integrityKey, unwrapNextKey } from "@/lib/browser/vault/crypto";
 import { completeRotation, draftRotation, resealChat, startRotation, type CurrentKey } from "@/lib/browser/vault/rotation";
 import { openChat, sealTurn, unlockWithPassphrase, unlockWithRecovery, type StoredMethod } from "@/lib/browser/vault/seal";

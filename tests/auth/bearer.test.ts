@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as checkAccountStatus } from "@/app/api/check_account_status/route";
 import { POST as createAccount } from "@/app/api/create_account/route";
 import { getDb } from "@/lib/server/db/client";
-import { CLOCK_TOLERANCE_S, resetIdTokenCacheForTests } from "@/lib/server/auth/google-id-token";
+import { CLOCK_TOLERANCE_S } from "@/lib/server/auth/google-id-token";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import { signGoogleIdToken, stopTestGoogleIssuer, TEST_GOOGLE_CLIENT_ID, startTestGoogleIssuer } from "../helpers/auth";
 import type { TestOidcServer } from "../helpers/oidc";
@@ -195,9 +195,8 @@ describe("when the issuer cannot be reached", () => {
     const token = await signGoogleIdToken({ sub: "sub-offline" });
     const saved = process.env.GOOGLE_ISSUER;
     process.env.GOOGLE_ISSUER = "http://127.0.0.1:9"; // discard port: connection refused
-    const { resetConfigForTests } = await import("@/lib/server/config");
+    const { resetConfigForTests } = await import("../helpers/process-state");
     resetConfigForTests();
-    resetIdTokenCacheForTests();
     try {
       const res = await status(token);
       expect(res.status).toBe(503);

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as checkAccountStatus } from "@/app/api/check_account_status/route";
-import { resetConfigForTests } from "@/lib/server/config";
+import { resetConfigForTests } from "../helpers/process-state";
 import { closeRateLimits } from "@/lib/server/rate-limit";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import { AuthTestClient, tokenOf } from "../helpers/auth-flow";

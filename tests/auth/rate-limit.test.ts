@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { resetConfigForTests } from "@/lib/server/config";
+import { resetConfigForTests } from "../helpers/process-state";
 import { AppError } from "@/lib/shared/errors";
 import { closeRateLimits, consumeEmailSignIn, retryAfterSeconds } from "@/lib/server/rate-limit";
 import { redisAvailable, TEST_REDIS_URL } from "../helpers/redis";

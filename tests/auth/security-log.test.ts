@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { GET as checkAccountStatus } from "@/app/api/check_account_status/route";
 import { POST as deleteUser } from "@/app/api/delete_user/route";
 import { POST as webhook } from "@/app/api/stripe/webhook/route";
-import { resetConfigForTests } from "@/lib/server/config";
+import { resetConfigForTests } from "../helpers/process-state";
 import { captureLogsForTests, pseudonym } from "@/lib/server/log";
 import { closeRateLimits } from "@/lib/server/rate-limit";
 import { setupTestDb, type TestDb } from "../db/setup-db";

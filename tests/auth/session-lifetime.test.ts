@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { resetConfigForTests } from "@/lib/server/config";
+import { resetConfigForTests } from "../helpers/process-state";
 import { getRequestUser } from "@/lib/server/auth/session";
 import { hashSessionToken } from "@/lib/server/db/sessions";
 import { closeRateLimits } from "@/lib/server/rate-limit";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as checkAccountStatus } from "@/app/api/check_account_status/route";
-import { resetConfigForTests } from "@/lib/server/config";
+import { resetConfigForTests } from "../helpers/process-state";
 import { getRequestUser, requireUser } from "@/lib/server/auth/session";
 import { hashSessionToken } from "@/lib/server/db/sessions";
 import { closeRateLimits } from "@/lib/server/rate-limit";

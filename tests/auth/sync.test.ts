@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { jwtVerify } from "jose";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DELETE, POST } from "@/app/api/auth/sync/route";
-import { resetConfigForTests } from "@/lib/server/config";
+import { resetConfigForTests } from "../helpers/process-state";
 import { closeRateLimits } from "@/lib/server/rate-limit";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import { createTestUser, sameOrigin, sessionCookieFor } from "../helpers/auth";

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { authErrorMessage, cleanProviderMessage, DEFAULT_AUTH_ERROR } from "@/components/auth/errors";
-import { parseConfig, resetConfigForTests } from "@/lib/server/config";
+import { parseConfig } from "@/lib/server/config";
+import { resetConfigForTests } from "../helpers/process-state";
 import { parseCookies, readCookie, serializeCookie } from "@/lib/server/auth/cookies";
 import { desktopDeepLink } from "@/lib/server/auth/desktop";
 import { normalizeEmail } from "@/lib/server/auth/email-address";

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { GET } from "@/app/api/get-country/route";
-import { resetConfigForTests } from "@/lib/server/config";
+import { resetConfigForTests } from "../helpers/process-state";
 import { fromPeer } from "../helpers/peer";
 
 /**

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resetConfigForTests } from "@/lib/server/config";
+import { resetConfigForTests } from "../helpers/process-state";
 import { closeQuota, consumeQuota } from "@/lib/server/quota";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 

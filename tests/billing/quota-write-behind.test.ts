@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
-import { resetConfigForTests } from "@/lib/server/config";
+import { resetConfigForTests } from "../helpers/process-state";
 import { isAppError } from "@/lib/shared/errors";
 import { closeQuota, consumeQuota, flushQuota } from "@/lib/server/quota";
 import { writeBehindCounts, type CounterTable } from "@/lib/server/quota-write-behind";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as webhook } from "@/app/api/stripe/webhook/route";
-import { resetConfigForTests } from "@/lib/server/config";
+import { resetConfigForTests } from "../helpers/process-state";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import { makeEvent, signEvent, startFakeStripeServer, type FakeStripeServer } from "../helpers/fake-stripe-server";
 

@@ -5,7 +5,8 @@ import { enclaveVerificationCache } from "@/lib/browser/confidential/attestation
 import { sendConfidentialTurn } from "@/lib/browser/confidential/turn";
 import { runTurn } from "@/lib/browser/chat/turn-runner";
 import type { SendChatInput, SendChatResult } from "@/lib/browser/chat/send-turn";
-import { resetConfigForTests, getConfig } from "@/lib/server/config";
+import { getConfig } from "@/lib/server/config";
+import { resetConfigForTests } from "../helpers/process-state";
 import { confidentialPublicConfig } from "@/lib/server/llm/confidential-models";
 import { signContinuation } from "@/lib/server/chat/continuation";
 import { continuationCaller } from "@/lib/server/chat/device-turn";

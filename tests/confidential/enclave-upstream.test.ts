@@ -7,7 +7,7 @@ import { ENCLAVE_SEARCH_PROMPT, MAX_MODEL_CALLS } from "@/dev/enclave-tools";
 import { enclaveVerificationCache, verifyEnclave } from "@/lib/browser/confidential/attestation";
 import { sendConfidentialRequest } from "@/lib/browser/confidential/ehbp-client";
 import { sendConfidentialTurn } from "@/lib/browser/confidential/turn";
-import { resetConfigForTests } from "@/lib/server/config";
+import { resetConfigForTests } from "../helpers/process-state";
 import { confidentialPublicConfig } from "@/lib/server/llm/confidential-models";
 import { closeQuota } from "@/lib/server/quota";
 import { closeRateLimits } from "@/lib/server/rate-limit";

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as attestation } from "@/app/api/confidential/attestation/route";
 import { POST as chat } from "@/app/api/confidential/chat/route";
-import { ConfigError, describeDefaults, parseConfig, resetConfigForTests } from "@/lib/server/config";
+import { ConfigError, describeDefaults, parseConfig } from "@/lib/server/config";
+import { resetConfigForTests } from "../helpers/process-state";
 import { confidentialPublicConfig, enclaveModelId, isConfidentialModel } from "@/lib/server/llm/confidential-models";
 import { CONFIDENTIAL_PATHS } from "@/lib/shared/confidential/protocol";
 import { resetAttestationCacheForTests } from "@/lib/server/confidential/attestation";

@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, beforeEach } from "vitest";
 import { POST } from "@/app/api/confidential/chat/route";
-import { getConfig, resetConfigForTests } from "@/lib/server/config";
+import { getConfig } from "@/lib/server/config";
+import { resetConfigForTests } from "../helpers/process-state";
 import { closeQuota } from "@/lib/server/quota";
 import { closeRateLimits } from "@/lib/server/rate-limit";
 import { setupTestDb, type TestDb } from "../db/setup-db";

@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
 import { GET as attestationRoute } from "@/app/api/confidential/attestation/route";
 import { POST as relayRoute } from "@/app/api/confidential/chat/route";
-import { PEER_ADDRESS_HEADER } from "@/lib/server/peer-stamp";
+import { PEER_ADDRESS_HEADER } from "@/lib/server/peer-address";
 
 let peerSeq = 0;
 

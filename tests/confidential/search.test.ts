@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startDevEnclave, type DevEnclave } from "@/dev/enclave";
 import { enclaveVerificationCache } from "@/lib/browser/confidential/attestation";
 import { sendConfidentialTurn } from "@/lib/browser/confidential/turn";
-import { resetConfigForTests } from "@/lib/server/config";
+import { resetConfigForTests } from "../helpers/process-state";
 import { confidentialPublicConfig } from "@/lib/server/llm/confidential-models";
 import { closeQuota } from "@/lib/server/quota";
 import { closeRateLimits } from "@/lib/server/rate-limit";

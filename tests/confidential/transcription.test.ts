@@ -7,7 +7,7 @@ import { POST as transcriptionRoute } from "@/app/api/confidential/audio/transcr
 import { developmentTranscript, startDevEnclave, type DevEnclave } from "@/dev/enclave";
 import { enclaveVerificationCache } from "@/lib/browser/confidential/attestation";
 import { transcribeConfidential } from "@/lib/browser/voice/confidential";
-import { PEER_ADDRESS_HEADER } from "@/lib/server/peer-stamp";
+import { PEER_ADDRESS_HEADER } from "@/lib/server/peer-address";
 import { closeQuota } from "@/lib/server/quota";
 import { CONFIDENTIAL_PATHS, type ConfidentialPublicConfig } from "@/lib/shared/confidential/protocol";
 import { setupTestDb, type TestDb } from "../db/setup-db";

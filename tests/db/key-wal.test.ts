@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DELETE as revoke, POST as remember } from "@/app/api/vault/devices/route";
-import { resetConfigForTests } from "@/lib/server/config";
+import { resetConfigForTests } from "../helpers/process-state";
 import { shredUserData } from "@/lib/server/db/queries";
 import { fromBase64, generateVaultKey } from "@/lib/browser/vault/crypto";
 import { completeRotation, draftRotation, startRotation } from "@/lib/browser/vault/rotation";

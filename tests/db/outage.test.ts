@@ -3,7 +3,7 @@ import { GET as me } from "@/app/api/me/route";
 import { GET as ready } from "@/app/api/ready/route";
 import { closeDb } from "@/lib/server/db/client";
 import { isDatabaseUnavailable } from "@/lib/server/db/errors";
-import { resetConfigForTests } from "@/lib/server/config";
+import { resetConfigForTests } from "../helpers/process-state";
 import { createTestUser, sessionCookieFor } from "../helpers/auth";
 import { startTcpProxy, type TcpProxy } from "../helpers/tcp-proxy";
 import { setupTestDb, type TestDb } from "./setup-db";

@@ -13,7 +13,8 @@ import path from "node:path";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { inject } from "vitest";
-import { resetConfigForTests, getConfig } from "@/lib/server/config";
+import { getConfig } from "@/lib/server/config";
+import { resetConfigForTests } from "../helpers/process-state";
 import { closeDb, getDb, type DatabaseTarget, type PrismaClient } from "@/lib/server/db/client";
 
 const ENV_KEYS = ["DATA_DIR", "DATABASE_URL", "KEY_VACUUM_INTERVAL_SECONDS"] as const;

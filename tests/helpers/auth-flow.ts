@@ -5,14 +5,14 @@
  */
 import { getConfig } from "@/lib/server/config";
 import { handleAuthRequest } from "@/lib/server/auth/route";
-import { PEER_ADDRESS_HEADER } from "@/lib/server/peer-stamp";
+import { PEER_ADDRESS_HEADER } from "@/lib/server/peer-address";
 
 let peers = 0;
 
 export class AuthTestClient {
   readonly jar = new Map<string, string>();
 
-  /** The client's network address as lib/server/peer-stamp.ts would stamp it (a fresh one per client by default). */
+  /** The client's network address as lib/server/peer-address.ts would stamp it (a fresh one per client by default). */
   constructor(readonly peer: string = `198.18.${Math.floor(++peers / 250) % 250}.${(peers % 250) + 1}`) {}
 
   get origin(): string {

@@ -8,7 +8,8 @@
  * GOOGLE_ISSUER / GOOGLE_CLIENT_ID at it (process.env + resetConfigForTests).
  */
 import { randomBytes } from "node:crypto";
-import { getConfig, resetConfigForTests } from "@/lib/server/config";
+import { getConfig } from "@/lib/server/config";
+import { resetConfigForTests } from "./process-state";
 import { getDb } from "@/lib/server/db/client";
 import { sessionCookieName } from "@/lib/server/auth/cookies";
 import { createSession } from "@/lib/server/db/sessions";

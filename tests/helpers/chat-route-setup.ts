@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from "vitest";
-import { resetConfigForTests } from "@/lib/server/config";
+import { resetConfigForTests } from "./process-state";
 import { setupTestDb, type TestDb } from "../db/setup-db";
 import { startFakeLlmServer, type FakeLlmServer } from "./fake-llm-server";
 

@@ -1,4 +1,4 @@
-import { resetConfigForTests } from "@/lib/server/config";
+import { resetConfigForTests } from "./process-state";
 
 /**
  * Set each of `values` in process.env (an `undefined` value deletes the variable), then reset the server's cached

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { POST } from "@/app/api/ns/chat/route";
-import { resetConfigForTests } from "@/lib/server/config";
+import { resetConfigForTests } from "../helpers/process-state";
 import { estimateTokens } from "@/lib/server/llm";
 import { startFakeLlmServer, type FakeLlmServer } from "../helpers/fake-llm-server";
 import { setupTestDb, type TestDb } from "../db/setup-db";

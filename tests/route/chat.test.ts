@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { readSse } from "../helpers/sse";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { POST } from "@/app/api/ns/chat/route";
-import { resetConfigForTests } from "@/lib/server/config";
+import { resetConfigForTests } from "../helpers/process-state";
 import { closePdfWorkers } from "@/lib/server/pdf";
 import { SYSTEM_PROMPT } from "@/lib/server/llm";
 import { PROJECT_INSTRUCTIONS_PREFIX } from "@/lib/shared/llm/prompt";

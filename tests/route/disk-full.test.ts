@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { POST as chatSave } from "@/app/api/ns/chat_save/route";
 import { getDb } from "@/lib/server/db/client";
-import { resetConfigForTests } from "@/lib/server/config";
+import { resetConfigForTests } from "../helpers/process-state";
 import { DISK_FULL_MESSAGE, isDiskFull } from "@/lib/server/db/errors";
 import { sealTurn } from "@/lib/browser/vault/seal";
 import { setupTestDb, type TestDb } from "../db/setup-db";

@@ -1,8 +1,9 @@
 import http from "node:http";
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach } from "vitest";
-import { getConfig, resetConfigForTests } from "@/lib/server/config";
-import { installPeerStamp } from "@/lib/server/peer-stamp";
+import { getConfig } from "@/lib/server/config";
+import { resetConfigForTests } from "../helpers/process-state";
+import { installPeerStamp } from "@/lib/server/peer-address";
 import { installRequestGuard } from "@/lib/server/request-guard";
 import { closeQuota, flushQuota } from "@/lib/server/quota";
 import { closeRateLimits } from "@/lib/server/rate-limit";

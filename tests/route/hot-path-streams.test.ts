@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { getConfig, resetConfigForTests } from "@/lib/server/config";
+import { getConfig } from "@/lib/server/config";
+import { resetConfigForTests } from "../helpers/process-state";
 import { blockKey } from "@/lib/server/rate-limit";
 import { createTestUser, sessionCookieFor } from "../helpers/auth";
 import { t, llm, enclave, base, BASIC, KEY, confidential, statements, ask, post, within, setUpHotPathHarness, resetStatements } from "./hot-path-harness";

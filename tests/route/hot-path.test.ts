@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import http from "node:http";
 import { sessionCookieName } from "@/lib/server/auth/cookies";
 import { SAVE_IN_ONE_STATEMENT_MAX_BYTES } from "@/lib/server/chat/history";
-import { resetConfigForTests } from "@/lib/server/config";
+import { resetConfigForTests } from "../helpers/process-state";
 import { closeQuota } from "@/lib/server/quota";
 import { blockKey, blockRedisKey, closeRateLimits } from "@/lib/server/rate-limit";
 import { Redis } from "ioredis";

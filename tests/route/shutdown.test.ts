@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { POST } from "@/app/api/ns/chat/route";
-import { DRAINING_MESSAGE, resetLifecycleForTests, shutdown, SHUTDOWN_MESSAGE, turnsInFlight } from "@/lib/server/lifecycle";
+import { DRAINING_MESSAGE, shutdown, SHUTDOWN_MESSAGE, turnsInFlight } from "@/lib/server/lifecycle";
+import { resetLifecycleForTests } from "../helpers/process-state";
 import { setUpFakeLlmAndTestDb } from "../helpers/chat-route-setup";
 
 /**

@@ -2,14 +2,15 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { addressKey, clientAddress, clientKey, fromTrustedProxy } from "@/lib/server/client-address";
-import { ConfigError, parseConfig, resetConfigForTests } from "@/lib/server/config";
-import { installPeerStamp, PEER_ADDRESS_HEADER } from "@/lib/server/peer-stamp";
+import { ConfigError, parseConfig } from "@/lib/server/config";
+import { resetConfigForTests } from "../helpers/process-state";
+import { installPeerStamp, PEER_ADDRESS_HEADER } from "@/lib/server/peer-address";
 import { fromPeer } from "../helpers/peer";
 
 /**
  * The client address rule (docs/issues.md #10 "Client address and country", lib/server/client-address.ts): forwarded
  * headers count only from TRUSTED_PROXIES peers, read right to left past trusted hops; the peer comes
- * from the socket (lib/server/peer-stamp.ts), which a client cannot forge.
+ * from the socket (lib/server/peer-address.ts), which a client cannot forge.
  */
 const address = (headers: Record<string, string>) => clientAddress(new Request("http://localhost/", { headers }));
 

@@ -1,6 +1,6 @@
 import { NextRequest } from "next/server";
 import { afterEach, describe, expect, it } from "vitest";
-import { resetConfigForTests } from "@/lib/server/config";
+import { resetConfigForTests } from "../helpers/process-state";
 import { API_POLICY, hstsHeader, inlineScriptHashes, pagePolicy } from "@/lib/server/security/csp";
 import { proxy } from "@/proxy";
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { resetConfigForTests } from "@/lib/server/config";
+import { resetConfigForTests } from "../helpers/process-state";
 import { getLlmProvider, LlmError, providerLabel, buildModelMessages, type LlmEvent } from "@/lib/server/llm";
 import { WEB_SEARCH_TOOL } from "@/lib/shared/llm/tools";
 import { formatWebResults } from "@/lib/shared/llm/search-prompt";

@@ -4,7 +4,8 @@
  * proxy (Pro); the real openai and groq-sdk clients talk to them over HTTP.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ConfigError, parseConfig, resetConfigForTests } from "@/lib/server/config";
+import { ConfigError, parseConfig } from "@/lib/server/config";
+import { resetConfigForTests } from "../helpers/process-state";
 import { getLlmProvider, modelProviders, providerModelId, type LlmEvent } from "@/lib/server/llm";
 import { startFakeLlmServer, type FakeLlmServer } from "@/tests/helpers/fake-llm-server";
 

@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import Groq from "groq-sdk";
 import OpenAI from "openai";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { resetConfigForTests } from "@/lib/server/config";
+import { resetConfigForTests } from "../helpers/process-state";
 import { buildModelMessages, getLlmProvider, LlmError, type LlmEvent } from "@/lib/server/llm";
 import { llmFetch, takeAnswerBody } from "@/lib/server/llm/http-fetch";
 import { toOpenAiMessages } from "@/lib/shared/llm/prompt";

@@ -3,7 +3,7 @@
  * lib/server/config.ts exactly as the app selects them.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { resetConfigForTests } from "@/lib/server/config";
+import { resetConfigForTests } from "../helpers/process-state";
 import {
   buildModelMessages,
   getLlmProvider,

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { parseConfig, resetConfigForTests } from "@/lib/server/config";
+import { parseConfig } from "@/lib/server/config";
+import { resetConfigForTests } from "../helpers/process-state";
 import { DEFAULT_MODEL_CODE, findModel, MODELS, privacyClassOf } from "@/lib/shared/llm/models";
 import { contextBudgetTokens, modelCallsFunctions, modelChoices, modelReadsImages, providerModelId } from "@/lib/server/llm/providers";
 

@@ -2,7 +2,7 @@ import http from "node:http";
 import net from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resetConfigForTests } from "@/lib/server/config";
+import { resetConfigForTests } from "../helpers/process-state";
 import { installRequestGuard, refusalFor } from "@/lib/server/request-guard";
 import { API_POLICY } from "@/lib/server/security/csp";
 import { COMMON_HEADERS } from "@/lib/server/security/headers";

@@ -43,7 +43,7 @@ function node<M>(tree: BranchTree<M>, id: string): BranchNode<M> {
   return found;
 }
 
-export function activeIds<M>(tree: BranchTree<M>): string[] {
+function activeIds<M>(tree: BranchTree<M>): string[] {
   const ids: string[] = [];
   let current = node(tree, ROOT);
   while (current.children.length > 0) {

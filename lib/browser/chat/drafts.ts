@@ -1,4 +1,4 @@
-import { vaultCrypto } from "@/lib/browser/vault/lazy";
+import { vaultCrypto } from "@/lib/browser/vault/sealing-loaders";
 
 // Unsent drafts, kept in localStorage sealed under the vault key and bound to user and chat (docs/security.md "Drafts").
 export const NEW_CHAT_DRAFT = "new";

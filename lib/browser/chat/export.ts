@@ -4,7 +4,7 @@ import { hasVersions, treeFromSaved, type SavedMessage } from "./saved-tree";
 // Export of decrypted saved chats as Markdown and JSON (`format: "hush-chats"`, docs/export.md). Pure formatting.
 
 export const EXPORT_FORMAT = "hush-chats";
-export const EXPORT_VERSION = 1;
+const EXPORT_VERSION = 1;
 
 export interface ExportableChat {
   id: string;
@@ -59,7 +59,7 @@ function attachment(name: string | null | undefined) {
   return name ? { name } : null;
 }
 
-export function chatToJson(chat: ExportableChat): ExportJsonChat {
+function chatToJson(chat: ExportableChat): ExportJsonChat {
   return {
     id: chat.id,
     title: chat.title,
@@ -97,7 +97,7 @@ export function chatsToJson(chats: ExportableChat[], now: Date, memories?: Expor
 
 const SPEAKER: Record<SavedMessage["role"], string> = { user: "You", assistant: "Hush", system: "System" };
 
-export function formatUtc(iso: string): string {
+function formatUtc(iso: string): string {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
   return `${d.toISOString().slice(0, 16).replace("T", " ")} UTC`;

@@ -6,7 +6,7 @@ import { AppError } from "@/lib/shared/errors";
 
 export const IMPORT_MAX_BYTES = 200 * 1024 * 1024;
 export const IMPORT_MAX_CHATS = 10_000;
-export const IMPORT_MAX_MESSAGES = 10_000;
+const IMPORT_MAX_MESSAGES = 10_000;
 /** Longest message kept, in characters (4 bytes each still fit chat_save's field); longer ones are cut and marked. */
 export const IMPORT_MAX_MESSAGE_CHARS = 300_000;
 

@@ -2,7 +2,7 @@ import { deserialize, emptyTree, serialize, type BranchTree } from "./branches";
 import type { ConversationDocument, StagedFile } from "./send-turn";
 
 // A visitor's conversation kept in this tab's sessionStorage only, so /pricing and /signup lose nothing (docs/product.md §4).
-export const KEPT_CONVERSATION_KEY = "hush.visitor-conversation.v1";
+const KEPT_CONVERSATION_KEY = "hush.visitor-conversation.v1";
 
 export interface KeptConversation<M> {
   tree: BranchTree<M>;

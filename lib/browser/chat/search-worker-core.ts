@@ -32,9 +32,9 @@ export type SearchReply =
   | { type: "hits"; run: number; id: number; hits: ChatSearchHit[] };
 
 /** Batch sizes (the batch call takes at most 100 ids): the first ones small, so results show soon. */
-export const FIRST_BATCH = 10;
-export const BATCH = 50;
-export const IN_FLIGHT = 4;
+const FIRST_BATCH = 10;
+const BATCH = 50;
+const IN_FLIGHT = 4;
 const LIST_PAGE = 100;
 
 async function openForSearch(key: CryptoKey, userId: string, chat: SealedChatJson): Promise<SearchableChat> {

@@ -4,7 +4,7 @@ export type SendErrorOutcome =
   | { kind: "redirect"; href: string }
   | { kind: "message"; text: string; link: { href: string; label: string } | null };
 
-export const DAILY_LIMIT_MESSAGE = "You've reached the daily free limit. Please Upgrade to continue.";
+const DAILY_LIMIT_MESSAGE = "You've reached the daily free limit. Please Upgrade to continue.";
 export const USAGE_LIMIT_MESSAGE = "You've reached your usage limit. Upgrade to get priority access.";
 
 export function sendErrorOutcome(status: number, serverText: string, signedIn: boolean): SendErrorOutcome {

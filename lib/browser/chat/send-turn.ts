@@ -142,6 +142,6 @@ export function chatRequestBody(input: Omit<SendChatInput, "endpoint" | "signal"
   };
 }
 
-export function wireMessage(m: ApiMessage) {
+function wireMessage(m: ApiMessage) {
   return m.images?.length ? { role: m.role, content: contentParts(m.content, m.images) } : { role: m.role, content: m.content };
 }

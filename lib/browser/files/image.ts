@@ -35,7 +35,7 @@ export async function prepareImage(file: File, maxInputBytes: number, maxOutputB
   }
 }
 
-export const IMAGE_TARGET_BYTES = 2 * 1024 * 1024;
+const IMAGE_TARGET_BYTES = 2 * 1024 * 1024;
 
 function dataUrl(blob: Blob): Promise<string> {
   return new Promise((resolve, reject) => {

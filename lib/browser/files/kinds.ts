@@ -1,13 +1,13 @@
 export type FileKind = "pdf" | "text" | "docx" | "image";
 
-export const TEXT_EXTENSIONS = [
+const TEXT_EXTENSIONS = [
   "txt", "text", "md", "markdown", "csv", "tsv", "json", "jsonl", "ndjson", "log", "xml", "yaml", "yml", "toml", "ini", "cfg", "conf", "env",
   "html", "htm", "css", "scss", "sass", "less", "js", "mjs", "cjs", "jsx", "ts", "mts", "cts", "tsx", "vue", "svelte",
   "py", "rb", "php", "java", "kt", "kts", "scala", "go", "rs", "c", "h", "cc", "cpp", "cxx", "hpp", "cs", "swift", "m", "mm",
   "sh", "bash", "zsh", "fish", "ps1", "bat", "sql", "r", "lua", "pl", "pm", "dart", "ex", "exs", "erl", "hs", "clj", "el", "tex", "rst", "adoc", "srt", "vtt", "gradle", "dockerfile", "makefile",
 ] as const;
 
-export const IMAGE_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"] as const;
+const IMAGE_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"] as const;
 const IMAGE_EXTENSIONS = ["png", "jpg", "jpeg", "gif", "webp"];
 
 const DOCX_TYPE = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
@@ -33,7 +33,7 @@ export function fileKind(file: { name: string; type: string }): FileKind | null 
 
 export const ACCEPT = [".pdf", ".docx", ...TEXT_EXTENSIONS.map((e) => `.${e}`), "application/pdf", "text/*"].join(",");
 
-export const ACCEPT_WITH_IMAGES = [ACCEPT, ...IMAGE_EXTENSIONS.map((e) => `.${e}`), ...IMAGE_TYPES].join(",");
+const ACCEPT_WITH_IMAGES = [ACCEPT, ...IMAGE_EXTENSIONS.map((e) => `.${e}`), ...IMAGE_TYPES].join(",");
 
 export function acceptFor(vision: boolean): string {
   return vision ? ACCEPT_WITH_IMAGES : ACCEPT;

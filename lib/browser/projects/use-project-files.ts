@@ -6,7 +6,7 @@ import { fileKind } from "@/lib/browser/files/kinds";
 import type { PdfLimits } from "@/lib/browser/pdf";
 import type { FilePassage } from "@/lib/browser/knowledge/file-passage";
 import type { Retriever } from "@/lib/browser/knowledge/retrieval";
-import { projectFileSealing } from "@/lib/browser/vault/lazy";
+import { projectFileSealing } from "@/lib/browser/vault/sealing-loaders";
 import { PROJECT_FILE_MAX_BYTES, PROJECT_FILE_MAX_CHARS } from "@/lib/shared/projects/knowledge-limits";
 import { AppError } from "@/lib/shared/errors";
 import type { VaultKey } from "@/lib/browser/vault/types";

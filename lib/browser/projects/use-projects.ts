@@ -2,7 +2,7 @@
 
 import { useCallback, useEffect, useRef, useState } from "react";
 import { apiFetch } from "@/lib/browser/api/client";
-import { projectSealing } from "@/lib/browser/vault/lazy";
+import { projectSealing } from "@/lib/browser/vault/sealing-loaders";
 import type { PlainProject } from "@/lib/browser/vault/projects";
 import type { VaultKey } from "@/lib/browser/vault/types";
 
@@ -100,5 +100,3 @@ export function useProjects(vault: VaultKey | null) {
 
   return { projects: vault ? projects : [], membership, create, update, remove, moveChat };
 }
-
-export type ProjectsStore = ReturnType<typeof useProjects>;

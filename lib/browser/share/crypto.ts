@@ -6,13 +6,13 @@ import { decryptField, encryptField, generateVaultKey, importVaultKey, type Vaul
 
 const SHARE_FIELD: VaultField = { field: "tree", userId: "hush-share", chatId: "snapshot-v1" };
 
-export const sharedMessageSchema = z.object({
+const sharedMessageSchema = z.object({
   role: z.enum(["user", "assistant"]),
   content: z.string(),
   attachmentName: z.string().optional(),
 });
 
-export const snapshotSchema = z.object({
+const snapshotSchema = z.object({
   v: z.literal(1),
   title: z.string(),
   sharedAt: z.string(),

@@ -9,11 +9,11 @@ import { paddedLength } from "@/lib/shared/vault/padding";
 
 export const VAULT_FORMAT = 2;
 export const VAULT_FIELD_FORMAT = 3;
-export const VAULT_KEY_BYTES = 32;
+const VAULT_KEY_BYTES = 32;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 const HEADER = 1 + IV_BYTES;
-export const RECOVERY_CODE_BYTES = 20;
+const RECOVERY_CODE_BYTES = 20;
 
 export { ARGON2ID, ARGON2ID_FLOOR, type Argon2Params } from "@/lib/shared/vault/argon2-params";
 

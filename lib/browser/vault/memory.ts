@@ -25,7 +25,7 @@ export interface MemorySeen {
   set(userId: string, version: number): void;
 }
 
-export const localMemorySeen: MemorySeen = {
+const localMemorySeen: MemorySeen = {
   get: (userId) => {
     if (typeof localStorage === "undefined") return 0;
     return Number(localStorage.getItem(`hush.memory.seen.${userId}`) ?? 0) || 0;

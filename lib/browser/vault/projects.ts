@@ -7,7 +7,7 @@ export interface PlainProject {
   instructions: string;
 }
 
-export function normalizeProject(input: PlainProject): PlainProject {
+function normalizeProject(input: PlainProject): PlainProject {
   return {
     name: input.name.replace(/\s+/g, " ").trim().slice(0, PROJECT_NAME_MAX_CHARS),
     instructions: input.instructions.trim().slice(0, PROJECT_INSTRUCTIONS_MAX_CHARS),

@@ -19,13 +19,13 @@ export async function listSavedChatIds(): Promise<string[]> {
   return (await listSavedChatVersions()).map((c) => c.chat_id);
 }
 
-export const SAVED_CHATS_BATCH = 50;
-export const SAVED_CHATS_FIRST_BATCH = 10;
-export const SAVED_CHATS_IN_FLIGHT = 2;
+const SAVED_CHATS_BATCH = 50;
+const SAVED_CHATS_FIRST_BATCH = 10;
+const SAVED_CHATS_IN_FLIGHT = 2;
 
 
 /** At most 100 ids; chats left out for the size bound come back in `remaining_chat_ids`. @throws AppError */
-export function fetchSealedChats(chatIds: readonly string[]): Promise<SealedChatBatchJson> {
+function fetchSealedChats(chatIds: readonly string[]): Promise<SealedChatBatchJson> {
   return apiFetch("chatHistoryBatch", { body: { chat_ids: [...chatIds] } });
 }
 

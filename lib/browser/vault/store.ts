@@ -45,7 +45,7 @@ export function vaultSnapshot(): VaultStore {
   return store;
 }
 
-export function subscribeVault(listener: () => void): () => void {
+function subscribeVault(listener: () => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
 }

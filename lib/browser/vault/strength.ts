@@ -2,14 +2,14 @@
 import type { ZxcvbnFactory } from "@zxcvbn-ts/core";
 
 export const MIN_PASSPHRASE_CHARS = 10;
-export const MIN_SCORE = 3;
+const MIN_SCORE = 3;
 /** Least estimated guesses accepted, as log10: 10^10 (stricter than score 4's threshold). */
 export const MIN_GUESSES_LOG10 = 10;
 export const SUGGESTED_WORDS = 6;
 
 export const STRENGTH_LABELS = ["Very weak", "Weak", "Fair", "Strong", "Very strong"] as const;
 export type StrengthLabel = (typeof STRENGTH_LABELS)[number];
-export const VERY_STRONG_LOG10 = 14;
+const VERY_STRONG_LOG10 = 14;
 
 export interface PassphraseRating {
   score: 0 | 1 | 2 | 3 | 4;

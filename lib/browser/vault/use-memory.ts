@@ -2,7 +2,7 @@
 
 import { useCallback, useEffect, useRef, useState } from "react";
 import { apiFetch } from "@/lib/browser/api/client";
-import { memorySealing } from "@/lib/browser/vault/lazy";
+import { memorySealing } from "@/lib/browser/vault/sealing-loaders";
 import type { MemoryFact, MemoryList } from "@/lib/browser/vault/memory";
 import { MAX_MEMORIES } from "@/lib/shared/memory/limits";
 import { memoriesWithinBudget } from "@/lib/shared/llm/memory-prompt";
@@ -90,5 +90,3 @@ export function useMemory(vault: VaultKey | null) {
 function sortedFacts(facts: readonly MemoryFact[]): MemoryFact[] {
   return [...facts].sort((a, b) => b.at - a.at);
 }
-
-export type MemoryStore = ReturnType<typeof useMemory>;

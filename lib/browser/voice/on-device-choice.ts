@@ -10,7 +10,7 @@ export interface OnDeviceState {
   installFailed: boolean;
 }
 
-export const CHOICE_KEY = "hush:dictation-where";
+const CHOICE_KEY = "hush:dictation-where";
 
 const INITIAL: OnDeviceState = { choice: "model", offer: "none", installing: false, installFailed: false };
 let state: OnDeviceState = INITIAL;

@@ -70,7 +70,7 @@ export function dictationLanguage(): string {
 }
 
 /** "unavailable" also where the browser has no on-device mode or the call fails. */
-export async function onDeviceStatus(lang: string, ctor = speechRecognitionClass()): Promise<string> {
+async function onDeviceStatus(lang: string, ctor = speechRecognitionClass()): Promise<string> {
   if (!hasOnDeviceMode(ctor)) return "unavailable";
   try {
     return await ctor.available({ langs: [lang], processLocally: true });

@@ -3,7 +3,7 @@ import { AppError } from "@/lib/shared/errors";
 
 export type RecordingFailure = "denied" | "no_device" | "unsupported" | "on_device_unavailable" | "failed";
 
-export const RECORDING_MESSAGES: Record<RecordingFailure, string> = {
+const RECORDING_MESSAGES: Record<RecordingFailure, string> = {
   denied: "Hush may not use the microphone. Allow it in your browser's site settings, then try Dictate again.",
   no_device: "No microphone was found. Connect one, then try Dictate again.",
   unsupported: "This browser cannot record audio here. Type your message instead.",

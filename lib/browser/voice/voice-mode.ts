@@ -36,7 +36,7 @@ export interface SilenceOptions {
 }
 
 /** Quiet rooms stay under 0.08 of the meter. */
-export const SILENCE: SilenceOptions = { threshold: 0.08, speechMs: 300, silenceMs: 1800 };
+const SILENCE: SilenceOptions = { threshold: 0.08, speechMs: 300, silenceMs: 1800 };
 
 /** Fed each meter frame's level and time (ms). Nothing said yet never ends the recording: the user may be thinking. */
 export function silenceDetector(options: SilenceOptions = SILENCE): (level: number, nowMs: number) => boolean {

@@ -5,7 +5,7 @@ import { assertSameOrigin, getRequestUser, requireUser } from "@/lib/server/auth
 import type { AuthUser } from "@/lib/server/auth/types";
 import { clientKey } from "@/lib/server/client-address";
 import { errorResponse, readJsonBody } from "@/lib/server/http";
-import { webPushedResponse, type Producer } from "@/lib/server/api/pushed-body";
+import { webPushedResponse, type Producer } from "@/lib/server/api/response-sink";
 import { consume } from "@/lib/server/rate-limit";
 import { beginWrite } from "@/lib/server/lifecycle";
 

@@ -9,7 +9,7 @@ import { deriveAuthKey } from "@/lib/server/secret";
  * /appsignup?handoff=1 in an encrypted (JWE) HttpOnly cookie of 2 minutes, never stored or put in our URLs.
  */
 
-export const HANDOFF_MAX_AGE_S = 120;
+const HANDOFF_MAX_AGE_S = 120;
 
 export function handoffCookieName(): string {
   return `${secureCookies() ? "__Secure-" : ""}hush.desktop-handoff`;

@@ -127,7 +127,3 @@ async function discover(base: string): Promise<IssuerKeys> {
   const issuers = new URL(base).hostname === "accounts.google.com" ? GOOGLE_ISSUERS : [doc.issuer];
   return { issuers, jwks: createRemoteJWKSet(new URL(doc.jwks_uri)), fetchedAt: Date.now() };
 }
-
-export function resetIdTokenCacheForTests(): void {
-  discoveries.clear();
-}

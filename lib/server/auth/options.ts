@@ -14,14 +14,14 @@ import { logger, securityEvent } from "@/lib/server/log";
 /** next-auth 4 configuration, built per request (a desktop sign-in's ID token is handed to the request). */
 
 /** Sign-in links work for 10 minutes, once. */
-export const EMAIL_LINK_MAX_AGE_S = 10 * 60;
+const EMAIL_LINK_MAX_AGE_S = 10 * 60;
 
 export interface AuthRequestContext {
   googleIdToken?: string;
 }
 
 /** Shown by components/auth/errors.ts. */
-export const GOOGLE_EMAIL_NOT_VERIFIED = "GoogleEmailNotVerified";
+const GOOGLE_EMAIL_NOT_VERIFIED = "GoogleEmailNotVerified";
 
 export function nextAuthUrl(): string {
   return `${getConfig().APP_URL.replace(/\/+$/, "")}/api/auth`;

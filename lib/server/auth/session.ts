@@ -13,8 +13,8 @@ import { logger } from "@/lib/server/log";
 export { revokeUserSessions };
 
 /** docs/product.md §2 "Account Deleted". */
-export const ACCOUNT_DELETED_MESSAGE = "This account has been deleted.";
-export const UNAUTHORIZED_MESSAGE = "Sign in to continue.";
+const ACCOUNT_DELETED_MESSAGE = "This account has been deleted.";
+const UNAUTHORIZED_MESSAGE = "Sign in to continue.";
 
 export const unauthorized = () => new AppError("unauthorized:session", UNAUTHORIZED_MESSAGE);
 export const accountDeleted = () => new AppError("forbidden:account_deleted", ACCOUNT_DELETED_MESSAGE);

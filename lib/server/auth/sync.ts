@@ -10,7 +10,7 @@ import { logger } from "@/lib/server/log";
  * AUTH_SYNC_SECRET, 10 minutes; iss APP_URL origin, aud AUTH_SYNC_URL origin, sub, email). DELETE carries none.
  */
 
-export const SYNC_TOKEN_TTL_S = 10 * 60;
+const SYNC_TOKEN_TTL_S = 10 * 60;
 
 /** 502 "upstream:auth_sync"; `detail` (never a token) goes to the log only. */
 function syncFailed(detail: string): AppError {
@@ -19,7 +19,7 @@ function syncFailed(detail: string): AppError {
 }
 
 /** Requires AUTH_SYNC_URL and AUTH_SYNC_SECRET. */
-export async function syncTokenFor(user: Pick<AuthUser, "id" | "email">): Promise<string> {
+async function syncTokenFor(user: Pick<AuthUser, "id" | "email">): Promise<string> {
   const config = getConfig();
   if (!config.AUTH_SYNC_URL || !config.AUTH_SYNC_SECRET) throw syncFailed("Auth-token sync is not configured.");
   return new SignJWT({ email: user.email })

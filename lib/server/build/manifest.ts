@@ -10,7 +10,7 @@ import { sri384 } from "@/lib/server/security/sri";
 const LISTED_PREFIXES = ["/_next/static/", "/pyodide/"] as const;
 
 export const MANIFEST_URL_PATH = "/.well-known/hush/manifest.json";
-export const MANIFEST_FORMAT = "hush-build-manifest/1";
+const MANIFEST_FORMAT = "hush-build-manifest/1";
 
 export interface BuildManifest {
   format: typeof MANIFEST_FORMAT;

@@ -24,7 +24,7 @@ export interface ContinuationClaims {
 const key = () => deriveAuthKey("chat-continuation");
 const mac = (payload: string) => createHmac("sha256", key()).update(payload).digest();
 
-export function toolCallsDigest(calls: readonly ToolCall[]): string {
+function toolCallsDigest(calls: readonly ToolCall[]): string {
   return createHash("sha256")
     .update(JSON.stringify(calls.map((c) => [c.id, c.name, c.arguments])))
     .digest("base64url");

@@ -6,7 +6,7 @@ import { beginTurn, isShutdownAbort, SHUTDOWN_MESSAGE } from "@/lib/server/lifec
 import type { ContextReport } from "@/lib/server/llm";
 import type { ChatMessage, PreparedTurn } from "./turn";
 import { logger } from "@/lib/server/log";
-import type { Producer } from "@/lib/server/api/pushed-body";
+import type { Producer } from "@/lib/server/api/response-sink";
 import type { ClientExchange } from "@/lib/server/api/route";
 import { searchForTurn } from "@/lib/server/search/run";
 import type { WebSearchRecord } from "@/lib/shared/search/record";
@@ -38,7 +38,7 @@ export interface TurnTools {
   resume: { turn: string; calls: number; steps: ContinuationStep[]; search: WebSearchRecord | null } | null;
 }
 
-export function resumeMessages(steps: readonly ContinuationStep[]): LlmMessage[] {
+function resumeMessages(steps: readonly ContinuationStep[]): LlmMessage[] {
   return steps.flatMap((s): LlmMessage[] => [
     { role: "assistant", content: "", tool_calls: stepCalls(s) },
     ...s.results.map((r): LlmMessage => ({ role: "tool", tool_call_id: r.tool_call_id, content: r.content })),

@@ -12,7 +12,7 @@ import { readPageUrl, type ToolCall } from "@/lib/shared/llm/tools";
  */
 
 /** Pages one answer may read at most (the record's bound, lib/shared/search/record.ts); further calls are answered without a read. */
-export const MAX_TURN_READS = MAX_TURN_PAGES;
+const MAX_TURN_READS = MAX_TURN_PAGES;
 
 /** One page read as the chat shows it (SSE `event: step` before the read, `event: read` after it; the contract in lib/shared/chat/stream-events.ts). */
 export type { ReadStep };

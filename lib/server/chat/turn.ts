@@ -47,7 +47,7 @@ export function imageNotSupportedMessage(modelTitle: string): string {
   return `The ${modelTitle} model cannot read images. Attach the text instead, or describe the image in your message.`;
 }
 
-export function checkImagesAllowed(body: ChatRequest, model: ModelDescriptor): void {
+function checkImagesAllowed(body: ChatRequest, model: ModelDescriptor): void {
   if (body.messages.some((m) => contentImages(m.content).length > 0) && !modelReadsImages(model.code)) {
     throw new AppError("bad_request:image_not_supported", imageNotSupportedMessage(model.title));
   }

@@ -5,7 +5,7 @@ import { AppError } from "@/lib/shared/errors";
 
 export const MAX_CONNECT_MS = 10_000;
 
-export const NOT_CONFIGURED_MESSAGE = "Confidential inference is not configured on this server.";
+const NOT_CONFIGURED_MESSAGE = "Confidential inference is not configured on this server.";
 export const NOT_CONFIGURED = () => jsonError(404, NOT_CONFIGURED_MESSAGE);
 
 /** The configured enclave. @throws AppError 404 when confidential inference is off. */

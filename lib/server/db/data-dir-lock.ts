@@ -28,7 +28,7 @@ export interface DataDirInUse {
 }
 
 /** AppError "unavailable:data_dir_in_use" (503). */
-export function dataDirInUse(dataDir: string, holder: LockHolder, lockFile: string): AppError {
+function dataDirInUse(dataDir: string, holder: LockHolder, lockFile: string): AppError {
   const where = holder.hostname === os.hostname() ? "" : ` on host ${holder.hostname}`;
   return new AppError(
     "unavailable:data_dir_in_use",

@@ -5,7 +5,7 @@ import { AppError } from "@/lib/shared/errors";
 
 /** Memory: one browser-sealed ciphertext per user, its version in clear for compare-and-set. */
 
-export const memoryConflict = () => new AppError("conflict:memory_version", "Your memories changed on another device meanwhile. Reload and try again.");
+const memoryConflict = () => new AppError("conflict:memory_version", "Your memories changed on another device meanwhile. Reload and try again.");
 
 export interface StoredMemory {
   sealed: Uint8Array<ArrayBuffer>;

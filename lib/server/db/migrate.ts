@@ -12,7 +12,7 @@ import { logger } from "@/lib/server/log";
 export const MIGRATIONS_DIR = path.join(process.cwd(), "prisma", "migrations");
 
 /** Prisma's own advisory lock key, so this runner and the Prisma CLI exclude each other. */
-export const MIGRATION_LOCK_KEY = 72707369;
+const MIGRATION_LOCK_KEY = 72707369;
 
 export interface SqlRunner {
   query<R extends Record<string, unknown>>(sql: string, params?: unknown[]): Promise<R[]>;

@@ -9,7 +9,7 @@ import { MAX_FILES_PER_PROJECT, formatLimit } from "@/lib/shared/projects/knowle
 export const projectFileNotFound = () => new AppError("not_found:project_file", "File not found.");
 
 /** 409 with the limit in words. */
-export const projectFilesFull = (limitBytes: number) =>
+const projectFilesFull = (limitBytes: number) =>
   new AppError(
     "conflict:project_files_limit",
     `A project's files can take at most ${formatLimit(limitBytes)} on your plan, and at most ${MAX_FILES_PER_PROJECT} files. Delete a file to make room.`,

@@ -9,9 +9,9 @@ import { MAX_PROJECTS } from "@/lib/shared/projects/limits";
 /** Unknown, or another user's: 404 either way. */
 export const projectNotFound = () => new AppError("not_found:project", "Project not found.");
 
-export const projectLimit = () => new AppError("conflict:project_limit", `You can have at most ${MAX_PROJECTS} projects. Delete one to make room.`);
+const projectLimit = () => new AppError("conflict:project_limit", `You can have at most ${MAX_PROJECTS} projects. Delete one to make room.`);
 
-export const projectExists = () => new AppError("conflict:project_exists", "This project already exists.");
+const projectExists = () => new AppError("conflict:project_exists", "This project already exists.");
 
 export interface StoredProject {
   projectId: string;

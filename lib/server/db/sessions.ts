@@ -13,7 +13,7 @@ export interface SessionLifetimes {
   absoluteMs: number;
 }
 
-export function sessionLifetimes(): SessionLifetimes {
+function sessionLifetimes(): SessionLifetimes {
   const config = getConfig();
   return { idleMs: config.SESSION_IDLE_DAYS * 86_400_000, absoluteMs: config.SESSION_MAX_AGE_DAYS * 86_400_000 };
 }
@@ -102,11 +102,6 @@ export async function acceptSessionRow(row: SessionRow | null, now = Date.now())
     await db.session.updateMany({ where: { id: row.id, expires: row.expires }, data: { expires: next } });
   }
   return row.user;
-}
-
-export async function deleteSession(token: string): Promise<void> {
-  const db = await getDb();
-  await db.session.deleteMany({ where: { sessionToken: hashSessionToken(token) } });
 }
 
 /** @returns how many were deleted. */

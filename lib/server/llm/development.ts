@@ -75,7 +75,7 @@ function rememberedFacts(messages: readonly LlmMessage[]): string {
   return facts.length ? `Memories shared with this chat: ${facts.join("; ")}.` : "No memories were shared with this chat.";
 }
 
-export const SAMPLE_KINDS = ["list", "code", "formula"] as const;
+const SAMPLE_KINDS = ["list", "code", "formula"] as const;
 
 /** A hash of the opening picks the first sample kind; later turns take the next. */
 export function sampleKind(firstQuestion: string, turn = 1): (typeof SAMPLE_KINDS)[number] {

@@ -166,7 +166,7 @@ function estimateTokens(chars: number): number {
 }
 
 /** An SDK error as an LlmError, without the upstream's message. */
-export function classifySdkError(
+function classifySdkError(
   err: unknown,
   classes: SdkErrorClasses,
   opened: boolean,

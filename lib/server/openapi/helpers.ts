@@ -39,7 +39,7 @@ export function errors(...statuses: number[]): ZodOpenApiResponsesObject {
   return out;
 }
 
-export function ok(schema: z.ZodType, description = "OK"): ZodOpenApiResponsesObject {
+function ok(schema: z.ZodType, description = "OK"): ZodOpenApiResponsesObject {
   return { "200": { description, content: { "application/json": { schema } } } };
 }
 
@@ -53,7 +53,7 @@ export function jsonBody(schema: z.ZodType, maxBytes: number, required = true) {
 
 /** Any one of the listed objects suffices; `{}` means none needed. */
 export type Security = Record<string, string[]>[];
-export const SIGNED_IN: Security = [{ sessionCookie: [] }, { googleIdToken: [] }];
+const SIGNED_IN: Security = [{ sessionCookie: [] }, { googleIdToken: [] }];
 export const ANYONE: Security = [{}, { sessionCookie: [] }, { googleIdToken: [] }];
 
 

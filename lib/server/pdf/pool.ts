@@ -25,7 +25,7 @@ import { bundledWorker, WorkerPool } from "@/lib/server/workers/pool";
 /** One PDF at a time: its worker takes one core of two, and at most one worker's memory is in use. */
 const POOL_SIZE = 1;
 /** Jobs that may wait for a worker; more fail at once with PdfPoolBusy. */
-export const QUEUE_MAX = 8;
+const QUEUE_MAX = 8;
 /** A queued job waits at most this many times its time limit for a worker (then PdfPoolBusy). */
 const WAIT_FACTOR = 2;
 /** Workers leave after this long without a job. */

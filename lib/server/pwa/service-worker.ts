@@ -5,9 +5,9 @@
  */
 
 /** Cached at install (besides /_next/static files, cached as they are fetched). */
-export const SHELL_FILES = ["/manifest.webmanifest", "/icons/icon-192.png", "/icons/icon-512.png", "/icons/icon-maskable-512.png"] as const;
+const SHELL_FILES = ["/manifest.webmanifest", "/icons/icon-192.png", "/icons/icon-512.png", "/icons/icon-maskable-512.png"] as const;
 
-export const shellCacheName = (version: string) => `hush-shell-${version}`;
+const shellCacheName = (version: string) => `hush-shell-${version}`;
 
 export function serviceWorkerSource(version: string): string {
   return `// Hush service worker, build ${version}. Source: lib/server/pwa/service-worker.ts. Caches the static app shell only.

@@ -9,13 +9,6 @@ import { searchSearxng } from "./searxng";
 
 // The standard path's web search (SEARXNG_URL); queries and results are never logged.
 
-/** @throws AppError 400 "bad_request:web_search" without a SearXNG */
-export function assertSearchAvailable(requested: boolean | undefined): boolean {
-  const refusal = searchRefusal(requested);
-  if (refusal) throw refusal;
-  return Boolean(requested);
-}
-
 export function searchRefusal(requested: boolean | undefined): AppError | null {
   return requested && !getConfig().search ? new AppError("bad_request:web_search", "Web search is not available on this server for this model.") : null;
 }

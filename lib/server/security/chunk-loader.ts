@@ -4,7 +4,7 @@ import { sri384 } from "./sri";
 
 /** Subresource Integrity for the scripts Next's runtime adds in the browser later (docs/verify.md). */
 
-export const CHUNK_MAP_PATH = "/chunk-integrity.json";
+const CHUNK_MAP_PATH = "/chunk-integrity.json";
 
 const caches = new Map<string, { json: string; loader: string } | null>();
 

@@ -13,7 +13,7 @@ const alreadySubscribed = () => new AppError("conflict:already_subscribed", "You
 const noCustomer = () => new AppError("not_found:billing_customer", "There is no billing account to manage yet.");
 
 /** Created on first use; of concurrent first calls only the first stored one is used. */
-export async function ensureCustomer(user: { id: string; email: string | null }): Promise<string> {
+async function ensureCustomer(user: { id: string; email: string | null }): Promise<string> {
   const db = await getDb();
   const row = await db.subscription.findUnique({ where: { userId: user.id }, select: { stripeCustomerId: true } });
   if (row?.stripeCustomerId) return row.stripeCustomerId;

@@ -42,7 +42,7 @@ const invoiceObject = z.looseObject({
 });
 
 /** @throws AppError "bad_request:stripe_event" */
-export function assertEventShape(event: unknown): asserts event is Stripe.Event {
+function assertEventShape(event: unknown): asserts event is Stripe.Event {
   const parsed = envelope.safeParse(event);
   if (!parsed.success) throw malformedEvent();
   const type = parsed.data.type;

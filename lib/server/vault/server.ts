@@ -80,7 +80,7 @@ export async function passkeyOptions(request: Request, user: { id: string; email
 }
 
 /** @throws AppError 400 when it does not verify. */
-export async function verifyPasskeyRegistration(request: Request, userId: string, response: Record<string, unknown>) {
+async function verifyPasskeyRegistration(request: Request, userId: string, response: Record<string, unknown>) {
   const { origins } = webauthnTargets(request);
   const challenge = await takeChallenge(userId, "register");
   if (!challenge) throw new AppError("bad_request:passkey", "The passkey request expired. Please try again.");
@@ -190,5 +190,3 @@ export function vaultDevicesJson(devices: VaultDeviceInfo[]) {
     })),
   };
 }
-
-export { b64 as bytesToBase64 };

@@ -51,7 +51,6 @@ import {
 import {
   contextReportSchema,
   chatResultSchema,
-  chatHistoryEntrySchema,
   chatHistoryPageSchema,
   chatSchema,
   chatBatchSchema,
@@ -338,12 +337,8 @@ export type BodyOf<R extends ApiRoute> = R extends { body: z.ZodType } ? z.input
 export type ChatResult = z.output<typeof chatResultSchema>;
 export type ContextReport = z.output<typeof contextReportSchema>;
 export type ChatHistoryPage = z.output<typeof chatHistoryPageSchema>;
-export type ChatHistoryEntryJson = z.output<typeof chatHistoryEntrySchema>;
 export type SealedChatJson = z.output<typeof chatSchema>;
 export type SealedChatBatchJson = z.output<typeof chatBatchSchema>;
 export type VaultJson = z.output<typeof vaultStateSchema>;
 export type VaultDevicesJson = z.output<typeof vaultDevicesSchema>;
 export type SubscriptionJson = z.output<typeof subscriptionSchema>;
-export type ProjectListJson = z.output<typeof projectListSchema>;
-export type TranscriptionJson = z.output<typeof transcriptionSchema>;
-export type AudioSecondsJson = z.output<typeof audioSecondsSchema>;

@@ -6,7 +6,7 @@ import { roleSchema } from "@/lib/shared/chat/turn-schema";
 export const errorSchema = z.object({ error: z.string() }).meta({ id: "Error", description: "Every failure: a message to show." });
 
 export { roleSchema };
-export const messageSchema = z.object({ role: roleSchema, content: z.string() });
+const messageSchema = z.object({ role: roleSchema, content: z.string() });
 
 export const contextReportSchema = z
   .object({ omitted_messages: z.number().int(), omitted_documents: z.number().int(), latest_message_cut: z.boolean() })
@@ -21,7 +21,7 @@ export const chatResultSchema = z
   })
   .meta({ id: "ChatResult" });
 
-export const chatHistoryEntrySchema = z.object({
+const chatHistoryEntrySchema = z.object({
   chat_id: z.string(),
   display_name: z.string().nullable().meta({ description: "Always null: the name is sealed in display_name_ciphertext." }),
   display_name_ciphertext: z.string().nullable().meta({ description: "Base64 vault ciphertext of the display name; null for \"Untitled Chat\"." }),

@@ -1,8 +1,7 @@
 // Images in a chat turn, as OpenAI content parts with base64 data URLs only: the server never fetches a URL for the
 // user. Dependency-free: the request schema, the context budget, the dev responder and the browser share these rules.
 
-export const IMAGE_MIME_TYPES = ["image/png", "image/jpeg", "image/webp", "image/gif"] as const;
-export type ImageMimeType = (typeof IMAGE_MIME_TYPES)[number];
+export type ImageMimeType = "image/png" | "image/jpeg" | "image/webp" | "image/gif";
 
 /** Tokens one image counts in the context budget: Llama 4's image processor, at most 17 tiles of 144, rounded up. */
 export const IMAGE_TOKENS = 2_600;
@@ -84,7 +83,7 @@ export function imageSize(bytes: Uint8Array): { width: number; height: number } 
   return null;
 }
 
-export function base64Bytes(base64: string): Uint8Array {
+function base64Bytes(base64: string): Uint8Array {
   const raw = atob(base64);
   const out = new Uint8Array(raw.length);
   for (let i = 0; i < raw.length; i++) out[i] = raw.charCodeAt(i);

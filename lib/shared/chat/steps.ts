@@ -4,7 +4,7 @@ import { MAX_STEP_TEXT, MAX_TOOL_STEPS } from "@/lib/shared/llm/device-tools";
 
 // An answer's steps (docs/issues.md #50), sealed in a saved message's field "steps".
 
-export const toolStepSchema = z
+const toolStepSchema = z
   .object({
     name: z.string().max(100),
     arguments: z.string().max(MAX_STEP_TEXT),

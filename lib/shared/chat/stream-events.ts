@@ -5,7 +5,7 @@ import { continuationStepSchema } from "@/lib/shared/chat/turn-schema";
 
 // The chat calls' Server-Sent Events: each event's name and the schema of its `data` line.
 
-export const searchStepSchema = z
+const searchStepSchema = z
   .strictObject({
     step: z.number().int().min(1),
     via: z.literal("searxng"),
@@ -19,7 +19,7 @@ export const searchStepSchema = z
   .meta({ id: "SearchStep" });
 export type SearchStep = z.infer<typeof searchStepSchema>;
 
-export const readStepSchema = z
+const readStepSchema = z
   .strictObject({
     step: z.number().int().min(1),
     via: z.literal("read"),

@@ -43,7 +43,7 @@ export interface KnowledgePassage {
   text: string;
 }
 
-export const MAX_OFFERED_TOOLS = 4;
+const MAX_OFFERED_TOOLS = 4;
 export const MAX_STEP_TOOL_CALLS = 8;
 export { MAX_CONTINUATION_STEPS };
 export const TOOL_RESULT_MAX_CHARS = MAX_STEP_TEXT;

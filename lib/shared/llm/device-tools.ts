@@ -10,13 +10,13 @@ export const MAX_STEP_TEXT = 21_000;
 /** stdout and stderr of one run_code call, together, at most (docs/issues.md #51 "Sandbox"). */
 export const CODE_OUTPUT_MAX_CHARS = 20_000;
 
-export const CODE_MAX_CHARS = 20_000;
+const CODE_MAX_CHARS = 20_000;
 
 export const MAX_TOOL_STEPS = 64;
 
 export const DEVICE_TIME_TOOL_NAME = "device_time";
 
-export const DEVICE_TIME_TOOL: ToolDefinition = {
+const DEVICE_TIME_TOOL: ToolDefinition = {
   type: "function",
   function: {
     name: DEVICE_TIME_TOOL_NAME,
@@ -29,7 +29,7 @@ export const RUN_CODE_TOOL_NAME = "run_code";
 
 export const CODE_DATA_DIR = "/data";
 
-export const RUN_CODE_TOOL: ToolDefinition = {
+const RUN_CODE_TOOL: ToolDefinition = {
   type: "function",
   function: {
     name: RUN_CODE_TOOL_NAME,
@@ -50,7 +50,7 @@ export const RUN_CODE_TOOL: ToolDefinition = {
 export const DEVICE_TOOL_NAMES = [DEVICE_TIME_TOOL_NAME, RUN_CODE_TOOL_NAME] as const;
 export type DeviceToolName = (typeof DEVICE_TOOL_NAMES)[number];
 
-export const DEVICE_TOOLS: Readonly<Record<string, ToolDefinition>> = { [DEVICE_TIME_TOOL_NAME]: DEVICE_TIME_TOOL, [RUN_CODE_TOOL_NAME]: RUN_CODE_TOOL };
+const DEVICE_TOOLS: Readonly<Record<string, ToolDefinition>> = { [DEVICE_TIME_TOOL_NAME]: DEVICE_TIME_TOOL, [RUN_CODE_TOOL_NAME]: RUN_CODE_TOOL };
 
 export interface DeviceToolOffer {
   tools?: readonly string[] | null;
@@ -66,10 +66,6 @@ export function runCodeSource(args: string): string | null {
   }
   const code = (parsed as { code?: unknown } | null)?.code;
   return typeof code === "string" && code.trim() !== "" && code.length <= CODE_MAX_CHARS ? code : null;
-}
-
-export function isDeviceTool(name: string): name is DeviceToolName {
-  return Object.hasOwn(DEVICE_TOOLS, name);
 }
 
 export function offeredDeviceTools(offer: DeviceToolOffer): ToolDefinition[] {

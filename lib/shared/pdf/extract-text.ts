@@ -27,7 +27,7 @@ export interface PdfParseClass {
 }
 
 /** Acrobat accepts the header anywhere in the first 1024 bytes; so does pdf.js. */
-export const PDF_HEADER_WINDOW = 1024;
+const PDF_HEADER_WINDOW = 1024;
 
 export function hasPdfMagic(bytes: Uint8Array): boolean {
   return latin1(bytes.subarray(0, PDF_HEADER_WINDOW)).includes("%PDF-");
@@ -97,7 +97,7 @@ function errorFor(error: unknown): PdfError {
   return new PdfError(name === "PasswordException" ? "encrypted" : "unreadable");
 }
 
-export function cut(text: string, max: number): string {
+function cut(text: string, max: number): string {
   if (text.length <= max) return text;
   let end = max;
   const code = text.charCodeAt(end - 1);

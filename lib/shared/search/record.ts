@@ -1,13 +1,13 @@
 import { z } from "@/lib/shared/zod";
 
 // What a turn with "Search the web" shows and a saved chat keeps: the engine, every query exactly as sent, the sources, how it went.
-export const webSearchSourceSchema = z.object({
+const webSearchSourceSchema = z.object({
   title: z.string().max(500),
   url: z.string().max(2000),
 });
 export type WebSearchSource = z.infer<typeof webSearchSourceSchema>;
 
-export const readPageRecordSchema = z.object({
+const readPageRecordSchema = z.object({
   url: z.string().max(2000),
   status: z.enum(["ok", "failed", "refused"]),
 });

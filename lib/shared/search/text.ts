@@ -6,7 +6,7 @@ export const SEARCH_BLOCKED_LINE = "The web search was not run: the query looked
 
 export const SEARCH_OVER_QUOTA_LINE = "You've used today's web searches. The toggle works again tomorrow (UTC).";
 
-export const MAX_QUERY_CHARS = 200;
+const MAX_QUERY_CHARS = 200;
 
 export function queryFromMessage(text: string): string {
   return text.replace(/\s+/g, " ").trim().slice(0, MAX_QUERY_CHARS).trim();

@@ -20,7 +20,7 @@ export const shareCreateBodySchema = z.strictObject({
 
 export const shareIdBodySchema = z.strictObject({ id: z.string().uuid() });
 
-export const shareInfoSchema = z.object({
+const shareInfoSchema = z.object({
   id: z.string(),
   created_at: z.string(),
   bytes: z.number().int().meta({ description: "Size of the stored ciphertext." }),

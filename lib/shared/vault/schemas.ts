@@ -88,7 +88,7 @@ export const sealedMessageSchema = z
 
 const lowercaseUuid = z.string().regex(LOWERCASE_UUID, "must be a lowercase UUID");
 
-export const MAX_MANIFEST_B64 = 5_000_000;
+const MAX_MANIFEST_B64 = 5_000_000;
 const MAX_HEADER_B64 = 4000;
 const version = z.number().int().min(0).max(2_000_000_000);
 
@@ -106,7 +106,7 @@ export const chatIntegritySchema = z
   .object({ header_ciphertext: paddedSealed(MAX_HEADER_B64), base_version: version, manifest: manifestWriteSchema })
   .strict();
 
-export const MAX_TREE_B64 = 40_000_000;
+const MAX_TREE_B64 = 40_000_000;
 const OLDEST_IMPORT = Date.UTC(2000, 0, 1);
 
 const importTime = z.iso
@@ -151,7 +151,7 @@ const resealedChatSchema = z
   })
   .strict();
 
-export const ROTATION_CHATS_PER_REQUEST = 50;
+const ROTATION_CHATS_PER_REQUEST = 50;
 
 export const vaultRotationChatsBodySchema = z
   .object({ generation: version.min(1), chats: z.array(resealedChatSchema).min(1).max(ROTATION_CHATS_PER_REQUEST) })

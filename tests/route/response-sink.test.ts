@@ -2,12 +2,13 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { POST } from "@/app/api/ns/chat/route";
-import { pushTo, webPushedResponse, type Producer, type PushSink } from "@/lib/server/api/pushed-body";
-import { resetLifecycleForTests, turnsInFlight } from "@/lib/server/lifecycle";
+import { pushTo, webPushedResponse, type Producer, type PushSink } from "@/lib/server/api/response-sink";
+import { turnsInFlight } from "@/lib/server/lifecycle";
+import { resetLifecycleForTests } from "../helpers/process-state";
 import { setUpFakeLlmAndTestDb } from "../helpers/chat-route-setup";
 
 /**
- * Answers written by a producer (lib/server/api/pushed-body.ts, docs/issues.md #24; a handler hands one to
+ * Answers written by a producer (lib/server/api/response-sink.ts, docs/issues.md #24; a handler hands one to
  * its context's `stream`, lib/server/api/route.ts): read as a Web body (Next),
  * one chunk per read; run straight into a node:http response (server.mjs's hot path); and a body never
  * read still runs its producer to the end, so a chat turn lets go of its model call and its place in
