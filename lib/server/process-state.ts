@@ -7,7 +7,7 @@ export type SlotName =
   | "rateLimits" // lib/server/rate-limit.ts
   | "lifecycle" // lib/server/lifecycle.ts
   | "confidentialUsage" // lib/server/confidential/usage.ts
-  | "continuations" // lib/server/chat/continuation.ts
+  | "keyVacuum" // lib/server/db/key-vacuum.ts
   | "consoleRouted" // lib/server/log.ts
   | "hotPath" // lib/server/hot-path.ts, read by server.mjs
   | "httpServer"; // server.mjs, read by lib/server/lifecycle.ts

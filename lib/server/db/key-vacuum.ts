@@ -2,6 +2,7 @@ import "server-only";
 import { getConfig } from "@/lib/server/config";
 import { getDb } from "@/lib/server/db/client";
 import { logger } from "@/lib/server/log";
+import { processSlot } from "@/lib/server/process-state";
 
 /**
  * Physical removal of deleted key material (docs/security.md "What the database keeps"): VACUUM FULL of the key
@@ -16,9 +17,9 @@ interface VacuumState {
   checked: boolean;
 }
 
-// On globalThis: the batching must count every bundle's callers.
-const shared = globalThis as typeof globalThis & { __hushKeyVacuum?: VacuumState };
-const state = (): VacuumState => (shared.__hushKeyVacuum ??= { pending: null, running: null, lastStart: 0, warned: false, checked: false });
+// One per process: the batching must count every bundle's callers.
+const shared = processSlot<VacuumState>("keyVacuum");
+const state = (): VacuumState => (shared.value ??= { pending: null, running: null, lastStart: 0, warned: false, checked: false });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
