@@ -1,4 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
+import { send } from "./helpers/chat";
 import { LOCAL, sidebarOf, signInOnLocalhost, turnOnHistoryWithPassphrase, unlockWithPassphrase } from "./helpers/vault";
 
 /**
@@ -10,20 +11,14 @@ import { LOCAL, sidebarOf, signInOnLocalhost, turnOnHistoryWithPassphrase, unloc
 const SCREENS = "test-results/screens";
 const PASSPHRASE = "quiet otters audit the lighthouse ledger";
 
-async function ask(page: Page, text: string) {
-  const input = page.getByPlaceholder("Message GPT");
-  await input.fill(text);
-  await input.press("Enter");
-  await expect(page.locator('[data-role="assistant"]').last()).toContainText(`You asked: ${text}`);
-}
 
 test("a saved chat or list the server changed is shown with an integrity warning", async ({ page }) => {
   test.slow(); // Argon2id at setup and at the unlock after the reload
   await signInOnLocalhost(page, `integrity-${Date.now()}@example.com`);
   const sidebar = sidebarOf(page);
   await turnOnHistoryWithPassphrase(page, PASSPHRASE);
-  await ask(page, "Count the otters on the pier");
-  await ask(page, "And the herons?");
+  await send(page, "Count the otters on the pier");
+  await send(page, "And the herons?");
   const entry = sidebar.getByRole("button", { name: /^Count the otters on the pier/ });
   await expect(entry).toBeVisible();
 

@@ -187,7 +187,16 @@ test("a signed-in draft survives a failed send and a reload, sealed with the vau
 
   // A draft being written, then a reload (once the sealed draft in storage is this text's: it changes).
   const sealedDraft = () => page.evaluate(() => Object.entries(localStorage).filter(([k]) => k.startsWith("hush.draft.v1.")).map(([, v]) => v));
-  const before = await sealedDraft();
+  // The failed send's text is a draft too: wait for its seal to be stored and settled, or a late write of it could
+  // pass for the next one's on a loaded machine.
+  let last = await sealedDraft();
+  await expect.poll(async () => {
+    const now = await sealedDraft();
+    const settled = now.length === 1 && now[0] === last[0];
+    last = now;
+    return settled;
+  }, { intervals: [700], timeout: 20_000 }).toBe(true);
+  const before = last;
   await composer(page).fill(`Half-written thought ${canary}`);
   await expect.poll(async () => { const now = await sealedDraft(); return now.length === 1 && now[0] !== before[0]; }).toBe(true);
   const stored = await page.evaluate(() => Object.entries(localStorage).filter(([k]) => k.startsWith("hush.draft.v1.")));
