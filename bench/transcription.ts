@@ -26,11 +26,11 @@
  * round; a reference is the median of BENCH_BARE_RUNS uploads right after its recording. 3 rounds; medians; each
  * round's ratio printed.
  */
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
+import { appEnv, bundle, enclaveMultipart, makeWav, start, stopAll, waitFor } from "./transcription-stack";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -44,6 +44,7 @@ const STATIC_PORT = APP_PORT + 12;
 const DATA_DIR = process.env.BENCH_DATA_DIR ?? ".data-bench-transcription";
 const WAV = path.join(ROOT, "bench", "results", "transcription-microphone.wav.tmp");
 const GOAL = 1.2;
+const PEERS = { llmPort: LLM_PORT, enclavePort: ENCLAVE_PORT };
 /** The confidential instance's Basic model (its CONFIDENTIAL_MODELS), which the chat page picks by default. */
 const CONFIDENTIAL_MODEL = "llama3-8b-8192";
 
@@ -58,81 +59,6 @@ async function runPeers(): Promise<void> {
   const stop = () => void Promise.all([llm.close(), enclave.close()]).then(() => process.exit(0));
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
-}
-
-// ---------------------------------------------------------------- processes
-
-const children: ChildProcess[] = [];
-let stopping = false;
-
-function start(command: string, argv: string[], env: Record<string, string>, label: string): void {
-  const child = spawn(command, argv, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
-  children.push(child);
-  let tail = "";
-  const keep = (d: Buffer) => (tail = (tail + d.toString()).slice(-2000));
-  child.stdout!.on("data", keep);
-  child.stderr!.on("data", keep);
-  child.on("exit", (code) => {
-    if (code && !stopping) console.error(`${label} exited with ${code}:\n${tail}`);
-  });
-}
-
-function stopAll(): void {
-  stopping = true;
-  for (const child of children) {
-    try {
-      if (child.pid) process.kill(-child.pid, "SIGTERM"); // the process group: npx and its node child
-    } catch {
-      // already gone
-    }
-  }
-}
-
-async function waitFor(url: string, timeoutMs = 180_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    try {
-      const res = await fetch(url);
-      await res.arrayBuffer();
-      if (res.status < 500) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`${url} did not come up`);
-}
-
-function appEnv(port: number, dataDir: string, confidential: boolean): Record<string, string> {
-  const env: Record<string, string> = {
-    NODE_ENV: "production",
-    NEXT_TELEMETRY_DISABLED: "1",
-    APP_URL: `http://127.0.0.1:${port}`,
-    DATA_DIR: dataDir,
-    ENCRYPTION_MASTER_KEY: "dGVzdC1rZXktZm9yLWUyZS1vbmx5LTMyLWJ5dGVzISE=",
-    LLM_BASE_URL: `http://127.0.0.1:${LLM_PORT}/v1`,
-    LLM_API_KEY: "test",
-    DATABASE_URL: "",
-    REDIS_URL: "",
-    NEXTAUTH_SECRET: "bench-nextauth-secret-0123456789abcdef0123456789",
-    QUOTA_VISITOR_PER_DAY: "10000000",
-    STT_SECONDS_PER_DAY_VISITOR: "10000000",
-    LOG_LEVEL: "warn",
-  };
-  if (confidential) {
-    Object.assign(env, {
-      CONFIDENTIAL_BASE_URL: `http://127.0.0.1:${ENCLAVE_PORT}`,
-      CONFIDENTIAL_API_KEY: "bench-enclave-key",
-      CONFIDENTIAL_MODELS: "llama3-8b-8192,llama3-70b-8192",
-      CONFIDENTIAL_MODEL_BASIC: "hush-dev-basic",
-      CONFIDENTIAL_MODEL_PRO: "hush-dev-pro",
-      CONFIDENTIAL_TRUST: "development",
-      CONFIDENTIAL_ALLOW_DEVELOPMENT_IN_PRODUCTION: "1",
-    });
-  } else {
-    Object.assign(env, { STT_PROVIDER: "groq", STT_BASE_URL: `http://127.0.0.1:${LLM_PORT}`, STT_API_KEY: "test" });
-  }
-  return env;
 }
 
 // ---------------------------------------------------------------- measuring
@@ -256,45 +182,6 @@ async function dictateOnce(page: Page, seconds: number, requestPath: string): Pr
   }, requestPath);
 }
 
-/** A WAV of espeak-ng reading a paragraph (about 30 s), which the fake microphone plays in a loop. */
-function makeWav(): void {
-  mkdirSync(path.dirname(WAV), { recursive: true });
-  const text =
-    "This is a dictated message for the transcription benchmark. Hush sends a standard model's recording through its " +
-    "server to the provider, and encrypts a confidential model's recording in the browser to the enclave. Nothing of " +
-    "the audio is kept, logged or stored. The benchmark measures the time from the end of the recording to the " +
-    "transcript in the composer, against a bare upload of the same bytes to the same transcriber.";
-  execFileSync("espeak-ng", ["-s", "150", "-w", WAV, text], { stdio: "ignore" });
-}
-
-async function bundle(): Promise<string> {
-  const esbuild = await import("esbuild");
-  const built = await esbuild.build({
-    entryPoints: [path.join(ROOT, "bench/transcription-browser.ts")],
-    bundle: true,
-    format: "iife",
-    platform: "browser",
-    target: "es2022",
-    minify: true,
-    write: false,
-    tsconfig: path.join(ROOT, "tsconfig.json"),
-    define: { "process.env.NODE_ENV": '"production"' },
-    logLevel: "error",
-    external: ["zlib", "node:zlib", "crypto", "node:crypto"],
-  });
-  return built.outputFiles[0]!.text;
-}
-
-/** The multipart body Hush's page encrypts for the enclave (lib/browser/voice/confidential.ts), built the same way. */
-async function enclaveMultipart(bytes: Buffer, type: string): Promise<{ body: Uint8Array; contentType: string }> {
-  const form = new FormData();
-  form.set("file", new Blob([new Uint8Array(bytes)], { type }), "recording.webm");
-  form.set("model", "whisper-large-v3-turbo");
-  form.set("response_format", "json");
-  const request = new Request("https://multipart.invalid/", { method: "POST", body: form });
-  return { body: new Uint8Array(await request.arrayBuffer()), contentType: request.headers.get("content-type")! };
-}
-
 /**
  * The split of the request on the server side, from Node (no browser): `runs` pairs, alternating, of the same bytes
  * through Hush and straight to the transcriber (standard: Hush's route vs a multipart upload to the fake; confidential:
@@ -351,7 +238,7 @@ async function main(): Promise<void> {
   const { chromium } = await import("playwright-core");
   const { verifyEnclave } = await import("../lib/browser/confidential/attestation");
   for (const suffix of ["-standard", "-confidential"]) rmSync(path.join(ROOT, DATA_DIR + suffix), { recursive: true, force: true });
-  makeWav();
+  makeWav(WAV);
   const script = await bundle();
   const staticServer = http.createServer((req, res) => {
     if (req.url === "/bench.js") {
@@ -366,8 +253,8 @@ async function main(): Promise<void> {
   const load = [os.loadavg()];
   start("npx", ["tsx", "--conditions=react-server", "bench/transcription.ts", "--peers"], { BENCH_APP_PORT: String(APP_PORT) }, "peers");
   const server = ["--require", "./deploy/http-timeouts.cjs", "server.mjs", "-H", "127.0.0.1", "-p"];
-  start(process.execPath, [...server, String(APP_PORT)], appEnv(APP_PORT, DATA_DIR + "-standard", false), "standard app");
-  start(process.execPath, [...server, String(CONF_PORT)], appEnv(CONF_PORT, DATA_DIR + "-confidential", true), "confidential app");
+  start(process.execPath, [...server, String(APP_PORT)], appEnv(APP_PORT, DATA_DIR + "-standard", false, PEERS), "standard app");
+  start(process.execPath, [...server, String(CONF_PORT)], appEnv(CONF_PORT, DATA_DIR + "-confidential", true, PEERS), "confidential app");
   await waitFor(`http://127.0.0.1:${LLM_PORT}/health`);
   await waitFor(`http://127.0.0.1:${ENCLAVE_PORT}/.well-known/tinfoil-attestation`);
   await Promise.all([waitFor(`http://127.0.0.1:${APP_PORT}/api/health`), waitFor(`http://127.0.0.1:${CONF_PORT}/api/health`)]);
