@@ -1,3 +1,5 @@
+import { prng } from "../../e2e/helpers/prng";
+
 /**
  * A deterministic, article-like HTML page of about `bytes` bytes (docs/issues.md #51's extraction and memory
  * benchmarks, the extraction pool's tests): a head with metadata, styles and scripts, a navigation bar, a sidebar
@@ -16,17 +18,6 @@ const WORDS = (
   "river island forest parrot kakapo conservation population breeding season survey ranger predator habitat"
 ).split(" ");
 
-/** mulberry32: a small seeded generator, so the page is the same on every machine. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * The page's HTML.
@@ -34,7 +25,7 @@ function random(seed: number): () => number {
  * @param seed the generator's seed
  */
 export function articlePage(bytes: number, seed = 51): string {
-  const rnd = random(seed);
+  const rnd = prng(seed);
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)]!;
   const words = (n: number) => Array.from({ length: n }, () => pick(WORDS)).join(" ");
   const sentence = () => {
